@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { ApolloServer } from '@apollo/server';
+import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import { RequestContext } from '@mikro-orm/core';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { createServices, type Infrastructure, type Services } from './container';
+import { authenticatedContext, type GraphQLContext } from './transport/graphql/context';
+import { formatGraphQLError } from './transport/graphql/errors';
+import { buildGraphQLSchema } from './transport/graphql/schema';
+import { attachGraphQLWebSocket } from './transport/graphql/ws-server';
+import { restV1 } from './transport/rest';
+import { sendSuccess } from './transport/rest/envelope';
+import { registerRestErrorHandling } from './transport/rest/error-handler';
+
+export interface App {
+  fastify: FastifyInstance;
+  services: Services;
+  /** Starts listening; resolves to the base URL. */
+  listen(port: number, host: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Composes the three doors over one service layer: REST under /v1, GraphQL over
+ * HTTP at /graphql and graphql-ws on the same path. No business logic lives here.
+ */
+export async function createApp(infra: Infrastructure): Promise<App> {
+  const { config, logger, orm } = infra;
+  const services = createServices(infra);
+  await services.revocations.start();
+
+  const fastify = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+  });
+
+  // JSON only (the OAuth scope adds form bodies); a text/plain body is an unsupported content type.
+  fastify.removeContentTypeParser('text/plain');
+  // One EntityManager fork per request, found by the services through AsyncLocalStorage.
+  fastify.addHook('onRequest', (_request, _reply, done) => RequestContext.create(orm.em, done));
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerRestErrorHandling(fastify, config.bodyLimitBytes);
+
+  fastify.get('/health', async (_request, reply) => {
+    await orm.em.getConnection().execute('select 1');
+    return sendSuccess(reply, 'OK', { status: 'ok', env: config.env });
+  });
+  await fastify.register(restV1, { prefix: '/v1', services, config });
+
+  const schema = await buildGraphQLSchema(services);
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
+    plugins: [fastifyApolloDrainPlugin(fastify)],
+  });
+  await apollo.start();
+  await fastify.register(fastifyApollo(apollo), {
+    path: '/graphql',
+    method: ['GET', 'POST', 'OPTIONS'],
+    context: async (request) => authenticatedContext(services, request.headers.authorization),
+  });
+
+  const ws = attachGraphQLWebSocket(fastify.server, schema, services, orm, logger);
+
+  return {
+    fastify,
+    services,
+    async listen(port, host) {
+      await fastify.listen({ port, host });
+      const address = fastify.server.address();
+      const actualPort = typeof address === 'object' && address ? address.port : port;
+      return `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+    },
+    async close() {
+      await ws.close();
+      await fastify.close();
+      await services.revocations.stop();
+    },
+  };
+}

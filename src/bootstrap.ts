@@ -1,0 +1,74 @@
+import { RequestContext } from '@mikro-orm/core';
+import type { DestinationStream } from 'pino';
+import { createApp, type App } from './app';
+import type { Config } from './config';
+import { openDatabase } from './db/database';
+import { createOrm, migrate, type Orm } from './db/orm';
+import { createPubSub, type PubSub } from './events/pubsub';
+import type { MerchantCredentials } from './modules/merchants/merchant.service';
+import { systemClock, type Clock } from './shared/clock';
+import { resolveKeys } from './shared/keys';
+import { createLogger, type Logger } from './shared/logger';
+import { serializeCredentials } from './transport/rest/v1/merchant.serializer';
+
+/** Database, ORM and migrations: what the service and every CLI need first. */
+export async function openStorage(config: Config, logger: Logger, opts: { reuseRunning?: boolean } = {}) {
+  const database = await openDatabase(config, logger, opts);
+  let orm: Orm | undefined;
+  try {
+    orm = await createOrm(database.url, config.dbPoolMax, logger);
+    const applied = await migrate(orm);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    return { database, orm };
+  } catch (err) {
+    await orm?.close();
+    await database.close();
+    throw err;
+  }
+}
+
+export interface RunningService {
+  url: string;
+  app: App;
+  close(): Promise<void>;
+}
+
+/** The whole service: storage, keys, pub/sub, the app, and the sandbox's first-start demo merchant. */
+export async function startService(
+  config: Config,
+  opts: { clock?: Clock; logDestination?: DestinationStream; print?: (text: string) => void } = {},
+): Promise<RunningService> {
+  const logger = createLogger(config.logLevel, opts.logDestination);
+  const keys = resolveKeys(config, logger);
+  const { database, orm } = await openStorage(config, logger);
+  const pubsub: PubSub = createPubSub(config.redisUrl, logger);
+  const app = await createApp({ config, logger, clock: opts.clock ?? systemClock, orm, pubsub, keys });
+
+  if (config.env === 'sandbox') {
+    const demo = await RequestContext.create(orm.em, () => app.services.merchants.ensureDemoMerchant());
+    if (demo) (opts.print ?? ((t) => process.stdout.write(t)))(demoBanner(demo));
+  }
+
+  const url = await app.listen(config.port, config.host);
+  logger.info({ url, env: config.env, database: database.embedded ? 'embedded' : 'external' }, 'payments gateway listening');
+  return {
+    url,
+    app,
+    async close() {
+      await app.close();
+      await pubsub.close();
+      await orm.close();
+      await database.close();
+    },
+  };
+}
+
+function demoBanner(demo: MerchantCredentials): string {
+  return [
+    '',
+    '=== Sandbox demo merchant created (credentials are shown only this once) ===',
+    JSON.stringify(serializeCredentials(demo), null, 2),
+    '===========================================================================',
+    '',
+  ].join('\n');
+}

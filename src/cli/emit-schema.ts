@@ -1,0 +1,16 @@
+import 'reflect-metadata';
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildGraphQLSchema, printSchemaSdl } from '../transport/graphql/schema';
+
+/** npm run schema: writes the code-first schema to schema.graphql at the repository root. */
+async function main() {
+  const target = path.resolve(__dirname, '../../../schema.graphql');
+  fs.writeFileSync(target, printSchemaSdl(await buildGraphQLSchema()));
+  process.stdout.write(`wrote ${target}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`schema failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,36 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { RequestContext } from '@mikro-orm/core';
+import { openStorage } from '../bootstrap';
+import { loadConfig } from '../config';
+import { MerchantService } from '../modules/merchants/merchant.service';
+import { systemClock } from '../shared/clock';
+import { SecretBox } from '../shared/crypto';
+import { resolveKeys } from '../shared/keys';
+import { createLogger } from '../shared/logger';
+import { serializeCredentials } from '../transport/rest/v1/merchant.serializer';
+
+/**
+ * npm run merchant:create -- --name "Acme"
+ * Prints the new merchant's credentials as JSON on stdout (logs go to stderr).
+ */
+async function main() {
+  const { values } = parseArgs({ options: { name: { type: 'string' } }, strict: true });
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
+  const keys = resolveKeys(config, logger);
+  const { database, orm } = await openStorage(config, logger, { reuseRunning: true });
+  try {
+    const merchants = new MerchantService(orm, systemClock, new SecretBox(keys.encryptionKey), logger);
+    const created = await RequestContext.create(orm.em, () => merchants.createMerchant({ name: values.name }));
+    process.stdout.write(`${JSON.stringify(serializeCredentials(created), null, 2)}\n`);
+  } finally {
+    await orm.close();
+    await database.close();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`merchant:create failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

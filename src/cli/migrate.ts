@@ -1,0 +1,19 @@
+import 'reflect-metadata';
+import { openStorage } from '../bootstrap';
+import { loadConfig } from '../config';
+import { createLogger } from '../shared/logger';
+
+/** npm run migrate: applies pending migrations (the service also does this at start). */
+async function main() {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel, process.stderr);
+  const { database, orm } = await openStorage(config, logger, { reuseRunning: true });
+  await orm.close();
+  await database.close();
+  logger.info('database is up to date');
+}
+
+main().catch((err) => {
+  process.stderr.write(`migrate failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

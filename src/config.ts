@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Typed configuration. This is the only module that reads process.env; everything
+ * else receives a Config. Secrets that are not given are resolved later by
+ * `resolveKeys` (sandbox only), never defaulted to a constant here.
+ */
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const intWithDefault = (def: number, min = 0) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).default(def));
+
+const envSchema = z.object({
+  PAYMENTS_ENV: z.preprocess(emptyToUndefined, z.enum(['sandbox', 'production']).default('sandbox')),
+  PORT: intWithDefault(4000),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
+  DATABASE_URL: optionalString,
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./.data')),
+  EMBEDDED_DB_PORT: intWithDefault(0),
+  REDIS_URL: optionalString,
+  ADMIN_API_KEY: optionalString,
+  TOKEN_SIGNING_KEY: optionalString,
+  ENCRYPTION_KEY: optionalString,
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  BODY_LIMIT_BYTES: intWithDefault(1_048_576, 1024),
+  TOKEN_REVOCATION_POLL_MS: intWithDefault(2000, 100),
+  DB_POOL_MAX: intWithDefault(10, 2),
+});
+
+export type PaymentsEnv = 'sandbox' | 'production';
+
+export interface Config {
+  env: PaymentsEnv;
+  port: number;
+  host: string;
+  /** Unset: an embedded PGlite is started under dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  embeddedDbPort: number;
+  redisUrl?: string;
+  adminApiKey?: string;
+  /** Raw secrets as given; resolveKeys turns them into key material. */
+  tokenSigningKey?: string;
+  encryptionKey?: string;
+  logLevel: string;
+  bodyLimitBytes: number;
+  tokenRevocationPollMs: number;
+  dbPoolMax: number;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.PAYMENTS_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    embeddedDbPort: e.EMBEDDED_DB_PORT,
+    redisUrl: e.REDIS_URL,
+    adminApiKey: e.ADMIN_API_KEY,
+    tokenSigningKey: e.TOKEN_SIGNING_KEY,
+    encryptionKey: e.ENCRYPTION_KEY,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    tokenRevocationPollMs: e.TOKEN_REVOCATION_POLL_MS,
+    dbPoolMax: e.DB_POOL_MAX,
+  };
+}

@@ -1,0 +1,82 @@
+import { EventEmitter } from 'node:events';
+import Redis from 'ioredis';
+import type { Logger } from '../shared/logger';
+
+/** Every topic the service publishes. Payload types are fixed per topic. */
+export enum Topic {
+  TokenFamilyRevoked = 'auth.token_family_revoked',
+}
+
+export interface TopicPayloads {
+  [Topic.TokenFamilyRevoked]: { familyId: string };
+}
+
+export type Unsubscribe = () => Promise<void>;
+
+/**
+ * The one pub/sub. In-process by default; Redis when REDIS_URL is set, so that
+ * every instance hears what any instance publishes. Delivery is best effort:
+ * anything that must not be lost is also in PostgreSQL.
+ */
+export interface PubSub {
+  publish<T extends Topic>(topic: T, payload: TopicPayloads[T]): Promise<void>;
+  subscribe<T extends Topic>(topic: T, handler: (payload: TopicPayloads[T]) => void): Promise<Unsubscribe>;
+  close(): Promise<void>;
+}
+
+export class InProcessPubSub implements PubSub {
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+
+  async publish<T extends Topic>(topic: T, payload: TopicPayloads[T]): Promise<void> {
+    this.emitter.emit(topic, payload);
+  }
+
+  async subscribe<T extends Topic>(topic: T, handler: (payload: TopicPayloads[T]) => void): Promise<Unsubscribe> {
+    this.emitter.on(topic, handler);
+    return async () => void this.emitter.off(topic, handler);
+  }
+
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}
+
+export class RedisPubSub implements PubSub {
+  private readonly publisher: Redis;
+  private readonly subscriber: Redis;
+  private readonly local = new InProcessPubSub();
+
+  constructor(url: string, private readonly logger: Logger) {
+    this.publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    this.subscriber = new Redis(url, { lazyConnect: false });
+    for (const client of [this.publisher, this.subscriber]) {
+      client.on('error', (err) => this.logger.warn({ err: err.message }, 'redis connection error'));
+    }
+    this.subscriber.on('message', (channel: string, message: string) => {
+      try {
+        void this.local.publish(channel as Topic, JSON.parse(message));
+      } catch (err) {
+        this.logger.warn({ channel, err: (err as Error).message }, 'dropped malformed pub/sub message');
+      }
+    });
+  }
+
+  async publish<T extends Topic>(topic: T, payload: TopicPayloads[T]): Promise<void> {
+    await this.publisher.publish(topic, JSON.stringify(payload));
+  }
+
+  async subscribe<T extends Topic>(topic: T, handler: (payload: TopicPayloads[T]) => void): Promise<Unsubscribe> {
+    await this.subscriber.subscribe(topic);
+    return this.local.subscribe(topic, handler);
+  }
+
+  async close(): Promise<void> {
+    await this.local.close();
+    this.subscriber.disconnect();
+    this.publisher.disconnect();
+  }
+}
+
+export function createPubSub(redisUrl: string | undefined, logger: Logger): PubSub {
+  return redisUrl ? new RedisPubSub(redisUrl, logger) : new InProcessPubSub();
+}

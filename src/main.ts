@@ -1,0 +1,28 @@
+import 'reflect-metadata';
+import { startService } from './bootstrap';
+import { loadConfig } from './config';
+
+async function main() {
+  const config = loadConfig();
+  const service = await startService(config);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    service.app.fastify.log.info({ signal }, 'shutting down');
+    try {
+      await service.close();
+      process.exit(0);
+    } catch (err) {
+      console.error('shutdown failed', err);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error('payments gateway failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

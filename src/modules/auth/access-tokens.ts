@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import { AppError } from '../../shared/errors';
+import type { Clock } from '../../shared/clock';
+
+/** Fixed by the spec: an access token lives exactly one hour. */
+export const ACCESS_TOKEN_TTL_S = 3600;
+const ISSUER = 'payments-gateway';
+const AUDIENCE = 'payments-gateway:v1';
+
+/** Who is calling, as proven by a valid access token. */
+export interface AuthContext {
+  merchantId: string;
+  clientId: string;
+  familyId: string;
+  expiresAt: Date;
+}
+
+/**
+ * Access tokens are HS256 JWTs: checking one is a signature and an expiry check
+ * against the injected clock, with no database round trip.
+ */
+export class AccessTokens {
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly clock: Clock,
+  ) {}
+
+  async issue(merchantId: string, clientId: string, familyId: string): Promise<string> {
+    const iat = Math.floor(this.clock.now().getTime() / 1000);
+    return new SignJWT({ cid: clientId, fam: familyId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+      .setSubject(merchantId)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setJti(randomUUID())
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + ACCESS_TOKEN_TTL_S)
+      .sign(this.key);
+  }
+
+  /** Throws INVALID_TOKEN for anything but a well-formed, correctly signed, unexpired token. */
+  async verify(token: string): Promise<AuthContext> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        typ: 'at+jwt',
+        currentDate: this.clock.now(),
+        clockTolerance: 0,
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
+      const { sub, cid, fam, exp } = payload;
+      if (typeof sub !== 'string' || typeof cid !== 'string' || typeof fam !== 'string' || typeof exp !== 'number') {
+        throw new Error('missing claims');
+      }
+      return { merchantId: sub, clientId: cid, familyId: fam, expiresAt: new Date(exp * 1000) };
+    } catch {
+      throw AppError.invalidToken();
+    }
+  }
+}

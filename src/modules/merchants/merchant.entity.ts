@@ -1,0 +1,31 @@
+import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+
+@Entity({ tableName: 'merchant' })
+export class Merchant {
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @Property({ type: 'text' })
+  name!: string;
+
+  @Property({ type: 'text', unique: true })
+  clientId!: string;
+
+  /** SHA-256 of the client secret; the secret itself is shown once and never stored. */
+  @Property({ type: 'text', hidden: true })
+  clientSecretHash!: string;
+
+  /** The webhook signing secret, sealed with ENCRYPTION_KEY (it must be recoverable to sign). */
+  @Property({ type: 'text', hidden: true })
+  webhookSecretSealed!: string;
+
+  @Property({ type: 'text', nullable: true })
+  webhookUrl: string | null = null;
+
+  @Property({ type: 'datetime' })
+  createdAt!: Date;
+
+  @Property({ type: 'datetime' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { LOCK_KEYS, withAdvisoryLock, type Orm } from '../../db/orm';
+import type { Clock } from '../../shared/clock';
+import { SecretBox, randomToken, safeEqual, sha256Hex } from '../../shared/crypto';
+import { AppError } from '../../shared/errors';
+import type { Logger } from '../../shared/logger';
+import { parseInput } from '../../shared/validation';
+import { Merchant } from './merchant.entity';
+
+export const createMerchantSchema = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+});
+
+/** Returned once, at creation: the only time the secrets exist outside the service. */
+export interface MerchantCredentials {
+  merchant: Merchant;
+  clientSecret: string;
+  webhookSecret: string;
+}
+
+/** Standard Webhooks secret format: whsec_ + base64 of 32 random bytes. */
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+// Compared against when a client_id is unknown, so both failures take the same time.
+const UNKNOWN_CLIENT_HASH = sha256Hex(randomToken('sk'));
+
+export class MerchantService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly clock: Clock,
+    private readonly secretBox: SecretBox,
+    private readonly logger: Logger,
+  ) {}
+
+  async createMerchant(input: unknown): Promise<MerchantCredentials> {
+    const { name } = parseInput(createMerchantSchema, input);
+    const clientSecret = randomToken('sk');
+    const webhookSecret = newWebhookSecret();
+    const now = this.clock.now();
+    const merchant = this.orm.em.create(Merchant, {
+      name,
+      clientId: randomToken('ci', 12),
+      clientSecretHash: sha256Hex(clientSecret),
+      webhookSecretSealed: this.secretBox.seal(webhookSecret),
+      webhookUrl: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.orm.em.persistAndFlush(merchant);
+    this.logger.info({ merchantId: merchant.id, clientId: merchant.clientId }, 'merchant created');
+    return { merchant, clientSecret, webhookSecret };
+  }
+
+  /** Throws INVALID_CLIENT unless the pair is right; the same answer and timing for an unknown client_id. */
+  async authenticateClient(clientId: string, clientSecret: string): Promise<Merchant> {
+    const merchant = await this.orm.em.findOne(Merchant, { clientId });
+    const ok = safeEqual(sha256Hex(clientSecret), merchant?.clientSecretHash ?? UNKNOWN_CLIENT_HASH);
+    if (!merchant || !ok) throw AppError.invalidClient();
+    return merchant;
+  }
+
+  async getMerchant(merchantId: string): Promise<Merchant> {
+    const merchant = await this.orm.em.findOne(Merchant, { id: merchantId });
+    if (!merchant) throw AppError.notFound('Merchant');
+    return merchant;
+  }
+
+  /** The plaintext webhook secret, for signing deliveries. Never returned through an API. */
+  webhookSecretOf(merchant: Merchant): string {
+    return this.secretBox.open(merchant.webhookSecretSealed);
+  }
+
+  /**
+   * Sandbox first start: an empty database gets one demo merchant. The advisory
+   * lock makes two instances starting together create one, not two.
+   */
+  async ensureDemoMerchant(): Promise<MerchantCredentials | null> {
+    return withAdvisoryLock(this.orm, LOCK_KEYS.seed, async () => {
+      const count = await this.orm.em.count(Merchant, {});
+      return count === 0 ? this.createMerchant({ name: 'Demo Merchant' }) : null;
+    });
+  }
+}

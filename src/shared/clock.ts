@@ -1,0 +1,27 @@
+/** The one clock. Services read time only through it, so tests control time instead of sleeping. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** A clock that only moves when told to. */
+export class ManualClock implements Clock {
+  private current: number;
+
+  constructor(start: Date | number = Date.now()) {
+    this.current = typeof start === 'number' ? start : start.getTime();
+  }
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  advance(ms: number): void {
+    this.current += ms;
+  }
+
+  set(at: Date): void {
+    this.current = at.getTime();
+  }
+}

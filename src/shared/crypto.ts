@@ -1,0 +1,47 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** A random token with a readable prefix, e.g. `sk_…`, so leaked secrets are recognisable by scanners. */
+export function randomToken(prefix: string, bytes = 32): string {
+  return `${prefix}_${randomBytes(bytes).toString('base64url')}`;
+}
+
+/**
+ * SHA-256 hex digest. Used for secrets we only need to check and that carry 256
+ * bits of entropy (client secrets, refresh tokens): a slow password hash buys
+ * nothing against brute force there and would cost every token request.
+ */
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison: both sides are hashed to equal length first, so neither length nor content leaks. */
+export function safeEqual(a: string, b: string): boolean {
+  const left = createHash('sha256').update(a).digest();
+  const right = createHash('sha256').update(b).digest();
+  return timingSafeEqual(left, right);
+}
+
+/**
+ * Authenticated encryption (AES-256-GCM) for secrets we must recover later, such
+ * as the webhook signing secret. Format: `v1.<iv>.<tag>.<ciphertext>` (base64url).
+ */
+export class SecretBox {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error('SecretBox needs a 32-byte key');
+  }
+
+  seal(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return ['v1', iv, cipher.getAuthTag(), ct].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  }
+
+  open(sealed: string): string {
+    const [version, iv, tag, ct] = sealed.split('.');
+    if (version !== 'v1' || !iv || !tag || ct === undefined) throw new Error('Unrecognised sealed secret');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+  }
+}

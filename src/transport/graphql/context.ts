@@ -1,0 +1,18 @@
+import type { Services } from '../../container';
+import type { AuthContext } from '../../modules/auth/access-tokens';
+import { AppError } from '../../shared/errors';
+import { toGraphQLError } from './errors';
+
+/** What every resolver receives, over HTTP and over the socket alike. */
+export interface GraphQLContext {
+  auth: AuthContext;
+}
+
+/** Authenticates the bearer token once per operation; a failure answers 401 INVALID_TOKEN. */
+export async function authenticatedContext(services: Services, authorization: unknown): Promise<GraphQLContext> {
+  try {
+    return { auth: await services.oauth.authenticate(typeof authorization === 'string' ? authorization : undefined) };
+  } catch (err) {
+    throw toGraphQLError(err instanceof AppError ? err : AppError.invalidToken());
+  }
+}

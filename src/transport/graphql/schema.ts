@@ -1,0 +1,28 @@
+import 'reflect-metadata';
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { GraphQLDateTime } from 'graphql-scalars';
+import { buildSchema } from 'type-graphql';
+import type { Services } from '../../container';
+import { MerchantResolver } from './merchant/merchant.resolver';
+
+const resolverClasses: [typeof MerchantResolver, ...Array<new (services: Services) => object>] = [MerchantResolver];
+
+/**
+ * Builds the code-first schema. Resolvers are constructed here with the service
+ * layer (type-graphql asks this container for each resolver class). Without
+ * services the schema can only be printed, not executed (`npm run schema`).
+ */
+export async function buildGraphQLSchema(services?: Services): Promise<GraphQLSchema> {
+  const instances = new Map<unknown, unknown>(services ? resolverClasses.map((cls) => [cls, new cls(services)]) : []);
+  return buildSchema({
+    resolvers: resolverClasses,
+    container: { get: (cls) => instances.get(cls) },
+    scalarsMap: [{ type: Date, scalar: GraphQLDateTime }],
+    validate: false,
+  });
+}
+
+/** The SDL committed as schema.graphql (sorted, so it diffs cleanly). */
+export function printSchemaSdl(schema: GraphQLSchema): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

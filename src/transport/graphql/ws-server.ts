@@ -1,0 +1,74 @@
+import type { Server } from 'node:http';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { RequestContext } from '@mikro-orm/core';
+import { useServer } from 'graphql-ws/use/ws';
+import { execute, subscribe, type ExecutionArgs } from 'graphql';
+import { WebSocketServer } from 'ws';
+import type { Services } from '../../container';
+import type { Orm } from '../../db/orm';
+import type { AuthContext } from '../../modules/auth/access-tokens';
+import { AppError } from '../../shared/errors';
+import type { Logger } from '../../shared/logger';
+import { authenticatedContext, type GraphQLContext } from './context';
+import { formatGraphQLError, toGraphQLError } from './errors';
+
+interface ConnectionState {
+  auth?: AuthContext;
+}
+
+/** Runs one operation on its own EntityManager fork, like an HTTP request. */
+function withRequestContext<T>(orm: Orm, fn: () => T): T {
+  return RequestContext.create(orm.em, fn);
+}
+
+/**
+ * graphql-ws (protocol graphql-transport-ws) on the same /graphql path. The token
+ * travels in connection_init's payload ({"Authorization": "Bearer …"}); a missing
+ * or bad one closes the socket with 4403. Each operation re-checks that the token
+ * has not expired or been revoked since.
+ */
+export function attachGraphQLWebSocket(server: Server, schema: GraphQLSchema, services: Services, orm: Orm, logger: Logger) {
+  const wss = new WebSocketServer({ server, path: '/graphql' });
+  const states = new WeakMap<object, ConnectionState>();
+  const stateOf = (socket: object) => states.get(socket) ?? states.set(socket, {}).get(socket)!;
+
+  const dispose = useServer<Record<string, unknown> | undefined>(
+    {
+      schema,
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        try {
+          const { auth } = await authenticatedContext(services, params.Authorization ?? params.authorization);
+          stateOf(ctx.extra.socket).auth = auth;
+          return true;
+        } catch {
+          return false; // graphql-ws closes with 4403 Forbidden
+        }
+      },
+      onSubscribe: (ctx) => {
+        const auth = stateOf(ctx.extra.socket).auth;
+        if (!auth || !services.oauth.isStillValid(auth)) {
+          return [toGraphQLError(AppError.invalidToken('The access token has expired or been revoked; reconnect with a new one'))];
+        }
+        return undefined;
+      },
+      context: (ctx): GraphQLContext => ({ auth: stateOf(ctx.extra.socket).auth! }),
+      execute: (args: ExecutionArgs) => withRequestContext(orm, () => execute(args)),
+      subscribe: (args: ExecutionArgs) => withRequestContext(orm, () => subscribe(args)),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors
+          ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, logger)) }
+          : undefined,
+      onError: (_ctx, _id, _payload, errors) =>
+        errors.map((e) => formatGraphQLError(e instanceof GraphQLError ? e.toJSON() : { message: String(e) }, e, logger)),
+    },
+    wss,
+  );
+
+  return {
+    async close() {
+      await dispose.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config';
+import type { Services } from '../../container';
+import { requireBearer } from './auth';
+import { adminRoutes } from './v1/admin.routes';
+import { merchantRoutes } from './v1/merchant.routes';
+import { oauthRoutes } from './v1/oauth.routes';
+
+/** The /v1 REST compatibility layer. Public: /v1/oauth/*, /v1/admin/* (own key). Everything else: bearer. */
+export async function restV1(app: FastifyInstance, { services, config }: { services: Services; config: Config }) {
+  await app.register(oauthRoutes, { services });
+  if (config.adminApiKey) await app.register(adminRoutes, { services, adminApiKey: config.adminApiKey });
+  await app.register(async (protectedScope) => {
+    requireBearer(protectedScope, services.oauth);
+    await protectedScope.register(merchantRoutes, { services });
+  });
+}

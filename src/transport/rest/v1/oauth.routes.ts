@@ -1,0 +1,48 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Services } from '../../../container';
+import type { ClientCredentials } from '../../../modules/auth/oauth.service';
+import { AppError } from '../../../shared/errors';
+import { sendSuccess } from '../envelope';
+
+/** RFC 6749 §2.3.1: HTTP Basic with form-urlencoded client_id and client_secret. */
+function basicClient(request: FastifyRequest): ClientCredentials | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!match) throw AppError.invalidClient();
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw AppError.invalidClient();
+  try {
+    const clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+    const clientSecret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+    return { clientId, clientSecret };
+  } catch {
+    throw AppError.invalidClient();
+  }
+}
+
+export async function oauthRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  // OAuth clients commonly send form bodies; this scope, and only it, accepts them.
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+  // Token responses, successful or not, must never be cached (RFC 6749 §5.1).
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  });
+
+  app.post('/oauth/token', async (request, reply) => {
+    const grant = await services.oauth.issueToken(request.body, basicClient(request));
+    return sendSuccess(reply, 'Access token issued', {
+      access_token: grant.accessToken,
+      token_type: grant.tokenType,
+      expires_in: grant.expiresIn,
+      refresh_token: grant.refreshToken,
+    });
+  });
+
+  app.post('/oauth/revoke', async (request, reply) => {
+    await services.oauth.revokeToken(request.body, basicClient(request));
+    return sendSuccess(reply, 'Token revoked', {});
+  });
+}
