@@ -30,6 +30,7 @@ export async function openStorage(config: Config, logger: Logger, opts: { reuseR
 export interface RunningService {
   url: string;
   app: App;
+  orm: Orm;
   close(): Promise<void>;
 }
 
@@ -54,6 +55,7 @@ export async function startService(
   return {
     url,
     app,
+    orm,
     async close() {
       await app.close();
       await pubsub.close();

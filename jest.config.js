@@ -1,0 +1,10 @@
+/** Tests run against the real PostgreSQL (TEST_DATABASE_URL, default the local server); each file gets a fresh database. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
+  setupFiles: ['reflect-metadata'],
+  testTimeout: 60000,
+  maxWorkers: 2,
+};
