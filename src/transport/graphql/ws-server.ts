@@ -1,8 +1,7 @@
 import type { Server } from 'node:http';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { RequestContext } from '@mikro-orm/core';
 import { useServer } from 'graphql-ws/use/ws';
-import { execute, subscribe, type ExecutionArgs } from 'graphql';
+import { GraphQLError, execute, parse, subscribe, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { Services } from '../../container';
 import type { Orm } from '../../db/orm';
@@ -45,14 +44,24 @@ export function attachGraphQLWebSocket(server: Server, schema: GraphQLSchema, se
           return false; // graphql-ws closes with 4403 Forbidden
         }
       },
-      onSubscribe: (ctx) => {
+      // Parsing and validating here (rather than leaving it to graphql-ws) turns a
+      // syntax error into an error for that one operation instead of closing the socket.
+      onSubscribe: (ctx, _id, payload) => {
         const auth = stateOf(ctx.extra.socket).auth;
         if (!auth || !services.oauth.isStillValid(auth)) {
           return [toGraphQLError(AppError.invalidToken('The access token has expired or been revoked; reconnect with a new one'))];
         }
-        return undefined;
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query);
+        } catch (err) {
+          return [err instanceof GraphQLError ? err : toGraphQLError(AppError.invalidRequest('The query could not be parsed'))];
+        }
+        const errors = validate(schema, document);
+        if (errors.length > 0) return errors;
+        const contextValue: GraphQLContext = { auth };
+        return { schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue };
       },
-      context: (ctx): GraphQLContext => ({ auth: stateOf(ctx.extra.socket).auth! }),
       execute: (args: ExecutionArgs) => withRequestContext(orm, () => execute(args)),
       subscribe: (args: ExecutionArgs) => withRequestContext(orm, () => subscribe(args)),
       onNext: (_ctx, _id, _payload, _args, result) =>

@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { graphql, request } from '../helpers/http';
+import { DIST_CLI, assertBuilt, cleanEnv, startServiceProcess } from '../helpers/process';
+
+const run = promisify(execFile);
+
+function demoCredentials(stdout: string): { client_id: string; client_secret: string } {
+  const start = stdout.indexOf('{\n');
+  const end = stdout.indexOf('\n}', start);
+  if (start < 0 || end < 0) throw new Error(`no demo merchant banner in:\n${stdout}`);
+  return JSON.parse(stdout.slice(start, end + 2));
+}
+
+/** The quick start's promise: with DATABASE_URL unset the service runs on an embedded PostgreSQL. */
+describe('embedded default (DATABASE_URL unset)', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    assertBuilt();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payments-embedded-'));
+  });
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('starts, prints a demo merchant once, keeps data across restarts, and serves the CLI', async () => {
+    const env = cleanEnv({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' });
+    const first = await startServiceProcess(env);
+    let creds: { client_id: string; client_secret: string };
+    try {
+      expect(first.stdout()).toContain('started embedded PostgreSQL (PGlite)');
+      creds = demoCredentials(first.stdout());
+      const token = await request(first.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', ...creds } });
+      expect(token.status).toBe(200);
+      const me = await graphql(first.url, '{ merchant { name clientId } }', { token: token.body.data.access_token });
+      expect(me.body.data).toEqual({ merchant: { name: 'Demo Merchant', clientId: creds.client_id } });
+
+      // The merchant CLI talks to the running service's embedded database instead of opening its files.
+      const cli = await run(process.execPath, [DIST_CLI('merchant-create'), '--name', 'Acme Ltd'], { env });
+      const created = JSON.parse(cli.stdout);
+      expect(created).toMatchObject({ name: 'Acme Ltd', client_secret: expect.stringMatching(/^sk_/), webhook_secret: expect.stringMatching(/^whsec_/) });
+      expect(cli.stderr).not.toContain(created.client_secret);
+      const acme = await request(first.url, 'POST', '/v1/oauth/token', {
+        body: { grant_type: 'client_credentials', client_id: created.client_id, client_secret: created.client_secret },
+      });
+      expect(acme.status).toBe(200);
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+    expect(fs.existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
+
+    const second = await startServiceProcess(env);
+    try {
+      expect(second.stdout()).not.toContain('demo merchant created');
+      const token = await request(second.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', ...creds! } });
+      expect(token.status).toBe(200);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import fs from 'node:fs';
+
+export const DIST_MAIN = path.resolve(__dirname, '../../dist/src/main.js');
+export const DIST_CLI = (name: string) => path.resolve(__dirname, `../../dist/src/cli/${name}.js`);
+
+export function assertBuilt(): void {
+  if (!fs.existsSync(DIST_MAIN)) throw new Error('dist/ is missing: run `npm run build` (npm test does this first)');
+}
+
+/** The environment of a child process: this one's, without anything that would pick a database or keys. */
+export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of ['DATABASE_URL', 'TOKEN_SIGNING_KEY', 'ENCRYPTION_KEY', 'REDIS_URL', 'ADMIN_API_KEY', 'PORT']) delete env[key];
+  return { ...env, ...extra };
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts the built service and resolves once it logs that it is listening. */
+export function startServiceProcess(env: NodeJS.ProcessEnv, timeoutMs = 45_000): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [DIST_MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  let listening = false;
+  child.stderr!.on('data', (d) => (err += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`service did not start in ${timeoutMs} ms\n${out}\n${err}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code} before listening\n${out}\n${err}`));
+    });
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const match = listening ? null : /"url":"(http:\/\/[^"]+)","env"/.exec(out);
+      if (!match) return;
+      listening = true;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      resolve({
+        child,
+        url: match[1]!,
+        stdout: () => out,
+        stderr: () => err,
+        stop: (signal = 'SIGTERM') =>
+          new Promise((done) => {
+            if (child.exitCode !== null) return done(child.exitCode);
+            child.once('exit', (code) => done(code));
+            child.kill(signal);
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { ACCESS_TOKEN_TTL_S, AccessTokens } from '../../src/modules/auth/access-tokens';
+import { ManualClock } from '../../src/shared/clock';
+import { AppError } from '../../src/shared/errors';
+
+const KEY = new TextEncoder().encode('unit-test-signing-key-0123456789abcdefghijklmnop');
+const OTHER_KEY = new TextEncoder().encode('another-signing-key-0123456789abcdefghijklmnopq');
+const START = new Date('2026-11-22T12:00:00.000Z');
+
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const decodePart = (token: string, index: 0 | 1) => JSON.parse(Buffer.from(token.split('.')[index]!, 'base64url').toString('utf8'));
+
+async function expectInvalidToken(promise: Promise<unknown>) {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(AppError);
+  expect((err as AppError).code).toBe('INVALID_TOKEN');
+  expect((err as AppError).httpStatus).toBe(401);
+}
+
+describe('AccessTokens', () => {
+  let clock: ManualClock;
+  let tokens: AccessTokens;
+  const merchantId = randomUUID();
+  const familyId = randomUUID();
+
+  beforeEach(() => {
+    clock = new ManualClock(START);
+    tokens = new AccessTokens(KEY, clock);
+  });
+
+  it('issues a token that verifies to the merchant, client and family', async () => {
+    const token = await tokens.issue(merchantId, 'ci_abc', familyId);
+    expect(token.split('.')).toHaveLength(3);
+    expect(decodePart(token, 0)).toEqual({ alg: 'HS256', typ: 'at+jwt' });
+    const claims = decodePart(token, 1);
+    expect(claims.iat).toBe(START.getTime() / 1000);
+    expect(claims.exp - claims.iat).toBe(ACCESS_TOKEN_TTL_S);
+    expect(ACCESS_TOKEN_TTL_S).toBe(3600);
+
+    await expect(tokens.verify(token)).resolves.toEqual({
+      merchantId,
+      clientId: 'ci_abc',
+      familyId,
+      expiresAt: new Date(START.getTime() + 3600_000),
+    });
+  });
+
+  it('issues a distinct token each time', async () => {
+    const a = await tokens.issue(merchantId, 'ci_abc', familyId);
+    const b = await tokens.issue(merchantId, 'ci_abc', familyId);
+    expect(a).not.toBe(b);
+  });
+
+  it('is valid at iat+3599 s and rejected at exactly iat+3600 s', async () => {
+    const token = await tokens.issue(merchantId, 'ci_abc', familyId);
+    clock.advance(3599_000);
+    await expect(tokens.verify(token)).resolves.toMatchObject({ merchantId });
+    clock.advance(1_000);
+    await expectInvalidToken(tokens.verify(token));
+    clock.advance(24 * 3600_000);
+    await expectInvalidToken(tokens.verify(token));
+  });
+
+  it('rejects a token signed with another key', async () => {
+    const foreign = await new AccessTokens(OTHER_KEY, clock).issue(merchantId, 'ci_abc', familyId);
+    await expect(new AccessTokens(OTHER_KEY, clock).verify(foreign)).resolves.toMatchObject({ merchantId });
+    await expectInvalidToken(tokens.verify(foreign));
+  });
+
+  it('rejects a tampered payload', async () => {
+    const token = await tokens.issue(merchantId, 'ci_abc', familyId);
+    const [header, payload, signature] = token.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
+    const otherMerchant = b64url({ ...claims, sub: randomUUID() });
+    await expectInvalidToken(tokens.verify([header, otherMerchant, signature].join('.')));
+    const longerLife = b64url({ ...claims, exp: claims.exp + 86400 });
+    await expectInvalidToken(tokens.verify([header, longerLife, signature].join('.')));
+    // The unmodified token still verifies, so the rejections above are about the tampering.
+    await expect(tokens.verify(token)).resolves.toMatchObject({ merchantId });
+  });
+
+  it('rejects an alg:none token, with or without a signature part', async () => {
+    const token = await tokens.issue(merchantId, 'ci_abc', familyId);
+    const [, payload, signature] = token.split('.');
+    const none = b64url({ alg: 'none', typ: 'at+jwt' });
+    await expectInvalidToken(tokens.verify(`${none}.${payload}.`));
+    await expectInvalidToken(tokens.verify(`${none}.${payload}.${signature}`));
+    await expectInvalidToken(tokens.verify(`${none}.${payload}`));
+  });
+
+  it('rejects other algorithms, a wrong typ, issuer or audience even with the right key', async () => {
+    const iat = Math.floor(START.getTime() / 1000);
+    const base = () =>
+      new SignJWT({ cid: 'ci_abc', fam: familyId })
+        .setSubject(merchantId)
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + 3600)
+        .setJti(randomUUID());
+    // Sanity check: a hand-built token with every expected claim verifies.
+    const good = await base().setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' }).setIssuer('payments-gateway').setAudience('payments-gateway:v1').sign(KEY);
+    await expect(tokens.verify(good)).resolves.toMatchObject({ merchantId, familyId });
+
+    const hs512 = await base().setProtectedHeader({ alg: 'HS512', typ: 'at+jwt' }).setIssuer('payments-gateway').setAudience('payments-gateway:v1').sign(KEY);
+    await expectInvalidToken(tokens.verify(hs512));
+    const plainJwt = await base().setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer('payments-gateway').setAudience('payments-gateway:v1').sign(KEY);
+    await expectInvalidToken(tokens.verify(plainJwt));
+    const wrongIssuer = await base().setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' }).setIssuer('someone-else').setAudience('payments-gateway:v1').sign(KEY);
+    await expectInvalidToken(tokens.verify(wrongIssuer));
+    const wrongAudience = await base().setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' }).setIssuer('payments-gateway').setAudience('other').sign(KEY);
+    await expectInvalidToken(tokens.verify(wrongAudience));
+    const noFamily = await new SignJWT({ cid: 'ci_abc' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+      .setSubject(merchantId)
+      .setIssuer('payments-gateway')
+      .setAudience('payments-gateway:v1')
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 3600)
+      .sign(KEY);
+    await expectInvalidToken(tokens.verify(noFamily));
+  });
+
+  it.each(['', 'garbage', 'a.b.c', 'Bearer x'])('rejects the malformed token %p', async (raw) => {
+    await expectInvalidToken(tokens.verify(raw));
+  });
+});

@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../src/config';
+import { resolveKeys } from '../../src/shared/keys';
+import { createLogger, type Logger } from '../../src/shared/logger';
+
+describe('loadConfig', () => {
+  it('has working defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(4000);
+    expect(config.env).toBe('sandbox');
+    expect(config.bodyLimitBytes).toBe(1_048_576);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.dataDir).toBe(path.resolve('./.data'));
+    expect(config.tokenSigningKey).toBeUndefined();
+    expect(config.encryptionKey).toBeUndefined();
+    expect(config.adminApiKey).toBeUndefined();
+  });
+
+  it('treats empty strings as unset', () => {
+    const config = loadConfig({ PORT: '', PAYMENTS_ENV: '', BODY_LIMIT_BYTES: '', ADMIN_API_KEY: '' });
+    expect(config.port).toBe(4000);
+    expect(config.env).toBe('sandbox');
+    expect(config.bodyLimitBytes).toBe(1_048_576);
+    expect(config.adminApiKey).toBeUndefined();
+  });
+
+  it('reads the values it is given', () => {
+    const config = loadConfig({ PORT: '8080', PAYMENTS_ENV: 'production', BODY_LIMIT_BYTES: '2048', DATA_DIR: '/tmp/pgw' });
+    expect(config.port).toBe(8080);
+    expect(config.env).toBe('production');
+    expect(config.bodyLimitBytes).toBe(2048);
+    expect(config.dataDir).toBe('/tmp/pgw');
+  });
+
+  it('rejects PAYMENTS_ENV=staging with an error naming the variable', () => {
+    expect(() => loadConfig({ PAYMENTS_ENV: 'staging' })).toThrow(/Invalid configuration.*PAYMENTS_ENV/);
+  });
+
+  it.each([
+    ['a non-numeric port', { PORT: 'abc' }, /PORT/],
+    ['a negative port', { PORT: '-1' }, /PORT/],
+    ['a tiny body limit', { BODY_LIMIT_BYTES: '10' }, /BODY_LIMIT_BYTES/],
+    ['an unknown log level', { LOG_LEVEL: 'verbose' }, /LOG_LEVEL/],
+  ])('rejects %s', (_label, env, pattern) => {
+    expect(() => loadConfig(env)).toThrow(pattern);
+  });
+});
+
+describe('resolveKeys', () => {
+  let dir: string;
+  const logger: Logger = createLogger('silent');
+  const configIn = (dataDir: string, env: Record<string, string> = {}): Config => loadConfig({ DATA_DIR: dataDir, ...env });
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pgw-keys-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses to run in production without keys, and writes nothing', () => {
+    const dataDir = path.join(dir, 'data');
+    expect(() => resolveKeys(configIn(dataDir, { PAYMENTS_ENV: 'production' }), logger)).toThrow(
+      /TOKEN_SIGNING_KEY and ENCRYPTION_KEY are required/,
+    );
+    expect(() => resolveKeys(configIn(dataDir, { PAYMENTS_ENV: 'production', TOKEN_SIGNING_KEY: 'x'.repeat(40) }), logger)).toThrow(
+      /required/,
+    );
+    expect(() =>
+      resolveKeys(configIn(dataDir, { PAYMENTS_ENV: 'production', ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') }), logger),
+    ).toThrow(/required/);
+    expect(fs.existsSync(dataDir)).toBe(false);
+  });
+
+  it('uses the given keys in production', () => {
+    const keys = resolveKeys(
+      configIn(dir, {
+        PAYMENTS_ENV: 'production',
+        TOKEN_SIGNING_KEY: 'production-signing-key-0123456789abcdef',
+        ENCRYPTION_KEY: 'ab'.repeat(32),
+      }),
+      logger,
+    );
+    expect(Buffer.from(keys.tokenSigningKey).toString('utf8')).toBe('production-signing-key-0123456789abcdef');
+    expect(keys.encryptionKey).toEqual(Buffer.alloc(32, 0xab));
+    expect(fs.existsSync(path.join(dir, 'keys.json'))).toBe(false);
+  });
+
+  it('rejects keys that are too short', () => {
+    expect(() =>
+      resolveKeys(configIn(dir, { PAYMENTS_ENV: 'production', TOKEN_SIGNING_KEY: 'short', ENCRYPTION_KEY: 'ab'.repeat(32) }), logger),
+    ).toThrow(/TOKEN_SIGNING_KEY/);
+    expect(() =>
+      resolveKeys(
+        configIn(dir, { PAYMENTS_ENV: 'production', TOKEN_SIGNING_KEY: 'x'.repeat(40), ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') }),
+        logger,
+      ),
+    ).toThrow(/ENCRYPTION_KEY/);
+  });
+
+  it('generates sandbox keys once into DATA_DIR/keys.json (mode 0600) and reuses them', () => {
+    const dataDir = path.join(dir, 'nested', 'data');
+    const file = path.join(dataDir, 'keys.json');
+    const first = resolveKeys(configIn(dataDir), logger);
+    expect(fs.existsSync(file)).toBe(true);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(first.encryptionKey).toHaveLength(32);
+    expect(first.tokenSigningKey.length).toBeGreaterThanOrEqual(32);
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(stored).toEqual({ tokenSigningKey: expect.any(String), encryptionKey: expect.any(String) });
+
+    const second = resolveKeys(configIn(dataDir), logger);
+    expect(Buffer.from(second.tokenSigningKey)).toEqual(Buffer.from(first.tokenSigningKey));
+    expect(second.encryptionKey).toEqual(first.encryptionKey);
+
+    // A different data directory gets different random keys (no well-known default).
+    const elsewhere = resolveKeys(configIn(path.join(dir, 'other')), logger);
+    expect(elsewhere.encryptionKey).not.toEqual(first.encryptionKey);
+    expect(Buffer.from(elsewhere.tokenSigningKey)).not.toEqual(Buffer.from(first.tokenSigningKey));
+  });
+});
