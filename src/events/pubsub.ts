@@ -45,13 +45,20 @@ export class RedisPubSub implements PubSub {
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
   private readonly local = new InProcessPubSub();
+  private readonly connected: Promise<unknown>;
 
   constructor(url: string, private readonly logger: Logger) {
-    this.publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
-    this.subscriber = new Redis(url, { lazyConnect: false });
+    this.publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    this.subscriber = new Redis(url, { lazyConnect: true });
     for (const client of [this.publisher, this.subscriber]) {
       client.on('error', (err) => this.logger.warn({ err: err.message }, 'redis connection error'));
     }
+    // SUBSCRIBE before the connection is ready races ioredis's ready check (INFO is not
+    // allowed in subscriber mode), so every command waits for both connections first.
+    // A failed first connect is logged, not fatal: ioredis keeps retrying and queues commands meanwhile.
+    this.connected = Promise.all([this.publisher.connect(), this.subscriber.connect()]).catch((err: Error) =>
+      this.logger.warn({ err: err.message }, 'redis is not reachable yet; retrying'),
+    );
     this.subscriber.on('message', (channel: string, message: string) => {
       try {
         void this.local.publish(channel as Topic, JSON.parse(message));
@@ -62,10 +69,12 @@ export class RedisPubSub implements PubSub {
   }
 
   async publish<T extends Topic>(topic: T, payload: TopicPayloads[T]): Promise<void> {
+    await this.connected;
     await this.publisher.publish(topic, JSON.stringify(payload));
   }
 
   async subscribe<T extends Topic>(topic: T, handler: (payload: TopicPayloads[T]) => void): Promise<Unsubscribe> {
+    await this.connected;
     await this.subscriber.subscribe(topic);
     return this.local.subscribe(topic, handler);
   }

@@ -1,0 +1,63 @@
+import { ManualClock } from '../../../src/shared/clock';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { request } from '../../helpers/http';
+import { createTestApp, type TestApp } from '../../helpers/test-app';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Waits (bounded) for a condition that another instance makes true asynchronously. */
+async function eventually(check: () => Promise<boolean>, attempts = 100, everyMs = 50): Promise<boolean> {
+  for (let i = 0; i < attempts; i++) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return false;
+}
+
+describe.each([
+  // Redis carries the revocation at once; the poll is set too slow to be what works.
+  ['through Redis pub/sub', { REDIS_URL, TOKEN_REVOCATION_POLL_MS: '600000' }],
+  // Without Redis, the other instance catches up from the token_revocation table.
+  ['through the revocation table poll', { TOKEN_REVOCATION_POLL_MS: '100' }],
+])('two instances on one database: a revocation on A reaches B %s', (_label, env) => {
+  let db: TestDatabase;
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const clock = new ManualClock(new Date('2026-11-22T12:00:00Z'));
+    a = await createTestApp({ database: db, clock, env });
+    b = await createTestApp({ database: db, clock, env });
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+    await db.drop();
+  });
+
+  it('a token issued by A works on B until A revokes it, then B refuses it', async () => {
+    const merchant = await a.createMerchant('Shared Merchant');
+    const { accessToken, refreshToken } = await a.token(merchant);
+    expect((await request(b.url, 'GET', '/v1/merchant', { token: accessToken })).status).toBe(200);
+
+    const revoked = await request(a.url, 'POST', '/v1/oauth/revoke', { body: { token: refreshToken } });
+    expect(revoked.status).toBe(200);
+    expect((await request(a.url, 'GET', '/v1/merchant', { token: accessToken })).status).toBe(401);
+
+    const refusedOnB = await eventually(async () => (await request(b.url, 'GET', '/v1/merchant', { token: accessToken })).status === 401);
+    expect(refusedOnB).toBe(true);
+    const onB = await request(b.url, 'GET', '/v1/merchant', { token: accessToken });
+    expect(onB.body.code).toBe('INVALID_TOKEN');
+  });
+
+  it('a refresh token rotated on A cannot be refreshed again on B', async () => {
+    const merchant = await b.createMerchant('Rotating Merchant');
+    const { refreshToken } = await b.token(merchant);
+    const rotated = await request(a.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: refreshToken } });
+    expect(rotated.status).toBe(200);
+    const replay = await request(b.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: refreshToken } });
+    expect(replay.status).toBe(401);
+    expect(replay.body.code).toBe('INVALID_TOKEN');
+  });
+});
