@@ -27,6 +27,8 @@ export interface App {
 export async function createApp(infra: Infrastructure): Promise<App> {
   const { config, logger, orm } = infra;
   const services = createServices(infra);
+  // Static reference data, read once before any door can ask for it.
+  await services.reference.load();
   await services.revocations.start();
 
   const fastify = Fastify({

@@ -3,15 +3,18 @@ import type { DestinationStream } from 'pino';
 import { createApp, type App } from './app';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
-import { createOrm, migrate, type Orm } from './db/orm';
+import { LOCK_KEYS, createOrm, migrate, withAdvisoryLock, type Orm } from './db/orm';
 import { createPubSub, type PubSub } from './events/pubsub';
+import { JobRunner } from './jobs/job-runner';
+import { registerWorkers } from './jobs/workers';
 import type { MerchantCredentials } from './modules/merchants/merchant.service';
+import { seedReferenceData } from './modules/reference/reference.seed';
 import { systemClock, type Clock } from './shared/clock';
 import { resolveKeys } from './shared/keys';
 import { createLogger, type Logger } from './shared/logger';
 import { serializeCredentials } from './transport/rest/v1/merchant.serializer';
 
-/** Database, ORM and migrations: what the service and every CLI need first. */
+/** Database, ORM, migrations and reference data: what the service and every CLI need first. */
 export async function openStorage(config: Config, logger: Logger, opts: { reuseRunning?: boolean } = {}) {
   const database = await openDatabase(config, logger, opts);
   let orm: Orm | undefined;
@@ -19,6 +22,7 @@ export async function openStorage(config: Config, logger: Logger, opts: { reuseR
     orm = await createOrm(database.url, config.dbPoolMax, logger);
     const applied = await migrate(orm);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    await seedReferenceData(orm, logger);
     return { database, orm };
   } catch (err) {
     await orm?.close();
@@ -43,7 +47,11 @@ export async function startService(
   const keys = resolveKeys(config, logger);
   const { database, orm } = await openStorage(config, logger);
   const pubsub: PubSub = createPubSub(config.redisUrl, logger);
-  const app = await createApp({ config, logger, clock: opts.clock ?? systemClock, orm, pubsub, keys });
+  const jobs = new JobRunner(database.url, logger, config.jobPollIntervalMs);
+  // pg-boss's queue creation deadlocks when instances start together; one at a time.
+  await withAdvisoryLock(orm, LOCK_KEYS.jobs, () => jobs.start());
+  const app = await createApp({ config, logger, clock: opts.clock ?? systemClock, orm, pubsub, keys, jobs });
+  await registerWorkers(jobs, app.services, orm);
 
   if (config.env === 'sandbox') {
     const demo = await RequestContext.create(orm.em, () => app.services.merchants.ensureDemoMerchant());
@@ -58,6 +66,7 @@ export async function startService(
     orm,
     async close() {
       await app.close();
+      await jobs.stop();
       await pubsub.close();
       await orm.close();
       await database.close();

@@ -29,6 +29,8 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: intWithDefault(1_048_576, 1024),
   TOKEN_REVOCATION_POLL_MS: intWithDefault(2000, 100),
   DB_POOL_MAX: intWithDefault(10, 2),
+  SANDBOX_KYC_DELAY_MS: intWithDefault(2000),
+  JOB_POLL_INTERVAL_MS: intWithDefault(500, 500),
 });
 
 export type PaymentsEnv = 'sandbox' | 'production';
@@ -50,6 +52,10 @@ export interface Config {
   bodyLimitBytes: number;
   tokenRevocationPollMs: number;
   dbPoolMax: number;
+  /** Sandbox: how long the KYC reviewer takes to decide a submission. */
+  sandboxKycDelayMs: number;
+  /** How often idle job workers look for due jobs (pg-boss's minimum is 500 ms). */
+  jobPollIntervalMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -74,5 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     tokenRevocationPollMs: e.TOKEN_REVOCATION_POLL_MS,
     dbPoolMax: e.DB_POOL_MAX,
+    sandboxKycDelayMs: e.SANDBOX_KYC_DELAY_MS,
+    jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
   };
 }

@@ -1,10 +1,17 @@
 import type { Config } from './config';
 import type { Orm } from './db/orm';
 import type { PubSub } from './events/pubsub';
+import type { JobRunner } from './jobs/job-runner';
 import { AccessTokens } from './modules/auth/access-tokens';
 import { OAuthService } from './modules/auth/oauth.service';
 import { TokenRevocations } from './modules/auth/token-revocations';
+import { CustomerService } from './modules/customers/customer.service';
+import { KycService } from './modules/kyc/kyc.service';
 import { MerchantService } from './modules/merchants/merchant.service';
+import { SandboxKycReviewer } from './providers/sandbox/sandbox-kyc-reviewer';
+import { readRateTable } from './modules/rates/rate-table';
+import { RatesService } from './modules/rates/rates.service';
+import { ReferenceService } from './modules/reference/reference.service';
 import type { Clock } from './shared/clock';
 import { SecretBox } from './shared/crypto';
 import type { KeyMaterial } from './shared/keys';
@@ -18,6 +25,7 @@ export interface Infrastructure {
   orm: Orm;
   pubsub: PubSub;
   keys: KeyMaterial;
+  jobs: JobRunner;
 }
 
 /** The service layer: the only code that changes state. Every door calls these. */
@@ -25,13 +33,23 @@ export interface Services {
   merchants: MerchantService;
   oauth: OAuthService;
   revocations: TokenRevocations;
+  /** Countries, currencies, channels, networks: in memory after load(), which runs at start. */
+  reference: ReferenceService;
+  rates: RatesService;
+  customers: CustomerService;
+  kyc: KycService;
 }
 
 export function createServices(infra: Infrastructure): Services {
-  const { config, logger, clock, orm, pubsub, keys } = infra;
-  const merchants = new MerchantService(orm, clock, new SecretBox(keys.encryptionKey), logger);
+  const { config, logger, clock, orm, pubsub, keys, jobs } = infra;
+  const secretBox = new SecretBox(keys.encryptionKey);
+  const merchants = new MerchantService(orm, clock, secretBox, logger);
   const revocations = new TokenRevocations(orm, pubsub, config.tokenRevocationPollMs, logger);
   const accessTokens = new AccessTokens(keys.tokenSigningKey, clock);
   const oauth = new OAuthService(orm, clock, merchants, accessTokens, revocations, logger);
-  return { merchants, oauth, revocations };
+  const reference = new ReferenceService(orm);
+  const rates = new RatesService(orm, clock, reference, readRateTable());
+  const customers = new CustomerService(orm, clock, reference);
+  const kyc = new KycService(orm, clock, customers, new SandboxKycReviewer(), jobs, secretBox, config.sandboxKycDelayMs, logger);
+  return { merchants, oauth, revocations, reference, rates, customers, kyc };
 }

@@ -46,7 +46,7 @@ export async function withAdvisoryLock<T>(orm: Orm, key: number, fn: () => Promi
   }
 }
 
-export const LOCK_KEYS = { migrate: 7_310_001, seed: 7_310_002 } as const;
+export const LOCK_KEYS = { migrate: 7_310_001, seed: 7_310_002, reference: 7_310_003, jobs: 7_310_004 } as const;
 
 export async function migrate(orm: Orm): Promise<string[]> {
   return withAdvisoryLock(orm, LOCK_KEYS.migrate, async () => {

@@ -7,8 +7,12 @@ export function toGraphQLError(err: AppError): GraphQLError {
   return new GraphQLError(err.message, { extensions: appErrorExtensions(err) });
 }
 
+/** Services name fields as the REST API does (snake_case); GraphQL clients know them in camelCase. */
+const camelCasePath = (field: string) => field.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+
 function appErrorExtensions(err: AppError) {
-  return { code: err.code, http: { status: err.httpStatus }, ...(err.details ? { details: err.details } : {}) };
+  const details = err.details?.map((d) => ({ field: camelCasePath(d.field), issue: d.issue }));
+  return { code: err.code, http: { status: err.httpStatus }, ...(details ? { details } : {}) };
 }
 
 function originalOf(error: unknown): unknown {

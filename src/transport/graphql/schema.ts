@@ -3,9 +3,17 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { GraphQLDateTime } from 'graphql-scalars';
 import { buildSchema } from 'type-graphql';
 import type { Services } from '../../container';
+import { CustomerResolver } from './customers/customer.resolver';
 import { MerchantResolver } from './merchant/merchant.resolver';
+import { RatesResolver } from './rates/rates.resolver';
+import { ReferenceResolver } from './reference/reference.resolver';
 
-const resolverClasses: [typeof MerchantResolver, ...Array<new (services: Services) => object>] = [MerchantResolver];
+const resolverClasses: [typeof MerchantResolver, ...Array<new (services: Services) => object>] = [
+  MerchantResolver,
+  CustomerResolver,
+  ReferenceResolver,
+  RatesResolver,
+];
 
 /**
  * Builds the code-first schema. Resolvers are constructed here with the service

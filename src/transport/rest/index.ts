@@ -3,8 +3,11 @@ import type { Config } from '../../config';
 import type { Services } from '../../container';
 import { requireBearer } from './auth';
 import { adminRoutes } from './v1/admin.routes';
+import { customerRoutes } from './v1/customer.routes';
 import { merchantRoutes } from './v1/merchant.routes';
 import { oauthRoutes } from './v1/oauth.routes';
+import { ratesRoutes } from './v1/rates.routes';
+import { referenceRoutes } from './v1/reference.routes';
 
 /** The /v1 REST compatibility layer. Public: /v1/oauth/*, /v1/admin/* (own key). Everything else: bearer. */
 export async function restV1(app: FastifyInstance, { services, config }: { services: Services; config: Config }) {
@@ -13,5 +16,8 @@ export async function restV1(app: FastifyInstance, { services, config }: { servi
   await app.register(async (protectedScope) => {
     requireBearer(protectedScope, services.oauth);
     await protectedScope.register(merchantRoutes, { services });
+    await protectedScope.register(referenceRoutes, { services });
+    await protectedScope.register(ratesRoutes, { services });
+    await protectedScope.register(customerRoutes, { services });
   });
 }

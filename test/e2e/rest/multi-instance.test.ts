@@ -2,17 +2,9 @@ import { ManualClock } from '../../../src/shared/clock';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { eventually } from '../../helpers/wait';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** Waits (bounded) for a condition that another instance makes true asynchronously. */
-async function eventually(check: () => Promise<boolean>, attempts = 100, everyMs = 50): Promise<boolean> {
-  for (let i = 0; i < attempts; i++) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  return false;
-}
 
 describe.each([
   // Redis carries the revocation at once; the poll is set too slow to be what works.

@@ -1,0 +1,99 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import PgBoss from 'pg-boss';
+import type { Logger } from '../shared/logger';
+
+/** Every kind of durable background work, with its payload. */
+export enum JobName {
+  KycReview = 'kyc-review',
+}
+
+export interface JobPayloads {
+  [JobName.KycReview]: { submissionId: string };
+}
+
+export interface EnqueueOptions {
+  /** Not before this many milliseconds from now. */
+  delayMs?: number;
+  /** At most one queued job per key (a repeated enqueue is dropped). */
+  singletonKey?: string;
+}
+
+/**
+ * pg-boss over the same PostgreSQL: jobs are rows, claimed with SKIP LOCKED (safe
+ * with several instances), retried with exponential backoff, and re-run when a
+ * worker dies mid-job (its claim expires). `enqueue` writes the job through the
+ * caller's transaction, so a state change and the work it schedules commit together.
+ */
+export class JobRunner {
+  private readonly boss: PgBoss;
+
+  constructor(
+    connectionString: string,
+    private readonly logger: Logger,
+    private readonly pollIntervalMs: number,
+  ) {
+    this.boss = new PgBoss({
+      connectionString,
+      schema: 'pgboss',
+      max: 4,
+      schedule: false,
+      retryLimit: 10,
+      retryDelay: 1,
+      retryBackoff: true,
+      expireInSeconds: 120,
+    });
+    this.boss.on('error', (err) => this.logger.error({ err: err.message }, 'job runner error'));
+  }
+
+  async start(): Promise<void> {
+    await this.boss.start();
+    for (const name of Object.values(JobName)) await this.boss.createQueue(name);
+  }
+
+  async stop(): Promise<void> {
+    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+  }
+
+  async enqueue<T extends JobName>(em: EntityManager, name: T, data: JobPayloads[T], opts: EnqueueOptions = {}): Promise<void> {
+    await this.boss.send(name, data, {
+      db: transactionExecutor(em),
+      ...(opts.delayMs ? { startAfter: new Date(Date.now() + opts.delayMs) } : {}),
+      ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+    });
+  }
+
+  /** Runs `handler` for each job of `name`; a thrown error schedules a retry with backoff. */
+  async work<T extends JobName>(name: T, handler: (data: JobPayloads[T]) => Promise<void>): Promise<void> {
+    await this.boss.work<JobPayloads[T]>(
+      name,
+      { batchSize: 1, pollingIntervalSeconds: this.pollIntervalMs / 1000 },
+      async ([job]) => {
+        if (!job) return;
+        try {
+          await handler(job.data);
+        } catch (err) {
+          this.logger.warn({ job: name, jobId: job.id, err: (err as Error).message }, 'job failed; it will be retried');
+          throw err;
+        }
+      },
+    );
+  }
+}
+
+/**
+ * pg-boss's statements use $n placeholders; MikroORM's raw queries take `?`.
+ * This runs them on the EntityManager's connection, inside its transaction.
+ */
+function transactionExecutor(em: EntityManager) {
+  return {
+    async executeSql(text: string, values: unknown[]) {
+      const bindings: unknown[] = [];
+      const sql = text.replace(/\$(\d+)/g, (_m, n: string) => {
+        bindings.push(values[Number(n) - 1]);
+        return '?';
+      });
+      const rows = await em.execute(sql, bindings as never[]);
+      return { rows: rows as unknown[] as any[] };
+    },
+  };
+}

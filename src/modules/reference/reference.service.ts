@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import type { Orm } from '../../db/orm';
+import { AppError } from '../../shared/errors';
+import { parseInput } from '../../shared/validation';
+import { ChannelRecord, CountryRecord, CurrencyRecord, NetworkRecord } from './reference.entities';
+import { CHANNEL_TYPES, RAMP_TYPES, type Channel, type ChannelType, type Country, type Currency, type Network, type RampType } from './reference.types';
+
+export type { Channel, ChannelStatus, ChannelType, Country, Currency, Network, RampType } from './reference.types';
+
+/** Query text is matched case-insensitively: "ke" is KE, "Deposit" is deposit. */
+const upper = (v: unknown) => (typeof v === 'string' ? v.trim().toUpperCase() : v);
+const lower = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v);
+
+export const countryCodeSchema = z.preprocess(
+  upper,
+  z.string({ error: 'is required' }).regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, e.g. KE'),
+);
+const channelsQuerySchema = z.object({
+  country_code: countryCodeSchema,
+  ramptype: z.preprocess(lower, z.enum(RAMP_TYPES, { error: 'must be deposit or withdrawal' })),
+});
+const networksQuerySchema = z.object({
+  country_code: countryCodeSchema,
+  channel: z.preprocess(lower, z.enum(CHANNEL_TYPES, { error: 'must be bank or momo' })),
+});
+
+interface Snapshot {
+  currencies: Map<string, Currency>;
+  countries: Country[];
+  countryByCode: Map<string, Country>;
+  channels: Channel[];
+  channelById: Map<string, Channel>;
+  networks: Network[];
+  networkById: Map<string, Network>;
+}
+
+/**
+ * Countries, currencies, channels and networks. The data is static (seeded from
+ * the data files at start), so it is read from its tables once, by load(), and
+ * every lookup after that is in memory. The plain accessors are for other
+ * services; the `lookup…` operations are for the doors and validate their input.
+ */
+export class ReferenceService {
+  private snapshot?: Snapshot;
+
+  constructor(private readonly orm: Orm) {}
+
+  /** Reads the reference tables into memory; called once at start (after seeding). */
+  async load(): Promise<void> {
+    const em = this.orm.em.fork();
+    const [currencyRows, countryRows, channelRows, networkRows] = await Promise.all([
+      em.find(CurrencyRecord, {}, { orderBy: { code: 'asc' } }),
+      em.find(CountryRecord, {}, { orderBy: { name: 'asc' } }),
+      em.find(ChannelRecord, {}, { orderBy: { id: 'asc' } }),
+      em.find(NetworkRecord, {}, { orderBy: { name: 'asc' } }),
+    ]);
+    const currencies = new Map(currencyRows.map((c) => [c.code, { code: c.code, name: c.name, minorUnit: c.minorUnit }]));
+    const minorUnitOf = (code: string) => {
+      const currency = currencies.get(code);
+      if (!currency) throw new Error(`Reference data: currency ${code} is not in the currency table`);
+      return currency.minorUnit;
+    };
+    const countries: Country[] = countryRows.map((c) => ({
+      code: c.code,
+      name: c.name,
+      currency: c.currency,
+      minorUnit: minorUnitOf(c.currency),
+      dialCode: c.dialCode,
+    }));
+    const countryByCode = new Map(countries.map((c) => [c.code, c]));
+    const channels: Channel[] = channelRows.map((c) => {
+      const currency = countryByCode.get(c.countryCode)!.currency;
+      return {
+        id: c.id,
+        countryCode: c.countryCode,
+        currency,
+        minorUnit: minorUnitOf(currency),
+        channelType: c.channelType,
+        rampType: c.rampType,
+        minAmount: c.minAmount,
+        maxAmount: c.maxAmount,
+        status: c.status,
+      };
+    });
+    const networks: Network[] = networkRows.map((n) => ({
+      id: n.id,
+      name: n.name,
+      code: n.code,
+      countryCode: n.countryCode,
+      channelType: n.channelType,
+    }));
+    this.snapshot = {
+      currencies,
+      countries,
+      countryByCode,
+      channels,
+      channelById: new Map(channels.map((c) => [c.id, c])),
+      networks,
+      networkById: new Map(networks.map((n) => [n.id, n])),
+    };
+  }
+
+  private get data(): Snapshot {
+    if (!this.snapshot) throw new Error('ReferenceService.load() has not run');
+    return this.snapshot;
+  }
+
+  /** Every supported country, by name. */
+  listCountries(): Country[] {
+    return [...this.data.countries];
+  }
+
+  country(code: string): Country | undefined {
+    return this.data.countryByCode.get(code);
+  }
+
+  currency(code: string): Currency | undefined {
+    return this.data.currencies.get(code);
+  }
+
+  /** Every supported currency, by code. */
+  listCurrencies(): Currency[] {
+    return [...this.data.currencies.values()];
+  }
+
+  /** The ISO 4217 exponent of a supported currency; undefined for any other. */
+  currencyMinorUnit(currency: string): number | undefined {
+    return this.data.currencies.get(currency)?.minorUnit;
+  }
+
+  channels(countryCode: string, rampType: RampType): Channel[] {
+    return this.data.channels.filter((c) => c.countryCode === countryCode && c.rampType === rampType);
+  }
+
+  channel(id: string): Channel | undefined {
+    return this.data.channelById.get(id);
+  }
+
+  networks(countryCode: string, channelType: ChannelType): Network[] {
+    return this.data.networks.filter((n) => n.countryCode === countryCode && n.channelType === channelType);
+  }
+
+  network(id: string): Network | undefined {
+    return this.data.networkById.get(id);
+  }
+
+  /** GET /v1/crossborder/channels, query channels: input { country_code, ramptype }. */
+  lookupChannels(input: unknown): Channel[] {
+    const query = parseInput(channelsQuerySchema, input, 'query');
+    return this.channels(this.countryOrThrow(query.country_code).code, query.ramptype);
+  }
+
+  /** GET /v1/crossborder/networks, query networks: input { country_code, channel }. */
+  lookupNetworks(input: unknown): Network[] {
+    const query = parseInput(networksQuerySchema, input, 'query');
+    return this.networks(this.countryOrThrow(query.country_code).code, query.channel);
+  }
+
+  /** A well-formed code of a country the service does not cover is NOT_FOUND, not a bad request. */
+  private countryOrThrow(code: string): Country {
+    const country = this.country(code);
+    if (!country) throw new AppError('NOT_FOUND', `Country ${code} is not supported`);
+    return country;
+  }
+}

@@ -1,0 +1,54 @@
+import type { Decimal } from '../../shared/money';
+
+export const RAMP_TYPES = ['deposit', 'withdrawal'] as const;
+/** Direction of a channel: deposit (collection) or withdrawal (transfer). */
+export type RampType = (typeof RAMP_TYPES)[number];
+
+export const CHANNEL_TYPES = ['bank', 'momo'] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
+export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
+
+export interface Currency {
+  /** ISO 4217 code. */
+  code: string;
+  name: string;
+  /** ISO 4217 exponent: the number of decimals an amount in this currency may have. */
+  minorUnit: number;
+}
+
+export interface Country {
+  /** ISO 3166-1 alpha-2. */
+  code: string;
+  name: string;
+  /** ISO 4217 code of the country's currency. */
+  currency: string;
+  minorUnit: number;
+  /** International dialling prefix, with the plus sign. */
+  dialCode: string;
+}
+
+export interface Channel {
+  /** Stable and readable: `<country>_<channel type>_<ramptype>`, e.g. `ke_momo_deposit`. */
+  id: string;
+  countryCode: string;
+  currency: string;
+  /** Of the currency; min/max amounts are formatted to it. */
+  minorUnit: number;
+  channelType: ChannelType;
+  rampType: RampType;
+  minAmount: Decimal;
+  maxAmount: Decimal;
+  status: ChannelStatus;
+}
+
+export interface Network {
+  /** Stable and readable: `<country>_<name>`, e.g. `ke_mpesa`. */
+  id: string;
+  name: string;
+  /** SWIFT BIC (8 characters) for a bank; the operator's short code for mobile money. */
+  code: string;
+  countryCode: string;
+  channelType: ChannelType;
+}

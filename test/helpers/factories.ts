@@ -1,0 +1,58 @@
+import { request } from './http';
+import type { TestApp } from './test-app';
+import { eventually } from './wait';
+
+let seq = 0;
+
+/** A valid enrollment body for a Kenyan customer; override any field. */
+export function enrollBody(overrides: Record<string, unknown> = {}) {
+  seq += 1;
+  return {
+    customerid: `cust-${process.pid}-${Date.now()}-${seq}`,
+    first_name: 'Amina',
+    last_name: 'Otieno',
+    email: 'amina@example.com',
+    phone_number: '712345678',
+    dial_code: '+254',
+    country_code: 'KE',
+    date_of_birth: '1990-04-12',
+    ...overrides,
+  };
+}
+
+export function kycBody(overrides: Record<string, unknown> = {}) {
+  return {
+    id_type: 'national_id',
+    id_number: 'A12345678',
+    id_country: 'KE',
+    date_of_birth: '1990-04-12',
+    address: { line1: '12 Moi Avenue', city: 'Nairobi', country_code: 'KE', postal_code: '00100' },
+    ...overrides,
+  };
+}
+
+export async function enroll(app: TestApp, token: string, overrides: Record<string, unknown> = {}) {
+  const res = await request(app.url, 'POST', '/v1/customer/enroll', { token, body: enrollBody(overrides) });
+  if (res.status !== 201) throw new Error(`enroll failed: ${res.status} ${res.text}`);
+  return res.body.data as { customer_uuid: string; customerid: string };
+}
+
+/** Waits for the sandbox reviewer to decide; returns the final KYC record. */
+export async function awaitKycDecision(app: TestApp, token: string, customerUuid: string) {
+  let record: any;
+  const decided = await eventually(async () => {
+    record = (await request(app.url, 'GET', `/v1/customer/${customerUuid}/kyc`, { token })).body.data;
+    return record.kyc_status === 'approved' || record.kyc_status === 'rejected';
+  });
+  if (!decided) throw new Error(`KYC for ${customerUuid} was not decided in time: ${JSON.stringify(record)}`);
+  return record;
+}
+
+/** A customer whose KYC is approved, ready for transactions. */
+export async function approvedCustomer(app: TestApp, token: string, overrides: Record<string, unknown> = {}) {
+  const customer = await enroll(app, token, overrides);
+  const res = await request(app.url, 'POST', `/v1/customer/${customer.customer_uuid}/kyc`, { token, body: kycBody() });
+  if (res.status !== 200) throw new Error(`kyc submit failed: ${res.status} ${res.text}`);
+  await awaitKycDecision(app, token, customer.customer_uuid);
+  return customer;
+}
