@@ -30,6 +30,8 @@ const envSchema = z.object({
   TOKEN_REVOCATION_POLL_MS: intWithDefault(2000, 100),
   DB_POOL_MAX: intWithDefault(10, 2),
   SANDBOX_KYC_DELAY_MS: intWithDefault(2000),
+  SANDBOX_SETTLE_MS: intWithDefault(3000),
+  COLLECTION_TTL_S: intWithDefault(86400, 1),
   JOB_POLL_INTERVAL_MS: intWithDefault(500, 500),
 });
 
@@ -54,6 +56,10 @@ export interface Config {
   dbPoolMax: number;
   /** Sandbox: how long the KYC reviewer takes to decide a submission. */
   sandboxKycDelayMs: number;
+  /** Sandbox: how long after initiation a mobile money collection or a transfer is decided. */
+  sandboxSettleMs: number;
+  /** How long a bank collection waits for the sender's payment before it expires. */
+  collectionTtlS: number;
   /** How often idle job workers look for due jobs (pg-boss's minimum is 500 ms). */
   jobPollIntervalMs: number;
 }
@@ -81,6 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenRevocationPollMs: e.TOKEN_REVOCATION_POLL_MS,
     dbPoolMax: e.DB_POOL_MAX,
     sandboxKycDelayMs: e.SANDBOX_KYC_DELAY_MS,
+    sandboxSettleMs: e.SANDBOX_SETTLE_MS,
+    collectionTtlS: e.COLLECTION_TTL_S,
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
   };
 }

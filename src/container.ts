@@ -8,7 +8,13 @@ import { TokenRevocations } from './modules/auth/token-revocations';
 import { CustomerService } from './modules/customers/customer.service';
 import { KycService } from './modules/kyc/kyc.service';
 import { MerchantService } from './modules/merchants/merchant.service';
+import { CollectionService } from './modules/transactions/collection.service';
+import { TransactionService } from './modules/transactions/transaction.service';
+import { TransferService } from './modules/transactions/transfer.service';
+import type { PaymentProvider } from './providers/payment-provider';
 import { SandboxKycReviewer } from './providers/sandbox/sandbox-kyc-reviewer';
+import { SandboxPaymentProvider } from './providers/sandbox/sandbox-payment-provider';
+import { UnconfiguredPaymentProvider } from './providers/unconfigured-payment-provider';
 import { readRateTable } from './modules/rates/rate-table';
 import { RatesService } from './modules/rates/rates.service';
 import { ReferenceService } from './modules/reference/reference.service';
@@ -38,6 +44,9 @@ export interface Services {
   rates: RatesService;
   customers: CustomerService;
   kyc: KycService;
+  transactions: TransactionService;
+  collections: CollectionService;
+  transfers: TransferService;
 }
 
 export function createServices(infra: Infrastructure): Services {
@@ -51,5 +60,27 @@ export function createServices(infra: Infrastructure): Services {
   const rates = new RatesService(orm, clock, reference, readRateTable());
   const customers = new CustomerService(orm, clock, reference);
   const kyc = new KycService(orm, clock, customers, new SandboxKycReviewer(), jobs, secretBox, config.sandboxKycDelayMs, logger);
-  return { merchants, oauth, revocations, reference, rates, customers, kyc };
+  const provider = createPaymentProvider(infra, reference);
+  const transactions = new TransactionService(orm, clock, jobs, provider, logger);
+  const collections = new CollectionService(customers, reference, transactions, provider, {
+    settleMs: config.sandboxSettleMs,
+    collectionTtlS: config.collectionTtlS,
+  }, () => clock.now());
+  const transfers = new TransferService(customers, reference, rates, transactions, provider, clock, config.sandboxSettleMs);
+  return { merchants, oauth, revocations, reference, rates, customers, kyc, transactions, collections, transfers };
+}
+
+/** Sandbox: the deterministic provider. Production: none is integrated yet, so money is refused, not faked. */
+function createPaymentProvider({ config, orm }: Infrastructure, reference: ReferenceService): PaymentProvider {
+  if (config.env !== 'sandbox') return new UnconfiguredPaymentProvider();
+  return new SandboxPaymentProvider(
+    async () => {
+      const [row] = await orm.em.fork().execute<Array<{ n: string }>>(`select nextval('sandbox_virtual_account_seq')::text as n`);
+      return row!.n;
+    },
+    (countryCode) => {
+      const bank = reference.networks(countryCode, 'bank')[0];
+      return { bankName: bank?.name ?? 'Sandbox Bank', bankCode: bank?.code ?? 'SANDBOX' };
+    },
+  );
 }

@@ -6,16 +6,17 @@ import { Decimal } from '../shared/money';
  * DecimalType compares values as JS numbers, which is exactly the binary float
  * arithmetic money must never go through.
  */
-export class ExactDecimalType extends Type<Decimal, string> {
-  override convertToDatabaseValue(value: Decimal | string): string {
-    return new Decimal(value).toFixed();
+export class ExactDecimalType extends Type<Decimal | null, string | null> {
+  override convertToDatabaseValue(value: Decimal | string | null | undefined): string | null {
+    return value === null || value === undefined ? null : new Decimal(value).toFixed();
   }
 
-  override convertToJSValue(value: string | Decimal): Decimal {
-    return new Decimal(value);
+  override convertToJSValue(value: string | Decimal | null | undefined): Decimal | null {
+    return value === null || value === undefined ? null : new Decimal(value);
   }
 
-  override compareValues(a: string, b: string): boolean {
+  override compareValues(a: string | null, b: string | null): boolean {
+    if (a === null || b === null || a === undefined || b === undefined) return a === b;
     return new Decimal(a).eq(new Decimal(b));
   }
 
@@ -23,8 +24,8 @@ export class ExactDecimalType extends Type<Decimal, string> {
     return 'string';
   }
 
-  override toJSON(value: Decimal): string {
-    return new Decimal(value).toFixed();
+  override toJSON(value: Decimal | null): string | null {
+    return value === null ? null : new Decimal(value).toFixed();
   }
 
   override getColumnType(): string {

@@ -5,10 +5,16 @@ import type { Logger } from '../shared/logger';
 /** Every kind of durable background work, with its payload. */
 export enum JobName {
   KycReview = 'kyc-review',
+  /** Ask the provider for a processing transaction's outcome (mobile money collections, transfers). */
+  SettleTransaction = 'settle-transaction',
+  /** A bank collection nobody paid into: expire it. */
+  ExpireCollection = 'expire-collection',
 }
 
 export interface JobPayloads {
   [JobName.KycReview]: { submissionId: string };
+  [JobName.SettleTransaction]: { transactionId: string };
+  [JobName.ExpireCollection]: { transactionId: string };
 }
 
 export interface EnqueueOptions {

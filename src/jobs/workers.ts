@@ -8,4 +8,10 @@ export async function registerWorkers(jobs: JobRunner, services: Services, orm: 
   await jobs.work(JobName.KycReview, ({ submissionId }) =>
     RequestContext.create(orm.em, () => services.kyc.reviewSubmission(submissionId)),
   );
+  await jobs.work(JobName.SettleTransaction, ({ transactionId }) =>
+    RequestContext.create(orm.em, () => services.transactions.settle(transactionId)),
+  );
+  await jobs.work(JobName.ExpireCollection, ({ transactionId }) =>
+    RequestContext.create(orm.em, () => services.transactions.expire(transactionId)),
+  );
 }

@@ -87,3 +87,17 @@ export function roundMoney(amount: Decimal, minorUnit: number, mode: RoundingMod
 export function formatAmount(amount: Decimal, minorUnit: number): string {
   return new Decimal(amount).toFixed(minorUnit, DecimalJs.ROUND_HALF_UP);
 }
+
+/**
+ * A decimal as a JSON number, for the fields the spec types as numbers (the
+ * collection record's amount). Exact: channel bounds keep amounts far inside the
+ * 15 significant digits a double carries, and this refuses any value whose
+ * shortest number form would not read back as the same decimal.
+ */
+export function toJsonNumber(amount: Decimal): number {
+  const n = Number(amount.toFixed());
+  if (!Number.isFinite(n) || !new Decimal(String(n)).eq(amount)) {
+    throw new Error(`${amount.toFixed()} cannot be carried exactly as a JSON number`);
+  }
+  return n;
+}

@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_foundation } from './Migration20261122000000_foundation';
 import { Migration20261122010000_reference } from './Migration20261122010000_reference';
 import { Migration20261122020000_customers } from './Migration20261122020000_customers';
+import { Migration20261122030000_transactions } from './Migration20261122030000_transactions';
 
 /** Every migration, in order. Listed explicitly so the same list runs from TypeScript (tests) and compiled JS. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation },
   { name: 'Migration20261122010000_reference', class: Migration20261122010000_reference },
   { name: 'Migration20261122020000_customers', class: Migration20261122020000_customers },
+  { name: 'Migration20261122030000_transactions', class: Migration20261122030000_transactions },
 ];

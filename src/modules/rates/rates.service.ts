@@ -61,6 +61,17 @@ export class RatesService {
   }
 
   /** GET /v1/crossborder/rates, query rate: input { source_currency, destination_currency, amount }. */
+  /**
+   * Prices a conversion now, without storing a quote: what a transfer without a
+   * quote_id pays. The currencies must be supported (isSupportedCurrency).
+   */
+  priceConversion(sourceCurrency: string, destinationCurrency: string, sourceAmount: Decimal) {
+    const sourceMinorUnit = this.reference.currencyMinorUnit(sourceCurrency);
+    const destinationMinorUnit = this.reference.currencyMinorUnit(destinationCurrency);
+    if (sourceMinorUnit === undefined || destinationMinorUnit === undefined) throw new Error(`unsupported pair ${sourceCurrency}/${destinationCurrency}`);
+    return priceQuote(this.table, { sourceCurrency, destinationCurrency, sourceAmount, sourceMinorUnit, destinationMinorUnit, at: this.clock.now() });
+  }
+
   async createQuote(merchantId: string, input: unknown): Promise<Quote> {
     const query = parseInput(quoteRequestSchema, input, 'query');
     const details: ErrorDetail[] = [];

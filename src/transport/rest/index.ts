@@ -8,8 +8,12 @@ import { merchantRoutes } from './v1/merchant.routes';
 import { oauthRoutes } from './v1/oauth.routes';
 import { ratesRoutes } from './v1/rates.routes';
 import { referenceRoutes } from './v1/reference.routes';
+import { sandboxRoutes, transactionRoutes } from './v1/transaction.routes';
 
-/** The /v1 REST compatibility layer. Public: /v1/oauth/*, /v1/admin/* (own key). Everything else: bearer. */
+/**
+ * The /v1 REST compatibility layer. Public: /v1/oauth/*, /v1/admin/* (own key). Everything else: bearer.
+ * Sandbox-only routes do not exist in production (404).
+ */
 export async function restV1(app: FastifyInstance, { services, config }: { services: Services; config: Config }) {
   await app.register(oauthRoutes, { services });
   if (config.adminApiKey) await app.register(adminRoutes, { services, adminApiKey: config.adminApiKey });
@@ -19,5 +23,7 @@ export async function restV1(app: FastifyInstance, { services, config }: { servi
     await protectedScope.register(referenceRoutes, { services });
     await protectedScope.register(ratesRoutes, { services });
     await protectedScope.register(customerRoutes, { services });
+    await protectedScope.register(transactionRoutes, { services });
+    if (config.env === 'sandbox') await protectedScope.register(sandboxRoutes, { services });
   });
 }

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import type { DecideRequest, InitiateRequest, PaymentProvider, SettlementDecision, VirtualAccountRequest } from '../payment-provider';
+
+/** The sandbox rule (CONTRACT §6): an account number ending in 000 fails; anything else succeeds. */
+export function sandboxSettlement(request: DecideRequest): SettlementDecision {
+  // A bank collection is decided by the sender paying (the simulate route) or by expiry, never by the provider.
+  if (request.kind === 'collection' && request.accountType === 'bank') return { outcome: 'pending' };
+  if (request.accountNumber.endsWith('000')) {
+    return { outcome: 'failed', reason: request.kind === 'collection' ? 'payment_declined_by_sender' : 'beneficiary_account_unavailable' };
+  }
+  return { outcome: 'successful' };
+}
+
+/** The sandbox's virtual bank for each country, with a bank code like a real one's. */
+export interface SandboxBank {
+  bankName: string;
+  bankCode: string;
+}
+
+/**
+ * Deterministic sandbox provider. Provider references derive from the
+ * idempotency key, so a repeated request gets the same answer, as a real
+ * provider's idempotency would give.
+ */
+export class SandboxPaymentProvider implements PaymentProvider {
+  constructor(
+    private readonly nextAccountNumber: () => Promise<string>,
+    private readonly bankFor: (countryCode: string) => SandboxBank,
+  ) {}
+
+  async initiate(request: InitiateRequest): Promise<{ providerReference: string }> {
+    return { providerReference: providerReference(request.kind === 'collection' ? 'prompt' : 'payout', request.idempotencyKey) };
+  }
+
+  async createVirtualAccount(request: VirtualAccountRequest) {
+    const bank = this.bankFor(request.countryCode);
+    return {
+      accountName: request.accountName,
+      accountNumber: await this.nextAccountNumber(),
+      bankName: bank.bankName,
+      bankCode: bank.bankCode,
+      providerReference: providerReference('va', request.idempotencyKey),
+    };
+  }
+
+  async decide(request: DecideRequest): Promise<SettlementDecision> {
+    return sandboxSettlement(request);
+  }
+}
+
+function providerReference(prefix: string, idempotencyKey: string): string {
+  return `sbx_${prefix}_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 20)}`;
+}

@@ -1,0 +1,21 @@
+import { AppError } from '../shared/errors';
+import type { PaymentProvider } from './payment-provider';
+
+/**
+ * Production without a real provider: refuse to move money rather than pretend.
+ * (Only the sandbox provider exists so far; a real one implements PaymentProvider.)
+ */
+export class UnconfiguredPaymentProvider implements PaymentProvider {
+  private refuse(): never {
+    throw new AppError('SERVER_ERROR', 'No payment provider is configured for production; no money was moved');
+  }
+  async initiate(): Promise<never> {
+    return this.refuse();
+  }
+  async createVirtualAccount(): Promise<never> {
+    return this.refuse();
+  }
+  async decide() {
+    return { outcome: 'pending' as const };
+  }
+}
