@@ -37,3 +37,9 @@ export function expectedQuote(source: string, destination: string, amount: strin
     fee: new D(amount).times(rates.fee_percent).div(100).toDecimalPlaces(srcMinor, DecimalJs.ROUND_HALF_UP).toFixed(srcMinor),
   };
 }
+
+/** The expected quote as REST carries it: money and rate as JSON numbers. */
+export function expectedQuoteJson(source: string, destination: string, amount: string, at: Date) {
+  const q = expectedQuote(source, destination, amount, at);
+  return { rate: Number(q.rate), source_amount: Number(q.source_amount), destination_amount: Number(q.destination_amount), fee: Number(q.fee) };
+}

@@ -58,7 +58,8 @@ describe('GraphQL rate query', () => {
     const gql = await rate({ source: 'GBP', destination: 'UGX', amount: '10.5' });
     const rest = await request(app.url, 'GET', '/v1/crossborder/rates?source_currency=GBP&destination_currency=UGX&amount=10.5', { token });
     const { quoteId: _q, createdAt: _c, expiresAt: _e, ...figures } = gql.body.data.rate;
-    expect(figures).toEqual({
+    // The same figures: GraphQL carries Decimal strings, REST exact JSON numbers.
+    expect({ ...figures, rate: Number(figures.rate), sourceAmount: Number(figures.sourceAmount), destinationAmount: Number(figures.destinationAmount), fee: Number(figures.fee) }).toEqual({
       sourceCurrency: rest.body.data.source_currency,
       destinationCurrency: rest.body.data.destination_currency,
       rate: rest.body.data.rate,

@@ -1,7 +1,7 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
 import { isQuoteLive } from '../../../src/modules/rates/rates.service';
-import { expectedQuote } from '../../helpers/fx';
+import { expectedQuoteJson } from '../../helpers/fx';
 import { request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
@@ -34,15 +34,17 @@ describe('REST GET /v1/crossborder/rates', () => {
         quote_id: expect.stringMatching(QUOTE_ID),
         source_currency: 'USD',
         destination_currency: 'KES',
-        ...expectedQuote('USD', 'KES', '100', now),
+        ...expectedQuoteJson('USD', 'KES', '100', now),
         created_at: now.toISOString(),
         expires_at: new Date(now.getTime() + 60_000).toISOString(),
       },
     });
-    expect(res.body.data.source_amount).toBe('100.00');
-    expect(res.body.data.fee).toBe('1.00');
-    expect(res.body.data.destination_amount).toMatch(/^\d+\.\d{2}$/);
-    expect(res.body.data.rate).toMatch(/^\d+(\.\d{1,8})?$/);
+    expect(res.body.data.source_amount).toBe(100);
+    expect(res.body.data.fee).toBe(1);
+    expect(typeof res.body.data.destination_amount).toBe('number');
+    expect((String(res.body.data.destination_amount).split('.')[1] ?? '').length).toBeLessThanOrEqual(2);
+    expect(typeof res.body.data.rate).toBe('number');
+    expect((String(res.body.data.rate).split('.')[1] ?? '').length).toBeLessThanOrEqual(8);
 
     const [row] = await app.service.orm.em
       .fork()
@@ -54,8 +56,8 @@ describe('REST GET /v1/crossborder/rates', () => {
     expect(row.merchant_id).toBe(merchant.merchant.id);
     expect([row.source_currency, row.destination_currency]).toEqual(['USD', 'KES']);
     expect(Number(row.source_amount)).toBe(100);
-    expect(row.rate).toBe(res.body.data.rate);
-    expect(Number(row.destination_amount).toFixed(2)).toBe(res.body.data.destination_amount);
+    expect(Number(row.rate)).toBe(res.body.data.rate);
+    expect(Number(row.destination_amount)).toBe(res.body.data.destination_amount);
     expect(new Date(row.created_at).getTime()).toBe(now.getTime());
     expect(new Date(row.expires_at).getTime()).toBe(now.getTime() + 60_000);
   });
@@ -70,9 +72,9 @@ describe('REST GET /v1/crossborder/rates', () => {
     const quote = await read(merchant.merchant.id, quoteId);
     expect(quote).toMatchObject({ id: quoteId, merchantId: merchant.merchant.id, sourceCurrency: 'GBP', destinationCurrency: 'NGN' });
     expect(quote!.sourceAmount.toFixed()).toBe('250.5');
-    expect(quote!.rate.toFixed()).toBe(res.body.data.rate);
-    expect(quote!.destinationAmount.toFixed(2)).toBe(res.body.data.destination_amount);
-    expect(quote!.fee.toFixed(2)).toBe(res.body.data.fee);
+    expect(Number(quote!.rate.toFixed())).toBe(res.body.data.rate);
+    expect(Number(quote!.destinationAmount.toFixed(2))).toBe(res.body.data.destination_amount);
+    expect(Number(quote!.fee.toFixed(2))).toBe(res.body.data.fee);
     expect(quote!.expiresAt.toISOString()).toBe(res.body.data.expires_at);
     expect(isQuoteLive(quote!, app.clock.now())).toBe(true);
     expect(isQuoteLive(quote!, new Date(app.clock.now().getTime() + 60_000))).toBe(false);
@@ -92,18 +94,19 @@ describe('REST GET /v1/crossborder/rates', () => {
     const now = app.clock.now();
     const res = await rates(`?source_currency=${source}&destination_currency=${destination}&amount=${amount}`);
     expect(res.status).toBe(200);
-    expect(res.body.data.destination_amount).toMatch(/^\d+$/);
-    expect(res.body.data).toMatchObject(expectedQuote(source, destination, amount, now));
+    expect(Number.isInteger(res.body.data.destination_amount)).toBe(true);
+    expect(JSON.stringify(res.body.data.destination_amount)).toMatch(/^\d+$/);
+    expect(res.body.data).toMatchObject(expectedQuoteJson(source, destination, amount, now));
   });
 
   it('takes whole amounts of zero-decimal source currencies and charges a whole-unit fee', async () => {
     const now = app.clock.now();
     const res = await rates('?source_currency=UGX&destination_currency=KES&amount=50000');
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject(expectedQuote('UGX', 'KES', '50000', now));
-    expect(res.body.data).toMatchObject({ source_amount: '50000', fee: '500' });
+    expect(res.body.data).toMatchObject(expectedQuoteJson('UGX', 'KES', '50000', now));
+    expect(res.body.data).toMatchObject({ source_amount: 50000, fee: 500 });
     const xof = await rates('?source_currency=XOF&destination_currency=GHS&amount=12345');
-    expect(xof.body.data).toMatchObject({ source_amount: '12345', fee: '123' });
+    expect(xof.body.data).toMatchObject({ source_amount: 12345, fee: 123 });
   });
 
   it('accepts lower-case currency codes and answers them in upper case', async () => {
@@ -115,7 +118,7 @@ describe('REST GET /v1/crossborder/rates', () => {
   it('quotes the same currency on both sides at rate 1, fee still charged', async () => {
     const res = await rates('?source_currency=USD&destination_currency=USD&amount=100.25');
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ rate: '1', source_amount: '100.25', destination_amount: '100.25', fee: '1.00' });
+    expect(res.body.data).toMatchObject({ rate: 1, source_amount: 100.25, destination_amount: 100.25, fee: 1 });
   });
 
   it('gives the same rate within a minute and moves it in the next minute', async () => {
@@ -133,8 +136,8 @@ describe('REST GET /v1/crossborder/rates', () => {
     app.clock.advance(1_000);
     const nextMinute = await rates('?source_currency=USD&destination_currency=KES&amount=100');
     expect(nextMinute.body.data.rate).not.toBe(first.body.data.rate);
-    expect(nextMinute.body.data).toMatchObject(expectedQuote('USD', 'KES', '100', app.clock.now()));
-    expect(first.body.data).toMatchObject(expectedQuote('USD', 'KES', '100', start));
+    expect(nextMinute.body.data).toMatchObject(expectedQuoteJson('USD', 'KES', '100', app.clock.now()));
+    expect(first.body.data).toMatchObject(expectedQuoteJson('USD', 'KES', '100', start));
 
     // Small movement: within ±0.5 % of the first minute's rate (plus spread rounding).
     const ratio = Number(nextMinute.body.data.rate) / Number(first.body.data.rate);

@@ -3,7 +3,6 @@ import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { request } from '../../helpers/http';
 
 const SPEC_COUNTRIES = ['NG', 'KE', 'GH', 'UG', 'TZ', 'RW', 'ZA', 'BJ', 'BW', 'BF', 'CM', 'CI', 'CD', 'CG', 'GA', 'ML', 'MW', 'TG', 'ZM', 'SN', 'GB', 'US'];
-const AMOUNT = /^\d+(\.\d+)?$/;
 
 describe('REST /v1/crossborder lookups', () => {
   let app: TestApp;
@@ -39,7 +38,7 @@ describe('REST /v1/crossborder lookups', () => {
   });
 
   describe('GET /v1/crossborder/channels', () => {
-    it('lists a country’s channels for one ramptype, amounts as strings to the minor unit', async () => {
+    it('lists a country’s channels for one ramptype, amounts as exact JSON numbers', async () => {
       const res = await get('/v1/crossborder/channels?country_code=KE&ramptype=deposit');
       expect(res.status).toBe(200);
       expect(res.body.status).toBe('success');
@@ -52,8 +51,8 @@ describe('REST /v1/crossborder lookups', () => {
             currency: 'KES',
             channel_type: 'bank',
             ramptype: 'deposit',
-            min_amount: '100.00',
-            max_amount: '10000000.00',
+            min_amount: 100,
+            max_amount: 10000000,
             status: 'active',
           },
           {
@@ -62,8 +61,8 @@ describe('REST /v1/crossborder lookups', () => {
             currency: 'KES',
             channel_type: 'momo',
             ramptype: 'deposit',
-            min_amount: '10.00',
-            max_amount: '250000.00',
+            min_amount: 10,
+            max_amount: 250000,
             status: 'active',
           },
         ]),
@@ -74,7 +73,7 @@ describe('REST /v1/crossborder lookups', () => {
       const res = await get('/v1/crossborder/channels?country_code=UG&ramptype=withdrawal');
       expect(res.status).toBe(200);
       const momo = res.body.data.find((c: any) => c.channel_type === 'momo');
-      expect(momo).toMatchObject({ channel_id: 'ug_momo_withdrawal', currency: 'UGX', min_amount: '500', max_amount: '5000000' });
+      expect(momo).toMatchObject({ channel_id: 'ug_momo_withdrawal', currency: 'UGX', min_amount: 500, max_amount: 5000000 });
     });
 
     it('matches the query case-insensitively', async () => {
@@ -191,11 +190,12 @@ describe('REST /v1/crossborder lookups', () => {
           for (const channel of channels) {
             expect(channel.currency).toBe(country.currency);
             expect(channel.status).toBe('active');
-            expect(channel.min_amount).toMatch(AMOUNT);
-            expect(channel.max_amount).toMatch(AMOUNT);
-            const decimals = (channel.min_amount.split('.')[1] ?? '').length;
-            expect(decimals).toBe(country.minor_unit);
-            expect(Number(channel.min_amount) < Number(channel.max_amount)).toBe(true);
+            // Exact JSON numbers with no more decimals than the currency has.
+            for (const bound of [channel.min_amount, channel.max_amount]) {
+              expect(typeof bound).toBe('number');
+              expect((String(bound).split('.')[1] ?? '').length).toBeLessThanOrEqual(country.minor_unit);
+            }
+            expect(channel.min_amount).toBeLessThan(channel.max_amount);
           }
           channelTypes[ramptype] = channels.map((c) => c.channel_type).sort();
         }

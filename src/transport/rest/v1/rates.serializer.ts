@@ -1,16 +1,16 @@
 import type { Quote } from '../../../modules/rates/rates.service';
-import { formatAmount } from '../../../shared/money';
+import { roundMoney, toJsonNumber } from '../../../shared/money';
 
-/** A quote as REST shows it: amounts as strings to the currency's minor unit, the rate with up to 8 decimals. */
+/** A quote as REST shows it: money as exact JSON numbers (like every REST amount), the rate with up to 8 decimals. */
 export function serializeQuote(quote: Quote) {
   return {
     quote_id: quote.id,
     source_currency: quote.sourceCurrency,
     destination_currency: quote.destinationCurrency,
-    rate: quote.rate.toFixed(),
-    source_amount: formatAmount(quote.sourceAmount, quote.sourceMinorUnit),
-    destination_amount: formatAmount(quote.destinationAmount, quote.destinationMinorUnit),
-    fee: formatAmount(quote.fee, quote.sourceMinorUnit),
+    rate: toJsonNumber(quote.rate),
+    source_amount: toJsonNumber(roundMoney(quote.sourceAmount, quote.sourceMinorUnit, 'half_up')),
+    destination_amount: toJsonNumber(roundMoney(quote.destinationAmount, quote.destinationMinorUnit, 'half_up')),
+    fee: toJsonNumber(roundMoney(quote.fee, quote.sourceMinorUnit, 'half_up')),
     created_at: quote.createdAt.toISOString(),
     expires_at: quote.expiresAt.toISOString(),
   };
