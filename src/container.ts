@@ -65,7 +65,7 @@ export function createServices(infra: Infrastructure): Services {
   const collections = new CollectionService(customers, reference, transactions, provider, {
     settleMs: config.sandboxSettleMs,
     collectionTtlS: config.collectionTtlS,
-  }, () => clock.now());
+  }, clock);
   const transfers = new TransferService(customers, reference, rates, transactions, provider, clock, config.sandboxSettleMs);
   return { merchants, oauth, revocations, reference, rates, customers, kyc, transactions, collections, transfers };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JobName } from '../../jobs/job-runner';
 import type { PaymentProvider } from '../../providers/payment-provider';
+import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { parseInput } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
@@ -22,7 +23,7 @@ export class CollectionService {
     private readonly transactions: TransactionService,
     private readonly provider: PaymentProvider,
     private readonly timing: { settleMs: number; collectionTtlS: number },
-    private readonly clockNow: () => Date,
+    private readonly clock: Clock,
   ) {}
 
   /** Checks in CONTRACT §6's order, then the provider, then one database transaction. */
@@ -73,7 +74,7 @@ export class CollectionService {
       }));
       jobs.push({ name: JobName.SettleTransaction, delayMs: this.timing.settleMs });
     }
-    const expiresAt = body.account_type === 'bank' ? new Date(this.clockNow().getTime() + this.timing.collectionTtlS * 1000) : null;
+    const expiresAt = body.account_type === 'bank' ? new Date(this.clock.now().getTime() + this.timing.collectionTtlS * 1000) : null;
     return this.transactions.create(
       {
         merchantId,
