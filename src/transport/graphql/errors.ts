@@ -7,8 +7,13 @@ export function toGraphQLError(err: AppError): GraphQLError {
   return new GraphQLError(err.message, { extensions: appErrorExtensions(err) });
 }
 
-/** Services name fields as the REST API does (snake_case); GraphQL clients know them in camelCase. */
-const camelCasePath = (field: string) => field.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+/**
+ * Services name fields as the REST API does (snake_case, `limit` for a page size);
+ * GraphQL clients know them in camelCase, and a page size as `first`.
+ */
+const GRAPHQL_ARGUMENT_NAMES: Record<string, string> = { limit: 'first' };
+const camelCasePath = (field: string) =>
+  GRAPHQL_ARGUMENT_NAMES[field] ?? field.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 function appErrorExtensions(err: AppError) {
   const details = err.details?.map((d) => ({ field: camelCasePath(d.field), issue: d.issue }));

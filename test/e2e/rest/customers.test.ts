@@ -121,7 +121,7 @@ describe('REST customers and KYC', () => {
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const query: string = `/v1/customers?limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+        const query: string = `/v1/customers?limit=2${cursor ? `&after=${cursor}` : ''}`;
         const page = await request(app.url, 'GET', query, { token: listerToken });
         expect(page.status).toBe(200);
         expect(page.body.data.length).toBeLessThanOrEqual(2);
@@ -138,7 +138,7 @@ describe('REST customers and KYC', () => {
       ['limit=0', 'limit'],
       ['limit=101', 'limit'],
       ['limit=abc', 'limit'],
-      ['cursor=garbage', 'after'],
+      ['after=garbage', 'after'],
     ])('rejects %s with 400', async (query, field) => {
       const res = await request(app.url, 'GET', `/v1/customers?${query}`, { token });
       expect(res.status).toBe(400);

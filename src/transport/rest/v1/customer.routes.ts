@@ -38,9 +38,9 @@ export async function customerRoutes(app: FastifyInstance, { services }: { servi
     return sendSuccess(reply, 'Customer retrieved', serializeCustomer(customer));
   });
 
-  app.get<{ Querystring: { limit?: string; cursor?: string } }>('/customers', async (request, reply) => {
-    const { limit, cursor } = request.query;
-    const page = await services.customers.listCustomers(authOf(request).merchantId, { limit, after: cursor });
+  app.get<{ Querystring: { limit?: string; after?: string } }>('/customers', async (request, reply) => {
+    const { limit, after } = request.query;
+    const page = await services.customers.listCustomers(authOf(request).merchantId, { limit, after });
     const last = page.items.at(-1);
     return sendSuccess(reply, 'Customers retrieved', page.items.map((i) => serializeCustomer(i.node)), 200, {
       count: page.items.length,
