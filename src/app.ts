@@ -53,7 +53,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   });
   await fastify.register(restV1, { prefix: '/v1', services, config });
 
-  const schema = await buildGraphQLSchema(services);
+  const schema = await buildGraphQLSchema(services, config.env);
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     introspection: true,

@@ -2,17 +2,21 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { buildSchema } from 'type-graphql';
+import type { PaymentsEnv } from '../../config';
 import type { Services } from '../../container';
 import { CustomerResolver } from './customers/customer.resolver';
 import { MerchantResolver } from './merchant/merchant.resolver';
 import { RatesResolver } from './rates/rates.resolver';
 import { ReferenceResolver } from './reference/reference.resolver';
+import { TransactionResolver } from './transactions/transaction.resolver';
 
-const resolverClasses: [typeof MerchantResolver, ...Array<new (services: Services) => object>] = [
+/** Resolvers get the service layer and, for sandbox-only operations, the environment. */
+const resolverClasses: [typeof MerchantResolver, ...Array<new (services: Services, env: PaymentsEnv) => object>] = [
   MerchantResolver,
   CustomerResolver,
   ReferenceResolver,
   RatesResolver,
+  TransactionResolver,
 ];
 
 /**
@@ -20,8 +24,10 @@ const resolverClasses: [typeof MerchantResolver, ...Array<new (services: Service
  * layer (type-graphql asks this container for each resolver class). Without
  * services the schema can only be printed, not executed (`npm run schema`).
  */
-export async function buildGraphQLSchema(services?: Services): Promise<GraphQLSchema> {
-  const instances = new Map<unknown, unknown>(services ? resolverClasses.map((cls) => [cls, new cls(services)]) : []);
+export function buildGraphQLSchema(): Promise<GraphQLSchema>;
+export function buildGraphQLSchema(services: Services, env: PaymentsEnv): Promise<GraphQLSchema>;
+export async function buildGraphQLSchema(services?: Services, env?: PaymentsEnv): Promise<GraphQLSchema> {
+  const instances = new Map<unknown, unknown>(services && env ? resolverClasses.map((cls) => [cls, new cls(services, env)]) : []);
   return buildSchema({
     resolvers: resolverClasses,
     container: { get: (cls) => instances.get(cls) },

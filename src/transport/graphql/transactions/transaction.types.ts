@@ -1,0 +1,242 @@
+import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import type { ReferenceService } from '../../../modules/reference/reference.service';
+import type { TransactionEvent } from '../../../modules/transactions/transaction-event.entity';
+import type { Transaction } from '../../../modules/transactions/transaction.entity';
+import { formatAmount, type Decimal } from '../../../shared/money';
+import { ChannelTypeValue } from '../reference/reference.type';
+import { Connection } from '../relay';
+import { DecimalScalar } from '../scalars';
+
+export enum TransactionTypeValue {
+  COLLECTION = 'collection',
+  TRANSFER = 'transfer',
+  PAYMENT = 'payment',
+}
+registerEnumType(TransactionTypeValue, { name: 'TransactionType', description: 'What kind of transaction it is.' });
+
+export enum TransactionStatusValue {
+  PROCESSING = 'processing',
+  SUCCESSFUL = 'successful',
+  FAILED = 'failed',
+  EXPIRED = 'expired',
+}
+registerEnumType(TransactionStatusValue, {
+  name: 'TransactionStatus',
+  description: 'PROCESSING → SUCCESSFUL | FAILED | EXPIRED; a final status never changes. Only a collection can expire.',
+});
+
+export enum SimulationOutcomeValue {
+  SUCCESSFUL = 'successful',
+  FAILED = 'failed',
+}
+registerEnumType(SimulationOutcomeValue, { name: 'SimulationOutcome', description: 'How a sandbox simulation decides a transaction.' });
+
+/** Reads a currency's minor unit, so amounts carry exactly its decimals ("100.00", "3700"). */
+type MinorUnits = Pick<ReferenceService, 'currencyMinorUnit'>;
+
+function money(amount: Decimal | null, currency: string | null, units: MinorUnits): string | null {
+  if (amount === null) return null;
+  const minorUnit = currency ? units.currencyMinorUnit(currency) : undefined;
+  return minorUnit === undefined ? amount.toFixed() : formatAmount(amount, minorUnit);
+}
+
+@ObjectType('BankInfo', { description: 'The virtual bank account a sender pays a bank collection into; unique to that collection.' })
+export class BankInfoType {
+  @Field(() => String) accountName!: string;
+  @Field(() => String) accountNumber!: string;
+  @Field(() => String) bankName!: string;
+  @Field(() => String) bankCode!: string;
+}
+
+@ObjectType('Beneficiary', { description: 'Who receives a transfer.' })
+export class BeneficiaryType {
+  @Field(() => String) accountName!: string;
+  @Field(() => String) accountNumber!: string;
+  @Field(() => String) networkId!: string;
+}
+
+@ObjectType('TransactionStatusChange', { description: 'One entry of a transaction’s history.' })
+export class TransactionStatusChangeType {
+  @Field(() => TransactionStatusValue, { nullable: true, description: 'Null for the first entry (creation).' })
+  fromStatus!: TransactionStatusValue | null;
+
+  @Field(() => TransactionStatusValue) toStatus!: TransactionStatusValue;
+
+  @Field(() => String, { nullable: true, description: 'Why: "initiated", "provider", "simulation", "expiry" or a failure reason.' })
+  reason!: string | null;
+
+  @Field(() => Date) occurredAt!: Date;
+
+  static from(e: TransactionEvent): TransactionStatusChangeType {
+    return Object.assign(new TransactionStatusChangeType(), {
+      fromStatus: e.fromStatus as TransactionStatusValue | null,
+      toStatus: e.toStatus as TransactionStatusValue,
+      reason: e.reason,
+      occurredAt: e.occurredAt,
+    });
+  }
+}
+
+@ObjectType('Transaction', {
+  description: 'A collection, transfer or payment. Fields that do not apply to its kind are null (amount/currency/bankInfo: collections; source*/destination*/rate/fee/quoteId/beneficiary: transfers).',
+})
+export class TransactionType {
+  /** The entity id, kept for the history field resolver; not a field of the schema. */
+  transactionId!: string;
+
+  @Field(() => String, { description: 'Assigned by the service, e.g. "col_…" or "trf_…".' })
+  reference!: string;
+
+  @Field(() => String, { description: 'Your own reference, unique across all your transactions.' })
+  externalReference!: string;
+
+  @Field(() => TransactionTypeValue) type!: TransactionTypeValue;
+  @Field(() => TransactionStatusValue) status!: TransactionStatusValue;
+  @Field(() => String, { nullable: true }) failureReason!: string | null;
+  @Field(() => ID, { nullable: true }) customerUuid!: string | null;
+  @Field(() => ChannelTypeValue, { nullable: true, description: 'BANK or MOMO: the channel type of channelId.' }) accountType!: ChannelTypeValue | null;
+  @Field(() => String, { nullable: true }) countryCode!: string | null;
+  @Field(() => String, { nullable: true }) channelId!: string | null;
+  @Field(() => String, { nullable: true }) networkId!: string | null;
+  @Field(() => String, { nullable: true }) dialCode!: string | null;
+  @Field(() => String, { nullable: true }) reason!: string | null;
+  @Field(() => String, { nullable: true }) providerReference!: string | null;
+
+  @Field(() => DecimalScalar, { nullable: true, description: 'Collections: what the sender pays, in currency.' })
+  amount!: string | null;
+
+  @Field(() => String, { nullable: true }) currency!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The sender’s (collection) or beneficiary’s (transfer) account or wallet number.' })
+  accountNumber!: string | null;
+
+  @Field(() => BankInfoType, { nullable: true, description: 'Bank collections only.' })
+  bankInfo!: BankInfoType | null;
+
+  @Field(() => DecimalScalar, { nullable: true }) sourceAmount!: string | null;
+  @Field(() => String, { nullable: true }) sourceCurrency!: string | null;
+  @Field(() => DecimalScalar, { nullable: true }) destinationAmount!: string | null;
+  @Field(() => String, { nullable: true }) destinationCurrency!: string | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Destination units per source unit; up to 8 decimals.' }) rate!: string | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'In the source currency, charged on top of sourceAmount.' }) fee!: string | null;
+  @Field(() => String, { nullable: true, description: 'The quote whose rate the transfer locked, if any.' }) quoteId!: string | null;
+  @Field(() => BeneficiaryType, { nullable: true, description: 'Transfers only.' }) beneficiary!: BeneficiaryType | null;
+
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+  @Field(() => Date, { nullable: true }) completedAt!: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Bank collections: when an unpaid one expires.' }) expiresAt!: Date | null;
+
+  static from(t: Transaction, units: MinorUnits): TransactionType {
+    const transfer = t.kind === 'transfer';
+    return Object.assign(new TransactionType(), {
+      transactionId: t.id,
+      reference: t.reference,
+      externalReference: t.externalReference,
+      type: t.kind as TransactionTypeValue,
+      status: t.status as TransactionStatusValue,
+      failureReason: t.failureReason,
+      customerUuid: t.customerId,
+      accountType: t.accountType as ChannelTypeValue | null,
+      countryCode: t.countryCode,
+      channelId: t.channelId,
+      networkId: t.networkId,
+      dialCode: t.dialCode,
+      reason: t.reason,
+      providerReference: t.providerReference,
+      amount: money(t.amount, t.currency, units),
+      currency: t.currency,
+      accountNumber: t.accountNumber,
+      bankInfo: t.accountType === 'bank' && t.bankInfo ? Object.assign(new BankInfoType(), { ...t.bankInfo }) : null,
+      sourceAmount: money(t.sourceAmount, t.sourceCurrency, units),
+      sourceCurrency: t.sourceCurrency,
+      destinationAmount: money(t.destinationAmount, t.destinationCurrency, units),
+      destinationCurrency: t.destinationCurrency,
+      rate: t.rate?.toFixed() ?? null,
+      fee: money(t.fee, t.sourceCurrency, units),
+      quoteId: t.quoteId,
+      beneficiary:
+        transfer && t.accountName && t.accountNumber && t.networkId
+          ? Object.assign(new BeneficiaryType(), { accountName: t.accountName, accountNumber: t.accountNumber, networkId: t.networkId })
+          : null,
+      createdAt: t.createdAt,
+      updatedAt: t.updatedAt,
+      completedAt: t.completedAt,
+      expiresAt: t.expiresAt,
+    });
+  }
+}
+
+@ObjectType('TransactionConnection')
+export class TransactionConnection extends Connection(TransactionType, 'Transaction') {}
+
+@InputType('TransactionFilter', { description: 'Every given condition must hold.' })
+export class TransactionFilter {
+  @Field(() => TransactionStatusValue, { nullable: true }) status?: TransactionStatusValue | null;
+  @Field(() => TransactionTypeValue, { nullable: true }) type?: TransactionTypeValue | null;
+  @Field(() => String, { nullable: true }) customerUuid?: string | null;
+
+  toServiceInput() {
+    return { status: this.status ?? undefined, type: this.type ?? undefined, customer_uuid: this.customerUuid ?? undefined };
+  }
+}
+
+/** Fields both initiations share; the service validates them and owns the check order (CONTRACT §6). */
+// Only the concrete inputs are reachable from resolvers, so this base is never emitted itself.
+@InputType()
+abstract class CrossBorderInput {
+  @Field(() => String) customerUuid!: string;
+  @Field(() => String, { description: 'ISO 3166-1 alpha-2 of the customer’s (collection) or beneficiary’s (transfer) country.' }) countryCode!: string;
+  @Field(() => String, { description: 'e.g. "ke_momo_deposit"; a DEPOSIT channel for collections, WITHDRAWAL for transfers.' }) channelId!: string;
+  @Field(() => String, { description: 'e.g. "ke_mpesa"; a network of the country and channel type.' }) networkId!: string;
+  @Field(() => String) accountNumber!: string;
+  @Field(() => String, { description: 'The country’s dial code, e.g. "+254".' }) dialCode!: string;
+  @Field(() => ChannelTypeValue, { description: 'Must be the channel’s type.' }) accountType!: ChannelTypeValue;
+  @Field(() => String) reason!: string;
+  @Field(() => String, { description: 'Your own reference; unique across all your transactions.' }) reference!: string;
+
+  protected sharedServiceInput() {
+    return {
+      customer_uuid: this.customerUuid,
+      country_code: this.countryCode,
+      channel_id: this.channelId,
+      network_id: this.networkId,
+      account_number: this.accountNumber,
+      dial_code: this.dialCode,
+      account_type: this.accountType,
+      reason: this.reason,
+      reference: this.reference,
+    };
+  }
+}
+
+@InputType('InitiateCollectionInput')
+export class InitiateCollectionInput extends CrossBorderInput {
+  @Field(() => DecimalScalar, { description: 'In currency, within the channel’s bounds and the currency’s decimals.' }) amount!: Decimal;
+  @Field(() => String, { description: 'The country’s currency, e.g. "KES".' }) currency!: string;
+
+  /** The service's input uses the REST body's field names (CONTRACT §6). */
+  toServiceInput() {
+    return { ...this.sharedServiceInput(), amount: this.amount.toFixed(), currency: this.currency };
+  }
+}
+
+@InputType('InitiateTransferInput')
+export class InitiateTransferInput extends CrossBorderInput {
+  @Field(() => DecimalScalar, { description: 'What you send, in sourceCurrency.' }) amount!: Decimal;
+  @Field(() => String) sourceCurrency!: string;
+  @Field(() => String, { description: 'The destination country’s currency.' }) destinationCurrency!: string;
+  @Field(() => String, { description: 'The beneficiary’s name.' }) accountName!: string;
+  @Field(() => String, { nullable: true, description: 'A live quote (from rate) for this pair and amount locks its rate.' }) quoteId?: string | null;
+
+  toServiceInput() {
+    return {
+      ...this.sharedServiceInput(),
+      amount: this.amount.toFixed(),
+      source_currency: this.sourceCurrency,
+      destination_currency: this.destinationCurrency,
+      account_name: this.accountName,
+      quote_id: this.quoteId ?? undefined,
+    };
+  }
+}
