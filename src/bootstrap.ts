@@ -5,7 +5,7 @@ import type { Config } from './config';
 import { openDatabase } from './db/database';
 import { LOCK_KEYS, createOrm, migrate, withAdvisoryLock, type Orm } from './db/orm';
 import { createPubSub, type PubSub } from './events/pubsub';
-import { JobRunner } from './jobs/job-runner';
+import { JobName, JobRunner } from './jobs/job-runner';
 import { registerWorkers } from './jobs/workers';
 import type { MerchantCredentials } from './modules/merchants/merchant.service';
 import { seedReferenceData } from './modules/reference/reference.seed';
@@ -47,7 +47,10 @@ export async function startService(
   const keys = resolveKeys(config, logger);
   const { database, orm } = await openStorage(config, logger);
   const pubsub: PubSub = createPubSub(config.redisUrl, logger);
-  const jobs = new JobRunner(database.url, logger, config.jobPollIntervalMs);
+  const jobs = new JobRunner(database.url, logger, config.jobPollIntervalMs, config.jobMaintenanceIntervalS, {
+    // A delivery attempt lasts at most the timeout; a claim older than that belongs to a dead worker.
+    [JobName.DeliverWebhook]: Math.ceil(config.webhookTimeoutMs / 1000) + 10,
+  });
   // pg-boss's queue creation deadlocks when instances start together; one at a time.
   await withAdvisoryLock(orm, LOCK_KEYS.jobs, () => jobs.start());
   const app = await createApp({ config, logger, clock: opts.clock ?? systemClock, orm, pubsub, keys, jobs });

@@ -32,6 +32,10 @@ const envSchema = z.object({
   SANDBOX_KYC_DELAY_MS: intWithDefault(2000),
   SANDBOX_SETTLE_MS: intWithDefault(3000),
   COLLECTION_TTL_S: intWithDefault(86400, 1),
+  WEBHOOK_RETRY_SCHEDULE: z.preprocess(emptyToUndefined, z.string().default('5s,30s,2m,10m,30m,1h,2h,4h,8h,12h')),
+  WEBHOOK_TIMEOUT_MS: intWithDefault(10_000, 100),
+  JOB_MAINTENANCE_INTERVAL_S: intWithDefault(30, 1),
+  MAX_SOCKETS_PER_MERCHANT: intWithDefault(20, 1),
   JOB_POLL_INTERVAL_MS: intWithDefault(500, 500),
 });
 
@@ -60,6 +64,13 @@ export interface Config {
   sandboxSettleMs: number;
   /** How long a bank collection waits for the sender's payment before it expires. */
   collectionTtlS: number;
+  /** Delays before each webhook retry, e.g. `5s,30s,2m`; after the last one a delivery is failed. */
+  webhookRetrySchedule: string;
+  webhookTimeoutMs: number;
+  /** How often pg-boss reclaims jobs whose worker died (their claim expired). */
+  jobMaintenanceIntervalS: number;
+  /** Open GraphQL WebSockets one merchant may hold at once. */
+  maxSocketsPerMerchant: number;
   /** How often idle job workers look for due jobs (pg-boss's minimum is 500 ms). */
   jobPollIntervalMs: number;
 }
@@ -89,6 +100,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxKycDelayMs: e.SANDBOX_KYC_DELAY_MS,
     sandboxSettleMs: e.SANDBOX_SETTLE_MS,
     collectionTtlS: e.COLLECTION_TTL_S,
+    webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    jobMaintenanceIntervalS: e.JOB_MAINTENANCE_INTERVAL_S,
+    maxSocketsPerMerchant: e.MAX_SOCKETS_PER_MERCHANT,
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
   };
 }

@@ -7,6 +7,10 @@ import { OAuthService } from './modules/auth/oauth.service';
 import { TokenRevocations } from './modules/auth/token-revocations';
 import { CustomerService } from './modules/customers/customer.service';
 import { KycService } from './modules/kyc/kyc.service';
+import { Outbox } from './modules/outbox/outbox';
+import { parseRetrySchedule } from './modules/webhooks/retry-schedule';
+import { WebhookDispatcher } from './modules/webhooks/webhook-dispatcher';
+import { WebhookService } from './modules/webhooks/webhook.service';
 import { MerchantService } from './modules/merchants/merchant.service';
 import { CollectionService } from './modules/transactions/collection.service';
 import { TransactionService } from './modules/transactions/transaction.service';
@@ -47,6 +51,8 @@ export interface Services {
   transactions: TransactionService;
   collections: CollectionService;
   transfers: TransferService;
+  webhooks: WebhookService;
+  webhookDispatcher: WebhookDispatcher;
 }
 
 export function createServices(infra: Infrastructure): Services {
@@ -59,15 +65,22 @@ export function createServices(infra: Infrastructure): Services {
   const reference = new ReferenceService(orm);
   const rates = new RatesService(orm, clock, reference, readRateTable());
   const customers = new CustomerService(orm, clock, reference);
-  const kyc = new KycService(orm, clock, customers, new SandboxKycReviewer(), jobs, secretBox, config.sandboxKycDelayMs, logger);
+  const outbox = new Outbox(clock, jobs);
+  const kyc = new KycService(orm, clock, customers, new SandboxKycReviewer(), jobs, outbox, secretBox, config.sandboxKycDelayMs, logger);
   const provider = createPaymentProvider(infra, reference);
-  const transactions = new TransactionService(orm, clock, jobs, provider, logger);
+  const transactions = new TransactionService(orm, clock, jobs, provider, outbox, logger);
   const collections = new CollectionService(customers, reference, transactions, provider, {
     settleMs: config.sandboxSettleMs,
     collectionTtlS: config.collectionTtlS,
   }, clock);
   const transfers = new TransferService(customers, reference, rates, transactions, provider, clock, config.sandboxSettleMs);
-  return { merchants, oauth, revocations, reference, rates, customers, kyc, transactions, collections, transfers };
+  const webhooks = new WebhookService(orm, clock, jobs, secretBox, config.env);
+  const webhookDispatcher = new WebhookDispatcher(orm, clock, jobs, webhooks, {
+    env: config.env,
+    timeoutMs: config.webhookTimeoutMs,
+    schedule: parseRetrySchedule(config.webhookRetrySchedule),
+  }, logger);
+  return { merchants, oauth, revocations, reference, rates, customers, kyc, transactions, collections, transfers, webhooks, webhookDispatcher };
 }
 
 /** Sandbox: the deterministic provider. Production: none is integrated yet, so money is refused, not faked. */

@@ -9,12 +9,15 @@ export enum JobName {
   SettleTransaction = 'settle-transaction',
   /** A bank collection nobody paid into: expire it. */
   ExpireCollection = 'expire-collection',
+  /** One webhook delivery attempt for an outbox event. */
+  DeliverWebhook = 'deliver-webhook',
 }
 
 export interface JobPayloads {
   [JobName.KycReview]: { submissionId: string };
   [JobName.SettleTransaction]: { transactionId: string };
   [JobName.ExpireCollection]: { transactionId: string };
+  [JobName.DeliverWebhook]: { eventId: string };
 }
 
 export interface EnqueueOptions {
@@ -37,12 +40,16 @@ export class JobRunner {
     connectionString: string,
     private readonly logger: Logger,
     private readonly pollIntervalMs: number,
+    maintenanceIntervalS: number,
+    /** Per-queue claim expiry: after this a job whose worker died is run again. */
+    private readonly expireInSeconds: Partial<Record<JobName, number>> = {},
   ) {
     this.boss = new PgBoss({
       connectionString,
       schema: 'pgboss',
       max: 4,
       schedule: false,
+      maintenanceIntervalSeconds: maintenanceIntervalS,
       retryLimit: 10,
       retryDelay: 1,
       retryBackoff: true,
@@ -53,7 +60,11 @@ export class JobRunner {
 
   async start(): Promise<void> {
     await this.boss.start();
-    for (const name of Object.values(JobName)) await this.boss.createQueue(name);
+    for (const name of Object.values(JobName)) {
+      const expireInSeconds = this.expireInSeconds[name];
+      await this.boss.createQueue(name, { name, ...(expireInSeconds ? { expireInSeconds } : {}) });
+      if (expireInSeconds) await this.boss.updateQueue(name, { name, expireInSeconds });
+    }
   }
 
   async stop(): Promise<void> {

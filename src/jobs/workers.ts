@@ -14,4 +14,7 @@ export async function registerWorkers(jobs: JobRunner, services: Services, orm: 
   await jobs.work(JobName.ExpireCollection, ({ transactionId }) =>
     RequestContext.create(orm.em, () => services.transactions.expire(transactionId)),
   );
+  await jobs.work(JobName.DeliverWebhook, ({ eventId }) =>
+    RequestContext.create(orm.em, () => services.webhookDispatcher.deliver(eventId)),
+  );
 }

@@ -9,7 +9,7 @@ import type { Logger } from '../../shared/logger';
 import { parseInput } from '../../shared/validation';
 import { Customer } from '../customers/customer.entity';
 import type { CustomerService } from '../customers/customer.service';
-import { recordEvent } from '../outbox/outbox';
+import type { Outbox } from '../outbox/outbox';
 import { KycSubmission } from './kyc-submission.entity';
 import { serializeKycRecord } from './kyc.serializer';
 import { nextKycStatus, overallKycStatus, type KycStatus } from './kyc.state';
@@ -51,6 +51,7 @@ export class KycService {
     private readonly customers: CustomerService,
     private readonly reviewer: KycReviewer,
     private readonly jobs: JobRunner,
+    private readonly outbox: Outbox,
     private readonly secretBox: SecretBox,
     private readonly reviewDelayMs: number,
     private readonly logger: Logger,
@@ -122,7 +123,7 @@ export class KycService {
       submission.rejectionReason = decision.outcome === 'rejected' ? decision.reason : null;
       submission.reviewedAt = now;
       const record = this.toRecord(customer, submission);
-      recordEvent(tx, this.clock, {
+      await this.outbox.record(tx, {
         merchantId: customer.merchantId,
         type: approved ? 'customer.kyc.approved' : 'customer.kyc.rejected',
         subjectId: customer.id,

@@ -23,6 +23,13 @@ export class Merchant {
   @Property({ type: 'text', nullable: true })
   webhookUrl: string | null = null;
 
+  /** The secret before the last rotation: it still signs (as a second signature) until it expires. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  previousWebhookSecretSealed: string | null = null;
+
+  @Property({ type: 'datetime', nullable: true })
+  previousWebhookSecretExpiresAt: Date | null = null;
+
   @Property({ type: 'datetime' })
   createdAt!: Date;
 

@@ -31,7 +31,8 @@ export const crossBorderFields = {
   reason: text(140),
   reference: z
     .string({ error: 'is required' })
-    .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'must be 1 to 100 letters, digits or . _ : -'),
+    // At least one letter or digit: "." and ".." would be unreachable in a URL path.
+    .regex(/^(?=.*[A-Za-z0-9])[A-Za-z0-9._:-]{1,100}$/, 'must be 1 to 100 letters, digits or . _ : -, with at least one letter or digit'),
 };
 
 export interface Route {

@@ -11,7 +11,7 @@ import type { Logger } from '../../shared/logger';
 import { decodeCursor, encodeCursor, pageRequestSchema, type Page } from '../../shared/pagination';
 import { parseInput } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
-import { recordEvent } from '../outbox/outbox';
+import type { Outbox } from '../outbox/outbox';
 import { TransactionEvent } from './transaction-event.entity';
 import { Transaction } from './transaction.entity';
 import { serializeTransaction } from './transaction.serializer';
@@ -46,6 +46,7 @@ export class TransactionService {
     private readonly clock: Clock,
     private readonly jobs: JobRunner,
     private readonly provider: PaymentProvider,
+    private readonly outbox: Outbox,
     private readonly logger: Logger,
   ) {}
 
@@ -162,7 +163,7 @@ export class TransactionService {
       txn.updatedAt = now;
       txn.completedAt = now;
       em.create(TransactionEvent, { transactionId: txn.id, fromStatus: from, toStatus: to, reason: failureReason ?? source, occurredAt: now });
-      recordEvent(em, this.clock, {
+      await this.outbox.record(em, {
         merchantId: txn.merchantId,
         type: `${txn.kind}.${to}` as EventType,
         subjectId: txn.reference,

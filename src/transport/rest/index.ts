@@ -9,6 +9,7 @@ import { oauthRoutes } from './v1/oauth.routes';
 import { ratesRoutes } from './v1/rates.routes';
 import { referenceRoutes } from './v1/reference.routes';
 import { sandboxRoutes, transactionRoutes } from './v1/transaction.routes';
+import { webhookRoutes } from './v1/webhook.routes';
 
 /**
  * The /v1 REST compatibility layer. Public: /v1/oauth/*, /v1/admin/* (own key). Everything else: bearer.
@@ -24,6 +25,7 @@ export async function restV1(app: FastifyInstance, { services, config }: { servi
     await protectedScope.register(ratesRoutes, { services });
     await protectedScope.register(customerRoutes, { services });
     await protectedScope.register(transactionRoutes, { services });
+    await protectedScope.register(webhookRoutes, { services });
     if (config.env === 'sandbox') await protectedScope.register(sandboxRoutes, { services });
   });
 }

@@ -1,0 +1,36 @@
+import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { Merchant } from '../merchants/merchant.entity';
+import { OutboxEvent } from '../outbox/outbox-event.entity';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** The delivery of one outbox event to its merchant's endpoint, across attempts. */
+@Entity({ tableName: 'webhook_delivery' })
+export class WebhookDelivery {
+  @ManyToOne(() => OutboxEvent, { mapToPk: true, fieldName: 'event_id', primary: true })
+  eventId!: string;
+
+  @ManyToOne(() => Merchant, { mapToPk: true, fieldName: 'merchant_id' })
+  merchantId!: string;
+
+  @Property({ type: 'text' }) status!: DeliveryStatus;
+  @Property({ type: 'integer' }) attemptCount = 0;
+  @Property({ type: 'datetime', nullable: true }) nextAttemptAt: Date | null = null;
+  @Property({ type: 'datetime', nullable: true }) deliveredAt: Date | null = null;
+  @Property({ type: 'datetime' }) createdAt!: Date;
+  @Property({ type: 'datetime' }) updatedAt!: Date;
+}
+
+@Entity({ tableName: 'webhook_attempt' })
+export class WebhookAttempt {
+  @PrimaryKey({ type: 'bigint', autoincrement: true }) id!: string;
+  @ManyToOne(() => OutboxEvent, { mapToPk: true, fieldName: 'event_id' }) eventId!: string;
+  @ManyToOne(() => Merchant, { mapToPk: true, fieldName: 'merchant_id' }) merchantId!: string;
+  @Property({ type: 'integer' }) attemptNumber!: number;
+  @Property({ type: 'text', nullable: true }) url: string | null = null;
+  @Property({ type: 'datetime' }) attemptedAt!: Date;
+  @Property({ type: 'integer', nullable: true }) statusCode: number | null = null;
+  @Property({ type: 'integer' }) latencyMs!: number;
+  @Property({ type: 'boolean' }) success!: boolean;
+  @Property({ type: 'text', nullable: true }) error: string | null = null;
+}

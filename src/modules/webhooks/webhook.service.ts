@@ -1,0 +1,113 @@
+import { LockMode } from '@mikro-orm/core';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { PaymentsEnv } from '../../config';
+import type { Orm } from '../../db/orm';
+import { JobName, type JobRunner } from '../../jobs/job-runner';
+import type { Clock } from '../../shared/clock';
+import type { SecretBox } from '../../shared/crypto';
+import { AppError } from '../../shared/errors';
+import { decodeCursor, encodeCursor, pageRequestSchema, type Page } from '../../shared/pagination';
+import { parseInput } from '../../shared/validation';
+import { Merchant } from '../merchants/merchant.entity';
+import { newWebhookSecret } from '../merchants/merchant.service';
+import { EVENT_TYPES } from '../outbox/event-types';
+import { OutboxEvent } from '../outbox/outbox-event.entity';
+import { assertWebhookUrlAllowed } from './url-policy';
+import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
+
+/** How long the old secret keeps signing after a rotation. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+const endpointSchema = z.object({ url: z.union([z.string(), z.null()], { error: 'is required (a URL, or null to remove)' }) });
+const eventListSchema = pageRequestSchema.extend({ type: z.enum(EVENT_TYPES, { error: 'is not an event type' }).optional() });
+
+export interface EventWithDelivery {
+  event: OutboxEvent;
+  delivery: WebhookDelivery | null;
+}
+
+/** The merchant's webhook settings (endpoint, secret rotation) and its event log. */
+export class WebhookService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly clock: Clock,
+    private readonly jobs: JobRunner,
+    private readonly secretBox: SecretBox,
+    private readonly env: PaymentsEnv,
+  ) {}
+
+  async setEndpoint(merchantId: string, input: unknown): Promise<Merchant> {
+    const { url } = parseInput(endpointSchema, input);
+    const checked = url === null ? null : (await assertWebhookUrlAllowed(url, this.env)).toString();
+    const em = this.orm.em.fork();
+    const merchant = await em.findOneOrFail(Merchant, { id: merchantId });
+    merchant.webhookUrl = checked;
+    merchant.updatedAt = this.clock.now();
+    await em.flush();
+    return merchant;
+  }
+
+  /** A new secret, shown once; the old one keeps signing for 24 h. */
+  async rotateSecret(merchantId: string): Promise<{ webhookSecret: string; previousSecretExpiresAt: Date }> {
+    const webhookSecret = newWebhookSecret();
+    const now = this.clock.now();
+    const previousSecretExpiresAt = new Date(now.getTime() + SECRET_OVERLAP_MS);
+    await this.orm.em.fork().transactional(async (em) => {
+      const merchant = await em.findOneOrFail(Merchant, { id: merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      merchant.previousWebhookSecretSealed = merchant.webhookSecretSealed;
+      merchant.previousWebhookSecretExpiresAt = previousSecretExpiresAt;
+      merchant.webhookSecretSealed = this.secretBox.seal(webhookSecret);
+      merchant.updatedAt = now;
+    });
+    return { webhookSecret, previousSecretExpiresAt };
+  }
+
+  /** The secrets a delivery is signed with now: the current one, and the previous one during its overlap. */
+  signingSecrets(merchant: Merchant): string[] {
+    const secrets = [this.secretBox.open(merchant.webhookSecretSealed)];
+    const previousLive = merchant.previousWebhookSecretExpiresAt && merchant.previousWebhookSecretExpiresAt > this.clock.now();
+    if (merchant.previousWebhookSecretSealed && previousLive) secrets.push(this.secretBox.open(merchant.previousWebhookSecretSealed));
+    return secrets;
+  }
+
+  async listEvents(merchantId: string, input: unknown): Promise<Page<EventWithDelivery>> {
+    const { limit, after, type } = parseInput(eventListSchema, input, 'query');
+    const where: Record<string, unknown> = { merchantId };
+    if (type) where.type = type;
+    if (after) {
+      const cursor = decodeCursor(after);
+      where.$or = [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { $lt: cursor.id } }];
+    }
+    const events = await this.orm.em.find(OutboxEvent, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: limit + 1 });
+    const page = events.slice(0, limit);
+    const deliveries = await this.orm.em.find(WebhookDelivery, { eventId: { $in: page.map((e) => e.id) } });
+    const byEvent = new Map(deliveries.map((d) => [d.eventId, d]));
+    return {
+      items: page.map((event) => ({ node: { event, delivery: byEvent.get(event.id) ?? null }, cursor: encodeCursor(event.createdAt, event.id) })),
+      hasMore: events.length > limit,
+    };
+  }
+
+  async getEvent(merchantId: string, eventId: string): Promise<EventWithDelivery & { attempts: WebhookAttempt[] }> {
+    const event = await this.orm.em.findOne(OutboxEvent, { id: eventId, merchantId });
+    if (!event) throw AppError.notFound('Event');
+    const delivery = await this.orm.em.findOne(WebhookDelivery, { eventId });
+    const attempts = await this.orm.em.find(WebhookAttempt, { eventId }, { orderBy: { id: 'asc' } });
+    return { event, delivery, attempts };
+  }
+
+  /** Sends the event again now (same webhook-id), whatever its delivery state. */
+  async resend(merchantId: string, eventId: string): Promise<EventWithDelivery & { attempts: WebhookAttempt[] }> {
+    await this.getEvent(merchantId, eventId);
+    await this.orm.em.fork().transactional(async (em) => {
+      const delivery = await em.findOneOrFail(WebhookDelivery, { eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      delivery.status = 'pending';
+      delivery.nextAttemptAt = this.clock.now();
+      delivery.updatedAt = this.clock.now();
+      await em.flush();
+      await this.jobs.enqueue(em, JobName.DeliverWebhook, { eventId }, { singletonKey: `${eventId}:resend:${randomBytes(6).toString('hex')}` });
+    });
+    return this.getEvent(merchantId, eventId);
+  }
+}
