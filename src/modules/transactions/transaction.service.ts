@@ -11,6 +11,8 @@ import type { Logger } from '../../shared/logger';
 import { decodeCursor, encodeCursor, pageRequestSchema, type Page } from '../../shared/pagination';
 import { parseInput } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
+import { publishAfterCommit } from '../../events/merchant-events';
+import { Topic, type PubSub } from '../../events/pubsub';
 import type { Outbox } from '../outbox/outbox';
 import { TransactionEvent } from './transaction-event.entity';
 import { Transaction } from './transaction.entity';
@@ -47,6 +49,7 @@ export class TransactionService {
     private readonly jobs: JobRunner,
     private readonly provider: PaymentProvider,
     private readonly outbox: Outbox,
+    private readonly pubsub: PubSub,
     private readonly logger: Logger,
   ) {}
 
@@ -84,11 +87,10 @@ export class TransactionService {
 
   /** By the service's reference or the merchant's; another merchant's transaction is NOT_FOUND. */
   async getTransaction(merchantId: string, referenceOrExternal: string): Promise<Transaction> {
-    const txn = await this.orm.em.findOne(
-      Transaction,
-      { merchantId, $or: [{ reference: referenceOrExternal }, { externalReference: referenceOrExternal }] },
-      { orderBy: { createdAt: 'asc' } },
-    );
+    // The service's own reference wins over a merchant reference that happens to look like one.
+    const txn =
+      (await this.orm.em.findOne(Transaction, { merchantId, reference: referenceOrExternal })) ??
+      (await this.orm.em.findOne(Transaction, { merchantId, externalReference: referenceOrExternal }));
     if (!txn) throw AppError.notFound('Transaction');
     return txn;
   }
@@ -153,7 +155,7 @@ export class TransactionService {
    * settlement, on this instance or another, changes nothing).
    */
   private async transition(transactionId: string, to: FinalStatus, failureReason: string | null, source: string): Promise<Transaction | null> {
-    return this.orm.em.fork().transactional(async (em: EntityManager) => {
+    const changed = await this.orm.em.fork().transactional(async (em: EntityManager) => {
       const txn = await em.findOne(Transaction, { id: transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!txn || txn.status !== 'processing') return null;
       const now = this.clock.now();
@@ -172,6 +174,21 @@ export class TransactionService {
       this.logger.info({ merchantId: txn.merchantId, reference: txn.reference, from, to, source }, 'transaction status changed');
       return txn;
     });
+    if (changed) {
+      publishAfterCommit(this.pubsub, this.logger, Topic.TransactionStatusChanged, {
+        merchantId: changed.merchantId,
+        reference: changed.reference,
+        externalReference: changed.externalReference,
+      });
+    }
+    return changed;
+  }
+
+  /** A transaction by reference on its own EntityManager (for subscriptions, outside any request). */
+  async getTransactionDetached(merchantId: string, reference: string): Promise<Transaction> {
+    const txn = await this.orm.em.fork().findOne(Transaction, { merchantId, reference });
+    if (!txn) throw AppError.notFound('Transaction');
+    return txn;
   }
 }
 

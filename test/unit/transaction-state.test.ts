@@ -1,0 +1,116 @@
+import {
+  TRANSACTION_KINDS,
+  TRANSACTION_STATUSES,
+  isFinal,
+  nextTransactionStatus,
+  type TransactionKind,
+  type TransactionStatus,
+} from '../../src/modules/transactions/transaction.state';
+import { sandboxSettlement } from '../../src/providers/sandbox/sandbox-payment-provider';
+import { AppError } from '../../src/shared/errors';
+
+/** Every change the state machine allows: out of processing, into a final status the kind can reach. */
+const allowed: Array<[TransactionKind, TransactionStatus, TransactionStatus]> = [
+  ['collection', 'processing', 'successful'],
+  ['collection', 'processing', 'failed'],
+  ['collection', 'processing', 'expired'],
+  ['transfer', 'processing', 'successful'],
+  ['transfer', 'processing', 'failed'],
+  ['payment', 'processing', 'successful'],
+  ['payment', 'processing', 'failed'],
+];
+
+const isAllowed = (kind: TransactionKind, from: TransactionStatus, to: TransactionStatus) =>
+  allowed.some(([k, f, t]) => k === kind && f === from && t === to);
+
+/** Every (kind, from, to) triple that is not allowed. */
+const forbidden = TRANSACTION_KINDS.flatMap((kind) =>
+  TRANSACTION_STATUSES.flatMap((from) =>
+    TRANSACTION_STATUSES.filter((to) => !isAllowed(kind, from, to)).map((to) => [kind, from, to] as const),
+  ),
+);
+
+function thrownBy(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+}
+
+function expectInvalidState(fn: () => unknown) {
+  const err = thrownBy(fn);
+  expect(err).toBeInstanceOf(AppError);
+  expect((err as AppError).code).toBe('INVALID_STATE');
+  expect((err as AppError).httpStatus).toBe(409);
+}
+
+describe('transaction state machine', () => {
+  it('knows the three kinds and the four statuses', () => {
+    expect([...TRANSACTION_KINDS]).toEqual(['collection', 'transfer', 'payment']);
+    expect([...TRANSACTION_STATUSES]).toEqual(['processing', 'successful', 'failed', 'expired']);
+  });
+
+  it.each(allowed)('a %s may go %s → %s', (kind, from, to) => {
+    expect(nextTransactionStatus(kind, from, to)).toBe(to);
+  });
+
+  it('forbids every other (kind, from, to) triple: 41 of the 48', () => {
+    // 3 kinds × 4 × 4 = 48 triples, 7 allowed.
+    expect(forbidden).toHaveLength(3 * 4 * 4 - allowed.length);
+  });
+
+  it.each(forbidden)('a %s may not go %s → %s: INVALID_STATE (409)', (kind, from, to) => {
+    expectInvalidState(() => nextTransactionStatus(kind, from, to));
+  });
+
+  describe.each(TRANSACTION_KINDS)('%s', (kind) => {
+    it.each(['successful', 'failed', 'expired'] as const)('never leaves the final status %s, not even to itself', (from) => {
+      for (const to of TRANSACTION_STATUSES) expectInvalidState(() => nextTransactionStatus(kind, from, to));
+      expect(() => nextTransactionStatus(kind, from, 'successful')).toThrow(/final status never changes/);
+    });
+
+    it('never returns to (or stays in) processing', () => {
+      for (const from of TRANSACTION_STATUSES) expectInvalidState(() => nextTransactionStatus(kind, from, 'processing'));
+    });
+  });
+
+  it.each(['transfer', 'payment'] as const)('only collections expire: a processing %s cannot become expired', (kind) => {
+    expectInvalidState(() => nextTransactionStatus(kind, 'processing', 'expired'));
+    expect(() => nextTransactionStatus(kind, 'processing', 'expired')).toThrow(`A ${kind} cannot become expired`);
+  });
+
+  it('calls processing the only non-final status', () => {
+    expect(TRANSACTION_STATUSES.filter((s) => !isFinal(s))).toEqual(['processing']);
+  });
+});
+
+describe('sandbox settlement rule (sandboxSettlement)', () => {
+  const decide = (kind: 'collection' | 'transfer', accountType: 'bank' | 'momo', accountNumber: string) =>
+    sandboxSettlement({ kind, accountType, accountNumber, providerReference: 'sbx_test' });
+
+  describe.each([
+    ['collection', 'momo', 'payment_declined_by_sender'],
+    ['transfer', 'momo', 'beneficiary_account_unavailable'],
+    ['transfer', 'bank', 'beneficiary_account_unavailable'],
+  ] as const)('a %s over %s', (kind, accountType, reason) => {
+    it.each(['254712345000', '1000', '0000', 'AB000'])('fails for account %s (ends in 000), with a reason', (accountNumber) => {
+      expect(decide(kind, accountType, accountNumber)).toEqual({ outcome: 'failed', reason });
+    });
+
+    it.each(['254712345678', '254712340001', '0001', '00', '000123', '254712345600', 'ABCD'])(
+      'succeeds for account %s',
+      (accountNumber) => {
+        expect(decide(kind, accountType, accountNumber)).toEqual({ outcome: 'successful' });
+      },
+    );
+  });
+
+  it.each(['0123456789', '0123456000'])(
+    'leaves a bank collection pending (the sender pays, or it expires), whatever the account (%s)',
+    (accountNumber) => {
+      expect(decide('collection', 'bank', accountNumber)).toEqual({ outcome: 'pending' });
+    },
+  );
+});
