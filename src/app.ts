@@ -7,6 +7,7 @@ import { createServices, type Infrastructure, type Services } from './container'
 import { authenticatedContext, type GraphQLContext } from './transport/graphql/context';
 import { formatGraphQLError } from './transport/graphql/errors';
 import { buildGraphQLSchema } from './transport/graphql/schema';
+import { graphqlValidationRules } from './transport/graphql/validation';
 import { attachGraphQLWebSocket } from './transport/graphql/ws-server';
 import { restV1 } from './transport/rest';
 import { sendSuccess } from './transport/rest/envelope';
@@ -59,6 +60,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     introspection: true,
     includeStacktraceInErrorResponses: false,
     formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
+    validationRules: graphqlValidationRules(config.graphqlMaxDepth),
     plugins: [fastifyApolloDrainPlugin(fastify)],
   });
   await apollo.start();
@@ -68,7 +70,10 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     context: async (request) => authenticatedContext(services, request.headers.authorization),
   });
 
-  const ws = attachGraphQLWebSocket(fastify.server, schema, services, orm, logger);
+  const ws = attachGraphQLWebSocket(fastify.server, schema, services, orm, logger, {
+    maxSocketsPerMerchant: config.maxSocketsPerMerchant,
+    validationRules: graphqlValidationRules(config.graphqlMaxDepth),
+  });
 
   return {
     fastify,

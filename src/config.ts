@@ -36,6 +36,7 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: intWithDefault(10_000, 100),
   JOB_MAINTENANCE_INTERVAL_S: intWithDefault(30, 1),
   MAX_SOCKETS_PER_MERCHANT: intWithDefault(20, 1),
+  GRAPHQL_MAX_DEPTH: intWithDefault(10, 2),
   JOB_POLL_INTERVAL_MS: intWithDefault(500, 500),
 });
 
@@ -71,6 +72,8 @@ export interface Config {
   jobMaintenanceIntervalS: number;
   /** Open GraphQL WebSockets one merchant may hold at once. */
   maxSocketsPerMerchant: number;
+  /** Deepest GraphQL selection accepted, over HTTP and over the socket alike. */
+  graphqlMaxDepth: number;
   /** How often idle job workers look for due jobs (pg-boss's minimum is 500 ms). */
   jobPollIntervalMs: number;
 }
@@ -104,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     jobMaintenanceIntervalS: e.JOB_MAINTENANCE_INTERVAL_S,
     maxSocketsPerMerchant: e.MAX_SOCKETS_PER_MERCHANT,
+    graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
   };
 }

@@ -6,6 +6,7 @@ import { AccessTokens } from './modules/auth/access-tokens';
 import { OAuthService } from './modules/auth/oauth.service';
 import { TokenRevocations } from './modules/auth/token-revocations';
 import { CustomerService } from './modules/customers/customer.service';
+import { SubscriptionService } from './events/subscription.service';
 import { KycService } from './modules/kyc/kyc.service';
 import { Outbox } from './modules/outbox/outbox';
 import { parseRetrySchedule } from './modules/webhooks/retry-schedule';
@@ -53,6 +54,7 @@ export interface Services {
   transfers: TransferService;
   webhooks: WebhookService;
   webhookDispatcher: WebhookDispatcher;
+  subscriptions: SubscriptionService;
 }
 
 export function createServices(infra: Infrastructure): Services {
@@ -66,9 +68,9 @@ export function createServices(infra: Infrastructure): Services {
   const rates = new RatesService(orm, clock, reference, readRateTable());
   const customers = new CustomerService(orm, clock, reference);
   const outbox = new Outbox(clock, jobs);
-  const kyc = new KycService(orm, clock, customers, new SandboxKycReviewer(), jobs, outbox, secretBox, config.sandboxKycDelayMs, logger);
+  const kyc = new KycService(orm, clock, customers, new SandboxKycReviewer(), jobs, outbox, pubsub, secretBox, config.sandboxKycDelayMs, logger);
   const provider = createPaymentProvider(infra, reference);
-  const transactions = new TransactionService(orm, clock, jobs, provider, outbox, logger);
+  const transactions = new TransactionService(orm, clock, jobs, provider, outbox, pubsub, logger);
   const collections = new CollectionService(customers, reference, transactions, provider, {
     settleMs: config.sandboxSettleMs,
     collectionTtlS: config.collectionTtlS,
@@ -80,7 +82,8 @@ export function createServices(infra: Infrastructure): Services {
     timeoutMs: config.webhookTimeoutMs,
     schedule: parseRetrySchedule(config.webhookRetrySchedule),
   }, logger);
-  return { merchants, oauth, revocations, reference, rates, customers, kyc, transactions, collections, transfers, webhooks, webhookDispatcher };
+  const subscriptions = new SubscriptionService(pubsub, transactions, kyc);
+  return { merchants, oauth, revocations, reference, rates, customers, kyc, transactions, collections, transfers, webhooks, webhookDispatcher, subscriptions };
 }
 
 /** Sandbox: the deterministic provider. Production: none is integrated yet, so money is refused, not faked. */

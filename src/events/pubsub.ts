@@ -5,11 +5,20 @@ import type { Logger } from '../shared/logger';
 /** Every topic the service publishes. Payload types are fixed per topic. */
 export enum Topic {
   TokenFamilyRevoked = 'auth.token_family_revoked',
+  /** A transaction's status changed (published after the commit). */
+  TransactionStatusChanged = 'transaction.status_changed',
+  /** A customer's KYC status changed (published after the commit). */
+  KycStatusChanged = 'kyc.status_changed',
 }
 
+/** Every merchant-scoped payload names its merchant, so subscriptions can filter by it in one place. */
 export interface TopicPayloads {
   [Topic.TokenFamilyRevoked]: { familyId: string };
+  [Topic.TransactionStatusChanged]: { merchantId: string; reference: string; externalReference: string };
+  [Topic.KycStatusChanged]: { merchantId: string; customerUuid: string };
 }
+
+export type MerchantTopic = Topic.TransactionStatusChanged | Topic.KycStatusChanged;
 
 export type Unsubscribe = () => Promise<void>;
 

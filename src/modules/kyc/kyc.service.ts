@@ -9,6 +9,9 @@ import type { Logger } from '../../shared/logger';
 import { parseInput } from '../../shared/validation';
 import { Customer } from '../customers/customer.entity';
 import type { CustomerService } from '../customers/customer.service';
+import { publishAfterCommit } from '../../events/merchant-events';
+import { Topic, type PubSub } from '../../events/pubsub';
+import { AppError } from '../../shared/errors';
 import type { Outbox } from '../outbox/outbox';
 import { KycSubmission } from './kyc-submission.entity';
 import { serializeKycRecord } from './kyc.serializer';
@@ -52,6 +55,7 @@ export class KycService {
     private readonly reviewer: KycReviewer,
     private readonly jobs: JobRunner,
     private readonly outbox: Outbox,
+    private readonly pubsub: PubSub,
     private readonly secretBox: SecretBox,
     private readonly reviewDelayMs: number,
     private readonly logger: Logger,
@@ -65,7 +69,7 @@ export class KycService {
     await this.customers.getCustomer(merchantId, customerUuid); // NOT_FOUND before validation details leak anything
     const body = parseInput(submitKycSchema, input);
     const now = this.clock.now();
-    return this.orm.em.fork().transactional(async (em) => {
+    const record = await this.orm.em.fork().transactional(async (em) => {
       const customer = await em.findOneOrFail(Customer, { id: customerUuid, merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       customer.kycStatus = nextKycStatus(customer.kycStatus, 'submit');
       customer.updatedAt = now;
@@ -88,6 +92,8 @@ export class KycService {
       });
       return this.toRecord(customer, submission);
     });
+    publishAfterCommit(this.pubsub, this.logger, Topic.KycStatusChanged, { merchantId, customerUuid });
+    return record;
   }
 
   async getKyc(merchantId: string, customerUuid: string): Promise<KycRecord> {
@@ -111,9 +117,9 @@ export class KycService {
       idCountry: pending.idCountry,
       dateOfBirth: pending.dateOfBirth,
     });
-    await em.transactional(async (tx) => {
+    const decided = await em.transactional(async (tx) => {
       const submission = await tx.findOneOrFail(KycSubmission, { id: submissionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (submission.status !== 'pending') return;
+      if (submission.status !== 'pending') return null;
       const customer = await tx.findOneOrFail(Customer, { id: submission.customerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const now = this.clock.now();
       const approved = decision.outcome === 'approved';
@@ -130,7 +136,18 @@ export class KycService {
         payload: serializeKycRecord(record),
       });
       this.logger.info({ merchantId: customer.merchantId, customerUuid: customer.id, outcome: decision.outcome }, 'KYC reviewed');
+      return record;
     });
+    if (decided) publishAfterCommit(this.pubsub, this.logger, Topic.KycStatusChanged, { merchantId: decided.merchantId, customerUuid: decided.customerUuid });
+  }
+
+  /** The KYC record on its own EntityManager (for subscriptions, outside any request). */
+  async getKycDetached(merchantId: string, customerUuid: string): Promise<KycRecord> {
+    const em = this.orm.em.fork();
+    const customer = await em.findOne(Customer, { id: customerUuid, merchantId });
+    if (!customer) throw AppError.notFound('Customer');
+    const latest = await em.findOne(KycSubmission, { customerId: customer.id }, { orderBy: { submittedAt: 'desc' } });
+    return this.toRecord(customer, latest);
   }
 
   private toRecord(customer: Customer, submission: KycSubmission | null): KycRecord {

@@ -9,19 +9,28 @@ import { AppError } from '../../shared/errors';
  * private, link-local, CGNAT, unique-local, metadata or other reserved ranges,
  * IPv4 or IPv6, however written: the URL parser normalises decimal and hex IPv4
  * forms first). Sandbox: http and loopback are allowed so merchants can test
- * locally, but link-local (cloud metadata) stays refused.
+ * locally, but link-local and the other cloud metadata addresses stay refused.
  */
 export type AddressVerdict = { allowed: true } | { allowed: false; reason: string };
+
+/** Cloud metadata endpoints outside the link-local ranges (AWS over IPv6, Alibaba Cloud): refused in every environment. */
+const METADATA_ADDRESSES = ['fd00:ec2::254', '100.100.100.200'].map((a) => ipaddr.parse(a).toNormalizedString());
+
+/**
+ * What the sandbox refuses although it allows local addresses: link-local (cloud
+ * metadata), non-unicast, and the IPv6 translation prefixes (NAT64, 6to4, Teredo),
+ * which can carry any IPv4 address, the metadata one included.
+ */
+const SANDBOX_REFUSED_RANGES = new Set(['linkLocal', 'unspecified', 'multicast', 'broadcast', 'rfc6052', 'rfc6145', '6to4', 'teredo']);
 
 export function checkAddress(address: string, env: PaymentsEnv): AddressVerdict {
   if (!ipaddr.isValid(address)) return { allowed: false, reason: `${address} is not an IP address` };
   let ip = ipaddr.parse(address);
   if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  if (METADATA_ADDRESSES.includes(ip.toNormalizedString())) return { allowed: false, reason: `${address} is a cloud metadata address` };
   const range = ip.range();
   if (range === 'unicast') return { allowed: true };
-  if (env === 'sandbox' && range !== 'linkLocal' && range !== 'unspecified' && range !== 'multicast' && range !== 'broadcast') {
-    return { allowed: true };
-  }
+  if (env === 'sandbox' && !SANDBOX_REFUSED_RANGES.has(range)) return { allowed: true };
   return { allowed: false, reason: `${address} is a ${range} address` };
 }
 

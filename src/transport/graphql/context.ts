@@ -1,4 +1,5 @@
 import type { Services } from '../../container';
+import type { SubscriptionService } from '../../events/subscription.service';
 import type { AuthContext } from '../../modules/auth/access-tokens';
 import { AppError } from '../../shared/errors';
 import { toGraphQLError } from './errors';
@@ -6,6 +7,8 @@ import { toGraphQLError } from './errors';
 /** What every resolver receives, over HTTP and over the socket alike. */
 export interface GraphQLContext {
   auth: AuthContext;
+  /** Only over the WebSocket: the streams subscriptions read from. */
+  subscriptions?: SubscriptionService;
 }
 
 /** Authenticates the bearer token once per operation; a failure answers 401 INVALID_TOKEN. */

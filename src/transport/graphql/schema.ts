@@ -8,7 +8,9 @@ import { CustomerResolver } from './customers/customer.resolver';
 import { MerchantResolver } from './merchant/merchant.resolver';
 import { RatesResolver } from './rates/rates.resolver';
 import { ReferenceResolver } from './reference/reference.resolver';
+import { SubscriptionResolver } from './subscriptions/subscription.resolver';
 import { TransactionResolver } from './transactions/transaction.resolver';
+import { WebhookResolver } from './webhooks/webhook.resolver';
 
 /** Resolvers get the service layer and, for sandbox-only operations, the environment. */
 const resolverClasses: [typeof MerchantResolver, ...Array<new (services: Services, env: PaymentsEnv) => object>] = [
@@ -17,6 +19,8 @@ const resolverClasses: [typeof MerchantResolver, ...Array<new (services: Service
   ReferenceResolver,
   RatesResolver,
   TransactionResolver,
+  WebhookResolver,
+  SubscriptionResolver,
 ];
 
 /**
@@ -33,6 +37,9 @@ export async function buildGraphQLSchema(services?: Services, env?: PaymentsEnv)
     container: { get: (cls) => instances.get(cls) },
     scalarsMap: [{ type: Date, scalar: GraphQLDateTime }],
     validate: false,
+    // type-graphql insists on a PubSub; every subscription here brings its own
+    // merchant-filtered stream (the `subscribe` option), so this one is never used.
+    pubSub: { publish: () => undefined, subscribe: () => { throw new Error('subscriptions use their own subscribe'); } },
   });
 }
 

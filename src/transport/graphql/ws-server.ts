@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { RequestContext } from '@mikro-orm/core';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, execute, parse, subscribe, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { GraphQLError, execute, parse, specifiedRules, subscribe, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { Services } from '../../container';
 import type { Orm } from '../../db/orm';
@@ -26,9 +26,18 @@ function withRequestContext<T>(orm: Orm, fn: () => T): T {
  * or bad one closes the socket with 4403. Each operation re-checks that the token
  * has not expired or been revoked since.
  */
-export function attachGraphQLWebSocket(server: Server, schema: GraphQLSchema, services: Services, orm: Orm, logger: Logger) {
+export function attachGraphQLWebSocket(
+  server: Server,
+  schema: GraphQLSchema,
+  services: Services,
+  orm: Orm,
+  logger: Logger,
+  { maxSocketsPerMerchant, validationRules }: { maxSocketsPerMerchant: number; validationRules: ValidationRule[] },
+) {
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const states = new WeakMap<object, ConnectionState>();
+  // Open sockets per merchant on this instance; one merchant cannot exhaust the server.
+  const openSockets = new Map<string, number>();
   const stateOf = (socket: object) => states.get(socket) ?? states.set(socket, {}).get(socket)!;
 
   const dispose = useServer<Record<string, unknown> | undefined>(
@@ -38,6 +47,17 @@ export function attachGraphQLWebSocket(server: Server, schema: GraphQLSchema, se
         const params = ctx.connectionParams ?? {};
         try {
           const { auth } = await authenticatedContext(services, params.Authorization ?? params.authorization);
+          const open = openSockets.get(auth.merchantId) ?? 0;
+          if (open >= maxSocketsPerMerchant) {
+            ctx.extra.socket.close(4429, `Too many open sockets for this merchant (at most ${maxSocketsPerMerchant})`);
+            return false;
+          }
+          openSockets.set(auth.merchantId, open + 1);
+          ctx.extra.socket.once('close', () => {
+            const left = (openSockets.get(auth.merchantId) ?? 1) - 1;
+            if (left > 0) openSockets.set(auth.merchantId, left);
+            else openSockets.delete(auth.merchantId);
+          });
           stateOf(ctx.extra.socket).auth = auth;
           return true;
         } catch {
@@ -57,9 +77,10 @@ export function attachGraphQLWebSocket(server: Server, schema: GraphQLSchema, se
         } catch (err) {
           return [err instanceof GraphQLError ? err : toGraphQLError(AppError.invalidRequest('The query could not be parsed'))];
         }
-        const errors = validate(schema, document);
+        // The same rules and limits as over HTTP.
+        const errors = validate(schema, document, [...specifiedRules, ...validationRules]);
         if (errors.length > 0) return errors;
-        const contextValue: GraphQLContext = { auth };
+        const contextValue: GraphQLContext = { auth, subscriptions: services.subscriptions };
         return { schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue };
       },
       execute: (args: ExecutionArgs) => withRequestContext(orm, () => execute(args)),

@@ -1,0 +1,56 @@
+import type { Logger } from '../shared/logger';
+import type { MerchantTopic, PubSub, TopicPayloads } from './pubsub';
+
+/**
+ * The one place subscriptions are filtered by merchant: an async iterator over a
+ * topic that yields only `merchantId`'s events (and only those `accept` keeps).
+ * Unsubscribes when the consumer stops (socket closed, operation completed).
+ */
+export async function merchantEvents<T extends MerchantTopic>(
+  pubsub: PubSub,
+  topic: T,
+  merchantId: string,
+  accept: (payload: TopicPayloads[T]) => boolean = () => true,
+): Promise<AsyncIterableIterator<TopicPayloads[T]>> {
+  const queue: TopicPayloads[T][] = [];
+  let waiting: ((result: IteratorResult<TopicPayloads[T]>) => void) | undefined;
+  let done = false;
+  const unsubscribe = await pubsub.subscribe(topic, (payload) => {
+    if (done || payload.merchantId !== merchantId || !accept(payload)) return;
+    if (waiting) {
+      const resolve = waiting;
+      waiting = undefined;
+      resolve({ value: payload, done: false });
+    } else {
+      queue.push(payload);
+    }
+  });
+  const finish = async (): Promise<IteratorResult<TopicPayloads[T]>> => {
+    if (!done) {
+      done = true;
+      await unsubscribe();
+      waiting?.({ value: undefined, done: true });
+      waiting = undefined;
+    }
+    return { value: undefined, done: true };
+  };
+  const iterator: AsyncIterableIterator<TopicPayloads[T]> = {
+    next: () => {
+      if (queue.length > 0) return Promise.resolve({ value: queue.shift()!, done: false });
+      if (done) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve) => (waiting = resolve));
+    },
+    return: finish,
+    throw: async (err) => {
+      await finish();
+      throw err;
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
+}
+
+/** Publishes after a commit; a failed publish is logged, never turned into a failed request (the state is committed). */
+export function publishAfterCommit<T extends MerchantTopic>(pubsub: PubSub, logger: Logger, topic: T, payload: TopicPayloads[T]): void {
+  pubsub.publish(topic, payload).catch((err) => logger.warn({ topic, err: (err as Error).message }, 'could not publish an event to subscribers'));
+}

@@ -1,0 +1,42 @@
+import { Arg, Resolver, Root, Subscription } from 'type-graphql';
+import type { PaymentsEnv } from '../../../config';
+import type { Services } from '../../../container';
+import type { KycRecord } from '../../../modules/kyc/kyc.service';
+import type { Transaction } from '../../../modules/transactions/transaction.entity';
+import { AppError } from '../../../shared/errors';
+import type { GraphQLContext } from '../context';
+import { KycType } from '../customers/customer.types';
+import { TransactionType } from '../transactions/transaction.types';
+
+/** Subscriptions exist only over the WebSocket, whose context carries the subscription service. */
+function streams(context: GraphQLContext) {
+  if (!context.subscriptions) throw AppError.invalidRequest('Subscriptions are served over the WebSocket at /graphql (graphql-transport-ws)');
+  return context.subscriptions;
+}
+
+@Resolver()
+export class SubscriptionResolver {
+  constructor(
+    private readonly services: Services,
+    _env: PaymentsEnv,
+  ) {}
+
+  @Subscription(() => TransactionType, {
+    description: 'Status changes of your transactions (one, by reference or external reference, or all when omitted), after they commit.',
+    subscribe: ({ args, context }) => streams(context as GraphQLContext).transactionChanges((context as GraphQLContext).auth.merchantId, args.reference),
+  })
+  transactionStatusChanged(
+    @Root() transaction: Transaction,
+    @Arg('reference', () => String, { nullable: true }) _reference?: string,
+  ): TransactionType {
+    return TransactionType.from(transaction, this.services.reference);
+  }
+
+  @Subscription(() => KycType, {
+    description: 'KYC status changes of your customers (one, or all when omitted), after they commit.',
+    subscribe: ({ args, context }) => streams(context as GraphQLContext).kycChanges((context as GraphQLContext).auth.merchantId, args.customerUuid),
+  })
+  kycStatusChanged(@Root() record: KycRecord, @Arg('customerUuid', () => String, { nullable: true }) _customerUuid?: string): KycType {
+    return KycType.from(record);
+  }
+}

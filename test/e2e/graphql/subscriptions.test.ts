@@ -1,0 +1,193 @@
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { ManualClock } from '../../../src/shared/clock';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { approvedCustomer, enroll, kycBody } from '../../helpers/factories';
+import { graphql, request } from '../../helpers/http';
+import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { eventually } from '../../helpers/wait';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const TRANSACTION_FIELDS = 'reference externalReference type status failureReason amount currency updatedAt completedAt';
+
+function connect(app: TestApp, token: string, onClosed?: (code: number) => void): Client {
+  return createClient({
+    url: app.url.replace('http://', 'ws://') + '/graphql',
+    webSocketImpl: WebSocket,
+    connectionParams: { Authorization: `Bearer ${token}` },
+    retryAttempts: 0,
+    lazy: false,
+    on: { closed: (event) => onClosed?.((event as { code: number }).code) },
+  });
+}
+
+/** Subscribes and collects every payload; resolves once the server has acknowledged the subscription. */
+async function subscribe(client: Client, query: string, variables: Record<string, unknown> = {}) {
+  const received: any[] = [];
+  const errors: unknown[] = [];
+  const stop = client.subscribe({ query, variables }, { next: (v) => received.push(v), error: (e) => errors.push(e), complete: () => undefined });
+  // graphql-ws has no "subscribed" event; give the server a moment to register the stream.
+  await new Promise((r) => setTimeout(r, 150));
+  return { received, errors, stop };
+}
+
+async function momoCollection(app: TestApp, token: string, customerUuid: string, reference: string) {
+  const res = await request(app.url, 'POST', '/v1/crossborder/global-collection', {
+    token,
+    body: {
+      customer_uuid: customerUuid, amount: 1500, currency: 'KES', channel_id: 'ke_momo_deposit', network_id: 'ke_mpesa',
+      account_number: '712345678', reason: 'test', reference, dial_code: '+254', account_type: 'momo', country_code: 'KE',
+    },
+  });
+  if (res.status !== 200) throw new Error(`collection failed: ${res.status} ${res.text}`);
+  return res.body.data.reference as string;
+}
+
+describe('GraphQL subscriptions', () => {
+  let app: TestApp;
+  let token: string;
+  let otherToken: string;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    app = await createTestApp({ env: { SANDBOX_SETTLE_MS: '60000', MAX_SOCKETS_PER_MERCHANT: '3' } });
+    token = (await app.token(await app.createMerchant('Subscriber A'))).accessToken;
+    otherToken = (await app.token(await app.createMerchant('Subscriber B'))).accessToken;
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.dispose()));
+    await app.close();
+  });
+
+  it('transactionStatusChanged carries the same record as the transaction query, after the commit', async () => {
+    const customer = await approvedCustomer(app, token);
+    const reference = await momoCollection(app, token, customer.customer_uuid, 'sub-1');
+    const client = connect(app, token);
+    clients.push(client);
+    const sub = await subscribe(client, `subscription($r: String) { transactionStatusChanged(reference: $r) { ${TRANSACTION_FIELDS} } }`, { r: 'sub-1' });
+
+    await request(app.url, 'POST', `/v1/sandbox/transactions/${reference}/simulate`, { token, body: { outcome: 'successful' } });
+    expect(await eventually(async () => sub.received.length === 1)).toBe(true);
+    const query = await graphql(app.url, `query($r: String!) { transaction(reference: $r) { ${TRANSACTION_FIELDS} } }`, { token, variables: { r: reference } });
+    expect(sub.received[0].data.transactionStatusChanged).toEqual(query.body.data.transaction);
+    expect(sub.received[0].data.transactionStatusChanged).toMatchObject({ reference, externalReference: 'sub-1', status: 'SUCCESSFUL' });
+    sub.stop();
+  });
+
+  it('a subscriber never receives another merchant’s events', async () => {
+    const mine = connect(app, token);
+    const theirs = connect(app, otherToken);
+    clients.push(mine, theirs);
+    const allMine = await subscribe(mine, `subscription { transactionStatusChanged { reference status } }`);
+    const allTheirs = await subscribe(theirs, `subscription { transactionStatusChanged { reference status } }`);
+    // Merchant B even asks for A's reference by name: it still gets nothing.
+    const customer = await approvedCustomer(app, token);
+    const reference = await momoCollection(app, token, customer.customer_uuid, 'sub-2');
+    const targeted = await subscribe(theirs, `subscription($r: String) { transactionStatusChanged(reference: $r) { reference } }`, { r: reference });
+
+    await request(app.url, 'POST', `/v1/sandbox/transactions/${reference}/simulate`, { token, body: { outcome: 'failed' } });
+    expect(await eventually(async () => allMine.received.some((e) => e.data.transactionStatusChanged.reference === reference))).toBe(true);
+    // A's subscriber has the event; B's had the same chance and got nothing.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(allTheirs.received).toEqual([]);
+    expect(targeted.received).toEqual([]);
+  });
+
+  it('kycStatusChanged streams a customer’s KYC decision', async () => {
+    const client = connect(app, token);
+    clients.push(client);
+    const customer = await enroll(app, token);
+    const sub = await subscribe(client, `subscription($c: String) { kycStatusChanged(customerUuid: $c) { customerUuid kycStatus overallKycStatus } }`, { c: customer.customer_uuid });
+    await request(app.url, 'POST', `/v1/customer/${customer.customer_uuid}/kyc`, { token, body: kycBody() });
+    expect(await eventually(async () => sub.received.some((e) => e.data.kycStatusChanged.kycStatus === 'APPROVED'))).toBe(true);
+    expect(sub.received.map((e) => e.data.kycStatusChanged.kycStatus)).toEqual(['PENDING', 'APPROVED']);
+    expect(sub.received.every((e) => e.data.kycStatusChanged.customerUuid === customer.customer_uuid)).toBe(true);
+  });
+
+  it('caps the open sockets of one merchant (close 4429), and frees a slot when one closes', async () => {
+    const capped = await app.createMerchant('Capped');
+    const cappedToken = (await app.token(capped)).accessToken;
+    const open: Client[] = [];
+    for (let i = 0; i < 3; i++) {
+      const c = connect(app, cappedToken);
+      open.push(c);
+      clients.push(c);
+      expect((await graphql(app.url, '{ merchant { id } }', { token: cappedToken })).status).toBe(200);
+      await new Promise<void>((resolve, reject) => {
+        const stop = c.subscribe({ query: '{ merchant { id } }' }, { next: () => undefined, error: reject, complete: () => { stop(); resolve(); } });
+      });
+    }
+    let closedWith: number | undefined;
+    const fourth = connect(app, cappedToken, (code) => (closedWith = code));
+    clients.push(fourth);
+    expect(await eventually(async () => closedWith !== undefined)).toBe(true);
+    expect(closedWith).toBe(4429);
+
+    await open[0]!.dispose();
+    const fifth = connect(app, cappedToken);
+    clients.push(fifth);
+    const result = await new Promise<any>((resolve, reject) => {
+      const stop = fifth.subscribe({ query: '{ merchant { name } }' }, { next: (v) => { stop(); resolve(v); }, error: reject, complete: () => undefined });
+    });
+    expect(result.data.merchant.name).toBe('Capped');
+  });
+
+});
+
+describe('GraphQL limits over both doors', () => {
+  it('refuses a selection deeper than GRAPHQL_MAX_DEPTH the same way over HTTP and over the socket', async () => {
+    const app = await createTestApp({ env: { GRAPHQL_MAX_DEPTH: '3' } });
+    const token = (await app.token(await app.createMerchant('Shallow'))).accessToken;
+    const client = connect(app, token);
+    try {
+      expect((await graphql(app.url, '{ merchant { id } }', { token })).body.errors).toBeUndefined();
+      const tooDeep = '{ transactions { edges { node { reference } } } }';
+      const http = await graphql(app.url, tooDeep, { token });
+      expect(http.body.errors?.[0]?.extensions?.code).toBe('INVALID_REQUEST');
+      const socket = await new Promise<any>((resolve) => {
+        client.subscribe({ query: tooDeep }, { next: () => resolve(undefined), error: resolve, complete: () => undefined });
+      });
+      expect(Array.isArray(socket)).toBe(true);
+      expect(socket[0].extensions.code).toBe('INVALID_REQUEST');
+      expect(socket[0].message).toBe(http.body.errors![0]!.message);
+    } finally {
+      await client.dispose();
+      await app.close();
+    }
+  });
+});
+
+describe('GraphQL subscriptions across instances (Redis)', () => {
+  let db: TestDatabase;
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const clock = new ManualClock(new Date('2026-11-22T12:00:00Z'));
+    const env = { REDIS_URL, SANDBOX_SETTLE_MS: '60000' };
+    a = await createTestApp({ database: db, clock, env });
+    b = await createTestApp({ database: db, clock, env });
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+    await db.drop();
+  });
+
+  it('a subscriber on instance A receives a change committed through instance B', async () => {
+    const merchant = await a.createMerchant('Across');
+    const token = (await a.token(merchant)).accessToken;
+    const customer = await approvedCustomer(b, token);
+    const reference = await momoCollection(b, token, customer.customer_uuid, 'across-1');
+    const client = connect(a, token);
+    try {
+      const sub = await subscribe(client, `subscription { transactionStatusChanged { reference status } }`);
+      await request(b.url, 'POST', `/v1/sandbox/transactions/${reference}/simulate`, { token, body: { outcome: 'successful' } });
+      expect(await eventually(async () => sub.received.length > 0)).toBe(true);
+      expect(sub.received[0].data.transactionStatusChanged).toEqual({ reference, status: 'SUCCESSFUL' });
+    } finally {
+      await client.dispose();
+    }
+  });
+});
