@@ -33,3 +33,18 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
     ]);
   }
 }
+
+/** The condition for "after this cursor" in a newest-first (created_at desc, id desc) list. */
+export function afterCursor(after: string | undefined): Record<string, unknown> {
+  if (!after) return {};
+  const cursor = decodeCursor(after);
+  return { $or: [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { $lt: cursor.id } }] };
+}
+
+/** A page from `limit + 1` newest-first rows (the extra row only says there is more). */
+export function toPage<T extends { createdAt: Date; id: string }>(rows: T[], limit: number): Page<T> {
+  return {
+    items: rows.slice(0, limit).map((node) => ({ node, cursor: encodeCursor(node.createdAt, node.id) })),
+    hasMore: rows.length > limit,
+  };
+}

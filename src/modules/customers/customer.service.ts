@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Orm } from '../../db/orm';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
-import { decodeCursor, encodeCursor, pageRequestSchema, type Page } from '../../shared/pagination';
+import { afterCursor, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { parseInput } from '../../shared/validation';
 import type { ReferenceService } from '../reference/reference.service';
 import { Customer } from './customer.entity';
@@ -91,14 +91,8 @@ export class CustomerService {
   async listCustomers(merchantId: string, input: unknown): Promise<Page<Customer>> {
     const { limit, after } = parseInput(pageRequestSchema, input);
     const where: Record<string, unknown> = { merchantId };
-    if (after) {
-      const cursor = decodeCursor(after);
-      where.$or = [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { $lt: cursor.id } }];
-    }
+    Object.assign(where, afterCursor(after));
     const rows = await this.orm.em.find(Customer, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: limit + 1 });
-    return {
-      items: rows.slice(0, limit).map((node) => ({ node, cursor: encodeCursor(node.createdAt, node.id) })),
-      hasMore: rows.length > limit,
-    };
+    return toPage(rows, limit);
   }
 }

@@ -6,7 +6,7 @@ import { AppError } from '../../shared/errors';
 import { parseInput } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import type { ReferenceService } from '../reference/reference.service';
-import { checkDialCode, checkLocalAmount, checkRoute, crossBorderFields } from './cross-border.checks';
+import { checkDialCode, checkLocalAmount, checkRoute, crossBorderFields, routeColumns } from './cross-border.checks';
 import type { Transaction } from './transaction.entity';
 import { newTransactionReference, type ScheduledJob, type TransactionService } from './transaction.service';
 
@@ -29,7 +29,8 @@ export class CollectionService {
   /** Checks in CONTRACT §6's order, then the provider, then one database transaction. */
   async initiateCollection(merchantId: string, input: unknown): Promise<Transaction> {
     const body = parseInput(collectionSchema, input);
-    const { customer, country, channel, network } = await checkRoute(this.customers, this.reference, merchantId, body, 'deposit');
+    const route = await checkRoute(this.customers, this.reference, merchantId, body, 'deposit');
+    const { customer, country, channel, network } = route;
     if (body.currency !== country.currency) {
       throw AppError.invalidRequest(`currency must be ${country.currency} for ${country.code}`, [
         { field: 'currency', issue: `must be ${country.currency} for ${country.code}` },
@@ -80,15 +81,7 @@ export class CollectionService {
         merchantId,
         kind: 'collection',
         reference,
-        externalReference: body.reference,
-        customerId: customer.id,
-        accountType: body.account_type,
-        countryCode: country.code,
-        channelId: channel.id,
-        networkId: network.id,
-        accountNumber: body.account_number,
-        dialCode: body.dial_code,
-        reason: body.reason,
+        ...routeColumns(route, body),
         amount,
         currency: country.currency,
         bankInfo,

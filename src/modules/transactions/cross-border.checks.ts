@@ -94,3 +94,21 @@ export function checkWithinBounds(channel: Channel, amount: Decimal, field: stri
   }
   return amount;
 }
+
+/** The columns every cross-border transaction takes from its checked route and body. */
+export function routeColumns(
+  route: Route,
+  body: { reference: string; account_type: 'bank' | 'momo'; account_number: string; dial_code: string; reason: string },
+) {
+  return {
+    externalReference: body.reference,
+    customerId: route.customer.id,
+    accountType: body.account_type,
+    countryCode: route.country.code,
+    channelId: route.channel.id,
+    networkId: route.network.id,
+    accountNumber: body.account_number,
+    dialCode: body.dial_code,
+    reason: body.reason,
+  };
+}

@@ -17,20 +17,29 @@ export function serializeCollectionInitiation(t: Transaction) {
   };
 }
 
-/** CONTRACT §6: what a transfer initiation returns. */
-export function serializeTransferInitiation(t: Transaction) {
+/** A transfer's money and beneficiary, as both the initiation and the status record show them. */
+function transferFigures(t: Transaction) {
   return {
-    reference: t.reference,
-    external_reference: t.externalReference,
-    status: t.status,
     source_amount: money(t.sourceAmount),
     source_currency: t.sourceCurrency,
     destination_amount: money(t.destinationAmount),
     destination_currency: t.destinationCurrency,
     rate: money(t.rate),
     fee: money(t.fee),
+  };
+}
+
+const beneficiary = (t: Transaction) => ({ account_name: t.accountName, account_number: t.accountNumber, network_id: t.networkId });
+
+/** CONTRACT §6: what a transfer initiation returns. */
+export function serializeTransferInitiation(t: Transaction) {
+  return {
+    reference: t.reference,
+    external_reference: t.externalReference,
+    status: t.status,
+    ...transferFigures(t),
     account_type: t.accountType,
-    beneficiary: { account_name: t.accountName, account_number: t.accountNumber, network_id: t.networkId },
+    beneficiary: beneficiary(t),
     created_at: iso(t.createdAt),
   };
 }
@@ -59,14 +68,9 @@ export function serializeTransaction(t: Transaction) {
   if (t.kind === 'transfer') {
     return {
       ...common,
-      source_amount: money(t.sourceAmount),
-      source_currency: t.sourceCurrency,
-      destination_amount: money(t.destinationAmount),
-      destination_currency: t.destinationCurrency,
-      rate: money(t.rate),
-      fee: money(t.fee),
+      ...transferFigures(t),
       quote_id: t.quoteId,
-      beneficiary: { account_name: t.accountName, account_number: t.accountNumber, network_id: t.networkId },
+      beneficiary: beneficiary(t),
       ...times,
     };
   }

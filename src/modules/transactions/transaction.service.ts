@@ -8,7 +8,7 @@ import type { PaymentProvider } from '../../providers/payment-provider';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import { decodeCursor, encodeCursor, pageRequestSchema, type Page } from '../../shared/pagination';
+import { afterCursor, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { parseInput } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
 import { publishAfterCommit } from '../../events/merchant-events';
@@ -105,15 +105,9 @@ export class TransactionService {
     if (status) where.status = status;
     if (type) where.kind = type;
     if (customer_uuid) where.customerId = customer_uuid;
-    if (after) {
-      const cursor = decodeCursor(after);
-      where.$or = [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { $lt: cursor.id } }];
-    }
+    Object.assign(where, afterCursor(after));
     const rows = await this.orm.em.find(Transaction, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: limit + 1 });
-    return {
-      items: rows.slice(0, limit).map((node) => ({ node, cursor: encodeCursor(node.createdAt, node.id) })),
-      hasMore: rows.length > limit,
-    };
+    return toPage(rows, limit);
   }
 
   /** Settlement job: asks the provider and applies its decision, if any. */

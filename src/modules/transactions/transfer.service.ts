@@ -8,7 +8,7 @@ import { parseInput } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import { isQuoteLive, type RatesService } from '../rates/rates.service';
 import type { ReferenceService } from '../reference/reference.service';
-import { checkDialCode, checkRoute, checkWithinBounds, crossBorderFields } from './cross-border.checks';
+import { checkDialCode, checkRoute, checkWithinBounds, crossBorderFields, routeColumns } from './cross-border.checks';
 import type { Transaction } from './transaction.entity';
 import { newTransactionReference, type TransactionService } from './transaction.service';
 
@@ -45,7 +45,8 @@ export class TransferService {
 
   async initiateTransfer(merchantId: string, input: unknown): Promise<Transaction> {
     const body = parseInput(transferSchema, input);
-    const { customer, country, channel, network } = await checkRoute(this.customers, this.reference, merchantId, body, 'withdrawal');
+    const route = await checkRoute(this.customers, this.reference, merchantId, body, 'withdrawal');
+    const { country, channel, network } = route;
     if (body.destination_currency !== country.currency) throw bad('destination_currency', `must be ${country.currency} for ${country.code}`);
     if (!this.rates.isSupportedCurrency(body.source_currency)) throw bad('source_currency', `${body.source_currency} is not a supported currency`);
     checkDialCode(country, body.dial_code);
@@ -77,16 +78,8 @@ export class TransferService {
         merchantId,
         kind: 'transfer',
         reference,
-        externalReference: body.reference,
-        customerId: customer.id,
-        accountType: body.account_type,
-        countryCode: country.code,
-        channelId: channel.id,
-        networkId: network.id,
-        accountNumber: body.account_number,
+        ...routeColumns(route, body),
         accountName: body.account_name,
-        dialCode: body.dial_code,
-        reason: body.reason,
         sourceAmount,
         sourceCurrency: body.source_currency,
         destinationAmount: pricing.destinationAmount,

@@ -7,7 +7,7 @@ import { JobName, type JobRunner } from '../../jobs/job-runner';
 import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
-import { decodeCursor, encodeCursor, pageRequestSchema, type Page } from '../../shared/pagination';
+import { afterCursor, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { parseInput } from '../../shared/validation';
 import { Merchant } from '../merchants/merchant.entity';
 import { newWebhookSecret } from '../merchants/merchant.service';
@@ -75,17 +75,13 @@ export class WebhookService {
     const { limit, after, type } = parseInput(eventListSchema, input, 'query');
     const where: Record<string, unknown> = { merchantId };
     if (type) where.type = type;
-    if (after) {
-      const cursor = decodeCursor(after);
-      where.$or = [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { $lt: cursor.id } }];
-    }
-    const events = await this.orm.em.find(OutboxEvent, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: limit + 1 });
-    const page = events.slice(0, limit);
-    const deliveries = await this.orm.em.find(WebhookDelivery, { eventId: { $in: page.map((e) => e.id) } });
+    Object.assign(where, afterCursor(after));
+    const page = toPage(await this.orm.em.find(OutboxEvent, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: limit + 1 }), limit);
+    const deliveries = await this.orm.em.find(WebhookDelivery, { eventId: { $in: page.items.map((i) => i.node.id) } });
     const byEvent = new Map(deliveries.map((d) => [d.eventId, d]));
     return {
-      items: page.map((event) => ({ node: { event, delivery: byEvent.get(event.id) ?? null }, cursor: encodeCursor(event.createdAt, event.id) })),
-      hasMore: events.length > limit,
+      items: page.items.map(({ node: event, cursor }) => ({ node: { event, delivery: byEvent.get(event.id) ?? null }, cursor })),
+      hasMore: page.hasMore,
     };
   }
 

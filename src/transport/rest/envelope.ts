@@ -14,3 +14,9 @@ export function errorBody(err: AppError) {
     ...(err.details ? { details: err.details } : {}),
   };
 }
+
+/** Paging info beside a list: pass `next_cursor` as `after` for the next page. */
+export function pageMeta(page: { items: Array<{ cursor: string }>; hasMore: boolean }) {
+  const last = page.items.at(-1);
+  return { count: page.items.length, has_more: page.hasMore, next_cursor: page.hasMore && last ? last.cursor : null };
+}

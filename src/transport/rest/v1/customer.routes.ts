@@ -4,7 +4,7 @@ import type { Customer } from '../../../modules/customers/customer.entity';
 import { overallKycStatus } from '../../../modules/kyc/kyc.state';
 import { serializeKycRecord } from '../../../modules/kyc/kyc.serializer';
 import { authOf } from '../auth';
-import { sendSuccess } from '../envelope';
+import { pageMeta, sendSuccess } from '../envelope';
 
 export function serializeCustomer(customer: Customer) {
   return {
@@ -41,12 +41,7 @@ export async function customerRoutes(app: FastifyInstance, { services }: { servi
   app.get<{ Querystring: { limit?: string; after?: string } }>('/customers', async (request, reply) => {
     const { limit, after } = request.query;
     const page = await services.customers.listCustomers(authOf(request).merchantId, { limit, after });
-    const last = page.items.at(-1);
-    return sendSuccess(reply, 'Customers retrieved', page.items.map((i) => serializeCustomer(i.node)), 200, {
-      count: page.items.length,
-      has_more: page.hasMore,
-      next_cursor: page.hasMore && last ? last.cursor : null,
-    });
+    return sendSuccess(reply, 'Customers retrieved', page.items.map((i) => serializeCustomer(i.node)), 200, pageMeta(page));
   });
 
   app.post<UuidParams>('/customer/:uuid/kyc', async (request, reply) => {

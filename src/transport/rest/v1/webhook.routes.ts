@@ -3,7 +3,7 @@ import type { Services } from '../../../container';
 import type { WebhookAttempt } from '../../../modules/webhooks/webhook-delivery.entity';
 import type { EventWithDelivery } from '../../../modules/webhooks/webhook.service';
 import { authOf } from '../auth';
-import { sendSuccess } from '../envelope';
+import { pageMeta, sendSuccess } from '../envelope';
 import { serializeMerchant } from './merchant.serializer';
 
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
@@ -57,12 +57,7 @@ export async function webhookRoutes(app: FastifyInstance, { services }: { servic
   app.get<{ Querystring: { limit?: string; after?: string; type?: string } }>('/webhooks/events', async (request, reply) => {
     const { limit, after, type } = request.query;
     const page = await services.webhooks.listEvents(authOf(request).merchantId, { limit, after, type });
-    const last = page.items.at(-1);
-    return sendSuccess(reply, 'Events retrieved', page.items.map((i) => serializeEventSummary(i.node)), 200, {
-      count: page.items.length,
-      has_more: page.hasMore,
-      next_cursor: page.hasMore && last ? last.cursor : null,
-    });
+    return sendSuccess(reply, 'Events retrieved', page.items.map((i) => serializeEventSummary(i.node)), 200, pageMeta(page));
   });
 
   app.get<IdParams>('/webhooks/events/:id', async (request, reply) => {
