@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { enroll, kycBody } from '../helpers/factories';
 import { request } from '../helpers/http';
-import { assertBuilt, cleanEnv, startServiceProcess } from '../helpers/process';
+import { assertBuilt, serviceEnv, startServiceProcess } from '../helpers/process';
 import { createTestApp, TEST_ADMIN_KEY } from '../helpers/test-app';
 import { eventually } from '../helpers/wait';
 
@@ -55,13 +55,7 @@ describe('KYC review survives a restart', () => {
   it('completes after kill -9 of the service process, with one outbox event', async () => {
     assertBuilt();
     const db = await createTestDatabase();
-    const env = cleanEnv({
-      DATABASE_URL: db.url,
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      TOKEN_SIGNING_KEY: 'kill9-signing-key-0123456789abcdefghijklmnop',
-      ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
-      ADMIN_API_KEY: TEST_ADMIN_KEY,
+    const env = serviceEnv(db.url, {
       SANDBOX_KYC_DELAY_MS: '1500',
       JOB_POLL_INTERVAL_MS: '500',
     });

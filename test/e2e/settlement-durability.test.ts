@@ -4,7 +4,7 @@ import { sandboxSettlement } from '../../src/providers/sandbox/sandbox-payment-p
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { approvedCustomer, kycBody } from '../helpers/factories';
 import { request } from '../helpers/http';
-import { assertBuilt, cleanEnv, startServiceProcess, type ServiceProcess } from '../helpers/process';
+import { assertBuilt, serviceEnv, startServiceProcess, type ServiceProcess } from '../helpers/process';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../helpers/test-app';
 import { momoCollectionBody, sql, transferBody } from '../helpers/transactions';
 import { eventually } from '../helpers/wait';
@@ -24,13 +24,7 @@ describe('settlement durability', () => {
   it('settles a mobile money collection after kill -9 of the service process, with exactly one outbox event', async () => {
     assertBuilt();
     const db = await createTestDatabase();
-    const env = cleanEnv({
-      DATABASE_URL: db.url,
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      TOKEN_SIGNING_KEY: 'settle-kill9-signing-key-0123456789abcdefghij',
-      ENCRYPTION_KEY: Buffer.alloc(32, 11).toString('base64'),
-      ADMIN_API_KEY: TEST_ADMIN_KEY,
+    const env = serviceEnv(db.url, {
       SANDBOX_KYC_DELAY_MS: '100',
       SANDBOX_SETTLE_MS: '1500',
       JOB_POLL_INTERVAL_MS: '500',

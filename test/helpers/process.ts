@@ -1,12 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import fs from 'node:fs';
+import { TEST_ADMIN_KEY } from './test-app';
 
 export const DIST_MAIN = path.resolve(__dirname, '../../dist/src/main.js');
 export const DIST_CLI = (name: string) => path.resolve(__dirname, `../../dist/src/cli/${name}.js`);
 
 export function assertBuilt(): void {
   if (!fs.existsSync(DIST_MAIN)) throw new Error('dist/ is missing: run `npm run build` (npm test does this first)');
+}
+
+/**
+ * The environment of a built service process on `databaseUrl` (any free port,
+ * fixed test keys, the test admin key), plus `extra`.
+ */
+export function serviceEnv(databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return cleanEnv({
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    TOKEN_SIGNING_KEY: 'service-process-signing-key-0123456789abcdefghij',
+    ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+    ADMIN_API_KEY: TEST_ADMIN_KEY,
+    ...extra,
+  });
 }
 
 /** The environment of a child process: this one's, without anything that would pick a database or keys. */

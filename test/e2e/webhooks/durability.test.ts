@@ -2,7 +2,7 @@ import { ManualClock } from '../../../src/shared/clock';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { approvedCustomer, kycBody } from '../../helpers/factories';
 import { request } from '../../helpers/http';
-import { assertBuilt, cleanEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
+import { assertBuilt, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
 import { startReceiver, type ReceiverAnswer } from '../../helpers/receiver';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
@@ -20,13 +20,7 @@ describe('webhook delivery durability', () => {
       answered.push({ webhookId: String(req.headers['webhook-id']), body: req.body, status: answer });
       return answer;
     });
-    const env = cleanEnv({
-      DATABASE_URL: db.url,
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      TOKEN_SIGNING_KEY: 'kill9-webhooks-signing-key-0123456789abcdefghij',
-      ENCRYPTION_KEY: Buffer.alloc(32, 11).toString('base64'),
-      ADMIN_API_KEY: TEST_ADMIN_KEY,
+    const env = serviceEnv(db.url, {
       SANDBOX_KYC_DELAY_MS: '100',
       JOB_POLL_INTERVAL_MS: '500',
       JOB_MAINTENANCE_INTERVAL_S: '1',
