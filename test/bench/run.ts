@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { approvedCustomer } from '../helpers/factories';
 import { request } from '../helpers/http';
 import { startReceiver } from '../helpers/receiver';
+import { momoCollectionBody } from '../helpers/transactions';
 import { eventually } from '../helpers/wait';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -71,10 +72,7 @@ async function main() {
     await load('POST global-collection (momo)', 5, 20, async (i) => {
       const res = await request(app.url, 'POST', '/v1/crossborder/global-collection', {
         token,
-        body: {
-          customer_uuid: customer.customer_uuid, amount: 1500, currency: 'KES', channel_id: 'ke_momo_deposit', network_id: 'ke_mpesa',
-          account_number: '712345678', reason: 'bench', reference: `bench-${started}-${i}`, dial_code: '+254', account_type: 'momo', country_code: 'KE',
-        },
+        body: momoCollectionBody(customer.customer_uuid, { account_number: '712345678', reason: 'bench', reference: `bench-${started}-${i}` }),
       });
       if (res.status !== 200) throw new Error(String(res.status));
       created++;

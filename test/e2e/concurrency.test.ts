@@ -2,6 +2,7 @@ import { approvedCustomer } from '../helpers/factories';
 import { graphql, request, type HttpResult } from '../helpers/http';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { eventually } from '../helpers/wait';
+import { momoCollectionBody } from '../helpers/transactions';
 
 /**
  * CONTRACT §6: a merchant's reference is unique under concurrency, whichever door
@@ -30,19 +31,7 @@ describe('concurrent collections with one reference', () => {
   });
   afterAll(() => app.close());
 
-  const restBody = (reference: string) => ({
-    customer_uuid: customerUuid,
-    amount: '1500',
-    currency: 'KES',
-    country_code: 'KE',
-    channel_id: 'ke_momo_deposit',
-    network_id: 'ke_mpesa',
-    account_number: '254712345678',
-    dial_code: '+254',
-    account_type: 'momo',
-    reason: 'Concurrency',
-    reference,
-  });
+  const restBody = (reference: string) => momoCollectionBody(customerUuid, { amount: '1500', reason: 'Concurrency', reference });
   const graphqlInput = (reference: string) => ({
     customerUuid,
     amount: '1500',

@@ -4,6 +4,7 @@ import { ManualClock } from '../../../src/shared/clock';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { approvedCustomer, enroll, kycBody } from '../../helpers/factories';
 import { graphql, request } from '../../helpers/http';
+import { momoCollectionBody } from '../../helpers/transactions';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
 
@@ -34,10 +35,7 @@ async function subscribe(client: Client, query: string, variables: Record<string
 async function momoCollection(app: TestApp, token: string, customerUuid: string, reference: string) {
   const res = await request(app.url, 'POST', '/v1/crossborder/global-collection', {
     token,
-    body: {
-      customer_uuid: customerUuid, amount: 1500, currency: 'KES', channel_id: 'ke_momo_deposit', network_id: 'ke_mpesa',
-      account_number: '712345678', reason: 'test', reference, dial_code: '+254', account_type: 'momo', country_code: 'KE',
-    },
+    body: momoCollectionBody(customerUuid, { account_number: '712345678', reason: 'test', reference }),
   });
   if (res.status !== 200) throw new Error(`collection failed: ${res.status} ${res.text}`);
   return res.body.data.reference as string;

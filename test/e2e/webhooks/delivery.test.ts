@@ -5,6 +5,7 @@ import { startReceiver, type Receiver, type ReceiverAnswer, type ReceivedWebhook
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
 import { FAST_WEBHOOKS, awaitDelivery, dbQuery, getEvent, kycApprovedEvent, setEndpoint, verifyDelivery } from '../../helpers/webhooks';
+import { momoCollectionBody } from '../../helpers/transactions';
 
 /** CONTRACT §8: Standard Webhooks deliveries, retries, the final failed state, the event log and resend. */
 describe('webhook delivery', () => {
@@ -51,7 +52,7 @@ describe('webhook delivery', () => {
 
     // A transaction's event carries the status endpoint's record.
     const customer = await approvedCustomer(app, token);
-    const created = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollection(customer.customer_uuid) });
+    const created = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollectionBody(customer.customer_uuid) });
     expect(created.status).toBe(200);
     const reference: string = created.body.data.reference;
     const [row] = await waitForEventRow(app, reference);
@@ -367,25 +368,6 @@ describe('webhook delivery', () => {
     });
   });
 });
-
-/** A Kenyan M-Pesa collection (spec §4.2); the sandbox settles it successful after SANDBOX_SETTLE_MS. */
-let collectionSeq = 0;
-function momoCollection(customerUuid: string) {
-  collectionSeq += 1;
-  return {
-    customer_uuid: customerUuid,
-    amount: 1500,
-    currency: 'KES',
-    channel_id: 'ke_momo_deposit',
-    account_number: '254712345678',
-    network_id: 'ke_mpesa',
-    reason: 'Invoice 42',
-    reference: `whk-${process.pid}-${Date.now()}-${collectionSeq}`,
-    dial_code: '+254',
-    account_type: 'momo',
-    country_code: 'KE',
-  };
-}
 
 /** Waits for the outbox event of a transaction (subject = the service's reference). */
 async function waitForEventRow(app: TestApp, reference: string) {

@@ -7,6 +7,7 @@ import { startReceiver, type ReceiverAnswer } from '../../helpers/receiver';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
 import { dbQuery, setEndpoint, verifyDelivery } from '../../helpers/webhooks';
+import { momoCollectionBody } from '../../helpers/transactions';
 
 /** CONTRACT §8: delivery is durable (it survives kill -9) and several instances never send one attempt twice. */
 describe('webhook delivery durability', () => {
@@ -127,19 +128,7 @@ describe('webhook delivery durability', () => {
               const n = start + i;
               return request(n % 2 === 0 ? a.url : b.url, 'POST', '/v1/crossborder/global-collection', {
                 token,
-                body: {
-                  customer_uuid: customer.customer_uuid,
-                  amount: 1500,
-                  currency: 'KES',
-                  channel_id: 'ke_momo_deposit',
-                  account_number: '254712345678',
-                  network_id: 'ke_mpesa',
-                  reason: 'Load',
-                  reference: `load-${n}`,
-                  dial_code: '+254',
-                  account_type: 'momo',
-                  country_code: 'KE',
-                },
+                body: momoCollectionBody(customer.customer_uuid, { reason: 'Load', reference: `load-${n}` }),
               });
             }),
           );
