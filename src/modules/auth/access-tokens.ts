@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { AppError } from '../../shared/errors';
 import type { Clock } from '../../shared/clock';
@@ -21,10 +21,15 @@ export interface AuthContext {
  * against the injected clock, with no database round trip.
  */
 export class AccessTokens {
+  /** Made once: handing jose raw bytes would rebuild the key on every sign and every verify. */
+  private readonly key: KeyObject;
+
   constructor(
-    private readonly key: Uint8Array,
+    key: Uint8Array,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.key = createSecretKey(key);
+  }
 
   async issue(merchantId: string, clientId: string, familyId: string): Promise<string> {
     const iat = Math.floor(this.clock.now().getTime() / 1000);
