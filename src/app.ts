@@ -36,6 +36,8 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => randomUUID(),
+    // One access line per request (below) instead of Fastify's two.
+    disableRequestLogging: true,
     return503OnClosing: true,
   });
 
@@ -45,6 +47,13 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   fastify.addHook('onRequest', (_request, _reply, done) => RequestContext.create(orm.em, done));
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { method: request.method, path: request.url.split('?', 1)[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request completed',
+    );
+    done();
   });
   registerRestErrorHandling(fastify, config.bodyLimitBytes);
 

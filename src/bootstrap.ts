@@ -5,11 +5,13 @@ import type { Config } from './config';
 import { openDatabase } from './db/database';
 import { LOCK_KEYS, createOrm, migrate, withAdvisoryLock, type Orm } from './db/orm';
 import { createPubSub, type PubSub } from './events/pubsub';
-import { JobName, JobRunner } from './jobs/job-runner';
-import { registerWorkers } from './jobs/workers';
+import { Sql } from './db/sql';
+import { JobRunner, migrateJobSchema } from './jobs/job-runner';
+import { jobHandlers, startSweeps } from './jobs/workers';
 import type { MerchantCredentials } from './modules/merchants/merchant.service';
 import { seedReferenceData } from './modules/reference/reference.seed';
 import { systemClock, type Clock } from './shared/clock';
+import { Faults } from './shared/faults';
 import { resolveKeys } from './shared/keys';
 import { createLogger, type Logger } from './shared/logger';
 import { serializeCredentials } from './transport/rest/v1/merchant.serializer';
@@ -18,13 +20,19 @@ import { serializeCredentials } from './transport/rest/v1/merchant.serializer';
 export async function openStorage(config: Config, logger: Logger, opts: { reuseRunning?: boolean } = {}) {
   const database = await openDatabase(config, logger, opts);
   let orm: Orm | undefined;
+  let sql: Sql | undefined;
   try {
     orm = await createOrm(database.url, config.dbPoolMax, logger);
+    const direct = new Sql(database.url, { max: config.dbPoolMax, embedded: database.embedded, logger });
+    sql = direct;
+    // The job queue's schema first: the service's own migrations may add jobs.
+    await withAdvisoryLock(orm, LOCK_KEYS.jobs, () => migrateJobSchema(direct, logger));
     const applied = await migrate(orm);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
     await seedReferenceData(orm, logger);
-    return { database, orm };
+    return { database, orm, sql };
   } catch (err) {
+    await sql?.close();
     await orm?.close();
     await database.close();
     throw err;
@@ -45,16 +53,21 @@ export async function startService(
 ): Promise<RunningService> {
   const logger = createLogger(config.logLevel, opts.logDestination);
   const keys = resolveKeys(config, logger);
-  const { database, orm } = await openStorage(config, logger);
+  const { database, orm, sql } = await openStorage(config, logger);
   const pubsub: PubSub = createPubSub(config.redisUrl, logger);
-  const jobs = new JobRunner(database.url, logger, config.jobPollIntervalMs, config.jobMaintenanceIntervalS, {
-    // A delivery attempt lasts at most the timeout; a claim older than that belongs to a dead worker.
-    [JobName.DeliverWebhook]: Math.ceil(config.webhookTimeoutMs / 1000) + 10,
-  });
-  // pg-boss's queue creation deadlocks when instances start together; one at a time.
-  await withAdvisoryLock(orm, LOCK_KEYS.jobs, () => jobs.start());
-  const app = await createApp({ config, logger, clock: opts.clock ?? systemClock, orm, pubsub, keys, jobs });
-  await registerWorkers(jobs, app.services, orm);
+  const jobs = new JobRunner(sql, logger, {
+    concurrency: config.jobConcurrency,
+    pollIntervalMs: config.jobPollIntervalMs,
+    heartbeatMs: config.jobHeartbeatMs,
+    // A job runs at most the webhook timeout; an instance silent for much longer than a heartbeat is gone.
+    deadAfterMs: Math.max(config.jobHeartbeatMs * 4, config.webhookTimeoutMs + config.jobHeartbeatMs),
+  }, database.embedded);
+  const faults = new Faults(config.faultInject);
+  const app = await createApp({ config, logger, clock: opts.clock ?? systemClock, orm, sql, pubsub, keys, jobs, faults });
+  await jobs.start(jobHandlers(app.services, orm));
+  const sweeps = startSweeps(app.services, Math.max(100, Math.floor(config.reconcileAfterMs / 2)), (err) =>
+    logger.warn({ err: err.message }, 'sweep failed; the next one tries again'),
+  );
 
   if (config.env === 'sandbox') {
     const demo = await RequestContext.create(orm.em, () => app.services.merchants.ensureDemoMerchant());
@@ -68,9 +81,11 @@ export async function startService(
     app,
     orm,
     async close() {
+      sweeps.stop();
       await app.close();
       await jobs.stop();
       await pubsub.close();
+      await sql.close();
       await orm.close();
       await database.close();
     },

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { FAULT_POINTS, type FaultPoint } from './shared/faults';
 
 /**
  * Typed configuration. This is the only module that reads process.env; everything
@@ -34,10 +35,13 @@ const envSchema = z.object({
   COLLECTION_TTL_S: intWithDefault(86400, 1),
   WEBHOOK_RETRY_SCHEDULE: z.preprocess(emptyToUndefined, z.string().default('5s,30s,2m,10m,30m,1h,2h,4h,8h,12h')),
   WEBHOOK_TIMEOUT_MS: intWithDefault(10_000, 100),
-  JOB_MAINTENANCE_INTERVAL_S: intWithDefault(30, 1),
+  JOB_CONCURRENCY: intWithDefault(16, 1),
+  JOB_HEARTBEAT_MS: intWithDefault(5000, 100),
+  RECONCILE_AFTER_MS: intWithDefault(10_000, 100),
+  FAULT_INJECT: z.preprocess(emptyToUndefined, z.enum(FAULT_POINTS).optional()),
   MAX_SOCKETS_PER_MERCHANT: intWithDefault(20, 1),
   GRAPHQL_MAX_DEPTH: intWithDefault(10, 2),
-  JOB_POLL_INTERVAL_MS: intWithDefault(500, 500),
+  JOB_POLL_INTERVAL_MS: intWithDefault(500, 20),
 });
 
 export type PaymentsEnv = 'sandbox' | 'production';
@@ -68,13 +72,19 @@ export interface Config {
   /** Delays before each webhook retry, e.g. `5s,30s,2m`; after the last one a delivery is failed. */
   webhookRetrySchedule: string;
   webhookTimeoutMs: number;
-  /** How often pg-boss reclaims jobs whose worker died (their claim expired). */
-  jobMaintenanceIntervalS: number;
+  /** Jobs one instance runs at once. */
+  jobConcurrency: number;
+  /** How often an instance tells the others it is alive; the jobs of one silent for several beats are released. */
+  jobHeartbeatMs: number;
+  /** A transaction still `initiating` this long after creation is finished by reconciliation. */
+  reconcileAfterMs: number;
+  /** Durability tests only (sandbox): die at this point. */
+  faultInject?: FaultPoint;
   /** Open GraphQL WebSockets one merchant may hold at once. */
   maxSocketsPerMerchant: number;
   /** Deepest GraphQL selection accepted, over HTTP and over the socket alike. */
   graphqlMaxDepth: number;
-  /** How often idle job workers look for due jobs (pg-boss's minimum is 500 ms). */
+  /** How often idle job workers look for due jobs (new jobs wake them at once; this is for delayed ones). */
   jobPollIntervalMs: number;
 }
 
@@ -85,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  if (e.FAULT_INJECT && e.PAYMENTS_ENV !== 'sandbox') throw new Error('Invalid configuration: FAULT_INJECT is for sandbox durability tests only');
   return {
     env: e.PAYMENTS_ENV,
     port: e.PORT,
@@ -105,7 +116,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     collectionTtlS: e.COLLECTION_TTL_S,
     webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
-    jobMaintenanceIntervalS: e.JOB_MAINTENANCE_INTERVAL_S,
+    jobConcurrency: e.JOB_CONCURRENCY,
+    jobHeartbeatMs: e.JOB_HEARTBEAT_MS,
+    reconcileAfterMs: e.RECONCILE_AFTER_MS,
+    faultInject: e.FAULT_INJECT,
     maxSocketsPerMerchant: e.MAX_SOCKETS_PER_MERCHANT,
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,

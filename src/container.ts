@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Orm } from './db/orm';
+import type { Sql } from './db/sql';
 import type { PubSub } from './events/pubsub';
 import type { JobRunner } from './jobs/job-runner';
 import { AccessTokens } from './modules/auth/access-tokens';
@@ -15,6 +16,7 @@ import { WebhookService } from './modules/webhooks/webhook.service';
 import { MerchantService } from './modules/merchants/merchant.service';
 import { CollectionService } from './modules/transactions/collection.service';
 import { TransactionService } from './modules/transactions/transaction.service';
+import { TransactionStore } from './modules/transactions/transaction.store';
 import { TransferService } from './modules/transactions/transfer.service';
 import type { PaymentProvider } from './providers/payment-provider';
 import { SandboxKycReviewer } from './providers/sandbox/sandbox-kyc-reviewer';
@@ -24,6 +26,7 @@ import { readRateTable } from './modules/rates/rate-table';
 import { RatesService } from './modules/rates/rates.service';
 import { ReferenceService } from './modules/reference/reference.service';
 import type { Clock } from './shared/clock';
+import type { Faults } from './shared/faults';
 import { SecretBox } from './shared/crypto';
 import type { KeyMaterial } from './shared/keys';
 import type { Logger } from './shared/logger';
@@ -36,7 +39,10 @@ export interface Infrastructure {
   orm: Orm;
   pubsub: PubSub;
   keys: KeyMaterial;
+  /** Direct statements for the hot paths (the ORM's unit of work serves the rest). */
+  sql: Sql;
   jobs: JobRunner;
+  faults: Faults;
 }
 
 /** The service layer: the only code that changes state. Every door calls these. */
@@ -58,7 +64,7 @@ export interface Services {
 }
 
 export function createServices(infra: Infrastructure): Services {
-  const { config, logger, clock, orm, pubsub, keys, jobs } = infra;
+  const { config, logger, clock, orm, sql, pubsub, keys, jobs, faults } = infra;
   const secretBox = new SecretBox(keys.encryptionKey);
   const merchants = new MerchantService(orm, clock, secretBox, logger);
   const revocations = new TokenRevocations(orm, pubsub, config.tokenRevocationPollMs, logger);
@@ -66,33 +72,39 @@ export function createServices(infra: Infrastructure): Services {
   const oauth = new OAuthService(orm, clock, merchants, accessTokens, revocations, logger);
   const reference = new ReferenceService(orm);
   const rates = new RatesService(orm, clock, reference, readRateTable());
-  const customers = new CustomerService(orm, clock, reference);
-  const outbox = new Outbox(clock, jobs);
+  const customers = new CustomerService(orm, sql, clock, reference);
+  const outbox = new Outbox(clock);
   const kyc = new KycService(orm, clock, customers, new SandboxKycReviewer(), jobs, outbox, pubsub, secretBox, config.sandboxKycDelayMs, logger);
   const provider = createPaymentProvider(infra, reference);
-  const transactions = new TransactionService(orm, clock, jobs, provider, outbox, pubsub, logger);
+  const transactions = new TransactionService(new TransactionStore(sql), clock, jobs, provider, outbox, pubsub, faults, config.reconcileAfterMs, logger);
   const collections = new CollectionService(customers, reference, transactions, provider, {
     settleMs: config.sandboxSettleMs,
     collectionTtlS: config.collectionTtlS,
   }, clock);
   const transfers = new TransferService(customers, reference, rates, transactions, provider, clock, config.sandboxSettleMs);
   const webhooks = new WebhookService(orm, clock, jobs, secretBox, config.env);
-  const webhookDispatcher = new WebhookDispatcher(orm, clock, jobs, webhooks, {
+  const webhookDispatcher = new WebhookDispatcher(sql, clock, jobs, secretBox, {
     env: config.env,
     timeoutMs: config.webhookTimeoutMs,
     schedule: parseRetrySchedule(config.webhookRetrySchedule),
   }, logger);
-  const subscriptions = new SubscriptionService(pubsub, transactions, kyc);
+  const subscriptions = new SubscriptionService(pubsub, kyc);
   return { merchants, oauth, revocations, reference, rates, customers, kyc, transactions, collections, transfers, webhooks, webhookDispatcher, subscriptions };
 }
 
 /** Sandbox: the deterministic provider. Production: none is integrated yet, so money is refused, not faked. */
-function createPaymentProvider({ config, orm }: Infrastructure, reference: ReferenceService): PaymentProvider {
+function createPaymentProvider({ config, sql }: Infrastructure, reference: ReferenceService): PaymentProvider {
   if (config.env !== 'sandbox') return new UnconfiguredPaymentProvider();
   return new SandboxPaymentProvider(
-    async () => {
-      const [row] = await orm.em.fork().execute<Array<{ n: string }>>(`select nextval('sandbox_virtual_account_seq')::text as n`);
-      return row!.n;
+    async (idempotencyKey) => {
+      const [row] = await sql.query<{ account_number: string }>(
+        `insert into sandbox_virtual_account (idempotency_key) values ($1)
+         on conflict (idempotency_key) do update set idempotency_key = excluded.idempotency_key
+         returning account_number`,
+        [idempotencyKey],
+        'sandbox_virtual_account',
+      );
+      return row!.account_number;
     },
     (countryCode) => {
       const bank = reference.networks(countryCode, 'bank')[0];

@@ -19,12 +19,13 @@ async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
   const keys = resolveKeys(config, logger);
-  const { database, orm } = await openStorage(config, logger, { reuseRunning: true });
+  const { database, orm, sql } = await openStorage(config, logger, { reuseRunning: true });
   try {
     const merchants = new MerchantService(orm, systemClock, new SecretBox(keys.encryptionKey), logger);
     const created = await RequestContext.create(orm.em, () => merchants.createMerchant({ name: values.name }));
     process.stdout.write(`${JSON.stringify(serializeCredentials(created), null, 2)}\n`);
   } finally {
+    await sql.close();
     await orm.close();
     await database.close();
   }

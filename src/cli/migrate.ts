@@ -7,7 +7,8 @@ import { createLogger } from '../shared/logger';
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, process.stderr);
-  const { database, orm } = await openStorage(config, logger, { reuseRunning: true });
+  const { database, orm, sql } = await openStorage(config, logger, { reuseRunning: true });
+  await sql.close();
   await orm.close();
   await database.close();
   logger.info('database is up to date');

@@ -5,9 +5,7 @@ import { KycSubmission } from '../modules/kyc/kyc-submission.entity';
 import { Merchant } from '../modules/merchants/merchant.entity';
 import { OutboxEvent } from '../modules/outbox/outbox-event.entity';
 import { WebhookAttempt, WebhookDelivery } from '../modules/webhooks/webhook-delivery.entity';
-import { TransactionEvent } from '../modules/transactions/transaction-event.entity';
-import { Transaction } from '../modules/transactions/transaction.entity';
 import { FxQuote } from '../modules/rates/fx-quote.entity';
 import { ChannelRecord, CountryRecord, CurrencyRecord, NetworkRecord } from '../modules/reference/reference.entities';
 
-export const entities = [Merchant, TokenFamily, RefreshToken, Customer, KycSubmission, OutboxEvent, WebhookDelivery, WebhookAttempt, Transaction, TransactionEvent, CurrencyRecord, CountryRecord, ChannelRecord, NetworkRecord, FxQuote];
+export const entities = [Merchant, TokenFamily, RefreshToken, Customer, KycSubmission, OutboxEvent, WebhookDelivery, WebhookAttempt, CurrencyRecord, CountryRecord, ChannelRecord, NetworkRecord, FxQuote];

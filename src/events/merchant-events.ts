@@ -1,6 +1,47 @@
 import type { Logger } from '../shared/logger';
 import type { MerchantTopic, PubSub, TopicPayloads } from './pubsub';
 
+type Listener = (payload: any) => void;
+
+/**
+ * One pub/sub subscription per topic per process, fanned out to the listeners of
+ * the event's merchant only: an event costs its own merchant's subscribers, not
+ * every open subscription on the instance.
+ */
+class MerchantFanout {
+  private readonly byTopic = new Map<MerchantTopic, Promise<Map<string, Set<Listener>>>>();
+
+  constructor(private readonly pubsub: PubSub) {}
+
+  async add(topic: MerchantTopic, merchantId: string, listener: Listener): Promise<() => void> {
+    let routes = this.byTopic.get(topic);
+    if (!routes) {
+      const map = new Map<string, Set<Listener>>();
+      routes = this.pubsub
+        .subscribe(topic, (payload) => {
+          for (const l of map.get(payload.merchantId) ?? []) l(payload);
+        })
+        .then(
+          () => map,
+          (err) => {
+            this.byTopic.delete(topic); // the next subscriber tries again
+            throw err;
+          },
+        );
+      this.byTopic.set(topic, routes);
+    }
+    const map = await routes;
+    const set = map.get(merchantId) ?? map.set(merchantId, new Set()).get(merchantId)!;
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && map.get(merchantId) === set) map.delete(merchantId);
+    };
+  }
+}
+
+const fanouts = new WeakMap<PubSub, MerchantFanout>();
+
 /**
  * The one place subscriptions are filtered by merchant: an async iterator over a
  * topic that yields only `merchantId`'s events (and only those `accept` keeps).
@@ -15,7 +56,8 @@ export async function merchantEvents<T extends MerchantTopic>(
   const queue: TopicPayloads[T][] = [];
   let waiting: ((result: IteratorResult<TopicPayloads[T]>) => void) | undefined;
   let done = false;
-  const unsubscribe = await pubsub.subscribe(topic, (payload) => {
+  const fanout = fanouts.get(pubsub) ?? fanouts.set(pubsub, new MerchantFanout(pubsub)).get(pubsub)!;
+  const unsubscribe = await fanout.add(topic, merchantId, (payload: TopicPayloads[T]) => {
     if (done || payload.merchantId !== merchantId || !accept(payload)) return;
     if (waiting) {
       const resolve = waiting;
@@ -28,7 +70,7 @@ export async function merchantEvents<T extends MerchantTopic>(
   const finish = async (): Promise<IteratorResult<TopicPayloads[T]>> => {
     if (!done) {
       done = true;
-      await unsubscribe();
+      unsubscribe();
       waiting?.({ value: undefined, done: true });
       waiting = undefined;
     }

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import Redis from 'ioredis';
+import type { TransactionWire } from '../modules/transactions/transaction.record';
 import type { Logger } from '../shared/logger';
 
 /** Every topic the service publishes. Payload types are fixed per topic. */
@@ -14,7 +15,8 @@ export enum Topic {
 /** Every merchant-scoped payload names its merchant, so subscriptions can filter by it in one place. */
 export interface TopicPayloads {
   [Topic.TokenFamilyRevoked]: { familyId: string };
-  [Topic.TransactionStatusChanged]: { merchantId: string; reference: string; externalReference: string };
+  /** Carries the record itself, so no subscriber reads it again from the database. */
+  [Topic.TransactionStatusChanged]: { merchantId: string; reference: string; externalReference: string; transaction: TransactionWire };
   [Topic.KycStatusChanged]: { merchantId: string; customerUuid: string };
 }
 

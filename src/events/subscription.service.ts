@@ -1,34 +1,17 @@
 import type { KycRecord, KycService } from '../modules/kyc/kyc.service';
-import type { Transaction } from '../modules/transactions/transaction.entity';
-import type { TransactionService } from '../modules/transactions/transaction.service';
+import { fromWire, type Transaction } from '../modules/transactions/transaction.record';
+import { mapAsyncIterator } from '../shared/async-iterator';
 import { merchantEvents } from './merchant-events';
 import { Topic, type PubSub } from './pubsub';
 
-/** Maps each item of an async iterator (in order), passing completion through. */
-function mapAsync<A, B>(source: AsyncIterableIterator<A>, fn: (a: A) => Promise<B>): AsyncIterableIterator<B> {
-  const iterator: AsyncIterableIterator<B> = {
-    next: async () => {
-      const item = await source.next();
-      return item.done ? { value: undefined, done: true } : { value: await fn(item.value), done: false };
-    },
-    return: async () => {
-      await source.return?.();
-      return { value: undefined, done: true };
-    },
-    [Symbol.asyncIterator]: () => iterator,
-  };
-  return iterator;
-}
-
 /**
  * What GraphQL subscriptions stream: a merchant's own status changes, each as
- * the current record (the same one the status endpoints return), loaded fresh
- * after the commit that published it.
+ * the record the status endpoints return. A transaction's record travels in the
+ * event itself (as committed); a KYC record is read after the commit that published it.
  */
 export class SubscriptionService {
   constructor(
     private readonly pubsub: PubSub,
-    private readonly transactions: TransactionService,
     private readonly kyc: KycService,
   ) {}
 
@@ -37,11 +20,11 @@ export class SubscriptionService {
     const events = await merchantEvents(this.pubsub, Topic.TransactionStatusChanged, merchantId, (e) =>
       !reference || e.reference === reference || e.externalReference === reference,
     );
-    return mapAsync(events, (e) => this.transactions.getTransactionDetached(merchantId, e.reference));
+    return mapAsyncIterator(events, async (e) => fromWire(e.transaction));
   }
 
   async kycChanges(merchantId: string, customerUuid?: string | null): Promise<AsyncIterableIterator<KycRecord>> {
     const events = await merchantEvents(this.pubsub, Topic.KycStatusChanged, merchantId, (e) => !customerUuid || e.customerUuid === customerUuid);
-    return mapAsync(events, (e) => this.kyc.getKycDetached(merchantId, e.customerUuid));
+    return mapAsyncIterator(events, (e) => this.kyc.getKycDetached(merchantId, e.customerUuid));
   }
 }

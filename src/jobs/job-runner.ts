@@ -1,9 +1,8 @@
+import { EventEmitter } from 'node:events';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import PgBoss from 'pg-boss';
+import { Logger as WorkerLogger, run, runMigrations, type Runner, type TaskList, type WorkerEvents, type WorkerPool } from 'graphile-worker';
+import { Params, executeOnOrm, type Sql, type SqlExecutor } from '../db/sql';
 import type { Logger } from '../shared/logger';
-
-/** How many due jobs of one kind a worker takes at once (and runs concurrently). */
-const JOB_BATCH_SIZE = 20;
 
 /** Every kind of durable background work, with its payload. */
 export enum JobName {
@@ -12,6 +11,8 @@ export enum JobName {
   SettleTransaction = 'settle-transaction',
   /** A bank collection nobody paid into: expire it. */
   ExpireCollection = 'expire-collection',
+  /** Finish a transaction left `initiating` (its process died between the provider call and the commit). */
+  ReconcileInitiation = 'reconcile-initiation',
   /** One webhook delivery attempt for an outbox event. */
   DeliverWebhook = 'deliver-webhook',
 }
@@ -20,105 +21,161 @@ export interface JobPayloads {
   [JobName.KycReview]: { submissionId: string };
   [JobName.SettleTransaction]: { transactionId: string };
   [JobName.ExpireCollection]: { transactionId: string };
+  [JobName.ReconcileInitiation]: { transactionId: string };
   [JobName.DeliverWebhook]: { eventId: string };
 }
 
-export interface EnqueueOptions {
-  /** Not before this many milliseconds from now. */
+export type JobHandlers = { [K in JobName]: (payload: JobPayloads[K]) => Promise<void> };
+
+/** One job to add inside the caller's statement or transaction. */
+export interface JobSpec<T extends JobName = JobName> {
+  name: T;
+  payload: JobPayloads[T];
+  /** Not before this many milliseconds from the commit (database time). */
   delayMs?: number;
-  /** At most one queued job per key (a repeated enqueue is dropped). */
-  singletonKey?: string;
+  /** At most one waiting job per key: adding it again replaces the waiting one instead of adding a second. */
+  key?: string;
+}
+
+export interface JobRunnerSettings {
+  /** Jobs run at once by this instance (webhook deliveries mostly wait on the network). */
+  concurrency: number;
+  /** How often idle workers look for due jobs when no notification arrives (delayed jobs, or PGlite). */
+  pollIntervalMs: number;
+  /** How often this instance proves it is alive; an instance silent for `deadAfterMs` has its jobs released. */
+  heartbeatMs: number;
+  deadAfterMs: number;
 }
 
 /**
- * pg-boss over the same PostgreSQL: jobs are rows, claimed with SKIP LOCKED (safe
- * with several instances), retried with exponential backoff, and re-run when a
- * worker dies mid-job (its claim expires). `enqueue` writes the job through the
- * caller's transaction, so a state change and the work it schedules commit together.
+ * Durable background work on graphile-worker (chosen by measurement: BENCHMARKS.md).
+ * Jobs are rows in the same PostgreSQL, added by the statement or transaction that
+ * makes the state change (`addJobSql`, `enqueue`), so a change and the work it
+ * schedules commit together. A committed job wakes a worker within milliseconds
+ * (LISTEN/NOTIFY; on PGlite, which has no cross-connection notifications, the
+ * local pool is nudged and others poll). Workers fetch jobs in batches into a
+ * local queue and complete them in batches.
+ *
+ * graphile-worker releases the jobs of a crashed worker only after four hours, so
+ * each instance heartbeats into `job_worker_instance`, and any live instance
+ * releases the jobs of one that stopped heartbeating (kill -9, power loss). Job
+ * handlers are idempotent: a released job that had half run runs again safely.
  */
 export class JobRunner {
-  private readonly boss: PgBoss;
+  private runner?: Runner;
+  private pool?: WorkerPool;
+  private heartbeat?: NodeJS.Timeout;
+  private readonly events: WorkerEvents = new EventEmitter() as WorkerEvents;
 
   constructor(
-    connectionString: string,
+    private readonly sql: Sql,
     private readonly logger: Logger,
-    private readonly pollIntervalMs: number,
-    maintenanceIntervalS: number,
-    /** Per-queue claim expiry: after this a job whose worker died is run again. */
-    private readonly expireInSeconds: Partial<Record<JobName, number>> = {},
+    private readonly settings: JobRunnerSettings,
+    private readonly embedded: boolean,
   ) {
-    this.boss = new PgBoss({
-      connectionString,
-      schema: 'pgboss',
-      max: 4,
-      schedule: false,
-      maintenanceIntervalSeconds: maintenanceIntervalS,
-      retryLimit: 10,
-      retryDelay: 1,
-      retryBackoff: true,
-      expireInSeconds: 120,
-    });
-    this.boss.on('error', (err) => this.logger.error({ err: err.message }, 'job runner error'));
+    this.events.on('pool:create', ({ workerPool }) => (this.pool = workerPool));
   }
 
-  async start(): Promise<void> {
-    await this.boss.start();
-    for (const name of Object.values(JobName)) {
-      const expireInSeconds = this.expireInSeconds[name];
-      await this.boss.createQueue(name, { name, ...(expireInSeconds ? { expireInSeconds } : {}) });
-      if (expireInSeconds) await this.boss.updateQueue(name, { name, expireInSeconds });
+  async start(handlers: JobHandlers): Promise<void> {
+    const taskList: TaskList = {};
+    for (const [name, handler] of Object.entries(handlers)) {
+      taskList[name] = async (payload) => handler(payload as never);
     }
-  }
-
-  async stop(): Promise<void> {
-    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
-  }
-
-  async enqueue<T extends JobName>(em: EntityManager, name: T, data: JobPayloads[T], opts: EnqueueOptions = {}): Promise<void> {
-    await this.boss.send(name, data, {
-      db: transactionExecutor(em),
-      ...(opts.delayMs ? { startAfter: new Date(Date.now() + opts.delayMs) } : {}),
-      ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+    const { concurrency, pollIntervalMs } = this.settings;
+    this.runner = await run({
+      pgPool: this.sql.pool,
+      taskList,
+      noHandleSignals: true,
+      noPreparedStatements: this.embedded,
+      logger: workerLogger(this.logger),
+      events: this.events,
+      preset: {
+        worker: {
+          concurrentJobs: concurrency,
+          pollInterval: pollIntervalMs,
+          localQueue: { size: concurrency * 2 },
+          completeJobBatchDelay: 0,
+          failJobBatchDelay: 0,
+        },
+      },
     });
+    await this.beat();
+    this.heartbeat = setInterval(() => {
+      this.beat().catch((err) => this.logger.warn({ err: (err as Error).message }, 'job heartbeat failed'));
+    }, this.settings.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /** Finishes running jobs (waiting at most a few seconds), returns fetched ones to the queue, and stops. */
+  async stop(): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    await this.runner?.stop();
+    if (this.pool) await this.sql.query('delete from job_worker_instance where pool_id = $1', [this.pool.id]);
+    this.runner = undefined;
   }
 
   /**
-   * Runs `handler` for each job of `name`. Jobs are fetched in batches and run
-   * concurrently (pg-boss waits a polling interval after every fetch, so one job
-   * per fetch would drain a backlog at two jobs a second). A job whose handler
-   * throws is failed on its own, and pg-boss retries it with backoff; the rest of
-   * the batch completes.
+   * Records this instance as alive and releases the jobs of instances that are
+   * not: one statement, run by every instance every `heartbeatMs`.
    */
-  async work<T extends JobName>(name: T, handler: (data: JobPayloads[T]) => Promise<void>): Promise<void> {
-    await this.boss.work<JobPayloads[T]>(name, { batchSize: JOB_BATCH_SIZE, pollingIntervalSeconds: this.pollIntervalMs / 1000 }, async (batch) => {
-      await Promise.all(
-        batch.map(async (job) => {
-          try {
-            await handler(job.data);
-          } catch (err) {
-            this.logger.warn({ job: name, jobId: job.id, err: (err as Error).message }, 'job failed; it will be retried');
-            await this.boss.fail(name, job.id, { message: (err as Error).message });
-          }
-        }),
-      );
-    });
+  private async beat(): Promise<void> {
+    if (!this.pool) return;
+    await this.sql.query(
+      `with me as (
+         insert into job_worker_instance (pool_id, heartbeat_at) values ($1, now())
+         on conflict (pool_id) do update set heartbeat_at = now()
+       ), dead as (
+         delete from job_worker_instance where heartbeat_at < now() - make_interval(secs => $2) returning pool_id
+       )
+       select graphile_worker.force_unlock_workers(array(select pool_id from dead)) where exists (select 1 from dead)`,
+      [this.pool.id, this.settings.deadAfterMs / 1000],
+    );
   }
+
+  /**
+   * Wakes this instance's workers now. Called after a commit that added due jobs:
+   * on PostgreSQL the notification does it anyway; on PGlite nothing else would
+   * before the next poll.
+   */
+  wake(): void {
+    if (this.embedded) this.pool?.nudge(1);
+  }
+
+  /** Adds a job through the caller's ORM transaction (services that use the unit of work). */
+  async enqueue<T extends JobName>(em: EntityManager, job: JobSpec<T>): Promise<void> {
+    const params = new Params();
+    await executeOnOrm(em, `select ${addJobSql(params, job)}`, params.values);
+  }
+
+  /** Adds jobs outside any other change (sweeps). */
+  async add(executor: SqlExecutor, jobs: JobSpec[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const params = new Params();
+    await executor.query(`select ${jobs.map((job) => addJobSql(params, job)).join(', ')}`, params.values);
+    this.wake();
+  }
+
+}
+
+/** graphile-worker's messages in the service's log. */
+function workerLogger(logger: Logger): WorkerLogger {
+  return new WorkerLogger(() => (level, message, meta) => {
+    if (level === 'error') logger.error({ worker: meta }, message);
+    else if (level === 'warning') logger.warn({ worker: meta }, message);
+    else logger.debug({ worker: meta }, message);
+  });
+}
+
+/** Installs or upgrades graphile-worker's schema (callers serialise instances with an advisory lock). */
+export async function migrateJobSchema(sql: Sql, logger: Logger): Promise<void> {
+  await runMigrations({ pgPool: sql.pool, logger: workerLogger(logger) });
 }
 
 /**
- * pg-boss's statements use $n placeholders; MikroORM's raw queries take `?`.
- * This runs them on the EntityManager's connection, inside its transaction.
+ * The SQL expression that adds `job` (graphile_worker.add_job), for use inside a
+ * caller's statement so the job commits with the change that schedules it.
  */
-function transactionExecutor(em: EntityManager) {
-  return {
-    async executeSql(text: string, values: unknown[]) {
-      const bindings: unknown[] = [];
-      const sql = text.replace(/\$(\d+)/g, (_m, n: string) => {
-        bindings.push(values[Number(n) - 1]);
-        return '?';
-      });
-      const rows = await em.execute(sql, bindings as never[]);
-      return { rows: rows as unknown[] as any[] };
-    },
-  };
+export function addJobSql(params: Params, job: JobSpec): string {
+  const runAt = job.delayMs ? `now() + make_interval(secs => ${params.p(job.delayMs / 1000)})` : 'null';
+  return `graphile_worker.add_job(${params.p(job.name)}::text, ${params.p(JSON.stringify(job.payload))}::json, run_at => ${runAt}, job_key => ${params.p(job.key ?? null)}::text, max_attempts => 25)`;
 }

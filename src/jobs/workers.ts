@@ -1,20 +1,35 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { Services } from '../container';
 import type { Orm } from '../db/orm';
-import { JobName, type JobRunner } from './job-runner';
+import { JobName, type JobHandlers } from './job-runner';
 
 /** Which service operation each kind of job runs. Each job gets its own EntityManager context, like a request. */
-export async function registerWorkers(jobs: JobRunner, services: Services, orm: Orm): Promise<void> {
-  await jobs.work(JobName.KycReview, ({ submissionId }) =>
-    RequestContext.create(orm.em, () => services.kyc.reviewSubmission(submissionId)),
-  );
-  await jobs.work(JobName.SettleTransaction, ({ transactionId }) =>
-    RequestContext.create(orm.em, () => services.transactions.settle(transactionId)),
-  );
-  await jobs.work(JobName.ExpireCollection, ({ transactionId }) =>
-    RequestContext.create(orm.em, () => services.transactions.expire(transactionId)),
-  );
-  await jobs.work(JobName.DeliverWebhook, ({ eventId }) =>
-    RequestContext.create(orm.em, () => services.webhookDispatcher.deliver(eventId)),
-  );
+export function jobHandlers(services: Services, orm: Orm): JobHandlers {
+  const inContext = <T>(fn: () => Promise<T>) => RequestContext.create(orm.em, fn);
+  return {
+    [JobName.KycReview]: ({ submissionId }) => inContext(() => services.kyc.reviewSubmission(submissionId)),
+    [JobName.SettleTransaction]: ({ transactionId }) => inContext(() => services.transactions.settle(transactionId)),
+    [JobName.ExpireCollection]: ({ transactionId }) => inContext(() => services.transactions.expire(transactionId)),
+    [JobName.ReconcileInitiation]: ({ transactionId }) => inContext(() => services.transactions.reconcile(transactionId)),
+    [JobName.DeliverWebhook]: ({ eventId }) => inContext(() => services.webhookDispatcher.deliver(eventId)),
+  };
+}
+
+/**
+ * Periodic safety nets, on every instance: transactions a crash left
+ * `initiating` are handed to reconciliation. Bounded work per tick; a tick that
+ * fails is logged and the next one tries again.
+ */
+export function startSweeps(services: Services, everyMs: number, onError: (err: Error) => void): { stop(): void } {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    services.transactions
+      .sweepInitiating()
+      .catch(onError)
+      .finally(() => (running = false));
+  }, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }

@@ -1,6 +1,10 @@
-import type { BankInfo } from '../modules/transactions/transaction.entity';
+import type { BankInfo } from '../modules/transactions/transaction.record';
 
-/** What the gateway asks a provider to start. `idempotencyKey` makes a repeated request harmless. */
+/**
+ * What the gateway asks a provider to start. `idempotencyKey` makes a repeated
+ * request harmless: reconciliation asks again with the same key after a crash,
+ * and must get the same answer, never a second prompt, payout or account.
+ */
 export interface InitiateRequest {
   idempotencyKey: string;
   kind: 'collection' | 'transfer';
@@ -35,9 +39,11 @@ export interface DecideRequest {
 }
 
 /**
- * A cross-border payment provider. The sandbox implements it by table; a real
- * provider implements the same three operations against its API, and nothing in
- * the services changes.
+ * A cross-border payment provider. A call that throws an AppError is a definite
+ * refusal (nothing was started); any other failure leaves the outcome unknown,
+ * and reconciliation asks again with the same idempotency key. The sandbox
+ * implements it by table; a real provider implements the same three operations
+ * against its API, and nothing in the services changes.
  */
 export interface PaymentProvider {
   /** Sends a mobile money payment prompt (collection) or a payout (transfer). */

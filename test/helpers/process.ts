@@ -71,7 +71,8 @@ export function startServiceProcess(env: NodeJS.ProcessEnv, timeoutMs = 45_000):
         stderr: () => err,
         stop: (signal = 'SIGTERM') =>
           new Promise((done) => {
-            if (child.exitCode !== null) return done(child.exitCode);
+            // Already gone (an exit code, or killed by a signal such as FAULT_INJECT's SIGKILL).
+            if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
             child.once('exit', (code) => done(code));
             child.kill(signal);
           }),

@@ -47,7 +47,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     TOKEN_REVOCATION_POLL_MS: '200',
     DB_POOL_MAX: '10',
     SANDBOX_KYC_DELAY_MS: '100',
-    JOB_POLL_INTERVAL_MS: '500',
+    JOB_POLL_INTERVAL_MS: '100',
+    JOB_HEARTBEAT_MS: '500',
     ...opts.env,
   });
   const service = await startService(config, { clock, logDestination: opts.logDestination, print: (t) => printed.push(t) });

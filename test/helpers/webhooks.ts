@@ -6,11 +6,11 @@ import type { ReceivedWebhook } from './receiver';
 import type { TestApp } from './test-app';
 import { eventually } from './wait';
 
-/** Compressed delivery settings: three quick retries, a short timeout, fast reclaiming of dead workers' jobs. */
+/** Compressed delivery settings: three quick retries, a short timeout, fast release of a dead instance's jobs. */
 export const FAST_WEBHOOKS = {
   WEBHOOK_RETRY_SCHEDULE: '200ms,200ms,200ms',
   WEBHOOK_TIMEOUT_MS: '500',
-  JOB_MAINTENANCE_INTERVAL_S: '1',
+  JOB_HEARTBEAT_MS: '500',
 };
 
 /** Runs SQL ($1 placeholders) on a database by URL, outside the service. */

@@ -9,8 +9,18 @@ import {
 import { sandboxSettlement } from '../../src/providers/sandbox/sandbox-payment-provider';
 import { AppError } from '../../src/shared/errors';
 
-/** Every change the state machine allows: out of processing, into a final status the kind can reach. */
+/**
+ * Every change the state machine allows: out of initiating once the provider has
+ * answered (accepted, or declined at once), and out of processing into a final
+ * status the kind can reach.
+ */
 const allowed: Array<[TransactionKind, TransactionStatus, TransactionStatus]> = [
+  ['collection', 'initiating', 'processing'],
+  ['collection', 'initiating', 'failed'],
+  ['transfer', 'initiating', 'processing'],
+  ['transfer', 'initiating', 'failed'],
+  ['payment', 'initiating', 'processing'],
+  ['payment', 'initiating', 'failed'],
   ['collection', 'processing', 'successful'],
   ['collection', 'processing', 'failed'],
   ['collection', 'processing', 'expired'],
@@ -47,18 +57,19 @@ function expectInvalidState(fn: () => unknown) {
 }
 
 describe('transaction state machine', () => {
-  it('knows the three kinds and the four statuses', () => {
+  it('knows the three kinds and the five statuses', () => {
     expect([...TRANSACTION_KINDS]).toEqual(['collection', 'transfer', 'payment']);
-    expect([...TRANSACTION_STATUSES]).toEqual(['processing', 'successful', 'failed', 'expired']);
+    expect([...TRANSACTION_STATUSES]).toEqual(['initiating', 'processing', 'successful', 'failed', 'expired']);
   });
 
   it.each(allowed)('a %s may go %s → %s', (kind, from, to) => {
     expect(nextTransactionStatus(kind, from, to)).toBe(to);
   });
 
-  it('forbids every other (kind, from, to) triple: 41 of the 48', () => {
-    // 3 kinds × 4 × 4 = 48 triples, 7 allowed.
-    expect(forbidden).toHaveLength(3 * 4 * 4 - allowed.length);
+  it('forbids every other (kind, from, to) triple: 62 of the 75', () => {
+    // 3 kinds × 5 × 5 = 75 triples, 13 allowed.
+    expect(forbidden).toHaveLength(3 * 5 * 5 - allowed.length);
+    expect(forbidden).toHaveLength(62);
   });
 
   it.each(forbidden)('a %s may not go %s → %s: INVALID_STATE (409)', (kind, from, to) => {
@@ -71,18 +82,24 @@ describe('transaction state machine', () => {
       expect(() => nextTransactionStatus(kind, from, 'successful')).toThrow(/final status never changes/);
     });
 
-    it('never returns to (or stays in) processing', () => {
-      for (const from of TRANSACTION_STATUSES) expectInvalidState(() => nextTransactionStatus(kind, from, 'processing'));
+    it('never returns to (or stays in) processing, and never goes back to initiating', () => {
+      for (const from of TRANSACTION_STATUSES.filter((s) => s !== 'initiating')) expectInvalidState(() => nextTransactionStatus(kind, from, 'processing'));
+      for (const from of TRANSACTION_STATUSES) expectInvalidState(() => nextTransactionStatus(kind, from, 'initiating'));
+    });
+
+    it('cannot expire or succeed straight from initiating: the provider must accept it first', () => {
+      expectInvalidState(() => nextTransactionStatus(kind, 'initiating', 'successful'));
+      expectInvalidState(() => nextTransactionStatus(kind, 'initiating', 'expired'));
     });
   });
 
   it.each(['transfer', 'payment'] as const)('only collections expire: a processing %s cannot become expired', (kind) => {
     expectInvalidState(() => nextTransactionStatus(kind, 'processing', 'expired'));
-    expect(() => nextTransactionStatus(kind, 'processing', 'expired')).toThrow(`A ${kind} cannot become expired`);
+    expect(() => nextTransactionStatus(kind, 'processing', 'expired')).toThrow(`A ${kind} that is processing cannot become expired`);
   });
 
-  it('calls processing the only non-final status', () => {
-    expect(TRANSACTION_STATUSES.filter((s) => !isFinal(s))).toEqual(['processing']);
+  it('calls initiating and processing the only non-final statuses', () => {
+    expect(TRANSACTION_STATUSES.filter((s) => !isFinal(s))).toEqual(['initiating', 'processing']);
   });
 });
 

@@ -86,12 +86,10 @@ export class KycService {
         submittedAt: now,
       });
       await em.flush();
-      await this.jobs.enqueue(em, JobName.KycReview, { submissionId: submission.id }, {
-        delayMs: this.reviewDelayMs,
-        singletonKey: submission.id,
-      });
+      await this.jobs.enqueue(em, { name: JobName.KycReview, payload: { submissionId: submission.id }, delayMs: this.reviewDelayMs, key: `kyc-review:${submission.id}` });
       return this.toRecord(customer, submission);
     });
+    this.jobs.wake();
     publishAfterCommit(this.pubsub, this.logger, Topic.KycStatusChanged, { merchantId, customerUuid });
     return record;
   }
@@ -138,6 +136,7 @@ export class KycService {
       this.logger.info({ merchantId: customer.merchantId, customerUuid: customer.id, outcome: decision.outcome }, 'KYC reviewed');
       return record;
     });
+    if (decided) this.jobs.wake();
     if (decided) publishAfterCommit(this.pubsub, this.logger, Topic.KycStatusChanged, { merchantId: decided.merchantId, customerUuid: decided.customerUuid });
   }
 

@@ -3,12 +3,13 @@ import { JobName } from '../../jobs/job-runner';
 import type { PaymentProvider } from '../../providers/payment-provider';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
+import { formatAmount } from '../../shared/money';
 import { parseInput } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import type { ReferenceService } from '../reference/reference.service';
 import { checkDialCode, checkLocalAmount, checkRoute, crossBorderFields, routeColumns } from './cross-border.checks';
-import type { Transaction } from './transaction.entity';
-import { newTransactionReference, type ScheduledJob, type TransactionService } from './transaction.service';
+import type { Transaction } from './transaction.record';
+import type { ProviderAnswer, TransactionKindHandler, TransactionService } from './transaction.service';
 
 export const collectionSchema = z.object({
   ...crossBorderFields,
@@ -16,7 +17,7 @@ export const collectionSchema = z.object({
 });
 
 /** Spec §4.2: pull funds from a KYC-approved sender, by bank transfer (virtual account) or mobile money (prompt). */
-export class CollectionService {
+export class CollectionService implements TransactionKindHandler {
   constructor(
     private readonly customers: CustomerService,
     private readonly reference: ReferenceService,
@@ -24,13 +25,15 @@ export class CollectionService {
     private readonly provider: PaymentProvider,
     private readonly timing: { settleMs: number; collectionTtlS: number },
     private readonly clock: Clock,
-  ) {}
+  ) {
+    transactions.registerKind('collection', this);
+  }
 
-  /** Checks in CONTRACT §6's order, then the provider, then one database transaction. */
+  /** Checks in CONTRACT §6's order (the reference last, by the database), then the one creation path. */
   async initiateCollection(merchantId: string, input: unknown): Promise<Transaction> {
     const body = parseInput(collectionSchema, input);
     const route = await checkRoute(this.customers, this.reference, merchantId, body, 'deposit');
-    const { customer, country, channel, network } = route;
+    const { customer, country, channel } = route;
     if (body.currency !== country.currency) {
       throw AppError.invalidRequest(`currency must be ${country.currency} for ${country.code}`, [
         { field: 'currency', issue: `must be ${country.currency} for ${country.code}` },
@@ -38,58 +41,51 @@ export class CollectionService {
     }
     checkDialCode(country, body.dial_code);
     const amount = checkLocalAmount(channel, body.amount);
-    await this.transactions.assertReferenceUnused(merchantId, body.reference);
+    const bank = body.account_type === 'bank';
+    return this.transactions.initiate({
+      merchantId,
+      kind: 'collection',
+      ...routeColumns(route, body),
+      // A bank collection's virtual account is held in the sender's name.
+      accountName: bank ? `${customer.firstName} ${customer.lastName}`.slice(0, 100) : null,
+      amount,
+      currency: country.currency,
+      expiresAt: bank ? new Date(this.clock.now().getTime() + this.timing.collectionTtlS * 1000) : null,
+    });
+  }
 
-    const reference = newTransactionReference('collection');
-    const idempotencyKey = `${merchantId}:${body.reference}`;
-    const amountText = amount.toFixed(channel.minorUnit);
-    let providerReference: string;
-    let bankInfo = null;
-    let virtualAccountNumber = null;
-    const jobs: ScheduledJob[] = [];
-    if (body.account_type === 'bank') {
+  /** A virtual account (bank) or a payment prompt (momo), from the stored row, so reconciliation can ask again. */
+  async callProvider(txn: Transaction, idempotencyKey: string): Promise<ProviderAnswer> {
+    const amount = formatAmount(txn.amount!, this.reference.currencyMinorUnit(txn.currency!) ?? 2);
+    if (txn.accountType === 'bank') {
       const account = await this.provider.createVirtualAccount({
         idempotencyKey,
-        reference,
-        countryCode: country.code,
-        currency: country.currency,
-        amount: amountText,
-        accountName: `${customer.firstName} ${customer.lastName}`.slice(0, 100),
-      });
-      ({ providerReference } = account);
-      bankInfo = { accountName: account.accountName, accountNumber: account.accountNumber, bankName: account.bankName, bankCode: account.bankCode };
-      virtualAccountNumber = account.accountNumber;
-      jobs.push({ name: JobName.ExpireCollection, delayMs: this.timing.collectionTtlS * 1000 });
-    } else {
-      ({ providerReference } = await this.provider.initiate({
-        idempotencyKey,
-        kind: 'collection',
-        reference,
-        accountType: 'momo',
-        countryCode: country.code,
-        networkCode: network.code,
-        accountNumber: body.account_number,
-        accountName: null,
-        amount: amountText,
-        currency: country.currency,
-      }));
-      jobs.push({ name: JobName.SettleTransaction, delayMs: this.timing.settleMs });
-    }
-    const expiresAt = body.account_type === 'bank' ? new Date(this.clock.now().getTime() + this.timing.collectionTtlS * 1000) : null;
-    return this.transactions.create(
-      {
-        merchantId,
-        kind: 'collection',
-        reference,
-        ...routeColumns(route, body),
+        reference: txn.reference,
+        countryCode: txn.countryCode!,
+        currency: txn.currency!,
         amount,
-        currency: country.currency,
-        bankInfo,
-        virtualAccountNumber,
-        providerReference,
-        expiresAt,
-      },
-      jobs,
-    );
+        accountName: txn.accountName ?? '',
+      });
+      return {
+        status: 'processing',
+        providerReference: account.providerReference,
+        bankInfo: { accountName: account.accountName, accountNumber: account.accountNumber, bankName: account.bankName, bankCode: account.bankCode },
+        virtualAccountNumber: account.accountNumber,
+        followUps: [{ name: JobName.ExpireCollection, delayMs: this.timing.collectionTtlS * 1000 }],
+      };
+    }
+    const { providerReference } = await this.provider.initiate({
+      idempotencyKey,
+      kind: 'collection',
+      reference: txn.reference,
+      accountType: 'momo',
+      countryCode: txn.countryCode!,
+      networkCode: this.reference.network(txn.networkId!)?.code ?? txn.networkId!,
+      accountNumber: txn.accountNumber!,
+      accountName: null,
+      amount,
+      currency: txn.currency!,
+    });
+    return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.timing.settleMs }] };
   }
 }

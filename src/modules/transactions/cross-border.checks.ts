@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { parseAmount, type Decimal } from '../../shared/money';
-import type { Customer } from '../customers/customer.entity';
-import type { CustomerService } from '../customers/customer.service';
+import type { CustomerService, Payer } from '../customers/customer.service';
 import type { ReferenceService } from '../reference/reference.service';
 import type { Channel, Country, Network, RampType } from '../reference/reference.types';
 
@@ -36,7 +35,7 @@ export const crossBorderFields = {
 };
 
 export interface Route {
-  customer: Customer;
+  customer: Payer;
   country: Country;
   channel: Channel;
   network: Network;
@@ -58,7 +57,7 @@ export async function checkRoute(
   body: { customer_uuid: string; country_code: string; channel_id: string; network_id: string; account_type: 'bank' | 'momo' },
   rampType: RampType,
 ): Promise<Route> {
-  const customer = await customers.getCustomer(merchantId, body.customer_uuid);
+  const customer = await customers.getPayer(merchantId, body.customer_uuid);
   if (customer.kycStatus !== 'approved') {
     throw new AppError('KYC_REQUIRED', 'The customer must be KYC-approved (overall_kyc_status approved) first');
   }

@@ -1,5 +1,5 @@
 import { toJsonNumber, type Decimal } from '../../shared/money';
-import type { Transaction } from './transaction.entity';
+import type { Transaction } from './transaction.record';
 
 const money = (d: Decimal | null) => (d === null ? null : toJsonNumber(d));
 const iso = (d: Date | null) => d?.toISOString() ?? null;

@@ -1,33 +1,48 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Orm } from '../../db/orm';
-import type { JobName, JobRunner } from '../../jobs/job-runner';
+import { publishAfterCommit } from '../../events/merchant-events';
+import { Topic, type PubSub } from '../../events/pubsub';
+import { JobName, type JobRunner, type JobSpec } from '../../jobs/job-runner';
 import type { PaymentProvider } from '../../providers/payment-provider';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
+import type { Faults } from '../../shared/faults';
 import type { Logger } from '../../shared/logger';
-import { afterCursor, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
+import { pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { parseInput } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
-import { publishAfterCommit } from '../../events/merchant-events';
-import { Topic, type PubSub } from '../../events/pubsub';
 import type { Outbox } from '../outbox/outbox';
-import { TransactionEvent } from './transaction-event.entity';
-import { Transaction } from './transaction.entity';
+import { toWire, type BankInfo, type Transaction, type TransactionEvent } from './transaction.record';
 import { serializeTransaction } from './transaction.serializer';
 import { TRANSACTION_KINDS, TRANSACTION_STATUSES, nextTransactionStatus, type FinalStatus, type TransactionKind } from './transaction.state';
+import type { TransactionStore } from './transaction.store';
 
 const REFERENCE_PREFIX: Record<TransactionKind, string> = { collection: 'col', transfer: 'trf', payment: 'pay' };
 
 /** A service-assigned reference, e.g. `col_5c0f…` (24 hex). */
 export const newTransactionReference = (kind: TransactionKind) => `${REFERENCE_PREFIX[kind]}_${randomBytes(12).toString('hex')}`;
 
-/** Work that decides a new transaction: the job receives the transaction's id. */
-export interface ScheduledJob {
+/** The columns a kind's checks produce; the creation path adds identity, status and times. */
+export type NewTransaction = Partial<Transaction> & Pick<Transaction, 'merchantId' | 'kind' | 'externalReference'>;
+
+/** Work that follows a transaction the provider accepted (settlement, expiry); the job receives the transaction's id. */
+export interface FollowUp {
   name: JobName.SettleTransaction | JobName.ExpireCollection;
   delayMs: number;
+}
+
+/** What the provider answered to an initiation. */
+export type ProviderAnswer =
+  | { status: 'processing'; providerReference: string; bankInfo?: BankInfo; virtualAccountNumber?: string; followUps: FollowUp[] }
+  | { status: 'failed'; failureReason: string; providerReference?: string | null };
+
+/**
+ * What a kind of transaction adds to the one creation path: its provider call,
+ * made from the stored row, so that reconciliation can make it again after a
+ * crash with the same idempotency key (the transaction's id).
+ */
+export interface TransactionKindHandler {
+  callProvider(txn: Transaction, idempotencyKey: string): Promise<ProviderAnswer>;
 }
 
 const listSchema = pageRequestSchema.extend({
@@ -38,81 +53,141 @@ const listSchema = pageRequestSchema.extend({
 
 const simulateSchema = z.object({ outcome: z.enum(['successful', 'failed'], { error: 'must be successful or failed' }) });
 
+/** How many stuck initiations one sweep hands to reconciliation at most. */
+const SWEEP_BATCH = 100;
+
 /**
- * The one transaction model: creation with a per-merchant unique reference,
- * status, history, and every state change (with its outbox event) for every kind.
+ * The one transaction model for every kind: the creation path (row first, then
+ * the provider, then the outcome), reconciliation of a creation a crash cut
+ * short, reads, and every status change with its history and outbox event.
  */
 export class TransactionService {
+  private readonly kinds = new Map<TransactionKind, TransactionKindHandler>();
+
   constructor(
-    private readonly orm: Orm,
+    private readonly store: TransactionStore,
     private readonly clock: Clock,
     private readonly jobs: JobRunner,
     private readonly provider: PaymentProvider,
     private readonly outbox: Outbox,
     private readonly pubsub: PubSub,
+    private readonly faults: Faults,
+    private readonly reconcileAfterMs: number,
     private readonly logger: Logger,
   ) {}
 
-  /** The cheap check before any provider is called; the constraint in `create` is what guarantees it. */
-  async assertReferenceUnused(merchantId: string, externalReference: string): Promise<void> {
-    const existing = await this.orm.em.fork().findOne(Transaction, { merchantId, externalReference });
-    if (existing) throw duplicate(externalReference, existing.reference);
+  registerKind(kind: TransactionKind, handler: TransactionKindHandler): void {
+    this.kinds.set(kind, handler);
   }
 
   /**
-   * Saves a new processing transaction, its first history entry and the jobs that
-   * will decide it, in one transaction. Of concurrent requests with one reference
-   * the first commit wins and every other gets DUPLICATE_REQUEST naming it.
+   * The one creation path (CONTRACT §6, STYLE example 2):
+   * 1. insert the row as `initiating` (statement 1; a reused merchant reference → 409 from the constraint);
+   * 2. call the provider with the transaction's id as idempotency key;
+   * 3. write its answer with the history entry, the outbox event (if it failed) and
+   *    the follow-up jobs (statement 2, atomic on its own).
+   * A crash between 1 and 3 leaves an `initiating` row that reconciliation finishes.
    */
-  async create(fields: Partial<Transaction> & Pick<Transaction, 'merchantId' | 'kind' | 'reference' | 'externalReference'>, jobs: ScheduledJob[]): Promise<Transaction> {
+  async initiate(fields: NewTransaction): Promise<Transaction> {
+    const handler = this.handlerOf(fields.kind);
     const now = this.clock.now();
+    const txn: Transaction = {
+      ...BLANK,
+      ...fields,
+      id: randomUUID(),
+      reference: newTransactionReference(fields.kind),
+      status: 'initiating',
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.store.insert(txn);
+    let answer: ProviderAnswer;
     try {
-      return await this.orm.em.fork().transactional(async (em) => {
-        const txn = em.create(Transaction, { ...fields, status: 'processing', createdAt: now, updatedAt: now });
-        em.create(TransactionEvent, { transactionId: txn.id, fromStatus: null, toStatus: 'processing', reason: 'initiated', occurredAt: now });
-        await em.flush();
-        for (const job of jobs) {
-          await this.jobs.enqueue(em, job.name, { transactionId: txn.id }, { delayMs: job.delayMs, singletonKey: `${job.name}:${txn.id}` });
-        }
-        return txn;
-      });
+      answer = await handler.callProvider(txn, txn.id);
     } catch (err) {
-      if (err instanceof UniqueConstraintViolationException && err.message.includes('transaction_merchant_external_reference_unique')) {
-        const existing = await this.orm.em.fork().findOne(Transaction, { merchantId: fields.merchantId, externalReference: fields.externalReference });
-        throw duplicate(fields.externalReference, existing?.reference);
+      if (err instanceof AppError) {
+        // A definite refusal: nothing was started, so nothing is kept and the reference stays free.
+        await this.store.deleteInitiating(txn.id);
+        throw err;
       }
-      throw err;
+      this.logger.error({ reference: txn.reference, err: (err as Error).message }, 'provider call failed; the transaction will be reconciled');
+      throw new AppError('SERVER_ERROR', `The provider did not answer; transaction ${txn.reference} is recorded and will be finished automatically. Check its status.`);
     }
+    this.faults.hit('crash-after-provider-call');
+    return (await this.recordAnswer(txn, answer, 'initiated')) ?? (await this.reload(txn.id));
+  }
+
+  /** Reconciliation job: finishes a transaction whose creation a crash cut short, asking the provider again with the same key. */
+  async reconcile(transactionId: string): Promise<void> {
+    const txn = await this.store.findById(transactionId);
+    if (!txn || txn.status !== 'initiating') return;
+    let answer: ProviderAnswer;
+    try {
+      answer = await this.handlerOf(txn.kind).callProvider(txn, txn.id);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err; // unknown: the job is retried with backoff
+      answer = { status: 'failed', failureReason: 'provider_refused' };
+    }
+    if (await this.recordAnswer(txn, answer, 'reconciled')) {
+      this.logger.warn({ merchantId: txn.merchantId, reference: txn.reference, status: answer.status }, 'transaction reconciled after an interrupted initiation');
+    }
+  }
+
+  /** Hands every transaction stuck `initiating` for longer than the reconciliation delay to a reconciliation job. */
+  async sweepInitiating(): Promise<number> {
+    const stale = await this.store.staleInitiating(new Date(Date.now() - this.reconcileAfterMs), SWEEP_BATCH);
+    await this.jobs.add(
+      this.store.executor,
+      stale.map((id) => ({ name: JobName.ReconcileInitiation, payload: { transactionId: id }, key: `reconcile:${id}` })),
+    );
+    return stale.length;
+  }
+
+  /** Step 3 of creation (and of reconciliation): the provider's answer, applied once. Null when it was applied already. */
+  private async recordAnswer(txn: Transaction, answer: ProviderAnswer, reason: string): Promise<Transaction | null> {
+    const now = this.clock.now();
+    const status = nextTransactionStatus(txn.kind, txn.status, answer.status);
+    const next: Transaction = {
+      ...txn,
+      status,
+      providerReference: answer.providerReference ?? null,
+      bankInfo: answer.status === 'processing' ? (answer.bankInfo ?? null) : null,
+      virtualAccountNumber: answer.status === 'processing' ? (answer.virtualAccountNumber ?? null) : null,
+      failureReason: answer.status === 'failed' ? answer.failureReason : null,
+      updatedAt: now,
+      completedAt: answer.status === 'failed' ? now : null,
+    };
+    const jobs: JobSpec[] =
+      answer.status === 'processing'
+        ? answer.followUps.map((f) => ({ name: f.name, payload: { transactionId: txn.id }, delayMs: f.delayMs, key: `${f.name}:${txn.id}` }))
+        : [];
+    const event = answer.status === 'failed' ? this.eventFor(next) : undefined;
+    const changed = await this.store.applyChange({ next, from: 'initiating', history: { from: null, reason }, event, jobs });
+    if (!changed) return null;
+    this.afterChange(next, event !== undefined);
+    return next;
   }
 
   /** By the service's reference or the merchant's; another merchant's transaction is NOT_FOUND. */
   async getTransaction(merchantId: string, referenceOrExternal: string): Promise<Transaction> {
-    // The service's own reference wins over a merchant reference that happens to look like one.
-    const txn =
-      (await this.orm.em.findOne(Transaction, { merchantId, reference: referenceOrExternal })) ??
-      (await this.orm.em.findOne(Transaction, { merchantId, externalReference: referenceOrExternal }));
+    const txn = await this.store.findByReference(merchantId, referenceOrExternal);
     if (!txn) throw AppError.notFound('Transaction');
     return txn;
   }
 
   async history(transactionId: string): Promise<TransactionEvent[]> {
-    return this.orm.em.find(TransactionEvent, { transactionId }, { orderBy: { id: 'asc' } });
+    return this.store.history(transactionId);
   }
 
   async listTransactions(merchantId: string, input: unknown): Promise<Page<Transaction>> {
     const { limit, after, status, type, customer_uuid } = parseInput(listSchema, input, 'query');
-    const where: Record<string, unknown> = { merchantId };
-    if (status) where.status = status;
-    if (type) where.kind = type;
-    if (customer_uuid) where.customerId = customer_uuid;
-    Object.assign(where, afterCursor(after));
-    const rows = await this.orm.em.find(Transaction, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: limit + 1 });
+    const rows = await this.store.list(merchantId, { status, kind: type, customerId: customer_uuid }, limit, after);
     return toPage(rows, limit);
   }
 
   /** Settlement job: asks the provider and applies its decision, if any. */
   async settle(transactionId: string): Promise<void> {
-    const txn = await this.orm.em.fork().findOne(Transaction, { id: transactionId });
+    const txn = await this.store.findById(transactionId);
     if (!txn || txn.status !== 'processing' || txn.kind === 'payment' || !txn.accountType || !txn.accountNumber) return;
     const decision = await this.provider.decide({
       kind: txn.kind,
@@ -121,73 +196,99 @@ export class TransactionService {
       providerReference: txn.providerReference,
     });
     if (decision.outcome === 'pending') return;
-    await this.transition(transactionId, decision.outcome, decision.outcome === 'failed' ? decision.reason : null, 'provider');
+    await this.transition(txn, decision.outcome, decision.outcome === 'failed' ? decision.reason : null, 'provider');
   }
 
   /** Expiry job: a bank collection nobody paid into. */
   async expire(transactionId: string): Promise<void> {
-    await this.transition(transactionId, 'expired', 'not_paid_before_expiry', 'expiry');
+    const txn = await this.store.findById(transactionId);
+    if (!txn || txn.status !== 'processing') return;
+    await this.transition(txn, 'expired', 'not_paid_before_expiry', 'expiry');
   }
 
   /** Sandbox: decide a processing transaction now. A final one is INVALID_STATE. */
   async simulate(merchantId: string, referenceOrExternal: string, input: unknown): Promise<Transaction> {
     const { outcome } = parseInput(simulateSchema, input);
     const txn = await this.getTransaction(merchantId, referenceOrExternal);
-    nextTransactionStatus(txn.kind, txn.status, outcome);
-    const changed = await this.transition(txn.id, outcome, outcome === 'failed' ? 'simulated_failure' : null, 'simulation');
+    const changed = await this.transition(txn, outcome, outcome === 'failed' ? 'simulated_failure' : null, 'simulation');
     if (!changed) {
-      const now = await this.orm.em.fork().findOneOrFail(Transaction, { id: txn.id });
+      const now = await this.reload(txn.id);
       throw new AppError('INVALID_STATE', `The transaction is already ${now.status}; a final status never changes`);
     }
     return changed;
   }
 
   /**
-   * The one place a transaction's status changes: under a row lock, checked by the
-   * state machine, with its history entry and outbox event in the same database
-   * transaction. Returns null when the transaction was already final (a second
-   * settlement, on this instance or another, changes nothing).
+   * The one place a processing transaction reaches a final status: checked by the
+   * state machine, then one conditional statement with its history entry, outbox
+   * event, webhook delivery and job. Returns null when the transaction had moved
+   * on meanwhile (a second settlement, on this instance or another, changes nothing).
    */
-  private async transition(transactionId: string, to: FinalStatus, failureReason: string | null, source: string): Promise<Transaction | null> {
-    const changed = await this.orm.em.fork().transactional(async (em: EntityManager) => {
-      const txn = await em.findOne(Transaction, { id: transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!txn || txn.status !== 'processing') return null;
-      const now = this.clock.now();
-      const from = txn.status;
-      txn.status = nextTransactionStatus(txn.kind, from, to);
-      txn.failureReason = to === 'successful' ? null : failureReason;
-      txn.updatedAt = now;
-      txn.completedAt = now;
-      em.create(TransactionEvent, { transactionId: txn.id, fromStatus: from, toStatus: to, reason: failureReason ?? source, occurredAt: now });
-      await this.outbox.record(em, {
-        merchantId: txn.merchantId,
-        type: `${txn.kind}.${to}` as EventType,
-        subjectId: txn.reference,
-        payload: serializeTransaction(txn),
-      });
-      this.logger.info({ merchantId: txn.merchantId, reference: txn.reference, from, to, source }, 'transaction status changed');
-      return txn;
-    });
-    if (changed) {
-      publishAfterCommit(this.pubsub, this.logger, Topic.TransactionStatusChanged, {
-        merchantId: changed.merchantId,
-        reference: changed.reference,
-        externalReference: changed.externalReference,
-      });
-    }
-    return changed;
+  private async transition(txn: Transaction, to: FinalStatus, failureReason: string | null, source: string): Promise<Transaction | null> {
+    nextTransactionStatus(txn.kind, txn.status, to);
+    const now = this.clock.now();
+    const next: Transaction = { ...txn, status: to, failureReason: to === 'successful' ? null : failureReason, updatedAt: now, completedAt: now };
+    const event = this.eventFor(next);
+    const changed = await this.store.applyChange({ next, from: txn.status, history: { from: txn.status, reason: failureReason ?? source }, event });
+    if (!changed) return null;
+    this.logger.info({ merchantId: txn.merchantId, reference: txn.reference, from: txn.status, to, source }, 'transaction status changed');
+    this.afterChange(next, true);
+    return next;
   }
 
-  /** A transaction by reference on its own EntityManager (for subscriptions, outside any request). */
-  async getTransactionDetached(merchantId: string, reference: string): Promise<Transaction> {
-    const txn = await this.orm.em.fork().findOne(Transaction, { merchantId, reference });
+  private eventFor(next: Transaction) {
+    return this.outbox.stamp({ merchantId: next.merchantId, type: `${next.kind}.${next.status}` as EventType, subjectId: next.reference, payload: serializeTransaction(next) });
+  }
+
+  /** After a commit: wake the local delivery worker, and tell subscribers (with the record, so they need not read it again). */
+  private afterChange(next: Transaction, statusEvent: boolean): void {
+    this.jobs.wake();
+    if (!statusEvent) return;
+    publishAfterCommit(this.pubsub, this.logger, Topic.TransactionStatusChanged, {
+      merchantId: next.merchantId,
+      reference: next.reference,
+      externalReference: next.externalReference,
+      transaction: toWire(next),
+    });
+  }
+
+  private async reload(id: string): Promise<Transaction> {
+    const txn = await this.store.findById(id);
     if (!txn) throw AppError.notFound('Transaction');
     return txn;
   }
+
+  private handlerOf(kind: TransactionKind): TransactionKindHandler {
+    const handler = this.kinds.get(kind);
+    if (!handler) throw new Error(`No handler is registered for ${kind} transactions`);
+    return handler;
+  }
 }
 
-function duplicate(externalReference: string, existingReference: string | undefined): AppError {
-  return new AppError('DUPLICATE_REQUEST', `A transaction with reference ${externalReference} already exists`, [
-    { field: 'reference', issue: existingReference ? `already used by transaction ${existingReference}` : 'is already used' },
-  ]);
-}
+/** Every column a kind does not set. */
+const BLANK: Omit<Transaction, 'id' | 'merchantId' | 'kind' | 'reference' | 'externalReference' | 'status' | 'createdAt' | 'updatedAt'> = {
+  customerId: null,
+  accountType: null,
+  countryCode: null,
+  channelId: null,
+  networkId: null,
+  accountNumber: null,
+  accountName: null,
+  dialCode: null,
+  reason: null,
+  amount: null,
+  currency: null,
+  sourceAmount: null,
+  sourceCurrency: null,
+  destinationAmount: null,
+  destinationCurrency: null,
+  rate: null,
+  fee: null,
+  quoteId: null,
+  bankInfo: null,
+  virtualAccountNumber: null,
+  providerReference: null,
+  failureReason: null,
+  completedAt: null,
+  expiresAt: null,
+};

@@ -3,29 +3,30 @@ import { AppError } from '../../shared/errors';
 export const TRANSACTION_KINDS = ['collection', 'transfer', 'payment'] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 
-export const TRANSACTION_STATUSES = ['processing', 'successful', 'failed', 'expired'] as const;
+export const TRANSACTION_STATUSES = ['initiating', 'processing', 'successful', 'failed', 'expired'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
-export type FinalStatus = Exclude<TransactionStatus, 'processing'>;
+export const FINAL_STATUSES = ['successful', 'failed', 'expired'] as const;
+export type FinalStatus = (typeof FINAL_STATUSES)[number];
 
 /**
- * processing → successful | failed | expired; final states never change. Only a
+ * initiating → processing | failed: the row is written before the provider is
+ * asked; the provider's answer moves it on (a provider may decline at once).
+ * processing → successful | failed | expired. Final states never change. Only a
  * collection waits for someone else's payment, so only a collection can expire.
  */
-const ALLOWED: Record<TransactionKind, readonly FinalStatus[]> = {
-  collection: ['successful', 'failed', 'expired'],
-  transfer: ['successful', 'failed'],
-  payment: ['successful', 'failed'],
+const ALLOWED: Record<TransactionKind, Record<'initiating' | 'processing', readonly TransactionStatus[]>> = {
+  collection: { initiating: ['processing', 'failed'], processing: ['successful', 'failed', 'expired'] },
+  transfer: { initiating: ['processing', 'failed'], processing: ['successful', 'failed'] },
+  payment: { initiating: ['processing', 'failed'], processing: ['successful', 'failed'] },
 };
 
 export function isFinal(status: TransactionStatus): status is FinalStatus {
-  return status !== 'processing';
+  return (FINAL_STATUSES as readonly string[]).includes(status);
 }
 
 /** Returns `to` when the change is allowed, or throws INVALID_STATE (409). */
-export function nextTransactionStatus(kind: TransactionKind, from: TransactionStatus, to: TransactionStatus): FinalStatus {
+export function nextTransactionStatus<T extends TransactionStatus>(kind: TransactionKind, from: TransactionStatus, to: T): T {
   if (isFinal(from)) throw new AppError('INVALID_STATE', `The transaction is already ${from}; a final status never changes`);
-  if (to === 'processing' || !ALLOWED[kind].includes(to)) {
-    throw new AppError('INVALID_STATE', `A ${kind} cannot become ${to}`);
-  }
+  if (!ALLOWED[kind][from].includes(to)) throw new AppError('INVALID_STATE', `A ${kind} that is ${from} cannot become ${to}`);
   return to;
 }

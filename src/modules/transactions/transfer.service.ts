@@ -3,14 +3,14 @@ import { JobName } from '../../jobs/job-runner';
 import type { PaymentProvider } from '../../providers/payment-provider';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
-import { parseAmount, type Decimal } from '../../shared/money';
+import { formatAmount, parseAmount, type Decimal } from '../../shared/money';
 import { parseInput } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import { isQuoteLive, type RatesService } from '../rates/rates.service';
 import type { ReferenceService } from '../reference/reference.service';
 import { checkDialCode, checkRoute, checkWithinBounds, crossBorderFields, routeColumns } from './cross-border.checks';
-import type { Transaction } from './transaction.entity';
-import { newTransactionReference, type TransactionService } from './transaction.service';
+import type { Transaction } from './transaction.record';
+import type { ProviderAnswer, TransactionKindHandler, TransactionService } from './transaction.service';
 
 const currencyCode = z.string({ error: 'is required' }).regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code, e.g. USD');
 
@@ -32,7 +32,7 @@ interface Pricing {
 }
 
 /** CONTRACT §6: send funds to a beneficiary's bank account or wallet, converted at the rate (or a locked quote). */
-export class TransferService {
+export class TransferService implements TransactionKindHandler {
   constructor(
     private readonly customers: CustomerService,
     private readonly reference: ReferenceService,
@@ -41,12 +41,14 @@ export class TransferService {
     private readonly provider: PaymentProvider,
     private readonly clock: Clock,
     private readonly settleMs: number,
-  ) {}
+  ) {
+    transactions.registerKind('transfer', this);
+  }
 
   async initiateTransfer(merchantId: string, input: unknown): Promise<Transaction> {
     const body = parseInput(transferSchema, input);
     const route = await checkRoute(this.customers, this.reference, merchantId, body, 'withdrawal');
-    const { country, channel, network } = route;
+    const { country, channel } = route;
     if (body.destination_currency !== country.currency) throw bad('destination_currency', `must be ${country.currency} for ${country.code}`);
     if (!this.rates.isSupportedCurrency(body.source_currency)) throw bad('source_currency', `${body.source_currency} is not a supported currency`);
     checkDialCode(country, body.dial_code);
@@ -58,39 +60,36 @@ export class TransferService {
       : this.freshPrice(body.source_currency, body.destination_currency, sourceAmount);
     if (pricing.destinationAmount.isZero()) throw bad('amount', `converts to 0 ${country.currency}`);
     checkWithinBounds(channel, pricing.destinationAmount, 'amount');
-    await this.transactions.assertReferenceUnused(merchantId, body.reference);
-
-    const reference = newTransactionReference('transfer');
-    const { providerReference } = await this.provider.initiate({
-      idempotencyKey: `${merchantId}:${body.reference}`,
+    return this.transactions.initiate({
+      merchantId,
       kind: 'transfer',
-      reference,
-      accountType: body.account_type,
-      countryCode: country.code,
-      networkCode: network.code,
-      accountNumber: body.account_number,
+      ...routeColumns(route, body),
       accountName: body.account_name,
-      amount: pricing.destinationAmount.toFixed(channel.minorUnit),
-      currency: country.currency,
+      sourceAmount,
+      sourceCurrency: body.source_currency,
+      destinationAmount: pricing.destinationAmount,
+      destinationCurrency: country.currency,
+      rate: pricing.rate,
+      fee: pricing.fee,
+      quoteId: pricing.quoteId,
     });
-    return this.transactions.create(
-      {
-        merchantId,
-        kind: 'transfer',
-        reference,
-        ...routeColumns(route, body),
-        accountName: body.account_name,
-        sourceAmount,
-        sourceCurrency: body.source_currency,
-        destinationAmount: pricing.destinationAmount,
-        destinationCurrency: country.currency,
-        rate: pricing.rate,
-        fee: pricing.fee,
-        quoteId: pricing.quoteId,
-        providerReference,
-      },
-      [{ name: JobName.SettleTransaction, delayMs: this.settleMs }],
-    );
+  }
+
+  /** The payout, from the stored row, so reconciliation can ask again with the same key. */
+  async callProvider(txn: Transaction, idempotencyKey: string): Promise<ProviderAnswer> {
+    const { providerReference } = await this.provider.initiate({
+      idempotencyKey,
+      kind: 'transfer',
+      reference: txn.reference,
+      accountType: txn.accountType!,
+      countryCode: txn.countryCode!,
+      networkCode: this.reference.network(txn.networkId!)?.code ?? txn.networkId!,
+      accountNumber: txn.accountNumber!,
+      accountName: txn.accountName,
+      amount: formatAmount(txn.destinationAmount!, this.reference.currencyMinorUnit(txn.destinationCurrency!) ?? 2),
+      currency: txn.destinationCurrency!,
+    });
+    return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.settleMs }] };
   }
 
   private freshPrice(source: string, destination: string, amount: Decimal): Pricing {

@@ -1,92 +1,127 @@
-import { LockMode } from '@mikro-orm/core';
 import type { PaymentsEnv } from '../../config';
-import type { Orm } from '../../db/orm';
-import { JobName, type JobRunner } from '../../jobs/job-runner';
+import { Params, type Sql } from '../../db/sql';
+import { JobName, addJobSql, type JobRunner } from '../../jobs/job-runner';
 import type { Clock } from '../../shared/clock';
+import type { SecretBox } from '../../shared/crypto';
 import type { Logger } from '../../shared/logger';
-import { Merchant } from '../merchants/merchant.entity';
-import { OutboxEvent } from '../outbox/outbox-event.entity';
+import { runSelects } from '../outbox/outbox';
 import { postWebhook, type SendResult } from './http-sender';
 import { retryDelay } from './retry-schedule';
 import { webhookHeaders } from './signing';
-import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
-import type { WebhookService } from './webhook.service';
+
+/** What one attempt needs, read in one statement. */
+interface PendingDelivery {
+  id: string;
+  merchantId: string;
+  type: string;
+  createdAt: Date;
+  /** The payload as PostgreSQL prints the jsonb: spliced into the body without parsing it. */
+  payload: string;
+  status: string;
+  attemptCount: number;
+  webhookUrl: string | null;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: Date | null;
+}
 
 /** The webhook body (CONTRACT §8): the event with the full record as the status endpoint returns it. */
-export function webhookBody(event: OutboxEvent): string {
-  return JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt.toISOString(), data: event.payload });
+export function webhookBody(event: { id: string; type: string; createdAt: Date }, payloadJson: string): string {
+  return `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created_at":"${event.createdAt.toISOString()}","data":${payloadJson}}`;
 }
+
+/** Opened webhook secrets, keyed by their sealed form: a rotation changes the key, so an entry is never stale. */
+const OPENED_SECRETS_MAX = 10_000;
 
 /**
  * Delivers outbox events, one attempt per job. At-least-once: an attempt whose
- * worker dies is re-run when its job's claim expires, with the same webhook-id.
+ * worker dies is run again (same webhook-id) once its instance is known dead.
  * Each attempt is recorded; a failure schedules the next attempt on the retry
  * schedule (with jitter) until the schedule is spent, then the delivery is failed.
- * pg-boss gives each job to one worker, so several instances never send one
- * attempt twice.
+ * The queue gives each job to one worker, so several instances never send one
+ * attempt twice, and the record is conditional on the attempt count it read.
+ * Two statements per attempt: one read, one write (attempt, delivery, next job).
  */
 export class WebhookDispatcher {
+  private readonly opened = new Map<string, string>();
+
   constructor(
-    private readonly orm: Orm,
+    private readonly sql: Sql,
     private readonly clock: Clock,
     private readonly jobs: JobRunner,
-    private readonly webhooks: WebhookService,
+    private readonly secretBox: SecretBox,
     private readonly settings: { env: PaymentsEnv; timeoutMs: number; schedule: number[] },
     private readonly logger: Logger,
   ) {}
 
   async deliver(eventId: string): Promise<void> {
-    const em = this.orm.em.fork();
-    const delivery = await em.findOne(WebhookDelivery, { eventId });
+    const [delivery] = await this.sql.query<PendingDelivery>(
+      `select e.id, e.merchant_id as "merchantId", e.type, e.created_at as "createdAt", e.payload::text as payload,
+              d.status, d.attempt_count as "attemptCount", m.webhook_url as "webhookUrl",
+              m.webhook_secret_sealed as "secretSealed", m.previous_webhook_secret_sealed as "previousSecretSealed",
+              m.previous_webhook_secret_expires_at as "previousSecretExpiresAt"
+       from webhook_delivery d join outbox_event e on e.id = d.event_id join merchant m on m.id = d.merchant_id
+       where d.event_id = $1`,
+      [eventId],
+      'webhook_pending_delivery',
+    );
     if (!delivery || delivery.status !== 'pending') return;
-    const event = await em.findOneOrFail(OutboxEvent, { id: eventId });
-    const merchant = await em.findOneOrFail(Merchant, { id: event.merchantId });
     const attemptNumber = delivery.attemptCount + 1;
     const attemptedAt = this.clock.now();
 
     let result: SendResult;
-    if (!merchant.webhookUrl) {
+    if (!delivery.webhookUrl) {
       result = { statusCode: null, latencyMs: 0, error: 'no webhook endpoint is configured' };
     } else {
-      const body = webhookBody(event);
+      const body = webhookBody(delivery, delivery.payload);
       // webhook-timestamp is wall-clock time: receivers check it against their own clocks.
-      const headers = webhookHeaders(this.webhooks.signingSecrets(merchant), event.id, new Date(), body);
-      result = await postWebhook(merchant.webhookUrl, body, headers, this.settings.env, this.settings.timeoutMs);
+      const headers = webhookHeaders(this.signingSecrets(delivery), delivery.id, new Date(), body);
+      result = await postWebhook(delivery.webhookUrl, body, headers, this.settings.env, this.settings.timeoutMs);
     }
     const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const now = this.clock.now();
+    const delay = success ? undefined : retryDelay(this.settings.schedule, attemptNumber);
+    const status = success ? 'delivered' : delay === undefined ? 'failed' : 'pending';
 
-    await em.transactional(async (tx) => {
-      const locked = await tx.findOne(WebhookDelivery, { eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!locked || locked.status !== 'pending' || locked.attemptCount !== delivery.attemptCount) return;
-      tx.create(WebhookAttempt, {
-        eventId,
-        merchantId: event.merchantId,
-        attemptNumber,
-        url: merchant.webhookUrl,
-        attemptedAt,
-        statusCode: result.statusCode,
-        latencyMs: result.latencyMs,
-        success,
-        error: success ? null : (result.error ?? `HTTP ${result.statusCode}`),
-      });
-      locked.attemptCount = attemptNumber;
-      locked.updatedAt = this.clock.now();
-      if (success) {
-        locked.status = 'delivered';
-        locked.deliveredAt = locked.updatedAt;
-        locked.nextAttemptAt = null;
-        return;
-      }
-      const delay = retryDelay(this.settings.schedule, attemptNumber);
-      if (delay === undefined) {
-        locked.status = 'failed';
-        locked.nextAttemptAt = null;
-        this.logger.warn({ eventId, merchantId: event.merchantId, attempts: attemptNumber }, 'webhook delivery failed for good');
-        return;
-      }
-      locked.nextAttemptAt = new Date(locked.updatedAt.getTime() + delay);
-      await tx.flush();
-      await this.jobs.enqueue(tx, JobName.DeliverWebhook, { eventId }, { delayMs: delay, singletonKey: `${eventId}:${attemptNumber + 1}` });
-    });
+    const params = new Params();
+    const ctes = [
+      `d as (
+        update webhook_delivery
+        set attempt_count = ${params.p(attemptNumber)}, status = ${params.p(status)}, updated_at = ${params.p(now)},
+            delivered_at = ${params.p(success ? now : null)}::timestamptz,
+            next_attempt_at = ${params.p(delay === undefined ? null : new Date(now.getTime() + delay))}::timestamptz
+        where event_id = ${params.p(eventId)} and status = 'pending' and attempt_count = ${params.p(delivery.attemptCount)}
+        returning event_id, merchant_id)`,
+      `a as (
+        insert into webhook_attempt (event_id, merchant_id, attempt_number, url, attempted_at, status_code, latency_ms, success, error)
+        select event_id, merchant_id, ${params.p(attemptNumber)}::int, ${params.p(delivery.webhookUrl)}::text, ${params.p(attemptedAt)}::timestamptz,
+               ${params.p(result.statusCode)}::int, ${params.p(Math.round(result.latencyMs))}::int, ${params.p(success)}::boolean,
+               ${params.p(success ? null : (result.error ?? `HTTP ${result.statusCode}`))}::text
+        from d)`,
+    ];
+    const selects: string[] = [];
+    if (status === 'pending') {
+      ctes.push(`next as (select ${addJobSql(params, { name: JobName.DeliverWebhook, payload: { eventId }, delayMs: delay, key: `deliver:${eventId}` })} from d)`);
+      selects.push('next');
+    }
+    await this.sql.query(`with ${ctes.join(',\n')} select (select count(*) from d)${selects.length ? `, ${runSelects(selects)}` : ''}`, params.values);
+    if (status === 'failed') this.logger.warn({ eventId, merchantId: delivery.merchantId, attempts: attemptNumber }, 'webhook delivery failed for good');
+  }
+
+  /** The secrets a delivery is signed with now: the current one, and the previous one during its overlap. */
+  private signingSecrets(d: PendingDelivery): string[] {
+    const secrets = [this.open(d.secretSealed)];
+    if (d.previousSecretSealed && d.previousSecretExpiresAt && d.previousSecretExpiresAt > this.clock.now()) secrets.push(this.open(d.previousSecretSealed));
+    return secrets;
+  }
+
+  private open(sealed: string): string {
+    let secret = this.opened.get(sealed);
+    if (secret === undefined) {
+      if (this.opened.size >= OPENED_SECRETS_MAX) this.opened.clear();
+      secret = this.secretBox.open(sealed);
+      this.opened.set(sealed, secret);
+    }
+    return secret;
   }
 }

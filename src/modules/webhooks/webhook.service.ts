@@ -1,5 +1,4 @@
 import { LockMode } from '@mikro-orm/core';
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { PaymentsEnv } from '../../config';
 import type { Orm } from '../../db/orm';
@@ -63,14 +62,6 @@ export class WebhookService {
     return { webhookSecret, previousSecretExpiresAt };
   }
 
-  /** The secrets a delivery is signed with now: the current one, and the previous one during its overlap. */
-  signingSecrets(merchant: Merchant): string[] {
-    const secrets = [this.secretBox.open(merchant.webhookSecretSealed)];
-    const previousLive = merchant.previousWebhookSecretExpiresAt && merchant.previousWebhookSecretExpiresAt > this.clock.now();
-    if (merchant.previousWebhookSecretSealed && previousLive) secrets.push(this.secretBox.open(merchant.previousWebhookSecretSealed));
-    return secrets;
-  }
-
   async listEvents(merchantId: string, input: unknown): Promise<Page<EventWithDelivery>> {
     const { limit, after, type } = parseInput(eventListSchema, input, 'query');
     const where: Record<string, unknown> = { merchantId };
@@ -93,17 +84,30 @@ export class WebhookService {
     return { event, delivery, attempts };
   }
 
-  /** Sends the event again now (same webhook-id), whatever its delivery state. */
+  /**
+   * Sends the event again now (same webhook-id), whatever its delivery state. An
+   * event recorded while the merchant had no endpoint was never attempted; this
+   * is how it is delivered once an endpoint is set. A retry already scheduled is
+   * moved to now rather than sent twice.
+   */
   async resend(merchantId: string, eventId: string): Promise<EventWithDelivery & { attempts: WebhookAttempt[] }> {
     await this.getEvent(merchantId, eventId);
     await this.orm.em.fork().transactional(async (em) => {
-      const delivery = await em.findOneOrFail(WebhookDelivery, { eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      delivery.status = 'pending';
-      delivery.nextAttemptAt = this.clock.now();
-      delivery.updatedAt = this.clock.now();
+      const merchant = await em.findOneOrFail(Merchant, { id: merchantId });
+      if (!merchant.webhookUrl) throw new AppError('INVALID_STATE', 'No webhook endpoint is configured; set one, then resend');
+      const now = this.clock.now();
+      const delivery = await em.findOne(WebhookDelivery, { eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (delivery) {
+        delivery.status = 'pending';
+        delivery.nextAttemptAt = now;
+        delivery.updatedAt = now;
+      } else {
+        em.create(WebhookDelivery, { eventId, merchantId, status: 'pending', attemptCount: 0, nextAttemptAt: now, createdAt: now, updatedAt: now });
+      }
       await em.flush();
-      await this.jobs.enqueue(em, JobName.DeliverWebhook, { eventId }, { singletonKey: `${eventId}:resend:${randomBytes(6).toString('hex')}` });
+      await this.jobs.enqueue(em, { name: JobName.DeliverWebhook, payload: { eventId }, key: `deliver:${eventId}` });
     });
+    this.jobs.wake();
     return this.getEvent(merchantId, eventId);
   }
 }

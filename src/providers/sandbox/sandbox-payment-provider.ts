@@ -24,7 +24,8 @@ export interface SandboxBank {
  */
 export class SandboxPaymentProvider implements PaymentProvider {
   constructor(
-    private readonly nextAccountNumber: () => Promise<string>,
+    /** The account number held for an idempotency key: the same key always gets the same account. */
+    private readonly accountNumberFor: (idempotencyKey: string) => Promise<string>,
     private readonly bankFor: (countryCode: string) => SandboxBank,
   ) {}
 
@@ -36,7 +37,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
     const bank = this.bankFor(request.countryCode);
     return {
       accountName: request.accountName,
-      accountNumber: await this.nextAccountNumber(),
+      accountNumber: await this.accountNumberFor(request.idempotencyKey),
       bankName: bank.bankName,
       bankCode: bank.bankCode,
       providerReference: providerReference('va', request.idempotencyKey),

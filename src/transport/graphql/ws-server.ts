@@ -1,12 +1,13 @@
 import type { Server } from 'node:http';
 import { RequestContext } from '@mikro-orm/core';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, execute, parse, specifiedRules, subscribe, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, createSourceEventStream, execute, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { Services } from '../../container';
 import type { Orm } from '../../db/orm';
 import type { AuthContext } from '../../modules/auth/access-tokens';
 import { AppError } from '../../shared/errors';
+import { mapAsyncIterator } from '../../shared/async-iterator';
 import type { Logger } from '../../shared/logger';
 import { authenticatedContext, type GraphQLContext } from './context';
 import { formatGraphQLError, toGraphQLError } from './errors';
@@ -15,7 +16,7 @@ interface ConnectionState {
   auth?: AuthContext;
 }
 
-/** Runs one operation on its own EntityManager fork, like an HTTP request. */
+/** Runs one operation (or one subscription event) on its own EntityManager fork, like an HTTP request. */
 function withRequestContext<T>(orm: Orm, fn: () => T): T {
   return RequestContext.create(orm.em, fn);
 }
@@ -84,7 +85,13 @@ export function attachGraphQLWebSocket(
         return { schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue };
       },
       execute: (args: ExecutionArgs) => withRequestContext(orm, () => execute(args)),
-      subscribe: (args: ExecutionArgs) => withRequestContext(orm, () => subscribe(args)),
+      // graphql's own subscribe() would run every event's resolvers in the context of
+      // whatever delivered the event; each event gets its own context instead.
+      subscribe: async (args: ExecutionArgs) => {
+        const stream = await withRequestContext(orm, () => createSourceEventStream(args));
+        if (!(Symbol.asyncIterator in stream)) return stream;
+        return mapAsyncIterator(stream[Symbol.asyncIterator](), (payload) => withRequestContext(orm, async () => execute({ ...args, rootValue: payload })));
+      },
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors
           ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, logger)) }

@@ -531,7 +531,7 @@ describe('bank collection expiry (COLLECTION_TTL_S=1)', () => {
     const later = await request(app.url, 'POST', COLLECT, { token, body: bankCollectionBody(customer) });
     await awaitFinalStatus(app, token, later.body.data.reference, SETTLE_WAIT);
     const jobsDone = await eventually(async () => {
-      const rows = await sql(app, `select count(*)::int as n from pgboss.job where name = 'expire-collection' and state in ('created', 'retry', 'active')`);
+      const rows = await sql(app, `select count(*)::int as n from graphile_worker.jobs where task_identifier = 'expire-collection'`);
       return rows[0].n === 0;
     }, SETTLE_WAIT);
     expect(jobsDone).toBe(true);

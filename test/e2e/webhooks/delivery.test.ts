@@ -132,13 +132,20 @@ describe('webhook delivery', () => {
     expect(rows.map((r) => r.attempt_number)).toEqual([1, 2, 3, 4]);
   });
 
-  it('an event without a configured endpoint records why, and is delivered by a resend once there is one', async () => {
+  it('an event recorded while there is no endpoint is logged but never attempted; a resend delivers it once there is one', async () => {
     const merchant = await app.createMerchant('No Endpoint Yet');
     const { accessToken: token } = await app.token(merchant);
     const { eventId } = await kycApprovedEvent(app, token);
-    const failed = await awaitDelivery(app, token, eventId);
-    expect(failed.delivery_status).toBe('failed');
-    expect(failed.attempts.every((a: any) => a.url === null && a.error === 'no webhook endpoint is configured')).toBe(true);
+    const logged = (await getEvent(app, token, eventId)).body.data;
+    expect(logged).toMatchObject({ id: eventId, type: 'customer.kyc.approved', delivery_status: null, attempt_count: 0, attempts: [] });
+    // No delivery, no attempt, no job: nothing is tried on a schedule for an endpoint that does not exist.
+    expect(await dbQuery(app.db.url, 'select 1 from webhook_delivery where event_id = $1', [eventId])).toHaveLength(0);
+    expect(await dbQuery(app.db.url, 'select 1 from webhook_attempt where event_id = $1', [eventId])).toHaveLength(0);
+    expect(await dbQuery(app.db.url, `select 1 from graphile_worker._private_jobs where payload->>'eventId' = $1`, [eventId])).toHaveLength(0);
+
+    const refused = await request(app.url, 'POST', `/v1/webhooks/events/${eventId}/resend`, { token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('INVALID_STATE');
 
     const receiver = await startReceiver(() => 200);
     receivers.push(receiver);
@@ -146,7 +153,8 @@ describe('webhook delivery', () => {
     const resent = await request(app.url, 'POST', `/v1/webhooks/events/${eventId}/resend`, { token });
     expect(resent.status).toBe(200);
     const delivered = await awaitDelivery(app, token, eventId, (e) => e.delivery_status === 'delivered');
-    expect(delivered.attempts.at(-1)).toMatchObject({ attempt_number: 5, status_code: 200, success: true, url: receiver.url });
+    expect(delivered.attempts).toHaveLength(1);
+    expect(delivered.attempts[0]).toMatchObject({ attempt_number: 1, status_code: 200, success: true, url: receiver.url });
     expect(verifyDelivery(merchant.webhookSecret, requestsFor(receiver, eventId)[0]!).id).toBe(eventId);
   });
 

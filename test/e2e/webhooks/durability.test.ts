@@ -24,7 +24,7 @@ describe('webhook delivery durability', () => {
     const env = serviceEnv(db.url, {
       SANDBOX_KYC_DELAY_MS: '100',
       JOB_POLL_INTERVAL_MS: '500',
-      JOB_MAINTENANCE_INTERVAL_S: '1',
+      JOB_HEARTBEAT_MS: '500',
       WEBHOOK_TIMEOUT_MS: '3000',
       WEBHOOK_RETRY_SCHEDULE: '500ms,500ms,1s,1s,2s,2s',
     });
@@ -101,7 +101,7 @@ describe('webhook delivery durability', () => {
     beforeAll(async () => {
       db = await createTestDatabase();
       const clock = new ManualClock(new Date('2026-11-22T12:00:00Z'));
-      const env = { SANDBOX_SETTLE_MS: '100', WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s', JOB_MAINTENANCE_INTERVAL_S: '1' };
+      const env = { SANDBOX_SETTLE_MS: '100', WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s', JOB_HEARTBEAT_MS: '500' };
       a = await createTestApp({ database: db, clock, env });
       b = await createTestApp({ database: db, clock, env });
     });

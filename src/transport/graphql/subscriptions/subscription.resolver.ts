@@ -2,7 +2,7 @@ import { Arg, Resolver, Root, Subscription } from 'type-graphql';
 import type { PaymentsEnv } from '../../../config';
 import type { Services } from '../../../container';
 import type { KycRecord } from '../../../modules/kyc/kyc.service';
-import type { Transaction } from '../../../modules/transactions/transaction.entity';
+import type { Transaction } from '../../../modules/transactions/transaction.record';
 import { AppError } from '../../../shared/errors';
 import type { GraphQLContext } from '../context';
 import { KycType } from '../customers/customer.types';

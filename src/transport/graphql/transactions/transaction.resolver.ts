@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { PaymentsEnv } from '../../../config';
 import type { Services } from '../../../container';
-import type { Transaction } from '../../../modules/transactions/transaction.entity';
+import type { Transaction } from '../../../modules/transactions/transaction.record';
 import { AppError } from '../../../shared/errors';
 import type { GraphQLContext } from '../context';
 import { toConnection } from '../relay';

@@ -1,7 +1,7 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
-import type { TransactionEvent } from '../../../modules/transactions/transaction-event.entity';
-import type { Transaction } from '../../../modules/transactions/transaction.entity';
+import type { TransactionEvent } from '../../../modules/transactions/transaction.record';
+import type { Transaction } from '../../../modules/transactions/transaction.record';
 import { formatAmount, type Decimal } from '../../../shared/money';
 import { ChannelTypeValue } from '../reference/reference.type';
 import { Connection } from '../relay';
@@ -15,6 +15,7 @@ export enum TransactionTypeValue {
 registerEnumType(TransactionTypeValue, { name: 'TransactionType', description: 'What kind of transaction it is.' });
 
 export enum TransactionStatusValue {
+  INITIATING = 'initiating',
   PROCESSING = 'processing',
   SUCCESSFUL = 'successful',
   FAILED = 'failed',
@@ -22,7 +23,8 @@ export enum TransactionStatusValue {
 }
 registerEnumType(TransactionStatusValue, {
   name: 'TransactionStatus',
-  description: 'PROCESSING → SUCCESSFUL | FAILED | EXPIRED; a final status never changes. Only a collection can expire.',
+  description:
+    'INITIATING (recorded, the provider not yet answered; usually milliseconds) → PROCESSING | FAILED; PROCESSING → SUCCESSFUL | FAILED | EXPIRED; a final status never changes. Only a collection can expire.',
 });
 
 export enum SimulationOutcomeValue {

@@ -49,7 +49,11 @@ export class WebhookEventType {
   @Field(() => GraphQLJSONObject, { description: 'The payload: the full record as the REST status endpoint returns it (snake_case, as in the webhook body).' })
   data!: Record<string, unknown>;
 
-  @Field(() => WebhookDeliveryStatusValue, { nullable: true }) deliveryStatus!: WebhookDeliveryStatusValue | null;
+  @Field(() => WebhookDeliveryStatusValue, {
+    nullable: true,
+    description: 'Null: never attempted, because you had no webhook endpoint when the event was recorded. Resend it once one is set.',
+  })
+  deliveryStatus!: WebhookDeliveryStatusValue | null;
   @Field(() => Int) attemptCount!: number;
   @Field(() => Date, { nullable: true, description: 'When the next attempt is due, while PENDING.' }) nextAttemptAt!: Date | null;
   @Field(() => Date, { nullable: true }) deliveredAt!: Date | null;

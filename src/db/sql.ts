@@ -1,0 +1,90 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import type { Logger } from '../shared/logger';
+
+/** Something that runs one statement: the pool (autocommit) or a client inside a transaction. */
+export interface SqlExecutor {
+  query<R = Record<string, any>>(text: string, values?: unknown[], name?: string): Promise<R[]>;
+}
+
+/**
+ * Direct statements for the hot paths, beside the ORM. A hot path that is one
+ * insert or one read costs one statement here, not a unit of work: no identity
+ * map, no change sets, no query builder.
+ *
+ * `name` makes a statement a prepared one (parsed and planned once per
+ * connection). PGlite serves every socket connection from one backend session,
+ * where two connections preparing one name would collide, so statements are not
+ * named there.
+ */
+export class Sql implements SqlExecutor {
+  readonly pool: pg.Pool;
+  private readonly prepare: boolean;
+
+  constructor(url: string, opts: { max: number; embedded: boolean; logger: Logger }) {
+    this.pool = new pg.Pool({ connectionString: url, max: opts.max, idleTimeoutMillis: 30_000 });
+    this.prepare = !opts.embedded;
+    const onError = (err: Error) => opts.logger.warn({ err: err.message }, 'database connection failed');
+    this.pool.on('error', onError);
+    // A client that fails while checked out must not crash the process either.
+    this.pool.on('connect', (client) => client.on('error', onError));
+  }
+
+  async query<R = Record<string, any>>(text: string, values: unknown[] = [], name?: string): Promise<R[]> {
+    const result = await this.pool.query({ text, values, ...(name && this.prepare ? { name } : {}) });
+    return result.rows as R[];
+  }
+
+  /** Runs fn in one database transaction on one connection: committed when fn resolves, rolled back when it throws. */
+  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    const tx: SqlExecutor = {
+      query: async <R>(text: string, values: unknown[] = [], name?: string) =>
+        (await client.query({ text, values, ...(name && this.prepare ? { name } : {}) })).rows as R[],
+    };
+    try {
+      await client.query('begin');
+      const result = await fn(tx);
+      await client.query('commit');
+      client.release();
+      return result;
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      client.release();
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** Builds one statement's parameter list: `p(value)` returns its `$n`. */
+export class Params {
+  readonly values: unknown[] = [];
+
+  p(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** PostgreSQL's unique_violation, with the constraint that was hit. */
+export function uniqueViolation(err: unknown): string | undefined {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23505' ? (e.constraint ?? '') : undefined;
+}
+
+/**
+ * Runs a `$n`-numbered statement through an ORM EntityManager (inside its
+ * transaction), whose raw queries take `?` placeholders in order of appearance.
+ */
+export async function executeOnOrm(em: EntityManager, text: string, values: unknown[]): Promise<void> {
+  const bindings: unknown[] = [];
+  const sql = text.replace(/\$(\d+)/g, (_m, n: string) => {
+    bindings.push(values[Number(n) - 1]);
+    return '?';
+  });
+  await em.execute(sql, bindings as never[]);
+}

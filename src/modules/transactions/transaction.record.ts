@@ -1,0 +1,85 @@
+import { Decimal } from '../../shared/money';
+import type { TransactionKind, TransactionStatus } from './transaction.state';
+
+/** Bank details a sender pays into (spec §2: all strings). */
+export interface BankInfo {
+  accountName: string;
+  accountNumber: string;
+  bankName: string;
+  bankCode: string;
+}
+
+/**
+ * One transaction of any kind, as stored in the `transaction` table; kind-specific
+ * columns are null where they do not apply. Read and written by direct statements
+ * (transaction.store.ts), not through the ORM's unit of work: every operation on it
+ * is one insert, one read or one conditional update.
+ */
+export interface Transaction {
+  id: string;
+  merchantId: string;
+  kind: TransactionKind;
+  /** Assigned by the service. */
+  reference: string;
+  /** The merchant's own reference, unique per merchant across every kind. */
+  externalReference: string;
+  status: TransactionStatus;
+  customerId: string | null;
+  accountType: 'bank' | 'momo' | null;
+  countryCode: string | null;
+  channelId: string | null;
+  networkId: string | null;
+  accountNumber: string | null;
+  accountName: string | null;
+  dialCode: string | null;
+  reason: string | null;
+  /** Collections: the amount the sender pays, in `currency`. */
+  amount: Decimal | null;
+  currency: string | null;
+  /** Transfers: what the merchant sends and what the beneficiary receives. */
+  sourceAmount: Decimal | null;
+  sourceCurrency: string | null;
+  destinationAmount: Decimal | null;
+  destinationCurrency: string | null;
+  rate: Decimal | null;
+  fee: Decimal | null;
+  quoteId: string | null;
+  bankInfo: BankInfo | null;
+  virtualAccountNumber: string | null;
+  providerReference: string | null;
+  failureReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+  expiresAt: Date | null;
+}
+
+/** One state change in a transaction's history. */
+export interface TransactionEvent {
+  id: string;
+  transactionId: string;
+  fromStatus: TransactionStatus | null;
+  toStatus: TransactionStatus;
+  reason: string | null;
+  occurredAt: Date;
+}
+
+/** A transaction as JSON (decimals as strings, times as ISO-8601): what pub/sub carries between instances. */
+export type TransactionWire = { [K in keyof Transaction]: Transaction[K] extends Decimal | null ? string | null : Transaction[K] extends Date | null ? string | null : Transaction[K] };
+
+const WIRE_DECIMALS = ['amount', 'sourceAmount', 'destinationAmount', 'rate', 'fee'] as const;
+const WIRE_DATES = ['createdAt', 'updatedAt', 'completedAt', 'expiresAt'] as const;
+
+export function toWire(t: Transaction): TransactionWire {
+  const wire: Record<string, unknown> = { ...t };
+  for (const f of WIRE_DECIMALS) wire[f] = t[f]?.toFixed() ?? null;
+  for (const f of WIRE_DATES) wire[f] = t[f]?.toISOString() ?? null;
+  return wire as TransactionWire;
+}
+
+export function fromWire(w: TransactionWire): Transaction {
+  const t: Record<string, unknown> = { ...w };
+  for (const f of WIRE_DECIMALS) t[f] = w[f] === null ? null : new Decimal(w[f]);
+  for (const f of WIRE_DATES) t[f] = w[f] === null ? null : new Date(w[f]);
+  return t as unknown as Transaction;
+}

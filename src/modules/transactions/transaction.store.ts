@@ -1,0 +1,226 @@
+import { Params, uniqueViolation, type Sql, type SqlExecutor } from '../../db/sql';
+import { addJobSql, type JobSpec } from '../../jobs/job-runner';
+import { AppError } from '../../shared/errors';
+import { Decimal } from '../../shared/money';
+import { decodeCursor } from '../../shared/pagination';
+import { recordEventSql, runSelects, type NewEvent } from '../outbox/outbox';
+import type { Transaction, TransactionEvent } from './transaction.record';
+import type { TransactionKind, TransactionStatus } from './transaction.state';
+
+/** Record field → column, for every column of the `transaction` table. */
+const COLUMNS = {
+  id: 'id',
+  merchantId: 'merchant_id',
+  kind: 'kind',
+  reference: 'reference',
+  externalReference: 'external_reference',
+  status: 'status',
+  customerId: 'customer_id',
+  accountType: 'account_type',
+  countryCode: 'country_code',
+  channelId: 'channel_id',
+  networkId: 'network_id',
+  accountNumber: 'account_number',
+  accountName: 'account_name',
+  dialCode: 'dial_code',
+  reason: 'reason',
+  amount: 'amount',
+  currency: 'currency',
+  sourceAmount: 'source_amount',
+  sourceCurrency: 'source_currency',
+  destinationAmount: 'destination_amount',
+  destinationCurrency: 'destination_currency',
+  rate: 'rate',
+  fee: 'fee',
+  quoteId: 'quote_id',
+  bankInfo: 'bank_info',
+  virtualAccountNumber: 'virtual_account_number',
+  providerReference: 'provider_reference',
+  failureReason: 'failure_reason',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  completedAt: 'completed_at',
+  expiresAt: 'expires_at',
+} as const satisfies Record<keyof Transaction, string>;
+
+const FIELDS = Object.keys(COLUMNS) as Array<keyof Transaction>;
+const DECIMALS = new Set<keyof Transaction>(['amount', 'sourceAmount', 'destinationAmount', 'rate', 'fee']);
+const SELECT_LIST = FIELDS.map((f) => `${COLUMNS[f]} as "${f}"`).join(', ');
+const INSERT_COLUMNS = FIELDS.map((f) => COLUMNS[f]).join(', ');
+const INSERT_VALUES = FIELDS.map((f, i) => `$${i + 1}${f === 'bankInfo' ? '::jsonb' : ''}`).join(', ');
+/** What a status change may write besides the status. */
+const MUTABLE: Array<keyof Transaction> = ['status', 'failureReason', 'providerReference', 'bankInfo', 'virtualAccountNumber', 'updatedAt', 'completedAt'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A row read with SELECT_LIST (columns aliased to field names) → the record, with exact decimals. */
+function toTransaction(row: Record<string, unknown>): Transaction {
+  for (const field of DECIMALS) if (row[field] !== null) row[field] = new Decimal(row[field] as string);
+  return row as unknown as Transaction;
+}
+
+function toDatabase(field: keyof Transaction, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (DECIMALS.has(field)) return (value as Decimal).toFixed();
+  if (field === 'bankInfo') return JSON.stringify(value);
+  return value;
+}
+
+export interface ListFilter {
+  status?: TransactionStatus;
+  kind?: TransactionKind;
+  customerId?: string;
+}
+
+/** A status change, written by one statement with everything that goes with it. */
+export interface StatusChange {
+  /** The transaction as it will be after the change (its status, reason, provider fields, times). */
+  next: Transaction;
+  /** The status it must still have; if it has moved on meanwhile, nothing is written. */
+  from: TransactionStatus;
+  /** The history entry: its from-status (null for the first entry) and reason. */
+  history: { from: TransactionStatus | null; reason: string };
+  /** The outbox event, already stamped with its id and time. */
+  event?: NewEvent & { id: string; createdAt: Date };
+  jobs?: JobSpec[];
+}
+
+/**
+ * Every statement on the `transaction` and `transaction_event` tables. Each
+ * operation is one statement: an insert, a read, or a conditional update that
+ * carries its history entry, outbox event, webhook delivery and jobs in common
+ * table expressions, so it commits atomically without a transaction block.
+ */
+export class TransactionStore {
+  constructor(private readonly sql: Sql) {}
+
+  /** For work that adds jobs on its own (sweeps). */
+  get executor(): SqlExecutor {
+    return this.sql;
+  }
+
+  /**
+   * The first statement of every initiation: the row, `initiating`. The per-merchant
+   * unique constraint answers a reused reference (no read before the write); the
+   * error names the transaction that holds it.
+   */
+  async insert(txn: Transaction): Promise<void> {
+    try {
+      await this.sql.query(
+        `insert into "transaction" (${INSERT_COLUMNS}) values (${INSERT_VALUES})`,
+        FIELDS.map((f) => toDatabase(f, txn[f])),
+        'transaction_insert',
+      );
+    } catch (err) {
+      if (uniqueViolation(err) === 'transaction_merchant_external_reference_unique') {
+        const [existing] = await this.sql.query<{ reference: string }>(
+          'select reference from "transaction" where merchant_id = $1 and external_reference = $2',
+          [txn.merchantId, txn.externalReference],
+        );
+        throw duplicateReference(txn.externalReference, existing?.reference);
+      }
+      throw err;
+    }
+  }
+
+  /** By the service's reference or the merchant's own; the service's wins when both match. One statement. */
+  async findByReference(merchantId: string, referenceOrExternal: string): Promise<Transaction | null> {
+    const [row] = await this.sql.query(
+      `select ${SELECT_LIST} from "transaction"
+       where merchant_id = $1 and (reference = $2 or external_reference = $2)
+       order by reference = $2 desc limit 1`,
+      [merchantId, referenceOrExternal],
+      'transaction_by_reference',
+    );
+    return row ? toTransaction(row) : null;
+  }
+
+  async findById(id: string): Promise<Transaction | null> {
+    const [row] = await this.sql.query(`select ${SELECT_LIST} from "transaction" where id = $1`, [id], 'transaction_by_id');
+    return row ? toTransaction(row) : null;
+  }
+
+  /** Newest first by keyset (created_at, id); `limit + 1` rows, the extra one only saying there is more. */
+  async list(merchantId: string, filter: ListFilter, limit: number, after?: string): Promise<Transaction[]> {
+    const params = new Params();
+    const where = [`merchant_id = ${params.p(merchantId)}`];
+    if (filter.status) where.push(`status = ${params.p(filter.status)}`);
+    if (filter.kind) where.push(`kind = ${params.p(filter.kind)}`);
+    if (filter.customerId) where.push(`customer_id = ${params.p(filter.customerId)}`);
+    if (after) {
+      const cursor = decodeCursor(after);
+      if (!UUID.test(cursor.id)) throw AppError.invalidRequest('The cursor is not valid; use one returned by a previous page', [{ field: 'after', issue: 'is not a valid cursor' }]);
+      where.push(`(created_at, id) < (${params.p(cursor.createdAt)}, ${params.p(cursor.id)}::uuid)`);
+    }
+    const rows = await this.sql.query(
+      `select ${SELECT_LIST} from "transaction" where ${where.join(' and ')} order by created_at desc, id desc limit ${params.p(limit + 1)}`,
+      params.values,
+    );
+    return rows.map(toTransaction);
+  }
+
+  async history(transactionId: string): Promise<TransactionEvent[]> {
+    return this.sql.query<TransactionEvent>(
+      `select id::text as "id", transaction_id as "transactionId", from_status as "fromStatus", to_status as "toStatus", reason, occurred_at as "occurredAt"
+       from transaction_event where transaction_id = $1 order by transaction_event.id`,
+      [transactionId],
+      'transaction_history',
+    );
+  }
+
+  /** Removes a row whose initiation the provider refused outright (nothing was started). */
+  async deleteInitiating(id: string): Promise<void> {
+    await this.sql.query(`delete from "transaction" where id = $1 and status = 'initiating'`, [id]);
+  }
+
+  /** Transactions still `initiating` longer than `olderThanMs` after creation (their process died mid-initiation). */
+  async staleInitiating(olderThan: Date, limit: number): Promise<string[]> {
+    const rows = await this.sql.query<{ id: string }>(
+      `select id from "transaction" where status = 'initiating' and created_at < $1 order by created_at limit $2`,
+      [olderThan, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The one statement of every status change: the update, conditional on the
+   * status it must still have, and (only if it happened) its history entry, its
+   * outbox event with the webhook delivery and delivery job, and the jobs that
+   * follow. Returns whether it happened: false when another worker, instance or
+   * request changed the transaction first.
+   */
+  async applyChange(change: StatusChange): Promise<boolean> {
+    const params = new Params();
+    const { next } = change;
+    const sets = MUTABLE.map((f) => `${COLUMNS[f]} = ${params.p(toDatabase(f, next[f]))}${f === 'bankInfo' ? '::jsonb' : ''}`);
+    const ctes = [
+      `changed as (
+        update "transaction" set ${sets.join(', ')}
+        where id = ${params.p(next.id)} and status = ${params.p(change.from)}
+        returning id)`,
+      `history as (
+        insert into transaction_event (transaction_id, from_status, to_status, reason, occurred_at)
+        select id, ${params.p(change.history.from)}::text, ${params.p(next.status)}::text, ${params.p(change.history.reason)}::text, ${params.p(next.updatedAt)}::timestamptz from changed)`,
+    ];
+    const selects: string[] = [];
+    if (change.event) {
+      const event = recordEventSql(params, change.event, 'changed');
+      ctes.push(...event.ctes);
+      selects.push(...event.selects);
+    }
+    if (change.jobs?.length) {
+      ctes.push(`jobs as (select ${change.jobs.map((job) => addJobSql(params, job)).join(', ')} from changed)`);
+      selects.push('jobs');
+    }
+    const [row] = await this.sql.query<{ changed: string }>(
+      `with ${ctes.join(',\n')} select (select count(*) from changed) as changed${selects.length ? `, ${runSelects(selects)}` : ''}`,
+      params.values,
+    );
+    return Number(row?.changed) === 1;
+  }
+}
+
+export function duplicateReference(externalReference: string, existingReference: string | undefined): AppError {
+  return new AppError('DUPLICATE_REQUEST', `A transaction with reference ${externalReference} already exists`, [
+    { field: 'reference', issue: existingReference ? `already used by transaction ${existingReference}` : 'is already used' },
+  ]);
+}

@@ -1,0 +1,16 @@
+/**
+ * Fault injection for durability tests: `FAULT_INJECT=<point>` (sandbox only,
+ * refused by config in production) makes the process die at that point as if
+ * the machine had lost power, so a test can show that what was in flight is
+ * finished after a restart, never lost and never doubled.
+ */
+export const FAULT_POINTS = ['crash-after-provider-call'] as const;
+export type FaultPoint = (typeof FAULT_POINTS)[number];
+
+export class Faults {
+  constructor(private readonly armed: FaultPoint | undefined) {}
+
+  hit(point: FaultPoint): void {
+    if (this.armed === point) process.kill(process.pid, 'SIGKILL');
+  }
+}

@@ -1,0 +1,186 @@
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import {
+  adminMerchant,
+  approvedCustomerAt,
+  attempt,
+  clientToken,
+  hasExited,
+  historyOf,
+  outboxOf,
+  stopIfRunning,
+  transactionRowsByExternal,
+  type AdminMerchant,
+} from '../../helpers/engine';
+import { request } from '../../helpers/http';
+import { assertBuilt, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
+import { startReceiver, type Receiver } from '../../helpers/receiver';
+import { bankCollectionBody, momoCollectionBody, newReference, transferBody } from '../../helpers/transactions';
+import { eventually } from '../../helpers/wait';
+import { FAST_WEBHOOKS, setEndpoint, verifyDelivery } from '../../helpers/webhooks';
+
+/**
+ * CONTRACT §6: "A transaction row is written before the provider is called (internal
+ * state `initiating`, finished by reconciliation after a crash), so nothing moves
+ * money without a record."
+ *
+ * A sandbox process started with FAULT_INJECT=crash-after-provider-call SIGKILLs
+ * itself right after the provider answered an initiation, before the outcome is
+ * committed. A fresh process (RECONCILE_AFTER_MS=500) must then finish the row by
+ * asking the provider again: one row, one initiation entry, one final entry, one
+ * outbox event, delivered.
+ */
+const COMMON = {
+  PAYMENTS_ENV: 'sandbox',
+  SANDBOX_KYC_DELAY_MS: '100',
+  JOB_POLL_INTERVAL_MS: '500',
+  ...FAST_WEBHOOKS,
+};
+const FAULTY = { ...COMMON, FAULT_INJECT: 'crash-after-provider-call' };
+const HEALTHY = { ...COMMON, RECONCILE_AFTER_MS: '500', SANDBOX_SETTLE_MS: '200' };
+
+const COLLECTION_PATH = '/v1/crossborder/global-collection';
+const TRANSFER_PATH = '/v1/crossborder/global-transfer';
+
+describe('engine: a crash between the provider call and the commit is reconciled', () => {
+  let db: TestDatabase;
+  let receiver: Receiver;
+  let merchant: AdminMerchant;
+  let token: string;
+  let customerUuid: string;
+  const running: ServiceProcess[] = [];
+
+  const start = async (extra: Record<string, string>) => {
+    const proc = await startServiceProcess(serviceEnv(db.url, extra));
+    running.push(proc);
+    return proc;
+  };
+
+  beforeAll(async () => {
+    assertBuilt();
+    db = await createTestDatabase();
+    receiver = await startReceiver(() => 200);
+    // Set-up on a healthy process: merchant, KYC-approved customer, webhook endpoint.
+    const setup = await start(HEALTHY);
+    merchant = await adminMerchant(setup.url, 'Crash Reconciliation');
+    token = await clientToken(setup.url, merchant);
+    await setEndpoint(setup.url, token, receiver.url);
+    customerUuid = await approvedCustomerAt(setup.url, token);
+    await setup.stop('SIGTERM');
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const proc of running) await stopIfRunning(proc);
+    await receiver?.close();
+    await db?.drop();
+  });
+
+  /**
+   * Starts a faulty process, initiates, and checks the crash: the request is cut off,
+   * the process died of SIGKILL, and the row is in PostgreSQL as `initiating`.
+   */
+  async function initiateAndCrash(path: string, body: Record<string, unknown>) {
+    const faulty = await start(FAULTY);
+    const outcome = await attempt(faulty.url, 'POST', path, { token, body });
+    // Without the fault injection the service answers 200 here, and nothing below can be tested.
+    expect(outcome).toEqual({ error: expect.any(String) });
+    expect(await eventually(async () => hasExited(faulty), { attempts: 100, everyMs: 50 })).toBe(true);
+    expect(faulty.child.signalCode).toBe('SIGKILL');
+
+    const rows = await transactionRowsByExternal(db.url, merchant.merchantId, String(body.reference));
+    expect(rows.map((r) => r.status)).toEqual(['initiating']);
+    expect(await outboxOf(db.url, rows[0]!.reference)).toEqual([]);
+    return rows[0]!;
+  }
+
+  /** Starts a healthy process and waits until the row reaches `status` (read from PostgreSQL). */
+  async function reconcile(externalReference: string, status: string) {
+    const healthy = await start(HEALTHY);
+    let rows: Awaited<ReturnType<typeof transactionRowsByExternal>> = [];
+    const reached = await eventually(
+      async () => {
+        rows = await transactionRowsByExternal(db.url, merchant.merchantId, externalReference);
+        return rows.length === 1 && rows[0]!.status === status;
+      },
+      { attempts: 300, everyMs: 100 },
+    );
+    expect({ reached, rows: rows.map((r) => r.status) }).toEqual({ reached: true, rows: [status] });
+    return { healthy, row: rows[0]! };
+  }
+
+  /** History: exactly one initiation entry (to processing), then `final` if given; an `initiating` entry is tolerated. */
+  async function expectHistory(transactionId: string, final: string | null) {
+    const history = await historyOf(db.url, transactionId);
+    expect(history.filter((h) => h.to_status === 'initiating').length).toBeLessThanOrEqual(1);
+    const steps = history.filter((h) => h.to_status !== 'initiating');
+    expect(steps.map((h) => h.to_status)).toEqual(final ? ['processing', final] : ['processing']);
+    expect([null, 'initiating']).toContain(steps[0]!.from_status);
+    if (final) expect(steps[1]!.from_status).toBe('processing');
+  }
+
+  /** Exactly one outbox event of `type`; the receiver got it (same webhook-id and body on every receipt). */
+  async function expectOneEventDelivered(healthy: ServiceProcess, serviceReference: string, type: string) {
+    const events = await outboxOf(db.url, serviceReference);
+    expect(events.map((e) => e.type)).toEqual([type]);
+    const event = events[0]!;
+
+    const record = (await request(healthy.url, 'GET', `/v1/crossborder/global-transfer/${serviceReference}`, { token })).body.data;
+    expect(event.payload).toEqual(record);
+
+    const receipts = () => receiver.received.filter((r) => JSON.parse(r.body).data?.reference === serviceReference);
+    expect(await eventually(async () => receipts().length > 0, { attempts: 200, everyMs: 100 })).toBe(true);
+    for (const r of receipts()) {
+      expect(r.headers['webhook-id']).toBe(event.id);
+      expect(verifyDelivery(merchant.webhookSecret, r)).toMatchObject({ id: event.id, type, data: record });
+    }
+    expect(new Set(receipts().map((r) => r.body)).size).toBe(1);
+  }
+
+  it('a mobile money collection: the fresh process asks the provider again and settles it once (successful, one event, delivered)', async () => {
+    const externalReference = newReference('crash-momo');
+    const crashed = await initiateAndCrash(COLLECTION_PATH, momoCollectionBody(customerUuid, { reference: externalReference }));
+
+    const { healthy, row } = await reconcile(externalReference, 'successful');
+    expect(row.id).toBe(crashed.id);
+    expect(row.reference).toBe(crashed.reference);
+    expect(row.provider_reference).not.toBeNull();
+    await expectHistory(row.id, 'successful');
+    await expectOneEventDelivered(healthy, row.reference, 'collection.successful');
+    await healthy.stop('SIGTERM');
+  }, 60_000);
+
+  it('a bank collection: the fresh process finishes it as processing, with one virtual account', async () => {
+    const externalReference = newReference('crash-bank');
+    const crashed = await initiateAndCrash(COLLECTION_PATH, bankCollectionBody(customerUuid, { reference: externalReference }));
+
+    const { healthy, row } = await reconcile(externalReference, 'processing');
+    expect(row.id).toBe(crashed.id);
+    expect(row.provider_reference).not.toBeNull();
+    expect(row.virtual_account_number).not.toBeNull();
+    expect(row.bank_info?.accountNumber).toBe(row.virtual_account_number);
+    await expectHistory(row.id, null);
+    expect(await outboxOf(db.url, row.reference)).toEqual([]);
+
+    const record = (await request(healthy.url, 'GET', `/v1/crossborder/global-transfer/${externalReference}`, { token })).body.data;
+    expect(record).toMatchObject({ reference: row.reference, status: 'processing', account_type: 'bank' });
+    expect(record.bankInfo).toEqual({
+      accountName: expect.any(String),
+      accountNumber: row.virtual_account_number,
+      bankName: expect.any(String),
+      bankCode: expect.any(String),
+    });
+    await healthy.stop('SIGTERM');
+  }, 60_000);
+
+  it('a transfer: the fresh process asks the provider again and settles it once (successful, one event, delivered)', async () => {
+    const externalReference = newReference('crash-trf');
+    const crashed = await initiateAndCrash(TRANSFER_PATH, transferBody(customerUuid, { reference: externalReference }));
+
+    const { healthy, row } = await reconcile(externalReference, 'successful');
+    expect(row.id).toBe(crashed.id);
+    expect(row.kind).toBe('transfer');
+    expect(row.provider_reference).not.toBeNull();
+    await expectHistory(row.id, 'successful');
+    await expectOneEventDelivered(healthy, row.reference, 'transfer.successful');
+    await healthy.stop('SIGTERM');
+  }, 60_000);
+});
