@@ -64,6 +64,7 @@ export async function startService(
   }, database.embedded);
   const faults = new Faults(config.faultInject);
   const app = await createApp({ config, logger, clock: opts.clock ?? systemClock, orm, sql, pubsub, keys, jobs, faults });
+  await jobs.prepare();
   await jobs.start(jobHandlers(app.services, orm));
   const sweeps = startSweeps(app.services, Math.max(100, Math.floor(config.reconcileAfterMs / 2)), (err) =>
     logger.warn({ err: err.message }, 'sweep failed; the next one tries again'),

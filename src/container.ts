@@ -73,10 +73,10 @@ export function createServices(infra: Infrastructure): Services {
   const reference = new ReferenceService(orm);
   const rates = new RatesService(orm, clock, reference, readRateTable());
   const customers = new CustomerService(orm, sql, clock, reference);
-  const outbox = new Outbox(clock);
+  const outbox = new Outbox(clock, jobs);
   const kyc = new KycService(orm, clock, customers, new SandboxKycReviewer(), jobs, outbox, pubsub, secretBox, config.sandboxKycDelayMs, logger);
   const provider = createPaymentProvider(infra, reference);
-  const transactions = new TransactionService(new TransactionStore(sql), clock, jobs, provider, outbox, pubsub, faults, config.reconcileAfterMs, logger);
+  const transactions = new TransactionService(new TransactionStore(sql, jobs, outbox), clock, jobs, provider, outbox, pubsub, faults, config.reconcileAfterMs, logger);
   const collections = new CollectionService(customers, reference, transactions, provider, {
     settleMs: config.sandboxSettleMs,
     collectionTtlS: config.collectionTtlS,

@@ -22,8 +22,22 @@ export interface JobPayloads {
   [JobName.SettleTransaction]: { transactionId: string };
   [JobName.ExpireCollection]: { transactionId: string };
   [JobName.ReconcileInitiation]: { transactionId: string };
-  [JobName.DeliverWebhook]: { eventId: string };
+  /** `attempt`: the attempt this job makes; a job for an attempt already made does nothing. */
+  [JobName.DeliverWebhook]: { eventId: string; attempt?: number };
 }
+
+/**
+ * Lower runs first among due jobs. A webhook delivery tells a merchant about a
+ * change already made, so it goes ahead of a backlog of settlements that make
+ * new changes: under load, commit → webhook stays short.
+ */
+const PRIORITY: Record<JobName, number> = {
+  [JobName.DeliverWebhook]: -10,
+  [JobName.KycReview]: 0,
+  [JobName.SettleTransaction]: 0,
+  [JobName.ExpireCollection]: 0,
+  [JobName.ReconcileInitiation]: 0,
+};
 
 export type JobHandlers = { [K in JobName]: (payload: JobPayloads[K]) => Promise<void> };
 
@@ -35,6 +49,12 @@ export interface JobSpec<T extends JobName = JobName> {
   delayMs?: number;
   /** At most one waiting job per key: adding it again replaces the waiting one instead of adding a second. */
   key?: string;
+}
+
+/** Common table expressions that add jobs inside the caller's statement; `selects` must be referenced by its final SELECT. */
+export interface JobsSql {
+  ctes: string[];
+  selects: string[];
 }
 
 export interface JobRunnerSettings {
@@ -62,6 +82,8 @@ export interface JobRunnerSettings {
  * handlers are idempotent: a released job that had half run runs again safely.
  */
 export class JobRunner {
+  /** graphile-worker's id for each task, resolved once at start so a hot path adds a job with one plain INSERT. */
+  private readonly taskIds = new Map<string, number>();
   private runner?: Runner;
   private pool?: WorkerPool;
   private heartbeat?: NodeJS.Timeout;
@@ -74,6 +96,47 @@ export class JobRunner {
     private readonly embedded: boolean,
   ) {
     this.events.on('pool:create', ({ workerPool }) => (this.pool = workerPool));
+  }
+
+  /** Registers every task and learns its id (after the queue's migrations, before any job is added). */
+  async prepare(): Promise<void> {
+    const names = Object.values(JobName);
+    await this.sql.query('insert into graphile_worker._private_tasks (identifier) select unnest($1::text[]) on conflict do nothing', [names]);
+    const rows = await this.sql.query<{ id: number; identifier: string }>(
+      'select id, identifier from graphile_worker._private_tasks where identifier = any($1::text[])',
+      [names],
+    );
+    for (const row of rows) this.taskIds.set(row.identifier, row.id);
+  }
+
+  /**
+   * Jobs added by the caller's own statement, once per row of `guard` (a CTE that
+   * returns a row only if the state change happened). A plain INSERT into
+   * graphile-worker's job table (0.17's `_private_jobs`, pinned): its `add_job`
+   * function costs several statements and a notification per job, and notifies
+   * even for a job due in an hour, waking every instance's workers for nothing.
+   * Here only a job due now notifies, once per statement. Jobs added this way
+   * carry no key: each is added exactly once, by the one statement that made
+   * the change (a delivery job says which attempt it makes instead).
+   */
+  jobsSql(params: Params, jobs: JobSpec[], guard: string, prefix: string): JobsSql {
+    if (jobs.length === 0) return { ctes: [], selects: [] };
+    const rows = jobs.map((job) => {
+      const taskId = this.taskIds.get(job.name);
+      if (taskId === undefined) throw new Error(`job runner not prepared: no task id for ${job.name}`);
+      const runAt = job.delayMs ? `now() + make_interval(secs => ${params.p(job.delayMs / 1000)})` : 'now()';
+      return `(${params.p(taskId)}::int, ${params.p(JSON.stringify(job.payload))}::json, ${runAt}, ${params.p(PRIORITY[job.name])}::smallint)`;
+    });
+    return {
+      ctes: [
+        `${prefix}_jobs as (
+          insert into graphile_worker._private_jobs (task_id, payload, run_at, priority)
+          select v.task_id, v.payload, v.run_at, v.priority from ${guard}, (values ${rows.join(', ')}) as v(task_id, payload, run_at, priority)
+          returning run_at)`,
+        `${prefix}_wake as (select pg_notify('jobs:insert', '{"count":1}') from ${prefix}_jobs where run_at <= now() limit 1)`,
+      ],
+      selects: [`${prefix}_wake`],
+    };
   }
 
   async start(handlers: JobHandlers): Promise<void> {
@@ -93,7 +156,8 @@ export class JobRunner {
         worker: {
           concurrentJobs: concurrency,
           pollInterval: pollIntervalMs,
-          localQueue: { size: concurrency * 2 },
+          // No deeper than the workers: a job fetched into the local queue waits behind all before it, whatever its priority.
+          localQueue: { size: concurrency },
           completeJobBatchDelay: 0,
           failJobBatchDelay: 0,
         },
@@ -172,10 +236,10 @@ export async function migrateJobSchema(sql: Sql, logger: Logger): Promise<void> 
 }
 
 /**
- * The SQL expression that adds `job` (graphile_worker.add_job), for use inside a
- * caller's statement so the job commits with the change that schedules it.
+ * The SQL expression that adds `job` through graphile-worker's own `add_job` (which
+ * honours keys): for the paths that are not hot (sweeps, KYC, resend).
  */
-export function addJobSql(params: Params, job: JobSpec): string {
+function addJobSql(params: Params, job: JobSpec): string {
   const runAt = job.delayMs ? `now() + make_interval(secs => ${params.p(job.delayMs / 1000)})` : 'null';
   return `graphile_worker.add_job(${params.p(job.name)}::text, ${params.p(JSON.stringify(job.payload))}::json, run_at => ${runAt}, job_key => ${params.p(job.key ?? null)}::text, max_attempts => 25)`;
 }

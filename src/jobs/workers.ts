@@ -11,7 +11,7 @@ export function jobHandlers(services: Services, orm: Orm): JobHandlers {
     [JobName.SettleTransaction]: ({ transactionId }) => inContext(() => services.transactions.settle(transactionId)),
     [JobName.ExpireCollection]: ({ transactionId }) => inContext(() => services.transactions.expire(transactionId)),
     [JobName.ReconcileInitiation]: ({ transactionId }) => inContext(() => services.transactions.reconcile(transactionId)),
-    [JobName.DeliverWebhook]: ({ eventId }) => inContext(() => services.webhookDispatcher.deliver(eventId)),
+    [JobName.DeliverWebhook]: ({ eventId, attempt }) => inContext(() => services.webhookDispatcher.deliver(eventId, attempt)),
   };
 }
 

@@ -1,9 +1,9 @@
 import { Params, uniqueViolation, type Sql, type SqlExecutor } from '../../db/sql';
-import { addJobSql, type JobSpec } from '../../jobs/job-runner';
+import type { JobRunner, JobSpec } from '../../jobs/job-runner';
 import { AppError } from '../../shared/errors';
 import { Decimal } from '../../shared/money';
 import { decodeCursor } from '../../shared/pagination';
-import { recordEventSql, runSelects, type NewEvent } from '../outbox/outbox';
+import { runSelects, type NewEvent, type Outbox } from '../outbox/outbox';
 import type { Transaction, TransactionEvent } from './transaction.record';
 import type { TransactionKind, TransactionStatus } from './transaction.state';
 
@@ -91,7 +91,11 @@ export interface StatusChange {
  * table expressions, so it commits atomically without a transaction block.
  */
 export class TransactionStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly jobs: JobRunner,
+    private readonly outbox: Outbox,
+  ) {}
 
   /** For work that adds jobs on its own (sweeps). */
   get executor(): SqlExecutor {
@@ -202,14 +206,13 @@ export class TransactionStore {
         select id, ${params.p(change.history.from)}::text, ${params.p(next.status)}::text, ${params.p(change.history.reason)}::text, ${params.p(next.updatedAt)}::timestamptz from changed)`,
     ];
     const selects: string[] = [];
-    if (change.event) {
-      const event = recordEventSql(params, change.event, 'changed');
-      ctes.push(...event.ctes);
-      selects.push(...event.selects);
-    }
-    if (change.jobs?.length) {
-      ctes.push(`jobs as (select ${change.jobs.map((job) => addJobSql(params, job)).join(', ')} from changed)`);
-      selects.push('jobs');
+    for (const part of [
+      change.event ? this.outbox.eventSql(params, change.event, 'changed') : undefined,
+      this.jobs.jobsSql(params, change.jobs ?? [], 'changed', 'followup'),
+    ]) {
+      if (!part) continue;
+      ctes.push(...part.ctes);
+      selects.push(...part.selects);
     }
     const [row] = await this.sql.query<{ changed: string }>(
       `with ${ctes.join(',\n')} select (select count(*) from changed) as changed${selects.length ? `, ${runSelects(selects)}` : ''}`,

@@ -1,6 +1,6 @@
 import type { PaymentsEnv } from '../../config';
 import { Params, type Sql } from '../../db/sql';
-import { JobName, addJobSql, type JobRunner } from '../../jobs/job-runner';
+import { JobName, type JobRunner } from '../../jobs/job-runner';
 import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../shared/crypto';
 import type { Logger } from '../../shared/logger';
@@ -54,7 +54,8 @@ export class WebhookDispatcher {
     private readonly logger: Logger,
   ) {}
 
-  async deliver(eventId: string): Promise<void> {
+  /** One attempt. `attempt` (from the job) fences it: a job for an attempt already made (a resend overtook a scheduled retry) does nothing. */
+  async deliver(eventId: string, attempt?: number): Promise<void> {
     const [delivery] = await this.sql.query<PendingDelivery>(
       `select e.id, e.merchant_id as "merchantId", e.type, e.created_at as "createdAt", e.payload::text as payload,
               d.status, d.attempt_count as "attemptCount", m.webhook_url as "webhookUrl",
@@ -66,6 +67,7 @@ export class WebhookDispatcher {
       'webhook_pending_delivery',
     );
     if (!delivery || delivery.status !== 'pending') return;
+    if (attempt !== undefined && attempt !== delivery.attemptCount + 1) return;
     const attemptNumber = delivery.attemptCount + 1;
     const attemptedAt = this.clock.now();
 
@@ -99,11 +101,9 @@ export class WebhookDispatcher {
                ${params.p(success ? null : (result.error ?? `HTTP ${result.statusCode}`))}::text
         from d)`,
     ];
-    const selects: string[] = [];
-    if (status === 'pending') {
-      ctes.push(`next as (select ${addJobSql(params, { name: JobName.DeliverWebhook, payload: { eventId }, delayMs: delay, key: `deliver:${eventId}` })} from d)`);
-      selects.push('next');
-    }
+    const retry = this.jobs.jobsSql(params, status === 'pending' ? [{ name: JobName.DeliverWebhook, payload: { eventId, attempt: attemptNumber + 1 }, delayMs: delay }] : [], 'd', 'retry');
+    ctes.push(...retry.ctes);
+    const selects = retry.selects;
     await this.sql.query(`with ${ctes.join(',\n')} select (select count(*) from d)${selects.length ? `, ${runSelects(selects)}` : ''}`, params.values);
     if (status === 'failed') this.logger.warn({ eventId, merchantId: delivery.merchantId, attempts: attemptNumber }, 'webhook delivery failed for good');
   }

@@ -87,8 +87,8 @@ export class WebhookService {
   /**
    * Sends the event again now (same webhook-id), whatever its delivery state. An
    * event recorded while the merchant had no endpoint was never attempted; this
-   * is how it is delivered once an endpoint is set. A retry already scheduled is
-   * moved to now rather than sent twice.
+   * is how it is delivered once an endpoint is set. A retry already scheduled for
+   * the same attempt does nothing when it comes due, so nothing is sent twice.
    */
   async resend(merchantId: string, eventId: string): Promise<EventWithDelivery & { attempts: WebhookAttempt[] }> {
     await this.getEvent(merchantId, eventId);
@@ -96,16 +96,17 @@ export class WebhookService {
       const merchant = await em.findOneOrFail(Merchant, { id: merchantId });
       if (!merchant.webhookUrl) throw new AppError('INVALID_STATE', 'No webhook endpoint is configured; set one, then resend');
       const now = this.clock.now();
-      const delivery = await em.findOne(WebhookDelivery, { eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      let delivery = await em.findOne(WebhookDelivery, { eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (delivery) {
         delivery.status = 'pending';
         delivery.nextAttemptAt = now;
         delivery.updatedAt = now;
       } else {
-        em.create(WebhookDelivery, { eventId, merchantId, status: 'pending', attemptCount: 0, nextAttemptAt: now, createdAt: now, updatedAt: now });
+        delivery = em.create(WebhookDelivery, { eventId, merchantId, status: 'pending', attemptCount: 0, nextAttemptAt: now, createdAt: now, updatedAt: now });
       }
       await em.flush();
-      await this.jobs.enqueue(em, { name: JobName.DeliverWebhook, payload: { eventId }, key: `deliver:${eventId}` });
+      // The next attempt's number fences it: a retry already scheduled for that attempt finds it made and does nothing.
+      await this.jobs.enqueue(em, { name: JobName.DeliverWebhook, payload: { eventId, attempt: delivery.attemptCount + 1 } });
     });
     this.jobs.wake();
     return this.getEvent(merchantId, eventId);

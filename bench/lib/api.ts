@@ -1,0 +1,148 @@
+/**
+ * Setup calls over the product's public HTTP API only (admin API, OAuth, customers,
+ * webhooks, collections, sandbox simulate), so the harness survives internal rewrites.
+ */
+import { sleep } from './stats';
+
+export interface HttpAnswer {
+  status: number;
+  body: any;
+  text: string;
+}
+
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<HttpAnswer> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await fetch(`${base}${path}`, { method, headers, body, signal: AbortSignal.timeout(30_000) });
+  const text = await res.text();
+  let parsed: any;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, body: parsed, text };
+}
+
+function expect(answer: HttpAnswer, status: number | number[], what: string): HttpAnswer {
+  const ok = Array.isArray(status) ? status.includes(answer.status) : answer.status === status;
+  if (!ok) throw new Error(`${what}: HTTP ${answer.status} ${answer.text.slice(0, 500)}`);
+  return answer;
+}
+
+export interface BenchMerchant {
+  merchantId: string;
+  clientId: string;
+  clientSecret: string;
+  token: string;
+}
+
+/** POST /v1/admin/merchants, then a client_credentials token. */
+export async function createMerchant(base: string, adminKey: string, name: string): Promise<BenchMerchant> {
+  const created = expect(
+    await call(base, 'POST', '/v1/admin/merchants', { headers: { authorization: `Bearer ${adminKey}` }, body: { name } }),
+    [200, 201],
+    'create merchant',
+  ).body.data;
+  const m = { merchantId: created.merchant_id as string, clientId: created.client_id as string, clientSecret: created.client_secret as string };
+  return { ...m, token: await issueToken(base, m.clientId, m.clientSecret) };
+}
+
+export async function issueToken(base: string, clientId: string, clientSecret: string): Promise<string> {
+  const answer = expect(
+    await call(base, 'POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret } }),
+    200,
+    'issue token',
+  );
+  return answer.body.data.access_token as string;
+}
+
+export async function setWebhookEndpoint(base: string, token: string, url: string): Promise<void> {
+  expect(await call(base, 'PUT', '/v1/webhooks/endpoint', { token, body: { url } }), 200, 'set webhook endpoint');
+}
+
+/** Enroll a Kenyan customer, submit KYC, and wait (boundedly) for the sandbox to approve it. */
+export async function approvedCustomer(base: string, token: string, customerid: string, timeoutMs = 30_000): Promise<string> {
+  const enrolled = expect(
+    await call(base, 'POST', '/v1/customer/enroll', {
+      token,
+      body: {
+        customerid,
+        first_name: 'Amina',
+        last_name: 'Otieno',
+        email: 'amina@example.com',
+        phone_number: '712345678',
+        dial_code: '+254',
+        country_code: 'KE',
+        date_of_birth: '1990-04-12',
+      },
+    }),
+    [200, 201],
+    'enroll customer',
+  ).body.data;
+  const uuid = enrolled.customer_uuid as string;
+  expect(
+    await call(base, 'POST', `/v1/customer/${uuid}/kyc`, {
+      token,
+      body: {
+        id_type: 'national_id',
+        id_number: 'A12345678',
+        id_country: 'KE',
+        date_of_birth: '1990-04-12',
+        address: { line1: '12 Moi Avenue', city: 'Nairobi', country_code: 'KE', postal_code: '00100' },
+      },
+    }),
+    200,
+    'submit KYC',
+  );
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const kyc = expect(await call(base, 'GET', `/v1/customer/${uuid}/kyc`, { token }), 200, 'read KYC').body.data;
+    if (kyc.kyc_status === 'approved') return uuid;
+    if (kyc.kyc_status === 'rejected') throw new Error(`KYC of ${uuid} was rejected: ${JSON.stringify(kyc)}`);
+    if (Date.now() > deadline) throw new Error(`KYC of ${uuid} not approved within ${timeoutMs} ms: ${JSON.stringify(kyc)}`);
+    await sleep(100);
+  }
+}
+
+/** The spec's momo collection body (as test/helpers/transactions.ts builds it). */
+export function momoCollection(customerUuid: string, reference: string) {
+  return {
+    customer_uuid: customerUuid,
+    amount: 1500,
+    currency: 'KES',
+    channel_id: 'ke_momo_deposit',
+    account_number: '254712345678',
+    network_id: 'ke_mpesa',
+    reason: 'Invoice 42',
+    reference,
+    dial_code: '+254',
+    account_type: 'momo',
+    country_code: 'KE',
+  };
+}
+
+/** Initiates one momo collection; returns the service's reference. */
+export async function initiateCollection(base: string, token: string, customerUuid: string, reference: string): Promise<string> {
+  const answer = expect(
+    await call(base, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollection(customerUuid, reference) }),
+    [200, 201],
+    'initiate collection',
+  );
+  return answer.body.data.reference as string;
+}
+
+/** Sandbox: decide a processing transaction now. */
+export async function simulate(base: string, token: string, reference: string, outcome: 'successful' | 'failed' = 'successful') {
+  return call(base, 'POST', `/v1/sandbox/transactions/${encodeURIComponent(reference)}/simulate`, { token, body: { outcome } });
+}

@@ -1,0 +1,974 @@
+/**
+ * npm run bench: a bounded benchmark of the product against a bare baseline, on this machine.
+ *
+ * It starts everything it needs and stops all of it, even on failure:
+ *   - fresh PostgreSQL databases on 127.0.0.1:5432 (bench_<random>, and bench_<random>_lifecycle
+ *     for the settlement phase), dropped at the end;
+ *   - the product (the built dist/src/main.js) as its own process, once with settlement pushed
+ *     out of the way (initiation, reads, token, subscriptions), once with fast settlement (lifecycle);
+ *   - the baseline (bench/baseline/server.ts: Fastify + pg, one INSERT / one SELECT) as its own process;
+ *   - a local webhook receiver (in this process);
+ *   - the load generator (bench/load.ts, autocannon) and the subscribers (bench/subscribers.ts)
+ *     as separate processes.
+ * Baseline runs alternate with the product's, so every ratio uses baseline figures taken next to it.
+ * It asserts nothing: it prints and writes numbers (BENCHMARKS.md between the bench markers, and
+ * bench/results/latest.json), and exits non-zero only when it cannot measure (setup failed).
+ *
+ * Flags: --quick (short runs, for smoke tests), --scenario <name> (one scenario, with the
+ * baseline runs around it), --out <path> (the JSON file). A partial run (--quick or --scenario)
+ * leaves BENCHMARKS.md alone and writes bench/results/latest-partial.json unless --out is given.
+ */
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+import type { LoadConfig, LoadKind, LoadResult } from './load';
+import type { SubscribersConfig, SubscribersResult } from './subscribers';
+import { approvedCustomer, createMerchant, initiateCollection, setWebhookEndpoint, simulate, type BenchMerchant } from './lib/api';
+import { jsonLines, killAllNow, spawnTracked, stopAll, stopChild, tail } from './lib/children';
+import { UsageWindow, type Usage } from './lib/proc';
+import { startReceiver, type Delivery, type Receiver } from './lib/receiver';
+import { renderMarkdown, replaceBetweenMarkers } from './lib/report';
+import { mapLimit, sleep, summarize } from './lib/stats';
+import type {
+  BenchResults,
+  Comparison,
+  HttpScenario,
+  LifecycleResult,
+  MachineFacts,
+  Settings,
+  SubscriptionsResult,
+  Target,
+} from './lib/types';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const PRODUCT_MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
+const LOAD_JS = path.join(__dirname, 'load.js');
+const SUBSCRIBERS_JS = path.join(__dirname, 'subscribers.js');
+const BASELINE_JS = path.join(__dirname, 'baseline', 'server.js');
+const PG_HOST = '127.0.0.1:5432';
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+const PRODUCT_SCENARIOS = ['rest-init', 'gql-init', 'token', 'rest-get', 'gql-get'] as const;
+const ALL_SCENARIOS = [...PRODUCT_SCENARIOS, 'subscriptions', 'lifecycle'] as const;
+type ScenarioName = (typeof ALL_SCENARIOS)[number];
+
+const LABELS: Record<string, string> = {
+  'rest-init': 'REST POST /v1/crossborder/global-collection (momo)',
+  'gql-init': 'GraphQL initiateCollection',
+  token: 'POST /v1/oauth/token (client_credentials)',
+  'rest-get': 'REST GET /v1/crossborder/global-transfer/{reference}',
+  'gql-get': 'GraphQL transaction(reference)',
+  'base-insert': 'baseline POST (one INSERT)',
+  'base-get': 'baseline GET (one SELECT)',
+};
+
+/** The alternating order of the HTTP runs, and which baseline runs bracket each product run. */
+const SEQUENCE: Array<{ id: string; kind: LoadKind }> = [
+  { id: 'baseline-insert-1', kind: 'base-insert' },
+  { id: 'rest-init', kind: 'rest-init' },
+  { id: 'gql-init', kind: 'gql-init' },
+  { id: 'baseline-insert-2', kind: 'base-insert' },
+  { id: 'token', kind: 'token' },
+  { id: 'baseline-insert-3', kind: 'base-insert' },
+  { id: 'baseline-get-1', kind: 'base-get' },
+  { id: 'rest-get', kind: 'rest-get' },
+  { id: 'gql-get', kind: 'gql-get' },
+  { id: 'baseline-get-2', kind: 'base-get' },
+];
+const BRACKETS: Record<string, string[]> = {
+  'rest-init': ['baseline-insert-1', 'baseline-insert-2'],
+  'gql-init': ['baseline-insert-1', 'baseline-insert-2'],
+  token: ['baseline-insert-2', 'baseline-insert-3'],
+  'rest-get': ['baseline-get-1', 'baseline-get-2'],
+  'gql-get': ['baseline-get-1', 'baseline-get-2'],
+};
+
+function settingsFor(quick: boolean, scenario: string | null): Settings {
+  return {
+    quick,
+    scenario,
+    profileDir: null,
+    connections: 50,
+    durationS: quick ? 3 : 10,
+    warmupS: quick ? 1 : 2,
+    dbPoolMax: 10,
+    lifecycleN: quick ? 300 : 2000,
+    lifecycleTimeoutS: quick ? 45 : 150,
+    lifecycleSettleMs: 200,
+    initOnlySettleMs: 3_600_000,
+    subsMerchants: 10,
+    subsPerMerchant: quick ? 20 : 100,
+    subsChangesPerMerchant: quick ? 5 : 30,
+    subsRatePerS: 50,
+    subsGraceS: quick ? 15 : 45,
+  };
+}
+
+/** A failure that leaves nothing to measure: the run stops and exits non-zero. */
+class SetupError extends Error {}
+
+const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+const round = (v: number | null | undefined, digits = 2) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10 ** digits) / 10 ** digits);
+const randomHex = (bytes: number) => crypto.randomBytes(bytes).toString('hex');
+
+// ---------------------------------------------------------------------------------------------
+// Databases
+
+async function withAdminClient<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: `postgres://postgres@${PG_HOST}/postgres` });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function createDatabase(name: string): Promise<string> {
+  await withAdminClient((c) => c.query(`create database "${name}"`));
+  return `postgres://postgres@${PG_HOST}/${name}`;
+}
+
+async function dropDatabase(name: string): Promise<void> {
+  await withAdminClient((c) => c.query(`drop database if exists "${name}" with (force)`));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes under test
+
+interface Server {
+  name: string;
+  child: ReturnType<typeof spawnTracked>;
+  pid: number;
+  url: string;
+  logPath?: string;
+}
+
+/** A minimal, explicit environment: nothing inherited can pick another database, key or setting. */
+function baseEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const key of ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR']) if (process.env[key] !== undefined) env[key] = process.env[key];
+  return env;
+}
+
+interface ProductKeys {
+  signing: string;
+  encryption: string;
+  admin: string;
+}
+
+async function startProduct(label: string, databaseUrl: string, settleMs: number, s: Settings, keys: ProductKeys, tmp: string): Promise<Server> {
+  if (!fs.existsSync(PRODUCT_MAIN)) throw new Error(`${PRODUCT_MAIN} is missing: run npm run build`);
+  const logPath = path.join(tmp, `product-${label}.log`);
+  const fd = fs.openSync(logPath, 'a');
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv(),
+    NODE_ENV: 'production',
+    PAYMENTS_ENV: 'sandbox',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: path.join(tmp, `data-${label}`),
+    REDIS_URL,
+    TOKEN_SIGNING_KEY: keys.signing,
+    ENCRYPTION_KEY: keys.encryption,
+    ADMIN_API_KEY: keys.admin,
+    LOG_LEVEL: 'info',
+    SANDBOX_KYC_DELAY_MS: '100',
+    SANDBOX_SETTLE_MS: String(settleMs),
+    MAX_SOCKETS_PER_MERCHANT: '200',
+    DB_POOL_MAX: String(s.dbPoolMax),
+  };
+  // The product's log goes straight to a file: writing it is the product's own work, not ours.
+  // --profile: the product writes a V8 CPU profile when it stops (summarised by bench/profile-summary.ts).
+  const nodeArgs = s.profileDir ? ['--cpu-prof', '--cpu-prof-dir', s.profileDir, '--cpu-prof-name', `product-${label}.cpuprofile`] : [];
+  const child = spawnTracked(process.execPath, [...nodeArgs, PRODUCT_MAIN], { cwd: ROOT, env, stdio: ['ignore', fd, fd] });
+  fs.closeSync(fd);
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    await sleep(100);
+    const text = fs.readFileSync(logPath, 'utf8');
+    const match = /"url":"(http:\/\/[^"]+)","env"/.exec(text) ?? /"url":"(http:\/\/[^"]+)"[^\n]*listening/.exec(text);
+    if (match) {
+      log(`product (${label}) listening at ${match[1]} (pid ${child.pid}, log ${logPath})`);
+      return { name: `product-${label}`, child, pid: child.pid!, url: match[1]!, logPath };
+    }
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the product (${label}) exited (${child.exitCode ?? child.signalCode}) before listening:\n${text.slice(-3000)}`);
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the product (${label}) did not log its URL within 90 s:\n${text.slice(-3000)}`);
+    }
+  }
+}
+
+async function startBaseline(databaseUrl: string, s: Settings): Promise<Server> {
+  const env = { ...baseEnv(), NODE_ENV: 'production', DATABASE_URL: databaseUrl, PORT: '0', DB_POOL_MAX: String(s.dbPoolMax) };
+  const child = spawnTracked(process.execPath, [BASELINE_JS], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stderr = tail(child);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the baseline did not start in 30 s: ${stderr()}`)), 30_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the baseline exited (${code}) before listening: ${stderr()}`));
+    });
+    jsonLines(child, (event) => {
+      if (typeof event.url !== 'string') return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      log(`baseline listening at ${event.url} (pid ${child.pid})`);
+      resolve({ name: 'baseline', child, pid: child.pid!, url: event.url });
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load generator
+
+interface LoadHooks {
+  onMeasureStart?: (loadgenPid: number) => void;
+  onResult?: () => void;
+}
+
+async function runLoad(cfg: LoadConfig, tmp: string, hooks: LoadHooks = {}): Promise<LoadResult> {
+  const cfgPath = path.join(tmp, `load-${cfg.refPrefix}.json`);
+  fs.writeFileSync(cfgPath, JSON.stringify(cfg));
+  const child = spawnTracked(process.execPath, [LOAD_JS, cfgPath], { cwd: ROOT, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const stderr = tail(child);
+  let result: LoadResult | undefined;
+  jsonLines(child, (event) => {
+    if (event.event === 'measure-start') hooks.onMeasureStart?.(child.pid!);
+    if (event.event === 'result') {
+      result = event as LoadResult;
+      hooks.onResult?.();
+    }
+  });
+  const budgetMs = cfg.amount !== undefined ? ((cfg.maxDurationS ?? 180) + 30) * 1000 : (cfg.durationS + cfg.warmupS + 60) * 1000;
+  const timer = setTimeout(() => child.kill('SIGKILL'), budgetMs);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  if (!result) throw new Error(`load generator (${cfg.kind}) failed (exit ${code}): ${stderr()}`);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP scenarios, alternating with the baseline
+
+interface HttpContext {
+  s: Settings;
+  tmp: string;
+  runId: string;
+  dbName: string;
+  product: Server;
+  baseline: Server;
+  merchant: BenchMerchant;
+  customerUuid: string;
+  baselineMerchantId: string;
+  productRefs: string[];
+  baselineRefs: string[];
+}
+
+function writeRefs(ctx: HttpContext, refs: string[], name: string): string {
+  // At most 20,000 references, spread over everything created.
+  const pick = refs.length <= 20_000 ? refs : Array.from({ length: 20_000 }, (_, i) => refs[Math.floor((i * refs.length) / 20_000)]!);
+  const file = path.join(ctx.tmp, `refs-${name}.json`);
+  fs.writeFileSync(file, JSON.stringify(pick));
+  return file;
+}
+
+function loadConfig(ctx: HttpContext, kind: LoadKind, id: string, overrides: Partial<LoadConfig> = {}): LoadConfig {
+  const toBaseline = kind.startsWith('base-');
+  const cfg: LoadConfig = {
+    kind,
+    url: toBaseline ? ctx.baseline.url : ctx.product.url,
+    connections: ctx.s.connections,
+    durationS: ctx.s.durationS,
+    warmupS: ctx.s.warmupS,
+    refPrefix: `b${ctx.runId}-${id}`,
+    customerUuid: ctx.customerUuid,
+    ...overrides,
+  };
+  if (toBaseline) cfg.merchantId = ctx.baselineMerchantId;
+  else cfg.token = ctx.merchant.token;
+  if (kind === 'token') {
+    cfg.clientId = ctx.merchant.clientId;
+    cfg.clientSecret = ctx.merchant.clientSecret;
+    delete cfg.token;
+  }
+  if (kind === 'rest-init' || kind === 'gql-init' || kind === 'base-insert') cfg.refsOut = path.join(ctx.tmp, `out-${id}.json`);
+  return cfg;
+}
+
+async function seedRefs(ctx: HttpContext, toBaseline: boolean): Promise<void> {
+  const kind: LoadKind = toBaseline ? 'base-insert' : 'rest-init';
+  log(`seeding references for reads (${kind}, 2 s, not reported)`);
+  const cfg = loadConfig(ctx, kind, toBaseline ? 'seed-base' : 'seed-product', { durationS: 2, warmupS: 0 });
+  await runLoad(cfg, ctx.tmp);
+  const refs = JSON.parse(fs.readFileSync(cfg.refsOut!, 'utf8')) as string[];
+  (toBaseline ? ctx.baselineRefs : ctx.productRefs).push(...refs);
+}
+
+async function runHttpStep(ctx: HttpContext, id: string, kind: LoadKind): Promise<HttpScenario> {
+  const toBaseline = kind.startsWith('base-');
+  const overrides: Partial<LoadConfig> = {};
+  if (kind === 'rest-get' || kind === 'gql-get' || kind === 'base-get') {
+    const pool = toBaseline ? ctx.baselineRefs : ctx.productRefs;
+    if (pool.length === 0) await seedRefs(ctx, toBaseline);
+    overrides.refsIn = writeRefs(ctx, toBaseline ? ctx.baselineRefs : ctx.productRefs, id);
+  }
+  const cfg = loadConfig(ctx, kind, id, overrides);
+  log(`${id}: ${LABELS[kind]} — ${cfg.connections} connections, ${cfg.warmupS} s warm-up + ${cfg.durationS} s`);
+  let window: UsageWindow | undefined;
+  let usage: Usage | undefined;
+  const result = await runLoad(cfg, ctx.tmp, {
+    onMeasureStart: (loadgen) => (window = new UsageWindow({ product: ctx.product.pid, baseline: ctx.baseline.pid, loadgen }, ctx.dbName)),
+    onResult: () => (usage = window?.stop()),
+  });
+  if (!usage) throw new Error(`${id}: no usage window (the load generator never started measuring)`);
+  if (cfg.refsOut && fs.existsSync(cfg.refsOut)) {
+    const refs = JSON.parse(fs.readFileSync(cfg.refsOut, 'utf8')) as string[];
+    (toBaseline ? ctx.baselineRefs : ctx.productRefs).push(...refs);
+  }
+  const server = toBaseline ? 'baseline' : 'product';
+  const cpu = usage.cpuMs[server] ?? null;
+  const loadgenCpu = usage.cpuMs.loadgen ?? null;
+  const scenario: HttpScenario = {
+    id,
+    label: LABELS[kind]!,
+    server,
+    kind,
+    requests: result.requests,
+    durationS: round(result.durationS, 2)!,
+    rps: result.rps,
+    latency: result.latency,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    connectionErrors: result.connectionErrors,
+    graphqlErrors: result.graphqlErrors,
+    statusCodes: result.statusCodes,
+    rssPeakMb: usage.rssPeakMb[server] ?? null,
+    productRssPeakMb: usage.rssPeakMb.product ?? null,
+    cpuMsPerRequest: cpu === null || result.requests === 0 ? null : round(cpu / result.requests, 3),
+    serverCpuPct: cpu === null ? null : round((cpu / usage.wallMs) * 100, 0),
+    postgresCpuMsPerRequest: result.requests === 0 ? null : round(usage.postgresCpuMs / result.requests, 3),
+    loadgenCpuPct: loadgenCpu === null ? null : round((loadgenCpu / usage.wallMs) * 100, 0),
+    ...(result.sampleErrorBody ? { sampleErrorBody: result.sampleErrorBody } : {}),
+  };
+  log(
+    `${id}: ${scenario.rps} req/s, p50 ${scenario.latency.p50} ms, p99 ${scenario.latency.p99} ms, errors ${scenario.errors}, ` +
+      `CPU ${scenario.cpuMsPerRequest} ms/req (${scenario.serverCpuPct}% of a core), PostgreSQL ${scenario.postgresCpuMsPerRequest} ms/req, RSS ${scenario.rssPeakMb} MB` +
+      (scenario.sampleErrorBody ? `; first error: ${scenario.sampleErrorBody}` : ''),
+  );
+  return scenario;
+}
+
+function compare(scenarios: HttpScenario[]): Comparison[] {
+  const byId = new Map(scenarios.map((x) => [x.id, x]));
+  const out: Comparison[] = [];
+  for (const name of PRODUCT_SCENARIOS) {
+    const p = byId.get(name);
+    if (!p) continue;
+    const runs = (BRACKETS[name] ?? []).map((id) => byId.get(id)).filter((x): x is HttpScenario => x !== undefined);
+    const baselineRps = runs.length ? runs.reduce((a, r) => a + r.rps, 0) / runs.length : null;
+    const cpuRuns = runs.filter((r) => r.cpuMsPerRequest !== null);
+    const baselineCpu = cpuRuns.length ? cpuRuns.reduce((a, r) => a + r.cpuMsPerRequest!, 0) / cpuRuns.length : null;
+    out.push({
+      scenario: name,
+      label: p.label,
+      baselineRuns: runs.map((r) => r.id),
+      baselineRps: round(baselineRps, 1),
+      ratio: baselineRps ? round(p.rps / baselineRps, 3) : null,
+      cpuRatio: baselineCpu && p.cpuMsPerRequest !== null ? round(p.cpuMsPerRequest / baselineCpu, 2) : null,
+    });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Subscriptions
+
+interface SubsSetup {
+  merchants: Array<{ m: BenchMerchant; customerUuid: string; probe: string; expected: string[] }>;
+}
+
+async function prepareSubscriptions(product: Server, keys: ProductKeys, s: Settings, runId: string): Promise<SubsSetup> {
+  const merchants = await mapLimit(Array.from({ length: s.subsMerchants }, (_, i) => i), 5, async (i) => {
+    const m = await createMerchant(product.url, keys.admin, `Bench subscriptions ${i}`);
+    const customerUuid = await approvedCustomer(product.url, m.token, `bench-subs-${runId}-${i}`);
+    return { m, customerUuid };
+  });
+  const out: SubsSetup = { merchants: [] };
+  for (const [i, { m, customerUuid }] of merchants.entries()) {
+    const refs = await mapLimit(Array.from({ length: s.subsChangesPerMerchant + 1 }, (_, k) => k), 10, (k) =>
+      initiateCollection(product.url, m.token, customerUuid, `b${runId}-subs-${i}-${k}`),
+    );
+    out.merchants.push({ m, customerUuid, probe: refs[0]!, expected: refs.slice(1) });
+  }
+  return out;
+}
+
+async function runSubscriptions(product: Server, setup: SubsSetup, s: Settings, tmp: string, dbName: string): Promise<SubscriptionsResult> {
+  const cfg: SubscribersConfig = {
+    wsUrl: product.url.replace(/^http/, 'ws') + '/graphql',
+    perMerchant: s.subsPerMerchant,
+    graceS: s.subsGraceS,
+    merchants: setup.merchants.map((x) => ({ token: x.m.token, probe: x.probe, expected: x.expected })),
+  };
+  const cfgPath = path.join(tmp, 'subscribers.json');
+  fs.writeFileSync(cfgPath, JSON.stringify(cfg));
+  const total = s.subsMerchants * s.subsPerMerchant;
+  log(`subscriptions: ${total} subscribers over ${s.subsMerchants} merchants connecting`);
+  const child = spawnTracked(process.execPath, [SUBSCRIBERS_JS, cfgPath], { cwd: ROOT, env: baseEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const window = new UsageWindow({ product: product.pid, subscribers: child.pid }, dbName);
+  const stderr = tail(child);
+  const waiters = new Map<string, (e: any) => void>();
+  const seen = new Map<string, any>();
+  jsonLines(child, (event) => {
+    seen.set(event.event, event);
+    waiters.get(event.event)?.(event);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const waitFor = (name: string, ms: number) =>
+    new Promise<any>((resolve, reject) => {
+      if (seen.has(name)) return resolve(seen.get(name));
+      const timer = setTimeout(() => reject(new Error(`subscribers: no "${name}" within ${ms / 1000} s: ${stderr()}`)), ms);
+      waiters.set(name, (e) => {
+        clearTimeout(timer);
+        resolve(e);
+      });
+      void exited.then(() => {
+        clearTimeout(timer);
+        if (!seen.has(name)) reject(new Error(`subscribers exited before "${name}": ${stderr()}`));
+      });
+    });
+  try {
+    const subscribed = await waitFor('subscribed', 90_000);
+    log(`subscriptions: ${subscribed.connected} connected, ${subscribed.failedToConnect} refused; sending one probe event per merchant`);
+    let simulateErrors = 0;
+    let firstSimulateError: string | undefined;
+    const fire = async (token: string, reference: string) => {
+      try {
+        const answer = await simulate(product.url, token, reference);
+        if (answer.status !== 200) {
+          simulateErrors++;
+          firstSimulateError ??= `${answer.status} ${answer.text.slice(0, 200)}`;
+        }
+      } catch (err) {
+        simulateErrors++;
+        firstSimulateError ??= (err as Error).message;
+      }
+    };
+    await Promise.all(setup.merchants.map((x) => fire(x.m.token, x.probe)));
+    const probed = await waitFor('probed', 30_000);
+    log(`subscriptions: probe received by ${probed.by} of ${probed.of}; driving ${s.subsMerchants * s.subsChangesPerMerchant} status changes at ${s.subsRatePerS}/s`);
+    // Open loop: one simulate every 1/rate s, round-robin over the merchants, whatever the answers' pace.
+    const plan: Array<{ token: string; reference: string }> = [];
+    for (let k = 0; k < s.subsChangesPerMerchant; k++) for (const x of setup.merchants) plan.push({ token: x.m.token, reference: x.expected[k]! });
+    const started = performance.now();
+    const inflight: Promise<void>[] = [];
+    for (const [i, item] of plan.entries()) {
+      const due = started + (i * 1000) / s.subsRatePerS;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      inflight.push(fire(item.token, item.reference));
+    }
+    await Promise.all(inflight);
+    child.stdin!.write('driven\n');
+    const r = (await waitFor('result', (s.subsGraceS + 30) * 1000)) as SubscribersResult;
+    const usage = window.stop();
+    const changes = plan.length;
+    const cpu = usage.cpuMs.product ?? null;
+    const subscribersCpu = usage.cpuMs.subscribers ?? null;
+    const result: SubscriptionsResult = {
+      subscribers: total,
+      merchants: s.subsMerchants,
+      connected: r.connected,
+      failedToConnect: r.failedToConnect,
+      closedEarly: r.closedEarly,
+      probeReceivedBy: r.probeReceivedBy,
+      changes,
+      driveRatePerS: s.subsRatePerS,
+      simulateErrors,
+      expectedDeliveries: r.expectedDeliveries,
+      received: r.received,
+      missed: r.missed,
+      duplicates: r.duplicates,
+      otherEvents: r.otherEvents,
+      graphqlErrors: r.graphqlErrors,
+      ...(r.firstError ? { firstError: r.firstError } : {}),
+      latencyMs: r.latency,
+      productRssPeakMb: usage.rssPeakMb.product ?? null,
+      cpuMsPerChange: cpu === null ? null : round(cpu / changes, 2),
+      postgresCpuMsPerChange: round(usage.postgresCpuMs / changes, 2),
+      subscribersProcessCpuPct: subscribersCpu === null ? null : round((subscribersCpu / usage.wallMs) * 100, 0),
+      windowS: round(usage.wallMs / 1000, 1),
+      note:
+        `${changes} status changes (sandbox simulate, ${s.subsRatePerS}/s, open loop) fanned out to ${s.subsPerMerchant} subscribers per merchant; ` +
+        `missed = expected events not received within ${s.subsGraceS} s after the last change; ` +
+        `CPU figures cover connecting, the probes and the drive` +
+        (firstSimulateError ? `; first simulate error: ${firstSimulateError}` : ''),
+    };
+    log(
+      `subscriptions: received ${result.received}/${result.expectedDeliveries}, missed ${result.missed}, ` +
+        `commit→receipt p50 ${result.latencyMs.p50} p99 ${result.latencyMs.p99} max ${result.latencyMs.max} ms, RSS ${result.productRssPeakMb} MB`,
+    );
+    return result;
+  } finally {
+    await stopChild(child, 5_000);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lifecycle drain
+
+async function runLifecycle(product: Server, receiver: Receiver, keys: ProductKeys, s: Settings, tmp: string, runId: string, dbName: string): Promise<LifecycleResult> {
+  const hookPath = `/hooks/lifecycle-${runId}`;
+  let m: BenchMerchant;
+  let customerUuid: string;
+  try {
+    m = await createMerchant(product.url, keys.admin, 'Bench lifecycle');
+    await setWebhookEndpoint(product.url, m.token, `${receiver.base}${hookPath}`);
+    customerUuid = await approvedCustomer(product.url, m.token, `bench-life-${runId}`);
+  } catch (err) {
+    throw new SetupError(`lifecycle setup: ${(err as Error).message}`);
+  }
+
+  const byRef = new Map<string, Delivery>();
+  let duplicates = 0;
+  let target = Number.POSITIVE_INFINITY;
+  let allIn: () => void = () => {};
+  const done = new Promise<void>((resolve) => (allIn = resolve));
+  receiver.onDelivery((d) => {
+    if (d.path !== hookPath || !d.type?.startsWith('collection.') || !d.reference) return;
+    if (byRef.has(d.reference)) duplicates++;
+    else byRef.set(d.reference, d);
+    if (byRef.size >= target) allIn();
+  });
+
+  log(`lifecycle: ${s.lifecycleN} momo collections over ${s.connections} connections, settlement after ${s.lifecycleSettleMs} ms, webhooks to the local receiver`);
+  let window: UsageWindow | undefined;
+  const load = await runLoad(
+    {
+      kind: 'rest-init',
+      url: product.url,
+      connections: s.connections,
+      durationS: 0,
+      warmupS: 0,
+      amount: s.lifecycleN,
+      maxDurationS: s.lifecycleTimeoutS,
+      token: m.token,
+      customerUuid,
+      refPrefix: `b${runId}-life`,
+      maxRefs: 0,
+    },
+    tmp,
+    { onMeasureStart: (loadgen) => (window = new UsageWindow({ product: product.pid, loadgen }, dbName)) },
+  );
+  const initiated = Object.entries(load.statusCodes).reduce((n, [code, count]) => (code.startsWith('2') ? n + count : n), 0);
+  log(`lifecycle: ${initiated} initiated at ${load.rps}/s (errors ${load.errors}); waiting for settlement and webhooks`);
+  target = initiated;
+  const deadline = load.startedAt + s.lifecycleTimeoutS * 1000;
+  if (byRef.size < target) await Promise.race([done, sleep(Math.max(0, deadline - Date.now()))]);
+  const usage = window!.stop();
+  receiver.onDelivery(() => {});
+  const finished = load.requests >= s.lifecycleN && byRef.size >= initiated;
+  const deliveries = [...byRef.values()];
+  const lastAt = deliveries.reduce((max, d) => Math.max(max, d.receivedAt), 0);
+  const elapsedMs = finished ? lastAt - load.startedAt : Date.now() - load.startedAt;
+  const settle: number[] = [];
+  const hook: number[] = [];
+  for (const d of deliveries) {
+    const completed = d.completedAt ? Date.parse(d.completedAt) : NaN;
+    const created = d.createdAt ? Date.parse(d.createdAt) : NaN;
+    if (Number.isFinite(completed) && Number.isFinite(created)) settle.push(completed - created);
+    if (Number.isFinite(completed)) hook.push(d.receivedAt - completed);
+  }
+  const cpu = usage.cpuMs.product ?? null;
+  const result: LifecycleResult = {
+    n: s.lifecycleN,
+    initiated,
+    initiationErrors: load.errors,
+    initiationRps: load.rps,
+    initiationLatency: load.latency,
+    finished,
+    timeoutS: s.lifecycleTimeoutS,
+    webhooksReceived: byRef.size,
+    duplicates,
+    failedCollections: deliveries.filter((d) => d.type !== 'collection.successful').length,
+    elapsedMs,
+    endToEndRps: finished && elapsedMs > 0 ? round((initiated / elapsedMs) * 1000, 1) : null,
+    settleMs: summarize(settle),
+    webhookLatencyMs: summarize(hook),
+    productRssPeakMb: usage.rssPeakMb.product ?? null,
+    cpuMsPerCollection: cpu === null || initiated === 0 ? null : round(cpu / initiated, 2),
+    postgresCpuMsPerCollection: initiated === 0 ? null : round(usage.postgresCpuMs / initiated, 2),
+    note:
+      (finished
+        ? `all ${initiated} collections settled and their webhooks received in ${(elapsedMs / 1000).toFixed(1)} s from the first initiation`
+        : `not finished in ${s.lifecycleTimeoutS} s: ${byRef.size} of ${initiated} webhooks received`) +
+      (initiated + load.errors < s.lifecycleN ? ` (only ${initiated + load.errors} of ${s.lifecycleN} initiations were answered within ${s.lifecycleTimeoutS} s)` : ''),
+    ...(load.sampleErrorBody ? { sampleErrorBody: load.sampleErrorBody } : {}),
+  };
+  log(
+    `lifecycle: ${result.note}; end-to-end ${result.endToEndRps ?? '—'}/s; settle p50 ${result.settleMs.p50} p99 ${result.settleMs.p99} ms; ` +
+      `commit→webhook p50 ${result.webhookLatencyMs.p50} p99 ${result.webhookLatencyMs.p99} max ${result.webhookLatencyMs.max} ms`,
+  );
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Facts, targets, output
+
+function sh(cmd: string, args: string[]): string {
+  try {
+    return execFileSync(cmd, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '';
+  }
+}
+
+async function machineFacts(): Promise<MachineFacts> {
+  const cpuinfo = fs.existsSync('/proc/cpuinfo') ? fs.readFileSync('/proc/cpuinfo', 'utf8') : '';
+  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
+  const postgres = await withAdminClient(async (c) => (await c.query('show server_version')).rows[0].server_version as string);
+  let redis = 'unknown';
+  try {
+    const net = await import('node:net');
+    redis = await new Promise<string>((resolve) => {
+      const socket = net.connect(6379, '127.0.0.1');
+      let buf = '';
+      socket.setTimeout(2000, () => (socket.destroy(), resolve('unknown')));
+      socket.on('connect', () => socket.write('INFO server\r\n'));
+      socket.on('data', (d) => {
+        buf += d.toString();
+        const v = /redis_version:(\S+)/.exec(buf);
+        if (v) {
+          socket.destroy();
+          resolve(v[1]!);
+        }
+      });
+      socket.on('error', () => resolve('unknown'));
+    });
+  } catch {
+    // not essential
+  }
+  return {
+    cpuModel: model.trim(),
+    cores: os.cpus().length,
+    memoryGb: round(os.totalmem() / 1024 ** 3, 1)!,
+    kernel: `${os.type()} ${os.release()}`,
+    node: process.version,
+    postgres,
+    redis,
+    commit: sh('git', ['rev-parse', '--short', 'HEAD']) || 'unknown',
+    // Only the product's code counts here (bench/ and tsconfig.json may be edited to run the bench).
+    uncommittedChanges: sh('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src']).length > 0,
+    date: new Date().toISOString(),
+    loadAverageAtStart: os.loadavg().map((x) => round(x, 2)!),
+  };
+}
+
+function evaluateTargets(r: Omit<BenchResults, 'targets'>): Target[] {
+  const t: Target[] = [];
+  const cmp = new Map(r.comparisons.map((c) => [c.scenario, c]));
+  const sc = new Map(r.scenarios.map((x) => [x.id, x]));
+  const fmt = (v: number | null | undefined, unit = '') => (v === null || v === undefined ? '—' : `${v}${unit}`);
+  const ratioTarget = (name: string, label: string, min: number, base: string) => {
+    const c = cmp.get(name);
+    t.push({
+      name: `${label} ≥ ${min} × baseline ${base}`,
+      goal: `≥ ${min}`,
+      value: c ? `${fmt(c.ratio)} (${sc.get(name)?.rps} vs ${c.baselineRps} req/s)` : 'not run',
+      met: c?.ratio === null || c?.ratio === undefined ? null : c.ratio >= min,
+    });
+  };
+  ratioTarget('rest-init', 'REST initiation', 0.5, 'INSERT');
+  ratioTarget('gql-init', 'GraphQL initiateCollection', 0.4, 'INSERT');
+  ratioTarget('rest-get', 'REST status GET', 0.6, 'GET');
+  ratioTarget('gql-get', 'GraphQL transaction', 0.45, 'GET');
+  for (const name of ['rest-init', 'gql-init', 'rest-get', 'gql-get']) {
+    const x = sc.get(name);
+    t.push({
+      name: `${LABELS[name]}: p99 < 50 ms at ${r.settings.connections} connections`,
+      goal: '< 50 ms',
+      value: x ? fmt(x.latency.p99, ' ms') : 'not run',
+      met: x?.latency.p99 === null || x === undefined ? null : x.latency.p99 < 50,
+    });
+  }
+  const lc = r.lifecycle;
+  const initOnly = sc.get('rest-init')?.rps ?? null;
+  const reference = initOnly ?? lc?.initiationRps ?? null;
+  t.push({
+    name: `Lifecycle end-to-end rate ≥ 0.8 × initiation-only rate (${initOnly !== null ? 'REST initiation scenario' : 'the lifecycle’s own initiation rate'})`,
+    goal: `≥ ${reference !== null ? round(0.8 * reference, 1) : '—'}/s`,
+    value: !lc ? 'not run' : lc.endToEndRps === null ? lc.note : `${lc.endToEndRps}/s (${reference ? round(lc.endToEndRps / reference, 2) : '—'} ×)`,
+    met: !lc ? null : lc.endToEndRps === null ? false : reference === null ? null : lc.endToEndRps >= 0.8 * reference,
+  });
+  t.push({
+    name: 'Commit → webhook received p99 < 100 ms',
+    goal: '< 100 ms',
+    value: !lc ? 'not run' : `${fmt(lc.webhookLatencyMs.p99, ' ms')}${lc.finished ? '' : ' (not finished)'}`,
+    met: !lc || lc.webhookLatencyMs.p99 === null ? (lc ? false : null) : lc.finished && lc.webhookLatencyMs.p99 < 100,
+  });
+  const sub = r.subscriptions;
+  t.push({
+    name: `Commit → subscription event p99 < 50 ms with ${sub?.subscribers ?? r.settings.subsMerchants * r.settings.subsPerMerchant} subscribers, none missed`,
+    goal: '< 50 ms, 0 missed',
+    value: !sub ? 'not run' : `p99 ${fmt(sub.latencyMs.p99, ' ms')}, missed ${sub.missed}`,
+    met: !sub ? null : sub.latencyMs.p99 !== null && sub.latencyMs.p99 < 50 && sub.missed === 0,
+  });
+  const rss: Array<[string, number | null]> = [
+    ...r.scenarios.map((x) => [x.id, x.productRssPeakMb] as [string, number | null]),
+    ...(lc ? [['lifecycle', lc.productRssPeakMb] as [string, number | null]] : []),
+    ...(sub ? [['subscriptions', sub.productRssPeakMb] as [string, number | null]] : []),
+  ];
+  const peak = rss.reduce<[string, number] | null>((best, [id, v]) => (v !== null && (!best || v > best[1]) ? [id, v] : best), null);
+  t.push({
+    name: 'Product RSS < 300 MB in every scenario',
+    goal: '< 300 MB',
+    value: peak ? `peak ${peak[1]} MB (${peak[0]})` : 'not measured',
+    met: peak ? peak[1] < 300 : null,
+  });
+  const productErrors =
+    r.scenarios.filter((x) => x.server === 'product').reduce((n, x) => n + x.errors, 0) +
+    (lc ? lc.initiationErrors : 0) +
+    (sub ? sub.simulateErrors + sub.graphqlErrors : 0);
+  t.push({ name: 'No error responses from the product', goal: '0', value: String(productErrors), met: productErrors === 0 });
+  return t;
+}
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      scenario: { type: 'string' },
+      out: { type: 'string' },
+      profile: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(
+      `usage: npm run bench -- [--quick] [--scenario <${ALL_SCENARIOS.join('|')}>] [--out <file.json>] [--profile <dir>]\n` +
+        `--profile: each product process writes a CPU profile into <dir> (summarise with node dist/bench/profile-summary.js <file>).\n` +
+        `A full run writes bench/results/latest.json and the generated part of BENCHMARKS.md; a partial run\n` +
+        `(--quick or --scenario) prints its tables and writes bench/results/latest-partial.json (or --out) only.\n`,
+    );
+    process.exit(0);
+  }
+  const scenario = values.scenario ?? null;
+  if (scenario !== null && !(ALL_SCENARIOS as readonly string[]).includes(scenario)) {
+    throw new Error(`unknown scenario "${scenario}"; one of: ${ALL_SCENARIOS.join(', ')}`);
+  }
+  const quick = values.quick ?? false;
+  // A partial run (--quick or --scenario) does not replace the full run's figures unless --out says where.
+  const partial = quick || scenario !== null;
+  return {
+    quick,
+    scenario: scenario as ScenarioName | null,
+    profileDir: values.profile ? path.resolve(values.profile) : null,
+    partial,
+    out: path.resolve(values.out ?? path.join(ROOT, 'bench', 'results', partial ? 'latest-partial.json' : 'latest.json')),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const opts = parseOptions();
+  const s = { ...settingsFor(opts.quick, opts.scenario), profileDir: opts.profileDir };
+  const want = (name: ScenarioName) => opts.scenario === null || opts.scenario === name;
+  const runId = randomHex(4);
+  const dbName = `bench_${runId}`;
+  const lifecycleDbName = `${dbName}_lifecycle`;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${runId}-`));
+  const startedAt = new Date();
+  const keys: ProductKeys = {
+    signing: randomHex(32),
+    encryption: crypto.randomBytes(32).toString('base64'),
+    admin: `bench-admin-${randomHex(16)}`,
+  };
+  const machine = await machineFacts();
+  log(`run ${runId}: ${machine.cpuModel}, ${machine.cores} cores, load average ${machine.loadAverageAtStart.join(' ')}; commit ${machine.commit}${machine.uncommittedChanges ? ' (+ uncommitted changes)' : ''}`);
+
+  // A hard bound on the whole run, whatever hangs.
+  const budgetS = opts.quick ? 300 : 570;
+  const watchdog = setTimeout(() => void emergencyStop(`over the ${budgetS} s budget`, 1), budgetS * 1000);
+  watchdog.unref();
+
+  const created = createdDatabases;
+  const problems: string[] = [];
+  const scenarios: HttpScenario[] = [];
+  let lifecycle: LifecycleResult | null = null;
+  let subscriptions: SubscriptionsResult | null = null;
+  let receiver: Receiver | undefined;
+  let setupFailed = false;
+  let keepTmp = false;
+
+  try {
+    const dbUrl = await createDatabase(dbName);
+    created.push(dbName);
+    log(`database ${dbName} created`);
+    receiver = await startReceiver();
+
+    const httpWanted = PRODUCT_SCENARIOS.filter((n) => want(n));
+    if (httpWanted.length > 0 || want('subscriptions')) {
+      const baseline = httpWanted.length > 0 ? await startBaseline(dbUrl, s) : null;
+      const product = await startProduct('init-only', dbUrl, s.initOnlySettleMs, s, keys, tmp);
+      try {
+        log('setup: merchant, token and a KYC-approved customer over the public API');
+        const [main, subsSetup] = await Promise.all([
+          (async () => {
+            const merchant = await createMerchant(product.url, keys.admin, 'Bench HTTP');
+            const customerUuid = await approvedCustomer(product.url, merchant.token, `bench-http-${runId}`);
+            return { merchant, customerUuid };
+          })(),
+          want('subscriptions') ? prepareSubscriptions(product, keys, s, runId) : Promise.resolve(null),
+        ]);
+        if (baseline) {
+          const ctx: HttpContext = {
+            s,
+            tmp,
+            runId,
+            dbName,
+            product,
+            baseline,
+            merchant: main.merchant,
+            customerUuid: main.customerUuid,
+            baselineMerchantId: crypto.randomUUID(),
+            productRefs: [],
+            baselineRefs: [],
+          };
+          const ids = new Set<string>();
+          for (const name of httpWanted) {
+            ids.add(name);
+            for (const b of BRACKETS[name] ?? []) ids.add(b);
+          }
+          for (const step of SEQUENCE.filter((x) => ids.has(x.id))) {
+            try {
+              scenarios.push(await runHttpStep(ctx, step.id, step.kind));
+            } catch (err) {
+              problems.push(`${step.id}: ${(err as Error).message}`);
+              log(`${step.id} failed: ${(err as Error).message}`);
+              if (product.child.exitCode !== null || baseline.child.exitCode !== null) throw err;
+            }
+          }
+        }
+        if (subsSetup) {
+          try {
+            subscriptions = await runSubscriptions(product, subsSetup, s, tmp, dbName);
+          } catch (err) {
+            problems.push(`subscriptions: ${(err as Error).message}`);
+            log(`subscriptions failed: ${(err as Error).message}`);
+          }
+        }
+      } finally {
+        await stopChild(product.child);
+        if (baseline) await stopChild(baseline.child, 5_000);
+      }
+    }
+
+    if (want('lifecycle')) {
+      const lifecycleUrl = await createDatabase(lifecycleDbName);
+      created.push(lifecycleDbName);
+      const product = await startProduct('lifecycle', lifecycleUrl, s.lifecycleSettleMs, s, keys, tmp);
+      try {
+        lifecycle = await runLifecycle(product, receiver, keys, s, tmp, runId, lifecycleDbName);
+      } catch (err) {
+        if (err instanceof SetupError) throw err;
+        problems.push(`lifecycle: ${(err as Error).message}`);
+        log(`lifecycle failed: ${(err as Error).message}`);
+      } finally {
+        await stopChild(product.child);
+      }
+    }
+  } catch (err) {
+    setupFailed = true;
+    keepTmp = true;
+    log(`FAILED: ${(err as Error).stack ?? String(err)}`);
+  } finally {
+    clearTimeout(watchdog);
+    await stopAll(10_000);
+    await receiver?.close();
+    for (const name of created) {
+      try {
+        await dropDatabase(name);
+        log(`database ${name} dropped`);
+      } catch (err) {
+        log(`could not drop database ${name}: ${(err as Error).message}`);
+      }
+    }
+    if (problems.length > 0) keepTmp = true;
+    if (keepTmp) log(`logs and load configs kept in ${tmp}`);
+    else fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  if (setupFailed) return 1;
+
+  machine.loadAverageAtEnd = os.loadavg().map((x) => round(x, 2)!);
+  const finishedAt = new Date();
+  const partial: Omit<BenchResults, 'targets'> = {
+    version: 1,
+    runId,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    totalS: round((finishedAt.getTime() - startedAt.getTime()) / 1000, 1)!,
+    machine,
+    settings: s,
+    scenarios,
+    comparisons: compare(scenarios),
+    lifecycle,
+    subscriptions,
+    problems,
+  };
+  const results: BenchResults = { ...partial, targets: evaluateTargets(partial) };
+  fs.mkdirSync(path.dirname(opts.out), { recursive: true });
+  fs.writeFileSync(opts.out, `${JSON.stringify(results, null, 2)}\n`);
+  const markdown = renderMarkdown(results);
+  process.stdout.write(`\n${markdown}\n`);
+  if (opts.partial) {
+    log(`wrote ${opts.out} in ${results.totalS} s (a partial run: BENCHMARKS.md left as it was)`);
+  } else {
+    const mdPath = path.join(ROOT, 'BENCHMARKS.md');
+    const existing = fs.existsSync(mdPath) ? fs.readFileSync(mdPath, 'utf8') : '# Benchmarks\n';
+    fs.writeFileSync(mdPath, replaceBetweenMarkers(existing, markdown));
+    log(`wrote ${opts.out} and BENCHMARKS.md in ${results.totalS} s`);
+  }
+  return problems.length > 0 ? 1 : 0;
+}
+
+/** Databases this run created (dropped at the end, or by emergencyStop). */
+const createdDatabases: string[] = [];
+
+/** Interrupted or over budget: kill every child, drop the databases, exit. */
+async function emergencyStop(why: string, code: number): Promise<never> {
+  log(`${why}: stopping every child process and dropping the bench databases`);
+  killAllNow();
+  await sleep(500);
+  for (const name of createdDatabases) {
+    try {
+      await dropDatabase(name);
+      log(`database ${name} dropped`);
+    } catch (err) {
+      log(`could not drop database ${name}: ${(err as Error).message}`);
+    }
+  }
+  process.exit(code);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void emergencyStop(signal, 130));
+process.on('exit', () => killAllNow());
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    log(`FAILED: ${(err as Error).stack ?? String(err)}`);
+    killAllNow();
+    process.exit(1);
+  },
+);
