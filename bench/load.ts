@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import autocannon from 'autocannon';
+import { momoCollectionBody, momoCollectionInput } from '../test/helpers/transactions';
 import { summarize, type Summary } from './lib/stats';
 
 export type LoadKind = 'rest-init' | 'gql-init' | 'rest-get' | 'gql-get' | 'token' | 'base-insert' | 'base-get';
@@ -84,19 +85,7 @@ function main() {
   const nextRef = () => `${cfg.refPrefix}-${++seq}`;
   const randomRef = () => readRefs[Math.floor(Math.random() * readRefs.length)]!;
 
-  const momo = (reference: string) => ({
-    customer_uuid: cfg.customerUuid,
-    amount: 1500,
-    currency: 'KES',
-    channel_id: 'ke_momo_deposit',
-    account_number: '254712345678',
-    network_id: 'ke_mpesa',
-    reason: 'Invoice 42',
-    reference,
-    dial_code: '+254',
-    account_type: 'momo',
-    country_code: 'KE',
-  });
+  const momo = (reference: string) => momoCollectionBody(cfg.customerUuid ?? '', { reference });
 
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (cfg.token) headers.authorization = `Bearer ${cfg.token}`;
@@ -145,23 +134,7 @@ function main() {
       request = {
         method: 'POST',
         path: '/graphql',
-        setupRequest: (req) => {
-          const b = momo(nextRef());
-          const input = {
-            customerUuid: b.customer_uuid,
-            amount: String(b.amount),
-            currency: b.currency,
-            channelId: b.channel_id,
-            accountNumber: b.account_number,
-            networkId: b.network_id,
-            reason: b.reason,
-            reference: b.reference,
-            dialCode: b.dial_code,
-            accountType: 'MOMO',
-            countryCode: b.country_code,
-          };
-          return { ...req, body: JSON.stringify({ query: INIT_MUTATION, variables: { input } }) };
-        },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: INIT_MUTATION, variables: { input: momoCollectionInput(cfg.customerUuid ?? '', { reference: nextRef() }) } }) }),
         onResponse: (status, body) => collect(status, body, (j) => j?.data?.initiateCollection?.reference, true),
       };
       break;

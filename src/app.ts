@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import { RequestContext } from '@mikro-orm/core';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createServices, type Infrastructure, type Services } from './container';
 import { authenticatedContext, type GraphQLContext } from './transport/graphql/context';
 import { formatGraphQLError } from './transport/graphql/errors';
@@ -12,6 +12,21 @@ import { attachGraphQLWebSocket } from './transport/graphql/ws-server';
 import { restV1 } from './transport/rest';
 import { sendSuccess } from './transport/rest/envelope';
 import { registerRestErrorHandling } from './transport/rest/error-handler';
+
+/**
+ * One access line per request, written when it completes (method, path without
+ * its query string, status, time), instead of Fastify's two lines with the whole
+ * request and URL. Fastify's other log lines (errors, 404s) are kept.
+ */
+class AccessLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = { method: request.method, path: request.url.split('?', 1)[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
 
 export interface App {
   fastify: FastifyInstance;
@@ -36,8 +51,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => randomUUID(),
-    // One access line per request (below) instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new AccessLog(),
     return503OnClosing: true,
   });
 
@@ -47,13 +61,6 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   fastify.addHook('onRequest', (_request, _reply, done) => RequestContext.create(orm.em, done));
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-  });
-  fastify.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { method: request.method, path: request.url.split('?', 1)[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request completed',
-    );
-    done();
   });
   registerRestErrorHandling(fastify, config.bodyLimitBytes);
 

@@ -2,6 +2,8 @@
  * Setup calls over the product's public HTTP API only (admin API, OAuth, customers,
  * webhooks, collections, sandbox simulate), so the harness survives internal rewrites.
  */
+import { enrollBody, kycBody } from '../../test/helpers/factories';
+import { momoCollectionBody } from '../../test/helpers/transactions';
 import { sleep } from './stats';
 
 export interface HttpAnswer {
@@ -73,38 +75,9 @@ export async function setWebhookEndpoint(base: string, token: string, url: strin
 
 /** Enroll a Kenyan customer, submit KYC, and wait (boundedly) for the sandbox to approve it. */
 export async function approvedCustomer(base: string, token: string, customerid: string, timeoutMs = 30_000): Promise<string> {
-  const enrolled = expect(
-    await call(base, 'POST', '/v1/customer/enroll', {
-      token,
-      body: {
-        customerid,
-        first_name: 'Amina',
-        last_name: 'Otieno',
-        email: 'amina@example.com',
-        phone_number: '712345678',
-        dial_code: '+254',
-        country_code: 'KE',
-        date_of_birth: '1990-04-12',
-      },
-    }),
-    [200, 201],
-    'enroll customer',
-  ).body.data;
+  const enrolled = expect(await call(base, 'POST', '/v1/customer/enroll', { token, body: enrollBody({ customerid }) }), [200, 201], 'enroll customer').body.data;
   const uuid = enrolled.customer_uuid as string;
-  expect(
-    await call(base, 'POST', `/v1/customer/${uuid}/kyc`, {
-      token,
-      body: {
-        id_type: 'national_id',
-        id_number: 'A12345678',
-        id_country: 'KE',
-        date_of_birth: '1990-04-12',
-        address: { line1: '12 Moi Avenue', city: 'Nairobi', country_code: 'KE', postal_code: '00100' },
-      },
-    }),
-    200,
-    'submit KYC',
-  );
+  expect(await call(base, 'POST', `/v1/customer/${uuid}/kyc`, { token, body: kycBody() }), 200, 'submit KYC');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const kyc = expect(await call(base, 'GET', `/v1/customer/${uuid}/kyc`, { token }), 200, 'read KYC').body.data;
@@ -115,27 +88,10 @@ export async function approvedCustomer(base: string, token: string, customerid: 
   }
 }
 
-/** The spec's momo collection body (as test/helpers/transactions.ts builds it). */
-export function momoCollection(customerUuid: string, reference: string) {
-  return {
-    customer_uuid: customerUuid,
-    amount: 1500,
-    currency: 'KES',
-    channel_id: 'ke_momo_deposit',
-    account_number: '254712345678',
-    network_id: 'ke_mpesa',
-    reason: 'Invoice 42',
-    reference,
-    dial_code: '+254',
-    account_type: 'momo',
-    country_code: 'KE',
-  };
-}
-
 /** Initiates one momo collection; returns the service's reference. */
 export async function initiateCollection(base: string, token: string, customerUuid: string, reference: string): Promise<string> {
   const answer = expect(
-    await call(base, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollection(customerUuid, reference) }),
+    await call(base, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollectionBody(customerUuid, { reference }) }),
     [200, 201],
     'initiate collection',
   );

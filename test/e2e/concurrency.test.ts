@@ -2,7 +2,7 @@ import { approvedCustomer } from '../helpers/factories';
 import { graphql, request, type HttpResult } from '../helpers/http';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { eventually } from '../helpers/wait';
-import { momoCollectionBody } from '../helpers/transactions';
+import { momoCollectionBody, momoCollectionInput } from '../helpers/transactions';
 
 /**
  * CONTRACT §6: a merchant's reference is unique under concurrency, whichever door
@@ -32,19 +32,7 @@ describe('concurrent collections with one reference', () => {
   afterAll(() => app.close());
 
   const restBody = (reference: string) => momoCollectionBody(customerUuid, { amount: '1500', reason: 'Concurrency', reference });
-  const graphqlInput = (reference: string) => ({
-    customerUuid,
-    amount: '1500',
-    currency: 'KES',
-    countryCode: 'KE',
-    channelId: 'ke_momo_deposit',
-    networkId: 'ke_mpesa',
-    accountNumber: '254712345678',
-    dialCode: '+254',
-    accountType: 'MOMO',
-    reason: 'Concurrency',
-    reference,
-  });
+  const graphqlInput = (reference: string) => momoCollectionInput(customerUuid, { reason: 'Concurrency', reference });
   const viaRest = (reference: string) => request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: restBody(reference) });
   const viaGraphql = (reference: string) => graphql(app.url, COLLECT, { token, variables: { input: graphqlInput(reference) } });
 

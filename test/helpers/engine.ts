@@ -117,24 +117,6 @@ export async function outboxOf(databaseUrl: string, serviceReference: string) {
   );
 }
 
-/** The GraphQL twin of `momoCollectionBody`: an InitiateCollectionInput. */
-export function momoCollectionInput(customerUuid: string, reference: string, overrides: Record<string, unknown> = {}) {
-  return {
-    customerUuid,
-    amount: '1500',
-    currency: 'KES',
-    countryCode: 'KE',
-    channelId: 'ke_momo_deposit',
-    networkId: 'ke_mpesa',
-    accountNumber: '254712345678',
-    dialCode: '+254',
-    accountType: 'MOMO',
-    reason: 'Invoice 42',
-    reference,
-    ...overrides,
-  };
-}
-
 export const INITIATE_COLLECTION = `mutation($input: InitiateCollectionInput!) { initiateCollection(input: $input) { reference externalReference status } }`;
 export const INITIATE_TRANSFER = `mutation($input: InitiateTransferInput!) { initiateTransfer(input: $input) { reference externalReference status } }`;
 

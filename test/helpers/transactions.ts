@@ -10,6 +10,24 @@ export function newReference(prefix = 'ref'): string {
   return `${prefix}-${process.pid}-${Date.now()}-${seq}`;
 }
 
+/** The GraphQL twin of `momoCollectionBody`: an InitiateCollectionInput; override any field. */
+export function momoCollectionInput(customerUuid: string, overrides: Record<string, unknown> = {}) {
+  return {
+    customerUuid,
+    amount: '1500',
+    currency: 'KES',
+    countryCode: 'KE',
+    channelId: 'ke_momo_deposit',
+    networkId: 'ke_mpesa',
+    accountNumber: '254712345678',
+    dialCode: '+254',
+    accountType: 'MOMO',
+    reason: 'Invoice 42',
+    reference: newReference('gql-col'),
+    ...overrides,
+  };
+}
+
 /** A valid Kenyan M-Pesa collection (spec §4.2 body); override any field, `undefined` removes it. */
 export function momoCollectionBody(customerUuid: string, overrides: Record<string, unknown> = {}) {
   return {

@@ -1,9 +1,9 @@
 import { approvedCustomer } from '../../helpers/factories';
 import { graphql, request, type HttpResult } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { momoCollectionBody, newReference, transferBody } from '../../helpers/transactions';
+import { momoCollectionBody, momoCollectionInput, newReference, transferBody } from '../../helpers/transactions';
 import { dbQuery } from '../../helpers/webhooks';
-import { INITIATE_TRANSFER, initiateCollectionGql, momoCollectionInput } from '../../helpers/engine';
+import { INITIATE_TRANSFER, initiateCollectionGql } from '../../helpers/engine';
 
 /**
  * CONTRACT §6: a merchant's reference is unique across every kind of transaction and
@@ -47,7 +47,7 @@ describe('engine: one merchant reference, one transaction', () => {
               door: 'rest' as const,
               res,
             }))
-          : initiateCollectionGql(app.url, token, momoCollectionInput(customerUuid, reference)).then((res) => ({ door: 'graphql' as const, res })),
+          : initiateCollectionGql(app.url, token, momoCollectionInput(customerUuid, { reference })).then((res) => ({ door: 'graphql' as const, res })),
       );
     }
     const results = await Promise.all(calls);

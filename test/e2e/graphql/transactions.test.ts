@@ -4,6 +4,7 @@ import { expectedQuote } from '../../helpers/fx';
 import { graphql, request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
+import { momoCollectionInput } from '../../helpers/transactions';
 
 const TXN_FIELDS = `reference externalReference type status failureReason customerUuid accountType countryCode channelId networkId
   dialCode reason providerReference amount currency accountNumber bankInfo { accountName accountNumber bankName bankCode }
@@ -34,20 +35,7 @@ let seq = 0;
 const nextReference = (prefix: string) => `${prefix}-${Date.now()}-${++seq}`;
 
 /** A KES mobile money collection from a Kenyan M-Pesa wallet; override any field. */
-const momoCollection = (customerUuid: string, overrides: Record<string, unknown> = {}) => ({
-  customerUuid,
-  amount: '1500',
-  currency: 'KES',
-  countryCode: 'KE',
-  channelId: 'ke_momo_deposit',
-  networkId: 'ke_mpesa',
-  accountNumber: '254712345678',
-  dialCode: '+254',
-  accountType: 'MOMO',
-  reason: 'Invoice 42',
-  reference: nextReference('gql-col'),
-  ...overrides,
-});
+const momoCollection = (customerUuid: string, overrides: Record<string, unknown> = {}) => momoCollectionInput(customerUuid, { reference: nextReference('gql-col'), ...overrides });
 
 const bankCollection = (customerUuid: string, overrides: Record<string, unknown> = {}) =>
   momoCollection(customerUuid, { channelId: 'ke_bank_deposit', networkId: 'ke_kcb', accountType: 'BANK', accountNumber: '0123456789', amount: '25000.50', ...overrides });
