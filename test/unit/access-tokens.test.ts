@@ -32,6 +32,27 @@ describe('AccessTokens', () => {
     tokens = new AccessTokens(KEY, clock);
   });
 
+  describe('a token verified once (remembered)', () => {
+    it('verifies again to the same claims, and expires at exactly 3600 s all the same', async () => {
+      const token = await tokens.issue(merchantId, 'ci_abc', familyId);
+      const first = await tokens.verify(token);
+      clock.advance(ACCESS_TOKEN_TTL_S * 1000 - 1);
+      expect(await tokens.verify(token)).toEqual(first);
+      clock.advance(1);
+      await expectInvalidToken(tokens.verify(token));
+      await expectInvalidToken(tokens.verify(token));
+    });
+
+    it('does not make a tampered copy acceptable', async () => {
+      const token = await tokens.issue(merchantId, 'ci_abc', familyId);
+      await tokens.verify(token);
+      const [header, , signature] = token.split('.');
+      const forged = `${header}.${b64url({ ...decodePart(token, 1), sub: randomUUID() })}.${signature}`;
+      await expectInvalidToken(tokens.verify(forged));
+      await expectInvalidToken(tokens.verify(`${token}x`));
+    });
+  });
+
   it('issues a token that verifies to the merchant, client and family', async () => {
     const token = await tokens.issue(merchantId, 'ci_abc', familyId);
     expect(token.split('.')).toHaveLength(3);

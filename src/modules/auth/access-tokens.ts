@@ -7,6 +7,8 @@ import type { Clock } from '../../shared/clock';
 export const ACCESS_TOKEN_TTL_S = 3600;
 const ISSUER = 'payments-gateway';
 const AUDIENCE = 'payments-gateway:v1';
+/** Verified tokens remembered at most (the oldest is forgotten first): about 5 MB. */
+const VERIFIED_TOKENS_MAX = 10_000;
 
 /** Who is calling, as proven by a valid access token. */
 export interface AuthContext {
@@ -23,6 +25,13 @@ export interface AuthContext {
 export class AccessTokens {
   /** Made once: handing jose raw bytes would rebuild the key on every sign and every verify. */
   private readonly key: KeyObject;
+  /**
+   * Tokens whose signature and claims were checked, with what they say: a token
+   * presented again costs a map lookup and an expiry check, not an HMAC and a
+   * JSON parse. Only correctly signed tokens enter; revocation is checked by the
+   * caller on every request, and expiry here, against the clock, every time.
+   */
+  private readonly verified = new Map<string, AuthContext>();
 
   constructor(
     key: Uint8Array,
@@ -46,6 +55,19 @@ export class AccessTokens {
 
   /** Throws INVALID_TOKEN for anything but a well-formed, correctly signed, unexpired token. */
   async verify(token: string): Promise<AuthContext> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (this.clock.now() < known.expiresAt) return known;
+      this.verified.delete(token);
+      throw AppError.invalidToken();
+    }
+    const auth = await this.verifySignatureAndClaims(token);
+    if (this.verified.size >= VERIFIED_TOKENS_MAX) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, auth);
+    return auth;
+  }
+
+  private async verifySignatureAndClaims(token: string): Promise<AuthContext> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
