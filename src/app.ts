@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import { RequestContext } from '@mikro-orm/core';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -77,7 +78,9 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     includeStacktraceInErrorResponses: false,
     formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
     validationRules: graphqlValidationRules(config.graphqlMaxDepth),
-    plugins: [fastifyApolloDrainPlugin(fastify)],
+    // No HTTP cache hints are used, so Apollo's default cache-control plugin (which
+    // computes a hint on every field of every response) would be pure overhead.
+    plugins: [fastifyApolloDrainPlugin(fastify), ApolloServerPluginCacheControlDisabled()],
   });
   await apollo.start();
   await fastify.register(fastifyApollo(apollo), {
