@@ -17,6 +17,7 @@ export async function openDatabase(config: Config, logger: Logger, opts: { reuse
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, close: async () => {} };
   const running = opts.reuseRunning ? findRunningEmbedded(config.dataDir) : undefined;
   if (running) return { url: running, embedded: true, close: async () => {} };
-  const embedded = await startEmbeddedDatabase(config.dataDir, config.embeddedDbPort, config.dbPoolMax + 8, logger);
+  // Two pools per instance (the ORM's and the direct statements'), the job queue's listener, and CLIs.
+  const embedded = await startEmbeddedDatabase(config.dataDir, config.embeddedDbPort, config.dbPoolMax * 2 + 8, logger);
   return { url: embedded.url, embedded: true, close: () => embedded.stop() };
 }
