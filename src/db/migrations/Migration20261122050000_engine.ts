@@ -12,8 +12,14 @@ export class Migration20261122050000_engine extends Migration {
     this.addSql(`
       alter table "transaction" add constraint transaction_status_check
         check (status in ('initiating', 'processing', 'successful', 'failed', 'expired'));`);
-    // Reconciliation looks only for rows a crash left initiating: a tiny partial index.
-    this.addSql(`create index transaction_initiating_index on "transaction" (created_at) where status = 'initiating';`);
+    // Transactions between their insert and the provider's answer (normally milliseconds), so that
+    // reconciliation finds what a crash left behind without an index on status: an index on status
+    // (even a partial one) would make every status change update all the table's indexes, where
+    // without one PostgreSQL can update the row in place (HOT). Free space on each page is kept for
+    // those in-place updates. The table stays tiny; no foreign key (its rows live as long as the
+    // statement pair that adds and removes them, and the key check would cost every initiation).
+    this.addSql(`create table transaction_initiation (transaction_id uuid primary key, created_at timestamptz not null);`);
+    this.addSql(`alter table "transaction" set (fillfactor = 80);`);
     // The sandbox provider's memory: one virtual account per idempotency key, as a real provider's idempotency would give.
     this.addSql(`
       create table sandbox_virtual_account (
@@ -41,7 +47,8 @@ export class Migration20261122050000_engine extends Migration {
   override async down(): Promise<void> {
     this.addSql('drop table if exists job_worker_instance;');
     this.addSql('drop table if exists sandbox_virtual_account;');
-    this.addSql('drop index if exists transaction_initiating_index;');
+    this.addSql('drop table if exists transaction_initiation;');
+    this.addSql('alter table "transaction" reset (fillfactor);');
     this.addSql(`delete from "transaction" where status = 'initiating';`);
     this.addSql(`alter table "transaction" drop constraint transaction_status_check;`);
     this.addSql(`alter table "transaction" add constraint transaction_status_check check (status in ('processing', 'successful', 'failed', 'expired'));`);

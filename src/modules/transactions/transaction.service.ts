@@ -135,7 +135,7 @@ export class TransactionService {
 
   /** Hands every transaction stuck `initiating` for longer than the reconciliation delay to a reconciliation job. */
   async sweepInitiating(): Promise<number> {
-    const stale = await this.store.staleInitiating(new Date(Date.now() - this.reconcileAfterMs), SWEEP_BATCH);
+    const stale = await this.store.staleInitiating(this.reconcileAfterMs, SWEEP_BATCH);
     await this.jobs.add(
       this.store.executor,
       stale.map((id) => ({ name: JobName.ReconcileInitiation, payload: { transactionId: id }, key: `reconcile:${id}` })),

@@ -110,7 +110,8 @@ export class TransactionStore {
   async insert(txn: Transaction): Promise<void> {
     try {
       await this.sql.query(
-        `insert into "transaction" (${INSERT_COLUMNS}) values (${INSERT_VALUES})`,
+        `with inserted as (insert into "transaction" (${INSERT_COLUMNS}) values (${INSERT_VALUES}) returning id)
+         insert into transaction_initiation (transaction_id, created_at) select id, now() from inserted`,
         FIELDS.map((f) => toDatabase(f, txn[f])),
         'transaction_insert',
       );
@@ -173,16 +174,20 @@ export class TransactionStore {
 
   /** Removes a row whose initiation the provider refused outright (nothing was started). */
   async deleteInitiating(id: string): Promise<void> {
-    await this.sql.query(`delete from "transaction" where id = $1 and status = 'initiating'`, [id]);
+    await this.sql.query(
+      `with removed as (delete from "transaction" where id = $1 and status = 'initiating' returning id)
+       delete from transaction_initiation where transaction_id in (select id from removed)`,
+      [id],
+    );
   }
 
-  /** Transactions still `initiating` longer than `olderThanMs` after creation (their process died mid-initiation). */
-  async staleInitiating(olderThan: Date, limit: number): Promise<string[]> {
-    const rows = await this.sql.query<{ id: string }>(
-      `select id from "transaction" where status = 'initiating' and created_at < $1 order by created_at limit $2`,
-      [olderThan, limit],
+  /** Transactions still `initiating` `ageMs` after their insert, by database time (their process died mid-initiation). */
+  async staleInitiating(ageMs: number, limit: number): Promise<string[]> {
+    const rows = await this.sql.query<{ transaction_id: string }>(
+      'select transaction_id from transaction_initiation where created_at < now() - make_interval(secs => $1) order by created_at limit $2',
+      [ageMs / 1000, limit],
     );
-    return rows.map((r) => r.id);
+    return rows.map((r) => r.transaction_id);
   }
 
   /**
@@ -205,6 +210,8 @@ export class TransactionStore {
         insert into transaction_event (transaction_id, from_status, to_status, reason, occurred_at)
         select id, ${params.p(change.history.from)}::text, ${params.p(next.status)}::text, ${params.p(change.history.reason)}::text, ${params.p(next.updatedAt)}::timestamptz from changed)`,
     ];
+    // Leaving `initiating`: no longer a candidate for reconciliation.
+    if (change.from === 'initiating') ctes.push('initiation_done as (delete from transaction_initiation where transaction_id in (select id from changed))');
     const selects: string[] = [];
     for (const part of [
       change.event ? this.outbox.eventSql(params, change.event, 'changed') : undefined,

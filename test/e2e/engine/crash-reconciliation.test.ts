@@ -16,7 +16,7 @@ import { assertBuilt, serviceEnv, startServiceProcess, type ServiceProcess } fro
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { bankCollectionBody, momoCollectionBody, newReference, transferBody } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
-import { FAST_WEBHOOKS, setEndpoint, verifyDelivery } from '../../helpers/webhooks';
+import { FAST_WEBHOOKS, dbQuery, setEndpoint, verifyDelivery } from '../../helpers/webhooks';
 
 /**
  * CONTRACT §6: "A transaction row is written before the provider is called (internal
@@ -89,6 +89,8 @@ describe('engine: a crash between the provider call and the commit is reconciled
     const rows = await transactionRowsByExternal(db.url, merchant.merchantId, String(body.reference));
     expect(rows.map((r) => r.status)).toEqual(['initiating']);
     expect(await outboxOf(db.url, rows[0]!.reference)).toEqual([]);
+    // It waits in the reconciliation list.
+    expect(await dbQuery(db.url, 'select 1 from transaction_initiation where transaction_id = $1', [rows[0]!.id])).toHaveLength(1);
     return rows[0]!;
   }
 
@@ -104,17 +106,16 @@ describe('engine: a crash between the provider call and the commit is reconciled
       { attempts: 300, everyMs: 100 },
     );
     expect({ reached, rows: rows.map((r) => r.status) }).toEqual({ reached: true, rows: [status] });
+    expect(await dbQuery(db.url, 'select 1 from transaction_initiation where transaction_id = $1', [rows[0]!.id])).toHaveLength(0);
     return { healthy, row: rows[0]! };
   }
 
-  /** History: exactly one initiation entry (to processing), then `final` if given; an `initiating` entry is tolerated. */
+  /** History: one initiation entry, written by reconciliation (to processing), then `final` if given. */
   async function expectHistory(transactionId: string, final: string | null) {
     const history = await historyOf(db.url, transactionId);
-    expect(history.filter((h) => h.to_status === 'initiating').length).toBeLessThanOrEqual(1);
-    const steps = history.filter((h) => h.to_status !== 'initiating');
-    expect(steps.map((h) => h.to_status)).toEqual(final ? ['processing', final] : ['processing']);
-    expect([null, 'initiating']).toContain(steps[0]!.from_status);
-    if (final) expect(steps[1]!.from_status).toBe('processing');
+    expect(history.map((h) => h.to_status)).toEqual(final ? ['processing', final] : ['processing']);
+    expect(history[0]).toMatchObject({ from_status: null, to_status: 'processing', reason: 'reconciled' });
+    if (final) expect(history[1]!.from_status).toBe('processing');
   }
 
   /** Exactly one outbox event of `type`; the receiver got it (same webhook-id and body on every receipt). */
