@@ -47,7 +47,11 @@ export interface JobSpec<T extends JobName = JobName> {
   payload: JobPayloads[T];
   /** Not before this many milliseconds from the commit (database time). */
   delayMs?: number;
-  /** At most one waiting job per key: adding it again replaces the waiting one instead of adding a second. */
+  /**
+   * At most one job per key: while a job with this key exists (waiting, running, or
+   * failed for good), adding another does nothing. Only for the paths that may add
+   * the same work twice (sweeps); hot paths add each job exactly once.
+   */
   key?: string;
 }
 
@@ -184,12 +188,20 @@ export class JobRunner {
    */
   private async beat(): Promise<void> {
     if (!this.pool) return;
+    // Only an instance whose own previous beat is fresh judges the others: after a stall that
+    // silenced everyone (a database failover, a long pause), the first beats only re-announce,
+    // and only instances that stay silent are declared dead.
     await this.sql.query(
-      `with me as (
+      `with previous as (
+         select heartbeat_at from job_worker_instance where pool_id = $1
+       ), me as (
          insert into job_worker_instance (pool_id, heartbeat_at) values ($1, now())
          on conflict (pool_id) do update set heartbeat_at = now()
        ), dead as (
-         delete from job_worker_instance where heartbeat_at < now() - make_interval(secs => $2) returning pool_id
+         delete from job_worker_instance
+         where pool_id <> $1 and heartbeat_at < now() - make_interval(secs => $2)
+           and exists (select 1 from previous where heartbeat_at >= now() - make_interval(secs => $2))
+         returning pool_id
        )
        select graphile_worker.force_unlock_workers(array(select pool_id from dead)) where exists (select 1 from dead)`,
       [this.pool.id, this.settings.deadAfterMs / 1000],
@@ -209,6 +221,11 @@ export class JobRunner {
   async enqueue<T extends JobName>(em: EntityManager, job: JobSpec<T>): Promise<void> {
     const params = new Params();
     await executeOnOrm(em, `select ${addJobSql(params, job)}`, params.values);
+  }
+
+  /** A condition: a job with the key `keySql` (an SQL expression) exists, in any state. */
+  jobExistsSql(keySql: string): string {
+    return `exists (select 1 from graphile_worker._private_jobs where key = ${keySql})`;
   }
 
   /** Adds jobs outside any other change (sweeps). */
@@ -241,5 +258,7 @@ export async function migrateJobSchema(sql: Sql, logger: Logger): Promise<void> 
  */
 function addJobSql(params: Params, job: JobSpec): string {
   const runAt = job.delayMs ? `now() + make_interval(secs => ${params.p(job.delayMs / 1000)})` : 'null';
-  return `graphile_worker.add_job(${params.p(job.name)}::text, ${params.p(JSON.stringify(job.payload))}::json, run_at => ${runAt}, job_key => ${params.p(job.key ?? null)}::text, max_attempts => 25)`;
+  // 'unsafe_dedupe': an existing job with the key is left alone, not reset (the default mode would
+  // restart a waiting job's backoff, and clone a running one).
+  return `graphile_worker.add_job(${params.p(job.name)}::text, ${params.p(JSON.stringify(job.payload))}::json, run_at => ${runAt}, job_key => ${params.p(job.key ?? null)}::text, job_key_mode => 'unsafe_dedupe', max_attempts => 25)`;
 }

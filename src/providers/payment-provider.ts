@@ -40,8 +40,10 @@ export interface DecideRequest {
 
 /**
  * A cross-border payment provider. A call that throws an AppError is a definite
- * refusal (nothing was started); any other failure leaves the outcome unknown,
- * and reconciliation asks again with the same idempotency key. The sandbox
+ * refusal: nothing was started, and nothing ever will be for that idempotency key
+ * (so "a request with this key is in progress" must be an ordinary error). Any
+ * other failure leaves the outcome unknown, and reconciliation asks again with
+ * the same key. The sandbox
  * implements it by table; a real provider implements the same three operations
  * against its API, and nothing in the services changes.
  */

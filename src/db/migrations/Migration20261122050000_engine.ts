@@ -26,6 +26,9 @@ export class Migration20261122050000_engine extends Migration {
         idempotency_key text primary key,
         account_number text not null unique default nextval('sandbox_virtual_account_seq')::text
       );`);
+    // A delivery attempt is claimed before it is sent, so two jobs for one attempt (a resend and a
+    // scheduled retry) never both send it; a claim outlives the attempt's timeout only briefly.
+    this.addSql(`alter table webhook_delivery add column claimed_until timestamptz null;`);
     // Job worker instances and their heartbeats: a live instance releases the jobs of a dead one.
     this.addSql(`create table job_worker_instance (pool_id text primary key, heartbeat_at timestamptz not null);`);
     // Work in flight under pg-boss continues under graphile-worker, derived from the durable state itself.
@@ -46,6 +49,7 @@ export class Migration20261122050000_engine extends Migration {
 
   override async down(): Promise<void> {
     this.addSql('drop table if exists job_worker_instance;');
+    this.addSql('alter table webhook_delivery drop column if exists claimed_until;');
     this.addSql('drop table if exists sandbox_virtual_account;');
     this.addSql('drop table if exists transaction_initiation;');
     this.addSql('alter table "transaction" reset (fillfactor);');

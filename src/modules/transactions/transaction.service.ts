@@ -15,7 +15,7 @@ import type { Outbox } from '../outbox/outbox';
 import { toWire, type BankInfo, type Transaction, type TransactionEvent } from './transaction.record';
 import { serializeTransaction } from './transaction.serializer';
 import { TRANSACTION_KINDS, TRANSACTION_STATUSES, nextTransactionStatus, type FinalStatus, type TransactionKind } from './transaction.state';
-import type { TransactionStore } from './transaction.store';
+import { RECONCILE_KEY_PREFIX, type TransactionStore } from './transaction.store';
 
 const REFERENCE_PREFIX: Record<TransactionKind, string> = { collection: 'col', transfer: 'trf', payment: 'pay' };
 
@@ -120,7 +120,10 @@ export class TransactionService {
   /** Reconciliation job: finishes a transaction whose creation a crash cut short, asking the provider again with the same key. */
   async reconcile(transactionId: string): Promise<void> {
     const txn = await this.store.findById(transactionId);
-    if (!txn || txn.status !== 'initiating') return;
+    if (!txn || txn.status !== 'initiating') {
+      await this.store.forgetInitiation(transactionId); // nothing to finish (e.g. its merchant was deleted)
+      return;
+    }
     let answer: ProviderAnswer;
     try {
       answer = await this.handlerOf(txn.kind).callProvider(txn, txn.id);
@@ -138,7 +141,7 @@ export class TransactionService {
     const stale = await this.store.staleInitiating(this.reconcileAfterMs, SWEEP_BATCH);
     await this.jobs.add(
       this.store.executor,
-      stale.map((id) => ({ name: JobName.ReconcileInitiation, payload: { transactionId: id }, key: `reconcile:${id}` })),
+      stale.map((id) => ({ name: JobName.ReconcileInitiation, payload: { transactionId: id }, key: `${RECONCILE_KEY_PREFIX}${id}` })),
     );
     return stale.length;
   }

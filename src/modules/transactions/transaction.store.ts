@@ -50,6 +50,9 @@ const INSERT_COLUMNS = FIELDS.map((f) => COLUMNS[f]).join(', ');
 const INSERT_VALUES = FIELDS.map((f, i) => `$${i + 1}${f === 'bankInfo' ? '::jsonb' : ''}`).join(', ');
 /** What a status change may write besides the status. */
 const MUTABLE: Array<keyof Transaction> = ['status', 'failureReason', 'providerReference', 'bankInfo', 'virtualAccountNumber', 'updatedAt', 'completedAt'];
+/** The key of a transaction's reconciliation job is this prefix and its id. */
+export const RECONCILE_KEY_PREFIX = 'reconcile:';
+const RECONCILE_KEY_PREFIX_SQL = `'${RECONCILE_KEY_PREFIX}'`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A row read with SELECT_LIST (columns aliased to field names) → the record, with exact decimals. */
@@ -181,13 +184,24 @@ export class TransactionStore {
     );
   }
 
-  /** Transactions still `initiating` `ageMs` after their insert, by database time (their process died mid-initiation). */
+  /**
+   * Transactions still `initiating` `ageMs` after their insert, by database time (their
+   * process died mid-initiation), that have no reconciliation job yet: one already
+   * waiting with its backoff is left alone, and cannot hold back newer ones.
+   */
   async staleInitiating(ageMs: number, limit: number): Promise<string[]> {
     const rows = await this.sql.query<{ transaction_id: string }>(
-      'select transaction_id from transaction_initiation where created_at < now() - make_interval(secs => $1) order by created_at limit $2',
+      `select transaction_id from transaction_initiation
+       where created_at < now() - make_interval(secs => $1) and not ${this.jobs.jobExistsSql(`${RECONCILE_KEY_PREFIX_SQL} || transaction_id::text`)}
+       order by created_at limit $2`,
       [ageMs / 1000, limit],
     );
     return rows.map((r) => r.transaction_id);
+  }
+
+  /** Forgets a reconciliation candidate whose transaction is gone or has moved on. */
+  async forgetInitiation(id: string): Promise<void> {
+    await this.sql.query('delete from transaction_initiation where transaction_id = $1', [id]);
   }
 
   /**

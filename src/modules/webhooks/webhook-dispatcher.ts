@@ -17,7 +17,6 @@ interface PendingDelivery {
   createdAt: Date;
   /** The payload as PostgreSQL prints the jsonb: spliced into the body without parsing it. */
   payload: string;
-  status: string;
   attemptCount: number;
   webhookUrl: string | null;
   secretSealed: string;
@@ -30,6 +29,9 @@ export function webhookBody(event: { id: string; type: string; createdAt: Date }
   return `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created_at":"${event.createdAt.toISOString()}","data":${payloadJson}}`;
 }
 
+/** How long a claim outlives the attempt's timeout. */
+const CLAIM_MARGIN_MS = 5_000;
+
 /** Opened webhook secrets, keyed by their sealed form: a rotation changes the key, so an entry is never stale. */
 const OPENED_SECRETS_MAX = 10_000;
 
@@ -38,9 +40,10 @@ const OPENED_SECRETS_MAX = 10_000;
  * worker dies is run again (same webhook-id) once its instance is known dead.
  * Each attempt is recorded; a failure schedules the next attempt on the retry
  * schedule (with jitter) until the schedule is spent, then the delivery is failed.
- * The queue gives each job to one worker, so several instances never send one
- * attempt twice, and the record is conditional on the attempt count it read.
- * Two statements per attempt: one read, one write (attempt, delivery, next job).
+ * An attempt is claimed before it is sent (a lease a little longer than its
+ * timeout), so two jobs for one attempt (a resend and a scheduled retry, or a job
+ * released from an instance thought dead) never both send it. Two statements per
+ * attempt: claim-and-read, and one write (attempt, delivery, next job).
  */
 export class WebhookDispatcher {
   private readonly opened = new Map<string, string>();
@@ -56,18 +59,22 @@ export class WebhookDispatcher {
 
   /** One attempt. `attempt` (from the job) fences it: a job for an attempt already made (a resend overtook a scheduled retry) does nothing. */
   async deliver(eventId: string, attempt?: number): Promise<void> {
+    // Claim the attempt and read what it needs, in one statement.
     const [delivery] = await this.sql.query<PendingDelivery>(
-      `select e.id, e.merchant_id as "merchantId", e.type, e.created_at as "createdAt", e.payload::text as payload,
-              d.status, d.attempt_count as "attemptCount", m.webhook_url as "webhookUrl",
+      `with claimed as (
+         update webhook_delivery set claimed_until = now() + make_interval(secs => $2)
+         where event_id = $1 and status = 'pending' and (claimed_until is null or claimed_until < now())
+           and ($3::int is null or attempt_count + 1 = $3::int)
+         returning event_id, merchant_id, attempt_count)
+       select e.id, e.merchant_id as "merchantId", e.type, e.created_at as "createdAt", e.payload::text as payload,
+              c.attempt_count as "attemptCount", m.webhook_url as "webhookUrl",
               m.webhook_secret_sealed as "secretSealed", m.previous_webhook_secret_sealed as "previousSecretSealed",
               m.previous_webhook_secret_expires_at as "previousSecretExpiresAt"
-       from webhook_delivery d join outbox_event e on e.id = d.event_id join merchant m on m.id = d.merchant_id
-       where d.event_id = $1`,
-      [eventId],
-      'webhook_pending_delivery',
+       from claimed c join outbox_event e on e.id = c.event_id join merchant m on m.id = c.merchant_id`,
+      [eventId, (this.settings.timeoutMs + CLAIM_MARGIN_MS) / 1000, attempt ?? null],
+      'webhook_claim_delivery',
     );
-    if (!delivery || delivery.status !== 'pending') return;
-    if (attempt !== undefined && attempt !== delivery.attemptCount + 1) return;
+    if (!delivery) return this.notClaimed(eventId, attempt);
     const attemptNumber = delivery.attemptCount + 1;
     const attemptedAt = this.clock.now();
 
@@ -89,7 +96,7 @@ export class WebhookDispatcher {
     const ctes = [
       `d as (
         update webhook_delivery
-        set attempt_count = ${params.p(attemptNumber)}, status = ${params.p(status)}, updated_at = ${params.p(now)},
+        set attempt_count = ${params.p(attemptNumber)}, status = ${params.p(status)}, updated_at = ${params.p(now)}, claimed_until = null,
             delivered_at = ${params.p(success ? now : null)}::timestamptz,
             next_attempt_at = ${params.p(delay === undefined ? null : new Date(now.getTime() + delay))}::timestamptz
         where event_id = ${params.p(eventId)} and status = 'pending' and attempt_count = ${params.p(delivery.attemptCount)}
@@ -106,6 +113,22 @@ export class WebhookDispatcher {
     const selects = retry.selects;
     await this.sql.query(`with ${ctes.join(',\n')} select (select count(*) from d)${selects.length ? `, ${runSelects(selects)}` : ''}`, params.values);
     if (status === 'failed') this.logger.warn({ eventId, merchantId: delivery.merchantId, attempts: attemptNumber }, 'webhook delivery failed for good');
+  }
+
+  /**
+   * The attempt was not claimed: delivered, failed for good, fenced off (made
+   * already), or claimed by another job. Only the last is worth waiting for: the
+   * job fails and is retried with backoff, so if the claimer died the attempt is
+   * still made once its claim lapses.
+   */
+  private async notClaimed(eventId: string, attempt: number | undefined): Promise<void> {
+    const [row] = await this.sql.query<{ status: string; attemptCount: number; claimed: boolean }>(
+      'select status, attempt_count as "attemptCount", claimed_until > now() as claimed from webhook_delivery where event_id = $1',
+      [eventId],
+    );
+    if (row?.status === 'pending' && row.claimed && (attempt === undefined || attempt === row.attemptCount + 1)) {
+      throw new Error(`delivery attempt ${row.attemptCount + 1} of ${eventId} is being made by another worker`);
+    }
   }
 
   /** The secrets a delivery is signed with now: the current one, and the previous one during its overlap. */

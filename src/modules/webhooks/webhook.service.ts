@@ -88,7 +88,7 @@ export class WebhookService {
    * Sends the event again now (same webhook-id), whatever its delivery state. An
    * event recorded while the merchant had no endpoint was never attempted; this
    * is how it is delivered once an endpoint is set. A retry already scheduled for
-   * the same attempt does nothing when it comes due, so nothing is sent twice.
+   * the same attempt finds it made (or claimed) and sends nothing.
    */
   async resend(merchantId: string, eventId: string): Promise<EventWithDelivery & { attempts: WebhookAttempt[] }> {
     await this.getEvent(merchantId, eventId);
@@ -96,14 +96,16 @@ export class WebhookService {
       const merchant = await em.findOneOrFail(Merchant, { id: merchantId });
       if (!merchant.webhookUrl) throw new AppError('INVALID_STATE', 'No webhook endpoint is configured; set one, then resend');
       const now = this.clock.now();
-      let delivery = await em.findOne(WebhookDelivery, { eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (delivery) {
-        delivery.status = 'pending';
-        delivery.nextAttemptAt = now;
-        delivery.updatedAt = now;
-      } else {
-        delivery = em.create(WebhookDelivery, { eventId, merchantId, status: 'pending', attemptCount: 0, nextAttemptAt: now, createdAt: now, updatedAt: now });
-      }
+      // A never-attempted event has no delivery yet; two resends at once must not both create it.
+      await em.execute(
+        `insert into webhook_delivery (event_id, merchant_id, status, attempt_count, next_attempt_at, created_at, updated_at)
+         values (?, ?, 'pending', 0, ?, ?, ?) on conflict (event_id) do nothing`,
+        [eventId, merchantId, now, now, now],
+      );
+      const delivery = await em.findOneOrFail(WebhookDelivery, { eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      delivery.status = 'pending';
+      delivery.nextAttemptAt = now;
+      delivery.updatedAt = now;
       await em.flush();
       // The next attempt's number fences it: a retry already scheduled for that attempt finds it made and does nothing.
       await this.jobs.enqueue(em, { name: JobName.DeliverWebhook, payload: { eventId, attempt: delivery.attemptCount + 1 } });

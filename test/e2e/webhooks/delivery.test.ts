@@ -158,6 +158,25 @@ describe('webhook delivery', () => {
     expect(verifyDelivery(merchant.webhookSecret, requestsFor(receiver, eventId)[0]!).id).toBe(eventId);
   });
 
+  it('two resends at once of a never-attempted event: both answer 200, and the attempt is sent once', async () => {
+    const merchant = await app.createMerchant('Concurrent Resends');
+    const { accessToken: token } = await app.token(merchant);
+    const { eventId } = await kycApprovedEvent(app, token);
+    const receiver = await startReceiver(() => 200);
+    receivers.push(receiver);
+    await setEndpoint(app.url, token, receiver.url);
+    const answers = await Promise.all([1, 2].map(() => request(app.url, 'POST', `/v1/webhooks/events/${eventId}/resend`, { token })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const delivered = await awaitDelivery(app, token, eventId, (e) => e.delivery_status === 'delivered');
+    expect(delivered.attempts).toHaveLength(1);
+    // Both jobs for attempt 1 have run (finished jobs leave the queue); the second found it made and sent nothing.
+    const jobsDone = await eventually(async () =>
+      (await dbQuery(app.db.url, `select 1 from graphile_worker._private_jobs where payload->>'eventId' = $1`, [eventId])).length === 0,
+    );
+    expect(jobsDone).toBe(true);
+    expect(requestsFor(receiver, eventId)).toHaveLength(1);
+  });
+
   describe('event log and resend', () => {
     let owner: { merchant: MerchantCredentials; token: string; receiver: Receiver };
     let other: { merchant: MerchantCredentials; token: string; receiver: Receiver };
