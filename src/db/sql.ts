@@ -2,11 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { Logger } from '../shared/logger';
 
-/** Something that runs one statement: the pool (autocommit) or a client inside a transaction. */
-export interface SqlExecutor {
-  query<R = Record<string, any>>(text: string, values?: unknown[], name?: string): Promise<R[]>;
-}
-
 /**
  * Direct statements for the hot paths, beside the ORM. A hot path that is one
  * insert or one read costs one statement here, not a unit of work: no identity
@@ -17,7 +12,7 @@ export interface SqlExecutor {
  * where two connections preparing one name would collide, so statements are not
  * named there.
  */
-export class Sql implements SqlExecutor {
+export class Sql {
   readonly pool: pg.Pool;
   private readonly prepare: boolean;
 
@@ -33,26 +28,6 @@ export class Sql implements SqlExecutor {
   async query<R = Record<string, any>>(text: string, values: unknown[] = [], name?: string): Promise<R[]> {
     const result = await this.pool.query({ text, values, ...(name && this.prepare ? { name } : {}) });
     return result.rows as R[];
-  }
-
-  /** Runs fn in one database transaction on one connection: committed when fn resolves, rolled back when it throws. */
-  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    const tx: SqlExecutor = {
-      query: async <R>(text: string, values: unknown[] = [], name?: string) =>
-        (await client.query({ text, values, ...(name && this.prepare ? { name } : {}) })).rows as R[],
-    };
-    try {
-      await client.query('begin');
-      const result = await fn(tx);
-      await client.query('commit');
-      client.release();
-      return result;
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      client.release();
-      throw err;
-    }
   }
 
   async close(): Promise<void> {

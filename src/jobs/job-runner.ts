@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Logger as WorkerLogger, run, runMigrations, type Runner, type TaskList, type WorkerEvents, type WorkerPool } from 'graphile-worker';
-import { Params, executeOnOrm, type Sql, type SqlExecutor } from '../db/sql';
+import { Params, executeOnOrm, type Sql } from '../db/sql';
 import type { Logger } from '../shared/logger';
 
 /** Every kind of durable background work, with its payload. */
@@ -74,7 +74,7 @@ export interface JobRunnerSettings {
 /**
  * Durable background work on graphile-worker (chosen by measurement: BENCHMARKS.md).
  * Jobs are rows in the same PostgreSQL, added by the statement or transaction that
- * makes the state change (`addJobSql`, `enqueue`), so a change and the work it
+ * makes the state change (`jobsSql`, `enqueue`), so a change and the work it
  * schedules commit together. A committed job wakes a worker within milliseconds
  * (LISTEN/NOTIFY; on PGlite, which has no cross-connection notifications, the
  * local pool is nudged and others poll). Workers fetch jobs in batches into a
@@ -229,10 +229,10 @@ export class JobRunner {
   }
 
   /** Adds jobs outside any other change (sweeps). */
-  async add(executor: SqlExecutor, jobs: JobSpec[]): Promise<void> {
+  async add(jobs: JobSpec[]): Promise<void> {
     if (jobs.length === 0) return;
     const params = new Params();
-    await executor.query(`select ${jobs.map((job) => addJobSql(params, job)).join(', ')}`, params.values);
+    await this.sql.query(`select ${jobs.map((job) => addJobSql(params, job)).join(', ')}`, params.values);
     this.wake();
   }
 
@@ -260,5 +260,5 @@ function addJobSql(params: Params, job: JobSpec): string {
   const runAt = job.delayMs ? `now() + make_interval(secs => ${params.p(job.delayMs / 1000)})` : 'null';
   // 'unsafe_dedupe': an existing job with the key is left alone, not reset (the default mode would
   // restart a waiting job's backoff, and clone a running one).
-  return `graphile_worker.add_job(${params.p(job.name)}::text, ${params.p(JSON.stringify(job.payload))}::json, run_at => ${runAt}, job_key => ${params.p(job.key ?? null)}::text, job_key_mode => 'unsafe_dedupe', max_attempts => 25)`;
+  return `graphile_worker.add_job(${params.p(job.name)}::text, ${params.p(JSON.stringify(job.payload))}::json, run_at => ${runAt}, job_key => ${params.p(job.key ?? null)}::text, job_key_mode => 'unsafe_dedupe', priority => ${params.p(PRIORITY[job.name])}::int, max_attempts => 25)`;
 }

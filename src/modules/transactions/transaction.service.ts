@@ -140,7 +140,6 @@ export class TransactionService {
   async sweepInitiating(): Promise<number> {
     const stale = await this.store.staleInitiating(this.reconcileAfterMs, SWEEP_BATCH);
     await this.jobs.add(
-      this.store.executor,
       stale.map((id) => ({ name: JobName.ReconcileInitiation, payload: { transactionId: id }, key: `${RECONCILE_KEY_PREFIX}${id}` })),
     );
     return stale.length;

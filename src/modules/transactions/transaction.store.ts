@@ -1,4 +1,4 @@
-import { Params, uniqueViolation, type Sql, type SqlExecutor } from '../../db/sql';
+import { Params, uniqueViolation, type Sql } from '../../db/sql';
 import type { JobRunner, JobSpec } from '../../jobs/job-runner';
 import { AppError } from '../../shared/errors';
 import { Decimal } from '../../shared/money';
@@ -100,10 +100,6 @@ export class TransactionStore {
     private readonly outbox: Outbox,
   ) {}
 
-  /** For work that adds jobs on its own (sweeps). */
-  get executor(): SqlExecutor {
-    return this.sql;
-  }
 
   /**
    * The first statement of every initiation: the row, `initiating`. The per-merchant

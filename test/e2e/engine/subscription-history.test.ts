@@ -1,10 +1,10 @@
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
+import type { Client } from 'graphql-ws';
 import { approvedCustomer } from '../../helpers/factories';
 import { graphql, request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { momoCollectionBody, newReference } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
+import { collect as subscribe, connect } from '../../helpers/ws';
 
 /**
  * A subscription may select every field of Transaction, including `history`, which
@@ -12,24 +12,6 @@ import { eventually } from '../../helpers/wait';
  * errors and carry the history as the `transaction` query shows it.
  */
 const WITH_HISTORY = 'reference externalReference status history { fromStatus toStatus reason }';
-
-function connect(app: TestApp, token: string): Client {
-  return createClient({
-    url: app.url.replace('http://', 'ws://') + '/graphql',
-    webSocketImpl: WebSocket,
-    connectionParams: { Authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-    lazy: false,
-  });
-}
-
-/** Subscribes and collects every message (data and errors alike). */
-function subscribe(client: Client, query: string, variables: Record<string, unknown> = {}) {
-  const received: Array<{ data?: any; errors?: any[] }> = [];
-  const failures: unknown[] = [];
-  const stop = client.subscribe({ query, variables }, { next: (v) => received.push(v as any), error: (e) => failures.push(e), complete: () => undefined });
-  return { received, failures, stop };
-}
 
 describe('engine: transactionStatusChanged selecting history', () => {
   let app: TestApp;
@@ -71,7 +53,7 @@ describe('engine: transactionStatusChanged selecting history', () => {
       const stop = client.subscribe({ query: '{ merchant { id } }' }, { next: () => undefined, error: reject, complete: () => { stop(); resolve(); } });
     });
     const simulated = await request(app.url, 'POST', `/v1/sandbox/transactions/${reference}/simulate`, { token, body: { outcome: 'successful' } });
-    const arrived = await eventually(async () => sub.received.length > 0 || sub.failures.length > 0, { attempts: 100, everyMs: 50 });
+    const arrived = await eventually(async () => sub.received.length > 0 || sub.errors.length > 0, { attempts: 100, everyMs: 50 });
     sub.stop();
     return { arrived, simulated: simulated.status, ...sub };
   }
@@ -83,7 +65,7 @@ describe('engine: transactionStatusChanged selecting history', () => {
     });
     expect(result.simulated).toBe(200);
     expect(result.arrived).toBe(true);
-    expect(result.failures).toEqual([]);
+    expect(result.errors).toEqual([]);
     expect(result.received[0]).toEqual({ data: { transactionStatusChanged: { reference, externalReference, status: 'SUCCESSFUL' } } });
   });
 
@@ -102,7 +84,7 @@ describe('engine: transactionStatusChanged selecting history', () => {
       r: reference,
     });
     expect(result.arrived).toBe(true);
-    expect(result.failures).toEqual([]);
+    expect(result.errors).toEqual([]);
     const [message] = result.received;
     expect(message?.errors).toBeUndefined();
     const event = message?.data?.transactionStatusChanged;
@@ -118,7 +100,7 @@ describe('engine: transactionStatusChanged selecting history', () => {
     const { reference } = await collection();
     const result = await decideWhileSubscribed(reference, `subscription { transactionStatusChanged { ${WITH_HISTORY} } }`, {});
     expect(result.arrived).toBe(true);
-    expect(result.failures).toEqual([]);
+    expect(result.errors).toEqual([]);
     const [message] = result.received;
     expect(message?.errors).toBeUndefined();
     expect(message?.data?.transactionStatusChanged?.reference).toBe(reference);

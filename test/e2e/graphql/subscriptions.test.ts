@@ -1,5 +1,4 @@
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
+import type { Client } from 'graphql-ws';
 import { ManualClock } from '../../../src/shared/clock';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { approvedCustomer, enroll, kycBody } from '../../helpers/factories';
@@ -7,26 +6,14 @@ import { graphql, request } from '../../helpers/http';
 import { momoCollectionBody } from '../../helpers/transactions';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
+import { collect, connect } from '../../helpers/ws';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TRANSACTION_FIELDS = 'reference externalReference type status failureReason amount currency updatedAt completedAt';
 
-function connect(app: TestApp, token: string, onClosed?: (code: number) => void): Client {
-  return createClient({
-    url: app.url.replace('http://', 'ws://') + '/graphql',
-    webSocketImpl: WebSocket,
-    connectionParams: { Authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-    lazy: false,
-    on: { closed: (event) => onClosed?.((event as { code: number }).code) },
-  });
-}
-
 /** Subscribes and collects every payload; resolves once the server has acknowledged the subscription. */
 async function subscribe(client: Client, query: string, variables: Record<string, unknown> = {}) {
-  const received: any[] = [];
-  const errors: unknown[] = [];
-  const stop = client.subscribe({ query, variables }, { next: (v) => received.push(v), error: (e) => errors.push(e), complete: () => undefined });
+  const { received, errors, stop } = collect(client, query, variables);
   // graphql-ws has no "subscribed" event; give the server a moment to register the stream.
   await new Promise((r) => setTimeout(r, 150));
   return { received, errors, stop };
