@@ -101,7 +101,9 @@ export async function createApp(infra: Infrastructure): Promise<App> {
       await fastify.listen({ port, host });
       const address = fastify.server.address();
       const actualPort = typeof address === 'object' && address ? address.port : port;
-      return `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+      const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+      services.publicAddress.learn(url);
+      return url;
     },
     async close() {
       await ws.close();

@@ -33,6 +33,15 @@ const envSchema = z.object({
   SANDBOX_KYC_DELAY_MS: intWithDefault(2000),
   SANDBOX_SETTLE_MS: intWithDefault(3000),
   COLLECTION_TTL_S: intWithDefault(86400, 1),
+  PAYMENT_ACTION_TTL_S: intWithDefault(900, 1),
+  PUBLIC_BASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/, 'must be an http(s) base URL, e.g. https://pay.example.com')
+      .transform((u) => u.replace(/\/+$/, ''))
+      .optional(),
+  ),
   WEBHOOK_RETRY_SCHEDULE: z.preprocess(emptyToUndefined, z.string().default('5s,30s,2m,10m,30m,1h,2h,4h,8h,12h')),
   WEBHOOK_TIMEOUT_MS: intWithDefault(10_000, 100),
   JOB_CONCURRENCY: intWithDefault(16, 1),
@@ -69,6 +78,13 @@ export interface Config {
   sandboxSettleMs: number;
   /** How long a bank collection waits for the sender's payment before it expires. */
   collectionTtlS: number;
+  /** How long a card payment waits for the cardholder's 3-D Secure authentication before it fails. */
+  paymentActionTtlS: number;
+  /**
+   * Where browsers reach this service (the sandbox 3-D Secure page's links). Unset:
+   * the address it listens on (127.0.0.1 when it listens on every interface).
+   */
+  publicBaseUrl?: string;
   /** Delays before each webhook retry, e.g. `5s,30s,2m`; after the last one a delivery is failed. */
   webhookRetrySchedule: string;
   webhookTimeoutMs: number;
@@ -114,6 +130,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxKycDelayMs: e.SANDBOX_KYC_DELAY_MS,
     sandboxSettleMs: e.SANDBOX_SETTLE_MS,
     collectionTtlS: e.COLLECTION_TTL_S,
+    paymentActionTtlS: e.PAYMENT_ACTION_TTL_S,
+    publicBaseUrl: e.PUBLIC_BASE_URL,
     webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     jobConcurrency: e.JOB_CONCURRENCY,

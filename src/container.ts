@@ -18,6 +18,10 @@ import { CollectionService } from './modules/transactions/collection.service';
 import { TransactionService } from './modules/transactions/transaction.service';
 import { TransactionStore } from './modules/transactions/transaction.store';
 import { TransferService } from './modules/transactions/transfer.service';
+import { PaymentService } from './modules/payments/payment.service';
+import { SandboxCardCharges } from './providers/sandbox/sandbox-card-charges';
+import { FormTokens } from './shared/form-tokens';
+import { PublicAddress } from './shared/public-address';
 import type { PaymentProvider } from './providers/payment-provider';
 import { SandboxKycReviewer } from './providers/sandbox/sandbox-kyc-reviewer';
 import { SandboxPaymentProvider } from './providers/sandbox/sandbox-payment-provider';
@@ -27,7 +31,7 @@ import { RatesService } from './modules/rates/rates.service';
 import { ReferenceService } from './modules/reference/reference.service';
 import type { Clock } from './shared/clock';
 import type { Faults } from './shared/faults';
-import { SecretBox } from './shared/crypto';
+import { SecretBox, deriveKey } from './shared/crypto';
 import type { KeyMaterial } from './shared/keys';
 import type { Logger } from './shared/logger';
 
@@ -58,6 +62,11 @@ export interface Services {
   transactions: TransactionService;
   collections: CollectionService;
   transfers: TransferService;
+  payments: PaymentService;
+  /** Where browsers reach the service; learned at listen unless PUBLIC_BASE_URL is set. */
+  publicAddress: PublicAddress;
+  /** CSRF tokens for the service's own HTML forms. */
+  formTokens: FormTokens;
   webhooks: WebhookService;
   webhookDispatcher: WebhookDispatcher;
   subscriptions: SubscriptionService;
@@ -75,13 +84,27 @@ export function createServices(infra: Infrastructure): Services {
   const customers = new CustomerService(orm, sql, clock, reference);
   const outbox = new Outbox(clock, jobs);
   const kyc = new KycService(orm, clock, customers, new SandboxKycReviewer(), jobs, outbox, pubsub, secretBox, config.sandboxKycDelayMs, logger);
-  const provider = createPaymentProvider(infra, reference);
-  const transactions = new TransactionService(new TransactionStore(sql, jobs, outbox), clock, jobs, provider, outbox, pubsub, faults, config.reconcileAfterMs, logger);
+  const publicAddress = new PublicAddress(config.publicBaseUrl);
+  const cardCharges = config.env === 'sandbox' ? new SandboxCardCharges(sql) : null;
+  const provider = createPaymentProvider(infra, reference, cardCharges, publicAddress);
+  const transactions = new TransactionService(new TransactionStore(sql, jobs, outbox, secretBox), clock, jobs, provider, outbox, pubsub, faults, config.reconcileAfterMs, logger);
   const collections = new CollectionService(customers, reference, transactions, provider, {
     settleMs: config.sandboxSettleMs,
     collectionTtlS: config.collectionTtlS,
   }, clock);
   const transfers = new TransferService(customers, reference, rates, transactions, provider, clock, config.sandboxSettleMs);
+  const payments = new PaymentService(
+    transactions,
+    customers,
+    merchants,
+    reference,
+    provider,
+    clock,
+    deriveKey(keys.encryptionKey, 'card-fingerprint'),
+    config.paymentActionTtlS,
+    cardCharges,
+  );
+  const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const webhooks = new WebhookService(orm, clock, jobs, secretBox, config.env);
   const webhookDispatcher = new WebhookDispatcher(sql, clock, jobs, secretBox, {
     env: config.env,
@@ -89,12 +112,34 @@ export function createServices(infra: Infrastructure): Services {
     schedule: parseRetrySchedule(config.webhookRetrySchedule),
   }, logger);
   const subscriptions = new SubscriptionService(pubsub, kyc);
-  return { merchants, oauth, revocations, reference, rates, customers, kyc, transactions, collections, transfers, webhooks, webhookDispatcher, subscriptions };
+  return {
+    merchants,
+    oauth,
+    revocations,
+    reference,
+    rates,
+    customers,
+    kyc,
+    transactions,
+    collections,
+    transfers,
+    payments,
+    publicAddress,
+    formTokens,
+    webhooks,
+    webhookDispatcher,
+    subscriptions,
+  };
 }
 
 /** Sandbox: the deterministic provider. Production: none is integrated yet, so money is refused, not faked. */
-function createPaymentProvider({ config, sql }: Infrastructure, reference: ReferenceService): PaymentProvider {
-  if (config.env !== 'sandbox') return new UnconfiguredPaymentProvider();
+function createPaymentProvider(
+  { config, sql }: Infrastructure,
+  reference: ReferenceService,
+  cardCharges: SandboxCardCharges | null,
+  publicAddress: PublicAddress,
+): PaymentProvider {
+  if (config.env !== 'sandbox' || !cardCharges) return new UnconfiguredPaymentProvider();
   return new SandboxPaymentProvider(
     async (idempotencyKey) => {
       const [row] = await sql.query<{ account_number: string }>(
@@ -110,5 +155,7 @@ function createPaymentProvider({ config, sql }: Infrastructure, reference: Refer
       const bank = reference.networks(countryCode, 'bank')[0];
       return { bankName: bank?.name ?? 'Sandbox Bank', bankCode: bank?.code ?? 'SANDBOX' };
     },
+    cardCharges,
+    () => publicAddress.url,
   );
 }

@@ -11,6 +11,8 @@ export enum JobName {
   SettleTransaction = 'settle-transaction',
   /** A bank collection nobody paid into: expire it. */
   ExpireCollection = 'expire-collection',
+  /** A card payment whose cardholder did not authenticate (3-D Secure) in time: fail it. */
+  ExpirePaymentAction = 'expire-payment-action',
   /** Finish a transaction left `initiating` (its process died between the provider call and the commit). */
   ReconcileInitiation = 'reconcile-initiation',
   /** One webhook delivery attempt for an outbox event. */
@@ -21,6 +23,7 @@ export interface JobPayloads {
   [JobName.KycReview]: { submissionId: string };
   [JobName.SettleTransaction]: { transactionId: string };
   [JobName.ExpireCollection]: { transactionId: string };
+  [JobName.ExpirePaymentAction]: { transactionId: string };
   [JobName.ReconcileInitiation]: { transactionId: string };
   /** `attempt`: the attempt this job makes; a job for an attempt already made does nothing. */
   [JobName.DeliverWebhook]: { eventId: string; attempt?: number };
@@ -36,6 +39,7 @@ const PRIORITY: Record<JobName, number> = {
   [JobName.KycReview]: 0,
   [JobName.SettleTransaction]: 0,
   [JobName.ExpireCollection]: 0,
+  [JobName.ExpirePaymentAction]: 0,
   [JobName.ReconcileInitiation]: 0,
 };
 

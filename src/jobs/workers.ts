@@ -9,7 +9,8 @@ export function jobHandlers(services: Services, orm: Orm): JobHandlers {
   return {
     [JobName.KycReview]: ({ submissionId }) => inContext(() => services.kyc.reviewSubmission(submissionId)),
     [JobName.SettleTransaction]: ({ transactionId }) => inContext(() => services.transactions.settle(transactionId)),
-    [JobName.ExpireCollection]: ({ transactionId }) => inContext(() => services.transactions.expire(transactionId)),
+    [JobName.ExpireCollection]: ({ transactionId }) => inContext(async () => void (await services.transactions.expire(transactionId))),
+    [JobName.ExpirePaymentAction]: ({ transactionId }) => inContext(async () => void (await services.transactions.expire(transactionId))),
     [JobName.ReconcileInitiation]: ({ transactionId }) => inContext(() => services.transactions.reconcile(transactionId)),
     [JobName.DeliverWebhook]: ({ eventId, attempt }) => inContext(() => services.webhookDispatcher.deliver(eventId, attempt)),
   };

@@ -38,14 +38,42 @@ export interface DecideRequest {
   providerReference: string | null;
 }
 
+/** A card as the cardholder gave it. Held in memory for one provider call: never stored, logged or echoed. */
+export interface CardDetails {
+  /** Digits only. */
+  number: string;
+  expMonth: number;
+  /** Four digits. */
+  expYear: number;
+  cvc: string;
+  postalCode: string | null;
+}
+
+export interface CardChargeRequest {
+  idempotencyKey: string;
+  reference: string;
+  amount: string;
+  currency: string;
+  card: CardDetails;
+}
+
 /**
- * A cross-border payment provider. A call that throws an AppError is a definite
+ * A card processor's answer. `requires_action`: the issuer wants the cardholder
+ * to authenticate (3-D Secure) on `authenticationUrl` before it decides; the URL
+ * is null when the charge is looked up again (its handle is not kept).
+ */
+export type CardCharge =
+  | { outcome: 'successful'; providerReference: string }
+  | { outcome: 'requires_action'; providerReference: string; authenticationUrl: string | null }
+  | { outcome: 'failed'; providerReference: string; reason: string };
+
+/**
+ * A payment provider. A call that throws an AppError is a definite
  * refusal: nothing was started, and nothing ever will be for that idempotency key
  * (so "a request with this key is in progress" must be an ordinary error). Any
  * other failure leaves the outcome unknown, and reconciliation asks again with
- * the same key. The sandbox
- * implements it by table; a real provider implements the same three operations
- * against its API, and nothing in the services changes.
+ * the same key. The sandbox implements it by table; a real provider implements
+ * the same operations against its API, and nothing in the services changes.
  */
 export interface PaymentProvider {
   /** Sends a mobile money payment prompt (collection) or a payout (transfer). */
@@ -54,4 +82,12 @@ export interface PaymentProvider {
   createVirtualAccount(request: VirtualAccountRequest): Promise<BankInfo & { providerReference: string }>;
   /** The outcome of a processing transaction, as far as the provider knows. */
   decide(request: DecideRequest): Promise<SettlementDecision>;
+  /** Charges a card (domestic payments). */
+  chargeCard(request: CardChargeRequest): Promise<CardCharge>;
+  /**
+   * The charge made with this idempotency key, or null if the provider never
+   * received it. Reconciliation asks this instead of charging again: the card
+   * that a second charge would need is never stored.
+   */
+  findCardCharge(idempotencyKey: string): Promise<CardCharge | null>;
 }

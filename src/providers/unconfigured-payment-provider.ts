@@ -7,7 +7,7 @@ import type { PaymentProvider } from './payment-provider';
  */
 export class UnconfiguredPaymentProvider implements PaymentProvider {
   private refuse(): never {
-    throw new AppError('SERVER_ERROR', 'No payment provider is configured for production; no money was moved');
+    throw new AppError('SERVER_ERROR', 'No payment provider is configured for production; no money was moved and no card was charged');
   }
   async initiate(): Promise<never> {
     return this.refuse();
@@ -17,5 +17,11 @@ export class UnconfiguredPaymentProvider implements PaymentProvider {
   }
   async decide() {
     return { outcome: 'pending' as const };
+  }
+  async chargeCard(): Promise<never> {
+    return this.refuse();
+  }
+  async findCardCharge() {
+    return null;
   }
 }

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A random token with a readable prefix, e.g. `sk_…`, so leaked secrets are recognisable by scanners. */
 export function randomToken(prefix: string, bytes = 32): string {
@@ -19,6 +19,18 @@ export function safeEqual(a: string, b: string): boolean {
   const left = createHash('sha256').update(a).digest();
   const right = createHash('sha256').update(b).digest();
   return timingSafeEqual(left, right);
+}
+
+/** A key for one purpose, derived from a master key (HKDF-SHA256): one configured secret, no key used for two things. */
+export function deriveKey(master: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), purpose, 32));
+}
+
+/** HMAC-SHA256 of the parts (joined unambiguously), base64url. */
+export function hmac(key: Buffer, ...parts: string[]): string {
+  const mac = createHmac('sha256', key);
+  for (const part of parts) mac.update(`${part.length}:${part};`);
+  return mac.digest('base64url');
 }
 
 /**

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { redactCardNumbers } from './card-numbers';
 
 /**
  * Paths pino censors wherever they appear in a log object. Handlers never log
@@ -18,7 +19,6 @@ export const REDACTED_PATHS = [
   'webhook_secret',
   'webhookSecret',
   'token',
-  'card',
   '*.client_secret',
   '*.clientSecret',
   '*.access_token',
@@ -26,8 +26,17 @@ export const REDACTED_PATHS = [
   '*.webhook_secret',
   '*.webhookSecret',
   '*.token',
-  '*.card',
+  // Card data, under every name it arrives by on either door (REST card.{number,exp_month,exp_year,cvc},
+  // GraphQL input.card.{number,expMonth,expYear,cvc}), as a whole object or as loose fields.
+  ...['card', 'cvc', 'cvv', 'card_number', 'cardNumber', 'pan', 'exp_month', 'expMonth', 'exp_year', 'expYear'].flatMap((f) => [f, `*.${f}`, `*.*.${f}`, `*.*.*.${f}`]),
 ];
+
+/** Errors as pino writes them, with any card number in their message or stack cut out (a parser may quote its input). */
+function serializeError(err: unknown) {
+  const out = pino.stdSerializers.err(err as Error) as Record<string, unknown>;
+  for (const key of ['message', 'stack'] as const) if (typeof out[key] === 'string') out[key] = redactCardNumbers(out[key] as string);
+  return out;
+}
 
 export type { Logger };
 
@@ -37,6 +46,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       level,
       base: { service: 'payments-gateway' },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: { err: serializeError },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     destination,

@@ -5,6 +5,7 @@ import { Migration20261122020000_customers } from './Migration20261122020000_cus
 import { Migration20261122030000_transactions } from './Migration20261122030000_transactions';
 import { Migration20261122040000_webhooks } from './Migration20261122040000_webhooks';
 import { Migration20261122050000_engine } from './Migration20261122050000_engine';
+import { Migration20261122060000_payments } from './Migration20261122060000_payments';
 
 /** Every migration, in order. Listed explicitly so the same list runs from TypeScript (tests) and compiled JS. */
 export const migrationsList: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122030000_transactions', class: Migration20261122030000_transactions },
   { name: 'Migration20261122040000_webhooks', class: Migration20261122040000_webhooks },
   { name: 'Migration20261122050000_engine', class: Migration20261122050000_engine },
+  { name: 'Migration20261122060000_payments', class: Migration20261122060000_payments },
 ];

@@ -8,12 +8,13 @@ import { parseInput } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import type { ReferenceService } from '../reference/reference.service';
 import { checkDialCode, checkLocalAmount, checkRoute, crossBorderFields, routeColumns } from './cross-border.checks';
+import { currencyField } from './transaction.fields';
 import type { Transaction } from './transaction.record';
 import type { ProviderAnswer, TransactionKindHandler, TransactionService } from './transaction.service';
 
 export const collectionSchema = z.object({
   ...crossBorderFields,
-  currency: z.string({ error: 'is required' }).regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code, e.g. KES'),
+  currency: currencyField('KES'),
 });
 
 /** Spec §4.2: pull funds from a KYC-approved sender, by bank transfer (virtual account) or mobile money (prompt). */

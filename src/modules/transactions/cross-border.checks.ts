@@ -1,21 +1,13 @@
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { parseAmount, type Decimal } from '../../shared/money';
+import { amountField, referenceField } from './transaction.fields';
 import type { CustomerService, Payer } from '../customers/customer.service';
 import type { ReferenceService } from '../reference/reference.service';
 import type { Channel, Country, Network, RampType } from '../reference/reference.types';
 
 const text = (max: number) => z.string({ error: 'is required' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 const code = (pattern: RegExp, example: string) => z.string({ error: 'is required' }).regex(pattern, `must look like ${example}`);
-
-/** A positive decimal, as a JSON number or a string; its precision is judged later, against the currency. */
-const amountField = z.union([z.number(), z.string()], { error: 'is required and must be a number' }).superRefine((value, ctx) => {
-  try {
-    parseAmount(value, 20);
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: err instanceof AppError ? err.details?.[0]?.issue ?? err.message : 'is not a valid amount' });
-  }
-});
 
 /** Fields every cross-border transaction has. */
 export const crossBorderFields = {
@@ -28,10 +20,7 @@ export const crossBorderFields = {
   dial_code: code(/^\+\d{1,4}$/, '+254'),
   account_type: z.enum(['bank', 'momo'], { error: 'must be bank or momo' }),
   reason: text(140),
-  reference: z
-    .string({ error: 'is required' })
-    // At least one letter or digit: "." and ".." would be unreachable in a URL path.
-    .regex(/^(?=.*[A-Za-z0-9])[A-Za-z0-9._:-]{1,100}$/, 'must be 1 to 100 letters, digits or . _ : -, with at least one letter or digit'),
+  reference: referenceField,
 };
 
 export interface Route {

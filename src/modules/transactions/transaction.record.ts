@@ -48,9 +48,22 @@ export interface Transaction {
   virtualAccountNumber: string | null;
   providerReference: string | null;
   failureReason: string | null;
+  /** Payments: how the customer pays (only `card` so far). */
+  paymentMethod: 'card' | null;
+  /** Payments: what is kept of the card (never its number, CVC or expiry). */
+  cardBrand: string | null;
+  cardLast4: string | null;
+  /** A keyed hash of the card number, per merchant: the same card gives the same fingerprint at one merchant only. */
+  cardFingerprint: string | null;
+  /** Payments: where the cardholder's browser goes after 3-D Secure. */
+  redirectUrl: string | null;
+  description: string | null;
+  /** Payments awaiting 3-D Secure: the page the cardholder authenticates on (sealed at rest; null once decided). */
+  nextActionUrl: string | null;
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;
+  /** Bank collections: when an unpaid one expires. Payments awaiting 3-D Secure: when the authentication does. */
   expiresAt: Date | null;
 }
 

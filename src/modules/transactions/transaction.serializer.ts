@@ -45,10 +45,41 @@ export function serializeTransferInitiation(t: Transaction) {
 }
 
 /**
+ * CONTRACT §7: a card payment, as its initiation, verification, the status
+ * endpoint and its webhooks show it. Of the card only brand, last4 and the
+ * fingerprint exist. `next_action` is set while the payment awaits 3-D Secure.
+ */
+export function serializePayment(t: Transaction) {
+  return {
+    reference: t.reference,
+    external_reference: t.externalReference,
+    type: t.kind,
+    status: t.status,
+    failure_reason: t.failureReason,
+    amount: money(t.amount),
+    currency: t.currency,
+    payment_method: t.paymentMethod,
+    card: t.cardBrand ? { brand: t.cardBrand, last4: t.cardLast4, fingerprint: t.cardFingerprint } : null,
+    next_action:
+      t.status === 'requires_action' && t.nextActionUrl
+        ? { type: 'redirect_to_url' as const, url: t.nextActionUrl, expires_at: iso(t.expiresAt) }
+        : null,
+    customer_uuid: t.customerId,
+    description: t.description,
+    redirect_url: t.redirectUrl,
+    provider_reference: t.providerReference,
+    created_at: iso(t.createdAt),
+    updated_at: iso(t.updatedAt),
+    completed_at: iso(t.completedAt),
+  };
+}
+
+/**
  * The full record the status endpoint returns for any kind. Webhook events carry
  * the same JSON, so a receiver sees exactly what the status endpoint shows.
  */
 export function serializeTransaction(t: Transaction) {
+  if (t.kind === 'payment') return serializePayment(t);
   const common = {
     reference: t.reference,
     external_reference: t.externalReference,

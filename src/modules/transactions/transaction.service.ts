@@ -14,7 +14,7 @@ import type { EventType } from '../outbox/event-types';
 import type { Outbox } from '../outbox/outbox';
 import { toWire, type BankInfo, type Transaction, type TransactionEvent } from './transaction.record';
 import { serializeTransaction } from './transaction.serializer';
-import { TRANSACTION_KINDS, TRANSACTION_STATUSES, nextTransactionStatus, type FinalStatus, type TransactionKind } from './transaction.state';
+import { TRANSACTION_KINDS, TRANSACTION_STATUSES, isFinal, nextTransactionStatus, type FinalStatus, type TransactionKind } from './transaction.state';
 import { RECONCILE_KEY_PREFIX, type TransactionStore } from './transaction.store';
 
 const REFERENCE_PREFIX: Record<TransactionKind, string> = { collection: 'col', transfer: 'trf', payment: 'pay' };
@@ -27,22 +27,28 @@ export type NewTransaction = Partial<Transaction> & Pick<Transaction, 'merchantI
 
 /** Work that follows a transaction the provider accepted (settlement, expiry); the job receives the transaction's id. */
 export interface FollowUp {
-  name: JobName.SettleTransaction | JobName.ExpireCollection;
+  name: JobName.SettleTransaction | JobName.ExpireCollection | JobName.ExpirePaymentAction;
   delayMs: number;
 }
 
 /** What the provider answered to an initiation. */
 export type ProviderAnswer =
   | { status: 'processing'; providerReference: string; bankInfo?: BankInfo; virtualAccountNumber?: string; followUps: FollowUp[] }
+  /** The customer must act (3-D Secure) on `nextActionUrl` before `expiresAt`; null when the address was lost to a crash. */
+  | { status: 'requires_action'; providerReference: string; nextActionUrl: string | null; expiresAt: Date; followUps: FollowUp[] }
+  | { status: 'successful'; providerReference: string }
   | { status: 'failed'; failureReason: string; providerReference?: string | null };
 
 /**
  * What a kind of transaction adds to the one creation path: its provider call,
  * made from the stored row, so that reconciliation can make it again after a
- * crash with the same idempotency key (the transaction's id).
+ * crash with the same idempotency key (the transaction's id). `transient` is
+ * what the call needs once and that is never stored (a card): the creation path
+ * passes it; reconciliation cannot, so there the handler must look the outcome
+ * up by the key instead of asking again.
  */
-export interface TransactionKindHandler {
-  callProvider(txn: Transaction, idempotencyKey: string): Promise<ProviderAnswer>;
+export interface TransactionKindHandler<T = never> {
+  callProvider(txn: Transaction, idempotencyKey: string, transient?: T): Promise<ProviderAnswer>;
 }
 
 const listSchema = pageRequestSchema.extend({
@@ -62,7 +68,7 @@ const SWEEP_BATCH = 100;
  * short, reads, and every status change with its history and outbox event.
  */
 export class TransactionService {
-  private readonly kinds = new Map<TransactionKind, TransactionKindHandler>();
+  private readonly kinds = new Map<TransactionKind, TransactionKindHandler<unknown>>();
 
   constructor(
     private readonly store: TransactionStore,
@@ -76,8 +82,8 @@ export class TransactionService {
     private readonly logger: Logger,
   ) {}
 
-  registerKind(kind: TransactionKind, handler: TransactionKindHandler): void {
-    this.kinds.set(kind, handler);
+  registerKind<T>(kind: TransactionKind, handler: TransactionKindHandler<T>): void {
+    this.kinds.set(kind, handler as TransactionKindHandler<unknown>);
   }
 
   /**
@@ -87,8 +93,9 @@ export class TransactionService {
    * 3. write its answer with the history entry, the outbox event (if it failed) and
    *    the follow-up jobs (statement 2, atomic on its own).
    * A crash between 1 and 3 leaves an `initiating` row that reconciliation finishes.
+   * `transient` goes to the provider call only (see TransactionKindHandler).
    */
-  async initiate(fields: NewTransaction): Promise<Transaction> {
+  async initiate<T>(fields: NewTransaction, transient?: T): Promise<Transaction> {
     const handler = this.handlerOf(fields.kind);
     const now = this.clock.now();
     const txn: Transaction = {
@@ -103,7 +110,7 @@ export class TransactionService {
     await this.store.insert(txn);
     let answer: ProviderAnswer;
     try {
-      answer = await handler.callProvider(txn, txn.id);
+      answer = await handler.callProvider(txn, txn.id, transient);
     } catch (err) {
       if (err instanceof AppError) {
         // A definite refusal: nothing was started, so nothing is kept and the reference stays free.
@@ -145,25 +152,32 @@ export class TransactionService {
     return stale.length;
   }
 
-  /** Step 3 of creation (and of reconciliation): the provider's answer, applied once. Null when it was applied already. */
+  /**
+   * Step 3 of creation (and of reconciliation): the provider's answer, applied once.
+   * A final answer (a decline, or a card charged at once) carries its outbox event.
+   * Null when it was applied already.
+   */
   private async recordAnswer(txn: Transaction, answer: ProviderAnswer, reason: string): Promise<Transaction | null> {
     const now = this.clock.now();
     const status = nextTransactionStatus(txn.kind, txn.status, answer.status);
+    const final = isFinal(status);
     const next: Transaction = {
       ...txn,
       status,
       providerReference: answer.providerReference ?? null,
       bankInfo: answer.status === 'processing' ? (answer.bankInfo ?? null) : null,
       virtualAccountNumber: answer.status === 'processing' ? (answer.virtualAccountNumber ?? null) : null,
+      nextActionUrl: answer.status === 'requires_action' ? answer.nextActionUrl : null,
+      expiresAt: answer.status === 'requires_action' ? answer.expiresAt : txn.expiresAt,
       failureReason: answer.status === 'failed' ? answer.failureReason : null,
       updatedAt: now,
-      completedAt: answer.status === 'failed' ? now : null,
+      completedAt: final ? now : null,
     };
     const jobs: JobSpec[] =
-      answer.status === 'processing'
+      'followUps' in answer
         ? answer.followUps.map((f) => ({ name: f.name, payload: { transactionId: txn.id }, delayMs: f.delayMs, key: `${f.name}:${txn.id}` }))
         : [];
-    const event = answer.status === 'failed' ? this.eventFor(next) : undefined;
+    const event = final ? this.eventFor(next) : undefined;
     const changed = await this.store.applyChange({ next, from: 'initiating', history: { from: null, reason }, event, jobs });
     if (!changed) return null;
     this.afterChange(next, event !== undefined);
@@ -175,6 +189,11 @@ export class TransactionService {
     const txn = await this.store.findByReference(merchantId, referenceOrExternal);
     if (!txn) throw AppError.notFound('Transaction');
     return txn;
+  }
+
+  /** By id, for the services' own use (jobs, the sandbox's 3-D Secure page); null when there is none. */
+  async findById(id: string): Promise<Transaction | null> {
+    return this.store.findById(id);
   }
 
   async history(transactionId: string): Promise<TransactionEvent[]> {
@@ -201,11 +220,36 @@ export class TransactionService {
     await this.transition(txn, decision.outcome, decision.outcome === 'failed' ? decision.reason : null, 'provider');
   }
 
-  /** Expiry job: a bank collection nobody paid into. */
-  async expire(transactionId: string): Promise<void> {
+  /**
+   * Expiry jobs: a bank collection nobody paid into expires; a payment whose
+   * cardholder did not authenticate in time fails (authentication_expired).
+   * Returns the transaction as it is afterwards.
+   */
+  async expire(transactionId: string): Promise<Transaction | null> {
     const txn = await this.store.findById(transactionId);
-    if (!txn || txn.status !== 'processing') return;
-    await this.transition(txn, 'expired', 'not_paid_before_expiry', 'expiry');
+    if (!txn) return null;
+    if (txn.kind === 'collection' && txn.status === 'processing') {
+      return (await this.transition(txn, 'expired', 'not_paid_before_expiry', 'expiry')) ?? this.reload(txn.id);
+    }
+    if (txn.kind === 'payment' && txn.status === 'requires_action') {
+      return (await this.transition(txn, 'failed', 'authentication_expired', 'expiry')) ?? this.reload(txn.id);
+    }
+    return txn;
+  }
+
+  /**
+   * The cardholder's 3-D Secure verdict on a payment awaiting it: decided once.
+   * `decided` false: it was decided before (or expired meanwhile), and this
+   * changed nothing. An authentication after its deadline fails the payment as
+   * the expiry job would.
+   */
+  async decideAuthentication(txn: Transaction, authenticated: boolean): Promise<{ transaction: Transaction; decided: boolean }> {
+    if (txn.kind !== 'payment' || txn.status !== 'requires_action') return { transaction: txn, decided: false };
+    if (txn.expiresAt && this.clock.now() >= txn.expiresAt) {
+      return { transaction: (await this.expire(txn.id)) ?? txn, decided: false };
+    }
+    const changed = await this.transition(txn, authenticated ? 'successful' : 'failed', authenticated ? null : 'authentication_failed', '3ds');
+    return changed ? { transaction: changed, decided: true } : { transaction: await this.reload(txn.id), decided: false };
   }
 
   /** Sandbox: decide a processing transaction now. A final one is INVALID_STATE. */
@@ -229,7 +273,14 @@ export class TransactionService {
   private async transition(txn: Transaction, to: FinalStatus, failureReason: string | null, source: string): Promise<Transaction | null> {
     nextTransactionStatus(txn.kind, txn.status, to);
     const now = this.clock.now();
-    const next: Transaction = { ...txn, status: to, failureReason: to === 'successful' ? null : failureReason, updatedAt: now, completedAt: now };
+    const next: Transaction = {
+      ...txn,
+      status: to,
+      failureReason: to === 'successful' ? null : failureReason,
+      nextActionUrl: null,
+      updatedAt: now,
+      completedAt: now,
+    };
     const event = this.eventFor(next);
     const changed = await this.store.applyChange({ next, from: txn.status, history: { from: txn.status, reason: failureReason ?? source }, event });
     if (!changed) return null;
@@ -260,7 +311,7 @@ export class TransactionService {
     return txn;
   }
 
-  private handlerOf(kind: TransactionKind): TransactionKindHandler {
+  private handlerOf(kind: TransactionKind): TransactionKindHandler<unknown> {
     const handler = this.kinds.get(kind);
     if (!handler) throw new Error(`No handler is registered for ${kind} transactions`);
     return handler;
@@ -291,6 +342,13 @@ const BLANK: Omit<Transaction, 'id' | 'merchantId' | 'kind' | 'reference' | 'ext
   virtualAccountNumber: null,
   providerReference: null,
   failureReason: null,
+  paymentMethod: null,
+  cardBrand: null,
+  cardLast4: null,
+  cardFingerprint: null,
+  redirectUrl: null,
+  description: null,
+  nextActionUrl: null,
   completedAt: null,
   expiresAt: null,
 };

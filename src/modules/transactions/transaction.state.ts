@@ -3,21 +3,31 @@ import { AppError } from '../../shared/errors';
 export const TRANSACTION_KINDS = ['collection', 'transfer', 'payment'] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 
-export const TRANSACTION_STATUSES = ['initiating', 'processing', 'successful', 'failed', 'expired'] as const;
+export const TRANSACTION_STATUSES = ['initiating', 'processing', 'requires_action', 'successful', 'failed', 'expired'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 export const FINAL_STATUSES = ['successful', 'failed', 'expired'] as const;
 export type FinalStatus = (typeof FINAL_STATUSES)[number];
+
+type OpenStatus = Exclude<TransactionStatus, FinalStatus>;
 
 /**
  * initiating → processing | failed: the row is written before the provider is
  * asked; the provider's answer moves it on (a provider may decline at once).
  * processing → successful | failed | expired. Final states never change. Only a
  * collection waits for someone else's payment, so only a collection can expire.
+ * A card payment may be decided by the provider's first answer (successful or
+ * failed), or wait for the cardholder's 3-D Secure authentication
+ * (requires_action), which ends successful or failed, never expired: an
+ * authentication not made in time is a failed payment (authentication_expired).
  */
-const ALLOWED: Record<TransactionKind, Record<'initiating' | 'processing', readonly TransactionStatus[]>> = {
+const ALLOWED: Record<TransactionKind, Partial<Record<OpenStatus, readonly TransactionStatus[]>>> = {
   collection: { initiating: ['processing', 'failed'], processing: ['successful', 'failed', 'expired'] },
   transfer: { initiating: ['processing', 'failed'], processing: ['successful', 'failed'] },
-  payment: { initiating: ['processing', 'failed'], processing: ['successful', 'failed'] },
+  payment: {
+    initiating: ['processing', 'requires_action', 'successful', 'failed'],
+    processing: ['successful', 'failed'],
+    requires_action: ['successful', 'failed'],
+  },
 };
 
 export function isFinal(status: TransactionStatus): status is FinalStatus {
@@ -27,6 +37,6 @@ export function isFinal(status: TransactionStatus): status is FinalStatus {
 /** Returns `to` when the change is allowed, or throws INVALID_STATE (409). */
 export function nextTransactionStatus<T extends TransactionStatus>(kind: TransactionKind, from: TransactionStatus, to: T): T {
   if (isFinal(from)) throw new AppError('INVALID_STATE', `The transaction is already ${from}; a final status never changes`);
-  if (!ALLOWED[kind][from].includes(to)) throw new AppError('INVALID_STATE', `A ${kind} that is ${from} cannot become ${to}`);
+  if (!ALLOWED[kind][from]?.includes(to)) throw new AppError('INVALID_STATE', `A ${kind} that is ${from} cannot become ${to}`);
   return to;
 }

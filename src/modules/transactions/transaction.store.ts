@@ -1,5 +1,6 @@
 import { Params, uniqueViolation, type Sql } from '../../db/sql';
 import type { JobRunner, JobSpec } from '../../jobs/job-runner';
+import type { SecretBox } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
 import { Decimal } from '../../shared/money';
 import { decodeCursor } from '../../shared/pagination';
@@ -37,6 +38,13 @@ const COLUMNS = {
   virtualAccountNumber: 'virtual_account_number',
   providerReference: 'provider_reference',
   failureReason: 'failure_reason',
+  paymentMethod: 'payment_method',
+  cardBrand: 'card_brand',
+  cardLast4: 'card_last4',
+  cardFingerprint: 'card_fingerprint',
+  redirectUrl: 'redirect_url',
+  description: 'description',
+  nextActionUrl: 'next_action_url',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
   completedAt: 'completed_at',
@@ -49,23 +57,40 @@ const SELECT_LIST = FIELDS.map((f) => `${COLUMNS[f]} as "${f}"`).join(', ');
 const INSERT_COLUMNS = FIELDS.map((f) => COLUMNS[f]).join(', ');
 const INSERT_VALUES = FIELDS.map((f, i) => `$${i + 1}${f === 'bankInfo' ? '::jsonb' : ''}`).join(', ');
 /** What a status change may write besides the status. */
-const MUTABLE: Array<keyof Transaction> = ['status', 'failureReason', 'providerReference', 'bankInfo', 'virtualAccountNumber', 'updatedAt', 'completedAt'];
+const MUTABLE: Array<keyof Transaction> = [
+  'status',
+  'failureReason',
+  'providerReference',
+  'bankInfo',
+  'virtualAccountNumber',
+  'nextActionUrl',
+  'updatedAt',
+  'completedAt',
+  'expiresAt',
+];
 /** The key of a transaction's reconciliation job is this prefix and its id. */
 export const RECONCILE_KEY_PREFIX = 'reconcile:';
 const RECONCILE_KEY_PREFIX_SQL = `'${RECONCILE_KEY_PREFIX}'`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A row read with SELECT_LIST (columns aliased to field names) → the record, with exact decimals. */
-function toTransaction(row: Record<string, unknown>): Transaction {
-  for (const field of DECIMALS) if (row[field] !== null) row[field] = new Decimal(row[field] as string);
-  return row as unknown as Transaction;
-}
+/** The record ↔ its row: exact decimals, JSON bank details, and the 3-D Secure address sealed at rest. */
+class RowMapping {
+  constructor(private readonly box: SecretBox) {}
 
-function toDatabase(field: keyof Transaction, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  if (DECIMALS.has(field)) return (value as Decimal).toFixed();
-  if (field === 'bankInfo') return JSON.stringify(value);
-  return value;
+  /** A row read with SELECT_LIST (columns aliased to field names) → the record. */
+  toTransaction = (row: Record<string, unknown>): Transaction => {
+    for (const field of DECIMALS) if (row[field] !== null) row[field] = new Decimal(row[field] as string);
+    if (row.nextActionUrl !== null) row.nextActionUrl = this.box.open(row.nextActionUrl as string);
+    return row as unknown as Transaction;
+  };
+
+  toDatabase(field: keyof Transaction, value: unknown): unknown {
+    if (value === null || value === undefined) return null;
+    if (DECIMALS.has(field)) return (value as Decimal).toFixed();
+    if (field === 'bankInfo') return JSON.stringify(value);
+    if (field === 'nextActionUrl') return this.box.seal(value as string);
+    return value;
+  }
 }
 
 export interface ListFilter {
@@ -94,12 +119,16 @@ export interface StatusChange {
  * table expressions, so it commits atomically without a transaction block.
  */
 export class TransactionStore {
+  private readonly rows: RowMapping;
+
   constructor(
     private readonly sql: Sql,
     private readonly jobs: JobRunner,
     private readonly outbox: Outbox,
-  ) {}
-
+    box: SecretBox,
+  ) {
+    this.rows = new RowMapping(box);
+  }
 
   /**
    * The first statement of every initiation: the row, `initiating`. The per-merchant
@@ -111,7 +140,7 @@ export class TransactionStore {
       await this.sql.query(
         `with inserted as (insert into "transaction" (${INSERT_COLUMNS}) values (${INSERT_VALUES}) returning id)
          insert into transaction_initiation (transaction_id, created_at) select id, now() from inserted`,
-        FIELDS.map((f) => toDatabase(f, txn[f])),
+        FIELDS.map((f) => this.rows.toDatabase(f, txn[f])),
         'transaction_insert',
       );
     } catch (err) {
@@ -135,12 +164,12 @@ export class TransactionStore {
       [merchantId, referenceOrExternal],
       'transaction_by_reference',
     );
-    return row ? toTransaction(row) : null;
+    return row ? this.rows.toTransaction(row) : null;
   }
 
   async findById(id: string): Promise<Transaction | null> {
     const [row] = await this.sql.query(`select ${SELECT_LIST} from "transaction" where id = $1`, [id], 'transaction_by_id');
-    return row ? toTransaction(row) : null;
+    return row ? this.rows.toTransaction(row) : null;
   }
 
   /** Newest first by keyset (created_at, id); `limit + 1` rows, the extra one only saying there is more. */
@@ -159,7 +188,7 @@ export class TransactionStore {
       `select ${SELECT_LIST} from "transaction" where ${where.join(' and ')} order by created_at desc, id desc limit ${params.p(limit + 1)}`,
       params.values,
     );
-    return rows.map(toTransaction);
+    return rows.map(this.rows.toTransaction);
   }
 
   async history(transactionId: string): Promise<TransactionEvent[]> {
@@ -210,7 +239,7 @@ export class TransactionStore {
   async applyChange(change: StatusChange): Promise<boolean> {
     const params = new Params();
     const { next } = change;
-    const sets = MUTABLE.map((f) => `${COLUMNS[f]} = ${params.p(toDatabase(f, next[f]))}${f === 'bankInfo' ? '::jsonb' : ''}`);
+    const sets = MUTABLE.map((f) => `${COLUMNS[f]} = ${params.p(this.rows.toDatabase(f, next[f]))}${f === 'bankInfo' ? '::jsonb' : ''}`);
     const ctes = [
       `changed as (
         update "transaction" set ${sets.join(', ')}

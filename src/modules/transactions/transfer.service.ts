@@ -9,10 +9,11 @@ import type { CustomerService } from '../customers/customer.service';
 import { isQuoteLive, type RatesService } from '../rates/rates.service';
 import type { ReferenceService } from '../reference/reference.service';
 import { checkDialCode, checkRoute, checkWithinBounds, crossBorderFields, routeColumns } from './cross-border.checks';
+import { currencyField } from './transaction.fields';
 import type { Transaction } from './transaction.record';
 import type { ProviderAnswer, TransactionKindHandler, TransactionService } from './transaction.service';
 
-const currencyCode = z.string({ error: 'is required' }).regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code, e.g. USD');
+const currencyCode = currencyField('USD');
 
 export const transferSchema = z.object({
   ...crossBorderFields,

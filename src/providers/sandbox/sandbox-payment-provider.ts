@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { DecideRequest, InitiateRequest, PaymentProvider, SettlementDecision, VirtualAccountRequest } from '../payment-provider';
+import type { CardCharge, CardChargeRequest, DecideRequest, InitiateRequest, PaymentProvider, SettlementDecision, VirtualAccountRequest } from '../payment-provider';
+import { sandboxAuthenticationPath, type SandboxCardCharges } from './sandbox-card-charges';
+import { sandboxCardBehaviour } from './sandbox-cards';
 
 /** The sandbox rule (CONTRACT §6): an account number ending in 000 fails; anything else succeeds. */
 export function sandboxSettlement(request: DecideRequest): SettlementDecision {
@@ -27,6 +29,9 @@ export class SandboxPaymentProvider implements PaymentProvider {
     /** The account number held for an idempotency key: the same key always gets the same account. */
     private readonly accountNumberFor: (idempotencyKey: string) => Promise<string>,
     private readonly bankFor: (countryCode: string) => SandboxBank,
+    private readonly cardCharges: SandboxCardCharges,
+    /** The service's public base URL, where the cardholder's browser reaches the 3-D Secure page. */
+    private readonly publicBaseUrl: () => string,
   ) {}
 
   async initiate(request: InitiateRequest): Promise<{ providerReference: string }> {
@@ -46,6 +51,22 @@ export class SandboxPaymentProvider implements PaymentProvider {
 
   async decide(request: DecideRequest): Promise<SettlementDecision> {
     return sandboxSettlement(request);
+  }
+
+  /** Decided by the test card table; the card itself goes no further than this call. */
+  async chargeCard(request: CardChargeRequest): Promise<CardCharge> {
+    const behaviour = sandboxCardBehaviour(request.card.number);
+    const { charge, handle } = await this.cardCharges.record(request.idempotencyKey, {
+      provider_reference: providerReference('ch', request.idempotencyKey),
+      outcome: behaviour.outcome,
+      failure_reason: behaviour.outcome === 'failed' ? behaviour.reason : null,
+    });
+    if (charge.outcome !== 'requires_action' || !handle) return charge;
+    return { ...charge, authenticationUrl: `${this.publicBaseUrl()}${sandboxAuthenticationPath(handle)}` };
+  }
+
+  async findCardCharge(idempotencyKey: string): Promise<CardCharge | null> {
+    return this.cardCharges.find(idempotencyKey);
   }
 }
 

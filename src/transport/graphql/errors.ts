@@ -1,4 +1,5 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { redactCardNumbers } from '../../shared/card-numbers';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 
@@ -18,6 +19,34 @@ const camelCasePath = (field: string) =>
 function appErrorExtensions(err: AppError) {
   const details = err.details?.map((d) => ({ field: camelCasePath(d.field), issue: d.issue }));
   return { code: err.code, http: { status: err.httpStatus }, ...(details ? { details } : {}) };
+}
+
+/** A variable's path as graphql-js prints it after the value: ` at "input.card.number"; `. */
+const VALUE_PATH = / at "[A-Za-z_$][\w$]*(?:\.[A-Za-z_]\w*|\[\d+\])*"; /g;
+
+/**
+ * graphql-js quotes the offending value in its request errors: `Variable "$input"
+ * got invalid value { number: "4242…" } at "input.card"; …`, `Int cannot represent
+ * non-integer value: "737"`, `Expected value of type "Int!", found "…"`, `Unexpected
+ * Int "4242…"`. The value may be a card number, a CVC or a secret, so it is cut out:
+ * the message keeps the variable, the path and the expected type, which say what
+ * to fix. Any card number left (a field name, say) is redacted as well.
+ */
+export function withoutInputValues(message: string): string {
+  let text = message;
+  const got = text.indexOf(' got invalid value ');
+  if (got >= 0) {
+    const paths = [...text.slice(got).matchAll(VALUE_PATH)];
+    const last = paths.at(-1);
+    const end = last ? got + last.index! : text.indexOf('; ', got);
+    text = `${text.slice(0, got)} got an invalid value${end >= 0 ? text.slice(end) : ''}`;
+  }
+  text = text
+    .replace(/(cannot represent [^:;]*?value)(?:: [\s\S]*)?$/, '$1.')
+    .replace(/, found [\s\S]*?(?=; |\.?$)/, '')
+    .replace(/^Value "[\s\S]*?" does not exist in /, 'The value does not exist in ')
+    .replace(/(Syntax Error: (?:Unexpected|Invalid)[^"]*?)\s*"[\s\S]*?"/, '$1');
+  return redactCardNumbers(text);
 }
 
 function originalOf(error: unknown): unknown {
@@ -44,7 +73,8 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
       return { message: formatted.message.replace(/^Context creation failed: /, ''), ...where, extensions: original.extensions };
     }
     if (code !== 'INTERNAL_SERVER_ERROR') {
-      return { message: formatted.message, ...where, extensions: appErrorExtensions(AppError.invalidRequest(formatted.message)) };
+      const message = withoutInputValues(formatted.message);
+      return { message, ...where, extensions: appErrorExtensions(AppError.invalidRequest(message)) };
     }
   }
   logger.error({ err: original }, 'unhandled GraphQL error');

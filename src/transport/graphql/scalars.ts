@@ -1,11 +1,11 @@
-import { GraphQLError, GraphQLScalarType, Kind, print, type ValueNode } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { Decimal } from '../../shared/money';
 
 const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 const HOW = 'send it as a string, e.g. "100.50"';
 
 function fromText(text: string): Decimal {
-  if (!DECIMAL_TEXT.test(text)) throw new GraphQLError(`Decimal must be a plain decimal number such as "100.50" (no exponent, no spaces); got "${text}"`);
+  if (!DECIMAL_TEXT.test(text)) throw new GraphQLError('Decimal must be a plain decimal number such as "100.50" (no exponent, no spaces)');
   return new Decimal(text);
 }
 
@@ -29,14 +29,14 @@ export const DecimalScalar = new GraphQLScalarType<Decimal, string>({
     if (typeof value === 'string') return fromText(value);
     if (typeof value === 'number') {
       if (Number.isSafeInteger(value)) return new Decimal(value);
-      throw new GraphQLError(`Decimal does not accept a float (${value}): ${HOW}`);
+      throw new GraphQLError(`Decimal does not accept a float: ${HOW}`);
     }
     throw new GraphQLError(`Decimal must be a string: ${HOW}`);
   },
   parseLiteral(ast: ValueNode): Decimal {
     if (ast.kind === Kind.STRING) return fromText(ast.value);
     if (ast.kind === Kind.INT) return new Decimal(ast.value);
-    if (ast.kind === Kind.FLOAT) throw new GraphQLError(`Decimal does not accept a float literal (${ast.value}): ${HOW}`);
-    throw new GraphQLError(`Decimal must be a string, not ${print(ast)}: ${HOW}`);
+    if (ast.kind === Kind.FLOAT) throw new GraphQLError(`Decimal does not accept a float literal: ${HOW}`);
+    throw new GraphQLError(`Decimal must be a string: ${HOW}`);
   },
 });

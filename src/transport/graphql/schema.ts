@@ -6,6 +6,7 @@ import type { PaymentsEnv } from '../../config';
 import type { Services } from '../../container';
 import { CustomerResolver } from './customers/customer.resolver';
 import { MerchantResolver } from './merchant/merchant.resolver';
+import { PaymentResolver } from './payments/payment.resolver';
 import { RatesResolver } from './rates/rates.resolver';
 import { ReferenceResolver } from './reference/reference.resolver';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver';
@@ -19,6 +20,7 @@ const resolverClasses: [typeof MerchantResolver, ...Array<new (services: Service
   ReferenceResolver,
   RatesResolver,
   TransactionResolver,
+  PaymentResolver,
   WebhookResolver,
   SubscriptionResolver,
 ];

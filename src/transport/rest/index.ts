@@ -8,16 +8,21 @@ import { merchantRoutes } from './v1/merchant.routes';
 import { oauthRoutes } from './v1/oauth.routes';
 import { ratesRoutes } from './v1/rates.routes';
 import { referenceRoutes } from './v1/reference.routes';
+import { paymentRoutes } from './v1/payment.routes';
+import { sandbox3dsRoutes } from './v1/sandbox-3ds.routes';
 import { sandboxRoutes, transactionRoutes } from './v1/transaction.routes';
 import { webhookRoutes } from './v1/webhook.routes';
 
 /**
- * The /v1 REST compatibility layer. Public: /v1/oauth/*, /v1/admin/* (own key). Everything else: bearer.
+ * The /v1 REST compatibility layer. Public: /v1/oauth/*, /v1/admin/* (own key), the sandbox 3-D Secure
+ * page (its handle is its key). Everything else: bearer.
  * Sandbox-only routes do not exist in production (404).
  */
 export async function restV1(app: FastifyInstance, { services, config }: { services: Services; config: Config }) {
   await app.register(oauthRoutes, { services });
   if (config.adminApiKey) await app.register(adminRoutes, { services, adminApiKey: config.adminApiKey });
+  // The cardholder's 3-D Secure page: public (the handle is its key), sandbox only.
+  if (config.env === 'sandbox') await app.register(sandbox3dsRoutes, { services });
   await app.register(async (protectedScope) => {
     requireBearer(protectedScope, services.oauth);
     await protectedScope.register(merchantRoutes, { services });
@@ -25,6 +30,7 @@ export async function restV1(app: FastifyInstance, { services, config }: { servi
     await protectedScope.register(ratesRoutes, { services });
     await protectedScope.register(customerRoutes, { services });
     await protectedScope.register(transactionRoutes, { services });
+    await protectedScope.register(paymentRoutes, { services });
     await protectedScope.register(webhookRoutes, { services });
     if (config.env === 'sandbox') await protectedScope.register(sandboxRoutes, { services });
   });

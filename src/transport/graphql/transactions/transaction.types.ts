@@ -17,6 +17,7 @@ registerEnumType(TransactionTypeValue, { name: 'TransactionType', description: '
 export enum TransactionStatusValue {
   INITIATING = 'initiating',
   PROCESSING = 'processing',
+  REQUIRES_ACTION = 'requires_action',
   SUCCESSFUL = 'successful',
   FAILED = 'failed',
   EXPIRED = 'expired',
@@ -24,7 +25,7 @@ export enum TransactionStatusValue {
 registerEnumType(TransactionStatusValue, {
   name: 'TransactionStatus',
   description:
-    'INITIATING (recorded, the provider not yet answered; usually milliseconds) → PROCESSING | FAILED; PROCESSING → SUCCESSFUL | FAILED | EXPIRED; a final status never changes. Only a collection can expire.',
+    'INITIATING (recorded, the provider not yet answered; usually milliseconds) → PROCESSING | FAILED; PROCESSING → SUCCESSFUL | FAILED | EXPIRED; a final status never changes. Only a collection can expire. A card payment goes from INITIATING to SUCCESSFUL or FAILED at once, or to REQUIRES_ACTION (3-D Secure, see nextAction) and then SUCCESSFUL or FAILED (authentication_failed, or authentication_expired after the deadline).',
 });
 
 export enum SimulationOutcomeValue {
@@ -57,6 +58,31 @@ export class BeneficiaryType {
   @Field(() => String) networkId!: string;
 }
 
+export enum PaymentMethodValue {
+  CARD = 'card',
+}
+registerEnumType(PaymentMethodValue, { name: 'PaymentMethod', description: 'How a domestic payment is paid.' });
+
+export enum NextActionTypeValue {
+  REDIRECT_TO_URL = 'redirect_to_url',
+}
+registerEnumType(NextActionTypeValue, { name: 'NextActionType', description: 'What the customer must do before a payment is decided.' });
+
+@ObjectType('Card', { description: 'What is kept of a card: never its number, CVC or expiry.' })
+export class CardType {
+  @Field(() => String, { description: 'visa, mastercard, amex, verve, discover or unknown.' }) brand!: string;
+  @Field(() => String) last4!: string;
+  @Field(() => String, { description: 'The same card gives the same fingerprint in your account (and a different one at any other merchant).' })
+  fingerprint!: string;
+}
+
+@ObjectType('NextAction', { description: 'A payment awaiting 3-D Secure: send the cardholder’s browser to url before expiresAt.' })
+export class NextActionType {
+  @Field(() => NextActionTypeValue) type!: NextActionTypeValue;
+  @Field(() => String, { description: 'The authentication page; its handle decides this payment once.' }) url!: string;
+  @Field(() => Date, { nullable: true }) expiresAt!: Date | null;
+}
+
 @ObjectType('TransactionStatusChange', { description: 'One entry of a transaction’s history.' })
 export class TransactionStatusChangeType {
   @Field(() => TransactionStatusValue, { nullable: true, description: 'Null for the first entry (creation).' })
@@ -80,13 +106,14 @@ export class TransactionStatusChangeType {
 }
 
 @ObjectType('Transaction', {
-  description: 'A collection, transfer or payment. Fields that do not apply to its kind are null (amount/currency/bankInfo: collections; source*/destination*/rate/fee/quoteId/beneficiary: transfers).',
+  description:
+    'A collection, transfer or payment. Fields that do not apply to its kind are null (amount/currency: collections and payments; bankInfo: bank collections; source*/destination*/rate/fee/quoteId/beneficiary: transfers; paymentMethod/card/nextAction/redirectUrl/description: payments).',
 })
 export class TransactionType {
   /** The entity id, kept for the history field resolver; not a field of the schema. */
   transactionId!: string;
 
-  @Field(() => String, { description: 'Assigned by the service, e.g. "col_…" or "trf_…".' })
+  @Field(() => String, { description: 'Assigned by the service, e.g. "col_…", "trf_…" or "pay_…".' })
   reference!: string;
 
   @Field(() => String, { description: 'Your own reference, unique across all your transactions.' })
@@ -104,7 +131,7 @@ export class TransactionType {
   @Field(() => String, { nullable: true }) reason!: string | null;
   @Field(() => String, { nullable: true }) providerReference!: string | null;
 
-  @Field(() => DecimalScalar, { nullable: true, description: 'Collections: what the sender pays, in currency.' })
+  @Field(() => DecimalScalar, { nullable: true, description: 'Collections: what the sender pays, in currency. Payments: what the card is charged.' })
   amount!: string | null;
 
   @Field(() => String, { nullable: true }) currency!: string | null;
@@ -124,10 +151,17 @@ export class TransactionType {
   @Field(() => String, { nullable: true, description: 'The quote whose rate the transfer locked, if any.' }) quoteId!: string | null;
   @Field(() => BeneficiaryType, { nullable: true, description: 'Transfers only.' }) beneficiary!: BeneficiaryType | null;
 
+  @Field(() => PaymentMethodValue, { nullable: true, description: 'Payments only.' }) paymentMethod!: PaymentMethodValue | null;
+  @Field(() => CardType, { nullable: true, description: 'Card payments only.' }) card!: CardType | null;
+  @Field(() => NextActionType, { nullable: true, description: 'Payments awaiting 3-D Secure (REQUIRES_ACTION) only.' }) nextAction!: NextActionType | null;
+  @Field(() => String, { nullable: true, description: 'Payments: where the cardholder returns after 3-D Secure.' }) redirectUrl!: string | null;
+  @Field(() => String, { nullable: true, description: 'Payments: your description.' }) description!: string | null;
+
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
   @Field(() => Date, { nullable: true }) completedAt!: Date | null;
-  @Field(() => Date, { nullable: true, description: 'Bank collections: when an unpaid one expires.' }) expiresAt!: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Bank collections: when an unpaid one expires. Payments awaiting 3-D Secure: the authentication deadline.' })
+  expiresAt!: Date | null;
 
   static from(t: Transaction, units: MinorUnits): TransactionType {
     const transfer = t.kind === 'transfer';
@@ -161,6 +195,14 @@ export class TransactionType {
         transfer && t.accountName && t.accountNumber && t.networkId
           ? Object.assign(new BeneficiaryType(), { accountName: t.accountName, accountNumber: t.accountNumber, networkId: t.networkId })
           : null,
+      paymentMethod: t.paymentMethod as PaymentMethodValue | null,
+      card: t.cardBrand ? Object.assign(new CardType(), { brand: t.cardBrand, last4: t.cardLast4, fingerprint: t.cardFingerprint }) : null,
+      nextAction:
+        t.status === 'requires_action' && t.nextActionUrl
+          ? Object.assign(new NextActionType(), { type: NextActionTypeValue.REDIRECT_TO_URL, url: t.nextActionUrl, expiresAt: t.expiresAt })
+          : null,
+      redirectUrl: t.redirectUrl,
+      description: t.description,
       createdAt: t.createdAt,
       updatedAt: t.updatedAt,
       completedAt: t.completedAt,

@@ -1,0 +1,192 @@
+import { z } from 'zod';
+import { JobName } from '../../jobs/job-runner';
+import type { CardDetails, PaymentProvider } from '../../providers/payment-provider';
+import type { Clock } from '../../shared/clock';
+import { hmac } from '../../shared/crypto';
+import { AppError } from '../../shared/errors';
+import { formatAmount, parseAmount } from '../../shared/money';
+import { parseInput } from '../../shared/validation';
+import type { CustomerService } from '../customers/customer.service';
+import type { MerchantService } from '../merchants/merchant.service';
+import type { ReferenceService } from '../reference/reference.service';
+import { amountField, currencyField, referenceField } from '../transactions/transaction.fields';
+import type { Transaction } from '../transactions/transaction.record';
+import type { ProviderAnswer, TransactionKindHandler, TransactionService } from '../transactions/transaction.service';
+import { checkCard } from './card.rules';
+
+/** Month or year as a JSON number or a digit string ("04", "2030", "30"). */
+const datePart = z
+  .union([z.number().int('must be a whole number'), z.string().regex(/^\d{1,4}$/, 'must be digits')], { error: 'is required and must be a number' })
+  .transform(Number);
+
+/** CONTRACT §7's body. Messages say what is wrong, never what was sent: a card value is never echoed. */
+export const paymentSchema = z.object({
+  reference: referenceField,
+  amount: amountField,
+  currency: currencyField('NGN'),
+  payment_method: z.literal('card', { error: 'must be card' }),
+  card: z.object(
+    {
+      number: z.string({ error: 'is required and must be a string of digits' }).max(40, 'must be 12 to 19 digits'),
+      exp_month: datePart,
+      exp_year: datePart,
+      cvc: z.string({ error: 'is required and must be a string of digits' }).regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
+      postal_code: z.string({ error: 'must be a string' }).trim().max(16, 'must be at most 16 characters').nullish(),
+    },
+    { error: 'is required: number, exp_month, exp_year, cvc' },
+  ),
+  customer_uuid: z.string({ error: 'must be a string' }).max(64).optional(),
+  redirect_url: z
+    .string({ error: 'must be a string' })
+    .max(2048, 'must be at most 2048 characters')
+    .refine(isRedirectUrl, 'must be an absolute http or https URL without credentials')
+    .optional(),
+  description: z.string({ error: 'must be a string' }).trim().max(255, 'must be at most 255 characters').optional(),
+});
+
+function isRedirectUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '';
+}
+
+/** What the sandbox's 3-D Secure page shows about the payment behind a handle. */
+export type AuthenticationView =
+  | { state: 'invalid' }
+  | { state: 'open' | 'decided' | 'expired'; payment: Transaction; merchantName: string; amount: string };
+
+/** The sandbox processor's lookup from a 3-D Secure page handle to its charge (the transaction's id). */
+export interface AuthenticationHandles {
+  keyOfHandle(handle: string): Promise<string | null>;
+}
+
+/**
+ * Domestic card payments (spec §4.4, CONTRACT §7) on the one creation path: the
+ * card is checked, the row is written (brand, last4 and a keyed fingerprint; never
+ * the number, CVC or expiry), the card goes to the provider in memory, and the
+ * answer is recorded with its history, event and jobs.
+ */
+export class PaymentService implements TransactionKindHandler<CardDetails> {
+  constructor(
+    private readonly transactions: TransactionService,
+    private readonly customers: CustomerService,
+    private readonly merchants: MerchantService,
+    private readonly reference: ReferenceService,
+    private readonly provider: PaymentProvider,
+    private readonly clock: Clock,
+    /** Keys the card fingerprint; derived from the encryption key, used for nothing else. */
+    private readonly fingerprintKey: Buffer,
+    /** How long a cardholder has to complete 3-D Secure (PAYMENT_ACTION_TTL_S). */
+    private readonly actionTtlS: number,
+    /** Sandbox only: the 3-D Secure page's handles. */
+    private readonly handles: AuthenticationHandles | null,
+  ) {
+    transactions.registerKind('payment', this);
+  }
+
+  async initiatePayment(merchantId: string, input: unknown): Promise<Transaction> {
+    const body = parseInput(paymentSchema, input);
+    const card = checkCard(body.card, this.clock.now());
+    const minorUnit = this.reference.currencyMinorUnit(body.currency);
+    if (minorUnit === undefined) {
+      throw AppError.invalidRequest('currency is not a supported currency', [{ field: 'currency', issue: 'is not a supported currency' }]);
+    }
+    const amount = parseAmount(body.amount, minorUnit);
+    const customer = body.customer_uuid ? await this.customers.getPayer(merchantId, body.customer_uuid) : null;
+    const details: CardDetails = { number: card.digits, expMonth: card.expMonth, expYear: card.expYear, cvc: card.cvc, postalCode: card.postalCode };
+    return this.transactions.initiate(
+      {
+        merchantId,
+        kind: 'payment',
+        externalReference: body.reference,
+        customerId: customer?.id ?? null,
+        amount,
+        currency: body.currency,
+        paymentMethod: 'card',
+        cardBrand: card.brand,
+        cardLast4: card.last4,
+        // Per merchant: the same card has a different fingerprint at another merchant, so fingerprints link nothing across merchants.
+        cardFingerprint: `fp_${hmac(this.fingerprintKey, merchantId, card.digits).slice(0, 22)}`,
+        redirectUrl: body.redirect_url ?? null,
+        description: body.description || null,
+      },
+      details,
+    );
+  }
+
+  /** The payment's current record; a collection's or transfer's reference, or another merchant's, is NOT_FOUND. */
+  async verifyPayment(merchantId: string, referenceOrExternal: string): Promise<Transaction> {
+    const txn = await this.transactions.getTransaction(merchantId, referenceOrExternal).catch((err: unknown) => {
+      throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Payment') : err;
+    });
+    if (txn.kind !== 'payment') throw AppError.notFound('Payment');
+    return txn;
+  }
+
+  /**
+   * The charge, with the card held in memory for this call only. Without the card
+   * (reconciliation after a crash), the provider is asked what became of the
+   * charge made with this key; one it never received did not happen.
+   */
+  async callProvider(txn: Transaction, idempotencyKey: string, card?: CardDetails): Promise<ProviderAnswer> {
+    const charge = card
+      ? await this.provider.chargeCard({
+          idempotencyKey,
+          reference: txn.reference,
+          amount: formatAmount(txn.amount!, this.reference.currencyMinorUnit(txn.currency!) ?? 2),
+          currency: txn.currency!,
+          card,
+        })
+      : await this.provider.findCardCharge(idempotencyKey);
+    if (!charge) return { status: 'failed', failureReason: 'processing_error' };
+    switch (charge.outcome) {
+      case 'successful':
+        return { status: 'successful', providerReference: charge.providerReference };
+      case 'failed':
+        return { status: 'failed', failureReason: charge.reason, providerReference: charge.providerReference };
+      case 'requires_action':
+        return {
+          status: 'requires_action',
+          providerReference: charge.providerReference,
+          nextActionUrl: charge.authenticationUrl,
+          expiresAt: new Date(this.clock.now().getTime() + this.actionTtlS * 1000),
+          followUps: [{ name: JobName.ExpirePaymentAction, delayMs: this.actionTtlS * 1000 }],
+        };
+    }
+  }
+
+  /** Sandbox 3-D Secure page: what it shows for a handle. Reading it changes nothing. */
+  async authenticationPage(handle: string): Promise<AuthenticationView> {
+    const payment = await this.paymentOfHandle(handle);
+    if (!payment) return { state: 'invalid' };
+    return this.view(payment, payment.status !== 'requires_action' ? 'decided' : this.pastDeadline(payment) ? 'expired' : 'open');
+  }
+
+  /**
+   * Sandbox 3-D Secure page: the cardholder's verdict, applied once. A second
+   * submission, or one after the deadline, changes nothing and says why.
+   */
+  async authenticate(handle: string, authenticated: boolean): Promise<AuthenticationView & { decided?: boolean }> {
+    const payment = await this.paymentOfHandle(handle);
+    if (!payment) return { state: 'invalid' };
+    const expired = payment.status === 'requires_action' && this.pastDeadline(payment);
+    const { transaction, decided } = await this.transactions.decideAuthentication(payment, authenticated);
+    return { ...(await this.view(transaction, decided ? 'decided' : expired ? 'expired' : 'decided')), decided };
+  }
+
+  private pastDeadline(payment: Transaction): boolean {
+    return payment.expiresAt !== null && this.clock.now() >= payment.expiresAt;
+  }
+
+  private async paymentOfHandle(handle: string): Promise<Transaction | null> {
+    const id = this.handles ? await this.handles.keyOfHandle(handle) : null;
+    const payment = id ? await this.transactions.findById(id) : null;
+    return payment?.kind === 'payment' ? payment : null;
+  }
+
+  private async view(payment: Transaction, state: 'open' | 'decided' | 'expired'): Promise<AuthenticationView> {
+    const merchant = await this.merchants.getMerchant(payment.merchantId);
+    const amount = `${formatAmount(payment.amount!, this.reference.currencyMinorUnit(payment.currency!) ?? 2)} ${payment.currency}`;
+    return { state, payment, merchantName: merchant.name, amount };
+  }
+}

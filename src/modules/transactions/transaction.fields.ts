@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { AppError } from '../../shared/errors';
+import { parseAmount } from '../../shared/money';
+
+/** Fields every kind of transaction takes, with the same rules and messages. */
+
+/** A positive decimal, as a JSON number or a string; its precision is judged later, against the currency. */
+export const amountField = z.union([z.number(), z.string()], { error: 'is required and must be a number' }).superRefine((value, ctx) => {
+  try {
+    parseAmount(value, 20);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: err instanceof AppError ? err.details?.[0]?.issue ?? err.message : 'is not a valid amount' });
+  }
+});
+
+/** The merchant's own reference, unique per merchant across every kind. */
+export const referenceField = z
+  .string({ error: 'is required' })
+  // At least one letter or digit: "." and ".." would be unreachable in a URL path.
+  .regex(/^(?=.*[A-Za-z0-9])[A-Za-z0-9._:-]{1,100}$/, 'must be 1 to 100 letters, digits or . _ : -, with at least one letter or digit');
+
+/** An ISO 4217 code. */
+export const currencyField = (example: string) => z.string({ error: 'is required' }).regex(/^[A-Z]{3}$/, `must be an ISO 4217 code, e.g. ${example}`);

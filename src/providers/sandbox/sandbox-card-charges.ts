@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import type { Sql } from '../../db/sql';
+import { sha256Hex } from '../../shared/crypto';
+import type { CardCharge } from '../payment-provider';
+
+/** Where the sandbox's 3-D Secure page for a handle is served. */
+export const sandboxAuthenticationPath = (handle: string) => `/v1/sandbox/3ds/${handle}`;
+
+/** A handle is 32 random bytes, base64url: 43 characters. */
+const HANDLE = /^[A-Za-z0-9_-]{43}$/;
+
+interface ChargeRow {
+  provider_reference: string;
+  outcome: CardCharge['outcome'];
+  failure_reason: string | null;
+}
+
+/**
+ * The sandbox card processor's memory, one row per idempotency key: the outcome
+ * of each charge (never the card), and for a 3-D Secure charge the SHA-256 of
+ * the page's handle. The handle itself exists only in the URL handed out once
+ * (and sealed in the transaction row while the payment waits).
+ */
+export class SandboxCardCharges {
+  constructor(private readonly sql: Sql) {}
+
+  /** Records a charge's outcome; a repeated key keeps the first one. Returns the handle of a new 3-D Secure charge. */
+  async record(idempotencyKey: string, charge: ChargeRow): Promise<{ charge: CardCharge; handle: string | null }> {
+    const handle = charge.outcome === 'requires_action' ? randomBytes(32).toString('base64url') : null;
+    const inserted = await this.sql.query(
+      `insert into sandbox_card_charge (idempotency_key, provider_reference, outcome, failure_reason, handle_hash)
+       values ($1, $2, $3, $4, $5) on conflict (idempotency_key) do nothing returning idempotency_key`,
+      [idempotencyKey, charge.provider_reference, charge.outcome, charge.failure_reason, handle ? sha256Hex(handle) : null],
+      'sandbox_card_charge_insert',
+    );
+    if (inserted.length === 1) return { charge: toCharge(charge), handle };
+    return { charge: (await this.find(idempotencyKey))!, handle: null };
+  }
+
+  async find(idempotencyKey: string): Promise<CardCharge | null> {
+    const [row] = await this.sql.query<ChargeRow>(
+      'select provider_reference, outcome, failure_reason from sandbox_card_charge where idempotency_key = $1',
+      [idempotencyKey],
+    );
+    return row ? toCharge(row) : null;
+  }
+
+  /** The idempotency key (the transaction's id) a 3-D Secure handle belongs to, or null for a handle never issued. */
+  async keyOfHandle(handle: string): Promise<string | null> {
+    if (!HANDLE.test(handle)) return null;
+    const [row] = await this.sql.query<{ idempotency_key: string }>(
+      'select idempotency_key from sandbox_card_charge where handle_hash = $1',
+      [sha256Hex(handle)],
+      'sandbox_card_charge_by_handle',
+    );
+    return row?.idempotency_key ?? null;
+  }
+}
+
+/** The charge as the processor reports it; a 3-D Secure page's address is added only where the handle is at hand. */
+function toCharge(row: ChargeRow): CardCharge {
+  if (row.outcome === 'failed') return { outcome: 'failed', providerReference: row.provider_reference, reason: row.failure_reason ?? 'declined' };
+  if (row.outcome === 'requires_action') return { outcome: 'requires_action', providerReference: row.provider_reference, authenticationUrl: null };
+  return { outcome: 'successful', providerReference: row.provider_reference };
+}

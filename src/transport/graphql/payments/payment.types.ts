@@ -1,0 +1,43 @@
+import { Field, InputType, Int } from 'type-graphql';
+import type { Decimal } from '../../../shared/money';
+import { DecimalScalar } from '../scalars';
+import { PaymentMethodValue } from '../transactions/transaction.types';
+
+/** The card as the cardholder typed it: checked, passed to the provider, and never stored, logged or echoed. */
+@InputType('CardInput')
+export class CardInput {
+  @Field(() => String, { description: '12 to 19 digits (spaces or dashes between groups are fine). Sandbox test cards: 4242424242424242, 4000002500003155 (3-D Secure), 4000000000009995 (insufficient funds).' })
+  number!: string;
+  @Field(() => Int, { description: '1 to 12.' }) expMonth!: number;
+  @Field(() => Int, { description: '2 or 4 digits; with expMonth, in the future.' }) expYear!: number;
+  @Field(() => String, { description: '3 digits, or 4 for American Express.' }) cvc!: string;
+  @Field(() => String, { nullable: true }) postalCode?: string | null;
+}
+
+@InputType('InitiatePaymentInput')
+export class InitiatePaymentInput {
+  @Field(() => String, { description: 'Your own reference; unique across all your transactions.' }) reference!: string;
+  @Field(() => DecimalScalar, { description: 'Within the currency’s decimals.' }) amount!: Decimal;
+  @Field(() => String, { description: 'ISO 4217, e.g. "NGN".' }) currency!: string;
+  @Field(() => PaymentMethodValue, { defaultValue: PaymentMethodValue.CARD }) paymentMethod!: PaymentMethodValue;
+  @Field(() => CardInput) card!: CardInput;
+  @Field(() => String, { nullable: true, description: 'One of your customers, to link the payment to.' }) customerUuid?: string | null;
+  @Field(() => String, { nullable: true, description: 'Where the cardholder returns after 3-D Secure, with reference, external_reference and status in the query.' })
+  redirectUrl?: string | null;
+  @Field(() => String, { nullable: true }) description?: string | null;
+
+  /** The service's input uses the REST body's field names (CONTRACT §7). */
+  toServiceInput() {
+    const c = this.card;
+    return {
+      reference: this.reference,
+      amount: this.amount.toFixed(),
+      currency: this.currency,
+      payment_method: this.paymentMethod,
+      card: { number: c.number, exp_month: c.expMonth, exp_year: c.expYear, cvc: c.cvc, postal_code: c.postalCode ?? undefined },
+      customer_uuid: this.customerUuid ?? undefined,
+      redirect_url: this.redirectUrl ?? undefined,
+      description: this.description ?? undefined,
+    };
+  }
+}

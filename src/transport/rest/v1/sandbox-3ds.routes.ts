@@ -1,0 +1,108 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../../container';
+import type { AuthenticationView } from '../../../modules/payments/payment.service';
+import { sandboxAuthenticationPath } from '../../../providers/sandbox/sandbox-card-charges';
+import { authenticationForm, messagePage, type ThreeDsPayment } from '../../../providers/sandbox/three-ds-page';
+
+type HandleRoute = { Params: { handle: string } };
+type Decision = HandleRoute & { Body: { decision?: unknown; csrf?: unknown } | undefined };
+
+const CSRF_COOKIE = 'sbx_3ds_csrf';
+const COOKIE_PATH = '/v1/sandbox/3ds';
+
+function cookie(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+const shown = (v: Exclude<AuthenticationView, { state: 'invalid' }>): ThreeDsPayment => ({
+  merchantName: v.merchantName,
+  amount: v.amount,
+  cardBrand: v.payment.cardBrand,
+  cardLast4: v.payment.cardLast4,
+  description: v.payment.description,
+});
+
+/**
+ * The headers of every page: never cached, never framed (clickjacking), no
+ * script, and no Referer, so the handle in the address never reaches the
+ * merchant's site. After a submission Chromium holds the redirect to
+ * form-action, so the merchant's origin is allowed there.
+ */
+function html(reply: FastifyReply, status: number, body: string, redirectUrl?: string | null) {
+  const formAction = ["'self'", ...(redirectUrl ? [new URL(redirectUrl).origin] : [])].join(' ');
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
+    .send(body);
+}
+
+const INVALID = ['Link not valid', 'This authentication link is not valid. Nothing was changed.'] as const;
+
+function outcomePage(reply: FastifyReply, view: AuthenticationView) {
+  if (view.state === 'invalid') return html(reply, 404, messagePage(...INVALID));
+  const p = view.payment;
+  if (view.state === 'expired') {
+    return html(reply, 410, messagePage('Authentication expired', 'The time to authenticate this payment has passed; the payment failed. Nothing was changed.', shown(view)));
+  }
+  return html(reply, 409, messagePage('Already decided', `This payment is already ${p.status.replace('_', ' ')}. Nothing was changed.`, shown(view)));
+}
+
+/**
+ * Sandbox only, and public (the cardholder has no token): the 3-D Secure page
+ * that `next_action.url` points at. The handle in the path is the only key, it
+ * decides its payment once, and it stops working at the payment's deadline.
+ */
+export async function sandbox3dsRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  await app.register(formbody, { bodyLimit: 2048 });
+
+  app.get<HandleRoute>('/sandbox/3ds/:handle', async (request, reply) => {
+    const { handle } = request.params;
+    const view = await services.payments.authenticationPage(handle);
+    if (view.state !== 'open') return outcomePage(reply, view);
+    const secure = services.publicAddress.url.startsWith('https:');
+    const token = services.formTokens.issue(handle);
+    reply.header(
+      'set-cookie',
+      `${CSRF_COOKIE}=${token.cookie}; Path=${COOKIE_PATH}; Max-Age=3600; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
+    );
+    return html(reply, 200, authenticationForm(shown(view), sandboxAuthenticationPath(handle), token.field), view.payment.redirectUrl);
+  });
+
+  app.post<Decision>('/sandbox/3ds/:handle', { bodyLimit: 2048 }, async (request, reply) => {
+    const { handle } = request.params;
+    const body = request.body ?? {};
+    // A submission counts only from this page: same origin, and the CSRF cookie with its signed twin in the form.
+    const site = request.headers['sec-fetch-site'];
+    const origin = request.headers.origin;
+    const sameOrigin = (site === undefined || site === 'same-origin') && (origin === undefined || origin === services.publicAddress.origin);
+    if (!sameOrigin || !services.formTokens.verify(handle, cookie(request, CSRF_COOKIE), typeof body.csrf === 'string' ? body.csrf : undefined)) {
+      return html(reply, 403, messagePage('Form expired', 'This form has expired or did not come from this page. Reload the page and try again. Nothing was changed.'));
+    }
+    if (body.decision !== 'complete' && body.decision !== 'fail') {
+      return html(reply, 400, messagePage('Choose an answer', 'Choose Complete or Fail. Nothing was changed.'));
+    }
+    const result = await services.payments.authenticate(handle, body.decision === 'complete');
+    if (result.state === 'invalid' || !result.decided) return outcomePage(reply, result);
+    const p = result.payment;
+    reply.header('set-cookie', `${CSRF_COOKIE}=; Path=${COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Strict`);
+    if (p.redirectUrl) {
+      const target = new URL(p.redirectUrl);
+      target.searchParams.set('reference', p.reference);
+      target.searchParams.set('external_reference', p.externalReference);
+      target.searchParams.set('status', p.status);
+      return reply.code(303).header('location', target.toString()).header('referrer-policy', 'no-referrer').header('cache-control', 'no-store').send();
+    }
+    const title = p.status === 'successful' ? 'Payment authenticated' : 'Payment failed';
+    return html(reply, 200, messagePage(title, `The payment is ${p.status}. You can close this window.`, shown(result)));
+  });
+}
