@@ -8,10 +8,11 @@
  */
 import fs from 'node:fs';
 import autocannon from 'autocannon';
+import { cardPaymentBody } from '../test/helpers/payments';
 import { momoCollectionBody, momoCollectionInput } from '../test/helpers/transactions';
 import { summarize, type Summary } from './lib/stats';
 
-export type LoadKind = 'rest-init' | 'gql-init' | 'rest-get' | 'gql-get' | 'token' | 'base-insert' | 'base-get';
+export type LoadKind = 'rest-init' | 'gql-init' | 'rest-pay' | 'rest-get' | 'gql-get' | 'token' | 'base-insert' | 'base-get';
 
 export interface LoadConfig {
   kind: LoadKind;
@@ -136,6 +137,14 @@ function main() {
         path: '/graphql',
         setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: INIT_MUTATION, variables: { input: momoCollectionInput(cfg.customerUuid ?? '', { reference: nextRef() }) } }) }),
         onResponse: (status, body) => collect(status, body, (j) => j?.data?.initiateCollection?.reference, true),
+      };
+      break;
+    case 'rest-pay':
+      request = {
+        method: 'POST',
+        path: '/v1/payments/initiate',
+        setupRequest: (req) => ({ ...req, body: JSON.stringify(cardPaymentBody({ reference: nextRef() })) }),
+        onResponse: (status, body) => collect(status, body, (j) => j?.data?.reference, false),
       };
       break;
     case 'rest-get':

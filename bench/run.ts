@@ -52,13 +52,14 @@ const BASELINE_JS = path.join(__dirname, 'baseline', 'server.js');
 const PG_HOST = '127.0.0.1:5432';
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
-const PRODUCT_SCENARIOS = ['rest-init', 'gql-init', 'token', 'rest-get', 'gql-get'] as const;
+const PRODUCT_SCENARIOS = ['rest-init', 'gql-init', 'rest-pay', 'token', 'rest-get', 'gql-get'] as const;
 const ALL_SCENARIOS = [...PRODUCT_SCENARIOS, 'subscriptions', 'lifecycle'] as const;
 type ScenarioName = (typeof ALL_SCENARIOS)[number];
 
 const LABELS: Record<string, string> = {
   'rest-init': 'REST POST /v1/crossborder/global-collection (momo)',
   'gql-init': 'GraphQL initiateCollection',
+  'rest-pay': 'REST POST /v1/payments/initiate (card 4242…, charged at once)',
   token: 'POST /v1/oauth/token (client_credentials)',
   'rest-get': 'REST GET /v1/crossborder/global-transfer/{reference}',
   'gql-get': 'GraphQL transaction(reference)',
@@ -72,6 +73,7 @@ const SEQUENCE: Array<{ id: string; kind: LoadKind }> = [
   { id: 'rest-init', kind: 'rest-init' },
   { id: 'gql-init', kind: 'gql-init' },
   { id: 'baseline-insert-2', kind: 'base-insert' },
+  { id: 'rest-pay', kind: 'rest-pay' },
   { id: 'token', kind: 'token' },
   { id: 'baseline-insert-3', kind: 'base-insert' },
   { id: 'baseline-get-1', kind: 'base-get' },
@@ -82,6 +84,7 @@ const SEQUENCE: Array<{ id: string; kind: LoadKind }> = [
 const BRACKETS: Record<string, string[]> = {
   'rest-init': ['baseline-insert-1', 'baseline-insert-2'],
   'gql-init': ['baseline-insert-1', 'baseline-insert-2'],
+  'rest-pay': ['baseline-insert-2', 'baseline-insert-3'],
   token: ['baseline-insert-2', 'baseline-insert-3'],
   'rest-get': ['baseline-get-1', 'baseline-get-2'],
   'gql-get': ['baseline-get-1', 'baseline-get-2'],
@@ -300,7 +303,7 @@ function loadConfig(ctx: HttpContext, kind: LoadKind, id: string, overrides: Par
     cfg.clientSecret = ctx.merchant.clientSecret;
     delete cfg.token;
   }
-  if (kind === 'rest-init' || kind === 'gql-init' || kind === 'base-insert') cfg.refsOut = path.join(ctx.tmp, `out-${id}.json`);
+  if (kind === 'rest-init' || kind === 'gql-init' || kind === 'rest-pay' || kind === 'base-insert') cfg.refsOut = path.join(ctx.tmp, `out-${id}.json`);
   return cfg;
 }
 
@@ -689,9 +692,10 @@ function evaluateTargets(r: Omit<BenchResults, 'targets'>): Target[] {
   };
   ratioTarget('rest-init', 'REST initiation', 0.5, 'INSERT');
   ratioTarget('gql-init', 'GraphQL initiateCollection', 0.4, 'INSERT');
+  ratioTarget('rest-pay', 'REST card payment', 0.5, 'INSERT');
   ratioTarget('rest-get', 'REST status GET', 0.6, 'GET');
   ratioTarget('gql-get', 'GraphQL transaction', 0.45, 'GET');
-  for (const name of ['rest-init', 'gql-init', 'rest-get', 'gql-get']) {
+  for (const name of ['rest-init', 'gql-init', 'rest-pay', 'rest-get', 'gql-get']) {
     const x = sc.get(name);
     t.push({
       name: `${LABELS[name]}: p99 < 50 ms at ${r.settings.connections} connections`,

@@ -11,7 +11,8 @@ import { AppError } from '../../src/shared/errors';
 
 /**
  * Every change the state machine allows: out of initiating once the provider has
- * answered (accepted, or declined at once), and out of processing into a final
+ * answered (accepted, or declined at once; a card may also be charged at once, or
+ * wait for 3-D Secure), and out of processing (or requires_action) into a final
  * status the kind can reach.
  */
 const allowed: Array<[TransactionKind, TransactionStatus, TransactionStatus]> = [
@@ -20,7 +21,11 @@ const allowed: Array<[TransactionKind, TransactionStatus, TransactionStatus]> = 
   ['transfer', 'initiating', 'processing'],
   ['transfer', 'initiating', 'failed'],
   ['payment', 'initiating', 'processing'],
+  ['payment', 'initiating', 'requires_action'],
+  ['payment', 'initiating', 'successful'],
   ['payment', 'initiating', 'failed'],
+  ['payment', 'requires_action', 'successful'],
+  ['payment', 'requires_action', 'failed'],
   ['collection', 'processing', 'successful'],
   ['collection', 'processing', 'failed'],
   ['collection', 'processing', 'expired'],
@@ -57,19 +62,19 @@ function expectInvalidState(fn: () => unknown) {
 }
 
 describe('transaction state machine', () => {
-  it('knows the three kinds and the five statuses', () => {
+  it('knows the three kinds and the six statuses', () => {
     expect([...TRANSACTION_KINDS]).toEqual(['collection', 'transfer', 'payment']);
-    expect([...TRANSACTION_STATUSES]).toEqual(['initiating', 'processing', 'successful', 'failed', 'expired']);
+    expect([...TRANSACTION_STATUSES]).toEqual(['initiating', 'processing', 'requires_action', 'successful', 'failed', 'expired']);
   });
 
   it.each(allowed)('a %s may go %s → %s', (kind, from, to) => {
     expect(nextTransactionStatus(kind, from, to)).toBe(to);
   });
 
-  it('forbids every other (kind, from, to) triple: 62 of the 75', () => {
-    // 3 kinds × 5 × 5 = 75 triples, 13 allowed.
-    expect(forbidden).toHaveLength(3 * 5 * 5 - allowed.length);
-    expect(forbidden).toHaveLength(62);
+  it('forbids every other (kind, from, to) triple: 91 of the 108', () => {
+    // 3 kinds × 6 × 6 = 108 triples, 17 allowed.
+    expect(forbidden).toHaveLength(3 * 6 * 6 - allowed.length);
+    expect(forbidden).toHaveLength(91);
   });
 
   it.each(forbidden)('a %s may not go %s → %s: INVALID_STATE (409)', (kind, from, to) => {
@@ -87,10 +92,19 @@ describe('transaction state machine', () => {
       for (const from of TRANSACTION_STATUSES) expectInvalidState(() => nextTransactionStatus(kind, from, 'initiating'));
     });
 
-    it('cannot expire or succeed straight from initiating: the provider must accept it first', () => {
-      expectInvalidState(() => nextTransactionStatus(kind, 'initiating', 'successful'));
+    it('never expires straight from initiating', () => {
       expectInvalidState(() => nextTransactionStatus(kind, 'initiating', 'expired'));
     });
+  });
+
+  it.each(['collection', 'transfer'] as const)('a %s cannot succeed straight from initiating, nor wait for 3-D Secure', (kind) => {
+    expectInvalidState(() => nextTransactionStatus(kind, 'initiating', 'successful'));
+    expectInvalidState(() => nextTransactionStatus(kind, 'initiating', 'requires_action'));
+  });
+
+  it('a payment awaiting 3-D Secure ends successful or failed, never expired: an authentication not made in time fails it', () => {
+    expectInvalidState(() => nextTransactionStatus('payment', 'requires_action', 'expired'));
+    expectInvalidState(() => nextTransactionStatus('payment', 'requires_action', 'processing'));
   });
 
   it.each(['transfer', 'payment'] as const)('only collections expire: a processing %s cannot become expired', (kind) => {
@@ -98,8 +112,8 @@ describe('transaction state machine', () => {
     expect(() => nextTransactionStatus(kind, 'processing', 'expired')).toThrow(`A ${kind} that is processing cannot become expired`);
   });
 
-  it('calls initiating and processing the only non-final statuses', () => {
-    expect(TRANSACTION_STATUSES.filter((s) => !isFinal(s))).toEqual(['initiating', 'processing']);
+  it('calls initiating, processing and requires_action the only non-final statuses', () => {
+    expect(TRANSACTION_STATUSES.filter((s) => !isFinal(s))).toEqual(['initiating', 'processing', 'requires_action']);
   });
 });
 

@@ -14,6 +14,7 @@ import {
 import { request } from '../../helpers/http';
 import { assertBuilt, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
+import { CARDS, cardPaymentBody } from '../../helpers/payments';
 import { bankCollectionBody, momoCollectionBody, newReference, transferBody } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
 import { FAST_WEBHOOKS, dbQuery, setEndpoint, verifyDelivery } from '../../helpers/webhooks';
@@ -40,6 +41,7 @@ const HEALTHY = { ...COMMON, RECONCILE_AFTER_MS: '500', SANDBOX_SETTLE_MS: '200'
 
 const COLLECTION_PATH = '/v1/crossborder/global-collection';
 const TRANSFER_PATH = '/v1/crossborder/global-transfer';
+const PAYMENT_PATH = '/v1/payments/initiate';
 
 describe('engine: a crash between the provider call and the commit is reconciled', () => {
   let db: TestDatabase;
@@ -182,6 +184,33 @@ describe('engine: a crash between the provider call and the commit is reconciled
     expect(row.provider_reference).not.toBeNull();
     await expectHistory(row.id, 'successful');
     await expectOneEventDelivered(healthy, row.reference, 'transfer.successful');
+    await healthy.stop('SIGTERM');
+  }, 60_000);
+
+  it('a card payment: the card is not kept, so the fresh process asks the processor what became of the charge (successful once, one event, delivered)', async () => {
+    const externalReference = newReference('crash-pay');
+    const crashed = await initiateAndCrash(PAYMENT_PATH, cardPaymentBody({ reference: externalReference }));
+
+    const { healthy, row } = await reconcile(externalReference, 'successful');
+    expect(row.id).toBe(crashed.id);
+    expect(row.kind).toBe('payment');
+    expect(row.provider_reference).not.toBeNull();
+    // One charge at the processor, found by the transaction's id: none was made again.
+    expect(await dbQuery(db.url, 'select outcome from sandbox_card_charge where idempotency_key = $1', [row.id])).toEqual([{ outcome: 'successful' }]);
+    const history = await historyOf(db.url, row.id);
+    expect(history).toEqual([expect.objectContaining({ from_status: null, to_status: 'successful', reason: 'reconciled' })]);
+    await expectOneEventDelivered(healthy, row.reference, 'payment.successful');
+    await healthy.stop('SIGTERM');
+  }, 60_000);
+
+  it('a 3-D Secure payment: reconciled to requires_action without a link (its handle is not kept), and no event yet', async () => {
+    const externalReference = newReference('crash-3ds');
+    await initiateAndCrash(PAYMENT_PATH, cardPaymentBody({ reference: externalReference, card: { number: CARDS.threeDs } }));
+
+    const { healthy, row } = await reconcile(externalReference, 'requires_action');
+    const record = (await request(healthy.url, 'GET', `/v1/payments/verify/${externalReference}`, { token })).body.data;
+    expect(record).toMatchObject({ reference: row.reference, status: 'requires_action', next_action: null });
+    expect(await outboxOf(db.url, row.reference)).toEqual([]);
     await healthy.stop('SIGTERM');
   }, 60_000);
 });

@@ -1,0 +1,100 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+/** The Chromium the tests drive: CHROMIUM_PATH, or the Debian package's (CI installs it). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/**
+ * Quiet and offline: no first-run, sync, component or background requests, and
+ * no host name resolves, so the browser reaches nothing but 127.0.0.1.
+ */
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-proxy-server',
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+];
+
+export interface TestBrowser {
+  context: BrowserContext;
+  /** A new tab. */
+  newPage(): Promise<Page>;
+  /** Closes Chromium and removes its profile. */
+  close(): Promise<void>;
+}
+
+/** A headless Chromium on a fresh, empty profile (a temporary user data dir, removed on close). */
+export async function launchBrowser(): Promise<TestBrowser> {
+  const userDataDir = await mkdtemp(path.join(tmpdir(), 'pgw-chromium-'));
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 800, height: 640 },
+    });
+  } catch (err) {
+    await rm(userDataDir, { recursive: true, force: true });
+    throw err;
+  }
+  // Fail a step well inside jest's timeout, with Playwright's message.
+  context.setDefaultTimeout(15_000);
+  context.setDefaultNavigationTimeout(15_000);
+  // The persistent context opens with one blank tab: close it, so every test opens its own.
+  await Promise.all(context.pages().map((p) => p.close()));
+  return {
+    context,
+    newPage: () => context.newPage(),
+    async close() {
+      await context.close().catch(() => undefined);
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ServedRequest {
+  method: string;
+  /** Path with query. */
+  path: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+/**
+ * A loopback site serving fixed HTML pages by path (404 otherwise): another
+ * origin than the service, for pages a browser opens (a merchant's, an attacker's).
+ */
+export async function startPageServer(pages: Record<string, string> = {}) {
+  const requests: ServedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers });
+    req.resume();
+    const html = pages[new URL(req.url ?? '/', 'http://127.0.0.1').pathname];
+    res
+      .writeHead(html === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+      .end(html ?? '<!doctype html><title>Not found</title><h1>Not found</h1>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    pages,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type PageServer = Awaited<ReturnType<typeof startPageServer>>;
