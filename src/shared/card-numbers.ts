@@ -22,20 +22,45 @@ export function luhnValid(digits: string): boolean {
 
 /** A maximal run of 13–19 digits. */
 const DIGIT_RUN = /(?<!\d)\d{13,19}(?!\d)/g;
-/** The same, or grouped by single spaces or dashes as people type card numbers ("4242 4242 4242 4242"). */
-const GROUPED_RUN = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
-
-const isCardNumber = (run: string) => luhnValid(run.replace(/[ -]/g, ''));
+/** Groups of digits separated by spaces or dashes, as people type card numbers ("4242 4242 4242 4242"). */
+const GROUP_RUN = /(?<!\d)\d+(?:[ -]+\d+)*(?!\d)/g;
+const REDACTED = '[card number redacted]';
 
 /**
  * Every Luhn-valid run of 13–19 digits in a text: how a scan of logs, tables and
  * payloads finds a card number that should not be there.
  */
 export function findCardNumbers(text: string): string[] {
-  return [...text.matchAll(DIGIT_RUN)].map((m) => m[0]).filter(isCardNumber);
+  return [...text.matchAll(DIGIT_RUN)].map((m) => m[0]).filter(luhnValid);
 }
 
-/** The text with every Luhn-valid 13–19 digit run, grouped or not, replaced: for messages that may quote input. */
+/**
+ * The text with every card number replaced, typed whole or in groups, also when
+ * other numbers stand beside it ("4242 4242 4242 4242 12/30"): within a run of
+ * groups, the longest stretch of whole groups that has 13–19 digits and passes
+ * Luhn is cut, and the search goes on after it. For messages that may quote input.
+ */
 export function redactCardNumbers(text: string): string {
-  return text.replace(GROUPED_RUN, (run) => (isCardNumber(run) ? '[card number redacted]' : run));
+  return text.replace(GROUP_RUN, (run) => {
+    const groups = [...run.matchAll(/\d+/g)];
+    let out = '';
+    let copied = 0;
+    for (let i = 0; i < groups.length; ) {
+      let end = -1;
+      let digits = '';
+      for (let j = i; j < groups.length; j++) {
+        digits += groups[j]![0];
+        if (digits.length > 19) break;
+        if (digits.length >= 13 && luhnValid(digits)) end = j;
+      }
+      if (end < 0) {
+        i += 1;
+        continue;
+      }
+      out += run.slice(copied, groups[i]!.index) + REDACTED;
+      copied = groups[end]!.index! + groups[end]![0].length;
+      i = end + 1;
+    }
+    return out + run.slice(copied);
+  });
 }

@@ -117,6 +117,54 @@ describe('transaction state machine', () => {
   });
 });
 
+describe('card payment transitions', () => {
+  it.each<[TransactionStatus, TransactionStatus[]]>([
+    ['initiating', ['processing', 'requires_action', 'successful', 'failed']],
+    ['processing', ['successful', 'failed']],
+    ['requires_action', ['successful', 'failed']],
+    ['successful', []],
+    ['failed', []],
+    ['expired', []],
+  ])('a payment that is %s may become exactly %p', (from, tos) => {
+    const reachable = TRANSACTION_STATUSES.filter((to) => thrownBy(() => nextTransactionStatus('payment', from, to)) === undefined);
+    expect(reachable).toEqual(tos);
+  });
+
+  it.each<[TransactionStatus, TransactionStatus]>([
+    ['requires_action', 'expired'],
+    ['requires_action', 'requires_action'],
+    ['requires_action', 'processing'],
+    ['requires_action', 'initiating'],
+    ['processing', 'requires_action'],
+    ['processing', 'processing'],
+    ['initiating', 'expired'],
+    ['initiating', 'initiating'],
+  ])('refuses %s → %s with INVALID_STATE, naming both', (from, to) => {
+    expectInvalidState(() => nextTransactionStatus('payment', from, to));
+    expect(() => nextTransactionStatus('payment', from, to)).toThrow(`A payment that is ${from} cannot become ${to}`);
+  });
+
+  it('never expires, from any status', () => {
+    for (const from of TRANSACTION_STATUSES) expectInvalidState(() => nextTransactionStatus('payment', from, 'expired'));
+  });
+
+  it.each(['successful', 'failed', 'expired'] as const)('a %s payment never goes back to requires_action', (from) => {
+    expectInvalidState(() => nextTransactionStatus('payment', from, 'requires_action'));
+    expect(() => nextTransactionStatus('payment', from, 'requires_action')).toThrow(`The transaction is already ${from}; a final status never changes`);
+  });
+
+  describe.each(['collection', 'transfer'] as const)('a %s (no 3-D Secure)', (kind) => {
+    it.each(TRANSACTION_STATUSES)('cannot enter requires_action from %s', (from) => {
+      expectInvalidState(() => nextTransactionStatus(kind, from, 'requires_action'));
+    });
+
+    it.each(TRANSACTION_STATUSES)('cannot leave requires_action (were it ever there) for %s', (to) => {
+      expectInvalidState(() => nextTransactionStatus(kind, 'requires_action', to));
+      expect(() => nextTransactionStatus(kind, 'requires_action', to)).toThrow(`A ${kind} that is requires_action cannot become ${to}`);
+    });
+  });
+});
+
 describe('sandbox settlement rule (sandboxSettlement)', () => {
   const decide = (kind: 'collection' | 'transfer', accountType: 'bank' | 'momo', accountNumber: string) =>
     sandboxSettlement({ kind, accountType, accountNumber, providerReference: 'sbx_test' });

@@ -15,5 +15,5 @@ export const SANDBOX_TEST_CARDS: Readonly<Record<string, SandboxCardBehaviour>> 
 
 /** Any other (Luhn-valid) number is declined: the sandbox never charges a real card. */
 export function sandboxCardBehaviour(cardNumber: string): SandboxCardBehaviour {
-  return SANDBOX_TEST_CARDS[cardNumber] ?? { outcome: 'failed', reason: 'card_not_supported_in_sandbox' };
+  return Object.hasOwn(SANDBOX_TEST_CARDS, cardNumber) ? SANDBOX_TEST_CARDS[cardNumber]! : { outcome: 'failed', reason: 'card_not_supported_in_sandbox' };
 }
