@@ -21,32 +21,87 @@ function appErrorExtensions(err: AppError) {
   return { code: err.code, http: { status: err.httpStatus }, ...(details ? { details } : {}) };
 }
 
-/** A variable's path as graphql-js prints it after the value: ` at "input.card.number"; `. */
-const VALUE_PATH = / at "[A-Za-z_$][\w$]*(?:\.[A-Za-z_]\w*|\[\d+\])*"; /g;
+const NAME = '[_A-Za-z][_0-9A-Za-z]*';
+/** A type as graphql-js prints it: `String!`, `[CardInput!]`. */
+const TYPE = '[_A-Za-z\\[][_0-9A-Za-z\\[\\]!]*';
+const re = (source: string) => new RegExp(source);
+
+/** A name that came from the request (an unknown field's), kept only when it cannot be a value in disguise. */
+const requestName = (name: string) => (/^[_A-Za-z][_0-9A-Za-z]{0,63}$/.test(name) && !/\d{3}/.test(name) ? name : null);
+
+/** Our own scalars' messages, which quote no input. */
+const OWN_MESSAGES = new Set([
+  'Decimal must be a plain decimal number such as "100.50" (no exponent, no spaces)',
+  'Decimal does not accept a float: send it as a string, e.g. "100.50"',
+  'Decimal does not accept a float literal: send it as a string, e.g. "100.50"',
+  'Decimal must be a string: send it as a string, e.g. "100.50"',
+]);
 
 /**
- * graphql-js quotes the offending value in its request errors: `Variable "$input"
+ * What graphql-js says is wrong with one value, rebuilt from the schema's names
+ * and the template's own words: nothing the client sent can come through. Null
+ * when the text is not one of graphql 16's templates.
+ */
+function problemOf(text: string): string | null {
+  if (OWN_MESSAGES.has(text)) return text;
+  let m: RegExpExecArray | null;
+  if ((m = re(`^Expected type "(${TYPE})" to be an object\\.$`).exec(text))) return `Expected type "${m[1]}" to be an object.`;
+  if ((m = re(`^Expected value of type "(${TYPE})", found [\\s\\S]*$`).exec(text))) return `Expected value of type "${m[1]}".`;
+  if ((m = re(`^Field "(${NAME}(?:\\.${NAME})?)" of required type "(${TYPE})" was not provided\\.$`).exec(text))) {
+    return `Field "${m[1]}" of required type "${m[2]}" was not provided.`;
+  }
+  if ((m = re(`^Field "([\\s\\S]*)" is not defined by type "(${NAME})"\\.(?: Did you mean [\\s\\S]*)?$`).exec(text))) {
+    const field = requestName(m[1]!);
+    return field ? `Field "${field}" is not defined by type "${m[2]}".` : `A field is not defined by type "${m[2]}".`;
+  }
+  if ((m = re(`^(Enum "${NAME}"|${NAME}) cannot represent ([a-z0-9 -]*?)value(?:: [\\s\\S]*)?\\.?$`).exec(text))) return `${m[1]} cannot represent ${m[2]}value.`;
+  if ((m = re(`^(${NAME}) cannot represent [\\s\\S]*$`).exec(text))) return `${m[1]} cannot represent the value given.`;
+  if ((m = re(`^Value "[\\s\\S]*" does not exist in "(${NAME})" enum\\.(?: Did you mean (?:the enum value )?("${NAME}"(?:, "${NAME}")*(?:,? or "${NAME}")?)\\?)?$`).exec(text))) {
+    return `The value does not exist in "${m[1]}" enum.${m[2] ? ` Did you mean the enum value ${m[2]}?` : ''}`;
+  }
+  return null;
+}
+
+/**
+ * `Variable "$input" got invalid value <the value> at "<path>"; <problem>`, rebuilt
+ * without the value. The value can hold anything, `; ` and ` at "` included, so
+ * the split is found from the end: the last `; ` after which a graphql-js
+ * template follows. Nothing recognisable: the variable's name alone.
+ */
+function variableProblem(message: string): string | null {
+  const m = re(`^Variable "\\$(${NAME})" got invalid value `).exec(message);
+  if (!m) return null;
+  const variable = m[1]!;
+  const rest = message.slice(m[0].length);
+  const splits = [...rest.matchAll(/; /g)].map((x) => x.index!).reverse();
+  for (const at of splits) {
+    const problem = problemOf(rest.slice(at + 2));
+    if (problem === null) continue;
+    const path = re(` at "(${variable}(?:\\.${NAME}|\\[\\d+\\])*)"$`).exec(rest.slice(0, at));
+    return `Variable "$${variable}" got an invalid value${path ? ` at "${path[1]}"` : ''}; ${problem}`;
+  }
+  return `Variable "$${variable}" got an invalid value.`;
+}
+
+/** `Syntax Error: Unexpected Int "4242…".` → `Syntax Error: Unexpected Int.`: the words up to the first quoted token that is not punctuation. */
+function syntaxProblem(message: string): string | null {
+  const m = /^Syntax Error: ((?:[^"]|"[^\w\s"]{1,3}")*)/.exec(message);
+  if (!m) return null;
+  const words = m[1]!.replace(/[\s,:.]+$/, '').replace(/ but got$/, '');
+  return `Syntax Error: ${words}.`;
+}
+
+/**
+ * graphql-js quotes the offending value in its request errors (`Variable "$input"
  * got invalid value { number: "4242…" } at "input.card"; …`, `Int cannot represent
  * non-integer value: "737"`, `Expected value of type "Int!", found "…"`, `Unexpected
- * Int "4242…"`. The value may be a card number, a CVC or a secret, so it is cut out:
- * the message keeps the variable, the path and the expected type, which say what
- * to fix. Any card number left (a field name, say) is redacted as well.
+ * Int "4242…"`). The value may be a card number, a CVC or a secret. These messages
+ * are rebuilt from their templates with the variable, the path and the expected
+ * type only (fail closed: an unrecognised one says less, never more); other
+ * messages quote no values. Any card number left is redacted as well.
  */
 export function withoutInputValues(message: string): string {
-  let text = message;
-  const got = text.indexOf(' got invalid value ');
-  if (got >= 0) {
-    const paths = [...text.slice(got).matchAll(VALUE_PATH)];
-    const last = paths.at(-1);
-    const end = last ? got + last.index! : text.indexOf('; ', got);
-    text = `${text.slice(0, got)} got an invalid value${end >= 0 ? text.slice(end) : ''}`;
-  }
-  text = text
-    .replace(/(cannot represent [^:;]*?value)(?:: [\s\S]*)?$/, '$1.')
-    .replace(/, found [\s\S]*?(?=; |\.?$)/, '')
-    .replace(/^Value "[\s\S]*?" does not exist in /, 'The value does not exist in ')
-    .replace(/(Syntax Error: (?:Unexpected|Invalid)[^"]*?)\s*"[\s\S]*?"/, '$1');
-  return redactCardNumbers(text);
+  return redactCardNumbers(variableProblem(message) ?? syntaxProblem(message) ?? problemOf(message) ?? message);
 }
 
 function originalOf(error: unknown): unknown {

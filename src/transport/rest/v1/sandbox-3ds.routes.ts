@@ -9,7 +9,6 @@ type HandleRoute = { Params: { handle: string } };
 type Decision = HandleRoute & { Body: { decision?: unknown; csrf?: unknown } | undefined };
 
 const CSRF_COOKIE = 'sbx_3ds_csrf';
-const COOKIE_PATH = '/v1/sandbox/3ds';
 
 function cookie(request: FastifyRequest, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
@@ -52,7 +51,11 @@ function outcomePage(reply: FastifyReply, view: AuthenticationView) {
   if (view.state === 'invalid') return html(reply, 404, messagePage(...INVALID));
   const p = view.payment;
   if (view.state === 'expired') {
-    return html(reply, 410, messagePage('Authentication expired', 'The time to authenticate this payment has passed; the payment failed. Nothing was changed.', shown(view)));
+    return html(
+      reply,
+      410,
+      messagePage('Authentication expired', 'The time to authenticate this payment has passed, so it can no longer be completed: it fails as authentication_expired.', shown(view)),
+    );
   }
   return html(reply, 409, messagePage('Already decided', `This payment is already ${p.status.replace('_', ' ')}. Nothing was changed.`, shown(view)));
 }
@@ -71,9 +74,10 @@ export async function sandbox3dsRoutes(app: FastifyInstance, { services }: { ser
     if (view.state !== 'open') return outcomePage(reply, view);
     const secure = services.publicAddress.url.startsWith('https:');
     const token = services.formTokens.issue(handle);
+    // Scoped to this page's path, so pages of other payments open in other tabs keep their own.
     reply.header(
       'set-cookie',
-      `${CSRF_COOKIE}=${token.cookie}; Path=${COOKIE_PATH}; Max-Age=3600; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
+      `${CSRF_COOKIE}=${token.cookie}; Path=${sandboxAuthenticationPath(handle)}; Max-Age=3600; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
     );
     return html(reply, 200, authenticationForm(shown(view), sandboxAuthenticationPath(handle), token.field), view.payment.redirectUrl);
   });
@@ -82,9 +86,12 @@ export async function sandbox3dsRoutes(app: FastifyInstance, { services }: { ser
     const { handle } = request.params;
     const body = request.body ?? {};
     // A submission counts only from this page: same origin, and the CSRF cookie with its signed twin in the form.
+    // Under Referrer-Policy: no-referrer a browser sends `Origin: null` on the page's own POST; Sec-Fetch-Site,
+    // which no page can set, then says where it came from.
     const site = request.headers['sec-fetch-site'];
     const origin = request.headers.origin;
-    const sameOrigin = (site === undefined || site === 'same-origin') && (origin === undefined || origin === services.publicAddress.origin);
+    const originOk = origin === undefined || origin === services.publicAddress.origin || (origin === 'null' && site === 'same-origin');
+    const sameOrigin = (site === undefined || site === 'same-origin') && originOk;
     if (!sameOrigin || !services.formTokens.verify(handle, cookie(request, CSRF_COOKIE), typeof body.csrf === 'string' ? body.csrf : undefined)) {
       return html(reply, 403, messagePage('Form expired', 'This form has expired or did not come from this page. Reload the page and try again. Nothing was changed.'));
     }
@@ -94,7 +101,7 @@ export async function sandbox3dsRoutes(app: FastifyInstance, { services }: { ser
     const result = await services.payments.authenticate(handle, body.decision === 'complete');
     if (result.state === 'invalid' || !result.decided) return outcomePage(reply, result);
     const p = result.payment;
-    reply.header('set-cookie', `${CSRF_COOKIE}=; Path=${COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Strict`);
+    reply.header('set-cookie', `${CSRF_COOKIE}=; Path=${sandboxAuthenticationPath(handle)}; Max-Age=0; HttpOnly; SameSite=Strict`);
     if (p.redirectUrl) {
       const target = new URL(p.redirectUrl);
       target.searchParams.set('reference', p.reference);
