@@ -13,17 +13,23 @@ import { attachGraphQLWebSocket } from './transport/graphql/ws-server';
 import { restV1 } from './transport/rest';
 import { sendSuccess } from './transport/rest/envelope';
 import { registerRestErrorHandling } from './transport/rest/error-handler';
+import { describePath } from './transport/rest/request-path';
 
 /**
- * One access line per request, written when it completes (method, path without
- * its query string, status, time), instead of Fastify's two lines with the whole
- * request and URL. Fastify's other log lines (errors, 404s) are kept.
+ * One access line per request, written when it completes (method, route, status,
+ * time), instead of Fastify's two lines with the whole request and URL. The path
+ * is the route's pattern, never the values in it (describePath), so no reference,
+ * card number or 3-D Secure handle a client sent in a path is logged.
  */
 class AccessLog extends LogController {
   override incomingRequest(): void {}
 
+  override routeNotFound(request: FastifyRequest): void {
+    request.log.info({ method: request.method, path: describePath(request) }, 'route not found');
+  }
+
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { method: request.method, path: request.url.split('?', 1)[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    const line = { method: request.method, path: describePath(request), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }

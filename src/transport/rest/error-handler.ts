@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toPublicError } from '../../shared/errors';
 import { errorBody } from './envelope';
+import { describePath } from './request-path';
 
 /**
  * Fastify raises its own errors before a handler runs (body parsing, size,
@@ -45,7 +46,7 @@ export function registerRestErrorHandling(app: FastifyInstance, bodyLimit: numbe
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const err = AppError.notFound(`Route ${request.method} ${request.url.split('?')[0]}`);
+    const err = AppError.notFound(`Route ${request.method} ${describePath(request)}`);
     return reply.code(err.httpStatus).send(errorBody(err));
   });
 }
