@@ -38,7 +38,8 @@ const envSchema = z.object({
     emptyToUndefined,
     z
       .string()
-      .regex(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/, 'must be an http(s) base URL, e.g. https://pay.example.com')
+      // An origin only: the service's paths start at /v1 and /graphql.
+      .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an http(s) origin without a path, e.g. https://pay.example.com')
       .transform((u) => u.replace(/\/+$/, ''))
       .optional(),
   ),

@@ -65,7 +65,7 @@ export interface CardChargeRequest {
 export type CardCharge =
   | { outcome: 'successful'; providerReference: string }
   | { outcome: 'requires_action'; providerReference: string; authenticationUrl: string | null }
-  | { outcome: 'failed'; providerReference: string; reason: string };
+  | { outcome: 'failed'; providerReference: string | null; reason: string };
 
 /**
  * A payment provider. A call that throws an AppError is a definite
@@ -85,9 +85,12 @@ export interface PaymentProvider {
   /** Charges a card (domestic payments). */
   chargeCard(request: CardChargeRequest): Promise<CardCharge>;
   /**
-   * The charge made with this idempotency key, or null if the provider never
-   * received it. Reconciliation asks this instead of charging again: the card
-   * that a second charge would need is never stored.
+   * Reconciliation's question, asked instead of charging again (the card a second
+   * charge would need is never stored): what became of the charge with this key?
+   * If the provider never received one, it closes the key, so that the original
+   * request, should it still arrive late, is refused rather than charged, and
+   * answers failed (`processing_error`). Whatever the timing, the provider and the
+   * gateway then agree. (A real processor: look up by key, else void by key.)
    */
-  findCardCharge(idempotencyKey: string): Promise<CardCharge | null>;
+  concludeCardCharge(idempotencyKey: string): Promise<CardCharge>;
 }

@@ -21,7 +21,7 @@ export class UnconfiguredPaymentProvider implements PaymentProvider {
   async chargeCard(): Promise<never> {
     return this.refuse();
   }
-  async findCardCharge() {
-    return null;
+  async concludeCardCharge() {
+    return { outcome: 'failed' as const, providerReference: null, reason: 'processing_error' };
   }
 }

@@ -91,9 +91,10 @@ export async function transactionRowsByExternal(databaseUrl: string, merchantId:
     provider_reference: string | null;
     virtual_account_number: string | null;
     bank_info: Record<string, string> | null;
+    failure_reason: string | null;
   }>(
     databaseUrl,
-    `select id, reference, kind, status, provider_reference, virtual_account_number, bank_info
+    `select id, reference, kind, status, provider_reference, virtual_account_number, bank_info, failure_reason
        from "transaction" where merchant_id = $1 and external_reference = $2`,
     [merchantId, externalReference],
   );

@@ -9,7 +9,7 @@ import { parseInput } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import type { MerchantService } from '../merchants/merchant.service';
 import type { ReferenceService } from '../reference/reference.service';
-import { amountField, currencyField, referenceField } from '../transactions/transaction.fields';
+import { amountField, currencyField, referenceField, textField } from '../transactions/transaction.fields';
 import type { Transaction } from '../transactions/transaction.record';
 import type { ProviderAnswer, TransactionKindHandler, TransactionService } from '../transactions/transaction.service';
 import { checkCard } from './card.rules';
@@ -40,8 +40,10 @@ export const paymentSchema = z.object({
     .string({ error: 'must be a string' })
     .max(2048, 'must be at most 2048 characters')
     .refine(isRedirectUrl, 'must be an absolute http or https URL without credentials')
+    // Stored as the URL parser writes it (characters that need it percent-encoded).
+    .transform((url) => new URL(url).href)
     .optional(),
-  description: z.string({ error: 'must be a string' }).trim().max(255, 'must be at most 255 characters').optional(),
+  description: textField(255).optional(),
 });
 
 function isRedirectUrl(value: string): boolean {
@@ -124,21 +126,15 @@ export class PaymentService implements TransactionKindHandler<CardDetails> {
   }
 
   /**
-   * The charge, with the card held in memory for this call only. Without the card
+   * The charge, with the card passed on from the request. Without the card
    * (reconciliation after a crash), the provider is asked what became of the
-   * charge made with this key; one it never received did not happen.
+   * charge made with this key; one it never received is closed, so it never
+   * happens.
    */
   async callProvider(txn: Transaction, idempotencyKey: string, card?: CardDetails): Promise<ProviderAnswer> {
     const charge = card
-      ? await this.provider.chargeCard({
-          idempotencyKey,
-          reference: txn.reference,
-          amount: formatAmount(txn.amount!, this.reference.currencyMinorUnit(txn.currency!) ?? 2),
-          currency: txn.currency!,
-          card,
-        })
-      : await this.provider.findCardCharge(idempotencyKey);
-    if (!charge) return { status: 'failed', failureReason: 'processing_error' };
+      ? await this.provider.chargeCard({ idempotencyKey, reference: txn.reference, amount: this.amountOf(txn), currency: txn.currency!, card })
+      : await this.provider.concludeCardCharge(idempotencyKey);
     switch (charge.outcome) {
       case 'successful':
         return { status: 'successful', providerReference: charge.providerReference };
@@ -169,9 +165,10 @@ export class PaymentService implements TransactionKindHandler<CardDetails> {
   async authenticate(handle: string, authenticated: boolean): Promise<AuthenticationView & { decided?: boolean }> {
     const payment = await this.paymentOfHandle(handle);
     if (!payment) return { state: 'invalid' };
-    const expired = payment.status === 'requires_action' && this.pastDeadline(payment);
+    // Open but past its deadline: the submission is refused, and the payment fails as the expiry job would.
+    const late = payment.status === 'requires_action' && this.pastDeadline(payment);
     const { transaction, decided } = await this.transactions.decideAuthentication(payment, authenticated);
-    return { ...(await this.view(transaction, decided ? 'decided' : expired ? 'expired' : 'decided')), decided };
+    return { ...(await this.view(transaction, late ? 'expired' : 'decided')), decided };
   }
 
   private pastDeadline(payment: Transaction): boolean {
@@ -186,7 +183,13 @@ export class PaymentService implements TransactionKindHandler<CardDetails> {
 
   private async view(payment: Transaction, state: 'open' | 'decided' | 'expired'): Promise<AuthenticationView> {
     const merchant = await this.merchants.getMerchant(payment.merchantId);
-    const amount = `${formatAmount(payment.amount!, this.reference.currencyMinorUnit(payment.currency!) ?? 2)} ${payment.currency}`;
-    return { state, payment, merchantName: merchant.name, amount };
+    return { state, payment, merchantName: merchant.name, amount: `${this.amountOf(payment)} ${payment.currency}` };
+  }
+
+  /** A payment's amount with exactly its currency's decimals ("2500.00", "3700"). */
+  private amountOf(payment: Transaction): string {
+    const minorUnit = this.reference.currencyMinorUnit(payment.currency!);
+    if (minorUnit === undefined) throw new Error(`No minor unit is known for ${payment.currency}`);
+    return formatAmount(payment.amount!, minorUnit);
   }
 }

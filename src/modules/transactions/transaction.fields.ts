@@ -21,3 +21,12 @@ export const referenceField = z
 
 /** An ISO 4217 code. */
 export const currencyField = (example: string) => z.string({ error: 'is required' }).regex(/^[A-Z]{3}$/, `must be an ISO 4217 code, e.g. ${example}`);
+
+/** Free text: trimmed, bounded, and without control characters (PostgreSQL refuses NUL in text; none belongs in a label). */
+export const textField = (max: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    // eslint-disable-next-line no-control-regex
+    .refine((text) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text), 'must not contain control characters');

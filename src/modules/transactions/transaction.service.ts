@@ -59,6 +59,9 @@ const listSchema = pageRequestSchema.extend({
 
 const simulateSchema = z.object({ outcome: z.enum(['successful', 'failed'], { error: 'must be successful or failed' }) });
 
+/** A service reference (`pay_…`) or a merchant's (referenceField): letters, digits and . _ : -. */
+const REFERENCE_SHAPE = /^[A-Za-z0-9._:-]{1,100}$/;
+
 /** How many stuck initiations one sweep hands to reconciliation at most. */
 const SWEEP_BATCH = 100;
 
@@ -117,7 +120,8 @@ export class TransactionService {
         await this.store.deleteInitiating(txn.id);
         throw err;
       }
-      this.logger.error({ reference: txn.reference, err: (err as Error).message }, 'provider call failed; the transaction will be reconciled');
+      // The error itself, so the logger's error serializer can cut any card number a provider's message quotes.
+      this.logger.error({ reference: txn.reference, err }, 'provider call failed; the transaction will be reconciled');
       throw new AppError('SERVER_ERROR', `The provider did not answer; transaction ${txn.reference} is recorded and will be finished automatically. Check its status.`);
     }
     this.faults.hit('crash-after-provider-call');
@@ -186,6 +190,8 @@ export class TransactionService {
 
   /** By the service's reference or the merchant's; another merchant's transaction is NOT_FOUND. */
   async getTransaction(merchantId: string, referenceOrExternal: string): Promise<Transaction> {
+    // Neither kind of reference can have another shape (and PostgreSQL refuses some characters, NUL among them).
+    if (!REFERENCE_SHAPE.test(referenceOrExternal)) throw AppError.notFound('Transaction');
     const txn = await this.store.findByReference(merchantId, referenceOrExternal);
     if (!txn) throw AppError.notFound('Transaction');
     return txn;
@@ -256,6 +262,9 @@ export class TransactionService {
   async simulate(merchantId: string, referenceOrExternal: string, input: unknown): Promise<Transaction> {
     const { outcome } = parseInput(simulateSchema, input);
     const txn = await this.getTransaction(merchantId, referenceOrExternal);
+    if (txn.status === 'requires_action') {
+      throw new AppError('INVALID_STATE', 'The payment awaits the cardholder’s 3-D Secure authentication: it is decided on its page (next_action.url), not simulated');
+    }
     const changed = await this.transition(txn, outcome, outcome === 'failed' ? 'simulated_failure' : null, 'simulation');
     if (!changed) {
       const now = await this.reload(txn.id);

@@ -80,9 +80,18 @@ class RowMapping {
   /** A row read with SELECT_LIST (columns aliased to field names) → the record. */
   toTransaction = (row: Record<string, unknown>): Transaction => {
     for (const field of DECIMALS) if (row[field] !== null) row[field] = new Decimal(row[field] as string);
-    if (row.nextActionUrl !== null) row.nextActionUrl = this.box.open(row.nextActionUrl as string);
+    if (row.nextActionUrl !== null) row.nextActionUrl = this.openLink(row.nextActionUrl as string);
     return row as unknown as Transaction;
   };
+
+  /** A link sealed under another key (ENCRYPTION_KEY changed) is lost, not an error for every read of its row. */
+  private openLink(sealed: string): string | null {
+    try {
+      return this.box.open(sealed);
+    } catch {
+      return null;
+    }
+  }
 
   toDatabase(field: keyof Transaction, value: unknown): unknown {
     if (value === null || value === undefined) return null;

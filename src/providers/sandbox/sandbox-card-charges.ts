@@ -37,12 +37,31 @@ export class SandboxCardCharges {
     return { charge: (await this.find(idempotencyKey))!, handle: null };
   }
 
-  async find(idempotencyKey: string): Promise<CardCharge | null> {
+  private async find(idempotencyKey: string): Promise<CardCharge | null> {
     const [row] = await this.sql.query<ChargeRow>(
       'select provider_reference, outcome, failure_reason from sandbox_card_charge where idempotency_key = $1',
       [idempotencyKey],
     );
     return row ? toCharge(row) : null;
+  }
+
+  /**
+   * Reconciliation: the charge with this key, or, if none was received, a refusal
+   * recorded under the key first, so a late charge with it keeps that refusal (the
+   * first row wins). A 3-D Secure charge gets a new page handle: the first one
+   * existed only in a response that the crash lost.
+   */
+  async conclude(idempotencyKey: string, providerReference: string): Promise<{ charge: CardCharge; handle: string | null }> {
+    await this.sql.query(
+      `insert into sandbox_card_charge (idempotency_key, provider_reference, outcome, failure_reason)
+       values ($1, $2, 'failed', 'processing_error') on conflict (idempotency_key) do nothing`,
+      [idempotencyKey, providerReference],
+    );
+    const charge = (await this.find(idempotencyKey))!;
+    if (charge.outcome !== 'requires_action') return { charge, handle: null };
+    const handle = randomBytes(32).toString('base64url');
+    await this.sql.query('update sandbox_card_charge set handle_hash = $2 where idempotency_key = $1', [idempotencyKey, sha256Hex(handle)]);
+    return { charge, handle };
   }
 
   /** The idempotency key (the transaction's id) a 3-D Secure handle belongs to, or null for a handle never issued. */

@@ -65,8 +65,11 @@ export class SandboxPaymentProvider implements PaymentProvider {
     return { ...charge, authenticationUrl: `${this.publicBaseUrl()}${sandboxAuthenticationPath(handle)}` };
   }
 
-  async findCardCharge(idempotencyKey: string): Promise<CardCharge | null> {
-    return this.cardCharges.find(idempotencyKey);
+  /** A 3-D Secure charge gets a fresh page handle (the first one was lost with the crash), so the cardholder can still authenticate. */
+  async concludeCardCharge(idempotencyKey: string): Promise<CardCharge> {
+    const { charge, handle } = await this.cardCharges.conclude(idempotencyKey, providerReference('ch', idempotencyKey));
+    if (charge.outcome !== 'requires_action' || !handle) return charge;
+    return { ...charge, authenticationUrl: `${this.publicBaseUrl()}${sandboxAuthenticationPath(handle)}` };
   }
 }
 

@@ -203,14 +203,34 @@ describe('engine: a crash between the provider call and the commit is reconciled
     await healthy.stop('SIGTERM');
   }, 60_000);
 
-  it('a 3-D Secure payment: reconciled to requires_action without a link (its handle is not kept), and no event yet', async () => {
+  it('a 3-D Secure payment: reconciled to requires_action with a fresh link (the first was lost with the response), no event yet', async () => {
     const externalReference = newReference('crash-3ds');
     await initiateAndCrash(PAYMENT_PATH, cardPaymentBody({ reference: externalReference, card: { number: CARDS.threeDs } }));
 
     const { healthy, row } = await reconcile(externalReference, 'requires_action');
     const record = (await request(healthy.url, 'GET', `/v1/payments/verify/${externalReference}`, { token })).body.data;
-    expect(record).toMatchObject({ reference: row.reference, status: 'requires_action', next_action: null });
+    expect(record).toMatchObject({ reference: row.reference, status: 'requires_action', next_action: { type: 'redirect_to_url', url: expect.any(String) } });
+    // The cardholder can still authenticate on it.
+    const page = await fetch(record.next_action.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Complete');
     expect(await outboxOf(db.url, row.reference)).toEqual([]);
+    await healthy.stop('SIGTERM');
+  }, 60_000);
+
+  it('a card charge that never reached the processor: reconciliation closes its key, so it fails once and is never charged', async () => {
+    const externalReference = newReference('crash-lost');
+    const crashed = await initiateAndCrash(PAYMENT_PATH, cardPaymentBody({ reference: externalReference }));
+    // As if the request had died before reaching the processor: it has no record of the charge.
+    await dbQuery(db.url, 'delete from sandbox_card_charge where idempotency_key = $1', [crashed.id]);
+
+    const { healthy, row } = await reconcile(externalReference, 'failed');
+    expect(row.failure_reason).toBe('processing_error');
+    // The key is closed: a late charge with it would get this refusal, not a charge.
+    expect(await dbQuery(db.url, 'select outcome, failure_reason from sandbox_card_charge where idempotency_key = $1', [row.id])).toEqual([
+      { outcome: 'failed', failure_reason: 'processing_error' },
+    ]);
+    await expectOneEventDelivered(healthy, row.reference, 'payment.failed');
     await healthy.stop('SIGTERM');
   }, 60_000);
 });

@@ -176,6 +176,33 @@ describe('REST /v1/payments', () => {
     });
   });
 
+  describe('input a client can send, refused cleanly', () => {
+    it('control characters in the description are 400, not a database error', async () => {
+      await refused(cardPaymentBody({ description: 'a\u0000b' }), 'description');
+      await refused(cardPaymentBody({ description: 'line\u001bbreak' }), 'description');
+    });
+
+    it('a redirect_url is stored as the URL parser writes it', async () => {
+      const res = await initiatePayment(app, token, cardPaymentBody({ redirect_url: 'https://Shop.Example/return path?x=1\u0000y' }));
+      expect(res.status).toBe(200);
+      expect(res.body.data.redirect_url).toBe('https://shop.example/return%20path?x=1%00y');
+    });
+
+    it.each(['%00', 'a%00b', '%E2%80%8B', '%F0%9F%92%B3'])('verify of a reference that cannot exist (%s) is 404', async (ref) => {
+      const res = await request(app.url, 'GET', `/v1/payments/verify/${ref}`, { token });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ status: 'error', code: 'NOT_FOUND', message: 'Payment not found' });
+    });
+
+    it('the sandbox simulate route does not decide a payment awaiting 3-D Secure: only its page does', async () => {
+      const pending = (await initiatePayment(app, token, cardPaymentBody({ card: { number: CARDS.threeDs } }))).body.data;
+      const res = await request(app.url, 'POST', `/v1/sandbox/transactions/${pending.reference}/simulate`, { token, body: { outcome: 'successful' } });
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe('INVALID_STATE');
+      expect((await verifyPayment(app, token, pending.reference)).body.data.status).toBe('requires_action');
+    });
+  });
+
   describe('one reference space with collections and transfers', () => {
     it('a reference used by a collection is 409 DUPLICATE_REQUEST for a payment, and the other way round', async () => {
       const customer = await approvedCustomer(app, token);
