@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +35,9 @@ export interface TestBrowser {
 
 /** A headless Chromium on a fresh, empty profile (a temporary user data dir, removed on close). */
 export async function launchBrowser(): Promise<TestBrowser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`No Chromium at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH`);
+  }
   const userDataDir = await mkdtemp(path.join(tmpdir(), 'pgw-chromium-'));
   let context: BrowserContext;
   try {
