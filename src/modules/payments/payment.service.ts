@@ -11,7 +11,8 @@ import type { MerchantService } from '../merchants/merchant.service';
 import type { ReferenceService } from '../reference/reference.service';
 import { amountField, currencyField, referenceField, textField } from '../transactions/transaction.fields';
 import type { Transaction } from '../transactions/transaction.record';
-import type { ProviderAnswer, TransactionKindHandler, TransactionService } from '../transactions/transaction.service';
+import type { ProviderAnswer, TransactionKindHandler } from '../transactions/transaction.kinds';
+import type { TransactionService } from '../transactions/transaction.service';
 import { checkCard } from './card.rules';
 
 /** Month or year as a JSON number or a digit string ("04", "2030", "30"). */

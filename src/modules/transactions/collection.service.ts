@@ -10,7 +10,8 @@ import type { ReferenceService } from '../reference/reference.service';
 import { checkDialCode, checkLocalAmount, checkRoute, crossBorderFields, routeColumns } from './cross-border.checks';
 import { currencyField } from './transaction.fields';
 import type { Transaction } from './transaction.record';
-import type { ProviderAnswer, TransactionKindHandler, TransactionService } from './transaction.service';
+import type { ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
+import type { TransactionService } from './transaction.service';
 
 export const collectionSchema = z.object({
   ...crossBorderFields,

@@ -96,3 +96,38 @@ export function fromWire(w: TransactionWire): Transaction {
   for (const f of WIRE_DATES) t[f] = w[f] === null ? null : new Date(w[f]);
   return t as unknown as Transaction;
 }
+
+/** Every column a kind does not set. */
+export const BLANK: Omit<Transaction, 'id' | 'merchantId' | 'kind' | 'reference' | 'externalReference' | 'status' | 'createdAt' | 'updatedAt'> = {
+  customerId: null,
+  accountType: null,
+  countryCode: null,
+  channelId: null,
+  networkId: null,
+  accountNumber: null,
+  accountName: null,
+  dialCode: null,
+  reason: null,
+  amount: null,
+  currency: null,
+  sourceAmount: null,
+  sourceCurrency: null,
+  destinationAmount: null,
+  destinationCurrency: null,
+  rate: null,
+  fee: null,
+  quoteId: null,
+  bankInfo: null,
+  virtualAccountNumber: null,
+  providerReference: null,
+  failureReason: null,
+  paymentMethod: null,
+  cardBrand: null,
+  cardLast4: null,
+  cardFingerprint: null,
+  redirectUrl: null,
+  description: null,
+  nextActionUrl: null,
+  completedAt: null,
+  expiresAt: null,
+};

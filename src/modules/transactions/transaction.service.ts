@@ -12,7 +12,8 @@ import { pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { parseInput } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
 import type { Outbox } from '../outbox/outbox';
-import { toWire, type BankInfo, type Transaction, type TransactionEvent } from './transaction.record';
+import { BLANK, toWire, type Transaction, type TransactionEvent } from './transaction.record';
+import type { ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import { serializeTransaction } from './transaction.serializer';
 import { TRANSACTION_KINDS, TRANSACTION_STATUSES, isFinal, nextTransactionStatus, type FinalStatus, type TransactionKind } from './transaction.state';
 import { RECONCILE_KEY_PREFIX, type TransactionStore } from './transaction.store';
@@ -24,32 +25,6 @@ export const newTransactionReference = (kind: TransactionKind) => `${REFERENCE_P
 
 /** The columns a kind's checks produce; the creation path adds identity, status and times. */
 export type NewTransaction = Partial<Transaction> & Pick<Transaction, 'merchantId' | 'kind' | 'externalReference'>;
-
-/** Work that follows a transaction the provider accepted (settlement, expiry); the job receives the transaction's id. */
-export interface FollowUp {
-  name: JobName.SettleTransaction | JobName.ExpireCollection | JobName.ExpirePaymentAction;
-  delayMs: number;
-}
-
-/** What the provider answered to an initiation. */
-export type ProviderAnswer =
-  | { status: 'processing'; providerReference: string; bankInfo?: BankInfo; virtualAccountNumber?: string; followUps: FollowUp[] }
-  /** The customer must act (3-D Secure) on `nextActionUrl` before `expiresAt`; null when the address was lost to a crash. */
-  | { status: 'requires_action'; providerReference: string; nextActionUrl: string | null; expiresAt: Date; followUps: FollowUp[] }
-  | { status: 'successful'; providerReference: string }
-  | { status: 'failed'; failureReason: string; providerReference?: string | null };
-
-/**
- * What a kind of transaction adds to the one creation path: its provider call,
- * made from the stored row, so that reconciliation can make it again after a
- * crash with the same idempotency key (the transaction's id). `transient` is
- * what the call needs once and that is never stored (a card): the creation path
- * passes it; reconciliation cannot, so there the handler must look the outcome
- * up by the key instead of asking again.
- */
-export interface TransactionKindHandler<T = never> {
-  callProvider(txn: Transaction, idempotencyKey: string, transient?: T): Promise<ProviderAnswer>;
-}
 
 const listSchema = pageRequestSchema.extend({
   status: z.enum(TRANSACTION_STATUSES).optional(),
@@ -326,38 +301,3 @@ export class TransactionService {
     return handler;
   }
 }
-
-/** Every column a kind does not set. */
-const BLANK: Omit<Transaction, 'id' | 'merchantId' | 'kind' | 'reference' | 'externalReference' | 'status' | 'createdAt' | 'updatedAt'> = {
-  customerId: null,
-  accountType: null,
-  countryCode: null,
-  channelId: null,
-  networkId: null,
-  accountNumber: null,
-  accountName: null,
-  dialCode: null,
-  reason: null,
-  amount: null,
-  currency: null,
-  sourceAmount: null,
-  sourceCurrency: null,
-  destinationAmount: null,
-  destinationCurrency: null,
-  rate: null,
-  fee: null,
-  quoteId: null,
-  bankInfo: null,
-  virtualAccountNumber: null,
-  providerReference: null,
-  failureReason: null,
-  paymentMethod: null,
-  cardBrand: null,
-  cardLast4: null,
-  cardFingerprint: null,
-  redirectUrl: null,
-  description: null,
-  nextActionUrl: null,
-  completedAt: null,
-  expiresAt: null,
-};

@@ -11,7 +11,8 @@ import type { ReferenceService } from '../reference/reference.service';
 import { checkDialCode, checkRoute, checkWithinBounds, crossBorderFields, routeColumns } from './cross-border.checks';
 import { currencyField } from './transaction.fields';
 import type { Transaction } from './transaction.record';
-import type { ProviderAnswer, TransactionKindHandler, TransactionService } from './transaction.service';
+import type { ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
+import type { TransactionService } from './transaction.service';
 
 const currencyCode = currencyField('USD');
 
