@@ -182,6 +182,15 @@ const uniqueRef = (prefix: string) => `${prefix}-${randomBytes(6).toString('hex'
 // The test
 // ---------------------------------------------------------------------------
 
+
+/** The cards every GraphQL door runs, with the status each ends in. */
+const GRAPHQL_CARD_CASES: Array<[Record<string, unknown>, string]> = [
+  [{ number: CARDS.success }, 'SUCCESSFUL'],
+  [{ number: CARDS.insufficientFunds }, 'FAILED'],
+  [{ number: CARDS.other }, 'FAILED'],
+  [{ number: CARDS.amex, cvc: TEST_AMEX_CVC }, 'FAILED'],
+];
+
 describe('card data: every card path, then a scan of logs, tables, payloads and responses', () => {
   const logs: Array<{ source: string; line: string }> = [];
   const capture = (source: string): DestinationStream => ({ write: (chunk: string) => void logs.push({ source, line: chunk }) });
@@ -420,12 +429,7 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
   // --- sandbox: GraphQL over HTTP -------------------------------------------------
 
   it('GraphQL (HTTP): the cards and 3-D Secure completed, failed and expired (service clock last)', async () => {
-    const cases: Array<[Record<string, unknown>, string]> = [
-      [{ number: CARDS.success }, 'SUCCESSFUL'],
-      [{ number: CARDS.insufficientFunds }, 'FAILED'],
-      [{ number: CARDS.other }, 'FAILED'],
-      [{ number: CARDS.amex, cvc: TEST_AMEX_CVC }, 'FAILED'],
-    ];
+    const cases = GRAPHQL_CARD_CASES;
     for (const [card, status] of cases) {
       const res = await gql(`GraphQL initiate ${JSON.stringify(card)}`, app.url, INITIATE, { input: cardPaymentInput({ reference: ref('gql'), card }) }, token);
       expect(res.body.errors).toBeUndefined();
@@ -518,12 +522,7 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
   it('GraphQL (WebSocket): the cards, 3-D Secure completed, failed and expired, and the same refusals', async () => {
     const client = connect(app, token);
     clients.push(client);
-    const cases: Array<[Record<string, unknown>, string]> = [
-      [{ number: CARDS.success }, 'SUCCESSFUL'],
-      [{ number: CARDS.insufficientFunds }, 'FAILED'],
-      [{ number: CARDS.other }, 'FAILED'],
-      [{ number: CARDS.amex, cvc: TEST_AMEX_CVC }, 'FAILED'],
-    ];
+    const cases = GRAPHQL_CARD_CASES;
     for (const [card, status] of cases) {
       const { results, error } = await ws(`WS initiate ${JSON.stringify(card)}`, client, INITIATE, { input: cardPaymentInput({ reference: ref('ws'), card }) });
       expect(error).toBeUndefined();

@@ -56,3 +56,22 @@ export const verifyPayment = (app: TestApp, token: string, reference: string) =>
 /** Every field of the GraphQL Transaction a payment fills. */
 export const PAYMENT_FIELDS = `reference externalReference type status failureReason amount currency paymentMethod
   card { brand last4 fingerprint } nextAction { type url expiresAt } redirectUrl description customerUuid createdAt completedAt`;
+
+/**
+ * A Luhn-valid number: `prefix`, zeros up to `length - 1` digits, then the check
+ * digit, computed here (not by the code under test, which is not checked with itself).
+ */
+export function luhnCard(prefix: string, length: number): string {
+  const body = prefix.padEnd(length - 1, '0');
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    // The check digit will sit at position 0 from the right, so the body's last digit is doubled.
+    let d = Number(body[body.length - 1 - i]);
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return body + String((10 - (sum % 10)) % 10);
+}

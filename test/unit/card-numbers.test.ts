@@ -1,19 +1,7 @@
 import { findCardNumbers, luhnValid, redactCardNumbers } from '../../src/shared/card-numbers';
+import { luhnCard } from '../helpers/payments';
 
-/** A Luhn-valid number: `prefix`, zeros to `length - 1` digits, then the check digit (computed here, not by the code under test). */
-function card(prefix: string, length: number): string {
-  const body = prefix.padEnd(length - 1, '0');
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) {
-    let d = Number(body[body.length - 1 - i]);
-    if (i % 2 === 0) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return body + String((10 - (sum % 10)) % 10);
-}
+const card = luhnCard;
 
 const REDACTED = '[card number redacted]';
 
