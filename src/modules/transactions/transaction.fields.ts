@@ -13,11 +13,14 @@ export const amountField = z.union([z.number(), z.string()], { error: 'is requir
   }
 });
 
+/** What any reference, the merchant's or the service's (`pay_…`), is made of. */
+export const REFERENCE_CHARACTERS = /^[A-Za-z0-9._:-]{1,100}$/;
+
 /** The merchant's own reference, unique per merchant across every kind. */
 export const referenceField = z
   .string({ error: 'is required' })
-  // At least one letter or digit: "." and ".." would be unreachable in a URL path.
-  .regex(/^(?=.*[A-Za-z0-9])[A-Za-z0-9._:-]{1,100}$/, 'must be 1 to 100 letters, digits or . _ : -, with at least one letter or digit');
+  // And at least one letter or digit: "." and ".." would be unreachable in a URL path.
+  .regex(new RegExp(`^(?=.*[A-Za-z0-9])${REFERENCE_CHARACTERS.source.slice(1)}`), 'must be 1 to 100 letters, digits or . _ : -, with at least one letter or digit');
 
 /** An ISO 4217 code. */
 export const currencyField = (example: string) => z.string({ error: 'is required' }).regex(/^[A-Z]{3}$/, `must be an ISO 4217 code, e.g. ${example}`);

@@ -13,6 +13,7 @@ import { parseInput } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
 import type { Outbox } from '../outbox/outbox';
 import { BLANK, toWire, type Transaction, type TransactionEvent } from './transaction.record';
+import { REFERENCE_CHARACTERS } from './transaction.fields';
 import type { ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import { serializeTransaction } from './transaction.serializer';
 import { TRANSACTION_KINDS, TRANSACTION_STATUSES, isFinal, nextTransactionStatus, type FinalStatus, type TransactionKind } from './transaction.state';
@@ -33,9 +34,6 @@ const listSchema = pageRequestSchema.extend({
 });
 
 const simulateSchema = z.object({ outcome: z.enum(['successful', 'failed'], { error: 'must be successful or failed' }) });
-
-/** A service reference (`pay_…`) or a merchant's (referenceField): letters, digits and . _ : -. */
-const REFERENCE_SHAPE = /^[A-Za-z0-9._:-]{1,100}$/;
 
 /** How many stuck initiations one sweep hands to reconciliation at most. */
 const SWEEP_BATCH = 100;
@@ -68,7 +66,7 @@ export class TransactionService {
    * The one creation path (CONTRACT §6, STYLE example 2):
    * 1. insert the row as `initiating` (statement 1; a reused merchant reference → 409 from the constraint);
    * 2. call the provider with the transaction's id as idempotency key;
-   * 3. write its answer with the history entry, the outbox event (if it failed) and
+   * 3. write its answer with the history entry, the outbox event (if it is final) and
    *    the follow-up jobs (statement 2, atomic on its own).
    * A crash between 1 and 3 leaves an `initiating` row that reconciliation finishes.
    * `transient` goes to the provider call only (see TransactionKindHandler).
@@ -166,7 +164,7 @@ export class TransactionService {
   /** By the service's reference or the merchant's; another merchant's transaction is NOT_FOUND. */
   async getTransaction(merchantId: string, referenceOrExternal: string): Promise<Transaction> {
     // Neither kind of reference can have another shape (and PostgreSQL refuses some characters, NUL among them).
-    if (!REFERENCE_SHAPE.test(referenceOrExternal)) throw AppError.notFound('Transaction');
+    if (!REFERENCE_CHARACTERS.test(referenceOrExternal)) throw AppError.notFound('Transaction');
     const txn = await this.store.findByReference(merchantId, referenceOrExternal);
     if (!txn) throw AppError.notFound('Transaction');
     return txn;
