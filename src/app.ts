@@ -8,7 +8,7 @@ import { createServices, type Infrastructure, type Services } from './container'
 import { authenticatedContext, type GraphQLContext } from './transport/graphql/context';
 import { formatGraphQLError } from './transport/graphql/errors';
 import { buildGraphQLSchema } from './transport/graphql/schema';
-import { graphqlValidationRules } from './transport/graphql/validation';
+import { graphqlParseOptions, graphqlValidationRules } from './transport/graphql/limits';
 import { attachGraphQLWebSocket } from './transport/graphql/ws-server';
 import { restV1 } from './transport/rest';
 import { sendSuccess } from './transport/rest/envelope';
@@ -78,12 +78,18 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   await fastify.register(restV1, { prefix: '/v1', services, config });
 
   const schema = await buildGraphQLSchema(services, config.env);
+  // Production shows no introspection and no "Did you mean …" (both help a prober more than a client there).
+  const sandbox = config.env === 'sandbox';
+  const limits = { ...config.graphqlLimits, introspection: sandbox };
+  const validationRules = graphqlValidationRules(limits);
+  const parseOptions = graphqlParseOptions(limits);
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
-    introspection: true,
+    introspection: sandbox,
+    parseOptions,
     includeStacktraceInErrorResponses: false,
-    formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
-    validationRules: graphqlValidationRules(config.graphqlMaxDepth),
+    formatError: (formatted, error) => formatGraphQLError(formatted, error, logger, { suggestions: sandbox }),
+    validationRules,
     // No HTTP cache hints are used, so Apollo's default cache-control plugin (which
     // computes a hint on every field of every response) would be pure overhead.
     plugins: [fastifyApolloDrainPlugin(fastify), ApolloServerPluginCacheControlDisabled()],
@@ -97,7 +103,9 @@ export async function createApp(infra: Infrastructure): Promise<App> {
 
   const ws = attachGraphQLWebSocket(fastify.server, schema, services, orm, logger, {
     maxSocketsPerMerchant: config.maxSocketsPerMerchant,
-    validationRules: graphqlValidationRules(config.graphqlMaxDepth),
+    validationRules,
+    parseOptions,
+    suggestions: sandbox,
   });
 
   return {

@@ -51,6 +51,10 @@ const envSchema = z.object({
   FAULT_INJECT: z.preprocess(emptyToUndefined, z.enum(FAULT_POINTS).optional()),
   MAX_SOCKETS_PER_MERCHANT: intWithDefault(20, 1),
   GRAPHQL_MAX_DEPTH: intWithDefault(10, 2),
+  GRAPHQL_MAX_ALIASES: intWithDefault(15, 1),
+  GRAPHQL_MAX_COST: intWithDefault(30000, 100),
+  GRAPHQL_MAX_TOKENS: intWithDefault(2000, 200),
+  GRAPHQL_MAX_DIRECTIVES: intWithDefault(50, 1),
   JOB_POLL_INTERVAL_MS: intWithDefault(500, 20),
 });
 
@@ -99,8 +103,8 @@ export interface Config {
   faultInject?: FaultPoint;
   /** Open GraphQL WebSockets one merchant may hold at once. */
   maxSocketsPerMerchant: number;
-  /** Deepest GraphQL selection accepted, over HTTP and over the socket alike. */
-  graphqlMaxDepth: number;
+  /** What one GraphQL document may ask for, over HTTP and over the socket alike. */
+  graphqlLimits: { maxDepth: number; maxAliases: number; maxCost: number; maxTokens: number; maxDirectives: number };
   /** How often idle job workers look for due jobs (new jobs wake them at once; this is for delayed ones). */
   jobPollIntervalMs: number;
 }
@@ -140,7 +144,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reconcileAfterMs: e.RECONCILE_AFTER_MS,
     faultInject: e.FAULT_INJECT,
     maxSocketsPerMerchant: e.MAX_SOCKETS_PER_MERCHANT,
-    graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
+    graphqlLimits: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxCost: e.GRAPHQL_MAX_COST,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
+    },
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
   };
 }

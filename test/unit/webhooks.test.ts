@@ -116,6 +116,13 @@ describe('webhook address policy (checkAddress)', () => {
     ['documentation range', '192.0.2.1'],
     ['NAT64 of the metadata address', '64:ff9b::a9fe:a9fe'],
     ['6to4 of the metadata address', '2002:a9fe:a9fe::1'],
+    ['IPv4-compatible metadata', '::a9fe:a9fe'],
+    ['IPv4-compatible loopback', '::7f00:1'],
+    ['IPv4-compatible private, dotted', '::10.0.0.1'],
+    ['IPv4-translated loopback', '::ffff:0:7f00:1'],
+    ['local-use NAT64 of a private address', '64:ff9b:1::c0a8:101'],
+    ['6to4 of loopback', '2002:7f00:1::'],
+    ['Teredo with the metadata address as client', `2001:0:4136:e378:8000:63bf:${(0xa9fe ^ 0xffff).toString(16)}:${(0xa9fe ^ 0xffff).toString(16)}`],
   ];
 
   it.each(forbiddenInProduction)('production refuses %s (%s)', (_label, address) => {
@@ -124,7 +131,7 @@ describe('webhook address policy (checkAddress)', () => {
     if (!verdict.allowed) expect(verdict.reason).toContain(address);
   });
 
-  it.each([['93.184.216.34'], ['8.8.8.8'], ['2606:4700:4700::1111'], ['::ffff:93.184.216.34']])('production allows the public address %s', (address) => {
+  it.each([['93.184.216.34'], ['8.8.8.8'], ['2606:4700:4700::1111'], ['::ffff:93.184.216.34'], ['64:ff9b::808:808'], ['2002:808:808::1']])('production allows the public address %s (or an IPv6 form carrying one)', (address) => {
     expect(checkAddress(address, 'production')).toEqual({ allowed: true });
   });
 
@@ -143,6 +150,8 @@ describe('webhook address policy (checkAddress)', () => {
     ['Alibaba Cloud metadata', '100.100.100.200'],
     ['NAT64 of the metadata address', '64:ff9b::a9fe:a9fe'],
     ['6to4 of the metadata address', '2002:a9fe:a9fe::1'],
+    ['IPv4-compatible metadata', '::a9fe:a9fe'],
+    ['IPv4-translated metadata', '::ffff:0:a9fe:a9fe'],
     ['unspecified', '0.0.0.0'],
     ['multicast', '224.0.0.1'],
   ])('sandbox still refuses %s (%s)', (_label, address) => {

@@ -8,7 +8,7 @@ import { AppError } from '../../shared/errors';
  * every address the host resolves to must be public unicast (no loopback,
  * private, link-local, CGNAT, unique-local, metadata or other reserved ranges,
  * IPv4 or IPv6, however written: the URL parser normalises decimal and hex IPv4
- * forms first). Sandbox: http and loopback are allowed so merchants can test
+ * forms first, and an IPv6 address that embeds an IPv4 one is judged by it). Sandbox: http and loopback are allowed so merchants can test
  * locally, but link-local and the other cloud metadata addresses stay refused.
  */
 export type AddressVerdict = { allowed: true } | { allowed: false; reason: string };
@@ -16,22 +16,42 @@ export type AddressVerdict = { allowed: true } | { allowed: false; reason: strin
 /** Cloud metadata endpoints outside the link-local ranges (AWS over IPv6, Alibaba Cloud): refused in every environment. */
 const METADATA_ADDRESSES = ['fd00:ec2::254', '100.100.100.200'].map((a) => ipaddr.parse(a).toNormalizedString());
 
+/** What the sandbox refuses although it allows local addresses: link-local (cloud metadata) and non-unicast. */
+const SANDBOX_REFUSED_RANGES = new Set(['linkLocal', 'unspecified', 'multicast', 'broadcast']);
+
+const ipv4Of = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+
 /**
- * What the sandbox refuses although it allows local addresses: link-local (cloud
- * metadata), non-unicast, and the IPv6 translation prefixes (NAT64, 6to4, Teredo),
- * which can carry any IPv4 address, the metadata one included.
+ * The IPv4 address an IPv6 one carries, in every form that embeds one: mapped
+ * (::ffff:a.b.c.d), compatible (::a.b.c.d, deprecated but still routed by some
+ * stacks), translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96 and 64:ff9b:1::/48),
+ * 6to4 (2002:aabb:ccdd::/48) and Teredo (2001:0::/32, the client's address
+ * inverted in the last 32 bits). Null when it carries none.
  */
-const SANDBOX_REFUSED_RANGES = new Set(['linkLocal', 'unspecified', 'multicast', 'broadcast', 'rfc6052', 'rfc6145', '6to4', 'teredo']);
+export function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const p = ip.parts;
+  const zeros = (from: number, to: number) => p.slice(from, to).every((x) => x === 0);
+  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address();
+  if (zeros(0, 6) && !(p[6] === 0 && p[7]! <= 1)) return ipv4Of(p[6]!, p[7]!); // compatible; not :: or ::1
+  if (zeros(0, 4) && p[4] === 0xffff && p[5] === 0) return ipv4Of(p[6]!, p[7]!); // translated
+  if (p[0] === 0x64 && p[1] === 0xff9b) return ipv4Of(p[6]!, p[7]!); // NAT64, well-known and local-use
+  if (p[0] === 0x2002) return ipv4Of(p[1]!, p[2]!); // 6to4
+  if (p[0] === 0x2001 && p[1] === 0) return ipv4Of(p[6]! ^ 0xffff, p[7]! ^ 0xffff); // Teredo client
+  return null;
+}
 
 export function checkAddress(address: string, env: PaymentsEnv): AddressVerdict {
   if (!ipaddr.isValid(address)) return { allowed: false, reason: `${address} is not an IP address` };
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
-  if (METADATA_ADDRESSES.includes(ip.toNormalizedString())) return { allowed: false, reason: `${address} is a cloud metadata address` };
+  const parsed = ipaddr.parse(address);
+  // An IPv6 address that carries an IPv4 one is judged by the IPv4 address: it can lead there.
+  const carried = parsed.kind() === 'ipv6' ? embeddedIPv4(parsed as ipaddr.IPv6) : null;
+  const ip = carried ?? parsed;
+  const what = carried ? `${address} (carrying ${carried.toString()})` : address;
+  if (METADATA_ADDRESSES.includes(ip.toNormalizedString())) return { allowed: false, reason: `${what} is a cloud metadata address` };
   const range = ip.range();
   if (range === 'unicast') return { allowed: true };
   if (env === 'sandbox' && !SANDBOX_REFUSED_RANGES.has(range)) return { allowed: true };
-  return { allowed: false, reason: `${address} is a ${range} address` };
+  return { allowed: false, reason: `${what} is a ${range} address` };
 }
 
 /** Parses and checks a webhook URL's form (not its addresses). */

@@ -115,8 +115,15 @@ function originalOf(error: unknown): unknown {
  * formatError and the WebSocket server both call it). AppErrors keep their code;
  * GraphQL's own request errors (syntax, validation, variable coercion) become
  * INVALID_REQUEST; everything else is logged and hidden behind SERVER_ERROR.
+ * Without `suggestions` (production), "Did you mean …" hints are dropped: they
+ * reveal the schema to whoever guesses at it.
  */
-export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
+export function formatGraphQLError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  logger: Logger,
+  { suggestions = true }: { suggestions?: boolean } = {},
+): GraphQLFormattedError {
   const original = originalOf(error);
   const where = { ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
   if (original instanceof AppError) {
@@ -128,7 +135,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
       return { message: formatted.message.replace(/^Context creation failed: /, ''), ...where, extensions: original.extensions };
     }
     if (code !== 'INTERNAL_SERVER_ERROR') {
-      const message = withoutInputValues(formatted.message);
+      const message = suggestions ? withoutInputValues(formatted.message) : withoutInputValues(formatted.message).replace(/\s*Did you mean [\s\S]*\?$/, '');
       return { message, ...where, extensions: appErrorExtensions(AppError.invalidRequest(message)) };
     }
   }

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { RequestContext } from '@mikro-orm/core';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, createSourceEventStream, execute, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, createSourceEventStream, execute, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ParseOptions, type ValidationRule } from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { Services } from '../../container';
 import type { Orm } from '../../db/orm';
@@ -33,7 +33,12 @@ export function attachGraphQLWebSocket(
   services: Services,
   orm: Orm,
   logger: Logger,
-  { maxSocketsPerMerchant, validationRules }: { maxSocketsPerMerchant: number; validationRules: ValidationRule[] },
+  {
+    maxSocketsPerMerchant,
+    validationRules,
+    parseOptions,
+    suggestions,
+  }: { maxSocketsPerMerchant: number; validationRules: ValidationRule[]; parseOptions: ParseOptions; suggestions: boolean },
 ) {
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const states = new WeakMap<object, ConnectionState>();
@@ -74,7 +79,7 @@ export function attachGraphQLWebSocket(
         }
         let document: DocumentNode;
         try {
-          document = parse(payload.query);
+          document = parse(payload.query, parseOptions);
         } catch (err) {
           return [err instanceof GraphQLError ? err : toGraphQLError(AppError.invalidRequest('The query could not be parsed'))];
         }
@@ -94,10 +99,10 @@ export function attachGraphQLWebSocket(
       },
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors
-          ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, logger)) }
+          ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, logger, { suggestions })) }
           : undefined,
       onError: (_ctx, _id, _payload, errors) =>
-        errors.map((e) => formatGraphQLError(e instanceof GraphQLError ? e.toJSON() : { message: String(e) }, e, logger)),
+        errors.map((e) => formatGraphQLError(e instanceof GraphQLError ? e.toJSON() : { message: String(e) }, e, logger, { suggestions })),
     },
     wss,
   );
