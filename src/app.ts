@@ -14,6 +14,8 @@ import { restV1 } from './transport/rest';
 import { sendSuccess } from './transport/rest/envelope';
 import { registerRestErrorHandling } from './transport/rest/error-handler';
 import { describePath } from './transport/rest/request-path';
+import { acceptedRequestId, withRequestLogger } from './shared/request-logger';
+import type { Logger } from './shared/logger';
 
 /**
  * One access line per request, written when it completes (method, route, status,
@@ -57,15 +59,17 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   const fastify = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
-    genReqId: () => randomUUID(),
+    // A caller's x-request-id is kept when it is well formed (to follow one request across systems), else a new one.
+    genReqId: (req) => acceptedRequestId(req.headers['x-request-id']) ?? randomUUID(),
     logController: new AccessLog(),
     return503OnClosing: true,
   });
 
   // JSON only (the OAuth scope adds form bodies); a text/plain body is an unsupported content type.
   fastify.removeContentTypeParser('text/plain');
-  // One EntityManager fork per request, found by the services through AsyncLocalStorage.
-  fastify.addHook('onRequest', (_request, _reply, done) => RequestContext.create(orm.em, done));
+  // One EntityManager fork per request, found by the services through AsyncLocalStorage; and the
+  // request's logger, so that lines written deeper down (GraphQL errors) carry its id.
+  fastify.addHook('onRequest', (request, _reply, done) => withRequestLogger(request.id, request.log as Logger, () => RequestContext.create(orm.em, done)));
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

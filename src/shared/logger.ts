@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { redactCardNumbers } from './card-numbers';
+import { requestIdMixin } from './request-logger';
 
 /**
  * Paths pino censors wherever they appear in a log object. Handlers never log
@@ -51,6 +52,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       base: { service: 'payments-gateway' },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       serializers: { err: serializeError },
+      // Every line written while a request is served carries its id (see request-logger.ts).
+      mixin: requestIdMixin,
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     destination,

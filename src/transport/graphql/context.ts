@@ -2,6 +2,7 @@ import type { Services } from '../../container';
 import type { SubscriptionService } from '../../events/subscription.service';
 import type { AuthContext } from '../../modules/auth/access-tokens';
 import { AppError } from '../../shared/errors';
+import type { Logger } from '../../shared/logger';
 import { toGraphQLError } from './errors';
 
 /** What every resolver receives, over HTTP and over the socket alike. */
@@ -9,6 +10,9 @@ export interface GraphQLContext {
   auth: AuthContext;
   /** Only over the WebSocket: the streams subscriptions read from. */
   subscriptions?: SubscriptionService;
+  /** Only over the WebSocket: the operation's logger, carrying its request id (HTTP requests have Fastify's). */
+  log?: Logger;
+  reqId?: string;
 }
 
 /** Authenticates the bearer token once per operation; a failure answers 401 INVALID_TOKEN. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { RequestContext } from '@mikro-orm/core';
 import { useServer } from 'graphql-ws/use/ws';
@@ -11,14 +12,19 @@ import { mapAsyncIterator } from '../../shared/async-iterator';
 import type { Logger } from '../../shared/logger';
 import { authenticatedContext, type GraphQLContext } from './context';
 import { formatGraphQLError, toGraphQLError } from './errors';
+import { withRequestLogger } from '../../shared/request-logger';
 
 interface ConnectionState {
   auth?: AuthContext;
 }
 
-/** Runs one operation (or one subscription event) on its own EntityManager fork, like an HTTP request. */
-function withRequestContext<T>(orm: Orm, fn: () => T): T {
-  return RequestContext.create(orm.em, fn);
+/**
+ * Runs one operation (or one subscription event) on its own EntityManager fork, like
+ * an HTTP request, with the operation's logger (its request id) for what it logs.
+ */
+function withRequestContext<T>(orm: Orm, args: ExecutionArgs, fn: () => T): T {
+  const { log, reqId } = (args.contextValue as GraphQLContext | undefined) ?? {};
+  return log && reqId ? withRequestLogger(reqId, log, () => RequestContext.create(orm.em, fn)) : RequestContext.create(orm.em, fn);
 }
 
 /**
@@ -86,20 +92,26 @@ export function attachGraphQLWebSocket(
         // The same rules and limits as over HTTP.
         const errors = validate(schema, document, [...specifiedRules, ...validationRules]);
         if (errors.length > 0) return errors;
-        const contextValue: GraphQLContext = { auth, subscriptions: services.subscriptions };
+        // Each operation gets a request id, as an HTTP request does, on every line it logs.
+        const reqId = randomUUID();
+        const log = logger.child({ reqId, operationId: String(_id).slice(0, 64) });
+        const contextValue: GraphQLContext = { auth, subscriptions: services.subscriptions, log, reqId };
         return { schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue };
       },
-      execute: (args: ExecutionArgs) => withRequestContext(orm, () => execute(args)),
+      execute: (args: ExecutionArgs) => withRequestContext(orm, args, () => execute(args)),
       // graphql's own subscribe() would run every event's resolvers in the context of
       // whatever delivered the event; each event gets its own context instead.
       subscribe: async (args: ExecutionArgs) => {
-        const stream = await withRequestContext(orm, () => createSourceEventStream(args));
+        const stream = await withRequestContext(orm, args, () => createSourceEventStream(args));
         if (!(Symbol.asyncIterator in stream)) return stream;
-        return mapAsyncIterator(stream[Symbol.asyncIterator](), (payload) => withRequestContext(orm, async () => execute({ ...args, rootValue: payload })));
+        return mapAsyncIterator(stream[Symbol.asyncIterator](), (payload) => withRequestContext(orm, args, async () => execute({ ...args, rootValue: payload })));
       },
-      onNext: (_ctx, _id, _payload, _args, result) =>
+      onNext: (_ctx, _id, _payload, args, result) =>
         result.errors
-          ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, logger, { suggestions })) }
+          ? {
+              ...result,
+              errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, (args.contextValue as GraphQLContext | undefined)?.log ?? logger, { suggestions })),
+            }
           : undefined,
       onError: (_ctx, _id, _payload, errors) =>
         errors.map((e) => formatGraphQLError(e instanceof GraphQLError ? e.toJSON() : { message: String(e) }, e, logger, { suggestions })),
