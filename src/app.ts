@@ -14,6 +14,7 @@ import { restV1 } from './transport/rest';
 import { sendSuccess } from './transport/rest/envelope';
 import { registerRestErrorHandling } from './transport/rest/error-handler';
 import { describePath } from './transport/rest/request-path';
+import { assertCleanInput } from './transport/input-hygiene';
 import { acceptedRequestId, withRequestLogger } from './shared/request-logger';
 import type { Logger } from './shared/logger';
 
@@ -74,6 +75,12 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     reply.header('x-request-id', request.id);
   });
   registerRestErrorHandling(fastify, config.bodyLimitBytes);
+  // Every door's input, before any handler: a string PostgreSQL cannot store is a 400 naming its field, never a 500.
+  fastify.addHook('preValidation', async (request) => {
+    assertCleanInput(request.params, '');
+    assertCleanInput(request.query, '');
+    assertCleanInput(request.body, '');
+  });
 
   fastify.get('/health', async (_request, reply) => {
     await orm.em.getConnection().execute('select 1');

@@ -21,11 +21,27 @@ export function encodeCursor(createdAt: Date, id: string): string {
   return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+/** Ids of every listed kind: uuids, and event ids (`evt_…`). */
+export const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const UUID_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A cursor's time is one of ours: after 2000, before 2100 (PostgreSQL refuses some times JavaScript accepts). */
+const EARLIEST = Date.UTC(2000, 0, 1);
+const LATEST = Date.UTC(2100, 0, 1);
+
+/**
+ * A cursor from a previous page, checked whole before any query uses it: a crafted
+ * one (the right shape, wrong values inside) is a 400, never a database error.
+ * `idShape`: what the list's ids look like.
+ */
+export function decodeCursor(cursor: string, idShape: RegExp = CURSOR_ID): { createdAt: Date; id: string } {
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Array.isArray(decoded) || decoded.length !== 2) throw new Error('bad cursor');
+    const [at, id] = decoded as [unknown, unknown];
+    if (typeof at !== 'string' || typeof id !== 'string' || !idShape.test(id)) throw new Error('bad cursor');
     const createdAt = new Date(at);
-    if (typeof id !== 'string' || Number.isNaN(createdAt.getTime())) throw new Error('bad cursor');
+    const time = createdAt.getTime();
+    if (Number.isNaN(time) || time < EARLIEST || time >= LATEST) throw new Error('bad cursor');
     return { createdAt, id };
   } catch {
     throw AppError.invalidRequest('The cursor is not valid; use one returned by a previous page', [
@@ -35,9 +51,9 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 }
 
 /** The condition for "after this cursor" in a newest-first (created_at desc, id desc) list. */
-export function afterCursor(after: string | undefined): Record<string, unknown> {
+export function afterCursor(after: string | undefined, idShape: RegExp = CURSOR_ID): Record<string, unknown> {
   if (!after) return {};
-  const cursor = decodeCursor(after);
+  const cursor = decodeCursor(after, idShape);
   return { $or: [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { $lt: cursor.id } }] };
 }
 

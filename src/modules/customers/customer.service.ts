@@ -4,7 +4,7 @@ import type { Orm } from '../../db/orm';
 import type { Sql } from '../../db/sql';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
-import { afterCursor, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
+import { afterCursor, pageRequestSchema, toPage, type Page, UUID_ID } from '../../shared/pagination';
 import { parseInput } from '../../shared/validation';
 import type { ReferenceService } from '../reference/reference.service';
 import { Customer } from './customer.entity';
@@ -117,7 +117,7 @@ export class CustomerService {
   async listCustomers(merchantId: string, input: unknown): Promise<Page<Customer>> {
     const { limit, after } = parseInput(pageRequestSchema, input);
     const where: Record<string, unknown> = { merchantId };
-    Object.assign(where, afterCursor(after));
+    Object.assign(where, afterCursor(after, UUID_ID));
     const rows = await this.orm.em.find(Customer, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: limit + 1 });
     return toPage(rows, limit);
   }

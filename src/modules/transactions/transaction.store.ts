@@ -3,7 +3,7 @@ import type { JobRunner, JobSpec } from '../../jobs/job-runner';
 import type { SecretBox } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
 import { Decimal } from '../../shared/money';
-import { decodeCursor } from '../../shared/pagination';
+import { UUID_ID, decodeCursor } from '../../shared/pagination';
 import { runSelects, type NewEvent, type Outbox } from '../outbox/outbox';
 import type { Transaction, TransactionEvent } from './transaction.record';
 import type { TransactionKind, TransactionStatus } from './transaction.state';
@@ -71,7 +71,6 @@ const MUTABLE: Array<keyof Transaction> = [
 /** The key of a transaction's reconciliation job is this prefix and its id. */
 export const RECONCILE_KEY_PREFIX = 'reconcile:';
 const RECONCILE_KEY_PREFIX_SQL = `'${RECONCILE_KEY_PREFIX}'`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The record ↔ its row: exact decimals, JSON bank details, and the 3-D Secure address sealed at rest. */
 class RowMapping {
@@ -189,8 +188,7 @@ export class TransactionStore {
     if (filter.kind) where.push(`kind = ${params.p(filter.kind)}`);
     if (filter.customerId) where.push(`customer_id = ${params.p(filter.customerId)}`);
     if (after) {
-      const cursor = decodeCursor(after);
-      if (!UUID.test(cursor.id)) throw AppError.invalidRequest('The cursor is not valid; use one returned by a previous page', [{ field: 'after', issue: 'is not a valid cursor' }]);
+      const cursor = decodeCursor(after, UUID_ID);
       where.push(`(created_at, id) < (${params.p(cursor.createdAt)}, ${params.p(cursor.id)}::uuid)`);
     }
     const rows = await this.sql.query(

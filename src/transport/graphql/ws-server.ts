@@ -13,6 +13,7 @@ import type { Logger } from '../../shared/logger';
 import { authenticatedContext, type GraphQLContext } from './context';
 import { formatGraphQLError, toGraphQLError } from './errors';
 import { withRequestLogger } from '../../shared/request-logger';
+import { assertCleanInput } from '../input-hygiene';
 
 interface ConnectionState {
   auth?: AuthContext;
@@ -84,6 +85,12 @@ export function attachGraphQLWebSocket(
           return [toGraphQLError(AppError.invalidToken('The access token has expired or been revoked; reconnect with a new one'))];
         }
         let document: DocumentNode;
+        try {
+          // The same input hygiene as over HTTP.
+          assertCleanInput(payload.variables ?? null, 'variables');
+        } catch (err) {
+          return [toGraphQLError(err as AppError)];
+        }
         try {
           document = parse(payload.query, parseOptions);
         } catch (err) {
