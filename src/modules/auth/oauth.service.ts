@@ -105,6 +105,11 @@ export class OAuthService {
     return this.clock.now() < auth.expiresAt && !this.revocations.isRevoked(auth.familyId);
   }
 
+  /** Milliseconds until the token expires, by the service's clock. */
+  msUntilExpiry(auth: AuthContext): number {
+    return auth.expiresAt.getTime() - this.clock.now().getTime();
+  }
+
   private clientFrom(
     body: { client_id?: string; client_secret?: string },
     basic?: ClientCredentials,

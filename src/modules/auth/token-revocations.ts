@@ -14,6 +14,7 @@ const REMEMBER_MS = 2 * 60 * 60 * 1000;
  */
 export class TokenRevocations {
   private readonly revoked = new Map<string, number>();
+  private readonly listeners = new Set<(familyId: string) => void>();
   private lastSeq = 0;
   private timer?: NodeJS.Timeout;
   private unsubscribe?: Unsubscribe;
@@ -43,6 +44,12 @@ export class TokenRevocations {
     return this.revoked.has(familyId);
   }
 
+  /** Told of each family the first time this instance learns it is revoked (open sockets end on it). */
+  onRevoked(listener: (familyId: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** Called after the revocation has committed. */
   async announce(familyId: string): Promise<void> {
     this.remember(familyId);
@@ -52,7 +59,16 @@ export class TokenRevocations {
   }
 
   private remember(familyId: string): void {
+    const known = this.revoked.has(familyId);
     this.revoked.set(familyId, Date.now());
+    if (known) return;
+    for (const listener of this.listeners) {
+      try {
+        listener(familyId);
+      } catch (err) {
+        this.logger.warn({ err }, 'a token revocation listener failed');
+      }
+    }
   }
 
   private async poll(extraCondition?: string): Promise<void> {

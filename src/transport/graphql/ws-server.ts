@@ -19,6 +19,11 @@ interface ConnectionState {
   auth?: AuthContext;
 }
 
+/** What the session bookkeeping needs of a socket. */
+interface WebSocketLike {
+  close(code: number, reason: string): void;
+}
+
 /**
  * Runs one operation (or one subscription event) on its own EntityManager fork, like
  * an HTTP request, with the operation's logger (its request id) for what it logs.
@@ -51,6 +56,11 @@ export function attachGraphQLWebSocket(
   const states = new WeakMap<object, ConnectionState>();
   // Open sockets per merchant on this instance; one merchant cannot exhaust the server.
   const openSockets = new Map<string, number>();
+  // Sockets by token family: a revocation ends them at once, on this instance and (by pub/sub) on the others.
+  const socketsByFamily = new Map<string, Set<WebSocketLike>>();
+  const stopListening = services.revocations.onRevoked((familyId) => {
+    for (const socket of socketsByFamily.get(familyId) ?? []) socket.close(4403, 'Forbidden: the access token was revoked');
+  });
   const stateOf = (socket: object) => states.get(socket) ?? states.set(socket, {}).get(socket)!;
 
   const dispose = useServer<Record<string, unknown> | undefined>(
@@ -72,6 +82,17 @@ export function attachGraphQLWebSocket(
             else openSockets.delete(auth.merchantId);
           });
           stateOf(ctx.extra.socket).auth = auth;
+          // The session ends with its token: at expiry, or at revocation (4403, as for a bad token at the start).
+          const socket = ctx.extra.socket;
+          const family = socketsByFamily.get(auth.familyId) ?? socketsByFamily.set(auth.familyId, new Set()).get(auth.familyId)!;
+          family.add(socket);
+          const expiry = setTimeout(() => socket.close(4403, 'Forbidden: the access token has expired'), Math.min(Math.max(0, services.oauth.msUntilExpiry(auth)), 2 ** 31 - 1));
+          expiry.unref();
+          socket.once('close', () => {
+            clearTimeout(expiry);
+            family.delete(socket);
+            if (family.size === 0) socketsByFamily.delete(auth.familyId);
+          });
           return true;
         } catch {
           return false; // graphql-ws closes with 4403 Forbidden
@@ -111,7 +132,12 @@ export function attachGraphQLWebSocket(
       subscribe: async (args: ExecutionArgs) => {
         const stream = await withRequestContext(orm, args, () => createSourceEventStream(args));
         if (!(Symbol.asyncIterator in stream)) return stream;
-        return mapAsyncIterator(stream[Symbol.asyncIterator](), (payload) => withRequestContext(orm, args, async () => execute({ ...args, rootValue: payload })));
+        const { auth } = args.contextValue as GraphQLContext;
+        return mapAsyncIterator(stream[Symbol.asyncIterator](), (payload) => {
+          // No event after the token has expired or been revoked (the socket is being closed too).
+          if (!services.oauth.isStillValid(auth)) throw toGraphQLError(AppError.invalidToken('The access token has expired or been revoked; reconnect with a new one'));
+          return withRequestContext(orm, args, async () => execute({ ...args, rootValue: payload }));
+        });
       },
       onNext: (_ctx, _id, _payload, args, result) =>
         result.errors
