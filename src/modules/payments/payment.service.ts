@@ -10,7 +10,7 @@ import type { CustomerService } from '../customers/customer.service';
 import type { MerchantService } from '../merchants/merchant.service';
 import type { ReferenceService } from '../reference/reference.service';
 import { amountField, currencyField, referenceField, textField } from '../transactions/transaction.fields';
-import type { Transaction } from '../transactions/transaction.record';
+import { pastDeadline, type Transaction } from '../transactions/transaction.record';
 import type { ProviderAnswer, TransactionKindHandler } from '../transactions/transaction.kinds';
 import type { TransactionService } from '../transactions/transaction.service';
 import { checkCard } from './card.rules';
@@ -156,7 +156,7 @@ export class PaymentService implements TransactionKindHandler<CardDetails> {
   async authenticationPage(handle: string): Promise<AuthenticationView> {
     const payment = await this.paymentOfHandle(handle);
     if (!payment) return { state: 'invalid' };
-    return this.view(payment, payment.status !== 'requires_action' ? 'decided' : this.pastDeadline(payment) ? 'expired' : 'open');
+    return this.view(payment, payment.status !== 'requires_action' ? 'decided' : pastDeadline(payment, this.clock.now()) ? 'expired' : 'open');
   }
 
   /**
@@ -166,14 +166,9 @@ export class PaymentService implements TransactionKindHandler<CardDetails> {
   async authenticate(handle: string, authenticated: boolean): Promise<AuthenticationView & { decided?: boolean }> {
     const payment = await this.paymentOfHandle(handle);
     if (!payment) return { state: 'invalid' };
-    // Open but past its deadline: the submission is refused, and the payment fails as the expiry job would.
-    const late = payment.status === 'requires_action' && this.pastDeadline(payment);
-    const { transaction, decided } = await this.transactions.decideAuthentication(payment, authenticated);
+    // Past its deadline, the submission is refused and the payment fails as the expiry job would fail it.
+    const { transaction, decided, late } = await this.transactions.decideAuthentication(payment, authenticated);
     return { ...(await this.view(transaction, late ? 'expired' : 'decided')), decided };
-  }
-
-  private pastDeadline(payment: Transaction): boolean {
-    return payment.expiresAt !== null && this.clock.now() >= payment.expiresAt;
   }
 
   private async paymentOfHandle(handle: string): Promise<Transaction | null> {

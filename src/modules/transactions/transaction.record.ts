@@ -67,6 +67,11 @@ export interface Transaction {
   expiresAt: Date | null;
 }
 
+/** Whether a transaction's deadline (an unpaid bank collection's, a 3-D Secure authentication's) has passed at `now`. */
+export function pastDeadline(t: Pick<Transaction, 'expiresAt'>, now: Date): boolean {
+  return t.expiresAt !== null && now >= t.expiresAt;
+}
+
 /** One state change in a transaction's history. */
 export interface TransactionEvent {
   id: string;

@@ -12,7 +12,7 @@ import { pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { parseInput } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
 import type { Outbox } from '../outbox/outbox';
-import { BLANK, toWire, type Transaction, type TransactionEvent } from './transaction.record';
+import { BLANK, pastDeadline, toWire, type Transaction, type TransactionEvent } from './transaction.record';
 import { REFERENCE_CHARACTERS } from './transaction.fields';
 import type { ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import { serializeTransaction } from './transaction.serializer';
@@ -218,17 +218,14 @@ export class TransactionService {
 
   /**
    * The cardholder's 3-D Secure verdict on a payment awaiting it: decided once.
-   * `decided` false: it was decided before (or expired meanwhile), and this
-   * changed nothing. An authentication after its deadline fails the payment as
-   * the expiry job would.
+   * `decided` false: it was decided before, and this changed nothing; `late`: it
+   * came after the deadline, and the payment fails as the expiry job would fail it.
    */
-  async decideAuthentication(txn: Transaction, authenticated: boolean): Promise<{ transaction: Transaction; decided: boolean }> {
-    if (txn.kind !== 'payment' || txn.status !== 'requires_action') return { transaction: txn, decided: false };
-    if (txn.expiresAt && this.clock.now() >= txn.expiresAt) {
-      return { transaction: (await this.expire(txn.id)) ?? txn, decided: false };
-    }
+  async decideAuthentication(txn: Transaction, authenticated: boolean): Promise<{ transaction: Transaction; decided: boolean; late: boolean }> {
+    if (txn.kind !== 'payment' || txn.status !== 'requires_action') return { transaction: txn, decided: false, late: false };
+    if (pastDeadline(txn, this.clock.now())) return { transaction: (await this.expire(txn.id)) ?? txn, decided: false, late: true };
     const changed = await this.transition(txn, authenticated ? 'successful' : 'failed', authenticated ? null : 'authentication_failed', '3ds');
-    return changed ? { transaction: changed, decided: true } : { transaction: await this.reload(txn.id), decided: false };
+    return { transaction: changed ?? (await this.reload(txn.id)), decided: changed !== null, late: false };
   }
 
   /** Sandbox: decide a processing transaction now. A final one is INVALID_STATE. */
