@@ -8,15 +8,19 @@ import { createServices, type Infrastructure, type Services } from './container'
 import { authenticatedContext, type GraphQLContext } from './transport/graphql/context';
 import { formatGraphQLError } from './transport/graphql/errors';
 import { buildGraphQLSchema } from './transport/graphql/schema';
-import { graphqlParseOptions, graphqlValidationRules } from './transport/graphql/limits';
+import { assertDocumentNesting, graphqlParseOptions, graphqlValidationRules } from './transport/graphql/limits';
 import { attachGraphQLWebSocket } from './transport/graphql/ws-server';
 import { restV1 } from './transport/rest';
 import { sendSuccess } from './transport/rest/envelope';
-import { registerRestErrorHandling } from './transport/rest/error-handler';
+import { clientErrorHandler, frameworkErrors, registerRestErrorHandling } from './transport/rest/error-handler';
 import { describePath } from './transport/rest/request-path';
 import { assertCleanInput } from './transport/input-hygiene';
+import { assertOneAuthorizationHeader } from './transport/credentials';
 import { acceptedRequestId, withRequestLogger } from './shared/request-logger';
+import { RateLimits } from './shared/rate-limits';
+import { graphqlRateLimitPlugin } from './transport/graphql/rate-limit';
 import type { Logger } from './shared/logger';
+import { registerObservability, type Observability } from './observability/routes';
 
 /**
  * One access line per request, written when it completes (method, route, status,
@@ -38,12 +42,17 @@ class AccessLog extends LogController {
   }
 }
 
+/** A hop count as proxy-addr reads it: the nearest `hops` addresses are proxies. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export interface App {
   fastify: FastifyInstance;
   services: Services;
   /** Starts listening; resolves to the base URL. */
   listen(port: number, host: string): Promise<string>;
   close(): Promise<void>;
+  /** `markNotReady()`: /health/ready answers 503 from then on (the first step of a graceful shutdown; close() does it too). */
+  observability: Pick<Observability, 'markNotReady'>;
 }
 
 /**
@@ -56,6 +65,8 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   // Static reference data, read once before any door can ask for it.
   await services.reference.load();
   await services.revocations.start();
+  await services.merchantAccess.start();
+  const rateLimits = new RateLimits(config.rateLimits, config.redisUrl, logger);
 
   const fastify = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -64,13 +75,30 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     genReqId: (req) => acceptedRequestId(req.headers['x-request-id']) ?? randomUUID(),
     logController: new AccessLog(),
     return503OnClosing: true,
+    // Slow or stalled clients (config.timeouts): the parser's answers (408, 431, 400) and routing's (bad
+    // percent-encoding, an over-long path parameter) in the envelope too.
+    requestTimeout: config.timeouts.requestMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    http: { headersTimeout: config.timeouts.headersMs, connectionsCheckingInterval: Math.min(1000, config.timeouts.headersMs) },
+    clientErrorHandler,
+    frameworkErrors,
+    // The client's address (per-address rate limits) through the proxies TRUST_PROXY names, and no others.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
 
   // JSON only (the OAuth scope adds form bodies); a text/plain body is an unsupported content type.
   fastify.removeContentTypeParser('text/plain');
   // One EntityManager fork per request, found by the services through AsyncLocalStorage; and the
   // request's logger, so that lines written deeper down (GraphQL errors) carry its id.
-  fastify.addHook('onRequest', (request, _reply, done) => withRequestLogger(request.id, request.log as Logger, () => RequestContext.create(orm.em, done)));
+  // Two Authorization headers are refused before anything reads one (credentials.ts).
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    try {
+      assertOneAuthorizationHeader(request.raw.rawHeaders);
+    } catch (err) {
+      return done(err as Error);
+    }
+    withRequestLogger(request.id, request.log as Logger, () => RequestContext.create(orm.em, done));
+  });
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -80,13 +108,19 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     assertCleanInput(request.params, '');
     assertCleanInput(request.query, '');
     assertCleanInput(request.body, '');
+    // GraphQL over HTTP: a document nested deeper than the parser's stack allows is refused before Apollo parses it.
+    if (request.routeOptions.url === '/graphql') {
+      assertDocumentNesting((request.body as { query?: unknown } | undefined)?.query ?? (request.query as { query?: unknown } | undefined)?.query);
+    }
   });
 
+  // Every request's duration by route pattern, GET /metrics, /health/live and /health/ready (src/observability).
+  const observability = registerObservability(fastify, infra);
   fastify.get('/health', async (_request, reply) => {
     await orm.em.getConnection().execute('select 1');
     return sendSuccess(reply, 'OK', { status: 'ok', env: config.env });
   });
-  await fastify.register(restV1, { prefix: '/v1', services, config });
+  await fastify.register(restV1, { prefix: '/v1', services, config, rateLimits });
 
   const schema = await buildGraphQLSchema(services, config.env);
   // Production shows no introspection and no "Did you mean …" (both help a prober more than a client there).
@@ -103,7 +137,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     validationRules,
     // No HTTP cache hints are used, so Apollo's default cache-control plugin (which
     // computes a hint on every field of every response) would be pure overhead.
-    plugins: [fastifyApolloDrainPlugin(fastify), ApolloServerPluginCacheControlDisabled()],
+    plugins: [fastifyApolloDrainPlugin(fastify), ApolloServerPluginCacheControlDisabled(), graphqlRateLimitPlugin(rateLimits), observability.graphqlPlugin],
   });
   await apollo.start();
   await fastify.register(fastifyApollo(apollo), {
@@ -117,11 +151,14 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     validationRules,
     parseOptions,
     suggestions: sandbox,
+    rateLimits,
+    observer: observability.graphqlObserver,
   });
 
   return {
     fastify,
     services,
+    observability,
     async listen(port, host) {
       await fastify.listen({ port, host });
       const address = fastify.server.address();
@@ -131,9 +168,12 @@ export async function createApp(infra: Infrastructure): Promise<App> {
       return url;
     },
     async close() {
+      observability.markNotReady();
       await ws.close();
       await fastify.close();
       await services.revocations.stop();
+      await services.merchantAccess.stop();
+      await rateLimits.close();
     },
   };
 }

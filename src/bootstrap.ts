@@ -7,6 +7,7 @@ import { LOCK_KEYS, createOrm, migrate, withAdvisoryLock, type Orm } from './db/
 import { createPubSub, type PubSub } from './events/pubsub';
 import { Sql } from './db/sql';
 import { JobRunner, migrateJobSchema } from './jobs/job-runner';
+import { Metrics } from './observability/metrics';
 import { jobHandlers, startSweeps } from './jobs/workers';
 import type { MerchantCredentials } from './modules/merchants/merchant.service';
 import { seedReferenceData } from './modules/reference/reference.seed';
@@ -61,9 +62,12 @@ export async function startService(
     heartbeatMs: config.jobHeartbeatMs,
     // A job runs at most the webhook timeout; an instance silent for much longer than a heartbeat is gone.
     deadAfterMs: Math.max(config.jobHeartbeatMs * 4, config.webhookTimeoutMs + config.jobHeartbeatMs),
+    // A webhook attempt in flight at shutdown may run to its own timeout, within the shutdown's deadline.
+    drainMs: Math.min(config.webhookTimeoutMs + 1000, config.shutdownTimeoutMs),
   }, database.embedded);
   const faults = new Faults(config.faultInject);
-  const app = await createApp({ config, logger, clock: opts.clock ?? systemClock, orm, sql, pubsub, keys, jobs, faults });
+  const metrics = new Metrics({ sql, orm, jobs, logger, poolMax: config.dbPoolMax });
+  const app = await createApp({ config, logger, clock: opts.clock ?? systemClock, orm, sql, pubsub, keys, jobs, faults, metrics });
   await jobs.prepare();
   await jobs.start(jobHandlers(app.services, orm));
   const sweeps = startSweeps(app.services, Math.max(100, Math.floor(config.reconcileAfterMs / 2)), (err) =>
@@ -82,9 +86,11 @@ export async function startService(
     app,
     orm,
     async close() {
+      // Graceful: not ready (load balancers stop sending), no new sweeps; then at once the doors (sockets
+      // closed with 1001, in-flight requests finished) and the jobs (running ones finish, the rest released).
+      app.observability.markNotReady();
       sweeps.stop();
-      await app.close();
-      await jobs.stop();
+      await Promise.all([app.close(), jobs.stop()]);
       await pubsub.close();
       await sql.close();
       await orm.close();

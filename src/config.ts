@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { FAULT_POINTS, type FaultPoint } from './shared/faults';
+import type { RateLimitConfig } from './shared/rate-limits';
 
 /**
  * Typed configuration. This is the only module that reads process.env; everything
@@ -21,6 +22,7 @@ const envSchema = z.object({
   EMBEDDED_DB_PORT: intWithDefault(0),
   REDIS_URL: optionalString,
   ADMIN_API_KEY: optionalString,
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
   TOKEN_SIGNING_KEY: optionalString,
   ENCRYPTION_KEY: optionalString,
   LOG_LEVEL: z.preprocess(
@@ -56,6 +58,23 @@ const envSchema = z.object({
   GRAPHQL_MAX_TOKENS: intWithDefault(2000, 200),
   GRAPHQL_MAX_DIRECTIVES: intWithDefault(50, 1),
   JOB_POLL_INTERVAL_MS: intWithDefault(500, 20),
+  SHUTDOWN_TIMEOUT_MS: intWithDefault(30_000, 1000),
+  REQUEST_TIMEOUT_MS: intWithDefault(30_000, 1000),
+  HEADERS_TIMEOUT_MS: intWithDefault(10_000, 1000),
+  KEEP_ALIVE_TIMEOUT_MS: intWithDefault(10_000, 1000),
+  RATE_LIMIT_WINDOW_S: intWithDefault(60, 1),
+  RATE_LIMIT_MERCHANT: intWithDefault(6000),
+  RATE_LIMIT_TOKEN_CLIENT: intWithDefault(60),
+  RATE_LIMIT_TOKEN_IP: intWithDefault(300),
+  RATE_LIMIT_ADMIN: intWithDefault(120),
+  RATE_LIMIT_GRAPHQL_COST_UNIT: intWithDefault(50, 1),
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(true|false|\d{1,2}|[0-9A-Fa-f.:/]+(,[0-9A-Fa-f.:/]+)*)$/, 'must be true, false, a hop count, or a comma-separated list of addresses/CIDRs')
+      .optional(),
+  ),
 });
 
 export type PaymentsEnv = 'sandbox' | 'production';
@@ -70,6 +89,11 @@ export interface Config {
   embeddedDbPort: number;
   redisUrl?: string;
   adminApiKey?: string;
+  /**
+   * Bearer token for GET /metrics. Unset: /metrics is open in the sandbox and absent (404) in
+   * production, which opts in by setting one.
+   */
+  metricsToken?: string;
   /** Raw secrets as given; resolveKeys turns them into key material. */
   tokenSigningKey?: string;
   encryptionKey?: string;
@@ -107,6 +131,31 @@ export interface Config {
   graphqlLimits: { maxDepth: number; maxAliases: number; maxCost: number; maxTokens: number; maxDirectives: number };
   /** How often idle job workers look for due jobs (new jobs wake them at once; this is for delayed ones). */
   jobPollIntervalMs: number;
+  /**
+   * A request (headers and body) must arrive within requestTimeoutMs and its headers within
+   * headersTimeoutMs, else 408 and the connection is closed; an idle keep-alive connection
+   * closes after keepAliveTimeoutMs. Responses and WebSockets are not bounded by these.
+   */
+  timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
+  /**
+   * SIGTERM/SIGINT: the service stops accepting, closes sockets (1001), lets in-flight
+   * requests and webhook attempts finish, releases job claims, and exits 0; past this
+   * deadline it exits 1 (whatever is left is released by another instance's heartbeat).
+   */
+  shutdownTimeoutMs: number;
+  /** Request budgets per window (0 turns one off); counters in Redis when REDIS_URL is set. */
+  rateLimits: RateLimitConfig;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client's address (the per-address
+   * limits): unset/false none, true all, a hop count, or addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -126,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedDbPort: e.EMBEDDED_DB_PORT,
     redisUrl: e.REDIS_URL,
     adminApiKey: e.ADMIN_API_KEY,
+    metricsToken: e.METRICS_TOKEN,
     tokenSigningKey: e.TOKEN_SIGNING_KEY,
     encryptionKey: e.ENCRYPTION_KEY,
     logLevel: e.LOG_LEVEL,
@@ -152,5 +202,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
     },
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    timeouts: {
+      requestMs: e.REQUEST_TIMEOUT_MS,
+      // Node requires the headers' deadline to fall within the request's.
+      headersMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    },
+    rateLimits: {
+      windowS: e.RATE_LIMIT_WINDOW_S,
+      merchant: e.RATE_LIMIT_MERCHANT,
+      tokenClient: e.RATE_LIMIT_TOKEN_CLIENT,
+      tokenIp: e.RATE_LIMIT_TOKEN_IP,
+      admin: e.RATE_LIMIT_ADMIN,
+      graphqlCostUnit: e.RATE_LIMIT_GRAPHQL_COST_UNIT,
+    },
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
   };
 }

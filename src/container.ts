@@ -3,9 +3,11 @@ import type { Orm } from './db/orm';
 import type { Sql } from './db/sql';
 import type { PubSub } from './events/pubsub';
 import type { JobRunner } from './jobs/job-runner';
+import type { Metrics } from './observability/metrics';
 import { AccessTokens } from './modules/auth/access-tokens';
 import { OAuthService } from './modules/auth/oauth.service';
 import { TokenRevocations } from './modules/auth/token-revocations';
+import { MerchantAccess } from './modules/auth/merchant-access';
 import { CustomerService } from './modules/customers/customer.service';
 import { SubscriptionService } from './events/subscription.service';
 import { KycService } from './modules/kyc/kyc.service';
@@ -23,6 +25,7 @@ import { SandboxCardCharges } from './providers/sandbox/sandbox-card-charges';
 import { FormTokens } from './shared/form-tokens';
 import { PublicAddress } from './shared/public-address';
 import type { PaymentProvider } from './providers/payment-provider';
+import { ManualKycReviewer } from './providers/manual-kyc-reviewer';
 import { SandboxKycReviewer } from './providers/sandbox/sandbox-kyc-reviewer';
 import { SandboxPaymentProvider } from './providers/sandbox/sandbox-payment-provider';
 import { UnconfiguredPaymentProvider } from './providers/unconfigured-payment-provider';
@@ -47,6 +50,8 @@ export interface Infrastructure {
   sql: Sql;
   jobs: JobRunner;
   faults: Faults;
+  /** This instance's Prometheus registry and the observers that feed it (the service's; CLIs have none). */
+  metrics?: Metrics;
 }
 
 /** The service layer: the only code that changes state. Every door calls these. */
@@ -54,6 +59,8 @@ export interface Services {
   merchants: MerchantService;
   oauth: OAuthService;
   revocations: TokenRevocations;
+  /** Whether a token's merchant exists and is enabled: in memory, forgotten on change. */
+  merchantAccess: MerchantAccess;
   /** Countries, currencies, channels, networks: in memory after load(), which runs at start. */
   reference: ReferenceService;
   rates: RatesService;
@@ -78,12 +85,15 @@ export function createServices(infra: Infrastructure): Services {
   const merchants = new MerchantService(orm, clock, secretBox, logger);
   const revocations = new TokenRevocations(orm, pubsub, config.tokenRevocationPollMs, logger);
   const accessTokens = new AccessTokens(keys.tokenSigningKey, clock);
-  const oauth = new OAuthService(orm, clock, merchants, accessTokens, revocations, logger);
+  const merchantAccess = new MerchantAccess(sql, pubsub, logger);
+  const oauth = new OAuthService(orm, clock, merchants, accessTokens, revocations, merchantAccess, logger);
   const reference = new ReferenceService(orm);
   const rates = new RatesService(orm, clock, reference, readRateTable());
   const customers = new CustomerService(orm, sql, clock, reference);
   const outbox = new Outbox(clock, jobs);
-  const kyc = new KycService(orm, clock, customers, new SandboxKycReviewer(), jobs, outbox, pubsub, secretBox, config.sandboxKycDelayMs, logger);
+  // Sandbox: the id_number rule decides after SANDBOX_KYC_DELAY_MS. Production: operators decide (docs/kyc-review.md).
+  const kycReviewer = config.env === 'sandbox' ? new SandboxKycReviewer() : new ManualKycReviewer();
+  const kyc = new KycService(orm, clock, customers, kycReviewer, jobs, outbox, pubsub, secretBox, config.env === 'sandbox' ? config.sandboxKycDelayMs : 0, logger);
   const publicAddress = new PublicAddress(config.publicBaseUrl);
   const cardCharges = config.env === 'sandbox' ? new SandboxCardCharges(sql) : null;
   const provider = createPaymentProvider(infra, reference, cardCharges, publicAddress);
@@ -110,12 +120,13 @@ export function createServices(infra: Infrastructure): Services {
     env: config.env,
     timeoutMs: config.webhookTimeoutMs,
     schedule: parseRetrySchedule(config.webhookRetrySchedule),
-  }, logger);
+  }, logger, infra.metrics?.webhookAttempt);
   const subscriptions = new SubscriptionService(pubsub, kyc);
   return {
     merchants,
     oauth,
     revocations,
+    merchantAccess,
     reference,
     rates,
     customers,

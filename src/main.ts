@@ -9,7 +9,12 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    service.app.fastify.log.info({ signal }, 'shutting down');
+    service.app.fastify.log.info({ signal, deadlineMs: config.shutdownTimeoutMs }, 'shutting down');
+    // Past the deadline, exit anyway: another instance's heartbeat releases any job claim left behind.
+    setTimeout(() => {
+      service.app.fastify.log.error({ deadlineMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
     try {
       await service.close();
       process.exit(0);

@@ -6,6 +6,8 @@ import type { Logger } from '../shared/logger';
 /** Every topic the service publishes. Payload types are fixed per topic. */
 export enum Topic {
   TokenFamilyRevoked = 'auth.token_family_revoked',
+  /** A merchant was disabled or enabled: every instance forgets what it cached of its status. */
+  MerchantAccessChanged = 'auth.merchant_access_changed',
   /** A transaction's status changed (published after the commit). */
   TransactionStatusChanged = 'transaction.status_changed',
   /** A customer's KYC status changed (published after the commit). */
@@ -15,6 +17,7 @@ export enum Topic {
 /** Every merchant-scoped payload names its merchant, so subscriptions can filter by it in one place. */
 export interface TopicPayloads {
   [Topic.TokenFamilyRevoked]: { familyId: string };
+  [Topic.MerchantAccessChanged]: { merchantId: string };
   /** Carries the record itself, so no subscriber reads it again from the database. */
   [Topic.TransactionStatusChanged]: { merchantId: string; reference: string; externalReference: string; transaction: TransactionWire };
   [Topic.KycStatusChanged]: { merchantId: string; customerUuid: string };
@@ -32,6 +35,8 @@ export type Unsubscribe = () => Promise<void>;
 export interface PubSub {
   publish<T extends Topic>(topic: T, payload: TopicPayloads[T]): Promise<void>;
   subscribe<T extends Topic>(topic: T, handler: (payload: TopicPayloads[T]) => void): Promise<Unsubscribe>;
+  /** Resolves if the transport answers now, else throws (readiness checks; in-process always answers). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,6 +52,8 @@ export class InProcessPubSub implements PubSub {
     return async () => void this.emitter.off(topic, handler);
   }
 
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     this.emitter.removeAllListeners();
   }
@@ -57,6 +64,8 @@ export class RedisPubSub implements PubSub {
   private readonly subscriber: Redis;
   private readonly local = new InProcessPubSub();
   private readonly connected: Promise<unknown>;
+  /** Every topic subscribed to, so that a subscription asked for while Redis was unreachable is made once it is back. */
+  private readonly topics = new Set<Topic>();
 
   constructor(url: string, private readonly logger: Logger) {
     this.publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
@@ -70,6 +79,10 @@ export class RedisPubSub implements PubSub {
     this.connected = Promise.all([this.publisher.connect(), this.subscriber.connect()]).catch((err: Error) =>
       this.logger.warn({ err: err.message }, 'redis is not reachable yet; retrying'),
     );
+    // ioredis re-subscribes on reconnection only to what Redis had confirmed.
+    this.subscriber.on('ready', () => {
+      for (const topic of this.topics) this.subscriber.subscribe(topic).catch((err: Error) => this.logger.warn({ topic, err: err.message }, 'redis subscribe failed'));
+    });
     this.subscriber.on('message', (channel: string, message: string) => {
       try {
         void this.local.publish(channel as Topic, JSON.parse(message));
@@ -86,8 +99,16 @@ export class RedisPubSub implements PubSub {
 
   async subscribe<T extends Topic>(topic: T, handler: (payload: TopicPayloads[T]) => void): Promise<Unsubscribe> {
     await this.connected;
-    await this.subscriber.subscribe(topic);
+    this.topics.add(topic);
+    // Unreachable Redis does not stop the service starting (delivery is best effort): the 'ready' handler subscribes later.
+    if (this.subscriber.status === 'ready') await this.subscriber.subscribe(topic);
     return this.local.subscribe(topic, handler);
+  }
+
+  async ping(): Promise<void> {
+    // Not connected: say so at once, rather than queue a PING behind ioredis's reconnection attempts.
+    for (const client of [this.publisher, this.subscriber]) if (client.status !== 'ready') throw new Error(`redis connection is ${client.status}`);
+    await this.publisher.ping();
   }
 
   async close(): Promise<void> {

@@ -17,6 +17,11 @@ export enum JobName {
   ReconcileInitiation = 'reconcile-initiation',
   /** One webhook delivery attempt for an outbox event. */
   DeliverWebhook = 'deliver-webhook',
+  /**
+   * Tell subscribers a KYC decision committed. A job rather than a direct publish, so a decision made
+   * in another process (the review CLI) reaches a running service's subscribers, with or without Redis.
+   */
+  PublishKycStatus = 'publish-kyc-status',
 }
 
 export interface JobPayloads {
@@ -27,6 +32,7 @@ export interface JobPayloads {
   [JobName.ReconcileInitiation]: { transactionId: string };
   /** `attempt`: the attempt this job makes; a job for an attempt already made does nothing. */
   [JobName.DeliverWebhook]: { eventId: string; attempt?: number };
+  [JobName.PublishKycStatus]: { merchantId: string; customerUuid: string };
 }
 
 /**
@@ -41,6 +47,7 @@ const PRIORITY: Record<JobName, number> = {
   [JobName.ExpireCollection]: 0,
   [JobName.ExpirePaymentAction]: 0,
   [JobName.ReconcileInitiation]: 0,
+  [JobName.PublishKycStatus]: -10,
 };
 
 export type JobHandlers = { [K in JobName]: (payload: JobPayloads[K]) => Promise<void> };
@@ -65,6 +72,21 @@ export interface JobsSql {
   selects: string[];
 }
 
+/** One task's jobs as the queue holds them now (`JobRunner.queueStats`). */
+export interface JobQueueStats {
+  task: string;
+  /** Due, unlocked, attempts left: waiting for a worker. */
+  queued: number;
+  /** Not due yet: delayed jobs and retries waiting out their backoff. */
+  scheduled: number;
+  /** Locked by a worker (running, or held by an instance not yet known to be dead). */
+  running: number;
+  /** Attempts spent: kept by graphile-worker, never run again. */
+  failed: number;
+  /** How long the oldest queued job has been due (0 when none is). */
+  oldestAgeSeconds: number;
+}
+
 export interface JobRunnerSettings {
   /** Jobs run at once by this instance (webhook deliveries mostly wait on the network). */
   concurrency: number;
@@ -73,6 +95,8 @@ export interface JobRunnerSettings {
   /** How often this instance proves it is alive; an instance silent for `deadAfterMs` has its jobs released. */
   heartbeatMs: number;
   deadAfterMs: number;
+  /** At shutdown, how long running jobs (a webhook attempt in flight) may take to finish before they are released. */
+  drainMs?: number;
 }
 
 /**
@@ -168,6 +192,8 @@ export class JobRunner {
           localQueue: { size: concurrency },
           completeJobBatchDelay: 0,
           failJobBatchDelay: 0,
+          // stop(): running jobs finish within this; then they are released (failed back to the queue, to run again).
+          ...(this.settings.drainMs !== undefined ? { gracefulShutdownAbortTimeout: this.settings.drainMs } : {}),
         },
       },
     });
@@ -178,7 +204,7 @@ export class JobRunner {
     this.heartbeat.unref();
   }
 
-  /** Finishes running jobs (waiting at most a few seconds), returns fetched ones to the queue, and stops. */
+  /** Finishes running jobs (waiting at most `drainMs`), returns fetched and unfinished ones to the queue, and stops. */
   async stop(): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.runner?.stop();
@@ -230,6 +256,27 @@ export class JobRunner {
   /** A condition: a job with the key `keySql` (an SQL expression) exists, in any state. */
   jobExistsSql(keySql: string): string {
     return `exists (select 1 from graphile_worker._private_jobs where key = ${keySql})`;
+  }
+
+  /**
+   * What waits in the queue, per task (every known task, zeros included): one statement
+   * over graphile-worker 0.17's `_private_jobs`, for the metrics at scrape time. The server
+   * cancels it after `timeoutMs` (SET LOCAL in the same implicit transaction).
+   */
+  async queueStats(timeoutMs: number): Promise<JobQueueStats[]> {
+    const results: unknown = await this.sql.pool.query(
+      `set local statement_timeout = ${Math.max(1, Math.floor(timeoutMs))};
+       select t.identifier as task,
+              count(j.id) filter (where j.is_available and j.run_at <= now())::int as queued,
+              count(j.id) filter (where j.is_available and j.run_at > now())::int as scheduled,
+              count(j.id) filter (where j.locked_at is not null)::int as running,
+              count(j.id) filter (where j.locked_at is null and j.attempts >= j.max_attempts)::int as failed,
+              coalesce(extract(epoch from now() - min(j.run_at) filter (where j.is_available and j.run_at <= now())), 0)::float8 as "oldestAgeSeconds"
+       from graphile_worker._private_tasks t left join graphile_worker._private_jobs j on j.task_id = t.id
+       group by t.identifier`,
+    );
+    const last = Array.isArray(results) ? results[results.length - 1] : results;
+    return (last as { rows: JobQueueStats[] }).rows;
   }
 
   /** Adds jobs outside any other change (sweeps). */

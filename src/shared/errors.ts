@@ -49,6 +49,11 @@ export class AppError extends Error {
     return new AppError('INVALID_CLIENT', 'Client authentication failed');
   }
 
+  /** The right credentials, of a merchant an operator has disabled. */
+  static merchantDisabled(): AppError {
+    return new AppError('INVALID_CLIENT', 'Client authentication failed: this merchant is disabled');
+  }
+
   static notFound(what: string): AppError {
     return new AppError('NOT_FOUND', `${what} not found`);
   }

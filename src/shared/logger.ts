@@ -36,8 +36,51 @@ export const REDACTED_PATHS = [
   ...['cvc', 'cvv', 'card_number', 'cardNumber', 'pan', 'exp_month', 'expMonth', 'exp_year', 'expYear'].flatMap((f) => [f, `*.${f}`]),
 ];
 
-/** Errors as pino writes them, with any card number in their message or stack cut out (a parser may quote its input). */
+/** A PostgreSQL error (pg's DatabaseError) or the ORM's wrapper of one (MikroORM's DriverException, via knex). */
+function isDatabaseError(err: unknown): err is Record<string, unknown> & Error {
+  if (!(err instanceof Error)) return false;
+  const e = err as unknown as Record<string, unknown>;
+  return typeof e.sqlState === 'string' || (typeof e.severity === 'string' && typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code));
+}
+
+/** Identifiers PostgreSQL names (constraint, table, column) stay; any other quoted text in its message may be a value. */
+function withoutQuotedValues(message: string, identifiers: Set<string>): string {
+  return message.replace(/"([^"]*)"|'([^']*)'/g, (whole, dq?: string, sq?: string) => (identifiers.has(dq ?? sq ?? '') ? whole : '"…"'));
+}
+
+/**
+ * A database error without any value from the statement: the ORM's message quotes the
+ * whole SQL with its parameters, pg's `detail` quotes the offending key, and its
+ * properties carry the query and parameters. Kept: what identifies the failure
+ * (SQLSTATE, constraint, table, column, routine), pg's own message with quoted text
+ * removed unless it is one of those identifiers, and the stack's frames.
+ */
+function serializeDatabaseError(err: Record<string, unknown> & Error) {
+  const pick = (key: string) => (typeof err[key] === 'string' ? (err[key] as string) : undefined);
+  const identifiers = new Set(['constraint', 'table', 'column', 'schema', 'dataType'].map(pick).filter((v): v is string => !!v));
+  // knex's message is `<the SQL, values inlined> - <pg's message>`, and MikroORM adds lines (`detail: Key (…)=(…)`).
+  const firstLine = err.message.split('\n', 1)[0]!;
+  const primary = pick('sqlMessage') ?? (firstLine.includes(' - ') ? firstLine.slice(firstLine.lastIndexOf(' - ') + 3) : firstLine);
+  const message = withoutQuotedValues(primary, identifiers);
+  const frames = (err.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
+  return {
+    type: err.name,
+    message,
+    code: pick('sqlState') ?? pick('code'),
+    constraint: pick('constraint'),
+    table: pick('table'),
+    column: pick('column'),
+    routine: pick('routine'),
+    stack: [`${err.name}: ${message}`, ...frames].join('\n'),
+  };
+}
+
+/**
+ * Errors as pino writes them: a database error without values (serializeDatabaseError),
+ * and any card number in a message or stack cut out (a parser may quote its input).
+ */
 function serializeError(err: unknown) {
+  if (isDatabaseError(err)) return serializeDatabaseError(err);
   const out = pino.stdSerializers.err(err as Error) as Record<string, unknown>;
   for (const key of ['message', 'stack'] as const) if (typeof out[key] === 'string') out[key] = redactCardNumbers(out[key] as string);
   return out;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError, type ErrorDetail } from './errors';
+import { UUID_ID } from './pagination';
 
 /**
  * Validates an input against a schema, or throws INVALID_REQUEST with one detail
@@ -13,4 +14,12 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what 
     issue: issue.message,
   }));
   throw AppError.invalidRequest(`Invalid ${what}: ${details.map((d) => `${d.field} ${d.issue}`).join('; ')}`, details);
+}
+
+/** An id from a path or a command line: a uuid (lowercased), checked before any query; else 400 naming the field. */
+export function parseUuid(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !UUID_ID.test(value)) {
+    throw AppError.invalidRequest(`${field} must be a uuid`, [{ field, issue: 'must be a uuid' }]);
+  }
+  return value.toLowerCase();
 }

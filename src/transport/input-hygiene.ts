@@ -1,4 +1,6 @@
+import { Kind, type ASTNode, type ValidationRule } from 'graphql';
 import { AppError } from '../shared/errors';
+import { toGraphQLError } from './graphql/errors';
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -27,7 +29,8 @@ function findBadString(value: unknown, path: string, depth: number): { field: st
     const issue = badCharacter(value);
     return issue ? { field: path || 'body', issue } : null;
   }
-  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return null;
+  if (value === null || typeof value !== 'object') return null;
+  if (depth > MAX_DEPTH) return { field: path || 'body', issue: `is nested too deeply (at most ${MAX_DEPTH} levels)` };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findBadString(value[i], `${path}[${i}]`, depth + 1);
@@ -43,3 +46,21 @@ function findBadString(value: unknown, path: string, depth: number): { field: st
   }
   return null;
 }
+
+/**
+ * The same rule for strings written into a GraphQL document itself (`firstName: "a\\u0000b"`),
+ * which the parser decodes after the body was checked: a validation error naming the
+ * argument, on both doors (it is one of graphqlValidationRules).
+ */
+export const cleanGraphQLStrings: ValidationRule = (context) => ({
+  StringValue(node, _key, parent, _path, ancestors) {
+    const issue = badCharacter(node.value);
+    if (!issue) return;
+    const names = [...(ancestors as ReadonlyArray<ASTNode | ReadonlyArray<ASTNode>>), parent as ASTNode].flatMap((a) =>
+      !Array.isArray(a) && ((a as ASTNode).kind === Kind.ARGUMENT || (a as ASTNode).kind === Kind.OBJECT_FIELD) ? [(a as { name: { value: string } }).name.value] : [],
+    );
+    const field = names.join('.') || 'query';
+    const error = toGraphQLError(AppError.invalidRequest(`${field} ${issue}`, [{ field, issue }]));
+    context.reportError(error);
+  },
+});

@@ -1,5 +1,5 @@
 import { request } from './http';
-import type { TestApp } from './test-app';
+import { TEST_ADMIN_KEY, type TestApp } from './test-app';
 import { eventually } from './wait';
 
 let seq = 0;
@@ -53,6 +53,18 @@ export async function approvedCustomer(app: TestApp, token: string, overrides: R
   const customer = await enroll(app, token, overrides);
   const res = await request(app.url, 'POST', `/v1/customer/${customer.customer_uuid}/kyc`, { token, body: kycBody() });
   if (res.status !== 200) throw new Error(`kyc submit failed: ${res.status} ${res.text}`);
+  // Production: no rule decides; an operator approves through the review queue (docs/kyc-review.md).
+  if (app.env === 'production') await approveInQueue(app, customer.customer_uuid);
   await awaitKycDecision(app, token, customer.customer_uuid);
   return customer;
+}
+
+/** Approves a customer's pending submission through the admin API, as an operator would. */
+export async function approveInQueue(app: TestApp, customerUuid: string) {
+  const admin = { authorization: `Bearer ${TEST_ADMIN_KEY}` };
+  const queue = await request(app.url, 'GET', '/v1/admin/kyc/pending?limit=100', { headers: admin });
+  const entry = (queue.body?.data ?? []).find((s: { customer_uuid: string }) => s.customer_uuid === customerUuid);
+  if (!entry) throw new Error(`no pending KYC submission for ${customerUuid}: ${queue.status} ${queue.text}`);
+  const approved = await request(app.url, 'POST', `/v1/admin/kyc/${entry.submission_id}/approve`, { headers: admin });
+  if (approved.status !== 200) throw new Error(`approve failed: ${approved.status} ${approved.text}`);
 }

@@ -9,6 +9,14 @@ import { request } from './http';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789';
 
+/** Suites send many requests from one address and merchant; the rate limit tests set real budgets. */
+export const TEST_RATE_LIMITS = {
+  RATE_LIMIT_MERCHANT: '1000000',
+  RATE_LIMIT_TOKEN_CLIENT: '100000',
+  RATE_LIMIT_TOKEN_IP: '100000',
+  RATE_LIMIT_ADMIN: '100000',
+};
+
 export interface TestApp {
   url: string;
   clock: ManualClock;
@@ -16,6 +24,8 @@ export interface TestApp {
   db: TestDatabase;
   /** Text the service printed (the sandbox demo merchant banner). */
   printed: string[];
+  /** PAYMENTS_ENV of the app under test. */
+  env: 'sandbox' | 'production';
   createMerchant(name?: string): Promise<MerchantCredentials>;
   /** A fresh access + refresh token for the merchant, through the real token endpoint. */
   token(merchant: MerchantCredentials): Promise<{ accessToken: string; refreshToken: string }>;
@@ -49,12 +59,14 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     SANDBOX_KYC_DELAY_MS: '100',
     JOB_POLL_INTERVAL_MS: '100',
     JOB_HEARTBEAT_MS: '500',
+    ...TEST_RATE_LIMITS,
     ...opts.env,
   });
   const service = await startService(config, { clock, logDestination: opts.logDestination, print: (t) => printed.push(t) });
   const url = service.url;
   return {
     url,
+    env: config.env,
     clock,
     service,
     db,

@@ -60,6 +60,26 @@ export function bankCollectionBody(customerUuid: string, overrides: Record<strin
 }
 
 /** A valid USD → KES M-Pesa transfer (CONTRACT §6 body). */
+/** A GraphQL transfer input: USD → KES to an M-Pesa wallet; override any field. */
+export function momoTransferInput(customerUuid: string, overrides: Record<string, unknown> = {}) {
+  return {
+    customerUuid,
+    amount: '100',
+    sourceCurrency: 'USD',
+    destinationCurrency: 'KES',
+    countryCode: 'KE',
+    channelId: 'ke_momo_withdrawal',
+    networkId: 'ke_mpesa',
+    accountNumber: '254711111111',
+    accountName: 'Wanjiru Kamau',
+    dialCode: '+254',
+    accountType: 'MOMO',
+    reason: 'Family support',
+    reference: newReference('gql-trf'),
+    ...overrides,
+  };
+}
+
 export function transferBody(customerUuid: string, overrides: Record<string, unknown> = {}) {
   return {
     customer_uuid: customerUuid,

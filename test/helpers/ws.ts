@@ -4,8 +4,13 @@ import type { TestApp } from './test-app';
 
 /** A graphql-ws client on the app's /graphql socket, authenticated in connection_init; no retries. */
 export function connect(app: TestApp, token: string, onClosed?: (code: number) => void): Client {
+  return connectTo(app.url, token, onClosed);
+}
+
+/** The same, to a service at `baseUrl` (a spawned process). */
+export function connectTo(baseUrl: string, token: string, onClosed?: (code: number) => void): Client {
   return createClient({
-    url: app.url.replace('http://', 'ws://') + '/graphql',
+    url: baseUrl.replace('http://', 'ws://') + '/graphql',
     webSocketImpl: WebSocket,
     connectionParams: { Authorization: `Bearer ${token}` },
     retryAttempts: 0,

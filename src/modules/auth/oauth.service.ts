@@ -12,18 +12,19 @@ import { ACCESS_TOKEN_TTL_S, type AccessTokens, type AuthContext } from './acces
 import { RefreshToken } from './refresh-token.entity';
 import { TokenFamily } from './token-family.entity';
 import type { TokenRevocations } from './token-revocations';
+import type { MerchantAccess } from './merchant-access';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 const optionalText = z.string().min(1).max(512).optional();
-const tokenRequestSchema = z.object({
+export const tokenRequestSchema = z.object({
   grant_type: z.string({ error: 'is required' }).min(1, 'is required'),
   client_id: optionalText,
   client_secret: optionalText,
   refresh_token: optionalText,
   scope: z.string().max(512).optional(),
 });
-const revokeRequestSchema = z.object({
+export const revokeRequestSchema = z.object({
   token: z.string({ error: 'is required' }).min(1, 'is required').max(4096),
   token_type_hint: z.enum(['refresh_token', 'access_token']).optional(),
   client_id: optionalText,
@@ -50,6 +51,7 @@ export class OAuthService {
     private readonly merchants: MerchantService,
     private readonly accessTokens: AccessTokens,
     private readonly revocations: TokenRevocations,
+    private readonly access: MerchantAccess,
     private readonly logger: Logger,
   ) {}
 
@@ -97,12 +99,44 @@ export class OAuthService {
     if (!match) throw AppError.invalidToken();
     const auth = await this.accessTokens.verify(match[1]!);
     if (this.revocations.isRevoked(auth.familyId)) throw AppError.invalidToken();
+    // A merchant that no longer exists, or that an operator disabled (from memory in the common case).
+    if (!(await this.access.isActive(auth.merchantId))) throw AppError.invalidToken();
     return auth;
   }
 
   /** Whether the token is still good now (for long-lived sockets that authenticated earlier). */
   isStillValid(auth: AuthContext): boolean {
-    return this.clock.now() < auth.expiresAt && !this.revocations.isRevoked(auth.familyId);
+    return this.clock.now() < auth.expiresAt && !this.revocations.isRevoked(auth.familyId) && !this.access.isKnownInactive(auth.merchantId);
+  }
+
+  /**
+   * An operator disables a merchant (no token is issued to it any more, and every token
+   * family it holds is revoked, so its requests and open sockets end on every instance)
+   * or enables it again (it then gets new tokens; the old ones stay revoked). Returns the
+   * merchant; 404 when there is none.
+   */
+  async setMerchantDisabled(merchantId: string, disabled: boolean): Promise<Merchant> {
+    const now = this.clock.now();
+    const revoked = await this.orm.em.fork().transactional(async (em) => {
+      // The row lock orders this against a concurrent grant (which holds it FOR SHARE): a family
+      // created before this commits is revoked below; one after sees the merchant disabled.
+      const rows: Array<{ id: string }> = await em.execute(
+        `update merchant set disabled_at = ${disabled ? 'coalesce(disabled_at, ?)' : 'null'}, updated_at = ? where id = ? returning id`,
+        disabled ? [now, now, merchantId] : [now, merchantId],
+      );
+      if (rows.length === 0) throw AppError.notFound('Merchant');
+      if (!disabled) return [];
+      const families: Array<{ id: string }> = await em.execute(
+        `update token_family set revoked_at = ?, revoked_reason = 'merchant_disabled' where merchant_id = ? and revoked_at is null returning id`,
+        [now, merchantId],
+      );
+      for (const family of families) await em.execute('insert into token_revocation (family_id, revoked_at) values (?, ?)', [family.id, now]);
+      return families.map((f) => f.id);
+    });
+    await this.access.changed(merchantId);
+    for (const familyId of revoked) await this.revocations.announce(familyId);
+    this.logger.warn({ merchantId, disabled, familiesRevoked: revoked.length }, disabled ? 'merchant disabled by an operator' : 'merchant enabled by an operator');
+    return this.merchants.getMerchant(merchantId, true);
   }
 
   /** Milliseconds until the token expires, by the service's clock. */
@@ -126,11 +160,16 @@ export class OAuthService {
 
   private async clientCredentialsGrant(merchant: Merchant): Promise<TokenGrant> {
     const now = this.clock.now();
-    const em = this.orm.em;
-    const family = em.create(TokenFamily, { merchantId: merchant.id, createdAt: now });
     const refreshToken = randomToken('rt');
-    this.newRefreshToken(em, family.id, merchant.id, refreshToken, now);
-    await em.flush();
+    const family = await this.orm.em.fork().transactional(async (em) => {
+      // Still enabled, and stays so until this family is committed (an operator's disable waits, then revokes it).
+      const enabled: unknown[] = await em.execute('select 1 from merchant where id = ? and disabled_at is null for share', [merchant.id]);
+      if (enabled.length === 0) throw AppError.merchantDisabled();
+      const created = em.create(TokenFamily, { merchantId: merchant.id, createdAt: now });
+      this.newRefreshToken(em, created.id, merchant.id, refreshToken, now);
+      return created;
+    });
+    this.access.learned(merchant.id, true);
     this.logger.info({ merchantId: merchant.id, familyId: family.id }, 'access token issued (client_credentials)');
     return this.grant(merchant.id, merchant.clientId, family.id, refreshToken);
   }

@@ -53,4 +53,8 @@ export class KycSubmission {
 
   @Property({ type: 'datetime', nullable: true })
   reviewedAt: Date | null = null;
+
+  /** Who decided: `reviewer:<name>` (the sandbox rule, a provider), or an operator's door (`admin_api[:name]`, `cli[:name]`). */
+  @Property({ type: 'text', nullable: true })
+  reviewedBy: string | null = null;
 }

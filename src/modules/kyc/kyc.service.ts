@@ -6,6 +6,7 @@ import type { KycReviewer } from '../../providers/kyc-reviewer';
 import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../shared/crypto';
 import type { Logger } from '../../shared/logger';
+import { encodeCursor, decodeCursor, pageRequestSchema, type Page, UUID_ID } from '../../shared/pagination';
 import { parseInput } from '../../shared/validation';
 import { Customer } from '../customers/customer.entity';
 import type { CustomerService } from '../customers/customer.service';
@@ -14,6 +15,16 @@ import { Topic, type PubSub } from '../../events/pubsub';
 import { AppError } from '../../shared/errors';
 import type { Outbox } from '../outbox/outbox';
 import { KycSubmission } from './kyc-submission.entity';
+import {
+  decisionSchema,
+  deciderLabel,
+  operatorDecisionSchema,
+  parseSubmissionId,
+  toSummary,
+  type KycDecider,
+  type KycSubmissionDetail,
+  type KycSubmissionSummary,
+} from './kyc-review.inputs';
 import { serializeKycRecord } from './kyc.serializer';
 import { nextKycStatus, overallKycStatus, type KycStatus } from './kyc.state';
 
@@ -101,31 +112,62 @@ export class KycService {
   }
 
   /**
-   * The review job. Idempotent: a job run twice (a worker died after committing)
-   * finds the submission decided and does nothing, so each decision and its event
-   * happen exactly once.
+   * The review job: asks the reviewer. A decision now (the sandbox) is written by
+   * `decideSubmission`; `pending` (an operator's queue, a provider's open case)
+   * leaves the submission waiting. Idempotent: a job run twice finds the
+   * submission decided and does nothing, so each decision and its event happen once.
    */
   async reviewSubmission(submissionId: string): Promise<void> {
-    const em = this.orm.em.fork();
-    const pending = await em.findOne(KycSubmission, { id: submissionId });
+    const pending = await this.orm.em.fork().findOne(KycSubmission, { id: submissionId });
     if (!pending || pending.status !== 'pending') return;
-    const decision = await this.reviewer.review({
+    const answer = await this.reviewer.review({
+      submissionId,
       idType: pending.idType,
       idNumber: this.secretBox.open(pending.idNumberSealed),
       idCountry: pending.idCountry,
       dateOfBirth: pending.dateOfBirth,
     });
-    const decided = await em.transactional(async (tx) => {
-      const submission = await tx.findOneOrFail(KycSubmission, { id: submissionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (submission.status !== 'pending') return null;
+    if (answer.outcome === 'pending') {
+      this.logger.info({ submissionId, reviewer: this.reviewer.name }, 'KYC submission awaits a decision');
+      return;
+    }
+    try {
+      await this.decideSubmission(submissionId, answer, { kind: 'reviewer', name: this.reviewer.name });
+    } catch (err) {
+      // Decided meanwhile (an operator, or this job's first run): nothing left to do.
+      if (err instanceof AppError && err.code === 'INVALID_STATE') return;
+      throw err;
+    }
+  }
+
+  /**
+   * The one path that writes a KYC decision, whoever makes it: the review job
+   * (the sandbox), an operator (admin API, CLI), a provider's callback. Lock the
+   * submission → check it is pending → save the decision, the customer's status,
+   * the outbox event and the job that tells subscribers, in one transaction.
+   * Deciding a decided submission is INVALID_STATE (409) and changes nothing, so
+   * concurrent deciders get one decision and one event.
+   * `decision` is a KycDecision, validated here: operators and providers supply it.
+   */
+  async decideSubmission(submissionId: string, decision: unknown, by: KycDecider): Promise<KycSubmissionSummary> {
+    const id = parseSubmissionId(submissionId);
+    const decided = parseInput(decisionSchema, decision);
+    const reviewedBy = deciderLabel(by);
+    const result = await this.orm.em.fork().transactional(async (tx) => {
+      const submission = await tx.findOne(KycSubmission, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!submission) throw AppError.notFound('KYC submission');
+      if (submission.status !== 'pending') {
+        throw new AppError('INVALID_STATE', `This KYC submission was already ${submission.status} (${submission.reviewedBy ?? 'unknown'}, ${submission.reviewedAt?.toISOString()})`);
+      }
       const customer = await tx.findOneOrFail(Customer, { id: submission.customerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const now = this.clock.now();
-      const approved = decision.outcome === 'approved';
+      const approved = decided.outcome === 'approved';
       customer.kycStatus = nextKycStatus(customer.kycStatus, approved ? 'approve' : 'reject');
       customer.updatedAt = now;
       submission.status = approved ? 'approved' : 'rejected';
-      submission.rejectionReason = decision.outcome === 'rejected' ? decision.reason : null;
+      submission.rejectionReason = decided.outcome === 'rejected' ? decided.reason : null;
       submission.reviewedAt = now;
+      submission.reviewedBy = reviewedBy;
       const record = this.toRecord(customer, submission);
       await this.outbox.record(tx, {
         merchantId: customer.merchantId,
@@ -133,11 +175,62 @@ export class KycService {
         subjectId: customer.id,
         payload: serializeKycRecord(record),
       });
-      this.logger.info({ merchantId: customer.merchantId, customerUuid: customer.id, outcome: decision.outcome }, 'KYC reviewed');
-      return record;
+      await this.jobs.enqueue(tx, { name: JobName.PublishKycStatus, payload: { merchantId: customer.merchantId, customerUuid: customer.id } });
+      this.logger.info({ merchantId: customer.merchantId, customerUuid: customer.id, submissionId: id, outcome: decided.outcome, reviewedBy }, 'KYC decided');
+      return toSummary(submission);
     });
-    if (decided) this.jobs.wake();
-    if (decided) publishAfterCommit(this.pubsub, this.logger, Topic.KycStatusChanged, { merchantId: decided.merchantId, customerUuid: decided.customerUuid });
+    this.jobs.wake();
+    return result;
+  }
+
+  /** An operator's decision (admin API, CLI): `input` is the request body, `{reason?, operator?}`. */
+  async decideByOperator(submissionId: string, outcome: 'approved' | 'rejected', input: unknown, via: 'admin_api' | 'cli'): Promise<KycSubmissionSummary> {
+    const id = parseSubmissionId(submissionId); // the path first: a bad id is a 400 before anything else
+    const body = parseInput(operatorDecisionSchema, input);
+    const decision = outcome === 'approved' ? { outcome } : { outcome, reason: body.reason };
+    return this.decideSubmission(id, decision, { kind: 'operator', via, operator: body.operator });
+  }
+
+  /** The review queue: pending submissions of every merchant, oldest first, by keyset (submitted_at, id). */
+  async listPendingSubmissions(input: unknown): Promise<Page<KycSubmissionSummary>> {
+    const { limit, after } = parseInput(pageRequestSchema, input);
+    const where: Record<string, unknown> = { status: 'pending' };
+    if (after) {
+      const cursor = decodeCursor(after, UUID_ID);
+      where.$or = [{ submittedAt: { $gt: cursor.createdAt } }, { submittedAt: cursor.createdAt, id: { $gt: cursor.id } }];
+    }
+    const rows = await this.orm.em.find(KycSubmission, where, { orderBy: { submittedAt: 'asc', id: 'asc' }, limit: limit + 1 });
+    return {
+      items: rows.slice(0, limit).map((s) => ({ node: toSummary(s), cursor: encodeCursor(s.submittedAt, s.id) })),
+      hasMore: rows.length > limit,
+    };
+  }
+
+  /** One submission opened by an operator, with its identity number in full (the opening is logged, the number never). */
+  async getSubmissionForReview(submissionId: string): Promise<KycSubmissionDetail> {
+    const id = parseSubmissionId(submissionId);
+    const submission = await this.orm.em.findOne(KycSubmission, { id });
+    if (!submission) throw AppError.notFound('KYC submission');
+    const customer = await this.orm.em.findOneOrFail(Customer, { id: submission.customerId });
+    this.logger.info({ submissionId: id, merchantId: submission.merchantId }, 'KYC submission opened for review');
+    return {
+      ...toSummary(submission),
+      idNumber: this.secretBox.open(submission.idNumberSealed),
+      dateOfBirth: submission.dateOfBirth,
+      address: submission.address,
+      customer: {
+        customerid: customer.customerid,
+        firstName: customer.firstName,
+        lastName: customer.lastName,
+        dateOfBirth: customer.dateOfBirth,
+        countryCode: customer.countryCode,
+      },
+    };
+  }
+
+  /** Tells subscribers a customer's KYC changed (the job a decision enqueues); a failed publish is retried by the job. */
+  async publishStatus(merchantId: string, customerUuid: string): Promise<void> {
+    await this.pubsub.publish(Topic.KycStatusChanged, { merchantId, customerUuid });
   }
 
   /** The KYC record on its own EntityManager (for subscriptions, outside any request). */

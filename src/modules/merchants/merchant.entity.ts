@@ -30,6 +30,10 @@ export class Merchant {
   @Property({ type: 'datetime', nullable: true })
   previousWebhookSecretExpiresAt: Date | null = null;
 
+  /** Set by an operator: no token is issued to a disabled merchant and its tokens are revoked. */
+  @Property({ type: 'datetime', nullable: true })
+  disabledAt: Date | null = null;
+
   @Property({ type: 'datetime' })
   createdAt!: Date;
 

@@ -57,11 +57,13 @@ export class MerchantService {
     const merchant = await this.orm.em.findOne(Merchant, { clientId });
     const ok = safeEqual(sha256Hex(clientSecret), merchant?.clientSecretHash ?? UNKNOWN_CLIENT_HASH);
     if (!merchant || !ok) throw AppError.invalidClient();
+    if (merchant.disabledAt) throw AppError.merchantDisabled();
     return merchant;
   }
 
-  async getMerchant(merchantId: string): Promise<Merchant> {
-    const merchant = await this.orm.em.findOne(Merchant, { id: merchantId });
+  /** `fresh`: read past the request's identity map (after a change made on another EntityManager). */
+  async getMerchant(merchantId: string, fresh = false): Promise<Merchant> {
+    const merchant = await this.orm.em.findOne(Merchant, { id: merchantId }, fresh ? { refresh: true } : {});
     if (!merchant) throw AppError.notFound('Merchant');
     return merchant;
   }

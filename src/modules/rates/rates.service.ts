@@ -18,7 +18,7 @@ const currencyCodeSchema = z.preprocess(
   (v) => (typeof v === 'string' ? v.trim().toUpperCase() : v),
   z.string({ error: 'is required' }).regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code, e.g. USD'),
 );
-const quoteRequestSchema = z.object({
+export const quoteRequestSchema = z.object({
   source_currency: currencyCodeSchema,
   destination_currency: currencyCodeSchema,
   // Read by parseAmount once the source currency (and so its precision) is known.

@@ -15,11 +15,11 @@ export const countryCodeSchema = z.preprocess(
   upper,
   z.string({ error: 'is required' }).regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, e.g. KE'),
 );
-const channelsQuerySchema = z.object({
+export const channelsQuerySchema = z.object({
   country_code: countryCodeSchema,
   ramptype: z.preprocess(lower, z.enum(RAMP_TYPES, { error: 'must be deposit or withdrawal' })),
 });
-const networksQuerySchema = z.object({
+export const networksQuerySchema = z.object({
   country_code: countryCodeSchema,
   channel: z.preprocess(lower, z.enum(CHANNEL_TYPES, { error: 'must be bank or momo' })),
 });

@@ -33,7 +33,7 @@ const listSchema = pageRequestSchema.extend({
   customer_uuid: z.string().uuid('must be a customer uuid').optional(),
 });
 
-const simulateSchema = z.object({ outcome: z.enum(['successful', 'failed'], { error: 'must be successful or failed' }) });
+export const simulateSchema = z.object({ outcome: z.enum(['successful', 'failed'], { error: 'must be successful or failed' }) });
 
 /** How many stuck initiations one sweep hands to reconciliation at most. */
 const SWEEP_BATCH = 100;

@@ -29,6 +29,15 @@ export function webhookBody(event: { id: string; type: string; createdAt: Date }
   return `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created_at":"${event.createdAt.toISOString()}","data":${payloadJson}}`;
 }
 
+/** What an attempt led to: delivered (final), failed (final: the retry schedule is spent), or another attempt scheduled. */
+export type WebhookAttemptOutcome = 'delivered' | 'retry_scheduled' | 'failed';
+
+/**
+ * Told of each attempt once it is recorded (the metrics): its outcome, and how long
+ * the POST took in seconds (null when none was sent: no endpoint is configured).
+ */
+export type WebhookAttemptObserver = (outcome: WebhookAttemptOutcome, requestSeconds: number | null) => void;
+
 /** How long a claim outlives the attempt's timeout. */
 const CLAIM_MARGIN_MS = 5_000;
 
@@ -55,6 +64,7 @@ export class WebhookDispatcher {
     private readonly secretBox: SecretBox,
     private readonly settings: { env: PaymentsEnv; timeoutMs: number; schedule: number[] },
     private readonly logger: Logger,
+    private readonly observeAttempt?: WebhookAttemptObserver,
   ) {}
 
   /** One attempt. `attempt` (from the job) fences it: a job for an attempt already made (a resend overtook a scheduled retry) does nothing. */
@@ -112,6 +122,7 @@ export class WebhookDispatcher {
     ctes.push(...retry.ctes);
     const selects = retry.selects;
     await this.sql.query(`with ${ctes.join(',\n')} select (select count(*) from d)${selects.length ? `, ${runSelects(selects)}` : ''}`, params.values);
+    this.observeAttempt?.(status === 'pending' ? 'retry_scheduled' : status, delivery.webhookUrl ? result.latencyMs / 1000 : null);
     if (status === 'failed') this.logger.warn({ eventId, merchantId: delivery.merchantId, attempts: attemptNumber }, 'webhook delivery failed for good');
   }
 

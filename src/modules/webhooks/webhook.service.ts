@@ -18,8 +18,8 @@ import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
 /** How long the old secret keeps signing after a rotation. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-const endpointSchema = z.object({ url: z.union([z.string(), z.null()], { error: 'is required (a URL, or null to remove)' }) });
-const eventListSchema = pageRequestSchema.extend({ type: z.enum(EVENT_TYPES, { error: 'is not an event type' }).optional() });
+export const endpointSchema = z.object({ url: z.union([z.string(), z.null()], { error: 'is required (a URL, or null to remove)' }) });
+export const eventListSchema = pageRequestSchema.extend({ type: z.enum(EVENT_TYPES, { error: 'is not an event type' }).optional() });
 
 export interface EventWithDelivery {
   event: OutboxEvent;

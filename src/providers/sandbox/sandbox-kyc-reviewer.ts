@@ -8,6 +8,8 @@ export function sandboxKycDecision(idNumber: string): KycDecision {
 }
 
 export class SandboxKycReviewer implements KycReviewer {
+  readonly name = 'sandbox';
+
   async review(input: KycReviewInput): Promise<KycDecision> {
     return sandboxKycDecision(input.idNumber);
   }

@@ -14,6 +14,11 @@ import { authenticatedContext, type GraphQLContext } from './context';
 import { formatGraphQLError, toGraphQLError } from './errors';
 import { withRequestLogger } from '../../shared/request-logger';
 import { assertCleanInput } from '../input-hygiene';
+import { authorizationParam } from '../credentials';
+import { RateLimitedError, type RateLimits } from '../../shared/rate-limits';
+import { chargeOperation, rateLimitedGraphQLError } from './rate-limit';
+import { assertDocumentNesting } from './limits';
+import { observeSocketOperations, observeSockets, type GraphQLOperationObserver } from './operation-observer';
 
 interface ConnectionState {
   auth?: AuthContext;
@@ -50,9 +55,13 @@ export function attachGraphQLWebSocket(
     validationRules,
     parseOptions,
     suggestions,
-  }: { maxSocketsPerMerchant: number; validationRules: ValidationRule[]; parseOptions: ParseOptions; suggestions: boolean },
+    rateLimits,
+    observer,
+  }: { maxSocketsPerMerchant: number; validationRules: ValidationRule[]; parseOptions: ParseOptions; suggestions: boolean; rateLimits: RateLimits; observer?: GraphQLOperationObserver },
 ) {
   const wss = new WebSocketServer({ server, path: '/graphql' });
+  // The metrics: open sockets, and each operation's duration and outcome (operation-observer.ts).
+  observeSockets(wss, observer);
   const states = new WeakMap<object, ConnectionState>();
   // Open sockets per merchant on this instance; one merchant cannot exhaust the server.
   const openSockets = new Map<string, number>();
@@ -64,12 +73,12 @@ export function attachGraphQLWebSocket(
   const stateOf = (socket: object) => states.get(socket) ?? states.set(socket, {}).get(socket)!;
 
   const dispose = useServer<Record<string, unknown> | undefined>(
-    {
+    observeSocketOperations({
       schema,
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         try {
-          const { auth } = await authenticatedContext(services, params.Authorization ?? params.authorization);
+          const { auth } = await authenticatedContext(services, authorizationParam(params));
           const open = openSockets.get(auth.merchantId) ?? 0;
           if (open >= maxSocketsPerMerchant) {
             ctx.extra.socket.close(4429, `Too many open sockets for this merchant (at most ${maxSocketsPerMerchant})`);
@@ -100,26 +109,40 @@ export function attachGraphQLWebSocket(
       },
       // Parsing and validating here (rather than leaving it to graphql-ws) turns a
       // syntax error into an error for that one operation instead of closing the socket.
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
         const auth = stateOf(ctx.extra.socket).auth;
         if (!auth || !services.oauth.isStillValid(auth)) {
           return [toGraphQLError(AppError.invalidToken('The access token has expired or been revoked; reconnect with a new one'))];
         }
+        // The same budget as over HTTP: an operation costs its cost; one that does not parse or validate, a point.
+        const charge = async (document?: DocumentNode): Promise<readonly GraphQLError[] | undefined> => {
+          try {
+            await chargeOperation(rateLimits, auth.merchantId, document, payload.operationName);
+            return undefined;
+          } catch (err) {
+            if (err instanceof RateLimitedError) return [rateLimitedGraphQLError(err)];
+            throw err;
+          }
+        };
         let document: DocumentNode;
         try {
           // The same input hygiene as over HTTP.
           assertCleanInput(payload.variables ?? null, 'variables');
         } catch (err) {
-          return [toGraphQLError(err as AppError)];
+          return (await charge()) ?? [toGraphQLError(err as AppError)];
         }
         try {
+          assertDocumentNesting(payload.query);
           document = parse(payload.query, parseOptions);
         } catch (err) {
-          return [err instanceof GraphQLError ? err : toGraphQLError(AppError.invalidRequest('The query could not be parsed'))];
+          if (err instanceof AppError) return (await charge()) ?? [toGraphQLError(err)];
+          return (await charge()) ?? [err instanceof GraphQLError ? err : toGraphQLError(AppError.invalidRequest('The query could not be parsed'))];
         }
         // The same rules and limits as over HTTP.
         const errors = validate(schema, document, [...specifiedRules, ...validationRules]);
-        if (errors.length > 0) return errors;
+        if (errors.length > 0) return (await charge()) ?? errors;
+        const limited = await charge(document);
+        if (limited) return limited;
         // Each operation gets a request id, as an HTTP request does, on every line it logs.
         const reqId = randomUUID();
         const log = logger.child({ reqId, operationId: String(_id).slice(0, 64) });
@@ -148,7 +171,7 @@ export function attachGraphQLWebSocket(
           : undefined,
       onError: (_ctx, _id, _payload, errors) =>
         errors.map((e) => formatGraphQLError(e instanceof GraphQLError ? e.toJSON() : { message: String(e) }, e, logger, { suggestions })),
-    },
+    }, observer),
     wss,
   );
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toPublicError } from '../../shared/errors';
+import { RateLimitedError, rateLimitHeaders } from '../../shared/rate-limits';
 import { errorBody } from './envelope';
 import { describePath } from './request-path';
 
@@ -29,6 +30,40 @@ function fromFrameworkError(err: FastifyError, bodyLimit: number): AppError | un
   return undefined;
 }
 
+/**
+ * Errors Fastify meets while routing, before any hook: a path with broken percent-encoding,
+ * or a path parameter over maxParamLength. The envelope, not Fastify's own JSON.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  const error = AppError.invalidRequest(tooLong ? 'A path parameter is too long' : 'The URL is not valid (bad percent-encoding)');
+  return reply.code(tooLong ? 414 : 400).send(errorBody(error));
+}
+
+/**
+ * Errors Node's HTTP parser meets before Fastify sees a request (it writes the answer
+ * itself on the raw socket): a request or its headers not received in time (408),
+ * headers or a URL too large (431), or bytes that are not HTTP (400). The same
+ * envelope, with the transport's status; the connection is then closed.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, message] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'The request was not received in time; the connection is closed']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'The request headers (with the URL) are too large']
+        : [400, 'Bad Request', 'Malformed HTTP request'];
+  const body = JSON.stringify(errorBody(AppError.invalidRequest(message)));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 /** REST door: one place turns any error into the spec's error envelope. */
 export function registerRestErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -36,6 +71,7 @@ export function registerRestErrorHandling(app: FastifyInstance, bodyLimit: numbe
     if (!appError) request.log.error({ err }, 'unhandled error');
     const publicError = appError ?? toPublicError(err);
     if (publicError.code === 'INVALID_TOKEN') reply.header('www-authenticate', 'Bearer error="invalid_token"');
+    if (publicError instanceof RateLimitedError) reply.headers(rateLimitHeaders(publicError.state, true));
     // GraphQL clients expect GraphQL's shape even when the body never reached Apollo.
     if (request.url.startsWith('/graphql')) {
       return reply.code(publicError.httpStatus).send({

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Services } from '../../container';
+import type { RateLimits } from '../../shared/rate-limits';
 import { requireBearer } from './auth';
+import { openApiRoutes } from './openapi/openapi.routes';
 import { adminRoutes } from './v1/admin.routes';
 import { customerRoutes } from './v1/customer.routes';
 import { merchantRoutes } from './v1/merchant.routes';
@@ -18,13 +20,15 @@ import { webhookRoutes } from './v1/webhook.routes';
  * page (its handle is its key). Everything else: bearer.
  * Sandbox-only routes do not exist in production (404).
  */
-export async function restV1(app: FastifyInstance, { services, config }: { services: Services; config: Config }) {
-  await app.register(oauthRoutes, { services });
-  if (config.adminApiKey) await app.register(adminRoutes, { services, adminApiKey: config.adminApiKey });
+export async function restV1(app: FastifyInstance, { services, config, rateLimits }: { services: Services; config: Config; rateLimits: RateLimits }) {
+  await app.register(oauthRoutes, { services, rateLimits });
+  if (config.adminApiKey) await app.register(adminRoutes, { services, adminApiKey: config.adminApiKey, rateLimits });
   // The cardholder's 3-D Secure page: public (the handle is its key), sandbox only.
   if (config.env === 'sandbox') await app.register(sandbox3dsRoutes, { services });
+  // This layer's OpenAPI document and its docs page: public, built once from the config.
+  await app.register(openApiRoutes, { config });
   await app.register(async (protectedScope) => {
-    requireBearer(protectedScope, services.oauth);
+    requireBearer(protectedScope, services.oauth, rateLimits);
     await protectedScope.register(merchantRoutes, { services });
     await protectedScope.register(referenceRoutes, { services });
     await protectedScope.register(ratesRoutes, { services });

@@ -64,8 +64,19 @@ describe('GraphQL cost controls, identical over HTTP and the socket (sandbox)', 
     expect(Object.keys(res.body.data)).toHaveLength(15);
   });
 
-  it('a document nested 2,000 levels deep is a clean INVALID_REQUEST (the token limit stops the parser), not a server error', async () => {
-    await refusedOnBothDoors(nested(2000), /more tha[nt] 2000 tokens/);
+  it('a document nested 2,000 levels deep is a clean INVALID_REQUEST (refused before the parser recurses), not a server error', async () => {
+    await refusedOnBothDoors(nested(2000), /nested too deeply \(at most 64 levels of brackets\)/);
+  });
+
+  it('a list value nested 2,000 deep, under the token limit as the parser reads it, is refused the same way', async () => {
+    await refusedOnBothDoors(`{ transaction(reference: ${'['.repeat(2000)}"x"${']'.repeat(2000)}) { reference } }`, /nested too deeply/);
+  });
+
+  it('brackets inside strings, block strings and comments do not count as nesting', async () => {
+    const brackets = '['.repeat(100);
+    const query = `# ${brackets}\n{ a: __type(name: "${brackets}") { name } b: __type(name: """${brackets} \\""" ${brackets}""") { name } }`;
+    const http = await graphql(app.url, query, { token });
+    expect(http.body).toEqual({ data: { a: null, b: null } });
   });
 
   it('a wide and deep document over the cost limit is refused', async () => {

@@ -4,7 +4,7 @@ import { expectedQuote } from '../../helpers/fx';
 import { graphql, request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
-import { momoCollectionInput } from '../../helpers/transactions';
+import { momoCollectionInput, momoTransferInput } from '../../helpers/transactions';
 
 const TXN_FIELDS = `reference externalReference type status failureReason customerUuid accountType countryCode channelId networkId
   dialCode reason providerReference amount currency accountNumber bankInfo { accountName accountNumber bankName bankCode }
@@ -40,23 +40,6 @@ const momoCollection = (customerUuid: string, overrides: Record<string, unknown>
 const bankCollection = (customerUuid: string, overrides: Record<string, unknown> = {}) =>
   momoCollection(customerUuid, { channelId: 'ke_bank_deposit', networkId: 'ke_kcb', accountType: 'BANK', accountNumber: '0123456789', amount: '25000.50', ...overrides });
 
-/** A USD → KES payout to an M-Pesa wallet; override any field. */
-const momoTransfer = (customerUuid: string, overrides: Record<string, unknown> = {}) => ({
-  customerUuid,
-  amount: '100',
-  sourceCurrency: 'USD',
-  destinationCurrency: 'KES',
-  countryCode: 'KE',
-  channelId: 'ke_momo_withdrawal',
-  networkId: 'ke_mpesa',
-  accountNumber: '254711111111',
-  accountName: 'Wanjiru Kamau',
-  dialCode: '+254',
-  accountType: 'MOMO',
-  reason: 'Family support',
-  reference: nextReference('gql-trf'),
-  ...overrides,
-});
 
 describe('GraphQL cross-border collections and transfers', () => {
   let app: TestApp;
@@ -237,7 +220,7 @@ describe('GraphQL cross-border collections and transfers', () => {
   describe('initiateTransfer', () => {
     it('without a quote: priced at the current rate, with the beneficiary; then SUCCESSFUL', async () => {
       const now = app.clock.now();
-      const input = momoTransfer(customerUuid);
+      const input = momoTransferInput(customerUuid);
       const created = ok(await transfer(input), 'initiateTransfer');
       const expected = expectedQuote('USD', 'KES', '100', now);
       expect(created).toEqual({
@@ -279,7 +262,7 @@ describe('GraphQL cross-border collections and transfers', () => {
 
     it('to a bank account ending in 000: FAILED', async () => {
       const created = ok(
-        await transfer(momoTransfer(customerUuid, { channelId: 'ke_bank_withdrawal', networkId: 'ke_equity_bank', accountType: 'BANK', accountNumber: '1234567000' })),
+        await transfer(momoTransferInput(customerUuid, { channelId: 'ke_bank_withdrawal', networkId: 'ke_equity_bank', accountType: 'BANK', accountNumber: '1234567000' })),
         'initiateTransfer',
       );
       expect(created).toMatchObject({ accountType: 'BANK', beneficiary: { accountNumber: '1234567000', networkId: 'ke_equity_bank' } });
@@ -291,7 +274,7 @@ describe('GraphQL cross-border collections and transfers', () => {
     it('with a live quote: locks the quote’s rate, fee and destination amount', async () => {
       const quote = ok(await graphql(app.url, RATE, { token, variables: { amount: '250' } }), 'rate');
       app.clock.advance(30_000);
-      const created = ok(await transfer(momoTransfer(customerUuid, { amount: '250', quoteId: quote.quoteId })), 'initiateTransfer');
+      const created = ok(await transfer(momoTransferInput(customerUuid, { amount: '250', quoteId: quote.quoteId })), 'initiateTransfer');
       expect(created).toMatchObject({
         quoteId: quote.quoteId,
         rate: quote.rate,
@@ -304,7 +287,7 @@ describe('GraphQL cross-border collections and transfers', () => {
     it('with an expired quote: INVALID_REQUEST naming quoteId', async () => {
       const quote = ok(await graphql(app.url, RATE, { token, variables: { amount: '100' } }), 'rate');
       app.clock.advance(61_000);
-      const res = await transfer(momoTransfer(customerUuid, { quoteId: quote.quoteId }));
+      const res = await transfer(momoTransferInput(customerUuid, { quoteId: quote.quoteId }));
       expect(codeOf(res)).toBe('INVALID_REQUEST');
       expect(errorOf(res).extensions!.http.status).toBe(400);
       expect(errorOf(res).extensions!.details).toEqual([{ field: 'quoteId', issue: expect.stringMatching(/^expired at /) }]);
@@ -312,15 +295,15 @@ describe('GraphQL cross-border collections and transfers', () => {
 
     it('with a quote for another amount or another merchant’s quote: INVALID_REQUEST naming quoteId', async () => {
       const quote = ok(await graphql(app.url, RATE, { token, variables: { amount: '100' } }), 'rate');
-      expect(fieldsOf(await transfer(momoTransfer(customerUuid, { amount: '101', quoteId: quote.quoteId })))).toEqual(['quoteId']);
+      expect(fieldsOf(await transfer(momoTransferInput(customerUuid, { amount: '101', quoteId: quote.quoteId })))).toEqual(['quoteId']);
       const theirs = ok(await graphql(app.url, RATE, { token: otherToken, variables: { amount: '100' } }), 'rate');
-      expect(fieldsOf(await transfer(momoTransfer(customerUuid, { quoteId: theirs.quoteId })))).toEqual(['quoteId']);
+      expect(fieldsOf(await transfer(momoTransferInput(customerUuid, { quoteId: theirs.quoteId })))).toEqual(['quoteId']);
     });
   });
 
   describe('transaction(reference)', () => {
     it('finds a transaction by the service’s reference and by the merchant’s', async () => {
-      const input = momoTransfer(customerUuid);
+      const input = momoTransferInput(customerUuid);
       const created = ok(await transfer(input), 'initiateTransfer');
       const byService = ok(await read(created.reference), 'transaction');
       const byExternal = ok(await read(input.reference), 'transaction');
@@ -384,7 +367,7 @@ describe('GraphQL cross-border collections and transfers', () => {
       };
       await add(collect(bankCollection(a!.customer_uuid), listerToken), 'initiateCollection'); // stays PROCESSING
       await add(collect(momoCollection(a!.customer_uuid, { accountNumber: '254700000000' }), listerToken), 'initiateCollection'); // FAILED
-      await add(transfer(momoTransfer(a!.customer_uuid), listerToken), 'initiateTransfer'); // SUCCESSFUL
+      await add(transfer(momoTransferInput(a!.customer_uuid), listerToken), 'initiateTransfer'); // SUCCESSFUL
       await add(collect(momoCollection(b!.customer_uuid), listerToken), 'initiateCollection'); // SUCCESSFUL
       const [t1, t2, t3, t4] = refs as [string, string, string, string];
       for (const ref of [t2, t3, t4]) await awaitFinal(ref, listerToken);
@@ -434,12 +417,12 @@ describe('GraphQL cross-border collections and transfers', () => {
       expect(codeOf(res)).toBe('KYC_REQUIRED');
       expect(errorOf(res).extensions!.http.status).toBe(403);
       expect(codeOf(await collect(momoCollection(pending, { channelId: 'gh_momo_deposit' })))).toBe('KYC_REQUIRED');
-      expect(codeOf(await transfer(momoTransfer(pending)))).toBe('KYC_REQUIRED');
+      expect(codeOf(await transfer(momoTransferInput(pending)))).toBe('KYC_REQUIRED');
     });
 
     it('another merchant’s customer is NOT_FOUND', async () => {
       expect(codeOf(await collect(momoCollection(customerUuid), otherToken))).toBe('NOT_FOUND');
-      expect(codeOf(await transfer(momoTransfer(customerUuid), otherToken))).toBe('NOT_FOUND');
+      expect(codeOf(await transfer(momoTransferInput(customerUuid), otherToken))).toBe('NOT_FOUND');
     });
 
     it('a reused reference is DUPLICATE_REQUEST naming the existing transaction, across kinds', async () => {
@@ -449,7 +432,7 @@ describe('GraphQL cross-border collections and transfers', () => {
       expect(codeOf(again)).toBe('DUPLICATE_REQUEST');
       expect(errorOf(again).extensions!.http.status).toBe(409);
       expect(errorOf(again).extensions!.details).toEqual([{ field: 'reference', issue: `already used by transaction ${first.reference}` }]);
-      const asTransfer = await transfer(momoTransfer(customerUuid, { reference: input.reference }));
+      const asTransfer = await transfer(momoTransferInput(customerUuid, { reference: input.reference }));
       expect(codeOf(asTransfer)).toBe('DUPLICATE_REQUEST');
       expect(errorOf(asTransfer).extensions!.details).toEqual([{ field: 'reference', issue: `already used by transaction ${first.reference}` }]);
       // The same reference is free for another merchant.
@@ -493,7 +476,7 @@ describe('GraphQL cross-border collections and transfers', () => {
       ['an amount too small for the channel', { amount: '0.01' }, 'amount'],
       ['an empty account name', { accountName: '' }, 'accountName'],
     ])('transfer with %s is INVALID_REQUEST naming %s', async (_what, overrides, field) => {
-      const res = await transfer(momoTransfer(customerUuid, overrides));
+      const res = await transfer(momoTransferInput(customerUuid, overrides));
       expect(codeOf(res)).toBe('INVALID_REQUEST');
       expect(fieldsOf(res)).toEqual([field]);
     });

@@ -2,21 +2,43 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../container';
 import { safeEqual } from '../../../shared/crypto';
 import { AppError } from '../../../shared/errors';
+import type { RateLimits } from '../../../shared/rate-limits';
+import { limitRequest } from '../rate-limit';
 import { sendSuccess } from '../envelope';
-import { serializeCredentials } from './merchant.serializer';
+import { adminKycRoutes } from './admin-kyc.routes';
+import { serializeCredentials, serializeMerchant } from './merchant.serializer';
+import { parseUuid } from '../../../shared/validation';
 
 /** Operator API, guarded by ADMIN_API_KEY. Not registered at all when the key is unset. */
-export async function adminRoutes(app: FastifyInstance, { services, adminApiKey }: { services: Services; adminApiKey: string }) {
-  app.addHook('onRequest', async (request) => {
+export async function adminRoutes(
+  app: FastifyInstance,
+  { services, adminApiKey, rateLimits }: { services: Services; adminApiKey: string; rateLimits: RateLimits },
+) {
+  app.addHook('onRequest', async (request, reply) => {
+    // Counted before the key is checked: a wrong key costs as much as a right one.
+    await limitRequest(rateLimits, 'admin', request.ip, reply);
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     if (!match || !safeEqual(match[1]!, adminApiKey)) throw AppError.invalidToken('A valid admin API key is required');
   });
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
+  // A child of this scope: it inherits the key check above (tested in test/e2e/kyc-review.test.ts).
+  await app.register(adminKycRoutes, { services });
 
   app.post('/admin/merchants', async (request, reply) => {
     const created = await services.merchants.createMerchant(request.body);
     return sendSuccess(reply, 'Merchant created; the secrets are shown only this once', serializeCredentials(created), 201);
+  });
+
+  // Disabling revokes every token the merchant holds (requests and sockets end on every instance) and refuses new ones.
+  app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/disable', async (request, reply) => {
+    const merchant = await services.oauth.setMerchantDisabled(parseUuid(request.params.merchantId, 'merchant_id'), true);
+    return sendSuccess(reply, 'Merchant disabled; its tokens are revoked', serializeMerchant(merchant, { admin: true }));
+  });
+
+  app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/enable', async (request, reply) => {
+    const merchant = await services.oauth.setMerchantDisabled(parseUuid(request.params.merchantId, 'merchant_id'), false);
+    return sendSuccess(reply, 'Merchant enabled; it can get new tokens', serializeMerchant(merchant, { admin: true }));
   });
 }

@@ -1,13 +1,14 @@
 import type { MerchantCredentials } from '../../../modules/merchants/merchant.service';
 import type { Merchant } from '../../../modules/merchants/merchant.entity';
 
-/** The merchant as REST shows it: never a secret, never a hash. */
-export function serializeMerchant(merchant: Merchant) {
+/** The merchant as REST shows it: never a secret, never a hash. Operators also see whether it is disabled. */
+export function serializeMerchant(merchant: Merchant, { admin = false } = {}) {
   return {
     merchant_id: merchant.id,
     name: merchant.name,
     client_id: merchant.clientId,
     webhook_url: merchant.webhookUrl,
+    ...(admin ? { disabled_at: merchant.disabledAt?.toISOString() ?? null } : {}),
     created_at: merchant.createdAt.toISOString(),
     updated_at: merchant.updatedAt.toISOString(),
   };

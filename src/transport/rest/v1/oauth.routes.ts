@@ -3,7 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../../container';
 import type { ClientCredentials } from '../../../modules/auth/oauth.service';
 import { AppError } from '../../../shared/errors';
+import type { RateLimits } from '../../../shared/rate-limits';
 import { sendSuccess } from '../envelope';
+import { limitRequest } from '../rate-limit';
 
 /** RFC 6749 §2.3.1: HTTP Basic with form-urlencoded client_id and client_secret. */
 function basicClient(request: FastifyRequest): ClientCredentials | undefined {
@@ -23,9 +25,27 @@ function basicClient(request: FastifyRequest): ClientCredentials | undefined {
   }
 }
 
-export async function oauthRoutes(app: FastifyInstance, { services }: { services: Services }) {
+/** The client_id an attempt names (body or Basic), for its budget; unreadable → none (the grant refuses it anyway). */
+function claimedClientId(request: FastifyRequest): string | undefined {
+  const body = request.body as Record<string, unknown> | undefined;
+  if (typeof body?.client_id === 'string') return body.client_id.slice(0, 256);
+  try {
+    return basicClient(request)?.clientId.slice(0, 256);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function oauthRoutes(app: FastifyInstance, { services, rateLimits }: { services: Services; rateLimits: RateLimits }) {
   // OAuth clients commonly send form bodies; this scope, and only it, accepts them.
   await app.register(formbody, { bodyLimit: 16 * 1024 });
+  // Every attempt counts, right or wrong, by address (before the body is read) and by the client it names:
+  // guessing a secret is as slow as the budget, and one client's failures do not lock out another's address.
+  app.addHook('onRequest', async (request, reply) => limitRequest(rateLimits, 'tokenIp', request.ip, reply));
+  app.addHook('preHandler', async (request, reply) => {
+    const clientId = claimedClientId(request);
+    if (clientId !== undefined) await limitRequest(rateLimits, 'tokenClient', clientId, reply);
+  });
   // Token responses, successful or not, must never be cached (RFC 6749 §5.1).
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');

@@ -1,0 +1,56 @@
+import { RequestContext } from '@mikro-orm/core';
+import { openStorage } from '../bootstrap';
+import { loadConfig } from '../config';
+import { createServices, type Services } from '../container';
+import { createPubSub, InProcessPubSub } from '../events/pubsub';
+import { JobRunner } from '../jobs/job-runner';
+import { systemClock } from '../shared/clock';
+import { AppError } from '../shared/errors';
+import { Faults } from '../shared/faults';
+import { resolveKeys } from '../shared/keys';
+import { createLogger } from '../shared/logger';
+
+/**
+ * The operator CLIs' common harness: the service layer on the configured database
+ * (the service may be running or not), one request context, JSON on stdout, logs on
+ * stderr. Jobs are only added here; a running service runs them. `broadcast`: publish
+ * through the configured pub/sub (Redis when REDIS_URL is set), so running instances
+ * hear of the change at once; without it they learn it from the database.
+ */
+export async function runWithServices(broadcast: boolean, work: (services: Services) => Promise<unknown>): Promise<number> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
+  const keys = resolveKeys(config, logger);
+  const { database, orm, sql } = await openStorage(config, logger, { reuseRunning: true });
+  const pubsub = broadcast ? createPubSub(config.redisUrl, logger) : new InProcessPubSub();
+  try {
+    // prepare() learns the task ids the outbox's statement needs.
+    const jobs = new JobRunner(sql, logger, { concurrency: 1, pollIntervalMs: config.jobPollIntervalMs, heartbeatMs: config.jobHeartbeatMs, deadAfterMs: config.jobHeartbeatMs * 4 }, database.embedded);
+    await jobs.prepare();
+    const services = createServices({ config, logger, clock: systemClock, orm, sql, pubsub, keys, jobs, faults: new Faults(undefined) });
+    const output = await RequestContext.create(orm.em, () => work(services));
+    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    return 0;
+  } finally {
+    await pubsub.close();
+    await sql.close();
+    await orm.close();
+    await database.close();
+  }
+}
+
+/** Exits with the CLI's code; an error is one line on stderr (its code and details when it is an AppError). */
+export function exitWith(name: string, result: Promise<number>): void {
+  result.then(
+    (code) => process.exit(code),
+    (err) => {
+      if (err instanceof AppError) {
+        const details = err.details ? ` (${err.details.map((d) => `${d.field} ${d.issue}`).join('; ')})` : '';
+        process.stderr.write(`${name} failed: ${err.code}: ${err.message}${details}\n`);
+      } else {
+        process.stderr.write(`${name} failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      }
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,81 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { FastifyInstance } from 'fastify';
+import type { Infrastructure } from '../container';
+import { safeEqual } from '../shared/crypto';
+import { AppError } from '../shared/errors';
+import { graphqlOperationPlugin, type GraphQLOperationObserver } from '../transport/graphql/operation-observer';
+import { sendSuccess } from '../transport/rest/envelope';
+import { Readiness } from './health';
+import { Metrics } from './metrics';
+
+export interface Observability {
+  /** Apollo plugin: observes each GraphQL operation over HTTP. */
+  graphqlPlugin: ApolloServerPlugin<any>;
+  /** For the socket door (attachGraphQLWebSocket): its operations, sockets and subscriptions. */
+  graphqlObserver: GraphQLOperationObserver;
+  /** /health/ready answers 503 from now on. Call it first in a graceful shutdown, so load balancers stop sending. */
+  markNotReady(): void;
+}
+
+/** Probes and scrapes are frequent and uneventful: the access log keeps only their warnings and errors. */
+const QUIET = { logLevel: 'warn' as const };
+
+/**
+ * Metrics and health. Every request's duration is observed once, when its response has
+ * been sent, under its route's pattern (never the URL: a label's values must stay few).
+ *
+ * - GET /metrics: Prometheus text format. With METRICS_TOKEN set it requires
+ *   `Authorization: Bearer <METRICS_TOKEN>`; without it, it is open in the sandbox and
+ *   absent (404) in production, which must opt in with a token.
+ * - GET /health/live: the process answers (no I/O).
+ * - GET /health/ready: the database answers `select 1` on the direct pool, Redis answers
+ *   PING (when REDIS_URL is set), and the instance is not shutting down; else 503 naming
+ *   what failed.
+ */
+export function registerObservability(fastify: FastifyInstance, infra: Infrastructure): Observability {
+  const { config, logger, sql, pubsub } = infra;
+  const metrics = infra.metrics ?? new Metrics({ ...infra, poolMax: config.dbPoolMax });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    metrics.observeHttp(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime);
+    done();
+  });
+
+  const token = config.metricsToken;
+  if (token || config.env === 'sandbox') {
+    fastify.get('/metrics', QUIET, async (request, reply) => {
+      if (token) {
+        const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+        if (!match || !safeEqual(match[1]!, token)) throw AppError.invalidToken('A valid metrics token is required');
+      }
+      const body = await metrics.registry.metrics();
+      return reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(body);
+    });
+  }
+
+  const readiness = new Readiness(
+    {
+      database: () => sql.query('select 1'),
+      redis: config.redisUrl ? () => pubsub.ping() : null,
+    },
+    logger,
+  );
+  fastify.get('/health/live', QUIET, async (_request, reply) => sendSuccess(reply, 'Live', { status: 'ok' }));
+  fastify.get('/health/ready', QUIET, async (_request, reply) => {
+    const report = await readiness.report();
+    reply.header('cache-control', 'no-store');
+    if (report.ready) return sendSuccess(reply, 'Ready', { status: 'ready', checks: report.checks });
+    const message = report.draining ? 'Not ready: the service is shutting down' : `Not ready: ${report.failed.join(', ')} not answering`;
+    return reply.code(503).send({
+      status: 'error',
+      code: 'SERVICE_UNAVAILABLE',
+      message,
+      data: { status: report.draining ? 'draining' : 'not_ready', checks: report.checks },
+    });
+  });
+
+  return {
+    graphqlPlugin: graphqlOperationPlugin(metrics.graphql),
+    graphqlObserver: metrics.graphql,
+    markNotReady: () => readiness.markNotReady(),
+  };
+}

@@ -1,0 +1,244 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../../../config';
+import { ERROR_HTTP_STATUS, type ErrorCode } from '../../../shared/errors';
+import { requestJsonSchema, type JsonSchema } from './json-schema';
+import { OPERATIONS, TAGS, type OperationSpec } from './operations';
+import { ERROR_ENVELOPE, responseComponents } from './responses';
+
+export type OpenApiDocument = JsonSchema & { openapi: '3.1.0'; paths: Record<string, Record<string, JsonSchema>> };
+
+/** When each code is answered, whatever the route (README, Errors). A route's own `errors` say more. */
+const WHEN: Record<ErrorCode, string> = {
+  INVALID_REQUEST: 'missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit',
+  INVALID_TOKEN: 'the access token is missing, malformed, expired or revoked',
+  INVALID_CLIENT: 'wrong client credentials',
+  KYC_REQUIRED: 'the customer is not KYC-approved',
+  NOT_FOUND: 'not found (another merchant’s resources look exactly like missing ones)',
+  DUPLICATE_REQUEST: 'already used',
+  INVALID_STATE: 'not allowed in the object’s current state',
+  RATE_LIMITED: 'too many requests (see Retry-After)',
+  SERVER_ERROR: 'an unexpected failure: a generic message, with no internals',
+};
+
+/** Each kind of access: who may call, and what a caller without it gets. */
+const ACCESS: Record<OperationSpec['access'], { security: JsonSchema[]; errors: Partial<Record<ErrorCode, string>> }> = {
+  public: { security: [], errors: {} },
+  client: { security: [{}, { clientBasic: [] }], errors: { RATE_LIMITED: 'too many attempts from this client_id or this address (see Retry-After)' } },
+  bearer: {
+    security: [{ oauth2: [] }, { bearerToken: [] }],
+    errors: { INVALID_TOKEN: WHEN.INVALID_TOKEN, RATE_LIMITED: 'the merchant’s request budget is spent (see Retry-After and RateLimit-*)' },
+  },
+  admin: {
+    security: [{ adminApiKey: [] }],
+    errors: { INVALID_TOKEN: 'a valid admin API key is required', RATE_LIMITED: 'too many admin requests from this address (see Retry-After)' },
+  },
+};
+
+const SECURITY_SCHEMES: Record<string, JsonSchema> = {
+  oauth2: {
+    type: 'oauth2',
+    description:
+      'Client credentials grant at POST /v1/oauth/token (client_id and client_secret in the body, or HTTP Basic). ' +
+      'The answer is wrapped in the service’s envelope: the token is at `data.access_token`. It lasts 3600 s; refresh with grant_type=refresh_token.',
+    flows: { clientCredentials: { tokenUrl: '/v1/oauth/token', refreshUrl: '/v1/oauth/token', scopes: {} } },
+  },
+  bearerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /v1/oauth/token, as `Authorization: Bearer …`.' },
+  clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client authentication: client_id and client_secret as HTTP Basic (RFC 6749 §2.3.1), instead of body parameters.' },
+  adminApiKey: { type: 'http', scheme: 'bearer', description: 'The service’s ADMIN_API_KEY, as `Authorization: Bearer …`.' },
+};
+
+const DESCRIPTION = [
+  'Cross-border collections and transfers (bank transfer and mobile money, 22 countries) and domestic card payments.',
+  '',
+  '- **Envelopes.** Success: `{"status":"success","message":…,"data":…}`, with `meta` beside a list. Error: `{"status":"error","code":…,"message":…,"details"?:[{field,issue}]}`; the code fixes the HTTP status.',
+  '- **Money.** Send amounts as decimal strings (`"1500.00"`; a JSON number is accepted). Answers carry them as exact JSON numbers, within the currency’s minor-unit decimals.',
+  '- **Auth.** Get a token at POST /v1/oauth/token and send it as `Authorization: Bearer …`. Tokens last 3600 s.',
+  '- **Request ids.** Every answer has an `x-request-id` header; send your own (1–128 of letters, digits, `. _ : -`) to follow a request.',
+].join('\n');
+
+const ENVIRONMENT: Record<Config['env'], string> = {
+  sandbox: 'This document describes the **sandbox**. Operations with `x-sandbox-only: true` (tag Sandbox) exist only there.',
+  production: 'This document describes **production**. The sandbox has a few more operations (simulation, the 3-D Secure test page).',
+};
+
+/** The service's version, from the nearest package.json above this file (src/ under ts-jest, dist/src/ once built). */
+function serviceVersion(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    if (path.dirname(dir) === dir) return '0.0.0';
+  }
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The routes this configuration registers (index.ts): sandbox-only ones in the sandbox, admin ones with a key. */
+export function operationsFor(config: Pick<Config, 'env' | 'adminApiKey'>): OperationSpec[] {
+  return OPERATIONS.filter((op) => (!op.sandboxOnly || config.env === 'sandbox') && (op.access !== 'admin' || Boolean(config.adminApiKey)));
+}
+
+function parameters(op: OperationSpec): JsonSchema[] {
+  const params: JsonSchema[] = Object.entries(op.params ?? {}).map(([name, description]) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } }));
+  if (!op.query) return params;
+  const query = requestJsonSchema(op.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  for (const name of Object.keys(op.fields ?? {})) {
+    if (!query.properties?.[name]) throw new Error(`${op.operationId}: fields.${name} is not a query parameter`);
+  }
+  for (const [name, generated] of Object.entries(query.properties ?? {})) {
+    const doc = op.fields?.[name];
+    const { description, ...schema } = doc?.schema ?? generated;
+    const text = [doc?.description, description].filter(Boolean).join('. ');
+    params.push({
+      name,
+      in: 'query',
+      required: Boolean(doc?.required) || (query.required ?? []).includes(name),
+      ...(text ? { description: text } : {}),
+      schema,
+    });
+  }
+  return params;
+}
+
+/** The body's schema for components, with the route's field notes. */
+function bodySchema(op: OperationSpec): JsonSchema {
+  const json = requestJsonSchema(op.body!.schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  for (const [name, doc] of Object.entries(op.fields ?? {})) {
+    const property = json.properties?.[name];
+    if (!property) throw new Error(`${op.operationId}: fields.${name} is not a field of ${op.body!.name}`);
+    if (doc.schema) json.properties![name] = { ...doc.schema };
+    const notes = [doc.description, property.description].filter(Boolean).join('. ');
+    if (notes) json.properties![name]!.description = notes;
+  }
+  return json;
+}
+
+function errorExample(op: OperationSpec, code: ErrorCode, when: string): JsonSchema {
+  const message = `${when.charAt(0).toUpperCase()}${when.slice(1)}`.split(';')[0]!;
+  if (code !== 'INVALID_REQUEST') return { status: 'error', code, message };
+  const input = op.body?.schema ?? op.query;
+  const field = input ? (requestJsonSchema(input).required as string[] | undefined)?.[0] : undefined;
+  return field
+    ? { status: 'error', code, message: `Invalid request: ${field} is required`, details: [{ field, issue: 'is required' }] }
+    : { status: 'error', code, message: 'Invalid request' };
+}
+
+function errorResponses(op: OperationSpec): Record<string, JsonSchema> {
+  const errors: Partial<Record<ErrorCode, string>> = { ...ACCESS[op.access].errors };
+  if (op.body || op.query || op.params) errors.INVALID_REQUEST = WHEN.INVALID_REQUEST;
+  for (const [code, when] of Object.entries(op.errors ?? {}) as Array<[ErrorCode, string]>) {
+    errors[code] = code === 'INVALID_REQUEST' && errors.INVALID_REQUEST ? `${WHEN.INVALID_REQUEST}; ${when}` : when;
+  }
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of Object.keys(errors) as ErrorCode[]) byStatus.set(ERROR_HTTP_STATUS[code], [...(byStatus.get(ERROR_HTTP_STATUS[code]) ?? []), code]);
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: codes.map((code) => `\`${code}\`: ${errors[code]}`).join('; '),
+      content: {
+        'application/json': {
+          schema: { allOf: [ref('Error'), { properties: { code: { enum: codes } } }] },
+          // Named examples, one a code: generated ones would show the first code of the whole list.
+          examples: Object.fromEntries(codes.map((code) => [code, { value: errorExample(op, code, errors[code]!) }])),
+        },
+      },
+    };
+  }
+  responses['500'] ??= { $ref: '#/components/responses/ServerError' };
+  return responses;
+}
+
+function successResponse(op: OperationSpec): Record<string, JsonSchema> {
+  const ok = op.ok!;
+  const meta = ok.list === 'page' ? 'PageMeta' : ok.list === 'count' ? 'CountMeta' : undefined;
+  const data = ok.data ? ref(ok.data) : { type: 'object' };
+  const envelope: JsonSchema = {
+    type: 'object',
+    required: ['status', 'message', 'data', ...(meta ? ['meta'] : [])],
+    properties: {
+      status: { const: 'success' },
+      message: { type: 'string', examples: [ok.message] },
+      data: ok.list ? { type: 'array', items: data } : data,
+      ...(meta ? { meta: ref(meta) } : {}),
+    },
+  };
+  return {
+    [String(ok.status ?? 200)]: {
+      description: ok.message,
+      ...(ok.noStore ? { headers: { 'Cache-Control': { description: 'Never cached', schema: { const: 'no-store' } } } } : {}),
+      content: { 'application/json': { schema: envelope } },
+    },
+  };
+}
+
+function operationObject(op: OperationSpec, bodies: Record<string, JsonSchema>): JsonSchema {
+  const operation: JsonSchema = {
+    operationId: op.operationId,
+    tags: [op.tag],
+    summary: op.summary,
+    ...(op.description || op.sandboxOnly ? { description: [op.sandboxOnly ? '**Sandbox only.**' : '', op.description ?? ''].filter(Boolean).join(' ') } : {}),
+    security: ACCESS[op.access].security,
+  };
+  const params = parameters(op);
+  if (params.length > 0) operation.parameters = params;
+  if (op.body) {
+    bodies[op.body.name] = bodySchema(op);
+    const media = { schema: ref(op.body.name), example: op.body.example };
+    operation.requestBody = {
+      required: true,
+      content: { 'application/json': media, ...(op.body.form ? { 'application/x-www-form-urlencoded': { schema: ref(op.body.name) } } : {}) },
+    };
+  }
+  if (op.raw?.requestBody) operation.requestBody = op.raw.requestBody;
+  operation.responses = op.raw ? op.raw.responses : { ...successResponse(op), ...errorResponses(op) };
+  if (op.sandboxOnly) operation['x-sandbox-only'] = true;
+  return operation;
+}
+
+/**
+ * The OpenAPI 3.1 document of the /v1 layer as this configuration registers it.
+ * Built once at start (openapi.routes.ts) from the operation registry, the
+ * services' request schemas and the answer shapes.
+ */
+export function buildOpenApiDocument(config: Pick<Config, 'env' | 'adminApiKey'>): OpenApiDocument {
+  const operations = operationsFor(config);
+  const bodies: Record<string, JsonSchema> = {};
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const op of operations) {
+    const item = (paths[op.path] ??= {});
+    if (item[op.method]) throw new Error(`Two operations for ${op.method.toUpperCase()} ${op.path}`);
+    item[op.method] = operationObject(op, bodies);
+  }
+  const used = new Set(operations.map((op) => op.tag));
+  return {
+    openapi: '3.1.0',
+    // OpenAPI 3.1's own dialect: JSON Schema draft 2020-12 plus the OpenAPI vocabulary (discriminator). Said
+    // explicitly; it is the one dialect Swagger UI (and most tools) support without a warning.
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'Payments Gateway API',
+      version: serviceVersion(),
+      description: `${DESCRIPTION}\n\n${ENVIRONMENT[config.env]}`,
+    },
+    servers: [{ url: '/', description: `This service (${config.env})` }],
+    tags: Object.entries(TAGS)
+      .filter(([name]) => used.has(name as keyof typeof TAGS))
+      .map(([name, description]) => ({ name, description, ...(name === 'Sandbox' ? { 'x-sandbox-only': true } : {}) })),
+    paths,
+    components: {
+      schemas: { ...responseComponents(), Error: ERROR_ENVELOPE, ...bodies },
+      responses: {
+        ServerError: {
+          description: `\`SERVER_ERROR\`: ${WHEN.SERVER_ERROR}`,
+          content: {
+            'application/json': {
+              schema: { allOf: [ref('Error'), { properties: { code: { const: 'SERVER_ERROR' } } }] },
+              example: { status: 'error', code: 'SERVER_ERROR', message: 'An unexpected error occurred' },
+            },
+          },
+        },
+      },
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  };
+}

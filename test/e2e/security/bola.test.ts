@@ -1,0 +1,585 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildSchema, getNamedType, isInputObjectType, type GraphQLArgument, type GraphQLInputField, type GraphQLObjectType } from 'graphql';
+import { approvedCustomer, enroll, enrollBody, kycBody } from '../../helpers/factories';
+import { graphql, request, type HttpResult } from '../../helpers/http';
+import { cardPaymentBody, cardPaymentInput } from '../../helpers/payments';
+import { startReceiver, type Receiver } from '../../helpers/receiver';
+import { dbFingerprint, dbRows, GqlSocket, randomLike, registeredRoutes } from '../../helpers/security';
+import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { momoCollectionBody, momoCollectionInput, momoTransferInput, newReference, transferBody } from '../../helpers/transactions';
+import { awaitDelivery, setEndpoint } from '../../helpers/webhooks';
+
+/**
+ * Broken object-level authorization, swept over every door: merchant B holds a
+ * valid token and A's identifiers (customer uuids, references, event ids, a quote
+ * id, list cursors). Every route and operation that takes one must answer B
+ * exactly as it answers a random identifier of the same shape, change nothing of
+ * A's, and never stream A's events. The routes and operations are enumerated from
+ * what the app registered and from schema.graphql, so a new one fails the
+ * coverage checks until it is swept here.
+ */
+
+interface Txn {
+  reference: string;
+  external_reference: string;
+}
+
+interface Tenant {
+  merchantId: string;
+  token: string;
+  customer: string;
+  customerid: string;
+  pending: string;
+  quote: string;
+  collection: Txn;
+  transfer: Txn;
+  payment: Txn;
+  events: string[];
+}
+
+const ok = async (res: Promise<HttpResult>, what: string, status = 200) => {
+  const r = await res;
+  if (r.status !== status) throw new Error(`${what}: ${r.status} ${r.text}`);
+  return r.body;
+};
+
+
+const submitKycInput = {
+  idType: 'NATIONAL_ID',
+  idNumber: 'A12345678',
+  idCountry: 'KE',
+  dateOfBirth: '1990-04-12',
+  address: { line1: '12 Moi Avenue', city: 'Nairobi', countryCode: 'KE' },
+};
+
+/** What must be identical between B's answer for A's id and its answer for a random id: everything but per-request headers. */
+function comparable(res: HttpResult, id: string) {
+  const headers: Record<string, string | null> = {};
+  for (const name of ['content-type', 'content-length', 'cache-control', 'www-authenticate', 'set-cookie']) headers[name] = res.headers.get(name);
+  return { status: res.status, headers, body: res.text.split(id).join('<id>') };
+}
+
+/** Fresh merchant with a KYC-approved customer, a second customer awaiting KYC, a quote, a collection, a transfer and a card payment. */
+async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<Tenant> {
+  const creds = await app.createMerchant(name);
+  const token = (await app.token(creds)).accessToken;
+  if (webhookUrl) await setEndpoint(app.url, token, webhookUrl);
+  const customer = await approvedCustomer(app, token);
+  const pending = await enroll(app, token);
+  const quote = await ok(request(app.url, 'GET', '/v1/crossborder/rates?source_currency=USD&destination_currency=KES&amount=100', { token }), 'rate');
+  const collection = await ok(request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollectionBody(customer.customer_uuid) }), 'collection');
+  const transfer = await ok(request(app.url, 'POST', '/v1/crossborder/global-transfer', { token, body: transferBody(customer.customer_uuid) }), 'transfer');
+  const payment = await ok(request(app.url, 'POST', '/v1/payments/initiate', { token, body: cardPaymentBody() }), 'payment');
+  if (collection.data.status !== 'processing' || transfer.data.status !== 'processing' || payment.data.status !== 'successful') {
+    throw new Error(`unexpected fixture states: ${collection.data.status} ${transfer.data.status} ${payment.data.status}`);
+  }
+  const events = (await ok(request(app.url, 'GET', '/v1/webhooks/events', { token }), 'events')).data.map((e: { id: string }) => e.id);
+  return {
+    merchantId: creds.merchant.id,
+    token,
+    customer: customer.customer_uuid,
+    customerid: customer.customerid,
+    pending: pending.customer_uuid,
+    quote: quote.data.quote_id,
+    collection: collection.data,
+    transfer: transfer.data,
+    payment: payment.data,
+    events,
+  };
+}
+
+describe('BOLA: merchant B with merchant A’s identifiers, through every door', () => {
+  let app: TestApp;
+  let receiver: Receiver;
+  let A: Tenant;
+  let B: Tenant;
+  /** Every identifier of A's that B must never see. */
+  let secretsOfA: string[];
+  const cursorsOfA: Record<string, string> = {};
+
+  beforeAll(async () => {
+    // Transactions stay `processing` for the whole file unless simulated: a change to one of A's is B's doing.
+    app = await createTestApp({ env: { SANDBOX_SETTLE_MS: '600000' } });
+    receiver = await startReceiver();
+    // A has a webhook endpoint (on loopback), so a resend that got through would show as a delivery.
+    [A, B] = await Promise.all([tenant(app, 'Tenant A', receiver.url), tenant(app, 'Tenant B')]);
+    for (const id of A.events) await awaitDelivery(app, A.token, id, (e) => e.delivery_status === 'delivered');
+    expect(A.events).toHaveLength(2); // customer.kyc.approved and payment.successful
+    secretsOfA = [
+      A.merchantId,
+      A.customer,
+      A.customerid,
+      A.pending,
+      A.quote,
+      ...[A.collection, A.transfer, A.payment].flatMap((t) => [t.reference, t.external_reference]),
+      ...A.events,
+    ];
+    cursorsOfA.restCustomers = (await ok(request(app.url, 'GET', '/v1/customers?limit=1', { token: A.token }), 'customers')).meta.next_cursor;
+    cursorsOfA.restEvents = (await ok(request(app.url, 'GET', '/v1/webhooks/events?limit=1', { token: A.token }), 'events')).meta.next_cursor;
+    const gql = await graphql(app.url, '{ customers(first: 1) { pageInfo { endCursor } } transactions(first: 1) { pageInfo { endCursor } } webhookEvents(first: 1) { pageInfo { endCursor } } }', {
+      token: A.token,
+    });
+    cursorsOfA.gqlCustomers = gql.body.data.customers.pageInfo.endCursor;
+    cursorsOfA.gqlTransactions = gql.body.data.transactions.pageInfo.endCursor;
+    cursorsOfA.gqlEvents = gql.body.data.webhookEvents.pageInfo.endCursor;
+    for (const [k, v] of Object.entries(cursorsOfA)) if (!v) throw new Error(`no cursor ${k}`);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await receiver?.close();
+  });
+
+  // ---------------------------------------------------------------- REST
+  interface RestCase {
+    /** The registered route pattern it exercises, `METHOD /v1/...`. */
+    route: string;
+    label: string;
+    id: () => string;
+    path: (id: string) => string;
+    body?: (id: string) => unknown;
+    expected: { status: number; code: string };
+    /** GET only: A's own read of the id succeeds (false where A's answer is 404 too: a collection is not a payment). */
+    readableByOwner?: boolean;
+  }
+  const NOT_FOUND = { status: 404, code: 'NOT_FOUND' };
+  const restCases = (): RestCase[] => {
+    const refs = (t: Tenant) => [
+      ['collection reference', t.collection.reference],
+      ['collection external reference', t.collection.external_reference],
+      ['transfer reference', t.transfer.reference],
+      ['transfer external reference', t.transfer.external_reference],
+      ['payment reference', t.payment.reference],
+      ['payment external reference', t.payment.external_reference],
+    ];
+    const cases: RestCase[] = [];
+    for (const [label, uuid] of [['approved customer', A.customer], ['customer awaiting KYC', A.pending]] as const) {
+      for (const method of ['GET', 'HEAD']) {
+        cases.push({ route: `${method} /v1/customer/:uuid`, label, id: () => uuid, path: (id) => `/v1/customer/${id}`, expected: NOT_FOUND });
+        cases.push({ route: `${method} /v1/customer/:uuid/kyc`, label, id: () => uuid, path: (id) => `/v1/customer/${id}/kyc`, expected: NOT_FOUND });
+      }
+      cases.push({ route: 'POST /v1/customer/:uuid/kyc', label, id: () => uuid, path: (id) => `/v1/customer/${id}/kyc`, body: () => kycBody(), expected: NOT_FOUND });
+    }
+    for (const [label, ref] of refs(A)) {
+      for (const method of ['GET', 'HEAD']) {
+        cases.push({ route: `${method} /v1/crossborder/global-transfer/:reference`, label: label!, id: () => ref!, path: (id) => `/v1/crossborder/global-transfer/${id}`, expected: NOT_FOUND });
+        cases.push({
+          route: `${method} /v1/payments/verify/:reference`,
+          label: label!,
+          id: () => ref!,
+          path: (id) => `/v1/payments/verify/${id}`,
+          expected: NOT_FOUND,
+          readableByOwner: label!.startsWith('payment'),
+        });
+      }
+      for (const outcome of ['successful', 'failed']) {
+        cases.push({
+          route: 'POST /v1/sandbox/transactions/:reference/simulate',
+          label: `${label} → ${outcome}`,
+          id: () => ref!,
+          path: (id) => `/v1/sandbox/transactions/${id}/simulate`,
+          body: () => ({ outcome }),
+          expected: NOT_FOUND,
+        });
+      }
+    }
+    for (const [i, eventId] of A.events.entries()) {
+      for (const method of ['GET', 'HEAD']) {
+        cases.push({ route: `${method} /v1/webhooks/events/:id`, label: `event ${i}`, id: () => eventId, path: (id) => `/v1/webhooks/events/${id}`, expected: NOT_FOUND });
+      }
+      cases.push({ route: 'POST /v1/webhooks/events/:id/resend', label: `event ${i}`, id: () => eventId, path: (id) => `/v1/webhooks/events/${id}/resend`, expected: NOT_FOUND });
+    }
+    // Identifiers in bodies: another merchant's customer or quote.
+    cases.push({
+      route: 'POST /v1/crossborder/global-collection',
+      label: 'customer_uuid',
+      id: () => A.customer,
+      path: () => '/v1/crossborder/global-collection',
+      body: (id) => momoCollectionBody(id),
+      expected: NOT_FOUND,
+    });
+    cases.push({ route: 'POST /v1/crossborder/global-transfer', label: 'customer_uuid', id: () => A.customer, path: () => '/v1/crossborder/global-transfer', body: (id) => transferBody(id), expected: NOT_FOUND });
+    cases.push({
+      route: 'POST /v1/crossborder/global-transfer',
+      label: 'quote_id (B’s own customer)',
+      id: () => A.quote,
+      path: () => '/v1/crossborder/global-transfer',
+      body: (id) => transferBody(B.customer, { quote_id: id }),
+      // Documented: someone else's quote is refused on quote_id, exactly like an unknown one.
+      expected: { status: 400, code: 'INVALID_REQUEST' },
+    });
+    cases.push({ route: 'POST /v1/payments/initiate', label: 'customer_uuid', id: () => A.customer, path: () => '/v1/payments/initiate', body: (id) => cardPaymentBody({ customer_uuid: id }), expected: NOT_FOUND });
+    return cases;
+  };
+
+  /** Routes whose path parameter is not a tenant's identifier, by path prefix, and why. */
+  const NOT_TENANT_SCOPED: Array<[RegExp, string]> = [
+    [/^\/v1\/sandbox\/3ds\//, 'public cardholder page: the unguessable handle is the credential (no token, no merchant)'],
+    [/^\/v1\/admin\//, 'operator API behind ADMIN_API_KEY: a merchant token is refused there (next test)'],
+    [/^\/v1\/docs\//, 'public static documentation assets'],
+  ];
+  const notTenantScoped = (route: string) => NOT_TENANT_SCOPED.some(([prefix]) => prefix.test(route.split(' ')[1]!));
+
+  it('coverage: every registered REST route with a path parameter is swept (or named as not tenant-scoped)', () => {
+    const withParams = registeredRoutes(app)
+      .filter((r) => r.path.includes(':'))
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
+    expect(withParams.length).toBeGreaterThanOrEqual(10);
+    const swept = new Set(restCases().map((c) => c.route));
+    expect(withParams.filter((r) => !swept.has(r) && !notTenantScoped(r))).toEqual([]);
+    // And every route swept here still exists.
+    const all = new Set(registeredRoutes(app).map((r) => `${r.method} ${r.path}`));
+    expect([...swept].filter((r) => !all.has(r))).toEqual([]);
+  });
+
+  it('REST: a merchant’s token opens no operator route (every registered /v1/admin route answers 401 INVALID_TOKEN)', async () => {
+    const admin = registeredRoutes(app).filter((r) => r.path.startsWith('/v1/admin/') && r.method !== 'HEAD');
+    expect(admin.length).toBeGreaterThanOrEqual(1);
+    const before = await dbFingerprint(app.db.url);
+    for (const r of admin) {
+      for (const token of [A.token, B.token]) {
+        const res = await request(app.url, r.method, r.path.replace(/:[A-Za-z]+/g, randomLike('00000000-0000-4000-8000-000000000000')), {
+          token,
+          ...(r.method === 'GET' ? {} : { body: { name: 'Not an operator', reason: 'x' } }),
+        });
+        expect([r.method, r.path, res.status, res.body?.code]).toEqual([r.method, r.path, 401, 'INVALID_TOKEN']);
+      }
+    }
+    expect(await dbFingerprint(app.db.url)).toEqual(before);
+  });
+
+  it('REST: every route answers B for A’s id exactly as for a random id (404, same bytes), and nothing of A’s changes', async () => {
+    const before = await dbFingerprint(app.db.url);
+    const cases = restCases();
+    const failures: string[] = [];
+    for (const c of cases) {
+      const aId = c.id();
+      const rId = randomLike(aId);
+      const method = c.route.split(' ')[0]!;
+      const call = (id: string, token: string) => request(app.url, method, c.path(id), { token, ...(c.body ? { body: c.body(id) } : {}) });
+      if (method === 'GET' && c.readableByOwner !== false) {
+        // A's own read of the same id works: the id is real.
+        const own = await call(aId, A.token);
+        if (own.status !== 200) failures.push(`${c.route} (${c.label}): A's own read is ${own.status}`);
+      }
+      const attack = await call(aId, B.token);
+      const random = await call(rId, B.token);
+      if (attack.status !== c.expected.status || (method !== 'HEAD' && attack.body?.code !== c.expected.code)) {
+        failures.push(`${c.route} (${c.label}): B got ${attack.status} ${attack.text.slice(0, 200)}`);
+      }
+      const [x, y] = [comparable(attack, aId), comparable(random, rId)];
+      if (JSON.stringify(x) !== JSON.stringify(y)) failures.push(`${c.route} (${c.label}): A's id ${JSON.stringify(x)} ≠ random id ${JSON.stringify(y)}`);
+      for (const secret of secretsOfA) if (attack.text.includes(secret)) failures.push(`${c.route} (${c.label}): the answer names ${secret}`);
+    }
+    expect(failures).toEqual([]);
+    expect(cases.length).toBeGreaterThanOrEqual(50);
+    // Not one row anywhere changed: no KYC submission, no simulation, no resend, no transaction, no delivery.
+    expect(await dbFingerprint(app.db.url)).toEqual(before);
+    // And as A sees it:
+    for (const t of [A.collection, A.transfer]) {
+      expect((await request(app.url, 'GET', `/v1/crossborder/global-transfer/${t.reference}`, { token: A.token })).body.data.status).toBe('processing');
+    }
+    expect((await request(app.url, 'GET', `/v1/customer/${A.pending}/kyc`, { token: A.token })).body.data.kyc_status).toBe('pending_kyc');
+    for (const id of A.events) {
+      expect((await request(app.url, 'GET', `/v1/webhooks/events/${id}`, { token: A.token })).body.data).toMatchObject({ delivery_status: 'delivered', attempt_count: 1 });
+    }
+  });
+
+  // ---------------------------------------------------------------- GraphQL
+  interface GqlCase {
+    /** `Type.field(argument path)`, as the coverage check derives it from schema.graphql. */
+    covers: string[];
+    label: string;
+    id: () => string;
+    query: string;
+    variables: (id: string) => Record<string, unknown>;
+    code: string;
+  }
+  const gqlCases = (): GqlCase[] => {
+    const cases: GqlCase[] = [];
+    for (const uuid of [A.customer, A.pending]) {
+      cases.push({ covers: ['Query.customer(uuid)'], label: 'customer', id: () => uuid, query: 'query($id: String!) { customer(uuid: $id) { uuid customerId } }', variables: (id) => ({ id }), code: 'NOT_FOUND' });
+      cases.push({ covers: ['Query.kyc(customerUuid)'], label: 'kyc', id: () => uuid, query: 'query($id: String!) { kyc(customerUuid: $id) { customerUuid kycStatus } }', variables: (id) => ({ id }), code: 'NOT_FOUND' });
+    }
+    cases.push({
+      covers: ['Mutation.submitKyc(customerUuid)'],
+      label: 'submitKyc',
+      id: () => A.pending,
+      query: 'mutation($id: String!, $input: SubmitKycInput!) { submitKyc(customerUuid: $id, input: $input) { customerUuid kycStatus } }',
+      variables: (id) => ({ id, input: submitKycInput }),
+      code: 'NOT_FOUND',
+    });
+    for (const t of [A.collection, A.transfer, A.payment]) {
+      for (const ref of [t.reference, t.external_reference]) {
+        cases.push({ covers: ['Query.transaction(reference)'], label: `transaction ${ref}`, id: () => ref, query: 'query($id: String!) { transaction(reference: $id) { reference status } }', variables: (id) => ({ id }), code: 'NOT_FOUND' });
+        cases.push({ covers: ['Query.verifyPayment(reference)'], label: `verifyPayment ${ref}`, id: () => ref, query: 'query($id: String!) { verifyPayment(reference: $id) { reference status } }', variables: (id) => ({ id }), code: 'NOT_FOUND' });
+        for (const outcome of ['SUCCESSFUL', 'FAILED']) {
+          cases.push({
+            covers: ['Mutation.simulateTransaction(reference)'],
+            label: `simulate ${ref} ${outcome}`,
+            id: () => ref,
+            query: `mutation($id: String!) { simulateTransaction(reference: $id, outcome: ${outcome}) { reference status } }`,
+            variables: (id) => ({ id }),
+            code: 'NOT_FOUND',
+          });
+        }
+      }
+    }
+    for (const eventId of A.events) {
+      cases.push({ covers: ['Query.webhookEvent(id)'], label: 'webhookEvent', id: () => eventId, query: 'query($id: String!) { webhookEvent(id: $id) { id type data } }', variables: (id) => ({ id }), code: 'NOT_FOUND' });
+      cases.push({ covers: ['Mutation.resendWebhookEvent(id)'], label: 'resend', id: () => eventId, query: 'mutation($id: String!) { resendWebhookEvent(id: $id) { id attemptCount } }', variables: (id) => ({ id }), code: 'NOT_FOUND' });
+    }
+    cases.push({
+      covers: ['Mutation.initiateCollection(input.customerUuid)'],
+      label: 'initiateCollection',
+      id: () => A.customer,
+      query: 'mutation($input: InitiateCollectionInput!) { initiateCollection(input: $input) { reference } }',
+      variables: (id) => ({ input: momoCollectionInput(id, { reference: 'fixed-ref-c' }) }),
+      code: 'NOT_FOUND',
+    });
+    cases.push({
+      covers: ['Mutation.initiateTransfer(input.customerUuid)'],
+      label: 'initiateTransfer',
+      id: () => A.customer,
+      query: 'mutation($input: InitiateTransferInput!) { initiateTransfer(input: $input) { reference } }',
+      variables: (id) => ({ input: momoTransferInput(id, { reference: 'fixed-ref-t' }) }),
+      code: 'NOT_FOUND',
+    });
+    cases.push({
+      covers: ['Mutation.initiateTransfer(input.quoteId)'],
+      label: 'initiateTransfer with A’s quote',
+      id: () => A.quote,
+      query: 'mutation($input: InitiateTransferInput!) { initiateTransfer(input: $input) { reference } }',
+      variables: (id) => ({ input: momoTransferInput(B.customer, { quoteId: id, reference: 'fixed-ref-q' }) }),
+      code: 'INVALID_REQUEST',
+    });
+    cases.push({
+      covers: ['Mutation.initiatePayment(input.customerUuid)'],
+      label: 'initiatePayment',
+      id: () => A.customer,
+      query: 'mutation($input: InitiatePaymentInput!) { initiatePayment(input: $input) { reference } }',
+      variables: (id) => ({ input: cardPaymentInput({ customerUuid: id, reference: 'fixed-ref-p' }) }),
+      code: 'NOT_FOUND',
+    });
+    return cases;
+  };
+
+  /** Lists (cursors and filters); checked by content in the lists test. */
+  const LIST_COVERS = ['Query.customers(after)', 'Query.transactions(after)', 'Query.transactions(filter.customerUuid)', 'Query.webhookEvents(after)'];
+  /** Subscriptions; checked over graphql-ws in the subscriptions test. */
+  const SUBSCRIPTION_COVERS = ['Subscription.kycStatusChanged(customerUuid)', 'Subscription.transactionStatusChanged(reference)'];
+  /** Identifiers the caller chooses for a new record: per merchant, checked in the reuse test. */
+  const OWN_IDENTIFIER_COVERS = [
+    'Mutation.enrollCustomer(input.customerId)',
+    'Mutation.initiateCollection(input.reference)',
+    'Mutation.initiatePayment(input.reference)',
+    'Mutation.initiateTransfer(input.reference)',
+  ];
+
+  it('coverage: every GraphQL operation argument that names a record is swept', () => {
+    const schema = buildSchema(readFileSync(path.join(__dirname, '../../../schema.graphql'), 'utf8'));
+    const ID_NAME = /^(id|uuid|customerUuid|customerId|reference|quoteId|after)$/;
+    const found: string[] = [];
+    const walk = (type: string, field: string, prefix: string, args: ReadonlyArray<GraphQLArgument | GraphQLInputField>, depth: number) => {
+      for (const arg of args) {
+        const named = getNamedType(arg.type);
+        if (isInputObjectType(named) && depth < 5) walk(type, field, `${prefix}${arg.name}.`, Object.values(named.getFields()), depth + 1);
+        else if (ID_NAME.test(arg.name)) found.push(`${type}.${field}(${prefix}${arg.name})`);
+      }
+    };
+    for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()] as GraphQLObjectType[]) {
+      for (const f of Object.values(root.getFields())) walk(root.name, f.name, '', f.args, 0);
+    }
+    const covered = new Set([...gqlCases().flatMap((c) => c.covers), ...LIST_COVERS, ...SUBSCRIPTION_COVERS, ...OWN_IDENTIFIER_COVERS]);
+    expect(found.length).toBeGreaterThanOrEqual(15);
+    expect(found.filter((f) => !covered.has(f)).sort()).toEqual([]);
+    expect([...covered].filter((c) => !found.includes(c)).sort()).toEqual([]);
+  });
+
+  it('GraphQL over HTTP and over the socket: B gets A’s ids answered exactly as random ids, and nothing of A’s changes', async () => {
+    const before = await dbFingerprint(app.db.url);
+    const socket = await GqlSocket.connect(app, B.token);
+    const failures: string[] = [];
+    const cases = gqlCases();
+    try {
+      for (const c of cases) {
+        const aId = c.id();
+        const rId = randomLike(aId);
+        const attack = await graphql(app.url, c.query, { token: B.token, variables: c.variables(aId) });
+        const random = await graphql(app.url, c.query, { token: B.token, variables: c.variables(rId) });
+        if (attack.body?.data != null || attack.body?.errors?.[0]?.extensions?.code !== c.code) failures.push(`HTTP ${c.label}: ${attack.status} ${attack.text.slice(0, 200)}`);
+        const [x, y] = [comparable(attack, aId), comparable(random, rId)];
+        if (JSON.stringify(x) !== JSON.stringify(y)) failures.push(`HTTP ${c.label}: A's id ${JSON.stringify(x)} ≠ random id ${JSON.stringify(y)}`);
+        const wsAttack = JSON.stringify(await socket.run(c.query, c.variables(aId)));
+        const wsRandom = JSON.stringify(await socket.run(c.query, c.variables(rId)));
+        if (!wsAttack.includes(`"code":"${c.code}"`)) failures.push(`socket ${c.label}: ${wsAttack.slice(0, 200)}`);
+        if (wsAttack.split(aId).join('<id>') !== wsRandom.split(rId).join('<id>')) failures.push(`socket ${c.label}: ${wsAttack} ≠ ${wsRandom}`);
+        for (const secret of secretsOfA) if (attack.text.includes(secret) || wsAttack.includes(secret)) failures.push(`${c.label}: the answer names ${secret}`);
+      }
+    } finally {
+      await socket.close();
+    }
+    expect(failures).toEqual([]);
+    expect(cases.length).toBeGreaterThanOrEqual(35);
+    expect(await dbFingerprint(app.db.url)).toEqual(before);
+  });
+
+  // ---------------------------------------------------------------- lists
+  it('B’s lists (REST and GraphQL, with A’s cursors and A’s customer as a filter) hold B’s items and never A’s', async () => {
+    const before = await dbFingerprint(app.db.url);
+    const rest = [
+      '/v1/customers?limit=100',
+      `/v1/customers?limit=100&after=${cursorsOfA.restCustomers}`,
+      '/v1/webhooks/events?limit=100',
+      `/v1/webhooks/events?limit=100&after=${cursorsOfA.restEvents}`,
+      '/v1/webhooks/events?limit=100&type=payment.successful',
+    ];
+    const answers: Array<[string, string]> = [];
+    for (const p of rest) {
+      const res = await request(app.url, 'GET', p, { token: B.token });
+      expect([p, res.status]).toEqual([p, 200]); // (the path in the expectation names the failing list)
+      answers.push([p, res.text]);
+    }
+    const gql: Array<[string, Record<string, unknown>]> = [
+      ['query { customers(first: 100) { edges { cursor node { uuid customerId } } } }', {}],
+      ['query($a: String) { customers(first: 100, after: $a) { edges { node { uuid customerId } } } }', { a: cursorsOfA.gqlCustomers }],
+      ['query { transactions(first: 100) { edges { node { reference externalReference customerUuid } } } }', {}],
+      ['query($a: String) { transactions(first: 100, after: $a) { edges { node { reference externalReference } } } }', { a: cursorsOfA.gqlTransactions }],
+      ['query($c: String) { transactions(first: 100, filter: { customerUuid: $c }) { edges { node { reference externalReference } } } }', { c: A.customer }],
+      ['query { transactions(first: 100, filter: { type: PAYMENT }) { edges { node { reference externalReference } } } }', {}],
+      ['query { webhookEvents(first: 100) { edges { node { id type data } } } }', {}],
+      ['query($a: String) { webhookEvents(first: 100, after: $a) { edges { node { id type data } } } }', { a: cursorsOfA.gqlEvents }],
+    ];
+    for (const [query, variables] of gql) {
+      const res = await graphql(app.url, query, { token: B.token, variables });
+      expect([query, res.status, res.body.errors]).toEqual([query, 200, undefined]);
+      answers.push([query, res.text]);
+    }
+    const leaks = answers.flatMap(([what, text]) => secretsOfA.filter((s) => text.includes(s)).map((s) => `${what} names ${s}`));
+    expect(leaks).toEqual([]);
+    // The unfiltered lists are B's own, so "no A" above is not the emptiness of a broken list.
+    const joined = answers.map(([, t]) => t).join('\n');
+    for (const mine of [B.customer, B.pending, B.collection.reference, B.payment.reference, ...B.events]) expect(joined).toContain(mine);
+    expect(await dbFingerprint(app.db.url)).toEqual(before);
+  });
+
+  // ---------------------------------------------------------------- identifiers the caller chooses
+  it('identifiers a merchant chooses are its own: B reusing A’s customerid and references creates B’s records, with no 409 naming A’s', async () => {
+    const enrolled = await request(app.url, 'POST', '/v1/customer/enroll', { token: B.token, body: enrollBody({ customerid: A.customerid }) });
+    expect(enrolled.status).toBe(201);
+    expect(enrolled.body.data.customer_uuid).not.toBe(A.customer);
+    const paid = await request(app.url, 'POST', '/v1/payments/initiate', { token: B.token, body: cardPaymentBody({ reference: A.payment.external_reference }) });
+    expect(paid.status).toBe(200);
+    expect(paid.body.data).toMatchObject({ external_reference: A.payment.external_reference, status: 'successful' });
+    expect(paid.body.data.reference).not.toBe(A.payment.reference);
+    const collected = await graphql(app.url, 'mutation($input: InitiateCollectionInput!) { initiateCollection(input: $input) { reference externalReference } }', {
+      token: B.token,
+      variables: { input: momoCollectionInput(B.customer, { reference: A.collection.external_reference }) },
+    });
+    expect(collected.body.errors).toBeUndefined();
+    expect(collected.body.data.initiateCollection.externalReference).toBe(A.collection.external_reference);
+    const transferred = await graphql(app.url, 'mutation($input: InitiateTransferInput!) { initiateTransfer(input: $input) { reference externalReference } }', {
+      token: B.token,
+      variables: { input: momoTransferInput(B.customer, { reference: A.transfer.external_reference }) },
+    });
+    expect(transferred.body.errors).toBeUndefined();
+    for (const text of [enrolled.text, paid.text, collected.text, transferred.text]) {
+      for (const secret of [A.customer, A.payment.reference, A.collection.reference, A.transfer.reference]) expect(text).not.toContain(secret);
+    }
+    // Each merchant's lookup by that external reference finds its own record.
+    for (const [t, mine] of [
+      [A.payment, paid.body.data.reference],
+      [A.collection, collected.body.data.initiateCollection.reference],
+      [A.transfer, transferred.body.data.initiateTransfer.reference],
+    ] as const) {
+      expect((await request(app.url, 'GET', `/v1/crossborder/global-transfer/${t.external_reference}`, { token: A.token })).body.data.reference).toBe(t.reference);
+      expect((await request(app.url, 'GET', `/v1/crossborder/global-transfer/${t.external_reference}`, { token: B.token })).body.data.reference).toBe(mine);
+    }
+  });
+
+  // ---------------------------------------------------------------- webhook settings
+  it('webhook settings are per merchant: B reads only its own, and B setting and rotating its own changes nothing of A’s', async () => {
+    const rowOfA = () => dbRows(app.db.url, 'select * from merchant where id = $1', [A.merchantId]);
+    const before = await rowOfA();
+    expect(before).toHaveLength(1);
+    const mine = await request(app.url, 'GET', '/v1/merchant', { token: B.token });
+    expect(mine.body.data).toMatchObject({ merchant_id: B.merchantId, webhook_url: null });
+    expect((await graphql(app.url, '{ merchant { id webhookUrl } }', { token: B.token })).body.data.merchant).toEqual({ id: B.merchantId, webhookUrl: null });
+    expect((await request(app.url, 'PUT', '/v1/webhooks/endpoint', { token: B.token, body: { url: `${receiver.url}/b` } })).status).toBe(200);
+    expect((await request(app.url, 'POST', '/v1/webhooks/secret/rotate', { token: B.token })).status).toBe(200);
+    expect((await graphql(app.url, 'mutation { rotateWebhookSecret { webhookSecret } }', { token: B.token })).body.errors).toBeUndefined();
+    expect(await rowOfA()).toEqual(before);
+    expect((await request(app.url, 'GET', '/v1/merchant', { token: A.token })).body.data.webhook_url).toBe(receiver.url);
+    expect((await request(app.url, 'PUT', '/v1/webhooks/endpoint', { token: B.token, body: { url: null } })).status).toBe(200);
+  });
+
+  // ---------------------------------------------------------------- subscriptions
+  it('graphql-ws: X subscribing to V’s reference, external reference or customer receives nothing of V’s (proved by X’s own sentinel events)', async () => {
+    const V = await tenant(app, 'Victim V');
+    const X = await tenant(app, 'Attacker X');
+    const vKyc = (await enroll(app, V.token)).customer_uuid;
+    const [xKyc1, xKyc2] = [(await enroll(app, X.token)).customer_uuid, (await enroll(app, X.token)).customer_uuid];
+    const TXN = 'reference externalReference status';
+    const KYC = 'customerUuid kycStatus';
+
+    // V watches its own records, to know when its events have been published.
+    const vs = await GqlSocket.connect(app, V.token);
+    vs.subscribe('v-txn', `subscription($r: String) { transactionStatusChanged(reference: $r) { ${TXN} } }`, { r: V.collection.external_reference });
+    vs.subscribe('v-kyc', `subscription($c: String) { kycStatusChanged(customerUuid: $c) { ${KYC} } }`, { c: vKyc });
+
+    // X asks for V's records by every name it knows, then (last on the socket) for everything of its own.
+    const xs = await GqlSocket.connect(app, X.token);
+    xs.subscribe('by-ref', `subscription($r: String) { transactionStatusChanged(reference: $r) { ${TXN} } }`, { r: V.collection.reference });
+    xs.subscribe('by-ext', `subscription($r: String) { transactionStatusChanged(reference: $r) { ${TXN} } }`, { r: V.collection.external_reference });
+    xs.subscribe('by-customer', `subscription($c: String) { kycStatusChanged(customerUuid: $c) { ${KYC} } }`, { c: vKyc });
+    xs.subscribe('all-txn', `subscription { transactionStatusChanged { ${TXN} } }`);
+    xs.subscribe('all-kyc', `subscription { kycStatusChanged { ${KYC} } }`);
+    const dataOf = (id: string, field: string) => xs.of(id).filter((m) => m.type === 'next').map((m) => m.payload.data[field]);
+
+    try {
+      // 1. X's subscriptions are live: X's own events arrive (the socket registered the earlier ones first).
+      const warm = await ok(request(app.url, 'POST', '/v1/payments/initiate', { token: X.token, body: cardPaymentBody() }), 'warm-up payment');
+      await xs.until(() => dataOf('all-txn', 'transactionStatusChanged').some((t) => t.reference === warm.data.reference), 'X warm-up transaction event');
+      await ok(request(app.url, 'POST', `/v1/customer/${xKyc1}/kyc`, { token: X.token, body: kycBody() }), 'X kyc 1');
+      await xs.until(() => dataOf('all-kyc', 'kycStatusChanged').some((k) => k.customerUuid === xKyc1 && k.kycStatus === 'APPROVED'), 'X warm-up KYC events');
+
+      // 2. V's events happen, and reach V.
+      await ok(request(app.url, 'POST', `/v1/sandbox/transactions/${V.collection.reference}/simulate`, { token: V.token, body: { outcome: 'successful' } }), 'V simulate');
+      await vs.until(() => vs.of('v-txn').some((m) => m.type === 'next'), 'V’s transaction event');
+      await ok(request(app.url, 'POST', `/v1/customer/${vKyc}/kyc`, { token: V.token, body: kycBody() }), 'V kyc');
+      await vs.until(() => vs.of('v-kyc').some((m) => m.type === 'next' && m.payload.data.kycStatusChanged.kycStatus === 'APPROVED'), 'V’s KYC events');
+
+      // 3. Sentinels: X's own events that match the same filters (X's references may equal V's strings: references are per merchant).
+      const s1 = await ok(request(app.url, 'POST', '/v1/payments/initiate', { token: X.token, body: cardPaymentBody({ reference: V.collection.reference }) }), 'sentinel 1');
+      const s2 = await ok(request(app.url, 'POST', '/v1/payments/initiate', { token: X.token, body: cardPaymentBody({ reference: V.collection.external_reference }) }), 'sentinel 2');
+      await ok(request(app.url, 'POST', `/v1/customer/${xKyc2}/kyc`, { token: X.token, body: kycBody() }), 'X kyc 2');
+      await xs.until(
+        () =>
+          xs.of('by-ref').length > 0 &&
+          xs.of('by-ext').length > 0 &&
+          dataOf('all-kyc', 'kycStatusChanged').some((k) => k.customerUuid === xKyc2 && k.kycStatus === 'APPROVED') &&
+          dataOf('all-txn', 'transactionStatusChanged').some((t) => t.reference === s2.data.reference),
+        'the sentinels',
+      );
+
+      // The first thing each filtered subscription received is X's sentinel: V's earlier event never came.
+      expect(xs.of('by-ref')).toEqual([{ id: 'by-ref', type: 'next', payload: { data: { transactionStatusChanged: { reference: s1.data.reference, externalReference: V.collection.reference, status: 'SUCCESSFUL' } } } }]);
+      expect(xs.of('by-ext')).toEqual([{ id: 'by-ext', type: 'next', payload: { data: { transactionStatusChanged: { reference: s2.data.reference, externalReference: V.collection.external_reference, status: 'SUCCESSFUL' } } } }]);
+      // No X customer can have V's uuid, so this one has no sentinel of its own; the later-registered all-kyc's did arrive after V's events.
+      expect(xs.of('by-customer')).toEqual([]);
+      expect(dataOf('all-txn', 'transactionStatusChanged').map((t) => t.reference)).toEqual([warm.data.reference, s1.data.reference, s2.data.reference]);
+      expect(dataOf('all-kyc', 'kycStatusChanged').every((k) => [xKyc1, xKyc2].includes(k.customerUuid))).toBe(true);
+      const everything = JSON.stringify(xs.log);
+      for (const secret of [V.merchantId, V.collection.reference, vKyc, V.customer]) {
+        // V's strings appear only as X's own external references (the sentinels), never as V's records.
+        if (secret === V.collection.reference) expect(everything.split(secret).length - 1).toBe(2);
+        else expect(everything).not.toContain(secret);
+      }
+      expect(xs.closeCode).toBeNull();
+    } finally {
+      await vs.close();
+      await xs.close();
+    }
+  });
+});

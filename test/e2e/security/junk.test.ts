@@ -1,0 +1,487 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  astFromValue,
+  buildSchema,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isLeafType,
+  isNonNullType,
+  print,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
+import type { z } from 'zod';
+import { enrollCustomerSchema } from '../../../src/modules/customers/customer.service';
+import { submitKycSchema } from '../../../src/modules/kyc/kyc.service';
+import { operatorDecisionSchema } from '../../../src/modules/kyc/kyc-review.inputs';
+import { createMerchantSchema } from '../../../src/modules/merchants/merchant.service';
+import { paymentSchema } from '../../../src/modules/payments/payment.service';
+import { collectionSchema } from '../../../src/modules/transactions/collection.service';
+import { transferSchema } from '../../../src/modules/transactions/transfer.service';
+import { approvedCustomer, enroll, enrollBody, kycBody } from '../../helpers/factories';
+import { graphql, request, type HttpResult } from '../../helpers/http';
+import { CARDS, cardPaymentBody, cardPaymentInput } from '../../helpers/payments';
+import { dbFingerprint, dbRows, GqlSocket, graphqlRefusalProblem, mapLimit, registeredRoutes, restRefusalProblem } from '../../helpers/security';
+import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
+import { openPage } from '../../helpers/three-ds';
+import { momoCollectionBody, momoCollectionInput, newReference, transferBody } from '../../helpers/transactions';
+
+/**
+ * Junk in every string field of every write operation, through REST and GraphQL
+ * (HTTP, and a sample over the socket). The fields are enumerated from the
+ * services' zod schemas and from schema.graphql's input types, so a new field is
+ * swept without touching this file; a new write route or mutation fails the
+ * coverage checks until it has a base request here.
+ *
+ * Each request is a valid base request with exactly one field replaced. A value
+ * that field cannot take (by its own zod schema or GraphQL type; NUL, lone
+ * surrogates and 100 KB always) must get a clean 4xx in the door's envelope and
+ * write nothing (every table's fingerprint is unchanged). A value the field's
+ * schema does take (an SQL fragment in free text) may be accepted: it must then
+ * be stored verbatim, and never produce a 5xx.
+ */
+
+const CONCURRENCY = 8;
+
+interface Junk {
+  name: string;
+  value: unknown;
+  /** Refused by every field, whatever its schema says (the edge refuses NUL and lone surrogates; no field takes 100 KB). */
+  always?: boolean;
+}
+const JUNK: Junk[] = [
+  { name: 'NUL', value: 'a\u0000b', always: true },
+  // JSON.stringify writes a lone surrogate as the escape \ud800: the body text carries it raw.
+  { name: 'lone surrogate', value: 'x\ud800y', always: true },
+  { name: '100 KB', value: 'a'.repeat(100 * 1024), always: true },
+  { name: 'SQL OR', value: "' OR 1=1 --" },
+  { name: 'SQL drop', value: "'; drop table merchant; --" },
+  { name: 'number', value: 123 },
+  { name: 'object', value: { a: 1 } },
+  { name: 'array', value: ['a'] },
+  { name: 'boolean', value: true },
+  { name: 'null', value: null },
+];
+
+/** Every leaf of a zod object schema (nested objects walked), with the leaf's own schema. */
+function zodLeaves(schema: z.ZodType, prefix: string[] = []): Array<{ path: string[]; schema: z.ZodType }> {
+  const def = (schema as any)._zod.def;
+  if (def.type === 'object') return Object.entries(def.shape as Record<string, z.ZodType>).flatMap(([k, s]) => zodLeaves(s, [...prefix, k]));
+  if ((def.type === 'optional' || def.type === 'nullable') && (def.innerType as any)._zod.def.type === 'object') return zodLeaves(def.innerType, prefix);
+  return [{ path: prefix, schema }];
+}
+
+const setAt = (obj: Record<string, any>, p: string[], value: unknown) => {
+  const copy = structuredClone(obj);
+  let target = copy;
+  for (const key of p.slice(0, -1)) target = target[key] ??= {};
+  target[p.at(-1)!] = value;
+  return copy;
+};
+
+/** One REST write route: where its fields come from, and a valid request to put junk into. */
+interface RestWrite {
+  route: string;
+  fields: Array<{ path: string[]; accepts: (v: unknown) => boolean }>;
+  /** A valid request; `fresh` when it may be accepted (it needs its own customer, reference …). */
+  base: (fresh: boolean) => Promise<{ path: string; body: Record<string, unknown>; headers?: Record<string, string>; token?: boolean }>;
+  /** The sandbox 3-D Secure page answers in HTML. */
+  html?: boolean;
+}
+
+const fromZod = (schema: z.ZodType) => zodLeaves(schema).map((l) => ({ path: l.path, accepts: (v: unknown) => l.schema.safeParse(v).success }));
+/** Fields of the schemas the services keep to themselves (OAuth, webhooks, simulation, the 3-D Secure form), as their source declares them. */
+const strings = (...names: string[]) => names.map((n) => ({ path: [n], accepts: (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= 512 }));
+const oneOf = (name: string, values: unknown[]) => ({ path: [name], accepts: (v: unknown) => values.includes(v) });
+
+interface Outcome {
+  door: string;
+  what: string;
+  mustRefuse: boolean;
+  status: number;
+  problem: string | null;
+  /** The stored/echoed value of an accepted SQL fragment, when the answer echoes it. */
+  echoed?: boolean;
+}
+
+describe('junk in every string field of every write operation: a clean 4xx, never a 5xx, nothing written', () => {
+  let app: TestApp;
+  let schema: GraphQLSchema;
+  const f: Record<string, any> = {};
+
+  beforeAll(async () => {
+    app = await createTestApp({ env: { SANDBOX_SETTLE_MS: '600000' } });
+    schema = buildSchema(readFileSync(path.join(__dirname, '../../../schema.graphql'), 'utf8'));
+    const m = await app.createMerchant('Junk Merchant');
+    f.client = { client_id: m.merchant.clientId, client_secret: m.clientSecret };
+    f.token = (await app.token(m)).accessToken;
+    f.approved = (await approvedCustomer(app, f.token)).customer_uuid;
+    f.pending = (await enroll(app, f.token)).customer_uuid;
+    f.submission = (await dbRows<{ id: string }>(app.db.url, 'select id from kyc_submission where customer_id = $1', [f.approved]))[0]!.id;
+    const collection = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token: f.token, body: momoCollectionBody(f.approved) });
+    f.processing = collection.body.data.reference;
+    const threeDs = await request(app.url, 'POST', '/v1/payments/initiate', { token: f.token, body: cardPaymentBody({ card: { number: CARDS.threeDs } }) });
+    f.threeDsReference = threeDs.body.data.reference;
+    f.threeDsUrl = new URL(threeDs.body.data.next_action.url);
+    f.page = await openPage(f.threeDsUrl.toString());
+    if (!f.page.cookie || !f.page.csrf || collection.body.data.status !== 'processing') throw new Error('fixture: no 3-D Secure form or no processing collection');
+  });
+  afterAll(() => app?.close());
+
+  const freshPending = async () => (await enroll(app, f.token)).customer_uuid;
+
+  const restWrites = (): RestWrite[] => [
+    {
+      route: 'POST /v1/oauth/token',
+      fields: strings('grant_type', 'client_id', 'client_secret', 'refresh_token', 'scope'),
+      base: async () => ({ path: '/v1/oauth/token', body: { grant_type: 'client_credentials', ...f.client } }),
+    },
+    {
+      route: 'POST /v1/oauth/revoke',
+      fields: [...strings('token', 'client_id', 'client_secret'), oneOf('token_type_hint', ['refresh_token', 'access_token'])],
+      // A token nobody issued: even a wrongly accepted request revokes nothing.
+      base: async () => ({ path: '/v1/oauth/revoke', body: { token: `rt_${'x'.repeat(43)}`, ...f.client } }),
+    },
+    {
+      route: 'POST /v1/admin/merchants',
+      fields: fromZod(createMerchantSchema),
+      base: async () => ({ path: '/v1/admin/merchants', body: { name: 'Junk Co' }, headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` } }),
+    },
+    ...['approve', 'reject'].map((decision) => ({
+      route: `POST /v1/admin/kyc/:submissionId/${decision}`,
+      fields: fromZod(operatorDecisionSchema),
+      // An already decided submission: whatever gets through validation is refused as INVALID_STATE, never applied.
+      base: async () => ({ path: `/v1/admin/kyc/${f.submission}/${decision}`, body: { reason: 'Document unreadable', operator: 'alice' }, headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` } }),
+    })),
+    { route: 'POST /v1/customer/enroll', fields: fromZod(enrollCustomerSchema), base: async () => ({ path: '/v1/customer/enroll', body: enrollBody(), token: true }) },
+    {
+      route: 'POST /v1/customer/:uuid/kyc',
+      fields: fromZod(submitKycSchema),
+      base: async (fresh) => ({ path: `/v1/customer/${fresh ? await freshPending() : f.pending}/kyc`, body: kycBody(), token: true }),
+    },
+    { route: 'POST /v1/crossborder/global-collection', fields: fromZod(collectionSchema), base: async () => ({ path: '/v1/crossborder/global-collection', body: momoCollectionBody(f.approved), token: true }) },
+    { route: 'POST /v1/crossborder/global-transfer', fields: fromZod(transferSchema), base: async () => ({ path: '/v1/crossborder/global-transfer', body: transferBody(f.approved), token: true }) },
+    { route: 'POST /v1/payments/initiate', fields: fromZod(paymentSchema), base: async () => ({ path: '/v1/payments/initiate', body: cardPaymentBody(), token: true }) },
+    {
+      route: 'PUT /v1/webhooks/endpoint',
+      fields: [{ path: ['url'], accepts: (v) => v === null || typeof v === 'string' }],
+      base: async () => ({ path: '/v1/webhooks/endpoint', body: { url: null }, token: true }),
+    },
+    {
+      route: 'POST /v1/sandbox/transactions/:reference/simulate',
+      fields: [oneOf('outcome', ['successful', 'failed'])],
+      base: async () => ({ path: `/v1/sandbox/transactions/${f.processing}/simulate`, body: { outcome: 'failed' }, token: true }),
+    },
+    {
+      route: 'POST /v1/sandbox/3ds/:handle',
+      fields: [oneOf('decision', ['complete', 'fail']), ...strings('csrf')],
+      base: async () => ({ path: f.threeDsUrl.pathname, body: { decision: 'fail', csrf: f.page.csrf }, headers: { cookie: f.page.cookie } }),
+      html: true,
+    },
+  ];
+
+  /** Write routes with nothing to sweep in a body, and why. */
+  const NO_BODY: Record<string, string> = {
+    'POST /v1/webhooks/secret/rotate': 'takes no input',
+    'POST /v1/webhooks/events/:id/resend': 'takes only the path parameter (swept below)',
+    'POST /v1/admin/merchants/:merchantId/disable': 'takes only the path parameter (swept below)',
+    'POST /v1/admin/merchants/:merchantId/enable': 'takes only the path parameter (swept below)',
+  };
+
+  it('coverage: every registered REST write route is swept', () => {
+    const writes = registeredRoutes(app)
+      .filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method))
+      .map((r) => `${r.method} ${r.path}`);
+    const swept = new Set(restWrites().map((w) => w.route));
+    expect(writes.filter((r) => !swept.has(r) && !(r in NO_BODY) && r !== 'POST /graphql')).toEqual([]);
+    expect(restWrites().every((w) => w.fields.length > 0)).toBe(true);
+  });
+
+  async function sendRest(w: RestWrite, junk: Junk, field: string[] | null, fresh: boolean) {
+    const base = await w.base(fresh);
+    const body = field ? setAt(base.body, field, junk.value) : junk.value;
+    return request(app.url, w.route.split(' ')[0]!, base.path, {
+      raw: JSON.stringify(body),
+      token: base.token ? f.token : undefined,
+      headers: { 'content-type': 'application/json', ...base.headers },
+    });
+  }
+
+  const restProblem = (w: RestWrite, res: HttpResult) =>
+    w.html && res.status >= 400 && res.status < 500 && /text\/html/.test(res.headers.get('content-type') ?? '') ? null : restRefusalProblem(res);
+
+  /** Every (route, field, junk) the field's schema refuses, plus each route's whole body replaced by a non-object. */
+  const restRefusals = () =>
+    restWrites().flatMap((w) => [
+      ...w.fields.flatMap((fl) => JUNK.filter((j) => j.always || !fl.accepts(j.value)).map((j) => ({ w, j, field: fl.path as string[] | null }))),
+      ...JUNK.filter((j) => typeof j.value !== 'object' || j.value === null || Array.isArray(j.value)).map((j) => ({ w, j, field: null })),
+    ]);
+  const restAcceptable = () => restWrites().flatMap((w) => w.fields.flatMap((fl) => JUNK.filter((j) => !j.always && fl.accepts(j.value)).map((j) => ({ w, j, field: fl.path }))));
+
+  // ---------------------------------------------------------------- GraphQL
+  /** Where a mutation's input fields live in the service's zod schema (for what the service itself accepts). */
+  const GQL_ZOD: Record<string, { arg: string; schema: z.ZodType }> = {
+    enrollCustomer: { arg: 'input', schema: enrollCustomerSchema },
+    submitKyc: { arg: 'input', schema: submitKycSchema },
+    initiateCollection: { arg: 'input', schema: collectionSchema },
+    initiateTransfer: { arg: 'input', schema: transferSchema },
+    initiatePayment: { arg: 'input', schema: paymentSchema },
+  };
+  const snake = (name: string) => (name === 'customerId' ? 'customerid' : name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+
+  /** A valid set of arguments for each mutation that has a string to sweep. */
+  const gqlBase = async (mutation: string, fresh: boolean): Promise<Record<string, unknown>> => {
+    switch (mutation) {
+      case 'enrollCustomer': {
+        const b = enrollBody();
+        return { input: { customerId: b.customerid, firstName: b.first_name, lastName: b.last_name, email: b.email, phoneNumber: b.phone_number, dialCode: b.dial_code, countryCode: b.country_code, dateOfBirth: b.date_of_birth } };
+      }
+      case 'submitKyc':
+        return {
+          customerUuid: fresh ? await freshPending() : f.pending,
+          input: { idType: 'NATIONAL_ID', idNumber: 'A12345678', idCountry: 'KE', dateOfBirth: '1990-04-12', address: { line1: '12 Moi Avenue', city: 'Nairobi', countryCode: 'KE', postalCode: '00100' } },
+        };
+      case 'initiateCollection':
+        return { input: momoCollectionInput(f.approved) };
+      case 'initiateTransfer': {
+        const b = transferBody(f.approved);
+        return {
+          input: {
+            customerUuid: b.customer_uuid,
+            amount: '100',
+            sourceCurrency: 'USD',
+            destinationCurrency: 'KES',
+            countryCode: 'KE',
+            channelId: b.channel_id,
+            networkId: b.network_id,
+            accountNumber: b.account_number,
+            accountName: b.account_name,
+            dialCode: b.dial_code,
+            accountType: 'MOMO',
+            reason: b.reason,
+            reference: newReference('gql-trf'),
+          },
+        };
+      }
+      case 'initiatePayment':
+        return { input: cardPaymentInput() };
+      case 'setWebhookEndpoint':
+        return { url: null };
+      case 'resendWebhookEvent':
+        return { id: 'evt_none' };
+      case 'simulateTransaction':
+        return { reference: f.processing, outcome: 'FAILED' };
+      default:
+        throw new Error(`no base arguments for the mutation ${mutation}: add them here`);
+    }
+  };
+
+  interface GqlLeaf {
+    mutation: string;
+    path: string[];
+    type: string;
+    nonNull: boolean;
+    /** What the service's zod schema says of a value, when the field maps onto one. */
+    zod?: z.ZodType;
+  }
+
+  /** Every String, ID or Decimal leaf of every mutation's arguments, from schema.graphql. */
+  const gqlLeaves = (): GqlLeaf[] => {
+    const leaves: GqlLeaf[] = [];
+    const mutations = schema.getMutationType()!.getFields();
+    for (const m of Object.values(mutations)) {
+      const zodMap = GQL_ZOD[m.name];
+      const zodByPath = new Map(zodMap ? zodLeaves(zodMap.schema).map((l) => [l.path.join('.'), l.schema]) : []);
+      const walk = (p: string[], type: GraphQLInputType, depth: number) => {
+        const named = getNamedType(type);
+        if (isInputObjectType(named)) {
+          if (depth < 5) for (const field of Object.values(named.getFields())) walk([...p, field.name], field.type, depth + 1);
+          return;
+        }
+        if (isEnumType(named) || !['String', 'ID', 'Decimal'].includes(named.name)) return;
+        const zod = zodMap && p[0] === zodMap.arg ? zodByPath.get(p.slice(1).map(snake).join('.')) : undefined;
+        leaves.push({ mutation: m.name, path: p, type: named.name, nonNull: isNonNullType(type), zod });
+      };
+      for (const arg of m.args) walk([arg.name], arg.type, 0);
+    }
+    return leaves;
+  };
+
+  /** Whether GraphQL's coercion and then the service's schema take the value (NUL, surrogates and 100 KB never). */
+  const gqlAccepts = (leaf: GqlLeaf, j: Junk): boolean => {
+    if (j.always) return false;
+    const v = j.value;
+    if (v === null) return !leaf.nonNull && (!leaf.zod || leaf.zod.safeParse(undefined).success);
+    if (typeof v === 'number') return leaf.type === 'Decimal' && (!leaf.zod || leaf.zod.safeParse(String(v)).success);
+    if (typeof v !== 'string') return false;
+    if (leaf.type === 'Decimal') return false;
+    return !leaf.zod || leaf.zod.safeParse(v).success;
+  };
+
+  const selectionOf = (field: GraphQLField<unknown, unknown>) => {
+    const named = getNamedType(field.type);
+    if (isLeafType(named)) return '';
+    const first = Object.values((named as any).getFields() as Record<string, GraphQLField<unknown, unknown>>).find((x) => isLeafType(getNamedType(x.type)));
+    return `{ ${first!.name} }`;
+  };
+
+  /** The mutation with variables, or with every argument written inline and the junk as `literal` (GraphQL source text). */
+  function gqlDocument(mutation: string, args: Record<string, unknown>, inline?: { path: string[]; literal: string }) {
+    const field = schema.getMutationType()!.getFields()[mutation]!;
+    if (!inline) {
+      const decl = field.args.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
+      return `mutation(${decl}) { ${mutation}(${field.args.map((a) => `${a.name}: $${a.name}`).join(', ')}) ${selectionOf(field)} }`;
+    }
+    const PLACEHOLDER = 'JUNK_PLACEHOLDER_7f3a';
+    const withPlaceholder = setAt(args, inline.path, PLACEHOLDER);
+    const written = field.args
+      .filter((a) => withPlaceholder[a.name] !== undefined)
+      .map((a) => `${a.name}: ${print(astFromValue(withPlaceholder[a.name], a.type)!)}`)
+      .join(', ');
+    return `mutation { ${mutation}(${written}) ${selectionOf(field)} }`.replace(`"${PLACEHOLDER}"`, inline.literal);
+  }
+
+  /** Inline variants: junk written in the document's own string literals, where no JSON parser sees it. */
+  const INLINE: Array<{ name: string; literal: string; value: string; always?: boolean }> = [
+    { name: 'inline \\u0000 escape', literal: '"a\\u0000b"', value: 'a\u0000b', always: true },
+    { name: 'inline \\ud800 escape', literal: '"x\\ud800y"', value: 'x\ud800y', always: true },
+    { name: 'inline SQL', literal: `"' OR 1=1 --"`, value: "' OR 1=1 --" },
+  ];
+
+  const gqlRefusals = () =>
+    gqlLeaves().flatMap((leaf) => [
+      ...JUNK.filter((j) => !gqlAccepts(leaf, j)).map((j) => ({ leaf, name: j.name, vars: j.value as unknown, inline: undefined as string | undefined })),
+      ...INLINE.filter((i) => i.always || !gqlAccepts(leaf, { name: i.name, value: i.value })).map((i) => ({ leaf, name: i.name, vars: undefined, inline: i.literal })),
+    ]);
+  const gqlAcceptable = () =>
+    gqlLeaves().flatMap((leaf) => [
+      ...JUNK.filter((j) => gqlAccepts(leaf, j)).map((j) => ({ leaf, name: j.name, vars: j.value as unknown, inline: undefined as string | undefined })),
+      ...INLINE.filter((i) => !i.always && gqlAccepts(leaf, { name: i.name, value: i.value })).map((i) => ({ leaf, name: i.name, vars: undefined, inline: i.literal })),
+    ]);
+
+  async function sendGql(c: { leaf: GqlLeaf; vars: unknown; inline?: string }, fresh: boolean) {
+    const args = await gqlBase(c.leaf.mutation, fresh);
+    if (c.inline) return graphql(app.url, gqlDocument(c.leaf.mutation, args, { path: c.leaf.path, literal: c.inline }), { token: f.token });
+    return graphql(app.url, gqlDocument(c.leaf.mutation, args), { token: f.token, variables: setAt(args, c.leaf.path, c.vars) });
+  }
+
+  it('coverage: every mutation with a string argument has a base request, and the sweeps are the size they should be', async () => {
+    const withStrings = [...new Set(gqlLeaves().map((l) => l.mutation))];
+    for (const m of withStrings) await expect(gqlBase(m, false)).resolves.toBeDefined();
+    expect(gqlLeaves().length).toBeGreaterThanOrEqual(40);
+    expect(gqlLeaves().filter((l) => l.zod).length).toBeGreaterThanOrEqual(35);
+    expect(restWrites().reduce((n, w) => n + w.fields.length, 0)).toBeGreaterThanOrEqual(60);
+  });
+
+  it('refused junk: REST, GraphQL over HTTP and over the socket answer a clean 4xx (never a 5xx), and not one row changes', async () => {
+    const before = await dbFingerprint(app.db.url);
+    const outcomes: Outcome[] = [];
+
+    // REST bodies.
+    const rest = restRefusals();
+    outcomes.push(
+      ...(await mapLimit(rest, CONCURRENCY, async ({ w, j, field }) => {
+        const res = await sendRest(w, j, field, false);
+        return { door: 'REST', what: `${w.route} ${field ? field.join('.') : '(whole body)'} ← ${j.name}`, mustRefuse: true, status: res.status, problem: restProblem(w, res) };
+      })),
+    );
+
+    // REST path parameters of write routes, and the rates query (a GET that writes a quote).
+    // Two carry a card number: a path value the router refuses must not be echoed (README: "never values from a path").
+    const pathJunk = ['a%00b', `%ED%A0%80${CARDS.success}`, encodeURIComponent("' OR 1=1 --"), encodeURIComponent("'; drop table merchant; --"), `${CARDS.success}${'a'.repeat(8 * 1024)}`];
+    type Call = { method: string; p: string; body?: unknown };
+    const paths: Array<(j: string) => Call> = [
+      (j) => ({ method: 'POST', p: `/v1/customer/${j}/kyc`, body: kycBody() }),
+      (j) => ({ method: 'POST', p: `/v1/webhooks/events/${j}/resend` }),
+      (j) => ({ method: 'POST', p: `/v1/sandbox/transactions/${j}/simulate`, body: { outcome: 'failed' } }),
+      (j) => ({ method: 'POST', p: `/v1/sandbox/3ds/${j}`, body: { decision: 'fail', csrf: f.page.csrf } }),
+      (j) => ({ method: 'POST', p: `/v1/admin/kyc/${j}/reject`, body: { reason: 'x' } }),
+      (j) => ({ method: 'POST', p: `/v1/admin/merchants/${j}/disable` }),
+      (j) => ({ method: 'POST', p: `/v1/admin/merchants/${j}/enable` }),
+      (j) => ({ method: 'GET', p: `/v1/crossborder/rates?source_currency=${j}&destination_currency=KES&amount=100` }),
+      (j) => ({ method: 'GET', p: `/v1/crossborder/rates?source_currency=USD&destination_currency=KES&amount=${j}` }),
+    ];
+    outcomes.push(
+      ...(await mapLimit(
+        paths.flatMap((call) => pathJunk.map((j) => call(j))),
+        CONCURRENCY,
+        async ({ method, p, body }) => {
+          const admin = p.startsWith('/v1/admin/');
+          const res = await request(app.url, method, p, { token: admin ? undefined : f.token, body, headers: admin ? { authorization: `Bearer ${TEST_ADMIN_KEY}` } : undefined });
+          const html = p.startsWith('/v1/sandbox/3ds/') && /text\/html/.test(res.headers.get('content-type') ?? '') && res.status >= 400 && res.status < 500;
+          const problem = res.text.includes(CARDS.success) ? `echoes the path value: ${res.text.slice(0, 160)}` : html ? null : restRefusalProblem(res);
+          return { door: 'REST', what: `${method} ${p.slice(0, 80)}`, mustRefuse: true, status: res.status, problem };
+        },
+      )),
+    );
+
+    // GraphQL over HTTP: variables and inline literals.
+    const gql = gqlRefusals();
+    outcomes.push(
+      ...(await mapLimit(gql, CONCURRENCY, async (c) => {
+        const res = await sendGql(c, false);
+        return { door: 'GraphQL', what: `${c.leaf.mutation}(${c.leaf.path.join('.')}) ← ${c.name}`, mustRefuse: true, status: res.status, problem: graphqlRefusalProblem(res) };
+      })),
+    );
+
+    // GraphQL over the socket: the NUL cases and an object, per leaf.
+    const socket = await GqlSocket.connect(app, f.token);
+    try {
+      const overSocket = gql.filter((c) => c.name === 'NUL' || c.name === 'inline \\u0000 escape' || c.name === 'object');
+      outcomes.push(
+        ...(await mapLimit(overSocket, CONCURRENCY, async (c) => {
+          const args = await gqlBase(c.leaf.mutation, false);
+          const result = c.inline
+            ? await socket.run(gqlDocument(c.leaf.mutation, args, { path: c.leaf.path, literal: c.inline }))
+            : await socket.run(gqlDocument(c.leaf.mutation, args), setAt(args, c.leaf.path, c.vars));
+          return { door: 'socket', what: `${c.leaf.mutation}(${c.leaf.path.join('.')}) ← ${c.name}`, mustRefuse: true, status: 200, problem: graphqlRefusalProblem({ status: 200, body: result, text: JSON.stringify(result) }) };
+        })),
+      );
+    } finally {
+      await socket.close();
+    }
+
+    const failures = outcomes.filter((o) => o.problem !== null).map((o) => `${o.door} ${o.what}: ${o.problem}`);
+    // Not a row anywhere: no customer, submission, transaction, event, quote, token, merchant or setting.
+    const after = await dbFingerprint(app.db.url);
+    const changedTables = Object.keys({ ...before, ...after }).filter((t) => JSON.stringify(before[t]) !== JSON.stringify(after[t]));
+    expect({ failures, changedTables }).toEqual({ failures: [], changedTables: [] });
+    expect(outcomes.filter((o) => o.door === 'REST').length).toBeGreaterThanOrEqual(400);
+    expect(outcomes.filter((o) => o.door === 'GraphQL').length).toBeGreaterThanOrEqual(300);
+  });
+
+  it('accepted junk (SQL fragments in free text, null where null is allowed): never a 5xx; stored verbatim; no table touched beyond the records accepted', async () => {
+    const merchantsBefore = Number((await dbRows(app.db.url, 'select count(*) as n from merchant'))[0].n);
+    const tablesBefore = Object.keys(await dbFingerprint(app.db.url));
+    const sql = JUNK.filter((j) => typeof j.value === 'string' && !j.always).map((j) => j.value as string);
+    const outcomes: Outcome[] = [];
+    let merchantsCreated = 0;
+    outcomes.push(
+      ...(await mapLimit(restAcceptable(), CONCURRENCY, async ({ w, j, field }) => {
+        const res = await sendRest(w, j, field, true);
+        if (w.route === 'POST /v1/admin/merchants' && res.status === 201) merchantsCreated += 1;
+        const problem = res.status >= 500 ? `HTTP ${res.status}` : res.status >= 400 ? restProblem(w, res) : res.body?.status === 'success' ? null : `not the success envelope: ${res.text.slice(0, 200)}`;
+        const echoed = res.status < 300 && typeof j.value === 'string' && res.text.includes(JSON.stringify(j.value).slice(1, -1));
+        return { door: 'REST', what: `${w.route} ${field.join('.')} ← ${j.name}`, mustRefuse: false, status: res.status, problem, echoed };
+      })),
+    );
+    outcomes.push(
+      ...(await mapLimit(gqlAcceptable(), CONCURRENCY, async (c) => {
+        const res = await sendGql(c, true);
+        const problem = res.status >= 500 ? `HTTP ${res.status}` : res.body?.errors ? graphqlRefusalProblem(res) : res.body?.data ? null : `no data: ${res.text.slice(0, 200)}`;
+        return { door: 'GraphQL', what: `${c.leaf.mutation}(${c.leaf.path.join('.')}) ← ${c.name}`, mustRefuse: false, status: res.status, problem };
+      })),
+    );
+    const failures = outcomes.filter((o) => o.problem !== null).map((o) => `${o.door} ${o.what}: ${o.problem}`);
+    expect(failures).toEqual([]);
+    // The fragments were taken as text: some were accepted and echoed as sent, and the tables are all still there.
+    expect(outcomes.filter((o) => o.echoed).length).toBeGreaterThanOrEqual(4);
+    expect(Object.keys(await dbFingerprint(app.db.url))).toEqual(tablesBefore);
+    expect(Number((await dbRows(app.db.url, 'select count(*) as n from merchant'))[0].n)).toBe(merchantsBefore + merchantsCreated);
+    const stored = await dbRows<{ n: string }>(app.db.url, 'select count(*) as n from customer where first_name = any($1) or last_name = any($1) or customerid = any($1)', [sql]);
+    expect(Number(stored[0]!.n)).toBeGreaterThanOrEqual(2);
+  });
+});
