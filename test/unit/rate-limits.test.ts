@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
 import pino from 'pino';
 import { RateLimitedError, RateLimits, rateLimitHeaders, type RateLimitConfig } from '../../src/shared/rate-limits';
 
@@ -52,6 +54,16 @@ describe('RateLimits', () => {
     expect(rateLimitHeaders(state, true)['retry-after']).toBe('42');
   });
 
+  it('a refused merchant request does not count (a large operation refused leaves room for small ones); a refused token attempt does', async () => {
+    const limits = new RateLimits(config({ merchant: 10, tokenClient: 3 }), undefined, logger);
+    await limits.consume('merchant', 'm', 8);
+    await expect(limits.consume('merchant', 'm', 5)).rejects.toMatchObject({ state: expect.objectContaining({ remaining: 2 }) });
+    await expect(limits.consume('merchant', 'm', 2)).resolves.toMatchObject({ remaining: 0 });
+    await limits.consume('tokenClient', 'c', 3);
+    await expect(limits.consume('tokenClient', 'c')).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(limits.consume('tokenClient', 'c')).rejects.toBeInstanceOf(RateLimitedError);
+  });
+
   it('with Redis unreachable, an in-process limiter stands in: the budget still holds', async () => {
     const limits = new RateLimits(config({ admin: 2 }), 'redis://127.0.0.1:1', logger);
     try {
@@ -60,6 +72,64 @@ describe('RateLimits', () => {
       await expect(limits.consume('admin', '198.51.100.1')).rejects.toBeInstanceOf(RateLimitedError);
     } finally {
       await limits.close();
+    }
+  });
+});
+
+describe('RateLimits with Redis: the merchant budget is leased', () => {
+  const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redis = new Redis(REDIS_URL);
+  afterAll(() => redis.quit());
+  const counter = async (key: string) => Number(await redis.get(`rl:merchant:${key}`));
+
+  it('one round trip takes a hundredth of the budget; requests spend it locally; the headers count down', async () => {
+    const limits = new RateLimits(config({ merchant: 1000 }), REDIS_URL, logger);
+    const key = randomUUID();
+    await limits.ready();
+    try {
+      const seen: number[] = [];
+      for (let i = 0; i < 10; i++) seen.push((await limits.consume('merchant', key))!.remaining);
+      expect(seen).toEqual([999, 998, 997, 996, 995, 994, 993, 992, 991, 990]);
+      expect(await counter(key)).toBe(10);
+      await limits.consume('merchant', key);
+      expect(await counter(key)).toBe(20);
+    } finally {
+      await limits.close();
+    }
+  });
+
+  it('across instances the budget stays exact: near its end each request is counted alone, and exactly the budget is granted', async () => {
+    const key = randomUUID();
+    const a = new RateLimits(config({ merchant: 1000 }), REDIS_URL, logger);
+    const b = new RateLimits(config({ merchant: 1000 }), REDIS_URL, logger);
+    await Promise.all([a.ready(), b.ready()]);
+    try {
+      // Both instances spend until each has been refused: what each holds in a lease is its own to spend.
+      let granted = 0;
+      const refused = new Set<RateLimits>();
+      for (let i = 0; i < 1200 && refused.size < 2; i++) {
+        const instance = i % 3 === 0 ? b : a;
+        if (refused.has(instance)) continue;
+        try {
+          await instance.consume('merchant', key);
+          granted++;
+        } catch (err) {
+          expect(err).toBeInstanceOf(RateLimitedError);
+          refused.add(instance);
+        }
+      }
+      expect(refused.size).toBe(2);
+      // Never more than the budget; fewer only by leases taken and not spent (at most one of 10 per instance).
+      expect(granted).toBeGreaterThanOrEqual(980);
+      expect(granted).toBeLessThanOrEqual(1000);
+      expect(await counter(key)).toBeLessThanOrEqual(1000);
+      // Once refused, an instance refuses again without asking Redis.
+      const before = await counter(key);
+      await expect(a.consume('merchant', key)).rejects.toBeInstanceOf(RateLimitedError);
+      expect(await counter(key)).toBe(before);
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 });
