@@ -1,5 +1,11 @@
-import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
+
+/** A rotated-out webhook secret (sealed) and when it stops signing (ISO 8601). */
+export interface PreviousWebhookSecret {
+  sealed: string;
+  expiresAt: string;
+}
 
 @Entity({ tableName: 'merchant' })
 export class Merchant {
@@ -23,12 +29,12 @@ export class Merchant {
   @Property({ type: 'text', nullable: true })
   webhookUrl: string | null = null;
 
-  /** The secret before the last rotation: it still signs (as a second signature) until it expires. */
-  @Property({ type: 'text', nullable: true, hidden: true })
-  previousWebhookSecretSealed: string | null = null;
-
-  @Property({ type: 'datetime', nullable: true })
-  previousWebhookSecretExpiresAt: Date | null = null;
+  /**
+   * Secrets rotated out in the last 24 h, sealed, each with its own expiry: each still signs (as an
+   * extra signature) until then, whatever rotations come after it.
+   */
+  @Property({ type: 'json', hidden: true })
+  previousWebhookSecrets: Opt<PreviousWebhookSecret[]> = [];
 
   /** Set by an operator: no token is issued to a disabled merchant and its tokens are revoked. */
   @Property({ type: 'datetime', nullable: true })

@@ -1,4 +1,5 @@
 import type { PaymentsEnv } from '../../config';
+import type { PreviousWebhookSecret } from '../merchants/merchant.entity';
 import { Params, type Sql } from '../../db/sql';
 import { JobName, type JobRunner } from '../../jobs/job-runner';
 import type { Clock } from '../../shared/clock';
@@ -20,8 +21,7 @@ interface PendingDelivery {
   attemptCount: number;
   webhookUrl: string | null;
   secretSealed: string;
-  previousSecretSealed: string | null;
-  previousSecretExpiresAt: Date | null;
+  previousSecrets: PreviousWebhookSecret[];
 }
 
 /** The webhook body (CONTRACT §8): the event with the full record as the status endpoint returns it. */
@@ -78,8 +78,7 @@ export class WebhookDispatcher {
          returning event_id, merchant_id, attempt_count)
        select e.id, e.merchant_id as "merchantId", e.type, e.created_at as "createdAt", e.payload::text as payload,
               c.attempt_count as "attemptCount", m.webhook_url as "webhookUrl",
-              m.webhook_secret_sealed as "secretSealed", m.previous_webhook_secret_sealed as "previousSecretSealed",
-              m.previous_webhook_secret_expires_at as "previousSecretExpiresAt"
+              m.webhook_secret_sealed as "secretSealed", m.previous_webhook_secrets as "previousSecrets"
        from claimed c join outbox_event e on e.id = c.event_id join merchant m on m.id = c.merchant_id`,
       [eventId, (this.settings.timeoutMs + CLAIM_MARGIN_MS) / 1000, attempt ?? null],
       'webhook_claim_delivery',
@@ -144,8 +143,10 @@ export class WebhookDispatcher {
 
   /** The secrets a delivery is signed with now: the current one, and the previous one during its overlap. */
   private signingSecrets(d: PendingDelivery): string[] {
+    const now = this.clock.now().toISOString();
     const secrets = [this.open(d.secretSealed)];
-    if (d.previousSecretSealed && d.previousSecretExpiresAt && d.previousSecretExpiresAt > this.clock.now()) secrets.push(this.open(d.previousSecretSealed));
+    // ISO 8601 in UTC compares as text: each rotated-out secret signs until its own expiry.
+    for (const previous of d.previousSecrets) if (previous.expiresAt > now) secrets.push(this.open(previous.sealed));
     return secrets;
   }
 

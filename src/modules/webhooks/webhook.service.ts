@@ -17,6 +17,8 @@ import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
 
 /** How long the old secret keeps signing after a rotation. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+/** Rotated-out secrets that may sign at once (each delivery carries one signature per secret). */
+export const MAX_OVERLAPPING_SECRETS = 10;
 
 export const endpointSchema = z.object({ url: z.union([z.string(), z.null()], { error: 'is required (a URL, or null to remove)' }) });
 export const eventListSchema = pageRequestSchema.extend({ type: z.enum(EVENT_TYPES, { error: 'is not an event type' }).optional() });
@@ -47,15 +49,27 @@ export class WebhookService {
     return merchant;
   }
 
-  /** A new secret, shown once; the old one keeps signing for 24 h. */
+  /**
+   * A new secret, shown once. The one it replaces keeps signing for 24 h, and so does every
+   * secret rotated out before it, each until its own expiry (a later rotation shortens none).
+   * At most MAX_OVERLAPPING_SECRETS may be in their overlap at once: one more is INVALID_STATE,
+   * naming when the oldest expires.
+   */
   async rotateSecret(merchantId: string): Promise<{ webhookSecret: string; previousSecretExpiresAt: Date }> {
     const webhookSecret = newWebhookSecret();
     const now = this.clock.now();
     const previousSecretExpiresAt = new Date(now.getTime() + SECRET_OVERLAP_MS);
     await this.orm.em.fork().transactional(async (em) => {
       const merchant = await em.findOneOrFail(Merchant, { id: merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      merchant.previousWebhookSecretSealed = merchant.webhookSecretSealed;
-      merchant.previousWebhookSecretExpiresAt = previousSecretExpiresAt;
+      const live = merchant.previousWebhookSecrets.filter((p) => new Date(p.expiresAt) > now);
+      if (live.length >= MAX_OVERLAPPING_SECRETS) {
+        const oldest = live.map((p) => p.expiresAt).sort()[0];
+        throw new AppError(
+          'INVALID_STATE',
+          `${MAX_OVERLAPPING_SECRETS} rotated-out secrets are still within their 24 h overlap; rotate again after ${oldest}`,
+        );
+      }
+      merchant.previousWebhookSecrets = [...live, { sealed: merchant.webhookSecretSealed, expiresAt: previousSecretExpiresAt.toISOString() }];
       merchant.webhookSecretSealed = this.secretBox.seal(webhookSecret);
       merchant.updatedAt = now;
     });

@@ -231,6 +231,58 @@ describe('webhook endpoint and secret rotation in sandbox mode', () => {
     expect(verifies(oldSecret, thirdDelivery)).toBe(false);
   });
 
+  it('a second rotation within 24 h keeps the first one’s promise: each rotated-out secret signs until its own expiry', async () => {
+    const merchant = await app.createMerchant('Twice Rotated');
+    let token = (await app.token(merchant)).accessToken;
+    await setEndpoint(app.url, token, receiver.url);
+    const original = merchant.webhookSecret;
+
+    const firstAt = app.clock.now();
+    const first = await request(app.url, 'POST', '/v1/webhooks/secret/rotate', { token });
+    expect(first.body.data.previous_secret_expires_at).toBe(new Date(firstAt.getTime() + DAY_MS).toISOString());
+    const firstRotated: string = first.body.data.webhook_secret;
+    app.clock.advance(6 * 60 * 60 * 1000);
+    token = (await app.token(merchant)).accessToken;
+    const second = await request(app.url, 'POST', '/v1/webhooks/secret/rotate', { token });
+    const current: string = second.body.data.webhook_secret;
+
+    // Three secrets sign: the current one and both rotated out.
+    const both = await kycApprovedEvent(app, token);
+    const bothDelivery = await awaitOneFor(both.eventId);
+    expect(signaturesOf(bothDelivery)).toHaveLength(3);
+    expect([original, firstRotated, current].map((secret) => verifies(secret, bothDelivery))).toEqual([true, true, true]);
+
+    // One second past the time the first rotation promised: the original stops; the other two still sign.
+    app.clock.set(new Date(firstAt.getTime() + DAY_MS + 1000));
+    token = (await app.token(merchant)).accessToken;
+    const later = await kycApprovedEvent(app, token);
+    const laterDelivery = await awaitOneFor(later.eventId);
+    expect(signaturesOf(laterDelivery)).toHaveLength(2);
+    expect([original, firstRotated, current].map((secret) => verifies(secret, laterDelivery))).toEqual([false, true, true]);
+  });
+
+  it('at most 10 rotated-out secrets sign at once: an 11th rotation within 24 h is 409 INVALID_STATE and changes nothing', async () => {
+    const merchant = await app.createMerchant('Rotation Spree');
+    const { accessToken: token } = await app.token(merchant);
+    await setEndpoint(app.url, token, receiver.url);
+    let latest = merchant.webhookSecret;
+    for (let i = 0; i < 10; i++) {
+      const rotated = await request(app.url, 'POST', '/v1/webhooks/secret/rotate', { token });
+      expect(rotated.status).toBe(200);
+      latest = rotated.body.data.webhook_secret;
+    }
+    const refused = await request(app.url, 'POST', '/v1/webhooks/secret/rotate', { token });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining('rotate again after') });
+    const viaGraphql = await graphql(app.url, ROTATE, { token });
+    expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('INVALID_STATE');
+    // The last secret shown is still the current one: deliveries verify under it, with 11 signatures.
+    const event = await kycApprovedEvent(app, token);
+    const delivery = await awaitOneFor(event.eventId);
+    expect(signaturesOf(delivery)).toHaveLength(11);
+    expect(verifies(latest, delivery)).toBe(true);
+  });
+
   /** The one request the receiver got for an event (waits for it). */
   async function awaitOneFor(eventId: string) {
     const of = () => receiver.received.filter((r) => r.headers['webhook-id'] === eventId);
