@@ -27,7 +27,7 @@ export const newTransactionReference = (kind: TransactionKind) => `${REFERENCE_P
 /** The columns a kind's checks produce; the creation path adds identity, status and times. */
 export type NewTransaction = Partial<Transaction> & Pick<Transaction, 'merchantId' | 'kind' | 'externalReference'>;
 
-const listSchema = pageRequestSchema.extend({
+export const transactionListSchema = pageRequestSchema.extend({
   status: z.enum(TRANSACTION_STATUSES).optional(),
   type: z.enum(TRANSACTION_KINDS).optional(),
   customer_uuid: z.string().uuid('must be a customer uuid').optional(),
@@ -180,7 +180,7 @@ export class TransactionService {
   }
 
   async listTransactions(merchantId: string, input: unknown): Promise<Page<Transaction>> {
-    const { limit, after, status, type, customer_uuid } = parseInput(listSchema, input, 'query');
+    const { limit, after, status, type, customer_uuid } = parseInput(transactionListSchema, input, 'query');
     const rows = await this.store.list(merchantId, { status, kind: type, customerId: customer_uuid }, limit, after);
     return toPage(rows, limit);
   }

@@ -8,7 +8,7 @@ import { paymentSchema } from '../../../modules/payments/payment.service';
 import { quoteRequestSchema } from '../../../modules/rates/rates.service';
 import { channelsQuerySchema, networksQuerySchema } from '../../../modules/reference/reference.service';
 import { collectionSchema } from '../../../modules/transactions/collection.service';
-import { simulateSchema } from '../../../modules/transactions/transaction.service';
+import { simulateSchema, transactionListSchema } from '../../../modules/transactions/transaction.service';
 import { transferSchema } from '../../../modules/transactions/transfer.service';
 import { endpointSchema, eventListSchema } from '../../../modules/webhooks/webhook.service';
 import type { ErrorCode } from '../../../shared/errors';
@@ -317,6 +317,17 @@ export const OPERATIONS: OperationSpec[] = [
       DUPLICATE_REQUEST: 'reference already used (`details` names the existing transaction)',
       SERVER_ERROR: 'the provider’s answer is unknown (the transaction is recorded and reconciled), or production has no provider',
     },
+  },
+  {
+    method: 'get', path: '/v1/transactions', operationId: 'listTransactions', tag: 'Transactions', access: 'bearer',
+    summary: 'List your transactions, newest first',
+    description: 'Collections, transfers and payments, each the full record the status endpoint returns; filter by status, type and customer. GraphQL: transactions(filter).',
+    query: transactionListSchema,
+    fields: {
+      after: { description: 'The `meta.next_cursor` of the previous page' },
+      type: { description: '`collection`, `transfer` or `payment`' },
+    },
+    ok: { message: 'Transactions retrieved', data: 'Transaction', list: 'page' },
   },
   {
     method: 'get', path: '/v1/crossborder/global-transfer/{reference}', operationId: 'getTransaction', tag: 'Transactions', access: 'bearer',

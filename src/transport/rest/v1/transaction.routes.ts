@@ -6,7 +6,7 @@ import {
   serializeTransferInitiation,
 } from '../../../modules/transactions/transaction.serializer';
 import { authOf } from '../auth';
-import { sendSuccess } from '../envelope';
+import { pageMeta, sendSuccess } from '../envelope';
 
 type ReferenceParams = { Params: { reference: string } };
 
@@ -20,6 +20,13 @@ export async function transactionRoutes(app: FastifyInstance, { services }: { se
   app.post('/crossborder/global-transfer', async (request, reply) => {
     const txn = await services.transfers.initiateTransfer(authOf(request).merchantId, request.body);
     return sendSuccess(reply, 'Transfer initiated; the final status comes by webhook or the status endpoint', serializeTransferInitiation(txn));
+  });
+
+  // The REST twin of GraphQL's transactions(filter): newest first, paged, by status, type and customer.
+  app.get<{ Querystring: Record<string, string | undefined> }>('/transactions', async (request, reply) => {
+    const { limit, after, status, type, customer_uuid } = request.query;
+    const page = await services.transactions.listTransactions(authOf(request).merchantId, { limit, after, status, type, customer_uuid });
+    return sendSuccess(reply, 'Transactions retrieved', page.items.map((i) => serializeTransaction(i.node)), 200, pageMeta(page));
   });
 
   app.get<ReferenceParams>('/crossborder/global-transfer/:reference', async (request, reply) => {
