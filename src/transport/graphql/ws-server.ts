@@ -177,6 +177,7 @@ export function attachGraphQLWebSocket(
 
   return {
     async close() {
+      stopListening();
       await dispose.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },

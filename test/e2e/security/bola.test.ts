@@ -7,7 +7,7 @@ import { cardPaymentBody, cardPaymentInput } from '../../helpers/payments';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { dbFingerprint, dbRows, GqlSocket, randomLike, registeredRoutes } from '../../helpers/security';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { momoCollectionBody, momoCollectionInput, momoTransferInput, newReference, transferBody } from '../../helpers/transactions';
+import { momoCollectionBody, momoCollectionInput, momoTransferInput, transferBody } from '../../helpers/transactions';
 import { awaitDelivery, setEndpoint } from '../../helpers/webhooks';
 
 /**
