@@ -76,8 +76,8 @@ interface Lease {
  * at once and spends it locally, so a merchant sending 100 requests costs one round trip,
  * not 100. Near the end of a budget (less than a lease left) every request is counted in
  * Redis again, so the limit stays exact; points leased but unused when the window ends
- * are lost, at most one lease per instance. If
- * Redis stops answering, an in-process limiter stands in (insurance) rather than
+ * are lost, at most one lease per instance. If Redis stops answering, an in-process
+ * limiter stands in (insurance) rather than
  * letting everything through or refusing everything. Weighted consumption (a
  * GraphQL operation costs its cost) is why this library and not @fastify/rate-limit,
  * which counts requests only.
@@ -167,7 +167,7 @@ export class RateLimits {
       return await this.consumeExactly(limiter, key, points, true);
     } catch (err) {
       if (err instanceof RateLimitedError && err.state.remaining === 0) {
-        this.leases.set(key, { left: 0, remainingThen: 0, until: now + err.state.resetS * 1000, limit: limiter.points, spent: err.state });
+        this.remember(key, { left: 0, remainingThen: 0, until: now + err.state.resetS * 1000, limit: limiter.points, spent: err.state });
       }
       throw err;
     }
@@ -180,7 +180,7 @@ export class RateLimits {
     if (lease?.spent && lease.until > now) throw new RateLimitedError({ ...lease.spent, resetS: Math.max(1, Math.ceil((lease.until - now) / 1000)) });
     if (lease && lease.until > now && lease.left >= points) {
       lease.left -= points;
-      return { limit: lease.limit, remaining: lease.remainingThen + lease.left, resetS: Math.max(1, Math.ceil((lease.until - now) / 1000)), windowS: this.config.windowS };
+      return this.leaseState(lease, now);
     }
     const chunk = Math.min(LEASE_MAX, Math.floor(limiter.points / LEASE_FRACTION));
     // A small budget, a large operation, or the budget's last lease's worth: count this request exactly.
@@ -193,13 +193,23 @@ export class RateLimits {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       // Less than a lease is left: give the lease back and count this request alone.
       await limiter.reward(key, chunk);
-      this.leases.set(key, { left: 0, remainingThen: 0, until: now + rejection.msBeforeNext, limit: limiter.points });
+      this.remember(key, { left: 0, remainingThen: 0, until: now + rejection.msBeforeNext, limit: limiter.points });
       return this.consumeExactlyLeased(limiter, key, points, now);
     }
-    if (this.leases.size >= LEASES_MAX && !this.leases.has(key)) this.leases.delete(this.leases.keys().next().value!);
     const taken = { left: chunk - points, remainingThen: res.remainingPoints, until: now + res.msBeforeNext, limit: limiter.points };
-    this.leases.set(key, taken);
-    return { limit: taken.limit, remaining: taken.remainingThen + taken.left, resetS: Math.max(1, Math.ceil(res.msBeforeNext / 1000)), windowS: this.config.windowS };
+    this.remember(key, taken);
+    return this.leaseState(taken, now);
+  }
+
+  /** What the headers say while a lease is spent locally: the shared count then, plus what this instance still holds. */
+  private leaseState(lease: Lease, now: number): RateLimitState {
+    return { limit: lease.limit, remaining: lease.remainingThen + lease.left, resetS: Math.max(1, Math.ceil((lease.until - now) / 1000)), windowS: this.config.windowS };
+  }
+
+  /** One lease per key, at most LEASES_MAX keys (the oldest is forgotten first). */
+  private remember(key: string, lease: Lease): void {
+    if (this.leases.size >= LEASES_MAX && !this.leases.has(key)) this.leases.delete(this.leases.keys().next().value!);
+    this.leases.set(key, lease);
   }
 
   async close(): Promise<void> {
