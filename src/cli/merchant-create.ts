@@ -22,7 +22,7 @@ async function main() {
   const { database, orm, sql } = await openStorage(config, logger, { reuseRunning: true });
   try {
     const merchants = new MerchantService(orm, systemClock, new SecretBox(keys.encryptionKey), logger);
-    const created = await RequestContext.create(orm.em, () => merchants.createMerchant({ name: values.name }));
+    const created = await RequestContext.create(orm.em, () => merchants.createMerchant({ name: values.name ?? '' }));
     process.stdout.write(`${JSON.stringify(serializeCredentials(created), null, 2)}\n`);
   } finally {
     await sql.close();

@@ -22,23 +22,67 @@ export interface ErrorDetail {
   issue: string;
 }
 
+/** How one door names a field of the domain (`card.expYear` → REST `card.exp_year`). */
+export type FieldNamer = (field: string) => string;
+
+/** What a client is told of an error, in its door's names. */
+export interface ErrorView {
+  message: string;
+  details?: ErrorDetail[];
+}
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetail[];
+  /**
+   * Set when the message is made of the details (`Invalid query: limit must be at most 100`):
+   * the words before them. Each door then says it again in its own field names.
+   */
+  private readonly subject?: string | null;
 
-  constructor(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[], subject?: string | null) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     if (details && details.length > 0) this.details = details;
+    if (subject !== undefined) this.subject = subject;
   }
 
   get httpStatus(): number {
     return ERROR_HTTP_STATUS[this.code];
   }
 
+  /** A request error whose message is written out, not made of field names (those go in `details`, if any). */
   static invalidRequest(message: string, details?: ErrorDetail[]): AppError {
     return new AppError('INVALID_REQUEST', message, details);
+  }
+
+  /**
+   * Fields the domain names (camelCase, `card.expYear`) that are wrong. The message is
+   * made of them, so each door can name them as its clients know them: see `view`.
+   * One field: `dialCode must be +254 for KE`; with a subject: `Invalid query: limit …; after …`.
+   */
+  static invalidFields(details: ErrorDetail[], subject: string | null = null): AppError {
+    return new AppError('INVALID_REQUEST', fieldMessage(details, subject), details, subject);
+  }
+
+  /** One wrong field: `AppError.invalidField('dialCode', 'must be +254 for KE')`. */
+  static invalidField(field: string, issue: string): AppError {
+    return AppError.invalidFields([{ field, issue }]);
+  }
+
+  /** A field whose value is already taken (409), said like a wrong field: `customerId is already enrolled`. */
+  static duplicateField(field: string, issue: string): AppError {
+    const details = [{ field, issue }];
+    return new AppError('DUPLICATE_REQUEST', fieldMessage(details, null), details, null);
+  }
+
+  /** The message and details in one door's field names. */
+  view(nameOf: FieldNamer): ErrorView {
+    if (!this.details) return { message: this.message };
+    const details = this.details.map((d) => ({ field: nameOf(d.field), issue: d.issue }));
+    const message = this.subject === undefined ? this.message : fieldMessage(details, this.subject);
+    return { message, details };
   }
 
   static invalidToken(message = 'The access token is missing, invalid or expired'): AppError {
@@ -57,6 +101,11 @@ export class AppError extends Error {
   static notFound(what: string): AppError {
     return new AppError('NOT_FOUND', `${what} not found`);
   }
+}
+
+function fieldMessage(details: ErrorDetail[], subject: string | null): string {
+  const list = details.map((d) => `${d.field} ${d.issue}`).join('; ');
+  return subject === null ? list : `Invalid ${subject}: ${list}`;
 }
 
 /** What a client may see of any error: AppErrors as they are, anything else as a bare SERVER_ERROR. */

@@ -33,9 +33,7 @@ export const MAX_INTEGER_DIGITS = 15;
 
 const DECIMAL_PATTERN = /^\d+(\.\d+)?$/;
 
-function invalid(field: string, issue: string): AppError {
-  return AppError.invalidRequest(`Invalid ${field}: ${issue}`, [{ field, issue }]);
-}
+const invalid = AppError.invalidField;
 
 /**
  * Reads a positive amount in a currency with `minorUnit` decimals (ISO 4217

@@ -10,11 +10,20 @@ export interface Page<T> {
   hasMore: boolean;
 }
 
+/** A page of a list: `limit` (GraphQL's `first`), from 1 to 100, and the cursor to continue `after`. Null is absent. */
 export const pageRequestSchema = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-  after: z.string().min(1).max(200).optional(),
+  limit: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`)
+    .nullish()
+    .transform((v) => v ?? DEFAULT_PAGE_SIZE),
+  after: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(200, 'must be at most 200 characters').nullish(),
 });
 export type PageRequest = z.output<typeof pageRequestSchema>;
+/** What a door passes for a page (a query string's text, or GraphQL's Int). */
+export type PageQuery = z.input<typeof pageRequestSchema>;
 
 /** Opaque keyset cursor: (created_at, id) of the last item seen. */
 export function encodeCursor(createdAt: Date, id: string): string {
@@ -44,14 +53,12 @@ export function decodeCursor(cursor: string, idShape: RegExp = CURSOR_ID): { cre
     if (Number.isNaN(time) || time < EARLIEST || time >= LATEST) throw new Error('bad cursor');
     return { createdAt, id };
   } catch {
-    throw AppError.invalidRequest('The cursor is not valid; use one returned by a previous page', [
-      { field: 'after', issue: 'is not a valid cursor' },
-    ]);
+    throw AppError.invalidField('after', 'is not a valid cursor; use one returned by a previous page');
   }
 }
 
 /** The condition for "after this cursor" in a newest-first (created_at desc, id desc) list. */
-export function afterCursor(after: string | undefined, idShape: RegExp = CURSOR_ID): Record<string, unknown> {
+export function afterCursor(after: string | null | undefined, idShape: RegExp = CURSOR_ID): Record<string, unknown> {
   if (!after) return {};
   const cursor = decodeCursor(after, idShape);
   return { $or: [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { $lt: cursor.id } }] };

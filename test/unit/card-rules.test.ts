@@ -283,7 +283,7 @@ describe('expiryYear', () => {
 
 describe('checkCard', () => {
   const now = utc('2025-06-15T12:00:00Z');
-  const visa: CardInput = { number: '4242 4242 4242 4242', exp_month: 12, exp_year: 2027, cvc: '987' };
+  const visa: CardInput = { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2027, cvc: '987' };
 
   function rejection(input: CardInput): AppError {
     try {
@@ -308,7 +308,7 @@ describe('checkCard', () => {
       ['5061460410120223210', '5061460410120223210', 'verve', '987'],
       ['3566002020360505', '3566002020360505', 'unknown', '987'],
     ])('%s (%s, %s)', (number, digits, brand, cvc) => {
-      expect(checkCard({ number, exp_month: 12, exp_year: 2027, cvc }, now)).toEqual({
+      expect(checkCard({ number, expMonth: 12, expYear: 2027, cvc }, now)).toEqual({
         digits,
         brand,
         last4: digits.slice(-4),
@@ -320,11 +320,11 @@ describe('checkCard', () => {
     });
 
     it('turns a 2-digit year into 4 digits', () => {
-      expect(checkCard({ ...visa, exp_month: 1, exp_year: 27 }, now)).toMatchObject({ expMonth: 1, expYear: 2027 });
+      expect(checkCard({ ...visa, expMonth: 1, expYear: 27 }, now)).toMatchObject({ expMonth: 1, expYear: 2027 });
     });
 
     it('accepts the current month', () => {
-      expect(checkCard({ ...visa, exp_month: 6, exp_year: 2025 }, now)).toMatchObject({ expMonth: 6, expYear: 2025 });
+      expect(checkCard({ ...visa, expMonth: 6, expYear: 2025 }, now)).toMatchObject({ expMonth: 6, expYear: 2025 });
     });
 
     it.each([
@@ -332,8 +332,8 @@ describe('checkCard', () => {
       [null, null],
       ['SW1A 1AA', 'SW1A 1AA'],
       ['100001', '100001'],
-    ])('keeps postal_code %p as %p', (postal, expected) => {
-      expect(checkCard({ ...visa, postal_code: postal }, now).postalCode).toBe(expected);
+    ])('keeps postalCode %p as %p', (postal, expected) => {
+      expect(checkCard({ ...visa, postalCode: postal }, now).postalCode).toBe(expected);
     });
   });
 
@@ -341,7 +341,7 @@ describe('checkCard', () => {
     digits: 'must be 12 to 19 digits',
     luhn: 'is not a valid card number (it fails the Luhn check)',
     month: 'must be a month from 1 to 12',
-    expiry: 'with exp_month must be a future expiry: the card has expired or the year is not valid',
+    expiry: 'with the expiry month must be a future expiry: the card has expired or the year is not valid',
   };
 
   const rejected: Array<[string, Partial<CardInput>, string, string]> = [
@@ -363,23 +363,23 @@ describe('checkCard', () => {
     ['14-digit Amex', { number: card('34', 14) }, 'number', 'has 14 digits, a length American Express cards do not have'],
     ['17-digit Verve', { number: card('506099', 17) }, 'number', 'has 17 digits, a length Verve cards do not have'],
     ['15-digit Discover', { number: card('6011', 15) }, 'number', 'has 15 digits, a length Discover cards do not have'],
-    // card.exp_month
-    ['month 0', { exp_month: 0 }, 'exp_month', issues.month],
-    ['month 13', { exp_month: 13 }, 'exp_month', issues.month],
-    ['month -1', { exp_month: -1 }, 'exp_month', issues.month],
-    ['month 1.5', { exp_month: 1.5 }, 'exp_month', issues.month],
-    ['month NaN', { exp_month: Number.NaN }, 'exp_month', issues.month],
-    // card.exp_year
-    ['last month', { exp_month: 5, exp_year: 2025 }, 'exp_year', issues.expiry],
-    ['last month, 2-digit', { exp_month: 5, exp_year: 25 }, 'exp_year', issues.expiry],
-    ['last year', { exp_month: 12, exp_year: 2024 }, 'exp_year', issues.expiry],
-    ['last year, 2-digit', { exp_month: 12, exp_year: 24 }, 'exp_year', issues.expiry],
-    ['21 years ahead', { exp_month: 1, exp_year: 2046 }, 'exp_year', issues.expiry],
-    ['2099', { exp_month: 1, exp_year: 2099 }, 'exp_year', issues.expiry],
-    ['2100', { exp_month: 1, exp_year: 2100 }, 'exp_year', issues.expiry],
-    ['1999', { exp_month: 1, exp_year: 1999 }, 'exp_year', issues.expiry],
-    ['a 3-digit year', { exp_month: 1, exp_year: 202 }, 'exp_year', issues.expiry],
-    ['a fractional year', { exp_month: 1, exp_year: 2026.5 }, 'exp_year', issues.expiry],
+    // card.expMonth
+    ['month 0', { expMonth: 0 }, 'expMonth', issues.month],
+    ['month 13', { expMonth: 13 }, 'expMonth', issues.month],
+    ['month -1', { expMonth: -1 }, 'expMonth', issues.month],
+    ['month 1.5', { expMonth: 1.5 }, 'expMonth', issues.month],
+    ['month NaN', { expMonth: Number.NaN }, 'expMonth', issues.month],
+    // card.expYear
+    ['last month', { expMonth: 5, expYear: 2025 }, 'expYear', issues.expiry],
+    ['last month, 2-digit', { expMonth: 5, expYear: 25 }, 'expYear', issues.expiry],
+    ['last year', { expMonth: 12, expYear: 2024 }, 'expYear', issues.expiry],
+    ['last year, 2-digit', { expMonth: 12, expYear: 24 }, 'expYear', issues.expiry],
+    ['21 years ahead', { expMonth: 1, expYear: 2046 }, 'expYear', issues.expiry],
+    ['2099', { expMonth: 1, expYear: 2099 }, 'expYear', issues.expiry],
+    ['2100', { expMonth: 1, expYear: 2100 }, 'expYear', issues.expiry],
+    ['1999', { expMonth: 1, expYear: 1999 }, 'expYear', issues.expiry],
+    ['a 3-digit year', { expMonth: 1, expYear: 202 }, 'expYear', issues.expiry],
+    ['a fractional year', { expMonth: 1, expYear: 2026.5 }, 'expYear', issues.expiry],
     // card.cvc
     ['a 2-digit Visa CVC', { cvc: '98' }, 'cvc', 'must be 3 digits for Visa cards'],
     ['a 4-digit Visa CVC', { cvc: '9876' }, 'cvc', 'must be 3 digits for Visa cards'],
@@ -425,10 +425,10 @@ describe('checkCard', () => {
 
   describe('checks in order: number, then expiry month, then expiry, then CVC', () => {
     it.each<[string, CardInput, string]>([
-      ['a bad number beats everything', { number: '4242424242424241', exp_month: 13, exp_year: 1999, cvc: '' }, 'card.number'],
-      ['a bad length beats everything after it', { number: card('4', 15), exp_month: 13, exp_year: 1999, cvc: '' }, 'card.number'],
-      ['a bad month beats a bad year and CVC', { ...visa, exp_month: 13, exp_year: 1999, cvc: '' }, 'card.exp_month'],
-      ['a bad expiry beats a bad CVC', { ...visa, exp_year: 1999, cvc: '' }, 'card.exp_year'],
+      ['a bad number beats everything', { number: '4242424242424241', expMonth: 13, expYear: 1999, cvc: '' }, 'card.number'],
+      ['a bad length beats everything after it', { number: card('4', 15), expMonth: 13, expYear: 1999, cvc: '' }, 'card.number'],
+      ['a bad month beats a bad year and CVC', { ...visa, expMonth: 13, expYear: 1999, cvc: '' }, 'card.expMonth'],
+      ['a bad expiry beats a bad CVC', { ...visa, expYear: 1999, cvc: '' }, 'card.expYear'],
       ['the CVC comes last', { ...visa, cvc: '' }, 'card.cvc'],
     ])('%s', (_why, input, field) => {
       expect(rejection(input).details).toEqual([expect.objectContaining({ field })]);

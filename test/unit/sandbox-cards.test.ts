@@ -22,7 +22,7 @@ describe('sandbox test cards', () => {
 
   it.each(TEST_CARDS)('%s is a card the API accepts (Luhn-valid 16-digit Visa), so a merchant can actually send it', (number) => {
     expect(luhnValid(number)).toBe(true);
-    const checked = checkCard({ number, exp_month: 12, exp_year: 2030, cvc: '123' }, new Date('2025-06-15T00:00:00Z'));
+    const checked = checkCard({ number, expMonth: 12, expYear: 2030, cvc: '123' }, new Date('2025-06-15T00:00:00Z'));
     expect(checked).toMatchObject({ digits: number, brand: 'visa', last4: number.slice(-4) });
   });
 

@@ -5,7 +5,7 @@ import type { Clock } from '../../shared/clock';
 import { randomToken, sha256Hex } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import { parseInput } from '../../shared/validation';
+import { parseInput, type Command } from '../../shared/validation';
 import type { Merchant } from '../merchants/merchant.entity';
 import type { MerchantService } from '../merchants/merchant.service';
 import { ACCESS_TOKEN_TTL_S, type AccessTokens, type AuthContext } from './access-tokens';
@@ -16,20 +16,26 @@ import type { MerchantAccess } from './merchant-access';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-const optionalText = z.string().min(1).max(512).optional();
+const credential = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(512, 'must be at most 512 characters').optional();
+
+/** RFC 6749 token request (client credentials or refresh), in the domain's names (REST: `grant_type`, …). */
 export const tokenRequestSchema = z.object({
-  grant_type: z.string({ error: 'is required' }).min(1, 'is required'),
-  client_id: optionalText,
-  client_secret: optionalText,
-  refresh_token: optionalText,
-  scope: z.string().max(512).optional(),
+  grantType: z.string({ error: 'is required' }).min(1, 'is required'),
+  clientId: credential,
+  clientSecret: credential,
+  refreshToken: credential,
+  scope: z.string({ error: 'must be a string' }).max(512, 'must be at most 512 characters').optional(),
 });
+export type TokenRequest = Command<typeof tokenRequestSchema>;
+
+/** RFC 7009 revocation request. */
 export const revokeRequestSchema = z.object({
-  token: z.string({ error: 'is required' }).min(1, 'is required').max(4096),
-  token_type_hint: z.enum(['refresh_token', 'access_token']).optional(),
-  client_id: optionalText,
-  client_secret: optionalText,
+  token: z.string({ error: 'is required' }).min(1, 'is required').max(4096, 'must be at most 4096 characters'),
+  tokenTypeHint: z.enum(['refresh_token', 'access_token']).optional(),
+  clientId: credential,
+  clientSecret: credential,
 });
+export type RevokeRequest = Command<typeof revokeRequestSchema>;
 
 export interface ClientCredentials {
   clientId: string;
@@ -56,25 +62,21 @@ export class OAuthService {
   ) {}
 
   /** `basic` is the client from an HTTP Basic header, when the request carried one. */
-  async issueToken(input: unknown, basic?: ClientCredentials): Promise<TokenGrant> {
-    const body = parseInput(tokenRequestSchema, input);
+  async issueToken(command: TokenRequest, basic?: ClientCredentials): Promise<TokenGrant> {
+    const body = parseInput(tokenRequestSchema, command);
     const client = this.clientFrom(body, basic);
-    switch (body.grant_type) {
+    switch (body.grantType) {
       case 'client_credentials':
         if (!client) throw AppError.invalidClient();
         return this.clientCredentialsGrant(await this.merchants.authenticateClient(client.clientId, client.clientSecret));
       case 'refresh_token': {
-        if (!body.refresh_token) {
-          throw AppError.invalidRequest('refresh_token is required', [{ field: 'refresh_token', issue: 'is required' }]);
-        }
+        if (!body.refreshToken) throw AppError.invalidField('refreshToken', 'is required');
         // The spec lets a client refresh without resending credentials; when it does send them, they must be right.
         const merchant = client ? await this.merchants.authenticateClient(client.clientId, client.clientSecret) : undefined;
-        return this.refreshTokenGrant(body.refresh_token, merchant);
+        return this.refreshTokenGrant(body.refreshToken, merchant);
       }
       default:
-        throw AppError.invalidRequest(`Unsupported grant_type; use client_credentials or refresh_token`, [
-          { field: 'grant_type', issue: 'must be client_credentials or refresh_token' },
-        ]);
+        throw AppError.invalidField('grantType', 'must be client_credentials or refresh_token');
     }
   }
 
@@ -82,8 +84,8 @@ export class OAuthService {
    * RFC 7009: revokes the family of a refresh or access token. Answers the same
    * whether or not the token was known, so it cannot be used to probe tokens.
    */
-  async revokeToken(input: unknown, basic?: ClientCredentials): Promise<void> {
-    const body = parseInput(revokeRequestSchema, input);
+  async revokeToken(command: RevokeRequest, basic?: ClientCredentials): Promise<void> {
+    const body = parseInput(revokeRequestSchema, command);
     const client = this.clientFrom(body, basic);
     const merchant = client ? await this.merchants.authenticateClient(client.clientId, client.clientSecret) : undefined;
     const familyId = await this.familyOf(body.token);
@@ -145,17 +147,17 @@ export class OAuthService {
   }
 
   private clientFrom(
-    body: { client_id?: string; client_secret?: string },
+    body: { clientId?: string; clientSecret?: string },
     basic?: ClientCredentials,
   ): ClientCredentials | undefined {
-    const inBody = body.client_id !== undefined || body.client_secret !== undefined;
+    const inBody = body.clientId !== undefined || body.clientSecret !== undefined;
     if (basic && inBody) {
       throw AppError.invalidRequest('Authenticate the client with HTTP Basic or with body parameters, not both');
     }
     if (basic) return basic;
     if (!inBody) return undefined;
-    if (!body.client_id || !body.client_secret) throw AppError.invalidClient();
-    return { clientId: body.client_id, clientSecret: body.client_secret };
+    if (!body.clientId || !body.clientSecret) throw AppError.invalidClient();
+    return { clientId: body.clientId, clientSecret: body.clientSecret };
   }
 
   private async clientCredentialsGrant(merchant: Merchant): Promise<TokenGrant> {

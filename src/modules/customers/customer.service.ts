@@ -4,31 +4,26 @@ import type { Orm } from '../../db/orm';
 import type { Sql } from '../../db/sql';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
-import { afterCursor, pageRequestSchema, toPage, type Page, UUID_ID } from '../../shared/pagination';
-import { parseInput } from '../../shared/validation';
+import { countryCodeField, dialCodeField, isoDateField, requiredText } from '../../shared/fields';
+import { afterCursor, pageRequestSchema, toPage, type Page, type PageQuery, UUID_ID } from '../../shared/pagination';
+import { parseInput, type Command } from '../../shared/validation';
 import type { ReferenceService } from '../reference/reference.service';
 import { Customer } from './customer.entity';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'is not a real date');
-
-const text = (max: number) => z.string({ error: 'is required' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-
+/** CONTRACT §4's enrollment, in the domain's names. */
 export const enrollCustomerSchema = z.object({
-  customerid: text(100),
-  first_name: text(100),
-  last_name: text(100),
-  email: z.email('must be a valid email address').max(254),
-  phone_number: z.string({ error: 'is required' }).regex(/^\d{4,15}$/, 'must be 4 to 15 digits, without the dial code'),
-  dial_code: z.string({ error: 'is required' }).regex(/^\+\d{1,4}$/, 'must be a plus sign and 1 to 4 digits, e.g. +254'),
-  country_code: z.string({ error: 'is required' }).regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, e.g. KE'),
-  date_of_birth: isoDate.optional(),
+  customerId: requiredText(100),
+  firstName: requiredText(100),
+  lastName: requiredText(100),
+  email: z.email('must be a valid email address').max(254, 'must be at most 254 characters'),
+  phoneNumber: z.string({ error: 'is required' }).regex(/^\d{4,15}$/, 'must be 4 to 15 digits, without the dial code'),
+  dialCode: dialCodeField,
+  countryCode: countryCodeField,
+  dateOfBirth: isoDateField.nullish(),
 });
-export type EnrollCustomerInput = z.input<typeof enrollCustomerSchema>;
+export type EnrollCustomerCommand = Command<typeof enrollCustomerSchema>;
 
 /** The customer as a transaction sees it: who pays or receives, and whether KYC allows it. */
 export interface Payer {
@@ -47,34 +42,26 @@ export class CustomerService {
     private readonly reference: ReferenceService,
   ) {}
 
-  async enrollCustomer(merchantId: string, input: unknown): Promise<Customer> {
-    const body = parseInput(enrollCustomerSchema, input);
-    const country = this.reference.country(body.country_code);
-    if (!country) {
-      throw AppError.invalidRequest(`country_code ${body.country_code} is not supported`, [
-        { field: 'country_code', issue: 'is not a supported country' },
-      ]);
-    }
-    if (body.dial_code !== country.dialCode) {
-      throw AppError.invalidRequest(`dial_code must be ${country.dialCode} for ${country.code}`, [
-        { field: 'dial_code', issue: `must be ${country.dialCode} for ${country.code}` },
-      ]);
-    }
-    if (body.date_of_birth && body.date_of_birth > this.clock.now().toISOString().slice(0, 10)) {
-      throw AppError.invalidRequest('date_of_birth is in the future', [{ field: 'date_of_birth', issue: 'must not be in the future' }]);
+  async enrollCustomer(merchantId: string, command: EnrollCustomerCommand): Promise<Customer> {
+    const body = parseInput(enrollCustomerSchema, command);
+    const country = this.reference.country(body.countryCode);
+    if (!country) throw AppError.invalidField('countryCode', 'is not a supported country');
+    if (body.dialCode !== country.dialCode) throw AppError.invalidField('dialCode', `must be ${country.dialCode} for ${country.code}`);
+    if (body.dateOfBirth && body.dateOfBirth > this.clock.now().toISOString().slice(0, 10)) {
+      throw AppError.invalidField('dateOfBirth', 'must not be in the future');
     }
     const now = this.clock.now();
     const em = this.orm.em.fork();
     const customer = em.create(Customer, {
       merchantId,
-      customerid: body.customerid,
-      firstName: body.first_name,
-      lastName: body.last_name,
+      customerid: body.customerId,
+      firstName: body.firstName,
+      lastName: body.lastName,
       email: body.email,
-      phoneNumber: body.phone_number,
-      dialCode: body.dial_code,
-      countryCode: body.country_code,
-      dateOfBirth: body.date_of_birth ?? null,
+      phoneNumber: body.phoneNumber,
+      dialCode: body.dialCode,
+      countryCode: body.countryCode,
+      dateOfBirth: body.dateOfBirth ?? null,
       kycStatus: 'pending_kyc',
       createdAt: now,
       updatedAt: now,
@@ -83,10 +70,8 @@ export class CustomerService {
       await em.flush();
     } catch (err) {
       if (!(err instanceof UniqueConstraintViolationException)) throw err;
-      const existing = await this.orm.em.fork().findOne(Customer, { merchantId, customerid: body.customerid });
-      throw new AppError('DUPLICATE_REQUEST', `A customer with customerid ${body.customerid} is already enrolled`, [
-        { field: 'customerid', issue: `already enrolled${existing ? ` as customer_uuid ${existing.id}` : ''}` },
-      ]);
+      const existing = await this.orm.em.fork().findOne(Customer, { merchantId, customerid: body.customerId });
+      throw AppError.duplicateField('customerId', `is already enrolled${existing ? ` (customer ${existing.id})` : ''}`);
     }
     return customer;
   }
@@ -114,8 +99,8 @@ export class CustomerService {
   }
 
   /** Newest first, by keyset (created_at, id), so pages stay stable while customers are added. */
-  async listCustomers(merchantId: string, input: unknown): Promise<Page<Customer>> {
-    const { limit, after } = parseInput(pageRequestSchema, input);
+  async listCustomers(merchantId: string, query: PageQuery): Promise<Page<Customer>> {
+    const { limit, after } = parseInput(pageRequestSchema, query, 'query');
     const where: Record<string, unknown> = { merchantId };
     Object.assign(where, afterCursor(after, UUID_ID));
     const rows = await this.orm.em.find(Customer, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: limit + 1 });

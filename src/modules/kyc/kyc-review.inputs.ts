@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseUuid } from '../../shared/validation';
+import { parseUuid, type Command } from '../../shared/validation';
 import type { KycAddress, KycSubmission, KycSubmissionStatus } from './kyc-submission.entity';
 
 /**
@@ -27,8 +27,9 @@ export const operatorDecisionSchema = z.object({
   operator: z
     .string({ error: 'must be a string' })
     .regex(/^[A-Za-z0-9._@-]{1,64}$/, 'must be 1 to 64 letters, digits or . _ @ -')
-    .optional(),
+    .nullish(),
 });
+export type OperatorDecisionCommand = Command<typeof operatorDecisionSchema>;
 
 /**
  * Who decided a submission: a reviewer (the sandbox rule; a provider through its
@@ -36,7 +37,7 @@ export const operatorDecisionSchema = z.object({
  * `admin_api:alice`, `cli:bob` (the operator's name is self-declared: the admin
  * key is shared, so it is an audit note, not an identity).
  */
-export type KycDecider = { kind: 'reviewer'; name: string } | { kind: 'operator'; via: 'admin_api' | 'cli'; operator?: string };
+export type KycDecider = { kind: 'reviewer'; name: string } | { kind: 'operator'; via: 'admin_api' | 'cli'; operator?: string | null };
 
 export function deciderLabel(by: KycDecider): string {
   if (by.kind === 'reviewer') return `reviewer:${by.name}`;
@@ -68,7 +69,7 @@ export interface KycSubmissionDetail extends KycSubmissionSummary {
 
 /** A submission id from a path or a command line: a uuid, checked before any query. */
 export function parseSubmissionId(submissionId: string): string {
-  return parseUuid(submissionId, 'submission_id');
+  return parseUuid(submissionId, 'submissionId');
 }
 
 export function toSummary(s: KycSubmission): KycSubmissionSummary {

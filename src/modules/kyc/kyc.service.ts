@@ -6,8 +6,9 @@ import type { KycReviewer } from '../../providers/kyc-reviewer';
 import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../shared/crypto';
 import type { Logger } from '../../shared/logger';
-import { encodeCursor, decodeCursor, pageRequestSchema, type Page, UUID_ID } from '../../shared/pagination';
-import { parseInput } from '../../shared/validation';
+import { countryCodeField, isoDateField, optionalText, requiredText } from '../../shared/fields';
+import { encodeCursor, decodeCursor, pageRequestSchema, type Page, type PageQuery, UUID_ID } from '../../shared/pagination';
+import { parseInput, type Command } from '../../shared/validation';
 import { Customer } from '../customers/customer.entity';
 import type { CustomerService } from '../customers/customer.service';
 import { publishAfterCommit } from '../../events/merchant-events';
@@ -19,6 +20,7 @@ import {
   decisionSchema,
   deciderLabel,
   operatorDecisionSchema,
+  type OperatorDecisionCommand,
   parseSubmissionId,
   toSummary,
   type KycDecider,
@@ -28,24 +30,26 @@ import {
 import { serializeKycRecord } from './kyc.serializer';
 import { nextKycStatus, overallKycStatus, type KycStatus } from './kyc.state';
 
-const isoDate = z.string({ error: 'is required' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD');
-const required = (max: number) => z.string({ error: 'is required' }).trim().min(1, 'must not be empty').max(max);
+/** The identity documents KYC takes. */
+export const ID_TYPES = ['passport', 'national_id', 'drivers_license'] as const;
 
+/** CONTRACT §4's KYC submission, in the domain's names. */
 export const submitKycSchema = z.object({
-  id_type: z.enum(['passport', 'national_id', 'drivers_license'], { error: 'must be passport, national_id or drivers_license' }),
-  id_number: required(64),
-  id_country: z.string({ error: 'is required' }).regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'),
-  date_of_birth: isoDate,
+  idType: z.enum(ID_TYPES, { error: 'must be passport, national_id or drivers_license' }),
+  idNumber: requiredText(64),
+  idCountry: countryCodeField,
+  dateOfBirth: isoDateField,
   address: z.object(
     {
-      line1: required(200),
-      city: required(100),
-      country_code: z.string({ error: 'is required' }).regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'),
-      postal_code: z.string().trim().max(20).optional(),
+      line1: requiredText(200),
+      city: requiredText(100),
+      countryCode: countryCodeField,
+      postalCode: optionalText(20),
     },
     { error: 'is required' },
   ),
 });
+export type SubmitKycCommand = Command<typeof submitKycSchema>;
 
 /** The KYC status record (GET /v1/customer/{uuid}/kyc), also the payload of KYC events. */
 export interface KycRecord {
@@ -76,9 +80,10 @@ export class KycService {
    * Submits KYC: load → check the transition → save the submission and the new
    * status, and schedule its review, in one transaction.
    */
-  async submitKyc(merchantId: string, customerUuid: string, input: unknown): Promise<KycRecord> {
+  async submitKyc(merchantId: string, customerUuid: string, command: SubmitKycCommand): Promise<KycRecord> {
     await this.customers.getCustomer(merchantId, customerUuid); // NOT_FOUND before validation details leak anything
-    const body = parseInput(submitKycSchema, input);
+    const body = parseInput(submitKycSchema, command);
+    const { line1, city, countryCode, postalCode } = body.address;
     const now = this.clock.now();
     const record = await this.orm.em.fork().transactional(async (em) => {
       const customer = await em.findOneOrFail(Customer, { id: customerUuid, merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -87,12 +92,13 @@ export class KycService {
       const submission = em.create(KycSubmission, {
         customerId: customer.id,
         merchantId,
-        idType: body.id_type,
-        idNumberSealed: this.secretBox.seal(body.id_number),
-        idNumberLast4: body.id_number.slice(-4),
-        idCountry: body.id_country,
-        dateOfBirth: body.date_of_birth,
-        address: body.address,
+        idType: body.idType,
+        idNumberSealed: this.secretBox.seal(body.idNumber),
+        idNumberLast4: body.idNumber.slice(-4),
+        idCountry: body.idCountry,
+        dateOfBirth: body.dateOfBirth,
+        // Stored as it always was (the column's JSON keeps snake_case).
+        address: { line1, city, country_code: countryCode, ...(postalCode ? { postal_code: postalCode } : {}) },
         status: 'pending',
         submittedAt: now,
       });
@@ -184,16 +190,21 @@ export class KycService {
   }
 
   /** An operator's decision (admin API, CLI): `input` is the request body, `{reason?, operator?}`. */
-  async decideByOperator(submissionId: string, outcome: 'approved' | 'rejected', input: unknown, via: 'admin_api' | 'cli'): Promise<KycSubmissionSummary> {
+  async decideByOperator(
+    submissionId: string,
+    outcome: 'approved' | 'rejected',
+    command: OperatorDecisionCommand,
+    via: 'admin_api' | 'cli',
+  ): Promise<KycSubmissionSummary> {
     const id = parseSubmissionId(submissionId); // the path first: a bad id is a 400 before anything else
-    const body = parseInput(operatorDecisionSchema, input);
+    const body = parseInput(operatorDecisionSchema, command);
     const decision = outcome === 'approved' ? { outcome } : { outcome, reason: body.reason };
     return this.decideSubmission(id, decision, { kind: 'operator', via, operator: body.operator });
   }
 
   /** The review queue: pending submissions of every merchant, oldest first, by keyset (submitted_at, id). */
-  async listPendingSubmissions(input: unknown): Promise<Page<KycSubmissionSummary>> {
-    const { limit, after } = parseInput(pageRequestSchema, input);
+  async listPendingSubmissions(query: PageQuery): Promise<Page<KycSubmissionSummary>> {
+    const { limit, after } = parseInput(pageRequestSchema, query, 'query');
     const where: Record<string, unknown> = { status: 'pending' };
     if (after) {
       const cursor = decodeCursor(after, UUID_ID);

@@ -5,12 +5,12 @@ import type { Clock } from '../../shared/clock';
 import { SecretBox, randomToken, safeEqual, sha256Hex } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import { parseInput } from '../../shared/validation';
+import { requiredText } from '../../shared/fields';
+import { parseInput, type Command } from '../../shared/validation';
 import { Merchant } from './merchant.entity';
 
-export const createMerchantSchema = z.object({
-  name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
-});
+export const createMerchantSchema = z.object({ name: requiredText(200) });
+export type CreateMerchantCommand = Command<typeof createMerchantSchema>;
 
 /** Returned once, at creation: the only time the secrets exist outside the service. */
 export interface MerchantCredentials {
@@ -33,8 +33,8 @@ export class MerchantService {
     private readonly logger: Logger,
   ) {}
 
-  async createMerchant(input: unknown): Promise<MerchantCredentials> {
-    const { name } = parseInput(createMerchantSchema, input);
+  async createMerchant(command: CreateMerchantCommand): Promise<MerchantCredentials> {
+    const { name } = parseInput(createMerchantSchema, command);
     const clientSecret = randomToken('sk');
     const webhookSecret = newWebhookSecret();
     const now = this.clock.now();

@@ -78,10 +78,10 @@ export function expiryYear(month: number, year: number, now: Date): number | nul
 /** The card fields of a payment request as parsed (REST names; the GraphQL door maps them to camelCase). */
 export interface CardInput {
   number: string;
-  exp_month: number;
-  exp_year: number;
+  expMonth: number;
+  expYear: number;
   cvc: string;
-  postal_code?: string | null;
+  postalCode?: string | null;
 }
 
 export interface CheckedCard {
@@ -94,7 +94,7 @@ export interface CheckedCard {
   postalCode: string | null;
 }
 
-const cardError = (field: string, issue: string) => AppError.invalidRequest(`card.${field} ${issue}`, [{ field: `card.${field}`, issue }]);
+const cardError = (field: string, issue: string) => AppError.invalidField(`card.${field}`, issue);
 
 const BRAND_CARDS: Record<CardBrand, string> = {
   visa: 'Visa cards',
@@ -118,12 +118,12 @@ export function checkCard(card: CardInput, now: Date): CheckedCard {
   if (!validLengthFor(brand, digits)) {
     throw cardError('number', `has ${digits.length} digits, a length ${BRAND_CARDS[brand]} do not have`);
   }
-  if (!Number.isInteger(card.exp_month) || card.exp_month < 1 || card.exp_month > 12) throw cardError('exp_month', 'must be a month from 1 to 12');
-  const expYear = expiryYear(card.exp_month, card.exp_year, now);
-  if (expYear === null) throw cardError('exp_year', 'with exp_month must be a future expiry: the card has expired or the year is not valid');
+  if (!Number.isInteger(card.expMonth) || card.expMonth < 1 || card.expMonth > 12) throw cardError('expMonth', 'must be a month from 1 to 12');
+  const expYear = expiryYear(card.expMonth, card.expYear, now);
+  if (expYear === null) throw cardError('expYear', 'with the expiry month must be a future expiry: the card has expired or the year is not valid');
   const cvcLength = cvcLengthFor(brand);
   if (card.cvc.length !== cvcLength || !/^\d+$/.test(card.cvc)) {
     throw cardError('cvc', `must be ${cvcLength} digits for ${BRAND_CARDS[brand]}`);
   }
-  return { digits, brand, last4: digits.slice(-4), expMonth: card.exp_month, expYear, cvc: card.cvc, postalCode: card.postal_code ?? null };
+  return { digits, brand, last4: digits.slice(-4), expMonth: card.expMonth, expYear, cvc: card.cvc, postalCode: card.postalCode ?? null };
 }

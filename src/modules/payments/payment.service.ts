@@ -5,11 +5,11 @@ import type { Clock } from '../../shared/clock';
 import { hmac } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
 import { formatAmount, parseAmount } from '../../shared/money';
-import { parseInput } from '../../shared/validation';
+import { amountField, currencyField, optionalText, referenceField } from '../../shared/fields';
+import { parseInput, type Command } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import type { MerchantService } from '../merchants/merchant.service';
 import type { ReferenceService } from '../reference/reference.service';
-import { amountField, currencyField, referenceField, textField } from '../transactions/transaction.fields';
 import { pastDeadline, type Transaction } from '../transactions/transaction.record';
 import type { ProviderAnswer, TransactionKindHandler } from '../transactions/transaction.kinds';
 import type { TransactionService } from '../transactions/transaction.service';
@@ -20,32 +20,39 @@ const datePart = z
   .union([z.number().int('must be a whole number'), z.string().regex(/^\d{1,4}$/, 'must be digits')], { error: 'is required and must be a number' })
   .transform(Number);
 
-/** CONTRACT §7's body. Messages say what is wrong, never what was sent: a card value is never echoed. */
+/** The ways a domestic payment is paid. */
+export const PAYMENT_METHODS = ['card'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** What a cardholder may have to do before a payment is decided. */
+export const NEXT_ACTION_TYPES = ['redirect_to_url'] as const;
+
+/** CONTRACT §7's payment, in the domain's names. Messages say what is wrong, never what was sent: a card value is never echoed. */
 export const paymentSchema = z.object({
   reference: referenceField,
   amount: amountField,
-  currency: currencyField('NGN'),
-  payment_method: z.literal('card', { error: 'must be card' }),
+  currency: currencyField,
+  paymentMethod: z.enum(PAYMENT_METHODS, { error: 'must be card' }),
   card: z.object(
     {
       number: z.string({ error: 'is required and must be a string of digits' }).max(40, 'must be 12 to 19 digits'),
-      exp_month: datePart,
-      exp_year: datePart,
+      expMonth: datePart,
+      expYear: datePart,
       cvc: z.string({ error: 'is required and must be a string of digits' }).regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
-      postal_code: z.string({ error: 'must be a string' }).trim().max(16, 'must be at most 16 characters').nullish(),
+      postalCode: z.string({ error: 'must be a string' }).trim().max(16, 'must be at most 16 characters').nullish(),
     },
-    { error: 'is required: number, exp_month, exp_year, cvc' },
+    { error: 'is required, with its number, expiry month and year, and CVC' },
   ),
-  customer_uuid: z.string({ error: 'must be a string' }).max(64).optional(),
-  redirect_url: z
+  customerUuid: z.string({ error: 'must be a string' }).max(64, 'must be at most 64 characters').nullish(),
+  redirectUrl: z
     .string({ error: 'must be a string' })
     .max(2048, 'must be at most 2048 characters')
     .refine(isRedirectUrl, 'must be an absolute http or https URL without credentials')
     // Stored as the URL parser writes it (characters that need it percent-encoded).
     .transform((url) => new URL(url).href)
-    .optional(),
-  description: textField(255).optional(),
+    .nullish(),
+  description: optionalText(255),
 });
+export type PaymentCommand = Command<typeof paymentSchema>;
 
 function isRedirectUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
@@ -87,15 +94,13 @@ export class PaymentService implements TransactionKindHandler<CardDetails> {
     transactions.registerKind('payment', this);
   }
 
-  async initiatePayment(merchantId: string, input: unknown): Promise<Transaction> {
-    const body = parseInput(paymentSchema, input);
+  async initiatePayment(merchantId: string, command: PaymentCommand): Promise<Transaction> {
+    const body = parseInput(paymentSchema, command);
     const card = checkCard(body.card, this.clock.now());
     const minorUnit = this.reference.currencyMinorUnit(body.currency);
-    if (minorUnit === undefined) {
-      throw AppError.invalidRequest('currency is not a supported currency', [{ field: 'currency', issue: 'is not a supported currency' }]);
-    }
+    if (minorUnit === undefined) throw AppError.invalidField('currency', 'is not a supported currency');
     const amount = parseAmount(body.amount, minorUnit);
-    const customer = body.customer_uuid ? await this.customers.getPayer(merchantId, body.customer_uuid) : null;
+    const customer = body.customerUuid ? await this.customers.getPayer(merchantId, body.customerUuid) : null;
     const details: CardDetails = { number: card.digits, expMonth: card.expMonth, expYear: card.expYear, cvc: card.cvc, postalCode: card.postalCode };
     return this.transactions.initiate(
       {
@@ -110,7 +115,7 @@ export class PaymentService implements TransactionKindHandler<CardDetails> {
         cardLast4: card.last4,
         // Per merchant: the same card has a different fingerprint at another merchant, so fingerprints link nothing across merchants.
         cardFingerprint: `fp_${hmac(this.fingerprintKey, merchantId, card.digits).slice(0, 22)}`,
-        redirectUrl: body.redirect_url ?? null,
+        redirectUrl: body.redirectUrl ?? null,
         description: body.description || null,
       },
       details,

@@ -4,7 +4,8 @@ import type { Orm } from '../../db/orm';
 import type { Clock } from '../../shared/clock';
 import { AppError, type ErrorDetail } from '../../shared/errors';
 import { parseAmount, type Decimal } from '../../shared/money';
-import { parseInput } from '../../shared/validation';
+import { currencyField, upperCased } from '../../shared/fields';
+import { parseInput, type Command } from '../../shared/validation';
 import type { ReferenceService } from '../reference/reference.service';
 import { FxQuote } from './fx-quote.entity';
 import { priceQuote, type RateTable } from './rate-table';
@@ -14,16 +15,14 @@ export const QUOTE_TTL_MS = 60_000;
 
 export const newQuoteId = () => `qt_${randomBytes(12).toString('hex')}`;
 
-const currencyCodeSchema = z.preprocess(
-  (v) => (typeof v === 'string' ? v.trim().toUpperCase() : v),
-  z.string({ error: 'is required' }).regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code, e.g. USD'),
-);
+/** A quote's pair and amount, in the domain's names; currency codes match case-insensitively. */
 export const quoteRequestSchema = z.object({
-  source_currency: currencyCodeSchema,
-  destination_currency: currencyCodeSchema,
+  sourceCurrency: upperCased(currencyField),
+  destinationCurrency: upperCased(currencyField),
   // Read by parseAmount once the source currency (and so its precision) is known.
   amount: z.unknown().optional(),
 });
+export type QuoteQuery = Command<typeof quoteRequestSchema>;
 
 /** A stored quote, with the minor units its amounts are rounded to. */
 export interface Quote {
@@ -72,14 +71,14 @@ export class RatesService {
     return priceQuote(this.table, { sourceCurrency, destinationCurrency, sourceAmount, sourceMinorUnit, destinationMinorUnit, at: this.clock.now() });
   }
 
-  async createQuote(merchantId: string, input: unknown): Promise<Quote> {
-    const query = parseInput(quoteRequestSchema, input, 'query');
+  async createQuote(merchantId: string, command: QuoteQuery): Promise<Quote> {
+    const query = parseInput(quoteRequestSchema, command, 'query');
     const details: ErrorDetail[] = [];
-    for (const field of ['source_currency', 'destination_currency'] as const) {
-      if (!this.isSupportedCurrency(query[field])) details.push({ field, issue: `${query[field]} is not a supported currency` });
+    for (const field of ['sourceCurrency', 'destinationCurrency'] as const) {
+      if (!this.isSupportedCurrency(query[field])) details.push({ field, issue: 'is not a supported currency' });
     }
-    const sourceMinorUnit = this.reference.currencyMinorUnit(query.source_currency);
-    const destinationMinorUnit = this.reference.currencyMinorUnit(query.destination_currency);
+    const sourceMinorUnit = this.reference.currencyMinorUnit(query.sourceCurrency);
+    const destinationMinorUnit = this.reference.currencyMinorUnit(query.destinationCurrency);
     let amount: Decimal | undefined;
     try {
       // Without a supported source currency only the form of the amount can be checked.
@@ -89,28 +88,27 @@ export class RatesService {
       details.push(...(err.details ?? []));
     }
     if (details.length > 0 || !amount || sourceMinorUnit === undefined || destinationMinorUnit === undefined) {
-      throw AppError.invalidRequest(`Invalid query: ${details.map((d) => `${d.field} ${d.issue}`).join('; ')}`, details);
+      throw AppError.invalidFields(details, 'query');
     }
 
     const now = this.clock.now();
     const figures = priceQuote(this.table, {
-      sourceCurrency: query.source_currency,
-      destinationCurrency: query.destination_currency,
+      sourceCurrency: query.sourceCurrency,
+      destinationCurrency: query.destinationCurrency,
       sourceAmount: amount,
       sourceMinorUnit,
       destinationMinorUnit,
       at: now,
     });
     if (figures.destinationAmount.isZero()) {
-      const issue = `is too small: it converts to 0 ${query.destination_currency}`;
-      throw AppError.invalidRequest(`Invalid query: amount ${issue}`, [{ field: 'amount', issue }]);
+      throw AppError.invalidFields([{ field: 'amount', issue: `is too small: it converts to 0 ${query.destinationCurrency}` }], 'query');
     }
 
     const quote = this.orm.em.create(FxQuote, {
       id: newQuoteId(),
       merchantId,
-      sourceCurrency: query.source_currency,
-      destinationCurrency: query.destination_currency,
+      sourceCurrency: query.sourceCurrency,
+      destinationCurrency: query.destinationCurrency,
       sourceAmount: amount,
       destinationAmount: figures.destinationAmount,
       rate: figures.rate,

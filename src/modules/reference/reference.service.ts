@@ -1,28 +1,25 @@
 import { z } from 'zod';
 import type { Orm } from '../../db/orm';
 import { AppError } from '../../shared/errors';
-import { parseInput } from '../../shared/validation';
+import { countryCodeField, lowerCased, upperCased } from '../../shared/fields';
+import { parseInput, type Command } from '../../shared/validation';
 import { ChannelRecord, CountryRecord, CurrencyRecord, NetworkRecord } from './reference.entities';
 import { CHANNEL_TYPES, RAMP_TYPES, type Channel, type ChannelType, type Country, type Currency, type Network, type RampType } from './reference.types';
 
 export type { Channel, ChannelStatus, ChannelType, Country, Currency, Network, RampType } from './reference.types';
 
-/** Query text is matched case-insensitively: "ke" is KE, "Deposit" is deposit. */
-const upper = (v: unknown) => (typeof v === 'string' ? v.trim().toUpperCase() : v);
-const lower = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v);
-
-export const countryCodeSchema = z.preprocess(
-  upper,
-  z.string({ error: 'is required' }).regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, e.g. KE'),
-);
+/** Lookups match case-insensitively: "ke" is KE, "Deposit" is deposit. */
 export const channelsQuerySchema = z.object({
-  country_code: countryCodeSchema,
-  ramptype: z.preprocess(lower, z.enum(RAMP_TYPES, { error: 'must be deposit or withdrawal' })),
+  countryCode: upperCased(countryCodeField),
+  rampType: lowerCased(z.enum(RAMP_TYPES, { error: 'must be deposit or withdrawal' })),
 });
+export type ChannelsQuery = Command<typeof channelsQuerySchema>;
+
 export const networksQuerySchema = z.object({
-  country_code: countryCodeSchema,
-  channel: z.preprocess(lower, z.enum(CHANNEL_TYPES, { error: 'must be bank or momo' })),
+  countryCode: upperCased(countryCodeField),
+  channel: lowerCased(z.enum(CHANNEL_TYPES, { error: 'must be bank or momo' })),
 });
+export type NetworksQuery = Command<typeof networksQuerySchema>;
 
 interface Snapshot {
   currencies: Map<string, Currency>;
@@ -144,16 +141,16 @@ export class ReferenceService {
     return this.data.networkById.get(id);
   }
 
-  /** GET /v1/crossborder/channels, query channels: input { country_code, ramptype }. */
-  lookupChannels(input: unknown): Channel[] {
-    const query = parseInput(channelsQuerySchema, input, 'query');
-    return this.channels(this.countryOrThrow(query.country_code).code, query.ramptype);
+  /** A country's channels of one direction (GET /v1/crossborder/channels, query channels). */
+  lookupChannels(command: ChannelsQuery): Channel[] {
+    const query = parseInput(channelsQuerySchema, command, 'query');
+    return this.channels(this.countryOrThrow(query.countryCode).code, query.rampType);
   }
 
-  /** GET /v1/crossborder/networks, query networks: input { country_code, channel }. */
-  lookupNetworks(input: unknown): Network[] {
-    const query = parseInput(networksQuerySchema, input, 'query');
-    return this.networks(this.countryOrThrow(query.country_code).code, query.channel);
+  /** A country's banks or operators (GET /v1/crossborder/networks, query networks). */
+  lookupNetworks(command: NetworksQuery): Network[] {
+    const query = parseInput(networksQuerySchema, command, 'query');
+    return this.networks(this.countryOrThrow(query.countryCode).code, query.channel);
   }
 
   /** A well-formed code of a country the service does not cover is NOT_FOUND, not a bad request. */

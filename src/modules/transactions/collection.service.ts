@@ -4,19 +4,21 @@ import type { PaymentProvider } from '../../providers/payment-provider';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { formatAmount } from '../../shared/money';
-import { parseInput } from '../../shared/validation';
+import { currencyField } from '../../shared/fields';
+import { parseInput, type Command } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import type { ReferenceService } from '../reference/reference.service';
 import { checkDialCode, checkLocalAmount, checkRoute, crossBorderFields, routeColumns } from './cross-border.checks';
-import { currencyField } from './transaction.fields';
 import type { Transaction } from './transaction.record';
 import type { ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import type { TransactionService } from './transaction.service';
 
+/** Spec §4.2's collection, in the domain's names. */
 export const collectionSchema = z.object({
   ...crossBorderFields,
-  currency: currencyField('KES'),
+  currency: currencyField,
 });
+export type CollectionCommand = Command<typeof collectionSchema>;
 
 /** Spec §4.2: pull funds from a KYC-approved sender, by bank transfer (virtual account) or mobile money (prompt). */
 export class CollectionService implements TransactionKindHandler {
@@ -32,18 +34,14 @@ export class CollectionService implements TransactionKindHandler {
   }
 
   /** Checks in CONTRACT §6's order (the reference last, by the database), then the one creation path. */
-  async initiateCollection(merchantId: string, input: unknown): Promise<Transaction> {
-    const body = parseInput(collectionSchema, input);
+  async initiateCollection(merchantId: string, command: CollectionCommand): Promise<Transaction> {
+    const body = parseInput(collectionSchema, command);
     const route = await checkRoute(this.customers, this.reference, merchantId, body, 'deposit');
     const { customer, country, channel } = route;
-    if (body.currency !== country.currency) {
-      throw AppError.invalidRequest(`currency must be ${country.currency} for ${country.code}`, [
-        { field: 'currency', issue: `must be ${country.currency} for ${country.code}` },
-      ]);
-    }
-    checkDialCode(country, body.dial_code);
+    if (body.currency !== country.currency) throw AppError.invalidField('currency', `must be ${country.currency} for ${country.code}`);
+    checkDialCode(country, body.dialCode);
     const amount = checkLocalAmount(channel, body.amount);
-    const bank = body.account_type === 'bank';
+    const bank = body.accountType === 'bank';
     return this.transactions.initiate({
       merchantId,
       kind: 'collection',

@@ -1,25 +1,22 @@
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { parseAmount, type Decimal } from '../../shared/money';
-import { amountField, referenceField } from './transaction.fields';
+import { amountField, countryCodeField, dialCodeField, referenceField, requiredText } from '../../shared/fields';
 import type { CustomerService, Payer } from '../customers/customer.service';
 import type { ReferenceService } from '../reference/reference.service';
-import type { Channel, Country, Network, RampType } from '../reference/reference.types';
+import { CHANNEL_TYPES, type Channel, type ChannelType, type Country, type Network, type RampType } from '../reference/reference.types';
 
-const text = (max: number) => z.string({ error: 'is required' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-const code = (pattern: RegExp, example: string) => z.string({ error: 'is required' }).regex(pattern, `must look like ${example}`);
-
-/** Fields every cross-border transaction has. */
+/** Fields every cross-border transaction has, in the domain's names. */
 export const crossBorderFields = {
-  customer_uuid: text(64),
+  customerUuid: requiredText(64),
   amount: amountField,
-  country_code: code(/^[A-Z]{2}$/, 'KE'),
-  channel_id: text(64),
-  network_id: text(64),
-  account_number: z.string({ error: 'is required' }).regex(/^[0-9A-Za-z]{4,34}$/, 'must be 4 to 34 letters or digits'),
-  dial_code: code(/^\+\d{1,4}$/, '+254'),
-  account_type: z.enum(['bank', 'momo'], { error: 'must be bank or momo' }),
-  reason: text(140),
+  countryCode: countryCodeField,
+  channelId: requiredText(64),
+  networkId: requiredText(64),
+  accountNumber: z.string({ error: 'is required' }).regex(/^[0-9A-Za-z]{4,34}$/, 'must be 4 to 34 letters or digits'),
+  dialCode: dialCodeField,
+  accountType: z.enum(CHANNEL_TYPES, { error: 'must be bank or momo' }),
+  reason: requiredText(140),
   reference: referenceField,
 };
 
@@ -30,7 +27,7 @@ export interface Route {
   network: Network;
 }
 
-const bad = (field: string, issue: string) => AppError.invalidRequest(`${field} ${issue}`, [{ field, issue }]);
+const bad = AppError.invalidField;
 
 /**
  * CONTRACT §6's check order after body validation: the customer exists for this
@@ -43,31 +40,29 @@ export async function checkRoute(
   customers: CustomerService,
   reference: ReferenceService,
   merchantId: string,
-  body: { customer_uuid: string; country_code: string; channel_id: string; network_id: string; account_type: 'bank' | 'momo' },
+  body: { customerUuid: string; countryCode: string; channelId: string; networkId: string; accountType: ChannelType },
   rampType: RampType,
 ): Promise<Route> {
-  const customer = await customers.getPayer(merchantId, body.customer_uuid);
-  if (customer.kycStatus !== 'approved') {
-    throw new AppError('KYC_REQUIRED', 'The customer must be KYC-approved (overall_kyc_status approved) first');
-  }
-  const country = reference.country(body.country_code);
-  if (!country) throw bad('country_code', 'is not a supported country');
-  const channel = reference.channel(body.channel_id);
+  const customer = await customers.getPayer(merchantId, body.customerUuid);
+  if (customer.kycStatus !== 'approved') throw new AppError('KYC_REQUIRED', 'The customer must be KYC-approved first (its overall KYC status approved)');
+  const country = reference.country(body.countryCode);
+  if (!country) throw bad('countryCode', 'is not a supported country');
+  const channel = reference.channel(body.channelId);
   if (!channel || channel.countryCode !== country.code || channel.rampType !== rampType || channel.status !== 'active') {
-    throw bad('channel_id', `must be an active ${rampType} channel of ${country.code}`);
+    throw bad('channelId', `must be an active ${rampType} channel of ${country.code}`);
   }
-  if (channel.channelType !== body.account_type) {
-    throw bad('channel_id', `is a ${channel.channelType} channel but account_type is ${body.account_type}`);
+  if (channel.channelType !== body.accountType) {
+    throw bad('channelId', `is a ${channel.channelType} channel, but the account type is ${body.accountType}`);
   }
-  const network = reference.network(body.network_id);
-  if (!network || network.countryCode !== country.code || network.channelType !== body.account_type) {
-    throw bad('network_id', `must be a ${body.account_type} network of ${country.code}`);
+  const network = reference.network(body.networkId);
+  if (!network || network.countryCode !== country.code || network.channelType !== body.accountType) {
+    throw bad('networkId', `must be a ${body.accountType} network of ${country.code}`);
   }
   return { customer, country, channel, network };
 }
 
 export function checkDialCode(country: Country, dialCode: string): void {
-  if (dialCode !== country.dialCode) throw bad('dial_code', `must be ${country.dialCode} for ${country.code}`);
+  if (dialCode !== country.dialCode) throw bad('dialCode', `must be ${country.dialCode} for ${country.code}`);
 }
 
 /** Within the currency's precision and the channel's bounds (both in the channel's currency). */
@@ -86,17 +81,17 @@ export function checkWithinBounds(channel: Channel, amount: Decimal, field: stri
 /** The columns every cross-border transaction takes from its checked route and body. */
 export function routeColumns(
   route: Route,
-  body: { reference: string; account_type: 'bank' | 'momo'; account_number: string; dial_code: string; reason: string },
+  body: { reference: string; accountType: ChannelType; accountNumber: string; dialCode: string; reason: string },
 ) {
   return {
     externalReference: body.reference,
     customerId: route.customer.id,
-    accountType: body.account_type,
+    accountType: body.accountType,
     countryCode: route.country.code,
     channelId: route.channel.id,
     networkId: route.network.id,
-    accountNumber: body.account_number,
-    dialCode: body.dial_code,
+    accountNumber: body.accountNumber,
+    dialCode: body.dialCode,
     reason: body.reason,
   };
 }

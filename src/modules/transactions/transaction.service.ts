@@ -9,11 +9,11 @@ import { AppError } from '../../shared/errors';
 import type { Faults } from '../../shared/faults';
 import type { Logger } from '../../shared/logger';
 import { pageRequestSchema, toPage, type Page } from '../../shared/pagination';
-import { parseInput } from '../../shared/validation';
+import { REFERENCE_CHARACTERS } from '../../shared/fields';
+import { parseInput, type Command } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
 import type { Outbox } from '../outbox/outbox';
 import { BLANK, pastDeadline, toWire, type Transaction, type TransactionEvent } from './transaction.record';
-import { REFERENCE_CHARACTERS } from './transaction.fields';
 import type { ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import { serializeTransaction } from './transaction.serializer';
 import { TRANSACTION_KINDS, TRANSACTION_STATUSES, isFinal, nextTransactionStatus, type FinalStatus, type TransactionKind } from './transaction.state';
@@ -27,13 +27,19 @@ export const newTransactionReference = (kind: TransactionKind) => `${REFERENCE_P
 /** The columns a kind's checks produce; the creation path adds identity, status and times. */
 export type NewTransaction = Partial<Transaction> & Pick<Transaction, 'merchantId' | 'kind' | 'externalReference'>;
 
+/** A page of a merchant's transactions, by any of status, kind (`type`) and customer. */
 export const transactionListSchema = pageRequestSchema.extend({
-  status: z.enum(TRANSACTION_STATUSES).optional(),
-  type: z.enum(TRANSACTION_KINDS).optional(),
-  customer_uuid: z.string().uuid('must be a customer uuid').optional(),
+  status: z.enum(TRANSACTION_STATUSES).nullish(),
+  type: z.enum(TRANSACTION_KINDS).nullish(),
+  customerUuid: z.string({ error: 'must be a string' }).uuid('must be a customer uuid').nullish(),
 });
+export type TransactionListQuery = Command<typeof transactionListSchema>;
 
-export const simulateSchema = z.object({ outcome: z.enum(['successful', 'failed'], { error: 'must be successful or failed' }) });
+/** How a sandbox simulation may decide a transaction. */
+export const SIMULATION_OUTCOMES = ['successful', 'failed'] as const;
+export type SimulationOutcome = (typeof SIMULATION_OUTCOMES)[number];
+export const simulateSchema = z.object({ outcome: z.enum(SIMULATION_OUTCOMES, { error: 'must be successful or failed' }) });
+export type SimulateCommand = Command<typeof simulateSchema>;
 
 /** How many stuck initiations one sweep hands to reconciliation at most. */
 const SWEEP_BATCH = 100;
@@ -179,9 +185,9 @@ export class TransactionService {
     return this.store.history(transactionId);
   }
 
-  async listTransactions(merchantId: string, input: unknown): Promise<Page<Transaction>> {
-    const { limit, after, status, type, customer_uuid } = parseInput(transactionListSchema, input, 'query');
-    const rows = await this.store.list(merchantId, { status, kind: type, customerId: customer_uuid }, limit, after);
+  async listTransactions(merchantId: string, query: TransactionListQuery): Promise<Page<Transaction>> {
+    const { limit, after, status, type, customerUuid } = parseInput(transactionListSchema, query, 'query');
+    const rows = await this.store.list(merchantId, { status: status ?? undefined, kind: type ?? undefined, customerId: customerUuid ?? undefined }, limit, after ?? undefined);
     return toPage(rows, limit);
   }
 
@@ -229,11 +235,11 @@ export class TransactionService {
   }
 
   /** Sandbox: decide a processing transaction now. A final one is INVALID_STATE. */
-  async simulate(merchantId: string, referenceOrExternal: string, input: unknown): Promise<Transaction> {
-    const { outcome } = parseInput(simulateSchema, input);
+  async simulate(merchantId: string, referenceOrExternal: string, command: SimulateCommand): Promise<Transaction> {
+    const { outcome } = parseInput(simulateSchema, command);
     const txn = await this.getTransaction(merchantId, referenceOrExternal);
     if (txn.status === 'requires_action') {
-      throw new AppError('INVALID_STATE', 'The payment awaits the cardholder’s 3-D Secure authentication: it is decided on its page (next_action.url), not simulated');
+      throw new AppError('INVALID_STATE', 'The payment awaits the cardholder’s 3-D Secure authentication: it is decided on its page (the next action’s URL), not simulated');
     }
     const changed = await this.transition(txn, outcome, outcome === 'failed' ? 'simulated_failure' : null, 'simulation');
     if (!changed) {

@@ -4,27 +4,27 @@ import type { PaymentProvider } from '../../providers/payment-provider';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { formatAmount, parseAmount, type Decimal } from '../../shared/money';
-import { parseInput } from '../../shared/validation';
+import { currencyField, requiredText } from '../../shared/fields';
+import { parseInput, type Command } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import { isQuoteLive, type RatesService } from '../rates/rates.service';
 import type { ReferenceService } from '../reference/reference.service';
 import { checkDialCode, checkRoute, checkWithinBounds, crossBorderFields, routeColumns } from './cross-border.checks';
-import { currencyField } from './transaction.fields';
 import type { Transaction } from './transaction.record';
 import type { ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import type { TransactionService } from './transaction.service';
 
-const currencyCode = currencyField('USD');
-
+/** CONTRACT §6's transfer, in the domain's names. */
 export const transferSchema = z.object({
   ...crossBorderFields,
-  source_currency: currencyCode,
-  destination_currency: currencyCode,
-  account_name: z.string({ error: 'is required' }).trim().min(1, 'must not be empty').max(140),
-  quote_id: z.string().min(1).max(64).optional(),
+  sourceCurrency: currencyField,
+  destinationCurrency: currencyField,
+  accountName: requiredText(140),
+  quoteId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64, 'must be at most 64 characters').nullish(),
 });
+export type TransferCommand = Command<typeof transferSchema>;
 
-const bad = (field: string, issue: string) => AppError.invalidRequest(`${field} ${issue}`, [{ field, issue }]);
+const bad = AppError.invalidField;
 
 interface Pricing {
   rate: Decimal;
@@ -47,28 +47,28 @@ export class TransferService implements TransactionKindHandler {
     transactions.registerKind('transfer', this);
   }
 
-  async initiateTransfer(merchantId: string, input: unknown): Promise<Transaction> {
-    const body = parseInput(transferSchema, input);
+  async initiateTransfer(merchantId: string, command: TransferCommand): Promise<Transaction> {
+    const body = parseInput(transferSchema, command);
     const route = await checkRoute(this.customers, this.reference, merchantId, body, 'withdrawal');
     const { country, channel } = route;
-    if (body.destination_currency !== country.currency) throw bad('destination_currency', `must be ${country.currency} for ${country.code}`);
-    if (!this.rates.isSupportedCurrency(body.source_currency)) throw bad('source_currency', `${body.source_currency} is not a supported currency`);
-    checkDialCode(country, body.dial_code);
+    if (body.destinationCurrency !== country.currency) throw bad('destinationCurrency', `must be ${country.currency} for ${country.code}`);
+    if (!this.rates.isSupportedCurrency(body.sourceCurrency)) throw bad('sourceCurrency', `is not a supported currency`);
+    checkDialCode(country, body.dialCode);
 
-    const sourceMinorUnit = this.reference.currencyMinorUnit(body.source_currency)!;
+    const sourceMinorUnit = this.reference.currencyMinorUnit(body.sourceCurrency)!;
     const sourceAmount = parseAmount(body.amount, sourceMinorUnit);
-    const pricing = body.quote_id
-      ? await this.lockedQuote(merchantId, body.quote_id, body.source_currency, body.destination_currency, sourceAmount)
-      : this.freshPrice(body.source_currency, body.destination_currency, sourceAmount);
+    const pricing = body.quoteId
+      ? await this.lockedQuote(merchantId, body.quoteId, body.sourceCurrency, body.destinationCurrency, sourceAmount)
+      : this.freshPrice(body.sourceCurrency, body.destinationCurrency, sourceAmount);
     if (pricing.destinationAmount.isZero()) throw bad('amount', `converts to 0 ${country.currency}`);
     checkWithinBounds(channel, pricing.destinationAmount, 'amount');
     return this.transactions.initiate({
       merchantId,
       kind: 'transfer',
       ...routeColumns(route, body),
-      accountName: body.account_name,
+      accountName: body.accountName,
       sourceAmount,
-      sourceCurrency: body.source_currency,
+      sourceCurrency: body.sourceCurrency,
       destinationAmount: pricing.destinationAmount,
       destinationCurrency: country.currency,
       rate: pricing.rate,
@@ -102,12 +102,12 @@ export class TransferService implements TransactionKindHandler {
   /** A quote locks its rate only for the pair and amount it was made for, and only until it expires. */
   private async lockedQuote(merchantId: string, quoteId: string, source: string, destination: string, amount: Decimal): Promise<Pricing> {
     const quote = await this.rates.getQuote(merchantId, quoteId);
-    if (!quote) throw bad('quote_id', 'is not a quote of yours');
-    if (!isQuoteLive(quote, this.clock.now())) throw bad('quote_id', `expired at ${quote.expiresAt.toISOString()}; get a new rate`);
+    if (!quote) throw bad('quoteId', 'is not a quote of yours');
+    if (!isQuoteLive(quote, this.clock.now())) throw bad('quoteId', `expired at ${quote.expiresAt.toISOString()}; get a new rate`);
     if (quote.sourceCurrency !== source || quote.destinationCurrency !== destination) {
-      throw bad('quote_id', `is for ${quote.sourceCurrency}→${quote.destinationCurrency}, not ${source}→${destination}`);
+      throw bad('quoteId', `is for ${quote.sourceCurrency}→${quote.destinationCurrency}, not ${source}→${destination}`);
     }
-    if (!quote.sourceAmount.eq(amount)) throw bad('quote_id', `is for an amount of ${quote.sourceAmount.toFixed()} ${source}, not ${amount.toFixed()}`);
+    if (!quote.sourceAmount.eq(amount)) throw bad('quoteId', `is for an amount of ${quote.sourceAmount.toFixed()} ${source}, not ${amount.toFixed()}`);
     return { rate: quote.rate, fee: quote.fee, destinationAmount: quote.destinationAmount, quoteId: quote.id };
   }
 }

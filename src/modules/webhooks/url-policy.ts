@@ -56,7 +56,7 @@ export function checkAddress(address: string, env: PaymentsEnv): AddressVerdict 
 
 /** Parses and checks a webhook URL's form (not its addresses). */
 export function parseWebhookUrl(raw: unknown, env: PaymentsEnv): URL {
-  const refuse = (issue: string) => AppError.invalidRequest(`url ${issue}`, [{ field: 'url', issue }]);
+  const refuse = (issue: string) => AppError.invalidField('url', issue);
   if (typeof raw !== 'string' || raw.trim() === '') throw refuse('is required');
   if (raw.length > 2048) throw refuse('must be at most 2048 characters');
   let url: URL;

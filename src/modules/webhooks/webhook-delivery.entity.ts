@@ -2,7 +2,8 @@ import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { Merchant } from '../merchants/merchant.entity';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** The delivery of one outbox event to its merchant's endpoint, across attempts. */
 @Entity({ tableName: 'webhook_delivery' })

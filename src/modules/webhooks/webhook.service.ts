@@ -7,7 +7,7 @@ import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
 import { afterCursor, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
-import { parseInput } from '../../shared/validation';
+import { parseInput, type Command } from '../../shared/validation';
 import { Merchant } from '../merchants/merchant.entity';
 import { newWebhookSecret } from '../merchants/merchant.service';
 import { EVENT_TYPES } from '../outbox/event-types';
@@ -21,7 +21,9 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 export const MAX_OVERLAPPING_SECRETS = 10;
 
 export const endpointSchema = z.object({ url: z.union([z.string(), z.null()], { error: 'is required (a URL, or null to remove)' }) });
-export const eventListSchema = pageRequestSchema.extend({ type: z.enum(EVENT_TYPES, { error: 'is not an event type' }).optional() });
+export type EndpointCommand = Command<typeof endpointSchema>;
+export const eventListSchema = pageRequestSchema.extend({ type: z.enum(EVENT_TYPES, { error: 'is not an event type' }).nullish() });
+export type EventListQuery = Command<typeof eventListSchema>;
 
 export interface EventWithDelivery {
   event: OutboxEvent;
@@ -38,8 +40,8 @@ export class WebhookService {
     private readonly env: PaymentsEnv,
   ) {}
 
-  async setEndpoint(merchantId: string, input: unknown): Promise<Merchant> {
-    const { url } = parseInput(endpointSchema, input);
+  async setEndpoint(merchantId: string, command: EndpointCommand): Promise<Merchant> {
+    const { url } = parseInput(endpointSchema, command);
     const checked = url === null ? null : (await assertWebhookUrlAllowed(url, this.env)).toString();
     const em = this.orm.em.fork();
     const merchant = await em.findOneOrFail(Merchant, { id: merchantId });
@@ -76,8 +78,8 @@ export class WebhookService {
     return { webhookSecret, previousSecretExpiresAt };
   }
 
-  async listEvents(merchantId: string, input: unknown): Promise<Page<EventWithDelivery>> {
-    const { limit, after, type } = parseInput(eventListSchema, input, 'query');
+  async listEvents(merchantId: string, query: EventListQuery): Promise<Page<EventWithDelivery>> {
+    const { limit, after, type } = parseInput(eventListSchema, query, 'query');
     const where: Record<string, unknown> = { merchantId };
     if (type) where.type = type;
     Object.assign(where, afterCursor(after));

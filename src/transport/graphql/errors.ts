@@ -5,20 +5,21 @@ import type { Logger } from '../../shared/logger';
 
 /** An AppError as GraphQL carries it: the same code in extensions.code. */
 export function toGraphQLError(err: AppError): GraphQLError {
-  return new GraphQLError(err.message, { extensions: appErrorExtensions(err) });
+  const { message, extensions } = graphqlView(err);
+  return new GraphQLError(message, { extensions });
 }
 
 /**
- * Services name fields as the REST API does (snake_case, `limit` for a page size);
- * GraphQL clients know them in camelCase, and a page size as `first`.
+ * Services name fields in the domain's camelCase, as GraphQL does; only a page
+ * size differs: the domain's `limit` is a connection's `first`.
  */
 const GRAPHQL_ARGUMENT_NAMES: Record<string, string> = { limit: 'first' };
-const camelCasePath = (field: string) =>
-  GRAPHQL_ARGUMENT_NAMES[field] ?? field.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+const graphqlName = (field: string) => GRAPHQL_ARGUMENT_NAMES[field] ?? field;
 
-function appErrorExtensions(err: AppError) {
-  const details = err.details?.map((d) => ({ field: camelCasePath(d.field), issue: d.issue }));
-  return { code: err.code, http: { status: err.httpStatus }, ...(details ? { details } : {}) };
+/** An AppError as the GraphQL door says it: its message and extensions in GraphQL's names. */
+function graphqlView(err: AppError) {
+  const { message, details } = err.view(graphqlName);
+  return { message, extensions: { code: err.code, http: { status: err.httpStatus }, ...(details ? { details } : {}) } };
 }
 
 const NAME = '[_A-Za-z][_0-9A-Za-z]*';
@@ -127,7 +128,7 @@ export function formatGraphQLError(
   const original = originalOf(error);
   const where = { ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
   if (original instanceof AppError) {
-    return { message: original.message, ...where, extensions: appErrorExtensions(original) };
+    return { ...graphqlView(original), ...where };
   }
   if (original instanceof GraphQLError) {
     const code = original.extensions?.code;
@@ -136,10 +137,10 @@ export function formatGraphQLError(
     }
     if (code !== 'INTERNAL_SERVER_ERROR') {
       const message = suggestions ? withoutInputValues(formatted.message) : withoutInputValues(formatted.message).replace(/\s*Did you mean [\s\S]*\?$/, '');
-      return { message, ...where, extensions: appErrorExtensions(AppError.invalidRequest(message)) };
+      return { ...graphqlView(AppError.invalidRequest(message)), ...where };
     }
   }
   logger.error({ err: original }, 'unhandled GraphQL error');
   const hidden = new AppError('SERVER_ERROR', 'An unexpected error occurred');
-  return { message: hidden.message, ...where, extensions: appErrorExtensions(hidden) };
+  return { ...graphqlView(hidden), ...where };
 }

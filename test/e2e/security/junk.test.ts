@@ -14,6 +14,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { z } from 'zod';
+import { restKey } from '../../../src/transport/rest/field-names';
 import { enrollCustomerSchema } from '../../../src/modules/customers/customer.service';
 import { submitKycSchema } from '../../../src/modules/kyc/kyc.service';
 import { operatorDecisionSchema } from '../../../src/modules/kyc/kyc-review.inputs';
@@ -92,7 +93,8 @@ interface RestWrite {
   html?: boolean;
 }
 
-const fromZod = (schema: z.ZodType) => zodLeaves(schema).map((l) => ({ path: l.path, accepts: (v: unknown) => l.schema.safeParse(v).success }));
+/** A service schema's fields (the domain's names) as the REST door names them. */
+const fromZod = (schema: z.ZodType) => zodLeaves(schema).map((l) => ({ path: l.path.map(restKey), accepts: (v: unknown) => l.schema.safeParse(v).success }));
 /** Fields of the schemas the services keep to themselves (OAuth, webhooks, simulation, the 3-D Secure form), as their source declares them. */
 const strings = (...names: string[]) => names.map((n) => ({ path: [n], accepts: (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= 512 }));
 const oneOf = (name: string, values: unknown[]) => ({ path: [name], accepts: (v: unknown) => values.includes(v) });
@@ -230,7 +232,6 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     initiateTransfer: { arg: 'input', schema: transferSchema },
     initiatePayment: { arg: 'input', schema: paymentSchema },
   };
-  const snake = (name: string) => (name === 'customerId' ? 'customerid' : name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
 
   /** A valid set of arguments for each mutation that has a string to sweep. */
   const gqlBase = async (mutation: string, fresh: boolean): Promise<Record<string, unknown>> => {
@@ -302,7 +303,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
           return;
         }
         if (isEnumType(named) || !['String', 'ID', 'Decimal'].includes(named.name)) return;
-        const zod = zodMap && p[0] === zodMap.arg ? zodByPath.get(p.slice(1).map(snake).join('.')) : undefined;
+        const zod = zodMap && p[0] === zodMap.arg ? zodByPath.get(p.slice(1).join('.')) : undefined;
         leaves.push({ mutation: m.name, path: p, type: named.name, nonNull: isNonNullType(type), zod });
       };
       for (const arg of m.args) walk([arg.name], arg.type, 0);

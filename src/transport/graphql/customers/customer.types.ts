@@ -1,27 +1,17 @@
-import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import type { Customer } from '../../../modules/customers/customer.entity';
-import type { KycRecord } from '../../../modules/kyc/kyc.service';
-import { overallKycStatus } from '../../../modules/kyc/kyc.state';
+import type { EnrollCustomerCommand } from '../../../modules/customers/customer.service';
+import type { ID_TYPES, KycRecord, SubmitKycCommand } from '../../../modules/kyc/kyc.service';
+import { overallKycStatus, type KycStatus } from '../../../modules/kyc/kyc.state';
+import { IdTypeEnum, KycStatusEnum } from '../enums';
 import { Connection } from '../relay';
 
-export enum KycStatusValue {
-  PENDING_KYC = 'pending_kyc',
-  PENDING = 'pending',
-  APPROVED = 'approved',
-  REJECTED = 'rejected',
-}
-registerEnumType(KycStatusValue, { name: 'KycStatus' });
-
-export enum IdTypeValue {
-  PASSPORT = 'passport',
-  NATIONAL_ID = 'national_id',
-  DRIVERS_LICENSE = 'drivers_license',
-}
-registerEnumType(IdTypeValue, { name: 'IdType' });
-
 @ObjectType('Customer')
-export class CustomerType {
-  @Field(() => ID, { description: 'customer_uuid, assigned by the service.' })
+export class CustomerObject {
+  @Field(() => ID, { description: 'Assigned by the service at enrollment; Transaction.customerUuid and Kyc.customerUuid name it the same way.' })
+  customerUuid!: string;
+
+  @Field(() => ID, { deprecationReason: 'Use customerUuid: the same value, named as on every other type.' })
   uuid!: string;
 
   @Field(() => String, { description: "The merchant's own identifier (customerid)." })
@@ -37,13 +27,14 @@ export class CustomerType {
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' })
   dateOfBirth!: string | null;
 
-  @Field(() => KycStatusValue) kycStatus!: KycStatusValue;
-  @Field(() => KycStatusValue) overallKycStatus!: KycStatusValue;
+  @Field(() => KycStatusEnum) kycStatus!: KycStatus;
+  @Field(() => KycStatusEnum) overallKycStatus!: KycStatus;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
 
-  static from(c: Customer): CustomerType {
-    return Object.assign(new CustomerType(), {
+  static from(c: Customer): CustomerObject {
+    return Object.assign(new CustomerObject(), {
+      customerUuid: c.id,
       uuid: c.id,
       customerId: c.customerid,
       firstName: c.firstName,
@@ -53,8 +44,8 @@ export class CustomerType {
       dialCode: c.dialCode,
       countryCode: c.countryCode,
       dateOfBirth: c.dateOfBirth,
-      kycStatus: c.kycStatus as KycStatusValue,
-      overallKycStatus: overallKycStatus(c.kycStatus) as KycStatusValue,
+      kycStatus: c.kycStatus,
+      overallKycStatus: overallKycStatus(c.kycStatus),
       createdAt: c.createdAt,
       updatedAt: c.updatedAt,
     });
@@ -62,22 +53,22 @@ export class CustomerType {
 }
 
 @ObjectType('CustomerConnection')
-export class CustomerConnection extends Connection(CustomerType, 'Customer') {}
+export class CustomerConnection extends Connection(CustomerObject, 'Customer') {}
 
 @ObjectType('Kyc', { description: "A customer's KYC status and latest review." })
-export class KycType {
+export class KycObject {
   @Field(() => ID) customerUuid!: string;
-  @Field(() => KycStatusValue) kycStatus!: KycStatusValue;
-  @Field(() => KycStatusValue) overallKycStatus!: KycStatusValue;
+  @Field(() => KycStatusEnum) kycStatus!: KycStatus;
+  @Field(() => KycStatusEnum) overallKycStatus!: KycStatus;
   @Field(() => Date, { nullable: true }) submittedAt!: Date | null;
   @Field(() => Date, { nullable: true }) reviewedAt!: Date | null;
   @Field(() => String, { nullable: true }) rejectionReason!: string | null;
 
-  static from(r: KycRecord): KycType {
-    return Object.assign(new KycType(), {
+  static from(r: KycRecord): KycObject {
+    return Object.assign(new KycObject(), {
       customerUuid: r.customerUuid,
-      kycStatus: r.kycStatus as KycStatusValue,
-      overallKycStatus: r.overallKycStatus as KycStatusValue,
+      kycStatus: r.kycStatus,
+      overallKycStatus: r.overallKycStatus,
       submittedAt: r.submittedAt,
       reviewedAt: r.reviewedAt,
       rejectionReason: r.rejectionReason,
@@ -86,7 +77,7 @@ export class KycType {
 }
 
 @InputType('EnrollCustomerInput')
-export class EnrollCustomerInput {
+export class EnrollCustomerInput implements EnrollCustomerCommand {
   @Field(() => String) customerId!: string;
   @Field(() => String) firstName!: string;
   @Field(() => String) lastName!: string;
@@ -95,20 +86,6 @@ export class EnrollCustomerInput {
   @Field(() => String, { description: 'e.g. +254; must be the country’s.' }) dialCode!: string;
   @Field(() => String, { description: 'ISO 3166-1 alpha-2, one of the supported countries.' }) countryCode!: string;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) dateOfBirth?: string | null;
-
-  /** The service's input uses the spec's field names. */
-  toServiceInput() {
-    return {
-      customerid: this.customerId,
-      first_name: this.firstName,
-      last_name: this.lastName,
-      email: this.email,
-      phone_number: this.phoneNumber,
-      dial_code: this.dialCode,
-      country_code: this.countryCode,
-      date_of_birth: this.dateOfBirth ?? undefined,
-    };
-  }
 }
 
 @InputType('KycAddressInput')
@@ -120,25 +97,10 @@ export class KycAddressInput {
 }
 
 @InputType('SubmitKycInput')
-export class SubmitKycInput {
-  @Field(() => IdTypeValue) idType!: IdTypeValue;
+export class SubmitKycInput implements SubmitKycCommand {
+  @Field(() => IdTypeEnum) idType!: (typeof ID_TYPES)[number];
   @Field(() => String) idNumber!: string;
   @Field(() => String, { description: 'ISO 3166-1 alpha-2 of the issuing country.' }) idCountry!: string;
   @Field(() => String, { description: 'YYYY-MM-DD' }) dateOfBirth!: string;
   @Field(() => KycAddressInput) address!: KycAddressInput;
-
-  toServiceInput() {
-    return {
-      id_type: this.idType,
-      id_number: this.idNumber,
-      id_country: this.idCountry,
-      date_of_birth: this.dateOfBirth,
-      address: {
-        line1: this.address.line1,
-        city: this.address.city,
-        country_code: this.address.countryCode,
-        postal_code: this.address.postalCode ?? undefined,
-      },
-    };
-  }
 }

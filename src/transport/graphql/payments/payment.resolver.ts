@@ -2,7 +2,7 @@ import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { PaymentsEnv } from '../../../config';
 import type { Services } from '../../../container';
 import type { GraphQLContext } from '../context';
-import { TransactionType } from '../transactions/transaction.types';
+import { TransactionObject } from '../transactions/transaction.types';
 import { InitiatePaymentInput } from './payment.types';
 
 /** Domestic card payments; the same service calls as /v1/payments/initiate and /v1/payments/verify/{reference}. */
@@ -13,17 +13,17 @@ export class PaymentResolver {
     _env: PaymentsEnv,
   ) {}
 
-  @Mutation(() => TransactionType, {
+  @Mutation(() => TransactionObject, {
     description: 'Charge a card. Answers SUCCESSFUL or FAILED (failureReason), or REQUIRES_ACTION with nextAction: send the cardholder to nextAction.url (3-D Secure).',
   })
-  async initiatePayment(@Arg('input', () => InitiatePaymentInput) input: InitiatePaymentInput, @Ctx() ctx: GraphQLContext): Promise<TransactionType> {
-    return TransactionType.from(await this.services.payments.initiatePayment(ctx.auth.merchantId, input.toServiceInput()), this.services.reference);
+  async initiatePayment(@Arg('input', () => InitiatePaymentInput) input: InitiatePaymentInput, @Ctx() ctx: GraphQLContext): Promise<TransactionObject> {
+    return TransactionObject.from(await this.services.payments.initiatePayment(ctx.auth.merchantId, input), this.services.reference);
   }
 
-  @Query(() => TransactionType, {
+  @Query(() => TransactionObject, {
     description: 'A payment’s current record, by the service’s reference or yours: confirm the outcome here (or by webhook), not by the redirect. A read, so a query.',
   })
-  async verifyPayment(@Arg('reference', () => String) reference: string, @Ctx() ctx: GraphQLContext): Promise<TransactionType> {
-    return TransactionType.from(await this.services.payments.verifyPayment(ctx.auth.merchantId, reference), this.services.reference);
+  async verifyPayment(@Arg('reference', () => String) reference: string, @Ctx() ctx: GraphQLContext): Promise<TransactionObject> {
+    return TransactionObject.from(await this.services.payments.verifyPayment(ctx.auth.merchantId, reference), this.services.reference);
   }
 }

@@ -1,7 +1,8 @@
 import { Field, InputType, Int } from 'type-graphql';
+import type { PaymentCommand, PaymentMethod } from '../../../modules/payments/payment.service';
 import type { Decimal } from '../../../shared/money';
+import { PaymentMethodEnum } from '../enums';
 import { DecimalScalar } from '../scalars';
-import { PaymentMethodValue } from '../transactions/transaction.types';
 
 /** The card as the cardholder typed it: checked, passed to the provider, and never stored, logged or echoed. */
 @InputType('CardInput')
@@ -15,29 +16,15 @@ export class CardInput {
 }
 
 @InputType('InitiatePaymentInput')
-export class InitiatePaymentInput {
+export class InitiatePaymentInput implements PaymentCommand {
   @Field(() => String, { description: 'Your own reference; unique across all your transactions.' }) reference!: string;
   @Field(() => DecimalScalar, { description: 'Within the currency’s decimals.' }) amount!: Decimal;
   @Field(() => String, { description: 'ISO 4217, e.g. "NGN".' }) currency!: string;
-  @Field(() => PaymentMethodValue, { defaultValue: PaymentMethodValue.CARD }) paymentMethod!: PaymentMethodValue;
+  @Field(() => PaymentMethodEnum, { defaultValue: PaymentMethodEnum.CARD }) paymentMethod!: PaymentMethod;
   @Field(() => CardInput) card!: CardInput;
   @Field(() => String, { nullable: true, description: 'One of your customers, to link the payment to.' }) customerUuid?: string | null;
   @Field(() => String, { nullable: true, description: 'Where the cardholder returns after 3-D Secure, with reference, external_reference and status in the query.' })
   redirectUrl?: string | null;
   @Field(() => String, { nullable: true }) description?: string | null;
 
-  /** The service's input uses the REST body's field names (CONTRACT §7). */
-  toServiceInput() {
-    const c = this.card;
-    return {
-      reference: this.reference,
-      amount: this.amount.toFixed(),
-      currency: this.currency,
-      payment_method: this.paymentMethod,
-      card: { number: c.number, exp_month: c.expMonth, exp_year: c.expYear, cvc: c.cvc, postal_code: c.postalCode ?? undefined },
-      customer_uuid: this.customerUuid ?? undefined,
-      redirect_url: this.redirectUrl ?? undefined,
-      description: this.description ?? undefined,
-    };
-  }
 }

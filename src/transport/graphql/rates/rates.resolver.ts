@@ -3,25 +3,21 @@ import type { Services } from '../../../container';
 import type { Decimal } from '../../../shared/money';
 import type { GraphQLContext } from '../context';
 import { DecimalScalar } from '../scalars';
-import { QuoteType } from './quote.type';
+import { QuoteObject } from './rates.types';
 
 /** FX quotes; the same service call as GET /v1/crossborder/rates. */
 @Resolver()
 export class RatesResolver {
   constructor(private readonly services: Services) {}
 
-  @Query(() => QuoteType, { description: 'Prices a conversion now and stores it as a quote valid for 60 seconds.' })
+  @Query(() => QuoteObject, { description: 'Prices a conversion now and stores it as a quote valid for 60 seconds.' })
   async rate(
     @Ctx() ctx: GraphQLContext,
     @Arg('sourceCurrency', () => String) sourceCurrency: string,
     @Arg('destinationCurrency', () => String) destinationCurrency: string,
     @Arg('amount', () => DecimalScalar) amount: Decimal,
-  ): Promise<QuoteType> {
-    const quote = await this.services.rates.createQuote(ctx.auth.merchantId, {
-      source_currency: sourceCurrency,
-      destination_currency: destinationCurrency,
-      amount,
-    });
-    return QuoteType.from(quote);
+  ): Promise<QuoteObject> {
+    const quote = await this.services.rates.createQuote(ctx.auth.merchantId, { sourceCurrency, destinationCurrency, amount });
+    return QuoteObject.from(quote);
   }
 }

@@ -1,30 +1,32 @@
 import { Arg, Query, Resolver } from 'type-graphql';
 import type { Services } from '../../../container';
-import { ChannelObjectType, ChannelTypeValue, CountryType, NetworkType, RampTypeValue } from './reference.type';
+import type { ChannelType, RampType } from '../../../modules/reference/reference.service';
+import { ChannelTypeEnum, RampTypeEnum } from '../enums';
+import { ChannelObject, CountryObject, NetworkObject } from './reference.types';
 
 /** Cross-border lookups; the same service calls as GET /v1/crossborder/{countries,channels,networks}. */
 @Resolver()
 export class ReferenceResolver {
   constructor(private readonly services: Services) {}
 
-  @Query(() => [CountryType], { description: 'Every supported country.' })
-  countries(): CountryType[] {
-    return this.services.reference.listCountries().map(CountryType.from);
+  @Query(() => [CountryObject], { description: 'Every supported country.' })
+  countries(): CountryObject[] {
+    return this.services.reference.listCountries().map(CountryObject.from);
   }
 
-  @Query(() => [ChannelObjectType], { description: 'The channels of a country for one direction. Unsupported country: NOT_FOUND.' })
+  @Query(() => [ChannelObject], { description: 'The channels of a country for one direction. Unsupported country: NOT_FOUND.' })
   channels(
     @Arg('countryCode', () => String) countryCode: string,
-    @Arg('rampType', () => RampTypeValue) rampType: RampTypeValue,
-  ): ChannelObjectType[] {
-    return this.services.reference.lookupChannels({ country_code: countryCode, ramptype: rampType }).map(ChannelObjectType.from);
+    @Arg('rampType', () => RampTypeEnum) rampType: RampType,
+  ): ChannelObject[] {
+    return this.services.reference.lookupChannels({ countryCode, rampType }).map(ChannelObject.from);
   }
 
-  @Query(() => [NetworkType], { description: 'The banks or mobile money operators of a country. Unsupported country: NOT_FOUND.' })
+  @Query(() => [NetworkObject], { description: 'The banks or mobile money operators of a country. Unsupported country: NOT_FOUND.' })
   networks(
     @Arg('countryCode', () => String) countryCode: string,
-    @Arg('channel', () => ChannelTypeValue) channel: ChannelTypeValue,
-  ): NetworkType[] {
-    return this.services.reference.lookupNetworks({ country_code: countryCode, channel }).map(NetworkType.from);
+    @Arg('channel', () => ChannelTypeEnum) channel: ChannelType,
+  ): NetworkObject[] {
+    return this.services.reference.lookupNetworks({ countryCode, channel }).map(NetworkObject.from);
   }
 }

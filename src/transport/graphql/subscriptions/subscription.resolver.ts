@@ -5,8 +5,8 @@ import type { KycRecord } from '../../../modules/kyc/kyc.service';
 import type { Transaction } from '../../../modules/transactions/transaction.record';
 import { AppError } from '../../../shared/errors';
 import type { GraphQLContext } from '../context';
-import { KycType } from '../customers/customer.types';
-import { TransactionType } from '../transactions/transaction.types';
+import { KycObject } from '../customers/customer.types';
+import { TransactionObject } from '../transactions/transaction.types';
 
 /** Subscriptions exist only over the WebSocket, whose context carries the subscription service. */
 function streams(context: GraphQLContext) {
@@ -21,22 +21,22 @@ export class SubscriptionResolver {
     _env: PaymentsEnv,
   ) {}
 
-  @Subscription(() => TransactionType, {
+  @Subscription(() => TransactionObject, {
     description: 'Status changes of your transactions (one, by reference or external reference, or all when omitted), after they commit.',
     subscribe: ({ args, context }) => streams(context as GraphQLContext).transactionChanges((context as GraphQLContext).auth.merchantId, args.reference),
   })
   transactionStatusChanged(
     @Root() transaction: Transaction,
     @Arg('reference', () => String, { nullable: true }) _reference?: string,
-  ): TransactionType {
-    return TransactionType.from(transaction, this.services.reference);
+  ): TransactionObject {
+    return TransactionObject.from(transaction, this.services.reference);
   }
 
-  @Subscription(() => KycType, {
+  @Subscription(() => KycObject, {
     description: 'KYC status changes of your customers (one, or all when omitted), after they commit.',
     subscribe: ({ args, context }) => streams(context as GraphQLContext).kycChanges((context as GraphQLContext).auth.merchantId, args.customerUuid),
   })
-  kycStatusChanged(@Root() record: KycRecord, @Arg('customerUuid', () => String, { nullable: true }) _customerUuid?: string): KycType {
-    return KycType.from(record);
+  kycStatusChanged(@Root() record: KycRecord, @Arg('customerUuid', () => String, { nullable: true }) _customerUuid?: string): KycObject {
+    return KycObject.from(record);
   }
 }

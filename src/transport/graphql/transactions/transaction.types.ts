@@ -1,38 +1,15 @@
-import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
-import type { ReferenceService } from '../../../modules/reference/reference.service';
-import type { TransactionEvent } from '../../../modules/transactions/transaction.record';
-import type { Transaction } from '../../../modules/transactions/transaction.record';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import type { NEXT_ACTION_TYPES, PaymentMethod } from '../../../modules/payments/payment.service';
+import type { ChannelType, ReferenceService } from '../../../modules/reference/reference.service';
+import type { CollectionCommand } from '../../../modules/transactions/collection.service';
+import type { Transaction, TransactionEvent } from '../../../modules/transactions/transaction.record';
+import type { TransactionListQuery } from '../../../modules/transactions/transaction.service';
+import type { TransactionKind, TransactionStatus } from '../../../modules/transactions/transaction.state';
+import type { TransferCommand } from '../../../modules/transactions/transfer.service';
 import { formatAmount, type Decimal } from '../../../shared/money';
-import { ChannelTypeValue } from '../reference/reference.type';
+import { ChannelTypeEnum, NextActionTypeEnum, PaymentMethodEnum, TransactionStatusEnum, TransactionTypeEnum } from '../enums';
 import { Connection } from '../relay';
 import { DecimalScalar } from '../scalars';
-
-export enum TransactionTypeValue {
-  COLLECTION = 'collection',
-  TRANSFER = 'transfer',
-  PAYMENT = 'payment',
-}
-registerEnumType(TransactionTypeValue, { name: 'TransactionType', description: 'What kind of transaction it is.' });
-
-export enum TransactionStatusValue {
-  INITIATING = 'initiating',
-  PROCESSING = 'processing',
-  REQUIRES_ACTION = 'requires_action',
-  SUCCESSFUL = 'successful',
-  FAILED = 'failed',
-  EXPIRED = 'expired',
-}
-registerEnumType(TransactionStatusValue, {
-  name: 'TransactionStatus',
-  description:
-    'INITIATING (recorded, the provider not yet answered; usually milliseconds) → PROCESSING | FAILED; PROCESSING → SUCCESSFUL | FAILED | EXPIRED; a final status never changes. Only a collection can expire. A card payment goes from INITIATING to SUCCESSFUL or FAILED at once, or to REQUIRES_ACTION (3-D Secure, see nextAction) and then SUCCESSFUL or FAILED (authentication_failed, or authentication_expired after the deadline).',
-});
-
-export enum SimulationOutcomeValue {
-  SUCCESSFUL = 'successful',
-  FAILED = 'failed',
-}
-registerEnumType(SimulationOutcomeValue, { name: 'SimulationOutcome', description: 'How a sandbox simulation decides a transaction.' });
 
 /** Reads a currency's minor unit, so amounts carry exactly its decimals ("100.00", "3700"). */
 type MinorUnits = Pick<ReferenceService, 'currencyMinorUnit'>;
@@ -44,7 +21,7 @@ function money(amount: Decimal | null, currency: string | null, units: MinorUnit
 }
 
 @ObjectType('BankInfo', { description: 'The virtual bank account a sender pays a bank collection into; unique to that collection.' })
-export class BankInfoType {
+export class BankInfoObject {
   @Field(() => String) accountName!: string;
   @Field(() => String) accountNumber!: string;
   @Field(() => String) bankName!: string;
@@ -52,24 +29,14 @@ export class BankInfoType {
 }
 
 @ObjectType('Beneficiary', { description: 'Who receives a transfer.' })
-export class BeneficiaryType {
+export class BeneficiaryObject {
   @Field(() => String) accountName!: string;
   @Field(() => String) accountNumber!: string;
   @Field(() => String) networkId!: string;
 }
 
-export enum PaymentMethodValue {
-  CARD = 'card',
-}
-registerEnumType(PaymentMethodValue, { name: 'PaymentMethod', description: 'How a domestic payment is paid.' });
-
-export enum NextActionTypeValue {
-  REDIRECT_TO_URL = 'redirect_to_url',
-}
-registerEnumType(NextActionTypeValue, { name: 'NextActionType', description: 'What the customer must do before a payment is decided.' });
-
 @ObjectType('Card', { description: 'What is kept of a card: never its number, CVC or expiry.' })
-export class CardType {
+export class CardObject {
   @Field(() => String, { description: 'visa, mastercard, amex, verve, discover or unknown.' }) brand!: string;
   @Field(() => String) last4!: string;
   @Field(() => String, { description: 'The same card gives the same fingerprint in your account (and a different one at any other merchant).' })
@@ -77,28 +44,28 @@ export class CardType {
 }
 
 @ObjectType('NextAction', { description: 'A payment awaiting 3-D Secure: send the cardholder’s browser to url before expiresAt.' })
-export class NextActionType {
-  @Field(() => NextActionTypeValue) type!: NextActionTypeValue;
+export class NextActionObject {
+  @Field(() => NextActionTypeEnum) type!: (typeof NEXT_ACTION_TYPES)[number];
   @Field(() => String, { description: 'The authentication page; its handle decides this payment once.' }) url!: string;
   @Field(() => Date, { nullable: true }) expiresAt!: Date | null;
 }
 
 @ObjectType('TransactionStatusChange', { description: 'One entry of a transaction’s history.' })
-export class TransactionStatusChangeType {
-  @Field(() => TransactionStatusValue, { nullable: true, description: 'Null for the first entry (creation).' })
-  fromStatus!: TransactionStatusValue | null;
+export class TransactionStatusChangeObject {
+  @Field(() => TransactionStatusEnum, { nullable: true, description: 'Null for the first entry (creation).' })
+  fromStatus!: TransactionStatus | null;
 
-  @Field(() => TransactionStatusValue) toStatus!: TransactionStatusValue;
+  @Field(() => TransactionStatusEnum) toStatus!: TransactionStatus;
 
   @Field(() => String, { nullable: true, description: 'Why: "initiated", "provider", "simulation", "expiry" or a failure reason.' })
   reason!: string | null;
 
   @Field(() => Date) occurredAt!: Date;
 
-  static from(e: TransactionEvent): TransactionStatusChangeType {
-    return Object.assign(new TransactionStatusChangeType(), {
-      fromStatus: e.fromStatus as TransactionStatusValue | null,
-      toStatus: e.toStatus as TransactionStatusValue,
+  static from(e: TransactionEvent): TransactionStatusChangeObject {
+    return Object.assign(new TransactionStatusChangeObject(), {
+      fromStatus: e.fromStatus,
+      toStatus: e.toStatus,
       reason: e.reason,
       occurredAt: e.occurredAt,
     });
@@ -109,7 +76,7 @@ export class TransactionStatusChangeType {
   description:
     'A collection, transfer or payment. Fields that do not apply to its kind are null (amount/currency: collections and payments; bankInfo: bank collections; source*/destination*/rate/fee/quoteId/beneficiary: transfers; paymentMethod/card/nextAction/redirectUrl/description: payments).',
 })
-export class TransactionType {
+export class TransactionObject {
   /** The entity id, kept for the history field resolver; not a field of the schema. */
   transactionId!: string;
 
@@ -119,11 +86,11 @@ export class TransactionType {
   @Field(() => String, { description: 'Your own reference, unique across all your transactions.' })
   externalReference!: string;
 
-  @Field(() => TransactionTypeValue) type!: TransactionTypeValue;
-  @Field(() => TransactionStatusValue) status!: TransactionStatusValue;
+  @Field(() => TransactionTypeEnum) type!: TransactionKind;
+  @Field(() => TransactionStatusEnum) status!: TransactionStatus;
   @Field(() => String, { nullable: true }) failureReason!: string | null;
   @Field(() => ID, { nullable: true }) customerUuid!: string | null;
-  @Field(() => ChannelTypeValue, { nullable: true, description: 'BANK or MOMO: the channel type of channelId.' }) accountType!: ChannelTypeValue | null;
+  @Field(() => ChannelTypeEnum, { nullable: true, description: 'BANK or MOMO: the channel type of channelId.' }) accountType!: ChannelType | null;
   @Field(() => String, { nullable: true }) countryCode!: string | null;
   @Field(() => String, { nullable: true }) channelId!: string | null;
   @Field(() => String, { nullable: true }) networkId!: string | null;
@@ -139,8 +106,8 @@ export class TransactionType {
   @Field(() => String, { nullable: true, description: 'The sender’s (collection) or beneficiary’s (transfer) account or wallet number.' })
   accountNumber!: string | null;
 
-  @Field(() => BankInfoType, { nullable: true, description: 'Bank collections only.' })
-  bankInfo!: BankInfoType | null;
+  @Field(() => BankInfoObject, { nullable: true, description: 'Bank collections only.' })
+  bankInfo!: BankInfoObject | null;
 
   @Field(() => DecimalScalar, { nullable: true }) sourceAmount!: string | null;
   @Field(() => String, { nullable: true }) sourceCurrency!: string | null;
@@ -149,11 +116,11 @@ export class TransactionType {
   @Field(() => DecimalScalar, { nullable: true, description: 'Destination units per source unit; up to 8 decimals.' }) rate!: string | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'In the source currency, charged on top of sourceAmount.' }) fee!: string | null;
   @Field(() => String, { nullable: true, description: 'The quote whose rate the transfer locked, if any.' }) quoteId!: string | null;
-  @Field(() => BeneficiaryType, { nullable: true, description: 'Transfers only.' }) beneficiary!: BeneficiaryType | null;
+  @Field(() => BeneficiaryObject, { nullable: true, description: 'Transfers only.' }) beneficiary!: BeneficiaryObject | null;
 
-  @Field(() => PaymentMethodValue, { nullable: true, description: 'Payments only.' }) paymentMethod!: PaymentMethodValue | null;
-  @Field(() => CardType, { nullable: true, description: 'Card payments only.' }) card!: CardType | null;
-  @Field(() => NextActionType, { nullable: true, description: 'Payments awaiting 3-D Secure (REQUIRES_ACTION) only.' }) nextAction!: NextActionType | null;
+  @Field(() => PaymentMethodEnum, { nullable: true, description: 'Payments only.' }) paymentMethod!: PaymentMethod | null;
+  @Field(() => CardObject, { nullable: true, description: 'Card payments only.' }) card!: CardObject | null;
+  @Field(() => NextActionObject, { nullable: true, description: 'Payments awaiting 3-D Secure (REQUIRES_ACTION) only.' }) nextAction!: NextActionObject | null;
   @Field(() => String, { nullable: true, description: 'Payments: where the cardholder returns after 3-D Secure.' }) redirectUrl!: string | null;
   @Field(() => String, { nullable: true, description: 'Payments: your description.' }) description!: string | null;
 
@@ -163,17 +130,17 @@ export class TransactionType {
   @Field(() => Date, { nullable: true, description: 'Bank collections: when an unpaid one expires. Payments awaiting 3-D Secure: the authentication deadline.' })
   expiresAt!: Date | null;
 
-  static from(t: Transaction, units: MinorUnits): TransactionType {
+  static from(t: Transaction, units: MinorUnits): TransactionObject {
     const transfer = t.kind === 'transfer';
-    return Object.assign(new TransactionType(), {
+    return Object.assign(new TransactionObject(), {
       transactionId: t.id,
       reference: t.reference,
       externalReference: t.externalReference,
-      type: t.kind as TransactionTypeValue,
-      status: t.status as TransactionStatusValue,
+      type: t.kind,
+      status: t.status,
       failureReason: t.failureReason,
       customerUuid: t.customerId,
-      accountType: t.accountType as ChannelTypeValue | null,
+      accountType: t.accountType,
       countryCode: t.countryCode,
       channelId: t.channelId,
       networkId: t.networkId,
@@ -183,7 +150,7 @@ export class TransactionType {
       amount: money(t.amount, t.currency, units),
       currency: t.currency,
       accountNumber: t.accountNumber,
-      bankInfo: t.accountType === 'bank' && t.bankInfo ? Object.assign(new BankInfoType(), { ...t.bankInfo }) : null,
+      bankInfo: t.accountType === 'bank' && t.bankInfo ? Object.assign(new BankInfoObject(), { ...t.bankInfo }) : null,
       sourceAmount: money(t.sourceAmount, t.sourceCurrency, units),
       sourceCurrency: t.sourceCurrency,
       destinationAmount: money(t.destinationAmount, t.destinationCurrency, units),
@@ -193,13 +160,13 @@ export class TransactionType {
       quoteId: t.quoteId,
       beneficiary:
         transfer && t.accountName && t.accountNumber && t.networkId
-          ? Object.assign(new BeneficiaryType(), { accountName: t.accountName, accountNumber: t.accountNumber, networkId: t.networkId })
+          ? Object.assign(new BeneficiaryObject(), { accountName: t.accountName, accountNumber: t.accountNumber, networkId: t.networkId })
           : null,
-      paymentMethod: t.paymentMethod as PaymentMethodValue | null,
-      card: t.cardBrand ? Object.assign(new CardType(), { brand: t.cardBrand, last4: t.cardLast4, fingerprint: t.cardFingerprint }) : null,
+      paymentMethod: t.paymentMethod,
+      card: t.cardBrand ? Object.assign(new CardObject(), { brand: t.cardBrand, last4: t.cardLast4, fingerprint: t.cardFingerprint }) : null,
       nextAction:
         t.status === 'requires_action' && t.nextActionUrl
-          ? Object.assign(new NextActionType(), { type: NextActionTypeValue.REDIRECT_TO_URL, url: t.nextActionUrl, expiresAt: t.expiresAt })
+          ? Object.assign(new NextActionObject(), { type: NextActionTypeEnum.REDIRECT_TO_URL, url: t.nextActionUrl, expiresAt: t.expiresAt })
           : null,
       redirectUrl: t.redirectUrl,
       description: t.description,
@@ -212,20 +179,21 @@ export class TransactionType {
 }
 
 @ObjectType('TransactionConnection')
-export class TransactionConnection extends Connection(TransactionType, 'Transaction') {}
+export class TransactionConnection extends Connection(TransactionObject, 'Transaction') {}
 
+/**
+ * GraphQL inputs carry the domain command's fields, name for name, so resolvers hand
+ * them to the service as they come (`implements` keeps them in step); the service
+ * validates them, and owns the check order (CONTRACT §6).
+ */
 @InputType('TransactionFilter', { description: 'Every given condition must hold.' })
-export class TransactionFilter {
-  @Field(() => TransactionStatusValue, { nullable: true }) status?: TransactionStatusValue | null;
-  @Field(() => TransactionTypeValue, { nullable: true }) type?: TransactionTypeValue | null;
+export class TransactionFilter implements Pick<TransactionListQuery, 'status' | 'type' | 'customerUuid'> {
+  @Field(() => TransactionStatusEnum, { nullable: true }) status?: TransactionStatus | null;
+  @Field(() => TransactionTypeEnum, { nullable: true }) type?: TransactionKind | null;
   @Field(() => String, { nullable: true }) customerUuid?: string | null;
-
-  toServiceInput() {
-    return { status: this.status ?? undefined, type: this.type ?? undefined, customer_uuid: this.customerUuid ?? undefined };
-  }
 }
 
-/** Fields both initiations share; the service validates them and owns the check order (CONTRACT §6). */
+/** Fields both initiations share. */
 // Only the concrete inputs are reachable from resolvers, so this base is never emitted itself.
 @InputType()
 abstract class CrossBorderInput {
@@ -235,52 +203,22 @@ abstract class CrossBorderInput {
   @Field(() => String, { description: 'e.g. "ke_mpesa"; a network of the country and channel type.' }) networkId!: string;
   @Field(() => String) accountNumber!: string;
   @Field(() => String, { description: 'The country’s dial code, e.g. "+254".' }) dialCode!: string;
-  @Field(() => ChannelTypeValue, { description: 'Must be the channel’s type.' }) accountType!: ChannelTypeValue;
+  @Field(() => ChannelTypeEnum, { description: 'Must be the channel’s type.' }) accountType!: ChannelType;
   @Field(() => String) reason!: string;
   @Field(() => String, { description: 'Your own reference; unique across all your transactions.' }) reference!: string;
-
-  protected sharedServiceInput() {
-    return {
-      customer_uuid: this.customerUuid,
-      country_code: this.countryCode,
-      channel_id: this.channelId,
-      network_id: this.networkId,
-      account_number: this.accountNumber,
-      dial_code: this.dialCode,
-      account_type: this.accountType,
-      reason: this.reason,
-      reference: this.reference,
-    };
-  }
 }
 
 @InputType('InitiateCollectionInput')
-export class InitiateCollectionInput extends CrossBorderInput {
+export class InitiateCollectionInput extends CrossBorderInput implements CollectionCommand {
   @Field(() => DecimalScalar, { description: 'In currency, within the channel’s bounds and the currency’s decimals.' }) amount!: Decimal;
   @Field(() => String, { description: 'The country’s currency, e.g. "KES".' }) currency!: string;
-
-  /** The service's input uses the REST body's field names (CONTRACT §6). */
-  toServiceInput() {
-    return { ...this.sharedServiceInput(), amount: this.amount.toFixed(), currency: this.currency };
-  }
 }
 
 @InputType('InitiateTransferInput')
-export class InitiateTransferInput extends CrossBorderInput {
+export class InitiateTransferInput extends CrossBorderInput implements TransferCommand {
   @Field(() => DecimalScalar, { description: 'What you send, in sourceCurrency.' }) amount!: Decimal;
   @Field(() => String) sourceCurrency!: string;
   @Field(() => String, { description: 'The destination country’s currency.' }) destinationCurrency!: string;
   @Field(() => String, { description: 'The beneficiary’s name.' }) accountName!: string;
   @Field(() => String, { nullable: true, description: 'A live quote (from rate) for this pair and amount locks its rate.' }) quoteId?: string | null;
-
-  toServiceInput() {
-    return {
-      ...this.sharedServiceInput(),
-      amount: this.amount.toFixed(),
-      source_currency: this.sourceCurrency,
-      destination_currency: this.destinationCurrency,
-      account_name: this.accountName,
-      quote_id: this.quoteId ?? undefined,
-    };
-  }
 }

@@ -1,33 +1,34 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Services } from '../../../container';
+import type { EventType } from '../../../modules/outbox/event-types';
 import type { GraphQLContext } from '../context';
-import { MerchantType } from '../merchant/merchant.type';
+import { MerchantObject } from '../merchant/merchant.types';
 import { toConnection } from '../relay';
-import { WebhookAttemptType, WebhookEventConnection, WebhookEventType, WebhookSecretRotationType } from './webhook.types';
+import { WebhookAttemptObject, WebhookEventConnection, WebhookEventObject, WebhookSecretRotationObject } from './webhook.types';
 
 /** Webhook endpoint, secret rotation and the event log; the same service calls as /v1/webhooks/*. */
-@Resolver(() => WebhookEventType)
+@Resolver(() => WebhookEventObject)
 export class WebhookResolver {
   constructor(private readonly services: Services) {}
 
-  @Mutation(() => MerchantType, {
+  @Mutation(() => MerchantObject, {
     description:
       'Sets where webhooks are delivered; null removes the endpoint. Production: https only, and the host must not resolve to a loopback, private, link-local or other reserved address.',
   })
-  async setWebhookEndpoint(@Ctx() ctx: GraphQLContext, @Arg('url', () => String, { nullable: true }) url?: string | null): Promise<MerchantType> {
-    // An omitted argument stays undefined, so the service refuses it: only an explicit null removes the endpoint.
-    return MerchantType.from(await this.services.webhooks.setEndpoint(ctx.auth.merchantId, { url }));
+  async setWebhookEndpoint(@Ctx() ctx: GraphQLContext, @Arg('url', () => String, { nullable: true }) url?: string | null): Promise<MerchantObject> {
+    // An omitted argument stays undefined, and the service refuses it: only an explicit null removes the endpoint.
+    return MerchantObject.from(await this.services.webhooks.setEndpoint(ctx.auth.merchantId, { url: url as string | null }));
   }
 
-  @Mutation(() => WebhookSecretRotationType, { description: 'A new signing secret, shown once; the previous one keeps signing (a second signature) for 24 hours.' })
-  async rotateWebhookSecret(@Ctx() ctx: GraphQLContext): Promise<WebhookSecretRotationType> {
-    return Object.assign(new WebhookSecretRotationType(), await this.services.webhooks.rotateSecret(ctx.auth.merchantId));
+  @Mutation(() => WebhookSecretRotationObject, { description: 'A new signing secret, shown once; the previous one keeps signing (a second signature) for 24 hours.' })
+  async rotateWebhookSecret(@Ctx() ctx: GraphQLContext): Promise<WebhookSecretRotationObject> {
+    return Object.assign(new WebhookSecretRotationObject(), await this.services.webhooks.rotateSecret(ctx.auth.merchantId));
   }
 
-  @Mutation(() => WebhookEventType, { description: 'Delivers the event again now, with the same webhook-id, whatever its delivery status.' })
-  async resendWebhookEvent(@Arg('id', () => String) id: string, @Ctx() ctx: GraphQLContext): Promise<WebhookEventType> {
+  @Mutation(() => WebhookEventObject, { description: 'Delivers the event again now, with the same webhook-id, whatever its delivery status.' })
+  async resendWebhookEvent(@Arg('id', () => String) id: string, @Ctx() ctx: GraphQLContext): Promise<WebhookEventObject> {
     const detail = await this.services.webhooks.resend(ctx.auth.merchantId, id);
-    return WebhookEventType.from(detail, detail.attempts);
+    return WebhookEventObject.from(detail, detail.attempts);
   }
 
   @Query(() => WebhookEventConnection, { description: 'Your events with their delivery status, newest first.' })
@@ -37,23 +38,20 @@ export class WebhookResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('type', () => String, { nullable: true, description: 'Only events of this type, e.g. "collection.successful".' }) type?: string,
   ): Promise<WebhookEventConnection> {
-    const page = await this.services.webhooks.listEvents(ctx.auth.merchantId, {
-      limit: first ?? undefined,
-      after: after ?? undefined,
-      type: type ?? undefined,
-    });
-    return toConnection(page, (node) => WebhookEventType.from(node));
+    // The type is a String here (event types have dots, which enum values cannot); the service checks it.
+    const page = await this.services.webhooks.listEvents(ctx.auth.merchantId, { limit: first, after, type: type as EventType | null | undefined });
+    return toConnection(page, (node) => WebhookEventObject.from(node));
   }
 
-  @Query(() => WebhookEventType, { description: 'One of your events, by id, with every delivery attempt.' })
-  async webhookEvent(@Arg('id', () => String) id: string, @Ctx() ctx: GraphQLContext): Promise<WebhookEventType> {
+  @Query(() => WebhookEventObject, { description: 'One of your events, by id, with every delivery attempt.' })
+  async webhookEvent(@Arg('id', () => String) id: string, @Ctx() ctx: GraphQLContext): Promise<WebhookEventObject> {
     const detail = await this.services.webhooks.getEvent(ctx.auth.merchantId, id);
-    return WebhookEventType.from(detail, detail.attempts);
+    return WebhookEventObject.from(detail, detail.attempts);
   }
 
-  @FieldResolver(() => [WebhookAttemptType], { description: 'Every delivery attempt, oldest first.' })
-  async attempts(@Root() event: WebhookEventType, @Ctx() ctx: GraphQLContext): Promise<WebhookAttemptType[]> {
+  @FieldResolver(() => [WebhookAttemptObject], { description: 'Every delivery attempt, oldest first.' })
+  async attempts(@Root() event: WebhookEventObject, @Ctx() ctx: GraphQLContext): Promise<WebhookAttemptObject[]> {
     if (event.loadedAttempts) return event.loadedAttempts;
-    return (await this.services.webhooks.getEvent(ctx.auth.merchantId, event.id)).attempts.map(WebhookAttemptType.from);
+    return (await this.services.webhooks.getEvent(ctx.auth.merchantId, event.id)).attempts.map(WebhookAttemptObject.from);
   }
 }

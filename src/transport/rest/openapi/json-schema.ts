@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { amountField } from '../../../modules/transactions/transaction.fields';
+import { amountField } from '../../../shared/fields';
+import { restJsonSchema } from '../field-names';
 
 /** A JSON Schema (draft 2020-12) object, as OpenAPI 3.1 embeds it. */
 export type JsonSchema = Record<string, unknown>;
@@ -84,5 +85,6 @@ export function jsonSchemaOptions(io: 'input' | 'output', opts: { strict?: boole
 export function requestJsonSchema(schema: z.ZodType): JsonSchema {
   const json = z.toJSONSchema(schema, jsonSchemaOptions('input')) as JsonSchema;
   delete json.$schema; // the document's jsonSchemaDialect says it
-  return json;
+  // Services name fields in the domain's camelCase; this document describes the REST door's names.
+  return restJsonSchema(json);
 }

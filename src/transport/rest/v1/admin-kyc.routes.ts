@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../container';
 import { pageMeta, sendSuccess } from '../envelope';
 import { serializeKycSubmission, serializeKycSubmissionDetail } from './admin-kyc.serializer';
+import { fromRest } from '../field-names';
 
 type SubmissionParams = { Params: { submissionId: string } };
 
@@ -11,8 +12,7 @@ type SubmissionParams = { Params: { submissionId: string } };
  */
 export async function adminKycRoutes(app: FastifyInstance, { services }: { services: Services }) {
   app.get<{ Querystring: { limit?: string; after?: string } }>('/admin/kyc/pending', async (request, reply) => {
-    const { limit, after } = request.query;
-    const page = await services.kyc.listPendingSubmissions({ limit, after });
+    const page = await services.kyc.listPendingSubmissions(fromRest(request.query));
     return sendSuccess(reply, 'Pending KYC submissions, oldest first', page.items.map((i) => serializeKycSubmission(i.node)), 200, pageMeta(page));
   });
 
@@ -22,12 +22,12 @@ export async function adminKycRoutes(app: FastifyInstance, { services }: { servi
   });
 
   app.post<SubmissionParams>('/admin/kyc/:submissionId/approve', async (request, reply) => {
-    const decided = await services.kyc.decideByOperator(request.params.submissionId, 'approved', request.body, 'admin_api');
+    const decided = await services.kyc.decideByOperator(request.params.submissionId, 'approved', fromRest(request.body), 'admin_api');
     return sendSuccess(reply, 'KYC submission approved', serializeKycSubmission(decided));
   });
 
   app.post<SubmissionParams>('/admin/kyc/:submissionId/reject', async (request, reply) => {
-    const decided = await services.kyc.decideByOperator(request.params.submissionId, 'rejected', request.body, 'admin_api');
+    const decided = await services.kyc.decideByOperator(request.params.submissionId, 'rejected', fromRest(request.body), 'admin_api');
     return sendSuccess(reply, 'KYC submission rejected', serializeKycSubmission(decided));
   });
 }

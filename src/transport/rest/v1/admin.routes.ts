@@ -8,6 +8,7 @@ import { sendSuccess } from '../envelope';
 import { adminKycRoutes } from './admin-kyc.routes';
 import { serializeCredentials, serializeMerchant } from './merchant.serializer';
 import { parseUuid } from '../../../shared/validation';
+import { fromRest } from '../field-names';
 
 /** Operator API, guarded by ADMIN_API_KEY. Not registered at all when the key is unset. */
 export async function adminRoutes(
@@ -27,18 +28,18 @@ export async function adminRoutes(
   await app.register(adminKycRoutes, { services });
 
   app.post('/admin/merchants', async (request, reply) => {
-    const created = await services.merchants.createMerchant(request.body);
+    const created = await services.merchants.createMerchant(fromRest(request.body));
     return sendSuccess(reply, 'Merchant created; the secrets are shown only this once', serializeCredentials(created), 201);
   });
 
   // Disabling revokes every token the merchant holds (requests and sockets end on every instance) and refuses new ones.
   app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/disable', async (request, reply) => {
-    const merchant = await services.oauth.setMerchantDisabled(parseUuid(request.params.merchantId, 'merchant_id'), true);
+    const merchant = await services.oauth.setMerchantDisabled(parseUuid(request.params.merchantId, 'merchantId'), true);
     return sendSuccess(reply, 'Merchant disabled; its tokens are revoked', serializeMerchant(merchant, { admin: true }));
   });
 
   app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/enable', async (request, reply) => {
-    const merchant = await services.oauth.setMerchantDisabled(parseUuid(request.params.merchantId, 'merchant_id'), false);
+    const merchant = await services.oauth.setMerchantDisabled(parseUuid(request.params.merchantId, 'merchantId'), false);
     return sendSuccess(reply, 'Merchant enabled; it can get new tokens', serializeMerchant(merchant, { admin: true }));
   });
 }

@@ -5,6 +5,7 @@ import { overallKycStatus } from '../../../modules/kyc/kyc.state';
 import { serializeKycRecord } from '../../../modules/kyc/kyc.serializer';
 import { authOf } from '../auth';
 import { pageMeta, sendSuccess } from '../envelope';
+import { fromRest } from '../field-names';
 
 export function serializeCustomer(customer: Customer) {
   return {
@@ -29,7 +30,7 @@ type UuidParams = { Params: { uuid: string } };
 /** Customers and KYC (spec §1 call order, steps 1–3); registered in the bearer-protected scope. */
 export async function customerRoutes(app: FastifyInstance, { services }: { services: Services }) {
   app.post('/customer/enroll', async (request, reply) => {
-    const customer = await services.customers.enrollCustomer(authOf(request).merchantId, request.body);
+    const customer = await services.customers.enrollCustomer(authOf(request).merchantId, fromRest(request.body));
     return sendSuccess(reply, 'Customer enrolled', serializeCustomer(customer), 201);
   });
 
@@ -39,13 +40,12 @@ export async function customerRoutes(app: FastifyInstance, { services }: { servi
   });
 
   app.get<{ Querystring: { limit?: string; after?: string } }>('/customers', async (request, reply) => {
-    const { limit, after } = request.query;
-    const page = await services.customers.listCustomers(authOf(request).merchantId, { limit, after });
+    const page = await services.customers.listCustomers(authOf(request).merchantId, fromRest(request.query));
     return sendSuccess(reply, 'Customers retrieved', page.items.map((i) => serializeCustomer(i.node)), 200, pageMeta(page));
   });
 
   app.post<UuidParams>('/customer/:uuid/kyc', async (request, reply) => {
-    const record = await services.kyc.submitKyc(authOf(request).merchantId, request.params.uuid, request.body);
+    const record = await services.kyc.submitKyc(authOf(request).merchantId, request.params.uuid, fromRest(request.body));
     return sendSuccess(reply, 'KYC submitted for review', serializeKycRecord(record));
   });
 

@@ -6,6 +6,7 @@ import { AppError } from '../../../shared/errors';
 import type { RateLimits } from '../../../shared/rate-limits';
 import { sendSuccess } from '../envelope';
 import { limitRequest } from '../rate-limit';
+import { fromRest } from '../field-names';
 
 /** RFC 6749 §2.3.1: HTTP Basic with form-urlencoded client_id and client_secret. */
 function basicClient(request: FastifyRequest): ClientCredentials | undefined {
@@ -52,7 +53,7 @@ export async function oauthRoutes(app: FastifyInstance, { services, rateLimits }
   });
 
   app.post('/oauth/token', async (request, reply) => {
-    const grant = await services.oauth.issueToken(request.body, basicClient(request));
+    const grant = await services.oauth.issueToken(fromRest(request.body), basicClient(request));
     return sendSuccess(reply, 'Access token issued', {
       access_token: grant.accessToken,
       token_type: grant.tokenType,
@@ -62,7 +63,7 @@ export async function oauthRoutes(app: FastifyInstance, { services, rateLimits }
   });
 
   app.post('/oauth/revoke', async (request, reply) => {
-    await services.oauth.revokeToken(request.body, basicClient(request));
+    await services.oauth.revokeToken(fromRest(request.body), basicClient(request));
     return sendSuccess(reply, 'Token revoked', {});
   });
 }

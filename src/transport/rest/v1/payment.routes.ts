@@ -4,6 +4,7 @@ import type { Transaction } from '../../../modules/transactions/transaction.reco
 import { serializePayment } from '../../../modules/transactions/transaction.serializer';
 import { authOf } from '../auth';
 import { sendSuccess } from '../envelope';
+import { fromRest } from '../field-names';
 
 const INITIATED: Record<string, string> = {
   successful: 'Payment successful',
@@ -16,7 +17,7 @@ const initiated = (t: Transaction) => INITIATED[t.status] ?? 'Payment initiated;
 /** Domestic card payments (spec §4.4, CONTRACT §7); registered in the bearer-protected scope. */
 export async function paymentRoutes(app: FastifyInstance, { services }: { services: Services }) {
   app.post('/payments/initiate', async (request, reply) => {
-    const payment = await services.payments.initiatePayment(authOf(request).merchantId, request.body);
+    const payment = await services.payments.initiatePayment(authOf(request).merchantId, fromRest(request.body));
     return sendSuccess(reply, initiated(payment), serializePayment(payment));
   });
 

@@ -5,6 +5,7 @@ import type { EventWithDelivery } from '../../../modules/webhooks/webhook.servic
 import { authOf } from '../auth';
 import { pageMeta, sendSuccess } from '../envelope';
 import { serializeMerchant } from './merchant.serializer';
+import { fromRest } from '../field-names';
 
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 
@@ -41,7 +42,7 @@ type IdParams = { Params: { id: string } };
 /** Webhook endpoint, secret rotation, and the event log (CONTRACT §2, §8); bearer-protected. */
 export async function webhookRoutes(app: FastifyInstance, { services }: { services: Services }) {
   app.put('/webhooks/endpoint', async (request, reply) => {
-    const merchant = await services.webhooks.setEndpoint(authOf(request).merchantId, request.body);
+    const merchant = await services.webhooks.setEndpoint(authOf(request).merchantId, fromRest(request.body));
     return sendSuccess(reply, merchant.webhookUrl ? 'Webhook endpoint saved' : 'Webhook endpoint removed', serializeMerchant(merchant));
   });
 
@@ -55,8 +56,7 @@ export async function webhookRoutes(app: FastifyInstance, { services }: { servic
   });
 
   app.get<{ Querystring: { limit?: string; after?: string; type?: string } }>('/webhooks/events', async (request, reply) => {
-    const { limit, after, type } = request.query;
-    const page = await services.webhooks.listEvents(authOf(request).merchantId, { limit, after, type });
+    const page = await services.webhooks.listEvents(authOf(request).merchantId, fromRest(request.query));
     return sendSuccess(reply, 'Events retrieved', page.items.map((i) => serializeEventSummary(i.node)), 200, pageMeta(page));
   });
 

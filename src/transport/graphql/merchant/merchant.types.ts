@@ -2,8 +2,11 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import type { Merchant } from '../../../modules/merchants/merchant.entity';
 
 @ObjectType('Merchant', { description: 'The authenticated merchant. Secrets are never readable.' })
-export class MerchantType {
-  @Field(() => ID)
+export class MerchantObject {
+  @Field(() => ID, { description: 'REST: merchant_id.' })
+  merchantId!: string;
+
+  @Field(() => ID, { description: 'The same value as merchantId.' })
   id!: string;
 
   @Field(() => String)
@@ -21,8 +24,9 @@ export class MerchantType {
   @Field(() => Date)
   updatedAt!: Date;
 
-  static from(merchant: Merchant): MerchantType {
-    return Object.assign(new MerchantType(), {
+  static from(merchant: Merchant): MerchantObject {
+    return Object.assign(new MerchantObject(), {
+      merchantId: merchant.id,
       id: merchant.id,
       name: merchant.name,
       clientId: merchant.clientId,

@@ -1,32 +1,11 @@
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
-import type { Channel, Country, Network } from '../../../modules/reference/reference.service';
+import { Field, Int, ObjectType } from 'type-graphql';
+import type { Channel, ChannelStatus, ChannelType, Country, Network, RampType } from '../../../modules/reference/reference.service';
+import { ChannelStatusEnum, ChannelTypeEnum, RampTypeEnum } from '../enums';
 import { formatAmount } from '../../../shared/money';
 import { DecimalScalar } from '../scalars';
 
-/** GraphQL enum names are upper case; their values are the service's lower-case words. */
-export enum RampTypeValue {
-  DEPOSIT = 'deposit',
-  WITHDRAWAL = 'withdrawal',
-}
-registerEnumType(RampTypeValue, {
-  name: 'RampType',
-  description: 'Direction of a channel: DEPOSIT (collection) or WITHDRAWAL (transfer).',
-});
-
-export enum ChannelTypeValue {
-  BANK = 'bank',
-  MOMO = 'momo',
-}
-registerEnumType(ChannelTypeValue, { name: 'ChannelType', description: 'Bank transfer or mobile money.' });
-
-export enum ChannelStatusValue {
-  ACTIVE = 'active',
-  INACTIVE = 'inactive',
-}
-registerEnumType(ChannelStatusValue, { name: 'ChannelStatus', description: 'Whether a channel takes new transactions.' });
-
 @ObjectType('Country', { description: 'A supported cross-border country.' })
-export class CountryType {
+export class CountryObject {
   @Field(() => String)
   name!: string;
 
@@ -42,8 +21,8 @@ export class CountryType {
   @Field(() => String, { description: 'International dialling prefix, e.g. "+254".' })
   dialCode!: string;
 
-  static from(country: Country): CountryType {
-    return Object.assign(new CountryType(), {
+  static from(country: Country): CountryObject {
+    return Object.assign(new CountryObject(), {
       name: country.name,
       countryCode: country.code,
       currency: country.currency,
@@ -54,7 +33,7 @@ export class CountryType {
 }
 
 @ObjectType('Channel', { description: 'A way to move money in a country, in one direction.' })
-export class ChannelObjectType {
+export class ChannelObject {
   @Field(() => String, { description: 'e.g. "ke_momo_deposit"; pass it as channel_id.' })
   channelId!: string;
 
@@ -64,11 +43,11 @@ export class ChannelObjectType {
   @Field(() => String)
   currency!: string;
 
-  @Field(() => ChannelTypeValue)
-  channelType!: ChannelTypeValue;
+  @Field(() => ChannelTypeEnum)
+  channelType!: ChannelType;
 
-  @Field(() => RampTypeValue)
-  rampType!: RampTypeValue;
+  @Field(() => RampTypeEnum)
+  rampType!: RampType;
 
   @Field(() => DecimalScalar, { description: 'Smallest amount per transaction, in the local currency.' })
   minAmount!: string;
@@ -76,25 +55,25 @@ export class ChannelObjectType {
   @Field(() => DecimalScalar, { description: 'Largest amount per transaction, in the local currency.' })
   maxAmount!: string;
 
-  @Field(() => ChannelStatusValue)
-  status!: ChannelStatusValue;
+  @Field(() => ChannelStatusEnum)
+  status!: ChannelStatus;
 
-  static from(channel: Channel): ChannelObjectType {
-    return Object.assign(new ChannelObjectType(), {
+  static from(channel: Channel): ChannelObject {
+    return Object.assign(new ChannelObject(), {
       channelId: channel.id,
       countryCode: channel.countryCode,
       currency: channel.currency,
-      channelType: channel.channelType as ChannelTypeValue,
-      rampType: channel.rampType as RampTypeValue,
+      channelType: channel.channelType,
+      rampType: channel.rampType,
       minAmount: formatAmount(channel.minAmount, channel.minorUnit),
       maxAmount: formatAmount(channel.maxAmount, channel.minorUnit),
-      status: channel.status as ChannelStatusValue,
+      status: channel.status,
     });
   }
 }
 
 @ObjectType('Network', { description: 'A bank or mobile money operator.' })
-export class NetworkType {
+export class NetworkObject {
   @Field(() => String, { description: 'e.g. "ke_mpesa"; pass it as network_id.' })
   networkId!: string;
 
@@ -107,16 +86,16 @@ export class NetworkType {
   @Field(() => String)
   countryCode!: string;
 
-  @Field(() => ChannelTypeValue)
-  channelType!: ChannelTypeValue;
+  @Field(() => ChannelTypeEnum)
+  channelType!: ChannelType;
 
-  static from(network: Network): NetworkType {
-    return Object.assign(new NetworkType(), {
+  static from(network: Network): NetworkObject {
+    return Object.assign(new NetworkObject(), {
       networkId: network.id,
       name: network.name,
       code: network.code,
       countryCode: network.countryCode,
-      channelType: network.channelType as ChannelTypeValue,
+      channelType: network.channelType,
     });
   }
 }

@@ -4,7 +4,7 @@ import { formatAmount } from '../../../shared/money';
 import { DecimalScalar } from '../scalars';
 
 @ObjectType('Quote', { description: 'A priced conversion, valid for 60 seconds; a transfer can lock it by quoteId.' })
-export class QuoteType {
+export class QuoteObject {
   @Field(() => ID, { description: '"qt_" + 24 hex characters.' })
   quoteId!: string;
 
@@ -32,8 +32,8 @@ export class QuoteType {
   @Field(() => Date)
   expiresAt!: Date;
 
-  static from(quote: Quote): QuoteType {
-    return Object.assign(new QuoteType(), {
+  static from(quote: Quote): QuoteObject {
+    return Object.assign(new QuoteObject(), {
       quoteId: quote.id,
       sourceCurrency: quote.sourceCurrency,
       destinationCurrency: quote.destinationCurrency,

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { AppError } from './errors';
+import { Decimal, parseAmount } from './money';
+
+/**
+ * Field rules the domain's commands share, each written once, with one message.
+ * Services build their command schemas from these (in the domain's camelCase
+ * names); each door names the fields as its clients know them. Messages say what
+ * is wrong, never what was sent.
+ */
+
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/; // eslint-disable-line no-control-regex
+
+/** Required text: trimmed, not empty, bounded. */
+export const requiredText = (max: number) =>
+  z.string({ error: 'is required' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+
+/** Optional free text: trimmed, bounded, without control characters (PostgreSQL refuses NUL; none belongs in a label). Null is absent. */
+export const optionalText = (max: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .refine((text) => !CONTROL_CHARACTERS.test(text), 'must not contain control characters')
+    .nullish();
+
+/** An ISO 3166-1 alpha-2 code, upper case (whether we serve the country is the caller's check, against reference data). */
+export const countryCodeField = z.string({ error: 'is required' }).regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, e.g. KE');
+
+/** An ISO 4217 code, upper case. */
+export const currencyField = z.string({ error: 'is required' }).regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code, e.g. KES');
+
+/** An international dialling prefix. Whether it is the country's is the caller's check. */
+export const dialCodeField = z.string({ error: 'is required' }).regex(/^\+\d{1,4}$/, 'must be a plus sign and 1 to 4 digits, e.g. +254');
+
+/** A calendar date as YYYY-MM-DD that exists (1990-02-31 does not). */
+export const isoDateField = z
+  .string({ error: 'is required' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
+  .refine((v) => {
+    const date = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(v);
+  }, 'is not a real date');
+
+/** A uuid, lower-cased. */
+export const uuidField = z
+  .string({ error: 'is required' })
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a uuid')
+  .transform((v) => v.toLowerCase());
+
+/**
+ * A positive decimal: a string ("1500.00", exact), a JSON number, or a Decimal (GraphQL's
+ * scalar parses to one). Its precision is judged later, against the currency.
+ */
+export const amountField = z
+  .union([z.number(), z.string(), z.instanceof(Decimal)], { error: 'is required and must be a number' })
+  .superRefine((value, ctx) => {
+    try {
+      parseAmount(value, 20);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: err instanceof AppError ? (err.details?.[0]?.issue ?? err.message) : 'is not a valid amount' });
+    }
+  });
+
+/** What any reference, the merchant's or the service's (`pay_…`), is made of. */
+export const REFERENCE_CHARACTERS = /^[A-Za-z0-9._:-]{1,100}$/;
+
+/** The merchant's own reference, unique per merchant across every kind of transaction. */
+export const referenceField = z
+  .string({ error: 'is required' })
+  // And at least one letter or digit: "." and ".." would be unreachable in a URL path.
+  .regex(
+    new RegExp(`^(?=.*[A-Za-z0-9])${REFERENCE_CHARACTERS.source.slice(1)}`),
+    'must be 1 to 100 letters, digits or . _ : -, with at least one letter or digit',
+  );
+
+/** Trimmed and upper-cased first: for codes in a query string, where `ke` means KE. */
+export const upperCased = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), schema);
+
+/** Trimmed and lower-cased first: for words in a query string, where `Deposit` means deposit. */
+export const lowerCased = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), schema);

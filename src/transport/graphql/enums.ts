@@ -1,0 +1,50 @@
+import { registerEnumType } from 'type-graphql';
+import { ID_TYPES } from '../../modules/kyc/kyc.service';
+import { KYC_STATUSES } from '../../modules/kyc/kyc.state';
+import { NEXT_ACTION_TYPES, PAYMENT_METHODS } from '../../modules/payments/payment.service';
+import { CHANNEL_STATUSES, CHANNEL_TYPES, RAMP_TYPES } from '../../modules/reference/reference.types';
+import { SIMULATION_OUTCOMES } from '../../modules/transactions/transaction.service';
+import { TRANSACTION_KINDS, TRANSACTION_STATUSES } from '../../modules/transactions/transaction.state';
+import { DELIVERY_STATUSES } from '../../modules/webhooks/webhook-delivery.entity';
+
+/**
+ * Every GraphQL enum, built from the domain's own list of values, so a value added
+ * there (a status, a kind) reaches the schema with nothing else to change. GraphQL
+ * names a value in upper case (`REQUIRES_ACTION`); resolvers and services see the
+ * domain's word (`requires_action`), so inputs pass through and outputs need no mapping.
+ */
+function domainEnum<const V extends string>(values: readonly V[], name: string, description?: string): { [K in V as Uppercase<K>]: K } {
+  const enumObject = Object.fromEntries(values.map((value) => [value.toUpperCase(), value])) as { [K in V as Uppercase<K>]: K };
+  registerEnumType(enumObject, { name, ...(description ? { description } : {}) });
+  return enumObject;
+}
+
+export const TransactionTypeEnum = domainEnum(TRANSACTION_KINDS, 'TransactionType', 'What kind of transaction it is.');
+
+export const TransactionStatusEnum = domainEnum(
+  TRANSACTION_STATUSES,
+  'TransactionStatus',
+  'INITIATING (recorded, the provider not yet answered; usually milliseconds) → PROCESSING | FAILED; PROCESSING → SUCCESSFUL | FAILED | EXPIRED; a final status never changes. Only a collection can expire. A card payment goes from INITIATING to SUCCESSFUL or FAILED at once, or to REQUIRES_ACTION (3-D Secure, see nextAction) and then SUCCESSFUL or FAILED (authentication_failed, or authentication_expired after the deadline).',
+);
+
+export const SimulationOutcomeEnum = domainEnum(SIMULATION_OUTCOMES, 'SimulationOutcome', 'How a sandbox simulation decides a transaction.');
+
+export const PaymentMethodEnum = domainEnum(PAYMENT_METHODS, 'PaymentMethod', 'How a domestic payment is paid.');
+
+export const NextActionTypeEnum = domainEnum(NEXT_ACTION_TYPES, 'NextActionType', 'What the customer must do before a payment is decided.');
+
+export const KycStatusEnum = domainEnum(KYC_STATUSES, 'KycStatus');
+
+export const IdTypeEnum = domainEnum(ID_TYPES, 'IdType');
+
+export const RampTypeEnum = domainEnum(RAMP_TYPES, 'RampType', 'Direction of a channel: DEPOSIT (collection) or WITHDRAWAL (transfer).');
+
+export const ChannelTypeEnum = domainEnum(CHANNEL_TYPES, 'ChannelType', 'Bank transfer or mobile money.');
+
+export const ChannelStatusEnum = domainEnum(CHANNEL_STATUSES, 'ChannelStatus', 'Whether a channel takes new transactions.');
+
+export const WebhookDeliveryStatusEnum = domainEnum(
+  DELIVERY_STATUSES,
+  'WebhookDeliveryStatus',
+  'PENDING (being delivered or waiting for a retry) → DELIVERED (a 2xx answer) | FAILED (the retry schedule is spent). A resend makes it PENDING again.',
+);
