@@ -427,7 +427,7 @@ describe('kyc:review CLI against a running production service (no Redis)', () =>
 
     const badId = await runCli(['approve', 'not-a-uuid'], env);
     expect(badId.code).toBe(1);
-    expect(badId.stderr).toMatch(/INVALID_REQUEST.*submission_id must be a uuid/);
+    expect(badId.stderr).toMatch(/INVALID_REQUEST.*submissionId must be a uuid/);
     const unknown = await runCli(['approve', '3f1c2d4e-9130-4913-8913-000000000913'], env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/NOT_FOUND/);
