@@ -5,6 +5,7 @@ import { request, type HttpResult } from '../../helpers/http';
 import { CARDS, cardPaymentBody, TEST_CVC } from '../../helpers/payments';
 import { rawRequest } from '../../helpers/security';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
+import { IDEMPOTENT_ROUTES, SECRET_ROUTES } from '../../../src/transport/rest/idempotency';
 import { bankCollectionBody, momoCollectionBody, newReference, sql, transferBody } from '../../helpers/transactions';
 
 /**
@@ -115,6 +116,21 @@ describe('REST Idempotency-Key', () => {
       details: [{ field: 'Idempotency-Key', issue: expect.any(String) }],
     });
   };
+
+  it('names only registered routes, and the OpenAPI document shows the header on exactly the routes that accept it', async () => {
+    const fastify = app.service.app.fastify;
+    for (const route of [...Object.keys(IDEMPOTENT_ROUTES), ...Object.keys(SECRET_ROUTES)]) {
+      const [method, url] = route.split(' ') as [string, string];
+      expect({ route, registered: fastify.hasRoute({ method: method as 'POST', url }) }).toEqual({ route, registered: true });
+    }
+    const doc = (await request(app.url, 'GET', '/v1/openapi.json')).body;
+    const withHeader = Object.entries(doc.paths as Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, op]) => op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'))
+        .map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    expect(withHeader.sort()).toEqual(Object.keys(IDEMPOTENT_ROUTES).sort());
+  });
 
   describe('replay', () => {
     it('the same key and body replay the first answer with Idempotent-Replayed: true, and create one transaction', async () => {
