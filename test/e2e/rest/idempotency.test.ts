@@ -53,10 +53,8 @@ function holdNextCall<T extends object>(target: T, method: keyof T & string) {
 
 /** Makes the next call of `target[method]` fail as an unexpected error would (a 500). */
 function failNextCall<T extends object>(target: T, method: keyof T & string) {
-  const original = (target as Record<string, (...args: unknown[]) => Promise<unknown>>)[method]!;
   (target as Record<string, unknown>)[method] = async () => {
-    delete (target as Record<string, unknown>)[method];
-    void original;
+    delete (target as Record<string, unknown>)[method]; // the calls after this one reach the real method
     throw new Error('simulated failure inside the handler');
   };
 }
