@@ -51,6 +51,21 @@ function holdNextCall<T extends object>(target: T, method: keyof T & string) {
   };
 }
 
+/** Resolves when the next call of `target[method]` has finished (whatever its outcome); the call itself is unchanged. */
+function afterNextCall<T extends object>(target: T, method: keyof T & string): Promise<void> {
+  const original = (target as Record<string, (...args: unknown[]) => Promise<unknown>>)[method]!;
+  return new Promise((resolve) => {
+    (target as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+      delete (target as Record<string, unknown>)[method];
+      try {
+        return await original.apply(target, args);
+      } finally {
+        resolve();
+      }
+    };
+  });
+}
+
 /** Makes the next call of `target[method]` fail as an unexpected error would (a 500). */
 function failNextCall<T extends object>(target: T, method: keyof T & string) {
   (target as Record<string, unknown>)[method] = async () => {
@@ -285,6 +300,35 @@ describe('REST Idempotency-Key', () => {
       } finally {
         hold.restore();
         await first?.catch(() => undefined);
+      }
+    });
+
+    it('a client that gave up (closed the connection) gets the answer on its retry', async () => {
+      const key = newKey('gave-up');
+      const body = momoCollectionBody(customerA);
+      const hold = holdNextCall(services.collections, 'initiateCollection');
+      const abort = new AbortController();
+      try {
+        const first = fetch(`${app.url}${COLLECT}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${tokenA}`, 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify(body),
+          signal: abort.signal,
+        });
+        await hold.entered;
+        abort.abort();
+        await expect(first).rejects.toThrow();
+        const stored = afterNextCall(services.idempotency, 'complete');
+        hold.release();
+        // The handler runs to its end and its answer is stored, though nobody is there to read it.
+        await stored;
+        const retry = await post(COLLECT, body, key);
+        expect(retry.status).toBe(200);
+        expect(retry.headers.get('idempotent-replayed')).toBe('true');
+        expect(retry.body.data.external_reference).toBe(body.reference);
+        expect(await transactionsWith(merchantA, body.reference)).toBe(1);
+      } finally {
+        hold.restore();
       }
     });
 
