@@ -12,7 +12,7 @@ import { cardPaymentBody } from '../test/helpers/payments';
 import { momoCollectionBody, momoCollectionInput } from '../test/helpers/transactions';
 import { summarize, type Summary } from './lib/stats';
 
-export type LoadKind = 'rest-init' | 'gql-init' | 'rest-pay' | 'rest-get' | 'gql-get' | 'token' | 'base-insert' | 'base-get';
+export type LoadKind = 'rest-init' | 'rest-init-idem' | 'gql-init' | 'rest-pay' | 'rest-get' | 'gql-get' | 'token' | 'base-insert' | 'base-get';
 
 export interface LoadConfig {
   kind: LoadKind;
@@ -128,6 +128,18 @@ function main() {
         method: 'POST',
         path: '/v1/crossborder/global-collection',
         setupRequest: (req) => ({ ...req, body: JSON.stringify(momo(nextRef())) }),
+        onResponse: (status, body) => collect(status, body, (j) => j?.data?.reference, false),
+      };
+      break;
+    case 'rest-init-idem':
+      // The same collection with a fresh Idempotency-Key on each request: a new claim, then its answer stored.
+      request = {
+        method: 'POST',
+        path: '/v1/crossborder/global-collection',
+        setupRequest: (req) => {
+          const reference = nextRef();
+          return { ...req, headers: { ...req.headers, 'idempotency-key': `idem-${reference}` }, body: JSON.stringify(momo(reference)) };
+        },
         onResponse: (status, body) => collect(status, body, (j) => j?.data?.reference, false),
       };
       break;

@@ -52,12 +52,13 @@ const BASELINE_JS = path.join(__dirname, 'baseline', 'server.js');
 const PG_HOST = '127.0.0.1:5432';
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
-const PRODUCT_SCENARIOS = ['rest-init', 'gql-init', 'rest-pay', 'token', 'rest-get', 'gql-get'] as const;
+const PRODUCT_SCENARIOS = ['rest-init', 'rest-init-idem', 'gql-init', 'rest-pay', 'token', 'rest-get', 'gql-get'] as const;
 const ALL_SCENARIOS = [...PRODUCT_SCENARIOS, 'subscriptions', 'lifecycle'] as const;
 type ScenarioName = (typeof ALL_SCENARIOS)[number];
 
 const LABELS: Record<string, string> = {
   'rest-init': 'REST POST /v1/crossborder/global-collection (momo)',
+  'rest-init-idem': 'REST POST /v1/crossborder/global-collection (momo) with a new Idempotency-Key each',
   'gql-init': 'GraphQL initiateCollection',
   'rest-pay': 'REST POST /v1/payments/initiate (card 4242…, charged at once)',
   token: 'POST /v1/oauth/token (client_credentials)',
@@ -71,6 +72,7 @@ const LABELS: Record<string, string> = {
 const SEQUENCE: Array<{ id: string; kind: LoadKind }> = [
   { id: 'baseline-insert-1', kind: 'base-insert' },
   { id: 'rest-init', kind: 'rest-init' },
+  { id: 'rest-init-idem', kind: 'rest-init-idem' },
   { id: 'gql-init', kind: 'gql-init' },
   { id: 'baseline-insert-2', kind: 'base-insert' },
   { id: 'rest-pay', kind: 'rest-pay' },
@@ -83,6 +85,7 @@ const SEQUENCE: Array<{ id: string; kind: LoadKind }> = [
 ];
 const BRACKETS: Record<string, string[]> = {
   'rest-init': ['baseline-insert-1', 'baseline-insert-2'],
+  'rest-init-idem': ['baseline-insert-1', 'baseline-insert-2'],
   'gql-init': ['baseline-insert-1', 'baseline-insert-2'],
   'rest-pay': ['baseline-insert-2', 'baseline-insert-3'],
   token: ['baseline-insert-2', 'baseline-insert-3'],
@@ -307,7 +310,7 @@ function loadConfig(ctx: HttpContext, kind: LoadKind, id: string, overrides: Par
     cfg.clientSecret = ctx.merchant.clientSecret;
     delete cfg.token;
   }
-  if (kind === 'rest-init' || kind === 'gql-init' || kind === 'rest-pay' || kind === 'base-insert') cfg.refsOut = path.join(ctx.tmp, `out-${id}.json`);
+  if (kind === 'rest-init' || kind === 'rest-init-idem' || kind === 'gql-init' || kind === 'rest-pay' || kind === 'base-insert') cfg.refsOut = path.join(ctx.tmp, `out-${id}.json`);
   return cfg;
 }
 

@@ -23,6 +23,7 @@ import { TransferService } from './modules/transactions/transfer.service';
 import { PaymentService } from './modules/payments/payment.service';
 import { SandboxCardCharges } from './providers/sandbox/sandbox-card-charges';
 import { FormTokens } from './shared/form-tokens';
+import { IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from './modules/idempotency/idempotency.store';
 import { PublicAddress } from './shared/public-address';
 import type { PaymentProvider } from './providers/payment-provider';
 import { ManualKycReviewer } from './providers/manual-kyc-reviewer';
@@ -77,6 +78,8 @@ export interface Services {
   webhooks: WebhookService;
   webhookDispatcher: WebhookDispatcher;
   subscriptions: SubscriptionService;
+  /** Idempotency-Key's claims and stored answers (REST POSTs that create something). */
+  idempotency: IdempotencyStore;
 }
 
 export function createServices(infra: Infrastructure): Services {
@@ -122,6 +125,13 @@ export function createServices(infra: Infrastructure): Services {
     schedule: parseRetrySchedule(config.webhookRetrySchedule),
   }, logger, infra.metrics?.webhookAttempt);
   const subscriptions = new SubscriptionService(pubsub, kyc);
+  // A claim still in flight this long after it was made is taken to belong to a process that died. A live
+  // request holds one while its handler runs (milliseconds; provider calls are the slow part), and nothing
+  // else bounds a handler, so the margin is wide: REQUEST_TIMEOUT_MS + 30 s (60 s by default).
+  const idempotency = new IdempotencyStore(sql, clock, secretBox, deriveKey(keys.encryptionKey, 'idempotency-fingerprint'), {
+    retentionMs: IDEMPOTENCY_RETENTION_MS,
+    lockTimeoutMs: config.timeouts.requestMs + 30_000,
+  }, logger);
   return {
     merchants,
     oauth,
@@ -140,6 +150,7 @@ export function createServices(infra: Infrastructure): Services {
     webhooks,
     webhookDispatcher,
     subscriptions,
+    idempotency,
   };
 }
 

@@ -17,21 +17,33 @@ export function jobHandlers(services: Services, orm: Orm): JobHandlers {
   };
 }
 
+/** How often expired Idempotency-Key rows are deleted (they count as absent from the moment they expire). */
+const IDEMPOTENCY_PURGE_EVERY_MS = 60_000;
+
 /**
  * Periodic safety nets, on every instance: transactions a crash left
- * `initiating` are handed to reconciliation. Bounded work per tick; a tick that
- * fails is logged and the next one tries again.
+ * `initiating` are handed to reconciliation; Idempotency-Key rows past their
+ * 24 h are deleted. Bounded work per tick; a tick that fails is logged and the
+ * next one tries again.
  */
 export function startSweeps(services: Services, everyMs: number, onError: (err: Error) => void): { stop(): void } {
+  const timers = [
+    every(everyMs, () => services.transactions.sweepInitiating(), onError),
+    every(IDEMPOTENCY_PURGE_EVERY_MS, () => services.idempotency.purgeExpired(), onError),
+  ];
+  return { stop: () => timers.forEach(clearInterval) };
+}
+
+/** Runs `tick` every `ms`, never two at once. */
+function every(ms: number, tick: () => Promise<unknown>, onError: (err: Error) => void): NodeJS.Timeout {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    services.transactions
-      .sweepInitiating()
+    tick()
       .catch(onError)
       .finally(() => (running = false));
-  }, everyMs);
+  }, ms);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return timer;
 }

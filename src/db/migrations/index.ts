@@ -9,6 +9,7 @@ import { Migration20261122060000_payments } from './Migration20261122060000_paym
 import { Migration20261122070100_kyc_review } from './Migration20261122070100_kyc_review';
 import { Migration20261122071000_merchant_disable } from './Migration20261122071000_merchant_disable';
 import { Migration20261122072000_webhook_secrets } from './Migration20261122072000_webhook_secrets';
+import { Migration20261122073000_idempotency } from './Migration20261122073000_idempotency';
 
 /** Every migration, in order (a timestamp must not be Luhn-valid: the card-data scan would flag its name in logs). Listed explicitly so the same list runs from TypeScript (tests) and compiled JS. */
 export const migrationsList: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122070100_kyc_review', class: Migration20261122070100_kyc_review },
   { name: 'Migration20261122071000_merchant_disable', class: Migration20261122071000_merchant_disable },
   { name: 'Migration20261122072000_webhook_secrets', class: Migration20261122072000_webhook_secrets },
+  { name: 'Migration20261122073000_idempotency', class: Migration20261122073000_idempotency },
 ];

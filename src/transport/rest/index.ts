@@ -3,6 +3,7 @@ import type { Config } from '../../config';
 import type { Services } from '../../container';
 import type { RateLimits } from '../../shared/rate-limits';
 import { requireBearer } from './auth';
+import { registerIdempotency } from './idempotency';
 import { openApiRoutes } from './openapi/openapi.routes';
 import { adminRoutes } from './v1/admin.routes';
 import { customerRoutes } from './v1/customer.routes';
@@ -21,6 +22,8 @@ import { webhookRoutes } from './v1/webhook.routes';
  * Sandbox-only routes do not exist in production (404).
  */
 export async function restV1(app: FastifyInstance, { services, config, rateLimits }: { services: Services; config: Config; rateLimits: RateLimits }) {
+  // Idempotency-Key on the listed POSTs (idempotency.ts): attached as each route is registered, so first.
+  registerIdempotency(app, services.idempotency);
   await app.register(oauthRoutes, { services, rateLimits });
   if (config.adminApiKey) await app.register(adminRoutes, { services, adminApiKey: config.adminApiKey, rateLimits });
   // The cardholder's 3-D Secure page: public (the handle is its key), sandbox only.

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../../config';
 import { ERROR_HTTP_STATUS, type ErrorCode } from '../../../shared/errors';
+import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER, idempotencyOfRoute } from '../idempotency';
 import { requestJsonSchema, type JsonSchema } from './json-schema';
 import { OPERATIONS, TAGS, type OperationSpec } from './operations';
 import { ERROR_ENVELOPE, responseComponents } from './responses';
@@ -55,7 +56,39 @@ const DESCRIPTION = [
   '- **Money.** Send amounts as decimal strings (`"1500.00"`; a JSON number is accepted). Answers carry them as exact JSON numbers, within the currency’s minor-unit decimals.',
   '- **Auth.** Get a token at POST /v1/oauth/token and send it as `Authorization: Bearer …`. Tokens last 3600 s.',
   '- **Request ids.** Every answer has an `x-request-id` header; send your own (1–128 of letters, digits, `. _ : -`) to follow a request.',
+  `- **Idempotency.** The POSTs that create something take an \`${IDEMPOTENCY_KEY_HEADER}\` header (see each operation): a retry with the same key and request within 24 h gets the first answer again, with \`${REPLAYED_HEADER}: true\`.`,
 ].join('\n');
+
+/** The Idempotency-Key header, on the operations that accept it (src/transport/rest/idempotency.ts). */
+const IDEMPOTENCY_PARAMETER: JsonSchema = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'Your key for this request (1–255 printable ASCII characters; a UUID is fine), scoped to your merchant. The same key with the same request ' +
+    `(method, path, JSON body) within 24 h replays the first answer, status and body, with \`${REPLAYED_HEADER}: true\`, and executes nothing. ` +
+    'The same key with another request is 400; while the first request runs, another with its key is 409 `INVALID_STATE` with `Retry-After: 1`. ' +
+    'Kept answers: those of a request that began to execute (2xx, and 4xx other than 400). A 400 `INVALID_REQUEST` or a 5xx is not kept: retry with the same key.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+};
+
+const acceptsIdempotencyKey = (op: OperationSpec) => {
+  const idempotency = idempotencyOfRoute(op.method, op.path);
+  return idempotency !== undefined && 'accepted' in idempotency;
+};
+
+/** What Idempotency-Key adds to an operation's errors. */
+function idempotencyErrors(op: OperationSpec): Partial<Record<ErrorCode, string>> {
+  const idempotency = idempotencyOfRoute(op.method, op.path);
+  if (!idempotency) return {};
+  if ('refused' in idempotency) {
+    return { INVALID_REQUEST: `an \`${IDEMPOTENCY_KEY_HEADER}\` header was sent: not accepted here, since ${idempotency.refused}, and a secret is shown only once` };
+  }
+  return {
+    INVALID_REQUEST: `\`${IDEMPOTENCY_KEY_HEADER}\` malformed, or already used with a different request`,
+    INVALID_STATE: `a request with this \`${IDEMPOTENCY_KEY_HEADER}\` is still in progress (retry after \`Retry-After\` seconds)`,
+  };
+}
 
 const ENVIRONMENT: Record<Config['env'], string> = {
   sandbox: 'This document describes the **sandbox**. Operations with `x-sandbox-only: true` (tag Sandbox) exist only there.',
@@ -80,6 +113,7 @@ export function operationsFor(config: Pick<Config, 'env' | 'adminApiKey'>): Oper
 
 function parameters(op: OperationSpec): JsonSchema[] {
   const params: JsonSchema[] = Object.entries(op.params ?? {}).map(([name, description]) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } }));
+  if (acceptsIdempotencyKey(op)) params.push(IDEMPOTENCY_PARAMETER);
   if (!op.query) return params;
   const query = requestJsonSchema(op.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
   for (const name of Object.keys(op.fields ?? {})) {
@@ -129,6 +163,9 @@ function errorResponses(op: OperationSpec): Record<string, JsonSchema> {
   for (const [code, when] of Object.entries(op.errors ?? {}) as Array<[ErrorCode, string]>) {
     errors[code] = code === 'INVALID_REQUEST' && errors.INVALID_REQUEST ? `${WHEN.INVALID_REQUEST}; ${when}` : when;
   }
+  for (const [code, when] of Object.entries(idempotencyErrors(op)) as Array<[ErrorCode, string]>) {
+    errors[code] = errors[code] ? `${errors[code]}; ${when}` : when;
+  }
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of Object.keys(errors) as ErrorCode[]) byStatus.set(ERROR_HTTP_STATUS[code], [...(byStatus.get(ERROR_HTTP_STATUS[code]) ?? []), code]);
   const responses: Record<string, JsonSchema> = {};
@@ -162,10 +199,16 @@ function successResponse(op: OperationSpec): Record<string, JsonSchema> {
       ...(meta ? { meta: ref(meta) } : {}),
     },
   };
+  const headers: Record<string, JsonSchema> = {
+    ...(ok.noStore ? { 'Cache-Control': { description: 'Never cached', schema: { const: 'no-store' } } } : {}),
+    ...(acceptsIdempotencyKey(op)
+      ? { [REPLAYED_HEADER]: { description: `\`true\` when this is the replayed answer to an earlier request with the same \`${IDEMPOTENCY_KEY_HEADER}\``, schema: { const: 'true' } } }
+      : {}),
+  };
   return {
     [String(ok.status ?? 200)]: {
       description: ok.message,
-      ...(ok.noStore ? { headers: { 'Cache-Control': { description: 'Never cached', schema: { const: 'no-store' } } } } : {}),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
       content: { 'application/json': { schema: envelope } },
     },
   };

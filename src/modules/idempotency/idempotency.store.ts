@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type { Sql } from '../../db/sql';
+import type { Clock } from '../../shared/clock';
+import { hmac, type SecretBox } from '../../shared/crypto';
+import type { Logger } from '../../shared/logger';
+import { fingerprintText, keepsAnswer, storedKeyState, type IdempotencyLimits, type IdempotentRequest } from './idempotency.rules';
+
+/** A key this request holds while it executes; completing it stores (or drops) the answer. */
+export interface IdempotencyClaim {
+  merchantId: string;
+  key: string;
+  claimId: string;
+}
+
+export type ClaimOutcome =
+  | { outcome: 'claimed'; claim: IdempotencyClaim }
+  /** The first answer, as it was sent. */
+  | { outcome: 'replay'; statusCode: number; body: string }
+  /** The key was used with another request (another body, route or path). */
+  | { outcome: 'mismatch' }
+  /** A request with the key is still executing. */
+  | { outcome: 'in_progress' }
+  /** The first answer is kept but can no longer be opened (ENCRYPTION_KEY changed). */
+  | { outcome: 'unreadable' };
+
+/** 24 h, as Stripe keeps keys. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/** At most this many expired rows go per purge statement. */
+const PURGE_BATCH = 5000;
+
+/**
+ * A new key is inserted as a claim. An existing row is taken over only when it has expired, or
+ * when it is a claim abandoned past the lock timeout by a process that died (same request only):
+ * the same conditions as storedKeyState. Otherwise nothing is written and nothing returned.
+ */
+const CLAIM = `
+  insert into idempotency_key as k (merchant_id, idempotency_key, fingerprint, claim_id, created_at)
+  values ($1, $2, $3, $4, $5)
+  on conflict (merchant_id, idempotency_key) do update
+    set fingerprint = excluded.fingerprint, claim_id = excluded.claim_id, created_at = excluded.created_at,
+        completed_at = null, status_code = null, response_sealed = null
+    where k.created_at <= $6 or (k.completed_at is null and k.created_at <= $7 and k.fingerprint = excluded.fingerprint)
+  returning claim_id`;
+
+const FIND = `
+  select fingerprint, created_at, completed_at is not null as completed, status_code, response_sealed
+    from idempotency_key where merchant_id = $1 and idempotency_key = $2`;
+
+/** Only the claim's own holder completes or releases it: a slow request whose claim was taken over changes nothing. */
+const COMPLETE = `
+  update idempotency_key set completed_at = $4, status_code = $5, response_sealed = $6
+   where merchant_id = $1 and idempotency_key = $2 and claim_id = $3 and completed_at is null`;
+
+const RELEASE = `delete from idempotency_key where merchant_id = $1 and idempotency_key = $2 and claim_id = $3 and completed_at is null`;
+
+/** `created_at` is checked again on the row deleted, so a row a claim has just taken over (fresh created_at) stays. */
+const PURGE = `
+  with gone as (
+    delete from idempotency_key where created_at <= $1 and (merchant_id, idempotency_key) in (
+      select merchant_id, idempotency_key from idempotency_key where created_at <= $1 limit ${PURGE_BATCH})
+    returning 1)
+  select count(*)::int as n from gone`;
+
+interface StoredRow {
+  fingerprint: string;
+  created_at: Date;
+  completed: boolean;
+  status_code: number | null;
+  response_sealed: string | null;
+}
+
+/**
+ * Idempotency-Key's memory (CONTRACT §1): per merchant and key, a claim while the first request
+ * executes, then its answer, sealed, for 24 h. A claim costs one statement when the key is new,
+ * and its completion one more; a retry of a known key reads its row once.
+ */
+export class IdempotencyStore {
+  constructor(
+    private readonly sql: Sql,
+    private readonly clock: Clock,
+    private readonly box: SecretBox,
+    /** Keys the request fingerprint (HMAC): a card number in a body is never kept as a plain hash. */
+    private readonly fingerprintKey: Buffer,
+    readonly limits: IdempotencyLimits,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Claims `key` for this request, or says what the key already stands for. `omit` names body
+   * fields left out of the fingerprint (never kept in any form, e.g. a card's CVC).
+   */
+  async claim(merchantId: string, key: string, request: IdempotentRequest, omit: readonly string[] = []): Promise<ClaimOutcome> {
+    const fingerprint = hmac(this.fingerprintKey, fingerprintText(request, omit));
+    // A row can vanish (released after a 5xx, purged) or lapse between the two statements: then claim again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const now = this.clock.now();
+      const claimId = randomUUID();
+      const claimed = await this.sql.query(
+        CLAIM,
+        [merchantId, key, fingerprint, claimId, now, this.before(now, this.limits.retentionMs), this.before(now, this.limits.lockTimeoutMs)],
+        'idempotency_claim',
+      );
+      if (claimed.length === 1) return { outcome: 'claimed', claim: { merchantId, key, claimId } };
+      const [row] = await this.sql.query<StoredRow>(FIND, [merchantId, key], 'idempotency_find');
+      if (!row) continue;
+      const state = storedKeyState({ fingerprint: row.fingerprint, createdAt: row.created_at, completed: row.completed }, fingerprint, now, this.limits);
+      if (state === 'absent') continue;
+      if (state !== 'replay') return { outcome: state };
+      try {
+        return { outcome: 'replay', statusCode: row.status_code!, body: this.box.open(row.response_sealed!) };
+      } catch {
+        this.logger.warn({ merchantId }, 'an idempotent answer could not be opened (was ENCRYPTION_KEY changed?)');
+        return { outcome: 'unreadable' };
+      }
+    }
+    return { outcome: 'in_progress' };
+  }
+
+  /** Stores the answer for replay, or (for an answer that is not kept: 5xx, 400) frees the key for a retry. */
+  async complete(claim: IdempotencyClaim, statusCode: number, body: string): Promise<void> {
+    if (!keepsAnswer(statusCode)) return this.release(claim);
+    await this.sql.query(
+      COMPLETE,
+      [claim.merchantId, claim.key, claim.claimId, this.clock.now(), statusCode, this.box.seal(body)],
+      'idempotency_complete',
+    );
+  }
+
+  /** Frees the key: the request it was claimed for ends without an answer worth replaying. */
+  async release(claim: IdempotencyClaim): Promise<void> {
+    await this.sql.query(RELEASE, [claim.merchantId, claim.key, claim.claimId], 'idempotency_release');
+  }
+
+  /** Deletes the rows past the retention (the periodic sweep); expired rows already count as absent. Returns how many. */
+  async purgeExpired(): Promise<number> {
+    const cutoff = this.before(this.clock.now(), this.limits.retentionMs);
+    let total = 0;
+    for (;;) {
+      const [row] = await this.sql.query<{ n: number }>(PURGE, [cutoff], 'idempotency_purge');
+      total += row!.n;
+      if (row!.n < PURGE_BATCH) return total;
+    }
+  }
+
+  private before(now: Date, ms: number): Date {
+    return new Date(now.getTime() - ms);
+  }
+}
