@@ -15,6 +15,10 @@ describe('REST field names ↔ domain names', () => {
     expect(rest.split('.').map((k) => domainKey(k)).join('.')).toBe(domain);
   });
 
+  it('names a field that is not a domain identifier (a header) as it is', () => {
+    expect(restName('Idempotency-Key')).toBe('Idempotency-Key');
+  });
+
   it('reads a body into domain names, nested objects and arrays included', () => {
     expect(fromRest({ customer_uuid: 'u', card: { exp_month: 1, postal_code: null }, items: [{ dial_code: '+1' }], amount: 5 })).toEqual({
       customerUuid: 'u',

@@ -14,8 +14,11 @@ const DOMAIN_NAMES: Record<string, string> = Object.fromEntries(Object.entries(S
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const camelCase = (name: string) => name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
+/** A domain field's name: a camelCase identifier. Anything else (a header, `Idempotency-Key`) is named as it is. */
+const DOMAIN_KEY = /^[a-z][A-Za-z0-9]*$/;
+
 /** One segment: `expMonth` → `exp_month`, `customerId` → `customerid`. */
-export const restKey = (domainKey: string): string => SPEC_NAMES[domainKey] ?? snakeCase(domainKey);
+export const restKey = (domainKey: string): string => SPEC_NAMES[domainKey] ?? (DOMAIN_KEY.test(domainKey) ? snakeCase(domainKey) : domainKey);
 
 /** A field path as REST names it: `card.expYear` → `card.exp_year`. */
 export const restName = (field: string): string => field.split('.').map(restKey).join('.');
