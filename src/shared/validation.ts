@@ -38,6 +38,9 @@ function issueText(issue: z.core.$ZodRawIssue): string | undefined {
  * Used by services, so every door gets the same rules and messages.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what = 'request'): z.output<S> {
+  const parsed = schema.safeParse(input ?? {});
+  if (parsed.success) return parsed.data;
+  // Only a refused input is parsed again with our wording: zod's faster path skips a custom error map.
   const result = schema.safeParse(input ?? {}, { error: issueText });
   if (result.success) return result.data;
   const details: ErrorDetail[] = result.error.issues.map((issue) => ({

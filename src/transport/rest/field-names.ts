@@ -29,6 +29,19 @@ export const restName = (field: string): string => field.split('.').map(restKey)
  * (for `customerid`) stay unknown fields, as they were when services read the REST body.
  */
 export function domainKey(key: string): string | undefined {
+  const known = KEY_CACHE.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const domain = translateKey(key);
+  // Bounded: the keys of real bodies are a few dozen; junk keys stop being remembered.
+  if (KEY_CACHE.size < KEY_CACHE_MAX) KEY_CACHE.set(key, domain ?? null);
+  return domain;
+}
+
+/** Each REST key's translation, worked out once (a body's keys are on the hot path; the regexes cost ~2 µs a key). */
+const KEY_CACHE = new Map<string, string | null>();
+const KEY_CACHE_MAX = 4096;
+
+function translateKey(key: string): string | undefined {
   if (!/^[a-z][a-z0-9_]*$/.test(key)) return undefined;
   const domain = DOMAIN_NAMES[key] ?? camelCase(key);
   return restKey(domain) === key ? domain : undefined;
@@ -46,12 +59,13 @@ export function fromRest<T>(value: unknown): T {
 function toDomainKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toDomainKeys);
   if (value === null || typeof value !== 'object') return value;
-  const entries: Array<[string, unknown]> = [];
-  for (const [key, inner] of Object.entries(value)) {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    // A domain key is a camelCase identifier, never `__proto__`: plain assignment is safe.
     const domain = domainKey(key);
-    if (domain !== undefined) entries.push([domain, toDomainKeys(inner)]);
+    if (domain !== undefined) out[domain] = toDomainKeys((value as Record<string, unknown>)[key]);
   }
-  return Object.fromEntries(entries);
+  return out;
 }
 
 /** An error as the REST door says it: its fields by their REST names. */
