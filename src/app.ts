@@ -9,7 +9,7 @@ import { authenticatedContext, type GraphQLContext } from './transport/graphql/c
 import { formatGraphQLError } from './transport/graphql/errors';
 import { buildGraphQLSchema } from './transport/graphql/schema';
 import { assertDocumentNesting, graphqlParseOptions, graphqlValidationRules } from './transport/graphql/limits';
-import { attachGraphQLWebSocket } from './transport/graphql/ws-server';
+import { attachGraphQLWebSocket, type InDatabaseContext } from './transport/graphql/ws-server';
 import { restV1 } from './transport/rest';
 import { sendSuccess } from './transport/rest/envelope';
 import { clientErrorHandler, frameworkErrors, registerRestErrorHandling } from './transport/rest/error-handler';
@@ -88,6 +88,9 @@ export async function createApp(infra: Infrastructure): Promise<App> {
 
   // JSON only (the OAuth scope adds form bodies); a text/plain body is an unsupported content type.
   fastify.removeContentTypeParser('text/plain');
+  // The doors' one way into a database context: each HTTP request here, and each WebSocket
+  // operation and subscription event in ws-server.ts (which never imports the ORM itself).
+  const inDatabaseContext: InDatabaseContext = (fn) => RequestContext.create(orm.em, fn);
   // One EntityManager fork per request, found by the services through AsyncLocalStorage; and the
   // request's logger, so that lines written deeper down (GraphQL errors) carry its id.
   // Two Authorization headers are refused before anything reads one (credentials.ts).
@@ -97,7 +100,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     } catch (err) {
       return done(err as Error);
     }
-    withRequestLogger(request.id, request.log as Logger, () => RequestContext.create(orm.em, done));
+    withRequestLogger(request.id, request.log as Logger, () => inDatabaseContext(done));
   });
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -146,7 +149,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     context: async (request) => authenticatedContext(services, request.headers.authorization),
   });
 
-  const ws = attachGraphQLWebSocket(fastify.server, schema, services, orm, logger, {
+  const ws = attachGraphQLWebSocket(fastify.server, schema, services, inDatabaseContext, logger, {
     maxSocketsPerMerchant: config.maxSocketsPerMerchant,
     validationRules,
     parseOptions,

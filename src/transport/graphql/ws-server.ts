@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { RequestContext } from '@mikro-orm/core';
 import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError, createSourceEventStream, execute, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ParseOptions, type ValidationRule } from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { Services } from '../../container';
-import type { Orm } from '../../db/orm';
 import type { AuthContext } from '../../modules/auth/access-tokens';
 import { AppError } from '../../shared/errors';
 import { mapAsyncIterator } from '../../shared/async-iterator';
@@ -30,12 +28,18 @@ interface WebSocketLike {
 }
 
 /**
+ * Runs fn in its own database context (an EntityManager fork), as each HTTP request runs.
+ * app.ts provides it, so that this door never touches the ORM itself.
+ */
+export type InDatabaseContext = <T>(fn: () => T) => T;
+
+/**
  * Runs one operation (or one subscription event) on its own EntityManager fork, like
  * an HTTP request, with the operation's logger (its request id) for what it logs.
  */
-function withRequestContext<T>(orm: Orm, args: ExecutionArgs, fn: () => T): T {
+function withRequestContext<T>(inDatabaseContext: InDatabaseContext, args: ExecutionArgs, fn: () => T): T {
   const { log, reqId } = (args.contextValue as GraphQLContext | undefined) ?? {};
-  return log && reqId ? withRequestLogger(reqId, log, () => RequestContext.create(orm.em, fn)) : RequestContext.create(orm.em, fn);
+  return log && reqId ? withRequestLogger(reqId, log, () => inDatabaseContext(fn)) : inDatabaseContext(fn);
 }
 
 /**
@@ -48,7 +52,7 @@ export function attachGraphQLWebSocket(
   server: Server,
   schema: GraphQLSchema,
   services: Services,
-  orm: Orm,
+  inDatabaseContext: InDatabaseContext,
   logger: Logger,
   {
     maxSocketsPerMerchant,
@@ -149,17 +153,17 @@ export function attachGraphQLWebSocket(
         const contextValue: GraphQLContext = { auth, subscriptions: services.subscriptions, log, reqId };
         return { schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue };
       },
-      execute: (args: ExecutionArgs) => withRequestContext(orm, args, () => execute(args)),
+      execute: (args: ExecutionArgs) => withRequestContext(inDatabaseContext, args, () => execute(args)),
       // graphql's own subscribe() would run every event's resolvers in the context of
       // whatever delivered the event; each event gets its own context instead.
       subscribe: async (args: ExecutionArgs) => {
-        const stream = await withRequestContext(orm, args, () => createSourceEventStream(args));
+        const stream = await withRequestContext(inDatabaseContext, args, () => createSourceEventStream(args));
         if (!(Symbol.asyncIterator in stream)) return stream;
         const { auth } = args.contextValue as GraphQLContext;
         return mapAsyncIterator(stream[Symbol.asyncIterator](), (payload) => {
           // No event after the token has expired or been revoked (the socket is being closed too).
           if (!services.oauth.isStillValid(auth)) throw toGraphQLError(AppError.invalidToken('The access token has expired or been revoked; reconnect with a new one'));
-          return withRequestContext(orm, args, async () => execute({ ...args, rootValue: payload }));
+          return withRequestContext(inDatabaseContext, args, async () => execute({ ...args, rootValue: payload }));
         });
       },
       onNext: (_ctx, _id, _payload, args, result) =>
