@@ -25,6 +25,7 @@ export class Sql {
     this.pool.on('connect', (client) => client.on('error', onError));
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's own default row type (QueryResultRow); a caller names R to type its rows
   async query<R = Record<string, any>>(text: string, values: unknown[] = [], name?: string): Promise<R[]> {
     const result = await this.pool.query({ text, values, ...(name && this.prepare ? { name } : {}) });
     return result.rows as R[];

@@ -1,6 +1,7 @@
 import type { Logger } from '../shared/logger';
 import type { MerchantTopic, PubSub, TopicPayloads } from './pubsub';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one fan-out holds every topic's listeners; merchantEvents<T>() gives each its topic's payload type
 type Listener = (payload: any) => void;
 
 /**

@@ -1,4 +1,4 @@
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { FastifyInstance } from 'fastify';
 import type { Infrastructure } from '../container';
 import { safeEqual } from '../shared/crypto';
@@ -10,7 +10,7 @@ import { Metrics } from './metrics';
 
 export interface Observability {
   /** Apollo plugin: observes each GraphQL operation over HTTP. */
-  graphqlPlugin: ApolloServerPlugin<any>;
+  graphqlPlugin: ApolloServerPlugin<BaseContext>;
   /** For the socket door (attachGraphQLWebSocket): its operations, sockets and subscriptions. */
   graphqlObserver: GraphQLOperationObserver;
   /** /health/ready answers 503 from now on. Call it first in a graceful shutdown, so load balancers stop sending. */

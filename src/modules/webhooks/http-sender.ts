@@ -18,6 +18,7 @@ export interface SendResult {
  * rebinding) is still refused.
  */
 function guardedLookup(env: PaymentsEnv): LookupFunction {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- LookupFunction is dns.lookup's overloads; one body serves them all
   return ((hostname: string, options: any, callback: any) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err);

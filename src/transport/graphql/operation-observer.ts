@@ -1,4 +1,4 @@
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { getOperationAST, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import type { ConnectionInitMessage, ServerOptions } from 'graphql-ws';
 
@@ -35,7 +35,7 @@ function describe(operation: OperationDefinitionNode | null | undefined): { type
  * `operation` is set only once the document parsed, validated and named a runnable
  * operation; the duration starts after the context (authentication) was built.
  */
-export function graphqlOperationPlugin(observer: GraphQLOperationObserver): ApolloServerPlugin<any> {
+export function graphqlOperationPlugin(observer: GraphQLOperationObserver): ApolloServerPlugin<BaseContext> {
   return {
     async requestDidStart() {
       const started = performance.now();
