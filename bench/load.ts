@@ -147,7 +147,10 @@ function main() {
       request = {
         method: 'POST',
         path: '/graphql',
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: INIT_MUTATION, variables: { input: momoCollectionInput(cfg.customerUuid ?? '', { reference: nextRef() }) } }) }),
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ query: INIT_MUTATION, variables: { input: momoCollectionInput(cfg.customerUuid ?? '', { reference: nextRef() }) } }),
+        }),
         onResponse: (status, body) => collect(status, body, (j) => j?.data?.initiateCollection?.reference, true),
       };
       break;
@@ -203,9 +206,8 @@ function main() {
 
   const run = (opts: { duration?: number; amount?: number; maxOverallRequests?: number }, latencies?: number[]) =>
     new Promise<autocannon.Result>((resolve, reject) => {
-      const instance = autocannon(
-        { url: cfg.url, connections: cfg.connections, headers, requests: [request], timeout: 30, ...opts },
-        (err, result) => (err ? reject(err) : resolve(result)),
+      const instance = autocannon({ url: cfg.url, connections: cfg.connections, headers, requests: [request], timeout: 30, ...opts }, (err, result) =>
+        err ? reject(err) : resolve(result),
       );
       if (latencies) {
         instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {

@@ -33,16 +33,7 @@ import { UsageWindow, type Usage } from './lib/proc';
 import { startReceiver, type Delivery, type Receiver } from './lib/receiver';
 import { renderMarkdown, replaceBetweenMarkers } from './lib/report';
 import { mapLimit, sleep, summarize } from './lib/stats';
-import type {
-  BenchResults,
-  Comparison,
-  HttpScenario,
-  LifecycleResult,
-  MachineFacts,
-  Settings,
-  SubscriptionsResult,
-  Target,
-} from './lib/types';
+import type { BenchResults, Comparison, HttpScenario, LifecycleResult, MachineFacts, Settings, SubscriptionsResult, Target } from './lib/types';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PRODUCT_MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
@@ -118,7 +109,8 @@ function settingsFor(quick: boolean, scenario: string | null): Settings {
 class SetupError extends Error {}
 
 const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
-const round = (v: number | null | undefined, digits = 2) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10 ** digits) / 10 ** digits);
+const round = (v: number | null | undefined, digits = 2) =>
+  v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10 ** digits) / 10 ** digits;
 const randomHex = (bytes: number) => crypto.randomBytes(bytes).toString('hex');
 
 // ---------------------------------------------------------------------------------------------
@@ -310,7 +302,8 @@ function loadConfig(ctx: HttpContext, kind: LoadKind, id: string, overrides: Par
     cfg.clientSecret = ctx.merchant.clientSecret;
     delete cfg.token;
   }
-  if (kind === 'rest-init' || kind === 'rest-init-idem' || kind === 'gql-init' || kind === 'rest-pay' || kind === 'base-insert') cfg.refsOut = path.join(ctx.tmp, `out-${id}.json`);
+  if (kind === 'rest-init' || kind === 'rest-init-idem' || kind === 'gql-init' || kind === 'rest-pay' || kind === 'base-insert')
+    cfg.refsOut = path.join(ctx.tmp, `out-${id}.json`);
   return cfg;
 }
 
@@ -407,15 +400,21 @@ interface SubsSetup {
 }
 
 async function prepareSubscriptions(product: Server, keys: ProductKeys, s: Settings, runId: string): Promise<SubsSetup> {
-  const merchants = await mapLimit(Array.from({ length: s.subsMerchants }, (_, i) => i), 5, async (i) => {
-    const m = await createMerchant(product.url, keys.admin, `Bench subscriptions ${i}`);
-    const customerUuid = await approvedCustomer(product.url, m.token, `bench-subs-${runId}-${i}`);
-    return { m, customerUuid };
-  });
+  const merchants = await mapLimit(
+    Array.from({ length: s.subsMerchants }, (_, i) => i),
+    5,
+    async (i) => {
+      const m = await createMerchant(product.url, keys.admin, `Bench subscriptions ${i}`);
+      const customerUuid = await approvedCustomer(product.url, m.token, `bench-subs-${runId}-${i}`);
+      return { m, customerUuid };
+    },
+  );
   const out: SubsSetup = { merchants: [] };
   for (const [i, { m, customerUuid }] of merchants.entries()) {
-    const refs = await mapLimit(Array.from({ length: s.subsChangesPerMerchant + 1 }, (_, k) => k), 10, (k) =>
-      initiateCollection(product.url, m.token, customerUuid, `b${runId}-subs-${i}-${k}`),
+    const refs = await mapLimit(
+      Array.from({ length: s.subsChangesPerMerchant + 1 }, (_, k) => k),
+      10,
+      (k) => initiateCollection(product.url, m.token, customerUuid, `b${runId}-subs-${i}-${k}`),
     );
     out.merchants.push({ m, customerUuid, probe: refs[0]!, expected: refs.slice(1) });
   }
@@ -475,7 +474,9 @@ async function runSubscriptions(product: Server, setup: SubsSetup, s: Settings, 
     };
     await Promise.all(setup.merchants.map((x) => fire(x.m.token, x.probe)));
     const probed = await waitFor('probed', 30_000);
-    log(`subscriptions: probe received by ${probed.by} of ${probed.of}; driving ${s.subsMerchants * s.subsChangesPerMerchant} status changes at ${s.subsRatePerS}/s`);
+    log(
+      `subscriptions: probe received by ${probed.by} of ${probed.of}; driving ${s.subsMerchants * s.subsChangesPerMerchant} status changes at ${s.subsRatePerS}/s`,
+    );
     // Open loop: one simulate every 1/rate s, round-robin over the merchants, whatever the answers' pace.
     const plan: Array<{ token: string; reference: string }> = [];
     for (let k = 0; k < s.subsChangesPerMerchant; k++) for (const x of setup.merchants) plan.push({ token: x.m.token, reference: x.expected[k]! });
@@ -536,7 +537,15 @@ async function runSubscriptions(product: Server, setup: SubsSetup, s: Settings, 
 // ---------------------------------------------------------------------------------------------
 // Lifecycle drain
 
-async function runLifecycle(product: Server, receiver: Receiver, keys: ProductKeys, s: Settings, tmp: string, runId: string, dbName: string): Promise<LifecycleResult> {
+async function runLifecycle(
+  product: Server,
+  receiver: Receiver,
+  keys: ProductKeys,
+  s: Settings,
+  tmp: string,
+  runId: string,
+  dbName: string,
+): Promise<LifecycleResult> {
   const hookPath = `/hooks/lifecycle-${runId}`;
   let m: BenchMerchant;
   let customerUuid: string;
@@ -560,7 +569,9 @@ async function runLifecycle(product: Server, receiver: Receiver, keys: ProductKe
     if (byRef.size >= target) allIn();
   });
 
-  log(`lifecycle: ${s.lifecycleN} momo collections over ${s.connections} connections, settlement after ${s.lifecycleSettleMs} ms, webhooks to the local receiver`);
+  log(
+    `lifecycle: ${s.lifecycleN} momo collections over ${s.connections} connections, settlement after ${s.lifecycleSettleMs} ms, webhooks to the local receiver`,
+  );
   let window: UsageWindow | undefined;
   const load = await runLoad(
     {
@@ -621,7 +632,9 @@ async function runLifecycle(product: Server, receiver: Receiver, keys: ProductKe
       (finished
         ? `all ${initiated} collections settled and their webhooks received in ${(elapsedMs / 1000).toFixed(1)} s from the first initiation`
         : `not finished in ${s.lifecycleTimeoutS} s: ${byRef.size} of ${initiated} webhooks received`) +
-      (initiated + load.errors < s.lifecycleN ? ` (only ${initiated + load.errors} of ${s.lifecycleN} initiations were answered within ${s.lifecycleTimeoutS} s)` : ''),
+      (initiated + load.errors < s.lifecycleN
+        ? ` (only ${initiated + load.errors} of ${s.lifecycleN} initiations were answered within ${s.lifecycleTimeoutS} s)`
+        : ''),
     ...(load.sampleErrorBody ? { sampleErrorBody: load.sampleErrorBody } : {}),
   };
   log(
@@ -806,7 +819,9 @@ async function main(): Promise<number> {
     admin: `bench-admin-${randomHex(16)}`,
   };
   const machine = await machineFacts();
-  log(`run ${runId}: ${machine.cpuModel}, ${machine.cores} cores, load average ${machine.loadAverageAtStart.join(' ')}; commit ${machine.commit}${machine.uncommittedChanges ? ' (+ uncommitted changes)' : ''}`);
+  log(
+    `run ${runId}: ${machine.cpuModel}, ${machine.cores} cores, load average ${machine.loadAverageAtStart.join(' ')}; commit ${machine.commit}${machine.uncommittedChanges ? ' (+ uncommitted changes)' : ''}`,
+  );
 
   // A hard bound on the whole run, whatever hangs.
   const budgetS = opts.quick ? 300 : 570;

@@ -45,8 +45,7 @@ export interface SubscribersResult {
   lastAt: number | null;
 }
 
-const SUBSCRIPTION =
-  'subscription { transactionStatusChanged { reference externalReference status failureReason updatedAt completedAt } }';
+const SUBSCRIPTION = 'subscription { transactionStatusChanged { reference externalReference status failureReason updatedAt completedAt } }';
 
 interface Sub {
   merchant: number;
@@ -93,9 +92,7 @@ async function main() {
         ws.terminate();
         done(false);
       }, 30_000);
-      ws.on('open', () =>
-        ws.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${cfg.merchants[merchant]!.token}` } })),
-      );
+      ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${cfg.merchants[merchant]!.token}` } })));
       ws.on('message', (raw) => {
         const now = Date.now();
         const msg = JSON.parse(raw.toString()) as { type: string; payload?: any };

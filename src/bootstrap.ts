@@ -56,15 +56,20 @@ export async function startService(
   const keys = resolveKeys(config, logger);
   const { database, orm, sql } = await openStorage(config, logger);
   const pubsub: PubSub = createPubSub(config.redisUrl, logger);
-  const jobs = new JobRunner(sql, logger, {
-    concurrency: config.jobConcurrency,
-    pollIntervalMs: config.jobPollIntervalMs,
-    heartbeatMs: config.jobHeartbeatMs,
-    // A job runs at most the webhook timeout; an instance silent for much longer than a heartbeat is gone.
-    deadAfterMs: Math.max(config.jobHeartbeatMs * 4, config.webhookTimeoutMs + config.jobHeartbeatMs),
-    // A webhook attempt in flight at shutdown may run to its own timeout, within the shutdown's deadline.
-    drainMs: Math.min(config.webhookTimeoutMs + 1000, config.shutdownTimeoutMs),
-  }, database.embedded);
+  const jobs = new JobRunner(
+    sql,
+    logger,
+    {
+      concurrency: config.jobConcurrency,
+      pollIntervalMs: config.jobPollIntervalMs,
+      heartbeatMs: config.jobHeartbeatMs,
+      // A job runs at most the webhook timeout; an instance silent for much longer than a heartbeat is gone.
+      deadAfterMs: Math.max(config.jobHeartbeatMs * 4, config.webhookTimeoutMs + config.jobHeartbeatMs),
+      // A webhook attempt in flight at shutdown may run to its own timeout, within the shutdown's deadline.
+      drainMs: Math.min(config.webhookTimeoutMs + 1000, config.shutdownTimeoutMs),
+    },
+    database.embedded,
+  );
   const faults = new Faults(config.faultInject);
   const metrics = new Metrics({ sql, orm, jobs, logger, poolMax: config.dbPoolMax });
   const app = await createApp({ config, logger, clock: opts.clock ?? systemClock, orm, sql, pubsub, keys, jobs, faults, metrics });

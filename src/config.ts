@@ -10,8 +10,7 @@ import type { RateLimitConfig } from './shared/rate-limits';
  */
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
-const intWithDefault = (def: number, min = 0) =>
-  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).default(def));
+const intWithDefault = (def: number, min = 0) => z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).default(def));
 
 const envSchema = z.object({
   PAYMENTS_ENV: z.preprocess(emptyToUndefined, z.enum(['sandbox', 'production']).default('sandbox')),
@@ -25,10 +24,7 @@ const envSchema = z.object({
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
   TOKEN_SIGNING_KEY: optionalString,
   ENCRYPTION_KEY: optionalString,
-  LOG_LEVEL: z.preprocess(
-    emptyToUndefined,
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ),
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   BODY_LIMIT_BYTES: intWithDefault(1_048_576, 1024),
   TOKEN_REVOCATION_POLL_MS: intWithDefault(2000, 100),
   DB_POOL_MAX: intWithDefault(10, 2),

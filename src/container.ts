@@ -96,15 +96,43 @@ export function createServices(infra: Infrastructure): Services {
   const outbox = new Outbox(clock, jobs);
   // Sandbox: the id_number rule decides after SANDBOX_KYC_DELAY_MS. Production: operators decide (docs/kyc-review.md).
   const kycReviewer = config.env === 'sandbox' ? new SandboxKycReviewer() : new ManualKycReviewer();
-  const kyc = new KycService(orm, clock, customers, kycReviewer, jobs, outbox, pubsub, secretBox, config.env === 'sandbox' ? config.sandboxKycDelayMs : 0, logger);
+  const kyc = new KycService(
+    orm,
+    clock,
+    customers,
+    kycReviewer,
+    jobs,
+    outbox,
+    pubsub,
+    secretBox,
+    config.env === 'sandbox' ? config.sandboxKycDelayMs : 0,
+    logger,
+  );
   const publicAddress = new PublicAddress(config.publicBaseUrl);
   const cardCharges = config.env === 'sandbox' ? new SandboxCardCharges(sql) : null;
   const provider = createPaymentProvider(infra, reference, cardCharges, publicAddress);
-  const transactions = new TransactionService(new TransactionStore(sql, jobs, outbox, secretBox), clock, jobs, provider, outbox, pubsub, faults, config.reconcileAfterMs, logger);
-  const collections = new CollectionService(customers, reference, transactions, provider, {
-    settleMs: config.sandboxSettleMs,
-    collectionTtlS: config.collectionTtlS,
-  }, clock);
+  const transactions = new TransactionService(
+    new TransactionStore(sql, jobs, outbox, secretBox),
+    clock,
+    jobs,
+    provider,
+    outbox,
+    pubsub,
+    faults,
+    config.reconcileAfterMs,
+    logger,
+  );
+  const collections = new CollectionService(
+    customers,
+    reference,
+    transactions,
+    provider,
+    {
+      settleMs: config.sandboxSettleMs,
+      collectionTtlS: config.collectionTtlS,
+    },
+    clock,
+  );
   const transfers = new TransferService(customers, reference, rates, transactions, provider, clock, config.sandboxSettleMs);
   const payments = new PaymentService(
     transactions,
@@ -119,19 +147,34 @@ export function createServices(infra: Infrastructure): Services {
   );
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const webhooks = new WebhookService(orm, clock, jobs, secretBox, config.env);
-  const webhookDispatcher = new WebhookDispatcher(sql, clock, jobs, secretBox, {
-    env: config.env,
-    timeoutMs: config.webhookTimeoutMs,
-    schedule: parseRetrySchedule(config.webhookRetrySchedule),
-  }, logger, infra.metrics?.webhookAttempt);
+  const webhookDispatcher = new WebhookDispatcher(
+    sql,
+    clock,
+    jobs,
+    secretBox,
+    {
+      env: config.env,
+      timeoutMs: config.webhookTimeoutMs,
+      schedule: parseRetrySchedule(config.webhookRetrySchedule),
+    },
+    logger,
+    infra.metrics?.webhookAttempt,
+  );
   const subscriptions = new SubscriptionService(pubsub, kyc);
   // A claim still in flight this long after it was made is taken to belong to a process that died. A live
   // request holds one while its handler runs (milliseconds; provider calls are the slow part), and nothing
   // else bounds a handler, so the margin is wide: REQUEST_TIMEOUT_MS + 30 s (60 s by default).
-  const idempotency = new IdempotencyStore(sql, clock, secretBox, deriveKey(keys.encryptionKey, 'idempotency-fingerprint'), {
-    retentionMs: IDEMPOTENCY_RETENTION_MS,
-    lockTimeoutMs: config.timeouts.requestMs + 30_000,
-  }, logger);
+  const idempotency = new IdempotencyStore(
+    sql,
+    clock,
+    secretBox,
+    deriveKey(keys.encryptionKey, 'idempotency-fingerprint'),
+    {
+      retentionMs: IDEMPOTENCY_RETENTION_MS,
+      lockTimeoutMs: config.timeouts.requestMs + 30_000,
+    },
+    logger,
+  );
   return {
     merchants,
     oauth,

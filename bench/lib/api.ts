@@ -75,7 +75,8 @@ export async function setWebhookEndpoint(base: string, token: string, url: strin
 
 /** Enroll a Kenyan customer, submit KYC, and wait (boundedly) for the sandbox to approve it. */
 export async function approvedCustomer(base: string, token: string, customerid: string, timeoutMs = 30_000): Promise<string> {
-  const enrolled = expect(await call(base, 'POST', '/v1/customer/enroll', { token, body: enrollBody({ customerid }) }), [200, 201], 'enroll customer').body.data;
+  const enrolled = expect(await call(base, 'POST', '/v1/customer/enroll', { token, body: enrollBody({ customerid }) }), [200, 201], 'enroll customer').body
+    .data;
   const uuid = enrolled.customer_uuid as string;
   expect(await call(base, 'POST', `/v1/customer/${uuid}/kyc`, { token, body: kycBody() }), 200, 'submit KYC');
   const deadline = Date.now() + timeoutMs;

@@ -45,7 +45,22 @@ export function renderMarkdown(r: BenchResults, title = 'Latest run'): string {
 
   if (r.scenarios.length > 0) {
     out.push('### HTTP runs, in the order they ran', '');
-    out.push(row(['#', 'run', 'server', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server CPU ms/req', 'server CPU % of a core', 'PostgreSQL CPU ms/req', 'server peak RSS MB', 'load generator CPU %']));
+    out.push(
+      row([
+        '#',
+        'run',
+        'server',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'errors',
+        'server CPU ms/req',
+        'server CPU % of a core',
+        'PostgreSQL CPU ms/req',
+        'server peak RSS MB',
+        'load generator CPU %',
+      ]),
+    );
     out.push(row(['---:', '---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
     r.scenarios.forEach((x: HttpScenario, i) => {
       out.push(
@@ -72,7 +87,14 @@ export function renderMarkdown(r: BenchResults, title = 'Latest run'): string {
     out.push('### Product against the baseline (baseline runs bracketing each product run)', '');
     out.push(row(['scenario', 'product req/s', 'baseline', 'baseline req/s', 'ratio', 'target', 'CPU per request, product ÷ baseline']));
     out.push(row(['---', '---:', '---', '---:', '---:', '---', '---:']));
-    const goals: Record<string, string> = { 'rest-init': '≥ 0.5', 'gql-init': '≥ 0.4', 'rest-pay': '≥ 0.5', token: '—', 'rest-get': '≥ 0.6', 'gql-get': '≥ 0.45' };
+    const goals: Record<string, string> = {
+      'rest-init': '≥ 0.5',
+      'gql-init': '≥ 0.4',
+      'rest-pay': '≥ 0.5',
+      token: '—',
+      'rest-get': '≥ 0.6',
+      'gql-get': '≥ 0.45',
+    };
     const rpsOf = new Map(r.scenarios.map((x) => [x.id, x.rps]));
     for (const c of r.comparisons) {
       out.push(
@@ -137,7 +159,18 @@ export function renderMarkdown(r: BenchResults, title = 'Latest run'): string {
   if (sub) {
     out.push('### GraphQL subscriptions (transactionStatusChanged over graphql-ws)', '');
     out.push(
-      row(['subscribers', 'connected', 'status changes', 'deliveries expected', 'received', 'missed', 'commit → event ms p50 / p99 / max', 'product peak RSS MB', 'product CPU ms/change', 'errors']),
+      row([
+        'subscribers',
+        'connected',
+        'status changes',
+        'deliveries expected',
+        'received',
+        'missed',
+        'commit → event ms p50 / p99 / max',
+        'product peak RSS MB',
+        'product CPU ms/change',
+        'errors',
+      ]),
     );
     out.push(row(['---:', '---:', '---:', '---:', '---:', '---:', '---', '---:', '---:', '---:']));
     out.push(

@@ -173,7 +173,18 @@ interface Adapter {
 }
 
 type GwVariant = 'default' | 'tuned';
-async function graphileAdapter(url: string, variant: GwVariant, extra: { poolMax?: number; concurrency?: number; noPreparedStatements?: boolean; pollInterval?: number; logger?: Logger; onRunnerEnd?: (e: Error | undefined, requested: boolean) => void } = {}): Promise<Adapter> {
+async function graphileAdapter(
+  url: string,
+  variant: GwVariant,
+  extra: {
+    poolMax?: number;
+    concurrency?: number;
+    noPreparedStatements?: boolean;
+    pollInterval?: number;
+    logger?: Logger;
+    onRunnerEnd?: (e: Error | undefined, requested: boolean) => void;
+  } = {},
+): Promise<Adapter> {
   const pool = newPool(url, extra.poolMax ?? GW_POOL_MAX, 'graphile-worker');
   const worker: GraphileConfig.WorkerOptions =
     variant === 'tuned' ? { localQueue: { size: 2 * GW_CONCURRENCY }, completeJobBatchDelay: 0, failJobBatchDelay: 0 } : {};
@@ -185,7 +196,12 @@ async function graphileAdapter(url: string, variant: GwVariant, extra: { poolMax
   let stopRequested = false;
   const stopWorker = async () => {
     stopRequested = true;
-    if (runner) await withTimeout(runner.stop().catch(() => undefined), 15_000, 'graphile runner.stop');
+    if (runner)
+      await withTimeout(
+        runner.stop().catch(() => undefined),
+        15_000,
+        'graphile runner.stop',
+      );
     runner = undefined;
   };
   return {
@@ -290,10 +306,9 @@ async function bossAdapter(url: string, variant: BossVariant, extra: { max?: num
       await sleep(300); // let an in-flight batch finish (offWork stops the loop after its current batch)
     },
     async remaining(queue) {
-      const { rows } = await boss.getDb().executeSql(
-        `select count(*)::int as n from pgboss.job where name = $1 and state in ('created','retry','active')`,
-        [queue],
-      );
+      const { rows } = await boss
+        .getDb()
+        .executeSql(`select count(*)::int as n from pgboss.job where name = $1 and state in ('created','retry','active')`, [queue]);
       return rows[0].n as number;
     },
     async close() {
@@ -623,7 +638,13 @@ interface PgliteResult {
 }
 
 let pgliteIdBase = 0;
-async function pgliteLatency(ad: Adapter, url: string, n: number, gapMs: number, waitMs: number): Promise<{ latenciesMs: number[]; handled: number; sent: number }> {
+async function pgliteLatency(
+  ad: Adapter,
+  url: string,
+  n: number,
+  gapMs: number,
+  waitMs: number,
+): Promise<{ latenciesMs: number[]; handled: number; sent: number }> {
   const producer = newPool(url, 1, 'pglite producer');
   const base = (pgliteIdBase += 1000);
   const startAt = new Map<number, number>();
@@ -706,7 +727,8 @@ async function pgliteChecks(): Promise<PgliteResult> {
       let runnerEnded: string | undefined;
       // Record graphile-worker's own complaints (its "Failed to acquire job" messages are debug level).
       const logger = new Logger(() => (level, message) => {
-        if ((level === 'error' || level === 'warning' || /fail|error/i.test(message)) && !/crontab/.test(message)) errors.push(`${level}: ${message.replace(/\(\d+ contiguous fails\)/, '').slice(0, 140)}`);
+        if ((level === 'error' || level === 'warning' || /fail|error/i.test(message)) && !/crontab/.test(message))
+          errors.push(`${level}: ${message.replace(/\(\d+ contiguous fails\)/, '').slice(0, 140)}`);
       });
       try {
         ad = await withTimeout(
@@ -759,7 +781,13 @@ function machineLoad(): { loadavg: number[]; top: string } {
   try {
     const lines = execSync('top -bn1 -o %CPU -w 200').toString().split('\n');
     const head = lines.findIndex((l) => /^\s*PID\s/.test(l));
-    top = [lines[head], ...lines.slice(head + 1).filter((l) => l.trim() && !l.trim().startsWith(`${process.pid} `)).slice(0, 5)].join('\n');
+    top = [
+      lines[head],
+      ...lines
+        .slice(head + 1)
+        .filter((l) => l.trim() && !l.trim().startsWith(`${process.pid} `))
+        .slice(0, 5),
+    ].join('\n');
   } catch {
     /* ignore */
   }
@@ -814,7 +842,9 @@ function markdown(res: {
   L.push('| library | configuration | job re-run after kill |');
   L.push('|---|---|---|');
   for (const r of res.crash)
-    L.push(`| ${r.lib} | ${r.config} | ${r.rerunAfterKillMs !== null ? `${r.rerunAfterKillMs} ms` : `not within ${r.observedForMs / 1000} s (≈ 4 h + up to 10 min by default)`} |`);
+    L.push(
+      `| ${r.lib} | ${r.config} | ${r.rerunAfterKillMs !== null ? `${r.rerunAfterKillMs} ms` : `not within ${r.observedForMs / 1000} s (≈ 4 h + up to 10 min by default)`} |`,
+    );
   L.push('');
   for (const r of res.crash) for (const n of r.notes) L.push(`- ${r.lib}: ${n}`);
   L.push('');
@@ -822,17 +852,22 @@ function markdown(res: {
     const p = res.pglite;
     L.push('### 5. PGlite 0.5.14 over pglite-socket 0.2.17');
     L.push('');
-    L.push(`Raw \`LISTEN\` on connection A, \`NOTIFY\` on connection B: A received it: **${p.rawNotify.listenerGotIt}**; B (the notifier) received it: ${p.rawNotify.notifierGotIt}.`);
+    L.push(
+      `Raw \`LISTEN\` on connection A, \`NOTIFY\` on connection B: A received it: **${p.rawNotify.listenerGotIt}**; B (the notifier) received it: ${p.rawNotify.notifierGotIt}.`,
+    );
     L.push('');
     L.push('| library | configuration | schema / start | jobs run / sent | commit → start latencies ms | problems |');
     L.push('|---|---|---|---|---|---|');
     const cell = (v: Record<string, unknown>) => {
       const lat = (v.latenciesMs as number[] | undefined)?.join(', ') ?? '–';
-      const probs = [v.error, ...(((v.errors as string[]) ?? []) as string[]), v.runnerEndedEarly ? `runner ended: ${v.runnerEndedEarly}` : undefined].filter(Boolean).join('; ');
+      const probs = [v.error, ...(((v.errors as string[]) ?? []) as string[]), v.runnerEndedEarly ? `runner ended: ${v.runnerEndedEarly}` : undefined]
+        .filter(Boolean)
+        .join('; ');
       return `${v.error ? 'failed' : 'ok'} | ${v.handled ?? 0} / ${v.sent ?? '–'} | ${lat} | ${probs || '–'}`;
     };
     for (const [k, v] of Object.entries(p.graphile)) L.push(`| graphile-worker | ${k} (concurrency 2) | ${cell(v as Record<string, unknown>)} |`);
-    for (const [k, v] of Object.entries(p.pgboss)) L.push(`| pg-boss | ${k} (as the service, batchSize 20, poll 0.5 s) | ${cell(v as Record<string, unknown>)} |`);
+    for (const [k, v] of Object.entries(p.pgboss))
+      L.push(`| pg-boss | ${k} (as the service, batchSize 20, poll 0.5 s) | ${cell(v as Record<string, unknown>)} |`);
     L.push('');
   }
   if (res.errors.length) {
@@ -919,7 +954,32 @@ async function main(): Promise<void> {
   }
   const totalS = r1((performance.now() - T0) / 1000);
   const endLoad = machineLoad();
-  const results = { node: process.version, cores: os.cpus().length, startLoad, endLoad, totalS, settings: { LAT_RATE, LAT_WARMUP_S, LAT_SECONDS, DRAIN_JOBS, DRAIN_CAP_MS, POLL_BOUND_DRAIN_CAP_MS, GW_CONCURRENCY, GW_POOL_MAX, BOSS_BATCH, BOSS_POOL_MAX, BOSS_POLL_S, HANDLER_POOL_MAX }, latency, drain, crash, pglite, errors };
+  const results = {
+    node: process.version,
+    cores: os.cpus().length,
+    startLoad,
+    endLoad,
+    totalS,
+    settings: {
+      LAT_RATE,
+      LAT_WARMUP_S,
+      LAT_SECONDS,
+      DRAIN_JOBS,
+      DRAIN_CAP_MS,
+      POLL_BOUND_DRAIN_CAP_MS,
+      GW_CONCURRENCY,
+      GW_POOL_MAX,
+      BOSS_BATCH,
+      BOSS_POOL_MAX,
+      BOSS_POLL_S,
+      HANDLER_POOL_MAX,
+    },
+    latency,
+    drain,
+    crash,
+    pglite,
+    errors,
+  };
   const outFile = process.env.QBENCH_RESULTS ?? path.resolve(__dirname, '../../../bench/queue/results.json');
   fs.writeFileSync(outFile, JSON.stringify(results, null, 2) + '\n');
   process.stdout.write(markdown({ startLoad, endLoad, latency, drain, crash, pglite, errors, totalS }) + '\n');

@@ -33,7 +33,14 @@ async function main(): Promise<number> {
   });
   const [command, submissionId, ...extra] = positionals;
   const needsId = command === 'show' || command === 'approve' || command === 'reject';
-  if (values.help || !command || !['list', 'show', 'approve', 'reject'].includes(command) || (needsId && !submissionId) || (!needsId && submissionId) || extra.length > 0) {
+  if (
+    values.help ||
+    !command ||
+    !['list', 'show', 'approve', 'reject'].includes(command) ||
+    (needsId && !submissionId) ||
+    (!needsId && submissionId) ||
+    extra.length > 0
+  ) {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }

@@ -25,7 +25,12 @@ export async function runWithServices(broadcast: boolean, work: (services: Servi
   const pubsub = broadcast ? createPubSub(config.redisUrl, logger) : new InProcessPubSub();
   try {
     // prepare() learns the task ids the outbox's statement needs.
-    const jobs = new JobRunner(sql, logger, { concurrency: 1, pollIntervalMs: config.jobPollIntervalMs, heartbeatMs: config.jobHeartbeatMs, deadAfterMs: config.jobHeartbeatMs * 4 }, database.embedded);
+    const jobs = new JobRunner(
+      sql,
+      logger,
+      { concurrency: 1, pollIntervalMs: config.jobPollIntervalMs, heartbeatMs: config.jobHeartbeatMs, deadAfterMs: config.jobHeartbeatMs * 4 },
+      database.embedded,
+    );
     await jobs.prepare();
     const services = createServices({ config, logger, clock: systemClock, orm, sql, pubsub, keys, jobs, faults: new Faults(undefined) });
     const output = await RequestContext.create(orm.em, () => work(services));

@@ -45,12 +45,7 @@ export function findRunningEmbedded(dataDir: string): string | undefined {
   }
 }
 
-export async function startEmbeddedDatabase(
-  dataDir: string,
-  port: number,
-  maxConnections: number,
-  logger: Logger,
-): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(dataDir: string, port: number, maxConnections: number, logger: Logger): Promise<EmbeddedDatabase> {
   const running = findRunningEmbedded(dataDir);
   if (running) {
     throw new Error(`The embedded database in ${dataDir} is in use by another process (${running}); stop it or set DATABASE_URL`);

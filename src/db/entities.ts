@@ -8,4 +8,18 @@ import { WebhookAttempt, WebhookDelivery } from '../modules/webhooks/webhook-del
 import { FxQuote } from '../modules/rates/fx-quote.entity';
 import { ChannelRecord, CountryRecord, CurrencyRecord, NetworkRecord } from '../modules/reference/reference.entities';
 
-export const entities = [Merchant, TokenFamily, RefreshToken, Customer, KycSubmission, OutboxEvent, WebhookDelivery, WebhookAttempt, CurrencyRecord, CountryRecord, ChannelRecord, NetworkRecord, FxQuote];
+export const entities = [
+  Merchant,
+  TokenFamily,
+  RefreshToken,
+  Customer,
+  KycSubmission,
+  OutboxEvent,
+  WebhookDelivery,
+  WebhookAttempt,
+  CurrencyRecord,
+  CountryRecord,
+  ChannelRecord,
+  NetworkRecord,
+  FxQuote,
+];

@@ -67,7 +67,10 @@ export class RedisPubSub implements PubSub {
   /** Every topic subscribed to, so that a subscription asked for while Redis was unreachable is made once it is back. */
   private readonly topics = new Set<Topic>();
 
-  constructor(url: string, private readonly logger: Logger) {
+  constructor(
+    url: string,
+    private readonly logger: Logger,
+  ) {
     this.publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     this.subscriber = new Redis(url, { lazyConnect: true });
     for (const client of [this.publisher, this.subscriber]) {
@@ -81,7 +84,8 @@ export class RedisPubSub implements PubSub {
     );
     // ioredis re-subscribes on reconnection only to what Redis had confirmed.
     this.subscriber.on('ready', () => {
-      for (const topic of this.topics) this.subscriber.subscribe(topic).catch((err: Error) => this.logger.warn({ topic, err: err.message }, 'redis subscribe failed'));
+      for (const topic of this.topics)
+        this.subscriber.subscribe(topic).catch((err: Error) => this.logger.warn({ topic, err: err.message }, 'redis subscribe failed'));
     });
     this.subscriber.on('message', (channel: string, message: string) => {
       try {

@@ -17,8 +17,11 @@ export class SubscriptionService {
 
   /** All of the merchant's transactions, or one (by the service's reference or the merchant's). */
   async transactionChanges(merchantId: string, reference?: string | null): Promise<AsyncIterableIterator<Transaction>> {
-    const events = await merchantEvents(this.pubsub, Topic.TransactionStatusChanged, merchantId, (e) =>
-      !reference || e.reference === reference || e.externalReference === reference,
+    const events = await merchantEvents(
+      this.pubsub,
+      Topic.TransactionStatusChanged,
+      merchantId,
+      (e) => !reference || e.reference === reference || e.externalReference === reference,
     );
     return mapAsyncIterator(events, async (e) => fromWire(e.transaction));
   }

@@ -286,7 +286,6 @@ export class JobRunner {
     await this.sql.query(`select ${jobs.map((job) => addJobSql(params, job)).join(', ')}`, params.values);
     this.wake();
   }
-
 }
 
 /** graphile-worker's messages in the service's log. */

@@ -173,7 +173,7 @@ export class Metrics {
         for (const [pool, r] of readings()) this.set({ pool }, r.waiting);
       },
     });
-    const max = new Gauge({ name: 'payments_db_pool_max_connections', help: 'Each pool\'s size (DB_POOL_MAX).', labelNames: ['pool'], registers });
+    const max = new Gauge({ name: 'payments_db_pool_max_connections', help: "Each pool's size (DB_POOL_MAX).", labelNames: ['pool'], registers });
     for (const pool of ['direct', 'orm']) max.set({ pool }, poolMax);
   }
 

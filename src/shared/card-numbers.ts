@@ -45,7 +45,7 @@ export function redactCardNumbers(text: string): string {
     const groups = [...run.matchAll(/\d+/g)];
     let out = '';
     let copied = 0;
-    for (let i = 0; i < groups.length; ) {
+    for (let i = 0; i < groups.length;) {
       let end = -1;
       let digits = '';
       for (let j = i; j < groups.length; j++) {

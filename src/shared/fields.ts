@@ -52,15 +52,13 @@ export const uuidField = z
  * A positive decimal: a string ("1500.00", exact), a JSON number, or a Decimal (GraphQL's
  * scalar parses to one). Its precision is judged later, against the currency.
  */
-export const amountField = z
-  .union([z.number(), z.string(), z.instanceof(Decimal)], { error: 'is required and must be a number' })
-  .superRefine((value, ctx) => {
-    try {
-      parseAmount(value, 20);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: err instanceof AppError ? (err.details?.[0]?.issue ?? err.message) : 'is not a valid amount' });
-    }
-  });
+export const amountField = z.union([z.number(), z.string(), z.instanceof(Decimal)], { error: 'is required and must be a number' }).superRefine((value, ctx) => {
+  try {
+    parseAmount(value, 20);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: err instanceof AppError ? (err.details?.[0]?.issue ?? err.message) : 'is not a valid amount' });
+  }
+});
 
 /** What any reference, the merchant's or the service's (`pay_…`), is made of. */
 export const REFERENCE_CHARACTERS = /^[A-Za-z0-9._:-]{1,100}$/;

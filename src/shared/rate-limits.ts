@@ -203,7 +203,12 @@ export class RateLimits {
 
   /** What the headers say while a lease is spent locally: the shared count then, plus what this instance still holds. */
   private leaseState(lease: Lease, now: number): RateLimitState {
-    return { limit: lease.limit, remaining: lease.remainingThen + lease.left, resetS: Math.max(1, Math.ceil((lease.until - now) / 1000)), windowS: this.config.windowS };
+    return {
+      limit: lease.limit,
+      remaining: lease.remainingThen + lease.left,
+      resetS: Math.max(1, Math.ceil((lease.until - now) / 1000)),
+      windowS: this.config.windowS,
+    };
   }
 
   /** One lease per key, at most LEASES_MAX keys (the oldest is forgotten first). */

@@ -24,7 +24,10 @@ function issueText(issue: z.core.$ZodRawIssue): string | undefined {
       if (issue.input === undefined) return 'is required';
       return issue.expected === 'int' ? 'must be a whole number' : `must be a ${issue.expected}`;
     case 'invalid_value':
-      return `must be ${issue.values.map(String).join(', ').replace(/, ([^,]*)$/, ' or $1')}`;
+      return `must be ${issue.values
+        .map(String)
+        .join(', ')
+        .replace(/, ([^,]*)$/, ' or $1')}`;
     case 'invalid_format':
       return 'is not in the expected format';
     default:

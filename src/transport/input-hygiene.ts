@@ -57,7 +57,9 @@ export const cleanGraphQLStrings: ValidationRule = (context) => ({
     const issue = badCharacter(node.value);
     if (!issue) return;
     const names = [...(ancestors as ReadonlyArray<ASTNode | ReadonlyArray<ASTNode>>), parent as ASTNode].flatMap((a) =>
-      !Array.isArray(a) && ((a as ASTNode).kind === Kind.ARGUMENT || (a as ASTNode).kind === Kind.OBJECT_FIELD) ? [(a as { name: { value: string } }).name.value] : [],
+      !Array.isArray(a) && ((a as ASTNode).kind === Kind.ARGUMENT || (a as ASTNode).kind === Kind.OBJECT_FIELD)
+        ? [(a as { name: { value: string } }).name.value]
+        : [],
     );
     const field = names.join('.') || 'query';
     const error = toGraphQLError(AppError.invalidRequest(`${field} ${issue}`, [{ field, issue }]));

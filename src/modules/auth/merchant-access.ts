@@ -8,7 +8,6 @@ const TRUST_MS = 60_000;
 /** Statuses remembered at most (a flood of forged merchant ids cannot grow memory without bound). */
 const REMEMBER_MAX = 50_000;
 
-
 /**
  * Whether a token's merchant may still act: it exists and is not disabled. Held in
  * memory so that the common case (a known, active merchant) costs a map lookup, not

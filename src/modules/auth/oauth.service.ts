@@ -137,7 +137,10 @@ export class OAuthService {
     });
     await this.access.changed(merchantId);
     for (const familyId of revoked) await this.revocations.announce(familyId);
-    this.logger.warn({ merchantId, disabled, familiesRevoked: revoked.length }, disabled ? 'merchant disabled by an operator' : 'merchant enabled by an operator');
+    this.logger.warn(
+      { merchantId, disabled, familiesRevoked: revoked.length },
+      disabled ? 'merchant disabled by an operator' : 'merchant enabled by an operator',
+    );
     return this.merchants.getMerchant(merchantId, true);
   }
 
@@ -146,10 +149,7 @@ export class OAuthService {
     return auth.expiresAt.getTime() - this.clock.now().getTime();
   }
 
-  private clientFrom(
-    body: { clientId?: string; clientSecret?: string },
-    basic?: ClientCredentials,
-  ): ClientCredentials | undefined {
+  private clientFrom(body: { clientId?: string; clientSecret?: string }, basic?: ClientCredentials): ClientCredentials | undefined {
     const inBody = body.clientId !== undefined || body.clientSecret !== undefined;
     if (basic && inBody) {
       throw AppError.invalidRequest('Authenticate the client with HTTP Basic or with body parameters, not both');

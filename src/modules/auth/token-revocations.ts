@@ -74,10 +74,9 @@ export class TokenRevocations {
   private async poll(extraCondition?: string): Promise<void> {
     const em = this.orm.em.fork();
     const where = extraCondition ? `seq > ? and ${extraCondition}` : 'seq > ?';
-    const rows: Array<{ seq: string; family_id: string }> = await em.execute(
-      `select seq, family_id from token_revocation where ${where} order by seq`,
-      [this.lastSeq],
-    );
+    const rows: Array<{ seq: string; family_id: string }> = await em.execute(`select seq, family_id from token_revocation where ${where} order by seq`, [
+      this.lastSeq,
+    ]);
     for (const row of rows) {
       this.remember(row.family_id);
       this.lastSeq = Math.max(this.lastSeq, Number(row.seq));

@@ -120,11 +120,7 @@ export class IdempotencyStore {
   /** Stores the answer for replay, or (for an answer that is not kept: 5xx, 400) frees the key for a retry. */
   async complete(claim: IdempotencyClaim, statusCode: number, body: string): Promise<void> {
     if (!keepsAnswer(statusCode)) return this.release(claim);
-    await this.sql.query(
-      COMPLETE,
-      [claim.merchantId, claim.key, claim.claimId, this.clock.now(), statusCode, this.box.seal(body)],
-      'idempotency_complete',
-    );
+    await this.sql.query(COMPLETE, [claim.merchantId, claim.key, claim.claimId, this.clock.now(), statusCode, this.box.seal(body)], 'idempotency_complete');
   }
 
   /** Frees the key: the request it was claimed for ends without an answer worth replaying. */

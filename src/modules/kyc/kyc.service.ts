@@ -103,7 +103,12 @@ export class KycService {
         submittedAt: now,
       });
       await em.flush();
-      await this.jobs.enqueue(em, { name: JobName.KycReview, payload: { submissionId: submission.id }, delayMs: this.reviewDelayMs, key: `kyc-review:${submission.id}` });
+      await this.jobs.enqueue(em, {
+        name: JobName.KycReview,
+        payload: { submissionId: submission.id },
+        delayMs: this.reviewDelayMs,
+        key: `kyc-review:${submission.id}`,
+      });
       return this.toRecord(customer, submission);
     });
     this.jobs.wake();
@@ -163,7 +168,10 @@ export class KycService {
       const submission = await tx.findOne(KycSubmission, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!submission) throw AppError.notFound('KYC submission');
       if (submission.status !== 'pending') {
-        throw new AppError('INVALID_STATE', `This KYC submission was already ${submission.status} (${submission.reviewedBy ?? 'unknown'}, ${submission.reviewedAt?.toISOString()})`);
+        throw new AppError(
+          'INVALID_STATE',
+          `This KYC submission was already ${submission.status} (${submission.reviewedBy ?? 'unknown'}, ${submission.reviewedAt?.toISOString()})`,
+        );
       }
       const customer = await tx.findOneOrFail(Customer, { id: submission.customerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const now = this.clock.now();

@@ -61,9 +61,7 @@ function isRedirectUrl(value: string): boolean {
 }
 
 /** What the sandbox's 3-D Secure page shows about the payment behind a handle. */
-export type AuthenticationView =
-  | { state: 'invalid' }
-  | { state: 'open' | 'decided' | 'expired'; payment: Transaction; merchantName: string; amount: string };
+export type AuthenticationView = { state: 'invalid' } | { state: 'open' | 'decided' | 'expired'; payment: Transaction; merchantName: string; amount: string };
 
 /** The sandbox processor's lookup from a 3-D Secure page handle to its charge (the transaction's id). */
 export interface AuthenticationHandles {

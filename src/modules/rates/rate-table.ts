@@ -67,7 +67,9 @@ export function movementBucket(table: RateTable, at: Date): number {
 export function movementFactor(table: RateTable, currency: string, at: Date): Decimal {
   if (currency === table.base || table.movementMaxBps === 0) return new Decimal(1);
   const steps = table.movementMaxBps * 10;
-  const digest = createHash('sha256').update(`${currency}:${movementBucket(table, at)}`).digest();
+  const digest = createHash('sha256')
+    .update(`${currency}:${movementBucket(table, at)}`)
+    .digest();
   const offset = (digest.readUInt32BE(0) % (2 * steps + 1)) - steps;
   return new Decimal(1).plus(new Decimal(offset).div(100_000));
 }

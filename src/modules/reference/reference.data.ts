@@ -92,12 +92,30 @@ export function readReferenceData(files: ReferenceFiles = BUNDLED_REFERENCE_FILE
   const channels = parseFile('channels', channelFileSchema, files.channels);
   const networks = parseFile('networks', networkFileSchema, files.networks);
 
-  uniqueOrThrow('currencies', currencies.map((c) => c.code));
-  uniqueOrThrow('countries', countries.map((c) => c.country_code));
-  uniqueOrThrow('channels', channels.map((c) => c.channel_id));
-  uniqueOrThrow('channels', channels.map((c) => `${c.country_code}/${c.channel_type}/${c.ramptype}`));
-  uniqueOrThrow('networks', networks.map((n) => n.network_id));
-  uniqueOrThrow('networks', networks.map((n) => `${n.country_code}/${n.channel_type}/${n.code}`));
+  uniqueOrThrow(
+    'currencies',
+    currencies.map((c) => c.code),
+  );
+  uniqueOrThrow(
+    'countries',
+    countries.map((c) => c.country_code),
+  );
+  uniqueOrThrow(
+    'channels',
+    channels.map((c) => c.channel_id),
+  );
+  uniqueOrThrow(
+    'channels',
+    channels.map((c) => `${c.country_code}/${c.channel_type}/${c.ramptype}`),
+  );
+  uniqueOrThrow(
+    'networks',
+    networks.map((n) => n.network_id),
+  );
+  uniqueOrThrow(
+    'networks',
+    networks.map((n) => `${n.country_code}/${n.channel_type}/${n.code}`),
+  );
 
   const minorUnits = new Map(currencies.map((c) => [c.code, c.minor_unit]));
   const countryCurrency = new Map<string, string>();

@@ -79,10 +79,7 @@ export function checkWithinBounds(channel: Channel, amount: Decimal, field: stri
 }
 
 /** The columns every cross-border transaction takes from its checked route and body. */
-export function routeColumns(
-  route: Route,
-  body: { reference: string; accountType: ChannelType; accountNumber: string; dialCode: string; reason: string },
-) {
+export function routeColumns(route: Route, body: { reference: string; accountType: ChannelType; accountNumber: string; dialCode: string; reason: string }) {
   return {
     externalReference: body.reference,
     customerId: route.customer.id,

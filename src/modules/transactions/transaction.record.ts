@@ -83,7 +83,9 @@ export interface TransactionEvent {
 }
 
 /** A transaction as JSON (decimals as strings, times as ISO-8601): what pub/sub carries between instances. */
-export type TransactionWire = { [K in keyof Transaction]: Transaction[K] extends Decimal | null ? string | null : Transaction[K] extends Date | null ? string | null : Transaction[K] };
+export type TransactionWire = {
+  [K in keyof Transaction]: Transaction[K] extends Decimal | null ? string | null : Transaction[K] extends Date | null ? string | null : Transaction[K];
+};
 
 const WIRE_DECIMALS = ['amount', 'sourceAmount', 'destinationAmount', 'rate', 'fee'] as const;
 const WIRE_DATES = ['createdAt', 'updatedAt', 'completedAt', 'expiresAt'] as const;

@@ -61,9 +61,7 @@ export function serializePayment(t: Transaction) {
     payment_method: t.paymentMethod,
     card: t.cardBrand ? { brand: t.cardBrand, last4: t.cardLast4, fingerprint: t.cardFingerprint } : null,
     next_action:
-      t.status === 'requires_action' && t.nextActionUrl
-        ? { type: 'redirect_to_url' as const, url: t.nextActionUrl, expires_at: iso(t.expiresAt) }
-        : null,
+      t.status === 'requires_action' && t.nextActionUrl ? { type: 'redirect_to_url' as const, url: t.nextActionUrl, expires_at: iso(t.expiresAt) } : null,
     customer_uuid: t.customerId,
     description: t.description,
     redirect_url: t.redirectUrl,

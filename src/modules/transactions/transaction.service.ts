@@ -101,7 +101,10 @@ export class TransactionService {
       }
       // The error itself, so the logger's error serializer can cut any card number a provider's message quotes.
       this.logger.error({ reference: txn.reference, err }, 'provider call failed; the transaction will be reconciled');
-      throw new AppError('SERVER_ERROR', `The provider did not answer; transaction ${txn.reference} is recorded and will be finished automatically. Check its status.`);
+      throw new AppError(
+        'SERVER_ERROR',
+        `The provider did not answer; transaction ${txn.reference} is recorded and will be finished automatically. Check its status.`,
+      );
     }
     this.faults.hit('crash-after-provider-call');
     return (await this.recordAnswer(txn, answer, 'initiated')) ?? (await this.reload(txn.id));
@@ -122,16 +125,17 @@ export class TransactionService {
       answer = { status: 'failed', failureReason: 'provider_refused' };
     }
     if (await this.recordAnswer(txn, answer, 'reconciled')) {
-      this.logger.warn({ merchantId: txn.merchantId, reference: txn.reference, status: answer.status }, 'transaction reconciled after an interrupted initiation');
+      this.logger.warn(
+        { merchantId: txn.merchantId, reference: txn.reference, status: answer.status },
+        'transaction reconciled after an interrupted initiation',
+      );
     }
   }
 
   /** Hands every transaction stuck `initiating` for longer than the reconciliation delay to a reconciliation job. */
   async sweepInitiating(): Promise<number> {
     const stale = await this.store.staleInitiating(this.reconcileAfterMs, SWEEP_BATCH);
-    await this.jobs.add(
-      stale.map((id) => ({ name: JobName.ReconcileInitiation, payload: { transactionId: id }, key: `${RECONCILE_KEY_PREFIX}${id}` })),
-    );
+    await this.jobs.add(stale.map((id) => ({ name: JobName.ReconcileInitiation, payload: { transactionId: id }, key: `${RECONCILE_KEY_PREFIX}${id}` })));
     return stale.length;
   }
 
@@ -187,7 +191,12 @@ export class TransactionService {
 
   async listTransactions(merchantId: string, query: TransactionListQuery): Promise<Page<Transaction>> {
     const { limit, after, status, type, customerUuid } = parseInput(transactionListSchema, query, 'query');
-    const rows = await this.store.list(merchantId, { status: status ?? undefined, kind: type ?? undefined, customerId: customerUuid ?? undefined }, limit, after ?? undefined);
+    const rows = await this.store.list(
+      merchantId,
+      { status: status ?? undefined, kind: type ?? undefined, customerId: customerUuid ?? undefined },
+      limit,
+      after ?? undefined,
+    );
     return toPage(rows, limit);
   }
 
@@ -239,7 +248,10 @@ export class TransactionService {
     const { outcome } = parseInput(simulateSchema, command);
     const txn = await this.getTransaction(merchantId, referenceOrExternal);
     if (txn.status === 'requires_action') {
-      throw new AppError('INVALID_STATE', 'The payment awaits the cardholder’s 3-D Secure authentication: it is decided on its page (the next action’s URL), not simulated');
+      throw new AppError(
+        'INVALID_STATE',
+        'The payment awaits the cardholder’s 3-D Secure authentication: it is decided on its page (the next action’s URL), not simulated',
+      );
     }
     const changed = await this.transition(txn, outcome, outcome === 'failed' ? 'simulated_failure' : null, 'simulation');
     if (!changed) {
@@ -275,7 +287,12 @@ export class TransactionService {
   }
 
   private eventFor(next: Transaction) {
-    return this.outbox.stamp({ merchantId: next.merchantId, type: `${next.kind}.${next.status}` as EventType, subjectId: next.reference, payload: serializeTransaction(next) });
+    return this.outbox.stamp({
+      merchantId: next.merchantId,
+      type: `${next.kind}.${next.status}` as EventType,
+      subjectId: next.reference,
+      payload: serializeTransaction(next),
+    });
   }
 
   /** After a commit: wake the local delivery worker, and tell subscribers (with the record, so they need not read it again). */

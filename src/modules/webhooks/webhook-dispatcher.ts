@@ -117,7 +117,12 @@ export class WebhookDispatcher {
                ${params.p(success ? null : (result.error ?? `HTTP ${result.statusCode}`))}::text
         from d)`,
     ];
-    const retry = this.jobs.jobsSql(params, status === 'pending' ? [{ name: JobName.DeliverWebhook, payload: { eventId, attempt: attemptNumber + 1 }, delayMs: delay }] : [], 'd', 'retry');
+    const retry = this.jobs.jobsSql(
+      params,
+      status === 'pending' ? [{ name: JobName.DeliverWebhook, payload: { eventId, attempt: attemptNumber + 1 }, delayMs: delay }] : [],
+      'd',
+      'retry',
+    );
     ctes.push(...retry.ctes);
     const selects = retry.selects;
     await this.sql.query(`with ${ctes.join(',\n')} select (select count(*) from d)${selects.length ? `, ${runSelects(selects)}` : ''}`, params.values);

@@ -66,10 +66,7 @@ export class WebhookService {
       const live = merchant.previousWebhookSecrets.filter((p) => new Date(p.expiresAt) > now);
       if (live.length >= MAX_OVERLAPPING_SECRETS) {
         const oldest = live.map((p) => p.expiresAt).sort()[0];
-        throw new AppError(
-          'INVALID_STATE',
-          `${MAX_OVERLAPPING_SECRETS} rotated-out secrets are still within their 24 h overlap; rotate again after ${oldest}`,
-        );
+        throw new AppError('INVALID_STATE', `${MAX_OVERLAPPING_SECRETS} rotated-out secrets are still within their 24 h overlap; rotate again after ${oldest}`);
       }
       merchant.previousWebhookSecrets = [...live, { sealed: merchant.webhookSecretSealed, expiresAt: previousSecretExpiresAt.toISOString() }];
       merchant.webhookSecretSealed = this.secretBox.seal(webhookSecret);

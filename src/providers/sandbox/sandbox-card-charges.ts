@@ -38,10 +38,9 @@ export class SandboxCardCharges {
   }
 
   private async find(idempotencyKey: string): Promise<CardCharge | null> {
-    const [row] = await this.sql.query<ChargeRow>(
-      'select provider_reference, outcome, failure_reason from sandbox_card_charge where idempotency_key = $1',
-      [idempotencyKey],
-    );
+    const [row] = await this.sql.query<ChargeRow>('select provider_reference, outcome, failure_reason from sandbox_card_charge where idempotency_key = $1', [
+      idempotencyKey,
+    ]);
     return row ? toCharge(row) : null;
   }
 

@@ -2,9 +2,7 @@ import type { KycDecision, KycReviewer, KycReviewInput } from '../kyc-reviewer';
 
 /** Sandbox rule (CONTRACT §4): an id_number starting with REJECT is rejected; anything else is approved. */
 export function sandboxKycDecision(idNumber: string): KycDecision {
-  return idNumber.startsWith('REJECT')
-    ? { outcome: 'rejected', reason: 'identity_document_rejected' }
-    : { outcome: 'approved' };
+  return idNumber.startsWith('REJECT') ? { outcome: 'rejected', reason: 'identity_document_rejected' } : { outcome: 'approved' };
 }
 
 export class SandboxKycReviewer implements KycReviewer {

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { CardCharge, CardChargeRequest, DecideRequest, InitiateRequest, PaymentProvider, SettlementDecision, VirtualAccountRequest } from '../payment-provider';
+import type {
+  CardCharge,
+  CardChargeRequest,
+  DecideRequest,
+  InitiateRequest,
+  PaymentProvider,
+  SettlementDecision,
+  VirtualAccountRequest,
+} from '../payment-provider';
 import { sandboxAuthenticationPath, type SandboxCardCharges } from './sandbox-card-charges';
 import { sandboxCardBehaviour } from './sandbox-cards';
 

@@ -55,9 +55,14 @@ function problemOf(text: string): string | null {
     const field = requestName(m[1]!);
     return field ? `Field "${field}" is not defined by type "${m[2]}".` : `A field is not defined by type "${m[2]}".`;
   }
-  if ((m = re(`^(Enum "${NAME}"|${NAME}) cannot represent ([a-z0-9 -]*?)value(?:: [\\s\\S]*)?\\.?$`).exec(text))) return `${m[1]} cannot represent ${m[2]}value.`;
+  if ((m = re(`^(Enum "${NAME}"|${NAME}) cannot represent ([a-z0-9 -]*?)value(?:: [\\s\\S]*)?\\.?$`).exec(text)))
+    return `${m[1]} cannot represent ${m[2]}value.`;
   if ((m = re(`^(${NAME}) cannot represent [\\s\\S]*$`).exec(text))) return `${m[1]} cannot represent the value given.`;
-  if ((m = re(`^Value "[\\s\\S]*" does not exist in "(${NAME})" enum\\.(?: Did you mean (?:the enum value )?("${NAME}"(?:, "${NAME}")*(?:,? or "${NAME}")?)\\?)?$`).exec(text))) {
+  if (
+    (m = re(
+      `^Value "[\\s\\S]*" does not exist in "(${NAME})" enum\\.(?: Did you mean (?:the enum value )?("${NAME}"(?:, "${NAME}")*(?:,? or "${NAME}")?)\\?)?$`,
+    ).exec(text))
+  ) {
     return `The value does not exist in "${m[1]}" enum.${m[2] ? ` Did you mean the enum value ${m[2]}?` : ''}`;
   }
   return null;

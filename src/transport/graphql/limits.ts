@@ -4,7 +4,15 @@ import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { AppError } from '../../shared/errors';
 import { cleanGraphQLStrings } from '../input-hygiene';
-import { Kind, NoSchemaIntrospectionCustomRule, type DocumentNode, type GraphQLError, type ParseOptions, type ValidationContext, type ValidationRule } from 'graphql';
+import {
+  Kind,
+  NoSchemaIntrospectionCustomRule,
+  type DocumentNode,
+  type GraphQLError,
+  type ParseOptions,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 
 /** What one GraphQL document may ask for, over HTTP and over the socket alike. */
 export interface GraphQLLimits {

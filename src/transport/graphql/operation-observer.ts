@@ -61,8 +61,7 @@ export function observeSockets(
   });
 }
 
-const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
-  typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> => typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
 /**
  * graphql-ws: wraps the server's hooks so that each operation is observed once, from

@@ -41,7 +41,12 @@ export async function buildGraphQLSchema(services?: Services, env?: PaymentsEnv)
     validate: false,
     // type-graphql insists on a PubSub; every subscription here brings its own
     // merchant-filtered stream (the `subscribe` option), so this one is never used.
-    pubSub: { publish: () => undefined, subscribe: () => { throw new Error('subscriptions use their own subscribe'); } },
+    pubSub: {
+      publish: () => undefined,
+      subscribe: () => {
+        throw new Error('subscriptions use their own subscribe');
+      },
+    },
   });
 }
 

@@ -1,7 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, createSourceEventStream, execute, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ParseOptions, type ValidationRule } from 'graphql';
+import {
+  GraphQLError,
+  createSourceEventStream,
+  execute,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLSchema,
+  type ParseOptions,
+  type ValidationRule,
+} from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { Services } from '../../container';
 import type { AuthContext } from '../../modules/auth/access-tokens';
@@ -61,7 +73,14 @@ export function attachGraphQLWebSocket(
     suggestions,
     rateLimits,
     observer,
-  }: { maxSocketsPerMerchant: number; validationRules: ValidationRule[]; parseOptions: ParseOptions; suggestions: boolean; rateLimits: RateLimits; observer?: GraphQLOperationObserver },
+  }: {
+    maxSocketsPerMerchant: number;
+    validationRules: ValidationRule[];
+    parseOptions: ParseOptions;
+    suggestions: boolean;
+    rateLimits: RateLimits;
+    observer?: GraphQLOperationObserver;
+  },
 ) {
   const wss = new WebSocketServer({ server, path: '/graphql' });
   // The metrics: open sockets, and each operation's duration and outcome (operation-observer.ts).
@@ -77,105 +96,114 @@ export function attachGraphQLWebSocket(
   const stateOf = (socket: object) => states.get(socket) ?? states.set(socket, {}).get(socket)!;
 
   const dispose = useServer<Record<string, unknown> | undefined>(
-    observeSocketOperations({
-      schema,
-      onConnect: async (ctx) => {
-        const params = ctx.connectionParams ?? {};
-        try {
-          const { auth } = await authenticatedContext(services, authorizationParam(params));
-          const open = openSockets.get(auth.merchantId) ?? 0;
-          if (open >= maxSocketsPerMerchant) {
-            ctx.extra.socket.close(4429, `Too many open sockets for this merchant (at most ${maxSocketsPerMerchant})`);
-            return false;
-          }
-          openSockets.set(auth.merchantId, open + 1);
-          ctx.extra.socket.once('close', () => {
-            const left = (openSockets.get(auth.merchantId) ?? 1) - 1;
-            if (left > 0) openSockets.set(auth.merchantId, left);
-            else openSockets.delete(auth.merchantId);
-          });
-          stateOf(ctx.extra.socket).auth = auth;
-          // The session ends with its token: at expiry, or at revocation (4403, as for a bad token at the start).
-          const socket = ctx.extra.socket;
-          const family = socketsByFamily.get(auth.familyId) ?? socketsByFamily.set(auth.familyId, new Set()).get(auth.familyId)!;
-          family.add(socket);
-          const expiry = setTimeout(() => socket.close(4403, 'Forbidden: the access token has expired'), Math.min(Math.max(0, services.oauth.msUntilExpiry(auth)), 2 ** 31 - 1));
-          expiry.unref();
-          socket.once('close', () => {
-            clearTimeout(expiry);
-            family.delete(socket);
-            if (family.size === 0) socketsByFamily.delete(auth.familyId);
-          });
-          return true;
-        } catch {
-          return false; // graphql-ws closes with 4403 Forbidden
-        }
-      },
-      // Parsing and validating here (rather than leaving it to graphql-ws) turns a
-      // syntax error into an error for that one operation instead of closing the socket.
-      onSubscribe: async (ctx, _id, payload) => {
-        const auth = stateOf(ctx.extra.socket).auth;
-        if (!auth || !services.oauth.isStillValid(auth)) {
-          return [toGraphQLError(AppError.invalidToken('The access token has expired or been revoked; reconnect with a new one'))];
-        }
-        // The same budget as over HTTP: an operation costs its cost; one that does not parse or validate, a point.
-        const charge = async (document?: DocumentNode): Promise<readonly GraphQLError[] | undefined> => {
+    observeSocketOperations(
+      {
+        schema,
+        onConnect: async (ctx) => {
+          const params = ctx.connectionParams ?? {};
           try {
-            await chargeOperation(rateLimits, auth.merchantId, document, payload.operationName);
-            return undefined;
-          } catch (err) {
-            if (err instanceof RateLimitedError) return [rateLimitedGraphQLError(err)];
-            throw err;
-          }
-        };
-        let document: DocumentNode;
-        try {
-          // The same input hygiene as over HTTP.
-          assertCleanInput(payload.variables ?? null, 'variables');
-        } catch (err) {
-          return (await charge()) ?? [toGraphQLError(err as AppError)];
-        }
-        try {
-          assertDocumentNesting(payload.query);
-          document = parse(payload.query, parseOptions);
-        } catch (err) {
-          if (err instanceof AppError) return (await charge()) ?? [toGraphQLError(err)];
-          return (await charge()) ?? [err instanceof GraphQLError ? err : toGraphQLError(AppError.invalidRequest('The query could not be parsed'))];
-        }
-        // The same rules and limits as over HTTP.
-        const errors = validate(schema, document, [...specifiedRules, ...validationRules]);
-        if (errors.length > 0) return (await charge()) ?? errors;
-        const limited = await charge(document);
-        if (limited) return limited;
-        // Each operation gets a request id, as an HTTP request does, on every line it logs.
-        const reqId = randomUUID();
-        const log = logger.child({ reqId, operationId: String(_id).slice(0, 64) });
-        const contextValue: GraphQLContext = { auth, subscriptions: services.subscriptions, log, reqId };
-        return { schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue };
-      },
-      execute: (args: ExecutionArgs) => withRequestContext(inDatabaseContext, args, () => execute(args)),
-      // graphql's own subscribe() would run every event's resolvers in the context of
-      // whatever delivered the event; each event gets its own context instead.
-      subscribe: async (args: ExecutionArgs) => {
-        const stream = await withRequestContext(inDatabaseContext, args, () => createSourceEventStream(args));
-        if (!(Symbol.asyncIterator in stream)) return stream;
-        const { auth } = args.contextValue as GraphQLContext;
-        return mapAsyncIterator(stream[Symbol.asyncIterator](), (payload) => {
-          // No event after the token has expired or been revoked (the socket is being closed too).
-          if (!services.oauth.isStillValid(auth)) throw toGraphQLError(AppError.invalidToken('The access token has expired or been revoked; reconnect with a new one'));
-          return withRequestContext(inDatabaseContext, args, async () => execute({ ...args, rootValue: payload }));
-        });
-      },
-      onNext: (_ctx, _id, _payload, args, result) =>
-        result.errors
-          ? {
-              ...result,
-              errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, (args.contextValue as GraphQLContext | undefined)?.log ?? logger, { suggestions })),
+            const { auth } = await authenticatedContext(services, authorizationParam(params));
+            const open = openSockets.get(auth.merchantId) ?? 0;
+            if (open >= maxSocketsPerMerchant) {
+              ctx.extra.socket.close(4429, `Too many open sockets for this merchant (at most ${maxSocketsPerMerchant})`);
+              return false;
             }
-          : undefined,
-      onError: (_ctx, _id, _payload, errors) =>
-        errors.map((e) => formatGraphQLError(e instanceof GraphQLError ? e.toJSON() : { message: String(e) }, e, logger, { suggestions })),
-    }, observer),
+            openSockets.set(auth.merchantId, open + 1);
+            ctx.extra.socket.once('close', () => {
+              const left = (openSockets.get(auth.merchantId) ?? 1) - 1;
+              if (left > 0) openSockets.set(auth.merchantId, left);
+              else openSockets.delete(auth.merchantId);
+            });
+            stateOf(ctx.extra.socket).auth = auth;
+            // The session ends with its token: at expiry, or at revocation (4403, as for a bad token at the start).
+            const socket = ctx.extra.socket;
+            const family = socketsByFamily.get(auth.familyId) ?? socketsByFamily.set(auth.familyId, new Set()).get(auth.familyId)!;
+            family.add(socket);
+            const expiry = setTimeout(
+              () => socket.close(4403, 'Forbidden: the access token has expired'),
+              Math.min(Math.max(0, services.oauth.msUntilExpiry(auth)), 2 ** 31 - 1),
+            );
+            expiry.unref();
+            socket.once('close', () => {
+              clearTimeout(expiry);
+              family.delete(socket);
+              if (family.size === 0) socketsByFamily.delete(auth.familyId);
+            });
+            return true;
+          } catch {
+            return false; // graphql-ws closes with 4403 Forbidden
+          }
+        },
+        // Parsing and validating here (rather than leaving it to graphql-ws) turns a
+        // syntax error into an error for that one operation instead of closing the socket.
+        onSubscribe: async (ctx, _id, payload) => {
+          const auth = stateOf(ctx.extra.socket).auth;
+          if (!auth || !services.oauth.isStillValid(auth)) {
+            return [toGraphQLError(AppError.invalidToken('The access token has expired or been revoked; reconnect with a new one'))];
+          }
+          // The same budget as over HTTP: an operation costs its cost; one that does not parse or validate, a point.
+          const charge = async (document?: DocumentNode): Promise<readonly GraphQLError[] | undefined> => {
+            try {
+              await chargeOperation(rateLimits, auth.merchantId, document, payload.operationName);
+              return undefined;
+            } catch (err) {
+              if (err instanceof RateLimitedError) return [rateLimitedGraphQLError(err)];
+              throw err;
+            }
+          };
+          let document: DocumentNode;
+          try {
+            // The same input hygiene as over HTTP.
+            assertCleanInput(payload.variables ?? null, 'variables');
+          } catch (err) {
+            return (await charge()) ?? [toGraphQLError(err as AppError)];
+          }
+          try {
+            assertDocumentNesting(payload.query);
+            document = parse(payload.query, parseOptions);
+          } catch (err) {
+            if (err instanceof AppError) return (await charge()) ?? [toGraphQLError(err)];
+            return (await charge()) ?? [err instanceof GraphQLError ? err : toGraphQLError(AppError.invalidRequest('The query could not be parsed'))];
+          }
+          // The same rules and limits as over HTTP.
+          const errors = validate(schema, document, [...specifiedRules, ...validationRules]);
+          if (errors.length > 0) return (await charge()) ?? errors;
+          const limited = await charge(document);
+          if (limited) return limited;
+          // Each operation gets a request id, as an HTTP request does, on every line it logs.
+          const reqId = randomUUID();
+          const log = logger.child({ reqId, operationId: String(_id).slice(0, 64) });
+          const contextValue: GraphQLContext = { auth, subscriptions: services.subscriptions, log, reqId };
+          return { schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue };
+        },
+        execute: (args: ExecutionArgs) => withRequestContext(inDatabaseContext, args, () => execute(args)),
+        // graphql's own subscribe() would run every event's resolvers in the context of
+        // whatever delivered the event; each event gets its own context instead.
+        subscribe: async (args: ExecutionArgs) => {
+          const stream = await withRequestContext(inDatabaseContext, args, () => createSourceEventStream(args));
+          if (!(Symbol.asyncIterator in stream)) return stream;
+          const { auth } = args.contextValue as GraphQLContext;
+          return mapAsyncIterator(stream[Symbol.asyncIterator](), (payload) => {
+            // No event after the token has expired or been revoked (the socket is being closed too).
+            if (!services.oauth.isStillValid(auth))
+              throw toGraphQLError(AppError.invalidToken('The access token has expired or been revoked; reconnect with a new one'));
+            return withRequestContext(inDatabaseContext, args, async () => execute({ ...args, rootValue: payload }));
+          });
+        },
+        onNext: (_ctx, _id, _payload, args, result) =>
+          result.errors
+            ? {
+                ...result,
+                errors: result.errors.map((e) =>
+                  formatGraphQLError(e.toJSON(), e, (args.contextValue as GraphQLContext | undefined)?.log ?? logger, { suggestions }),
+                ),
+              }
+            : undefined,
+        onError: (_ctx, _id, _payload, errors) =>
+          errors.map((e) => formatGraphQLError(e instanceof GraphQLError ? e.toJSON() : { message: String(e) }, e, logger, { suggestions })),
+      },
+      observer,
+    ),
     wss,
   );
 

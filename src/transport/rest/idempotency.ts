@@ -94,7 +94,12 @@ export function registerIdempotency(app: FastifyInstance, store: IdempotencyStor
         async function claimIdempotencyKey(request: FastifyRequest, reply: FastifyReply) {
           const key = idempotencyKeyOf(request);
           if (key === undefined) return;
-          const found = await store.claim(authOf(request).merchantId, key, { method: request.method, route: pattern, params: request.params, body: request.body }, omit);
+          const found = await store.claim(
+            authOf(request).merchantId,
+            key,
+            { method: request.method, route: pattern, params: request.params, body: request.body },
+            omit,
+          );
           switch (found.outcome) {
             case 'claimed':
               claims.set(request, found.claim);
@@ -110,7 +115,10 @@ export function registerIdempotency(app: FastifyInstance, store: IdempotencyStor
               reply.header('retry-after', '1');
               throw new AppError('INVALID_STATE', `A request with this ${IDEMPOTENCY_KEY_HEADER} is still in progress; retry after it has completed`);
             case 'unreadable':
-              throw keyProblem('cannot be replayed', `The answer to the first request with this ${IDEMPOTENCY_KEY_HEADER} can no longer be read; use a new key`);
+              throw keyProblem(
+                'cannot be replayed',
+                `The answer to the first request with this ${IDEMPOTENCY_KEY_HEADER} can no longer be read; use a new key`,
+              );
           }
         },
       ] as RouteOptions['preHandler'];

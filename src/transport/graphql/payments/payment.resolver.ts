@@ -14,14 +14,16 @@ export class PaymentResolver {
   ) {}
 
   @Mutation(() => TransactionObject, {
-    description: 'Charge a card. Answers SUCCESSFUL or FAILED (failureReason), or REQUIRES_ACTION with nextAction: send the cardholder to nextAction.url (3-D Secure).',
+    description:
+      'Charge a card. Answers SUCCESSFUL or FAILED (failureReason), or REQUIRES_ACTION with nextAction: send the cardholder to nextAction.url (3-D Secure).',
   })
   async initiatePayment(@Arg('input', () => InitiatePaymentInput) input: InitiatePaymentInput, @Ctx() ctx: GraphQLContext): Promise<TransactionObject> {
     return TransactionObject.from(await this.services.payments.initiatePayment(ctx.auth.merchantId, input), this.services.reference);
   }
 
   @Query(() => TransactionObject, {
-    description: 'A payment’s current record, by the service’s reference or yours: confirm the outcome here (or by webhook), not by the redirect. A read, so a query.',
+    description:
+      'A payment’s current record, by the service’s reference or yours: confirm the outcome here (or by webhook), not by the redirect. A read, so a query.',
   })
   async verifyPayment(@Arg('reference', () => String) reference: string, @Ctx() ctx: GraphQLContext): Promise<TransactionObject> {
     return TransactionObject.from(await this.services.payments.verifyPayment(ctx.auth.merchantId, reference), this.services.reference);

@@ -7,7 +7,10 @@ import { DecimalScalar } from '../scalars';
 /** The card as the cardholder typed it: checked, passed to the provider, and never stored, logged or echoed. */
 @InputType('CardInput')
 export class CardInput {
-  @Field(() => String, { description: '12 to 19 digits (spaces or dashes between groups are fine). Sandbox test cards: 4242424242424242, 4000002500003155 (3-D Secure), 4000000000009995 (insufficient funds).' })
+  @Field(() => String, {
+    description:
+      '12 to 19 digits (spaces or dashes between groups are fine). Sandbox test cards: 4242424242424242, 4000002500003155 (3-D Secure), 4000000000009995 (insufficient funds).',
+  })
   number!: string;
   @Field(() => Int, { description: '1 to 12.' }) expMonth!: number;
   @Field(() => Int, { description: '2 or 4 digits; with expMonth, in the future.' }) expYear!: number;
@@ -23,8 +26,10 @@ export class InitiatePaymentInput implements PaymentCommand {
   @Field(() => PaymentMethodEnum, { defaultValue: PaymentMethodEnum.CARD }) paymentMethod!: PaymentMethod;
   @Field(() => CardInput) card!: CardInput;
   @Field(() => String, { nullable: true, description: 'One of your customers, to link the payment to.' }) customerUuid?: string | null;
-  @Field(() => String, { nullable: true, description: 'Where the cardholder returns after 3-D Secure, with reference, external_reference and status in the query.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Where the cardholder returns after 3-D Secure, with reference, external_reference and status in the query.',
+  })
   redirectUrl?: string | null;
   @Field(() => String, { nullable: true }) description?: string | null;
-
 }

@@ -20,7 +20,7 @@ export class QuoteObject {
   @Field(() => DecimalScalar)
   sourceAmount!: string;
 
-  @Field(() => DecimalScalar, { description: 'sourceAmount × rate, rounded down to the destination currency\'s minor unit.' })
+  @Field(() => DecimalScalar, { description: "sourceAmount × rate, rounded down to the destination currency's minor unit." })
   destinationAmount!: string;
 
   @Field(() => DecimalScalar, { description: 'In the source currency, charged on top of sourceAmount.' })

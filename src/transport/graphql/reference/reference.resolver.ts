@@ -15,18 +15,12 @@ export class ReferenceResolver {
   }
 
   @Query(() => [ChannelObject], { description: 'The channels of a country for one direction. Unsupported country: NOT_FOUND.' })
-  channels(
-    @Arg('countryCode', () => String) countryCode: string,
-    @Arg('rampType', () => RampTypeEnum) rampType: RampType,
-  ): ChannelObject[] {
+  channels(@Arg('countryCode', () => String) countryCode: string, @Arg('rampType', () => RampTypeEnum) rampType: RampType): ChannelObject[] {
     return this.services.reference.lookupChannels({ countryCode, rampType }).map(ChannelObject.from);
   }
 
   @Query(() => [NetworkObject], { description: 'The banks or mobile money operators of a country. Unsupported country: NOT_FOUND.' })
-  networks(
-    @Arg('countryCode', () => String) countryCode: string,
-    @Arg('channel', () => ChannelTypeEnum) channel: ChannelType,
-  ): NetworkObject[] {
+  networks(@Arg('countryCode', () => String) countryCode: string, @Arg('channel', () => ChannelTypeEnum) channel: ChannelType): NetworkObject[] {
     return this.services.reference.lookupNetworks({ countryCode, channel }).map(NetworkObject.from);
   }
 }

@@ -25,10 +25,7 @@ export class SubscriptionResolver {
     description: 'Status changes of your transactions (one, by reference or external reference, or all when omitted), after they commit.',
     subscribe: ({ args, context }) => streams(context as GraphQLContext).transactionChanges((context as GraphQLContext).auth.merchantId, args.reference),
   })
-  transactionStatusChanged(
-    @Root() transaction: Transaction,
-    @Arg('reference', () => String, { nullable: true }) _reference?: string,
-  ): TransactionObject {
+  transactionStatusChanged(@Root() transaction: Transaction, @Arg('reference', () => String, { nullable: true }) _reference?: string): TransactionObject {
     return TransactionObject.from(transaction, this.services.reference);
   }
 

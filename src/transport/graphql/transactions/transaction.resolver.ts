@@ -45,7 +45,10 @@ export class TransactionResolver {
   }
 
   @Mutation(() => TransactionObject, { description: 'Collect from a KYC-approved customer by bank transfer (bankInfo) or mobile money (a prompt).' })
-  async initiateCollection(@Arg('input', () => InitiateCollectionInput) input: InitiateCollectionInput, @Ctx() ctx: GraphQLContext): Promise<TransactionObject> {
+  async initiateCollection(
+    @Arg('input', () => InitiateCollectionInput) input: InitiateCollectionInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<TransactionObject> {
     return this.toType(await this.services.collections.initiateCollection(ctx.auth.merchantId, input));
   }
 

@@ -127,7 +127,10 @@ export class TransactionObject {
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
   @Field(() => Date, { nullable: true }) completedAt!: Date | null;
-  @Field(() => Date, { nullable: true, description: 'Bank collections: when an unpaid one expires. Payments awaiting 3-D Secure: the authentication deadline.' })
+  @Field(() => Date, {
+    nullable: true,
+    description: 'Bank collections: when an unpaid one expires. Payments awaiting 3-D Secure: the authentication deadline.',
+  })
   expiresAt!: Date | null;
 
   static from(t: Transaction, units: MinorUnits): TransactionObject {

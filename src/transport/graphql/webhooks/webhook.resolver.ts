@@ -20,7 +20,9 @@ export class WebhookResolver {
     return MerchantObject.from(await this.services.webhooks.setEndpoint(ctx.auth.merchantId, { url: url as string | null }));
   }
 
-  @Mutation(() => WebhookSecretRotationObject, { description: 'A new signing secret, shown once; the previous one keeps signing (a second signature) for 24 hours.' })
+  @Mutation(() => WebhookSecretRotationObject, {
+    description: 'A new signing secret, shown once; the previous one keeps signing (a second signature) for 24 hours.',
+  })
   async rotateWebhookSecret(@Ctx() ctx: GraphQLContext): Promise<WebhookSecretRotationObject> {
     return Object.assign(new WebhookSecretRotationObject(), await this.services.webhooks.rotateSecret(ctx.auth.merchantId));
   }

@@ -10,7 +10,10 @@ export class WebhookAttemptObject {
   @Field(() => Int, { description: '1 for the first attempt; retries and resends count on.' }) attemptNumber!: number;
   @Field(() => Date) attemptedAt!: Date;
   @Field(() => String, { nullable: true, description: 'The endpoint the attempt went to; null when none was configured.' }) url!: string | null;
-  @Field(() => Int, { nullable: true, description: 'The HTTP status your endpoint answered; null when there was no answer (timeout, refused connection, refused URL).' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The HTTP status your endpoint answered; null when there was no answer (timeout, refused connection, refused URL).',
+  })
   statusCode!: number | null;
 
   @Field(() => Int) latencyMs!: number;
@@ -58,7 +61,7 @@ export class WebhookEventObject {
       type: event.type,
       createdAt: event.createdAt,
       data: event.payload,
-      deliveryStatus: (delivery?.status ?? null),
+      deliveryStatus: delivery?.status ?? null,
       attemptCount: delivery?.attemptCount ?? 0,
       nextAttemptAt: delivery?.nextAttemptAt ?? null,
       deliveredAt: delivery?.deliveredAt ?? null,

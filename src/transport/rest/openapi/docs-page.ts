@@ -77,8 +77,7 @@ export function docsAsset(name: string): Promise<LoadedAsset> | undefined {
   return entry;
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Every operation as a plain list, for a reader without JavaScript (and a check that the page names them all). */
 function operationIndex(document: OpenApiDocument): string {

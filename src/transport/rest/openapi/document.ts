@@ -45,7 +45,11 @@ const SECURITY_SCHEMES: Record<string, JsonSchema> = {
     flows: { clientCredentials: { tokenUrl: '/v1/oauth/token', refreshUrl: '/v1/oauth/token', scopes: {} } },
   },
   bearerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /v1/oauth/token, as `Authorization: Bearer …`.' },
-  clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client authentication: client_id and client_secret as HTTP Basic (RFC 6749 §2.3.1), instead of body parameters.' },
+  clientBasic: {
+    type: 'http',
+    scheme: 'basic',
+    description: 'OAuth client authentication: client_id and client_secret as HTTP Basic (RFC 6749 §2.3.1), instead of body parameters.',
+  },
   adminApiKey: { type: 'http', scheme: 'bearer', description: 'The service’s ADMIN_API_KEY, as `Authorization: Bearer …`.' },
 };
 
@@ -82,7 +86,9 @@ function idempotencyErrors(op: OperationSpec): Partial<Record<ErrorCode, string>
   const idempotency = idempotencyOfRoute(op.method, op.path);
   if (!idempotency) return {};
   if ('refused' in idempotency) {
-    return { INVALID_REQUEST: `an \`${IDEMPOTENCY_KEY_HEADER}\` header was sent: not accepted here, since ${idempotency.refused}, and a secret is shown only once` };
+    return {
+      INVALID_REQUEST: `an \`${IDEMPOTENCY_KEY_HEADER}\` header was sent: not accepted here, since ${idempotency.refused}, and a secret is shown only once`,
+    };
   }
   return {
     INVALID_REQUEST: `\`${IDEMPOTENCY_KEY_HEADER}\` malformed, or already used with a different request`,
@@ -112,7 +118,13 @@ export function operationsFor(config: Pick<Config, 'env' | 'adminApiKey'>): Oper
 }
 
 function parameters(op: OperationSpec): JsonSchema[] {
-  const params: JsonSchema[] = Object.entries(op.params ?? {}).map(([name, description]) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } }));
+  const params: JsonSchema[] = Object.entries(op.params ?? {}).map(([name, description]) => ({
+    name,
+    in: 'path',
+    required: true,
+    description,
+    schema: { type: 'string' },
+  }));
   if (acceptsIdempotencyKey(op)) params.push(IDEMPOTENCY_PARAMETER);
   if (!op.query) return params;
   const query = requestJsonSchema(op.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -202,7 +214,12 @@ function successResponse(op: OperationSpec): Record<string, JsonSchema> {
   const headers: Record<string, JsonSchema> = {
     ...(ok.noStore ? { 'Cache-Control': { description: 'Never cached', schema: { const: 'no-store' } } } : {}),
     ...(acceptsIdempotencyKey(op)
-      ? { [REPLAYED_HEADER]: { description: `\`true\` when this is the replayed answer to an earlier request with the same \`${IDEMPOTENCY_KEY_HEADER}\``, schema: { const: 'true' } } }
+      ? {
+          [REPLAYED_HEADER]: {
+            description: `\`true\` when this is the replayed answer to an earlier request with the same \`${IDEMPOTENCY_KEY_HEADER}\``,
+            schema: { const: 'true' },
+          },
+        }
       : {}),
   };
   return {

@@ -22,8 +22,14 @@ const timestamp = z.iso.datetime();
 const nullableTimestamp = timestamp.nullable();
 /** REST money: an exact decimal carried as a JSON number (GraphQL carries the same value as a Decimal string). */
 const money = z.number().meta({ description: 'Exact decimal, as a JSON number with at most the currency’s minor-unit decimals', examples: [1500] });
-const currency = z.string().regex(/^[A-Z]{3}$/).meta({ examples: ['KES'] });
-const countryCode = z.string().regex(/^[A-Z]{2}$/).meta({ examples: ['KE'] });
+const currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .meta({ examples: ['KES'] });
+const countryCode = z
+  .string()
+  .regex(/^[A-Z]{2}$/)
+  .meta({ examples: ['KE'] });
 const accountType = z.enum(CHANNEL_TYPES);
 const transactionStatus = z.enum(TRANSACTION_STATUSES);
 const kycStatus = z.enum(KYC_STATUSES);
@@ -128,7 +134,10 @@ const BankInfo = named(
   z.object({ accountName: z.string(), accountNumber: z.string(), bankName: z.string(), bankCode: z.string() }),
   'A virtual account unique to one bank collection: the sender pays into it.',
 );
-const Beneficiary = named('Beneficiary', z.object({ account_name: z.string().nullable(), account_number: z.string().nullable(), network_id: z.string().nullable() }));
+const Beneficiary = named(
+  'Beneficiary',
+  z.object({ account_name: z.string().nullable(), account_number: z.string().nullable(), network_id: z.string().nullable() }),
+);
 
 const transferFigures = {
   source_amount: money.nullable(),
@@ -271,10 +280,7 @@ named(
 );
 
 named('CountMeta', z.object({ count: z.int() }));
-named(
-  'PageMeta',
-  z.object({ count: z.int(), has_more: z.boolean(), next_cursor: z.string().nullable().describe('Pass it as `after` for the next page') }),
-);
+named('PageMeta', z.object({ count: z.int(), has_more: z.boolean(), next_cursor: z.string().nullable().describe('Pass it as `after` for the next page') }));
 
 named('ErrorDetail', z.object({ field: z.string().describe('The field, in this door’s (snake_case) names, e.g. `card.exp_year`'), issue: z.string() }));
 

@@ -30,7 +30,10 @@ export const SANDBOX_3DS_PAGE: { get: OperationSpec; post: OperationSpec } = {
       'Never cached or framed, script-free, and sent with no Referer.',
     raw: {
       responses: {
-        '200': { ...html('The page, with its form. Sets an HttpOnly, SameSite=Strict CSRF cookie scoped to this path.'), headers: { 'Set-Cookie': { schema: { type: 'string' } } } },
+        '200': {
+          ...html('The page, with its form. Sets an HttpOnly, SameSite=Strict CSRF cookie scoped to this path.'),
+          headers: { 'Set-Cookie': { schema: { type: 'string' } } },
+        },
         ...refusals,
       },
     },

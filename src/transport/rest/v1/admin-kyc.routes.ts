@@ -13,7 +13,13 @@ type SubmissionParams = { Params: { submissionId: string } };
 export async function adminKycRoutes(app: FastifyInstance, { services }: { services: Services }) {
   app.get<{ Querystring: { limit?: string; after?: string } }>('/admin/kyc/pending', async (request, reply) => {
     const page = await services.kyc.listPendingSubmissions(fromRest(request.query));
-    return sendSuccess(reply, 'Pending KYC submissions, oldest first', page.items.map((i) => serializeKycSubmission(i.node)), 200, pageMeta(page));
+    return sendSuccess(
+      reply,
+      'Pending KYC submissions, oldest first',
+      page.items.map((i) => serializeKycSubmission(i.node)),
+      200,
+      pageMeta(page),
+    );
   });
 
   app.get<SubmissionParams>('/admin/kyc/:submissionId', async (request, reply) => {

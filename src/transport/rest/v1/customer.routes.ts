@@ -41,7 +41,13 @@ export async function customerRoutes(app: FastifyInstance, { services }: { servi
 
   app.get<{ Querystring: { limit?: string; after?: string } }>('/customers', async (request, reply) => {
     const page = await services.customers.listCustomers(authOf(request).merchantId, fromRest(request.query));
-    return sendSuccess(reply, 'Customers retrieved', page.items.map((i) => serializeCustomer(i.node)), 200, pageMeta(page));
+    return sendSuccess(
+      reply,
+      'Customers retrieved',
+      page.items.map((i) => serializeCustomer(i.node)),
+      200,
+      pageMeta(page),
+    );
   });
 
   app.post<UuidParams>('/customer/:uuid/kyc', async (request, reply) => {

@@ -54,7 +54,11 @@ function outcomePage(reply: FastifyReply, view: AuthenticationView) {
     return html(
       reply,
       410,
-      messagePage('Authentication expired', 'The time to authenticate this payment has passed, so it can no longer be completed: it fails as authentication_expired.', shown(view)),
+      messagePage(
+        'Authentication expired',
+        'The time to authenticate this payment has passed, so it can no longer be completed: it fails as authentication_expired.',
+        shown(view),
+      ),
     );
   }
   return html(reply, 409, messagePage('Already decided', `This payment is already ${p.status.replace('_', ' ')}. Nothing was changed.`, shown(view)));
@@ -93,7 +97,11 @@ export async function sandbox3dsRoutes(app: FastifyInstance, { services }: { ser
     const originOk = origin === undefined || origin === services.publicAddress.origin || (origin === 'null' && site === 'same-origin');
     const sameOrigin = (site === undefined || site === 'same-origin') && originOk;
     if (!sameOrigin || !services.formTokens.verify(handle, cookie(request, CSRF_COOKIE), typeof body.csrf === 'string' ? body.csrf : undefined)) {
-      return html(reply, 403, messagePage('Form expired', 'This form has expired or did not come from this page. Reload the page and try again. Nothing was changed.'));
+      return html(
+        reply,
+        403,
+        messagePage('Form expired', 'This form has expired or did not come from this page. Reload the page and try again. Nothing was changed.'),
+      );
     }
     if (body.decision !== 'complete' && body.decision !== 'fail') {
       return html(reply, 400, messagePage('Choose an answer', 'Choose Complete or Fail. Nothing was changed.'));

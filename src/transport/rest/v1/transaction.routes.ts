@@ -1,10 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../container';
-import {
-  serializeCollectionInitiation,
-  serializeTransaction,
-  serializeTransferInitiation,
-} from '../../../modules/transactions/transaction.serializer';
+import { serializeCollectionInitiation, serializeTransaction, serializeTransferInitiation } from '../../../modules/transactions/transaction.serializer';
 import { authOf } from '../auth';
 import { pageMeta, sendSuccess } from '../envelope';
 import { fromRest } from '../field-names';
@@ -26,7 +22,13 @@ export async function transactionRoutes(app: FastifyInstance, { services }: { se
   // The REST twin of GraphQL's transactions(filter): newest first, paged, by status, type and customer.
   app.get<{ Querystring: Record<string, string | undefined> }>('/transactions', async (request, reply) => {
     const page = await services.transactions.listTransactions(authOf(request).merchantId, fromRest(request.query));
-    return sendSuccess(reply, 'Transactions retrieved', page.items.map((i) => serializeTransaction(i.node)), 200, pageMeta(page));
+    return sendSuccess(
+      reply,
+      'Transactions retrieved',
+      page.items.map((i) => serializeTransaction(i.node)),
+      200,
+      pageMeta(page),
+    );
   });
 
   app.get<ReferenceParams>('/crossborder/global-transfer/:reference', async (request, reply) => {

@@ -57,7 +57,13 @@ export async function webhookRoutes(app: FastifyInstance, { services }: { servic
 
   app.get<{ Querystring: { limit?: string; after?: string; type?: string } }>('/webhooks/events', async (request, reply) => {
     const page = await services.webhooks.listEvents(authOf(request).merchantId, fromRest(request.query));
-    return sendSuccess(reply, 'Events retrieved', page.items.map((i) => serializeEventSummary(i.node)), 200, pageMeta(page));
+    return sendSuccess(
+      reply,
+      'Events retrieved',
+      page.items.map((i) => serializeEventSummary(i.node)),
+      200,
+      pageMeta(page),
+    );
   });
 
   app.get<IdParams>('/webhooks/events/:id', async (request, reply) => {
