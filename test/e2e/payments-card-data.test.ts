@@ -1,3 +1,4 @@
+import { runJobsNow, transactionIdOf } from '../helpers/jobs';
 import { randomBytes } from 'node:crypto';
 import type { Client } from 'graphql-ws';
 import type { DestinationStream } from 'pino';
@@ -283,20 +284,13 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     return answer;
   }
 
-  /** Makes the payment's expiry job due now (database time) and waits until it has failed the payment. */
+  /** Past the payment's deadline by the service's clock, its expiry job is made due and run: it fails the payment. */
   async function expireByJob(reference: string) {
-    const [txn] = await dbQuery<{ id: string }>(app.db.url, 'select id from "transaction" where reference = $1', [reference]);
-    await dbQuery(
-      app.db.url,
-      `update graphile_worker._private_jobs set run_at = now()
-        where task_id = (select id from graphile_worker._private_tasks where identifier = 'expire-payment-action') and payload->>'transactionId' = $1`,
-      [txn!.id],
-    );
-    const expired = await eventually(async () => {
-      const [row] = await dbQuery(app.db.url, 'select status, failure_reason from "transaction" where id = $1', [txn!.id]);
-      return row.status === 'failed' && row.failure_reason === 'authentication_expired';
-    }, { attempts: 200, everyMs: 50 });
-    expect(expired).toBe(true);
+    const id = await transactionIdOf(app.db.url, reference);
+    app.clock.advance(900_000); // PAYMENT_ACTION_TTL_S, 900 s by default
+    expect(await runJobsNow(app.db.url, 'expire-payment-action', id)).toEqual([]);
+    const [row] = await dbQuery(app.db.url, 'select status, failure_reason from "transaction" where id = $1', [id]);
+    expect(row).toEqual({ status: 'failed', failure_reason: 'authentication_expired' });
   }
 
   it('REST: the test cards, another card, Amex, grouped numbers, and 3-D Secure completed, failed and expired', async () => {

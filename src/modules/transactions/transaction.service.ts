@@ -16,7 +16,7 @@ import type { Outbox } from '../outbox/outbox';
 import { BLANK, pastDeadline, toWire, type Transaction, type TransactionEvent } from './transaction.record';
 import type { ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import { serializeTransaction } from './transaction.serializer';
-import { TRANSACTION_KINDS, TRANSACTION_STATUSES, isFinal, nextTransactionStatus, type FinalStatus, type TransactionKind } from './transaction.state';
+import { TRANSACTION_KINDS, TRANSACTION_STATUSES, isFinal, nextTransactionStatus, type FinalStatus, type TransactionKind, type TransactionStatus } from './transaction.state';
 import { RECONCILE_KEY_PREFIX, type TransactionStore } from './transaction.store';
 
 const REFERENCE_PREFIX: Record<TransactionKind, string> = { collection: 'col', transfer: 'trf', payment: 'pay' };
@@ -40,6 +40,12 @@ export const SIMULATION_OUTCOMES = ['successful', 'failed'] as const;
 export type SimulationOutcome = (typeof SIMULATION_OUTCOMES)[number];
 export const simulateSchema = z.object({ outcome: z.enum(SIMULATION_OUTCOMES, { error: 'must be successful or failed' }) });
 export type SimulateCommand = Command<typeof simulateSchema>;
+
+/** What expiry does to each kind that can expire: from which status, to which, why, and the job that does it. */
+const EXPIRIES: Partial<Record<TransactionKind, { from: TransactionStatus; to: FinalStatus; reason: string; job: JobName.ExpireCollection | JobName.ExpirePaymentAction }>> = {
+  collection: { from: 'processing', to: 'expired', reason: 'not_paid_before_expiry', job: JobName.ExpireCollection },
+  payment: { from: 'requires_action', to: 'failed', reason: 'authentication_expired', job: JobName.ExpirePaymentAction },
+};
 
 /** How many stuck initiations one sweep hands to reconciliation at most. */
 const SWEEP_BATCH = 100;
@@ -217,18 +223,22 @@ export class TransactionService {
   /**
    * Expiry jobs: a bank collection nobody paid into expires; a payment whose
    * cardholder did not authenticate in time fails (authentication_expired).
+   * The deadline is the service's clock's, not the job queue's: a job that runs
+   * before it (the database's clock ahead of ours, a test's manual clock standing
+   * still) changes nothing and comes back when the deadline is due.
    * Returns the transaction as it is afterwards.
    */
   async expire(transactionId: string): Promise<Transaction | null> {
     const txn = await this.store.findById(transactionId);
     if (!txn) return null;
-    if (txn.kind === 'collection' && txn.status === 'processing') {
-      return (await this.transition(txn, 'expired', 'not_paid_before_expiry', 'expiry')) ?? this.reload(txn.id);
+    const expiry = EXPIRIES[txn.kind];
+    if (!expiry || txn.status !== expiry.from) return txn;
+    const now = this.clock.now();
+    if (txn.expiresAt && !pastDeadline(txn, now)) {
+      await this.jobs.add([{ name: expiry.job, payload: { transactionId }, delayMs: txn.expiresAt.getTime() - now.getTime() }]);
+      return txn;
     }
-    if (txn.kind === 'payment' && txn.status === 'requires_action') {
-      return (await this.transition(txn, 'failed', 'authentication_expired', 'expiry')) ?? this.reload(txn.id);
-    }
-    return txn;
+    return (await this.transition(txn, expiry.to, expiry.reason, 'expiry')) ?? this.reload(txn.id);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { approvedCustomer, awaitKycDecision, enroll, kycBody } from '../../helpers/factories';
 import { request } from '../../helpers/http';
+import { runJobsNow, transactionIdOf } from '../../helpers/jobs';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import {
   awaitFinalStatus,
@@ -13,7 +14,6 @@ import {
   transactionCount,
   transferBody,
 } from '../../helpers/transactions';
-import { eventually } from '../../helpers/wait';
 
 const COLLECT = '/v1/crossborder/global-collection';
 const SERVICE_REFERENCE = /^col_[0-9a-f]{24}$/;
@@ -486,27 +486,56 @@ describe('REST POST /v1/crossborder/global-collection', () => {
   });
 });
 
-describe('bank collection expiry (COLLECTION_TTL_S=1)', () => {
+describe('bank collection expiry, driven by the service clock (COLLECTION_TTL_S default, 24 h)', () => {
+  const TTL_MS = 86_400_000;
   let app: TestApp;
   let token: string;
   let customer: string;
+  let merchant: Awaited<ReturnType<TestApp['createMerchant']>>;
 
   beforeAll(async () => {
-    app = await createTestApp({ env: { COLLECTION_TTL_S: '1', SANDBOX_SETTLE_MS: '100' } });
-    token = (await app.token(await app.createMerchant('Expiry Merchant'))).accessToken;
+    app = await createTestApp({ env: { SANDBOX_SETTLE_MS: '100' } });
+    merchant = await app.createMerchant('Expiry Merchant');
+    token = (await app.token(merchant)).accessToken;
     customer = (await approvedCustomer(app, token)).customer_uuid;
   });
   afterAll(() => app.close());
 
-  it('expires an unpaid bank collection, with a collection.expired event; simulate is then 409', async () => {
+  /** Moves the service's clock on; access tokens live an hour by that clock, so a fresh one. */
+  const advance = async (ms: number) => {
+    app.clock.advance(ms);
+    token = (await app.token(merchant)).accessToken;
+  };
+
+  const createBankCollection = async () => {
     const created = await request(app.url, 'POST', COLLECT, { token, body: bankCollectionBody(customer) });
     expect(created.status).toBe(200);
-    const { reference } = created.body.data;
-    const status = await getTransaction(app, token, reference);
-    expect(status.body.data.expires_at).toBe(new Date(app.clock.now().getTime() + 1000).toISOString());
+    const reference: string = created.body.data.reference;
+    return { reference, id: await transactionIdOf(app.db.url, reference) };
+  };
 
-    const record = await awaitFinalStatus(app, token, reference, SETTLE_WAIT);
-    expect(record).toMatchObject({ status: 'expired', failure_reason: 'not_paid_before_expiry', type: 'collection' });
+  it('a job that runs before the deadline (by the service clock) changes nothing and comes back at the deadline', async () => {
+    const { reference, id } = await createBankCollection();
+    await advance(TTL_MS - 1000);
+    const waiting = await runJobsNow(app.db.url, 'expire-collection', id);
+    expect((await getTransaction(app, token, reference)).body.data.status).toBe('processing');
+    expect(await outboxRows(app, reference)).toEqual([]);
+    // One job in its place, due when the service's clock reaches the deadline (1 s on, by the database's clock).
+    expect(waiting).toHaveLength(1);
+    const inMs = new Date(waiting[0]!.run_at).getTime() - Date.now();
+    expect(inMs).toBeGreaterThan(0);
+    expect(inMs).toBeLessThanOrEqual(1000 + 5000);
+  });
+
+  it('expires an unpaid bank collection at its deadline, with a collection.expired event; simulate is then 409', async () => {
+    const { reference, id } = await createBankCollection();
+    const status = await getTransaction(app, token, reference);
+    expect(status.body.data.expires_at).toBe(new Date(app.clock.now().getTime() + TTL_MS).toISOString());
+
+    await advance(TTL_MS);
+    expect(await runJobsNow(app.db.url, 'expire-collection', id)).toEqual([]);
+    const record = (await getTransaction(app, token, reference)).body.data;
+    expect(record).toMatchObject({ status: 'expired', failure_reason: 'not_paid_before_expiry', type: 'collection', completed_at: app.clock.now().toISOString() });
 
     const events = await outboxRows(app, reference);
     expect(events.map((e) => e.type)).toEqual(['collection.expired']);
@@ -523,18 +552,11 @@ describe('bank collection expiry (COLLECTION_TTL_S=1)', () => {
   });
 
   it('does not expire a bank collection that was paid first', async () => {
-    const created = await request(app.url, 'POST', COLLECT, { token, body: bankCollectionBody(customer) });
-    const { reference } = created.body.data;
+    const { reference, id } = await createBankCollection();
     const paid = await request(app.url, 'POST', simulatePath(reference), { token, body: { outcome: 'successful' } });
     expect(paid.status).toBe(200);
-    // A bank collection made after it expires; by then the paid one's expiry job has run too.
-    const later = await request(app.url, 'POST', COLLECT, { token, body: bankCollectionBody(customer) });
-    await awaitFinalStatus(app, token, later.body.data.reference, SETTLE_WAIT);
-    const jobsDone = await eventually(async () => {
-      const rows = await sql(app, `select count(*)::int as n from graphile_worker.jobs where task_identifier = 'expire-collection'`);
-      return rows[0].n === 0;
-    }, SETTLE_WAIT);
-    expect(jobsDone).toBe(true);
+    await advance(TTL_MS);
+    expect(await runJobsNow(app.db.url, 'expire-collection', id)).toEqual([]);
     expect((await getTransaction(app, token, reference)).body.data.status).toBe('successful');
     expect((await outboxRows(app, reference)).map((e) => e.type)).toEqual(['collection.successful']);
   });
