@@ -55,13 +55,24 @@ describe('concurrent collections with one reference', () => {
     return status;
   }
 
-  /** After settlement, exactly one outbox event, and no second one turns up a little later. */
+  /**
+   * After settlement, exactly one outbox event, and no second one turns up later: a sentinel
+   * collection made after it is settled too, and no settlement job is left that could add one.
+   */
   async function expectOneOutboxEvent(serviceReference: string) {
     expect(await awaitSettled(serviceReference)).toBe('successful');
     expect(await outboxRows(serviceReference)).toBe(1);
-    await new Promise((r) => setTimeout(r, 1000));
+    const sentinel = await viaRest(nextReference());
+    expect(sentinel.status).toBe(200);
+    expect(await awaitSettled(sentinel.body.data.reference)).toBe('successful');
+    expect(await eventually(async () => (await settleJobsLeft()) === 0)).toBe(true);
     expect(await outboxRows(serviceReference)).toBe(1);
   }
+  const settleJobsLeft = () =>
+    count(
+      `select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'settle-transaction'`,
+      [],
+    );
 
   it(`${CONCURRENCY} identical REST requests: one 200, ${CONCURRENCY - 1} × 409 naming it, one row, one outbox event`, async () => {
     const reference = nextReference();

@@ -53,6 +53,28 @@ async function submissionOf(url: string, customerUuid: string): Promise<string> 
   return entry.submission_id;
 }
 
+/**
+ * A sentinel decision: a new submission approved through the admin API. Its event takes the
+ * same durable path as any decision's (the publish-kyc-status job), so once it has reached
+ * `sub` and no publish job is left, every earlier decision's event has been published too:
+ * "nothing more came" is shown without a timed wait.
+ */
+async function sentinelDecision(base: { url: string }, db: string, token: string, sub: Sub, label: string): Promise<void> {
+  const uuid = await submitKyc(base, token, label);
+  const res = await request(base.url, 'POST', `/v1/admin/kyc/${await submissionOf(base.url, uuid)}/approve`, { headers: ADMIN });
+  expect(res.status).toBe(200);
+  expect(await eventually(async () => streamOf(sub, uuid).some((e) => e.kycStatus === 'APPROVED'))).toBe(true);
+  expect(await eventually(async () => (await publishJobsLeft(db)) === 0)).toBe(true);
+}
+
+const publishJobsLeft = async (db: string) =>
+  (
+    await dbQuery<{ n: number }>(
+      db,
+      `select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'publish-kyc-status'`,
+    )
+  )[0]!.n;
+
 /** KYC review jobs not yet finished (waiting or running). */
 const reviewJobsLeft = async (db: string) =>
   (
@@ -258,7 +280,7 @@ describe('KYC review queue in production: the admin API', () => {
     }
     expect(await kycOf(uuid)).toEqual(before);
     expect((await outboxOf(app.db.url, uuid)).map((e) => e.type)).toEqual(['customer.kyc.approved']);
-    await new Promise((r) => setTimeout(r, 500));
+    await sentinelDecision(app, app.db.url, token, sub, 'SENTINEL-TWICE');
     expect(streamOf(sub, uuid).map((e) => e.kycStatus)).toEqual(['PENDING', 'APPROVED']);
   });
 
@@ -413,7 +435,7 @@ describe('kyc:review CLI against a running production service (no Redis)', () =>
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/INVALID_STATE: This KYC submission was already rejected/);
     expect(await outboxOf(db.url, uuid)).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 500));
+    await sentinelDecision(proc, db.url, token, sub, 'SENTINEL-CLI');
     expect(streamOf(sub, uuid).filter((e) => e.kycStatus === 'REJECTED')).toHaveLength(1);
   });
 
@@ -475,7 +497,16 @@ describe('kyc:review CLI: the decision reaches the merchant’s webhook endpoint
     const kyc = (await request(app.url, 'GET', `/v1/customer/${uuid}/kyc`, { token })).body.data;
     expect(body).toMatchObject({ type: 'customer.kyc.approved', data: kyc });
     expect(kyc.kyc_status).toBe('approved');
-    await new Promise((r) => setTimeout(r, 500));
-    expect(receiver.received).toHaveLength(1);
+
+    // A sentinel decision's webhook, after this one: once it is here and no delivery is left to run,
+    // a second delivery of the first event would have come too.
+    const sentinel = await submitKyc(app, token, 'HOOK-SENTINEL');
+    expect((await request(app.url, 'POST', `/v1/admin/kyc/${await submissionOf(app.url, sentinel)}/approve`, { headers: ADMIN })).status).toBe(200);
+    const aboutCustomer = (c: string) => receiver.received.filter((r) => JSON.parse(r.body).data.customer_uuid === c);
+    expect(await eventually(async () => aboutCustomer(sentinel).length === 1, { attempts: 200, everyMs: 50 })).toBe(true);
+    const deliveriesLeft = `select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'deliver-webhook'`;
+    expect(await eventually(async () => (await dbQuery<{ n: number }>(app.db.url, deliveriesLeft))[0]!.n === 0)).toBe(true);
+    expect(aboutCustomer(uuid)).toHaveLength(1);
+    expect(receiver.received).toHaveLength(2);
   });
 });

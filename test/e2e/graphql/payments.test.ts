@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { openPage, submitPage } from '../../helpers/three-ds';
 import { momoCollectionInput, newReference, transactionCount } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
-import { collect, connect } from '../../helpers/ws';
+import { collect, connect, subscribeLive } from '../../helpers/ws';
 
 const PAYMENT_REFERENCE = /^pay_[0-9a-f]{24}$/;
 const FINGERPRINT = /^fp_[A-Za-z0-9_-]{22}$/;
@@ -33,7 +33,6 @@ const ok = <T = any>(res: GqlResult, field: string): T => {
   return res.body.data![field] as T;
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** What one operation over graphql-ws produced: every `next` payload and the `error` payload, if any. */
 interface WsOutcome {
@@ -541,12 +540,8 @@ describe('GraphQL card payments (sandbox)', () => {
   });
 
   describe('transactionStatusChanged', () => {
-    /** Subscribes by reference and gives the server a moment to register the stream (graphql-ws has no "subscribed" event). */
-    async function subscribeTo(client: Client, reference: string) {
-      const sub = collect(client, STATUS_CHANGED, { r: reference });
-      await sleep(300);
-      return sub;
-    }
+    /** Subscribes by reference; returns once the server has set the stream up. */
+    const subscribeTo = (client: Client, reference: string) => subscribeLive(app.url, client, STATUS_CHANGED, { r: reference });
 
     /**
      * A payment of this merchant that must reach `everything` after whatever came
@@ -563,7 +558,7 @@ describe('GraphQL card payments (sandbox)', () => {
     it('a 3-D Secure payment: nothing while it awaits the cardholder, then its final SUCCESSFUL record once completed', async () => {
       const client = socket();
       const input = cardPaymentInput({ card: { number: CARDS.threeDs } });
-      const everything = collect(client, `subscription { transactionStatusChanged { reference status } }`);
+      const everything = await subscribeLive(app.url, client, `subscription { transactionStatusChanged { reference status } }`);
       // By the merchant's reference, before the payment exists.
       const sub = await subscribeTo(client, input.reference);
       const created = ok(await initiate(input), 'initiatePayment');
@@ -616,7 +611,7 @@ describe('GraphQL card payments (sandbox)', () => {
     it('a payment decided at initiation (4000 0000 0000 9995, initiated over the same socket) is published: FAILED insufficient_funds', async () => {
       const client = socket();
       const input = cardPaymentInput({ card: { number: CARDS.insufficientFunds } });
-      const everything = collect(client, `subscription { transactionStatusChanged { reference status } }`);
+      const everything = await subscribeLive(app.url, client, `subscription { transactionStatusChanged { reference status } }`);
       const sub = await subscribeTo(client, input.reference);
       const outcome = await wsRun(client, INITIATE, { input });
       expect(outcome.error).toBeUndefined();
@@ -635,7 +630,7 @@ describe('GraphQL card payments (sandbox)', () => {
     it('another merchant’s subscriber hears nothing of it', async () => {
       const theirs = socket(otherToken);
       const input = cardPaymentInput({ card: { number: CARDS.insufficientFunds } });
-      const all = collect(theirs, `subscription { transactionStatusChanged { reference } }`);
+      const all = await subscribeLive(app.url, theirs, `subscription { transactionStatusChanged { reference } }`);
       const targeted = await subscribeTo(theirs, input.reference);
       const mine = await subscribeTo(socket(), input.reference);
       ok(await initiate(input), 'initiatePayment');

@@ -3,21 +3,15 @@ import { ManualClock } from '../../../src/shared/clock';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { approvedCustomer, enroll, kycBody } from '../../helpers/factories';
 import { graphql, request } from '../../helpers/http';
+import { cardPaymentBody } from '../../helpers/payments';
 import { momoCollectionBody } from '../../helpers/transactions';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
-import { collect, connect } from '../../helpers/ws';
+import { connect, subscribeLive } from '../../helpers/ws';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TRANSACTION_FIELDS = 'reference externalReference type status failureReason amount currency updatedAt completedAt';
 
-/** Subscribes and collects every payload; resolves once the server has acknowledged the subscription. */
-async function subscribe(client: Client, query: string, variables: Record<string, unknown> = {}) {
-  const { received, errors, stop } = collect(client, query, variables);
-  // graphql-ws has no "subscribed" event; give the server a moment to register the stream.
-  await new Promise((r) => setTimeout(r, 150));
-  return { received, errors, stop };
-}
 
 async function momoCollection(app: TestApp, token: string, customerUuid: string, reference: string) {
   const res = await request(app.url, 'POST', '/v1/crossborder/global-collection', {
@@ -49,7 +43,7 @@ describe('GraphQL subscriptions', () => {
     const reference = await momoCollection(app, token, customer.customer_uuid, 'sub-1');
     const client = connect(app, token);
     clients.push(client);
-    const sub = await subscribe(client, `subscription($r: String) { transactionStatusChanged(reference: $r) { ${TRANSACTION_FIELDS} } }`, { r: 'sub-1' });
+    const sub = await subscribeLive(app.url, client, `subscription($r: String) { transactionStatusChanged(reference: $r) { ${TRANSACTION_FIELDS} } }`, { r: 'sub-1' });
 
     await request(app.url, 'POST', `/v1/sandbox/transactions/${reference}/simulate`, { token, body: { outcome: 'successful' } });
     expect(await eventually(async () => sub.received.length === 1)).toBe(true);
@@ -63,18 +57,21 @@ describe('GraphQL subscriptions', () => {
     const mine = connect(app, token);
     const theirs = connect(app, otherToken);
     clients.push(mine, theirs);
-    const allMine = await subscribe(mine, `subscription { transactionStatusChanged { reference status } }`);
-    const allTheirs = await subscribe(theirs, `subscription { transactionStatusChanged { reference status } }`);
+    const allMine = await subscribeLive(app.url, mine, `subscription { transactionStatusChanged { reference status } }`);
+    const allTheirs = await subscribeLive(app.url, theirs, `subscription { transactionStatusChanged { reference status } }`);
     // Merchant B even asks for A's reference by name: it still gets nothing.
     const customer = await approvedCustomer(app, token);
     const reference = await momoCollection(app, token, customer.customer_uuid, 'sub-2');
-    const targeted = await subscribe(theirs, `subscription($r: String) { transactionStatusChanged(reference: $r) { reference } }`, { r: reference });
+    const targeted = await subscribeLive(app.url, theirs, `subscription($r: String) { transactionStatusChanged(reference: $r) { reference } }`, { r: reference });
 
     await request(app.url, 'POST', `/v1/sandbox/transactions/${reference}/simulate`, { token, body: { outcome: 'failed' } });
     expect(await eventually(async () => allMine.received.some((e) => e.data.transactionStatusChanged.reference === reference))).toBe(true);
-    // A's subscriber has the event; B's had the same chance and got nothing.
-    await new Promise((r) => setTimeout(r, 200));
-    expect(allTheirs.received).toEqual([]);
+    // A's subscriber has the event. B's own payment, made after it, reaches B's socket; once it has,
+    // A's event would have too (one socket, events in commit order): B got its own and nothing else.
+    const sentinel = await request(app.url, 'POST', '/v1/payments/initiate', { token: otherToken, body: cardPaymentBody() });
+    expect(sentinel.body.data.status).toBe('successful');
+    expect(await eventually(async () => allTheirs.received.length > 0)).toBe(true);
+    expect(allTheirs.received.map((e) => e.data.transactionStatusChanged.reference)).toEqual([sentinel.body.data.reference]);
     expect(targeted.received).toEqual([]);
   });
 
@@ -82,7 +79,7 @@ describe('GraphQL subscriptions', () => {
     const client = connect(app, token);
     clients.push(client);
     const customer = await enroll(app, token);
-    const sub = await subscribe(client, `subscription($c: String) { kycStatusChanged(customerUuid: $c) { customerUuid kycStatus overallKycStatus } }`, { c: customer.customer_uuid });
+    const sub = await subscribeLive(app.url, client, `subscription($c: String) { kycStatusChanged(customerUuid: $c) { customerUuid kycStatus overallKycStatus } }`, { c: customer.customer_uuid });
     await request(app.url, 'POST', `/v1/customer/${customer.customer_uuid}/kyc`, { token, body: kycBody() });
     expect(await eventually(async () => sub.received.some((e) => e.data.kycStatusChanged.kycStatus === 'APPROVED'))).toBe(true);
     expect(sub.received.map((e) => e.data.kycStatusChanged.kycStatus)).toEqual(['PENDING', 'APPROVED']);
@@ -167,7 +164,7 @@ describe('GraphQL subscriptions across instances (Redis)', () => {
     const reference = await momoCollection(b, token, customer.customer_uuid, 'across-1');
     const client = connect(a, token);
     try {
-      const sub = await subscribe(client, `subscription { transactionStatusChanged { reference status } }`);
+      const sub = await subscribeLive(a.url, client, `subscription { transactionStatusChanged { reference status } }`);
       await request(b.url, 'POST', `/v1/sandbox/transactions/${reference}/simulate`, { token, body: { outcome: 'successful' } });
       expect(await eventually(async () => sub.received.length > 0)).toBe(true);
       expect(sub.received[0].data.transactionStatusChanged).toEqual({ reference, status: 'SUCCESSFUL' });
