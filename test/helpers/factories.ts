@@ -1,4 +1,5 @@
 import { request } from './http';
+import type { MerchantCredentials } from '../../src/modules/merchants/merchant.service';
 import { TEST_ADMIN_KEY, type TestApp } from './test-app';
 import { eventually } from './wait';
 
@@ -67,4 +68,28 @@ export async function approveInQueue(app: TestApp, customerUuid: string) {
   if (!entry) throw new Error(`no pending KYC submission for ${customerUuid}: ${queue.status} ${queue.text}`);
   const approved = await request(app.url, 'POST', `/v1/admin/kyc/${entry.submission_id}/approve`, { headers: admin });
   if (approved.status !== 200) throw new Error(`approve failed: ${approved.status} ${approved.text}`);
+}
+
+/** A merchant of the app with a fresh access token, and (when asked) a KYC-approved customer. */
+export interface TestMerchant {
+  credentials: MerchantCredentials;
+  token: string;
+  customerUuid: string;
+}
+
+async function testMerchant(app: TestApp, name: string, withCustomer: boolean): Promise<TestMerchant> {
+  const credentials = await app.createMerchant(name);
+  const token = (await app.token(credentials)).accessToken;
+  const customerUuid = withCustomer ? (await approvedCustomer(app, token)).customer_uuid : '';
+  return { credentials, token, customerUuid };
+}
+
+/**
+ * The two-merchant setup of the isolation checks: `mine`, whose data the test makes, and
+ * `theirs`, who must never see or change it. `approvedCustomer` gives each a KYC-approved
+ * customer (`customerUuid`; empty otherwise).
+ */
+export async function twoMerchants(app: TestApp, name: string, opts: { approvedCustomer?: boolean } = {}): Promise<{ mine: TestMerchant; theirs: TestMerchant }> {
+  const [mine, theirs] = await Promise.all([testMerchant(app, name, !!opts.approvedCustomer), testMerchant(app, `${name} (other)`, !!opts.approvedCustomer)]);
+  return { mine, theirs };
 }

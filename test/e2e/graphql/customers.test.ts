@@ -1,5 +1,4 @@
-import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
-import { enroll } from '../../helpers/factories';
+import { enroll, twoMerchants } from '../../helpers/factories';
 import { graphql } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
@@ -35,15 +34,13 @@ const codeOf = (res: { body: { errors?: Array<{ extensions?: Record<string, any>
 
 describe('GraphQL customers and KYC', () => {
   let app: TestApp;
-  let merchant: MerchantCredentials;
   let token: string;
   let otherToken: string;
 
   beforeAll(async () => {
     app = await createTestApp();
-    merchant = await app.createMerchant('GraphQL Customers');
-    token = (await app.token(merchant)).accessToken;
-    otherToken = (await app.token(await app.createMerchant('GraphQL Other'))).accessToken;
+    const { mine, theirs } = await twoMerchants(app, 'GraphQL Customers');
+    [token, otherToken] = [mine.token, theirs.token];
   });
   afterAll(() => app.close());
 

@@ -1,6 +1,6 @@
 import type { Client } from 'graphql-ws';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
-import { approvedCustomer } from '../../helpers/factories';
+import { approvedCustomer, twoMerchants } from '../../helpers/factories';
 import { graphql } from '../../helpers/http';
 import { CARDS, PAYMENT_FIELDS, TEST_AMEX_CVC, TEST_CVC, cardPaymentInput } from '../../helpers/payments';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -84,9 +84,8 @@ describe('GraphQL card payments (sandbox)', () => {
 
   beforeAll(async () => {
     app = await createTestApp();
-    merchant = await app.createMerchant('GraphQL Card Merchant');
-    token = (await app.token(merchant)).accessToken;
-    otherToken = (await app.token(await app.createMerchant('GraphQL Other Card Merchant'))).accessToken;
+    const { mine, theirs } = await twoMerchants(app, 'GraphQL Card Merchant');
+    [merchant, token, otherToken] = [mine.credentials, mine.token, theirs.token];
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.dispose()));

@@ -1,5 +1,4 @@
-import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
-import { approvedCustomer, enroll } from '../../helpers/factories';
+import { approvedCustomer, enroll, twoMerchants } from '../../helpers/factories';
 import { expectedQuote } from '../../helpers/fx';
 import { graphql, request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -43,16 +42,14 @@ const bankCollection = (customerUuid: string, overrides: Record<string, unknown>
 
 describe('GraphQL cross-border collections and transfers', () => {
   let app: TestApp;
-  let merchant: MerchantCredentials;
   let token: string;
   let otherToken: string;
   let customerUuid: string;
 
   beforeAll(async () => {
     app = await createTestApp({ env: { SANDBOX_SETTLE_MS: '100' } });
-    merchant = await app.createMerchant('GraphQL Transactions');
-    token = (await app.token(merchant)).accessToken;
-    otherToken = (await app.token(await app.createMerchant('GraphQL Transactions Other'))).accessToken;
+    const { mine, theirs } = await twoMerchants(app, 'GraphQL Transactions');
+    [token, otherToken] = [mine.token, theirs.token];
     customerUuid = (await approvedCustomer(app, token)).customer_uuid;
   });
   afterAll(() => app.close());

@@ -1,4 +1,4 @@
-import { approvedCustomer, awaitKycDecision, enroll, kycBody } from '../../helpers/factories';
+import { approvedCustomer, awaitKycDecision, enroll, kycBody, twoMerchants } from '../../helpers/factories';
 import { request } from '../../helpers/http';
 import { runJobsNow, transactionIdOf } from '../../helpers/jobs';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -40,8 +40,8 @@ describe('REST POST /v1/crossborder/global-collection', () => {
 
   beforeAll(async () => {
     app = await createTestApp({ env: { SANDBOX_SETTLE_MS: '100' } });
-    token = (await app.token(await app.createMerchant('Collections Merchant'))).accessToken;
-    otherToken = (await app.token(await app.createMerchant('Other Collections Merchant'))).accessToken;
+    const { mine, theirs } = await twoMerchants(app, 'Collections Merchant');
+    [token, otherToken] = [mine.token, theirs.token];
     const rejectedCustomer = await enroll(app, token);
     await request(app.url, 'POST', `/v1/customer/${rejectedCustomer.customer_uuid}/kyc`, { token, body: kycBody({ id_number: 'REJECT-42' }) });
     const [k, u, s, n, o] = await Promise.all([

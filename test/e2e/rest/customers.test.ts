@@ -1,19 +1,16 @@
-import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
-import { awaitKycDecision, enroll, enrollBody, kycBody } from '../../helpers/factories';
+import { awaitKycDecision, enroll, enrollBody, kycBody, twoMerchants } from '../../helpers/factories';
 import { request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 describe('REST customers and KYC', () => {
   let app: TestApp;
-  let merchant: MerchantCredentials;
   let token: string;
   let otherToken: string;
 
   beforeAll(async () => {
     app = await createTestApp();
-    merchant = await app.createMerchant('Customers Merchant');
-    token = (await app.token(merchant)).accessToken;
-    otherToken = (await app.token(await app.createMerchant('Other Merchant'))).accessToken;
+    const { mine, theirs } = await twoMerchants(app, 'Customers Merchant');
+    [token, otherToken] = [mine.token, theirs.token];
   });
   afterAll(() => app.close());
 

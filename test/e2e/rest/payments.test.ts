@@ -2,7 +2,7 @@ import { request } from '../../helpers/http';
 import { CARDS, cardPaymentBody, initiatePayment, verifyPayment } from '../../helpers/payments';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { historyRows, momoCollectionBody, outboxRows, transactionCount } from '../../helpers/transactions';
-import { approvedCustomer, enroll } from '../../helpers/factories';
+import { approvedCustomer, enroll, twoMerchants } from '../../helpers/factories';
 
 const PAYMENT_REFERENCE = /^pay_[0-9a-f]{24}$/;
 
@@ -13,8 +13,8 @@ describe('REST /v1/payments', () => {
 
   beforeAll(async () => {
     app = await createTestApp();
-    token = (await app.token(await app.createMerchant('Card Merchant'))).accessToken;
-    otherToken = (await app.token(await app.createMerchant('Other Card Merchant'))).accessToken;
+    const { mine, theirs } = await twoMerchants(app, 'Card Merchant');
+    [token, otherToken] = [mine.token, theirs.token];
   });
   afterAll(() => app.close());
 

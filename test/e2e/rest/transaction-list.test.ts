@@ -1,4 +1,4 @@
-import { approvedCustomer } from '../../helpers/factories';
+import { approvedCustomer, twoMerchants } from '../../helpers/factories';
 import { graphql, request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { momoCollectionBody, transferBody } from '../../helpers/transactions';
@@ -17,11 +17,9 @@ describe('REST GET /v1/transactions', () => {
 
   beforeAll(async () => {
     app = await createTestApp({ env: { SANDBOX_SETTLE_MS: '600000' } });
-    tokenA = (await app.token(await app.createMerchant('Lister A'))).accessToken;
-    tokenB = (await app.token(await app.createMerchant('Lister B'))).accessToken;
-    customerA = (await approvedCustomer(app, tokenA)).customer_uuid;
+    const { mine, theirs } = await twoMerchants(app, 'Lister', { approvedCustomer: true });
+    [tokenA, tokenB, customerA, customerB] = [mine.token, theirs.token, mine.customerUuid, theirs.customerUuid];
     customerA2 = (await approvedCustomer(app, tokenA)).customer_uuid;
-    customerB = (await approvedCustomer(app, tokenB)).customer_uuid;
     // A: two collections for one customer, one for another, and a transfer; B: one collection.
     for (const [path, body] of [
       ['/v1/crossborder/global-collection', momoCollectionBody(customerA)],

@@ -1,4 +1,4 @@
-import { approvedCustomer } from '../../helpers/factories';
+import { twoMerchants } from '../../helpers/factories';
 import { request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { bankCollectionBody, getTransaction, momoCollectionBody, newReference, transferBody } from '../../helpers/transactions';
@@ -22,10 +22,8 @@ describe('REST GET /v1/crossborder/global-transfer/{reference}', () => {
 
   beforeAll(async () => {
     app = await createTestApp({ env: { SANDBOX_SETTLE_MS: '600000' } });
-    tokenA = (await app.token(await app.createMerchant('Status Merchant A'))).accessToken;
-    tokenB = (await app.token(await app.createMerchant('Status Merchant B'))).accessToken;
-    const [a, b] = await Promise.all([approvedCustomer(app, tokenA), approvedCustomer(app, tokenB)]);
-    [customerA, customerB] = [a.customer_uuid, b.customer_uuid];
+    const { mine, theirs } = await twoMerchants(app, 'Status Merchant', { approvedCustomer: true });
+    [tokenA, tokenB, customerA, customerB] = [mine.token, theirs.token, mine.customerUuid, theirs.customerUuid];
   });
   afterAll(() => app.close());
 

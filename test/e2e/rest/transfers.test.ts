@@ -1,4 +1,4 @@
-import { approvedCustomer, enroll } from '../../helpers/factories';
+import { enroll, twoMerchants } from '../../helpers/factories';
 import { expectedQuote } from '../../helpers/fx';
 import { request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -28,10 +28,9 @@ describe('REST POST /v1/crossborder/global-transfer', () => {
 
   beforeAll(async () => {
     app = await createTestApp({ env: { SANDBOX_SETTLE_MS: '100' } });
-    token = (await app.token(await app.createMerchant('Transfers Merchant'))).accessToken;
-    otherToken = (await app.token(await app.createMerchant('Other Transfers Merchant'))).accessToken;
-    const [k, n, o] = await Promise.all([approvedCustomer(app, token), enroll(app, token), approvedCustomer(app, otherToken)]);
-    [ke, notApproved, othersCustomer] = [k.customer_uuid, n.customer_uuid, o.customer_uuid];
+    const { mine, theirs } = await twoMerchants(app, 'Transfers Merchant', { approvedCustomer: true });
+    [token, otherToken, ke, othersCustomer] = [mine.token, theirs.token, mine.customerUuid, theirs.customerUuid];
+    notApproved = (await enroll(app, token)).customer_uuid;
   });
   afterAll(() => app.close());
 
