@@ -97,7 +97,11 @@ describe('concurrent collections with one reference', () => {
     const reference = nextReference();
     const calls: Array<Promise<{ door: 'rest' | 'graphql'; res: HttpResult }>> = [];
     for (let i = 0; i < CONCURRENCY; i++) {
-      calls.push(i % 2 === 0 ? viaRest(reference).then((res) => ({ door: 'rest' as const, res })) : viaGraphql(reference).then((res) => ({ door: 'graphql' as const, res })));
+      calls.push(
+        i % 2 === 0
+          ? viaRest(reference).then((res) => ({ door: 'rest' as const, res }))
+          : viaGraphql(reference).then((res) => ({ door: 'graphql' as const, res })),
+      );
     }
     const results = await Promise.all(calls);
     expect(results.filter((r) => r.door === 'rest')).toHaveLength(CONCURRENCY / 2);

@@ -107,7 +107,10 @@ describe('each door names fields in its own language', () => {
 
   it('REST takes only REST names: a camelCase key is an unknown field, not an alias', async () => {
     const { customerid, first_name, ...rest } = enrollBodyFor('KE');
-    const res = await request(app.url, 'POST', '/v1/customer/enroll', { token, body: { ...rest, customerId: customerid, customer_id: customerid, firstName: first_name } });
+    const res = await request(app.url, 'POST', '/v1/customer/enroll', {
+      token,
+      body: { ...rest, customerId: customerid, customer_id: customerid, firstName: first_name },
+    });
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual([
       { field: 'customerid', issue: 'is required' },

@@ -21,7 +21,11 @@ async function holdingReceiver() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     held,
     answerAll: () => held.splice(0).forEach((res) => res.writeHead(200).end('ok')),
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -35,7 +39,8 @@ describe('graceful shutdown on SIGTERM', () => {
       const admin = { authorization: `Bearer ${TEST_ADMIN_KEY}` };
       const created = await request(proc.url, 'POST', '/v1/admin/merchants', { headers: admin, body: { name: 'Draining' } });
       const { client_id, client_secret } = created.body.data;
-      const token = (await request(proc.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', client_id, client_secret } })).body.data.access_token;
+      const token = (await request(proc.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', client_id, client_secret } })).body.data
+        .access_token;
       await setEndpoint(proc.url, token, receiver.url);
 
       // An open socket, proven live by an operation.

@@ -19,7 +19,9 @@ type Sub = ReturnType<typeof collect>;
 
 /** The KYC events of one customer, from the outbox (what webhooks deliver from). */
 const outboxOf = (db: string, customerUuid: string) =>
-  dbQuery<{ id: string; type: string; payload: any }>(db, 'select id, type, payload from outbox_event where subject_id = $1 order by created_at, id', [customerUuid]);
+  dbQuery<{ id: string; type: string; payload: any }>(db, 'select id, type, payload from outbox_event where subject_id = $1 order by created_at, id', [
+    customerUuid,
+  ]);
 
 /** What the subscriber received for one customer, as kycStatus values. */
 const streamOf = (sub: Sub, customerUuid: string) =>
@@ -251,7 +253,19 @@ describe('KYC review queue in production: the admin API', () => {
 
     const kyc = await kycOf(uuid);
     expect(kyc).toMatchObject({ kyc_status: 'rejected', overall_kyc_status: 'rejected', rejection_reason: reason });
-    const viaGraphql = await graphql(app.url, `query($c: String!) { kyc(customerUuid: $c) { kycStatus rejectionReason reviewedAt } }`, { token, variables: { c: uuid } });
+    const viaGraphql = await graphql(
+      app.url,
+      `
+        query ($c: String!) {
+          kyc(customerUuid: $c) {
+            kycStatus
+            rejectionReason
+            reviewedAt
+          }
+        }
+      `,
+      { token, variables: { c: uuid } },
+    );
     expect(viaGraphql.body.data.kyc).toEqual({ kycStatus: 'REJECTED', rejectionReason: reason, reviewedAt: kyc.reviewed_at });
     const events = await outboxOf(app.db.url, uuid);
     expect(events.map((e) => e.type)).toEqual(['customer.kyc.rejected']);
@@ -273,7 +287,10 @@ describe('KYC review queue in production: the admin API', () => {
     expect(await eventually(async () => streamOf(sub, uuid).some((e) => e.kycStatus === 'APPROVED'))).toBe(true);
     const before = await kycOf(uuid);
 
-    for (const [path, body] of [[`/v1/admin/kyc/${id}/approve`, undefined], [`/v1/admin/kyc/${id}/reject`, { reason: 'changed my mind' }]] as const) {
+    for (const [path, body] of [
+      [`/v1/admin/kyc/${id}/approve`, undefined],
+      [`/v1/admin/kyc/${id}/reject`, { reason: 'changed my mind' }],
+    ] as const) {
       const res = await admin('POST', path, { body });
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ status: 'error', code: 'INVALID_STATE', message: expect.stringContaining('already approved') });
@@ -330,7 +347,11 @@ describe('KYC review queue in production: the admin API', () => {
 
   it('a malformed submission id is 400 (before any query); an unknown one is 404', async () => {
     for (const bad of ['not-a-uuid', '12345', `${'0'.repeat(8)}-0000-0000-0000-00000000000g`, "x'%20or%201=1--"]) {
-      for (const [method, suffix, body] of [['GET', '', undefined], ['POST', '/approve', undefined], ['POST', '/reject', { reason: 'r' }]] as const) {
+      for (const [method, suffix, body] of [
+        ['GET', '', undefined],
+        ['POST', '/approve', undefined],
+        ['POST', '/reject', { reason: 'r' }],
+      ] as const) {
         const res = await admin(method, `/v1/admin/kyc/${bad}${suffix}`, { body });
         expect({ bad, suffix, status: res.status }).toEqual({ bad, suffix, status: 400 });
         expect(res.body).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'submission_id', issue: 'must be a uuid' }] });
@@ -341,7 +362,11 @@ describe('KYC review queue in production: the admin API', () => {
     expect(both.body.details).toEqual([{ field: 'submission_id', issue: 'must be a uuid' }]);
 
     const unknown = '3f1c2d4e-9130-4913-8913-000000000913';
-    for (const [method, suffix, body] of [['GET', '', undefined], ['POST', '/approve', undefined], ['POST', '/reject', { reason: 'r' }]] as const) {
+    for (const [method, suffix, body] of [
+      ['GET', '', undefined],
+      ['POST', '/approve', undefined],
+      ['POST', '/reject', { reason: 'r' }],
+    ] as const) {
       const res = await admin(method, `/v1/admin/kyc/${unknown}${suffix}`, { body });
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ status: 'error', code: 'NOT_FOUND', message: 'KYC submission not found' });
@@ -383,7 +408,8 @@ describe('kyc:review CLI against a running production service (no Redis)', () =>
     proc = await startServiceProcess(env);
     const created = await request(proc.url, 'POST', '/v1/admin/merchants', { body: { name: 'CLI Reviewed' }, headers: ADMIN });
     const { client_id, client_secret } = created.body.data;
-    token = (await request(proc.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', client_id, client_secret } })).body.data.access_token;
+    token = (await request(proc.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', client_id, client_secret } })).body.data
+      .access_token;
     client = connect({ url: proc.url } as TestApp, token);
     sub = collect(client, KYC_CHANGES);
     const sentinel = await submitKyc(proc, token, 'SENTINEL-0002');
@@ -420,7 +446,12 @@ describe('kyc:review CLI against a running production service (no Redis)', () =>
 
     const rejected = await runCli(['reject', id, '--reason', 'Name does not match the document', '--operator', 'ops.bob'], env);
     expect(rejected.code).toBe(0);
-    expect(JSON.parse(rejected.stdout)).toMatchObject({ submission_id: id, status: 'rejected', reviewed_by: 'cli:ops.bob', rejection_reason: 'Name does not match the document' });
+    expect(JSON.parse(rejected.stdout)).toMatchObject({
+      submission_id: id,
+      status: 'rejected',
+      reviewed_by: 'cli:ops.bob',
+      rejection_reason: 'Name does not match the document',
+    });
 
     // The CLI is another process and there is no Redis: the decision's job reaches the service's subscribers.
     expect(await eventually(async () => streamOf(sub, uuid).some((e) => e.kycStatus === 'REJECTED'), { attempts: 100, everyMs: 100 })).toBe(true);

@@ -162,7 +162,12 @@ describe('metrics and health', () => {
     expect(names.has('anonymous') && names.has('invalid')).toBe(true);
     // The names seen before, the first of these, and the two reserved ones and `other`.
     expect(names.size).toBe(100 + 3);
-    const other = valueOf(samples, 'graphql_operation_duration_seconds_count', { transport: 'http', operation_type: 'query', operation_name: 'other', outcome: 'ok' });
+    const other = valueOf(samples, 'graphql_operation_duration_seconds_count', {
+      transport: 'http',
+      operation_type: 'query',
+      operation_name: 'other',
+      outcome: 'ok',
+    });
     expect(other).toBe(110 - (100 - 3));
   });
 
@@ -201,9 +206,18 @@ describe('metrics and health', () => {
       expect(valueOf(samples, 'payments_db_pool_max_connections', { pool })).toBe(10);
     }
     // The scrape's own queue statement holds a direct connection: at least one is in use or idle.
-    expect(valueOf(samples, 'payments_db_pool_connections', { pool: 'direct', state: 'idle' })! + valueOf(samples, 'payments_db_pool_connections', { pool: 'direct', state: 'used' })!).toBeGreaterThan(0);
+    expect(
+      valueOf(samples, 'payments_db_pool_connections', { pool: 'direct', state: 'idle' })! +
+        valueOf(samples, 'payments_db_pool_connections', { pool: 'direct', state: 'used' })!,
+    ).toBeGreaterThan(0);
     for (const task of ['deliver-webhook', 'kyc-review', 'settle-transaction']) {
-      for (const name of ['payments_jobs_queued', 'payments_jobs_scheduled', 'payments_jobs_running', 'payments_jobs_failed', 'payments_jobs_oldest_age_seconds']) {
+      for (const name of [
+        'payments_jobs_queued',
+        'payments_jobs_scheduled',
+        'payments_jobs_running',
+        'payments_jobs_failed',
+        'payments_jobs_oldest_age_seconds',
+      ]) {
         expect(valueOf(samples, name, { task })).toBeGreaterThanOrEqual(0);
       }
     }
@@ -247,7 +261,10 @@ describe('metrics and health', () => {
   it('with METRICS_TOKEN, /metrics needs it; with Redis unreachable the app starts and is not ready; draining is not ready', async () => {
     const metricsToken = 'metrics-token-0123456789abcdef';
     const lines: string[] = [];
-    const other = await createTestApp({ env: { METRICS_TOKEN: metricsToken, REDIS_URL: 'redis://127.0.0.1:1' }, logDestination: { write: (chunk: string) => void lines.push(chunk) } });
+    const other = await createTestApp({
+      env: { METRICS_TOKEN: metricsToken, REDIS_URL: 'redis://127.0.0.1:1' },
+      logDestination: { write: (chunk: string) => void lines.push(chunk) },
+    });
     try {
       const none = await request(other.url, 'GET', '/metrics');
       expect(none.status).toBe(401);

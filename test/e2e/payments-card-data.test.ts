@@ -43,8 +43,7 @@ interface Finding {
   context: string;
 }
 
-const contextOf = (text: string, index: number, length: number) =>
-  text.slice(Math.max(0, index - 80), index + length + 80).replace(/\s+/g, ' ');
+const contextOf = (text: string, index: number, length: number) => text.slice(Math.max(0, index - 80), index + length + 80).replace(/\s+/g, ' ');
 
 /** The card's digits with up to three non-alphanumeric characters between any two: "4242 4242…", "4242-4242…", `"4242","4242"`… */
 const anyGrouping = (digits: string) => new RegExp(digits.split('').join('[^0-9A-Za-z]{0,3}'), 'g');
@@ -83,7 +82,8 @@ const CARD_KEY_WITH_VALUE =
   /(?<![A-Za-z0-9_$])(?:\\*["'])?(cvc|cvv|cvc2|cvv2|csc|exp_month|expMonth|exp_year|expYear|card_number|cardNumber|pan)(?:\\*["'])?\s*[:=]\s*(?!(?:\\*["'])?\[redacted\])(?=\S)/gi;
 
 /** Numeric fields whose JSON number may equal a CVC by chance (durations, counters, ids). */
-const NUMERIC_KEY = /^(id|\w+_id|\w+Id|ms|responseTime|duration|elapsed\w*|\w*latency\w*|statusCode|status_code|\w*attempts?\w*|revision|priority|count|\w+_count|port)$/i;
+const NUMERIC_KEY =
+  /^(id|\w+_id|\w+Id|ms|responseTime|duration|elapsed\w*|\w*latency\w*|statusCode|status_code|\w*attempts?\w*|revision|priority|count|\w+_count|port)$/i;
 
 function cvcFindings(source: string, text: string): Finding[] {
   const out: Finding[] = [];
@@ -169,7 +169,8 @@ async function scanDatabase(label: string, databaseUrl: string, secrets: string[
     result.forEach((r, i) => {
       const source = `${label} db ${schema}.${name} row ${i + 1}`;
       findings.push(...scanText(source, r.row));
-      for (const secret of secrets.filter((x) => r.row.includes(x))) findings.push({ source, rule: '3-D Secure handle', match: secret, context: contextOf(r.row, r.row.indexOf(secret), secret.length) });
+      for (const secret of secrets.filter((x) => r.row.includes(x)))
+        findings.push({ source, rule: '3-D Secure handle', match: secret, context: contextOf(r.row, r.row.indexOf(secret), secret.length) });
       // The JSON form adds the column names (key checks, numeric fields); card numbers were looked for in the row text already.
       findings.push(...scanText(`${source} (json)`, r.json).filter((f) => f.rule.startsWith('CVC') || f.rule.startsWith('card key')));
     });
@@ -182,7 +183,6 @@ const uniqueRef = (prefix: string) => `${prefix}-${randomBytes(6).toString('hex'
 // ---------------------------------------------------------------------------
 // The test
 // ---------------------------------------------------------------------------
-
 
 /** The cards every GraphQL door runs, with the status each ends in. */
 const GRAPHQL_CARD_CASES: Array<[Record<string, unknown>, string]> = [
@@ -210,7 +210,11 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
   // --- recording doors --------------------------------------------------------
 
   /** Headers as text; content-length is left out (a byte count, which may equal a CVC by chance). */
-  const headerText = (headers: Headers) => [...headers].filter(([k]) => k !== 'content-length').map(([k, v]) => `${k}: ${v}`).join('\n');
+  const headerText = (headers: Headers) =>
+    [...headers]
+      .filter(([k]) => k !== 'content-length')
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n');
   const record = (source: string, res: HttpResult) => {
     responses.push({ source: `${source} → HTTP ${res.status}`, text: `${headerText(res.headers)}\n\n${res.text}` });
     return res;
@@ -255,12 +259,15 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
       { next: (v) => void collected.push(v), error: (e) => void collected.push({ error: errorJson(e) }), complete: () => undefined },
     );
     // Live before the first payment: 4242 payments are made until one of them reaches it.
-    const live = await eventually(async () => {
-      if (collected.length > 0) return true;
-      const res = await rest('REST sentinel', app.url, 'POST', '/v1/payments/initiate', { token, body: cardPaymentBody({ reference: ref('sentinel') }) });
-      expect(res.status).toBe(200);
-      return false;
-    }, { attempts: 100, everyMs: 50 });
+    const live = await eventually(
+      async () => {
+        if (collected.length > 0) return true;
+        const res = await rest('REST sentinel', app.url, 'POST', '/v1/payments/initiate', { token, body: cardPaymentBody({ reference: ref('sentinel') }) });
+        expect(res.status).toBe(200);
+        return false;
+      },
+      { attempts: 100, everyMs: 50 },
+    );
     expect(live).toBe(true);
   });
 
@@ -353,17 +360,24 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
       ['number as an array of groups', { number: ['4242', '4242', '4242', '4242'] }, 'card.number'],
     ];
     for (const [name, card, field] of refusals) {
-      const res = await rest(`REST refused: ${name}`, app.url, 'POST', '/v1/payments/initiate', { token, body: cardPaymentBody({ reference: ref('rest-bad'), card }) });
+      const res = await rest(`REST refused: ${name}`, app.url, 'POST', '/v1/payments/initiate', {
+        token,
+        body: cardPaymentBody({ reference: ref('rest-bad'), card }),
+      });
       expect({ name, status: res.status, code: res.body?.code }).toEqual({ name, status: 400, code: 'INVALID_REQUEST' });
       expect(res.body.details.map((d: { field: string }) => d.field)).toContain(field);
     }
 
     const duplicate = ref('rest-dup');
     expect((await rest('REST first', app.url, 'POST', '/v1/payments/initiate', { token, body: cardPaymentBody({ reference: duplicate }) })).status).toBe(200);
-    expect((await rest('REST duplicate reference', app.url, 'POST', '/v1/payments/initiate', { token, body: cardPaymentBody({ reference: duplicate }) })).status).toBe(409);
+    expect(
+      (await rest('REST duplicate reference', app.url, 'POST', '/v1/payments/initiate', { token, body: cardPaymentBody({ reference: duplicate }) })).status,
+    ).toBe(409);
     const unknownCustomer = cardPaymentBody({ reference: ref('rest-cust'), customer_uuid: '3f1c2d4e-0000-4000-8000-000000000000' });
     expect((await rest('REST unknown customer', app.url, 'POST', '/v1/payments/initiate', { token, body: unknownCustomer })).status).toBe(404);
-    expect((await rest('REST no token', app.url, 'POST', '/v1/payments/initiate', { body: cardPaymentBody({ reference: ref('rest-anon') }) })).status).toBe(401);
+    expect((await rest('REST no token', app.url, 'POST', '/v1/payments/initiate', { body: cardPaymentBody({ reference: ref('rest-anon') }) })).status).toBe(
+      401,
+    );
     const asText = await rest('REST text/plain', app.url, 'POST', '/v1/payments/initiate', {
       token,
       raw: JSON.stringify(cardPaymentBody({ reference: ref('rest-text') })),
@@ -390,7 +404,11 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
       `{"card":{"number":"${CARDS.insufficientFunds}\\x","cvc":"${TEST_CVC}"}}`,
     ];
     for (const [i, raw] of bodies.entries()) {
-      const res = await rest(`REST malformed body #${i + 1}`, app.url, 'POST', '/v1/payments/initiate', { token, raw, headers: { 'content-type': 'application/json' } });
+      const res = await rest(`REST malformed body #${i + 1}`, app.url, 'POST', '/v1/payments/initiate', {
+        token,
+        raw,
+        headers: { 'content-type': 'application/json' },
+      });
       expect({ i, status: res.status, code: res.body?.code }).toEqual({ i, status: 400, code: 'INVALID_REQUEST' });
     }
     // The same over GraphQL's HTTP door.
@@ -413,9 +431,13 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
       expect(res.status).toBe(404);
     }
     for (const method of ['GET', 'POST']) {
-      const res = await rest(`3DS ${method} with a card as handle`, app.url, method, `/v1/sandbox/3ds/${CARDS.success}`, method === 'POST'
-        ? { raw: `decision=complete&csrf=${CARDS.success}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } }
-        : {});
+      const res = await rest(
+        `3DS ${method} with a card as handle`,
+        app.url,
+        method,
+        `/v1/sandbox/3ds/${CARDS.success}`,
+        method === 'POST' ? { raw: `decision=complete&csrf=${CARDS.success}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {},
+      );
       expect(res.status).toBe(method === 'GET' ? 404 : 403);
     }
   });
@@ -428,10 +450,22 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
       const res = await gql(`GraphQL initiate ${JSON.stringify(card)}`, app.url, INITIATE, { input: cardPaymentInput({ reference: ref('gql'), card }) }, token);
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.initiatePayment.status).toBe(status);
-      await gql('GraphQL verify', app.url, `query($r: String!) { verifyPayment(reference: $r) { ${PAYMENT_FIELDS} } }`, { r: res.body.data.initiatePayment.reference }, token);
+      await gql(
+        'GraphQL verify',
+        app.url,
+        `query($r: String!) { verifyPayment(reference: $r) { ${PAYMENT_FIELDS} } }`,
+        { r: res.body.data.initiatePayment.reference },
+        token,
+      );
     }
     for (const decision of ['complete', 'fail', 'expire'] as const) {
-      const res = await gql(`GraphQL initiate 3DS (${decision})`, app.url, INITIATE, { input: cardPaymentInput({ reference: ref('gql-3ds'), card: { number: CARDS.threeDs } }) }, token);
+      const res = await gql(
+        `GraphQL initiate 3DS (${decision})`,
+        app.url,
+        INITIATE,
+        { input: cardPaymentInput({ reference: ref('gql-3ds'), card: { number: CARDS.threeDs } }) },
+        token,
+      );
       const payment = res.body.data.initiatePayment;
       expect(payment.status).toBe('REQUIRES_ACTION');
       if (decision === 'expire') {
@@ -443,7 +477,13 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
         const answer = await threeDs(`GraphQL 3DS ${decision}`, payment.nextAction.url, decision);
         expect(answer.status).toBe(200);
       }
-      const verified = await gql('GraphQL verify 3DS', app.url, `query($r: String!) { verifyPayment(reference: $r) { ${PAYMENT_FIELDS} } }`, { r: payment.reference }, token);
+      const verified = await gql(
+        'GraphQL verify 3DS',
+        app.url,
+        `query($r: String!) { verifyPayment(reference: $r) { ${PAYMENT_FIELDS} } }`,
+        { r: payment.reference },
+        token,
+      );
       expect(verified.body.data.verifyPayment).toMatchObject({
         status: decision === 'complete' ? 'SUCCESSFUL' : 'FAILED',
         failureReason: { complete: null, fail: 'authentication_failed', expire: 'authentication_expired' }[decision],
@@ -453,7 +493,9 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
 
   /** Operations that must be refused, each carrying a card number or CVC where it does not belong. */
   const refusedOperations = (): Array<[string, string, Record<string, unknown> | undefined]> => {
-    const input = (card: Record<string, unknown>) => ({ input: { ...cardPaymentInput({ reference: ref('gql-bad') }), card: { ...cardPaymentInput().card, ...card } } });
+    const input = (card: Record<string, unknown>) => ({
+      input: { ...cardPaymentInput({ reference: ref('gql-bad') }), card: { ...cardPaymentInput().card, ...card } },
+    });
     const literal = (card: string) =>
       `mutation { initiatePayment(input: { reference: "${ref('lit')}", amount: "10.00", currency: "NGN", card: { ${card} } }) { reference } }`;
     return [
@@ -471,20 +513,40 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
       ['expYear beyond 32 bits', INITIATE, input({ expYear: Number(CARDS.other) })],
       ['an unknown field named pan', INITIATE, input({ pan: CARDS.success })],
       ['a card number as a field name', INITIATE, input({ [CARDS.success]: TEST_CVC })],
-      ['the card without cvc', INITIATE, { input: { ...cardPaymentInput({ reference: ref('gql-bad') }), card: { number: CARDS.success, expMonth: 12, expYear: 2030 } } }],
+      [
+        'the card without cvc',
+        INITIATE,
+        { input: { ...cardPaymentInput({ reference: ref('gql-bad') }), card: { number: CARDS.success, expMonth: 12, expYear: 2030 } } },
+      ],
       ['the card as a string', INITIATE, { input: { ...cardPaymentInput({ reference: ref('gql-bad') }), card: `${CARDS.success} 12/30 ${TEST_CVC}` } }],
       ['verify with an Int reference variable', `query($r: String!) { verifyPayment(reference: $r) { reference } }`, { r: Number(CARDS.success) }],
       // Inline literals: validation errors quote the literal.
       ['number as an Int literal', literal(`number: ${CARDS.success}, expMonth: 12, expYear: 2030, cvc: "${TEST_CVC}"`), undefined],
       ['CVC as an Int literal', literal(`number: "${CARDS.success}", expMonth: 12, expYear: 2030, cvc: ${TEST_CVC}`), undefined],
       ['Amex CVC as an Int literal', literal(`number: "${CARDS.amex}", expMonth: 12, expYear: 2030, cvc: ${TEST_AMEX_CVC}`), undefined],
-      ['expMonth as a grouped card string', literal(`number: "${CARDS.success}", expMonth: "4242 4242 4242 4242", expYear: 2030, cvc: "${TEST_CVC}"`), undefined],
+      [
+        'expMonth as a grouped card string',
+        literal(`number: "${CARDS.success}", expMonth: "4242 4242 4242 4242", expYear: 2030, cvc: "${TEST_CVC}"`),
+        undefined,
+      ],
       ['expYear literal beyond 32 bits', literal(`number: "${CARDS.success}", expMonth: 12, expYear: ${CARDS.other}, cvc: "${TEST_CVC}"`), undefined],
       ['a float literal carrying a card', literal(`number: "${CARDS.success}", expMonth: 12.${CARDS.success}, expYear: 2030, cvc: "${TEST_CVC}"`), undefined],
-      ['an enum literal carrying a card', `mutation { initiatePayment(input: { reference: "x", amount: "1", currency: "NGN", paymentMethod: "${CARDS.success}", card: { number: "${CARDS.success}", expMonth: 12, expYear: 2030, cvc: "${TEST_CVC}" } }) { reference } }`, undefined],
-      ['an enum name carrying a card', `mutation { initiatePayment(input: { reference: "x", amount: "1", currency: "NGN", paymentMethod: CARD_${CARDS.success}, card: { number: "${CARDS.success}", expMonth: 12, expYear: 2030, cvc: "${TEST_CVC}" } }) { reference } }`, undefined],
+      [
+        'an enum literal carrying a card',
+        `mutation { initiatePayment(input: { reference: "x", amount: "1", currency: "NGN", paymentMethod: "${CARDS.success}", card: { number: "${CARDS.success}", expMonth: 12, expYear: 2030, cvc: "${TEST_CVC}" } }) { reference } }`,
+        undefined,
+      ],
+      [
+        'an enum name carrying a card',
+        `mutation { initiatePayment(input: { reference: "x", amount: "1", currency: "NGN", paymentMethod: CARD_${CARDS.success}, card: { number: "${CARDS.success}", expMonth: 12, expYear: 2030, cvc: "${TEST_CVC}" } }) { reference } }`,
+        undefined,
+      ],
       ['an unknown literal field', literal(`number: "${CARDS.success}", expMonth: 12, expYear: 2030, cvc: "${TEST_CVC}", cvv: "${TEST_CVC}"`), undefined],
-      ['a Decimal amount carrying a card', `mutation { initiatePayment(input: { reference: "x", amount: "${CARDS.success}x", currency: "NGN", card: { number: "${CARDS.success}", expMonth: 12, expYear: 2030, cvc: "${TEST_CVC}" } }) { reference } }`, undefined],
+      [
+        'a Decimal amount carrying a card',
+        `mutation { initiatePayment(input: { reference: "x", amount: "${CARDS.success}x", currency: "NGN", card: { number: "${CARDS.success}", expMonth: 12, expYear: 2030, cvc: "${TEST_CVC}" } }) { reference } }`,
+        undefined,
+      ],
       ['verify with an Int literal', `{ verifyPayment(reference: ${CARDS.success}) { reference } }`, undefined],
       ['verify with a card reference', `{ verifyPayment(reference: "${CARDS.success}") { reference } }`, undefined],
       // Syntax errors around a card number.
@@ -504,10 +566,16 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
       expect({ name, code: res.body.errors[0].extensions?.code }).toEqual({ name, code: expect.stringMatching(/^(INVALID_REQUEST|NOT_FOUND)$/) });
     }
     // A GET with the card in the query string.
-    const get = await rest('GraphQL GET', app.url, 'GET', `/graphql?query=${encodeURIComponent(`{ verifyPayment(reference: "${CARDS.success}") { reference } }`)}`, {
-      token,
-      headers: { 'apollo-require-preflight': 'true' },
-    });
+    const get = await rest(
+      'GraphQL GET',
+      app.url,
+      'GET',
+      `/graphql?query=${encodeURIComponent(`{ verifyPayment(reference: "${CARDS.success}") { reference } }`)}`,
+      {
+        token,
+        headers: { 'apollo-require-preflight': 'true' },
+      },
+    );
     expect(get.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
@@ -523,7 +591,9 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
       expect(results[0].data.initiatePayment.status).toBe(status);
     }
     for (const decision of ['complete', 'fail', 'expire'] as const) {
-      const { results } = await ws(`WS initiate 3DS (${decision})`, client, INITIATE, { input: cardPaymentInput({ reference: ref('ws-3ds'), card: { number: CARDS.threeDs } }) });
+      const { results } = await ws(`WS initiate 3DS (${decision})`, client, INITIATE, {
+        input: cardPaymentInput({ reference: ref('ws-3ds'), card: { number: CARDS.threeDs } }),
+      });
       const payment = results[0].data.initiatePayment;
       expect(payment.status).toBe('REQUIRES_ACTION');
       if (decision === 'expire') await expireByJob(payment.reference);
@@ -546,8 +616,12 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     ];
     for (const [i, frame] of frames.entries()) {
       const socket = new WebSocket(app.url.replace('http://', 'ws://') + '/graphql', 'graphql-transport-ws');
-      const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
-      const acked = new Promise<void>((resolve) => socket.on('message', (data) => (JSON.parse(String(data)).type === 'connection_ack' ? resolve() : undefined)));
+      const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+        socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+      );
+      const acked = new Promise<void>((resolve) =>
+        socket.on('message', (data) => (JSON.parse(String(data)).type === 'connection_ack' ? resolve() : undefined)),
+      );
       await new Promise<void>((resolve) => socket.on('open', () => resolve()));
       socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } }));
       await acked;
@@ -562,12 +636,29 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
 
   it('production mode: every door refuses to charge, and checks the card first', async () => {
     for (const card of [{ number: CARDS.success }, { number: CARDS.threeDs }, { number: CARDS.amex, cvc: TEST_AMEX_CVC }]) {
-      const res = await rest(`PROD REST ${card.number}`, prod.url, 'POST', '/v1/payments/initiate', { token: prodToken, body: cardPaymentBody({ reference: ref('prod'), card }) });
+      const res = await rest(`PROD REST ${card.number}`, prod.url, 'POST', '/v1/payments/initiate', {
+        token: prodToken,
+        body: cardPaymentBody({ reference: ref('prod'), card }),
+      });
       expect(res.status).toBe(500);
       expect(res.body.code).toBe('SERVER_ERROR');
     }
-    expect((await rest('PROD REST Luhn-invalid', prod.url, 'POST', '/v1/payments/initiate', { token: prodToken, body: cardPaymentBody({ reference: ref('prod'), card: { number: CARDS.luhnInvalid } }) })).status).toBe(400);
-    expect((await rest('PROD REST CVC as number', prod.url, 'POST', '/v1/payments/initiate', { token: prodToken, body: cardPaymentBody({ reference: ref('prod'), card: { cvc: Number(TEST_CVC) } }) })).status).toBe(400);
+    expect(
+      (
+        await rest('PROD REST Luhn-invalid', prod.url, 'POST', '/v1/payments/initiate', {
+          token: prodToken,
+          body: cardPaymentBody({ reference: ref('prod'), card: { number: CARDS.luhnInvalid } }),
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await rest('PROD REST CVC as number', prod.url, 'POST', '/v1/payments/initiate', {
+          token: prodToken,
+          body: cardPaymentBody({ reference: ref('prod'), card: { cvc: Number(TEST_CVC) } }),
+        })
+      ).status,
+    ).toBe(400);
     expect((await rest('PROD verify card path', prod.url, 'GET', `/v1/payments/verify/${CARDS.success}`, { token: prodToken })).status).toBe(404);
     expect((await rest('PROD 3DS page', prod.url, 'GET', `/v1/sandbox/3ds/${CARDS.success}`)).status).toBe(404);
     const malformed = await rest('PROD malformed body', prod.url, 'POST', '/v1/payments/initiate', {
@@ -579,12 +670,20 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
 
     const charged = await gql('PROD GraphQL initiate', prod.url, INITIATE, { input: cardPaymentInput({ reference: ref('prod-gql') }) }, prodToken);
     expect(charged.body.errors[0].extensions.code).toBe('SERVER_ERROR');
-    const coerced = await gql('PROD GraphQL CVC as Int', prod.url, INITIATE, { input: { ...cardPaymentInput({ reference: ref('prod-gql') }), card: { ...cardPaymentInput().card, cvc: Number(TEST_CVC) } } }, prodToken);
+    const coerced = await gql(
+      'PROD GraphQL CVC as Int',
+      prod.url,
+      INITIATE,
+      { input: { ...cardPaymentInput({ reference: ref('prod-gql') }), card: { ...cardPaymentInput().card, cvc: Number(TEST_CVC) } } },
+      prodToken,
+    );
     expect(coerced.body.errors[0].extensions.code).toBe('INVALID_REQUEST');
 
     const client = connect(prod, prodToken);
     clients.push(client);
-    const overSocket = await ws('PROD WS initiate', client, INITIATE, { input: cardPaymentInput({ reference: ref('prod-ws'), card: { number: CARDS.threeDs } }) });
+    const overSocket = await ws('PROD WS initiate', client, INITIATE, {
+      input: cardPaymentInput({ reference: ref('prod-ws'), card: { number: CARDS.threeDs } }),
+    });
     expect(overSocket.results[0].errors[0].extensions.code).toBe('SERVER_ERROR');
     const literal = await ws('PROD WS literal', client, `{ verifyPayment(reference: ${CARDS.success}) { reference } }`);
     expect(literal.error).toBeDefined();
@@ -633,7 +732,12 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
       const { findings } = await scanDatabase('control', app.db.url);
       const probe = findings.filter((f) => f.source.includes('scanner_probe'));
       expect(probe.map((f) => f.rule)).toEqual(
-        expect.arrayContaining([`card number ${CARDS.other} (any grouping)`, 'card key "cvc" with a value', `CVC ${TEST_CVC} as a quoted value`, `CVC ${TEST_CVC} as a bare value`]),
+        expect.arrayContaining([
+          `card number ${CARDS.other} (any grouping)`,
+          'card key "cvc" with a value',
+          `CVC ${TEST_CVC} as a quoted value`,
+          `CVC ${TEST_CVC} as a bare value`,
+        ]),
       );
       // The planted plain run is a findCardNumbers hit as well.
       await dbQuery(app.db.url, 'update scanner_probe set note = $1', [`paid with ${CARDS.other}`]);
@@ -649,7 +753,9 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
 
   it('nothing of a card but brand, last4 and fingerprint remains: logs, every table, outbox, webhooks, responses', async () => {
     // Every event of the sandbox merchant has reached the receiver (each once: it answers 200).
-    const [{ n: eventCount }] = await dbQuery<{ n: number }>(app.db.url, 'select count(*)::int as n from outbox_event where merchant_id = $1', [merchant.merchant.id]);
+    const [{ n: eventCount }] = await dbQuery<{ n: number }>(app.db.url, 'select count(*)::int as n from outbox_event where merchant_id = $1', [
+      merchant.merchant.id,
+    ]);
     expect(eventCount).toBeGreaterThan(10);
     expect(await eventually(async () => receiver.received.length >= eventCount, { attempts: 300, everyMs: 50 })).toBe(true);
     // The subscription saw every final status too.
@@ -662,7 +768,9 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     expect(handles.length).toBeGreaterThanOrEqual(9);
     const withHandles = (source: string, text: string): Finding[] => [
       ...scanText(source, text),
-      ...handles.filter((h) => text.includes(h)).map((h) => ({ source, rule: '3-D Secure handle', match: h, context: contextOf(text, text.indexOf(h), h.length) })),
+      ...handles
+        .filter((h) => text.includes(h))
+        .map((h) => ({ source, rule: '3-D Secure handle', match: h, context: contextOf(text, text.indexOf(h), h.length) })),
     ];
 
     // (a) Every log line of both apps.
@@ -682,14 +790,22 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
 
     // (b) Every row of every table of both databases.
     const tables: string[] = [];
-    for (const [label, db] of [['sandbox', app.db.url], ['production', prod.db.url]] as const) {
+    for (const [label, db] of [
+      ['sandbox', app.db.url],
+      ['production', prod.db.url],
+    ] as const) {
       const scanned = await scanDatabase(label, db, handles);
       found.other.push(...scanned.findings);
       tables.push(...scanned.tables.map((t) => `${label}:${t}`));
       expect(scanned.rows).toBeGreaterThan(0);
     }
     expect(tables).toEqual(
-      expect.arrayContaining(['sandbox:public.transaction', 'sandbox:public.outbox_event', 'sandbox:public.sandbox_card_charge', 'sandbox:graphile_worker._private_jobs']),
+      expect.arrayContaining([
+        'sandbox:public.transaction',
+        'sandbox:public.outbox_event',
+        'sandbox:public.sandbox_card_charge',
+        'sandbox:graphile_worker._private_jobs',
+      ]),
     );
     // Of a card, the database has brand, last4 and fingerprint columns only (on "transaction").
     const cardColumns = await dbQuery<{ name: string }>(
@@ -700,14 +816,23 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     expect(cardColumns.map((c) => c.name)).toEqual(['public.transaction.card_brand', 'public.transaction.card_fingerprint', 'public.transaction.card_last4']);
 
     // (c) Every outbox payload, and every webhook request (body and headers).
-    for (const [label, db] of [['sandbox', app.db.url], ['production', prod.db.url]] as const) {
+    for (const [label, db] of [
+      ['sandbox', app.db.url],
+      ['production', prod.db.url],
+    ] as const) {
       for (const row of await dbQuery<{ id: string; payload: unknown }>(db, 'select id, payload from outbox_event')) {
-        found.other.push(...withHandles(`${label} outbox ${row.id}`, JSON.stringify(row.payload)), ...cardShapeFindings(`${label} outbox ${row.id}`, row.payload));
+        found.other.push(
+          ...withHandles(`${label} outbox ${row.id}`, JSON.stringify(row.payload)),
+          ...cardShapeFindings(`${label} outbox ${row.id}`, row.payload),
+        );
       }
     }
     for (const [i, r] of receiver.received.entries()) {
       const { 'content-length': _length, ...headers } = r.headers;
-      found.other.push(...withHandles(`webhook #${i + 1}`, `${JSON.stringify(headers)}\n${r.body}`), ...cardShapeFindings(`webhook #${i + 1}`, tryJson(r.body)));
+      found.other.push(
+        ...withHandles(`webhook #${i + 1}`, `${JSON.stringify(headers)}\n${r.body}`),
+        ...cardShapeFindings(`webhook #${i + 1}`, tryJson(r.body)),
+      );
     }
     expect(receiver.received.some((r) => JSON.parse(r.body).data?.card?.last4 === '4242')).toBe(true);
 
@@ -739,7 +864,7 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     expect(found.accessLogPath).toEqual([]);
   });
 
-  it('the 404 answer echoes no card number from an unknown route\'s path', () => {
+  it("the 404 answer echoes no card number from an unknown route's path", () => {
     expect(found.routeEcho).toEqual([]);
   });
 });

@@ -44,7 +44,15 @@ describe('settlement durability', () => {
 
       const enrolled = await request(proc.url, 'POST', '/v1/customer/enroll', {
         token,
-        body: { customerid: 'settle-k9', first_name: 'Amina', last_name: 'Otieno', email: 'a@b.co', phone_number: '712345678', dial_code: '+254', country_code: 'KE' },
+        body: {
+          customerid: 'settle-k9',
+          first_name: 'Amina',
+          last_name: 'Otieno',
+          email: 'a@b.co',
+          phone_number: '712345678',
+          dial_code: '+254',
+          country_code: 'KE',
+        },
       });
       const uuid = enrolled.body.data.customer_uuid as string;
       expect((await request(proc.url, 'POST', `/v1/customer/${uuid}/kyc`, { token, body: kycBody() })).status).toBe(200);

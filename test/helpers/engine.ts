@@ -46,10 +46,13 @@ export async function approvedCustomerAt(baseUrl: string, token: string, overrid
   const submitted = await request(baseUrl, 'POST', `/v1/customer/${uuid}/kyc`, { token, body: kycBody() });
   if (submitted.status !== 200) throw new Error(`kyc submit failed: ${submitted.status} ${submitted.text}`);
   let status: string | undefined;
-  const approved = await eventually(async () => {
-    status = (await request(baseUrl, 'GET', `/v1/customer/${uuid}/kyc`, { token })).body?.data?.kyc_status;
-    return status === 'approved';
-  }, { attempts: 200, everyMs: 100 });
+  const approved = await eventually(
+    async () => {
+      status = (await request(baseUrl, 'GET', `/v1/customer/${uuid}/kyc`, { token })).body?.data?.kyc_status;
+      return status === 'approved';
+    },
+    { attempts: 200, everyMs: 100 },
+  );
   if (!approved) throw new Error(`KYC of ${uuid} was not approved in time (last status ${status})`);
   return uuid;
 }

@@ -89,7 +89,11 @@ async function testMerchant(app: TestApp, name: string, withCustomer: boolean): 
  * `theirs`, who must never see or change it. `approvedCustomer` gives each a KYC-approved
  * customer (`customerUuid`; empty otherwise).
  */
-export async function twoMerchants(app: TestApp, name: string, opts: { approvedCustomer?: boolean } = {}): Promise<{ mine: TestMerchant; theirs: TestMerchant }> {
+export async function twoMerchants(
+  app: TestApp,
+  name: string,
+  opts: { approvedCustomer?: boolean } = {},
+): Promise<{ mine: TestMerchant; theirs: TestMerchant }> {
   const [mine, theirs] = await Promise.all([testMerchant(app, name, !!opts.approvedCustomer), testMerchant(app, `${name} (other)`, !!opts.approvedCustomer)]);
   return { mine, theirs };
 }

@@ -27,7 +27,10 @@ export function expectedQuote(source: string, destination: string, amount: strin
   const same = source === destination;
   const rate = same
     ? new D(1)
-    : destinationMid.div(sourceMid).times(new D(1).minus(new D(rates.spread_bps).div(10_000))).toDecimalPlaces(8, DecimalJs.ROUND_DOWN);
+    : destinationMid
+        .div(sourceMid)
+        .times(new D(1).minus(new D(rates.spread_bps).div(10_000)))
+        .toDecimalPlaces(8, DecimalJs.ROUND_DOWN);
   const srcMinor = minorUnitOf(source);
   const dstMinor = minorUnitOf(destination);
   return {

@@ -36,7 +36,11 @@ export async function startReceiver(respond: (req: ReceivedWebhook, n: number) =
     url: `http://127.0.0.1:${port}/hooks`,
     port,
     received,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -45,7 +45,9 @@ export async function dbFingerprint(databaseUrl: string): Promise<DbFingerprint>
   await client.connect();
   try {
     const tables = (
-      await client.query<{ name: string }>(`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`)
+      await client.query<{ name: string }>(
+        `select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+      )
     ).rows
       .map((r) => r.name)
       .filter((t) => !MACHINERY_TABLES.has(t));
@@ -85,9 +87,7 @@ export function randomLike(id: string): string {
   do {
     out =
       prefix +
-      [...body]
-        .map((c) => (hex ? pick(HEX) : /[0-9]/.test(c) ? pick(DIGITS) : /[a-z]/.test(c) ? pick(LOWER) : /[A-Z]/.test(c) ? pick(UPPER) : c))
-        .join('');
+      [...body].map((c) => (hex ? pick(HEX) : /[0-9]/.test(c) ? pick(DIGITS) : /[a-z]/.test(c) ? pick(LOWER) : /[A-Z]/.test(c) ? pick(UPPER) : c)).join('');
   } while (out === id);
   return out;
 }
@@ -107,7 +107,11 @@ export function registeredRoutes(app: TestApp): Array<{ method: string; path: st
     stack.length = depth;
     const path = (stack[depth - 1] ?? '') + m[2]!;
     stack[depth] = path;
-    for (const method of (m[3] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) routes.push({ method, path });
+    for (const method of (m[3] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean))
+      routes.push({ method, path });
   }
   return routes;
 }
@@ -130,21 +134,25 @@ export function rawRequest(
   { headers = {}, body }: { headers?: Record<string, string | string[]>; body?: string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${baseUrl}${path}`, { method, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: any;
-        try {
-          parsed = text ? JSON.parse(text) : undefined;
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      `${baseUrl}${path}`,
+      { method, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: any;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            parsed = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
@@ -251,7 +259,8 @@ export class GqlSocket {
   async run(query: string, variables?: Record<string, unknown> | string): Promise<{ data?: any; errors?: any[] }> {
     const id = `op-${randomUUID()}`;
     // Variables given as text are sent as they are (a value too deep for JSON.stringify).
-    if (typeof variables === 'string') this.send(`{"id":${JSON.stringify(id)},"type":"subscribe","payload":{"query":${JSON.stringify(query)},"variables":${variables}}}`);
+    if (typeof variables === 'string')
+      this.send(`{"id":${JSON.stringify(id)},"type":"subscribe","payload":{"query":${JSON.stringify(query)},"variables":${variables}}}`);
     else this.subscribe(id, query, variables);
     await this.until(() => this.of(id).some((m) => m.type === 'next' || m.type === 'error') || this.closeCode !== null, `the result of ${id}`);
     const first = this.of(id).find((m) => m.type === 'next' || m.type === 'error');

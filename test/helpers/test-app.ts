@@ -71,8 +71,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     service,
     db,
     printed,
-    createMerchant: (name = 'Test Merchant') =>
-      RequestContext.create(service.orm.em, () => service.app.services.merchants.createMerchant({ name })),
+    createMerchant: (name = 'Test Merchant') => RequestContext.create(service.orm.em, () => service.app.services.merchants.createMerchant({ name })),
     async token(merchant) {
       const res = await request(url, 'POST', '/v1/oauth/token', {
         body: { grant_type: 'client_credentials', client_id: merchant.merchant.clientId, client_secret: merchant.clientSecret },

@@ -29,7 +29,12 @@ const CSRF_COOKIE = 'sbx_3ds_csrf';
 
 /** Decodes the few HTML entities the page's escaping produces (attribute values). */
 const unescapeHtml = (text: string) =>
-  text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** GETs the page; returns its cookie and CSRF field (null when it shows no form). */
 export async function openPage(nextActionUrl: string): Promise<OpenedPage> {
@@ -65,7 +70,9 @@ export async function submitPage(nextActionUrl: string, page: Pick<OpenedPage, '
 export async function authenticate(nextActionUrl: string, decision: ThreeDsDecision): Promise<{ status: number; location: string | null }> {
   const page = await openPage(nextActionUrl);
   if (page.status !== 200 || !page.cookie || !page.csrf) {
-    throw new Error(`the 3-D Secure page showed no form (HTTP ${page.status}, cookie ${page.cookie ? 'set' : 'missing'}, csrf ${page.csrf ? 'present' : 'missing'})`);
+    throw new Error(
+      `the 3-D Secure page showed no form (HTTP ${page.status}, cookie ${page.cookie ? 'set' : 'missing'}, csrf ${page.csrf ? 'present' : 'missing'})`,
+    );
   }
   const { status, location } = await submitPage(nextActionUrl, page, decision);
   return { status, location };

@@ -24,8 +24,7 @@ export async function dbQuery<T = any>(databaseUrl: string, text: string, params
   }
 }
 
-export const putEndpoint = (baseUrl: string, token: string, url: unknown) =>
-  request(baseUrl, 'PUT', '/v1/webhooks/endpoint', { token, body: { url } });
+export const putEndpoint = (baseUrl: string, token: string, url: unknown) => request(baseUrl, 'PUT', '/v1/webhooks/endpoint', { token, body: { url } });
 
 /** Registers the endpoint; throws unless the service accepted it. */
 export async function setEndpoint(baseUrl: string, token: string, url: string | null) {
@@ -84,10 +83,13 @@ export async function awaitDelivery(
   opts?: { attempts?: number; everyMs?: number },
 ) {
   let event: any;
-  const reached = await eventually(async () => {
-    event = (await getEvent(app, token, eventId)).body.data;
-    return event !== undefined && done(event);
-  }, opts ?? { attempts: 300, everyMs: 100 });
+  const reached = await eventually(
+    async () => {
+      event = (await getEvent(app, token, eventId)).body.data;
+      return event !== undefined && done(event);
+    },
+    opts ?? { attempts: 300, everyMs: 100 },
+  );
   if (!reached) throw new Error(`delivery of ${eventId} did not reach the expected state in time: ${JSON.stringify(event)}`);
   return event;
 }

@@ -61,15 +61,11 @@ describe('resolveKeys', () => {
 
   it('refuses to run in production without keys, and writes nothing', () => {
     const dataDir = path.join(dir, 'data');
-    expect(() => resolveKeys(configIn(dataDir, { PAYMENTS_ENV: 'production' }), logger)).toThrow(
-      /TOKEN_SIGNING_KEY and ENCRYPTION_KEY are required/,
-    );
-    expect(() => resolveKeys(configIn(dataDir, { PAYMENTS_ENV: 'production', TOKEN_SIGNING_KEY: 'x'.repeat(40) }), logger)).toThrow(
+    expect(() => resolveKeys(configIn(dataDir, { PAYMENTS_ENV: 'production' }), logger)).toThrow(/TOKEN_SIGNING_KEY and ENCRYPTION_KEY are required/);
+    expect(() => resolveKeys(configIn(dataDir, { PAYMENTS_ENV: 'production', TOKEN_SIGNING_KEY: 'x'.repeat(40) }), logger)).toThrow(/required/);
+    expect(() => resolveKeys(configIn(dataDir, { PAYMENTS_ENV: 'production', ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') }), logger)).toThrow(
       /required/,
     );
-    expect(() =>
-      resolveKeys(configIn(dataDir, { PAYMENTS_ENV: 'production', ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') }), logger),
-    ).toThrow(/required/);
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 
@@ -88,9 +84,9 @@ describe('resolveKeys', () => {
   });
 
   it('rejects keys that are too short', () => {
-    expect(() =>
-      resolveKeys(configIn(dir, { PAYMENTS_ENV: 'production', TOKEN_SIGNING_KEY: 'short', ENCRYPTION_KEY: 'ab'.repeat(32) }), logger),
-    ).toThrow(/TOKEN_SIGNING_KEY/);
+    expect(() => resolveKeys(configIn(dir, { PAYMENTS_ENV: 'production', TOKEN_SIGNING_KEY: 'short', ENCRYPTION_KEY: 'ab'.repeat(32) }), logger)).toThrow(
+      /TOKEN_SIGNING_KEY/,
+    );
     expect(() =>
       resolveKeys(
         configIn(dir, { PAYMENTS_ENV: 'production', TOKEN_SIGNING_KEY: 'x'.repeat(40), ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') }),

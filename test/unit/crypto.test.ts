@@ -65,8 +65,12 @@ describe('sha256Hex', () => {
   });
 
   it('hashes the UTF-8 bytes of the string', () => {
-    const utf8 = createHash('sha256').update(Buffer.from([0xc3, 0xa9])).digest('hex'); // "é" in UTF-8
-    const latin1 = createHash('sha256').update(Buffer.from([0xe9])).digest('hex'); // "é" in Latin-1
+    const utf8 = createHash('sha256')
+      .update(Buffer.from([0xc3, 0xa9]))
+      .digest('hex'); // "é" in UTF-8
+    const latin1 = createHash('sha256')
+      .update(Buffer.from([0xe9]))
+      .digest('hex'); // "é" in Latin-1
     expect(sha256Hex('é')).toBe(utf8);
     expect(sha256Hex('é')).not.toBe(latin1);
     expect(sha256Hex('abc')).toMatch(/^[0-9a-f]{64}$/);

@@ -12,7 +12,12 @@ describe('REST field names ↔ domain names', () => {
     ['limit', 'limit'],
   ])('%s is %s over REST, and back', (domain, rest) => {
     expect(restName(domain)).toBe(rest);
-    expect(rest.split('.').map((k) => domainKey(k)).join('.')).toBe(domain);
+    expect(
+      rest
+        .split('.')
+        .map((k) => domainKey(k))
+        .join('.'),
+    ).toBe(domain);
   });
 
   it('names a field that is not a domain identifier (a header) as it is', () => {
@@ -57,7 +62,13 @@ describe('REST field names ↔ domain names', () => {
 
 describe('AppError.view: one error, said in each door’s names', () => {
   it('rebuilds a message made of its fields', () => {
-    const err = AppError.invalidFields([{ field: 'card.expMonth', issue: 'must be a month from 1 to 12' }, { field: 'dialCode', issue: 'is required' }], 'request');
+    const err = AppError.invalidFields(
+      [
+        { field: 'card.expMonth', issue: 'must be a month from 1 to 12' },
+        { field: 'dialCode', issue: 'is required' },
+      ],
+      'request',
+    );
     expect(err.message).toBe('Invalid request: card.expMonth must be a month from 1 to 12; dialCode is required');
     expect(err.view(restName)).toEqual({
       message: 'Invalid request: card.exp_month must be a month from 1 to 12; dial_code is required',
@@ -72,6 +83,9 @@ describe('AppError.view: one error, said in each door’s names', () => {
     const err = AppError.invalidRequest('Malformed JSON body');
     expect(err.view(restName)).toEqual({ message: 'Malformed JSON body' });
     const withDetails = AppError.invalidRequest('The URL host does not resolve', [{ field: 'webhookUrl', issue: 'host does not resolve' }]);
-    expect(withDetails.view(restName)).toEqual({ message: 'The URL host does not resolve', details: [{ field: 'webhook_url', issue: 'host does not resolve' }] });
+    expect(withDetails.view(restName)).toEqual({
+      message: 'The URL host does not resolve',
+      details: [{ field: 'webhook_url', issue: 'host does not resolve' }],
+    });
   });
 });

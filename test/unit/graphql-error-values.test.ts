@@ -238,7 +238,11 @@ describe('withoutInputValues on graphql 16 literal-validation messages', () => {
     ['the card as a string literal', document(`"${TYPO} 12/2030 ${CVC}"`), 'Expected value of type "CardInput!".'],
     // A list where one card belongs: graphql-js checks the item against CardInput.
     ['the card as a list literal', document(`["${TYPO} ${CVC}"]`), 'Expected value of type "CardInput".'],
-    ['the payment method as a string literal', document(literalCard({}), `, paymentMethod: "${TYPO}"`), 'Enum "PaymentMethod" cannot represent non-enum value.'],
+    [
+      'the payment method as a string literal',
+      document(literalCard({}), `, paymentMethod: "${TYPO}"`),
+      'Enum "PaymentMethod" cannot represent non-enum value.',
+    ],
   ])('%s', (_name, source, expected) => {
     const raw = literalMessage(source);
     expect(raw).toMatch(new RegExp(`${TYPO}|${CVC}`));
@@ -256,7 +260,11 @@ describe('withoutInputValues on graphql 16 literal-validation messages', () => {
 
 describe('withoutInputValues on graphql 16 syntax errors', () => {
   it.each<[string, string, string]>([
-    ['a card number where a field name belongs', `mutation { initiatePayment(input: { card: { ${TYPO}: "${CVC}" } }) }`, 'Syntax Error: Expected Name, found Int.'],
+    [
+      'a card number where a field name belongs',
+      `mutation { initiatePayment(input: { card: { ${TYPO}: "${CVC}" } }) }`,
+      'Syntax Error: Expected Name, found Int.',
+    ],
     ['a card number after the document', `{ ok } ${TYPO}`, 'Syntax Error: Unexpected Int.'],
     ['a string where a field belongs', `{ ok "${TYPO} ${CVC}" }`, 'Syntax Error: Expected Name, found String.'],
     ['a missing colon before a string', `mutation { charge(number "${TYPO}") }`, 'Syntax Error: Expected ":", found String.'],

@@ -15,9 +15,7 @@ describe('KYC state machine', () => {
   });
 
   const actions: KycAction[] = ['submit', 'approve', 'reject'];
-  const forbidden = KYC_STATUSES.flatMap((from) =>
-    actions.filter((a) => !allowed.some(([f, act]) => f === from && act === a)).map((a) => [from, a] as const),
-  );
+  const forbidden = KYC_STATUSES.flatMap((from) => actions.filter((a) => !allowed.some(([f, act]) => f === from && act === a)).map((a) => [from, a] as const));
 
   it('forbids every other transition (8 of them)', () => {
     expect(forbidden).toHaveLength(8);

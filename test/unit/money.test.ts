@@ -93,9 +93,7 @@ describe('parseAmount', () => {
   });
 
   it('names the field it was given', () => {
-    expect(rejection(() => parseAmount('x', 2, 'min_amount')).details).toEqual([
-      { field: 'min_amount', issue: 'must be a decimal number, e.g. "100.50"' },
-    ]);
+    expect(rejection(() => parseAmount('x', 2, 'min_amount')).details).toEqual([{ field: 'min_amount', issue: 'must be a decimal number, e.g. "100.50"' }]);
   });
 });
 

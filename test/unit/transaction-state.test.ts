@@ -35,14 +35,11 @@ const allowed: Array<[TransactionKind, TransactionStatus, TransactionStatus]> = 
   ['payment', 'processing', 'failed'],
 ];
 
-const isAllowed = (kind: TransactionKind, from: TransactionStatus, to: TransactionStatus) =>
-  allowed.some(([k, f, t]) => k === kind && f === from && t === to);
+const isAllowed = (kind: TransactionKind, from: TransactionStatus, to: TransactionStatus) => allowed.some(([k, f, t]) => k === kind && f === from && t === to);
 
 /** Every (kind, from, to) triple that is not allowed. */
 const forbidden = TRANSACTION_KINDS.flatMap((kind) =>
-  TRANSACTION_STATUSES.flatMap((from) =>
-    TRANSACTION_STATUSES.filter((to) => !isAllowed(kind, from, to)).map((to) => [kind, from, to] as const),
-  ),
+  TRANSACTION_STATUSES.flatMap((from) => TRANSACTION_STATUSES.filter((to) => !isAllowed(kind, from, to)).map((to) => [kind, from, to] as const)),
 );
 
 function thrownBy(fn: () => unknown): unknown {
@@ -178,18 +175,12 @@ describe('sandbox settlement rule (sandboxSettlement)', () => {
       expect(decide(kind, accountType, accountNumber)).toEqual({ outcome: 'failed', reason });
     });
 
-    it.each(['254712345678', '254712340001', '0001', '00', '000123', '254712345600', 'ABCD'])(
-      'succeeds for account %s',
-      (accountNumber) => {
-        expect(decide(kind, accountType, accountNumber)).toEqual({ outcome: 'successful' });
-      },
-    );
+    it.each(['254712345678', '254712340001', '0001', '00', '000123', '254712345600', 'ABCD'])('succeeds for account %s', (accountNumber) => {
+      expect(decide(kind, accountType, accountNumber)).toEqual({ outcome: 'successful' });
+    });
   });
 
-  it.each(['0123456789', '0123456000'])(
-    'leaves a bank collection pending (the sender pays, or it expires), whatever the account (%s)',
-    (accountNumber) => {
-      expect(decide('collection', 'bank', accountNumber)).toEqual({ outcome: 'pending' });
-    },
-  );
+  it.each(['0123456789', '0123456000'])('leaves a bank collection pending (the sender pays, or it expires), whatever the account (%s)', (accountNumber) => {
+    expect(decide('collection', 'bank', accountNumber)).toEqual({ outcome: 'pending' });
+  });
 });

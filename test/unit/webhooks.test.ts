@@ -131,9 +131,12 @@ describe('webhook address policy (checkAddress)', () => {
     if (!verdict.allowed) expect(verdict.reason).toContain(address);
   });
 
-  it.each([['93.184.216.34'], ['8.8.8.8'], ['2606:4700:4700::1111'], ['::ffff:93.184.216.34'], ['64:ff9b::808:808'], ['2002:808:808::1']])('production allows the public address %s (or an IPv6 form carrying one)', (address) => {
-    expect(checkAddress(address, 'production')).toEqual({ allowed: true });
-  });
+  it.each([['93.184.216.34'], ['8.8.8.8'], ['2606:4700:4700::1111'], ['::ffff:93.184.216.34'], ['64:ff9b::808:808'], ['2002:808:808::1']])(
+    'production allows the public address %s (or an IPv6 form carrying one)',
+    (address) => {
+      expect(checkAddress(address, 'production')).toEqual({ allowed: true });
+    },
+  );
 
   it.each([['127.0.0.1'], ['::1'], ['::ffff:127.0.0.1'], ['10.0.0.1'], ['192.168.1.1'], ['93.184.216.34']])(
     'sandbox allows loopback, private and public addresses (%s), so merchants can test locally',

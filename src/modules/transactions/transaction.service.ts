@@ -16,7 +16,15 @@ import type { Outbox } from '../outbox/outbox';
 import { BLANK, pastDeadline, toWire, type Transaction, type TransactionEvent } from './transaction.record';
 import type { ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import { serializeTransaction } from './transaction.serializer';
-import { TRANSACTION_KINDS, TRANSACTION_STATUSES, isFinal, nextTransactionStatus, type FinalStatus, type TransactionKind, type TransactionStatus } from './transaction.state';
+import {
+  TRANSACTION_KINDS,
+  TRANSACTION_STATUSES,
+  isFinal,
+  nextTransactionStatus,
+  type FinalStatus,
+  type TransactionKind,
+  type TransactionStatus,
+} from './transaction.state';
 import { RECONCILE_KEY_PREFIX, type TransactionStore } from './transaction.store';
 
 const REFERENCE_PREFIX: Record<TransactionKind, string> = { collection: 'col', transfer: 'trf', payment: 'pay' };
@@ -42,7 +50,9 @@ export const simulateSchema = z.object({ outcome: z.enum(SIMULATION_OUTCOMES, { 
 export type SimulateCommand = Command<typeof simulateSchema>;
 
 /** What expiry does to each kind that can expire: from which status, to which, why, and the job that does it. */
-const EXPIRIES: Partial<Record<TransactionKind, { from: TransactionStatus; to: FinalStatus; reason: string; job: JobName.ExpireCollection | JobName.ExpirePaymentAction }>> = {
+const EXPIRIES: Partial<
+  Record<TransactionKind, { from: TransactionStatus; to: FinalStatus; reason: string; job: JobName.ExpireCollection | JobName.ExpirePaymentAction }>
+> = {
   collection: { from: 'processing', to: 'expired', reason: 'not_paid_before_expiry', job: JobName.ExpireCollection },
   payment: { from: 'requires_action', to: 'failed', reason: 'authentication_expired', job: JobName.ExpirePaymentAction },
 };

@@ -61,8 +61,7 @@ describe('Sandbox 3-D Secure page in headless Chromium', () => {
     expect(res.status).toBe(200);
     return res.body.data;
   };
-  const outboxCount = async (reference: string) =>
-    Number((await sql(app, 'select count(*) as n from outbox_event where subject_id = ?', [reference]))[0].n);
+  const outboxCount = async (reference: string) => Number((await sql(app, 'select count(*) as n from outbox_event where subject_id = ?', [reference]))[0].n);
 
   /** Opens the page in a new tab: the open form, answered 200. */
   async function openForm(pending: Pending): Promise<{ page: Page; response: Response; csrf: string }> {
@@ -145,7 +144,12 @@ describe('Sandbox 3-D Secure page in headless Chromium', () => {
     // The decision cleared the form's cookie.
     expect(await csrfCookie()).toBeUndefined();
 
-    expect(await verified(pending.reference)).toMatchObject({ status: 'successful', failure_reason: null, next_action: null, completed_at: expect.any(String) });
+    expect(await verified(pending.reference)).toMatchObject({
+      status: 'successful',
+      failure_reason: null,
+      next_action: null,
+      completed_at: expect.any(String),
+    });
     expect((await outboxRows(app, pending.reference)).map((e) => e.type)).toEqual(['payment.successful']);
   });
 
@@ -180,10 +184,7 @@ describe('Sandbox 3-D Secure page in headless Chromium', () => {
     const framer = await startPageServer({ '/frame': `<!doctype html><title>Framer</title><iframe src="${pending.url}"></iframe>` });
     try {
       const page = await browser.newPage();
-      const [blocked] = await Promise.all([
-        page.waitForResponse((r) => r.url() === pending.url),
-        page.goto(`${framer.origin}/frame`, { waitUntil: 'load' }),
-      ]);
+      const [blocked] = await Promise.all([page.waitForResponse((r) => r.url() === pending.url), page.goto(`${framer.origin}/frame`, { waitUntil: 'load' })]);
       expect(blocked.status()).toBe(200);
       const frame = page.frames().find((f) => f !== page.mainFrame())!;
       expect(frame).toBeDefined();
@@ -266,7 +267,7 @@ describe('Sandbox 3-D Secure page in headless Chromium', () => {
     expect((await verified(pending.reference)).status).toBe('requires_action');
   });
 
-  it('CSRF: a POST without the cookie, with a wrong token, another form\'s token, or from another origin is 403 and changes nothing', async () => {
+  it("CSRF: a POST without the cookie, with a wrong token, another form's token, or from another origin is 403 and changes nothing", async () => {
     const pending = await pendingPayment();
     const { page, csrf } = await openForm(pending);
     const cookie = (await csrfCookie())!.value;

@@ -127,7 +127,10 @@ describe('engine: one merchant reference, one transaction', () => {
     const other = newReference('eng-kind');
     const transfer = await request(app.url, 'POST', '/v1/crossborder/global-transfer', { token, body: transferBody(customerUuid, { reference: other }) });
     expect(transfer.status).toBe(200);
-    const laterCollection = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollectionBody(customerUuid, { reference: other }) });
+    const laterCollection = await request(app.url, 'POST', '/v1/crossborder/global-collection', {
+      token,
+      body: momoCollectionBody(customerUuid, { reference: other }),
+    });
     expect(laterCollection.status).toBe(409);
     expect(laterCollection.body.code).toBe('DUPLICATE_REQUEST');
     const otherRows = await rowsFor(other);

@@ -50,7 +50,17 @@ describe('engine: transactionStatusChanged selecting history', () => {
   async function decideWhileSubscribed(reference: string, query: string, variables: Record<string, unknown>) {
     const sub = subscribe(client, query, variables);
     await new Promise<void>((resolve, reject) => {
-      const stop = client.subscribe({ query: '{ merchant { id } }' }, { next: () => undefined, error: reject, complete: () => { stop(); resolve(); } });
+      const stop = client.subscribe(
+        { query: '{ merchant { id } }' },
+        {
+          next: () => undefined,
+          error: reject,
+          complete: () => {
+            stop();
+            resolve();
+          },
+        },
+      );
     });
     const simulated = await request(app.url, 'POST', `/v1/sandbox/transactions/${reference}/simulate`, { token, body: { outcome: 'successful' } });
     const arrived = await eventually(async () => sub.received.length > 0 || sub.errors.length > 0, { attempts: 100, everyMs: 50 });
@@ -60,9 +70,13 @@ describe('engine: transactionStatusChanged selecting history', () => {
 
   it('control: the same subscription without history delivers the decision', async () => {
     const { reference, externalReference } = await collection();
-    const result = await decideWhileSubscribed(reference, `subscription($r: String) { transactionStatusChanged(reference: $r) { reference externalReference status } }`, {
-      r: externalReference,
-    });
+    const result = await decideWhileSubscribed(
+      reference,
+      `subscription($r: String) { transactionStatusChanged(reference: $r) { reference externalReference status } }`,
+      {
+        r: externalReference,
+      },
+    );
     expect(result.simulated).toBe(200);
     expect(result.arrived).toBe(true);
     expect(result.errors).toEqual([]);

@@ -119,7 +119,19 @@ describe('GraphQL customers and KYC', () => {
     expect(second.pageInfo.hasNextPage).toBe(false);
     expect(codeOf(await graphql(app.url, PAGE, { token: listerToken, variables: { after: 'bogus' } }))).toBe('INVALID_REQUEST');
     // Errors name GraphQL's arguments, not the service's (`limit`).
-    const tooMany = await graphql(app.url, `{ customers(first: 0) { edges { cursor } } }`, { token: listerToken });
+    const tooMany = await graphql(
+      app.url,
+      `
+        {
+          customers(first: 0) {
+            edges {
+              cursor
+            }
+          }
+        }
+      `,
+      { token: listerToken },
+    );
     expect(codeOf(tooMany)).toBe('INVALID_REQUEST');
     expect(tooMany.body.errors![0]!.extensions!.details).toEqual([expect.objectContaining({ field: 'first' })]);
   });

@@ -21,7 +21,8 @@ function overSocket(client: Client, query: string): Promise<Array<{ message: str
   });
 }
 
-const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `q${i}: rate(sourceCurrency: "USD", destinationCurrency: "KES", amount: "100") { quoteId }`).join(' ')} }`;
+const aliases = (n: number) =>
+  `{ ${Array.from({ length: n }, (_, i) => `q${i}: rate(sourceCurrency: "USD", destinationCurrency: "KES", amount: "100") { quoteId }`).join(' ')} }`;
 const nested = (levels: number) => `${'{ a '.repeat(levels)}${'}'.repeat(levels)}`;
 
 describe('GraphQL cost controls, identical over HTTP and the socket (sandbox)', () => {
@@ -93,11 +94,78 @@ describe('GraphQL cost controls, identical over HTTP and the socket (sandbox)', 
   it('the largest ordinary query (a full page of transactions with their history) passes', async () => {
     const res = await graphql(
       app.url,
-      `{ transactions(first: 100) { edges { cursor node { reference externalReference type status failureReason customerUuid accountType countryCode
-          channelId networkId dialCode reason providerReference amount currency accountNumber bankInfo { accountName accountNumber bankName bankCode }
-          sourceAmount sourceCurrency destinationAmount destinationCurrency rate fee quoteId beneficiary { accountName accountNumber networkId }
-          paymentMethod card { brand last4 fingerprint } nextAction { type url expiresAt } redirectUrl description
-          createdAt updatedAt completedAt expiresAt history { fromStatus toStatus reason occurredAt } } } pageInfo { hasNextPage endCursor } } }`,
+      `
+        {
+          transactions(first: 100) {
+            edges {
+              cursor
+              node {
+                reference
+                externalReference
+                type
+                status
+                failureReason
+                customerUuid
+                accountType
+                countryCode
+                channelId
+                networkId
+                dialCode
+                reason
+                providerReference
+                amount
+                currency
+                accountNumber
+                bankInfo {
+                  accountName
+                  accountNumber
+                  bankName
+                  bankCode
+                }
+                sourceAmount
+                sourceCurrency
+                destinationAmount
+                destinationCurrency
+                rate
+                fee
+                quoteId
+                beneficiary {
+                  accountName
+                  accountNumber
+                  networkId
+                }
+                paymentMethod
+                card {
+                  brand
+                  last4
+                  fingerprint
+                }
+                nextAction {
+                  type
+                  url
+                  expiresAt
+                }
+                redirectUrl
+                description
+                createdAt
+                updatedAt
+                completedAt
+                expiresAt
+                history {
+                  fromStatus
+                  toStatus
+                  reason
+                  occurredAt
+                }
+              }
+            }
+            pageInfo {
+              hasNextPage
+              endCursor
+            }
+          }
+        }
+      `,
       { token },
     );
     expect(res.body.errors).toBeUndefined();

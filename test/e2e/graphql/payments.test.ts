@@ -33,7 +33,6 @@ const ok = <T = any>(res: GqlResult, field: string): T => {
   return res.body.data![field] as T;
 };
 
-
 /** What one operation over graphql-ws produced: every `next` payload and the `error` payload, if any. */
 interface WsOutcome {
   results: Array<{ data?: any; errors?: GqlError[] }>;
@@ -62,7 +61,8 @@ function wsRun(client: Client, query: string, variables?: Record<string, unknown
  */
 function wsErrors(outcome: WsOutcome): GqlError[] {
   if (outcome.error !== undefined) {
-    if (!Array.isArray(outcome.error)) throw new Error(`expected GraphQL errors, got a transport error: ${String((outcome.error as any)?.code ?? outcome.error)}`);
+    if (!Array.isArray(outcome.error))
+      throw new Error(`expected GraphQL errors, got a transport error: ${String((outcome.error as any)?.code ?? outcome.error)}`);
     return outcome.error as GqlError[];
   }
   return outcome.results.flatMap((r) => r.errors ?? []);
@@ -191,7 +191,12 @@ describe('GraphQL card payments (sandbox)', () => {
 
     it('American Express with its 4-digit CVC passes the checks (and the sandbox declines it)', async () => {
       const payment = ok(await initiate(cardPaymentInput({ card: { number: CARDS.amex, cvc: TEST_AMEX_CVC } })), 'initiatePayment');
-      expect(payment).toMatchObject({ status: 'FAILED', failureReason: 'card_not_supported_in_sandbox', card: { brand: 'amex', last4: '0005' }, nextAction: null });
+      expect(payment).toMatchObject({
+        status: 'FAILED',
+        failureReason: 'card_not_supported_in_sandbox',
+        card: { brand: 'amex', last4: '0005' },
+        nextAction: null,
+      });
     });
 
     it('paymentMethod defaults to CARD; a grouped number and a 2-digit year are accepted; fingerprints are per merchant', async () => {
@@ -238,7 +243,10 @@ describe('GraphQL card payments (sandbox)', () => {
 
     it('a collection’s reference is not a payment: NOT_FOUND, like an unknown one', async () => {
       const customer = await approvedCustomer(app, token);
-      const collection = ok(await graphql(app.url, COLLECT, { token, variables: { input: momoCollectionInput(customer.customer_uuid) } }), 'initiateCollection');
+      const collection = ok(
+        await graphql(app.url, COLLECT, { token, variables: { input: momoCollectionInput(customer.customer_uuid) } }),
+        'initiateCollection',
+      );
       expect(collection.type).toBe('COLLECTION');
       const unknown = errorOf(await verify('pay_000000000000000000000000'));
       for (const reference of [collection.reference, collection.externalReference]) {
@@ -269,7 +277,10 @@ describe('GraphQL card payments (sandbox)', () => {
       const own = (await app.token(await app.createMerchant('GraphQL List Merchant'))).accessToken;
       const customer = await approvedCustomer(app, own);
       // Newest first is by createdAt (ties by a random id): the frozen test clock moves on between creations.
-      const collection = ok(await graphql(app.url, COLLECT, { token: own, variables: { input: momoCollectionInput(customer.customer_uuid) } }), 'initiateCollection');
+      const collection = ok(
+        await graphql(app.url, COLLECT, { token: own, variables: { input: momoCollectionInput(customer.customer_uuid) } }),
+        'initiateCollection',
+      );
       app.clock.advance(1000);
       const first = ok(await initiate(cardPaymentInput(), own), 'initiatePayment');
       app.clock.advance(1000);
@@ -278,13 +289,34 @@ describe('GraphQL card payments (sandbox)', () => {
       const payments = ok(await list({ type: 'PAYMENT' }, own), 'transactions');
       expect(payments.pageInfo.hasNextPage).toBe(false);
       expect(payments.edges.map((e: any) => e.node)).toEqual([
-        { reference: second.reference, externalReference: second.externalReference, type: 'PAYMENT', status: 'REQUIRES_ACTION', paymentMethod: 'CARD', card: { last4: '3155' } },
-        { reference: first.reference, externalReference: first.externalReference, type: 'PAYMENT', status: 'SUCCESSFUL', paymentMethod: 'CARD', card: { last4: '4242' } },
+        {
+          reference: second.reference,
+          externalReference: second.externalReference,
+          type: 'PAYMENT',
+          status: 'REQUIRES_ACTION',
+          paymentMethod: 'CARD',
+          card: { last4: '3155' },
+        },
+        {
+          reference: first.reference,
+          externalReference: first.externalReference,
+          type: 'PAYMENT',
+          status: 'SUCCESSFUL',
+          paymentMethod: 'CARD',
+          card: { last4: '4242' },
+        },
       ]);
 
       const collections = ok(await list({ type: 'COLLECTION' }, own), 'transactions');
       expect(collections.edges.map((e: any) => e.node)).toEqual([
-        { reference: collection.reference, externalReference: collection.externalReference, type: 'COLLECTION', status: expect.any(String), paymentMethod: null, card: null },
+        {
+          reference: collection.reference,
+          externalReference: collection.externalReference,
+          type: 'COLLECTION',
+          status: expect.any(String),
+          paymentMethod: null,
+          card: null,
+        },
       ]);
 
       const all = ok(await list(null, own), 'transactions');
@@ -442,7 +474,17 @@ describe('GraphQL card payments (sandbox)', () => {
         const input = cardPaymentInput();
         const outcome = await wsRun(client, INITIATE, { input });
         expect(outcome.error).toBeUndefined();
-        expect(outcome.results).toEqual([{ data: { initiatePayment: expect.objectContaining({ externalReference: input.reference, status: 'SUCCESSFUL', card: expect.objectContaining({ last4: '4242' }) }) } }]);
+        expect(outcome.results).toEqual([
+          {
+            data: {
+              initiatePayment: expect.objectContaining({
+                externalReference: input.reference,
+                status: 'SUCCESSFUL',
+                card: expect.objectContaining({ last4: '4242' }),
+              }),
+            },
+          },
+        ]);
       });
 
       it.each(variableCases)('%s', async (_name, input, path) => {
@@ -603,7 +645,11 @@ describe('GraphQL card payments (sandbox)', () => {
       const page = await openPage(created.nextAction.url);
       expect([200, 303]).toContain((await submitPage(created.nextAction.url, page, 'fail')).status);
       expect(await eventually(async () => sub.received.length > 0)).toBe(true);
-      expect(sub.received[0]!.data.transactionStatusChanged).toMatchObject({ reference: created.reference, status: 'FAILED', failureReason: 'authentication_failed' });
+      expect(sub.received[0]!.data.transactionStatusChanged).toMatchObject({
+        reference: created.reference,
+        status: 'FAILED',
+        failureReason: 'authentication_failed',
+      });
       sub.stop();
     });
 
@@ -658,7 +704,7 @@ describe('GraphQL card payments in production mode', () => {
 
   it('initiatePayment is refused with SERVER_ERROR saying no card was charged, and nothing is kept', async () => {
     const before = await transactionCount(app);
-    const res = await graphql(app.url, INITIATE, { token, variables: { input: cardPaymentInput({ reference: newReference('gql-live')  }) } });
+    const res = await graphql(app.url, INITIATE, { token, variables: { input: cardPaymentInput({ reference: newReference('gql-live') }) } });
     const error = errorOf(res);
     expect(res.body.data ?? null).toBeNull();
     expect(error.extensions).toMatchObject({ code: 'SERVER_ERROR' });

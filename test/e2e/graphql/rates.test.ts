@@ -22,8 +22,7 @@ describe('GraphQL rate query', () => {
   });
   afterAll(() => app.close());
 
-  const rate = (variables: Record<string, unknown>, auth: string | null = token) =>
-    graphql(app.url, RATE, { variables, token: auth ?? undefined });
+  const rate = (variables: Record<string, unknown>, auth: string | null = token) => graphql(app.url, RATE, { variables, token: auth ?? undefined });
   const errorOf = (res: Awaited<ReturnType<typeof rate>>) => {
     expect(res.body.errors).toHaveLength(1);
     return res.body.errors![0]!;
@@ -59,7 +58,13 @@ describe('GraphQL rate query', () => {
     const rest = await request(app.url, 'GET', '/v1/crossborder/rates?source_currency=GBP&destination_currency=UGX&amount=10.5', { token });
     const { quoteId: _q, createdAt: _c, expiresAt: _e, ...figures } = gql.body.data.rate;
     // The same figures: GraphQL carries Decimal strings, REST exact JSON numbers.
-    expect({ ...figures, rate: Number(figures.rate), sourceAmount: Number(figures.sourceAmount), destinationAmount: Number(figures.destinationAmount), fee: Number(figures.fee) }).toEqual({
+    expect({
+      ...figures,
+      rate: Number(figures.rate),
+      sourceAmount: Number(figures.sourceAmount),
+      destinationAmount: Number(figures.destinationAmount),
+      fee: Number(figures.fee),
+    }).toEqual({
       sourceCurrency: rest.body.data.source_currency,
       destinationCurrency: rest.body.data.destination_currency,
       rate: rest.body.data.rate,

@@ -12,7 +12,6 @@ import { connect, subscribeLive } from '../../helpers/ws';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TRANSACTION_FIELDS = 'reference externalReference type status failureReason amount currency updatedAt completedAt';
 
-
 async function momoCollection(app: TestApp, token: string, customerUuid: string, reference: string) {
   const res = await request(app.url, 'POST', '/v1/crossborder/global-collection', {
     token,
@@ -43,7 +42,9 @@ describe('GraphQL subscriptions', () => {
     const reference = await momoCollection(app, token, customer.customer_uuid, 'sub-1');
     const client = connect(app, token);
     clients.push(client);
-    const sub = await subscribeLive(app.url, client, `subscription($r: String) { transactionStatusChanged(reference: $r) { ${TRANSACTION_FIELDS} } }`, { r: 'sub-1' });
+    const sub = await subscribeLive(app.url, client, `subscription($r: String) { transactionStatusChanged(reference: $r) { ${TRANSACTION_FIELDS} } }`, {
+      r: 'sub-1',
+    });
 
     await request(app.url, 'POST', `/v1/sandbox/transactions/${reference}/simulate`, { token, body: { outcome: 'successful' } });
     expect(await eventually(async () => sub.received.length === 1)).toBe(true);
@@ -62,7 +63,9 @@ describe('GraphQL subscriptions', () => {
     // Merchant B even asks for A's reference by name: it still gets nothing.
     const customer = await approvedCustomer(app, token);
     const reference = await momoCollection(app, token, customer.customer_uuid, 'sub-2');
-    const targeted = await subscribeLive(app.url, theirs, `subscription($r: String) { transactionStatusChanged(reference: $r) { reference } }`, { r: reference });
+    const targeted = await subscribeLive(app.url, theirs, `subscription($r: String) { transactionStatusChanged(reference: $r) { reference } }`, {
+      r: reference,
+    });
 
     await request(app.url, 'POST', `/v1/sandbox/transactions/${reference}/simulate`, { token, body: { outcome: 'failed' } });
     expect(await eventually(async () => allMine.received.some((e) => e.data.transactionStatusChanged.reference === reference))).toBe(true);
@@ -79,7 +82,12 @@ describe('GraphQL subscriptions', () => {
     const client = connect(app, token);
     clients.push(client);
     const customer = await enroll(app, token);
-    const sub = await subscribeLive(app.url, client, `subscription($c: String) { kycStatusChanged(customerUuid: $c) { customerUuid kycStatus overallKycStatus } }`, { c: customer.customer_uuid });
+    const sub = await subscribeLive(
+      app.url,
+      client,
+      `subscription($c: String) { kycStatusChanged(customerUuid: $c) { customerUuid kycStatus overallKycStatus } }`,
+      { c: customer.customer_uuid },
+    );
     await request(app.url, 'POST', `/v1/customer/${customer.customer_uuid}/kyc`, { token, body: kycBody() });
     expect(await eventually(async () => sub.received.some((e) => e.data.kycStatusChanged.kycStatus === 'APPROVED'))).toBe(true);
     expect(sub.received.map((e) => e.data.kycStatusChanged.kycStatus)).toEqual(['PENDING', 'APPROVED']);
@@ -96,7 +104,17 @@ describe('GraphQL subscriptions', () => {
       clients.push(c);
       expect((await graphql(app.url, '{ merchant { id } }', { token: cappedToken })).status).toBe(200);
       await new Promise<void>((resolve, reject) => {
-        const stop = c.subscribe({ query: '{ merchant { id } }' }, { next: () => undefined, error: reject, complete: () => { stop(); resolve(); } });
+        const stop = c.subscribe(
+          { query: '{ merchant { id } }' },
+          {
+            next: () => undefined,
+            error: reject,
+            complete: () => {
+              stop();
+              resolve();
+            },
+          },
+        );
       });
     }
     let closedWith: number | undefined;
@@ -109,11 +127,20 @@ describe('GraphQL subscriptions', () => {
     const fifth = connect(app, cappedToken);
     clients.push(fifth);
     const result = await new Promise<any>((resolve, reject) => {
-      const stop = fifth.subscribe({ query: '{ merchant { name } }' }, { next: (v) => { stop(); resolve(v); }, error: reject, complete: () => undefined });
+      const stop = fifth.subscribe(
+        { query: '{ merchant { name } }' },
+        {
+          next: (v) => {
+            stop();
+            resolve(v);
+          },
+          error: reject,
+          complete: () => undefined,
+        },
+      );
     });
     expect(result.data.merchant.name).toBe('Capped');
   });
-
 });
 
 describe('GraphQL limits over both doors', () => {

@@ -34,11 +34,18 @@ let seq = 0;
 const nextReference = (prefix: string) => `${prefix}-${Date.now()}-${++seq}`;
 
 /** A KES mobile money collection from a Kenyan M-Pesa wallet; override any field. */
-const momoCollection = (customerUuid: string, overrides: Record<string, unknown> = {}) => momoCollectionInput(customerUuid, { reference: nextReference('gql-col'), ...overrides });
+const momoCollection = (customerUuid: string, overrides: Record<string, unknown> = {}) =>
+  momoCollectionInput(customerUuid, { reference: nextReference('gql-col'), ...overrides });
 
 const bankCollection = (customerUuid: string, overrides: Record<string, unknown> = {}) =>
-  momoCollection(customerUuid, { channelId: 'ke_bank_deposit', networkId: 'ke_kcb', accountType: 'BANK', accountNumber: '0123456789', amount: '25000.50', ...overrides });
-
+  momoCollection(customerUuid, {
+    channelId: 'ke_bank_deposit',
+    networkId: 'ke_kcb',
+    accountType: 'BANK',
+    accountNumber: '0123456789',
+    amount: '25000.50',
+    ...overrides,
+  });
 
 describe('GraphQL cross-border collections and transfers', () => {
   let app: TestApp;
@@ -155,7 +162,18 @@ describe('GraphQL cross-border collections and transfers', () => {
       });
       // The sandbox's virtual bank is one of the country's banks, with its real SWIFT code.
       const banks = ok<Array<{ name: string; code: string }>>(
-        await graphql(app.url, `{ networks(countryCode: "KE", channel: BANK) { name code } }`, { token }),
+        await graphql(
+          app.url,
+          `
+            {
+              networks(countryCode: "KE", channel: BANK) {
+                name
+                code
+              }
+            }
+          `,
+          { token },
+        ),
         'networks',
       );
       expect(banks).toContainEqual({ name: created.bankInfo.bankName, code: created.bankInfo.bankCode });
@@ -164,7 +182,25 @@ describe('GraphQL cross-border collections and transfers', () => {
       expect(other.bankInfo.accountNumber).not.toBe(created.bankInfo.accountNumber);
 
       // The schema says the same: BankInfo has exactly these four non-null String fields.
-      const shape = await graphql(app.url, `{ __type(name: "BankInfo") { fields { name type { kind ofType { name } } } } }`, { token });
+      const shape = await graphql(
+        app.url,
+        `
+          {
+            __type(name: "BankInfo") {
+              fields {
+                name
+                type {
+                  kind
+                  ofType {
+                    name
+                  }
+                }
+              }
+            }
+          }
+        `,
+        { token },
+      );
       expect(shape.body.data.__type.fields).toEqual(
         ['accountName', 'accountNumber', 'bankName', 'bankCode'].map((name) => ({ name, type: { kind: 'NON_NULL', ofType: { name: 'String' } } })),
       );
@@ -261,13 +297,18 @@ describe('GraphQL cross-border collections and transfers', () => {
 
     it('to a bank account ending in 000: FAILED', async () => {
       const created = ok(
-        await transfer(momoTransferInput(customerUuid, { channelId: 'ke_bank_withdrawal', networkId: 'ke_equity_bank', accountType: 'BANK', accountNumber: '1234567000' })),
+        await transfer(
+          momoTransferInput(customerUuid, { channelId: 'ke_bank_withdrawal', networkId: 'ke_equity_bank', accountType: 'BANK', accountNumber: '1234567000' }),
+        ),
         'initiateTransfer',
       );
       expect(created).toMatchObject({ accountType: 'BANK', beneficiary: { accountNumber: '1234567000', networkId: 'ke_equity_bank' } });
       const settled = await awaitFinal(created.reference);
       expect(settled).toMatchObject({ status: 'FAILED', failureReason: 'beneficiary_account_unavailable' });
-      expect(settled.history.map((h: any) => [h.fromStatus, h.toStatus])).toEqual([[null, 'PROCESSING'], ['PROCESSING', 'FAILED']]);
+      expect(settled.history.map((h: any) => [h.fromStatus, h.toStatus])).toEqual([
+        [null, 'PROCESSING'],
+        ['PROCESSING', 'FAILED'],
+      ]);
     });
 
     it('with a live quote: locks the quote’s rate, fee and destination amount', async () => {

@@ -217,9 +217,25 @@ describe('REST POST /v1/crossborder/global-collection', () => {
 
   describe('6. amount: the channel’s bounds and the currency’s precision (400)', () => {
     const ugBody = (overrides: Record<string, unknown>) =>
-      momoCollectionBody(ug, { currency: 'UGX', channel_id: 'ug_momo_deposit', network_id: 'ug_mtn_momo', dial_code: '+256', country_code: 'UG', account_number: '256772123456', ...overrides });
+      momoCollectionBody(ug, {
+        currency: 'UGX',
+        channel_id: 'ug_momo_deposit',
+        network_id: 'ug_mtn_momo',
+        dial_code: '+256',
+        country_code: 'UG',
+        account_number: '256772123456',
+        ...overrides,
+      });
     const snBody = (overrides: Record<string, unknown>) =>
-      momoCollectionBody(sn, { currency: 'XOF', channel_id: 'sn_momo_deposit', network_id: 'sn_orange_money', dial_code: '+221', country_code: 'SN', account_number: '221771234567', ...overrides });
+      momoCollectionBody(sn, {
+        currency: 'XOF',
+        channel_id: 'sn_momo_deposit',
+        network_id: 'sn_orange_money',
+        dial_code: '+221',
+        country_code: 'SN',
+        account_number: '221771234567',
+        ...overrides,
+      });
 
     it.each([
       ['below the M-Pesa minimum (10 KES)', () => momoCollectionBody(ke, { amount: 9.99 }), 'must be between 10.00 and 250000.00 KES'],
@@ -535,7 +551,12 @@ describe('bank collection expiry, driven by the service clock (COLLECTION_TTL_S 
     await advance(TTL_MS);
     expect(await runJobsNow(app.db.url, 'expire-collection', id)).toEqual([]);
     const record = (await getTransaction(app, token, reference)).body.data;
-    expect(record).toMatchObject({ status: 'expired', failure_reason: 'not_paid_before_expiry', type: 'collection', completed_at: app.clock.now().toISOString() });
+    expect(record).toMatchObject({
+      status: 'expired',
+      failure_reason: 'not_paid_before_expiry',
+      type: 'collection',
+      completed_at: app.clock.now().toISOString(),
+    });
 
     const events = await outboxRows(app, reference);
     expect(events.map((e) => e.type)).toEqual(['collection.expired']);

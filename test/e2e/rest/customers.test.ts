@@ -14,8 +14,7 @@ describe('REST customers and KYC', () => {
   });
   afterAll(() => app.close());
 
-  const count = async (sql: string, params: unknown[] = []) =>
-    Number((await app.service.orm.em.fork().execute(sql, params))[0].n);
+  const count = async (sql: string, params: unknown[] = []) => Number((await app.service.orm.em.fork().execute(sql, params))[0].n);
 
   describe('enroll', () => {
     it('creates a customer: 201 with the record and pending_kyc', async () => {
@@ -82,9 +81,7 @@ describe('REST customers and KYC', () => {
 
     it('lets exactly one of 10 concurrent enrollments with one customerid win', async () => {
       const body = enrollBody();
-      const results = await Promise.all(
-        Array.from({ length: 10 }, () => request(app.url, 'POST', '/v1/customer/enroll', { token, body })),
-      );
+      const results = await Promise.all(Array.from({ length: 10 }, () => request(app.url, 'POST', '/v1/customer/enroll', { token, body })));
       expect(results.filter((r) => r.status === 201)).toHaveLength(1);
       expect(results.filter((r) => r.status === 409 && r.body.code === 'DUPLICATE_REQUEST')).toHaveLength(9);
       expect(await count('select count(*) as n from customer where customerid = ?', [body.customerid])).toBe(1);
@@ -199,7 +196,9 @@ describe('REST customers and KYC', () => {
       const approved = await awaitKycDecision(app, token, customer_uuid);
       expect(approved.kyc_status).toBe('approved');
 
-      const types = (await app.service.orm.em.fork().execute('select type from outbox_event where subject_id = ? order by created_at', [customer_uuid])).map((r: any) => r.type);
+      const types = (await app.service.orm.em.fork().execute('select type from outbox_event where subject_id = ? order by created_at', [customer_uuid])).map(
+        (r: any) => r.type,
+      );
       expect(types).toEqual(['customer.kyc.rejected', 'customer.kyc.approved']);
     });
 

@@ -42,9 +42,7 @@ describe('REST error envelope', () => {
     it.each([['text/plain'], ['text/plain; charset=utf-8'], ['application/xml']])(
       'answers 400 INVALID_REQUEST for the unsupported content type %s',
       async (contentType) => {
-        const raw = contentType.includes('xml')
-          ? '<token><grant_type>client_credentials</grant_type></token>'
-          : 'grant_type=client_credentials';
+        const raw = contentType.includes('xml') ? '<token><grant_type>client_credentials</grant_type></token>' : 'grant_type=client_credentials';
         const res = await rawPost('/v1/oauth/token', raw, contentType);
         expectError(res, 400, 'INVALID_REQUEST');
         expect(res.body.message).toMatch(/content-type/i);

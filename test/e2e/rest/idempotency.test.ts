@@ -101,7 +101,9 @@ describe('REST Idempotency-Key', () => {
     request(app.url, 'POST', path, { token, body, headers: { ...headers, ...(key === undefined ? {} : { 'idempotency-key': key }) } });
 
   const transactionsWith = async (merchant: MerchantCredentials, reference: string) =>
-    Number((await sql(app, 'select count(*) as n from "transaction" where merchant_id = ? and external_reference = ?', [merchant.merchant.id, reference]))[0].n);
+    Number(
+      (await sql(app, 'select count(*) as n from "transaction" where merchant_id = ? and external_reference = ?', [merchant.merchant.id, reference]))[0].n,
+    );
   const allTransactions = async () => Number((await sql(app, 'select count(*) as n from "transaction"'))[0].n);
   const keyRows = (merchant: MerchantCredentials, key: string) =>
     sql<{ fingerprint: string; completed_at: string | null; status_code: number | null; response_sealed: string | null; created_at: string }>(
@@ -137,10 +139,11 @@ describe('REST Idempotency-Key', () => {
       expect({ route, registered: fastify.hasRoute({ method: method as 'POST', url }) }).toEqual({ route, registered: true });
     }
     const doc = (await request(app.url, 'GET', '/v1/openapi.json')).body;
-    const withHeader = Object.entries(doc.paths as Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>).flatMap(([path, item]) =>
-      Object.entries(item)
-        .filter(([, op]) => op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'))
-        .map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    const withHeader = Object.entries(doc.paths as Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>).flatMap(
+      ([path, item]) =>
+        Object.entries(item)
+          .filter(([, op]) => op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'))
+          .map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
     );
     expect(withHeader.sort()).toEqual(Object.keys(IDEMPOTENT_ROUTES).sort());
   });
@@ -236,7 +239,11 @@ describe('REST Idempotency-Key', () => {
       // A new key with a used reference: 409 DUPLICATE_REQUEST naming the transaction, as without keys.
       const dup = await post(COLLECT, body, newKey());
       expect(dup.status).toBe(409);
-      expect(dup.body).toMatchObject({ status: 'error', code: 'DUPLICATE_REQUEST', details: [{ field: 'reference', issue: expect.stringMatching(/^already used by transaction col_/) }] });
+      expect(dup.body).toMatchObject({
+        status: 'error',
+        code: 'DUPLICATE_REQUEST',
+        details: [{ field: 'reference', issue: expect.stringMatching(/^already used by transaction col_/) }],
+      });
       expect(await transactionsWith(merchantA, body.reference)).toBe(1);
     });
   });
@@ -425,7 +432,11 @@ describe('REST Idempotency-Key', () => {
       const key = newKey('early');
       const body = momoCollectionBody(customerA);
       expect((await post(COLLECT, body, key, 'not-a-token')).status).toBe(401);
-      const malformed = await request(app.url, 'POST', COLLECT, { token: tokenA, raw: '{"amount":', headers: { 'content-type': 'application/json', 'idempotency-key': key } });
+      const malformed = await request(app.url, 'POST', COLLECT, {
+        token: tokenA,
+        raw: '{"amount":',
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      });
       expect(malformed.status).toBe(400);
       expect(await keyRows(merchantA, key)).toEqual([]);
       expectExecuted(await post(COLLECT, body, key));
@@ -477,7 +488,9 @@ describe('REST Idempotency-Key', () => {
       const secretsBefore = await sql(app, 'select webhook_secret_sealed, previous_webhook_secrets from merchant where id = ?', [merchantA.merchant.id]);
       const rotate = await post('/v1/webhooks/secret/rotate', undefined, newKey('rotate'));
       expectKeyProblem(rotate, /not accepted on POST \/v1\/webhooks\/secret\/rotate: .*shown only once/);
-      expect(await sql(app, 'select webhook_secret_sealed, previous_webhook_secrets from merchant where id = ?', [merchantA.merchant.id])).toEqual(secretsBefore);
+      expect(await sql(app, 'select webhook_secret_sealed, previous_webhook_secrets from merchant where id = ?', [merchantA.merchant.id])).toEqual(
+        secretsBefore,
+      );
       // Without the header it rotates as before.
       expect((await post('/v1/webhooks/secret/rotate', undefined)).status).toBe(200);
 
@@ -509,7 +522,12 @@ describe('REST Idempotency-Key', () => {
       const key = newKey('abandoned');
       const body = momoCollectionBody(customerA);
       // What a crash between claim and answer leaves: a claim, never completed.
-      const crashed = await services.idempotency.claim(merchantA.merchant.id, key, { method: 'POST', route: '/v1/crossborder/global-collection', params: {}, body });
+      const crashed = await services.idempotency.claim(merchantA.merchant.id, key, {
+        method: 'POST',
+        route: '/v1/crossborder/global-collection',
+        params: {},
+        body,
+      });
       expect(crashed.outcome).toBe('claimed');
       const lockTimeoutMs = services.idempotency.limits.lockTimeoutMs;
       expect((await post(COLLECT, body, key)).status).toBe(409);

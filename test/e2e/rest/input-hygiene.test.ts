@@ -62,7 +62,10 @@ describe('input hygiene at the edge: strings PostgreSQL cannot store, crafted cu
     const raw = JSON.stringify({ query: 'query($r: String!) { transaction(reference: $r) { reference } }', variables: { r: 'x' } }).replace('"x"', '"\\ud800"');
     const res = await rawJson(app, 'POST', '/graphql', raw, token);
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toMatchObject({ extensions: { code: 'INVALID_REQUEST' }, message: expect.stringMatching(/^variables\.r must be valid Unicode/) });
+    expect(res.body.errors[0]).toMatchObject({
+      extensions: { code: 'INVALID_REQUEST' },
+      message: expect.stringMatching(/^variables\.r must be valid Unicode/),
+    });
   });
 
   it('GraphQL over the socket: the same', async () => {
@@ -89,7 +92,10 @@ describe('input hygiene at the edge: strings PostgreSQL cannot store, crafted cu
     expect({ status: customers.status, code: customers.body.code }).toEqual({ status: 400, code: 'INVALID_REQUEST' });
     const events = await request(app.url, 'GET', `/v1/webhooks/events?after=${encodeURIComponent(cursor)}`, { token });
     expect(events.status).toBe(eventLogStatus);
-    const gql = await graphql(app.url, 'query($a: String) { transactions(after: $a) { edges { cursor } } customers(after: $a) { edges { cursor } } }', { token, variables: { a: cursor } });
+    const gql = await graphql(app.url, 'query($a: String) { transactions(after: $a) { edges { cursor } } customers(after: $a) { edges { cursor } } }', {
+      token,
+      variables: { a: cursor },
+    });
     expect(gql.body.errors?.[0]?.extensions?.code).toBe('INVALID_REQUEST');
   });
 });

@@ -12,8 +12,7 @@ describe('REST /v1/oauth', () => {
   });
   afterAll(() => app.close());
 
-  const tokenRequest = (body: unknown, headers?: Record<string, string>) =>
-    request(app.url, 'POST', '/v1/oauth/token', { body, headers });
+  const tokenRequest = (body: unknown, headers?: Record<string, string>) => request(app.url, 'POST', '/v1/oauth/token', { body, headers });
   const clientCredentials = () => ({
     grant_type: 'client_credentials',
     client_id: merchant.merchant.clientId,
@@ -163,9 +162,7 @@ describe('REST /v1/oauth', () => {
 
   it('gives one success to 20 parallel refreshes with one token, and leaves at most one live successor', async () => {
     const { refreshToken } = await app.token(merchant);
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken })),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, () => tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken })));
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(1);
     expect(results.filter((r) => r.status === 401 && r.body.code === 'INVALID_TOKEN')).toHaveLength(19);
@@ -175,14 +172,12 @@ describe('REST /v1/oauth', () => {
     const successor = ok[0]!.body.data;
     const again = await tokenRequest({ grant_type: 'refresh_token', refresh_token: successor.refresh_token });
     expect(again.status).toBe(401);
-    const rows = await app.service.orm.em
-      .fork()
-      .execute(
-        `select count(*)::int as live from refresh_token rt join token_family f on f.id = rt.family_id
+    const rows = await app.service.orm.em.fork().execute(
+      `select count(*)::int as live from refresh_token rt join token_family f on f.id = rt.family_id
           where rt.family_id = (select family_id from refresh_token where token_hash = encode(sha256(?::bytea), 'hex'))
             and rt.used_at is null and f.revoked_at is null`,
-        [refreshToken],
-      );
+      [refreshToken],
+    );
     expect(rows[0].live).toBeLessThanOrEqual(1);
   });
 

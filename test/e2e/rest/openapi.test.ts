@@ -160,11 +160,7 @@ describe('OpenAPI document and docs page (sandbox)', () => {
       const [method, route] = r.split(' ') as [string, string];
       return doc.paths[route.replace(/:(\w+)/g, '{$1}')]![method.toLowerCase()]['x-sandbox-only'] === true;
     });
-    expect(sandboxOnly.sort()).toEqual([
-      'GET /v1/sandbox/3ds/:handle',
-      'POST /v1/sandbox/3ds/:handle',
-      'POST /v1/sandbox/transactions/:reference/simulate',
-    ]);
+    expect(sandboxOnly.sort()).toEqual(['GET /v1/sandbox/3ds/:handle', 'POST /v1/sandbox/3ds/:handle', 'POST /v1/sandbox/transactions/:reference/simulate']);
     expect(doc.paths['/v1/sandbox/3ds/{handle}']!.get.responses['200'].content).toHaveProperty('text/html');
     const production = buildOpenApiDocument({ env: 'production', adminApiKey: 'key' }) as unknown as Doc;
     const operations = Object.values(production.paths).flatMap((item) => Object.values(item));
@@ -242,13 +238,21 @@ describe('OpenAPI document and docs page (sandbox)', () => {
       call(method, route, { body: example(method, route, overrides), params });
 
     await expectDocumented('post', '/v1/admin/merchants', send('post', '/v1/admin/merchants'), 201);
-    const grant = await expectDocumented('post', '/v1/oauth/token', send('post', '/v1/oauth/token', { client_id: credentials.clientId, client_secret: credentials.clientSecret }));
+    const grant = await expectDocumented(
+      'post',
+      '/v1/oauth/token',
+      send('post', '/v1/oauth/token', { client_id: credentials.clientId, client_secret: credentials.clientSecret }),
+    );
     await expectDocumented('post', '/v1/oauth/revoke', send('post', '/v1/oauth/revoke', { token: grant.refresh_token })); // its own family, not the test's
     await expectDocumented('get', '/v1/merchant', call('get', '/v1/merchant'));
     await expectDocumented('get', '/v1/crossborder/countries', call('get', '/v1/crossborder/countries'));
     await expectDocumented('get', '/v1/crossborder/channels', call('get', '/v1/crossborder/channels', { query: 'country_code=ke&ramptype=Deposit' }));
     await expectDocumented('get', '/v1/crossborder/networks', call('get', '/v1/crossborder/networks', { query: 'country_code=KE&channel=momo' }));
-    await expectDocumented('get', '/v1/crossborder/rates', call('get', '/v1/crossborder/rates', { query: 'source_currency=USD&destination_currency=KES&amount=100' }));
+    await expectDocumented(
+      'get',
+      '/v1/crossborder/rates',
+      call('get', '/v1/crossborder/rates', { query: 'source_currency=USD&destination_currency=KES&amount=100' }),
+    );
 
     const enrolled = await expectDocumented('post', '/v1/customer/enroll', send('post', '/v1/customer/enroll'), 201);
     const uuid = { uuid: enrolled.customer_uuid };
@@ -258,14 +262,33 @@ describe('OpenAPI document and docs page (sandbox)', () => {
     await expectDocumented('get', '/v1/customers', call('get', '/v1/customers', { query: 'limit=1' }));
 
     const payer = (await approvedCustomer(app, token)).customer_uuid;
-    const collection = await expectDocumented('post', '/v1/crossborder/global-collection', send('post', '/v1/crossborder/global-collection', { customer_uuid: payer }));
-    const transfer = await expectDocumented('post', '/v1/crossborder/global-transfer', send('post', '/v1/crossborder/global-transfer', { customer_uuid: payer }));
+    const collection = await expectDocumented(
+      'post',
+      '/v1/crossborder/global-collection',
+      send('post', '/v1/crossborder/global-collection', { customer_uuid: payer }),
+    );
+    const transfer = await expectDocumented(
+      'post',
+      '/v1/crossborder/global-transfer',
+      send('post', '/v1/crossborder/global-transfer', { customer_uuid: payer }),
+    );
     const payment = await expectDocumented('post', '/v1/payments/initiate', send('post', '/v1/payments/initiate'));
     for (const { reference } of [collection, transfer, payment]) {
-      await expectDocumented('get', '/v1/crossborder/global-transfer/{reference}', call('get', '/v1/crossborder/global-transfer/{reference}', { params: { reference } }));
+      await expectDocumented(
+        'get',
+        '/v1/crossborder/global-transfer/{reference}',
+        call('get', '/v1/crossborder/global-transfer/{reference}', { params: { reference } }),
+      );
     }
-    await expectDocumented('get', '/v1/payments/verify/{reference}', call('get', '/v1/payments/verify/{reference}', { params: { reference: payment.reference } }));
-    const bank = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: bankCollectionBody(payer, { reference: newReference('oa') }) });
+    await expectDocumented(
+      'get',
+      '/v1/payments/verify/{reference}',
+      call('get', '/v1/payments/verify/{reference}', { params: { reference: payment.reference } }),
+    );
+    const bank = await request(app.url, 'POST', '/v1/crossborder/global-collection', {
+      token,
+      body: bankCollectionBody(payer, { reference: newReference('oa') }),
+    });
     expect(check(['components', 'schemas', 'CollectionInitiation'], bank.body.data)).toBeNull(); // with bankInfo
     await expectDocumented(
       'post',
@@ -319,7 +342,10 @@ describe('OpenAPI document and docs page (sandbox)', () => {
       page.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
       await page.goto(`${app.url}/v1/docs`);
       const summaries = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.summary as string));
-      await page.locator('.opblock-summary-description').nth(summaries.length - 1).waitFor();
+      await page
+        .locator('.opblock-summary-description')
+        .nth(summaries.length - 1)
+        .waitFor();
       const shown = await page.$$eval('.opblock-summary-description', (els) => els.map((e) => e.textContent));
       expect(shown.sort()).toEqual(summaries.sort());
       expect(await page.title()).toContain('Payments Gateway API');

@@ -222,7 +222,10 @@ describe('REST /v1/payments', () => {
       expect((await initiatePayment(app, token, payment)).status).toBe(200);
       const again = await initiatePayment(app, token, cardPaymentBody({ reference: payment.reference }));
       expect(again.status).toBe(409);
-      const col = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollectionBody(customer.customer_uuid, { reference: payment.reference }) });
+      const col = await request(app.url, 'POST', '/v1/crossborder/global-collection', {
+        token,
+        body: momoCollectionBody(customer.customer_uuid, { reference: payment.reference }),
+      });
       expect(col.status).toBe(409);
       expect(col.body.code).toBe('DUPLICATE_REQUEST');
     });

@@ -19,8 +19,7 @@ describe('REST GET /v1/crossborder/rates', () => {
   });
   afterAll(() => app.close());
 
-  const rates = (query: string, auth: string | null = token) =>
-    request(app.url, 'GET', `/v1/crossborder/rates${query}`, { token: auth ?? undefined });
+  const rates = (query: string, auth: string | null = token) => request(app.url, 'GET', `/v1/crossborder/rates${query}`, { token: auth ?? undefined });
 
   it('prices USD→KES, stores the quote and returns it with expires_at 60 s ahead of the clock', async () => {
     const now = app.clock.now();
@@ -46,13 +45,11 @@ describe('REST GET /v1/crossborder/rates', () => {
     expect(typeof res.body.data.rate).toBe('number');
     expect((String(res.body.data.rate).split('.')[1] ?? '').length).toBeLessThanOrEqual(8);
 
-    const [row] = await app.service.orm.em
-      .fork()
-      .execute(
-        `select merchant_id, source_currency, destination_currency, source_amount::text, destination_amount::text, rate::text, fee::text,
+    const [row] = await app.service.orm.em.fork().execute(
+      `select merchant_id, source_currency, destination_currency, source_amount::text, destination_amount::text, rate::text, fee::text,
                 created_at, expires_at from fx_quote where id = ?`,
-        [res.body.data.quote_id],
-      );
+      [res.body.data.quote_id],
+    );
     expect(row.merchant_id).toBe(merchant.merchant.id);
     expect([row.source_currency, row.destination_currency]).toEqual(['USD', 'KES']);
     expect(Number(row.source_amount)).toBe(100);

@@ -61,9 +61,15 @@ describe('REST GET /v1/transactions', () => {
   });
 
   it('is the same list as GraphQL transactions(filter)', async () => {
-    const gql = await graphql(app.url, `{ transactions(first: 10, filter: { type: COLLECTION, customerUuid: "${customerA}" }) { edges { node { reference } } } }`, { token: tokenA });
+    const gql = await graphql(
+      app.url,
+      `{ transactions(first: 10, filter: { type: COLLECTION, customerUuid: "${customerA}" }) { edges { node { reference } } } }`,
+      { token: tokenA },
+    );
     const rest = await list(tokenA, `?type=collection&customer_uuid=${customerA}`);
-    expect(gql.body.data.transactions.edges.map((e: { node: { reference: string } }) => e.node.reference)).toEqual(rest.body.data.map((t: { reference: string }) => t.reference));
+    expect(gql.body.data.transactions.edges.map((e: { node: { reference: string } }) => e.node.reference)).toEqual(
+      rest.body.data.map((t: { reference: string }) => t.reference),
+    );
   });
 
   it('never shows another merchant’s transactions: B sees only its own, and A’s customer as a filter gives an empty list', async () => {

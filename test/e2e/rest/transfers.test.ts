@@ -95,10 +95,20 @@ describe('REST POST /v1/crossborder/global-transfer', () => {
 
     it('pays out to a bank account too', async () => {
       const res = await transfer(
-        transferBody(ke, { channel_id: 'ke_bank_withdrawal', network_id: 'ke_equity_bank', account_type: 'bank', account_number: '0011223344', amount: '250.75' }),
+        transferBody(ke, {
+          channel_id: 'ke_bank_withdrawal',
+          network_id: 'ke_equity_bank',
+          account_type: 'bank',
+          account_number: '0011223344',
+          amount: '250.75',
+        }),
       );
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ account_type: 'bank', source_amount: 250.75, beneficiary: { network_id: 'ke_equity_bank', account_number: '0011223344' } });
+      expect(res.body.data).toMatchObject({
+        account_type: 'bank',
+        source_amount: 250.75,
+        beneficiary: { network_id: 'ke_equity_bank', account_number: '0011223344' },
+      });
       expect(res.body.data).not.toHaveProperty('bankInfo');
     });
   });
@@ -245,7 +255,12 @@ describe('REST POST /v1/crossborder/global-transfer', () => {
     it.each([
       ['KYC before channel', () => transferBody(notApproved, { channel_id: 'ke_momo_deposit' }), 403, undefined],
       ['channel before destination_currency', () => transferBody(ke, { channel_id: 'ke_momo_deposit', destination_currency: 'UGX' }), 400, 'channel_id'],
-      ['destination_currency before source_currency', () => transferBody(ke, { destination_currency: 'UGX', source_currency: 'EUR' }), 400, 'destination_currency'],
+      [
+        'destination_currency before source_currency',
+        () => transferBody(ke, { destination_currency: 'UGX', source_currency: 'EUR' }),
+        400,
+        'destination_currency',
+      ],
       ['dial_code before amount', () => transferBody(ke, { dial_code: '+256', amount: 5000 }), 400, 'dial_code'],
       ['quote before reference', () => transferBody(ke, { quote_id: 'qt_000000000000000000000000' }), 400, 'quote_id'],
     ])('check order: %s', async (_label, body, status, field) => {

@@ -44,7 +44,6 @@ const ok = async (res: Promise<HttpResult>, what: string, status = 200) => {
   return r.body;
 };
 
-
 const submitKycInput = {
   idType: 'NATIONAL_ID',
   idNumber: 'A12345678',
@@ -68,7 +67,10 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
   const customer = await approvedCustomer(app, token);
   const pending = await enroll(app, token);
   const quote = await ok(request(app.url, 'GET', '/v1/crossborder/rates?source_currency=USD&destination_currency=KES&amount=100', { token }), 'rate');
-  const collection = await ok(request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollectionBody(customer.customer_uuid) }), 'collection');
+  const collection = await ok(
+    request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollectionBody(customer.customer_uuid) }),
+    'collection',
+  );
   const transfer = await ok(request(app.url, 'POST', '/v1/crossborder/global-transfer', { token, body: transferBody(customer.customer_uuid) }), 'transfer');
   const payment = await ok(request(app.url, 'POST', '/v1/payments/initiate', { token, body: cardPaymentBody() }), 'payment');
   if (collection.data.status !== 'processing' || transfer.data.status !== 'processing' || payment.data.status !== 'successful') {
@@ -117,9 +119,13 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     ];
     cursorsOfA.restCustomers = (await ok(request(app.url, 'GET', '/v1/customers?limit=1', { token: A.token }), 'customers')).meta.next_cursor;
     cursorsOfA.restEvents = (await ok(request(app.url, 'GET', '/v1/webhooks/events?limit=1', { token: A.token }), 'events')).meta.next_cursor;
-    const gql = await graphql(app.url, '{ customers(first: 1) { pageInfo { endCursor } } transactions(first: 1) { pageInfo { endCursor } } webhookEvents(first: 1) { pageInfo { endCursor } } }', {
-      token: A.token,
-    });
+    const gql = await graphql(
+      app.url,
+      '{ customers(first: 1) { pageInfo { endCursor } } transactions(first: 1) { pageInfo { endCursor } } webhookEvents(first: 1) { pageInfo { endCursor } } }',
+      {
+        token: A.token,
+      },
+    );
     cursorsOfA.gqlCustomers = gql.body.data.customers.pageInfo.endCursor;
     cursorsOfA.gqlTransactions = gql.body.data.transactions.pageInfo.endCursor;
     cursorsOfA.gqlEvents = gql.body.data.webhookEvents.pageInfo.endCursor;
@@ -153,16 +159,32 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       ['payment external reference', t.payment.external_reference],
     ];
     const cases: RestCase[] = [];
-    for (const [label, uuid] of [['approved customer', A.customer], ['customer awaiting KYC', A.pending]] as const) {
+    for (const [label, uuid] of [
+      ['approved customer', A.customer],
+      ['customer awaiting KYC', A.pending],
+    ] as const) {
       for (const method of ['GET', 'HEAD']) {
         cases.push({ route: `${method} /v1/customer/:uuid`, label, id: () => uuid, path: (id) => `/v1/customer/${id}`, expected: NOT_FOUND });
         cases.push({ route: `${method} /v1/customer/:uuid/kyc`, label, id: () => uuid, path: (id) => `/v1/customer/${id}/kyc`, expected: NOT_FOUND });
       }
-      cases.push({ route: 'POST /v1/customer/:uuid/kyc', label, id: () => uuid, path: (id) => `/v1/customer/${id}/kyc`, body: () => kycBody(), expected: NOT_FOUND });
+      cases.push({
+        route: 'POST /v1/customer/:uuid/kyc',
+        label,
+        id: () => uuid,
+        path: (id) => `/v1/customer/${id}/kyc`,
+        body: () => kycBody(),
+        expected: NOT_FOUND,
+      });
     }
     for (const [label, ref] of refs(A)) {
       for (const method of ['GET', 'HEAD']) {
-        cases.push({ route: `${method} /v1/crossborder/global-transfer/:reference`, label: label!, id: () => ref!, path: (id) => `/v1/crossborder/global-transfer/${id}`, expected: NOT_FOUND });
+        cases.push({
+          route: `${method} /v1/crossborder/global-transfer/:reference`,
+          label: label!,
+          id: () => ref!,
+          path: (id) => `/v1/crossborder/global-transfer/${id}`,
+          expected: NOT_FOUND,
+        });
         cases.push({
           route: `${method} /v1/payments/verify/:reference`,
           label: label!,
@@ -185,9 +207,21 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     }
     for (const [i, eventId] of A.events.entries()) {
       for (const method of ['GET', 'HEAD']) {
-        cases.push({ route: `${method} /v1/webhooks/events/:id`, label: `event ${i}`, id: () => eventId, path: (id) => `/v1/webhooks/events/${id}`, expected: NOT_FOUND });
+        cases.push({
+          route: `${method} /v1/webhooks/events/:id`,
+          label: `event ${i}`,
+          id: () => eventId,
+          path: (id) => `/v1/webhooks/events/${id}`,
+          expected: NOT_FOUND,
+        });
       }
-      cases.push({ route: 'POST /v1/webhooks/events/:id/resend', label: `event ${i}`, id: () => eventId, path: (id) => `/v1/webhooks/events/${id}/resend`, expected: NOT_FOUND });
+      cases.push({
+        route: 'POST /v1/webhooks/events/:id/resend',
+        label: `event ${i}`,
+        id: () => eventId,
+        path: (id) => `/v1/webhooks/events/${id}/resend`,
+        expected: NOT_FOUND,
+      });
     }
     // Identifiers in bodies: another merchant's customer or quote.
     cases.push({
@@ -198,7 +232,14 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       body: (id) => momoCollectionBody(id),
       expected: NOT_FOUND,
     });
-    cases.push({ route: 'POST /v1/crossborder/global-transfer', label: 'customer_uuid', id: () => A.customer, path: () => '/v1/crossborder/global-transfer', body: (id) => transferBody(id), expected: NOT_FOUND });
+    cases.push({
+      route: 'POST /v1/crossborder/global-transfer',
+      label: 'customer_uuid',
+      id: () => A.customer,
+      path: () => '/v1/crossborder/global-transfer',
+      body: (id) => transferBody(id),
+      expected: NOT_FOUND,
+    });
     cases.push({
       route: 'POST /v1/crossborder/global-transfer',
       label: 'quote_id (B’s own customer)',
@@ -208,7 +249,14 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       // Documented: someone else's quote is refused on quote_id, exactly like an unknown one.
       expected: { status: 400, code: 'INVALID_REQUEST' },
     });
-    cases.push({ route: 'POST /v1/payments/initiate', label: 'customer_uuid', id: () => A.customer, path: () => '/v1/payments/initiate', body: (id) => cardPaymentBody({ customer_uuid: id }), expected: NOT_FOUND });
+    cases.push({
+      route: 'POST /v1/payments/initiate',
+      label: 'customer_uuid',
+      id: () => A.customer,
+      path: () => '/v1/payments/initiate',
+      body: (id) => cardPaymentBody({ customer_uuid: id }),
+      expected: NOT_FOUND,
+    });
     return cases;
   };
 
@@ -282,7 +330,10 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     }
     expect((await request(app.url, 'GET', `/v1/customer/${A.pending}/kyc`, { token: A.token })).body.data.kyc_status).toBe('pending_kyc');
     for (const id of A.events) {
-      expect((await request(app.url, 'GET', `/v1/webhooks/events/${id}`, { token: A.token })).body.data).toMatchObject({ delivery_status: 'delivered', attempt_count: 1 });
+      expect((await request(app.url, 'GET', `/v1/webhooks/events/${id}`, { token: A.token })).body.data).toMatchObject({
+        delivery_status: 'delivered',
+        attempt_count: 1,
+      });
     }
   });
 
@@ -299,8 +350,22 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
   const gqlCases = (): GqlCase[] => {
     const cases: GqlCase[] = [];
     for (const uuid of [A.customer, A.pending]) {
-      cases.push({ covers: ['Query.customer(uuid)'], label: 'customer', id: () => uuid, query: 'query($id: String!) { customer(uuid: $id) { uuid customerId } }', variables: (id) => ({ id }), code: 'NOT_FOUND' });
-      cases.push({ covers: ['Query.kyc(customerUuid)'], label: 'kyc', id: () => uuid, query: 'query($id: String!) { kyc(customerUuid: $id) { customerUuid kycStatus } }', variables: (id) => ({ id }), code: 'NOT_FOUND' });
+      cases.push({
+        covers: ['Query.customer(uuid)'],
+        label: 'customer',
+        id: () => uuid,
+        query: 'query($id: String!) { customer(uuid: $id) { uuid customerId } }',
+        variables: (id) => ({ id }),
+        code: 'NOT_FOUND',
+      });
+      cases.push({
+        covers: ['Query.kyc(customerUuid)'],
+        label: 'kyc',
+        id: () => uuid,
+        query: 'query($id: String!) { kyc(customerUuid: $id) { customerUuid kycStatus } }',
+        variables: (id) => ({ id }),
+        code: 'NOT_FOUND',
+      });
     }
     cases.push({
       covers: ['Mutation.submitKyc(customerUuid)'],
@@ -312,8 +377,22 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     });
     for (const t of [A.collection, A.transfer, A.payment]) {
       for (const ref of [t.reference, t.external_reference]) {
-        cases.push({ covers: ['Query.transaction(reference)'], label: `transaction ${ref}`, id: () => ref, query: 'query($id: String!) { transaction(reference: $id) { reference status } }', variables: (id) => ({ id }), code: 'NOT_FOUND' });
-        cases.push({ covers: ['Query.verifyPayment(reference)'], label: `verifyPayment ${ref}`, id: () => ref, query: 'query($id: String!) { verifyPayment(reference: $id) { reference status } }', variables: (id) => ({ id }), code: 'NOT_FOUND' });
+        cases.push({
+          covers: ['Query.transaction(reference)'],
+          label: `transaction ${ref}`,
+          id: () => ref,
+          query: 'query($id: String!) { transaction(reference: $id) { reference status } }',
+          variables: (id) => ({ id }),
+          code: 'NOT_FOUND',
+        });
+        cases.push({
+          covers: ['Query.verifyPayment(reference)'],
+          label: `verifyPayment ${ref}`,
+          id: () => ref,
+          query: 'query($id: String!) { verifyPayment(reference: $id) { reference status } }',
+          variables: (id) => ({ id }),
+          code: 'NOT_FOUND',
+        });
         for (const outcome of ['SUCCESSFUL', 'FAILED']) {
           cases.push({
             covers: ['Mutation.simulateTransaction(reference)'],
@@ -327,8 +406,22 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       }
     }
     for (const eventId of A.events) {
-      cases.push({ covers: ['Query.webhookEvent(id)'], label: 'webhookEvent', id: () => eventId, query: 'query($id: String!) { webhookEvent(id: $id) { id type data } }', variables: (id) => ({ id }), code: 'NOT_FOUND' });
-      cases.push({ covers: ['Mutation.resendWebhookEvent(id)'], label: 'resend', id: () => eventId, query: 'mutation($id: String!) { resendWebhookEvent(id: $id) { id attemptCount } }', variables: (id) => ({ id }), code: 'NOT_FOUND' });
+      cases.push({
+        covers: ['Query.webhookEvent(id)'],
+        label: 'webhookEvent',
+        id: () => eventId,
+        query: 'query($id: String!) { webhookEvent(id: $id) { id type data } }',
+        variables: (id) => ({ id }),
+        code: 'NOT_FOUND',
+      });
+      cases.push({
+        covers: ['Mutation.resendWebhookEvent(id)'],
+        label: 'resend',
+        id: () => eventId,
+        query: 'mutation($id: String!) { resendWebhookEvent(id: $id) { id attemptCount } }',
+        variables: (id) => ({ id }),
+        code: 'NOT_FOUND',
+      });
     }
     cases.push({
       covers: ['Mutation.initiateCollection(input.customerUuid)'],
@@ -408,7 +501,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
         const rId = randomLike(aId);
         const attack = await graphql(app.url, c.query, { token: B.token, variables: c.variables(aId) });
         const random = await graphql(app.url, c.query, { token: B.token, variables: c.variables(rId) });
-        if (attack.body?.data != null || attack.body?.errors?.[0]?.extensions?.code !== c.code) failures.push(`HTTP ${c.label}: ${attack.status} ${attack.text.slice(0, 200)}`);
+        if (attack.body?.data != null || attack.body?.errors?.[0]?.extensions?.code !== c.code)
+          failures.push(`HTTP ${c.label}: ${attack.status} ${attack.text.slice(0, 200)}`);
         const [x, y] = [comparable(attack, aId), comparable(random, rId)];
         if (JSON.stringify(x) !== JSON.stringify(y)) failures.push(`HTTP ${c.label}: A's id ${JSON.stringify(x)} ≠ random id ${JSON.stringify(y)}`);
         const wsAttack = JSON.stringify(await socket.run(c.query, c.variables(aId)));
@@ -469,14 +563,21 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     const enrolled = await request(app.url, 'POST', '/v1/customer/enroll', { token: B.token, body: enrollBody({ customerid: A.customerid }) });
     expect(enrolled.status).toBe(201);
     expect(enrolled.body.data.customer_uuid).not.toBe(A.customer);
-    const paid = await request(app.url, 'POST', '/v1/payments/initiate', { token: B.token, body: cardPaymentBody({ reference: A.payment.external_reference }) });
+    const paid = await request(app.url, 'POST', '/v1/payments/initiate', {
+      token: B.token,
+      body: cardPaymentBody({ reference: A.payment.external_reference }),
+    });
     expect(paid.status).toBe(200);
     expect(paid.body.data).toMatchObject({ external_reference: A.payment.external_reference, status: 'successful' });
     expect(paid.body.data.reference).not.toBe(A.payment.reference);
-    const collected = await graphql(app.url, 'mutation($input: InitiateCollectionInput!) { initiateCollection(input: $input) { reference externalReference } }', {
-      token: B.token,
-      variables: { input: momoCollectionInput(B.customer, { reference: A.collection.external_reference }) },
-    });
+    const collected = await graphql(
+      app.url,
+      'mutation($input: InitiateCollectionInput!) { initiateCollection(input: $input) { reference externalReference } }',
+      {
+        token: B.token,
+        variables: { input: momoCollectionInput(B.customer, { reference: A.collection.external_reference }) },
+      },
+    );
     expect(collected.body.errors).toBeUndefined();
     expect(collected.body.data.initiateCollection.externalReference).toBe(A.collection.external_reference);
     const transferred = await graphql(app.url, 'mutation($input: InitiateTransferInput!) { initiateTransfer(input: $input) { reference externalReference } }', {
@@ -493,7 +594,9 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       [A.collection, collected.body.data.initiateCollection.reference],
       [A.transfer, transferred.body.data.initiateTransfer.reference],
     ] as const) {
-      expect((await request(app.url, 'GET', `/v1/crossborder/global-transfer/${t.external_reference}`, { token: A.token })).body.data.reference).toBe(t.reference);
+      expect((await request(app.url, 'GET', `/v1/crossborder/global-transfer/${t.external_reference}`, { token: A.token })).body.data.reference).toBe(
+        t.reference,
+      );
       expect((await request(app.url, 'GET', `/v1/crossborder/global-transfer/${t.external_reference}`, { token: B.token })).body.data.reference).toBe(mine);
     }
   });
@@ -535,7 +638,11 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     xs.subscribe('by-customer', `subscription($c: String) { kycStatusChanged(customerUuid: $c) { ${KYC} } }`, { c: vKyc });
     xs.subscribe('all-txn', `subscription { transactionStatusChanged { ${TXN} } }`);
     xs.subscribe('all-kyc', `subscription { kycStatusChanged { ${KYC} } }`);
-    const dataOf = (id: string, field: string) => xs.of(id).filter((m) => m.type === 'next').map((m) => m.payload.data[field]);
+    const dataOf = (id: string, field: string) =>
+      xs
+        .of(id)
+        .filter((m) => m.type === 'next')
+        .map((m) => m.payload.data[field]);
 
     try {
       // 1. X's subscriptions are live: X's own events arrive (the socket registered the earlier ones first).
@@ -545,14 +652,23 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       await xs.until(() => dataOf('all-kyc', 'kycStatusChanged').some((k) => k.customerUuid === xKyc1 && k.kycStatus === 'APPROVED'), 'X warm-up KYC events');
 
       // 2. V's events happen, and reach V.
-      await ok(request(app.url, 'POST', `/v1/sandbox/transactions/${V.collection.reference}/simulate`, { token: V.token, body: { outcome: 'successful' } }), 'V simulate');
+      await ok(
+        request(app.url, 'POST', `/v1/sandbox/transactions/${V.collection.reference}/simulate`, { token: V.token, body: { outcome: 'successful' } }),
+        'V simulate',
+      );
       await vs.until(() => vs.of('v-txn').some((m) => m.type === 'next'), 'V’s transaction event');
       await ok(request(app.url, 'POST', `/v1/customer/${vKyc}/kyc`, { token: V.token, body: kycBody() }), 'V kyc');
       await vs.until(() => vs.of('v-kyc').some((m) => m.type === 'next' && m.payload.data.kycStatusChanged.kycStatus === 'APPROVED'), 'V’s KYC events');
 
       // 3. Sentinels: X's own events that match the same filters (X's references may equal V's strings: references are per merchant).
-      const s1 = await ok(request(app.url, 'POST', '/v1/payments/initiate', { token: X.token, body: cardPaymentBody({ reference: V.collection.reference }) }), 'sentinel 1');
-      const s2 = await ok(request(app.url, 'POST', '/v1/payments/initiate', { token: X.token, body: cardPaymentBody({ reference: V.collection.external_reference }) }), 'sentinel 2');
+      const s1 = await ok(
+        request(app.url, 'POST', '/v1/payments/initiate', { token: X.token, body: cardPaymentBody({ reference: V.collection.reference }) }),
+        'sentinel 1',
+      );
+      const s2 = await ok(
+        request(app.url, 'POST', '/v1/payments/initiate', { token: X.token, body: cardPaymentBody({ reference: V.collection.external_reference }) }),
+        'sentinel 2',
+      );
       await ok(request(app.url, 'POST', `/v1/customer/${xKyc2}/kyc`, { token: X.token, body: kycBody() }), 'X kyc 2');
       await xs.until(
         () =>
@@ -564,8 +680,22 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       );
 
       // The first thing each filtered subscription received is X's sentinel: V's earlier event never came.
-      expect(xs.of('by-ref')).toEqual([{ id: 'by-ref', type: 'next', payload: { data: { transactionStatusChanged: { reference: s1.data.reference, externalReference: V.collection.reference, status: 'SUCCESSFUL' } } } }]);
-      expect(xs.of('by-ext')).toEqual([{ id: 'by-ext', type: 'next', payload: { data: { transactionStatusChanged: { reference: s2.data.reference, externalReference: V.collection.external_reference, status: 'SUCCESSFUL' } } } }]);
+      expect(xs.of('by-ref')).toEqual([
+        {
+          id: 'by-ref',
+          type: 'next',
+          payload: { data: { transactionStatusChanged: { reference: s1.data.reference, externalReference: V.collection.reference, status: 'SUCCESSFUL' } } },
+        },
+      ]);
+      expect(xs.of('by-ext')).toEqual([
+        {
+          id: 'by-ext',
+          type: 'next',
+          payload: {
+            data: { transactionStatusChanged: { reference: s2.data.reference, externalReference: V.collection.external_reference, status: 'SUCCESSFUL' } },
+          },
+        },
+      ]);
       // No X customer can have V's uuid, so this one has no sentinel of its own; the later-registered all-kyc's did arrive after V's events.
       expect(xs.of('by-customer')).toEqual([]);
       expect(dataOf('all-txn', 'transactionStatusChanged').map((t) => t.reference)).toEqual([warm.data.reference, s1.data.reference, s2.data.reference]);

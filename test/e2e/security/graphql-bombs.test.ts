@@ -29,7 +29,8 @@ const NODE_MAX_HEADER_BYTES = 16 * 1024;
 
 const times = (n: number, f: (i: number) => string, sep = ' ') => Array.from({ length: n }, (_, i) => f(i)).join(sep);
 const RATE = 'rate(sourceCurrency: "USD", destinationCurrency: "KES", amount: "100") { quoteId }';
-const TXN_PAGE = 'transactions(first: 100) { edges { cursor node { reference status amount history { fromStatus toStatus reason occurredAt } } } pageInfo { hasNextPage } }';
+const TXN_PAGE =
+  'transactions(first: 100) { edges { cursor node { reference status amount history { fromStatus toStatus reason occurredAt } } } pageInfo { hasNextPage } }';
 const ENROLL = (i: number) => {
   const b = enrollBody();
   return `e${i}: enrollCustomer(input: { customerId: "${b.customerid}-${i}", firstName: "A", lastName: "B", email: "a@example.com", phoneNumber: "712345678", dialCode: "+254", countryCode: "KE" }) { uuid }`;
@@ -51,9 +52,24 @@ const BOMBS: Bomb[] = [
   { name: 'alias: 1,000 × rate (each writes a quote)', query: `{ ${times(1000, (i) => `q${i}: ${RATE}`)} }`, says: /tokens/ },
   { name: 'alias: 100 × rate', query: `{ ${times(100, (i) => `q${i}: ${RATE}`)} }`, says: /Aliases limit/ },
   { name: 'alias: 16 × rate (one over the limit)', query: `{ ${times(16, (i) => `q${i}: ${RATE}`)} }`, says: /Aliases limit of 15/ },
-  { name: 'mutation alias: 1,000 × rotateWebhookSecret', query: `mutation { ${times(1000, (i) => `r${i}: rotateWebhookSecret { webhookSecret }`)} }`, mutation: true, says: /tokens|GET requests only support query/ },
-  { name: 'mutation alias: 16 × rotateWebhookSecret', query: `mutation { ${times(16, (i) => `r${i}: rotateWebhookSecret { webhookSecret }`)} }`, mutation: true, says: /Aliases limit|GET requests only support query/ },
-  { name: 'mutation alias: 16 × enrollCustomer', query: `mutation { ${times(16, ENROLL)} }`, mutation: true, says: /Aliases limit|GET requests only support query/ },
+  {
+    name: 'mutation alias: 1,000 × rotateWebhookSecret',
+    query: `mutation { ${times(1000, (i) => `r${i}: rotateWebhookSecret { webhookSecret }`)} }`,
+    mutation: true,
+    says: /tokens|GET requests only support query/,
+  },
+  {
+    name: 'mutation alias: 16 × rotateWebhookSecret',
+    query: `mutation { ${times(16, (i) => `r${i}: rotateWebhookSecret { webhookSecret }`)} }`,
+    mutation: true,
+    says: /Aliases limit|GET requests only support query/,
+  },
+  {
+    name: 'mutation alias: 16 × enrollCustomer',
+    query: `mutation { ${times(16, ENROLL)} }`,
+    mutation: true,
+    says: /Aliases limit|GET requests only support query/,
+  },
   // Subscriptions (over HTTP refused as well: GET takes queries only, POST validates first).
   {
     name: 'subscription alias: 16 × transactionStatusChanged',
@@ -74,8 +90,16 @@ const BOMBS: Bomb[] = [
     query: `query { ...F0 } ${times(150, (i) => `fragment F${i} on Query { merchant { id } ...F${i + 1} }`)} fragment F150 on Query { __typename }`,
     says: /depth/,
   },
-  { name: 'depth: __type introspection 20 levels deep', query: `{ __type(name: "Query") { ${'fields { type { '.repeat(20)}name ${'} } '.repeat(20)}} }`, says: /depth/i },
-  { name: 'depth: __schema introspection 30 levels deep', query: `{ __schema { types { ${'fields { type { ofType { '.repeat(30)}name ${'} } } '.repeat(30)}} } }`, says: /depth|nested too deeply/i },
+  {
+    name: 'depth: __type introspection 20 levels deep',
+    query: `{ __type(name: "Query") { ${'fields { type { '.repeat(20)}name ${'} } '.repeat(20)}} }`,
+    says: /depth/i,
+  },
+  {
+    name: 'depth: __schema introspection 30 levels deep',
+    query: `{ __schema { types { ${'fields { type { ofType { '.repeat(30)}name ${'} } } '.repeat(30)}} } }`,
+    says: /depth|nested too deeply/i,
+  },
   {
     name: 'depth: fragment fan-out 2^40 without a cycle',
     query: `query { ...F0 } ${times(40, (i) => `fragment F${i} on Query { merchant { id } ...F${i + 1} ...F${i + 1} }`)} fragment F40 on Query { merchant { id } }`,
@@ -90,15 +114,31 @@ const BOMBS: Bomb[] = [
   { name: 'size: a 1.5 MB document (over the body limit)', query: `{ ${'__typename '.repeat(140_000)}}`, says: /tokens|exceeds the limit/ },
   // Directives.
   { name: 'directives: 60 fields with @include', query: `{ ${times(60, () => 'merchant @include(if: true) { id }')} }`, says: /Directives limit/ },
-  { name: 'directives: one field with 250 × @include', query: `{ merchant ${'@include(if: true) '.repeat(250)}{ id } }`, says: /Directives limit|can only be used once/ },
+  {
+    name: 'directives: one field with 250 × @include',
+    query: `{ merchant ${'@include(if: true) '.repeat(250)}{ id } }`,
+    says: /Directives limit|can only be used once/,
+  },
   { name: 'directives: 1,000 × @skip', query: `{ merchant ${'@skip(if: false) '.repeat(1000)}{ id } }`, says: /tokens/ },
   // The parser's recursion.
   { name: 'parser: 2,000 nested {', query: `${'{ a '.repeat(2000)}${'}'.repeat(2000)}`, says: /tokens|nested too deeply/ },
   // Under 2,000 tokens the parser would still recurse ~1,995 list levels deep (graphql-js uses several frames per
   // level) and exhaust the stack: a scan before parsing refuses more than 64 levels of brackets.
-  { name: 'parser: a list value nested 2,000 deep', query: `{ transaction(reference: ${'['.repeat(2000)}"x"${']'.repeat(2000)}) { reference } }`, says: /nested too deeply/ },
-  { name: 'parser: a list value nested 600 deep (under the token limit)', query: `{ transaction(reference: ${'['.repeat(600)}"x"${']'.repeat(600)}) { reference } }`, says: /nested too deeply/ },
-  { name: 'parser: an object value nested 400 deep', query: `{ transactions(filter: ${'{ a: '.repeat(400)}1${' }'.repeat(400)}) { pageInfo { hasNextPage } } }`, says: /nested too deeply/ },
+  {
+    name: 'parser: a list value nested 2,000 deep',
+    query: `{ transaction(reference: ${'['.repeat(2000)}"x"${']'.repeat(2000)}) { reference } }`,
+    says: /nested too deeply/,
+  },
+  {
+    name: 'parser: a list value nested 600 deep (under the token limit)',
+    query: `{ transaction(reference: ${'['.repeat(600)}"x"${']'.repeat(600)}) { reference } }`,
+    says: /nested too deeply/,
+  },
+  {
+    name: 'parser: an object value nested 400 deep',
+    query: `{ transactions(filter: ${'{ a: '.repeat(400)}1${' }'.repeat(400)}) { pageInfo { hasNextPage } } }`,
+    says: /nested too deeply/,
+  },
   {
     name: 'variables: a value nested 5,000 deep',
     query: 'query($r: String!) { transaction(reference: $r) { reference } }',
@@ -106,9 +146,17 @@ const BOMBS: Bomb[] = [
     says: /cannot represent|invalid value|nested too deeply/,
   },
   // Fragment cycles.
-  { name: 'fragments: A → B → A', query: 'query { ...A } fragment A on Query { merchant { id } ...B } fragment B on Query { ...A }', says: /Cannot spread fragment/ },
+  {
+    name: 'fragments: A → B → A',
+    query: 'query { ...A } fragment A on Query { merchant { id } ...B } fragment B on Query { ...A }',
+    says: /Cannot spread fragment/,
+  },
   { name: 'fragments: A → A', query: 'query { ...A } fragment A on Query { ...A }', says: /Cannot spread fragment/ },
-  { name: 'fragments: a cycle of 300', query: `query { ...F0 } ${times(300, (i) => `fragment F${i} on Query { ...F${(i + 1) % 300} }`)}`, says: /Cannot spread fragment|tokens/ },
+  {
+    name: 'fragments: a cycle of 300',
+    query: `query { ...F0 } ${times(300, (i) => `fragment F${i} on Query { ...F${(i + 1) % 300} }`)}`,
+    says: /Cannot spread fragment|tokens/,
+  },
 ];
 
 /** Makes each try a distinct document (Apollo caches validated documents by their text), with a comment: not a token. */
@@ -178,7 +226,11 @@ describe('GraphQL bombs: refused fast with a GraphQL error over POST, GET and gr
     if (!a.errors?.length) return `no errors: ${a.text.slice(0, 200)}`;
     if (a.data != null) return `data alongside errors: ${a.text.slice(0, 200)}`;
     if (!a.errors.every((e) => e.extensions?.code === 'INVALID_REQUEST')) return `codes ${a.errors.map((e) => e.extensions?.code).join(',')}`;
-    if (!a.errors.some((e) => bomb.says.test(e.message))) return `refused for another reason: ${a.errors.map((e) => e.message).join(' | ').slice(0, 300)}`;
+    if (!a.errors.some((e) => bomb.says.test(e.message)))
+      return `refused for another reason: ${a.errors
+        .map((e) => e.message)
+        .join(' | ')
+        .slice(0, 300)}`;
     return null;
   }
 
@@ -261,7 +313,8 @@ describe('GraphQL bombs: refused fast with a GraphQL error over POST, GET and gr
     const ordinary = async () => {
       const t0 = performance.now();
       const res = await graphql(app.url, ORDINARY, { token: tenant });
-      if (res.status !== 200 || res.body.errors || res.body.data.merchant.id !== tenantId) throw new Error(`ordinary query failed: ${res.status} ${res.text.slice(0, 200)}`);
+      if (res.status !== 200 || res.body.errors || res.body.data.merchant.id !== tenantId)
+        throw new Error(`ordinary query failed: ${res.status} ${res.text.slice(0, 200)}`);
       return performance.now() - t0;
     };
     const N = 40;

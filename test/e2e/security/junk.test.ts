@@ -129,7 +129,8 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     f.threeDsReference = threeDs.body.data.reference;
     f.threeDsUrl = new URL(threeDs.body.data.next_action.url);
     f.page = await openPage(f.threeDsUrl.toString());
-    if (!f.page.cookie || !f.page.csrf || collection.body.data.status !== 'processing') throw new Error('fixture: no 3-D Secure form or no processing collection');
+    if (!f.page.cookie || !f.page.csrf || collection.body.data.status !== 'processing')
+      throw new Error('fixture: no 3-D Secure form or no processing collection');
   });
   afterAll(() => app?.close());
 
@@ -156,17 +157,37 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       route: `POST /v1/admin/kyc/:submissionId/${decision}`,
       fields: fromZod(operatorDecisionSchema),
       // An already decided submission: whatever gets through validation is refused as INVALID_STATE, never applied.
-      base: async () => ({ path: `/v1/admin/kyc/${f.submission}/${decision}`, body: { reason: 'Document unreadable', operator: 'alice' }, headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` } }),
+      base: async () => ({
+        path: `/v1/admin/kyc/${f.submission}/${decision}`,
+        body: { reason: 'Document unreadable', operator: 'alice' },
+        headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` },
+      }),
     })),
-    { route: 'POST /v1/customer/enroll', fields: fromZod(enrollCustomerSchema), base: async () => ({ path: '/v1/customer/enroll', body: enrollBody(), token: true }) },
+    {
+      route: 'POST /v1/customer/enroll',
+      fields: fromZod(enrollCustomerSchema),
+      base: async () => ({ path: '/v1/customer/enroll', body: enrollBody(), token: true }),
+    },
     {
       route: 'POST /v1/customer/:uuid/kyc',
       fields: fromZod(submitKycSchema),
       base: async (fresh) => ({ path: `/v1/customer/${fresh ? await freshPending() : f.pending}/kyc`, body: kycBody(), token: true }),
     },
-    { route: 'POST /v1/crossborder/global-collection', fields: fromZod(collectionSchema), base: async () => ({ path: '/v1/crossborder/global-collection', body: momoCollectionBody(f.approved), token: true }) },
-    { route: 'POST /v1/crossborder/global-transfer', fields: fromZod(transferSchema), base: async () => ({ path: '/v1/crossborder/global-transfer', body: transferBody(f.approved), token: true }) },
-    { route: 'POST /v1/payments/initiate', fields: fromZod(paymentSchema), base: async () => ({ path: '/v1/payments/initiate', body: cardPaymentBody(), token: true }) },
+    {
+      route: 'POST /v1/crossborder/global-collection',
+      fields: fromZod(collectionSchema),
+      base: async () => ({ path: '/v1/crossborder/global-collection', body: momoCollectionBody(f.approved), token: true }),
+    },
+    {
+      route: 'POST /v1/crossborder/global-transfer',
+      fields: fromZod(transferSchema),
+      base: async () => ({ path: '/v1/crossborder/global-transfer', body: transferBody(f.approved), token: true }),
+    },
+    {
+      route: 'POST /v1/payments/initiate',
+      fields: fromZod(paymentSchema),
+      base: async () => ({ path: '/v1/payments/initiate', body: cardPaymentBody(), token: true }),
+    },
     {
       route: 'PUT /v1/webhooks/endpoint',
       fields: [{ path: ['url'], accepts: (v) => v === null || typeof v === 'string' }],
@@ -221,7 +242,8 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       ...w.fields.flatMap((fl) => JUNK.filter((j) => j.always || !fl.accepts(j.value)).map((j) => ({ w, j, field: fl.path as string[] | null }))),
       ...JUNK.filter((j) => typeof j.value !== 'object' || j.value === null || Array.isArray(j.value)).map((j) => ({ w, j, field: null })),
     ]);
-  const restAcceptable = () => restWrites().flatMap((w) => w.fields.flatMap((fl) => JUNK.filter((j) => !j.always && fl.accepts(j.value)).map((j) => ({ w, j, field: fl.path }))));
+  const restAcceptable = () =>
+    restWrites().flatMap((w) => w.fields.flatMap((fl) => JUNK.filter((j) => !j.always && fl.accepts(j.value)).map((j) => ({ w, j, field: fl.path }))));
 
   // ---------------------------------------------------------------- GraphQL
   /** Where a mutation's input fields live in the service's zod schema (for what the service itself accepts). */
@@ -238,12 +260,29 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     switch (mutation) {
       case 'enrollCustomer': {
         const b = enrollBody();
-        return { input: { customerId: b.customerid, firstName: b.first_name, lastName: b.last_name, email: b.email, phoneNumber: b.phone_number, dialCode: b.dial_code, countryCode: b.country_code, dateOfBirth: b.date_of_birth } };
+        return {
+          input: {
+            customerId: b.customerid,
+            firstName: b.first_name,
+            lastName: b.last_name,
+            email: b.email,
+            phoneNumber: b.phone_number,
+            dialCode: b.dial_code,
+            countryCode: b.country_code,
+            dateOfBirth: b.date_of_birth,
+          },
+        };
       }
       case 'submitKyc':
         return {
           customerUuid: fresh ? await freshPending() : f.pending,
-          input: { idType: 'NATIONAL_ID', idNumber: 'A12345678', idCountry: 'KE', dateOfBirth: '1990-04-12', address: { line1: '12 Moi Avenue', city: 'Nairobi', countryCode: 'KE', postalCode: '00100' } },
+          input: {
+            idType: 'NATIONAL_ID',
+            idNumber: 'A12345678',
+            idCountry: 'KE',
+            dateOfBirth: '1990-04-12',
+            address: { line1: '12 Moi Avenue', city: 'Nairobi', countryCode: 'KE', postalCode: '00100' },
+          },
         };
       case 'initiateCollection':
         return { input: momoCollectionInput(f.approved) };
@@ -355,12 +394,22 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
   const gqlRefusals = () =>
     gqlLeaves().flatMap((leaf) => [
       ...JUNK.filter((j) => !gqlAccepts(leaf, j)).map((j) => ({ leaf, name: j.name, vars: j.value as unknown, inline: undefined as string | undefined })),
-      ...INLINE.filter((i) => i.always || !gqlAccepts(leaf, { name: i.name, value: i.value })).map((i) => ({ leaf, name: i.name, vars: undefined, inline: i.literal })),
+      ...INLINE.filter((i) => i.always || !gqlAccepts(leaf, { name: i.name, value: i.value })).map((i) => ({
+        leaf,
+        name: i.name,
+        vars: undefined,
+        inline: i.literal,
+      })),
     ]);
   const gqlAcceptable = () =>
     gqlLeaves().flatMap((leaf) => [
       ...JUNK.filter((j) => gqlAccepts(leaf, j)).map((j) => ({ leaf, name: j.name, vars: j.value as unknown, inline: undefined as string | undefined })),
-      ...INLINE.filter((i) => !i.always && gqlAccepts(leaf, { name: i.name, value: i.value })).map((i) => ({ leaf, name: i.name, vars: undefined, inline: i.literal })),
+      ...INLINE.filter((i) => !i.always && gqlAccepts(leaf, { name: i.name, value: i.value })).map((i) => ({
+        leaf,
+        name: i.name,
+        vars: undefined,
+        inline: i.literal,
+      })),
     ]);
 
   async function sendGql(c: { leaf: GqlLeaf; vars: unknown; inline?: string }, fresh: boolean) {
@@ -386,13 +435,25 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     outcomes.push(
       ...(await mapLimit(rest, CONCURRENCY, async ({ w, j, field }) => {
         const res = await sendRest(w, j, field, false);
-        return { door: 'REST', what: `${w.route} ${field ? field.join('.') : '(whole body)'} ← ${j.name}`, mustRefuse: true, status: res.status, problem: restProblem(w, res) };
+        return {
+          door: 'REST',
+          what: `${w.route} ${field ? field.join('.') : '(whole body)'} ← ${j.name}`,
+          mustRefuse: true,
+          status: res.status,
+          problem: restProblem(w, res),
+        };
       })),
     );
 
     // REST path parameters of write routes, and the rates query (a GET that writes a quote).
     // Two carry a card number: a path value the router refuses must not be echoed (README: "never values from a path").
-    const pathJunk = ['a%00b', `%ED%A0%80${CARDS.success}`, encodeURIComponent("' OR 1=1 --"), encodeURIComponent("'; drop table merchant; --"), `${CARDS.success}${'a'.repeat(8 * 1024)}`];
+    const pathJunk = [
+      'a%00b',
+      `%ED%A0%80${CARDS.success}`,
+      encodeURIComponent("' OR 1=1 --"),
+      encodeURIComponent("'; drop table merchant; --"),
+      `${CARDS.success}${'a'.repeat(8 * 1024)}`,
+    ];
     type Call = { method: string; p: string; body?: unknown };
     const paths: Array<(j: string) => Call> = [
       (j) => ({ method: 'POST', p: `/v1/customer/${j}/kyc`, body: kycBody() }),
@@ -411,7 +472,11 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
         CONCURRENCY,
         async ({ method, p, body }) => {
           const admin = p.startsWith('/v1/admin/');
-          const res = await request(app.url, method, p, { token: admin ? undefined : f.token, body, headers: admin ? { authorization: `Bearer ${TEST_ADMIN_KEY}` } : undefined });
+          const res = await request(app.url, method, p, {
+            token: admin ? undefined : f.token,
+            body,
+            headers: admin ? { authorization: `Bearer ${TEST_ADMIN_KEY}` } : undefined,
+          });
           const html = p.startsWith('/v1/sandbox/3ds/') && /text\/html/.test(res.headers.get('content-type') ?? '') && res.status >= 400 && res.status < 500;
           const problem = res.text.includes(CARDS.success) ? `echoes the path value: ${res.text.slice(0, 160)}` : html ? null : restRefusalProblem(res);
           return { door: 'REST', what: `${method} ${p.slice(0, 80)}`, mustRefuse: true, status: res.status, problem };
@@ -424,7 +489,13 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     outcomes.push(
       ...(await mapLimit(gql, CONCURRENCY, async (c) => {
         const res = await sendGql(c, false);
-        return { door: 'GraphQL', what: `${c.leaf.mutation}(${c.leaf.path.join('.')}) ← ${c.name}`, mustRefuse: true, status: res.status, problem: graphqlRefusalProblem(res) };
+        return {
+          door: 'GraphQL',
+          what: `${c.leaf.mutation}(${c.leaf.path.join('.')}) ← ${c.name}`,
+          mustRefuse: true,
+          status: res.status,
+          problem: graphqlRefusalProblem(res),
+        };
       })),
     );
 
@@ -438,7 +509,13 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
           const result = c.inline
             ? await socket.run(gqlDocument(c.leaf.mutation, args, { path: c.leaf.path, literal: c.inline }))
             : await socket.run(gqlDocument(c.leaf.mutation, args), setAt(args, c.leaf.path, c.vars));
-          return { door: 'socket', what: `${c.leaf.mutation}(${c.leaf.path.join('.')}) ← ${c.name}`, mustRefuse: true, status: 200, problem: graphqlRefusalProblem({ status: 200, body: result, text: JSON.stringify(result) }) };
+          return {
+            door: 'socket',
+            what: `${c.leaf.mutation}(${c.leaf.path.join('.')}) ← ${c.name}`,
+            mustRefuse: true,
+            status: 200,
+            problem: graphqlRefusalProblem({ status: 200, body: result, text: JSON.stringify(result) }),
+          };
         })),
       );
     } finally {
@@ -464,7 +541,14 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       ...(await mapLimit(restAcceptable(), CONCURRENCY, async ({ w, j, field }) => {
         const res = await sendRest(w, j, field, true);
         if (w.route === 'POST /v1/admin/merchants' && res.status === 201) merchantsCreated += 1;
-        const problem = res.status >= 500 ? `HTTP ${res.status}` : res.status >= 400 ? restProblem(w, res) : res.body?.status === 'success' ? null : `not the success envelope: ${res.text.slice(0, 200)}`;
+        const problem =
+          res.status >= 500
+            ? `HTTP ${res.status}`
+            : res.status >= 400
+              ? restProblem(w, res)
+              : res.body?.status === 'success'
+                ? null
+                : `not the success envelope: ${res.text.slice(0, 200)}`;
         const echoed = res.status < 300 && typeof j.value === 'string' && res.text.includes(JSON.stringify(j.value).slice(1, -1));
         return { door: 'REST', what: `${w.route} ${field.join('.')} ← ${j.name}`, mustRefuse: false, status: res.status, problem, echoed };
       })),
@@ -472,7 +556,14 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     outcomes.push(
       ...(await mapLimit(gqlAcceptable(), CONCURRENCY, async (c) => {
         const res = await sendGql(c, true);
-        const problem = res.status >= 500 ? `HTTP ${res.status}` : res.body?.errors ? graphqlRefusalProblem(res) : res.body?.data ? null : `no data: ${res.text.slice(0, 200)}`;
+        const problem =
+          res.status >= 500
+            ? `HTTP ${res.status}`
+            : res.body?.errors
+              ? graphqlRefusalProblem(res)
+              : res.body?.data
+                ? null
+                : `no data: ${res.text.slice(0, 200)}`;
         return { door: 'GraphQL', what: `${c.leaf.mutation}(${c.leaf.path.join('.')}) ← ${c.name}`, mustRefuse: false, status: res.status, problem };
       })),
     );
@@ -482,7 +573,11 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     expect(outcomes.filter((o) => o.echoed).length).toBeGreaterThanOrEqual(4);
     expect(Object.keys(await dbFingerprint(app.db.url))).toEqual(tablesBefore);
     expect(Number((await dbRows(app.db.url, 'select count(*) as n from merchant'))[0].n)).toBe(merchantsBefore + merchantsCreated);
-    const stored = await dbRows<{ n: string }>(app.db.url, 'select count(*) as n from customer where first_name = any($1) or last_name = any($1) or customerid = any($1)', [sql]);
+    const stored = await dbRows<{ n: string }>(
+      app.db.url,
+      'select count(*) as n from customer where first_name = any($1) or last_name = any($1) or customerid = any($1)',
+      [sql],
+    );
     expect(Number(stored[0]!.n)).toBeGreaterThanOrEqual(2);
   });
 });

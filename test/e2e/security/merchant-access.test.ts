@@ -16,7 +16,10 @@ const run = promisify(execFile);
 
 /** A token signed with the service's own key, for any merchant id: what a leaked or stale token of a removed merchant looks like. */
 function mintToken(app: TestApp, merchantId: string): Promise<string> {
-  const config = loadConfig({ TOKEN_SIGNING_KEY: 'test-signing-key-0123456789abcdefghijklmnopqrstuvwxyz', ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') });
+  const config = loadConfig({
+    TOKEN_SIGNING_KEY: 'test-signing-key-0123456789abcdefghijklmnopqrstuvwxyz',
+    ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+  });
   const keys = resolveKeys(config, pino({ level: 'silent' }));
   return new AccessTokens(keys.tokenSigningKey, app.clock).issue(merchantId, 'ci_unknown', randomUUID());
 }

@@ -50,10 +50,12 @@ describe('rate limits (in process)', () => {
     b = await app.createMerchant('Budget B');
     const headers = { 'x-forwarded-for': someAddress() };
     const issue = async (m: MerchantCredentials) =>
-      (await request(app.url, 'POST', '/v1/oauth/token', {
-        headers,
-        body: { grant_type: 'client_credentials', client_id: m.merchant.clientId, client_secret: m.clientSecret },
-      })).body.data.access_token as string;
+      (
+        await request(app.url, 'POST', '/v1/oauth/token', {
+          headers,
+          body: { grant_type: 'client_credentials', client_id: m.merchant.clientId, client_secret: m.clientSecret },
+        })
+      ).body.data.access_token as string;
     tokenA = await issue(a);
     tokenB = await issue(b);
   });
@@ -153,18 +155,30 @@ describe('rate limits (in process)', () => {
     }
     expect(statuses).toEqual([401, 401, 401, 401, 429]);
     // A malformed body from that address is refused by the budget too (counted before parsing).
-    const malformed = await request(app.url, 'POST', '/v1/oauth/token', { headers: { 'x-forwarded-for': address, 'content-type': 'application/json' }, raw: '{' });
+    const malformed = await request(app.url, 'POST', '/v1/oauth/token', {
+      headers: { 'x-forwarded-for': address, 'content-type': 'application/json' },
+      raw: '{',
+    });
     expect(malformed.status).toBe(429);
     // X-Forwarded-For from an untrusted peer is ignored: covered by TRUST_PROXY naming 127.0.0.1 only, which is this test's peer.
   });
 
   it('the admin API: every request counts by address, a wrong key included', async () => {
     const address = someAddress();
-    const wrong = await request(app.url, 'POST', '/v1/admin/merchants', { headers: { 'x-forwarded-for': address, authorization: 'Bearer nope' }, body: { name: 'X' } });
+    const wrong = await request(app.url, 'POST', '/v1/admin/merchants', {
+      headers: { 'x-forwarded-for': address, authorization: 'Bearer nope' },
+      body: { name: 'X' },
+    });
     expect(wrong.status).toBe(401);
-    const right = await request(app.url, 'POST', '/v1/admin/merchants', { headers: { 'x-forwarded-for': address, authorization: `Bearer ${TEST_ADMIN_KEY}` }, body: { name: 'Y' } });
+    const right = await request(app.url, 'POST', '/v1/admin/merchants', {
+      headers: { 'x-forwarded-for': address, authorization: `Bearer ${TEST_ADMIN_KEY}` },
+      body: { name: 'Y' },
+    });
     expect(right.status).toBe(201);
-    const third = await request(app.url, 'POST', '/v1/admin/merchants', { headers: { 'x-forwarded-for': address, authorization: `Bearer ${TEST_ADMIN_KEY}` }, body: { name: 'Z' } });
+    const third = await request(app.url, 'POST', '/v1/admin/merchants', {
+      headers: { 'x-forwarded-for': address, authorization: `Bearer ${TEST_ADMIN_KEY}` },
+      body: { name: 'Z' },
+    });
     expectLimited(third);
     expect(third.body.code).toBe('RATE_LIMITED');
     expect(await count(app, 'select count(*) from merchant where name = ?', ['Z'])).toBe(0);

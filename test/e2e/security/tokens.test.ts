@@ -176,7 +176,10 @@ describe('token tampering: every altered credential is 401 INVALID_TOKEN on REST
       // Elsewhere than the Authorization header.
       ['in the query string (access_token)', { query: `?access_token=${A.token}`, wsPayload: undefined }],
       ['in the query string (token, authorization)', { query: `?token=${A.token}&authorization=${encodeURIComponent(`Bearer ${A.token}`)}`, wsPayload: {} }],
-      ['socket: on the upgrade request’s Authorization header instead of connection_init', { authorization: undefined, wsPayload: {}, wsHeaders: { authorization: `Bearer ${A.token}` } }],
+      [
+        'socket: on the upgrade request’s Authorization header instead of connection_init',
+        { authorization: undefined, wsPayload: {}, wsHeaders: { authorization: `Bearer ${A.token}` } },
+      ],
     ];
   };
 
@@ -191,7 +194,10 @@ describe('token tampering: every altered credential is 401 INVALID_TOKEN on REST
   it('two Authorization headers (or both spellings in connection_init) are refused, whichever is valid', async () => {
     const garbage = 'Bearer not-a-token';
     const twice: Array<[string, Presented]> = [
-      ['A’s token, then B’s', { authorization: [`Bearer ${A.token}`, `Bearer ${B.token}`], wsPayload: { Authorization: `Bearer ${A.token}`, authorization: `Bearer ${B.token}` } }],
+      [
+        'A’s token, then B’s',
+        { authorization: [`Bearer ${A.token}`, `Bearer ${B.token}`], wsPayload: { Authorization: `Bearer ${A.token}`, authorization: `Bearer ${B.token}` } },
+      ],
       ['A’s token, then garbage', { authorization: [`Bearer ${A.token}`, garbage], wsPayload: { Authorization: `Bearer ${A.token}`, authorization: garbage } }],
       ['garbage, then A’s token', { authorization: [garbage, `Bearer ${A.token}`], wsPayload: { Authorization: garbage, authorization: `Bearer ${A.token}` } }],
     ];
@@ -235,7 +241,11 @@ describe('token tampering: every altered credential is 401 INVALID_TOKEN on REST
       // 1 ms before: the HTTP doors (a socket opened now would be closed by that timer 1 ms later).
       app.clock.set(new Date(exp * 1000 - 1));
       for (const door of ['rest', 'graphql'] as const) {
-        expect([door, await atDoor(door, bearer(seen)), await atDoor(door, bearer(lastMinute))]).toEqual([door, { as: merchant.merchant.id }, { as: merchant.merchant.id }]);
+        expect([door, await atDoor(door, bearer(seen)), await atDoor(door, bearer(lastMinute))]).toEqual([
+          door,
+          { as: merchant.merchant.id },
+          { as: merchant.merchant.id },
+        ]);
       }
 
       app.clock.set(new Date(exp * 1000));

@@ -81,7 +81,10 @@ describe('transport limits: slow clients and what the HTTP parser refuses answer
       const first = collect(client, '{ merchant { id } }');
       expect(await eventually(async () => first.received.length > 0)).toBe(true);
       // Opened after the socket went idle, and cut: the socket has now been idle longer than any request may take.
-      expect(parse((await rawExchange(app, 'POST /v1/oauth/token HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{').done).text).status).toBe(408);
+      expect(
+        parse((await rawExchange(app, 'POST /v1/oauth/token HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{').done).text)
+          .status,
+      ).toBe(408);
       const second = collect(client, '{ merchant { id } }');
       expect(await eventually(async () => second.received.length > 0)).toBe(true);
       expect(second.received[0]).toEqual({ data: { merchant: { id: merchant.merchant.id } } });

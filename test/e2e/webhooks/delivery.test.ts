@@ -170,8 +170,8 @@ describe('webhook delivery', () => {
     const delivered = await awaitDelivery(app, token, eventId, (e) => e.delivery_status === 'delivered');
     expect(delivered.attempts).toHaveLength(1);
     // Both jobs for attempt 1 have run (finished jobs leave the queue); the second found it made and sent nothing.
-    const jobsDone = await eventually(async () =>
-      (await dbQuery(app.db.url, `select 1 from graphile_worker._private_jobs where payload->>'eventId' = $1`, [eventId])).length === 0,
+    const jobsDone = await eventually(
+      async () => (await dbQuery(app.db.url, `select 1 from graphile_worker._private_jobs where payload->>'eventId' = $1`, [eventId])).length === 0,
     );
     expect(jobsDone).toBe(true);
     expect(requestsFor(receiver, eventId)).toHaveLength(1);
@@ -337,9 +337,27 @@ describe('webhook delivery', () => {
         const rejected = await graphql(app.url, EVENTS, { token: owner.token, variables: { type: 'customer.kyc.rejected' } });
         expect(rejected.body.data.webhookEvents.edges.map((e: any) => e.node.id)).toEqual([...rejectedIds].reverse());
 
-        const withAttempts = await graphql(app.url, `{ webhookEvents(first: 5) { edges { node { id attempts { attemptNumber success } } } } }`, {
-          token: owner.token,
-        });
+        const withAttempts = await graphql(
+          app.url,
+          `
+            {
+              webhookEvents(first: 5) {
+                edges {
+                  node {
+                    id
+                    attempts {
+                      attemptNumber
+                      success
+                    }
+                  }
+                }
+              }
+            }
+          `,
+          {
+            token: owner.token,
+          },
+        );
         for (const edge of withAttempts.body.data.webhookEvents.edges) expect(edge.node.attempts.length).toBeGreaterThanOrEqual(1);
 
         const badType = await graphql(app.url, EVENTS, { token: owner.token, variables: { type: 'nope' } });
@@ -399,10 +417,13 @@ describe('webhook delivery', () => {
 /** Waits for the outbox event of a transaction (subject = the service's reference). */
 async function waitForEventRow(app: TestApp, reference: string) {
   let rows: Array<{ id: string }> = [];
-  const found = await eventually(async () => {
-    rows = await dbQuery(app.db.url, 'select id from outbox_event where subject_id = $1', [reference]);
-    return rows.length > 0;
-  }, { attempts: 200, everyMs: 50 });
+  const found = await eventually(
+    async () => {
+      rows = await dbQuery(app.db.url, 'select id from outbox_event where subject_id = $1', [reference]);
+      return rows.length > 0;
+    },
+    { attempts: 200, everyMs: 50 },
+  );
   if (!found) throw new Error(`no event for ${reference}`);
   return rows;
 }

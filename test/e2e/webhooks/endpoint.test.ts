@@ -138,7 +138,17 @@ describe('webhook endpoint in production mode', () => {
     expect(await currentUrl()).toBe(PUBLIC_URL);
 
     // An omitted argument is not a removal: only an explicit null removes the endpoint.
-    const omitted = await graphql(app.url, `mutation { setWebhookEndpoint { webhookUrl } }`, { token });
+    const omitted = await graphql(
+      app.url,
+      `
+        mutation {
+          setWebhookEndpoint {
+            webhookUrl
+          }
+        }
+      `,
+      { token },
+    );
     expect(omitted.body.errors?.[0]?.extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'url', issue: expect.any(String) }] });
     expect(await currentUrl()).toBe(PUBLIC_URL);
 

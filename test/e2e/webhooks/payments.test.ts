@@ -71,11 +71,14 @@ class Merchant {
   async subscribeAll(client: Client): Promise<Subscription> {
     const sub = collect(client, SUBSCRIPTION, {});
     const made: string[] = [];
-    const live = await eventually(async () => {
-      if (sub.received.some((e) => made.includes(e.data?.transactionStatusChanged?.reference))) return true;
-      made.push(await this.sentinel());
-      return false;
-    }, { attempts: 100, everyMs: 50 });
+    const live = await eventually(
+      async () => {
+        if (sub.received.some((e) => made.includes(e.data?.transactionStatusChanged?.reference))) return true;
+        made.push(await this.sentinel());
+        return false;
+      },
+      { attempts: 100, everyMs: 50 },
+    );
     expect(live).toBe(true);
     expect(sub.errors).toEqual([]);
     return sub;
