@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { FAULT_POINTS, type FaultPoint } from './shared/faults';
 import type { RateLimitConfig } from './shared/rate-limits';
 
+/** Sandbox (test data, simulations) or production (live traffic). */
+export const PAYMENTS_ENVS = ['sandbox', 'production'] as const;
+
 /**
  * Typed configuration. This is the only module that reads process.env; everything
  * else receives a Config. Secrets that are not given are resolved later by
@@ -13,7 +16,7 @@ const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 const intWithDefault = (def: number, min = 0) => z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).default(def));
 
 const envSchema = z.object({
-  PAYMENTS_ENV: z.preprocess(emptyToUndefined, z.enum(['sandbox', 'production']).default('sandbox')),
+  PAYMENTS_ENV: z.preprocess(emptyToUndefined, z.enum(PAYMENTS_ENVS).default('sandbox')),
   PORT: intWithDefault(4000),
   HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
   DATABASE_URL: optionalString,
@@ -73,7 +76,7 @@ const envSchema = z.object({
   ),
 });
 
-export type PaymentsEnv = 'sandbox' | 'production';
+export type PaymentsEnv = (typeof PAYMENTS_ENVS)[number];
 
 export interface Config {
   env: PaymentsEnv;

@@ -22,7 +22,10 @@ async function main(): Promise<number> {
     return values.help ? 0 : 2;
   }
   const id = parseUuid(merchantId, 'merchant_id');
-  return runWithServices(true, async (services) => serializeMerchant(await services.oauth.setMerchantDisabled(id, command === 'disable'), { admin: true }));
+  return runWithServices(true, async (services) => {
+    const merchant = await services.oauth.setMerchantDisabled(id, command === 'disable');
+    return serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant), { admin: true });
+  });
 }
 
 exitWith('merchant:access', main());

@@ -42,6 +42,15 @@ export const isoDateField = z
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(v);
   }, 'is not a real date');
 
+/**
+ * A point in time: an ISO 8601 date-time with its offset (`2026-11-22T12:00:00Z`), or a Date
+ * (GraphQL's DateTime scalar parses to one). Between 2000 and 2100, like every time we store.
+ */
+export const timestampField = z
+  .union([z.date(), z.iso.datetime({ offset: true })], { error: 'must be an ISO 8601 date-time with its offset, e.g. 2026-11-22T12:00:00Z' })
+  .transform((v) => new Date(v))
+  .refine((d) => d.getTime() >= Date.UTC(2000, 0, 1) && d.getTime() < Date.UTC(2100, 0, 1), 'must be between 2000 and 2100');
+
 /** A uuid, lower-cased. */
 export const uuidField = z
   .string({ error: 'is required' })

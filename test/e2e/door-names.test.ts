@@ -149,3 +149,19 @@ function enrollInputFor(country: string) {
     countryCode: b.country_code,
   };
 }
+
+describe('environment query', () => {
+  it.each([
+    ['sandbox', 'SANDBOX'],
+    ['production', 'PRODUCTION'],
+  ])('a %s service says %s', async (env, expected) => {
+    const app = await createTestApp({ env: { PAYMENTS_ENV: env } });
+    try {
+      const token = (await app.token(await app.createMerchant('Env'))).accessToken;
+      const res = await graphql(app.url, '{ environment }', { token });
+      expect(res.body).toEqual({ data: { environment: expected } });
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -7,6 +7,12 @@ export interface PreviousWebhookSecret {
   expiresAt: string;
 }
 
+/** Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does. */
+export function webhookSecretOverlapUntil(previous: readonly PreviousWebhookSecret[], now: Date): Date | null {
+  const live = previous.map((p) => new Date(p.expiresAt)).filter((at) => at > now);
+  return live.length === 0 ? null : new Date(Math.max(...live.map((at) => at.getTime())));
+}
+
 @Entity({ tableName: 'merchant' })
 export class Merchant {
   @PrimaryKey({ type: 'uuid' })

@@ -7,7 +7,7 @@ import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { requiredText } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
-import { Merchant } from './merchant.entity';
+import { Merchant, webhookSecretOverlapUntil } from './merchant.entity';
 
 export const createMerchantSchema = z.object({ name: requiredText(200) });
 export type CreateMerchantCommand = Command<typeof createMerchantSchema>;
@@ -32,6 +32,11 @@ export class MerchantService {
     private readonly secretBox: SecretBox,
     private readonly logger: Logger,
   ) {}
+
+  /** Until when a rotated-out webhook secret still signs beside the current one (by the service's clock); null when none does. */
+  webhookSecretOverlapUntil(merchant: Merchant): Date | null {
+    return webhookSecretOverlapUntil(merchant.previousWebhookSecrets, this.clock.now());
+  }
 
   async createMerchant(command: CreateMerchantCommand): Promise<MerchantCredentials> {
     const { name } = parseInput(createMerchantSchema, command);

@@ -9,7 +9,7 @@ import { AppError } from '../../shared/errors';
 import type { Faults } from '../../shared/faults';
 import type { Logger } from '../../shared/logger';
 import { pageRequestSchema, toPage, type Page } from '../../shared/pagination';
-import { REFERENCE_CHARACTERS } from '../../shared/fields';
+import { REFERENCE_CHARACTERS, timestampField } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
 import type { Outbox } from '../outbox/outbox';
@@ -40,6 +40,10 @@ export const transactionListSchema = pageRequestSchema.extend({
   status: z.enum(TRANSACTION_STATUSES).nullish(),
   type: z.enum(TRANSACTION_KINDS).nullish(),
   customerUuid: z.string({ error: 'must be a string' }).uuid('must be a customer uuid').nullish(),
+  /** Created at or after this time. */
+  createdFrom: timestampField.nullish(),
+  /** Created before this time. */
+  createdTo: timestampField.nullish(),
 });
 export type TransactionListQuery = Command<typeof transactionListSchema>;
 
@@ -206,13 +210,15 @@ export class TransactionService {
   }
 
   async listTransactions(merchantId: string, query: TransactionListQuery): Promise<Page<Transaction>> {
-    const { limit, after, status, type, customerUuid } = parseInput(transactionListSchema, query, 'query');
-    const rows = await this.store.list(
-      merchantId,
-      { status: status ?? undefined, kind: type ?? undefined, customerId: customerUuid ?? undefined },
-      limit,
-      after ?? undefined,
-    );
+    const { limit, after, status, type, customerUuid, createdFrom, createdTo } = parseInput(transactionListSchema, query, 'query');
+    const filter = {
+      status: status ?? undefined,
+      kind: type ?? undefined,
+      customerId: customerUuid ?? undefined,
+      createdFrom: createdFrom ?? undefined,
+      createdTo: createdTo ?? undefined,
+    };
+    const rows = await this.store.list(merchantId, filter, limit, after ?? undefined);
     return toPage(rows, limit);
   }
 

@@ -105,6 +105,10 @@ export interface ListFilter {
   status?: TransactionStatus;
   kind?: TransactionKind;
   customerId?: string;
+  /** Created at or after. */
+  createdFrom?: Date;
+  /** Created before. */
+  createdTo?: Date;
 }
 
 /** A status change, written by one statement with everything that goes with it. */
@@ -187,6 +191,8 @@ export class TransactionStore {
     if (filter.status) where.push(`status = ${params.p(filter.status)}`);
     if (filter.kind) where.push(`kind = ${params.p(filter.kind)}`);
     if (filter.customerId) where.push(`customer_id = ${params.p(filter.customerId)}`);
+    if (filter.createdFrom) where.push(`created_at >= ${params.p(filter.createdFrom)}`);
+    if (filter.createdTo) where.push(`created_at < ${params.p(filter.createdTo)}`);
     if (after) {
       const cursor = decodeCursor(after, UUID_ID);
       where.push(`(created_at, id) < (${params.p(cursor.createdAt)}, ${params.p(cursor.id)}::uuid)`);

@@ -1,4 +1,5 @@
 import { registerEnumType } from 'type-graphql';
+import { PAYMENTS_ENVS } from '../../config';
 import { ID_TYPES } from '../../modules/kyc/kyc.service';
 import { KYC_STATUSES } from '../../modules/kyc/kyc.state';
 import { NEXT_ACTION_TYPES, PAYMENT_METHODS } from '../../modules/payments/payment.service';
@@ -48,3 +49,5 @@ export const WebhookDeliveryStatusEnum = domainEnum(
   'WebhookDeliveryStatus',
   'PENDING (being delivered or waiting for a retry) → DELIVERED (a 2xx answer) | FAILED (the retry schedule is spent). A resend makes it PENDING again.',
 );
+
+export const EnvironmentEnum = domainEnum(PAYMENTS_ENVS, 'Environment', 'SANDBOX (test data; simulations and test cards) or PRODUCTION (live traffic).');

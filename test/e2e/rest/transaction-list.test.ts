@@ -72,6 +72,38 @@ describe('REST GET /v1/transactions', () => {
     );
   });
 
+  it('filters by creation time: created_from inclusive, created_to exclusive, the same over GraphQL', async () => {
+    const records = (await list(tokenA)).body.data as Array<{ reference: string; created_at: string }>;
+    const byTime = [...records].reverse(); // oldest first: one second apart
+    const from = byTime[1]!.created_at;
+    const to = byTime[3]!.created_at;
+    const window = await list(tokenA, `?created_from=${encodeURIComponent(from)}&created_to=${encodeURIComponent(to)}`);
+    expect(window.status).toBe(200);
+    expect(window.body.data.map((t: { reference: string }) => t.reference)).toEqual([byTime[2]!.reference, byTime[1]!.reference]);
+
+    const gql = await graphql(
+      app.url,
+      `
+        query ($from: DateTime, $to: DateTime) {
+          transactions(filter: { createdFrom: $from, createdTo: $to }) {
+            edges {
+              node {
+                reference
+              }
+            }
+          }
+        }
+      `,
+      { token: tokenA, variables: { from, to } },
+    );
+    expect(gql.body.data.transactions.edges.map((e: { node: { reference: string } }) => e.node.reference)).toEqual(
+      window.body.data.map((t: { reference: string }) => t.reference),
+    );
+    const bad = await list(tokenA, '?created_from=yesterday');
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toEqual([expect.objectContaining({ field: 'created_from' })]);
+  });
+
   it('never shows another merchant’s transactions: B sees only its own, and A’s customer as a filter gives an empty list', async () => {
     const b = await list(tokenB);
     expect(b.body.data).toHaveLength(1);

@@ -208,6 +208,10 @@ describe('webhook endpoint and secret rotation in sandbox mode', () => {
     const profile = await request(app.url, 'GET', '/v1/merchant', { token });
     expect(profile.text).not.toContain(newSecret);
     expect(profile.text).not.toContain(newSecret.slice('whsec_'.length));
+    // …but it says until when the old one still signs, through both doors.
+    expect(profile.body.data.webhook_secret_overlap_until).toBe(rotated.body.data.previous_secret_expires_at);
+    const overlapQuery = await graphql(app.url, '{ merchant { webhookSecretOverlapUntil } }', { token });
+    expect(overlapQuery.body.data.merchant.webhookSecretOverlapUntil).toBe(rotated.body.data.previous_secret_expires_at);
 
     // During the overlap: two signatures, and each secret alone verifies.
     const during = await kycApprovedEvent(app, token);
@@ -224,6 +228,7 @@ describe('webhook endpoint and secret rotation in sandbox mode', () => {
     expect(signaturesOf(afterDelivery)).toHaveLength(1);
     expect(verifies(newSecret, afterDelivery)).toBe(true);
     expect(verifies(oldSecret, afterDelivery)).toBe(false);
+    expect((await request(app.url, 'GET', '/v1/merchant', { token })).body.data.webhook_secret_overlap_until).toBeNull();
 
     // GraphQL rotateWebhookSecret: the same operation. The REST-rotated secret is now the previous one.
     const rotatedAgainAt = app.clock.now();

@@ -1,14 +1,25 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
+import type { PaymentsEnv } from '../../../config';
 import type { Services } from '../../../container';
+import { EnvironmentEnum } from '../enums';
 import type { GraphQLContext } from '../context';
 import { MerchantObject } from './merchant.types';
 
 @Resolver(() => MerchantObject)
 export class MerchantResolver {
-  constructor(private readonly services: Services) {}
+  constructor(
+    private readonly services: Services,
+    private readonly env: PaymentsEnv,
+  ) {}
+
+  @Query(() => EnvironmentEnum, { description: 'Which environment this service is: sandbox-only operations exist only in SANDBOX.' })
+  environment(): PaymentsEnv {
+    return this.env;
+  }
 
   @Query(() => MerchantObject, { description: 'The merchant the access token belongs to.' })
   async merchant(@Ctx() ctx: GraphQLContext): Promise<MerchantObject> {
-    return MerchantObject.from(await this.services.merchants.getMerchant(ctx.auth.merchantId));
+    const merchant = await this.services.merchants.getMerchant(ctx.auth.merchantId);
+    return MerchantObject.from(merchant, this.services.merchants.webhookSecretOverlapUntil(merchant));
   }
 }

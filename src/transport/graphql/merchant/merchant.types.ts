@@ -18,19 +18,26 @@ export class MerchantObject {
   @Field(() => String, { nullable: true, description: 'Where webhooks are delivered; null until configured.' })
   webhookUrl!: string | null;
 
+  @Field(() => Date, {
+    nullable: true,
+    description: 'Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does.',
+  })
+  webhookSecretOverlapUntil!: Date | null;
+
   @Field(() => Date)
   createdAt!: Date;
 
   @Field(() => Date)
   updatedAt!: Date;
 
-  static from(merchant: Merchant): MerchantObject {
+  static from(merchant: Merchant, webhookSecretOverlapUntil: Date | null): MerchantObject {
     return Object.assign(new MerchantObject(), {
       merchantId: merchant.id,
       id: merchant.id,
       name: merchant.name,
       clientId: merchant.clientId,
       webhookUrl: merchant.webhookUrl,
+      webhookSecretOverlapUntil,
       createdAt: merchant.createdAt,
       updatedAt: merchant.updatedAt,
     });

@@ -17,7 +17,8 @@ export class WebhookResolver {
   })
   async setWebhookEndpoint(@Ctx() ctx: GraphQLContext, @Arg('url', () => String, { nullable: true }) url?: string | null): Promise<MerchantObject> {
     // An omitted argument stays undefined, and the service refuses it: only an explicit null removes the endpoint.
-    return MerchantObject.from(await this.services.webhooks.setEndpoint(ctx.auth.merchantId, { url: url as string | null }));
+    const merchant = await this.services.webhooks.setEndpoint(ctx.auth.merchantId, { url: url as string | null });
+    return MerchantObject.from(merchant, this.services.merchants.webhookSecretOverlapUntil(merchant));
   }
 
   @Mutation(() => WebhookSecretRotationObject, {

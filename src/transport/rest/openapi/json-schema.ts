@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountField } from '../../../shared/fields';
+import { amountField, timestampField } from '../../../shared/fields';
 import { restJsonSchema } from '../field-names';
 
 /** A JSON Schema (draft 2020-12) object, as OpenAPI 3.1 embeds it. */
@@ -11,6 +11,15 @@ export type JsonSchema = Record<string, unknown>;
  * recognised by identity, so a service that stops using it stops getting this.
  */
 const KNOWN_FIELDS = new Map<z.ZodType, JsonSchema>([
+  [
+    timestampField,
+    {
+      description: 'An ISO 8601 date-time with its offset, between 2000 and 2100.',
+      type: 'string',
+      format: 'date-time',
+      examples: ['2026-11-22T12:00:00Z'],
+    },
+  ],
   [
     amountField,
     {

@@ -41,6 +41,9 @@ export const Merchant = named(
     name: z.string(),
     client_id: z.string(),
     webhook_url: z.string().nullable(),
+    webhook_secret_overlap_until: nullableTimestamp.describe(
+      'Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does',
+    ),
     created_at: timestamp,
     updated_at: timestamp,
   }),

@@ -35,11 +35,19 @@ export async function adminRoutes(
   // Disabling revokes every token the merchant holds (requests and sockets end on every instance) and refuses new ones.
   app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/disable', async (request, reply) => {
     const merchant = await services.oauth.setMerchantDisabled(parseUuid(request.params.merchantId, 'merchantId'), true);
-    return sendSuccess(reply, 'Merchant disabled; its tokens are revoked', serializeMerchant(merchant, { admin: true }));
+    return sendSuccess(
+      reply,
+      'Merchant disabled; its tokens are revoked',
+      serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant), { admin: true }),
+    );
   });
 
   app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/enable', async (request, reply) => {
     const merchant = await services.oauth.setMerchantDisabled(parseUuid(request.params.merchantId, 'merchantId'), false);
-    return sendSuccess(reply, 'Merchant enabled; it can get new tokens', serializeMerchant(merchant, { admin: true }));
+    return sendSuccess(
+      reply,
+      'Merchant enabled; it can get new tokens',
+      serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant), { admin: true }),
+    );
   });
 }

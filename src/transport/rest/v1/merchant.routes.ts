@@ -8,6 +8,6 @@ import { serializeMerchant } from './merchant.serializer';
 export async function merchantRoutes(app: FastifyInstance, { services }: { services: Services }) {
   app.get('/merchant', async (request, reply) => {
     const merchant = await services.merchants.getMerchant(authOf(request).merchantId);
-    return sendSuccess(reply, 'Merchant retrieved', serializeMerchant(merchant));
+    return sendSuccess(reply, 'Merchant retrieved', serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant)));
   });
 }

@@ -43,7 +43,11 @@ type IdParams = { Params: { id: string } };
 export async function webhookRoutes(app: FastifyInstance, { services }: { services: Services }) {
   app.put('/webhooks/endpoint', async (request, reply) => {
     const merchant = await services.webhooks.setEndpoint(authOf(request).merchantId, fromRest(request.body));
-    return sendSuccess(reply, merchant.webhookUrl ? 'Webhook endpoint saved' : 'Webhook endpoint removed', serializeMerchant(merchant));
+    return sendSuccess(
+      reply,
+      merchant.webhookUrl ? 'Webhook endpoint saved' : 'Webhook endpoint removed',
+      serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant)),
+    );
   });
 
   app.post('/webhooks/secret/rotate', async (request, reply) => {
