@@ -1,4 +1,4 @@
-import { enroll, enrollBody, kycBody } from '../helpers/factories';
+import { enroll, enrollBody, enrollInput, kycBody } from '../helpers/factories';
 import { graphql, request } from '../helpers/http';
 import { cardPaymentBody, cardPaymentInput } from '../helpers/payments';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -137,31 +137,4 @@ describe('each door names fields in its own language', () => {
 });
 
 const enrollBodyFor = (country: string) => enrollBody({ country_code: country });
-function enrollInputFor(country: string) {
-  const b = enrollBodyFor(country);
-  return {
-    customerId: b.customerid,
-    firstName: b.first_name,
-    lastName: b.last_name,
-    email: b.email,
-    phoneNumber: b.phone_number,
-    dialCode: b.dial_code,
-    countryCode: b.country_code,
-  };
-}
-
-describe('environment query', () => {
-  it.each([
-    ['sandbox', 'SANDBOX'],
-    ['production', 'PRODUCTION'],
-  ])('a %s service says %s', async (env, expected) => {
-    const app = await createTestApp({ env: { PAYMENTS_ENV: env } });
-    try {
-      const token = (await app.token(await app.createMerchant('Env'))).accessToken;
-      const res = await graphql(app.url, '{ environment }', { token });
-      expect(res.body).toEqual({ data: { environment: expected } });
-    } finally {
-      await app.close();
-    }
-  });
-});
+const enrollInputFor = (country: string) => enrollInput({ country_code: country });

@@ -1,3 +1,4 @@
+import { fromRest } from '../../src/transport/rest/field-names';
 import { request } from './http';
 import type { MerchantCredentials } from '../../src/modules/merchants/merchant.service';
 import { TEST_ADMIN_KEY, type TestApp } from './test-app';
@@ -19,6 +20,11 @@ export function enrollBody(overrides: Record<string, unknown> = {}) {
     date_of_birth: '1990-04-12',
     ...overrides,
   };
+}
+
+/** The GraphQL twin of enrollBody: an EnrollCustomerInput (the domain's names, as the REST door maps them). */
+export function enrollInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return fromRest(enrollBody(overrides));
 }
 
 export function kycBody(overrides: Record<string, unknown> = {}) {

@@ -22,7 +22,7 @@ import { createMerchantSchema } from '../../../src/modules/merchants/merchant.se
 import { paymentSchema } from '../../../src/modules/payments/payment.service';
 import { collectionSchema } from '../../../src/modules/transactions/collection.service';
 import { transferSchema } from '../../../src/modules/transactions/transfer.service';
-import { approvedCustomer, enroll, enrollBody, kycBody } from '../../helpers/factories';
+import { approvedCustomer, enroll, enrollBody, enrollInput, kycBody } from '../../helpers/factories';
 import { graphql, request, type HttpResult } from '../../helpers/http';
 import { CARDS, cardPaymentBody, cardPaymentInput } from '../../helpers/payments';
 import { dbFingerprint, dbRows, GqlSocket, graphqlRefusalProblem, mapLimit, registeredRoutes, restRefusalProblem } from '../../helpers/security';
@@ -258,21 +258,8 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
   /** A valid set of arguments for each mutation that has a string to sweep. */
   const gqlBase = async (mutation: string, fresh: boolean): Promise<Record<string, unknown>> => {
     switch (mutation) {
-      case 'enrollCustomer': {
-        const b = enrollBody();
-        return {
-          input: {
-            customerId: b.customerid,
-            firstName: b.first_name,
-            lastName: b.last_name,
-            email: b.email,
-            phoneNumber: b.phone_number,
-            dialCode: b.dial_code,
-            countryCode: b.country_code,
-            dateOfBirth: b.date_of_birth,
-          },
-        };
-      }
+      case 'enrollCustomer':
+        return { input: enrollInput() };
       case 'submitKyc':
         return {
           customerUuid: fresh ? await freshPending() : f.pending,
