@@ -7,6 +7,7 @@ RUN npm ci
 COPY tsconfig.json ./
 COPY src ./src
 COPY test ./test
+COPY dashboard ./dashboard
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
@@ -18,6 +19,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
+COPY --from=build /app/dist/dashboard ./dist/dashboard
 # The CLIs' build step, which uses this image's prebuilt dist/ (docker compose exec app npm run merchant:create -- --name X).
 COPY scripts ./scripts
 RUN mkdir -p /app/.data && chown node:node /app/.data

@@ -136,6 +136,18 @@ export default defineConfig([
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 
+  // The merchant dashboard runs in a browser, on the public API alone: it may not import the service's code.
+  {
+    files: ['dashboard/**/*.{ts,tsx,mts}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: [{ target: `${root}/dashboard`, from: `${root}/src`, message: 'The dashboard uses only the public API (GraphQL, graphql-ws, OAuth).' }] },
+      ],
+    },
+  },
+
   // Plain CommonJS scripts and config files.
   {
     files: ['**/*.js', '**/*.cjs'],

@@ -21,6 +21,7 @@ import { RateLimits } from './shared/rate-limits';
 import { graphqlRateLimitPlugin } from './transport/graphql/rate-limit';
 import type { Logger } from './shared/logger';
 import { registerObservability, type Observability } from './observability/routes';
+import { dashboardRoutes } from './transport/dashboard/dashboard.routes';
 
 /**
  * One access line per request, written when it completes (method, route, status,
@@ -124,6 +125,8 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     return sendSuccess(reply, 'OK', { status: 'ok', env: config.env });
   });
   await fastify.register(restV1, { prefix: '/v1', services, config, rateLimits });
+  // The merchant dashboard's files (a single-page app on the GraphQL API), from memory.
+  await fastify.register(dashboardRoutes);
 
   const schema = await buildGraphQLSchema(services, config.env);
   // Production shows no introspection and no "Did you mean …" (both help a prober more than a client there).

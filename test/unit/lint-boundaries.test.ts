@@ -58,6 +58,7 @@ describe('eslint.config.mjs: layer boundaries and cycles', () => {
     moduleImportsTransport: { filePath: `src/modules/${moduleDir}/x.ts`, code: `import * as t from '../../${transport}';\nexport const x = t;\n` },
     moduleImportsGraphql: { filePath: `src/modules/${moduleDir}/x.ts`, code: "import { ObjectType } from 'type-graphql';\nexport const x = ObjectType;\n" },
     sharedImportsModule: { filePath: 'src/shared/x.ts', code: `import * as m from '../${someModule}';\nexport const x = m;\n` },
+    dashboardImportsService: { filePath: 'dashboard/src/x.ts', code: "import { AppError } from '../../src/shared/errors';\nexport const x = AppError;\n" },
     cycle: { filePath: 'test/fixtures/lint-cycle/a.ts', code: "import { b } from './b';\nexport const a = b;\n" },
     typeOnlyCycle: { filePath: 'test/fixtures/lint-cycle/a.ts', code: "import type { b } from './b';\nexport const a: typeof b = 'a';\n" },
   } satisfies Record<string, Case>;
@@ -90,6 +91,10 @@ describe('eslint.config.mjs: layer boundaries and cycles', () => {
 
   it('shared/ may not import a module', () => {
     expect(rules(results.sharedImportsModule)).toEqual(['import-x/no-restricted-paths']);
+  });
+
+  it('the dashboard may not import the service’s code: it runs on the public API alone', () => {
+    expect(rules(results.dashboardImportsService)).toEqual(['import-x/no-restricted-paths']);
   });
 
   it('an import cycle is an error; a type-only one is not (erased at compile time)', () => {

@@ -56,7 +56,9 @@ function registeredV1Routes(fastify: FastifyInstance): Set<Route> {
     const m = /^((?:│ {3}| {4})*)(?:├── |└── )(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
     if (!m) continue;
     const depth = m[1]!.length / 4;
-    const url = (stack[depth - 1] ?? '') + m[2]!;
+    const parent = stack[depth - 1] ?? '';
+    // A wildcard child is printed as `*` under its parent (`/dashboard` → `*` is `/dashboard/*`).
+    const url = parent + (m[2] === '*' && !parent.endsWith('/') ? '/*' : m[2]!);
     stack.length = depth;
     stack.push(url);
     for (const method of m[3]?.split(', ') ?? []) {

@@ -265,6 +265,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     [/^\/v1\/sandbox\/3ds\//, 'public cardholder page: the unguessable handle is the credential (no token, no merchant)'],
     [/^\/v1\/admin\//, 'operator API behind ADMIN_API_KEY: a merchant token is refused there (next test)'],
     [/^\/v1\/docs\//, 'public static documentation assets'],
+    [/^\/dashboard\/assets\//, 'the dashboard’s public static files (its data comes through the API, swept here)'],
   ];
   const notTenantScoped = (route: string) => NOT_TENANT_SCOPED.some(([prefix]) => prefix.test(route.split(' ')[1]!));
 

@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { gql } from '../session';
+import { ErrorText, Loading, useLoad, when } from '../ui';
+
+type Me = { merchant: { clientId: string; webhookSecretOverlapUntil: string | null } };
+
+export function Credentials() {
+  const { data, error, reload } = useLoad(() => gql<Me>('{ merchant { clientId webhookSecretOverlapUntil } }'), []);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [copied, setCopied] = useState('');
+  const [rotateError, setRotateError] = useState<unknown>(null);
+
+  async function rotate() {
+    if (!confirm('Rotate the webhook signing secret? The old one keeps signing for 24 hours.')) return;
+    setRotateError(null);
+    try {
+      const res = await gql<{ rotateWebhookSecret: { webhookSecret: string } }>('mutation { rotateWebhookSecret { webhookSecret previousSecretExpiresAt } }');
+      setSecret(res.rotateWebhookSecret.webhookSecret);
+      setCopied('');
+      reload();
+    } catch (err) {
+      setRotateError(err);
+    }
+  }
+
+  async function copy() {
+    if (!secret) return;
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopied('Copied.');
+    } catch {
+      setCopied('Could not copy: select the secret and copy it yourself.');
+    }
+  }
+
+  if (error) return <ErrorText error={error} />;
+  if (!data) return <Loading what="your credentials" />;
+  return (
+    <section aria-labelledby="cred-title">
+      <h2 id="cred-title">Credentials</h2>
+      <dl className="facts">
+        <div>
+          <dt>Client ID</dt>
+          <dd>
+            <code>{data.merchant.clientId}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Client secret</dt>
+          <dd>Shown once, when the merchant was created; never again.</dd>
+        </div>
+        <div>
+          <dt>Webhook secret</dt>
+          <dd>
+            {data.merchant.webhookSecretOverlapUntil ? (
+              <span data-testid="overlap">The previous secret also signs deliveries until {when(data.merchant.webhookSecretOverlapUntil)}.</span>
+            ) : (
+              'One secret signs deliveries.'
+            )}
+          </dd>
+        </div>
+      </dl>
+      <button type="button" onClick={() => void rotate()}>
+        Rotate webhook secret
+      </button>
+      <ErrorText error={rotateError} />
+      {secret && (
+        <div className="secret" role="region" aria-label="New webhook secret">
+          <p>
+            <strong>Your new webhook secret.</strong> It is shown only now: store it where your webhook receiver reads it.
+          </p>
+          <code data-testid="new-secret">{secret}</code>
+          <div className="actions">
+            <button type="button" onClick={() => void copy()}>
+              Copy
+            </button>
+            <button type="button" className="secondary" onClick={() => setSecret(null)}>
+              I have stored it
+            </button>
+          </div>
+          <p role="status">{copied}</p>
+        </div>
+      )}
+    </section>
+  );
+}

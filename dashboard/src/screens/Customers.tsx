@@ -1,0 +1,128 @@
+import { useState } from 'react';
+import type { Customer, Kyc } from '../generated/graphql';
+import { gql } from '../session';
+import { Empty, ErrorText, Link, Loading, StatusBadge, useLoad, when } from '../ui';
+import { Transactions } from './Transactions';
+
+type Row = Pick<Customer, 'customerUuid' | 'customerId' | 'firstName' | 'lastName' | 'countryCode' | 'kycStatus' | 'overallKycStatus' | 'createdAt'>;
+type Page = { customers: { edges: Array<{ node: Row }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+const ROW = 'customerUuid customerId firstName lastName countryCode kycStatus overallKycStatus createdAt';
+
+export function Customers() {
+  const [extra, setExtra] = useState<Row[]>([]);
+  const [cursor, setCursor] = useState<string | null | undefined>(undefined);
+  const [error, setError] = useState<unknown>(null);
+  const first = useLoad(
+    () => gql<Page>(`query($after: String) { customers(first: 20, after: $after) { edges { node { ${ROW} } } pageInfo { hasNextPage endCursor } } }`),
+    [],
+  );
+  const next = cursor === undefined ? (first.data?.customers.pageInfo.hasNextPage ? first.data.customers.pageInfo.endCursor : null) : cursor;
+
+  async function more() {
+    try {
+      const page = await gql<Page>(
+        `query($after: String) { customers(first: 20, after: $after) { edges { node { ${ROW} } } pageInfo { hasNextPage endCursor } } }`,
+        { after: next },
+      );
+      setExtra((old) => [...old, ...page.customers.edges.map((e) => e.node)]);
+      setCursor(page.customers.pageInfo.hasNextPage ? page.customers.pageInfo.endCursor : null);
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  const rows = first.data ? [...first.data.customers.edges.map((e) => e.node), ...extra] : null;
+  return (
+    <section aria-labelledby="cust-title">
+      <h2 id="cust-title">Customers</h2>
+      <ErrorText error={first.error ?? error} />
+      {!rows && !first.error && <Loading what="customers" />}
+      {rows?.length === 0 && <Empty>No customers yet. Enroll one with the API or the sandbox tools.</Empty>}
+      {rows && rows.length > 0 && (
+        <ul className="rows" aria-label="Customers">
+          {rows.map((c) => (
+            <li key={c.customerUuid} className="row">
+              <Link to={`/customers/${c.customerUuid}`}>
+                {c.firstName} {c.lastName}
+              </Link>
+              <span className="muted">{c.customerId}</span>
+              <span>{c.countryCode}</span>
+              <StatusBadge status={c.overallKycStatus} />
+              <span className="muted">{when(c.createdAt)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {next && (
+        <button type="button" className="secondary" onClick={() => void more()}>
+          Load more
+        </button>
+      )}
+    </section>
+  );
+}
+
+type One = { customer: Customer; kyc: Pick<Kyc, 'kycStatus' | 'overallKycStatus' | 'submittedAt' | 'reviewedAt' | 'rejectionReason'> };
+
+export function CustomerDetail({ uuid }: { uuid: string }) {
+  const { data, error } = useLoad(
+    () =>
+      gql<One>(
+        `query($u: String!) { customer(uuid: $u) { ${ROW} email phoneNumber dialCode dateOfBirth } kyc(customerUuid: $u) { kycStatus overallKycStatus submittedAt reviewedAt rejectionReason } }`,
+        { u: uuid },
+      ),
+    [uuid],
+  );
+  if (error) return <ErrorText error={error} />;
+  if (!data) return <Loading what="the customer" />;
+  const { customer: c, kyc } = data;
+  return (
+    <section aria-labelledby="c-title">
+      <p>
+        <Link to="/customers">← Customers</Link>
+      </p>
+      <h2 id="c-title">
+        {c.firstName} {c.lastName} <StatusBadge status={kyc.overallKycStatus} />
+      </h2>
+      <dl className="facts">
+        <div>
+          <dt>Your ID</dt>
+          <dd>{c.customerId}</dd>
+        </div>
+        <div>
+          <dt>Customer UUID</dt>
+          <dd>{c.customerUuid}</dd>
+        </div>
+        <div>
+          <dt>Email</dt>
+          <dd>{c.email}</dd>
+        </div>
+        <div>
+          <dt>Phone</dt>
+          <dd>
+            {c.dialCode} {c.phoneNumber}
+          </dd>
+        </div>
+        <div>
+          <dt>Country</dt>
+          <dd>{c.countryCode}</dd>
+        </div>
+        <div>
+          <dt>KYC submitted</dt>
+          <dd>{when(kyc.submittedAt)}</dd>
+        </div>
+        <div>
+          <dt>KYC reviewed</dt>
+          <dd>{when(kyc.reviewedAt)}</dd>
+        </div>
+        {kyc.rejectionReason && (
+          <div>
+            <dt>Rejected because</dt>
+            <dd>{kyc.rejectionReason}</dd>
+          </div>
+        )}
+      </dl>
+      <Transactions customerUuid={c.customerUuid} />
+    </section>
+  );
+}

@@ -1,0 +1,242 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Customer, Transaction } from '../generated/graphql';
+import { gql, subscribe } from '../session';
+import { ErrorText, Link, StatusBadge, useLoad, words } from '../ui';
+
+/** The sandbox's test cards (README → Card payments): what each one does. */
+const TEST_CARDS = [
+  { number: '4242424242424242', label: 'Succeeds at once (4242…)' },
+  { number: '4000002500003155', label: 'Needs 3-D Secure (…3155)' },
+  { number: '4000000000009995', label: 'Declined, insufficient funds (…9995)' },
+];
+let seq = 0;
+const reference = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
+
+function EnrollCustomer({ onDone }: { onDone: () => void }) {
+  const [error, setError] = useState<unknown>(null);
+  const [done, setDone] = useState<Customer | null>(null);
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    setError(null);
+    try {
+      const { enrollCustomer } = await gql<{ enrollCustomer: Customer }>(
+        'mutation($input: EnrollCustomerInput!) { enrollCustomer(input: $input) { customerUuid firstName lastName } }',
+        {
+          input: {
+            customerId: reference('test-customer'),
+            firstName: f.get('firstName'),
+            lastName: f.get('lastName'),
+            email: f.get('email'),
+            phoneNumber: '712345678',
+            dialCode: '+254',
+            countryCode: 'KE',
+          },
+        },
+      );
+      setDone(enrollCustomer);
+      onDone();
+    } catch (err) {
+      setError(err);
+    }
+  }
+  return (
+    <form onSubmit={submit} aria-labelledby="enroll-title" className="card">
+      <h3 id="enroll-title">Enroll a test customer (Kenya)</h3>
+      <label>
+        First name
+        <input name="firstName" defaultValue="Amina" required />
+      </label>
+      <label>
+        Last name
+        <input name="lastName" defaultValue="Otieno" required />
+      </label>
+      <label>
+        Email
+        <input name="email" type="email" defaultValue="amina@example.com" required />
+      </label>
+      <button type="submit">Enroll</button>
+      {done && (
+        <p role="status">
+          Enrolled <Link to={`/customers/${done.customerUuid}`}>{`${done.firstName} ${done.lastName}`}</Link>.
+        </p>
+      )}
+      <ErrorText error={error} />
+    </form>
+  );
+}
+
+function SubmitKyc({ customers }: { customers: Array<Pick<Customer, 'customerUuid' | 'firstName' | 'lastName' | 'kycStatus'>> }) {
+  const [error, setError] = useState<unknown>(null);
+  const [status, setStatus] = useState('');
+  const waiting = customers.filter((c) => c.kycStatus === 'PENDING_KYC' || c.kycStatus === 'REJECTED');
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    setError(null);
+    try {
+      const { submitKyc } = await gql<{ submitKyc: { kycStatus: string } }>(
+        'mutation($u: String!, $input: SubmitKycInput!) { submitKyc(customerUuid: $u, input: $input) { kycStatus } }',
+        {
+          u: f.get('customer'),
+          input: {
+            idType: 'NATIONAL_ID',
+            idNumber: f.get('outcome') === 'reject' ? 'REJECT-0001' : 'A12345678',
+            idCountry: 'KE',
+            dateOfBirth: '1990-04-12',
+            address: { line1: '12 Moi Avenue', city: 'Nairobi', countryCode: 'KE' },
+          },
+        },
+      );
+      setStatus(`KYC submitted: ${words(submitKyc.kycStatus)}. The sandbox decides it in a moment.`);
+    } catch (err) {
+      setError(err);
+    }
+  }
+  return (
+    <form onSubmit={submit} aria-labelledby="kyc-title" className="card">
+      <h3 id="kyc-title">Submit KYC</h3>
+      {waiting.length === 0 ? (
+        <p className="empty">No customer is waiting for KYC. Enroll one first.</p>
+      ) : (
+        <>
+          <label>
+            Customer
+            <select name="customer">
+              {waiting.map((c) => (
+                <option key={c.customerUuid} value={c.customerUuid}>
+                  {c.firstName} {c.lastName}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Sandbox outcome
+            <select name="outcome">
+              <option value="approve">Approved</option>
+              <option value="reject">Rejected (an id number starting REJECT)</option>
+            </select>
+          </label>
+          <button type="submit">Submit KYC</button>
+        </>
+      )}
+      <p role="status">{status}</p>
+      <ErrorText error={error} />
+    </form>
+  );
+}
+
+type Payment = Pick<Transaction, 'reference' | 'externalReference' | 'status' | 'failureReason'> & { nextAction: { url: string } | null };
+
+function TestCardPayment() {
+  const [error, setError] = useState<unknown>(null);
+  const [payment, setPayment] = useState<Payment | null>(null);
+
+  useEffect(() => {
+    if (!payment || payment.status !== 'REQUIRES_ACTION') return undefined;
+    return subscribe<{ transactionStatusChanged: Payment }>(
+      'subscription($r: String) { transactionStatusChanged(reference: $r) { reference externalReference status failureReason } }',
+      { r: payment.reference },
+      ({ transactionStatusChanged: t }) => setPayment((p) => (p ? { ...p, ...t, nextAction: null } : p)),
+    );
+  }, [payment?.reference, payment?.status]);
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    setError(null);
+    setPayment(null);
+    try {
+      const { initiatePayment } = await gql<{ initiatePayment: Payment }>(
+        'mutation($input: InitiatePaymentInput!) { initiatePayment(input: $input) { reference externalReference status failureReason nextAction { url } } }',
+        {
+          input: {
+            reference: reference('test-payment'),
+            amount: String(f.get('amount')),
+            currency: 'NGN',
+            // Read from the form and sent: never kept by the dashboard.
+            card: { number: String(f.get('card')), expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123' },
+            redirectUrl: `${location.origin}/dashboard/payments/return`,
+          },
+        },
+      );
+      setPayment(initiatePayment);
+      // The cardholder's page opens in its own tab: this one keeps the session (it is in memory only).
+      if (initiatePayment.nextAction) window.open(initiatePayment.nextAction.url, '_blank', 'noopener');
+    } catch (err) {
+      setError(err);
+    }
+  }
+  return (
+    <form onSubmit={submit} aria-labelledby="pay-title" className="card">
+      <h3 id="pay-title">Test card payment</h3>
+      <label>
+        Amount (NGN)
+        <input name="amount" inputMode="decimal" defaultValue="2500.00" required />
+      </label>
+      <label>
+        Test card
+        <select name="card">
+          {TEST_CARDS.map((c) => (
+            <option key={c.number} value={c.number}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit">Pay</button>
+      <div aria-live="polite">
+        {payment && (
+          <p>
+            <Link to={`/transactions/${payment.reference}`}>{payment.externalReference}</Link> <StatusBadge status={payment.status} />
+            {payment.failureReason && <span className="muted"> · {words(payment.failureReason)}</span>}
+            {payment.nextAction && (
+              <>
+                {' '}
+                <a href={payment.nextAction.url} target="_blank" rel="noopener noreferrer">
+                  Open the 3-D Secure page
+                </a>
+              </>
+            )}
+          </p>
+        )}
+      </div>
+      <ErrorText error={error} />
+    </form>
+  );
+}
+
+export function Sandbox() {
+  const customers = useLoad(
+    () =>
+      gql<{ customers: { edges: Array<{ node: Pick<Customer, 'customerUuid' | 'firstName' | 'lastName' | 'kycStatus'> }> } }>(
+        '{ customers(first: 100) { edges { node { customerUuid firstName lastName kycStatus } } } }',
+      ),
+    [],
+  );
+  return (
+    <section aria-labelledby="sb-title">
+      <h2 id="sb-title">Sandbox tools</h2>
+      <p className="muted">Test data only: these tools do not exist in production. Simulate a transaction’s outcome from its page.</p>
+      <div className="grid">
+        <EnrollCustomer onDone={customers.reload} />
+        <SubmitKyc customers={customers.data?.customers.edges.map((e) => e.node) ?? []} />
+        <TestCardPayment />
+      </div>
+    </section>
+  );
+}
+
+/** Where the 3-D Secure page sends the cardholder: its own tab, no session; the outcome is in the query. */
+export function PaymentReturn() {
+  const params = new URLSearchParams(location.search);
+  return (
+    <main className="signin">
+      <h1>Payment {words(params.get('status'))}</h1>
+      <p>
+        Your reference: <code>{params.get('external_reference')}</code>
+      </p>
+      <p className="muted">You can close this tab: the dashboard shows the payment’s status.</p>
+    </main>
+  );
+}

@@ -1,0 +1,213 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { WebhookAttempt, WebhookEvent as Event } from '../generated/graphql';
+import { gql } from '../session';
+import { Empty, ErrorText, Link, Loading, StatusBadge, useLoad, when } from '../ui';
+
+const EVENT_TYPES = [
+  'collection.successful',
+  'collection.failed',
+  'collection.expired',
+  'transfer.successful',
+  'transfer.failed',
+  'payment.successful',
+  'payment.failed',
+  'customer.kyc.approved',
+  'customer.kyc.rejected',
+];
+type Row = Pick<Event, 'id' | 'type' | 'createdAt' | 'deliveryStatus' | 'attemptCount' | 'deliveredAt' | 'nextAttemptAt'>;
+const ROW = 'id type createdAt deliveryStatus attemptCount deliveredAt nextAttemptAt';
+/** The event log is re-read this often while it is open (deliveries are not streamed). */
+const REFRESH_MS = 2000;
+
+function Endpoint() {
+  const { data, error, set } = useLoad(() => gql<{ merchant: { webhookUrl: string | null } }>('{ merchant { webhookUrl } }'), []);
+  const [saveError, setSaveError] = useState<unknown>(null);
+  const [saved, setSaved] = useState('');
+
+  async function save(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const url = String(new FormData(e.currentTarget).get('url')).trim();
+    setSaveError(null);
+    setSaved('');
+    try {
+      const res = await gql<{ setWebhookEndpoint: { webhookUrl: string | null } }>('mutation($url: String) { setWebhookEndpoint(url: $url) { webhookUrl } }', {
+        url: url || null,
+      });
+      set({ merchant: res.setWebhookEndpoint });
+      setSaved(url ? 'Endpoint saved.' : 'Endpoint removed.');
+    } catch (err) {
+      setSaveError(err);
+    }
+  }
+
+  if (error) return <ErrorText error={error} />;
+  if (!data) return <Loading what="the endpoint" />;
+  return (
+    <form className="inline" onSubmit={save} aria-label="Webhook endpoint">
+      <label>
+        Endpoint URL
+        <input name="url" type="url" defaultValue={data.merchant.webhookUrl ?? ''} placeholder="https://example.com/webhooks" spellCheck={false} />
+      </label>
+      <button type="submit">Save endpoint</button>
+      <p role="status" className="muted">
+        {saved}
+      </p>
+      <ErrorText error={saveError} />
+    </form>
+  );
+}
+
+export function Webhooks() {
+  const [type, setType] = useState('');
+  const [rows, setRows] = useState<Row[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    let stopped = false;
+    const read = () =>
+      gql<{ webhookEvents: { edges: Array<{ node: Row }> } }>(`query($type: String) { webhookEvents(first: 50, type: $type) { edges { node { ${ROW} } } } }`, {
+        type: type || null,
+      }).then(
+        (page) => !stopped && (setRows(page.webhookEvents.edges.map((e) => e.node)), setError(null)),
+        (err: unknown) => !stopped && setError(err),
+      );
+    setRows(null);
+    void read();
+    const timer = setInterval(() => void read(), REFRESH_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [type]);
+
+  return (
+    <section aria-labelledby="wh-title">
+      <h2 id="wh-title">Webhooks</h2>
+      <Endpoint />
+      <h3>Event log</h3>
+      <form className="filters" aria-label="Filter events" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Event type
+          <select value={type} onChange={(e) => setType(e.target.value)}>
+            <option value="">All</option>
+            {EVENT_TYPES.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+        </label>
+      </form>
+      <ErrorText error={error} />
+      {rows === null && !error && <Loading what="events" />}
+      {rows?.length === 0 && <Empty>No events yet. They are recorded when a transaction or a KYC review is decided.</Empty>}
+      {rows && rows.length > 0 && (
+        <ul className="rows" aria-label="Events">
+          {rows.map((e) => (
+            <li key={e.id} className="row" data-event={e.id}>
+              <Link to={`/webhooks/${e.id}`}>{e.type}</Link>
+              <StatusBadge status={e.deliveryStatus ?? 'not_sent'} />
+              <span className="muted">
+                {e.attemptCount} attempt{e.attemptCount === 1 ? '' : 's'}
+              </span>
+              <span className="muted">{when(e.createdAt)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+type Detail = Row & {
+  data: Record<string, unknown>;
+  attempts: Array<Pick<WebhookAttempt, 'attemptNumber' | 'attemptedAt' | 'url' | 'statusCode' | 'latencyMs' | 'success' | 'error'>>;
+};
+
+export function WebhookEvent({ id }: { id: string }) {
+  const { data, error, set, reload } = useLoad(
+    () =>
+      gql<{ webhookEvent: Detail }>(
+        `query($id: String!) { webhookEvent(id: $id) { ${ROW} data attempts { attemptNumber attemptedAt url statusCode latencyMs success error } } }`,
+        { id },
+      ),
+    [id],
+  );
+  const [resendError, setResendError] = useState<unknown>(null);
+  /** After a resend: the attempt count it must pass (a new attempt is on its way). */
+  const [awaiting, setAwaiting] = useState<number | null>(null);
+  const count = data?.webhookEvent.attemptCount ?? 0;
+  const watching = data?.webhookEvent.deliveryStatus === 'PENDING' || (awaiting !== null && count <= awaiting);
+
+  // While a delivery is under way, its attempts are re-read (they are not streamed), for a minute at most.
+  useEffect(() => {
+    if (!watching) return undefined;
+    let left = 30;
+    const timer = setInterval(() => (left-- > 0 ? reload() : clearInterval(timer)), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [watching, reload]);
+
+  async function resend() {
+    setResendError(null);
+    try {
+      const res = await gql<{ resendWebhookEvent: Detail }>(
+        `mutation($id: String!) { resendWebhookEvent(id: $id) { ${ROW} data attempts { attemptNumber attemptedAt url statusCode latencyMs success error } } }`,
+        { id },
+      );
+      setAwaiting(count);
+      set({ webhookEvent: res.resendWebhookEvent });
+    } catch (err) {
+      setResendError(err);
+    }
+  }
+
+  if (error) return <ErrorText error={error} />;
+  if (!data) return <Loading what="the event" />;
+  const e = data.webhookEvent;
+  return (
+    <section aria-labelledby="ev-title">
+      <p>
+        <Link to="/webhooks">← Webhooks</Link>
+      </p>
+      <h2 id="ev-title">
+        {e.type} <StatusBadge status={e.deliveryStatus ?? 'not_sent'} />
+      </h2>
+      <p className="muted">
+        {e.id} · recorded {when(e.createdAt)}
+      </p>
+      <button type="button" onClick={() => void resend()}>
+        Resend now
+      </button>
+      <ErrorText error={resendError} />
+      <h3>Attempts</h3>
+      {e.attempts.length === 0 ? (
+        <Empty>Not attempted yet.</Empty>
+      ) : (
+        <div className="scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Time</th>
+                <th scope="col">Status code</th>
+                <th scope="col">Latency</th>
+                <th scope="col">Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {e.attempts.map((a) => (
+                <tr key={a.attemptNumber}>
+                  <td>{a.attemptNumber}</td>
+                  <td>{when(a.attemptedAt)}</td>
+                  <td>{a.statusCode ?? '—'}</td>
+                  <td>{a.latencyMs} ms</td>
+                  <td>{a.error ?? (a.success ? 'delivered' : '—')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h3>Payload</h3>
+      <pre className="scroll">{JSON.stringify(e.data, null, 2)}</pre>
+    </section>
+  );
+}
