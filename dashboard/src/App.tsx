@@ -36,7 +36,7 @@ export function App() {
       case 'transactions':
         return id ? <TransactionDetail key={`${id}-${session}`} reference={decodeURIComponent(id)} sandbox={sandbox} /> : <Transactions key={session} />;
       case 'customers':
-        return id ? <CustomerDetail key={id} uuid={decodeURIComponent(id)} /> : <Customers />;
+        return id ? <CustomerDetail key={`${id}-${session}`} uuid={decodeURIComponent(id)} /> : <Customers />;
       case 'webhooks':
         return id ? <WebhookEvent key={id} id={decodeURIComponent(id)} /> : <Webhooks />;
       case 'credentials':
