@@ -2,34 +2,24 @@ import { useEffect, useState } from 'react';
 import type { Transaction } from '../generated/graphql';
 import { gql, subscribe } from '../session';
 import { ErrorText, Link, Loading, StatusBadge, useLoad, when, words } from '../ui';
-import { money } from './Transactions';
+import { money, type Row } from './Transactions';
 
-type Detail = Pick<
-  Transaction,
-  | 'reference'
-  | 'externalReference'
-  | 'type'
-  | 'status'
-  | 'failureReason'
-  | 'amount'
-  | 'currency'
-  | 'sourceAmount'
-  | 'sourceCurrency'
-  | 'destinationAmount'
-  | 'destinationCurrency'
-  | 'rate'
-  | 'fee'
-  | 'customerUuid'
-  | 'accountType'
-  | 'accountNumber'
-  | 'countryCode'
-  | 'bankInfo'
-  | 'beneficiary'
-  | 'card'
-  | 'createdAt'
-  | 'completedAt'
-  | 'expiresAt'
-> & { history: Array<{ fromStatus: string | null; toStatus: string; reason: string | null; occurredAt: string }> };
+type Detail = Row &
+  Pick<
+    Transaction,
+    | 'destinationAmount'
+    | 'destinationCurrency'
+    | 'rate'
+    | 'fee'
+    | 'accountType'
+    | 'accountNumber'
+    | 'countryCode'
+    | 'bankInfo'
+    | 'beneficiary'
+    | 'card'
+    | 'completedAt'
+    | 'expiresAt'
+  > & { history: Array<{ fromStatus: string | null; toStatus: string; reason: string | null; occurredAt: string }> };
 
 const FIELDS = `reference externalReference type status failureReason amount currency sourceAmount sourceCurrency destinationAmount
   destinationCurrency rate fee customerUuid accountType accountNumber countryCode createdAt completedAt expiresAt
