@@ -15,6 +15,7 @@ import { sendSuccess } from './transport/rest/envelope';
 import { clientErrorHandler, frameworkErrors, registerRestErrorHandling } from './transport/rest/error-handler';
 import { describePath } from './transport/rest/request-path';
 import { assertCleanInput } from './transport/input-hygiene';
+import { registerExactJsonParser } from './transport/exact-json';
 import { assertOneAuthorizationHeader } from './transport/credentials';
 import { acceptedRequestId, withRequestLogger } from './shared/request-logger';
 import { RateLimits } from './shared/rate-limits';
@@ -89,6 +90,8 @@ export async function createApp(infra: Infrastructure): Promise<App> {
 
   // JSON only (the OAuth scope adds form bodies); a text/plain body is an unsupported content type.
   fastify.removeContentTypeParser('text/plain');
+  // A number a double cannot carry exactly is kept as its text, for its field to refuse by name.
+  registerExactJsonParser(fastify);
   // The doors' one way into a database context: each HTTP request here, and each WebSocket
   // operation and subscription event in ws-server.ts (which never imports the ORM itself).
   const inDatabaseContext: InDatabaseContext = (fn) => RequestContext.create(orm.em, fn);

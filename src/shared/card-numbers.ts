@@ -27,6 +27,31 @@ const GROUP_RUN = /(?<!\d)\d+(?:[ -]+\d+)*(?!\d)/g;
 const REDACTED = '[card number redacted]';
 
 /**
+ * A card number as people write one in text: 13–19 digits whole, or in the usual groups
+ * with single spaces or dashes (4-4-4-4 and a last group of up to 3, American Express
+ * 4-6-5, Diners 4-6-4). Other runs of groups are not joined: `ORD-2026-1125-…` is a
+ * reference, not a card.
+ */
+const WRITTEN_CARD = /(?<!\d)(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5})(?!\d)/g;
+/** The first digit of the card networks' numbers (Mastercard 2 and 5, Amex, Diners and JCB 3, Visa 4, Maestro and Verve 5 and 6, Discover and UnionPay 6). */
+const CARD_NETWORK_DIGIT = /^[2-6]/;
+
+/**
+ * Whether a text holds a card number: written whole or in its usual groups (WRITTEN_CARD),
+ * with a card network's first digit, passing Luhn. How stored free text refuses one.
+ * Narrower than redactCardNumbers on purpose: refusing input must not catch a merchant's
+ * timestamped references (`1764…` is a time in milliseconds, not a card).
+ */
+export function containsCardNumber(text: string): boolean {
+  if (text.length < 13) return false;
+  for (const [written] of text.matchAll(WRITTEN_CARD)) {
+    const digits = written.replace(/[ -]/g, '');
+    if (digits.length >= 13 && digits.length <= 19 && CARD_NETWORK_DIGIT.test(digits) && luhnValid(digits)) return true;
+  }
+  return false;
+}
+
+/**
  * Every Luhn-valid run of 13–19 digits in a text: how a scan of logs, tables and
  * payloads finds a card number that should not be there.
  */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from './errors';
-import { Decimal, parseAmount } from './money';
+import { containsCardNumber } from './card-numbers';
+import { Decimal, readPositiveDecimal } from './money';
 
 /**
  * Field rules the domain's commands share, each written once, with one message.
@@ -11,18 +12,40 @@ import { Decimal, parseAmount } from './money';
 
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/; // eslint-disable-line no-control-regex
 
-/** Required text: trimmed, not empty, bounded. */
-export const requiredText = (max: number) =>
+/**
+ * Stored text never holds a card number (a Luhn-valid run of 13–19 digits, whole or in
+ * groups): it would sit in the row, the outbox and the signed webhook. The message never
+ * echoes the value. Identifiers that are digits by nature (account, phone and identity
+ * numbers: a South African ID number is 13 digits with a Luhn check digit) are not free
+ * text and do not use this.
+ */
+const NO_CARD_NUMBER = 'must not contain a card number';
+const withoutCardNumber = (text: string) => !containsCardNumber(text);
+
+/** A required identifier: trimmed, not empty, bounded (no card-number rule: see NO_CARD_NUMBER). */
+export const requiredIdentifier = (max: number) =>
   z.string({ error: 'is required' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
-/** Optional free text: trimmed, bounded, without control characters (PostgreSQL refuses NUL; none belongs in a label). Null is absent. */
+/** Required free text: trimmed, not empty, bounded, without a card number. */
+export const requiredText = (max: number) => requiredIdentifier(max).refine(withoutCardNumber, NO_CARD_NUMBER);
+
+/**
+ * Optional free text: trimmed, bounded, without control characters (PostgreSQL refuses NUL;
+ * none belongs in a label) or a card number. Null is absent; an empty or blank string is
+ * refused (leave the field out instead), so "" never stands for a value.
+ */
 export const optionalText = (max: number) =>
   z
     .string({ error: 'must be a string' })
     .trim()
+    .min(1, 'must not be empty; leave it out instead')
     .max(max, `must be at most ${max} characters`)
     .refine((text) => !CONTROL_CHARACTERS.test(text), 'must not contain control characters')
+    .refine(withoutCardNumber, NO_CARD_NUMBER)
     .nullish();
+
+/** A URL the service stores and sends on (a redirect, a webhook endpoint): without a card number in it. */
+export const withoutCardNumberIn = <S extends z.ZodType<string>>(schema: S) => schema.refine(withoutCardNumber, NO_CARD_NUMBER);
 
 /** An ISO 3166-1 alpha-2 code, upper case (whether we serve the country is the caller's check, against reference data). */
 export const countryCodeField = z.string({ error: 'is required' }).regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, e.g. KE');
@@ -63,7 +86,7 @@ export const uuidField = z
  */
 export const amountField = z.union([z.number(), z.string(), z.instanceof(Decimal)], { error: 'is required and must be a number' }).superRefine((value, ctx) => {
   try {
-    parseAmount(value, 20);
+    readPositiveDecimal(value);
   } catch (err) {
     ctx.addIssue({ code: 'custom', message: err instanceof AppError ? (err.details?.[0]?.issue ?? err.message) : 'is not a valid amount' });
   }
@@ -79,7 +102,8 @@ export const referenceField = z
   .regex(
     new RegExp(`^(?=.*[A-Za-z0-9])${REFERENCE_CHARACTERS.source.slice(1)}`),
     'must be 1 to 100 letters, digits or . _ : -, with at least one letter or digit',
-  );
+  )
+  .refine(withoutCardNumber, NO_CARD_NUMBER);
 
 /** Trimmed and upper-cased first: for codes in a query string, where `ke` means KE. */
 export const upperCased = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), schema);

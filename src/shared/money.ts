@@ -28,22 +28,31 @@ const ROUNDING: Record<RoundingMode, DecimalJs.Rounding> = {
   half_even: DecimalJs.ROUND_HALF_EVEN,
 };
 
-/** Digits before the decimal point an amount may have: far above any channel bound, well inside numeric columns. */
-export const MAX_INTEGER_DIGITS = 15;
+/**
+ * The amount domain: an amount carries at most 15 significant digits, counting its
+ * currency's decimals (DBL_DIG: every decimal of 15 significant digits or fewer is read
+ * back exactly from a double's shortest form). So every amount the service accepts, or
+ * derives, can be written as an exact JSON number in every answer and event: below
+ * 10^13 in a currency of 2 decimals (9999999999999.99 NGN), below 10^15 in one of 0.
+ */
+export const MAX_SIGNIFICANT_DIGITS = 15;
 
 const DECIMAL_PATTERN = /^\d+(\.\d+)?$/;
 
 const invalid = AppError.invalidField;
 
+/** The largest amount of the domain in a currency with `minorUnit` decimals: 9999999999999.99 for 2. */
+export function maxAmount(minorUnit: number): Decimal {
+  return new Decimal(10).pow(MAX_SIGNIFICANT_DIGITS - minorUnit).minus(new Decimal(10).pow(-minorUnit));
+}
+
 /**
- * Reads a positive amount in a currency with `minorUnit` decimals (ISO 4217
- * exponent). Accepts a plain decimal string ("100", "100.5", "100.50"), a JS
+ * Reads a decimal's text: a plain decimal string ("100", "100.5", "100.50"), a JS
  * number (read by its shortest string form, so 100.1 is "100.1", not its binary
- * expansion) or a Decimal. Refuses NaN, Infinity, exponent notation, signs, zero,
- * and more decimals than the currency has (judged on the value: "100.500" is
- * 100.5 and fine for USD). Throws INVALID_REQUEST naming `field`.
+ * expansion) or a Decimal. Refuses NaN, Infinity, exponent notation, signs and zero.
+ * Its precision and size are judged by parseAmount, against the currency.
  */
-export function parseAmount(value: unknown, minorUnit: number, field = 'amount'): Decimal {
+export function readPositiveDecimal(value: unknown, field = 'amount'): Decimal {
   let text: string;
   if (value === undefined || value === null || value === '') throw invalid(field, 'is required');
   if (typeof value === 'string') {
@@ -65,10 +74,27 @@ export function parseAmount(value: unknown, minorUnit: number, field = 'amount')
 
   const amount = new Decimal(text);
   if (amount.isZero()) throw invalid(field, 'must be greater than 0');
+  return amount;
+}
+
+/**
+ * Reads a positive amount in a currency with `minorUnit` decimals (ISO 4217
+ * exponent), in the amount domain (MAX_SIGNIFICANT_DIGITS). Refuses more decimals
+ * than the currency has (judged on the value: "100.500" is 100.5 and fine for USD)
+ * and anything above maxAmount. Throws INVALID_REQUEST naming `field`.
+ */
+export function parseAmount(value: unknown, minorUnit: number, field = 'amount'): Decimal {
+  const amount = readPositiveDecimal(value, field);
   if (amount.decimalPlaces() > minorUnit) {
     throw invalid(field, minorUnit === 0 ? 'must be a whole number in this currency' : `must have at most ${minorUnit} decimal places`);
   }
-  if (amount.trunc().toFixed().length > MAX_INTEGER_DIGITS) throw invalid(field, `must be less than 10^${MAX_INTEGER_DIGITS}`);
+  return checkAmountDomain(amount, minorUnit, field);
+}
+
+/** The amount, if it lies in the amount domain of its currency; else INVALID_REQUEST naming `field`. For derived amounts too. */
+export function checkAmountDomain(amount: Decimal, minorUnit: number, field = 'amount', what = 'must be at most'): Decimal {
+  const max = maxAmount(minorUnit);
+  if (amount.gt(max)) throw invalid(field, `${what} ${max.toFixed(minorUnit)}`);
   return amount;
 }
 
@@ -87,15 +113,14 @@ export function formatAmount(amount: Decimal, minorUnit: number): string {
 }
 
 /**
- * A decimal as a JSON number, for the fields the spec types as numbers (the
- * collection record's amount). Exact: channel bounds keep amounts far inside the
- * 15 significant digits a double carries, and this refuses any value whose
- * shortest number form would not read back as the same decimal.
+ * A decimal for a JSON field the spec types as a number (the collection record's
+ * amount): the number, when its shortest form reads back as the same decimal, which
+ * holds for every amount in the domain (MAX_SIGNIFICANT_DIGITS). Never throws: a
+ * value outside the domain (only a row stored before the domain was enforced) is
+ * written as its exact decimal string, so no row can break a read or a list.
  */
-export function toJsonNumber(amount: Decimal): number {
-  const n = Number(amount.toFixed());
-  if (!Number.isFinite(n) || !new Decimal(String(n)).eq(amount)) {
-    throw new Error(`${amount.toFixed()} cannot be carried exactly as a JSON number`);
-  }
-  return n;
+export function toJsonMoney(amount: Decimal): number | string {
+  const text = amount.toFixed();
+  const n = Number(text);
+  return Number.isFinite(n) && new Decimal(String(n)).eq(amount) ? n : text;
 }

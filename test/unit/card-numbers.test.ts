@@ -1,4 +1,4 @@
-import { findCardNumbers, luhnValid, redactCardNumbers } from '../../src/shared/card-numbers';
+import { containsCardNumber, findCardNumbers, luhnValid, redactCardNumbers } from '../../src/shared/card-numbers';
 import { luhnCard } from '../helpers/payments';
 
 const card = luhnCard;
@@ -222,5 +222,36 @@ describe('redactCardNumbers', () => {
       expect(out).toContain(REDACTED);
       expect(out.replace(/[ -]/g, '')).not.toContain(pan);
     });
+  });
+});
+
+/** Issue 18, point 4: stored free text refuses a card number, and only a card number. */
+describe('containsCardNumber', () => {
+  it.each([
+    'card 4242424242424242',
+    '4242424242424242',
+    'ref4242424242424242x',
+    '4242 4242 4242 4242',
+    '4242-4242-4242-4242',
+    'order-5555-5555-5555-4444',
+    'amex 3782 822463 10005',
+    luhnCard('4', 13),
+    luhnCard('6', 19),
+    luhnCard('2221', 16),
+  ])('finds a card number in %p', (text) => {
+    expect(containsCardNumber(text)).toBe(true);
+  });
+
+  it.each([
+    ['a Luhn-invalid number', '4242424242424241'],
+    ['12 digits', luhnCard('4', 12)],
+    ['20 digits', luhnCard('4', 20)],
+    ['a time in milliseconds (no card network starts with 1)', luhnCard('1764036000', 13)],
+    ['a timestamped reference', `pay-34567-${luhnCard('1764', 13)}-1`],
+    ['dates and order numbers in groups that are not a card’s', '2026-11-25-4242-4242-42'],
+    ['a phone number', '+254 711 111 111'],
+    ['short text', 'Order 1001'],
+  ])('finds none in %s', (_what, text) => {
+    expect(containsCardNumber(text)).toBe(false);
   });
 });

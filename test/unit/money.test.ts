@@ -1,5 +1,6 @@
 import { AppError } from '../../src/shared/errors';
-import { Decimal, formatAmount, parseAmount, roundMoney } from '../../src/shared/money';
+import fc from 'fast-check';
+import { Decimal, MAX_SIGNIFICANT_DIGITS, formatAmount, maxAmount, parseAmount, roundMoney, toJsonMoney } from '../../src/shared/money';
 
 function rejection(fn: () => unknown): AppError {
   try {
@@ -79,7 +80,8 @@ describe('parseAmount', () => {
     [true, 'must be a decimal number, e.g. "100.50"'],
     [{ value: 1 }, 'must be a decimal number, e.g. "100.50"'],
     [['1'], 'must be a decimal number, e.g. "100.50"'],
-    ['1000000000000000', 'must be less than 10^15'],
+    ['10000000000000', 'must be at most 9999999999999.99'],
+    ['99999999999999.99', 'must be at most 9999999999999.99'],
   ])('refuses %p: %s', (input, issue) => {
     const err = rejection(() => parseAmount(input, 2));
     expect(err.code).toBe('INVALID_REQUEST');
@@ -128,5 +130,58 @@ describe('formatAmount', () => {
   it('rounds an unrounded amount half-up', () => {
     expect(formatAmount(new Decimal('1.005'), 2)).toBe('1.01');
     expect(formatAmount(new Decimal('3700.5'), 0)).toBe('3701');
+  });
+});
+
+/**
+ * Issue 18: an amount the service accepts must be writable, exactly, in every answer and
+ * event. The spec types amounts as JSON numbers, so the domain is what a double carries
+ * digit for digit: 15 significant digits, counting the currency's decimals.
+ */
+describe('the amount domain', () => {
+  /** Any amount of the domain in a currency of `minorUnit` decimals, spread over every magnitude (1 to 15 digits). */
+  const domainAmount = (minorUnit: number) =>
+    fc
+      .integer({ min: 1, max: MAX_SIGNIFICANT_DIGITS })
+      .chain((digits) => fc.bigInt({ min: 10n ** BigInt(digits - 1), max: 10n ** BigInt(digits) - 1n }))
+      .map((units) => new Decimal(units.toString()).div(new Decimal(10).pow(minorUnit)));
+
+  it('has its largest amount at 15 significant digits', () => {
+    expect(maxAmount(2).toFixed(2)).toBe('9999999999999.99');
+    expect(maxAmount(0).toFixed(0)).toBe('999999999999999');
+    expect(maxAmount(3).toFixed(3)).toBe('999999999999.999');
+  });
+
+  it.each([0, 2, 3])('accepted → serializable → round-trips exactly, over the whole range (minor unit %i)', (minorUnit) => {
+    fc.assert(
+      fc.property(domainAmount(minorUnit), fc.boolean(), (amount, asNumber) => {
+        const text = amount.toFixed(minorUnit);
+        // However it arrives: as exact text, or as the JSON number a client sends.
+        const accepted = parseAmount(asNumber ? Number(text) : text, minorUnit);
+        expect(accepted.eq(amount)).toBe(true);
+        const written = toJsonMoney(accepted);
+        expect(typeof written).toBe('number');
+        const read = JSON.parse(JSON.stringify({ amount: written })).amount as number;
+        expect(new Decimal(String(read)).eq(amount)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it.each([0, 2])('refuses every amount above the domain (minor unit %i)', (minorUnit) => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 10n ** 20n }), (extra) => {
+        const above = maxAmount(minorUnit).plus(new Decimal(extra.toString()).div(new Decimal(10).pow(minorUnit)));
+        expect(() => parseAmount(above.toFixed(minorUnit), minorUnit)).toThrow(AppError);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('writes a stored value outside the domain as its exact text, never throwing (a row from before the rule)', () => {
+    expect(toJsonMoney(new Decimal('99999999999999.99'))).toBe('99999999999999.99');
+    expect(toJsonMoney(new Decimal('1500.000000000000000000000000000001'))).toBe('1500.000000000000000000000000000001');
+    expect(toJsonMoney(new Decimal('9999999999999.99'))).toBe(9999999999999.99);
+    expect(toJsonMoney(new Decimal('2500'))).toBe(2500);
   });
 });

@@ -4,7 +4,7 @@ import type { Orm } from '../../db/orm';
 import type { Sql } from '../../db/sql';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
-import { countryCodeField, dialCodeField, isoDateField, requiredText } from '../../shared/fields';
+import { countryCodeField, dialCodeField, isoDateField, requiredText, withoutCardNumberIn } from '../../shared/fields';
 import { afterCursor, pageRequestSchema, toPage, type Page, type PageQuery, UUID_ID } from '../../shared/pagination';
 import { parseInput, type Command } from '../../shared/validation';
 import type { ReferenceService } from '../reference/reference.service';
@@ -17,7 +17,7 @@ export const enrollCustomerSchema = z.object({
   customerId: requiredText(100),
   firstName: requiredText(100),
   lastName: requiredText(100),
-  email: z.email('must be a valid email address').max(254, 'must be at most 254 characters'),
+  email: withoutCardNumberIn(z.email('must be a valid email address').max(254, 'must be at most 254 characters')),
   phoneNumber: z.string({ error: 'is required' }).regex(/^\d{4,15}$/, 'must be 4 to 15 digits, without the dial code'),
   dialCode: dialCodeField,
   countryCode: countryCodeField,

@@ -6,7 +6,7 @@ import type { KycReviewer } from '../../providers/kyc-reviewer';
 import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../shared/crypto';
 import type { Logger } from '../../shared/logger';
-import { countryCodeField, isoDateField, optionalText, requiredText } from '../../shared/fields';
+import { countryCodeField, isoDateField, optionalText, requiredIdentifier, requiredText } from '../../shared/fields';
 import { encodeCursor, decodeCursor, pageRequestSchema, type Page, type PageQuery, UUID_ID } from '../../shared/pagination';
 import { parseInput, type Command } from '../../shared/validation';
 import { Customer } from '../customers/customer.entity';
@@ -36,7 +36,8 @@ export const ID_TYPES = ['passport', 'national_id', 'drivers_license'] as const;
 /** CONTRACT §4's KYC submission, in the domain's names. */
 export const submitKycSchema = z.object({
   idType: z.enum(ID_TYPES, { error: 'must be passport, national_id or drivers_license' }),
-  idNumber: requiredText(64),
+  // An identity number is digits by nature (a South African one is 13 with a Luhn check digit): no card-number rule.
+  idNumber: requiredIdentifier(64),
   idCountry: countryCodeField,
   dateOfBirth: isoDateField,
   address: z.object(

@@ -5,7 +5,7 @@ import type { Clock } from '../../shared/clock';
 import { hmac } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
 import { formatAmount, parseAmount } from '../../shared/money';
-import { amountField, currencyField, optionalText, referenceField } from '../../shared/fields';
+import { amountField, currencyField, optionalText, referenceField, withoutCardNumberIn } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import type { MerchantService } from '../merchants/merchant.service';
@@ -38,15 +38,27 @@ export const paymentSchema = z.object({
       expMonth: datePart,
       expYear: datePart,
       cvc: z.string({ error: 'is required and must be a string of digits' }).regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
-      postalCode: z.string({ error: 'must be a string' }).trim().max(16, 'must be at most 16 characters').nullish(),
+      postalCode: z
+        .string({ error: 'must be a string' })
+        .trim()
+        .min(1, 'must not be empty; leave it out instead')
+        .max(16, 'must be at most 16 characters')
+        .nullish(),
     },
     { error: 'is required, with its number, expiry month and year, and CVC' },
   ),
-  customerUuid: z.string({ error: 'must be a string' }).max(64, 'must be at most 64 characters').nullish(),
-  redirectUrl: z
+  customerUuid: z
     .string({ error: 'must be a string' })
-    .max(2048, 'must be at most 2048 characters')
-    .refine(isRedirectUrl, 'must be an absolute http or https URL without credentials')
+    .trim()
+    .min(1, 'must not be empty; leave it out instead')
+    .max(64, 'must be at most 64 characters')
+    .nullish(),
+  redirectUrl: withoutCardNumberIn(
+    z
+      .string({ error: 'must be a string' })
+      .max(2048, 'must be at most 2048 characters')
+      .refine(isRedirectUrl, 'must be an absolute http or https URL without credentials'),
+  )
     // Stored as the URL parser writes it (characters that need it percent-encoded).
     .transform((url) => new URL(url).href)
     .nullish(),

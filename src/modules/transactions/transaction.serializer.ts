@@ -1,7 +1,7 @@
-import { toJsonNumber, type Decimal } from '../../shared/money';
+import { toJsonMoney, type Decimal } from '../../shared/money';
 import type { Transaction } from './transaction.record';
 
-const money = (d: Decimal | null) => (d === null ? null : toJsonNumber(d));
+const money = (d: Decimal | null) => (d === null ? null : toJsonMoney(d));
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** Spec §4.2: what a collection initiation returns, exactly. */

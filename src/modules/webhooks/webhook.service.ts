@@ -6,7 +6,8 @@ import { JobName, type JobRunner } from '../../jobs/job-runner';
 import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
-import { afterCursor, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
+import { withoutCardNumberIn } from '../../shared/fields';
+import { EVENT_ID, afterCursor, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { parseInput, type Command } from '../../shared/validation';
 import { Merchant } from '../merchants/merchant.entity';
 import { newWebhookSecret } from '../merchants/merchant.service';
@@ -20,7 +21,7 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** Rotated-out secrets that may sign at once (each delivery carries one signature per secret). */
 export const MAX_OVERLAPPING_SECRETS = 10;
 
-export const endpointSchema = z.object({ url: z.union([z.string(), z.null()], { error: 'is required (a URL, or null to remove)' }) });
+export const endpointSchema = z.object({ url: z.union([withoutCardNumberIn(z.string()), z.null()], { error: 'is required (a URL, or null to remove)' }) });
 export type EndpointCommand = Command<typeof endpointSchema>;
 export const eventListSchema = pageRequestSchema.extend({ type: z.enum(EVENT_TYPES, { error: 'is not an event type' }).nullish() });
 export type EventListQuery = Command<typeof eventListSchema>;
@@ -79,7 +80,7 @@ export class WebhookService {
     const { limit, after, type } = parseInput(eventListSchema, query, 'query');
     const where: Record<string, unknown> = { merchantId };
     if (type) where.type = type;
-    Object.assign(where, afterCursor(after));
+    Object.assign(where, afterCursor(after, EVENT_ID));
     const page = toPage(await this.orm.em.find(OutboxEvent, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: limit + 1 }), limit);
     const deliveries = await this.orm.em.find(WebhookDelivery, { eventId: { $in: page.items.map((i) => i.node.id) } });
     const byEvent = new Map(deliveries.map((d) => [d.eventId, d]));

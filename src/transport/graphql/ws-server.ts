@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { useServer } from 'graphql-ws/use/ws';
+import type { SubscribePayload } from 'graphql-ws';
 import {
   GraphQLError,
   createSourceEventStream,
@@ -24,6 +25,7 @@ import { authenticatedContext, type GraphQLContext } from './context';
 import { formatGraphQLError, toGraphQLError } from './errors';
 import { withRequestLogger } from '../../shared/request-logger';
 import { assertCleanInput } from '../input-hygiene';
+import { mayHaveInexactNumber, parseExactNumbers } from '../exact-json';
 import { authorizationParam } from '../credentials';
 import { RateLimitedError, type RateLimits } from '../../shared/rate-limits';
 import { chargeOperation, rateLimitedGraphQLError } from './rate-limit';
@@ -32,6 +34,8 @@ import { observeSocketOperations, observeSockets, type GraphQLOperationObserver 
 
 interface ConnectionState {
   auth?: AuthContext;
+  /** Subscribe payloads read exactly (their numbers), by operation id, until onSubscribe takes them. */
+  exactPayloads?: Map<string, SubscribePayload>;
 }
 
 /** What the session bookkeeping needs of a socket. */
@@ -94,6 +98,23 @@ export function attachGraphQLWebSocket(
     for (const socket of socketsByFamily.get(familyId) ?? []) socket.close(4403, 'Forbidden: the access token was revoked');
   });
   const stateOf = (socket: object) => states.get(socket) ?? states.set(socket, {}).get(socket)!;
+  // graphql-ws reads each message with JSON.parse, which reads 1500.000000000000000000000000000001 as 1500.
+  // A subscribe message that may hold such a number is read again, exactly, before graphql-ws sees it (this
+  // listener is registered first), and onSubscribe takes that reading's payload (exact-json.ts).
+  wss.on('connection', (socket) => {
+    socket.on('message', (data: Buffer) => {
+      const text = String(data);
+      if (!mayHaveInexactNumber(text)) return;
+      try {
+        const message = parseExactNumbers(text) as { id?: unknown; type?: unknown; payload?: unknown };
+        if (message.type === 'subscribe' && typeof message.id === 'string') {
+          (stateOf(socket).exactPayloads ??= new Map()).set(message.id, message.payload as SubscribePayload);
+        }
+      } catch {
+        // Not JSON: graphql-ws refuses it.
+      }
+    });
+  });
 
   const dispose = useServer<Record<string, unknown> | undefined>(
     observeSocketOperations(
@@ -136,8 +157,10 @@ export function attachGraphQLWebSocket(
         },
         // Parsing and validating here (rather than leaving it to graphql-ws) turns a
         // syntax error into an error for that one operation instead of closing the socket.
-        onSubscribe: async (ctx, _id, payload) => {
-          const auth = stateOf(ctx.extra.socket).auth;
+        onSubscribe: async (ctx, _id, received) => {
+          const { auth, exactPayloads } = stateOf(ctx.extra.socket);
+          const payload = exactPayloads?.get(_id) ?? received;
+          exactPayloads?.delete(_id);
           if (!auth || !services.oauth.isStillValid(auth)) {
             return [toGraphQLError(AppError.invalidToken('The access token has expired or been revoked; reconnect with a new one'))];
           }

@@ -203,6 +203,24 @@ describe('engine: a crash between the provider call and the commit is reconciled
     await healthy.stop('SIGTERM');
   }, 60_000);
 
+  it('issue 18: a charged card stuck with an amount from before the domain (99999999999999.99 NGN) is reconciled, and reads carry it exactly', async () => {
+    const externalReference = newReference('crash-huge');
+    const crashed = await initiateAndCrash(PAYMENT_PATH, cardPaymentBody({ reference: externalReference }));
+    // The state the attack left: charged at the processor, `initiating`, with an amount the edge now refuses.
+    await dbQuery(db.url, `update transaction set amount = '99999999999999.99' where id = $1`, [crashed.id]);
+
+    const { healthy, row } = await reconcile(externalReference, 'successful');
+    expect(await dbQuery(db.url, 'select outcome from sandbox_card_charge where idempotency_key = $1', [row.id])).toEqual([{ outcome: 'successful' }]);
+    const verified = await request(healthy.url, 'GET', `/v1/payments/verify/${externalReference}`, { token });
+    expect(verified.status).toBe(200);
+    expect(verified.body.data).toMatchObject({ status: 'successful', amount: '99999999999999.99' });
+    const list = await request(healthy.url, 'GET', '/v1/transactions?limit=100', { token });
+    expect(list.status).toBe(200);
+    expect(list.body.data.find((t: { reference: string }) => t.reference === row.reference)).toMatchObject({ amount: '99999999999999.99' });
+    await expectOneEventDelivered(healthy, row.reference, 'payment.successful');
+    await healthy.stop('SIGTERM');
+  }, 60_000);
+
   it('a 3-D Secure payment: reconciled to requires_action with a fresh link (the first was lost with the response), no event yet', async () => {
     const externalReference = newReference('crash-3ds');
     await initiateAndCrash(PAYMENT_PATH, cardPaymentBody({ reference: externalReference, card: { number: CARDS.threeDs } }));

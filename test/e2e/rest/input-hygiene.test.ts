@@ -84,8 +84,10 @@ describe('input hygiene at the edge: strings PostgreSQL cannot store, crafted cu
     ['a date PostgreSQL refuses', cursorOf(['-271821-04-20T00:00:00.000Z', '3f1c2d4e-0000-4000-8000-000000000000']), 400],
     ['a number for a date', cursorOf([1, '3f1c2d4e-0000-4000-8000-000000000000']), 400],
     ['an id that is not a uuid', cursorOf(['2026-11-22T12:00:00.000Z', "x' or 1=1 --"]), 400],
-    // An event id is a valid cursor of the event log, not of a list of uuids.
-    ['an event id where a uuid belongs', cursorOf(['2026-11-22T12:00:00.000Z', 'evt_123']), 200],
+    // An event id is a valid cursor of the event log (evt_ and 22 base64url characters), not of a list of uuids.
+    ['an event id where a uuid belongs', cursorOf(['2026-11-22T12:00:00.000Z', 'evt_AAAAAAAAAAAAAAAAAAAAAA']), 200],
+    // Issue 18: and the event log takes only an event id.
+    ['a malformed event id', cursorOf(['2026-11-22T12:00:00.000Z', 'evt_123']), 400],
   ])('a crafted cursor (%s) is 400 on every list, REST and GraphQL', async (_name, cursor, eventLogStatus) => {
     await enroll(app, token);
     const customers = await request(app.url, 'GET', `/v1/customers?after=${encodeURIComponent(cursor)}`, { token });

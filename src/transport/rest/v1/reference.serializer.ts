@@ -1,5 +1,5 @@
 import type { Channel, Country, Network } from '../../../modules/reference/reference.service';
-import { toJsonNumber } from '../../../shared/money';
+import { toJsonMoney } from '../../../shared/money';
 
 /** Lookups as REST shows them. Amounts are strings with exactly the currency's minor-unit decimals. */
 export function serializeCountry(country: Country) {
@@ -19,8 +19,8 @@ export function serializeChannel(channel: Channel) {
     currency: channel.currency,
     channel_type: channel.channelType,
     ramptype: channel.rampType,
-    min_amount: toJsonNumber(channel.minAmount),
-    max_amount: toJsonNumber(channel.maxAmount),
+    min_amount: toJsonMoney(channel.minAmount),
+    max_amount: toJsonMoney(channel.maxAmount),
     status: channel.status,
   };
 }
