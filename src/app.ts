@@ -153,6 +153,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   });
 
   const ws = attachGraphQLWebSocket(fastify.server, schema, services, inDatabaseContext, logger, {
+    maxFrameBytes: config.bodyLimitBytes,
     maxSocketsPerMerchant: config.maxSocketsPerMerchant,
     validationRules,
     parseOptions,
