@@ -156,6 +156,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   });
 
   const ws = attachGraphQLWebSocket(fastify.server, schema, services, inDatabaseContext, logger, {
+    maxFrameBytes: config.bodyLimitBytes,
     maxSocketsPerMerchant: config.maxSocketsPerMerchant,
     validationRules,
     parseOptions,

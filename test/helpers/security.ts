@@ -194,13 +194,14 @@ export class GqlSocket {
   }
 
   /**
-   * Opens a socket and sends connection_init with `payload`. Resolves once the
-   * server acknowledged or closed the socket: `ack` true, or the close code.
+   * Opens a socket and sends connection_init with `payload` (or `init`, the message's
+   * text as sent). Resolves once the server acknowledged or closed the socket: `ack`
+   * true, or the close code.
    */
   static async open(
     app: TestApp,
     payload: unknown,
-    { query = '', headers }: { query?: string; headers?: Record<string, string> } = {},
+    { query = '', headers, init }: { query?: string; headers?: Record<string, string>; init?: string } = {},
   ): Promise<{ socket: GqlSocket; ack: boolean; closeCode: number | null }> {
     const ws = new WebSocket(`${app.url.replace('http://', 'ws://')}/graphql${query}`, 'graphql-transport-ws', headers ? { headers } : {});
     const socket = new GqlSocket(ws);
@@ -208,7 +209,7 @@ export class GqlSocket {
       ws.once('open', () => resolve());
       ws.once('error', reject);
     });
-    ws.send(JSON.stringify(payload === undefined ? { type: 'connection_init' } : { type: 'connection_init', payload }));
+    ws.send(init ?? JSON.stringify(payload === undefined ? { type: 'connection_init' } : { type: 'connection_init', payload }));
     await socket.until(() => socket.closeCode !== null || socket.log.some((m) => m.type === 'connection_ack'), 'connection_ack or close');
     return { socket, ack: socket.log.some((m) => m.type === 'connection_ack'), closeCode: socket.closeCode };
   }

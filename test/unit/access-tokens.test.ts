@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { ACCESS_TOKEN_TTL_S, AccessTokens } from '../../src/modules/auth/access-tokens';
+import { ACCESS_TOKEN_TTL_S, AccessTokens, ISSUED_AT_SKEW_S } from '../../src/modules/auth/access-tokens';
 import { ManualClock } from '../../src/shared/clock';
 import { AppError } from '../../src/shared/errors';
 
@@ -142,6 +142,50 @@ describe('AccessTokens', () => {
       .setExpirationTime(iat + 3600)
       .sign(KEY);
     await expectInvalidToken(tokens.verify(noFamily));
+  });
+
+  describe('token times, by the injected clock', () => {
+    const nowS = () => Math.floor(clock.now().getTime() / 1000);
+    /** A token with every claim right, signed with the service's key, issued at `iat` and expiring at `exp`. */
+    const signed = (iat: number, exp: number) =>
+      new SignJWT({ cid: 'ci_abc', fam: familyId })
+        .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+        .setSubject(merchantId)
+        .setIssuer('payments-gateway')
+        .setAudience('payments-gateway:v1')
+        .setJti(randomUUID())
+        .setIssuedAt(iat)
+        .setExpirationTime(exp)
+        .sign(KEY);
+
+    it('refuses a lifetime (exp − iat) longer than the one the service issues, or none at all', async () => {
+      const now = nowS();
+      await expectInvalidToken(tokens.verify(await signed(now, now + ACCESS_TOKEN_TTL_S + 1)));
+      await expectInvalidToken(tokens.verify(await signed(now, now + 10 * 365 * 86400)));
+      await expectInvalidToken(tokens.verify(await signed(now - 3000, now + 10 * 365 * 86400)));
+      await expectInvalidToken(tokens.verify(await signed(now + 30, now + 30)));
+      // Exactly the issued lifetime, however far into it: accepted.
+      await expect(tokens.verify(await signed(now, now + ACCESS_TOKEN_TTL_S))).resolves.toMatchObject({ merchantId });
+      await expect(tokens.verify(await signed(now - ACCESS_TOKEN_TTL_S + 1, now + 1))).resolves.toMatchObject({ merchantId });
+    });
+
+    it(`refuses an iat more than ${ISSUED_AT_SKEW_S} s ahead of the clock; up to ${ISSUED_AT_SKEW_S} s is clock skew`, async () => {
+      const now = nowS();
+      await expectInvalidToken(tokens.verify(await signed(now + 86400, now + 86400 + ACCESS_TOKEN_TTL_S)));
+      await expectInvalidToken(tokens.verify(await signed(now + ISSUED_AT_SKEW_S + 1, now + ISSUED_AT_SKEW_S + 1 + ACCESS_TOKEN_TTL_S)));
+      await expect(tokens.verify(await signed(now + ISSUED_AT_SKEW_S, now + ISSUED_AT_SKEW_S + ACCESS_TOKEN_TTL_S))).resolves.toMatchObject({ merchantId });
+    });
+
+    it('a remembered token is held to the same times: with the clock set back before its iat (beyond the skew) it is refused, and back again accepted', async () => {
+      const token = await tokens.issue(merchantId, 'ci_abc', familyId);
+      await expect(tokens.verify(token)).resolves.toMatchObject({ merchantId });
+      clock.set(new Date(START.getTime() - (ISSUED_AT_SKEW_S + 1) * 1000));
+      await expectInvalidToken(tokens.verify(token));
+      clock.set(new Date(START.getTime() - ISSUED_AT_SKEW_S * 1000));
+      await expect(tokens.verify(token)).resolves.toMatchObject({ merchantId });
+      clock.set(START);
+      await expect(tokens.verify(token)).resolves.toMatchObject({ merchantId });
+    });
   });
 
   it.each(['', 'garbage', 'a.b.c', 'Bearer x'])('rejects the malformed token %p', async (raw) => {

@@ -5,6 +5,11 @@ import type { Clock } from '../../shared/clock';
 
 /** Fixed by the spec: an access token lives exactly one hour. */
 export const ACCESS_TOKEN_TTL_S = 3600;
+/**
+ * How far ahead of this service's clock a token's `iat` may be: the clock skew
+ * tolerated between instances. Further ahead, the token was not issued by a clock we trust.
+ */
+export const ISSUED_AT_SKEW_S = 60;
 const ISSUER = 'payments-gateway';
 const AUDIENCE = 'payments-gateway:v1';
 /** Verified tokens remembered at most (the oldest is forgotten first): about 5 MB. */
@@ -29,9 +34,9 @@ export class AccessTokens {
    * Tokens whose signature and claims were checked, with what they say: a token
    * presented again costs a map lookup and an expiry check, not an HMAC and a
    * JSON parse. Only correctly signed tokens enter; revocation is checked by the
-   * caller on every request, and expiry here, against the clock, every time.
+   * caller on every request, and the token's times here, against the clock, every time.
    */
-  private readonly verified = new Map<string, AuthContext>();
+  private readonly verified = new Map<string, { auth: AuthContext; issuedAt: Date }>();
 
   constructor(
     key: Uint8Array,
@@ -57,17 +62,18 @@ export class AccessTokens {
   async verify(token: string): Promise<AuthContext> {
     const known = this.verified.get(token);
     if (known) {
-      if (this.clock.now() < known.expiresAt) return known;
+      // The same time checks as a first verification, so the memory never outlives them.
+      if (withinTimes(this.clock.now(), known.issuedAt, known.auth.expiresAt)) return known.auth;
       this.verified.delete(token);
       throw AppError.invalidToken();
     }
-    const auth = await this.verifySignatureAndClaims(token);
+    const checked = await this.verifySignatureAndClaims(token);
     if (this.verified.size >= VERIFIED_TOKENS_MAX) this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(token, auth);
-    return auth;
+    this.verified.set(token, checked);
+    return checked.auth;
   }
 
-  private async verifySignatureAndClaims(token: string): Promise<AuthContext> {
+  private async verifySignatureAndClaims(token: string): Promise<{ auth: AuthContext; issuedAt: Date }> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
@@ -78,13 +84,27 @@ export class AccessTokens {
         clockTolerance: 0,
         requiredClaims: ['sub', 'exp', 'iat'],
       });
-      const { sub, cid, fam, exp } = payload;
-      if (typeof sub !== 'string' || typeof cid !== 'string' || typeof fam !== 'string' || typeof exp !== 'number') {
+      const { sub, cid, fam, exp, iat } = payload;
+      if (typeof sub !== 'string' || typeof cid !== 'string' || typeof fam !== 'string' || typeof exp !== 'number' || typeof iat !== 'number') {
         throw new Error('missing claims');
       }
-      return { merchantId: sub, clientId: cid, familyId: fam, expiresAt: new Date(exp * 1000) };
+      const issuedAt = new Date(iat * 1000);
+      const expiresAt = new Date(exp * 1000);
+      if (!withinTimes(this.clock.now(), issuedAt, expiresAt)) throw new Error('token times out of bounds');
+      return { auth: { merchantId: sub, clientId: cid, familyId: fam, expiresAt }, issuedAt };
     } catch {
       throw AppError.invalidToken();
     }
   }
+}
+
+/**
+ * A token's times, judged by the service's clock: unexpired, issued no more than
+ * ISSUED_AT_SKEW_S ahead of now, and living no longer than the service issues
+ * (ACCESS_TOKEN_TTL_S). The key alone must not buy a token that is valid for years
+ * or that starts its hour tomorrow.
+ */
+function withinTimes(now: Date, issuedAt: Date, expiresAt: Date): boolean {
+  const lifetimeMs = expiresAt.getTime() - issuedAt.getTime();
+  return now < expiresAt && issuedAt.getTime() <= now.getTime() + ISSUED_AT_SKEW_S * 1000 && lifetimeMs > 0 && lifetimeMs <= ACCESS_TOKEN_TTL_S * 1000;
 }

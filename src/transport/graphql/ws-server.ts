@@ -31,6 +31,7 @@ import { RateLimitedError, type RateLimits } from '../../shared/rate-limits';
 import { chargeOperation, rateLimitedGraphQLError } from './rate-limit';
 import { assertDocumentNesting } from './limits';
 import { observeSocketOperations, observeSockets, type GraphQLOperationObserver } from './operation-observer';
+import { PRE_INIT_MAX_FRAME_BYTES, setFrameLimit } from './ws-frame-limits';
 
 interface ConnectionState {
   auth?: AuthContext;
@@ -62,7 +63,9 @@ function withRequestContext<T>(inDatabaseContext: InDatabaseContext, args: Execu
  * graphql-ws (protocol graphql-transport-ws) on the same /graphql path. The token
  * travels in connection_init's payload ({"Authorization": "Bearer …"}); a missing
  * or bad one closes the socket with 4403. Each operation re-checks that the token
- * has not expired or been revoked since.
+ * has not expired or been revoked since. A message is at most maxFrameBytes (the HTTP
+ * body limit), and at most PRE_INIT_MAX_FRAME_BYTES until connection_init is accepted:
+ * ws refuses a larger one on its frame header, closing with 1009, before buffering it.
  */
 export function attachGraphQLWebSocket(
   server: Server,
@@ -71,6 +74,7 @@ export function attachGraphQLWebSocket(
   inDatabaseContext: InDatabaseContext,
   logger: Logger,
   {
+    maxFrameBytes,
     maxSocketsPerMerchant,
     validationRules,
     parseOptions,
@@ -78,6 +82,8 @@ export function attachGraphQLWebSocket(
     rateLimits,
     observer,
   }: {
+    /** The largest message once the socket is acknowledged (the HTTP body limit). */
+    maxFrameBytes: number;
     maxSocketsPerMerchant: number;
     validationRules: ValidationRule[];
     parseOptions: ParseOptions;
@@ -86,7 +92,18 @@ export function attachGraphQLWebSocket(
     observer?: GraphQLOperationObserver;
   },
 ) {
-  const wss = new WebSocketServer({ server, path: '/graphql' });
+  // ws's default maxPayload is 100 MiB. No permessage-deflate (ws's default, said
+  // here): a frame is never inflated, so its length on the wire is its size.
+  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: maxFrameBytes, perMessageDeflate: false });
+  const preInitMaxFrameBytes = Math.min(PRE_INIT_MAX_FRAME_BYTES, maxFrameBytes);
+  let frameLimitWarned = false;
+  // Before any frame is read (ws starts reading after 'connection'): until its connection_init is accepted, a socket sends a token, no more.
+  wss.on('connection', (socket) => {
+    if (!setFrameLimit(socket, preInitMaxFrameBytes) && !frameLimitWarned) {
+      frameLimitWarned = true;
+      logger.warn({ maxFrameBytes }, 'ws no longer exposes a per-socket frame limit: unacknowledged sockets are held to maxFrameBytes only');
+    }
+  });
   // The metrics: open sockets, and each operation's duration and outcome (operation-observer.ts).
   observeSockets(wss, observer);
   const states = new WeakMap<object, ConnectionState>();
@@ -150,6 +167,7 @@ export function attachGraphQLWebSocket(
               family.delete(socket);
               if (family.size === 0) socketsByFamily.delete(auth.familyId);
             });
+            setFrameLimit(socket, maxFrameBytes);
             return true;
           } catch {
             return false; // graphql-ws closes with 4403 Forbidden
@@ -229,6 +247,21 @@ export function attachGraphQLWebSocket(
     ),
     wss,
   );
+  // graphql-ws takes any socket 'error' for a fault of ours (console.error with a stack,
+  // then 1011). ws emits one for a client's protocol violation too (a frame over the
+  // limit), after it has already closed the socket with the right code (1009): that is
+  // the client's error, logged as such, and cheap to cause, so not printed as a fault.
+  wss.on('connection', (socket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', (err: Error & { code?: string }) => {
+      if (socket.readyState !== socket.OPEN) {
+        logger.info({ code: err.code }, 'WebSocket closed: the client broke the protocol');
+        return;
+      }
+      logger.error({ err }, 'WebSocket error');
+      socket.close(1011, 'Internal server error');
+    });
+  });
 
   return {
     async close() {

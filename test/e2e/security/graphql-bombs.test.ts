@@ -12,7 +12,8 @@ import { createTestApp, type TestApp } from '../../helpers/test-app';
  * quickly (round trip on loopback under 100 ms), write nothing, and leave
  * another merchant's ordinary query fast while they keep coming. Before the
  * limits (src/transport/graphql/limits.ts, GRAPHQL_MAX_*), one 1,000-alias
- * request froze every tenant for 14 s.
+ * request froze every tenant for 14 s. Over the socket, a message larger than the
+ * body limit is refused by ws before GraphQL sees it: that socket is closed with 1009.
  */
 
 const TRIES = 5;
@@ -26,6 +27,8 @@ const FAST_MS = 100;
 const MEDIAN_MS = 250;
 /** Node's default limit on a request's header section (the GET request line included). */
 const NODE_MAX_HEADER_BYTES = 16 * 1024;
+/** BODY_LIMIT_BYTES's default: the largest HTTP body, and the largest graphql-ws message. */
+const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const times = (n: number, f: (i: number) => string, sep = ' ') => Array.from({ length: n }, (_, i) => f(i)).join(sep);
 const RATE = 'rate(sourceCurrency: "USD", destinationCurrency: "KES", amount: "100") { quoteId }';
@@ -168,6 +171,8 @@ interface Answer {
   errors?: Array<{ message: string; extensions?: Record<string, any> }>;
   data?: unknown;
   text: string;
+  /** graphql-ws: the code the socket was closed with instead of an answer. */
+  closeCode?: number | null;
 }
 
 describe('GraphQL bombs: refused fast with a GraphQL error over POST, GET and graphql-ws; nothing written; other tenants unaffected', () => {
@@ -209,10 +214,17 @@ describe('GraphQL bombs: refused fast with a GraphQL error over POST, GET and gr
     return { status: res.status, ms: performance.now() - t0, errors: res.body?.errors, data: res.body?.data, text: res.text, urlBytes: p.length };
   }
 
+  /** Over the attacker's socket; when the server closes it instead of answering, the next call gets a new one. */
   async function overSocket(query: string, variables?: string): Promise<Answer> {
     const t0 = performance.now();
-    const result = await socket.run(query, variables);
-    return { status: 0, ms: performance.now() - t0, errors: result.errors, data: result.data, text: JSON.stringify(result) };
+    const result = await socket.run(query, variables).catch(() => undefined);
+    const ms = performance.now() - t0;
+    if (!result) {
+      const closeCode = socket.closeCode;
+      socket = await GqlSocket.connect(app, attacker);
+      return { status: 0, ms, closeCode, text: `closed ${closeCode}` };
+    }
+    return { status: 0, ms, errors: result.errors, data: result.data, text: JSON.stringify(result) };
   }
 
   /** Why an answer is not a GraphQL refusal saying `says`, or null. */
@@ -220,6 +232,10 @@ describe('GraphQL bombs: refused fast with a GraphQL error over POST, GET and gr
     // A GET whose address alone exceeds Node's header limit is refused by the HTTP parser, before any GraphQL.
     if (door === 'GET' && a.urlBytes! > NODE_MAX_HEADER_BYTES) return a.status === 431 ? null : `HTTP ${a.status} for a ${a.urlBytes}-byte URL`;
     if (door !== 'ws' && (a.status < 400 || a.status >= 500)) return `HTTP ${a.status}: ${a.text.slice(0, 200)}`;
+    // A message over the body limit: ws refuses the frame (1009, "message too big") before any GraphQL.
+    if (door === 'ws' && a.closeCode !== undefined) {
+      return a.closeCode === 1009 && Buffer.byteLength(bomb.query) > BODY_LIMIT_BYTES ? null : `socket closed ${a.closeCode}`;
+    }
     if (door === 'GET' && bomb.mutation && a.status === 405) {
       return a.errors?.[0]?.extensions?.code === 'INVALID_REQUEST' ? null : `405 without INVALID_REQUEST: ${a.text.slice(0, 200)}`;
     }

@@ -214,6 +214,25 @@ describe('token tampering: every altered credential is 401 INVALID_TOKEN on REST
     }
   });
 
+  it('token times, by the app’s clock: signed with the key, a lifetime over the issued 3600 s or an iat over 60 s ahead is refused at every door', async () => {
+    const now = Math.floor(app.clock.now().getTime() / 1000);
+    const at = (iat: number, exp: number) => bearer(hmacJwt(header, { ...claims, iat, exp }, SIGNING_KEY));
+    const refused: Array<[string, Presented]> = [
+      ['iat a day ahead, the usual hour after it', at(now + 86400, now + 86400 + 3600)],
+      ['iat 61 s ahead', at(now + 61, now + 61 + 3600)],
+      ['exp ten years ahead', at(now, now + 10 * 365 * 86400)],
+      ['a lifetime of 3601 s', at(now, now + 3601)],
+      ['issued long ago, exp ten years ahead', at(now - 30 * 86400, now + 10 * 365 * 86400)],
+      ['exp equal to iat (no lifetime), both ahead', at(now + 30, now + 30)],
+    ];
+    const outcomes: Record<string, unknown> = {};
+    for (const [name, presented] of refused) outcomes[name] = await allDoors(presented);
+    expect(outcomes).toEqual(Object.fromEntries(refused.map(([name]) => [name, REFUSED])));
+    // The edges are tokens this service could have issued (or a clock 60 s behind the issuer's): accepted.
+    expect(await allDoors(at(now + 60, now + 60 + 3600))).toEqual(authenticatedAs(A.id));
+    expect(await allDoors(at(now - 3599, now + 1))).toEqual(authenticatedAs(A.id));
+  });
+
   it('a revoked token is refused at every door', async () => {
     const merchant = await app.createMerchant('Revoked');
     const { accessToken, refreshToken } = await app.token(merchant);
