@@ -625,11 +625,12 @@ export type WebhookAttempt = {
   attemptedAt: Scalars['DateTime']['output'];
   /** Why the attempt failed ("HTTP 500", "timed out after 10000 ms", …); null on success. */
   error: Maybe<Scalars['String']['output']>;
-  latencyMs: Scalars['Int']['output'];
+  /** Null until the attempt is finished. */
+  latencyMs: Maybe<Scalars['Int']['output']>;
   /** The HTTP status your endpoint answered; null when there was no answer (timeout, refused connection, refused URL). */
   statusCode: Maybe<Scalars['Int']['output']>;
-  /** True for a 2xx answer; anything else (3xx included) is a failure. */
-  success: Scalars['Boolean']['output'];
+  /** True for a 2xx answer; anything else (3xx included) is a failure. Null while the outcome is not known: in flight, or interrupted (error says so; the event is sent again). */
+  success: Maybe<Scalars['Boolean']['output']>;
   /** The endpoint the attempt went to; null when none was configured. */
   url: Maybe<Scalars['String']['output']>;
 };

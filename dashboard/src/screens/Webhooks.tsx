@@ -193,13 +193,14 @@ export function WebhookEvent({ id }: { id: string }) {
               </tr>
             </thead>
             <tbody>
-              {e.attempts.map((a) => (
-                <tr key={a.attemptNumber}>
+              {e.attempts.map((a, i) => (
+                // An interrupted attempt and its retry share a number.
+                <tr key={`${a.attemptNumber}-${i}`}>
                   <td>{a.attemptNumber}</td>
                   <td>{when(a.attemptedAt)}</td>
                   <td>{a.statusCode ?? '—'}</td>
-                  <td>{a.latencyMs} ms</td>
-                  <td>{a.error ?? (a.success ? 'delivered' : '—')}</td>
+                  <td>{a.latencyMs === null ? '—' : `${a.latencyMs} ms`}</td>
+                  <td>{a.error ?? (a.success === null ? 'in flight' : a.success ? 'delivered' : '—')}</td>
                 </tr>
               ))}
             </tbody>

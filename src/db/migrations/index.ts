@@ -10,6 +10,7 @@ import { Migration20261122070100_kyc_review } from './Migration20261122070100_ky
 import { Migration20261122071000_merchant_disable } from './Migration20261122071000_merchant_disable';
 import { Migration20261122072000_webhook_secrets } from './Migration20261122072000_webhook_secrets';
 import { Migration20261122073000_idempotency } from './Migration20261122073000_idempotency';
+import { Migration20261125010000_webhook_attempt_started } from './Migration20261125010000_webhook_attempt_started';
 
 /** Every migration, in order (a timestamp must not be Luhn-valid: the card-data scan would flag its name in logs). Listed explicitly so the same list runs from TypeScript (tests) and compiled JS. */
 export const migrationsList: MigrationObject[] = [
@@ -24,4 +25,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122071000_merchant_disable', class: Migration20261122071000_merchant_disable },
   { name: 'Migration20261122072000_webhook_secrets', class: Migration20261122072000_webhook_secrets },
   { name: 'Migration20261122073000_idempotency', class: Migration20261122073000_idempotency },
+  { name: 'Migration20261125010000_webhook_attempt_started', class: Migration20261125010000_webhook_attempt_started },
 ];

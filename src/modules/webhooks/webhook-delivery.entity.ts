@@ -22,6 +22,10 @@ export class WebhookDelivery {
   @Property({ type: 'datetime' }) updatedAt!: Date;
 }
 
+/**
+ * One send of an event, recorded before the POST leaves (so the log never shows fewer sends
+ * than the receiver saw) and finished once its answer is known.
+ */
 @Entity({ tableName: 'webhook_attempt' })
 export class WebhookAttempt {
   @PrimaryKey({ type: 'bigint', autoincrement: true }) id!: string;
@@ -31,7 +35,10 @@ export class WebhookAttempt {
   @Property({ type: 'text', nullable: true }) url: string | null = null;
   @Property({ type: 'datetime' }) attemptedAt!: Date;
   @Property({ type: 'integer', nullable: true }) statusCode: number | null = null;
-  @Property({ type: 'integer' }) latencyMs!: number;
-  @Property({ type: 'boolean' }) success!: boolean;
+  /** Null until the attempt is finished (its POST answered, failed or timed out). */
+  @Property({ type: 'integer', nullable: true }) latencyMs: number | null = null;
+  /** Null while the outcome is not known: in flight, or interrupted (`error` says so). */
+  @Property({ type: 'boolean', nullable: true }) success: boolean | null = null;
   @Property({ type: 'text', nullable: true }) error: string | null = null;
+  @Property({ type: 'datetime', nullable: true }) finishedAt: Date | null = null;
 }

@@ -19,6 +19,8 @@ interface PendingDelivery {
   /** The payload as PostgreSQL prints the jsonb: spliced into the body without parsing it. */
   payload: string;
   attemptCount: number;
+  /** The attempt's row, written by the claim before the POST leaves. */
+  attemptId: string;
   webhookUrl: string | null;
   secretSealed: string;
   previousSecrets: PreviousWebhookSecret[];
@@ -38,6 +40,9 @@ export type WebhookAttemptOutcome = 'delivered' | 'retry_scheduled' | 'failed';
  */
 export type WebhookAttemptObserver = (outcome: WebhookAttemptOutcome, requestSeconds: number | null) => void;
 
+/** What an attempt left unfinished by a dead process says, once the next claim of its event finds it. */
+export const INTERRUPTED = 'interrupted: the sending process stopped before the answer was recorded; the event is sent again';
+
 /** How long a claim outlives the attempt's timeout. */
 const CLAIM_MARGIN_MS = 5_000;
 
@@ -49,10 +54,12 @@ const OPENED_SECRETS_MAX = 10_000;
  * worker dies is run again (same webhook-id) once its instance is known dead.
  * Each attempt is recorded; a failure schedules the next attempt on the retry
  * schedule (with jitter) until the schedule is spent, then the delivery is failed.
+ * Each attempt is written before its POST leaves and finished after it, so the log never
+ * shows fewer sends than the receiver saw, even when the process is killed mid-send.
  * An attempt is claimed before it is sent (a lease a little longer than its
  * timeout), so two jobs for one attempt (a resend and a scheduled retry, or a job
  * released from an instance thought dead) never both send it. Two statements per
- * attempt: claim-and-read, and one write (attempt, delivery, next job).
+ * attempt: claim, start the attempt and read; then one write (attempt, delivery, next job).
  */
 export class WebhookDispatcher {
   private readonly opened = new Map<string, string>();
@@ -69,23 +76,31 @@ export class WebhookDispatcher {
 
   /** One attempt. `attempt` (from the job) fences it: a job for an attempt already made (a resend overtook a scheduled retry) does nothing. */
   async deliver(eventId: string, attempt?: number): Promise<void> {
-    // Claim the attempt and read what it needs, in one statement.
+    // Claim the attempt, record it as started (before anything is sent: the log never shows fewer
+    // sends than the receiver saw), close an earlier attempt a dead process left unfinished, and
+    // read what the send needs: one statement.
     const [delivery] = await this.sql.query<PendingDelivery>(
       `with claimed as (
          update webhook_delivery set claimed_until = now() + make_interval(secs => $2)
          where event_id = $1 and status = 'pending' and (claimed_until is null or claimed_until < now())
            and ($3::int is null or attempt_count + 1 = $3::int)
-         returning event_id, merchant_id, attempt_count)
+         returning event_id, merchant_id, attempt_count),
+       interrupted as (
+         update webhook_attempt set finished_at = $4, error = $5
+         where event_id = $1 and finished_at is null and exists (select 1 from claimed)),
+       started as (
+         insert into webhook_attempt (event_id, merchant_id, attempt_number, url, attempted_at)
+         select c.event_id, c.merchant_id, c.attempt_count + 1, m.webhook_url, $4 from claimed c join merchant m on m.id = c.merchant_id
+         returning id)
        select e.id, e.merchant_id as "merchantId", e.type, e.created_at as "createdAt", e.payload::text as payload,
-              c.attempt_count as "attemptCount", m.webhook_url as "webhookUrl",
+              c.attempt_count as "attemptCount", (select id from started)::text as "attemptId", m.webhook_url as "webhookUrl",
               m.webhook_secret_sealed as "secretSealed", m.previous_webhook_secrets as "previousSecrets"
        from claimed c join outbox_event e on e.id = c.event_id join merchant m on m.id = c.merchant_id`,
-      [eventId, (this.settings.timeoutMs + CLAIM_MARGIN_MS) / 1000, attempt ?? null],
+      [eventId, (this.settings.timeoutMs + CLAIM_MARGIN_MS) / 1000, attempt ?? null, this.clock.now(), INTERRUPTED],
       'webhook_claim_delivery',
     );
     if (!delivery) return this.notClaimed(eventId, attempt);
     const attemptNumber = delivery.attemptCount + 1;
-    const attemptedAt = this.clock.now();
 
     let result: SendResult;
     if (!delivery.webhookUrl) {
@@ -110,12 +125,13 @@ export class WebhookDispatcher {
             next_attempt_at = ${params.p(delay === undefined ? null : new Date(now.getTime() + delay))}::timestamptz
         where event_id = ${params.p(eventId)} and status = 'pending' and attempt_count = ${params.p(delivery.attemptCount)}
         returning event_id, merchant_id)`,
+      // The attempt was sent, whatever became of the delivery meanwhile: its row is finished in any case.
       `a as (
-        insert into webhook_attempt (event_id, merchant_id, attempt_number, url, attempted_at, status_code, latency_ms, success, error)
-        select event_id, merchant_id, ${params.p(attemptNumber)}::int, ${params.p(delivery.webhookUrl)}::text, ${params.p(attemptedAt)}::timestamptz,
-               ${params.p(result.statusCode)}::int, ${params.p(Math.round(result.latencyMs))}::int, ${params.p(success)}::boolean,
-               ${params.p(success ? null : (result.error ?? `HTTP ${result.statusCode}`))}::text
-        from d)`,
+        update webhook_attempt
+        set status_code = ${params.p(result.statusCode)}::int, latency_ms = ${params.p(Math.round(result.latencyMs))}::int,
+            success = ${params.p(success)}::boolean, error = ${params.p(success ? null : (result.error ?? `HTTP ${result.statusCode}`))}::text,
+            finished_at = ${params.p(now)}::timestamptz
+        where id = ${params.p(delivery.attemptId)}::bigint)`,
     ];
     const retry = this.jobs.jobsSql(
       params,

@@ -1,4 +1,5 @@
 import { ManualClock } from '../../../src/shared/clock';
+import { INTERRUPTED } from '../../../src/modules/webhooks/webhook-dispatcher';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { approvedCustomer, kycBody } from '../../helpers/factories';
 import { request } from '../../helpers/http';
@@ -64,6 +65,22 @@ describe('webhook delivery durability', () => {
       expect(await proc.stop('SIGKILL')).toBeNull();
       const pendingAtKill = await dbQuery<{ n: number }>(db.url, `select count(*)::int as n from webhook_delivery where status = 'pending'`);
       expect(pendingAtKill[0]!.n).toBe(3);
+      // Issue 18: the send cut off by the kill is in the attempt log (written before the POST left), with no outcome.
+      const attemptsOf = (id: string) =>
+        dbQuery<{ success: boolean | null; finished_at: Date | null; error: string | null; latency_ms: number | null }>(
+          db.url,
+          'select success, finished_at, error, latency_ms from webhook_attempt where event_id = $1 order by id',
+          [id],
+        );
+      expect(await attemptsOf(inFlight)).toEqual([{ success: null, finished_at: null, error: null, latency_ms: null }]);
+      /** Never fewer attempts in the log than requests the receiver got, for any event. */
+      const expectLogCoversReceipts = async () => {
+        for (const id of eventIds) {
+          const receipts = receiver.received.filter((r) => r.headers['webhook-id'] === id).length;
+          expect({ id, logged: (await attemptsOf(id)).length >= receipts }).toEqual({ id, logged: true });
+        }
+      };
+      await expectLogCoversReceipts();
 
       answer = 200;
       proc = await startServiceProcess(env);
@@ -85,6 +102,11 @@ describe('webhook delivery durability', () => {
       expect(deliveries.map((d) => d.event_id).sort()).toEqual([...eventIds].sort());
       const events = await request(proc.url, 'GET', '/v1/webhooks/events', { token });
       expect(events.body.data.map((e: any) => e.delivery_status)).toEqual(['delivered', 'delivered', 'delivered']);
+      await expectLogCoversReceipts();
+      // The cut-off attempt is closed as interrupted by the next claim of its event, and shown so on the event's record.
+      const cutOff = (await request(proc.url, 'GET', `/v1/webhooks/events/${inFlight}`, { token })).body.data;
+      expect(cutOff.attempts[0]).toMatchObject({ attempt_number: 1, success: null, latency_ms: null, status_code: null, error: INTERRUPTED });
+      expect(cutOff.attempts.at(-1)).toMatchObject({ success: true, status_code: 200, error: null });
     } finally {
       await proc?.stop('SIGKILL');
       await receiver.close();

@@ -16,8 +16,13 @@ export class WebhookAttemptObject {
   })
   statusCode!: number | null;
 
-  @Field(() => Int) latencyMs!: number;
-  @Field(() => Boolean, { description: 'True for a 2xx answer; anything else (3xx included) is a failure.' }) success!: boolean;
+  @Field(() => Int, { nullable: true, description: 'Null until the attempt is finished.' }) latencyMs!: number | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      'True for a 2xx answer; anything else (3xx included) is a failure. Null while the outcome is not known: in flight, or interrupted (error says so; the event is sent again).',
+  })
+  success!: boolean | null;
   @Field(() => String, { nullable: true, description: 'Why the attempt failed ("HTTP 500", "timed out after 10000 ms", …); null on success.' })
   error!: string | null;
 

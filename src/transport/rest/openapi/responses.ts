@@ -266,8 +266,11 @@ named(
         attempted_at: timestamp,
         url: z.string(),
         status_code: z.int().nullable(),
-        latency_ms: z.int().nullable(),
-        success: z.boolean(),
+        latency_ms: z.int().nullable().describe('Null until the attempt is finished'),
+        success: z
+          .boolean()
+          .nullable()
+          .describe('True for a 2xx answer. Null while the outcome is not known: in flight, or interrupted (`error` says so; the event is sent again)'),
         error: z.string().nullable(),
       }),
     ),
