@@ -6,7 +6,13 @@ import type { Logger } from './logger';
 /**
  * The budgets, each counted in a fixed window of `windowS` seconds:
  * - merchant: every authenticated REST request (1 point) and GraphQL operation (its cost, in units);
- * - tokenClient / tokenIp: every attempt at /v1/oauth/token and /v1/oauth/revoke, by client_id and by address;
+ * - tokenIp: every attempt at /v1/oauth/token and /v1/oauth/revoke, by address, before the body is read;
+ * - tokenFailures: failed attempts (wrong secret, unknown client, bad refresh token) by client_id and
+ *   address: spent, that address is refused for that client_id, and for no other address;
+ * - tokenIpFailures: failed attempts by address, whatever client_id they name (credential stuffing);
+ * - tokenClient: failed attempts by client_id from every address, a looser ceiling against a
+ *   distributed attack: spent, a failing attempt is answered 429 rather than 401 and the attack is
+ *   logged, but the right secret still gets a token, so a stranger can never lock a merchant out;
  * - admin: every request to /v1/admin/*, by address, counted before the key is checked.
  * A budget of 0 turns that limit off.
  */
@@ -15,13 +21,15 @@ export interface RateLimitConfig {
   merchant: number;
   tokenClient: number;
   tokenIp: number;
+  tokenFailures: number;
+  tokenIpFailures: number;
   admin: number;
   /** GraphQL cost per point of the merchant budget: an operation costing up to this counts as one request. */
   graphqlCostUnit: number;
 }
 
-export type Budget = 'merchant' | 'tokenClient' | 'tokenIp' | 'admin';
-const BUDGETS: Budget[] = ['merchant', 'tokenClient', 'tokenIp', 'admin'];
+export type Budget = 'merchant' | 'tokenClient' | 'tokenIp' | 'tokenFailures' | 'tokenIpFailures' | 'admin';
+const BUDGETS: Budget[] = ['merchant', 'tokenClient', 'tokenIp', 'tokenFailures', 'tokenIpFailures', 'admin'];
 
 /** What the RateLimit-* headers say after a request was counted. */
 export interface RateLimitState {
@@ -50,6 +58,9 @@ export function rateLimitHeaders(state: RateLimitState, limited: boolean): Recor
   if (limited) headers['retry-after'] = String(state.resetS);
   return headers;
 }
+
+/** The key of a (client_id, address) failure budget. */
+const tokenFailureKey = (clientId: string, ip: string) => `${ip}|${clientId}`;
 
 /** Points taken from Redis at once for a busy merchant: a hundredth of its budget (at most 100). */
 const LEASE_FRACTION = 100;
@@ -86,11 +97,13 @@ export class RateLimits {
   private readonly limiters = new Map<Budget, RateLimiterAbstract>();
   private readonly redis?: Redis;
   private readonly leases = new Map<string, Lease>();
+  /** The client_ids whose failure ceiling was logged as spent, and until when (one line per window). */
+  private readonly attacksLogged = new Map<string, number>();
 
   constructor(
     readonly config: RateLimitConfig,
     redisUrl: string | undefined,
-    logger: Logger,
+    private readonly logger: Logger,
   ) {
     if (redisUrl) {
       // Its own connection: the pub/sub one is in subscriber mode. Commands fail fast while it is down (the insurance limiter answers).
@@ -215,6 +228,66 @@ export class RateLimits {
   private remember(key: string, lease: Lease): void {
     if (this.leases.size >= LEASES_MAX && !this.leases.has(key)) this.leases.delete(this.leases.keys().next().value!);
     this.leases.set(key, lease);
+  }
+
+  /**
+   * Before a token attempt's credentials are checked: refused (429) while this address has
+   * spent its failures for this client_id, or across client ids. Successes cost nothing here
+   * but a read of each counter.
+   */
+  async assertTokenAttemptAllowed(clientId: string | undefined, ip: string): Promise<void> {
+    const spent = await Promise.all([
+      clientId === undefined ? undefined : this.spentState('tokenFailures', tokenFailureKey(clientId, ip)),
+      this.spentState('tokenIpFailures', ip),
+    ]);
+    const state = spent.find((s) => s !== undefined);
+    if (state) throw new RateLimitedError(state);
+  }
+
+  /**
+   * After a failed token attempt: one failure for (client_id, address), for the address, and
+   * for the client_id. Returns the 429 to answer instead of the failure when the client_id's
+   * ceiling (failures from every address) is spent; the attempt that spends an address's
+   * budget still gets its own answer, and the next is refused by assertTokenAttemptAllowed.
+   */
+  async tokenAttemptFailed(clientId: string | undefined, ip: string): Promise<RateLimitedError | undefined> {
+    const [, , ceiling] = await Promise.all([
+      clientId === undefined ? undefined : this.countFailure('tokenFailures', tokenFailureKey(clientId, ip)),
+      this.countFailure('tokenIpFailures', ip),
+      clientId === undefined ? undefined : this.countFailure('tokenClient', clientId),
+    ]);
+    if (!ceiling || clientId === undefined) return undefined;
+    const now = Date.now();
+    if ((this.attacksLogged.get(clientId) ?? 0) <= now) {
+      if (this.attacksLogged.size >= LEASES_MAX) this.attacksLogged.clear();
+      this.attacksLogged.set(clientId, now + ceiling.resetS * 1000);
+      this.logger.warn(
+        { clientId, failures: ceiling.limit, windowS: ceiling.windowS },
+        'token failures for one client_id reached its ceiling: a distributed guessing attack',
+      );
+    }
+    return new RateLimitedError(ceiling);
+  }
+
+  /** The state of a spent budget for `key` (remaining 0), or undefined while it has points (or is off). */
+  private async spentState(budget: Budget, key: string): Promise<RateLimitState | undefined> {
+    const limiter = this.limiters.get(budget);
+    if (!limiter) return undefined;
+    const res = await limiter.get(key);
+    return res && res.consumedPoints >= limiter.points ? this.stateOf(limiter, res) : undefined;
+  }
+
+  /** Counts one failure; the state of the budget when this failure spent it (or it was spent already). */
+  private async countFailure(budget: Budget, key: string): Promise<RateLimitState | undefined> {
+    const limiter = this.limiters.get(budget);
+    if (!limiter) return undefined;
+    try {
+      const res = await limiter.consume(key, 1);
+      return res.remainingPoints <= 0 ? this.stateOf(limiter, res) : undefined;
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      return this.stateOf(limiter, rejection);
+    }
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,8 @@ const config = (overrides: Partial<RateLimitConfig> = {}): RateLimitConfig => ({
   merchant: 10,
   tokenClient: 3,
   tokenIp: 0,
+  tokenFailures: 0,
+  tokenIpFailures: 0,
   admin: 2,
   graphqlCostUnit: 50,
   ...overrides,
@@ -54,14 +56,14 @@ describe('RateLimits', () => {
     expect(rateLimitHeaders(state, true)['retry-after']).toBe('42');
   });
 
-  it('a refused merchant request does not count (a large operation refused leaves room for small ones); a refused token attempt does', async () => {
-    const limits = new RateLimits(config({ merchant: 10, tokenClient: 3 }), undefined, logger);
+  it('a refused merchant request does not count (a large operation refused leaves room for small ones); a refused admin request does', async () => {
+    const limits = new RateLimits(config({ merchant: 10, admin: 3 }), undefined, logger);
     await limits.consume('merchant', 'm', 8);
     await expect(limits.consume('merchant', 'm', 5)).rejects.toMatchObject({ state: expect.objectContaining({ remaining: 2 }) });
     await expect(limits.consume('merchant', 'm', 2)).resolves.toMatchObject({ remaining: 0 });
-    await limits.consume('tokenClient', 'c', 3);
-    await expect(limits.consume('tokenClient', 'c')).rejects.toBeInstanceOf(RateLimitedError);
-    await expect(limits.consume('tokenClient', 'c')).rejects.toBeInstanceOf(RateLimitedError);
+    await limits.consume('admin', 'c', 3);
+    await expect(limits.consume('admin', 'c')).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(limits.consume('admin', 'c')).rejects.toBeInstanceOf(RateLimitedError);
   });
 
   it('with Redis unreachable, an in-process limiter stands in: the budget still holds', async () => {
@@ -73,6 +75,50 @@ describe('RateLimits', () => {
     } finally {
       await limits.close();
     }
+  });
+});
+
+describe.each([
+  ['in process', undefined],
+  ['with Redis', process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'],
+])('RateLimits, token failures (%s): guessing is slow, and nobody can lock a merchant out', (_where, redisUrl) => {
+  const limits = new RateLimits(config({ tokenFailures: 3, tokenIpFailures: 5, tokenClient: 8 }), redisUrl, logger);
+  beforeAll(() => limits.ready());
+  afterAll(() => limits.close());
+
+  // Addresses unique to each run: the Redis counters outlive a run by their window.
+  const address = () => `198.51.100.1-${randomUUID()}`;
+
+  it('failures by (client_id, address) refuse that address for that client_id only', async () => {
+    const client = randomUUID();
+    const ip = address();
+    for (let i = 0; i < 3; i++) {
+      await limits.assertTokenAttemptAllowed(client, ip);
+      expect(await limits.tokenAttemptFailed(client, ip)).toBeUndefined();
+    }
+    await expect(limits.assertTokenAttemptAllowed(client, ip)).rejects.toBeInstanceOf(RateLimitedError);
+    // Another address, for the same client_id; and the same address, for another client_id.
+    await expect(limits.assertTokenAttemptAllowed(client, address())).resolves.toBeUndefined();
+    await expect(limits.assertTokenAttemptAllowed(randomUUID(), ip)).resolves.toBeUndefined();
+  });
+
+  it('failures by address, across client ids, refuse that address (credential stuffing)', async () => {
+    const ip = address();
+    for (let i = 0; i < 5; i++) expect(await limits.tokenAttemptFailed(randomUUID(), ip)).toBeUndefined();
+    await expect(limits.assertTokenAttemptAllowed(randomUUID(), ip)).rejects.toBeInstanceOf(RateLimitedError);
+  });
+
+  it("the client_id's ceiling, spent from many addresses, turns failures into 429 but never refuses an attempt before its secret is checked", async () => {
+    const client = randomUUID();
+    const answers: Array<boolean> = [];
+    for (let i = 0; i < 10; i++) {
+      const ip = `192.0.2.${i}-${client}`;
+      await limits.assertTokenAttemptAllowed(client, ip);
+      answers.push((await limits.tokenAttemptFailed(client, ip)) instanceof RateLimitedError);
+    }
+    expect(answers).toEqual([false, false, false, false, false, false, false, true, true, true]);
+    // A fresh address may still try (its secret is checked; the right one gets a token).
+    await expect(limits.assertTokenAttemptAllowed(client, `192.0.2.99-${client}`)).resolves.toBeUndefined();
   });
 });
 

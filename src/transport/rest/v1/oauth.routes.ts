@@ -40,20 +40,29 @@ function claimedClientId(request: FastifyRequest): string | undefined {
 export async function oauthRoutes(app: FastifyInstance, { services, rateLimits }: { services: Services; rateLimits: RateLimits }) {
   // OAuth clients commonly send form bodies; this scope, and only it, accepts them.
   await app.register(formbody, { bodyLimit: 16 * 1024 });
-  // Every attempt counts, right or wrong, by address (before the body is read) and by the client it names:
-  // guessing a secret is as slow as the budget, and one client's failures do not lock out another's address.
+  // Every attempt counts by address, before the body is read. Failures count by (client_id, address), by
+  // address and by client_id (rate-limits.ts): guessing stays slow, and a stranger who knows a client_id
+  // cannot lock its merchant out, because only the guesser's address is refused.
   app.addHook('onRequest', async (request, reply) => limitRequest(rateLimits, 'tokenIp', request.ip, reply));
-  app.addHook('preHandler', async (request, reply) => {
-    const clientId = claimedClientId(request);
-    if (clientId !== undefined) await limitRequest(rateLimits, 'tokenClient', clientId, reply);
-  });
+  app.addHook('preHandler', async (request) => rateLimits.assertTokenAttemptAllowed(claimedClientId(request), request.ip));
+  /** Runs an attempt; a failed one (wrong credentials, a bad token) is counted, and answered 429 once the client_id's ceiling is spent. */
+  const counted = async <T>(request: FastifyRequest, attempt: () => Promise<T>): Promise<T> => {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (err instanceof AppError && (err.code === 'INVALID_CLIENT' || err.code === 'INVALID_TOKEN')) {
+        throw (await rateLimits.tokenAttemptFailed(claimedClientId(request), request.ip)) ?? err;
+      }
+      throw err;
+    }
+  };
   // Token responses, successful or not, must never be cached (RFC 6749 §5.1).
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   });
 
   app.post('/oauth/token', async (request, reply) => {
-    const grant = await services.oauth.issueToken(fromRest(request.body), basicClient(request));
+    const grant = await counted(request, () => services.oauth.issueToken(fromRest(request.body), basicClient(request)));
     return sendSuccess(reply, 'Access token issued', {
       access_token: grant.accessToken,
       token_type: grant.tokenType,
@@ -63,7 +72,7 @@ export async function oauthRoutes(app: FastifyInstance, { services, rateLimits }
   });
 
   app.post('/oauth/revoke', async (request, reply) => {
-    await services.oauth.revokeToken(fromRest(request.body), basicClient(request));
+    await counted(request, () => services.oauth.revokeToken(fromRest(request.body), basicClient(request)));
     return sendSuccess(reply, 'Token revoked', {});
   });
 }
