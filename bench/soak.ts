@@ -484,6 +484,7 @@ async function main(): Promise<number> {
           webhooksDelivered: received.size,
           webhookP99Ms: summarize(hooks).p99,
           accepted: t.accepted,
+          loadAverage: round(os.loadavg()[0], 2)!,
           byKind: t.byKind,
           sampleErrors: t.sampleErrors,
         };
@@ -491,7 +492,7 @@ async function main(): Promise<number> {
         log(
           `${opts.intervalS === 60 ? 'minute' : `interval (${opts.intervalS} s)`} ${row.minute}${row.partial ? ' (partial)' : ''}: ${row.rps} req/s, p50 ${row.p50} p99 ${row.p99} ms, errors ${row.errors}, ` +
             `429 burst ${row.burst429} / others ${row.limitedOthers}; RSS ${row.rssMb} MB (peak ${row.rssPeakMb}); ` +
-            `outbox lag ${row.outboxLagMs} ms, pending ${row.pendingDeliveries}; webhooks ${row.webhooksDelivered}/${row.webhooksExpected}, p99 ${row.webhookP99Ms} ms` +
+            `outbox lag ${row.outboxLagMs} ms, pending ${row.pendingDeliveries}; webhooks ${row.webhooksDelivered}/${row.webhooksExpected}, p99 ${row.webhookP99Ms} ms; load average ${row.loadAverage}` +
             (row.sampleErrors[0] ? `; first error: ${row.sampleErrors[0]}` : ''),
         );
       }

@@ -34,6 +34,8 @@ export interface SoakMinute {
   /** Receipt time minus the event's created_at, for the deliveries received in this minute, ms. */
   webhookP99Ms: number | null;
   accepted: number;
+  /** The machine's 1-minute load average at the end of the row: other work on shared cores shows here. */
+  loadAverage: number;
   byKind: Record<string, { requests: number; p99: number | null; errors: number }>;
   sampleErrors: string[];
 }
@@ -164,9 +166,10 @@ export function renderSoakMarkdown(r: SoakReport): string {
       'outbox lag ms',
       'webhooks delivered / expected',
       'webhook p99 ms',
+      'load avg',
     ]),
   );
-  out.push(row(['---:', '---:', '---:', '---:', '---:', '---', '---', '---:', '---', '---:']));
+  out.push(row(['---:', '---:', '---:', '---:', '---:', '---', '---', '---:', '---', '---:', '---:']));
   for (const x of r.minutes) {
     out.push(
       row([
@@ -180,6 +183,7 @@ export function renderSoakMarkdown(r: SoakReport): string {
         n(x.outboxLagMs),
         `${x.webhooksDelivered} / ${x.webhooksExpected ?? '—'}`,
         n(x.webhookP99Ms),
+        n(x.loadAverage, 1),
       ]),
     );
   }
