@@ -18,30 +18,35 @@
  * baseline runs around it), --out <path> (the JSON file). A partial run (--quick or --scenario)
  * leaves BENCHMARKS.md alone and writes bench/results/latest-partial.json unless --out is given.
  */
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from 'pg';
 import type { LoadConfig, LoadKind, LoadResult } from './load';
 import type { SubscribersConfig, SubscribersResult } from './subscribers';
 import { approvedCustomer, createMerchant, initiateCollection, setWebhookEndpoint, simulate, type BenchMerchant } from './lib/api';
 import { jsonLines, killAllNow, spawnTracked, stopAll, stopChild, tail } from './lib/children';
 import { UsageWindow, type Usage } from './lib/proc';
+import {
+  ROOT,
+  baseEnv,
+  createDatabase,
+  dropDatabase,
+  machineFacts,
+  round,
+  startProduct as startProductProcess,
+  type ProductKeys,
+  type Server,
+} from './lib/product';
 import { startReceiver, type Delivery, type Receiver } from './lib/receiver';
 import { renderMarkdown, replaceBetweenMarkers } from './lib/report';
 import { mapLimit, sleep, summarize } from './lib/stats';
-import type { BenchResults, Comparison, HttpScenario, LifecycleResult, MachineFacts, Settings, SubscriptionsResult, Target } from './lib/types';
+import type { BenchResults, Comparison, HttpScenario, LifecycleResult, Settings, SubscriptionsResult, Target } from './lib/types';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const PRODUCT_MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
 const LOAD_JS = path.join(__dirname, 'load.js');
 const SUBSCRIBERS_JS = path.join(__dirname, 'subscribers.js');
 const BASELINE_JS = path.join(__dirname, 'baseline', 'server.js');
-const PG_HOST = '127.0.0.1:5432';
-const REDIS_URL = 'redis://127.0.0.1:6379';
 
 const PRODUCT_SCENARIOS = ['rest-init', 'rest-init-idem', 'gql-init', 'rest-pay', 'token', 'rest-get', 'gql-get'] as const;
 const ALL_SCENARIOS = [...PRODUCT_SCENARIOS, 'subscriptions', 'lifecycle'] as const;
@@ -109,104 +114,15 @@ function settingsFor(quick: boolean, scenario: string | null): Settings {
 class SetupError extends Error {}
 
 const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
-const round = (v: number | null | undefined, digits = 2) =>
-  v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10 ** digits) / 10 ** digits;
 const randomHex = (bytes: number) => crypto.randomBytes(bytes).toString('hex');
-
-// ---------------------------------------------------------------------------------------------
-// Databases
-
-async function withAdminClient<T>(fn: (c: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: `postgres://postgres@${PG_HOST}/postgres` });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-async function createDatabase(name: string): Promise<string> {
-  await withAdminClient((c) => c.query(`create database "${name}"`));
-  return `postgres://postgres@${PG_HOST}/${name}`;
-}
-
-async function dropDatabase(name: string): Promise<void> {
-  await withAdminClient((c) => c.query(`drop database if exists "${name}" with (force)`));
-}
 
 // ---------------------------------------------------------------------------------------------
 // Processes under test
 
-interface Server {
-  name: string;
-  child: ReturnType<typeof spawnTracked>;
-  pid: number;
-  url: string;
-  logPath?: string;
-}
-
-/** A minimal, explicit environment: nothing inherited can pick another database, key or setting. */
-function baseEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const key of ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR']) if (process.env[key] !== undefined) env[key] = process.env[key];
-  return env;
-}
-
-interface ProductKeys {
-  signing: string;
-  encryption: string;
-  admin: string;
-}
-
 async function startProduct(label: string, databaseUrl: string, settleMs: number, s: Settings, keys: ProductKeys, tmp: string): Promise<Server> {
-  if (!fs.existsSync(PRODUCT_MAIN)) throw new Error(`${PRODUCT_MAIN} is missing: run npm run build`);
-  const logPath = path.join(tmp, `product-${label}.log`);
-  const fd = fs.openSync(logPath, 'a');
-  const env: NodeJS.ProcessEnv = {
-    ...baseEnv(),
-    NODE_ENV: 'production',
-    PAYMENTS_ENV: 'sandbox',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: path.join(tmp, `data-${label}`),
-    REDIS_URL,
-    TOKEN_SIGNING_KEY: keys.signing,
-    ENCRYPTION_KEY: keys.encryption,
-    ADMIN_API_KEY: keys.admin,
-    LOG_LEVEL: 'info',
-    SANDBOX_KYC_DELAY_MS: '100',
-    SANDBOX_SETTLE_MS: String(settleMs),
-    MAX_SOCKETS_PER_MERCHANT: '200',
-    DB_POOL_MAX: String(s.dbPoolMax),
-    // The limiter runs (its Redis counter is part of each request's cost) but the load never reaches a budget.
-    RATE_LIMIT_MERCHANT: '1000000000',
-    RATE_LIMIT_TOKEN_CLIENT: '1000000000',
-    RATE_LIMIT_TOKEN_IP: '1000000000',
-  };
-  // The product's log goes straight to a file: writing it is the product's own work, not ours.
-  // --profile: the product writes a V8 CPU profile when it stops (summarised by bench/profile-summary.ts).
-  const nodeArgs = s.profileDir ? ['--cpu-prof', '--cpu-prof-dir', s.profileDir, '--cpu-prof-name', `product-${label}.cpuprofile`] : [];
-  const child = spawnTracked(process.execPath, [...nodeArgs, PRODUCT_MAIN], { cwd: ROOT, env, stdio: ['ignore', fd, fd] });
-  fs.closeSync(fd);
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    await sleep(100);
-    const text = fs.readFileSync(logPath, 'utf8');
-    const match = /"url":"(http:\/\/[^"]+)","env"/.exec(text) ?? /"url":"(http:\/\/[^"]+)"[^\n]*listening/.exec(text);
-    if (match) {
-      log(`product (${label}) listening at ${match[1]} (pid ${child.pid}, log ${logPath})`);
-      return { name: `product-${label}`, child, pid: child.pid!, url: match[1]!, logPath };
-    }
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`the product (${label}) exited (${child.exitCode ?? child.signalCode}) before listening:\n${text.slice(-3000)}`);
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the product (${label}) did not log its URL within 90 s:\n${text.slice(-3000)}`);
-    }
-  }
+  const product = await startProductProcess(label, databaseUrl, keys, tmp, { settleMs, dbPoolMax: s.dbPoolMax, profileDir: s.profileDir });
+  log(`product (${label}) listening at ${product.url} (pid ${product.pid}, log ${product.logPath})`);
+  return product;
 }
 
 async function startBaseline(databaseUrl: string, s: Settings): Promise<Server> {
@@ -646,55 +562,6 @@ async function runLifecycle(
 
 // ---------------------------------------------------------------------------------------------
 // Facts, targets, output
-
-function sh(cmd: string, args: string[]): string {
-  try {
-    return execFileSync(cmd, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return '';
-  }
-}
-
-async function machineFacts(): Promise<MachineFacts> {
-  const cpuinfo = fs.existsSync('/proc/cpuinfo') ? fs.readFileSync('/proc/cpuinfo', 'utf8') : '';
-  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
-  const postgres = await withAdminClient(async (c) => (await c.query('show server_version')).rows[0].server_version as string);
-  let redis = 'unknown';
-  try {
-    const net = await import('node:net');
-    redis = await new Promise<string>((resolve) => {
-      const socket = net.connect(6379, '127.0.0.1');
-      let buf = '';
-      socket.setTimeout(2000, () => (socket.destroy(), resolve('unknown')));
-      socket.on('connect', () => socket.write('INFO server\r\n'));
-      socket.on('data', (d) => {
-        buf += d.toString();
-        const v = /redis_version:(\S+)/.exec(buf);
-        if (v) {
-          socket.destroy();
-          resolve(v[1]!);
-        }
-      });
-      socket.on('error', () => resolve('unknown'));
-    });
-  } catch {
-    // not essential
-  }
-  return {
-    cpuModel: model.trim(),
-    cores: os.cpus().length,
-    memoryGb: round(os.totalmem() / 1024 ** 3, 1)!,
-    kernel: `${os.type()} ${os.release()}`,
-    node: process.version,
-    postgres,
-    redis,
-    commit: sh('git', ['rev-parse', '--short', 'HEAD']) || 'unknown',
-    // Only the product's code counts here (bench/ and tsconfig.json may be edited to run the bench).
-    uncommittedChanges: sh('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src']).length > 0,
-    date: new Date().toISOString(),
-    loadAverageAtStart: os.loadavg().map((x) => round(x, 2)!),
-  };
-}
 
 function evaluateTargets(r: Omit<BenchResults, 'targets'>): Target[] {
   const t: Target[] = [];

@@ -46,6 +46,8 @@ export interface BenchMerchant {
   merchantId: string;
   clientId: string;
   clientSecret: string;
+  /** whsec_…, shown once at creation: the soak's receiver verifies signatures with it. */
+  webhookSecret: string;
   token: string;
 }
 
@@ -56,7 +58,12 @@ export async function createMerchant(base: string, adminKey: string, name: strin
     [200, 201],
     'create merchant',
   ).body.data;
-  const m = { merchantId: created.merchant_id as string, clientId: created.client_id as string, clientSecret: created.client_secret as string };
+  const m = {
+    merchantId: created.merchant_id as string,
+    clientId: created.client_id as string,
+    clientSecret: created.client_secret as string,
+    webhookSecret: created.webhook_secret as string,
+  };
   return { ...m, token: await issueToken(base, m.clientId, m.clientSecret) };
 }
 

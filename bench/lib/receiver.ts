@@ -11,9 +11,20 @@ export interface Delivery {
   reference: string | undefined;
   createdAt: string | undefined;
   completedAt: string | undefined;
+  /** The event's own created_at (the body's top level). */
+  eventCreatedAt: string | undefined;
+  /** With `verify`: whether the signature verified (undefined without it). */
+  verified?: boolean;
 }
 
-export async function startReceiver() {
+export interface ReceiverOptions {
+  /** Checks each delivery's signature on its raw body (the soak: standardwebhooks, per merchant). */
+  verify?: (path: string, rawBody: string, headers: http.IncomingHttpHeaders) => boolean;
+  /** Keep every delivery in `deliveries` (default true; a long soak counts them through onDelivery instead). */
+  keep?: boolean;
+}
+
+export async function startReceiver(opts: ReceiverOptions = {}) {
   const deliveries: Delivery[] = [];
   let onDelivery: (d: Delivery) => void = () => {};
   const server = http.createServer((req, res) => {
@@ -22,9 +33,10 @@ export async function startReceiver() {
     req.on('end', () => {
       const receivedAt = Date.now();
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      const raw = Buffer.concat(chunks).toString('utf8');
       let body: any;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        body = JSON.parse(raw);
       } catch {
         body = undefined;
       }
@@ -36,8 +48,10 @@ export async function startReceiver() {
         reference: body?.data?.reference,
         createdAt: body?.data?.created_at,
         completedAt: body?.data?.completed_at,
+        eventCreatedAt: body?.created_at,
+        ...(opts.verify ? { verified: opts.verify(req.url ?? '', raw, req.headers) } : {}),
       };
-      deliveries.push(d);
+      if (opts.keep !== false) deliveries.push(d);
       onDelivery(d);
     });
   });

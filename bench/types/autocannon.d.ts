@@ -19,6 +19,8 @@ declare module 'autocannon' {
       duration?: number;
       amount?: number;
       maxOverallRequests?: number;
+      /** Requests per second over all connections (each connection sends its share at the start of each second). */
+      overallRate?: number;
       timeout?: number;
       pipelining?: number;
       method?: string;
