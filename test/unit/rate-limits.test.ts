@@ -178,4 +178,31 @@ describe('RateLimits with Redis: the merchant budget is leased', () => {
       await b.close();
     }
   });
+
+  it.each([10, 50])('%i concurrent requests share one lease: a busy merchant gets its whole budget, never more', async (concurrency) => {
+    const key = randomUUID();
+    const limits = new RateLimits(config({ merchant: 600 }), REDIS_URL, logger);
+    await limits.ready();
+    try {
+      let granted = 0;
+      let refused = 0;
+      // Lockstep batches, as a busy merchant's concurrent requests arrive, until every request of a batch is refused.
+      for (let batch = 0; batch < 100 && refused < concurrency; batch++) {
+        refused = 0;
+        const outcomes = await Promise.allSettled(Array.from({ length: concurrency }, () => limits.consume('merchant', key)));
+        for (const o of outcomes) {
+          if (o.status === 'fulfilled') granted++;
+          else {
+            expect(o.reason).toBeInstanceOf(RateLimitedError);
+            refused++;
+          }
+        }
+      }
+      // Before the single flight: 195 of 600 at 10 concurrent requests, 110 at 50.
+      expect(granted).toBe(600);
+      expect(await counter(key)).toBeLessThanOrEqual(600);
+    } finally {
+      await limits.close();
+    }
+  });
 });
