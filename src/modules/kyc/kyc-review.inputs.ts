@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withoutCardNumberIn } from '../../shared/fields';
 import { parseUuid, type Command } from '../../shared/validation';
 import type { KycAddress, KycSubmission, KycSubmissionStatus } from './kyc-submission.entity';
 
@@ -8,12 +9,14 @@ import type { KycAddress, KycSubmission, KycSubmissionStatus } from './kyc-submi
  */
 
 /** A rejection's reason is shown to the merchant (rejection_reason) and in its webhook: bounded, one line of text. */
-const reasonText = z
-  .string({ error: 'is required' })
-  .trim()
-  .min(1, 'must not be empty')
-  .max(500, 'must be at most 500 characters')
-  .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
+const reasonText = withoutCardNumberIn(
+  z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(500, 'must be at most 500 characters')
+    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters'),
+);
 
 export const decisionSchema = z.discriminatedUnion(
   'outcome',

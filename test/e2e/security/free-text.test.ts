@@ -1,5 +1,5 @@
 import { encodeCursor } from '../../../src/shared/pagination';
-import { approvedCustomer, enroll, enrollBody, enrollInput, kycBody } from '../../helpers/factories';
+import { approvedCustomer, awaitKycDecision, enroll, enrollBody, enrollInput, kycBody } from '../../helpers/factories';
 import { graphql, request } from '../../helpers/http';
 import { CARDS, cardPaymentBody, cardPaymentInput, initiatePayment } from '../../helpers/payments';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -150,6 +150,8 @@ describe('point 4: a card number in stored free text is refused, naming the fiel
     const customer = await enroll(app, token);
     const res = await request(app.url, 'POST', `/v1/customer/${customer.customer_uuid}/kyc`, { token, body: kycBody({ id_number: '8001015009087' }) });
     expect(res.status).toBe(200);
+    // Its decision writes an event: waited for here, so no later test sees it arrive mid-check.
+    expect((await awaitKycDecision(app, token, customer.customer_uuid)).kyc_status).toBe('approved');
   });
 
   it('a timestamped reference is not a card number', async () => {
