@@ -26,19 +26,10 @@ import { parseArgs } from 'node:util';
 import type { LoadConfig, LoadKind, LoadResult } from './load';
 import type { SubscribersConfig, SubscribersResult } from './subscribers';
 import { approvedCustomer, createMerchant, initiateCollection, setWebhookEndpoint, simulate, type BenchMerchant } from './lib/api';
-import { jsonLines, killAllNow, spawnTracked, stopAll, stopChild, tail } from './lib/children';
+import { jsonLines, spawnTracked, stopAll, stopChild, tail } from './lib/children';
+import { dropCreatedDatabases, emergencyStop, rememberDatabase, runHarness } from './lib/harness';
 import { UsageWindow, type Usage } from './lib/proc';
-import {
-  ROOT,
-  baseEnv,
-  createDatabase,
-  dropDatabase,
-  machineFacts,
-  round,
-  startProduct as startProductProcess,
-  type ProductKeys,
-  type Server,
-} from './lib/product';
+import { ROOT, baseEnv, createDatabase, machineFacts, round, startProduct as startProductProcess, type ProductKeys, type Server } from './lib/product';
 import { startReceiver, type Delivery, type Receiver } from './lib/receiver';
 import { renderMarkdown, replaceBetweenMarkers } from './lib/report';
 import { mapLimit, sleep, summarize } from './lib/stats';
@@ -692,10 +683,9 @@ async function main(): Promise<number> {
 
   // A hard bound on the whole run, whatever hangs.
   const budgetS = opts.quick ? 300 : 570;
-  const watchdog = setTimeout(() => void emergencyStop(`over the ${budgetS} s budget`, 1), budgetS * 1000);
+  const watchdog = setTimeout(() => void emergencyStop(log, `over the ${budgetS} s budget`, 1), budgetS * 1000);
   watchdog.unref();
 
-  const created = createdDatabases;
   const problems: string[] = [];
   const scenarios: HttpScenario[] = [];
   let lifecycle: LifecycleResult | null = null;
@@ -706,7 +696,7 @@ async function main(): Promise<number> {
 
   try {
     const dbUrl = await createDatabase(dbName);
-    created.push(dbName);
+    rememberDatabase(dbName);
     log(`database ${dbName} created`);
     receiver = await startReceiver();
 
@@ -769,7 +759,7 @@ async function main(): Promise<number> {
 
     if (want('lifecycle')) {
       const lifecycleUrl = await createDatabase(lifecycleDbName);
-      created.push(lifecycleDbName);
+      rememberDatabase(lifecycleDbName);
       const product = await startProduct('lifecycle', lifecycleUrl, s.lifecycleSettleMs, s, keys, tmp);
       try {
         lifecycle = await runLifecycle(product, receiver, keys, s, tmp, runId, lifecycleDbName);
@@ -789,14 +779,7 @@ async function main(): Promise<number> {
     clearTimeout(watchdog);
     await stopAll(10_000);
     await receiver?.close();
-    for (const name of created) {
-      try {
-        await dropDatabase(name);
-        log(`database ${name} dropped`);
-      } catch (err) {
-        log(`could not drop database ${name}: ${(err as Error).message}`);
-      }
-    }
+    await dropCreatedDatabases(log);
     if (problems.length > 0) keepTmp = true;
     if (keepTmp) log(`logs and load configs kept in ${tmp}`);
     else fs.rmSync(tmp, { recursive: true, force: true });
@@ -835,33 +818,4 @@ async function main(): Promise<number> {
   return problems.length > 0 ? 1 : 0;
 }
 
-/** Databases this run created (dropped at the end, or by emergencyStop). */
-const createdDatabases: string[] = [];
-
-/** Interrupted or over budget: kill every child, drop the databases, exit. */
-async function emergencyStop(why: string, code: number): Promise<never> {
-  log(`${why}: stopping every child process and dropping the bench databases`);
-  killAllNow();
-  await sleep(500);
-  for (const name of createdDatabases) {
-    try {
-      await dropDatabase(name);
-      log(`database ${name} dropped`);
-    } catch (err) {
-      log(`could not drop database ${name}: ${(err as Error).message}`);
-    }
-  }
-  process.exit(code);
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void emergencyStop(signal, 130));
-process.on('exit', () => killAllNow());
-
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    log(`FAILED: ${(err as Error).stack ?? String(err)}`);
-    killAllNow();
-    process.exit(1);
-  },
-);
+runHarness(main, log, 1);

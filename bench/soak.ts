@@ -30,9 +30,10 @@ import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import type { BurstResult, SoakKind, SoakLoadConfig, SoakTick } from './soak-load';
 import { approvedCustomer, createMerchant, initiateCollection, issueToken, setWebhookEndpoint, type BenchMerchant } from './lib/api';
-import { jsonLines, killAllNow, spawnTracked, stopAll, stopChild, tail } from './lib/children';
+import { jsonLines, spawnTracked, stopAll, stopChild, tail } from './lib/children';
+import { dropCreatedDatabases, emergencyStop, rememberDatabase, runHarness } from './lib/harness';
 import { rssKb } from './lib/proc';
-import { ROOT, baseEnv, createDatabase, dropDatabase, machineFacts, round, startProduct, type ProductKeys, type Server } from './lib/product';
+import { ROOT, baseEnv, createDatabase, machineFacts, round, startProduct, type ProductKeys, type Server } from './lib/product';
 import { startReceiver, type Receiver } from './lib/receiver';
 import { median, renderSoakMarkdown, trendOf, type SoakMinute, type SoakReport, type Trend } from './lib/soak-report';
 import { mapLimit, sleep, summarize } from './lib/stats';
@@ -251,9 +252,6 @@ async function unfinishedTransactions(db: Client): Promise<number> {
 
 // ---------------------------------------------------------------------------------------------
 
-/** Databases and temporary files this run created (dropped by the normal end or by emergencyStop). */
-const createdDatabases: string[] = [];
-
 async function main(): Promise<number> {
   const opts = parseOptions();
   const runId = randomHex(4);
@@ -269,7 +267,7 @@ async function main(): Promise<number> {
 
   // A hard bound on the whole run, whatever hangs: setup, calibration, the soak, the drain, and margins.
   const budgetS = 240 + opts.minutes * 60 + opts.drainS + 120;
-  const watchdog = setTimeout(() => void emergencyStop(`over the ${budgetS} s budget`, 2), budgetS * 1000);
+  const watchdog = setTimeout(() => void emergencyStop(log, `over the ${budgetS} s budget`, 2), budgetS * 1000);
   watchdog.unref();
 
   const problems: string[] = [];
@@ -302,7 +300,7 @@ async function main(): Promise<number> {
   let report: SoakReport | undefined;
   try {
     const dbUrl = await createDatabase(dbName);
-    createdDatabases.push(dbName);
+    rememberDatabase(dbName);
     log(`database ${dbName} created; webhook receiver at ${receiver.base}`);
 
     // 1. Setup (and calibration) on an instance without rate limits.
@@ -656,14 +654,7 @@ async function main(): Promise<number> {
     await db?.end().catch(() => {});
     await stopAll(15_000);
     await receiver.close();
-    for (const name of createdDatabases.splice(0)) {
-      try {
-        await dropDatabase(name);
-        log(`database ${name} dropped`);
-      } catch (err) {
-        log(`could not drop database ${name}: ${(err as Error).message}`);
-      }
-    }
+    await dropCreatedDatabases(log);
     if (!report || report.verdict === 'FAIL' || problems.length > 0) log(`logs and load configs kept in ${tmp}`);
     else fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -771,30 +762,4 @@ async function verifyNothingLost(db: Client, acceptedPath: string, received: Set
   };
 }
 
-/** Interrupted or over budget: kill every child, drop the database, exit. */
-async function emergencyStop(why: string, code: number): Promise<never> {
-  log(`${why}: stopping every child process and dropping the soak database`);
-  killAllNow();
-  await sleep(500);
-  for (const name of createdDatabases.splice(0)) {
-    try {
-      await dropDatabase(name);
-      log(`database ${name} dropped`);
-    } catch (err) {
-      log(`could not drop database ${name}: ${(err as Error).message}`);
-    }
-  }
-  process.exit(code);
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void emergencyStop(signal, 130));
-process.on('exit', () => killAllNow());
-
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    log(`FAILED: ${(err as Error).stack ?? String(err)}`);
-    killAllNow();
-    process.exit(2);
-  },
-);
+runHarness(main, log, 2);
