@@ -13,8 +13,9 @@ import { Decimal, readPositiveDecimal } from './money';
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/; // eslint-disable-line no-control-regex
 
 /**
- * Stored text never holds a card number (a Luhn-valid run of 13–19 digits, whole or in
- * groups): it would sit in the row, the outbox and the signed webhook. The message never
+ * Stored text never holds a card number (a Luhn-valid run of 13–19 digits, whole or in a
+ * card's groups, with a card network's first digit: containsCardNumber): it would sit in the
+ * row, the outbox and the signed webhook. The message never
  * echoes the value. Identifiers that are digits by nature (account, phone and identity
  * numbers: a South African ID number is 13 digits with a Luhn check digit) are not free
  * text and do not use this.
@@ -44,7 +45,7 @@ export const optionalText = (max: number) =>
     .refine(withoutCardNumber, NO_CARD_NUMBER)
     .nullish();
 
-/** A URL the service stores and sends on (a redirect, a webhook endpoint): without a card number in it. */
+/** Any other string the service stores and sends on (a URL, an email, a reason), held to the same rule: no card number in it. */
 export const withoutCardNumberIn = <S extends z.ZodType<string>>(schema: S) => schema.refine(withoutCardNumber, NO_CARD_NUMBER);
 
 /** An ISO 3166-1 alpha-2 code, upper case (whether we serve the country is the caller's check, against reference data). */

@@ -41,9 +41,17 @@ const DECIMAL_PATTERN = /^\d+(\.\d+)?$/;
 
 const invalid = AppError.invalidField;
 
+/** The largest amount of each minor unit, worked out once. */
+const MAX_AMOUNTS = new Map<number, Decimal>();
+
 /** The largest amount of the domain in a currency with `minorUnit` decimals: 9999999999999.99 for 2. */
 export function maxAmount(minorUnit: number): Decimal {
-  return new Decimal(10).pow(MAX_SIGNIFICANT_DIGITS - minorUnit).minus(new Decimal(10).pow(-minorUnit));
+  let max = MAX_AMOUNTS.get(minorUnit);
+  if (max === undefined) {
+    max = new Decimal(10).pow(MAX_SIGNIFICANT_DIGITS - minorUnit).minus(new Decimal(10).pow(-minorUnit));
+    MAX_AMOUNTS.set(minorUnit, max);
+  }
+  return max;
 }
 
 /**
@@ -88,13 +96,8 @@ export function parseAmount(value: unknown, minorUnit: number, field = 'amount')
   if (amount.decimalPlaces() > minorUnit) {
     throw invalid(field, minorUnit === 0 ? 'must be a whole number in this currency' : `must have at most ${minorUnit} decimal places`);
   }
-  return checkAmountDomain(amount, minorUnit, field);
-}
-
-/** The amount, if it lies in the amount domain of its currency; else INVALID_REQUEST naming `field`. For derived amounts too. */
-export function checkAmountDomain(amount: Decimal, minorUnit: number, field = 'amount', what = 'must be at most'): Decimal {
   const max = maxAmount(minorUnit);
-  if (amount.gt(max)) throw invalid(field, `${what} ${max.toFixed(minorUnit)}`);
+  if (amount.gt(max)) throw invalid(field, `must be at most ${max.toFixed(minorUnit)}`);
   return amount;
 }
 
@@ -122,5 +125,7 @@ export function formatAmount(amount: Decimal, minorUnit: number): string {
 export function toJsonMoney(amount: Decimal): number | string {
   const text = amount.toFixed();
   const n = Number(text);
+  // The shortest form reading back as the same text is the common case, and needs no Decimal.
+  if (String(n) === text) return n;
   return Number.isFinite(n) && new Decimal(String(n)).eq(amount) ? n : text;
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Orm } from '../../db/orm';
 import type { Clock } from '../../shared/clock';
 import { AppError, type ErrorDetail } from '../../shared/errors';
-import { checkAmountDomain, parseAmount, type Decimal } from '../../shared/money';
+import { maxAmount, parseAmount, type Decimal } from '../../shared/money';
 import { currencyField, upperCased } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { ReferenceService } from '../reference/reference.service';
@@ -104,15 +104,10 @@ export class RatesService {
       throw AppError.invalidFields([{ field: 'amount', issue: `is too small: it converts to 0 ${query.destinationCurrency}` }], 'query');
     }
     // What the conversion gives must lie in the amount domain too, or no answer could carry it exactly.
-    try {
-      checkAmountDomain(
-        figures.destinationAmount,
-        destinationMinorUnit,
-        'amount',
-        `is too large: it converts to more than the largest ${query.destinationCurrency} amount,`,
-      );
-    } catch (err) {
-      throw err instanceof AppError ? AppError.invalidFields(err.details ?? [], 'query') : err;
+    const largest = maxAmount(destinationMinorUnit);
+    if (figures.destinationAmount.gt(largest)) {
+      const issue = `is too large: it converts to more than the largest ${query.destinationCurrency} amount, ${largest.toFixed(destinationMinorUnit)}`;
+      throw AppError.invalidFields([{ field: 'amount', issue }], 'query');
     }
 
     const quote = this.orm.em.create(FxQuote, {
