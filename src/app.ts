@@ -68,6 +68,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   await services.reference.load();
   await services.revocations.start();
   await services.merchantAccess.start();
+  await services.fees.start();
   const rateLimits = new RateLimits(config.rateLimits, config.redisUrl, logger);
 
   const fastify = Fastify({
@@ -183,6 +184,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
       await fastify.close();
       await services.revocations.stop();
       await services.merchantAccess.stop();
+      await services.fees.stop();
       await rateLimits.close();
     },
   };

@@ -75,11 +75,16 @@ export async function startService(
   const app = await createApp({ config, logger, clock: opts.clock ?? systemClock, orm, sql, pubsub, keys, jobs, faults, metrics });
   await jobs.prepare();
   await jobs.start(jobHandlers(app.services, orm));
-  const sweeps = startSweeps(app.services, Math.max(100, Math.floor(config.reconcileAfterMs / 2)), (err) =>
-    logger.warn({ err: err.message }, 'sweep failed; the next one tries again'),
+  const sweeps = startSweeps(
+    app.services,
+    Math.max(100, Math.floor(config.reconcileAfterMs / 2)),
+    (err) => logger.warn({ err: err.message }, 'sweep failed; the next one tries again'),
+    config.ledgerVerifyIntervalS * 1000,
   );
 
   if (config.env === 'sandbox') {
+    // Merchants made before the books existed, or whose opening balance a crash cut short, get it now.
+    await app.services.ledger.openUnopenedMerchants();
     const demo = await RequestContext.create(orm.em, () => app.services.merchants.ensureDemoMerchant());
     if (demo) (opts.print ?? ((t) => process.stdout.write(t)))(demoBanner(demo));
   }

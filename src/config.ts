@@ -33,6 +33,14 @@ const envSchema = z.object({
   DB_POOL_MAX: intWithDefault(10, 2),
   SANDBOX_KYC_DELAY_MS: intWithDefault(2000),
   SANDBOX_SETTLE_MS: intWithDefault(3000),
+  /** Sandbox: every new merchant's opening balance per currency, in major units (0: none). */
+  SANDBOX_OPENING_BALANCE: z.preprocess(emptyToUndefined, z.string().regex(/^\d{1,12}$/, 'must be a whole number of major units').default('1000000')),
+  /** How long a settled collection's or payment's net stays pending before it is available (default 0 in the sandbox, 1 day in production). */
+  SETTLEMENT_DELAY_S: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(30 * 86400).optional()),
+  /** Default fees, percent per kind: `collection:1,transfer:1,payment:1.5` (a merchant's own schedule overrides them). */
+  FEE_DEFAULTS: z.preprocess(emptyToUndefined, z.string().default('')),
+  /** How often the books are verified in the background (0: never). */
+  LEDGER_VERIFY_INTERVAL_S: intWithDefault(600),
   COLLECTION_TTL_S: intWithDefault(86400, 1),
   PAYMENT_ACTION_TTL_S: intWithDefault(900, 1),
   PUBLIC_BASE_URL: z.preprocess(
@@ -108,6 +116,14 @@ export interface Config {
   sandboxSettleMs: number;
   /** How long a bank collection waits for the sender's payment before it expires. */
   collectionTtlS: number;
+  /** Sandbox: each new merchant's opening balance per currency, in major units (0: none). */
+  sandboxOpeningBalance: string;
+  /** How long a settled collection's or payment's net stays pending before it is available. */
+  settlementDelayS: number;
+  /** Default fee percent per kind (FEE_DEFAULTS). */
+  feeDefaults: string;
+  /** How often the books are verified in the background (0: never). */
+  ledgerVerifyIntervalS: number;
   /** How long a card payment waits for the cardholder's 3-D Secure authentication before it fails. */
   paymentActionTtlS: number;
   /**
@@ -186,6 +202,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxKycDelayMs: e.SANDBOX_KYC_DELAY_MS,
     sandboxSettleMs: e.SANDBOX_SETTLE_MS,
     collectionTtlS: e.COLLECTION_TTL_S,
+    sandboxOpeningBalance: e.SANDBOX_OPENING_BALANCE,
+    settlementDelayS: e.SETTLEMENT_DELAY_S ?? (e.PAYMENTS_ENV === 'sandbox' ? 0 : 86_400),
+    feeDefaults: e.FEE_DEFAULTS,
+    ledgerVerifyIntervalS: e.LEDGER_VERIFY_INTERVAL_S,
     paymentActionTtlS: e.PAYMENT_ACTION_TTL_S,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,

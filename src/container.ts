@@ -16,11 +16,16 @@ import { parseRetrySchedule } from './modules/webhooks/retry-schedule';
 import { WebhookDispatcher } from './modules/webhooks/webhook-dispatcher';
 import { WebhookService } from './modules/webhooks/webhook.service';
 import { MerchantService } from './modules/merchants/merchant.service';
-import { CollectionService } from './modules/transactions/collection.service';
+import { CollectionKind, CollectionService } from './modules/transactions/collection.service';
+import type { TransactionKinds } from './modules/transactions/transaction.kinds';
+import { RefundKind, RefundService } from './modules/payments/refund.service';
+import { LedgerService } from './modules/ledger/ledger.service';
+import { FeeSchedule, parseFeeDefaults } from './modules/ledger/fee-schedule';
+import { Decimal } from './shared/money';
 import { TransactionService } from './modules/transactions/transaction.service';
 import { TransactionStore } from './modules/transactions/transaction.store';
-import { TransferService } from './modules/transactions/transfer.service';
-import { PaymentService } from './modules/payments/payment.service';
+import { TransferKind, TransferService } from './modules/transactions/transfer.service';
+import { PaymentKind, PaymentService } from './modules/payments/payment.service';
 import { SandboxCardCharges } from './providers/sandbox/sandbox-card-charges';
 import { FormTokens } from './shared/form-tokens';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from './modules/idempotency/idempotency.store';
@@ -71,6 +76,10 @@ export interface Services {
   collections: CollectionService;
   transfers: TransferService;
   payments: PaymentService;
+  refunds: RefundService;
+  /** Balances, balance transactions, statements, funding; the books' verification. */
+  ledger: LedgerService;
+  fees: FeeSchedule;
   /** Where browsers reach the service; learned at listen unless PUBLIC_BASE_URL is set. */
   publicAddress: PublicAddress;
   /** CSRF tokens for the service's own HTML forms. */
@@ -85,13 +94,25 @@ export interface Services {
 export function createServices(infra: Infrastructure): Services {
   const { config, logger, clock, orm, sql, pubsub, keys, jobs, faults } = infra;
   const secretBox = new SecretBox(keys.encryptionKey);
-  const merchants = new MerchantService(orm, clock, secretBox, logger);
+  // `ledger` is made below; a merchant is only created once the services exist.
+  const merchants = new MerchantService(orm, clock, secretBox, logger, (merchantId) => ledger.openMerchant(merchantId));
   const revocations = new TokenRevocations(orm, pubsub, config.tokenRevocationPollMs, logger);
   const accessTokens = new AccessTokens(keys.tokenSigningKey, clock);
   const merchantAccess = new MerchantAccess(sql, pubsub, logger);
   const oauth = new OAuthService(orm, clock, merchants, accessTokens, revocations, merchantAccess, logger);
   const reference = new ReferenceService(orm);
-  const rates = new RatesService(orm, clock, reference, readRateTable());
+  const fees = new FeeSchedule(sql, pubsub, parseFeeDefaults(config.feeDefaults), (c) => reference.currencyMinorUnit(c), logger);
+  const rates = new RatesService(orm, clock, reference, readRateTable(), fees);
+  const ledger = new LedgerService(
+    sql,
+    clock,
+    pubsub,
+    (c) => reference.currencyMinorUnit(c),
+    () => reference.listCurrencies().map((c) => c.code).filter((c) => rates.isSupportedCurrency(c)),
+    config.env === 'sandbox' ? new Decimal(config.sandboxOpeningBalance) : new Decimal(0),
+    logger,
+    infra.metrics?.ledgerVerified,
+  );
   const customers = new CustomerService(orm, sql, clock, reference);
   const outbox = new Outbox(clock, jobs);
   // Sandbox: the id_number rule decides after SANDBOX_KYC_DELAY_MS. Production: operators decide (docs/kyc-review.md).
@@ -111,40 +132,42 @@ export function createServices(infra: Infrastructure): Services {
   const publicAddress = new PublicAddress(config.publicBaseUrl);
   const cardCharges = config.env === 'sandbox' ? new SandboxCardCharges(sql) : null;
   const provider = createPaymentProvider(infra, reference, cardCharges, publicAddress);
+  // The kinds map: every kind's plug-in (provider call, settlement, expiry, postings), built here so a reader can follow each call.
+  const releaseDelayMs = config.settlementDelayS * 1000;
+  const kinds: TransactionKinds = {
+    collection: new CollectionKind(reference, provider, {
+      settleMs: config.sandboxSettleMs,
+      collectionTtlS: config.collectionTtlS,
+      releaseDelayMs,
+    }),
+    transfer: new TransferKind(reference, provider, config.sandboxSettleMs),
+    payment: new PaymentKind(reference, provider, clock, config.paymentActionTtlS, releaseDelayMs) as TransactionKinds['payment'],
+    refund: new RefundKind(reference, provider, config.sandboxSettleMs),
+  };
   const transactions = new TransactionService(
     new TransactionStore(sql, jobs, outbox, secretBox),
+    kinds,
     clock,
     jobs,
-    provider,
     outbox,
     pubsub,
     faults,
     config.reconcileAfterMs,
     logger,
   );
-  const collections = new CollectionService(
-    customers,
-    reference,
-    transactions,
-    provider,
-    {
-      settleMs: config.sandboxSettleMs,
-      collectionTtlS: config.collectionTtlS,
-    },
-    clock,
-  );
-  const transfers = new TransferService(customers, reference, rates, transactions, provider, clock, config.sandboxSettleMs);
+  const collections = new CollectionService(customers, reference, transactions, fees, config.collectionTtlS, clock);
+  const transfers = new TransferService(customers, reference, rates, transactions, clock);
   const payments = new PaymentService(
     transactions,
     customers,
     merchants,
     reference,
-    provider,
+    fees,
     clock,
     deriveKey(keys.encryptionKey, 'card-fingerprint'),
-    config.paymentActionTtlS,
     cardCharges,
   );
+  const refunds = new RefundService(transactions, reference);
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const webhooks = new WebhookService(orm, clock, jobs, secretBox, config.env);
   const webhookDispatcher = new WebhookDispatcher(
@@ -188,6 +211,9 @@ export function createServices(infra: Infrastructure): Services {
     collections,
     transfers,
     payments,
+    refunds,
+    ledger,
+    fees,
     publicAddress,
     formTokens,
     webhooks,

@@ -12,6 +12,10 @@ export enum Topic {
   TransactionStatusChanged = 'transaction.status_changed',
   /** A customer's KYC status changed (published after the commit). */
   KycStatusChanged = 'kyc.status_changed',
+  /** A merchant's balance in a currency changed (published after the commit). */
+  BalanceChanged = 'ledger.balance_changed',
+  /** An operator changed a merchant's fees: every instance forgets what it cached of them. */
+  FeeScheduleChanged = 'ledger.fee_schedule_changed',
 }
 
 /** Every merchant-scoped payload names its merchant, so subscriptions can filter by it in one place. */
@@ -21,9 +25,11 @@ export interface TopicPayloads {
   /** Carries the record itself, so no subscriber reads it again from the database. */
   [Topic.TransactionStatusChanged]: { merchantId: string; reference: string; externalReference: string; transaction: TransactionWire };
   [Topic.KycStatusChanged]: { merchantId: string; customerUuid: string };
+  [Topic.BalanceChanged]: { merchantId: string; currency: string };
+  [Topic.FeeScheduleChanged]: { merchantId: string };
 }
 
-export type MerchantTopic = Topic.TransactionStatusChanged | Topic.KycStatusChanged;
+export type MerchantTopic = Topic.TransactionStatusChanged | Topic.KycStatusChanged | Topic.BalanceChanged;
 
 export type Unsubscribe = () => Promise<void>;
 

@@ -22,6 +22,8 @@ export enum JobName {
    * in another process (the review CLI) reaches a running service's subscribers, with or without Redis.
    */
   PublishKycStatus = 'publish-kyc-status',
+  /** A settled collection's or payment's net, after the settlement delay: pending → available. */
+  ReleaseFunds = 'release-funds',
 }
 
 export interface JobPayloads {
@@ -33,6 +35,7 @@ export interface JobPayloads {
   /** `attempt`: the attempt this job makes; a job for an attempt already made does nothing. */
   [JobName.DeliverWebhook]: { eventId: string; attempt?: number };
   [JobName.PublishKycStatus]: { merchantId: string; customerUuid: string };
+  [JobName.ReleaseFunds]: { transactionId: string };
 }
 
 /**
@@ -48,6 +51,7 @@ const PRIORITY: Record<JobName, number> = {
   [JobName.ExpirePaymentAction]: 0,
   [JobName.ReconcileInitiation]: 0,
   [JobName.PublishKycStatus]: -10,
+  [JobName.ReleaseFunds]: 0,
 };
 
 export type JobHandlers = { [K in JobName]: (payload: JobPayloads[K]) => Promise<void> };

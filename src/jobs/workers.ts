@@ -14,6 +14,7 @@ export function jobHandlers(services: Services, orm: Orm): JobHandlers {
     [JobName.ReconcileInitiation]: ({ transactionId }) => inContext(() => services.transactions.reconcile(transactionId)),
     [JobName.DeliverWebhook]: ({ eventId, attempt }) => inContext(() => services.webhookDispatcher.deliver(eventId, attempt)),
     [JobName.PublishKycStatus]: ({ merchantId, customerUuid }) => inContext(() => services.kyc.publishStatus(merchantId, customerUuid)),
+    [JobName.ReleaseFunds]: ({ transactionId }) => services.transactions.release(transactionId),
   };
 }
 
@@ -26,11 +27,13 @@ const IDEMPOTENCY_PURGE_EVERY_MS = 60_000;
  * 24 h are deleted. Bounded work per tick; a tick that fails is logged and the
  * next one tries again.
  */
-export function startSweeps(services: Services, everyMs: number, onError: (err: Error) => void): { stop(): void } {
+export function startSweeps(services: Services, everyMs: number, onError: (err: Error) => void, ledgerVerifyEveryMs = 0): { stop(): void } {
   const timers = [
     every(everyMs, () => services.transactions.sweepInitiating(), onError),
     every(IDEMPOTENCY_PURGE_EVERY_MS, () => services.idempotency.purgeExpired(), onError),
   ];
+  // The books checked whole (read-only; a mismatch is logged as an error and shown by the metric).
+  if (ledgerVerifyEveryMs > 0) timers.push(every(ledgerVerifyEveryMs, () => services.ledger.verify(services.transactions.expectedLegs()), onError));
   return { stop: () => timers.forEach(clearInterval) };
 }
 

@@ -69,6 +69,8 @@ export class Metrics {
 
   readonly graphql: GraphQLOperationObserver;
   readonly webhookAttempt: WebhookAttemptObserver;
+  /** Problems the last verification of the books found (0: they verify). */
+  readonly ledgerVerified: (problems: number) => void;
 
   constructor(private readonly sources: MetricSources) {
     const own = new Registry();
@@ -122,6 +124,14 @@ export class Metrics {
       webhookAttempts.inc({ outcome });
       if (requestSeconds !== null) webhookDuration.observe({ outcome }, requestSeconds);
     };
+
+    const ledgerProblems = new Gauge({
+      name: 'payments_ledger_verify_problems',
+      help: 'Problems the last verification of the books found (ledger:verify; 0 when they verify, -1 before the first run).',
+      registers,
+    });
+    ledgerProblems.set(-1);
+    this.ledgerVerified = (problems) => ledgerProblems.set(problems);
 
     this.registerPoolGauges(registers);
     this.registerQueueGauges(registers);

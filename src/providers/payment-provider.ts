@@ -31,11 +31,18 @@ export interface VirtualAccountRequest {
 /** A provider's verdict on a processing transaction. `pending`: nothing has happened yet (keep waiting). */
 export type SettlementDecision = { outcome: 'successful' } | { outcome: 'failed'; reason: string } | { outcome: 'pending' };
 
-export interface DecideRequest {
-  kind: 'collection' | 'transfer';
-  accountType: 'bank' | 'momo';
-  accountNumber: string;
-  providerReference: string | null;
+export type DecideRequest =
+  | { kind: 'collection' | 'transfer'; accountType: 'bank' | 'momo'; accountNumber: string; providerReference: string | null }
+  | { kind: 'refund'; providerReference: string | null };
+
+/** Gives back part or all of a captured card payment. */
+export interface RefundRequest {
+  idempotencyKey: string;
+  reference: string;
+  /** The idempotency key the payment was charged with (its transaction's id). */
+  chargeKey: string;
+  amount: string;
+  currency: string;
 }
 
 /** A card as the cardholder gave it. Held in memory for one provider call: never stored, logged or echoed. */
@@ -76,6 +83,8 @@ export type CardCharge =
  * the same operations against its API, and nothing in the services changes.
  */
 export interface PaymentProvider {
+  /** Names the provider's clearing accounts in the ledger (money in transit at it). */
+  readonly name: string;
   /** Sends a mobile money payment prompt (collection) or a payout (transfer). */
   initiate(request: InitiateRequest): Promise<{ providerReference: string }>;
   /** A bank account, unique to one collection, that the sender pays into. */
@@ -93,4 +102,6 @@ export interface PaymentProvider {
    * gateway then agree. (A real processor: look up by key, else void by key.)
    */
   concludeCardCharge(idempotencyKey: string): Promise<CardCharge>;
+  /** Refunds (part of) a charge; the outcome comes by `decide`. */
+  refund(request: RefundRequest): Promise<{ providerReference: string }>;
 }

@@ -6,6 +6,7 @@ import type { PaymentProvider } from './payment-provider';
  * (Only the sandbox provider exists so far; a real one implements PaymentProvider.)
  */
 export class UnconfiguredPaymentProvider implements PaymentProvider {
+  readonly name = 'none';
   private refuse(): never {
     throw new AppError('SERVER_ERROR', 'No payment provider is configured for production; no money was moved and no card was charged');
   }
@@ -19,6 +20,9 @@ export class UnconfiguredPaymentProvider implements PaymentProvider {
     return { outcome: 'pending' as const };
   }
   async chargeCard(): Promise<never> {
+    return this.refuse();
+  }
+  async refund(): Promise<never> {
     return this.refuse();
   }
   async concludeCardCharge() {

@@ -37,9 +37,12 @@ export function expectedQuote(source: string, destination: string, amount: strin
     rate: rate.toFixed(),
     source_amount: new D(amount).toFixed(srcMinor),
     destination_amount: new D(amount).times(rate).toDecimalPlaces(dstMinor, DecimalJs.ROUND_DOWN).toFixed(dstMinor),
-    fee: new D(amount).times(rates.fee_percent).div(100).toDecimalPlaces(srcMinor, DecimalJs.ROUND_HALF_UP).toFixed(srcMinor),
+    fee: new D(amount).times(DEFAULT_TRANSFER_FEE_PERCENT).div(100).toDecimalPlaces(srcMinor, DecimalJs.ROUND_HALF_UP).toFixed(srcMinor),
   };
 }
+
+/** FEE_DEFAULTS' transfer percent when unset (FeeSchedule's built-in default). */
+export const DEFAULT_TRANSFER_FEE_PERCENT = '1';
 
 /** The expected quote as REST carries it: money and rate as JSON numbers. */
 export function expectedQuoteJson(source: string, destination: string, amount: string, at: Date) {

@@ -18,7 +18,6 @@ function flatTable(overrides: Partial<RateTable> = {}): RateTable {
       ['GBP', new Decimal('0.7450')],
     ]),
     spreadBps: new Decimal(75),
-    feePercent: new Decimal('1.00'),
     movementMaxBps: 0,
     bucketSeconds: 60,
     ...overrides,
@@ -33,6 +32,7 @@ const price = (table: RateTable, src: string, dst: string, amount: string, srcMi
     sourceMinorUnit: srcMinor,
     destinationMinorUnit: dstMinor,
     at,
+    feeRule: { percent: new Decimal('1.00'), fixed: new Decimal(0) },
   });
 
 describe('the rate table file', () => {
@@ -45,10 +45,9 @@ describe('the rate table file', () => {
     expect(table.mid.get('USD')!.eq(1)).toBe(true);
   });
 
-  it('moves at most ±0.5 % and keeps a positive spread and fee', () => {
+  it('moves at most ±0.5 % and keeps a positive spread', () => {
     expect(table.movementMaxBps).toBe(50);
     expect(table.spreadBps.gt(0)).toBe(true);
-    expect(table.feePercent.gt(0)).toBe(true);
     expect(ratesFile.movement_bucket_seconds).toBe(60);
   });
 

@@ -31,6 +31,8 @@ export class MerchantService {
     private readonly clock: Clock,
     private readonly secretBox: SecretBox,
     private readonly logger: Logger,
+    /** What a new merchant starts with (the sandbox's opening balance); re-run at start for any merchant a crash left without it. */
+    private readonly opened: (merchantId: string) => Promise<void> = async () => {},
   ) {}
 
   /** Until when a rotated-out webhook secret still signs beside the current one (by the service's clock); null when none does. */
@@ -53,6 +55,7 @@ export class MerchantService {
       updatedAt: now,
     });
     await this.orm.em.persistAndFlush(merchant);
+    await this.opened(merchant.id);
     this.logger.info({ merchantId: merchant.id, clientId: merchant.clientId }, 'merchant created');
     return { merchant, clientSecret, webhookSecret };
   }

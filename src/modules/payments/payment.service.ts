@@ -11,7 +11,9 @@ import type { CustomerService } from '../customers/customer.service';
 import type { MerchantService } from '../merchants/merchant.service';
 import type { ReferenceService } from '../reference/reference.service';
 import { pastDeadline, type Transaction } from '../transactions/transaction.record';
-import type { ProviderAnswer, TransactionKindHandler } from '../transactions/transaction.kinds';
+import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../transactions/transaction.kinds';
+import { moneyInLedger, moneyInLegs } from '../transactions/transaction.ledger';
+import type { FeeSchedule } from '../ledger/fee-schedule';
 import type { TransactionService } from '../transactions/transaction.service';
 import { checkCard } from './card.rules';
 
@@ -86,23 +88,19 @@ export interface AuthenticationHandles {
  * the number, CVC or expiry), the card goes to the provider in memory, and the
  * answer is recorded with its history, event and jobs.
  */
-export class PaymentService implements TransactionKindHandler<CardDetails> {
+export class PaymentService {
   constructor(
     private readonly transactions: TransactionService,
     private readonly customers: CustomerService,
     private readonly merchants: MerchantService,
     private readonly reference: ReferenceService,
-    private readonly provider: PaymentProvider,
+    private readonly fees: FeeSchedule,
     private readonly clock: Clock,
     /** Keys the card fingerprint; derived from the encryption key, used for nothing else. */
     private readonly fingerprintKey: Buffer,
-    /** How long a cardholder has to complete 3-D Secure (PAYMENT_ACTION_TTL_S). */
-    private readonly actionTtlS: number,
     /** Sandbox only: the 3-D Secure page's handles. */
     private readonly handles: AuthenticationHandles | null,
-  ) {
-    transactions.registerKind('payment', this);
-  }
+  ) {}
 
   async initiatePayment(merchantId: string, command: PaymentCommand): Promise<Transaction> {
     const body = parseInput(paymentSchema, command);
@@ -120,6 +118,7 @@ export class PaymentService implements TransactionKindHandler<CardDetails> {
         customerId: customer?.id ?? null,
         amount,
         currency: body.currency,
+        fee: await this.fees.fee(merchantId, 'payment', body.currency, amount),
         paymentMethod: 'card',
         cardBrand: card.brand,
         cardLast4: card.last4,
@@ -141,6 +140,80 @@ export class PaymentService implements TransactionKindHandler<CardDetails> {
     return txn;
   }
 
+  /** Sandbox 3-D Secure page: what it shows for a handle. Reading it changes nothing. */
+  async authenticationPage(handle: string): Promise<AuthenticationView> {
+    const payment = await this.paymentOfHandle(handle);
+    if (!payment) return { state: 'invalid' };
+    return this.view(payment, payment.status !== 'requires_action' ? 'decided' : pastDeadline(payment, this.clock.now()) ? 'expired' : 'open');
+  }
+
+  /**
+   * Sandbox 3-D Secure page: the cardholder's verdict, applied once. A second
+   * submission, or one after the deadline, changes nothing and says why.
+   */
+  async authenticate(handle: string, authenticated: boolean): Promise<AuthenticationView & { decided?: boolean }> {
+    const payment = await this.paymentOfHandle(handle);
+    if (!payment) return { state: 'invalid' };
+    // Past its deadline, the submission is refused and the payment fails as the expiry job would fail it.
+    const { transaction, decided, late } = await this.decideAuthentication(payment, authenticated);
+    return { ...(await this.view(transaction, late ? 'expired' : 'decided')), decided };
+  }
+
+  /**
+   * The cardholder's 3-D Secure verdict on a payment awaiting it: decided once (the payment
+   * kind's authentication step). `decided` false: it was decided before, and this changed
+   * nothing; `late`: it came after the deadline, and the payment fails as the expiry job would.
+   */
+  private async decideAuthentication(txn: Transaction, authenticated: boolean): Promise<{ transaction: Transaction; decided: boolean; late: boolean }> {
+    if (txn.status !== 'requires_action') return { transaction: txn, decided: false, late: false };
+    if (pastDeadline(txn, this.clock.now())) return { transaction: (await this.transactions.expire(txn.id)) ?? txn, decided: false, late: true };
+    const changed = await this.transactions.decide(txn, authenticated ? 'successful' : 'failed', authenticated ? null : 'authentication_failed', '3ds');
+    return { transaction: changed ?? (await this.transactions.reload(txn.id)), decided: changed !== null, late: false };
+  }
+
+  private async paymentOfHandle(handle: string): Promise<Transaction | null> {
+    const id = this.handles ? await this.handles.keyOfHandle(handle) : null;
+    const payment = id ? await this.transactions.findById(id) : null;
+    return payment?.kind === 'payment' ? payment : null;
+  }
+
+  private async view(payment: Transaction, state: 'open' | 'decided' | 'expired'): Promise<AuthenticationView> {
+    const merchant = await this.merchants.getMerchant(payment.merchantId);
+    return { state, payment, merchantName: merchant.name, amount: `${this.amountOf(payment)} ${payment.currency}` };
+  }
+
+  private amountOf(payment: Transaction): string {
+    return amountOf(this.reference, payment);
+  }
+}
+
+/** A transaction's amount with exactly its currency's decimals ("2500.00", "3700"). */
+export function amountOf(reference: Pick<ReferenceService, 'currencyMinorUnit'>, txn: Transaction): string {
+  const minorUnit = reference.currencyMinorUnit(txn.currency!);
+  if (minorUnit === undefined) throw new Error(`No minor unit is known for ${txn.currency}`);
+  return formatAmount(txn.amount!, minorUnit);
+}
+
+/**
+ * The payment kind: a card charge, decided at once or by 3-D Secure (its authentication step,
+ * PaymentService.authenticate), which expires into a failure; money in.
+ */
+export class PaymentKind implements TransactionKindHandler<CardDetails> {
+  readonly kind = 'payment' as const;
+  readonly expiry: Expiry = { from: 'requires_action', to: 'failed', reason: 'authentication_expired', job: JobName.ExpirePaymentAction };
+  readonly expectedLegs: TransactionKindHandler['expectedLegs'];
+
+  constructor(
+    private readonly reference: ReferenceService,
+    private readonly provider: PaymentProvider,
+    private readonly clock: Clock,
+    /** How long a cardholder has to complete 3-D Secure (PAYMENT_ACTION_TTL_S). */
+    private readonly actionTtlS: number,
+    private readonly releaseDelayMs: number,
+  ) {
+    this.expectedLegs = moneyInLegs(releaseDelayMs);
+  }
+
   /**
    * The charge, with the card passed on from the request. Without the card
    * (reconciliation after a crash), the provider is asked what became of the
@@ -149,7 +222,7 @@ export class PaymentService implements TransactionKindHandler<CardDetails> {
    */
   async callProvider(txn: Transaction, idempotencyKey: string, card?: CardDetails): Promise<ProviderAnswer> {
     const charge = card
-      ? await this.provider.chargeCard({ idempotencyKey, reference: txn.reference, amount: this.amountOf(txn), currency: txn.currency!, card })
+      ? await this.provider.chargeCard({ idempotencyKey, reference: txn.reference, amount: amountOf(this.reference, txn), currency: txn.currency!, card })
       : await this.provider.concludeCardCharge(idempotencyKey);
     switch (charge.outcome) {
       case 'successful':
@@ -167,40 +240,13 @@ export class PaymentService implements TransactionKindHandler<CardDetails> {
     }
   }
 
-  /** Sandbox 3-D Secure page: what it shows for a handle. Reading it changes nothing. */
-  async authenticationPage(handle: string): Promise<AuthenticationView> {
-    const payment = await this.paymentOfHandle(handle);
-    if (!payment) return { state: 'invalid' };
-    return this.view(payment, payment.status !== 'requires_action' ? 'decided' : pastDeadline(payment, this.clock.now()) ? 'expired' : 'open');
+  ledger(txn: Transaction): LedgerEffect {
+    return moneyInLedger(txn, this.provider.name, this.releaseDelayMs);
   }
 
-  /**
-   * Sandbox 3-D Secure page: the cardholder's verdict, applied once. A second
-   * submission, or one after the deadline, changes nothing and says why.
-   */
-  async authenticate(handle: string, authenticated: boolean): Promise<AuthenticationView & { decided?: boolean }> {
-    const payment = await this.paymentOfHandle(handle);
-    if (!payment) return { state: 'invalid' };
-    // Past its deadline, the submission is refused and the payment fails as the expiry job would fail it.
-    const { transaction, decided, late } = await this.transactions.decideAuthentication(payment, authenticated);
-    return { ...(await this.view(transaction, late ? 'expired' : 'decided')), decided };
-  }
-
-  private async paymentOfHandle(handle: string): Promise<Transaction | null> {
-    const id = this.handles ? await this.handles.keyOfHandle(handle) : null;
-    const payment = id ? await this.transactions.findById(id) : null;
-    return payment?.kind === 'payment' ? payment : null;
-  }
-
-  private async view(payment: Transaction, state: 'open' | 'decided' | 'expired'): Promise<AuthenticationView> {
-    const merchant = await this.merchants.getMerchant(payment.merchantId);
-    return { state, payment, merchantName: merchant.name, amount: `${this.amountOf(payment)} ${payment.currency}` };
-  }
-
-  /** A payment's amount with exactly its currency's decimals ("2500.00", "3700"). */
-  private amountOf(payment: Transaction): string {
-    const minorUnit = this.reference.currencyMinorUnit(payment.currency!);
-    if (minorUnit === undefined) throw new Error(`No minor unit is known for ${payment.currency}`);
-    return formatAmount(payment.amount!, minorUnit);
+  simulationRefusal(txn: Transaction): string | null {
+    return txn.status === 'requires_action'
+      ? 'The payment awaits the cardholder’s 3-D Secure authentication: it is decided on its page (the next action’s URL), not simulated'
+      : null;
   }
 }

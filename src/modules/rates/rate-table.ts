@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { Decimal, roundMoney } from '../../shared/money';
+import { feeFor, type FeeRule } from '../ledger/fee-schedule';
 import ratesFile from './data/rates.json';
 
 /** Decimals a rate is shown (and applied) with. */
@@ -13,8 +14,6 @@ export interface RateTable {
   mid: ReadonlyMap<string, Decimal>;
   /** Taken off the cross mid rate, in basis points. */
   spreadBps: Decimal;
-  /** Percent of the source amount, charged on top of it. */
-  feePercent: Decimal;
   /** Largest deterministic drift of a mid rate away from the table, in basis points. */
   movementMaxBps: number;
   /** Rates hold still within one bucket of this many seconds. */
@@ -25,7 +24,6 @@ const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal strin
 const rateFileSchema = z.object({
   base: z.string().regex(/^[A-Z]{3}$/),
   spread_bps: z.number().int().min(0).max(10_000),
-  fee_percent: decimalString,
   movement_max_bps: z.number().int().min(0).max(1_000),
   movement_bucket_seconds: z.number().int().min(1),
   mid: z.record(z.string().regex(/^[A-Z]{3}$/), decimalString),
@@ -44,7 +42,6 @@ export function readRateTable(content: unknown = ratesFile): RateTable {
     base: file.base,
     mid,
     spreadBps: new Decimal(file.spread_bps),
-    feePercent: new Decimal(file.fee_percent),
     movementMaxBps: file.movement_max_bps,
     bucketSeconds: file.movement_bucket_seconds,
   };
@@ -88,6 +85,8 @@ export interface QuoteRequest {
   sourceMinorUnit: number;
   destinationMinorUnit: number;
   at: Date;
+  /** The merchant's price for a transfer in the source currency (FeeSchedule). */
+  feeRule: FeeRule;
 }
 
 export interface QuoteFigures {
@@ -97,7 +96,7 @@ export interface QuoteFigures {
   rate: Decimal;
   /** sourceAmount × rate, rounded down to the destination minor unit: never pay out more than is covered. */
   destinationAmount: Decimal;
-  /** feePercent of sourceAmount, rounded half-up to the source minor unit. */
+  /** The fee rule's percent of sourceAmount, rounded half-up to the source minor unit, plus its fixed part. */
   fee: Decimal;
 }
 
@@ -119,6 +118,6 @@ export function priceQuote(table: RateTable, request: QuoteRequest): QuoteFigure
     midRate: mid,
     rate,
     destinationAmount: roundMoney(sourceAmount.times(rate), request.destinationMinorUnit, 'down'),
-    fee: roundMoney(sourceAmount.times(table.feePercent).div(100), request.sourceMinorUnit, 'half_up'),
+    fee: feeFor(request.feeRule, sourceAmount, request.sourceMinorUnit),
   };
 }

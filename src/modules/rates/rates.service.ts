@@ -9,6 +9,7 @@ import { parseInput, type Command } from '../../shared/validation';
 import type { ReferenceService } from '../reference/reference.service';
 import { FxQuote } from './fx-quote.entity';
 import { priceQuote, type RateTable } from './rate-table';
+import type { FeeSchedule } from '../ledger/fee-schedule';
 
 /** CONTRACT §5: a quote is valid for 60 seconds. */
 export const QUOTE_TTL_MS = 60_000;
@@ -52,6 +53,7 @@ export class RatesService {
     private readonly clock: Clock,
     private readonly reference: ReferenceService,
     private readonly table: RateTable,
+    private readonly fees: FeeSchedule,
   ) {}
 
   /** A currency is supported when it is a supported country's currency and the rate table prices it. */
@@ -64,11 +66,12 @@ export class RatesService {
    * Prices a conversion now, without storing a quote: what a transfer without a
    * quote_id pays. The currencies must be supported (isSupportedCurrency).
    */
-  priceConversion(sourceCurrency: string, destinationCurrency: string, sourceAmount: Decimal) {
+  async priceConversion(merchantId: string, sourceCurrency: string, destinationCurrency: string, sourceAmount: Decimal) {
     const sourceMinorUnit = this.reference.currencyMinorUnit(sourceCurrency);
     const destinationMinorUnit = this.reference.currencyMinorUnit(destinationCurrency);
     if (sourceMinorUnit === undefined || destinationMinorUnit === undefined) throw new Error(`unsupported pair ${sourceCurrency}/${destinationCurrency}`);
-    return priceQuote(this.table, { sourceCurrency, destinationCurrency, sourceAmount, sourceMinorUnit, destinationMinorUnit, at: this.clock.now() });
+    const feeRule = await this.fees.ruleFor(merchantId, 'transfer', sourceCurrency);
+    return priceQuote(this.table, { sourceCurrency, destinationCurrency, sourceAmount, sourceMinorUnit, destinationMinorUnit, at: this.clock.now(), feeRule });
   }
 
   async createQuote(merchantId: string, command: QuoteQuery): Promise<Quote> {
@@ -99,6 +102,7 @@ export class RatesService {
       sourceMinorUnit,
       destinationMinorUnit,
       at: now,
+      feeRule: await this.fees.ruleFor(merchantId, 'transfer', query.sourceCurrency),
     });
     if (figures.destinationAmount.isZero()) {
       throw AppError.invalidFields([{ field: 'amount', issue: `is too small: it converts to 0 ${query.destinationCurrency}` }], 'query');

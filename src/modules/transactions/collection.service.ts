@@ -10,7 +10,9 @@ import type { CustomerService } from '../customers/customer.service';
 import type { ReferenceService } from '../reference/reference.service';
 import { checkDialCode, checkLocalAmount, checkRoute, crossBorderFields, routeColumns } from './cross-border.checks';
 import type { Transaction } from './transaction.record';
-import type { ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
+import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
+import { moneyInLedger, moneyInLegs } from './transaction.ledger';
+import type { FeeSchedule } from '../ledger/fee-schedule';
 import type { TransactionService } from './transaction.service';
 
 /** Spec §4.2's collection, in the domain's names. */
@@ -21,17 +23,15 @@ export const collectionSchema = z.object({
 export type CollectionCommand = Command<typeof collectionSchema>;
 
 /** Spec §4.2: pull funds from a KYC-approved sender, by bank transfer (virtual account) or mobile money (prompt). */
-export class CollectionService implements TransactionKindHandler {
+export class CollectionService {
   constructor(
     private readonly customers: CustomerService,
     private readonly reference: ReferenceService,
     private readonly transactions: TransactionService,
-    private readonly provider: PaymentProvider,
-    private readonly timing: { settleMs: number; collectionTtlS: number },
+    private readonly fees: FeeSchedule,
+    private readonly collectionTtlS: number,
     private readonly clock: Clock,
-  ) {
-    transactions.registerKind('collection', this);
-  }
+  ) {}
 
   /** Checks in CONTRACT §6's order (the reference last, by the database), then the one creation path. */
   async initiateCollection(merchantId: string, command: CollectionCommand): Promise<Transaction> {
@@ -50,8 +50,24 @@ export class CollectionService implements TransactionKindHandler {
       accountName: bank ? `${customer.firstName} ${customer.lastName}`.slice(0, 100) : null,
       amount,
       currency: country.currency,
-      expiresAt: bank ? new Date(this.clock.now().getTime() + this.timing.collectionTtlS * 1000) : null,
+      fee: await this.fees.fee(merchantId, 'collection', country.currency, amount),
+      expiresAt: bank ? new Date(this.clock.now().getTime() + this.collectionTtlS * 1000) : null,
     });
+  }
+}
+
+/** The collection kind: a virtual account or a prompt; settled by the provider (momo) or the sender (bank); money in. */
+export class CollectionKind implements TransactionKindHandler {
+  readonly kind = 'collection' as const;
+  readonly expiry: Expiry = { from: 'processing', to: 'expired', reason: 'not_paid_before_expiry', job: JobName.ExpireCollection };
+  readonly expectedLegs: TransactionKindHandler['expectedLegs'];
+
+  constructor(
+    private readonly reference: ReferenceService,
+    private readonly provider: PaymentProvider,
+    private readonly timing: { settleMs: number; collectionTtlS: number; releaseDelayMs: number },
+  ) {
+    this.expectedLegs = moneyInLegs(timing.releaseDelayMs);
   }
 
   /** A virtual account (bank) or a payment prompt (momo), from the stored row, so reconciliation can ask again. */
@@ -87,5 +103,13 @@ export class CollectionService implements TransactionKindHandler {
       currency: txn.currency!,
     });
     return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.timing.settleMs }] };
+  }
+
+  settle(txn: Transaction) {
+    return this.provider.decide({ kind: 'collection', accountType: txn.accountType!, accountNumber: txn.accountNumber!, providerReference: txn.providerReference });
+  }
+
+  ledger(txn: Transaction): LedgerEffect {
+    return moneyInLedger(txn, this.provider.name, this.timing.releaseDelayMs);
   }
 }

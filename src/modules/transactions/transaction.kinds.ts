@@ -1,10 +1,14 @@
-import type { JobName } from '../../jobs/job-runner';
+import type { JobName, JobSpec } from '../../jobs/job-runner';
+import type { SettlementDecision } from '../../providers/payment-provider';
+import type { Decimal } from '../../shared/money';
+import type { Posting } from '../ledger/ledger.model';
 import type { BankInfo, Transaction } from './transaction.record';
+import type { FinalStatus, TransactionKind, TransactionStatus } from './transaction.state';
 
 /**
- * What each kind of transaction (collection, transfer, payment) plugs into the one
- * creation path of TransactionService: its provider call, and the answers a
- * provider may give.
+ * What each kind of transaction (collection, transfer, payment, refund) plugs into the one
+ * model of TransactionService. The kinds map is built at the composition root (container.ts);
+ * TransactionService keeps only what every kind shares.
  */
 
 /** Work that follows a transaction the provider accepted (settlement, expiry); the job receives the transaction's id. */
@@ -21,14 +25,55 @@ export type ProviderAnswer =
   | { status: 'successful'; providerReference: string }
   | { status: 'failed'; failureReason: string; providerReference?: string | null };
 
+/** What expiry does to a kind that can expire: from which status, to which, why, and the job that does it. */
+export interface Expiry {
+  from: TransactionStatus;
+  to: FinalStatus;
+  reason: string;
+  job: JobName.ExpireCollection | JobName.ExpirePaymentAction;
+}
+
 /**
- * What a kind of transaction adds to the one creation path: its provider call,
- * made from the stored row, so that reconciliation can make it again after a
- * crash with the same idempotency key (the transaction's id). `transient` is
- * what the call needs once and that is never stored (a card): the creation path
- * passes it; reconciliation cannot, so there the handler must look the outcome
- * up by the key instead of asking again.
+ * What a status change does to the books, written in the change's own statement: its entries,
+ * the jobs that post later ones (a release after the settlement delay), and a claim on the
+ * parent transaction (a refund holds part of its payment; a failed one gives it back).
+ */
+export interface LedgerEffect {
+  postings: Posting[];
+  jobs?: JobSpec[];
+  parentClaim?: { parentId: string; amount: Decimal };
+}
+
+export const NO_LEDGER_EFFECT: LedgerEffect = { postings: [] };
+
+/** The entries (by leg) a transaction of a kind has in a status: what ledger:verify checks. */
+export interface ExpectedLegs {
+  required: string[];
+  /** Legs that may be there too (a release still waiting for its delay). */
+  optional?: string[];
+}
+
+/**
+ * A kind of transaction: its provider call (made from the stored row, so reconciliation can make
+ * it again after a crash with the same idempotency key, the transaction's id), how it settles and
+ * expires, and its ledger postings. `transient` is what the call needs once and is never stored
+ * (a card): the creation path passes it; reconciliation cannot, so there the kind must look the
+ * outcome up by the key instead of asking again. Checks (request → columns) stay with each
+ * kind's service, which calls TransactionService.initiate.
  */
 export interface TransactionKindHandler<T = never> {
+  readonly kind: TransactionKind;
   callProvider(txn: Transaction, idempotencyKey: string, transient?: T): Promise<ProviderAnswer>;
+  /** The settlement job's question: the provider's verdict on a processing transaction. Absent: nothing to ask. */
+  settle?(txn: Transaction): Promise<SettlementDecision>;
+  /** How a transaction of this kind expires, if it can. */
+  readonly expiry?: Expiry;
+  /** The books: what entering `txn.status` posts (`initiating`: its insert). */
+  ledger(txn: Transaction): LedgerEffect;
+  /** What ledger:verify expects a transaction of this kind to have posted in `status`. */
+  expectedLegs(status: TransactionStatus): ExpectedLegs;
+  /** Why simulate must not decide the transaction as it is (e.g. 3-D Secure decides it); null: it may. */
+  simulationRefusal?(txn: Transaction): string | null;
 }
+
+export type TransactionKinds = { [K in TransactionKind]: TransactionKindHandler<unknown> };

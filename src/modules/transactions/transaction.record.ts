@@ -60,6 +60,11 @@ export interface Transaction {
   description: string | null;
   /** Payments awaiting 3-D Secure: the page the cardholder authenticates on (sealed at rest; null once decided). */
   nextActionUrl: string | null;
+  /** Refunds: the payment given back. */
+  parentId: string | null;
+  parentReference: string | null;
+  /** Payments: what its refunds hold (in flight or done); never more than the amount. */
+  refundedAmount: Decimal;
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;
@@ -87,7 +92,7 @@ export type TransactionWire = {
   [K in keyof Transaction]: Transaction[K] extends Decimal | null ? string | null : Transaction[K] extends Date | null ? string | null : Transaction[K];
 };
 
-const WIRE_DECIMALS = ['amount', 'sourceAmount', 'destinationAmount', 'rate', 'fee'] as const;
+const WIRE_DECIMALS = ['amount', 'sourceAmount', 'destinationAmount', 'rate', 'fee', 'refundedAmount'] as const;
 const WIRE_DATES = ['createdAt', 'updatedAt', 'completedAt', 'expiresAt'] as const;
 
 export function toWire(t: Transaction): TransactionWire {
@@ -135,6 +140,9 @@ export const BLANK: Omit<Transaction, 'id' | 'merchantId' | 'kind' | 'reference'
   redirectUrl: null,
   description: null,
   nextActionUrl: null,
+  parentId: null,
+  parentReference: null,
+  refundedAmount: new Decimal(0),
   completedAt: null,
   expiresAt: null,
 };

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { publishAfterCommit } from '../../events/merchant-events';
 import { Topic, type PubSub } from '../../events/pubsub';
 import { JobName, type JobRunner, type JobSpec } from '../../jobs/job-runner';
-import type { PaymentProvider } from '../../providers/payment-provider';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import type { Faults } from '../../shared/faults';
@@ -14,7 +13,8 @@ import { parseInput, type Command } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
 import type { Outbox } from '../outbox/outbox';
 import { BLANK, pastDeadline, toWire, type Transaction, type TransactionEvent } from './transaction.record';
-import type { ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
+import { NO_LEDGER_EFFECT, type LedgerEffect, type ProviderAnswer, type TransactionKindHandler, type TransactionKinds } from './transaction.kinds';
+import { netOf, releaseEntry } from './transaction.ledger';
 import { serializeTransaction } from './transaction.serializer';
 import {
   TRANSACTION_KINDS,
@@ -27,7 +27,7 @@ import {
 } from './transaction.state';
 import { RECONCILE_KEY_PREFIX, type TransactionStore } from './transaction.store';
 
-const REFERENCE_PREFIX: Record<TransactionKind, string> = { collection: 'col', transfer: 'trf', payment: 'pay' };
+const REFERENCE_PREFIX: Record<TransactionKind, string> = { collection: 'col', transfer: 'trf', payment: 'pay', refund: 'rfd' };
 
 /** A service-assigned reference, e.g. `col_5c0f…` (24 hex). */
 export const newTransactionReference = (kind: TransactionKind) => `${REFERENCE_PREFIX[kind]}_${randomBytes(12).toString('hex')}`;
@@ -53,14 +53,6 @@ export type SimulationOutcome = (typeof SIMULATION_OUTCOMES)[number];
 export const simulateSchema = z.object({ outcome: z.enum(SIMULATION_OUTCOMES, { error: 'must be successful or failed' }) });
 export type SimulateCommand = Command<typeof simulateSchema>;
 
-/** What expiry does to each kind that can expire: from which status, to which, why, and the job that does it. */
-const EXPIRIES: Partial<
-  Record<TransactionKind, { from: TransactionStatus; to: FinalStatus; reason: string; job: JobName.ExpireCollection | JobName.ExpirePaymentAction }>
-> = {
-  collection: { from: 'processing', to: 'expired', reason: 'not_paid_before_expiry', job: JobName.ExpireCollection },
-  payment: { from: 'requires_action', to: 'failed', reason: 'authentication_expired', job: JobName.ExpirePaymentAction },
-};
-
 /** How many stuck initiations one sweep hands to reconciliation at most. */
 const SWEEP_BATCH = 100;
 
@@ -70,23 +62,18 @@ const SWEEP_BATCH = 100;
  * short, reads, and every status change with its history and outbox event.
  */
 export class TransactionService {
-  private readonly kinds = new Map<TransactionKind, TransactionKindHandler<unknown>>();
-
   constructor(
     private readonly store: TransactionStore,
+    /** Every kind's plug-in, built at the composition root. */
+    private readonly kinds: TransactionKinds,
     private readonly clock: Clock,
     private readonly jobs: JobRunner,
-    private readonly provider: PaymentProvider,
     private readonly outbox: Outbox,
     private readonly pubsub: PubSub,
     private readonly faults: Faults,
     private readonly reconcileAfterMs: number,
     private readonly logger: Logger,
   ) {}
-
-  registerKind<T>(kind: TransactionKind, handler: TransactionKindHandler<T>): void {
-    this.kinds.set(kind, handler as TransactionKindHandler<unknown>);
-  }
 
   /**
    * The one creation path (CONTRACT §6, STYLE example 2):
@@ -109,14 +96,17 @@ export class TransactionService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.store.insert(txn);
+    // A kind that holds money at initiation (a transfer's reservation) posts it in the insert's statement.
+    if ((await this.store.insert(txn, handler.ledger(txn))) === 'parent_claim_refused') {
+      throw AppError.invalidField('amount', 'is more than what is left of the payment to refund');
+    }
     let answer: ProviderAnswer;
     try {
       answer = await handler.callProvider(txn, txn.id, transient);
     } catch (err) {
       if (err instanceof AppError) {
-        // A definite refusal: nothing was started, so nothing is kept and the reference stays free.
-        await this.store.deleteInitiating(txn.id);
+        // A definite refusal: nothing was started, so nothing is kept, the reference stays free, and what was held goes back.
+        await this.store.deleteInitiating(txn.id, handler.ledger({ ...txn, status: 'failed' }));
         throw err;
       }
       // The error itself, so the logger's error serializer can cut any card number a provider's message quotes.
@@ -185,9 +175,10 @@ export class TransactionService {
         ? answer.followUps.map((f) => ({ name: f.name, payload: { transactionId: txn.id }, delayMs: f.delayMs, key: `${f.name}:${txn.id}` }))
         : [];
     const event = final ? this.eventFor(next) : undefined;
-    const changed = await this.store.applyChange({ next, from: 'initiating', history: { from: null, reason }, event, jobs });
+    const ledger = this.handlerOf(txn.kind).ledger(next);
+    const changed = await this.store.applyChange({ next, from: 'initiating', history: { from: null, reason }, event, jobs, ledger });
     if (!changed) return null;
-    this.afterChange(next, event !== undefined);
+    this.afterChange(next, event !== undefined, ledger);
     return next;
   }
 
@@ -222,18 +213,22 @@ export class TransactionService {
     return toPage(rows, limit);
   }
 
-  /** Settlement job: asks the provider and applies its decision, if any. */
+  /** Settlement job: asks the provider (through the kind) and applies its decision, if any. */
   async settle(transactionId: string): Promise<void> {
     const txn = await this.store.findById(transactionId);
-    if (!txn || txn.status !== 'processing' || txn.kind === 'payment' || !txn.accountType || !txn.accountNumber) return;
-    const decision = await this.provider.decide({
-      kind: txn.kind,
-      accountType: txn.accountType,
-      accountNumber: txn.accountNumber,
-      providerReference: txn.providerReference,
-    });
+    const kind = txn && this.handlerOf(txn.kind);
+    if (!txn || !kind?.settle || txn.status !== 'processing') return;
+    const decision = await kind.settle(txn);
     if (decision.outcome === 'pending') return;
     await this.transition(txn, decision.outcome, decision.outcome === 'failed' ? decision.reason : null, 'provider');
+  }
+
+  /** ReleaseFunds job: a settled transaction's net, pending → available, once its delay is over (idempotent by its key). */
+  async release(transactionId: string): Promise<void> {
+    const txn = await this.store.findById(transactionId);
+    if (!txn || txn.status !== 'successful' || txn.amount === null) return;
+    const ledger = { postings: [releaseEntry(txn, netOf(txn))] };
+    if (await this.store.post(ledger)) this.ledgerChanged(txn, ledger);
   }
 
   /**
@@ -247,7 +242,7 @@ export class TransactionService {
   async expire(transactionId: string): Promise<Transaction | null> {
     const txn = await this.store.findById(transactionId);
     if (!txn) return null;
-    const expiry = EXPIRIES[txn.kind];
+    const expiry = this.handlerOf(txn.kind).expiry;
     if (!expiry || txn.status !== expiry.from) return txn;
     const now = this.clock.now();
     if (txn.expiresAt && !pastDeadline(txn, now)) {
@@ -257,28 +252,12 @@ export class TransactionService {
     return (await this.transition(txn, expiry.to, expiry.reason, 'expiry')) ?? this.reload(txn.id);
   }
 
-  /**
-   * The cardholder's 3-D Secure verdict on a payment awaiting it: decided once.
-   * `decided` false: it was decided before, and this changed nothing; `late`: it
-   * came after the deadline, and the payment fails as the expiry job would fail it.
-   */
-  async decideAuthentication(txn: Transaction, authenticated: boolean): Promise<{ transaction: Transaction; decided: boolean; late: boolean }> {
-    if (txn.kind !== 'payment' || txn.status !== 'requires_action') return { transaction: txn, decided: false, late: false };
-    if (pastDeadline(txn, this.clock.now())) return { transaction: (await this.expire(txn.id)) ?? txn, decided: false, late: true };
-    const changed = await this.transition(txn, authenticated ? 'successful' : 'failed', authenticated ? null : 'authentication_failed', '3ds');
-    return { transaction: changed ?? (await this.reload(txn.id)), decided: changed !== null, late: false };
-  }
-
   /** Sandbox: decide a processing transaction now. A final one is INVALID_STATE. */
   async simulate(merchantId: string, referenceOrExternal: string, command: SimulateCommand): Promise<Transaction> {
     const { outcome } = parseInput(simulateSchema, command);
     const txn = await this.getTransaction(merchantId, referenceOrExternal);
-    if (txn.status === 'requires_action') {
-      throw new AppError(
-        'INVALID_STATE',
-        'The payment awaits the cardholder’s 3-D Secure authentication: it is decided on its page (the next action’s URL), not simulated',
-      );
-    }
+    const refusal = this.handlerOf(txn.kind).simulationRefusal?.(txn);
+    if (refusal) throw new AppError('INVALID_STATE', refusal);
     const changed = await this.transition(txn, outcome, outcome === 'failed' ? 'simulated_failure' : null, 'simulation');
     if (!changed) {
       const now = await this.reload(txn.id);
@@ -293,6 +272,11 @@ export class TransactionService {
    * event, webhook delivery and job. Returns null when the transaction had moved
    * on meanwhile (a second settlement, on this instance or another, changes nothing).
    */
+  /** A kind's own step decides (a payment's 3-D Secure verdict): the same one place as every other final status. */
+  decide(txn: Transaction, to: FinalStatus, failureReason: string | null, source: string): Promise<Transaction | null> {
+    return this.transition(txn, to, failureReason, source);
+  }
+
   private async transition(txn: Transaction, to: FinalStatus, failureReason: string | null, source: string): Promise<Transaction | null> {
     nextTransactionStatus(txn.kind, txn.status, to);
     const now = this.clock.now();
@@ -305,10 +289,11 @@ export class TransactionService {
       completedAt: now,
     };
     const event = this.eventFor(next);
-    const changed = await this.store.applyChange({ next, from: txn.status, history: { from: txn.status, reason: failureReason ?? source }, event });
+    const ledger = this.handlerOf(txn.kind).ledger(next);
+    const changed = await this.store.applyChange({ next, from: txn.status, history: { from: txn.status, reason: failureReason ?? source }, event, ledger });
     if (!changed) return null;
     this.logger.info({ merchantId: txn.merchantId, reference: txn.reference, from: txn.status, to, source }, 'transaction status changed');
-    this.afterChange(next, true);
+    this.afterChange(next, true, ledger);
     return next;
   }
 
@@ -322,8 +307,9 @@ export class TransactionService {
   }
 
   /** After a commit: wake the local delivery worker, and tell subscribers (with the record, so they need not read it again). */
-  private afterChange(next: Transaction, statusEvent: boolean): void {
+  private afterChange(next: Transaction, statusEvent: boolean, ledger: LedgerEffect = NO_LEDGER_EFFECT): void {
     this.jobs.wake();
+    this.ledgerChanged(next, ledger);
     if (!statusEvent) return;
     publishAfterCommit(this.pubsub, this.logger, Topic.TransactionStatusChanged, {
       merchantId: next.merchantId,
@@ -333,15 +319,30 @@ export class TransactionService {
     });
   }
 
-  private async reload(id: string): Promise<Transaction> {
+  /** After a commit that posted to a merchant's accounts: balanceChanged subscribers hear of each currency. */
+  private ledgerChanged(txn: Transaction, ledger: LedgerEffect): void {
+    const currencies = new Set<string>();
+    for (const p of ledger.postings) for (const l of p.lines) if (l.account.startsWith('m:')) currencies.add(l.currency);
+    for (const currency of currencies) publishAfterCommit(this.pubsub, this.logger, Topic.BalanceChanged, { merchantId: txn.merchantId, currency });
+  }
+
+  /** What ledger:verify expects each kind to have posted in each status. */
+  expectedLegs(): Array<{ kind: TransactionKind; status: TransactionStatus; required: string[]; optional: string[] }> {
+    return TRANSACTION_KINDS.flatMap((kind) =>
+      TRANSACTION_STATUSES.map((status) => {
+        const legs = this.kinds[kind].expectedLegs(status);
+        return { kind, status, required: legs.required, optional: legs.optional ?? [] };
+      }),
+    );
+  }
+
+  async reload(id: string): Promise<Transaction> {
     const txn = await this.store.findById(id);
     if (!txn) throw AppError.notFound('Transaction');
     return txn;
   }
 
   private handlerOf(kind: TransactionKind): TransactionKindHandler<unknown> {
-    const handler = this.kinds.get(kind);
-    if (!handler) throw new Error(`No handler is registered for ${kind} transactions`);
-    return handler;
+    return this.kinds[kind];
   }
 }

@@ -5,6 +5,9 @@ import { AppError } from '../../shared/errors';
 import { Decimal } from '../../shared/money';
 import { UUID_ID, decodeCursor } from '../../shared/pagination';
 import { runSelects, type NewEvent, type Outbox } from '../outbox/outbox';
+import { insufficientFunds, isOverdraft } from '../ledger/ledger.model';
+import { postingsSql } from '../ledger/ledger.sql';
+import { NO_LEDGER_EFFECT, type LedgerEffect } from './transaction.kinds';
 import type { Transaction, TransactionEvent } from './transaction.record';
 import type { TransactionKind, TransactionStatus } from './transaction.state';
 
@@ -45,6 +48,9 @@ const COLUMNS = {
   redirectUrl: 'redirect_url',
   description: 'description',
   nextActionUrl: 'next_action_url',
+  parentId: 'parent_id',
+  parentReference: 'parent_reference',
+  refundedAmount: 'refunded_amount',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
   completedAt: 'completed_at',
@@ -52,10 +58,9 @@ const COLUMNS = {
 } as const satisfies Record<keyof Transaction, string>;
 
 const FIELDS = Object.keys(COLUMNS) as Array<keyof Transaction>;
-const DECIMALS = new Set<keyof Transaction>(['amount', 'sourceAmount', 'destinationAmount', 'rate', 'fee']);
+const DECIMALS = new Set<keyof Transaction>(['amount', 'sourceAmount', 'destinationAmount', 'rate', 'fee', 'refundedAmount']);
 const SELECT_LIST = FIELDS.map((f) => `${COLUMNS[f]} as "${f}"`).join(', ');
 const INSERT_COLUMNS = FIELDS.map((f) => COLUMNS[f]).join(', ');
-const INSERT_VALUES = FIELDS.map((f, i) => `$${i + 1}${f === 'bankInfo' ? '::jsonb' : ''}`).join(', ');
 /** What a status change may write besides the status. */
 const MUTABLE: Array<keyof Transaction> = [
   'status',
@@ -122,7 +127,12 @@ export interface StatusChange {
   /** The outbox event, already stamped with its id and time. */
   event?: NewEvent & { id: string; createdAt: Date };
   jobs?: JobSpec[];
+  /** What the change does to the books (its kind's `ledger`), in the same statement. */
+  ledger?: LedgerEffect;
 }
+
+/** Whether an insert happened, and why not when it did not. */
+export type InsertOutcome = 'inserted' | 'parent_claim_refused';
 
 /**
  * Every statement on the `transaction` and `transaction_event` tables. Each
@@ -147,15 +157,26 @@ export class TransactionStore {
    * unique constraint answers a reused reference (no read before the write); the
    * error names the transaction that holds it.
    */
-  async insert(txn: Transaction): Promise<void> {
+  async insert(txn: Transaction, ledger: LedgerEffect = NO_LEDGER_EFFECT): Promise<InsertOutcome> {
+    const params = new Params();
+    const values = FIELDS.map((f) => `${params.p(this.rows.toDatabase(f, txn[f]))}${f === 'bankInfo' ? '::jsonb' : ''}`).join(', ');
+    const ctes: string[] = [];
+    const claim = ledger.parentClaim;
+    if (claim) ctes.push(parentClaimSql(params, claim.parentId, claim.amount, txn.merchantId));
+    ctes.push(
+      `inserted as (insert into "transaction" (${INSERT_COLUMNS}) select ${values} ${claim ? 'from parent_claim' : ''} returning id)`,
+      `initiation as (insert into transaction_initiation (transaction_id, created_at) select id, now() from inserted)`,
+      ...postingsSql(params, ledger.postings, 'inserted', 'ledger').ctes,
+    );
     try {
-      await this.sql.query(
-        `with inserted as (insert into "transaction" (${INSERT_COLUMNS}) values (${INSERT_VALUES}) returning id)
-         insert into transaction_initiation (transaction_id, created_at) select id, now() from inserted`,
-        FIELDS.map((f) => this.rows.toDatabase(f, txn[f])),
-        'transaction_insert',
+      const [row] = await this.sql.query<{ inserted: string }>(
+        `with ${ctes.join(',\n')} select (select count(*) from inserted) as inserted`,
+        params.values,
+        ledger.postings.length === 0 && !claim ? 'transaction_insert' : undefined,
       );
+      return Number(row?.inserted) === 1 ? 'inserted' : 'parent_claim_refused';
     } catch (err) {
+      if (isOverdraft(err)) throw insufficientFunds(ledger.postings[0]?.lines[0]?.currency ?? txn.currency ?? '');
       if (uniqueViolation(err) === 'transaction_merchant_external_reference_unique') {
         const [existing] = await this.sql.query<{ reference: string }>(
           'select reference from "transaction" where merchant_id = $1 and external_reference = $2',
@@ -213,13 +234,19 @@ export class TransactionStore {
     );
   }
 
-  /** Removes a row whose initiation the provider refused outright (nothing was started). */
-  async deleteInitiating(id: string): Promise<void> {
-    await this.sql.query(
-      `with removed as (delete from "transaction" where id = $1 and status = 'initiating' returning id)
-       delete from transaction_initiation where transaction_id in (select id from removed)`,
-      [id],
-    );
+  /**
+   * Removes a row whose initiation the provider refused outright (nothing was started), with
+   * what its insert posted given back (`ledger`: its kind's effect for a failure) in the same statement.
+   */
+  async deleteInitiating(id: string, ledger: LedgerEffect = NO_LEDGER_EFFECT): Promise<void> {
+    const params = new Params();
+    const ctes = [
+      `removed as (delete from "transaction" where id = ${params.p(id)} and status = 'initiating' returning id)`,
+      `initiation_done as (delete from transaction_initiation where transaction_id in (select id from removed))`,
+    ];
+    if (ledger.parentClaim) ctes.push(parentClaimSql(params, ledger.parentClaim.parentId, ledger.parentClaim.amount, null, 'removed'));
+    ctes.push(...postingsSql(params, ledger.postings, 'removed', 'ledger').ctes);
+    await this.sql.query(`with ${ctes.join(',\n')} select count(*) from removed`, params.values);
   }
 
   /**
@@ -240,6 +267,15 @@ export class TransactionStore {
   /** Forgets a reconciliation candidate whose transaction is gone or has moved on. */
   async forgetInitiation(id: string): Promise<void> {
     await this.sql.query('delete from transaction_initiation where transaction_id = $1', [id]);
+  }
+
+  /** Posts entries that follow a change already made (a release after its delay); false when they were posted before. */
+  async post(ledger: LedgerEffect): Promise<boolean> {
+    const params = new Params();
+    const { ctes } = postingsSql(params, ledger.postings, undefined, 'ledger');
+    if (ctes.length === 0) return false;
+    const [row] = await this.sql.query<{ posted: string }>(`with ${ctes.join(',\n')} select (select count(*) from ledger_entry0) as posted`, params.values);
+    return Number(row?.posted) > 0;
   }
 
   /**
@@ -264,10 +300,13 @@ export class TransactionStore {
     ];
     // Leaving `initiating`: no longer a candidate for reconciliation.
     if (change.from === 'initiating') ctes.push('initiation_done as (delete from transaction_initiation where transaction_id in (select id from changed))');
+    const ledger = change.ledger ?? NO_LEDGER_EFFECT;
+    if (ledger.parentClaim) ctes.push(parentClaimSql(params, ledger.parentClaim.parentId, ledger.parentClaim.amount, null, 'changed'));
+    ctes.push(...postingsSql(params, ledger.postings, 'changed', 'ledger').ctes);
     const selects: string[] = [];
     for (const part of [
       change.event ? this.outbox.eventSql(params, change.event, 'changed') : undefined,
-      this.jobs.jobsSql(params, change.jobs ?? [], 'changed', 'followup'),
+      this.jobs.jobsSql(params, [...(change.jobs ?? []), ...(ledger.jobs ?? [])], 'changed', 'followup'),
     ]) {
       if (!part) continue;
       ctes.push(...part.ctes);
@@ -279,6 +318,22 @@ export class TransactionStore {
     );
     return Number(row?.changed) === 1;
   }
+}
+
+/**
+ * A claim on a parent transaction's amount (a refund's on its payment): `amount` > 0 holds it,
+ * only while the payment is successful and what its refunds hold stays within what was
+ * captured. The condition is evaluated on the row's latest version after its lock, so
+ * concurrent claims can never hold more than the amount together. `amount` < 0 gives it back.
+ * `merchantId`: the parent must be the merchant's (null: known already).
+ */
+function parentClaimSql(params: Params, parentId: string, amount: Decimal, merchantId: string | null, guard?: string): string {
+  const delta = `${params.p(amount.toFixed())}::numeric`;
+  const conditions = [`id = ${params.p(parentId)}::uuid`];
+  if (merchantId) conditions.push(`merchant_id = ${params.p(merchantId)}::uuid`);
+  if (amount.isPositive()) conditions.push(`kind = 'payment' and status = 'successful' and refunded_amount + ${delta} <= amount`);
+  if (guard) conditions.push(`exists (select 1 from ${guard})`);
+  return `parent_claim as (update "transaction" set refunded_amount = refunded_amount + ${delta} where ${conditions.join(' and ')} returning id)`;
 }
 
 export function duplicateReference(externalReference: string, existingReference: string | undefined): AppError {

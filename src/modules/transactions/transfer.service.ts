@@ -3,7 +3,7 @@ import { JobName } from '../../jobs/job-runner';
 import type { PaymentProvider } from '../../providers/payment-provider';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
-import { formatAmount, parseAmount, type Decimal } from '../../shared/money';
+import { Decimal, formatAmount, parseAmount } from '../../shared/money';
 import { currencyField, requiredText } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
@@ -11,7 +11,8 @@ import { isQuoteLive, type RatesService } from '../rates/rates.service';
 import type { ReferenceService } from '../reference/reference.service';
 import { checkDialCode, checkRoute, checkWithinBounds, crossBorderFields, routeColumns } from './cross-border.checks';
 import type { Transaction } from './transaction.record';
-import type { ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
+import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
+import { moneyOutLedger, moneyOutLegs } from './transaction.ledger';
 import type { TransactionService } from './transaction.service';
 
 /** CONTRACT §6's transfer, in the domain's names. */
@@ -34,19 +35,16 @@ interface Pricing {
 }
 
 /** CONTRACT §6: send funds to a beneficiary's bank account or wallet, converted at the rate (or a locked quote). */
-export class TransferService implements TransactionKindHandler {
+export class TransferService {
   constructor(
     private readonly customers: CustomerService,
     private readonly reference: ReferenceService,
     private readonly rates: RatesService,
     private readonly transactions: TransactionService,
-    private readonly provider: PaymentProvider,
     private readonly clock: Clock,
-    private readonly settleMs: number,
-  ) {
-    transactions.registerKind('transfer', this);
-  }
+  ) {}
 
+  /** Checks, then the one creation path; the reservation (amount + fee) rides in its insert: 402 INSUFFICIENT_FUNDS when it is not covered. */
   async initiateTransfer(merchantId: string, command: TransferCommand): Promise<Transaction> {
     const body = parseInput(transferSchema, command);
     const route = await checkRoute(this.customers, this.reference, merchantId, body, 'withdrawal');
@@ -59,7 +57,7 @@ export class TransferService implements TransactionKindHandler {
     const sourceAmount = parseAmount(body.amount, sourceMinorUnit);
     const pricing = body.quoteId
       ? await this.lockedQuote(merchantId, body.quoteId, body.sourceCurrency, body.destinationCurrency, sourceAmount)
-      : this.freshPrice(body.sourceCurrency, body.destinationCurrency, sourceAmount);
+      : await this.freshPrice(merchantId, body.sourceCurrency, body.destinationCurrency, sourceAmount);
     if (pricing.destinationAmount.isZero()) throw bad('amount', `converts to 0 ${country.currency}`);
     checkWithinBounds(channel, pricing.destinationAmount, 'amount');
     return this.transactions.initiate({
@@ -76,6 +74,34 @@ export class TransferService implements TransactionKindHandler {
       quoteId: pricing.quoteId,
     });
   }
+
+  private async freshPrice(merchantId: string, source: string, destination: string, amount: Decimal): Promise<Pricing> {
+    const figures = await this.rates.priceConversion(merchantId, source, destination, amount);
+    return { rate: figures.rate, fee: figures.fee, destinationAmount: figures.destinationAmount, quoteId: null };
+  }
+
+  /** A quote locks its rate only for the pair and amount it was made for, and only until it expires. */
+  private async lockedQuote(merchantId: string, quoteId: string, source: string, destination: string, amount: Decimal): Promise<Pricing> {
+    const quote = await this.rates.getQuote(merchantId, quoteId);
+    if (!quote) throw bad('quoteId', 'is not a quote of yours');
+    if (!isQuoteLive(quote, this.clock.now())) throw bad('quoteId', `expired at ${quote.expiresAt.toISOString()}; get a new rate`);
+    if (quote.sourceCurrency !== source || quote.destinationCurrency !== destination) {
+      throw bad('quoteId', `is for ${quote.sourceCurrency}→${quote.destinationCurrency}, not ${source}→${destination}`);
+    }
+    if (!quote.sourceAmount.eq(amount)) throw bad('quoteId', `is for an amount of ${quote.sourceAmount.toFixed()} ${source}, not ${amount.toFixed()}`);
+    return { rate: quote.rate, fee: quote.fee, destinationAmount: quote.destinationAmount, quoteId: quote.id };
+  }
+}
+
+/** The transfer kind: a payout through the provider, settled by it; money out, in the source currency, paid in the destination's. */
+export class TransferKind implements TransactionKindHandler {
+  readonly kind = 'transfer' as const;
+
+  constructor(
+    private readonly reference: ReferenceService,
+    private readonly provider: PaymentProvider,
+    private readonly settleMs: number,
+  ) {}
 
   /** The payout, from the stored row, so reconciliation can ask again with the same key. */
   async callProvider(txn: Transaction, idempotencyKey: string): Promise<ProviderAnswer> {
@@ -94,20 +120,20 @@ export class TransferService implements TransactionKindHandler {
     return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.settleMs }] };
   }
 
-  private freshPrice(source: string, destination: string, amount: Decimal): Pricing {
-    const figures = this.rates.priceConversion(source, destination, amount);
-    return { rate: figures.rate, fee: figures.fee, destinationAmount: figures.destinationAmount, quoteId: null };
+  settle(txn: Transaction) {
+    return this.provider.decide({ kind: 'transfer', accountType: txn.accountType!, accountNumber: txn.accountNumber!, providerReference: txn.providerReference });
   }
 
-  /** A quote locks its rate only for the pair and amount it was made for, and only until it expires. */
-  private async lockedQuote(merchantId: string, quoteId: string, source: string, destination: string, amount: Decimal): Promise<Pricing> {
-    const quote = await this.rates.getQuote(merchantId, quoteId);
-    if (!quote) throw bad('quoteId', 'is not a quote of yours');
-    if (!isQuoteLive(quote, this.clock.now())) throw bad('quoteId', `expired at ${quote.expiresAt.toISOString()}; get a new rate`);
-    if (quote.sourceCurrency !== source || quote.destinationCurrency !== destination) {
-      throw bad('quoteId', `is for ${quote.sourceCurrency}→${quote.destinationCurrency}, not ${source}→${destination}`);
-    }
-    if (!quote.sourceAmount.eq(amount)) throw bad('quoteId', `is for an amount of ${quote.sourceAmount.toFixed()} ${source}, not ${amount.toFixed()}`);
-    return { rate: quote.rate, fee: quote.fee, destinationAmount: quote.destinationAmount, quoteId: quote.id };
+  ledger(txn: Transaction): LedgerEffect {
+    return moneyOutLedger(txn, this.provider.name, {
+      type: 'transfer',
+      currency: txn.sourceCurrency!,
+      amount: txn.sourceAmount!,
+      fee: txn.fee ?? new Decimal(0),
+      payoutCurrency: txn.destinationCurrency!,
+      payoutAmount: txn.destinationAmount!,
+    });
   }
+
+  expectedLegs = moneyOutLegs;
 }

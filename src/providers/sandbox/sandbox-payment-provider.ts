@@ -5,6 +5,7 @@ import type {
   DecideRequest,
   InitiateRequest,
   PaymentProvider,
+  RefundRequest,
   SettlementDecision,
   VirtualAccountRequest,
 } from '../payment-provider';
@@ -13,6 +14,8 @@ import { sandboxCardBehaviour } from './sandbox-cards';
 
 /** The sandbox rule (CONTRACT §6): an account number ending in 000 fails; anything else succeeds. */
 export function sandboxSettlement(request: DecideRequest): SettlementDecision {
+  // A refund of a captured charge goes through (simulate decides otherwise).
+  if (request.kind === 'refund') return { outcome: 'successful' };
   // A bank collection is decided by the sender paying (the simulate route) or by expiry, never by the provider.
   if (request.kind === 'collection' && request.accountType === 'bank') return { outcome: 'pending' };
   if (request.accountNumber.endsWith('000')) {
@@ -33,6 +36,8 @@ export interface SandboxBank {
  * provider's idempotency would give.
  */
 export class SandboxPaymentProvider implements PaymentProvider {
+  readonly name = 'sandbox';
+
   constructor(
     /** The account number held for an idempotency key: the same key always gets the same account. */
     private readonly accountNumberFor: (idempotencyKey: string) => Promise<string>,
@@ -55,6 +60,10 @@ export class SandboxPaymentProvider implements PaymentProvider {
       bankCode: bank.bankCode,
       providerReference: providerReference('va', request.idempotencyKey),
     };
+  }
+
+  async refund(request: RefundRequest): Promise<{ providerReference: string }> {
+    return { providerReference: providerReference('refund', request.idempotencyKey) };
   }
 
   async decide(request: DecideRequest): Promise<SettlementDecision> {

@@ -14,6 +14,7 @@ const WHEN: Record<ErrorCode, string> = {
   INVALID_REQUEST: 'missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit',
   INVALID_TOKEN: 'the access token is missing, malformed, expired or revoked',
   INVALID_CLIENT: 'wrong client credentials',
+  INSUFFICIENT_FUNDS: 'the available balance does not cover the amount and its fee (nothing was written or sent)',
   KYC_REQUIRED: 'the customer is not KYC-approved',
   NOT_FOUND: 'not found (another merchant’s resources look exactly like missing ones)',
   DUPLICATE_REQUEST: 'already used',

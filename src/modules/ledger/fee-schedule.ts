@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import type { Sql } from '../../db/sql';
+import { Topic, type PubSub, type Unsubscribe } from '../../events/pubsub';
+import { AppError } from '../../shared/errors';
+import type { Logger } from '../../shared/logger';
+import { Decimal, parseAmount, readPositiveDecimal, roundMoney } from '../../shared/money';
+import { currencyField, upperCased } from '../../shared/fields';
+import { parseInput, type Command } from '../../shared/validation';
+
+/** The kinds a merchant pays a fee on (a refund gives money back and costs nothing). */
+export const PRICED_KINDS = ['collection', 'transfer', 'payment'] as const;
+export type PricedKind = (typeof PRICED_KINDS)[number];
+
+/** A price: `percent` of the amount (rounded half-up to the currency's minor unit) plus `fixed`. */
+export interface FeeRule {
+  percent: Decimal;
+  fixed: Decimal;
+}
+
+/** The service's default prices (FEE_DEFAULTS), per kind, for every currency; fixed parts are 0 (one figure cannot suit every currency). */
+export type FeeDefaults = Record<PricedKind, Decimal>;
+
+/** `collection:1,transfer:1,payment:1.5` → percent per kind; a kind left out keeps the built-in default. */
+export function parseFeeDefaults(text: string): FeeDefaults {
+  const defaults: FeeDefaults = { collection: new Decimal(1), transfer: new Decimal(1), payment: new Decimal('1.5') };
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^(collection|transfer|payment):(\d{1,2}(?:\.\d{1,4})?)$/.exec(part);
+    if (!match) throw new Error(`FEE_DEFAULTS: "${part}" is not kind:percent (e.g. payment:1.5)`);
+    defaults[match[1] as PricedKind] = new Decimal(match[2]!);
+  }
+  return defaults;
+}
+
+/** The fee for `amount` under `rule`, in a currency of `minorUnit` decimals; never more than the amount itself. */
+export function feeFor(rule: FeeRule, amount: Decimal, minorUnit: number): Decimal {
+  const fee = roundMoney(amount.times(rule.percent).div(100), minorUnit, 'half_up').plus(rule.fixed);
+  return Decimal.min(fee, amount);
+}
+
+/** An operator's price for one merchant: a kind, optionally one currency (else every currency), percent and fixed. */
+export const setFeeSchema = z.object({
+  kind: z.enum(PRICED_KINDS, { error: 'must be collection, transfer or payment' }),
+  currency: upperCased(currencyField).nullish(),
+  percent: z.unknown(),
+  fixed: z.unknown().optional(),
+});
+export type SetFeeCommand = Command<typeof setFeeSchema>;
+
+const TRUST_MS = 60_000;
+const REMEMBER_MAX = 10_000;
+
+type Rules = Map<string, FeeRule>;
+
+/**
+ * Prices: a merchant's own rules (merchant_fee, set by an operator) over the defaults.
+ * Read on every initiation, so held in memory per merchant and forgotten when an operator
+ * changes them (here at once, on other instances by pub/sub, after TRUST_MS at the latest).
+ */
+export class FeeSchedule {
+  private readonly known = new Map<string, { rules: Rules; until: number }>();
+  private unsubscribe?: Unsubscribe;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly pubsub: PubSub,
+    private readonly defaults: FeeDefaults,
+    private readonly minorUnitOf: (currency: string) => number | undefined,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async start(): Promise<void> {
+    this.unsubscribe = await this.pubsub.subscribe(Topic.FeeScheduleChanged, ({ merchantId }) => this.known.delete(merchantId));
+  }
+
+  async stop(): Promise<void> {
+    await this.unsubscribe?.();
+  }
+
+  /** The rule that prices `kind` in `currency` for this merchant. */
+  async ruleFor(merchantId: string, kind: PricedKind, currency: string): Promise<FeeRule> {
+    const rules = await this.rulesOf(merchantId);
+    return rules.get(`${kind}:${currency}`) ?? rules.get(`${kind}:*`) ?? { percent: this.defaults[kind], fixed: new Decimal(0) };
+  }
+
+  /** The fee this merchant pays on `amount` of `currency` for `kind`. */
+  async fee(merchantId: string, kind: PricedKind, currency: string, amount: Decimal): Promise<Decimal> {
+    const minorUnit = this.minorUnitOf(currency);
+    if (minorUnit === undefined) throw new Error(`No minor unit is known for ${currency}`);
+    return feeFor(await this.ruleFor(merchantId, kind, currency), amount, minorUnit);
+  }
+
+  /** Every rule of a merchant's own (the defaults apply to the rest). */
+  async list(merchantId: string): Promise<Array<{ kind: PricedKind; currency: string | null; percent: Decimal; fixed: Decimal }>> {
+    const rules = await this.rulesOf(merchantId);
+    return [...rules.entries()].map(([key, rule]) => {
+      const [kind, currency] = key.split(':') as [PricedKind, string];
+      return { kind, currency: currency === '*' ? null : currency, ...rule };
+    });
+  }
+
+  /** Operator: sets one rule of a merchant's. A fixed part needs a currency (its minor unit decides its decimals). */
+  async set(merchantId: string, command: SetFeeCommand): Promise<void> {
+    const body = parseInput(setFeeSchema, command);
+    const percent = readPercent(body.percent);
+    let fixed = new Decimal(0);
+    if (body.currency) {
+      const minorUnit = this.minorUnitOf(body.currency);
+      if (minorUnit === undefined) throw AppError.invalidField('currency', 'is not a supported currency');
+      if (body.fixed !== undefined && body.fixed !== null && !(typeof body.fixed === 'string' && /^0+(\.0+)?$/.test(body.fixed)) && body.fixed !== 0) {
+        fixed = parseAmount(body.fixed, minorUnit, 'fixed');
+      }
+    } else if (body.fixed !== undefined && body.fixed !== null && !new Decimal(String(body.fixed)).isZero()) {
+      throw AppError.invalidField('fixed', 'needs a currency: a fixed fee is in one currency');
+    }
+    const result = await this.sql.query(
+      `insert into merchant_fee (merchant_id, kind, currency, percent, fixed, updated_at)
+       select $1, $2, $3, $4, $5, now() where exists (select 1 from merchant where id = $1)
+       on conflict (merchant_id, kind, currency) do update set percent = excluded.percent, fixed = excluded.fixed, updated_at = excluded.updated_at
+       returning 1`,
+      [merchantId, body.kind, body.currency ?? '*', percent.toFixed(), fixed.toFixed()],
+    );
+    if (result.length === 0) throw AppError.notFound('Merchant');
+    await this.changed(merchantId);
+  }
+
+  private async rulesOf(merchantId: string): Promise<Rules> {
+    const hit = this.known.get(merchantId);
+    if (hit && hit.until > this.now()) return hit.rules;
+    const rows = await this.sql.query<{ kind: string; currency: string; percent: string; fixed: string }>(
+      'select kind, currency, percent, fixed from merchant_fee where merchant_id = $1',
+      [merchantId],
+      'merchant_fees',
+    );
+    const rules: Rules = new Map(rows.map((r) => [`${r.kind}:${r.currency.trim()}`, { percent: new Decimal(r.percent), fixed: new Decimal(r.fixed) }]));
+    if (this.known.size >= REMEMBER_MAX && !this.known.has(merchantId)) this.known.delete(this.known.keys().next().value!);
+    this.known.set(merchantId, { rules, until: this.now() + TRUST_MS });
+    return rules;
+  }
+
+  private async changed(merchantId: string): Promise<void> {
+    this.known.delete(merchantId);
+    await this.pubsub.publish(Topic.FeeScheduleChanged, { merchantId }).catch((err) => {
+      this.logger.warn({ err: (err as Error).message }, 'could not publish a fee change; other instances use their copy for at most a minute');
+    });
+  }
+}
+
+function readPercent(value: unknown): Decimal {
+  if (value === 0 || value === '0') return new Decimal(0);
+  const percent = readPositiveDecimal(value, 'percent');
+  if (percent.gte(100) || percent.decimalPlaces() > 4) throw AppError.invalidField('percent', 'must be at least 0 and below 100, with at most 4 decimals');
+  return percent;
+}

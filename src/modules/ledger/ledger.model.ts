@@ -1,0 +1,93 @@
+import { AppError } from '../../shared/errors';
+import { Decimal } from '../../shared/money';
+
+/**
+ * The books' model (docs/ledger.md), pure: account names, entries and their lines. The
+ * database enforces it (migration Migration20261126000000_ledger): entries balance in each
+ * currency, a merchant's accounts never go below zero, nothing is updated or deleted.
+ */
+
+/** A merchant's accounts, per currency: spendable, received but not yet released, held for payouts and refunds in flight. */
+export const MERCHANT_ACCOUNTS = ['available', 'pending', 'reserved'] as const;
+export type MerchantAccount = (typeof MERCHANT_ACCOUNTS)[number];
+/** The platform's accounts, per currency (clearing: per provider too). */
+export type PlatformAccount = 'fee_revenue' | 'fx_position' | 'sandbox_funding' | 'external_funds';
+
+export const merchantAccount = (merchantId: string, code: MerchantAccount, currency: string) => `m:${merchantId}:${code}:${currency}`;
+export const platformAccount = (code: PlatformAccount, currency: string) => `p:${code}:${currency}`;
+/** Money in transit at a provider: what it owes us (collections) less what we sent through it (payouts, refunds). */
+export const clearingAccount = (provider: string, currency: string) => `p:provider_clearing:${provider}:${currency}`;
+
+/**
+ * What a balance transaction says a movement was. Moves that leave available + pending unchanged
+ * (a release from pending, a reserved payout's posting) are entries, not balance transactions.
+ */
+export const BALANCE_TRANSACTION_TYPES = [
+  'collection',
+  'payment',
+  'transfer',
+  'transfer_reversal',
+  'refund',
+  'refund_reversal',
+  'top_up',
+  'adjustment',
+] as const;
+export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
+/** Entry types that are never balance transactions. */
+export type InternalEntryType = 'release' | 'transfer_payout' | 'refund_payout';
+
+/** One line: `amount` > 0 credits the account, < 0 debits it. */
+export interface LedgerLine {
+  account: string;
+  currency: string;
+  amount: Decimal;
+}
+
+/** One immutable entry: its lines balance in each currency. `key` makes it post once. */
+export interface Posting {
+  key: string;
+  leg: string;
+  merchantId: string | null;
+  transactionId: string | null;
+  type: BalanceTransactionType | InternalEntryType;
+  sourceReference: string | null;
+  /** The fee this entry charges the merchant (signed: a reversal gives it back). */
+  fee: Decimal;
+  description: string | null;
+  createdAt: Date;
+  lines: LedgerLine[];
+}
+
+/** `amount` from one account to another: a debit and a credit. Nothing for a zero amount. */
+export function move(from: string, to: string, currency: string, amount: Decimal): LedgerLine[] {
+  if (amount.isZero()) return [];
+  return [
+    { account: from, currency, amount: amount.negated() },
+    { account: to, currency, amount },
+  ];
+}
+
+/** Whether every currency's lines sum to zero (what the database refuses otherwise). */
+export function isBalanced(lines: readonly LedgerLine[]): boolean {
+  const sums = new Map<string, Decimal>();
+  for (const l of lines) sums.set(l.currency, (sums.get(l.currency) ?? new Decimal(0)).plus(l.amount));
+  return [...sums.values()].every((s) => s.isZero());
+}
+
+/** Drops zero lines and refuses an unbalanced entry before it reaches the database. */
+export function posting(p: Posting): Posting {
+  const lines = p.lines.filter((l) => !l.amount.isZero());
+  if (!isBalanced(lines)) throw new Error(`ledger entry ${p.key} does not balance`);
+  return { ...p, lines };
+}
+
+/** The answer to a posting the merchant's balance cannot cover. */
+export function insufficientFunds(currency: string): AppError {
+  return new AppError('INSUFFICIENT_FUNDS', `Your available ${currency} balance does not cover this amount and its fee`);
+}
+
+/** PostgreSQL's refusal of a posting that would take a merchant's account below zero. */
+export function isOverdraft(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23514' && e.constraint === 'ledger_account_no_overdraft';
+}

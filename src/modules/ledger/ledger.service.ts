@@ -1,0 +1,310 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { Params, type Sql } from '../../db/sql';
+import { publishAfterCommit } from '../../events/merchant-events';
+import { Topic, type PubSub } from '../../events/pubsub';
+import type { Clock } from '../../shared/clock';
+import { AppError } from '../../shared/errors';
+import { currencyField, referenceField, requiredText, timestampField, upperCased } from '../../shared/fields';
+import type { Logger } from '../../shared/logger';
+import { Decimal, parseAmount } from '../../shared/money';
+import { UUID_ID, decodeCursor, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
+import { parseInput, type Command } from '../../shared/validation';
+import {
+  BALANCE_TRANSACTION_TYPES,
+  insufficientFunds,
+  isOverdraft,
+  merchantAccount,
+  move,
+  platformAccount,
+  posting,
+  type BalanceTransactionType,
+  type Posting,
+} from './ledger.model';
+import { postingsSql } from './ledger.sql';
+import { verifyLedger, type LedgerReport, type LegRule } from './ledger.verify';
+
+/** A merchant's balance in one currency. */
+export interface Balance {
+  currency: string;
+  available: Decimal;
+  pending: Decimal;
+  reserved: Decimal;
+}
+
+/** One movement of a merchant's balance (available + pending), as its finance team reconciles it. */
+export interface BalanceTransaction {
+  id: string;
+  type: BalanceTransactionType;
+  currency: string;
+  /** What moved, before the fee (negative: money out). */
+  amount: Decimal;
+  fee: Decimal;
+  /** amount − fee: what the balance changed by. */
+  net: Decimal;
+  balanceAfter: Decimal;
+  /** The transaction (or top-up, adjustment) it comes from. */
+  sourceReference: string | null;
+  createdAt: Date;
+}
+
+export const balanceTransactionListSchema = pageRequestSchema.extend({
+  currency: upperCased(currencyField).nullish(),
+  type: z.enum(BALANCE_TRANSACTION_TYPES, { error: `must be one of ${BALANCE_TRANSACTION_TYPES.join(', ')}` }).nullish(),
+  createdFrom: timestampField.nullish(),
+  createdTo: timestampField.nullish(),
+});
+export type BalanceTransactionListQuery = Command<typeof balanceTransactionListSchema>;
+
+export const statementSchema = z.object({
+  currency: upperCased(currencyField),
+  from: timestampField,
+  to: timestampField,
+});
+export type StatementQuery = Command<typeof statementSchema>;
+
+/** A statement: opening + Σ net of its entries = closing, always. */
+export interface Statement {
+  currency: string;
+  from: Date;
+  to: Date;
+  openingBalance: Decimal;
+  closingBalance: Decimal;
+  entries: BalanceTransaction[];
+  totals: Array<{ type: BalanceTransactionType; count: number; amount: Decimal; fee: Decimal; net: Decimal }>;
+}
+
+export const topUpSchema = z.object({ currency: upperCased(currencyField), amount: z.unknown() });
+export type TopUpCommand = Command<typeof topUpSchema>;
+
+export const adjustmentSchema = z.object({
+  currency: upperCased(currencyField),
+  /** Signed: "250.00" credits the merchant, "-250.00" debits it. */
+  amount: z.unknown(),
+  reason: requiredText(500),
+  /** The operator's reference: the same reference posts once. */
+  reference: referenceField,
+});
+export type AdjustmentCommand = Command<typeof adjustmentSchema>;
+
+const STATEMENT_MAX_ENTRIES = 100_000;
+
+const BT_SELECT = `id, type, currency, amount, fee, net, balance_after as "balanceAfter", source_reference as "sourceReference", created_at as "createdAt"`;
+
+function toBalanceTransaction(row: Record<string, unknown>): BalanceTransaction {
+  for (const f of ['amount', 'fee', 'net', 'balanceAfter']) row[f] = new Decimal(row[f] as string);
+  row.currency = (row.currency as string).trim();
+  return row as unknown as BalanceTransaction;
+}
+
+/**
+ * The books, as a merchant and an operator see them: balances, balance transactions and
+ * statements; funding (sandbox opening balance and top-ups, operator adjustments). Postings
+ * that belong to a transaction ride in the transaction's own statements (TransactionStore).
+ */
+export class LedgerService {
+  constructor(
+    private readonly sql: Sql,
+    private readonly clock: Clock,
+    private readonly pubsub: PubSub,
+    private readonly minorUnitOf: (currency: string) => number | undefined,
+    /** Every currency a merchant can hold (supported countries' currencies the rate table prices). */
+    private readonly currencies: () => string[],
+    /** Sandbox: what every new merchant starts with in each currency, in major units (0: nothing). */
+    private readonly openingBalance: Decimal,
+    private readonly logger: Logger,
+    /** The metric: problems found by the last verification. */
+    private readonly verified?: (problems: number) => void,
+  ) {}
+
+  async balances(merchantId: string): Promise<Balance[]> {
+    const rows = await this.sql.query<{ code: string; currency: string; balance: string }>(
+      `select code, currency, credits_posted - debits_posted as balance from ledger_account where merchant_id = $1 order by currency, code`,
+      [merchantId],
+      'ledger_balances',
+    );
+    const byCurrency = new Map<string, Balance>();
+    for (const r of rows) {
+      const currency = r.currency.trim();
+      let b = byCurrency.get(currency);
+      if (!b) byCurrency.set(currency, (b = { currency, available: new Decimal(0), pending: new Decimal(0), reserved: new Decimal(0) }));
+      b[r.code as 'available' | 'pending' | 'reserved'] = new Decimal(r.balance);
+    }
+    return [...byCurrency.values()];
+  }
+
+  async balance(merchantId: string, currency: string): Promise<Balance> {
+    return (
+      (await this.balances(merchantId)).find((b) => b.currency === currency) ?? {
+        currency,
+        available: new Decimal(0),
+        pending: new Decimal(0),
+        reserved: new Decimal(0),
+      }
+    );
+  }
+
+  async listBalanceTransactions(merchantId: string, query: BalanceTransactionListQuery): Promise<Page<BalanceTransaction>> {
+    const { limit, after, currency, type, createdFrom, createdTo } = parseInput(balanceTransactionListSchema, query, 'query');
+    const params = new Params();
+    const where = [`merchant_id = ${params.p(merchantId)}`];
+    if (currency) where.push(`currency = ${params.p(currency)}`);
+    if (type) where.push(`type = ${params.p(type)}`);
+    if (createdFrom) where.push(`created_at >= ${params.p(createdFrom)}`);
+    if (createdTo) where.push(`created_at < ${params.p(createdTo)}`);
+    if (after) {
+      const cursor = decodeCursor(after, UUID_ID);
+      where.push(`(created_at, id) < (${params.p(cursor.createdAt)}, ${params.p(cursor.id)}::uuid)`);
+    }
+    const rows = await this.sql.query(
+      `select ${BT_SELECT} from balance_transaction where ${where.join(' and ')} order by created_at desc, id desc limit ${params.p(limit + 1)}`,
+      params.values,
+    );
+    return toPage(rows.map(toBalanceTransaction), limit);
+  }
+
+  /** Every balance transaction of [from, to) in posting order, with the balance before and after. */
+  async statement(merchantId: string, query: StatementQuery): Promise<Statement> {
+    const { currency, from, to } = parseInput(statementSchema, query, 'query');
+    if (to <= from) throw AppError.invalidFields([{ field: 'to', issue: 'must be after from' }], 'query');
+    const [opening] = await this.sql.query<{ balance: string }>(
+      `select balance_after as balance from balance_transaction
+       where merchant_id = $1 and currency = $2 and created_at < $3 order by seq desc limit 1`,
+      [merchantId, currency, from],
+    );
+    const rows = await this.sql.query(
+      `select ${BT_SELECT} from balance_transaction
+       where merchant_id = $1 and currency = $2 and created_at >= $3 and created_at < $4 order by seq limit $5`,
+      [merchantId, currency, from, to, STATEMENT_MAX_ENTRIES + 1],
+    );
+    if (rows.length > STATEMENT_MAX_ENTRIES) {
+      throw AppError.invalidFields([{ field: 'from', issue: `the period holds more than ${STATEMENT_MAX_ENTRIES} entries; ask for a shorter one` }], 'query');
+    }
+    const entries = rows.map(toBalanceTransaction);
+    const openingBalance = new Decimal(opening?.balance ?? 0);
+    const totals = new Map<BalanceTransactionType, Statement['totals'][number]>();
+    let closingBalance = openingBalance;
+    for (const e of entries) {
+      closingBalance = closingBalance.plus(e.net);
+      const t = totals.get(e.type) ?? { type: e.type, count: 0, amount: new Decimal(0), fee: new Decimal(0), net: new Decimal(0) };
+      totals.set(e.type, { type: e.type, count: t.count + 1, amount: t.amount.plus(e.amount), fee: t.fee.plus(e.fee), net: t.net.plus(e.net) });
+    }
+    const last = entries.at(-1);
+    if (last && !last.balanceAfter.eq(closingBalance)) {
+      // The books disagree with themselves: ledger:verify says where. Never hand out a statement that does not add up.
+      this.logger.error({ merchantId, currency, closing: closingBalance.toFixed(), balanceAfter: last.balanceAfter.toFixed() }, 'statement does not add up');
+      throw new AppError('SERVER_ERROR', 'The statement could not be produced; the books are being checked');
+    }
+    return { currency, from, to, openingBalance, closingBalance, entries, totals: [...totals.values()] };
+  }
+
+  /** Sandbox: adds test money to the merchant's available balance. */
+  async topUp(merchantId: string, command: TopUpCommand): Promise<Balance> {
+    const body = parseInput(topUpSchema, command);
+    const amount = parseAmount(body.amount, this.minorUnit(body.currency));
+    await this.post([this.funding(merchantId, body.currency, amount, `topup:${randomUUID()}`, 'top_up', 'sandbox top-up', null)]);
+    return this.balance(merchantId, body.currency);
+  }
+
+  /**
+   * Operator: money that reached (or left) a merchant outside any transaction, against the
+   * external-funds account, with its reason; shown in the merchant's statement. A debit the
+   * available balance cannot cover is INSUFFICIENT_FUNDS. The same reference posts once.
+   */
+  async adjust(merchantId: string, command: AdjustmentCommand): Promise<{ balance: Balance; posted: boolean }> {
+    const body = parseInput(adjustmentSchema, command);
+    if (!UUID_ID.test(merchantId)) throw AppError.notFound('Merchant');
+    const raw = typeof body.amount === 'string' ? body.amount.trim() : body.amount;
+    const negative = typeof raw === 'string' ? raw.startsWith('-') : typeof raw === 'number' && raw < 0;
+    const magnitude = parseAmount(typeof raw === 'string' && negative ? raw.slice(1) : typeof raw === 'number' ? Math.abs(raw) : raw, this.minorUnit(body.currency));
+    const [merchant] = await this.sql.query('select 1 from merchant where id = $1', [merchantId]);
+    if (!merchant) throw AppError.notFound('Merchant');
+    const entry = this.funding(merchantId, body.currency, negative ? magnitude.negated() : magnitude, `adjustment:${merchantId}:${body.reference}`, 'adjustment', body.reason, body.reference);
+    const posted = await this.post([entry]);
+    return { balance: await this.balance(merchantId, body.currency), posted };
+  }
+
+  /** Sandbox: a new merchant's opening balance in every currency (once: its keys are the merchant's). */
+  async openMerchant(merchantId: string): Promise<void> {
+    if (this.openingBalance.isZero()) return;
+    await this.post(
+      this.currencies().map((currency) =>
+        this.funding(merchantId, currency, this.openingBalance, `opening:${merchantId}:${currency}`, 'top_up', 'sandbox opening balance', null),
+      ),
+    );
+  }
+
+  /** Sandbox start: merchants made before the books existed (or whose opening a crash cut short) get theirs. */
+  async openUnopenedMerchants(): Promise<number> {
+    if (this.openingBalance.isZero()) return 0;
+    const rows = await this.sql.query<{ id: string }>(
+      `select m.id from merchant m where not exists (select 1 from ledger_entry e where e.merchant_id = m.id and e.key like 'opening:%')`,
+    );
+    for (const { id } of rows) await this.openMerchant(id);
+    return rows.length;
+  }
+
+  /** The books checked whole (ledger.verify.ts); `rules`: what each kind posts in each status. */
+  async verify(rules: LegRule[]): Promise<LedgerReport> {
+    const report = await verifyLedger(this.sql, rules);
+    if (report.problems.length > 0) this.logger.error({ problems: report.problems }, 'the books do not verify');
+    this.verified?.(report.problems.length);
+    return report;
+  }
+
+  /** Posts entries outside any transaction, in one statement; false when they had been posted already. */
+  private async post(postings: Posting[]): Promise<boolean> {
+    const params = new Params();
+    const { ctes } = postingsSql(params, postings, undefined, 'fund');
+    const entries = postings.map((_p, i) => `(select count(*) from fund_entry${i})`).join(' + ');
+    try {
+      const [row] = await this.sql.query<{ posted: string }>(`with ${ctes.join(',\n')} select ${entries} as posted`, params.values);
+      const posted = Number(row?.posted) > 0;
+      if (posted) {
+        for (const currency of new Set(postings.map((p) => p.lines[0]!.currency))) {
+          this.balanceChanged(postings[0]!.merchantId!, currency);
+        }
+      }
+      return posted;
+    } catch (err) {
+      if (isOverdraft(err)) throw insufficientFunds(postings[0]!.lines[0]!.currency);
+      throw err;
+    }
+  }
+
+  /** After a commit that moved a merchant's money: subscribers of balanceChanged hear of it. */
+  balanceChanged(merchantId: string, currency: string): void {
+    publishAfterCommit(this.pubsub, this.logger, Topic.BalanceChanged, { merchantId, currency });
+  }
+
+  private funding(
+    merchantId: string,
+    currency: string,
+    amount: Decimal,
+    key: string,
+    type: 'top_up' | 'adjustment',
+    description: string,
+    reference: string | null,
+  ): Posting {
+    const source = platformAccount(type === 'adjustment' ? 'external_funds' : 'sandbox_funding', currency);
+    const available = merchantAccount(merchantId, 'available', currency);
+    return posting({
+      key,
+      leg: type,
+      merchantId,
+      transactionId: null,
+      type,
+      sourceReference: reference,
+      fee: new Decimal(0),
+      description,
+      createdAt: this.clock.now(),
+      lines: amount.isNegative() ? move(available, source, currency, amount.negated()) : move(source, available, currency, amount),
+    });
+  }
+
+  private minorUnit(currency: string): number {
+    const minorUnit = this.minorUnitOf(currency);
+    if (minorUnit === undefined || !this.currencies().includes(currency)) throw AppError.invalidField('currency', 'is not a supported currency');
+    return minorUnit;
+  }
+}

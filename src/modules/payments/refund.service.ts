@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { JobName } from '../../jobs/job-runner';
+import type { PaymentProvider } from '../../providers/payment-provider';
+import { AppError } from '../../shared/errors';
+import { referenceField, requiredText } from '../../shared/fields';
+import { Decimal, formatAmount, parseAmount } from '../../shared/money';
+import { parseInput, type Command } from '../../shared/validation';
+import type { ReferenceService } from '../reference/reference.service';
+import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../transactions/transaction.kinds';
+import { moneyOutLedger, moneyOutLegs } from '../transactions/transaction.ledger';
+import type { Transaction } from '../transactions/transaction.record';
+import type { TransactionService } from '../transactions/transaction.service';
+
+/** POST /v1/refunds, in the domain's names. */
+export const refundSchema = z.object({
+  paymentReference: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  /** What to give back; absent: everything not yet refunded. */
+  amount: z.unknown().optional(),
+  reason: requiredText(255),
+  reference: referenceField,
+});
+export type RefundCommand = Command<typeof refundSchema>;
+
+/**
+ * Refunds of card payments, full or partial, on the one creation path. The refund's insert
+ * claims its amount on the payment (refunded_amount, never above the amount captured, checked
+ * on the row's latest version, so concurrent refunds cannot overshoot) and reserves it from the
+ * merchant's available balance (402 INSUFFICIENT_FUNDS when it cannot), in one statement.
+ */
+export class RefundService {
+  constructor(
+    private readonly transactions: TransactionService,
+    private readonly reference: ReferenceService,
+  ) {}
+
+  async refundPayment(merchantId: string, command: RefundCommand): Promise<Transaction> {
+    const body = parseInput(refundSchema, command);
+    const payment = await this.transactions.getTransaction(merchantId, body.paymentReference).catch((err: unknown) => {
+      throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Payment') : err;
+    });
+    if (payment.kind !== 'payment') throw AppError.notFound('Payment');
+    if (payment.status !== 'successful') throw new AppError('INVALID_STATE', `The payment is ${payment.status}: only a successful payment can be refunded`);
+    const minorUnit = this.reference.currencyMinorUnit(payment.currency!) ?? 2;
+    const left = payment.amount!.minus(payment.refundedAmount);
+    if (left.lte(0)) throw new AppError('INVALID_STATE', 'The payment is refunded in full already');
+    const amount = body.amount === undefined || body.amount === null ? left : parseAmount(body.amount, minorUnit);
+    const tooMuch = () => AppError.invalidField('amount', `is more than what is left to refund of the payment, ${formatAmount(left, minorUnit)} ${payment.currency}`);
+    if (amount.gt(left)) throw tooMuch();
+    const refund = await this.transactions.initiate({
+      merchantId,
+      kind: 'refund',
+      externalReference: body.reference,
+      customerId: payment.customerId,
+      amount,
+      currency: payment.currency,
+      fee: new Decimal(0),
+      reason: body.reason,
+      parentId: payment.id,
+      parentReference: payment.reference,
+    });
+    return refund;
+  }
+
+  /** The refund's current record; another kind's reference, or another merchant's, is NOT_FOUND. */
+  async getRefund(merchantId: string, referenceOrExternal: string): Promise<Transaction> {
+    const txn = await this.transactions.getTransaction(merchantId, referenceOrExternal).catch((err: unknown) => {
+      throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Refund') : err;
+    });
+    if (txn.kind !== 'refund') throw AppError.notFound('Refund');
+    return txn;
+  }
+}
+
+/** The refund kind: money out of the merchant's balance, back to the card through the provider; settled by it. */
+export class RefundKind implements TransactionKindHandler {
+  readonly kind = 'refund' as const;
+  readonly expectedLegs = moneyOutLegs;
+
+  constructor(
+    private readonly reference: ReferenceService,
+    private readonly provider: PaymentProvider,
+    private readonly settleMs: number,
+  ) {}
+
+  async callProvider(txn: Transaction, idempotencyKey: string): Promise<ProviderAnswer> {
+    const minorUnit = this.reference.currencyMinorUnit(txn.currency!) ?? 2;
+    const { providerReference } = await this.provider.refund({
+      idempotencyKey,
+      reference: txn.reference,
+      chargeKey: txn.parentId!,
+      amount: formatAmount(txn.amount!, minorUnit),
+      currency: txn.currency!,
+    });
+    return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.settleMs }] };
+  }
+
+  settle(txn: Transaction) {
+    return this.provider.decide({ kind: 'refund', providerReference: txn.providerReference });
+  }
+
+  /** Reserve with the claim on the payment; post to the provider; a failed refund gives both back. */
+  ledger(txn: Transaction): LedgerEffect {
+    const effect = moneyOutLedger(txn, this.provider.name, {
+      type: 'refund',
+      currency: txn.currency!,
+      amount: txn.amount!,
+      fee: new Decimal(0),
+      payoutCurrency: txn.currency!,
+      payoutAmount: txn.amount!,
+    });
+    if (txn.status === 'initiating') return { ...effect, parentClaim: { parentId: txn.parentId!, amount: txn.amount! } };
+    if (txn.status === 'failed' || txn.status === 'expired') return { ...effect, parentClaim: { parentId: txn.parentId!, amount: txn.amount!.negated() } };
+    return effect;
+  }
+}
