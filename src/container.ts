@@ -183,7 +183,7 @@ export function createServices(infra: Infrastructure): Services {
     logger,
     infra.metrics?.webhookAttempt,
   );
-  const subscriptions = new SubscriptionService(pubsub, kyc);
+  const subscriptions = new SubscriptionService(pubsub, kyc, ledger);
   // A claim still in flight this long after it was made is taken to belong to a process that died. A live
   // request holds one while its handler runs (milliseconds; provider calls are the slow part), and nothing
   // else bounds a handler, so the margin is wide: REQUEST_TIMEOUT_MS + 30 s (60 s by default).

@@ -1,4 +1,5 @@
 import type { KycRecord, KycService } from '../modules/kyc/kyc.service';
+import type { Balance, LedgerService } from '../modules/ledger/ledger.service';
 import { fromWire, type Transaction } from '../modules/transactions/transaction.record';
 import { mapAsyncIterator } from '../shared/async-iterator';
 import { merchantEvents } from './merchant-events';
@@ -13,7 +14,14 @@ export class SubscriptionService {
   constructor(
     private readonly pubsub: PubSub,
     private readonly kyc: KycService,
+    private readonly ledger: LedgerService,
   ) {}
+
+  /** The merchant's balance in a currency (one, or every one when omitted), read after each change commits. */
+  async balanceChanges(merchantId: string, currency?: string | null): Promise<AsyncIterableIterator<Balance>> {
+    const events = await merchantEvents(this.pubsub, Topic.BalanceChanged, merchantId, (e) => !currency || e.currency === currency);
+    return mapAsyncIterator(events, (e) => this.ledger.balance(merchantId, e.currency));
+  }
 
   /** All of the merchant's transactions, or one (by the service's reference or the merchant's). */
   async transactionChanges(merchantId: string, reference?: string | null): Promise<AsyncIterableIterator<Transaction>> {

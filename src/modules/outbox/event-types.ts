@@ -9,6 +9,8 @@ export const EVENT_TYPES = [
   'transfer.failed',
   'payment.successful',
   'payment.failed',
+  'refund.successful',
+  'refund.failed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -12,6 +12,7 @@ export function serializeCollectionInitiation(t: Transaction) {
     status: t.status,
     amount: money(t.amount),
     currency: t.currency,
+    fee: money(t.fee),
     account_type: t.accountType,
     ...(t.accountType === 'bank' && t.bankInfo ? { bankInfo: { ...t.bankInfo } } : {}),
   };
@@ -58,6 +59,8 @@ export function serializePayment(t: Transaction) {
     failure_reason: t.failureReason,
     amount: money(t.amount),
     currency: t.currency,
+    fee: money(t.fee),
+    amount_refunded: money(t.refundedAmount),
     payment_method: t.paymentMethod,
     card: t.cardBrand ? { brand: t.cardBrand, last4: t.cardLast4, fingerprint: t.cardFingerprint } : null,
     next_action:
@@ -76,8 +79,28 @@ export function serializePayment(t: Transaction) {
  * The full record the status endpoint returns for any kind. Webhook events carry
  * the same JSON, so a receiver sees exactly what the status endpoint shows.
  */
+/** A refund, as POST /v1/refunds, GET /v1/refunds/{reference}, the status endpoint and its webhooks show it. */
+export function serializeRefund(t: Transaction) {
+  return {
+    reference: t.reference,
+    external_reference: t.externalReference,
+    type: t.kind,
+    status: t.status,
+    failure_reason: t.failureReason,
+    payment_reference: t.parentReference,
+    amount: money(t.amount),
+    currency: t.currency,
+    reason: t.reason,
+    provider_reference: t.providerReference,
+    created_at: iso(t.createdAt),
+    updated_at: iso(t.updatedAt),
+    completed_at: iso(t.completedAt),
+  };
+}
+
 export function serializeTransaction(t: Transaction) {
   if (t.kind === 'payment') return serializePayment(t);
+  if (t.kind === 'refund') return serializeRefund(t);
   const common = {
     reference: t.reference,
     external_reference: t.externalReference,
@@ -107,6 +130,7 @@ export function serializeTransaction(t: Transaction) {
     ...common,
     amount: money(t.amount),
     currency: t.currency,
+    fee: money(t.fee),
     account_number: t.accountNumber,
     ...(t.accountType === 'bank' && t.bankInfo ? { bankInfo: { ...t.bankInfo } } : {}),
     expires_at: iso(t.expiresAt),

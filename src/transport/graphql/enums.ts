@@ -14,7 +14,7 @@ import { DELIVERY_STATUSES } from '../../modules/webhooks/webhook-delivery.entit
  * names a value in upper case (`REQUIRES_ACTION`); resolvers and services see the
  * domain's word (`requires_action`), so inputs pass through and outputs need no mapping.
  */
-function domainEnum<const V extends string>(values: readonly V[], name: string, description?: string): { [K in V as Uppercase<K>]: K } {
+export function domainEnum<const V extends string>(values: readonly V[], name: string, description?: string): { [K in V as Uppercase<K>]: K } {
   const enumObject = Object.fromEntries(values.map((value) => [value.toUpperCase(), value])) as { [K in V as Uppercase<K>]: K };
   registerEnumType(enumObject, { name, ...(description ? { description } : {}) });
   return enumObject;

@@ -12,6 +12,7 @@ import { ReferenceResolver } from './reference/reference.resolver';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver';
 import { TransactionResolver } from './transactions/transaction.resolver';
 import { WebhookResolver } from './webhooks/webhook.resolver';
+import { LedgerResolver } from './ledger/ledger.resolver';
 
 /** Resolvers get the service layer and, for sandbox-only operations, the environment. */
 const resolverClasses: [typeof MerchantResolver, ...Array<new (services: Services, env: PaymentsEnv) => object>] = [
@@ -22,6 +23,7 @@ const resolverClasses: [typeof MerchantResolver, ...Array<new (services: Service
   TransactionResolver,
   PaymentResolver,
   WebhookResolver,
+  LedgerResolver,
   SubscriptionResolver,
 ];
 

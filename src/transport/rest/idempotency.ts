@@ -21,6 +21,8 @@ export const IDEMPOTENT_ROUTES: Readonly<Record<string, { omit?: readonly string
   'POST /v1/payments/initiate': { omit: ['card.cvc'] },
   'POST /v1/webhooks/events/:id/resend': {},
   'POST /v1/sandbox/transactions/:reference/simulate': {},
+  'POST /v1/refunds': {},
+  'POST /v1/sandbox/balance/top-up': {},
 };
 
 /**

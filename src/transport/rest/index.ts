@@ -15,6 +15,7 @@ import { paymentRoutes } from './v1/payment.routes';
 import { sandbox3dsRoutes } from './v1/sandbox-3ds.routes';
 import { sandboxRoutes, transactionRoutes } from './v1/transaction.routes';
 import { webhookRoutes } from './v1/webhook.routes';
+import { ledgerRoutes, sandboxLedgerRoutes } from './v1/ledger.routes';
 
 /**
  * The /v1 REST compatibility layer. Public: /v1/oauth/*, /v1/admin/* (own key), the sandbox 3-D Secure
@@ -39,6 +40,10 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
     await protectedScope.register(transactionRoutes, { services });
     await protectedScope.register(paymentRoutes, { services });
     await protectedScope.register(webhookRoutes, { services });
-    if (config.env === 'sandbox') await protectedScope.register(sandboxRoutes, { services });
+    await protectedScope.register(ledgerRoutes, { services });
+    if (config.env === 'sandbox') {
+      await protectedScope.register(sandboxRoutes, { services });
+      await protectedScope.register(sandboxLedgerRoutes, { services });
+    }
   });
 }

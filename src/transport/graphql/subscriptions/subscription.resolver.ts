@@ -6,6 +6,8 @@ import type { Transaction } from '../../../modules/transactions/transaction.reco
 import { AppError } from '../../../shared/errors';
 import type { GraphQLContext } from '../context';
 import { KycObject } from '../customers/customer.types';
+import { BalanceObject } from '../ledger/ledger.types';
+import type { Balance } from '../../../modules/ledger/ledger.service';
 import { TransactionObject } from '../transactions/transaction.types';
 
 /** Subscriptions exist only over the WebSocket, whose context carries the subscription service. */
@@ -35,5 +37,13 @@ export class SubscriptionResolver {
   })
   kycStatusChanged(@Root() record: KycRecord, @Arg('customerUuid', () => String, { nullable: true }) _customerUuid?: string): KycObject {
     return KycObject.from(record);
+  }
+
+  @Subscription(() => BalanceObject, {
+    description: 'Your balance in a currency (one, or every one when omitted), each time it changes, after the change commits.',
+    subscribe: ({ args, context }) => streams(context as GraphQLContext).balanceChanges((context as GraphQLContext).auth.merchantId, args.currency),
+  })
+  balanceChanged(@Root() balance: Balance, @Arg('currency', () => String, { nullable: true }) _currency?: string): BalanceObject {
+    return BalanceObject.from(balance, this.services.reference);
   }
 }

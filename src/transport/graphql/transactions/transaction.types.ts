@@ -74,7 +74,7 @@ export class TransactionStatusChangeObject {
 
 @ObjectType('Transaction', {
   description:
-    'A collection, transfer or payment. Fields that do not apply to its kind are null (amount/currency: collections and payments; bankInfo: bank collections; source*/destination*/rate/fee/quoteId/beneficiary: transfers; paymentMethod/card/nextAction/redirectUrl/description: payments).',
+    'A collection, transfer, payment or refund. Fields that do not apply to its kind are null (amount/currency: collections, payments and refunds; bankInfo: bank collections; source*/destination*/rate/quoteId/beneficiary: transfers; paymentMethod/card/nextAction/redirectUrl/description/amountRefunded: payments; paymentReference: refunds).',
 })
 export class TransactionObject {
   /** The entity id, kept for the history field resolver; not a field of the schema. */
@@ -114,7 +114,11 @@ export class TransactionObject {
   @Field(() => DecimalScalar, { nullable: true }) destinationAmount!: string | null;
   @Field(() => String, { nullable: true }) destinationCurrency!: string | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'Destination units per source unit; up to 8 decimals.' }) rate!: string | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'In the source currency, charged on top of sourceAmount.' }) fee!: string | null;
+  @Field(() => DecimalScalar, {
+    nullable: true,
+    description: 'What you pay for it. Transfers: in the source currency, charged on top of sourceAmount. Collections and payments: taken from amount at settlement. Refunds: 0.',
+  })
+  fee!: string | null;
   @Field(() => String, { nullable: true, description: 'The quote whose rate the transfer locked, if any.' }) quoteId!: string | null;
   @Field(() => BeneficiaryObject, { nullable: true, description: 'Transfers only.' }) beneficiary!: BeneficiaryObject | null;
 
@@ -123,6 +127,9 @@ export class TransactionObject {
   @Field(() => NextActionObject, { nullable: true, description: 'Payments awaiting 3-D Secure (REQUIRES_ACTION) only.' }) nextAction!: NextActionObject | null;
   @Field(() => String, { nullable: true, description: 'Payments: where the cardholder returns after 3-D Secure.' }) redirectUrl!: string | null;
   @Field(() => String, { nullable: true, description: 'Payments: your description.' }) description!: string | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Payments: what its refunds hold, in flight or done (never more than amount).' })
+  amountRefunded!: string | null;
+  @Field(() => String, { nullable: true, description: 'Refunds: the payment given back (its "pay_…" reference).' }) paymentReference!: string | null;
 
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
@@ -159,7 +166,7 @@ export class TransactionObject {
       destinationAmount: money(t.destinationAmount, t.destinationCurrency, units),
       destinationCurrency: t.destinationCurrency,
       rate: t.rate?.toFixed() ?? null,
-      fee: money(t.fee, t.sourceCurrency, units),
+      fee: money(t.fee, transfer ? t.sourceCurrency : t.currency, units),
       quoteId: t.quoteId,
       beneficiary:
         transfer && t.accountName && t.accountNumber && t.networkId
@@ -173,6 +180,8 @@ export class TransactionObject {
           : null,
       redirectUrl: t.redirectUrl,
       description: t.description,
+      amountRefunded: t.kind === 'payment' ? money(t.refundedAmount, t.currency, units) : null,
+      paymentReference: t.parentReference,
       createdAt: t.createdAt,
       updatedAt: t.updatedAt,
       completedAt: t.completedAt,

@@ -5,6 +5,9 @@ import { submitKycSchema } from '../../../modules/kyc/kyc.service';
 import { operatorDecisionSchema } from '../../../modules/kyc/kyc-review.inputs';
 import { createMerchantSchema } from '../../../modules/merchants/merchant.service';
 import { paymentSchema } from '../../../modules/payments/payment.service';
+import { refundSchema } from '../../../modules/payments/refund.service';
+import { setFeeSchema } from '../../../modules/ledger/fee-schedule';
+import { adjustmentSchema, balanceTransactionListSchema, statementSchema, topUpSchema } from '../../../modules/ledger/ledger.service';
 import { quoteRequestSchema } from '../../../modules/rates/rates.service';
 import { channelsQuerySchema, networksQuerySchema } from '../../../modules/reference/reference.service';
 import { collectionSchema } from '../../../modules/transactions/collection.service';
@@ -73,6 +76,8 @@ export const TAGS = {
   Transactions: 'Cross-border collections and transfers (steps 8–9) and the status of any transaction.',
   Payments: 'Domestic card payments and 3-D Secure.',
   Webhooks: 'Where events are delivered, the signing secret, and the event log.',
+  Balances: 'Your books: balances per currency, every movement of them, and statements (docs/ledger.md).',
+  Refunds: 'Refunds of card payments, full or partial.',
   Sandbox: 'Sandbox only: these routes do not exist in production.',
   Admin: 'Operator API. Exists only when the service has ADMIN_API_KEY set; authenticate with that key as a bearer token.',
   Reference: 'This document and its reader.',
@@ -81,6 +86,122 @@ export type TagName = keyof typeof TAGS;
 
 const AMOUNT_QUERY: JsonSchema = { type: 'string', pattern: '^\\d+(\\.\\d+)?$', examples: ['100'] };
 const reference = 'The service’s reference (`col_…`, `trf_…`, `pay_…`) or your own `reference`';
+
+/** Issue 19: the books and refunds. */
+const LEDGER_OPERATIONS: OperationSpec[] = [
+  {
+    method: 'get',
+    path: '/v1/balances',
+    operationId: 'listBalances',
+    tag: 'Balances',
+    access: 'bearer',
+    summary: 'Your balances, per currency',
+    description: 'available (yours to pay out and refund from), pending (settled, not yet released) and reserved (held for transfers and refunds in flight). GraphQL: balances.',
+    ok: { message: 'Balances retrieved', data: 'Balance', list: 'count' },
+  },
+  {
+    method: 'get',
+    path: '/v1/balance-transactions',
+    operationId: 'listBalanceTransactions',
+    tag: 'Balances',
+    access: 'bearer',
+    summary: 'Every movement of your balance, newest first',
+    description: 'One per change of available + pending: collections and payments (net of fee), transfers and refunds (amount and fee held at initiation), their reversals, top-ups and adjustments. GraphQL: balanceTransactions.',
+    query: balanceTransactionListSchema,
+    fields: { after: { description: 'The `meta.next_cursor` of the previous page' } },
+    ok: { message: 'Balance transactions retrieved', data: 'BalanceTransaction', list: 'page' },
+  },
+  {
+    method: 'get',
+    path: '/v1/reports/statement',
+    operationId: 'getStatement',
+    tag: 'Balances',
+    access: 'bearer',
+    summary: 'A statement of one currency for [from, to): CSV, or JSON with Accept: application/json',
+    description: 'The opening balance, every entry in posting order with the balance after it, the closing balance and totals by type. Opening + the entries’ net = closing, always.',
+    query: statementSchema,
+    ok: { message: 'Statement retrieved', data: 'Statement' },
+  },
+  {
+    method: 'post',
+    path: '/v1/refunds',
+    operationId: 'refundPayment',
+    tag: 'Refunds',
+    access: 'bearer',
+    summary: 'Refund a card payment, in full or in part',
+    description: 'The amount (default: all that is left) is reserved from your available balance and sent back through the provider; refund.successful or refund.failed follows. GraphQL: refundPayment.',
+    body: { name: 'RefundRequest', schema: refundSchema, example: { payment_reference: 'order-1042', amount: '500.00', reason: 'Returned item', reference: 'refund-1042-1' } },
+    fields: { amount: { schema: AMOUNT_QUERY, description: 'At most what is left to refund; absent: all of it' } },
+    ok: { message: 'Refund initiated; the final status comes by webhook or the status endpoint', data: 'Refund' },
+    errors: {
+      NOT_FOUND: 'no payment of yours has this reference',
+      INVALID_STATE: 'the payment is not successful, or is refunded in full already',
+      INSUFFICIENT_FUNDS: 'your available balance in the payment’s currency does not cover the refund',
+      DUPLICATE_REQUEST: 'reference already used',
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/refunds/{reference}',
+    operationId: 'getRefund',
+    tag: 'Refunds',
+    access: 'bearer',
+    summary: 'Get a refund',
+    params: { reference: 'The service’s reference (`rfd_…`) or your own `reference`' },
+    ok: { message: 'Refund successful', data: 'Refund' },
+    errors: { NOT_FOUND: 'no refund of yours has this reference' },
+  },
+  {
+    method: 'post',
+    path: '/v1/sandbox/balance/top-up',
+    operationId: 'topUpBalance',
+    tag: 'Sandbox',
+    access: 'bearer',
+    sandboxOnly: true,
+    summary: 'Add test money to your available balance',
+    body: { name: 'TopUpRequest', schema: topUpSchema, example: { currency: 'NGN', amount: '50000.00' } },
+    fields: { amount: { required: true, schema: AMOUNT_QUERY } },
+    ok: { message: 'Balance topped up (sandbox)', data: 'Balance' },
+  },
+  {
+    method: 'post',
+    path: '/v1/admin/merchants/{merchantId}/adjustments',
+    operationId: 'adjustBalance',
+    tag: 'Admin',
+    access: 'admin',
+    summary: 'Post an adjustment to a merchant’s available balance',
+    description: 'Against the external-funds account, with its reason; shown in the merchant’s statement as `adjustment`. A negative amount debits (never below zero). The same reference posts once (200 then, 201 the first time).',
+    params: { merchantId: 'The merchant’s id' },
+    body: { name: 'AdjustmentRequest', schema: adjustmentSchema, example: { currency: 'NGN', amount: '-250.00', reason: 'Chargeback fee', reference: 'ADJ-42' } },
+    fields: { amount: { required: true, schema: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' }, description: 'Signed' } },
+    ok: { status: 201, message: 'Adjustment posted', data: 'Balance' },
+    errors: { NOT_FOUND: 'no merchant has this id', INSUFFICIENT_FUNDS: 'a debit the available balance cannot cover' },
+  },
+  {
+    method: 'put',
+    path: '/v1/admin/merchants/{merchantId}/fees',
+    operationId: 'setMerchantFee',
+    tag: 'Admin',
+    access: 'admin',
+    summary: 'Set a merchant’s price for one kind (and currency, or every currency)',
+    params: { merchantId: 'The merchant’s id' },
+    body: { name: 'FeeRuleRequest', schema: setFeeSchema, example: { kind: 'payment', currency: 'NGN', percent: '1.4', fixed: '100.00' } },
+    fields: { percent: { required: true, schema: AMOUNT_QUERY }, fixed: { schema: AMOUNT_QUERY, description: 'Needs a currency' } },
+    ok: { message: 'Fee schedule updated', data: 'FeeRule', list: 'count' },
+    errors: { NOT_FOUND: 'no merchant has this id' },
+  },
+  {
+    method: 'get',
+    path: '/v1/admin/merchants/{merchantId}/fees',
+    operationId: 'getMerchantFees',
+    tag: 'Admin',
+    access: 'admin',
+    summary: 'A merchant’s own prices (the defaults apply to the rest)',
+    params: { merchantId: 'The merchant’s id' },
+    ok: { message: 'Fee schedule retrieved', data: 'FeeRule', list: 'count' },
+    errors: { NOT_FOUND: 'no merchant has this id' },
+  },
+];
 
 export const OPERATIONS: OperationSpec[] = [
   // OAuth (oauth.routes.ts)
@@ -619,4 +740,5 @@ export const OPERATIONS: OperationSpec[] = [
       responses: { '200': { description: 'An HTML page (Swagger UI) rendering /v1/openapi.json', content: { 'text/html': { schema: { type: 'string' } } } } },
     },
   },
+  ...LEDGER_OPERATIONS,
 ];

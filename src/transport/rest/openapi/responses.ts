@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KYC_STATUSES } from '../../../modules/kyc/kyc.state';
+import { BALANCE_TRANSACTION_TYPES } from '../../../modules/ledger/ledger.model';
 import { EVENT_TYPES } from '../../../modules/outbox/event-types';
 import { CARD_BRANDS } from '../../../modules/payments/card.rules';
 import { CHANNEL_STATUSES, CHANNEL_TYPES, RAMP_TYPES } from '../../../modules/reference/reference.types';
@@ -159,10 +160,11 @@ named(
     status: transactionStatus,
     amount: money.nullable(),
     currency: currency.nullable(),
+    fee: money.nullable().describe('What you pay for it, taken from the amount at settlement (your fee schedule)'),
     account_type: accountType.nullable(),
     bankInfo: BankInfo.optional().describe('Bank collections only'),
   }),
-  'Spec §4.2: what a collection initiation returns.',
+  'Spec §4.2: what a collection initiation returns, and the fee.',
 );
 
 named(
@@ -201,6 +203,7 @@ const CollectionRecord = named(
     type: z.literal('collection'),
     amount: money.nullable(),
     currency: currency.nullable(),
+    fee: money.nullable(),
     account_number: z.string().nullable(),
     bankInfo: BankInfo.optional().describe('Bank collections only'),
     expires_at: nullableTimestamp.describe('Bank collections: when an unpaid one expires'),
@@ -223,6 +226,8 @@ const Payment = named(
     failure_reason: z.string().nullable().describe('e.g. insufficient_funds, authentication_failed, authentication_expired'),
     amount: money.nullable(),
     currency: currency.nullable(),
+    fee: money.nullable().describe('What you pay for it, taken from the amount at settlement'),
+    amount_refunded: money.describe('What its refunds hold, in flight or done (never more than amount)'),
     payment_method: z.literal('card').nullable(),
     card: z.object({ brand: z.enum(CARD_BRANDS), last4: z.string().nullable(), fingerprint: z.string().nullable() }).nullable(),
     next_action: z
@@ -238,9 +243,73 @@ const Payment = named(
   'A card payment: its record as initiation, verification, the status endpoint and webhooks show it.',
 );
 
+const Refund = named(
+  'Refund',
+  z.object({
+    reference: z.string().describe('The service’s reference, `rfd_…`'),
+    external_reference: z.string(),
+    type: z.literal('refund'),
+    status: transactionStatus,
+    failure_reason: z.string().nullable(),
+    payment_reference: z.string().nullable().describe('The payment given back (its `pay_…` reference)'),
+    amount: money.nullable(),
+    currency: currency.nullable(),
+    reason: z.string().nullable(),
+    provider_reference: z.string().nullable(),
+    ...recordTimes,
+  }),
+  'A refund of a card payment: its record as creation, GET /v1/refunds/{reference}, the status endpoint and webhooks show it.',
+);
+
+const balanceTransactionType = z.enum(BALANCE_TRANSACTION_TYPES);
+named(
+  'Balance',
+  z.object({
+    currency,
+    available: money.describe('Yours to pay out and refund from'),
+    pending: money.describe('Settled collections and payments not yet released (the settlement delay)'),
+    reserved: money.describe('Held for transfers and refunds in flight'),
+  }),
+);
+const BalanceTransaction = named(
+  'BalanceTransaction',
+  z.object({
+    id: z.string(),
+    type: balanceTransactionType,
+    currency,
+    amount: money.describe('What moved before the fee; negative for money out'),
+    fee: money,
+    net: money.describe('amount − fee: what available + pending changed by'),
+    balance_after: money.describe('available + pending after it'),
+    source_reference: z.string().nullable().describe('The transaction (or adjustment) it comes from'),
+    created_at: timestamp,
+  }),
+);
+named(
+  'Statement',
+  z.object({
+    currency,
+    from: timestamp,
+    to: timestamp,
+    opening_balance: money,
+    closing_balance: money.describe('opening_balance + the sum of every entry’s net'),
+    totals: z.array(z.object({ type: balanceTransactionType, count: z.int(), amount: money, fee: money, net: money })),
+    entries: z.array(BalanceTransaction),
+  }),
+);
+named(
+  'FeeRule',
+  z.object({
+    kind: z.enum(['collection', 'transfer', 'payment']),
+    currency: currency.nullable().describe('null: every currency'),
+    percent: z.string(),
+    fixed: z.string(),
+  }),
+);
+
 named(
   'Transaction',
-  z.discriminatedUnion('type', [CollectionRecord, TransferRecord, Payment]),
+  z.discriminatedUnion('type', [CollectionRecord, TransferRecord, Payment, Refund]),
   'The full record of any transaction, by kind (`type`). Webhook events carry the same JSON.',
 );
 
@@ -317,7 +386,12 @@ export function responseComponents(opts: { strict?: boolean } = {}): Record<stri
   }
   schemas.Transaction!.discriminator = {
     propertyName: 'type',
-    mapping: { collection: '#/components/schemas/CollectionRecord', transfer: '#/components/schemas/TransferRecord', payment: '#/components/schemas/Payment' },
+    mapping: {
+      collection: '#/components/schemas/CollectionRecord',
+      transfer: '#/components/schemas/TransferRecord',
+      payment: '#/components/schemas/Payment',
+      refund: '#/components/schemas/Refund',
+    },
   };
   return schemas;
 }

@@ -9,6 +9,7 @@ import { adminKycRoutes } from './admin-kyc.routes';
 import { serializeCredentials, serializeMerchant } from './merchant.serializer';
 import { parseUuid } from '../../../shared/validation';
 import { fromRest } from '../field-names';
+import { serializeBalance } from '../../../modules/ledger/ledger.serializer';
 
 /** Operator API, guarded by ADMIN_API_KEY. Not registered at all when the key is unset. */
 export async function adminRoutes(
@@ -50,4 +51,28 @@ export async function adminRoutes(
       serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant), { admin: true }),
     );
   });
+
+  // The books (docs/ledger.md): an adjustment against the external-funds account, with its reason; the same reference posts once.
+  app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/adjustments', async (request, reply) => {
+    const { balance, posted } = await services.ledger.adjust(parseUuid(request.params.merchantId, 'merchantId'), fromRest(request.body));
+    return sendSuccess(reply, posted ? 'Adjustment posted' : 'Adjustment already posted under this reference; nothing changed', serializeBalance(balance), posted ? 201 : 200);
+  });
+
+  // A merchant's own price for one kind (and currency, or all): the defaults (FEE_DEFAULTS) apply to the rest.
+  app.put<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/fees', async (request, reply) => {
+    const merchantId = parseUuid(request.params.merchantId, 'merchantId');
+    await services.fees.set(merchantId, fromRest(request.body));
+    return sendSuccess(reply, 'Fee schedule updated', await feeSchedule(services, merchantId));
+  });
+
+  app.get<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/fees', async (request, reply) => {
+    const merchantId = parseUuid(request.params.merchantId, 'merchantId');
+    await services.merchants.getMerchant(merchantId);
+    return sendSuccess(reply, 'Fee schedule retrieved', await feeSchedule(services, merchantId));
+  });
+}
+
+async function feeSchedule(services: Services, merchantId: string) {
+  const rules = await services.fees.list(merchantId);
+  return rules.map((r) => ({ kind: r.kind, currency: r.currency, percent: r.percent.toFixed(), fixed: r.fixed.toFixed() }));
 }

@@ -1,0 +1,49 @@
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { PaymentsEnv } from '../../../config';
+import type { Services } from '../../../container';
+import { AppError } from '../../../shared/errors';
+import type { GraphQLContext } from '../context';
+import { toConnection } from '../relay';
+import { DecimalScalar } from '../scalars';
+import { TransactionObject } from '../transactions/transaction.types';
+import { BalanceObject, BalanceTransactionConnection, BalanceTransactionFilter, BalanceTransactionObject, RefundPaymentInput } from './ledger.types';
+
+/** The books and refunds; the same service calls as /v1/balances, /v1/balance-transactions, /v1/refunds and the sandbox top-up. */
+@Resolver()
+export class LedgerResolver {
+  constructor(
+    private readonly services: Services,
+    private readonly env: PaymentsEnv,
+  ) {}
+
+  @Query(() => [BalanceObject], { description: 'Your balances, one per currency.' })
+  async balances(@Ctx() ctx: GraphQLContext): Promise<BalanceObject[]> {
+    return (await this.services.ledger.balances(ctx.auth.merchantId)).map((b) => BalanceObject.from(b, this.services.reference));
+  }
+
+  @Query(() => BalanceTransactionConnection, { description: 'Every movement of your balance (available + pending), newest first.' })
+  async balanceTransactions(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('filter', () => BalanceTransactionFilter, { nullable: true }) filter?: BalanceTransactionFilter,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<BalanceTransactionConnection> {
+    const page = await this.services.ledger.listBalanceTransactions(ctx.auth.merchantId, { ...filter, limit: first, after });
+    return toConnection(page, (t) => BalanceTransactionObject.from(t, this.services.reference));
+  }
+
+  @Mutation(() => TransactionObject, { description: 'Refund a successful card payment in full (amount omitted) or in part; reserved from your available balance.' })
+  async refundPayment(@Arg('input', () => RefundPaymentInput) input: RefundPaymentInput, @Ctx() ctx: GraphQLContext): Promise<TransactionObject> {
+    return TransactionObject.from(await this.services.refunds.refundPayment(ctx.auth.merchantId, input), this.services.reference);
+  }
+
+  @Mutation(() => BalanceObject, { description: 'Sandbox only: add test money to your available balance. In production it is NOT_FOUND, like the REST route.' })
+  async topUpBalance(
+    @Arg('currency', () => String) currency: string,
+    @Arg('amount', () => DecimalScalar) amount: unknown,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<BalanceObject> {
+    if (this.env !== 'sandbox') throw new AppError('NOT_FOUND', 'Sandbox top-ups are not available in production');
+    return BalanceObject.from(await this.services.ledger.topUp(ctx.auth.merchantId, { currency, amount }), this.services.reference);
+  }
+}

@@ -1,0 +1,82 @@
+import { Field, InputType, ObjectType } from 'type-graphql';
+import type { ReferenceService } from '../../../modules/reference/reference.service';
+import { formatAmount, type Decimal } from '../../../shared/money';
+import { BALANCE_TRANSACTION_TYPES, type BalanceTransactionType } from '../../../modules/ledger/ledger.model';
+import type { Balance, BalanceTransaction, BalanceTransactionListQuery } from '../../../modules/ledger/ledger.service';
+import type { RefundCommand } from '../../../modules/payments/refund.service';
+import { domainEnum } from '../enums';
+import { Connection } from '../relay';
+import { DecimalScalar } from '../scalars';
+
+type MinorUnits = Pick<ReferenceService, 'currencyMinorUnit'>;
+
+/** With exactly the currency's decimals ("100.00", "3700"). */
+function money(amount: Decimal, currency: string, units: MinorUnits): string {
+  const minorUnit = units.currencyMinorUnit(currency);
+  return minorUnit === undefined ? amount.toFixed() : formatAmount(amount, minorUnit);
+}
+
+export const BalanceTransactionTypeEnum = domainEnum(BALANCE_TRANSACTION_TYPES, 'BalanceTransactionType', 'What moved a balance.');
+
+@ObjectType('Balance', { description: 'Your balance in one currency.' })
+export class BalanceObject {
+  @Field(() => String) currency!: string;
+  @Field(() => DecimalScalar, { description: 'Yours to pay out and refund from.' }) available!: string;
+  @Field(() => DecimalScalar, { description: 'Settled collections and payments not yet released (the settlement delay).' }) pending!: string;
+  @Field(() => DecimalScalar, { description: 'Held for transfers and refunds in flight.' }) reserved!: string;
+
+  static from(b: Balance, units: MinorUnits): BalanceObject {
+    return Object.assign(new BalanceObject(), {
+      currency: b.currency,
+      available: money(b.available, b.currency, units),
+      pending: money(b.pending, b.currency, units),
+      reserved: money(b.reserved, b.currency, units),
+    });
+  }
+}
+
+@ObjectType('BalanceTransaction', { description: 'One movement of available + pending: net = amount − fee; balanceAfter follows it.' })
+export class BalanceTransactionObject {
+  @Field(() => String) id!: string;
+  @Field(() => BalanceTransactionTypeEnum) type!: BalanceTransactionType;
+  @Field(() => String) currency!: string;
+  @Field(() => DecimalScalar, { description: 'What moved before the fee; negative for money out.' }) amount!: string;
+  @Field(() => DecimalScalar) fee!: string;
+  @Field(() => DecimalScalar) net!: string;
+  @Field(() => DecimalScalar) balanceAfter!: string;
+  @Field(() => String, { nullable: true, description: 'The transaction (or adjustment) it comes from.' }) sourceReference!: string | null;
+  @Field(() => Date) createdAt!: Date;
+
+  static from(t: BalanceTransaction, units: MinorUnits): BalanceTransactionObject {
+    return Object.assign(new BalanceTransactionObject(), {
+      id: t.id,
+      type: t.type,
+      currency: t.currency,
+      amount: money(t.amount, t.currency, units),
+      fee: money(t.fee, t.currency, units),
+      net: money(t.net, t.currency, units),
+      balanceAfter: money(t.balanceAfter, t.currency, units),
+      sourceReference: t.sourceReference,
+      createdAt: t.createdAt,
+    });
+  }
+}
+
+@ObjectType('BalanceTransactionConnection')
+export class BalanceTransactionConnection extends Connection(BalanceTransactionObject, 'BalanceTransaction') {}
+
+@InputType('BalanceTransactionFilter', { description: 'Every given condition must hold.' })
+export class BalanceTransactionFilter implements Pick<BalanceTransactionListQuery, 'currency' | 'type' | 'createdFrom' | 'createdTo'> {
+  @Field(() => String, { nullable: true }) currency?: string | null;
+  @Field(() => BalanceTransactionTypeEnum, { nullable: true }) type?: BalanceTransactionType | null;
+  @Field(() => Date, { nullable: true, description: 'At or after this time.' }) createdFrom?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Before this time.' }) createdTo?: Date | null;
+}
+
+@InputType('RefundPaymentInput')
+export class RefundPaymentInput implements RefundCommand {
+  @Field(() => String, { description: 'The payment’s reference ("pay_…") or your own.' }) paymentReference!: string;
+  @Field(() => DecimalScalar, { nullable: true, description: 'At most what is left to refund; omitted: all of it.' }) amount?: unknown;
+  @Field(() => String) reason!: string;
+  @Field(() => String, { description: 'Your own reference for the refund, unique across your transactions.' }) reference!: string;
+}
