@@ -49,13 +49,14 @@ function cell(value: string | null): string {
  */
 export function statementCsv(s: Statement): string {
   const rows: string[] = [];
+  const amount = (d: Decimal) => d.toFixed(s.minorUnit);
   const line = (...cells: Array<string | number>) => rows.push(cells.map((c) => (typeof c === 'number' ? String(c) : c)).join(','));
   line('row', 'id', 'type', 'currency', 'amount', 'fee', 'net', 'balance_after', 'source_reference', 'created_at');
-  line('opening_balance', '', '', s.currency, '', '', '', s.openingBalance.toFixed(), '', s.from.toISOString());
+  line('opening_balance', '', '', s.currency, '', '', '', amount(s.openingBalance), '', s.from.toISOString());
   for (const e of s.entries) {
-    line('entry', e.id, e.type, e.currency, e.amount.toFixed(), e.fee.toFixed(), e.net.toFixed(), e.balanceAfter.toFixed(), cell(e.sourceReference), e.createdAt.toISOString());
+    line('entry', e.id, e.type, e.currency, amount(e.amount), amount(e.fee), amount(e.net), amount(e.balanceAfter), cell(e.sourceReference), e.createdAt.toISOString());
   }
-  line('closing_balance', '', '', s.currency, '', '', '', s.closingBalance.toFixed(), '', s.to.toISOString());
-  for (const t of s.totals) line('total', String(t.count), t.type, s.currency, t.amount.toFixed(), t.fee.toFixed(), t.net.toFixed(), '', '', '');
+  line('closing_balance', '', '', s.currency, '', '', '', amount(s.closingBalance), '', s.to.toISOString());
+  for (const t of s.totals) line('total', String(t.count), t.type, s.currency, amount(t.amount), amount(t.fee), amount(t.net), '', '', '');
   return `${rows.join('\r\n')}\r\n`;
 }

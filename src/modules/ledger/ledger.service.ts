@@ -66,6 +66,8 @@ export type StatementQuery = Command<typeof statementSchema>;
 /** A statement: opening + Σ net of its entries = closing, always. */
 export interface Statement {
   currency: string;
+  /** The currency's decimals: what the CSV writes every amount with. */
+  minorUnit: number;
   from: Date;
   to: Date;
   openingBalance: Decimal;
@@ -195,7 +197,7 @@ export class LedgerService {
       this.logger.error({ merchantId, currency, closing: closingBalance.toFixed(), balanceAfter: last.balanceAfter.toFixed() }, 'statement does not add up');
       throw new AppError('SERVER_ERROR', 'The statement could not be produced; the books are being checked');
     }
-    return { currency, from, to, openingBalance, closingBalance, entries, totals: [...totals.values()] };
+    return { currency, minorUnit: this.minorUnitOf(currency) ?? 2, from, to, openingBalance, closingBalance, entries, totals: [...totals.values()] };
   }
 
   /** Sandbox: adds test money to the merchant's available balance. */
