@@ -33,6 +33,10 @@ const allowed: Array<[TransactionKind, TransactionStatus, TransactionStatus]> = 
   ['transfer', 'processing', 'failed'],
   ['payment', 'processing', 'successful'],
   ['payment', 'processing', 'failed'],
+  ['refund', 'initiating', 'processing'],
+  ['refund', 'initiating', 'failed'],
+  ['refund', 'processing', 'successful'],
+  ['refund', 'processing', 'failed'],
 ];
 
 const isAllowed = (kind: TransactionKind, from: TransactionStatus, to: TransactionStatus) => allowed.some(([k, f, t]) => k === kind && f === from && t === to);
@@ -59,8 +63,8 @@ function expectInvalidState(fn: () => unknown) {
 }
 
 describe('transaction state machine', () => {
-  it('knows the three kinds and the six statuses', () => {
-    expect([...TRANSACTION_KINDS]).toEqual(['collection', 'transfer', 'payment']);
+  it('knows the four kinds and the six statuses', () => {
+    expect([...TRANSACTION_KINDS]).toEqual(['collection', 'transfer', 'payment', 'refund']);
     expect([...TRANSACTION_STATUSES]).toEqual(['initiating', 'processing', 'requires_action', 'successful', 'failed', 'expired']);
   });
 
@@ -68,10 +72,10 @@ describe('transaction state machine', () => {
     expect(nextTransactionStatus(kind, from, to)).toBe(to);
   });
 
-  it('forbids every other (kind, from, to) triple: 91 of the 108', () => {
-    // 3 kinds × 6 × 6 = 108 triples, 17 allowed.
-    expect(forbidden).toHaveLength(3 * 6 * 6 - allowed.length);
-    expect(forbidden).toHaveLength(91);
+  it('forbids every other (kind, from, to) triple: 123 of the 144', () => {
+    // 4 kinds × 6 × 6 = 144 triples, 21 allowed.
+    expect(forbidden).toHaveLength(4 * 6 * 6 - allowed.length);
+    expect(forbidden).toHaveLength(123);
   });
 
   it.each(forbidden)('a %s may not go %s → %s: INVALID_STATE (409)', (kind, from, to) => {
@@ -94,7 +98,7 @@ describe('transaction state machine', () => {
     });
   });
 
-  it.each(['collection', 'transfer'] as const)('a %s cannot succeed straight from initiating, nor wait for 3-D Secure', (kind) => {
+  it.each(['collection', 'transfer', 'refund'] as const)('a %s cannot succeed straight from initiating, nor wait for 3-D Secure', (kind) => {
     expectInvalidState(() => nextTransactionStatus(kind, 'initiating', 'successful'));
     expectInvalidState(() => nextTransactionStatus(kind, 'initiating', 'requires_action'));
   });
@@ -104,7 +108,7 @@ describe('transaction state machine', () => {
     expectInvalidState(() => nextTransactionStatus('payment', 'requires_action', 'processing'));
   });
 
-  it.each(['transfer', 'payment'] as const)('only collections expire: a processing %s cannot become expired', (kind) => {
+  it.each(['transfer', 'payment', 'refund'] as const)('only collections expire: a processing %s cannot become expired', (kind) => {
     expectInvalidState(() => nextTransactionStatus(kind, 'processing', 'expired'));
     expect(() => nextTransactionStatus(kind, 'processing', 'expired')).toThrow(`A ${kind} that is processing cannot become expired`);
   });

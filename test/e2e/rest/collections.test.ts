@@ -345,6 +345,8 @@ describe('REST POST /v1/crossborder/global-collection', () => {
           status: 'processing',
           amount: 1500.5,
           currency: 'KES',
+          // Issue 19: the fee (1 % by default) shows at initiation, as in the quote and the balance transaction.
+          fee: 15.01,
           account_type: 'momo',
         },
       });
@@ -358,7 +360,7 @@ describe('REST POST /v1/crossborder/global-collection', () => {
       const res = await collect(body);
       expect(res.status).toBe(200);
       const { data } = res.body;
-      expect(Object.keys(data).sort()).toEqual(['account_type', 'amount', 'bankInfo', 'currency', 'external_reference', 'reference', 'status']);
+      expect(Object.keys(data).sort()).toEqual(['account_type', 'amount', 'bankInfo', 'currency', 'external_reference', 'fee', 'reference', 'status']);
       expect(data).toMatchObject({ external_reference: body.reference, status: 'processing', amount: 5000, currency: 'KES', account_type: 'bank' });
       expect(data.reference).toMatch(SERVICE_REFERENCE);
       expect(Object.keys(data.bankInfo).sort()).toEqual(['accountName', 'accountNumber', 'bankCode', 'bankName']);

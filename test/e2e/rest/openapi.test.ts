@@ -162,7 +162,12 @@ describe('OpenAPI document and docs page (sandbox)', () => {
       const [method, route] = r.split(' ') as [string, string];
       return doc.paths[route.replace(/:(\w+)/g, '{$1}')]![method.toLowerCase()]['x-sandbox-only'] === true;
     });
-    expect(sandboxOnly.sort()).toEqual(['GET /v1/sandbox/3ds/:handle', 'POST /v1/sandbox/3ds/:handle', 'POST /v1/sandbox/transactions/:reference/simulate']);
+    expect(sandboxOnly.sort()).toEqual([
+      'GET /v1/sandbox/3ds/:handle',
+      'POST /v1/sandbox/3ds/:handle',
+      'POST /v1/sandbox/balance/top-up',
+      'POST /v1/sandbox/transactions/:reference/simulate',
+    ]);
     expect(doc.paths['/v1/sandbox/3ds/{handle}']!.get.responses['200'].content).toHaveProperty('text/html');
     const production = buildOpenApiDocument({ env: 'production', adminApiKey: 'key' }) as unknown as Doc;
     const operations = Object.values(production.paths).flatMap((item) => Object.values(item));

@@ -54,6 +54,7 @@ describe('REST GET /v1/crossborder/global-transfer/{reference}', () => {
       type: 'collection',
       status: 'processing',
       failure_reason: null,
+      fee: 15.01,
       customer_uuid: customerA,
       account_type: 'momo',
       country_code: 'KE',

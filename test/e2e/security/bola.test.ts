@@ -7,7 +7,7 @@ import { cardPaymentBody, cardPaymentInput } from '../../helpers/payments';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { dbFingerprint, dbRows, GqlSocket, randomLike, registeredRoutes } from '../../helpers/security';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { momoCollectionBody, momoCollectionInput, momoTransferInput, transferBody } from '../../helpers/transactions';
+import { momoCollectionBody, momoCollectionInput, momoTransferInput, newReference, transferBody } from '../../helpers/transactions';
 import { awaitDelivery, setEndpoint } from '../../helpers/webhooks';
 
 /**
@@ -35,6 +35,7 @@ interface Tenant {
   collection: Txn;
   transfer: Txn;
   payment: Txn;
+  refund: Txn;
   events: string[];
 }
 
@@ -76,6 +77,13 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
   if (collection.data.status !== 'processing' || transfer.data.status !== 'processing' || payment.data.status !== 'successful') {
     throw new Error(`unexpected fixture states: ${collection.data.status} ${transfer.data.status} ${payment.data.status}`);
   }
+  const refund = await ok(
+    request(app.url, 'POST', '/v1/refunds', {
+      token,
+      body: { payment_reference: payment.data.reference, amount: '100.00', reason: 'Fixture refund', reference: newReference('rfd') },
+    }),
+    'refund',
+  );
   const events = (await ok(request(app.url, 'GET', '/v1/webhooks/events', { token }), 'events')).data.map((e: { id: string }) => e.id);
   return {
     merchantId: creds.merchant.id,
@@ -87,6 +95,7 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
     collection: collection.data,
     transfer: transfer.data,
     payment: payment.data,
+    refund: refund.data,
     events,
   };
 }
@@ -114,11 +123,16 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       A.customerid,
       A.pending,
       A.quote,
-      ...[A.collection, A.transfer, A.payment].flatMap((t) => [t.reference, t.external_reference]),
+      ...[A.collection, A.transfer, A.payment, A.refund].flatMap((t) => [t.reference, t.external_reference]),
       ...A.events,
     ];
     cursorsOfA.restCustomers = (await ok(request(app.url, 'GET', '/v1/customers?limit=1', { token: A.token }), 'customers')).meta.next_cursor;
     cursorsOfA.restEvents = (await ok(request(app.url, 'GET', '/v1/webhooks/events?limit=1', { token: A.token }), 'events')).meta.next_cursor;
+    const balanceTxns = await ok(request(app.url, 'GET', '/v1/balance-transactions?limit=1', { token: A.token }), 'balance transactions');
+    cursorsOfA.restBalance = balanceTxns.meta.next_cursor;
+    cursorsOfA.gqlBalance = balanceTxns.meta.next_cursor;
+    // A's balance transactions are A's secrets too.
+    secretsOfA.push(...(await ok(request(app.url, 'GET', '/v1/balance-transactions?limit=100', { token: A.token }), 'balance transactions')).data.map((t: { id: string }) => t.id));
     const gql = await graphql(
       app.url,
       '{ customers(first: 1) { pageInfo { endCursor } } transactions(first: 1) { pageInfo { endCursor } } webhookEvents(first: 1) { pageInfo { endCursor } } }',
@@ -157,6 +171,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       ['transfer external reference', t.transfer.external_reference],
       ['payment reference', t.payment.reference],
       ['payment external reference', t.payment.external_reference],
+      ['refund reference', t.refund.reference],
+      ['refund external reference', t.refund.external_reference],
     ];
     const cases: RestCase[] = [];
     for (const [label, uuid] of [
@@ -192,6 +208,14 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
           path: (id) => `/v1/payments/verify/${id}`,
           expected: NOT_FOUND,
           readableByOwner: label!.startsWith('payment'),
+        });
+        cases.push({
+          route: `${method} /v1/refunds/:reference`,
+          label: label!,
+          id: () => ref!,
+          path: (id) => `/v1/refunds/${id}`,
+          expected: NOT_FOUND,
+          readableByOwner: label!.startsWith('refund'),
         });
       }
       for (const outcome of ['successful', 'failed']) {
@@ -249,6 +273,16 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       // Documented: someone else's quote is refused on quote_id, exactly like an unknown one.
       expected: { status: 400, code: 'INVALID_REQUEST' },
     });
+    for (const ref of [A.payment.reference, A.payment.external_reference]) {
+      cases.push({
+        route: 'POST /v1/refunds',
+        label: 'payment_reference',
+        id: () => ref,
+        path: () => '/v1/refunds',
+        body: (id) => ({ payment_reference: id, amount: '1.00', reason: 'BOLA', reference: 'fixed-ref-r' }),
+        expected: NOT_FOUND,
+      });
+    }
     cases.push({
       route: 'POST /v1/payments/initiate',
       label: 'customer_uuid',
@@ -448,6 +482,16 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       variables: (id) => ({ input: momoTransferInput(B.customer, { quoteId: id, reference: 'fixed-ref-q' }) }),
       code: 'INVALID_REQUEST',
     });
+    for (const ref of [A.payment.reference, A.payment.external_reference]) {
+      cases.push({
+        covers: ['Mutation.refundPayment(input.paymentReference)'],
+        label: `refundPayment ${ref}`,
+        id: () => ref,
+        query: 'mutation($input: RefundPaymentInput!) { refundPayment(input: $input) { reference } }',
+        variables: (id) => ({ input: { paymentReference: id, amount: '1.00', reason: 'BOLA', reference: 'fixed-ref-gr' } }),
+        code: 'NOT_FOUND',
+      });
+    }
     cases.push({
       covers: ['Mutation.initiatePayment(input.customerUuid)'],
       label: 'initiatePayment',
@@ -460,7 +504,13 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
   };
 
   /** Lists (cursors and filters); checked by content in the lists test. */
-  const LIST_COVERS = ['Query.customers(after)', 'Query.transactions(after)', 'Query.transactions(filter.customerUuid)', 'Query.webhookEvents(after)'];
+  const LIST_COVERS = [
+    'Query.customers(after)',
+    'Query.transactions(after)',
+    'Query.transactions(filter.customerUuid)',
+    'Query.webhookEvents(after)',
+    'Query.balanceTransactions(after)',
+  ];
   /** Subscriptions; checked over graphql-ws in the subscriptions test. */
   const SUBSCRIPTION_COVERS = ['Subscription.kycStatusChanged(customerUuid)', 'Subscription.transactionStatusChanged(reference)'];
   /** Identifiers the caller chooses for a new record: per merchant, checked in the reuse test. */
@@ -469,11 +519,12 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     'Mutation.initiateCollection(input.reference)',
     'Mutation.initiatePayment(input.reference)',
     'Mutation.initiateTransfer(input.reference)',
+    'Mutation.refundPayment(input.reference)',
   ];
 
   it('coverage: every GraphQL operation argument that names a record is swept', () => {
     const schema = buildSchema(readFileSync(path.join(__dirname, '../../../schema.graphql'), 'utf8'));
-    const ID_NAME = /^(id|uuid|customerUuid|customerId|reference|quoteId|after)$/;
+    const ID_NAME = /^(id|uuid|customerUuid|customerId|reference|paymentReference|quoteId|after)$/;
     const found: string[] = [];
     const walk = (type: string, field: string, prefix: string, args: ReadonlyArray<GraphQLArgument | GraphQLInputField>, depth: number) => {
       for (const arg of args) {
@@ -529,6 +580,10 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       '/v1/webhooks/events?limit=100',
       `/v1/webhooks/events?limit=100&after=${cursorsOfA.restEvents}`,
       '/v1/webhooks/events?limit=100&type=payment.successful',
+      '/v1/balances',
+      '/v1/balance-transactions?limit=100',
+      `/v1/balance-transactions?limit=100&after=${cursorsOfA.restBalance}`,
+      `/v1/reports/statement?currency=NGN&from=2000-01-01T00:00:00Z&to=2099-01-01T00:00:00Z`,
     ];
     const answers: Array<[string, string]> = [];
     for (const p of rest) {
@@ -545,6 +600,9 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       ['query { transactions(first: 100, filter: { type: PAYMENT }) { edges { node { reference externalReference } } } }', {}],
       ['query { webhookEvents(first: 100) { edges { node { id type data } } } }', {}],
       ['query($a: String) { webhookEvents(first: 100, after: $a) { edges { node { id type data } } } }', { a: cursorsOfA.gqlEvents }],
+      ['query { balances { currency available pending reserved } }', {}],
+      ['query { balanceTransactions(first: 100) { edges { node { id sourceReference } } } }', {}],
+      ['query($a: String) { balanceTransactions(first: 100, after: $a) { edges { node { id sourceReference } } } }', { a: cursorsOfA.gqlBalance }],
     ];
     for (const [query, variables] of gql) {
       const res = await graphql(app.url, query, { token: B.token, variables });
@@ -555,7 +613,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     expect(leaks).toEqual([]);
     // The unfiltered lists are B's own, so "no A" above is not the emptiness of a broken list.
     const joined = answers.map(([, t]) => t).join('\n');
-    for (const mine of [B.customer, B.pending, B.collection.reference, B.payment.reference, ...B.events]) expect(joined).toContain(mine);
+    for (const mine of [B.customer, B.pending, B.collection.reference, B.payment.reference, B.refund.reference, ...B.events]) expect(joined).toContain(mine);
     expect(await dbFingerprint(app.db.url)).toEqual(before);
   });
 

@@ -20,6 +20,9 @@ import { submitKycSchema } from '../../../src/modules/kyc/kyc.service';
 import { operatorDecisionSchema } from '../../../src/modules/kyc/kyc-review.inputs';
 import { createMerchantSchema } from '../../../src/modules/merchants/merchant.service';
 import { paymentSchema } from '../../../src/modules/payments/payment.service';
+import { refundSchema } from '../../../src/modules/payments/refund.service';
+import { setFeeSchema } from '../../../src/modules/ledger/fee-schedule';
+import { adjustmentSchema, topUpSchema } from '../../../src/modules/ledger/ledger.service';
 import { collectionSchema } from '../../../src/modules/transactions/collection.service';
 import { transferSchema } from '../../../src/modules/transactions/transfer.service';
 import { approvedCustomer, enroll, enrollBody, enrollInput, kycBody } from '../../helpers/factories';
@@ -127,6 +130,9 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     f.processing = collection.body.data.reference;
     const threeDs = await request(app.url, 'POST', '/v1/payments/initiate', { token: f.token, body: cardPaymentBody({ card: { number: CARDS.threeDs } }) });
     f.threeDsReference = threeDs.body.data.reference;
+    f.merchantId = m.merchant.id;
+    // A captured payment that refunds of 1.00 never exhaust.
+    f.payment = (await request(app.url, 'POST', '/v1/payments/initiate', { token: f.token, body: cardPaymentBody({ amount: '900000.00' }) })).body.data.reference;
     f.threeDsUrl = new URL(threeDs.body.data.next_action.url);
     f.page = await openPage(f.threeDsUrl.toString());
     if (!f.page.cookie || !f.page.csrf || collection.body.data.status !== 'processing')
@@ -199,6 +205,38 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       base: async () => ({ path: `/v1/sandbox/transactions/${f.processing}/simulate`, body: { outcome: 'failed' }, token: true }),
     },
     {
+      route: 'POST /v1/refunds',
+      fields: fromZod(refundSchema),
+      base: async () => ({
+        path: '/v1/refunds',
+        body: { payment_reference: f.payment, amount: '1.00', reason: 'Junk test', reference: newReference('rf') },
+        token: true,
+      }),
+    },
+    {
+      route: 'POST /v1/sandbox/balance/top-up',
+      fields: fromZod(topUpSchema),
+      base: async () => ({ path: '/v1/sandbox/balance/top-up', body: { currency: 'NGN', amount: '1.00' }, token: true }),
+    },
+    {
+      route: 'POST /v1/admin/merchants/:merchantId/adjustments',
+      fields: fromZod(adjustmentSchema),
+      base: async () => ({
+        path: `/v1/admin/merchants/${f.merchantId}/adjustments`,
+        body: { currency: 'NGN', amount: '1.00', reason: 'Junk test', reference: newReference('adj') },
+        headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` },
+      }),
+    },
+    {
+      route: 'PUT /v1/admin/merchants/:merchantId/fees',
+      fields: fromZod(setFeeSchema),
+      base: async () => ({
+        path: `/v1/admin/merchants/${f.merchantId}/fees`,
+        body: { kind: 'payment', currency: 'NGN', percent: '1.5' },
+        headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` },
+      }),
+    },
+    {
       route: 'POST /v1/sandbox/3ds/:handle',
       fields: [oneOf('decision', ['complete', 'fail']), ...strings('csrf')],
       base: async () => ({ path: f.threeDsUrl.pathname, body: { decision: 'fail', csrf: f.page.csrf }, headers: { cookie: f.page.cookie } }),
@@ -253,6 +291,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     initiateCollection: { arg: 'input', schema: collectionSchema },
     initiateTransfer: { arg: 'input', schema: transferSchema },
     initiatePayment: { arg: 'input', schema: paymentSchema },
+    refundPayment: { arg: 'input', schema: refundSchema },
   };
 
   /** A valid set of arguments for each mutation that has a string to sweep. */
@@ -301,6 +340,10 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
         return { id: 'evt_none' };
       case 'simulateTransaction':
         return { reference: f.processing, outcome: 'FAILED' };
+      case 'refundPayment':
+        return { input: { paymentReference: f.payment, amount: '1.00', reason: 'Junk test', reference: newReference('gql-rf') } };
+      case 'topUpBalance':
+        return { currency: 'NGN', amount: '1.00' };
       default:
         throw new Error(`no base arguments for the mutation ${mutation}: add them here`);
     }
