@@ -63,6 +63,22 @@ export const statementSchema = z.object({
 });
 export type StatementQuery = Command<typeof statementSchema>;
 
+/** One day's money in (collections and payments) and out (transfers and refunds) that succeeded, in one currency. */
+export interface ActivityDay {
+  day: string;
+  currency: string;
+  collected: Decimal;
+  paidOut: Decimal;
+}
+
+/** The dashboard's overview: daily volume and how many transactions that reached a final status succeeded. */
+export interface Activity {
+  days: ActivityDay[];
+  /** Final transactions in the period, and those successful (rate = successful / final; null when there were none). */
+  final: number;
+  successful: number;
+}
+
 /** A statement: opening + Σ net of its entries = closing, always. */
 export interface Statement {
   currency: string;
@@ -198,6 +214,34 @@ export class LedgerService {
       throw new AppError('SERVER_ERROR', 'The statement could not be produced; the books are being checked');
     }
     return { currency, minorUnit: this.minorUnitOf(currency) ?? 2, from, to, openingBalance, closingBalance, entries, totals: [...totals.values()] };
+  }
+
+  /**
+   * The last `days` days (by completion, UTC): volume collected vs paid out per day and
+   * currency, and the success rate of transactions that reached a final status.
+   */
+  async activity(merchantId: string, days: number): Promise<Activity> {
+    if (!Number.isInteger(days) || days < 1 || days > 366) throw AppError.invalidField('days', 'must be a whole number from 1 to 366');
+    const since = new Date(this.clock.now().getTime() - days * 86_400_000);
+    const rows = await this.sql.query<{ day: string; currency: string; collected: string; paid_out: string }>(
+      `select to_char(date_trunc('day', completed_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
+              coalesce(currency, source_currency) as currency,
+              coalesce(sum(amount) filter (where kind in ('collection', 'payment')), 0) as collected,
+              coalesce(sum(coalesce(source_amount, amount)) filter (where kind in ('transfer', 'refund')), 0) as paid_out
+       from "transaction" where merchant_id = $1 and status = 'successful' and completed_at >= $2
+       group by 1, 2 order by 1, 2`,
+      [merchantId, since],
+    );
+    const [rate] = await this.sql.query<{ final: string; successful: string }>(
+      `select count(*) as final, count(*) filter (where status = 'successful') as successful
+       from "transaction" where merchant_id = $1 and status in ('successful', 'failed', 'expired') and completed_at >= $2`,
+      [merchantId, since],
+    );
+    return {
+      days: rows.map((r) => ({ day: r.day, currency: r.currency.trim(), collected: new Decimal(r.collected), paidOut: new Decimal(r.paid_out) })),
+      final: Number(rate?.final ?? 0),
+      successful: Number(rate?.successful ?? 0),
+    };
   }
 
   /** Sandbox: adds test money to the merchant's available balance. */

@@ -6,7 +6,7 @@ import type { GraphQLContext } from '../context';
 import { toConnection } from '../relay';
 import { DecimalScalar } from '../scalars';
 import { TransactionObject } from '../transactions/transaction.types';
-import { BalanceObject, BalanceTransactionConnection, BalanceTransactionFilter, BalanceTransactionObject, RefundPaymentInput } from './ledger.types';
+import { ActivityObject, BalanceObject, BalanceTransactionConnection, BalanceTransactionFilter, BalanceTransactionObject, RefundPaymentInput } from './ledger.types';
 
 /** The books and refunds; the same service calls as /v1/balances, /v1/balance-transactions, /v1/refunds and the sandbox top-up. */
 @Resolver()
@@ -30,6 +30,11 @@ export class LedgerResolver {
   ): Promise<BalanceTransactionConnection> {
     const page = await this.services.ledger.listBalanceTransactions(ctx.auth.merchantId, { ...filter, limit: first, after });
     return toConnection(page, (t) => BalanceTransactionObject.from(t, this.services.reference));
+  }
+
+  @Query(() => ActivityObject, { description: 'The last `days` days (default 30): daily volume collected vs paid out, and the success rate.' })
+  async activity(@Ctx() ctx: GraphQLContext, @Arg('days', () => Int, { nullable: true }) days?: number): Promise<ActivityObject> {
+    return ActivityObject.from(await this.services.ledger.activity(ctx.auth.merchantId, days ?? 30), this.services.reference);
   }
 
   @Mutation(() => TransactionObject, { description: 'Refund a successful card payment in full (amount omitted) or in part; reserved from your available balance.' })

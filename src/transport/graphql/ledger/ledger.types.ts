@@ -1,8 +1,8 @@
-import { Field, InputType, ObjectType } from 'type-graphql';
+import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import { formatAmount, type Decimal } from '../../../shared/money';
 import { BALANCE_TRANSACTION_TYPES, type BalanceTransactionType } from '../../../modules/ledger/ledger.model';
-import type { Balance, BalanceTransaction, BalanceTransactionListQuery } from '../../../modules/ledger/ledger.service';
+import type { Activity, Balance, BalanceTransaction, BalanceTransactionListQuery } from '../../../modules/ledger/ledger.service';
 import type { RefundCommand } from '../../../modules/payments/refund.service';
 import { domainEnum } from '../enums';
 import { Connection } from '../relay';
@@ -79,4 +79,31 @@ export class RefundPaymentInput implements RefundCommand {
   @Field(() => DecimalScalar, { nullable: true, description: 'At most what is left to refund; omitted: all of it.' }) amount?: unknown;
   @Field(() => String) reason!: string;
   @Field(() => String, { description: 'Your own reference for the refund, unique across your transactions.' }) reference!: string;
+}
+
+@ObjectType('ActivityDay', { description: 'One day (UTC) of successful money in and out, in one currency.' })
+export class ActivityDayObject {
+  @Field(() => String, { description: 'YYYY-MM-DD' }) day!: string;
+  @Field(() => String) currency!: string;
+  @Field(() => DecimalScalar, { description: 'Collections and card payments.' }) collected!: string;
+  @Field(() => DecimalScalar, { description: 'Transfers (their source amount) and refunds.' }) paidOut!: string;
+}
+
+@ObjectType('Activity', { description: 'Your recent activity: daily volume, and how many transactions that reached a final status succeeded.' })
+export class ActivityObject {
+  @Field(() => [ActivityDayObject]) days!: ActivityDayObject[];
+  @Field(() => Int) finalCount!: number;
+  @Field(() => Int) successfulCount!: number;
+  @Field(() => Float, { nullable: true, description: 'successfulCount / finalCount; null when nothing reached a final status.' }) successRate!: number | null;
+
+  static from(a: Activity, units: MinorUnits): ActivityObject {
+    return Object.assign(new ActivityObject(), {
+      days: a.days.map((d) =>
+        Object.assign(new ActivityDayObject(), { day: d.day, currency: d.currency, collected: money(d.collected, d.currency, units), paidOut: money(d.paidOut, d.currency, units) }),
+      ),
+      finalCount: a.final,
+      successfulCount: a.successful,
+      successRate: a.final === 0 ? null : a.successful / a.final,
+    });
+  }
 }
