@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { enrollBody, kycBody } from './factories';
 import { graphql, request } from './http';
-import type { ServiceProcess } from './process';
+import { serviceEnv, type ServiceProcess } from './process';
 import { TEST_ADMIN_KEY } from './test-app';
 import { eventually } from './wait';
 import { dbQuery } from './webhooks';
@@ -126,3 +128,19 @@ export const INITIATE_TRANSFER = `mutation($input: InitiateTransferInput!) { ini
 
 export const initiateCollectionGql = (baseUrl: string, token: string, input: Record<string, unknown>) =>
   graphql(baseUrl, INITIATE_COLLECTION, { token, variables: { input } });
+
+/**
+ * `npm run ledger:verify` against a database, as an operator runs it after an incident (the built
+ * CLI; the service may be running or not): its report, and whether it exited 0.
+ */
+export async function ledgerVerify(databaseUrl: string): Promise<{ exitCode: number | null; ok: boolean; problems: string[]; entries: number }> {
+  const child = spawn(process.execPath, [path.resolve(__dirname, '../../dist/src/cli/ledger-verify.js')], { env: serviceEnv(databaseUrl, { LOG_LEVEL: 'error' }) });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (!stdout.trim()) throw new Error(`ledger:verify printed nothing (exit ${exitCode}): ${stderr}`);
+  const report = JSON.parse(stdout) as { ok: boolean; problems: string[]; entries: number };
+  return { exitCode, ...report };
+}

@@ -1,5 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import {
+  ledgerVerify,
   adminMerchant,
   approvedCustomerAt,
   attempt,
@@ -251,4 +252,12 @@ describe('engine: a crash between the provider call and the commit is reconciled
     await expectOneEventDelivered(healthy, row.reference, 'payment.failed');
     await healthy.stop('SIGTERM');
   }, 60_000);
+
+  it('issue 19: after every crash above, the books verify (each reservation, settlement and void posted once)', async () => {
+    const books = await ledgerVerify(db.url);
+    expect({ exitCode: books.exitCode, problems: books.problems }).toEqual({ exitCode: 0, problems: [] });
+    expect(books.entries).toBeGreaterThan(0);
+    const twice = await dbQuery(db.url, 'select transaction_id, leg, count(*)::int as n from ledger_entry where transaction_id is not null group by 1, 2 having count(*) > 1');
+    expect(twice).toEqual([]);
+  });
 });

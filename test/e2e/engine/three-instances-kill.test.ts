@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { adminMerchant, approvedCustomerAt, clientToken, stopIfRunning } from '../../helpers/engine';
+import { adminMerchant, approvedCustomerAt, clientToken, ledgerVerify, stopIfRunning } from '../../helpers/engine';
 import { request } from '../../helpers/http';
 import { assertBuilt, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
@@ -151,6 +151,15 @@ describe('engine: three instances on one database, one killed with kill -9 mid-l
     expect([...bodiesById.keys()].filter((id) => !eventIds.has(id))).toEqual([]);
     expect(events.filter((e) => !bodiesById.has(e.id)).map((e) => e.id)).toEqual([]);
     expect([...bodiesById.entries()].filter(([, bodies]) => bodies.size !== 1).map(([id]) => id)).toEqual([]);
+    // Issue 19: the books after the kill: every settled collection posted once (settle + release), nothing else.
+    const books = await ledgerVerify(db.url);
+    expect({ exitCode: books.exitCode, problems: books.problems }).toEqual({ exitCode: 0, problems: [] });
+    const postings = await dbQuery<{ legs: string }>(
+      db.url,
+      `select string_agg(e.leg, ',' order by e.leg) as legs from "transaction" t left join ledger_entry e on e.transaction_id = t.id
+       where t.kind = 'collection' group by t.id, t.status having t.status = 'successful'`,
+    );
+    expect(postings.filter((p) => p.legs !== 'release,settle')).toEqual([]);
 
     // Each delivered body is the transaction's final record.
     for (const r of receiver.received) {
