@@ -9,10 +9,10 @@
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { cardPaymentBody } from '../test/helpers/payments';
-import { momoCollectionBody, momoCollectionInput } from '../test/helpers/transactions';
+import { momoCollectionBody, momoCollectionInput, transferBody } from '../test/helpers/transactions';
 import { summarize, type Summary } from './lib/stats';
 
-export type LoadKind = 'rest-init' | 'rest-init-idem' | 'gql-init' | 'rest-pay' | 'rest-get' | 'gql-get' | 'token' | 'base-insert' | 'base-get';
+export type LoadKind = 'rest-init' | 'rest-init-idem' | 'gql-init' | 'rest-pay' | 'rest-transfer' | 'rest-get' | 'gql-get' | 'token' | 'base-insert' | 'base-get';
 
 export interface LoadConfig {
   kind: LoadKind;
@@ -159,6 +159,15 @@ function main() {
         method: 'POST',
         path: '/v1/payments/initiate',
         setupRequest: (req) => ({ ...req, body: JSON.stringify(cardPaymentBody({ reference: nextRef() })) }),
+        onResponse: (status, body) => collect(status, body, (j) => j?.data?.reference, false),
+      };
+      break;
+    case 'rest-transfer':
+      // One merchant's transfers: each reserves amount + fee from the same available balance (a hot account).
+      request = {
+        method: 'POST',
+        path: '/v1/crossborder/global-transfer',
+        setupRequest: (req) => ({ ...req, body: JSON.stringify(transferBody(cfg.customerUuid ?? '', { reference: nextRef() })) }),
         onResponse: (status, body) => collect(status, body, (j) => j?.data?.reference, false),
       };
       break;

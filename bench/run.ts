@@ -39,7 +39,7 @@ const LOAD_JS = path.join(__dirname, 'load.js');
 const SUBSCRIBERS_JS = path.join(__dirname, 'subscribers.js');
 const BASELINE_JS = path.join(__dirname, 'baseline', 'server.js');
 
-const PRODUCT_SCENARIOS = ['rest-init', 'rest-init-idem', 'gql-init', 'rest-pay', 'token', 'rest-get', 'gql-get'] as const;
+const PRODUCT_SCENARIOS = ['rest-init', 'rest-init-idem', 'gql-init', 'rest-pay', 'rest-transfer', 'token', 'rest-get', 'gql-get'] as const;
 const ALL_SCENARIOS = [...PRODUCT_SCENARIOS, 'subscriptions', 'lifecycle'] as const;
 type ScenarioName = (typeof ALL_SCENARIOS)[number];
 
@@ -48,6 +48,7 @@ const LABELS: Record<string, string> = {
   'rest-init-idem': 'REST POST /v1/crossborder/global-collection (momo) with a new Idempotency-Key each',
   'gql-init': 'GraphQL initiateCollection',
   'rest-pay': 'REST POST /v1/payments/initiate (card 4242…, charged at once)',
+  'rest-transfer': 'REST POST /v1/crossborder/global-transfer (1,000 by one merchant: each reserves from one balance)',
   token: 'POST /v1/oauth/token (client_credentials)',
   'rest-get': 'REST GET /v1/crossborder/global-transfer/{reference}',
   'gql-get': 'GraphQL transaction(reference)',
@@ -63,6 +64,7 @@ const SEQUENCE: Array<{ id: string; kind: LoadKind }> = [
   { id: 'gql-init', kind: 'gql-init' },
   { id: 'baseline-insert-2', kind: 'base-insert' },
   { id: 'rest-pay', kind: 'rest-pay' },
+  { id: 'rest-transfer', kind: 'rest-transfer' },
   { id: 'token', kind: 'token' },
   { id: 'baseline-insert-3', kind: 'base-insert' },
   { id: 'baseline-get-1', kind: 'base-get' },
@@ -75,6 +77,7 @@ const BRACKETS: Record<string, string[]> = {
   'rest-init-idem': ['baseline-insert-1', 'baseline-insert-2'],
   'gql-init': ['baseline-insert-1', 'baseline-insert-2'],
   'rest-pay': ['baseline-insert-2', 'baseline-insert-3'],
+  'rest-transfer': ['baseline-insert-2', 'baseline-insert-3'],
   token: ['baseline-insert-2', 'baseline-insert-3'],
   'rest-get': ['baseline-get-1', 'baseline-get-2'],
   'gql-get': ['baseline-get-1', 'baseline-get-2'],
@@ -211,6 +214,8 @@ function loadConfig(ctx: HttpContext, kind: LoadKind, id: string, overrides: Par
   }
   if (kind === 'rest-init' || kind === 'rest-init-idem' || kind === 'gql-init' || kind === 'rest-pay' || kind === 'base-insert')
     cfg.refsOut = path.join(ctx.tmp, `out-${id}.json`);
+  // Issue 19: a fixed 1,000 transfers (no warm-up: each one spends the balance), bounded at 60 s.
+  if (kind === 'rest-transfer') Object.assign(cfg, { amount: ctx.s.quick ? 200 : 1000, maxDurationS: 60, warmupS: 0 });
   return cfg;
 }
 

@@ -91,6 +91,7 @@ export function renderMarkdown(r: BenchResults, title = 'Latest run'): string {
       'rest-init': '≥ 0.5',
       'gql-init': '≥ 0.4',
       'rest-pay': '≥ 0.5',
+      'rest-transfer': '— (reported)',
       token: '—',
       'rest-get': '≥ 0.6',
       'gql-get': '≥ 0.45',

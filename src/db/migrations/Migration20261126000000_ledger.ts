@@ -115,10 +115,11 @@ export class Migration20261126000000_ledger extends Migration {
         order by acct
         on conflict (id) do nothing;
         -- 3. Lock every merchant account touched (and its siblings, whose sum is the balance), in id order: no deadlocks.
+        --    NO KEY UPDATE: other statements' foreign-key checks on these accounts (KEY SHARE) do not wait.
         perform 1 from ledger_account a
         where a.merchant_id is not null
           and (a.merchant_id, a.currency) in (select split_part(l.account_id, ':', 2)::uuid, l.currency from new_lines l where split_part(l.account_id, ':', 1) = 'm')
-        order by a.id for update;
+        order by a.id for no key update;
         -- 4. Running totals, refused by ledger_account_no_overdraft below zero.
         update ledger_account a
            set debits_posted = a.debits_posted + s.debits, credits_posted = a.credits_posted + s.credits

@@ -172,7 +172,8 @@ export class TransactionStore {
       const [row] = await this.sql.query<{ inserted: string }>(
         `with ${ctes.join(',\n')} select (select count(*) from inserted) as inserted`,
         params.values,
-        ledger.postings.length === 0 && !claim ? 'transaction_insert' : undefined,
+        // Prepared per shape: the text depends only on how many entries and lines ride along.
+        `transaction_insert:${claim ? 'c' : ''}${ledger.postings.map((p) => p.lines.length).join('.')}`,
       );
       return Number(row?.inserted) === 1 ? 'inserted' : 'parent_claim_refused';
     } catch (err) {
