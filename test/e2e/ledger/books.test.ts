@@ -5,6 +5,7 @@ import { CARDS, cardPaymentBody, initiatePayment } from '../../helpers/payments'
 import { TEST_ADMIN_KEY, createTestApp, type TestApp } from '../../helpers/test-app';
 import { momoCollectionBody, momoTransferInput, newReference, sql, transferBody } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
+import { connect, subscribeLive } from '../../helpers/ws';
 
 /**
  * Issue 19: the books. Every flow over the real service (REST and GraphQL) and the real
@@ -89,6 +90,26 @@ describe('funding', () => {
       [500, 'ADJ-1'],
     ]);
     expect((await admin('POST', `/v1/admin/merchants/00000000-0000-4000-8000-000000000000/adjustments`, { currency: 'KES', amount: '1', reason: 'x', reference: 'ADJ-9' })).status).toBe(404);
+  });
+});
+
+describe('balanceChanged over graphql-ws', () => {
+  it('a subscriber hears its own balance after each change commits, and nothing of another merchant’s', async () => {
+    const { token } = await newMerchant('Subscriber');
+    const other = await newMerchant('Someone else');
+    const client = connect(app, token);
+    try {
+      const sub = await subscribeLive(app.url, client, 'subscription { balanceChanged(currency: "NGN") { currency available pending reserved } }');
+      await request(app.url, 'POST', '/v1/sandbox/balance/top-up', { token: other.token, body: { currency: 'NGN', amount: '7.00' } });
+      await request(app.url, 'POST', '/v1/sandbox/balance/top-up', { token, body: { currency: 'GHS', amount: '3.00' } });
+      await request(app.url, 'POST', '/v1/sandbox/balance/top-up', { token, body: { currency: 'NGN', amount: '5.00' } });
+      expect(await eventually(async () => sub.received.length >= 1)).toBe(true);
+      // The GHS top-up and the other merchant's came first; only this merchant's NGN change arrives.
+      expect(sub.received).toEqual([{ data: { balanceChanged: { currency: 'NGN', available: '1000005.00', pending: '0.00', reserved: '0.00' } } }]);
+      sub.stop();
+    } finally {
+      await client.dispose();
+    }
   });
 });
 
