@@ -12,7 +12,8 @@ import { cardPaymentBody } from '../test/helpers/payments';
 import { momoCollectionBody, momoCollectionInput, transferBody } from '../test/helpers/transactions';
 import { summarize, type Summary } from './lib/stats';
 
-export type LoadKind = 'rest-init' | 'rest-init-idem' | 'gql-init' | 'rest-pay' | 'rest-transfer' | 'rest-get' | 'gql-get' | 'token' | 'base-insert' | 'base-get';
+export type LoadKind =
+  'rest-init' | 'rest-init-idem' | 'gql-init' | 'rest-pay' | 'rest-transfer' | 'rest-get' | 'gql-get' | 'token' | 'base-insert' | 'base-get';
 
 export interface LoadConfig {
   kind: LoadKind;

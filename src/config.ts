@@ -34,9 +34,23 @@ const envSchema = z.object({
   SANDBOX_KYC_DELAY_MS: intWithDefault(2000),
   SANDBOX_SETTLE_MS: intWithDefault(3000),
   /** Sandbox: every new merchant's opening balance per currency, in major units (0: none). */
-  SANDBOX_OPENING_BALANCE: z.preprocess(emptyToUndefined, z.string().regex(/^\d{1,12}$/, 'must be a whole number of major units').default('1000000')),
+  SANDBOX_OPENING_BALANCE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d{1,12}$/, 'must be a whole number of major units')
+      .default('1000000'),
+  ),
   /** How long a settled collection's or payment's net stays pending before it is available (default 0 in the sandbox, 1 day in production). */
-  SETTLEMENT_DELAY_S: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(30 * 86400).optional()),
+  SETTLEMENT_DELAY_S: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(30 * 86400)
+      .optional(),
+  ),
   /** Default fees, percent per kind: `collection:1,transfer:1,payment:1.5` (a merchant's own schedule overrides them). */
   FEE_DEFAULTS: z.preprocess(emptyToUndefined, z.string().default('')),
   /** How often the books are verified in the background (0: never). */

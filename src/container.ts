@@ -108,7 +108,11 @@ export function createServices(infra: Infrastructure): Services {
     clock,
     pubsub,
     (c) => reference.currencyMinorUnit(c),
-    () => reference.listCurrencies().map((c) => c.code).filter((c) => rates.isSupportedCurrency(c)),
+    () =>
+      reference
+        .listCurrencies()
+        .map((c) => c.code)
+        .filter((c) => rates.isSupportedCurrency(c)),
     config.env === 'sandbox' ? new Decimal(config.sandboxOpeningBalance) : new Decimal(0),
     logger,
     infra.metrics?.ledgerVerified,

@@ -134,7 +134,9 @@ export const initiateCollectionGql = (baseUrl: string, token: string, input: Rec
  * CLI; the service may be running or not): its report, and whether it exited 0.
  */
 export async function ledgerVerify(databaseUrl: string): Promise<{ exitCode: number | null; ok: boolean; problems: string[]; entries: number }> {
-  const child = spawn(process.execPath, [path.resolve(__dirname, '../../dist/src/cli/ledger-verify.js')], { env: serviceEnv(databaseUrl, { LOG_LEVEL: 'error' }) });
+  const child = spawn(process.execPath, [path.resolve(__dirname, '../../dist/src/cli/ledger-verify.js')], {
+    env: serviceEnv(databaseUrl, { LOG_LEVEL: 'error' }),
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

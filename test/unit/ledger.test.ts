@@ -54,7 +54,17 @@ describe('the ledger model', () => {
   });
 
   it('posting() refuses an unbalanced entry before the database has to', () => {
-    const base = { key: 'k', leg: 'x', merchantId: M, transactionId: null, type: 'adjustment' as const, sourceReference: null, fee: D(0), description: null, createdAt: NOW };
+    const base = {
+      key: 'k',
+      leg: 'x',
+      merchantId: M,
+      transactionId: null,
+      type: 'adjustment' as const,
+      sourceReference: null,
+      fee: D(0),
+      description: null,
+      createdAt: NOW,
+    };
     expect(() => posting({ ...base, lines: [{ account: 'a', currency: 'USD', amount: D(-1) }] })).toThrow(/does not balance/);
     expect(posting({ ...base, lines: [...move('a', 'b', 'USD', D(1)), { account: 'c', currency: 'USD', amount: D(0) }] }).lines).toHaveLength(2);
   });
@@ -179,7 +189,11 @@ describe('fees', () => {
   });
 
   it('FEE_DEFAULTS: kind:percent pairs over the built-in defaults; anything else refuses to start', () => {
-    expect(Object.fromEntries(Object.entries(parseFeeDefaults('')).map(([k, v]) => [k, v.toFixed()]))).toEqual({ collection: '1', transfer: '1', payment: '1.5' });
+    expect(Object.fromEntries(Object.entries(parseFeeDefaults('')).map(([k, v]) => [k, v.toFixed()]))).toEqual({
+      collection: '1',
+      transfer: '1',
+      payment: '1.5',
+    });
     expect(parseFeeDefaults('payment:2.9, transfer:0').payment.toFixed()).toBe('2.9');
     expect(parseFeeDefaults('payment:2.9, transfer:0').transfer.toFixed()).toBe('0');
     expect(() => parseFeeDefaults('payments:2')).toThrow(/FEE_DEFAULTS/);

@@ -23,7 +23,10 @@ export type FeeDefaults = Record<PricedKind, Decimal>;
 /** `collection:1,transfer:1,payment:1.5` → percent per kind; a kind left out keeps the built-in default. */
 export function parseFeeDefaults(text: string): FeeDefaults {
   const defaults: FeeDefaults = { collection: new Decimal(1), transfer: new Decimal(1), payment: new Decimal('1.5') };
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^(collection|transfer|payment):(\d{1,2}(?:\.\d{1,4})?)$/.exec(part);
     if (!match) throw new Error(`FEE_DEFAULTS: "${part}" is not kind:percent (e.g. payment:1.5)`);
     defaults[match[1] as PricedKind] = new Decimal(match[2]!);

@@ -54,7 +54,18 @@ export function statementCsv(s: Statement): string {
   line('row', 'id', 'type', 'currency', 'amount', 'fee', 'net', 'balance_after', 'source_reference', 'created_at');
   line('opening_balance', '', '', s.currency, '', '', '', amount(s.openingBalance), '', s.from.toISOString());
   for (const e of s.entries) {
-    line('entry', e.id, e.type, e.currency, amount(e.amount), amount(e.fee), amount(e.net), amount(e.balanceAfter), cell(e.sourceReference), e.createdAt.toISOString());
+    line(
+      'entry',
+      e.id,
+      e.type,
+      e.currency,
+      amount(e.amount),
+      amount(e.fee),
+      amount(e.net),
+      amount(e.balanceAfter),
+      cell(e.sourceReference),
+      e.createdAt.toISOString(),
+    );
   }
   line('closing_balance', '', '', s.currency, '', '', '', amount(s.closingBalance), '', s.to.toISOString());
   for (const t of s.totals) line('total', String(t.count), t.type, s.currency, amount(t.amount), amount(t.fee), amount(t.net), '', '', '');

@@ -262,10 +262,21 @@ export class LedgerService {
     if (!UUID_ID.test(merchantId)) throw AppError.notFound('Merchant');
     const raw = typeof body.amount === 'string' ? body.amount.trim() : body.amount;
     const negative = typeof raw === 'string' ? raw.startsWith('-') : typeof raw === 'number' && raw < 0;
-    const magnitude = parseAmount(typeof raw === 'string' && negative ? raw.slice(1) : typeof raw === 'number' ? Math.abs(raw) : raw, this.minorUnit(body.currency));
+    const magnitude = parseAmount(
+      typeof raw === 'string' && negative ? raw.slice(1) : typeof raw === 'number' ? Math.abs(raw) : raw,
+      this.minorUnit(body.currency),
+    );
     const [merchant] = await this.sql.query('select 1 from merchant where id = $1', [merchantId]);
     if (!merchant) throw AppError.notFound('Merchant');
-    const entry = this.funding(merchantId, body.currency, negative ? magnitude.negated() : magnitude, `adjustment:${merchantId}:${body.reference}`, 'adjustment', body.reason, body.reference);
+    const entry = this.funding(
+      merchantId,
+      body.currency,
+      negative ? magnitude.negated() : magnitude,
+      `adjustment:${merchantId}:${body.reference}`,
+      'adjustment',
+      body.reason,
+      body.reference,
+    );
     const posted = await this.post([entry]);
     return { balance: await this.balance(merchantId, body.currency), posted };
   }

@@ -32,7 +32,12 @@ export async function verifyLedger(sql: Sql, rules: LegRule[]): Promise<LedgerRe
   const report = (check: string, rows: Array<Record<string, unknown>>, total?: number) => {
     const count = total ?? rows.length;
     if (count === 0) return;
-    problems.push(`${check}: ${count} found, e.g. ${rows.slice(0, SAMPLE).map((r) => JSON.stringify(r)).join('; ')}`);
+    problems.push(
+      `${check}: ${count} found, e.g. ${rows
+        .slice(0, SAMPLE)
+        .map((r) => JSON.stringify(r))
+        .join('; ')}`,
+    );
   };
 
   const [counts] = await sql.query<{ entries: string; accounts: string; transactions: string }>(

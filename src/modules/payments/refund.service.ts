@@ -44,7 +44,8 @@ export class RefundService {
     const left = payment.amount!.minus(payment.refundedAmount);
     if (left.lte(0)) throw new AppError('INVALID_STATE', 'The payment is refunded in full already');
     const amount = body.amount === undefined || body.amount === null ? left : parseAmount(body.amount, minorUnit);
-    const tooMuch = () => AppError.invalidField('amount', `is more than what is left to refund of the payment, ${formatAmount(left, minorUnit)} ${payment.currency}`);
+    const tooMuch = () =>
+      AppError.invalidField('amount', `is more than what is left to refund of the payment, ${formatAmount(left, minorUnit)} ${payment.currency}`);
     if (amount.gt(left)) throw tooMuch();
     const refund = await this.transactions.initiate({
       merchantId,

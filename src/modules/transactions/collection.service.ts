@@ -106,7 +106,12 @@ export class CollectionKind implements TransactionKindHandler {
   }
 
   settle(txn: Transaction) {
-    return this.provider.decide({ kind: 'collection', accountType: txn.accountType!, accountNumber: txn.accountNumber!, providerReference: txn.providerReference });
+    return this.provider.decide({
+      kind: 'collection',
+      accountType: txn.accountType!,
+      accountNumber: txn.accountNumber!,
+      providerReference: txn.providerReference,
+    });
   }
 
   ledger(txn: Transaction): LedgerEffect {

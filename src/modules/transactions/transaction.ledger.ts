@@ -46,7 +46,13 @@ function entry(txn: Transaction, leg: string, type: BalanceTransactionType | Int
 /** The settlement delay's release: pending → available. Its own leg, posted now or by the release job. */
 export function releaseEntry(txn: Transaction, net: Decimal): Posting {
   const currency = txn.currency!;
-  return entry(txn, 'release', 'release', ZERO, move(merchantAccount(txn.merchantId, 'pending', currency), merchantAccount(txn.merchantId, 'available', currency), currency, net));
+  return entry(
+    txn,
+    'release',
+    'release',
+    ZERO,
+    move(merchantAccount(txn.merchantId, 'pending', currency), merchantAccount(txn.merchantId, 'available', currency), currency, net),
+  );
 }
 
 /** What a successful collection or payment pays the merchant after its fee. */

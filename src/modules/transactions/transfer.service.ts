@@ -121,7 +121,12 @@ export class TransferKind implements TransactionKindHandler {
   }
 
   settle(txn: Transaction) {
-    return this.provider.decide({ kind: 'transfer', accountType: txn.accountType!, accountNumber: txn.accountNumber!, providerReference: txn.providerReference });
+    return this.provider.decide({
+      kind: 'transfer',
+      accountType: txn.accountType!,
+      accountNumber: txn.accountNumber!,
+      providerReference: txn.providerReference,
+    });
   }
 
   ledger(txn: Transaction): LedgerEffect {

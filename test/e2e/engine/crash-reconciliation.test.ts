@@ -257,7 +257,10 @@ describe('engine: a crash between the provider call and the commit is reconciled
     const books = await ledgerVerify(db.url);
     expect({ exitCode: books.exitCode, problems: books.problems }).toEqual({ exitCode: 0, problems: [] });
     expect(books.entries).toBeGreaterThan(0);
-    const twice = await dbQuery(db.url, 'select transaction_id, leg, count(*)::int as n from ledger_entry where transaction_id is not null group by 1, 2 having count(*) > 1');
+    const twice = await dbQuery(
+      db.url,
+      'select transaction_id, leg, count(*)::int as n from ledger_entry where transaction_id is not null group by 1, 2 having count(*) > 1',
+    );
     expect(twice).toEqual([]);
   });
 });

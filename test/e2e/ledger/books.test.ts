@@ -42,7 +42,12 @@ describe('funding', () => {
     for (const b of rest) expect(b).toEqual({ currency: b.currency, available: 1_000_000, pending: 0, reserved: 0 });
     const gql = await graphql(app.url, '{ balances { currency available pending reserved } }', { token });
     expect(gql.body.errors).toBeUndefined();
-    expect(gql.body.data.balances.find((b: any) => b.currency === 'NGN')).toEqual({ currency: 'NGN', available: '1000000.00', pending: '0.00', reserved: '0.00' });
+    expect(gql.body.data.balances.find((b: any) => b.currency === 'NGN')).toEqual({
+      currency: 'NGN',
+      available: '1000000.00',
+      pending: '0.00',
+      reserved: '0.00',
+    });
     expect(gql.body.data.balances.find((b: any) => b.currency === 'UGX')).toEqual({ currency: 'UGX', available: '1000000', pending: '0', reserved: '0' });
   });
 
@@ -51,12 +56,7 @@ describe('funding', () => {
     const res = await request(app.url, 'POST', '/v1/sandbox/balance/top-up', { token, body: { currency: 'GHS', amount: '250.50' } });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ currency: 'GHS', available: 1_000_250.5, pending: 0, reserved: 0 });
-    for (const body of [
-      { currency: 'GHS', amount: '1.234' },
-      { currency: 'GHS', amount: '-5' },
-      { currency: 'XYZ', amount: '5' },
-      { currency: 'GHS' },
-    ]) {
+    for (const body of [{ currency: 'GHS', amount: '1.234' }, { currency: 'GHS', amount: '-5' }, { currency: 'XYZ', amount: '5' }, { currency: 'GHS' }]) {
       const bad = await request(app.url, 'POST', '/v1/sandbox/balance/top-up', { token, body });
       expect(bad.status).toBe(400);
       expect(bad.body.code).toBe('INVALID_REQUEST');
@@ -72,16 +72,31 @@ describe('funding', () => {
   it('an operator adjustment posts once per reference, with its reason; a debit beyond available is 402 and changes nothing', async () => {
     const { merchant, token } = await newMerchant('Adjusted');
     const id = merchant.merchant.id;
-    const credit = await admin('POST', `/v1/admin/merchants/${id}/adjustments`, { currency: 'KES', amount: '500.00', reason: 'Goodwill credit', reference: 'ADJ-1' });
+    const credit = await admin('POST', `/v1/admin/merchants/${id}/adjustments`, {
+      currency: 'KES',
+      amount: '500.00',
+      reason: 'Goodwill credit',
+      reference: 'ADJ-1',
+    });
     expect(credit.status).toBe(201);
     expect(credit.body.data.available).toBe(1_000_500);
-    const again = await admin('POST', `/v1/admin/merchants/${id}/adjustments`, { currency: 'KES', amount: '500.00', reason: 'Goodwill credit', reference: 'ADJ-1' });
+    const again = await admin('POST', `/v1/admin/merchants/${id}/adjustments`, {
+      currency: 'KES',
+      amount: '500.00',
+      reason: 'Goodwill credit',
+      reference: 'ADJ-1',
+    });
     expect(again.status).toBe(200);
     expect(again.body.data.available).toBe(1_000_500);
     const debit = await admin('POST', `/v1/admin/merchants/${id}/adjustments`, { currency: 'KES', amount: '-2000000', reason: 'Too much', reference: 'ADJ-2' });
     expect(debit.status).toBe(402);
     expect(debit.body.code).toBe('INSUFFICIENT_FUNDS');
-    const small = await admin('POST', `/v1/admin/merchants/${id}/adjustments`, { currency: 'KES', amount: '-0.50', reason: 'Chargeback fee', reference: 'ADJ-3' });
+    const small = await admin('POST', `/v1/admin/merchants/${id}/adjustments`, {
+      currency: 'KES',
+      amount: '-0.50',
+      reason: 'Chargeback fee',
+      reference: 'ADJ-3',
+    });
     expect(small.status).toBe(201);
     expect((await balanceOf(token, 'KES'))!.available).toBe(1_000_499.5);
     const adjustments = await request(app.url, 'GET', '/v1/balance-transactions?type=adjustment', { token });
@@ -89,7 +104,16 @@ describe('funding', () => {
       [-0.5, 'ADJ-3'],
       [500, 'ADJ-1'],
     ]);
-    expect((await admin('POST', `/v1/admin/merchants/00000000-0000-4000-8000-000000000000/adjustments`, { currency: 'KES', amount: '1', reason: 'x', reference: 'ADJ-9' })).status).toBe(404);
+    expect(
+      (
+        await admin('POST', `/v1/admin/merchants/00000000-0000-4000-8000-000000000000/adjustments`, {
+          currency: 'KES',
+          amount: '1',
+          reason: 'x',
+          reference: 'ADJ-9',
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -130,7 +154,15 @@ describe('money out: transfers', () => {
     expect(res.body.data.fee).toBe(1);
     expect(await balanceOf(token, 'USD')).toEqual({ currency: 'USD', available: 999_899, pending: 0, reserved: 101 });
     const [bt] = (await request(app.url, 'GET', '/v1/balance-transactions?type=transfer', { token })).body.data;
-    expect(bt).toMatchObject({ type: 'transfer', currency: 'USD', amount: -100, fee: 1, net: -101, balance_after: 999_899, source_reference: res.body.data.reference });
+    expect(bt).toMatchObject({
+      type: 'transfer',
+      currency: 'USD',
+      amount: -100,
+      fee: 1,
+      net: -101,
+      balance_after: 999_899,
+      source_reference: res.body.data.reference,
+    });
 
     const done = await request(app.url, 'POST', `/v1/sandbox/transactions/${res.body.data.reference}/simulate`, { token, body: { outcome: 'successful' } });
     expect(done.body.data.status).toBe('successful');
@@ -167,7 +199,12 @@ describe('money out: transfers', () => {
   it('a transfer the available balance cannot cover is 402 INSUFFICIENT_FUNDS, on both doors, and nothing is written or sent', async () => {
     const { merchant, token } = await newMerchant('Short of USD');
     const customerUuid = (await approvedCustomer(app, token)).customer_uuid;
-    await admin('POST', `/v1/admin/merchants/${merchant.merchant.id}/adjustments`, { currency: 'USD', amount: '-999500', reason: 'Leave 500', reference: 'ADJ-USD' });
+    await admin('POST', `/v1/admin/merchants/${merchant.merchant.id}/adjustments`, {
+      currency: 'USD',
+      amount: '-999500',
+      reason: 'Leave 500',
+      reference: 'ADJ-USD',
+    });
     const before = await sql(app, 'select count(*)::int as n from "transaction"');
     const rest = await request(app.url, 'POST', '/v1/crossborder/global-transfer', { token, body: transferBody(customerUuid, { amount: 500 }) });
     expect(rest.status).toBe(402);
@@ -221,7 +258,10 @@ describe('money in: collections and payments', () => {
     const quote = await request(app.url, 'GET', '/v1/crossborder/rates?source_currency=USD&destination_currency=KES&amount=100', { token });
     expect(quote.body.data.fee).toBe(2);
     const customerUuid = (await approvedCustomer(app, token)).customer_uuid;
-    const transfer = await request(app.url, 'POST', '/v1/crossborder/global-transfer', { token, body: transferBody(customerUuid, { quote_id: quote.body.data.quote_id }) });
+    const transfer = await request(app.url, 'POST', '/v1/crossborder/global-transfer', {
+      token,
+      body: transferBody(customerUuid, { quote_id: quote.body.data.quote_id }),
+    });
     expect(transfer.body.data.fee).toBe(2);
     expect((await balanceOf(token, 'USD'))!.reserved).toBe(102);
   });
@@ -236,14 +276,30 @@ describe('refunds', () => {
   it('a partial then a full refund: reserved, posted on success, shown in status, list, GraphQL and webhooks’ record', async () => {
     const payment = await initiatePayment(app, token, cardPaymentBody({ amount: '1000.00' }));
     const ref = payment.body.data.reference;
-    const part = await request(app.url, 'POST', '/v1/refunds', { token, body: { payment_reference: ref, amount: '300.00', reason: 'Damaged item', reference: newReference('rf') } });
+    const part = await request(app.url, 'POST', '/v1/refunds', {
+      token,
+      body: { payment_reference: ref, amount: '300.00', reason: 'Damaged item', reference: newReference('rf') },
+    });
     expect(part.status).toBe(200);
-    expect(part.body.data).toMatchObject({ type: 'refund', status: 'processing', payment_reference: ref, amount: 300, currency: 'NGN', reason: 'Damaged item' });
+    expect(part.body.data).toMatchObject({
+      type: 'refund',
+      status: 'processing',
+      payment_reference: ref,
+      amount: 300,
+      currency: 'NGN',
+      reason: 'Damaged item',
+    });
     expect((await balanceOf(token, 'NGN'))!.reserved).toBe(300);
-    const rest = await request(app.url, 'POST', '/v1/refunds', { token, body: { payment_reference: payment.body.data.external_reference, reason: 'Rest of it', reference: newReference('rf') } });
+    const rest = await request(app.url, 'POST', '/v1/refunds', {
+      token,
+      body: { payment_reference: payment.body.data.external_reference, reason: 'Rest of it', reference: newReference('rf') },
+    });
     expect(rest.body.data.amount).toBe(700);
     expect((await request(app.url, 'GET', `/v1/payments/verify/${ref}`, { token })).body.data.amount_refunded).toBe(1000);
-    const over = await request(app.url, 'POST', '/v1/refunds', { token, body: { payment_reference: ref, amount: '1', reason: 'x', reference: newReference('rf') } });
+    const over = await request(app.url, 'POST', '/v1/refunds', {
+      token,
+      body: { payment_reference: ref, amount: '1', reason: 'x', reference: newReference('rf') },
+    });
     expect(over.status).toBe(409);
     expect(over.body.code).toBe('INVALID_STATE');
 
@@ -255,12 +311,28 @@ describe('refunds', () => {
     expect(await balanceOf(token, 'NGN')).toEqual({ currency: 'NGN', available: 1_000_000 + 1000 - 15 - 300, pending: 0, reserved: 0 });
     const list = await request(app.url, 'GET', '/v1/transactions?type=refund', { token });
     expect(list.body.data.map((t: any) => t.status).sort()).toEqual(['failed', 'successful']);
-    const events = await sql(app, `select type from outbox_event where subject_id in (?, ?) order by type`, [part.body.data.reference, rest.body.data.reference]);
+    const events = await sql(app, `select type from outbox_event where subject_id in (?, ?) order by type`, [
+      part.body.data.reference,
+      rest.body.data.reference,
+    ]);
     expect(events.map((e: any) => e.type)).toEqual(['refund.failed', 'refund.successful']);
-    const gql = await graphql(app.url, `query($r: String!) { transaction(reference: $r) { type status amount paymentReference } }`, {
-      token,
-      variables: { r: part.body.data.reference },
-    });
+    const gql = await graphql(
+      app.url,
+      `
+        query ($r: String!) {
+          transaction(reference: $r) {
+            type
+            status
+            amount
+            paymentReference
+          }
+        }
+      `,
+      {
+        token,
+        variables: { r: part.body.data.reference },
+      },
+    );
     expect(gql.body.data.transaction).toEqual({ type: 'REFUND', status: 'SUCCESSFUL', amount: '300.00', paymentReference: ref });
   });
 
@@ -270,7 +342,10 @@ describe('refunds', () => {
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         i % 2 === 0
-          ? request(app.url, 'POST', '/v1/refunds', { token, body: { payment_reference: ref, amount: '150.00', reason: 'Split', reference: newReference('rfc') } })
+          ? request(app.url, 'POST', '/v1/refunds', {
+              token,
+              body: { payment_reference: ref, amount: '150.00', reason: 'Split', reference: newReference('rfc') },
+            })
           : graphql(app.url, 'mutation($input: RefundPaymentInput!) { refundPayment(input: $input) { reference amount } }', {
               token,
               variables: { input: { paymentReference: ref, amount: '150.00', reason: 'Split', reference: newReference('rfc') } },
@@ -284,16 +359,24 @@ describe('refunds', () => {
     }
     const [row] = await sql(app, 'select refunded_amount::text as r from "transaction" where reference = ?', [ref]);
     expect(Number(row.r)).toBe(900);
-    const refunds = await sql(app, `select count(*)::int as n, sum(amount)::text as s from "transaction" where kind = 'refund' and parent_reference = ?`, [ref]);
+    const refunds = await sql(app, `select count(*)::int as n, sum(amount)::text as s from "transaction" where kind = 'refund' and parent_reference = ?`, [
+      ref,
+    ]);
     expect(refunds.map((r: any) => [r.n, Number(r.s)])).toEqual([[6, 900]]);
   });
 
   it('refunds are checked: another kind, an unsuccessful payment, too much, no reason', async () => {
     const declined = await initiatePayment(app, token, cardPaymentBody({ card: { number: CARDS.insufficientFunds } }));
-    const r1 = await request(app.url, 'POST', '/v1/refunds', { token, body: { payment_reference: declined.body.data.reference, reason: 'x', reference: newReference('rf') } });
+    const r1 = await request(app.url, 'POST', '/v1/refunds', {
+      token,
+      body: { payment_reference: declined.body.data.reference, reason: 'x', reference: newReference('rf') },
+    });
     expect([r1.status, r1.body.code]).toEqual([409, 'INVALID_STATE']);
     const good = await initiatePayment(app, token, cardPaymentBody({ amount: '10.00' }));
-    const r2 = await request(app.url, 'POST', '/v1/refunds', { token, body: { payment_reference: good.body.data.reference, amount: '10.01', reason: 'x', reference: newReference('rf') } });
+    const r2 = await request(app.url, 'POST', '/v1/refunds', {
+      token,
+      body: { payment_reference: good.body.data.reference, amount: '10.01', reason: 'x', reference: newReference('rf') },
+    });
     expect([r2.status, r2.body.code]).toEqual([400, 'INVALID_REQUEST']);
     const r3 = await request(app.url, 'POST', '/v1/refunds', { token, body: { payment_reference: good.body.data.reference, reference: newReference('rf') } });
     expect(r3.body.details).toEqual(expect.arrayContaining([{ field: 'reason', issue: expect.any(String) }]));
@@ -344,10 +427,11 @@ describe('the database enforces the books', () => {
   it('refuses an entry that does not balance, an update or delete of an entry, and an account below zero', async () => {
     const [entry] = await sql(app, `insert into ledger_entry (key, leg, type, created_at) values ('test:unbalanced', 'x', 'adjustment', now()) returning id`);
     await expect(
-      sql(app, `insert into ledger_line (entry_id, account_id, currency, amount) values (?, 'p:external_funds:NGN', 'NGN', -5), (?, 'p:fee_revenue:NGN', 'NGN', 4)`, [
-        entry.id,
-        entry.id,
-      ]),
+      sql(
+        app,
+        `insert into ledger_line (entry_id, account_id, currency, amount) values (?, 'p:external_funds:NGN', 'NGN', -5), (?, 'p:fee_revenue:NGN', 'NGN', 4)`,
+        [entry.id, entry.id],
+      ),
     ).rejects.toThrow(/does not balance/);
     await expect(sql(app, `update ledger_entry set fee = 1 where id = ?`, [entry.id])).rejects.toThrow(/append-only/);
     await expect(sql(app, `delete from ledger_line`)).rejects.toThrow(/append-only/);

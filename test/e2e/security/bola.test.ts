@@ -132,7 +132,11 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     cursorsOfA.restBalance = balanceTxns.meta.next_cursor;
     cursorsOfA.gqlBalance = balanceTxns.meta.next_cursor;
     // A's balance transactions are A's secrets too.
-    secretsOfA.push(...(await ok(request(app.url, 'GET', '/v1/balance-transactions?limit=100', { token: A.token }), 'balance transactions')).data.map((t: { id: string }) => t.id));
+    secretsOfA.push(
+      ...(await ok(request(app.url, 'GET', '/v1/balance-transactions?limit=100', { token: A.token }), 'balance transactions')).data.map(
+        (t: { id: string }) => t.id,
+      ),
+    );
     const gql = await graphql(
       app.url,
       '{ customers(first: 1) { pageInfo { endCursor } } transactions(first: 1) { pageInfo { endCursor } } webhookEvents(first: 1) { pageInfo { endCursor } } }',

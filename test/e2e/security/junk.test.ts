@@ -132,7 +132,9 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     f.threeDsReference = threeDs.body.data.reference;
     f.merchantId = m.merchant.id;
     // A captured payment that refunds of 1.00 never exhaust.
-    f.payment = (await request(app.url, 'POST', '/v1/payments/initiate', { token: f.token, body: cardPaymentBody({ amount: '900000.00' }) })).body.data.reference;
+    f.payment = (
+      await request(app.url, 'POST', '/v1/payments/initiate', { token: f.token, body: cardPaymentBody({ amount: '900000.00' }) })
+    ).body.data.reference;
     f.threeDsUrl = new URL(threeDs.body.data.next_action.url);
     f.page = await openPage(f.threeDsUrl.toString());
     if (!f.page.cookie || !f.page.csrf || collection.body.data.status !== 'processing')

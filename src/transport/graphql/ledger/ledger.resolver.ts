@@ -6,7 +6,14 @@ import type { GraphQLContext } from '../context';
 import { toConnection } from '../relay';
 import { DecimalScalar } from '../scalars';
 import { TransactionObject } from '../transactions/transaction.types';
-import { ActivityObject, BalanceObject, BalanceTransactionConnection, BalanceTransactionFilter, BalanceTransactionObject, RefundPaymentInput } from './ledger.types';
+import {
+  ActivityObject,
+  BalanceObject,
+  BalanceTransactionConnection,
+  BalanceTransactionFilter,
+  BalanceTransactionObject,
+  RefundPaymentInput,
+} from './ledger.types';
 
 /** The books and refunds; the same service calls as /v1/balances, /v1/balance-transactions, /v1/refunds and the sandbox top-up. */
 @Resolver()
@@ -37,7 +44,9 @@ export class LedgerResolver {
     return ActivityObject.from(await this.services.ledger.activity(ctx.auth.merchantId, days ?? 30), this.services.reference);
   }
 
-  @Mutation(() => TransactionObject, { description: 'Refund a successful card payment in full (amount omitted) or in part; reserved from your available balance.' })
+  @Mutation(() => TransactionObject, {
+    description: 'Refund a successful card payment in full (amount omitted) or in part; reserved from your available balance.',
+  })
   async refundPayment(@Arg('input', () => RefundPaymentInput) input: RefundPaymentInput, @Ctx() ctx: GraphQLContext): Promise<TransactionObject> {
     return TransactionObject.from(await this.services.refunds.refundPayment(ctx.auth.merchantId, input), this.services.reference);
   }

@@ -99,7 +99,12 @@ export class ActivityObject {
   static from(a: Activity, units: MinorUnits): ActivityObject {
     return Object.assign(new ActivityObject(), {
       days: a.days.map((d) =>
-        Object.assign(new ActivityDayObject(), { day: d.day, currency: d.currency, collected: money(d.collected, d.currency, units), paidOut: money(d.paidOut, d.currency, units) }),
+        Object.assign(new ActivityDayObject(), {
+          day: d.day,
+          currency: d.currency,
+          collected: money(d.collected, d.currency, units),
+          paidOut: money(d.paidOut, d.currency, units),
+        }),
       ),
       finalCount: a.final,
       successfulCount: a.successful,

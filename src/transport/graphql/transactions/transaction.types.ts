@@ -116,7 +116,8 @@ export class TransactionObject {
   @Field(() => DecimalScalar, { nullable: true, description: 'Destination units per source unit; up to 8 decimals.' }) rate!: string | null;
   @Field(() => DecimalScalar, {
     nullable: true,
-    description: 'What you pay for it. Transfers: in the source currency, charged on top of sourceAmount. Collections and payments: taken from amount at settlement. Refunds: 0.',
+    description:
+      'What you pay for it. Transfers: in the source currency, charged on top of sourceAmount. Collections and payments: taken from amount at settlement. Refunds: 0.',
   })
   fee!: string | null;
   @Field(() => String, { nullable: true, description: 'The quote whose rate the transfer locked, if any.' }) quoteId!: string | null;

@@ -96,7 +96,8 @@ const LEDGER_OPERATIONS: OperationSpec[] = [
     tag: 'Balances',
     access: 'bearer',
     summary: 'Your balances, per currency',
-    description: 'available (yours to pay out and refund from), pending (settled, not yet released) and reserved (held for transfers and refunds in flight). GraphQL: balances.',
+    description:
+      'available (yours to pay out and refund from), pending (settled, not yet released) and reserved (held for transfers and refunds in flight). GraphQL: balances.',
     ok: { message: 'Balances retrieved', data: 'Balance', list: 'count' },
   },
   {
@@ -106,7 +107,8 @@ const LEDGER_OPERATIONS: OperationSpec[] = [
     tag: 'Balances',
     access: 'bearer',
     summary: 'Every movement of your balance, newest first',
-    description: 'One per change of available + pending: collections and payments (net of fee), transfers and refunds (amount and fee held at initiation), their reversals, top-ups and adjustments. GraphQL: balanceTransactions.',
+    description:
+      'One per change of available + pending: collections and payments (net of fee), transfers and refunds (amount and fee held at initiation), their reversals, top-ups and adjustments. GraphQL: balanceTransactions.',
     query: balanceTransactionListSchema,
     fields: { after: { description: 'The `meta.next_cursor` of the previous page' } },
     ok: { message: 'Balance transactions retrieved', data: 'BalanceTransaction', list: 'page' },
@@ -118,7 +120,8 @@ const LEDGER_OPERATIONS: OperationSpec[] = [
     tag: 'Balances',
     access: 'bearer',
     summary: 'A statement of one currency for [from, to): CSV, or JSON with Accept: application/json',
-    description: 'The opening balance, every entry in posting order with the balance after it, the closing balance and totals by type. Opening + the entries’ net = closing, always.',
+    description:
+      'The opening balance, every entry in posting order with the balance after it, the closing balance and totals by type. Opening + the entries’ net = closing, always.',
     query: statementSchema,
     ok: { message: 'Statement retrieved', data: 'Statement' },
   },
@@ -129,8 +132,13 @@ const LEDGER_OPERATIONS: OperationSpec[] = [
     tag: 'Refunds',
     access: 'bearer',
     summary: 'Refund a card payment, in full or in part',
-    description: 'The amount (default: all that is left) is reserved from your available balance and sent back through the provider; refund.successful or refund.failed follows. GraphQL: refundPayment.',
-    body: { name: 'RefundRequest', schema: refundSchema, example: { payment_reference: 'order-1042', amount: '500.00', reason: 'Returned item', reference: 'refund-1042-1' } },
+    description:
+      'The amount (default: all that is left) is reserved from your available balance and sent back through the provider; refund.successful or refund.failed follows. GraphQL: refundPayment.',
+    body: {
+      name: 'RefundRequest',
+      schema: refundSchema,
+      example: { payment_reference: 'order-1042', amount: '500.00', reason: 'Returned item', reference: 'refund-1042-1' },
+    },
     fields: { amount: { schema: AMOUNT_QUERY, description: 'At most what is left to refund; absent: all of it' } },
     ok: { message: 'Refund initiated; the final status comes by webhook or the status endpoint', data: 'Refund' },
     errors: {
@@ -170,9 +178,14 @@ const LEDGER_OPERATIONS: OperationSpec[] = [
     tag: 'Admin',
     access: 'admin',
     summary: 'Post an adjustment to a merchant’s available balance',
-    description: 'Against the external-funds account, with its reason; shown in the merchant’s statement as `adjustment`. A negative amount debits (never below zero). The same reference posts once (200 then, 201 the first time).',
+    description:
+      'Against the external-funds account, with its reason; shown in the merchant’s statement as `adjustment`. A negative amount debits (never below zero). The same reference posts once (200 then, 201 the first time).',
     params: { merchantId: 'The merchant’s id' },
-    body: { name: 'AdjustmentRequest', schema: adjustmentSchema, example: { currency: 'NGN', amount: '-250.00', reason: 'Chargeback fee', reference: 'ADJ-42' } },
+    body: {
+      name: 'AdjustmentRequest',
+      schema: adjustmentSchema,
+      example: { currency: 'NGN', amount: '-250.00', reason: 'Chargeback fee', reference: 'ADJ-42' },
+    },
     fields: { amount: { required: true, schema: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' }, description: 'Signed' } },
     ok: { status: 201, message: 'Adjustment posted', data: 'Balance' },
     errors: { NOT_FOUND: 'no merchant has this id', INSUFFICIENT_FUNDS: 'a debit the available balance cannot cover' },

@@ -55,7 +55,12 @@ export async function adminRoutes(
   // The books (docs/ledger.md): an adjustment against the external-funds account, with its reason; the same reference posts once.
   app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/adjustments', async (request, reply) => {
     const { balance, posted } = await services.ledger.adjust(parseUuid(request.params.merchantId, 'merchantId'), fromRest(request.body));
-    return sendSuccess(reply, posted ? 'Adjustment posted' : 'Adjustment already posted under this reference; nothing changed', serializeBalance(balance), posted ? 201 : 200);
+    return sendSuccess(
+      reply,
+      posted ? 'Adjustment posted' : 'Adjustment already posted under this reference; nothing changed',
+      serializeBalance(balance),
+      posted ? 201 : 200,
+    );
   });
 
   // A merchant's own price for one kind (and currency, or all): the defaults (FEE_DEFAULTS) apply to the rest.

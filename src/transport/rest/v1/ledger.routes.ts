@@ -32,7 +32,11 @@ export async function ledgerRoutes(app: FastifyInstance, { services }: { service
     const wantsJson = /application\/json/i.test(request.headers.accept ?? '');
     if (wantsJson) return sendSuccess(reply, 'Statement retrieved', serializeStatement(statement));
     const name = `statement-${statement.currency}-${statement.from.toISOString().slice(0, 10)}-${statement.to.toISOString().slice(0, 10)}.csv`;
-    return reply.code(200).header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(statementCsv(statement));
+    return reply
+      .code(200)
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .send(statementCsv(statement));
   });
 
   app.post('/refunds', async (request, reply) => {
