@@ -10,6 +10,8 @@ import { Customers, CustomerDetail } from './screens/Customers';
 import { WebhookEvent, Webhooks } from './screens/Webhooks';
 import { Credentials } from './screens/Credentials';
 import { Sandbox, PaymentReturn } from './screens/Sandbox';
+import { Overview } from './screens/Overview';
+import { Balance } from './screens/Balance';
 
 type Me = { merchant: Pick<Merchant, 'name' | 'clientId'>; environment: Environment };
 
@@ -39,12 +41,15 @@ export function App() {
         return id ? <CustomerDetail key={`${id}-${session}`} uuid={decodeURIComponent(id)} /> : <Customers />;
       case 'webhooks':
         return id ? <WebhookEvent key={id} id={decodeURIComponent(id)} /> : <Webhooks />;
+      case 'balance':
+        return <Balance key={session} />;
       case 'credentials':
         return <Credentials />;
       case 'sandbox':
         return sandbox ? <Sandbox key={session} /> : <p>Sandbox tools exist only in the sandbox.</p>;
       default:
-        return <Transactions key={session} />;
+        // The landing page ('/', '/overview' and anything unknown).
+        return <Overview key={session} />;
     }
   })();
 
@@ -55,11 +60,29 @@ export function App() {
           <strong>{me.merchant.name}</strong> <span className={`env env-${me.environment.toLowerCase()}`}>{me.environment.toLowerCase()}</span>
         </div>
         <nav aria-label="Main">
-          <Link to="/transactions">Transactions</Link>
-          <Link to="/customers">Customers</Link>
-          <Link to="/webhooks">Webhooks</Link>
-          <Link to="/credentials">Credentials</Link>
-          {sandbox && <Link to="/sandbox">Sandbox tools</Link>}
+          <Link to="/" current={!section || section === 'overview'}>
+            Overview
+          </Link>
+          <Link to="/transactions" current={section === 'transactions'}>
+            Transactions
+          </Link>
+          <Link to="/balance" current={section === 'balance'}>
+            Balance
+          </Link>
+          <Link to="/customers" current={section === 'customers'}>
+            Customers
+          </Link>
+          <Link to="/webhooks" current={section === 'webhooks'}>
+            Webhooks
+          </Link>
+          <Link to="/credentials" current={section === 'credentials'}>
+            Credentials
+          </Link>
+          {sandbox && (
+            <Link to="/sandbox" current={section === 'sandbox'}>
+              Sandbox tools
+            </Link>
+          )}
         </nav>
         <button type="button" className="secondary" onClick={() => void signOut()}>
           Sign out

@@ -123,3 +123,19 @@ export function subscribe<T>(query: string, variables: Record<string, unknown>, 
   if (!tokens) return () => undefined;
   return ws().subscribe<T>({ query, variables }, { next: (v) => v.data && next(v.data as T), error: () => undefined, complete: () => undefined });
 }
+
+/**
+ * A file from a REST endpoint (a CSV statement): fetched with the token in the Authorization
+ * header (never in a URL), handed back as a Blob with the name the service gave it.
+ */
+export async function fetchFile(path: string): Promise<{ blob: Blob; filename: string }> {
+  if (!tokens) throw new ApiError('You are signed out', 'INVALID_TOKEN');
+  const res = await fetch(path, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+  if (!res.ok) {
+    const json = (await res.json().catch(() => null)) as { code?: string; message?: string; details?: Array<{ field: string; issue: string }> } | null;
+    if (json?.code === 'INVALID_TOKEN') clear();
+    throw new ApiError(json?.message ?? `The service answered ${res.status}`, json?.code ?? 'SERVER_ERROR', json?.details ?? []);
+  }
+  const filename = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
+  return { blob: await res.blob(), filename };
+}

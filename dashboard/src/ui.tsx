@@ -10,13 +10,21 @@ const PLAIN: Record<string, string> = {
   SERVER_ERROR: 'The service could not do that just now. Try again in a moment.',
 };
 
-/** An error in plain words; a field-level API error lists its fields. */
-export function ErrorText({ error }: { error: unknown }) {
+/** An error in plain words; a field-level API error lists its fields; `showCode` adds the API's code (for a developer to look up). */
+export function ErrorText({ error, showCode = false }: { error: unknown; showCode?: boolean }) {
   if (!error) return null;
   const api = error instanceof ApiError ? error : null;
   return (
     <div className="error" role="alert">
-      <p>{api ? (PLAIN[api.code] ?? api.message) : 'Something went wrong. Check your connection and try again.'}</p>
+      <p>
+        {api ? (PLAIN[api.code] ?? api.message) : 'Something went wrong. Check your connection and try again.'}
+        {api && showCode && (
+          <>
+            {' '}
+            <code data-testid="error-code">{api.code}</code>
+          </>
+        )}
+      </p>
       {api && api.details.length > 0 && (
         <ul>
           {api.details.map((d) => (
@@ -57,11 +65,12 @@ export function Empty({ children }: { children: ReactNode }) {
   return <p className="empty">{children}</p>;
 }
 
-/** An in-app link: a real <a href>, so it opens in a new tab too, navigated without a reload. */
-export function Link({ to, children }: { to: string; children: ReactNode }) {
+/** An in-app link: a real <a href>, so it opens in a new tab too, navigated without a reload; `current` marks the page it is on. */
+export function Link({ to, children, current = false }: { to: string; children: ReactNode; current?: boolean }) {
   return (
     <a
       href={`/dashboard${to}`}
+      aria-current={current ? 'page' : undefined}
       onClick={(e) => {
         if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
         e.preventDefault();
@@ -73,9 +82,20 @@ export function Link({ to, children }: { to: string; children: ReactNode }) {
   );
 }
 
+/** A date input's day, as the start of that day in the browser's time zone. */
+export const dayStart = (day: string) => (day ? new Date(`${day}T00:00:00`).toISOString() : null);
+/** The start of the day after (an inclusive "to" day as an exclusive bound). */
+export const dayAfter = (day: string) => (day ? new Date(new Date(`${day}T00:00:00`).getTime() + 86_400_000).toISOString() : null);
+/** A date input's value (YYYY-MM-DD, the browser's time zone) for a time. */
+export const dateValue = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 export const words = (value: string | null | undefined) => (value ? value.toLowerCase().replace(/_/g, ' ') : '—');
 
 export function StatusBadge({ status }: { status: string | null | undefined }) {
   return <span className={`badge badge-${(status ?? 'none').toLowerCase()}`}>{words(status)}</span>;
 }
+
+let seq = 0;
+/** A new reference of your own (test data, a refund): unique in this tab, and unlikely to repeat across tabs. */
+export const newReference = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}-${++seq}`;

@@ -15,6 +15,89 @@ export type Scalars = {
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
 };
 
+/** Your recent activity: daily volume, and how many transactions that reached a final status succeeded. */
+export type Activity = {
+  __typename?: 'Activity';
+  days: Array<ActivityDay>;
+  finalCount: Scalars['Int']['output'];
+  /** successfulCount / finalCount; null when nothing reached a final status. */
+  successRate: Maybe<Scalars['Float']['output']>;
+  successfulCount: Scalars['Int']['output'];
+};
+
+/** One day (UTC) of successful money in and out, in one currency. */
+export type ActivityDay = {
+  __typename?: 'ActivityDay';
+  /** Collections and card payments. */
+  collected: Scalars['Decimal']['output'];
+  currency: Scalars['String']['output'];
+  /** YYYY-MM-DD */
+  day: Scalars['String']['output'];
+  /** Transfers (their source amount) and refunds. */
+  paidOut: Scalars['Decimal']['output'];
+};
+
+/** Your balance in one currency. */
+export type Balance = {
+  __typename?: 'Balance';
+  /** Yours to pay out and refund from. */
+  available: Scalars['Decimal']['output'];
+  currency: Scalars['String']['output'];
+  /** Settled collections and payments not yet released (the settlement delay). */
+  pending: Scalars['Decimal']['output'];
+  /** Held for transfers and refunds in flight. */
+  reserved: Scalars['Decimal']['output'];
+};
+
+/** One movement of available + pending: net = amount − fee; balanceAfter follows it. */
+export type BalanceTransaction = {
+  __typename?: 'BalanceTransaction';
+  /** What moved before the fee; negative for money out. */
+  amount: Scalars['Decimal']['output'];
+  balanceAfter: Scalars['Decimal']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  currency: Scalars['String']['output'];
+  fee: Scalars['Decimal']['output'];
+  id: Scalars['String']['output'];
+  net: Scalars['Decimal']['output'];
+  /** The transaction (or adjustment) it comes from. */
+  sourceReference: Maybe<Scalars['String']['output']>;
+  type: BalanceTransactionType;
+};
+
+export type BalanceTransactionConnection = {
+  __typename?: 'BalanceTransactionConnection';
+  edges: Array<BalanceTransactionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type BalanceTransactionEdge = {
+  __typename?: 'BalanceTransactionEdge';
+  cursor: Scalars['String']['output'];
+  node: BalanceTransaction;
+};
+
+/** Every given condition must hold. */
+export type BalanceTransactionFilter = {
+  /** At or after this time. */
+  createdFrom: InputMaybe<Scalars['DateTime']['input']>;
+  /** Before this time. */
+  createdTo: InputMaybe<Scalars['DateTime']['input']>;
+  currency: InputMaybe<Scalars['String']['input']>;
+  type: InputMaybe<BalanceTransactionType>;
+};
+
+/** What moved a balance. */
+export type BalanceTransactionType =
+  | 'ADJUSTMENT'
+  | 'COLLECTION'
+  | 'PAYMENT'
+  | 'REFUND'
+  | 'REFUND_REVERSAL'
+  | 'TOP_UP'
+  | 'TRANSFER'
+  | 'TRANSFER_REVERSAL';
+
 /** The virtual bank account a sender pays a bank collection into; unique to that collection. */
 export type BankInfo = {
   __typename?: 'BankInfo';
@@ -268,6 +351,8 @@ export type Mutation = {
   initiatePayment: Transaction;
   /** Send funds to a beneficiary, converted at the current rate or a locked quote. */
   initiateTransfer: Transaction;
+  /** Refund a successful card payment in full (amount omitted) or in part; reserved from your available balance. */
+  refundPayment: Transaction;
   /** Delivers the event again now, with the same webhook-id, whatever its delivery status. */
   resendWebhookEvent: WebhookEvent;
   /** A new signing secret, shown once; the previous one keeps signing (a second signature) for 24 hours. */
@@ -278,6 +363,8 @@ export type Mutation = {
   simulateTransaction: Transaction;
   /** Submit (or, after a rejection, resubmit) KYC; the review decides it later. */
   submitKyc: Kyc;
+  /** Sandbox only: add test money to your available balance. In production it is NOT_FOUND, like the REST route. */
+  topUpBalance: Balance;
 };
 
 
@@ -301,6 +388,11 @@ export type MutationInitiateTransferArgs = {
 };
 
 
+export type MutationRefundPaymentArgs = {
+  input: RefundPaymentInput;
+};
+
+
 export type MutationResendWebhookEventArgs = {
   id: Scalars['String']['input'];
 };
@@ -320,6 +412,12 @@ export type MutationSimulateTransactionArgs = {
 export type MutationSubmitKycArgs = {
   customerUuid: Scalars['String']['input'];
   input: SubmitKycInput;
+};
+
+
+export type MutationTopUpBalanceArgs = {
+  amount: Scalars['Decimal']['input'];
+  currency: Scalars['String']['input'];
 };
 
 /** A bank or mobile money operator. */
@@ -362,6 +460,12 @@ export type PaymentMethod =
 
 export type Query = {
   __typename?: 'Query';
+  /** The last `days` days (default 30): daily volume collected vs paid out, and the success rate. */
+  activity: Activity;
+  /** Every movement of your balance (available + pending), newest first. */
+  balanceTransactions: BalanceTransactionConnection;
+  /** Your balances, one per currency. */
+  balances: Array<Balance>;
   /** The channels of a country for one direction. Unsupported country: NOT_FOUND. */
   channels: Array<Channel>;
   /** Every supported country. */
@@ -389,6 +493,18 @@ export type Query = {
   webhookEvent: WebhookEvent;
   /** Your events with their delivery status, newest first. */
   webhookEvents: WebhookEventConnection;
+};
+
+
+export type QueryActivityArgs = {
+  days: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBalanceTransactionsArgs = {
+  after: InputMaybe<Scalars['String']['input']>;
+  filter: InputMaybe<BalanceTransactionFilter>;
+  first: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -478,6 +594,16 @@ export type RampType =
   | 'DEPOSIT'
   | 'WITHDRAWAL';
 
+export type RefundPaymentInput = {
+  /** At most what is left to refund; omitted: all of it. */
+  amount: InputMaybe<Scalars['Decimal']['input']>;
+  /** The payment’s reference ("pay_…") or your own. */
+  paymentReference: Scalars['String']['input'];
+  reason: Scalars['String']['input'];
+  /** Your own reference for the refund, unique across your transactions. */
+  reference: Scalars['String']['input'];
+};
+
 /** How a sandbox simulation decides a transaction. */
 export type SimulationOutcome =
   | 'FAILED'
@@ -495,10 +621,17 @@ export type SubmitKycInput = {
 
 export type Subscription = {
   __typename?: 'Subscription';
+  /** Your balance in a currency (one, or every one when omitted), each time it changes, after the change commits. */
+  balanceChanged: Balance;
   /** KYC status changes of your customers (one, or all when omitted), after they commit. */
   kycStatusChanged: Kyc;
   /** Status changes of your transactions (one, by reference or external reference, or all when omitted), after they commit. */
   transactionStatusChanged: Transaction;
+};
+
+
+export type SubscriptionBalanceChangedArgs = {
+  currency: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -511,7 +644,7 @@ export type SubscriptionTransactionStatusChangedArgs = {
   reference: InputMaybe<Scalars['String']['input']>;
 };
 
-/** A collection, transfer or payment. Fields that do not apply to its kind are null (amount/currency: collections and payments; bankInfo: bank collections; source*\/destination*\/rate/fee/quoteId/beneficiary: transfers; paymentMethod/card/nextAction/redirectUrl/description: payments). */
+/** A collection, transfer, payment or refund. Fields that do not apply to its kind are null (amount/currency: collections, payments and refunds; bankInfo: bank collections; source*\/destination*\/rate/quoteId/beneficiary: transfers; paymentMethod/card/nextAction/redirectUrl/description/amountRefunded: payments; paymentReference: refunds). */
 export type Transaction = {
   __typename?: 'Transaction';
   /** The sender’s (collection) or beneficiary’s (transfer) account or wallet number. */
@@ -520,6 +653,8 @@ export type Transaction = {
   accountType: Maybe<ChannelType>;
   /** Collections: what the sender pays, in currency. Payments: what the card is charged. */
   amount: Maybe<Scalars['Decimal']['output']>;
+  /** Payments: what its refunds hold, in flight or done (never more than amount). */
+  amountRefunded: Maybe<Scalars['Decimal']['output']>;
   /** Bank collections only. */
   bankInfo: Maybe<BankInfo>;
   /** Transfers only. */
@@ -542,7 +677,7 @@ export type Transaction = {
   /** Your own reference, unique across all your transactions. */
   externalReference: Scalars['String']['output'];
   failureReason: Maybe<Scalars['String']['output']>;
-  /** In the source currency, charged on top of sourceAmount. */
+  /** What you pay for it. Transfers: in the source currency, charged on top of sourceAmount. Collections and payments: taken from amount at settlement. Refunds: 0. */
   fee: Maybe<Scalars['Decimal']['output']>;
   /** Every status change, oldest first. */
   history: Array<TransactionStatusChange>;
@@ -551,6 +686,8 @@ export type Transaction = {
   nextAction: Maybe<NextAction>;
   /** Payments only. */
   paymentMethod: Maybe<PaymentMethod>;
+  /** Refunds: the payment given back (its "pay_…" reference). */
+  paymentReference: Maybe<Scalars['String']['output']>;
   providerReference: Maybe<Scalars['String']['output']>;
   /** The quote whose rate the transfer locked, if any. */
   quoteId: Maybe<Scalars['String']['output']>;
@@ -615,6 +752,7 @@ export type TransactionStatusChange = {
 export type TransactionType =
   | 'COLLECTION'
   | 'PAYMENT'
+  | 'REFUND'
   | 'TRANSFER';
 
 /** One delivery attempt of an event, as it happened. */

@@ -1,7 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Customer, Transaction } from '../generated/graphql';
+import { inCurrency } from '../money';
 import { gql, subscribe } from '../session';
-import { ErrorText, Link, StatusBadge, useLoad, words } from '../ui';
+import { ErrorText, Link, StatusBadge, newReference, useLoad, words } from '../ui';
+import { BALANCE_FIELDS, BALANCES, type BalanceRow } from './ledger.gql';
 
 /** The sandbox's test cards (README → Card payments): what each one does. */
 const TEST_CARDS = [
@@ -9,9 +11,6 @@ const TEST_CARDS = [
   { number: '4000002500003155', label: 'Needs 3-D Secure (…3155)' },
   { number: '4000000000009995', label: 'Declined, insufficient funds (…9995)' },
 ];
-let seq = 0;
-const reference = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
-
 function EnrollCustomer({ onDone }: { onDone: () => void }) {
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<Customer | null>(null);
@@ -24,7 +23,7 @@ function EnrollCustomer({ onDone }: { onDone: () => void }) {
         'mutation($input: EnrollCustomerInput!) { enrollCustomer(input: $input) { customerUuid firstName lastName } }',
         {
           input: {
-            customerId: reference('test-customer'),
+            customerId: newReference('test-customer'),
             firstName: f.get('firstName'),
             lastName: f.get('lastName'),
             email: f.get('email'),
@@ -151,7 +150,7 @@ function TestCardPayment() {
         'mutation($input: InitiatePaymentInput!) { initiatePayment(input: $input) { reference externalReference status failureReason nextAction { url } } }',
         {
           input: {
-            reference: reference('test-payment'),
+            reference: newReference('test-payment'),
             amount: String(f.get('amount')),
             currency: 'NGN',
             // Read from the form and sent: never kept by the dashboard.
@@ -206,6 +205,58 @@ function TestCardPayment() {
   );
 }
 
+/** Test money: adds to the available balance of one currency (topUpBalance; sandbox only). */
+function TopUp({ currencies }: { currencies: string[] }) {
+  const [error, setError] = useState<unknown>(null);
+  const [balance, setBalance] = useState<BalanceRow | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    setError(null);
+    setBusy(true);
+    try {
+      const { topUpBalance } = await gql<{ topUpBalance: BalanceRow }>(
+        `mutation($currency: String!, $amount: Decimal!) { topUpBalance(currency: $currency, amount: $amount) { ${BALANCE_FIELDS} } }`,
+        { currency: f.get('currency'), amount: String(f.get('amount')).trim() },
+      );
+      setBalance(topUpBalance);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form onSubmit={submit} aria-labelledby="topup-title" className="card">
+      <h3 id="topup-title">Top up the balance</h3>
+      <label>
+        Currency
+        <select name="currency" defaultValue={currencies.includes('NGN') ? 'NGN' : currencies[0]}>
+          {currencies.map((c) => (
+            <option key={c}>{c}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Amount
+        <input name="amount" inputMode="decimal" defaultValue="10000" required spellCheck={false} />
+      </label>
+      <button type="submit" disabled={busy || currencies.length === 0}>
+        Top up
+      </button>
+      <p role="status" data-testid="topup-result">
+        {balance && (
+          <>
+            New {balance.currency} balance: <strong>{inCurrency(balance.available, balance.currency)}</strong> available
+          </>
+        )}
+      </p>
+      <ErrorText error={error} showCode />
+    </form>
+  );
+}
+
 export function Sandbox() {
   const customers = useLoad(
     () =>
@@ -214,6 +265,7 @@ export function Sandbox() {
       ),
     [],
   );
+  const balances = useLoad(() => gql<{ balances: BalanceRow[] }>(BALANCES), []);
   return (
     <section aria-labelledby="sb-title">
       <h2 id="sb-title">Sandbox tools</h2>
@@ -222,6 +274,8 @@ export function Sandbox() {
         <EnrollCustomer onDone={customers.reload} />
         <SubmitKyc customers={customers.data?.customers.edges.map((e) => e.node) ?? []} />
         <TestCardPayment />
+        {/* Made anew once the currencies are read: the select's default (NGN) applies only when it is made. */}
+        <TopUp key={balances.data ? 'ready' : 'loading'} currencies={balances.data?.balances.map((b) => b.currency) ?? []} />
       </div>
     </section>
   );

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { Transaction } from '../generated/graphql';
+import { compare, inCurrency, isZero, minus } from '../money';
 import { gql, subscribe } from '../session';
-import { ErrorText, Link, Loading, StatusBadge, useLoad, when, words } from '../ui';
+import { ErrorText, Link, Loading, StatusBadge, newReference, useLoad, when, words } from '../ui';
 import { money, type Row } from './Transactions';
 
 type Detail = Row &
@@ -19,12 +20,84 @@ type Detail = Row &
     | 'card'
     | 'completedAt'
     | 'expiresAt'
+    | 'amountRefunded'
+    | 'paymentReference'
   > & { history: Array<{ fromStatus: string | null; toStatus: string; reason: string | null; occurredAt: string }> };
 
 const FIELDS = `reference externalReference type status failureReason amount currency sourceAmount sourceCurrency destinationAmount
-  destinationCurrency rate fee customerUuid accountType accountNumber countryCode createdAt completedAt expiresAt
+  destinationCurrency rate fee customerUuid accountType accountNumber countryCode createdAt completedAt expiresAt amountRefunded paymentReference
   bankInfo { accountName accountNumber bankName bankCode } beneficiary { accountName accountNumber networkId } card { brand last4 }
   history { fromStatus toStatus reason occurredAt }`;
+
+type Refund = Pick<Transaction, 'reference' | 'externalReference' | 'status' | 'failureReason' | 'amount' | 'currency'>;
+const REFUND_FIELDS = 'reference externalReference status failureReason amount currency';
+
+/** What is left to refund of a successful card payment; null when nothing is (or it is not one). */
+function refundable(t: Detail): string | null {
+  if (t.type !== 'PAYMENT' || t.status !== 'SUCCESSFUL' || !t.amount) return null;
+  const left = minus(t.amount, t.amountRefunded ?? '0');
+  return compare(left, '0') > 0 ? left : null;
+}
+
+/** Refund a successful card payment, in part or (the default amount) all that is left. */
+function RefundForm({ payment, left, onCreated }: { payment: Detail; left: string; onCreated: (refund: Refund) => void }) {
+  // A new reference of your own for each refund (the form is made anew after one).
+  const [reference] = useState(() => newReference('refund'));
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    setError(null);
+    setBusy(true);
+    try {
+      const { refundPayment } = await gql<{ refundPayment: Refund }>(
+        `mutation($input: RefundPaymentInput!) { refundPayment(input: $input) { ${REFUND_FIELDS} } }`,
+        {
+          input: {
+            paymentReference: payment.reference,
+            amount: String(f.get('amount')).trim() || null,
+            reason: String(f.get('reason')).trim(),
+            reference: String(f.get('reference')).trim(),
+          },
+        },
+      );
+      onCreated(refundPayment);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="card refund" onSubmit={submit} aria-labelledby="refund-title">
+      <h3 id="refund-title">Refund</h3>
+      <p className="muted">
+        Left to refund: <strong data-testid="refund-left">{inCurrency(left, payment.currency)}</strong>. The refund is taken from your available balance.
+      </p>
+      <div className="filters">
+        <label>
+          Amount ({payment.currency})
+          <input name="amount" inputMode="decimal" defaultValue={left} required spellCheck={false} />
+        </label>
+        <label>
+          Reason
+          <input name="reason" required maxLength={255} placeholder="Damaged item" />
+        </label>
+        <label>
+          Your reference
+          <input name="reference" defaultValue={reference} required maxLength={100} spellCheck={false} />
+        </label>
+      </div>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Refunding…' : 'Refund'}
+      </button>
+      <ErrorText error={error} showCode />
+    </form>
+  );
+}
 
 export function TransactionDetail({ reference, sandbox }: { reference: string; sandbox: boolean }) {
   const { data, error, loading, reload } = useLoad(
@@ -32,6 +105,28 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
     [reference],
   );
   const [actionError, setActionError] = useState<unknown>(null);
+  /** The refunds made here, newest first; their statuses change live. */
+  const [refunds, setRefunds] = useState<Refund[]>([]);
+  const watched = refunds
+    .filter((r) => r.status === 'PROCESSING' || r.status === 'INITIATING')
+    .map((r) => r.reference)
+    .join(' ');
+
+  // Live: a refund made here that is decided updates its line, and the payment (a failed refund gives its amount back).
+  useEffect(() => {
+    if (!watched) return undefined;
+    const stops = watched.split(' ').map((r) =>
+      subscribe<{ transactionStatusChanged: Refund }>(
+        `subscription($r: String) { transactionStatusChanged(reference: $r) { ${REFUND_FIELDS} } }`,
+        { r },
+        ({ transactionStatusChanged: changed }) => {
+          setRefunds((old) => old.map((x) => (x.reference === changed.reference ? { ...x, ...changed } : x)));
+          reload();
+        },
+      ),
+    );
+    return () => stops.forEach((stop) => stop());
+  }, [watched, reload]);
 
   // Live: a status change of this transaction reloads it (its history grows too).
   useEffect(
@@ -52,6 +147,7 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
   if (error) return <ErrorText error={error} />;
   if (!data) return <Loading what="the transaction" />;
   const t = data.transaction;
+  const left = refundable(t);
   const rows: Array<[string, string | null | undefined]> = [
     ['Your reference', t.externalReference],
     ['Service reference', t.reference],
@@ -59,11 +155,13 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
     ['Amount', money(t)],
     ...(t.destinationAmount
       ? ([
-          ['Beneficiary gets', `${t.destinationAmount} ${t.destinationCurrency}`],
+          ['Beneficiary gets', inCurrency(t.destinationAmount, t.destinationCurrency)],
           ['Rate', t.rate],
-          ['Fee', `${t.fee} ${t.sourceCurrency}`],
+          ['Fee', inCurrency(t.fee, t.sourceCurrency)],
         ] as Array<[string, string]>)
       : []),
+    ...(!t.destinationAmount && t.fee && t.type !== 'REFUND' ? ([['Fee', inCurrency(t.fee, t.currency)]] as Array<[string, string]>) : []),
+    ['Refunded', t.amountRefunded && !isZero(t.amountRefunded) ? inCurrency(t.amountRefunded, t.currency) : null],
     ['Failure reason', t.failureReason ? words(t.failureReason) : null],
     ['Account', t.accountNumber ? `${words(t.accountType)} · ${t.accountNumber} · ${t.countryCode}` : null],
     ['Card', t.card ? `${t.card.brand} ···· ${t.card.last4}` : null],
@@ -94,6 +192,14 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
               <dd>{value}</dd>
             </div>
           ))}
+        {t.paymentReference && (
+          <div>
+            <dt>Refund of</dt>
+            <dd>
+              <Link to={`/transactions/${encodeURIComponent(t.paymentReference)}`}>{t.paymentReference}</Link>
+            </dd>
+          </div>
+        )}
         {t.customerUuid && (
           <div>
             <dt>Customer</dt>
@@ -163,6 +269,33 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
         </div>
       )}
       <ErrorText error={actionError} />
+      {left && (
+        <RefundForm
+          key={left}
+          payment={t}
+          left={left}
+          onCreated={(refund) => {
+            setRefunds((old) => [refund, ...old]);
+            reload();
+          }}
+        />
+      )}
+      <div aria-live="polite">
+        {refunds.length > 0 && <h3 id="refunds-title">Refunds made here</h3>}
+        {refunds.length > 0 && (
+          <ul className="rows" aria-labelledby="refunds-title">
+            {refunds.map((r) => (
+              <li key={r.reference} className="row refund-made" data-reference={r.reference}>
+                <Link to={`/transactions/${encodeURIComponent(r.reference)}`}>{r.externalReference}</Link>
+                <span className="muted">refund created</span>
+                <span>{inCurrency(r.amount, r.currency)}</span>
+                <StatusBadge status={r.status} />
+                <span className="muted">{r.failureReason ? words(r.failureReason) : r.reference}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
     </section>
   );
 }

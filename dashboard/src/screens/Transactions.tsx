@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { Transaction, TransactionStatus, TransactionType } from '../generated/graphql';
+import { inCurrency } from '../money';
 import { gql, subscribe } from '../session';
-import { Empty, ErrorText, Link, Loading, StatusBadge, when, words } from '../ui';
+import { Empty, ErrorText, Link, Loading, StatusBadge, dayAfter, dayStart, when, words } from '../ui';
 import { STATUS_CHANGED, TRANSACTION_FIELDS } from './transactions.gql';
 
 export type Row = Pick<
@@ -20,7 +21,7 @@ export type Row = Pick<
 >;
 type Page = { transactions: { edges: Array<{ node: Row }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
 
-const TYPES: TransactionType[] = ['COLLECTION', 'TRANSFER', 'PAYMENT'];
+const TYPES: TransactionType[] = ['COLLECTION', 'TRANSFER', 'PAYMENT', 'REFUND'];
 const STATUSES: TransactionStatus[] = ['PROCESSING', 'REQUIRES_ACTION', 'SUCCESSFUL', 'FAILED', 'EXPIRED'];
 const PAGE_SIZE = 20;
 
@@ -29,11 +30,7 @@ const LIST = `query($filter: TransactionFilter, $first: Int, $after: String) {
 }`;
 
 export const money = (t: Pick<Transaction, 'amount' | 'currency' | 'sourceAmount' | 'sourceCurrency'>) =>
-  t.amount ? `${t.amount} ${t.currency}` : t.sourceAmount ? `${t.sourceAmount} ${t.sourceCurrency}` : '—';
-
-/** A date input's day, as the start of that day in the browser's time zone. */
-const dayStart = (day: string) => (day ? new Date(`${day}T00:00:00`).toISOString() : null);
-const dayAfter = (day: string) => (day ? new Date(new Date(`${day}T00:00:00`).getTime() + 86_400_000).toISOString() : null);
+  t.amount ? inCurrency(t.amount, t.currency) : t.sourceAmount ? inCurrency(t.sourceAmount, t.sourceCurrency) : '—';
 
 /** The transactions list: filters, paging, and statuses that change as the events arrive. */
 export function Transactions({ customerUuid }: { customerUuid?: string }) {

@@ -11,6 +11,8 @@ const EVENT_TYPES = [
   'transfer.failed',
   'payment.successful',
   'payment.failed',
+  'refund.successful',
+  'refund.failed',
   'customer.kyc.approved',
   'customer.kyc.rejected',
 ];

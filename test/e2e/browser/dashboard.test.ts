@@ -90,11 +90,14 @@ describe('merchant dashboard (sandbox)', () => {
     await expectNothingKept(page, ['sk_wrong']);
   });
 
-  it('signs in, and shows the transactions list (empty at first)', async () => {
+  it('signs in on the overview; the transactions list is empty at first', async () => {
     await signIn(page, app, merchant);
+    await page.getByRole('heading', { name: 'Overview', level: 2 }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBe('page');
+    await expectNothingKept(page, [merchant.clientSecret]);
+    await page.getByRole('link', { name: 'Transactions' }).click();
     await page.getByRole('heading', { name: 'Transactions' }).waitFor();
     await page.getByText('No transactions match').waitFor();
-    await expectNothingKept(page, [merchant.clientSecret]);
   });
 
   it('rotates the webhook secret: the new one shown once, the overlap shown', async () => {
@@ -180,8 +183,8 @@ describe('merchant dashboard (sandbox)', () => {
 
   it('is usable at 360 px: no sideways scrolling on the main screens', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
-    for (const screen of ['Transactions', 'Customers', 'Webhooks', 'Credentials', 'Sandbox tools']) {
-      await page.getByRole('link', { name: screen }).click();
+    for (const screen of ['Overview', 'Transactions', 'Balance', 'Customers', 'Webhooks', 'Credentials', 'Sandbox tools']) {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: screen, exact: true }).click();
       await page.getByRole('heading', { level: 2 }).first().waitFor();
       const width = await page.evaluate('document.scrollingElement.scrollWidth');
       expect({ screen, width }).toEqual({ screen, width: 360 });
@@ -201,7 +204,7 @@ describe('merchant dashboard (sandbox)', () => {
     expect(await keyboard.evaluate('document.activeElement.name')).toBe('clientSecret');
     await keyboard.keyboard.type(merchant.clientSecret);
     await keyboard.keyboard.press('Enter');
-    await keyboard.getByRole('heading', { name: 'Transactions' }).waitFor();
+    await keyboard.getByRole('heading', { name: 'Overview' }).waitFor();
     await keyboard.close();
   });
 
@@ -209,7 +212,7 @@ describe('merchant dashboard (sandbox)', () => {
     const clocked = await browser.newPage();
     await clocked.clock.install();
     await signIn(clocked, app, merchant);
-    await clocked.getByRole('heading', { name: 'Transactions' }).waitFor();
+    await clocked.getByRole('heading', { name: 'Overview' }).waitFor();
     const refreshed = clocked.waitForRequest((req) => req.url().endsWith('/v1/oauth/token') && /"grant_type":"refresh_token"/.test(req.postData() ?? ''));
     app.clock.advance(59 * 60_000);
     await clocked.clock.fastForward('59:00');
@@ -251,7 +254,8 @@ describe('merchant dashboard (production)', () => {
     const merchant = await app.createMerchant('Live Dashboard Merchant');
     const page = await browser.newPage();
     await signIn(page, app, merchant);
-    await page.getByRole('link', { name: 'Credentials' }).waitFor();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByRole('link', { name: 'Balance' }).waitFor();
     expect(await page.getByRole('link', { name: 'Sandbox tools' }).count()).toBe(0);
     expect(await page.locator('.env').textContent()).toBe('production');
   });

@@ -1,0 +1,266 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { formatAmount } from '../money';
+import { fetchFile, gql, subscribe } from '../session';
+import { Empty, ErrorText, Link, Loading, dateValue, dayAfter, dayStart, useLoad, when, words } from '../ui';
+import {
+  BALANCE_CHANGED,
+  BALANCE_TRANSACTION_FIELDS,
+  BALANCE_TRANSACTION_TYPES,
+  BALANCES,
+  FROM_A_TRANSACTION,
+  type BalanceRow,
+  type BalanceTransactionRow,
+} from './ledger.gql';
+
+type Page = { balanceTransactions: { edges: Array<{ node: BalanceTransactionRow }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+
+const PAGE_SIZE = 20;
+const LIST = `query($filter: BalanceTransactionFilter, $first: Int, $after: String) {
+  balanceTransactions(filter: $filter, first: $first, after: $after) { edges { node { ${BALANCE_TRANSACTION_FIELDS} } } pageInfo { hasNextPage endCursor } }
+}`;
+
+/** Every movement of the balance, newest first: filters, paging, and new ones as they are posted. */
+function BalanceTransactions({ currencies }: { currencies: string[] }) {
+  const [currency, setCurrency] = useState('');
+  const [type, setType] = useState('');
+  /** The rows read for one filter (`key`): rows of another filter are never shown, even for a moment. */
+  const [list, setList] = useState<{ key: string; rows: BalanceTransactionRow[]; cursor: string | null } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [announce, setAnnounce] = useState('');
+
+  const filter = { currency: currency || null, type: type || null };
+  const key = JSON.stringify(filter);
+  const current = useRef(key);
+  current.current = key;
+  const rows = list?.key === key ? list.rows : null;
+  const cursor = list?.key === key ? list.cursor : null;
+
+  async function load(after: string | null) {
+    setError(null);
+    try {
+      const page = await gql<Page>(LIST, { filter, first: PAGE_SIZE, after });
+      if (current.current !== key) return; // the filter changed meanwhile
+      const nodes = page.balanceTransactions.edges.map((e) => e.node);
+      const next = page.balanceTransactions.pageInfo.hasNextPage ? page.balanceTransactions.pageInfo.endCursor : null;
+      setList((old) => ({ key, rows: after && old?.key === key ? [...old.rows, ...nodes] : nodes, cursor: next }));
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  useEffect(() => {
+    void load(null);
+  }, [key]);
+
+  // Live: when a balance (of the chosen currency) changes, its newest movements are read and the new ones put on top.
+  useEffect(
+    () =>
+      subscribe<{ balanceChanged: BalanceRow }>(BALANCE_CHANGED, { currency: currency || null }, ({ balanceChanged: b }) => {
+        gql<Page>(LIST, { filter, first: PAGE_SIZE, after: null }).then(
+          (page) => {
+            const nodes = page.balanceTransactions.edges.map((e) => e.node);
+            setList((old) => {
+              if (!old || old.key !== key) return old;
+              const known = new Set(old.rows.map((r) => r.id));
+              const fresh = nodes.filter((n) => !known.has(n.id));
+              return fresh.length > 0 ? { ...old, rows: [...fresh, ...old.rows] } : old;
+            });
+            setAnnounce(`The ${b.currency} balance changed`);
+          },
+          () => undefined,
+        );
+      }),
+    [key],
+  );
+
+  return (
+    <div aria-busy={rows === null && !error}>
+      <h3 id="bt-title">Balance transactions</h3>
+      <form className="filters" aria-label="Filter balance transactions" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Currency
+          <select value={currency} onChange={(e) => setCurrency(e.target.value)}>
+            <option value="">All</option>
+            {currencies.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Kind
+          <select value={type} onChange={(e) => setType(e.target.value)}>
+            <option value="">All</option>
+            {BALANCE_TRANSACTION_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {words(t)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </form>
+      <p className="sr-only" aria-live="polite">
+        {announce}
+      </p>
+      <ErrorText error={error} />
+      {rows === null && !error && <Loading what="balance transactions" />}
+      {rows?.length === 0 && <Empty>No balance transactions match.</Empty>}
+      {rows && rows.length > 0 && (
+        // Focusable, so the keyboard can scroll it sideways on a narrow screen.
+        <div className="scroll" role="region" aria-labelledby="bt-title" tabIndex={0}>
+          <table className="ledger">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Currency</th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col" className="num">
+                  Fee
+                </th>
+                <th scope="col" className="num">
+                  Net
+                </th>
+                <th scope="col" className="num">
+                  Balance after
+                </th>
+                <th scope="col">Source</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id} data-id={r.id} data-source={r.sourceReference ?? ''}>
+                  <td>{when(r.createdAt)}</td>
+                  <td>{words(r.type)}</td>
+                  <td>{r.currency}</td>
+                  <td className="num">{formatAmount(r.amount)}</td>
+                  <td className="num">{formatAmount(r.fee)}</td>
+                  <td className="num">{formatAmount(r.net)}</td>
+                  <td className="num">{formatAmount(r.balanceAfter)}</td>
+                  <td>
+                    {r.sourceReference && FROM_A_TRANSACTION.has(r.type) ? (
+                      <Link to={`/transactions/${encodeURIComponent(r.sourceReference)}`}>{r.sourceReference}</Link>
+                    ) : (
+                      (r.sourceReference ?? '—')
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {cursor && (
+        <button type="button" className="secondary" onClick={() => void load(cursor)}>
+          Load more
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Saves a Blob as a file: through an object URL (the token stays in a header, never in a URL). */
+function save(blob: Blob, filename: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // The download has its own copy by then; the URL is let go a little later.
+  setTimeout(() => URL.revokeObjectURL(url), 30_000);
+}
+
+/** A period's statement (CSV): the opening balance, every movement with the balance after it, the closing balance and totals. */
+function Statement({ currencies }: { currencies: string[] }) {
+  const today = dateValue(new Date());
+  const monthAgo = dateValue(new Date(Date.now() - 30 * 86_400_000));
+  const [error, setError] = useState<unknown>(null);
+  const [invalid, setInvalid] = useState('');
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const from = String(f.get('from'));
+    const to = String(f.get('to'));
+    setError(null);
+    setStatus('');
+    setInvalid(to < from ? 'The “To” day must not be before the “From” day.' : '');
+    if (to < from) return;
+    setBusy(true);
+    try {
+      const query = new URLSearchParams({ currency: String(f.get('currency')), from: dayStart(from)!, to: dayAfter(to)! });
+      const { blob, filename } = await fetchFile(`/v1/reports/statement?${query}`);
+      save(blob, filename);
+      setStatus(`Downloaded ${filename}.`);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="card statement" onSubmit={submit} aria-labelledby="st-title">
+      <h3 id="st-title">Statement</h3>
+      <p className="muted">A CSV of one currency over whole days (your time zone): the opening balance, every movement, the closing balance and the totals.</p>
+      <div className="filters">
+        <label>
+          Currency
+          <select name="currency" defaultValue={currencies.includes('NGN') ? 'NGN' : currencies[0]} required>
+            {currencies.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From
+          <input name="from" type="date" defaultValue={monthAgo} required />
+        </label>
+        <label>
+          To
+          <input name="to" type="date" defaultValue={today} required />
+        </label>
+      </div>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Preparing…' : 'Download CSV'}
+      </button>
+      <p role="status" className="muted">
+        {status}
+      </p>
+      {invalid && (
+        <div className="error" role="alert">
+          <p>{invalid}</p>
+        </div>
+      )}
+      <ErrorText error={error} showCode />
+    </form>
+  );
+}
+
+/** The books: the balance transactions behind every balance, and statements to download. */
+export function Balance() {
+  const { data, error } = useLoad(() => gql<{ balances: BalanceRow[] }>(BALANCES), []);
+  const currencies = (data?.balances ?? []).map((b) => b.currency);
+  return (
+    <section aria-labelledby="bal-title">
+      <h2 id="bal-title">Balance</h2>
+      <p className="muted">
+        Every movement of your balance (available and pending): what moved, the fee, the net and the balance after it. Today’s balances are on the overview.
+      </p>
+      <ErrorText error={error} />
+      {!data && !error && <Loading what="currencies" />}
+      {data && (
+        <>
+          <BalanceTransactions currencies={currencies} />
+          <Statement currencies={currencies} />
+        </>
+      )}
+    </section>
+  );
+}
