@@ -6,6 +6,7 @@ import { JobName, type JobRunner, type JobSpec } from '../../jobs/job-runner';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import type { Faults } from '../../shared/faults';
+import { KeyedSemaphore } from '../../shared/keyed-semaphore';
 import type { Logger } from '../../shared/logger';
 import { pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { REFERENCE_CHARACTERS, timestampField } from '../../shared/fields';
@@ -53,6 +54,9 @@ export type SimulationOutcome = (typeof SIMULATION_OUTCOMES)[number];
 export const simulateSchema = z.object({ outcome: z.enum(SIMULATION_OUTCOMES, { error: 'must be successful or failed' }) });
 export type SimulateCommand = Command<typeof simulateSchema>;
 
+/** Statements reserving from one merchant's balance that one instance sends at once (they serialise on its row anyway). */
+const HOT_ACCOUNT_CONCURRENCY = 2;
+
 /** How many stuck initiations one sweep hands to reconciliation at most. */
 const SWEEP_BATCH = 100;
 
@@ -62,6 +66,8 @@ const SWEEP_BATCH = 100;
  * short, reads, and every status change with its history and outbox event.
  */
 export class TransactionService {
+  private readonly hotAccounts = new KeyedSemaphore(HOT_ACCOUNT_CONCURRENCY);
+
   constructor(
     private readonly store: TransactionStore,
     /** Every kind's plug-in, built at the composition root. */
@@ -96,8 +102,12 @@ export class TransactionService {
       createdAt: now,
       updatedAt: now,
     };
-    // A kind that holds money at initiation (a transfer's reservation) posts it in the insert's statement.
-    if ((await this.store.insert(txn, handler.ledger(txn))) === 'parent_claim_refused') {
+    // A kind that holds money at initiation (a transfer's reservation) posts it in the insert's statement,
+    // a few at a time per merchant balance (HOT_ACCOUNT_CONCURRENCY): the rest wait here, not in the pool.
+    const ledger = handler.ledger(txn);
+    const hot = ledger.postings.flatMap((p) => p.lines).find((l) => l.account.startsWith('m:'));
+    const insert = () => this.store.insert(txn, ledger);
+    if ((hot ? await this.hotAccounts.run(`${txn.merchantId}:${hot.currency}`, insert) : await insert()) === 'parent_claim_refused') {
       throw AppError.invalidField('amount', 'is more than what is left of the payment to refund');
     }
     let answer: ProviderAnswer;
