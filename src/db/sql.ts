@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../shared/logger';
 
@@ -12,8 +13,12 @@ import type { Logger } from '../shared/logger';
  * where two connections preparing one name would collide, so statements are not
  * named there.
  */
+/** Statement shapes remembered at most (the hot paths have a few dozen). */
+const MAX_SHAPES = 500;
+
 export class Sql {
   readonly pool: pg.Pool;
+  private readonly shapes = new Map<string, string>();
   private readonly prepare: boolean;
 
   constructor(url: string, opts: { max: number; embedded: boolean; logger: Logger }) {
@@ -29,6 +34,21 @@ export class Sql {
   async query<R = Record<string, any>>(text: string, values: unknown[] = [], name?: string): Promise<R[]> {
     const result = await this.pool.query({ text, values, ...(name && this.prepare ? { name } : {}) });
     return result.rows as R[];
+  }
+
+  /**
+   * A statement whose text a hot path builds from a few shapes (how many entries, jobs, an event):
+   * prepared under a name derived from its text, so each shape is planned once per connection.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as query()
+  async queryShaped<R = Record<string, any>>(text: string, values: unknown[] = []): Promise<R[]> {
+    let name = this.shapes.get(text);
+    if (name === undefined) {
+      name = `shape_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      if (this.shapes.size >= MAX_SHAPES) this.shapes.clear();
+      this.shapes.set(text, name);
+    }
+    return this.query<R>(text, values, name);
   }
 
   async close(): Promise<void> {

@@ -102,12 +102,9 @@ export class TransactionService {
       createdAt: now,
       updatedAt: now,
     };
-    // A kind that holds money at initiation (a transfer's reservation) posts it in the insert's statement,
-    // a few at a time per merchant balance (HOT_ACCOUNT_CONCURRENCY): the rest wait here, not in the pool.
+    // A kind that holds money at initiation (a transfer's reservation) posts it in the insert's statement.
     const ledger = handler.ledger(txn);
-    const hot = ledger.postings.flatMap((p) => p.lines).find((l) => l.account.startsWith('m:'));
-    const insert = () => this.store.insert(txn, ledger);
-    if ((hot ? await this.hotAccounts.run(`${txn.merchantId}:${hot.currency}`, insert) : await insert()) === 'parent_claim_refused') {
+    if ((await this.onMerchantBalance(txn, ledger, () => this.store.insert(txn, ledger))) === 'parent_claim_refused') {
       throw AppError.invalidField('amount', 'is more than what is left of the payment to refund');
     }
     let answer: ProviderAnswer;
@@ -327,6 +324,18 @@ export class TransactionService {
       externalReference: next.externalReference,
       transaction: toWire(next),
     });
+  }
+
+  /**
+   * A reservation locks the merchant's balance row until it commits, so reservations of one
+   * merchant and currency go a few at a time (HOT_ACCOUNT_CONCURRENCY per instance); the others
+   * wait here, not holding pooled connections. Measured (BENCHMARKS.md, issue 19): +20 % for one
+   * merchant's transfers; around status changes (a card charged at once) it measured worse, so
+   * those go straight to the database.
+   */
+  private onMerchantBalance<T>(txn: Transaction, ledger: LedgerEffect, statement: () => Promise<T>): Promise<T> {
+    const line = ledger.postings.flatMap((p) => p.lines).find((l) => l.account.startsWith('m:'));
+    return line ? this.hotAccounts.run(`${txn.merchantId}:${line.currency}`, statement) : statement();
   }
 
   /** After a commit that posted to a merchant's accounts: balanceChanged subscribers hear of each currency. */

@@ -313,7 +313,7 @@ export class TransactionStore {
       ctes.push(...part.ctes);
       selects.push(...part.selects);
     }
-    const [row] = await this.sql.query<{ changed: string }>(
+    const [row] = await this.sql.queryShaped<{ changed: string }>(
       `with ${ctes.join(',\n')} select (select count(*) from changed) as changed${selects.length ? `, ${runSelects(selects)}` : ''}`,
       params.values,
     );
