@@ -129,12 +129,9 @@ export const INITIATE_TRANSFER = `mutation($input: InitiateTransferInput!) { ini
 export const initiateCollectionGql = (baseUrl: string, token: string, input: Record<string, unknown>) =>
   graphql(baseUrl, INITIATE_COLLECTION, { token, variables: { input } });
 
-/**
- * `npm run ledger:verify` against a database, as an operator runs it after an incident (the built
- * CLI; the service may be running or not): its report, and whether it exited 0.
- */
-export async function ledgerVerify(databaseUrl: string): Promise<{ exitCode: number | null; ok: boolean; problems: string[]; entries: number }> {
-  const child = spawn(process.execPath, [path.resolve(__dirname, '../../dist/src/cli/ledger-verify.js')], {
+/** Runs one of the built operator CLIs (dist/src/cli/<name>.js) against a database: its exit code and its JSON output. */
+export async function runCli<T = any>(databaseUrl: string, name: string, args: string[] = []): Promise<{ exitCode: number | null; output: T; stderr: string }> {
+  const child = spawn(process.execPath, [path.resolve(__dirname, `../../dist/src/cli/${name}.js`), ...args], {
     env: serviceEnv(databaseUrl, { LOG_LEVEL: 'error' }),
   });
   let stdout = '';
@@ -142,7 +139,15 @@ export async function ledgerVerify(databaseUrl: string): Promise<{ exitCode: num
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  if (!stdout.trim()) throw new Error(`ledger:verify printed nothing (exit ${exitCode}): ${stderr}`);
-  const report = JSON.parse(stdout) as { ok: boolean; problems: string[]; entries: number };
-  return { exitCode, ...report };
+  return { exitCode, output: (stdout.trim() ? JSON.parse(stdout) : null) as T, stderr };
+}
+
+/**
+ * `npm run ledger:verify` against a database, as an operator runs it after an incident (the built
+ * CLI; the service may be running or not): its report, and whether it exited 0.
+ */
+export async function ledgerVerify(databaseUrl: string): Promise<{ exitCode: number | null; ok: boolean; problems: string[]; entries: number }> {
+  const { exitCode, output, stderr } = await runCli<{ ok: boolean; problems: string[]; entries: number }>(databaseUrl, 'ledger-verify');
+  if (!output) throw new Error(`ledger:verify printed nothing (exit ${exitCode}): ${stderr}`);
+  return { exitCode, ...output };
 }

@@ -32,7 +32,11 @@ const rows = <T = any>(sql: string, params: unknown[] = []) => dbQuery<T>(app.db
  * database that waits on that lock (at least one: the action's), then releases the lock.
  * Returns what the action answered.
  */
-async function withBackendKilledOn<T>(table: string, action: () => Promise<T>, { actionBlocks = true } = {}): Promise<{ answer: T; killed: number }> {
+async function withBackendKilledOn<T>(
+  table: string,
+  action: () => Promise<T>,
+  { actionBlocks = true, statement = '%' }: { actionBlocks?: boolean; statement?: string } = {},
+): Promise<{ answer: T; killed: number }> {
   await admin.query('begin');
   await admin.query(`lock table ${table} in share mode`);
   let settled: { answer: T } | { error: unknown } | undefined;
@@ -48,8 +52,12 @@ async function withBackendKilledOn<T>(table: string, action: () => Promise<T>, {
     // waited for until the bound.
     const blocked = await eventually(
       async () => {
+        // Inside a transaction PostgreSQL keeps the first read of pg_stat_activity until it ends:
+        // without this, a read made before the action's statement started waiting never sees it.
+        await admin.query('select pg_stat_clear_snapshot()');
         const waiting = await admin.query<{ pid: number }>(
-          `select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
+          `select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock' and query like $1`,
+          [statement],
         );
         for (const { pid } of waiting.rows) {
           await admin.query('select pg_terminate_backend($1)', [pid]);
@@ -72,6 +80,12 @@ async function withBackendKilledOn<T>(table: string, action: () => Promise<T>, {
   if (settled && 'error' in settled) throw settled.error;
   return { answer: (settled as { answer: T }).answer, killed };
 }
+
+/** The first statement of every initiation (TransactionStore.insert). */
+const INSERT = '%inserted as (insert into "transaction"%';
+
+/** The statement that records a provider's first answer (it leaves `initiating`; a settlement job's does not). */
+const ANSWER = '%initiation_done as (delete from transaction_initiation%';
 
 /** An answer in the spec's error envelope: a code, a message, no stack, SQL or driver text. */
 function expectServerErrorEnvelope(res: { status: number; body: any; text: string }) {
@@ -130,7 +144,8 @@ describe('initiation', () => {
     ['card payment', '/v1/payments/initiate', () => cardPaymentBody()],
   ])('a %s whose first statement loses its connection: a 500 in the envelope, nothing written, and the retry succeeds once', async (_kind, path, body) => {
     const sent = body();
-    const { answer } = await withBackendKilledOn('transaction', () => request(app.url, 'POST', path, { token, body: sent }));
+    // Only the initiation's own insert: a settlement job of an earlier test may be waiting on the same lock.
+    const { answer } = await withBackendKilledOn('transaction', () => request(app.url, 'POST', path, { token, body: sent }), { statement: INSERT });
     expectServerErrorEnvelope(answer);
     expect(await rowsByExternal(sent.reference)).toEqual([]);
 
@@ -143,7 +158,7 @@ describe('initiation', () => {
 
   it('a card payment whose outcome loses its connection after the charge: the row waits, reconciliation finishes it once, and the retry finds it', async () => {
     const sent = cardPaymentBody();
-    const { answer } = await withBackendKilledOn('transaction_event', () => initiatePayment(app, token, sent));
+    const { answer } = await withBackendKilledOn('transaction_event', () => initiatePayment(app, token, sent), { statement: ANSWER });
     expectServerErrorEnvelope(answer);
     const [row] = await rowsByExternal(sent.reference);
     expect(row).toMatchObject({ status: 'initiating' });
@@ -168,7 +183,9 @@ describe('initiation', () => {
 
   it('GraphQL: the lost connection is a SERVER_ERROR in extensions.code, and the retry succeeds', async () => {
     const input = momoCollectionInput(customerUuid, { reference: newReference('gql-loss') });
-    const { answer } = await withBackendKilledOn('transaction', () => graphql(app.url, INITIATE_COLLECTION, { token, variables: { input } }));
+    const { answer } = await withBackendKilledOn('transaction', () => graphql(app.url, INITIATE_COLLECTION, { token, variables: { input } }), {
+      statement: INSERT,
+    });
     expect(answer.body.errors?.[0]?.extensions?.code).toBe('SERVER_ERROR');
     expect(answer.text).not.toMatch(/terminat|administrator|57P01|insert into/i);
     expect(await rowsByExternal(String(input.reference))).toEqual([]);

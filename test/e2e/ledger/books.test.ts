@@ -1,4 +1,5 @@
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
+import { runCli } from '../../helpers/engine';
 import { approvedCustomer } from '../../helpers/factories';
 import { graphql, request } from '../../helpers/http';
 import { CARDS, cardPaymentBody, initiatePayment } from '../../helpers/payments';
@@ -104,6 +105,13 @@ describe('funding', () => {
       [-0.5, 'ADJ-3'],
       [500, 'ADJ-1'],
     ]);
+    // The CLI twin (npm run ledger:adjust), on the same database.
+    const cli = await runCli(app.db.url, 'ledger-adjust', [id, '--currency', 'KES', '--amount', '12.50', '--reason', 'CLI credit', '--reference', 'ADJ-CLI']);
+    expect(cli.exitCode).toBe(0);
+    expect(cli.output).toEqual({ posted: true, balance: { currency: 'KES', available: '1000512', pending: '0', reserved: '0' } });
+    const bad = await runCli(app.db.url, 'ledger-adjust', [id, '--currency', 'KES', '--amount', '-5000000', '--reason', 'x', '--reference', 'ADJ-CLI-2']);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toMatch(/INSUFFICIENT_FUNDS/);
     expect(
       (
         await admin('POST', `/v1/admin/merchants/00000000-0000-4000-8000-000000000000/adjustments`, {
