@@ -3,9 +3,9 @@ import { parseArgs } from 'node:util';
 import { parseUuid } from '../shared/validation';
 import { exitWith, runWithServices } from './operator-cli';
 
-const USAGE = `usage: npm run ledger:adjust -- <merchant_id> --currency NGN --amount -250.00 --reason "…" --reference ADJ-42
+const USAGE = `usage: npm run ledger:adjust -- <merchant_id> --currency NGN --amount=-250.00 --reason "…" --reference ADJ-42
 Posts an operator adjustment against the external-funds account: a positive amount credits the merchant's
-available balance, a negative one debits it (never below zero). The same reference posts once.`;
+available balance, a negative one debits it (never below zero; write it --amount=-250.00). The same reference posts once.`;
 
 /** npm run ledger:adjust: the operator's adjustment (docs/ledger.md), the CLI twin of POST /v1/admin/merchants/{id}/adjustments. */
 async function main(): Promise<number> {
@@ -26,6 +26,8 @@ async function main(): Promise<number> {
     return values.help ? 0 : 2;
   }
   return runWithServices(true, async (services) => {
+    // Currencies and their minor units.
+    await services.reference.load();
     const { balance, posted } = await services.ledger.adjust(parseUuid(merchantId, 'merchantId'), {
       currency: values.currency,
       amount: values.amount,

@@ -109,7 +109,7 @@ describe('funding', () => {
     const cli = await runCli(app.db.url, 'ledger-adjust', [id, '--currency', 'KES', '--amount', '12.50', '--reason', 'CLI credit', '--reference', 'ADJ-CLI']);
     expect(cli.exitCode).toBe(0);
     expect(cli.output).toEqual({ posted: true, balance: { currency: 'KES', available: '1000512', pending: '0', reserved: '0' } });
-    const bad = await runCli(app.db.url, 'ledger-adjust', [id, '--currency', 'KES', '--amount', '-5000000', '--reason', 'x', '--reference', 'ADJ-CLI-2']);
+    const bad = await runCli(app.db.url, 'ledger-adjust', [id, '--currency', 'KES', '--amount=-5000000', '--reason', 'x', '--reference', 'ADJ-CLI-2']);
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toMatch(/INSUFFICIENT_FUNDS/);
     expect(
