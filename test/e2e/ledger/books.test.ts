@@ -461,6 +461,8 @@ describe('the database enforces the books', () => {
     const report = await verify();
     expect(report.problems).toEqual([]);
     expect(report.entries).toBeGreaterThan(50);
+    // The periodic check's metric says the same (-1 until a first verification).
+    expect(await (await fetch(`${app.url}/metrics`)).text()).toMatch(/^payments_ledger_verify_problems 0$/m);
   });
 });
 
