@@ -106,15 +106,13 @@ export class FeeSchedule {
   async set(merchantId: string, command: SetFeeCommand): Promise<void> {
     const body = parseInput(setFeeSchema, command);
     const percent = readPercent(body.percent);
+    const minorUnit = body.currency ? this.minorUnitOf(body.currency) : undefined;
+    if (body.currency && minorUnit === undefined) throw AppError.invalidField('currency', 'is not a supported currency');
     let fixed = new Decimal(0);
-    if (body.currency) {
-      const minorUnit = this.minorUnitOf(body.currency);
-      if (minorUnit === undefined) throw AppError.invalidField('currency', 'is not a supported currency');
-      if (body.fixed !== undefined && body.fixed !== null && !(typeof body.fixed === 'string' && /^0+(\.0+)?$/.test(body.fixed)) && body.fixed !== 0) {
-        fixed = parseAmount(body.fixed, minorUnit, 'fixed');
-      }
-    } else if (body.fixed !== undefined && body.fixed !== null && !new Decimal(String(body.fixed)).isZero()) {
-      throw AppError.invalidField('fixed', 'needs a currency: a fixed fee is in one currency');
+    if (!isZeroOrAbsent(body.fixed)) {
+      // A fixed fee is in one currency: its minor unit decides its decimals.
+      if (minorUnit === undefined) throw AppError.invalidField('fixed', 'needs a currency: a fixed fee is in one currency');
+      fixed = parseAmount(body.fixed, minorUnit, 'fixed');
     }
     const result = await this.sql.query(
       `insert into merchant_fee (merchant_id, kind, currency, percent, fixed, updated_at)
@@ -149,8 +147,13 @@ export class FeeSchedule {
   }
 }
 
+/** Absent, or written as zero ("0", "0.00", 0): what parseAmount, which wants a positive amount, would refuse. */
+function isZeroOrAbsent(value: unknown): boolean {
+  return value === undefined || value === null || value === 0 || (typeof value === 'string' && /^\s*0+(\.0+)?\s*$/.test(value));
+}
+
 function readPercent(value: unknown): Decimal {
-  if (value === 0 || value === '0') return new Decimal(0);
+  if (value !== undefined && value !== null && isZeroOrAbsent(value)) return new Decimal(0);
   const percent = readPositiveDecimal(value, 'percent');
   if (percent.gte(100) || percent.decimalPlaces() > 4) throw AppError.invalidField('percent', 'must be at least 0 and below 100, with at most 4 decimals');
   return percent;

@@ -19,6 +19,7 @@ import {
   platformAccount,
   posting,
   type BalanceTransactionType,
+  type MerchantAccount,
   type Posting,
 } from './ledger.model';
 import { postingsSql } from './ledger.sql';
@@ -109,6 +110,27 @@ const STATEMENT_MAX_ENTRIES = 100_000;
 
 const BT_SELECT = `id, type, currency, amount, fee, net, balance_after as "balanceAfter", source_reference as "sourceReference", created_at as "createdAt"`;
 
+type AccountRow = { code: string; currency: string; balance: string };
+
+/** A merchant's account rows → one balance per currency. */
+function toBalances(rows: AccountRow[]): Balance[] {
+  const byCurrency = new Map<string, Balance>();
+  for (const r of rows) {
+    const currency = r.currency.trim();
+    let b = byCurrency.get(currency);
+    if (!b) byCurrency.set(currency, (b = { currency, available: new Decimal(0), pending: new Decimal(0), reserved: new Decimal(0) }));
+    b[r.code as MerchantAccount] = new Decimal(r.balance);
+  }
+  return [...byCurrency.values()];
+}
+
+/** After a commit that posted entries: balanceChanged subscribers hear of each merchant currency they touched. */
+export function publishBalanceChanges(pubsub: PubSub, logger: Logger, merchantId: string, postings: readonly Posting[]): void {
+  const currencies = new Set<string>();
+  for (const p of postings) for (const l of p.lines) if (l.account.startsWith('m:')) currencies.add(l.currency);
+  for (const currency of currencies) publishAfterCommit(pubsub, logger, Topic.BalanceChanged, { merchantId, currency });
+}
+
 function toBalanceTransaction(row: Record<string, unknown>): BalanceTransaction {
   for (const f of ['amount', 'fee', 'net', 'balanceAfter']) row[f] = new Decimal(row[f] as string);
   row.currency = (row.currency as string).trim();
@@ -126,8 +148,8 @@ export class LedgerService {
     private readonly clock: Clock,
     private readonly pubsub: PubSub,
     private readonly minorUnitOf: (currency: string) => number | undefined,
-    /** Every currency a merchant can hold (supported countries' currencies the rate table prices). */
-    private readonly currencies: () => string[],
+    /** Every currency a merchant can hold (supported countries' currencies the rate table prices); read once, after the reference data has loaded. */
+    private readonly supportedCurrencies: () => string[],
     /** Sandbox: what every new merchant starts with in each currency, in major units (0: nothing). */
     private readonly openingBalance: Decimal,
     private readonly logger: Logger,
@@ -136,30 +158,23 @@ export class LedgerService {
   ) {}
 
   async balances(merchantId: string): Promise<Balance[]> {
-    const rows = await this.sql.query<{ code: string; currency: string; balance: string }>(
-      `select code, currency, credits_posted - debits_posted as balance from ledger_account where merchant_id = $1 order by currency, code`,
-      [merchantId],
-      'ledger_balances',
+    return toBalances(
+      await this.sql.query<AccountRow>(
+        `select code, currency, credits_posted - debits_posted as balance from ledger_account where merchant_id = $1 order by currency, code`,
+        [merchantId],
+        'ledger_balances',
+      ),
     );
-    const byCurrency = new Map<string, Balance>();
-    for (const r of rows) {
-      const currency = r.currency.trim();
-      let b = byCurrency.get(currency);
-      if (!b) byCurrency.set(currency, (b = { currency, available: new Decimal(0), pending: new Decimal(0), reserved: new Decimal(0) }));
-      b[r.code as 'available' | 'pending' | 'reserved'] = new Decimal(r.balance);
-    }
-    return [...byCurrency.values()];
   }
 
+  /** One currency's (every balanceChanged event reads one): zero when the merchant holds none of it. */
   async balance(merchantId: string, currency: string): Promise<Balance> {
-    return (
-      (await this.balances(merchantId)).find((b) => b.currency === currency) ?? {
-        currency,
-        available: new Decimal(0),
-        pending: new Decimal(0),
-        reserved: new Decimal(0),
-      }
+    const rows = await this.sql.query<AccountRow>(
+      `select code, currency, credits_posted - debits_posted as balance from ledger_account where merchant_id = $1 and currency = $2`,
+      [merchantId, currency],
+      'ledger_balance',
     );
+    return toBalances(rows)[0] ?? { currency, available: new Decimal(0), pending: new Decimal(0), reserved: new Decimal(0) };
   }
 
   async listBalanceTransactions(merchantId: string, query: BalanceTransactionListQuery): Promise<Page<BalanceTransaction>> {
@@ -281,6 +296,11 @@ export class LedgerService {
     return { balance: await this.balance(merchantId, body.currency), posted };
   }
 
+  private currencyList?: string[];
+  private currencies(): string[] {
+    return (this.currencyList ??= this.supportedCurrencies());
+  }
+
   /** Sandbox: a new merchant's opening balance in every currency (once: its keys are the merchant's). */
   async openMerchant(merchantId: string): Promise<void> {
     if (this.openingBalance.isZero()) return;
@@ -295,7 +315,9 @@ export class LedgerService {
   async openUnopenedMerchants(): Promise<number> {
     if (this.openingBalance.isZero()) return 0;
     const rows = await this.sql.query<{ id: string }>(
-      `select m.id from merchant m where not exists (select 1 from ledger_entry e where e.merchant_id = m.id and e.key like 'opening:%')`,
+      // By the opening entry's key (its unique index); the whole opening is one statement, so one currency tells.
+      `select m.id from merchant m where not exists (select 1 from ledger_entry e where e.key = 'opening:' || m.id || ':' || $1)`,
+      [this.currencies().at(-1)],
     );
     for (const { id } of rows) await this.openMerchant(id);
     return rows.length;
@@ -317,21 +339,12 @@ export class LedgerService {
     try {
       const [row] = await this.sql.query<{ posted: string }>(`with ${ctes.join(',\n')} select ${entries} as posted`, params.values);
       const posted = Number(row?.posted) > 0;
-      if (posted) {
-        for (const currency of new Set(postings.map((p) => p.lines[0]!.currency))) {
-          this.balanceChanged(postings[0]!.merchantId!, currency);
-        }
-      }
+      if (posted) publishBalanceChanges(this.pubsub, this.logger, postings[0]!.merchantId!, postings);
       return posted;
     } catch (err) {
       if (isOverdraft(err)) throw insufficientFunds(postings[0]!.lines[0]!.currency);
       throw err;
     }
-  }
-
-  /** After a commit that moved a merchant's money: subscribers of balanceChanged hear of it. */
-  balanceChanged(merchantId: string, currency: string): void {
-    publishAfterCommit(this.pubsub, this.logger, Topic.BalanceChanged, { merchantId, currency });
   }
 
   private funding(

@@ -7,6 +7,7 @@ import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import type { Faults } from '../../shared/faults';
 import { KeyedSemaphore } from '../../shared/keyed-semaphore';
+import { publishBalanceChanges } from '../ledger/ledger.service';
 import type { Logger } from '../../shared/logger';
 import { pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { REFERENCE_CHARACTERS, timestampField } from '../../shared/fields';
@@ -340,9 +341,7 @@ export class TransactionService {
 
   /** After a commit that posted to a merchant's accounts: balanceChanged subscribers hear of each currency. */
   private ledgerChanged(txn: Transaction, ledger: LedgerEffect): void {
-    const currencies = new Set<string>();
-    for (const p of ledger.postings) for (const l of p.lines) if (l.account.startsWith('m:')) currencies.add(l.currency);
-    for (const currency of currencies) publishAfterCommit(this.pubsub, this.logger, Topic.BalanceChanged, { merchantId: txn.merchantId, currency });
+    publishBalanceChanges(this.pubsub, this.logger, txn.merchantId, ledger.postings);
   }
 
   /** What ledger:verify expects each kind to have posted in each status. */

@@ -169,11 +169,10 @@ export class TransactionStore {
       ...postingsSql(params, ledger.postings, 'inserted', 'ledger').ctes,
     );
     try {
-      const [row] = await this.sql.query<{ inserted: string }>(
+      // Prepared per shape: the text depends only on how many entries and lines ride along.
+      const [row] = await this.sql.queryShaped<{ inserted: string }>(
         `with ${ctes.join(',\n')} select (select count(*) from inserted) as inserted`,
         params.values,
-        // Prepared per shape: the text depends only on how many entries and lines ride along.
-        `transaction_insert:${claim ? 'c' : ''}${ledger.postings.map((p) => p.lines.length).join('.')}`,
       );
       return Number(row?.inserted) === 1 ? 'inserted' : 'parent_claim_refused';
     } catch (err) {
