@@ -123,7 +123,9 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   });
 
   // Every request's duration by route pattern, GET /metrics, /health/live and /health/ready (src/observability).
-  const observability = registerObservability(fastify, infra);
+  const observability = registerObservability(fastify, infra, () =>
+    Object.fromEntries(services.rails.router.all().map((c) => [c.name, c.state])),
+  );
   fastify.get('/health', async (_request, reply) => {
     await orm.em.getConnection().execute('select 1');
     return sendSuccess(reply, 'OK', { status: 'ok', env: config.env });
@@ -186,6 +188,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
       await services.merchantAccess.stop();
       await services.fees.stop();
       await rateLimits.close();
+      for (const connector of services.rails.router.all()) connector.shutdown();
     },
   };
 }

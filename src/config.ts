@@ -2,6 +2,27 @@ import path from 'node:path';
 import { z } from 'zod';
 import { FAULT_POINTS, type FaultPoint } from './shared/faults';
 import type { RateLimitConfig } from './shared/rate-limits';
+import type { BreakerSettings } from './providers/breaker';
+
+/** Every provider connector's variables (docs/providers.md). */
+const MTN_PRODUCT_VARIABLES = (product: 'COLLECTION' | 'DISBURSEMENT') =>
+  [`MTN_MOMO_${product}_PRIMARY_KEY`, `MTN_MOMO_${product}_USER_ID`, `MTN_MOMO_${product}_API_KEY`] as const;
+const MPESA_STK_VARIABLES = ['MPESA_CONSUMER_KEY', 'MPESA_CONSUMER_SECRET', 'MPESA_SHORTCODE', 'MPESA_PASSKEY'] as const;
+const MPESA_B2C_VARIABLES = ['MPESA_CONSUMER_KEY', 'MPESA_CONSUMER_SECRET', 'MPESA_B2C_SHORTCODE', 'MPESA_B2C_INITIATOR_NAME', 'MPESA_B2C_SECURITY_CREDENTIAL'] as const;
+const CONNECTOR_VARIABLES = [
+  'MTN_MOMO_BASE_URL',
+  'MTN_MOMO_TARGET_ENVIRONMENT',
+  ...MTN_PRODUCT_VARIABLES('COLLECTION'),
+  ...MTN_PRODUCT_VARIABLES('DISBURSEMENT'),
+  'MPESA_BASE_URL',
+  'MPESA_CONSUMER_KEY',
+  'MPESA_CONSUMER_SECRET',
+  'MPESA_SHORTCODE',
+  'MPESA_PASSKEY',
+  'MPESA_B2C_SHORTCODE',
+  'MPESA_B2C_INITIATOR_NAME',
+  'MPESA_B2C_SECURITY_CREDENTIAL',
+] as const;
 
 /** Sandbox (test data, simulations) or production (live traffic). */
 export const PAYMENTS_ENVS = ['sandbox', 'production'] as const;
@@ -91,6 +112,16 @@ const envSchema = z.object({
   RATE_LIMIT_TOKEN_IP_FAILURES: intWithDefault(60),
   RATE_LIMIT_ADMIN: intWithDefault(120),
   RATE_LIMIT_GRAPHQL_COST_UNIT: intWithDefault(50, 1),
+  /** Routing rules over the reference table: `GH/momo/MTN/collection=mtn_momo;KE/momo/MPESA/transfer=mpesa,sandbox` (docs/providers.md). */
+  PROVIDER_ROUTES: z.preprocess(emptyToUndefined, z.string().default('')),
+  PROVIDER_TIMEOUT_MS: intWithDefault(15_000, 100),
+  PROVIDER_BREAKER_VOLUME: intWithDefault(5, 1),
+  PROVIDER_BREAKER_ERROR_PERCENT: intWithDefault(50, 1),
+  PROVIDER_BREAKER_RESET_MS: intWithDefault(30_000, 10),
+  PROVIDER_BREAKER_WINDOW_MS: intWithDefault(60_000, 1000),
+  /** Delays between status queries of a transaction a provider has not decided (the last one repeats). */
+  PROVIDER_POLL_SCHEDULE: z.preprocess(emptyToUndefined, z.string().default('15s,30s,1m,2m,5m,10m,30m,1h')),
+  ...Object.fromEntries(CONNECTOR_VARIABLES.map((name) => [name, optionalString])),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z
@@ -101,6 +132,93 @@ const envSchema = z.object({
 });
 
 export type PaymentsEnv = (typeof PAYMENTS_ENVS)[number];
+
+/** MTN MoMo Open API: one target environment (a country, or `sandbox`), with the products configured. */
+export interface MtnMomoConfig {
+  baseUrl: string;
+  targetEnvironment: string;
+  collection: MtnMomoProduct | null;
+  disbursement: MtnMomoProduct | null;
+}
+export interface MtnMomoProduct {
+  primaryKey: string;
+  userId: string;
+  apiKey: string;
+}
+
+/** Safaricom M-Pesa Daraja: STK Push collections and B2C payouts, each when configured. */
+export interface MpesaConfig {
+  baseUrl: string;
+  consumerKey: string;
+  consumerSecret: string;
+  stk: { shortcode: string; passkey: string } | null;
+  b2c: { shortcode: string; initiatorName: string; securityCredential: string } | null;
+}
+
+export interface ConnectorsConfig {
+  /** PROVIDER_ROUTES, parsed by the routing table. */
+  routes: string;
+  /** Every call to a provider is aborted after this long (its outcome is then unknown, and asked for later). */
+  timeoutMs: number;
+  breaker: BreakerSettings;
+  pollSchedule: string;
+  mtnMomo: MtnMomoConfig | null;
+  mpesa: MpesaConfig | null;
+}
+
+/** The providers' real addresses (docs/providers.md); a test always points a connector at its fake instead. */
+export const PROVIDER_BASE_URLS = {
+  mtnMomoSandbox: 'https://sandbox.momodeveloper.mtn.com',
+  mtnMomoLive: 'https://proxy.momoapi.mtn.com',
+  mpesaSandbox: 'https://sandbox.safaricom.co.ke',
+  mpesaLive: 'https://api.safaricom.co.ke',
+} as const;
+
+type Env = Record<string, string | undefined>;
+
+/** A group of variables is all or nothing: any one set requires the rest, and the error names what is missing. */
+function group<T extends readonly string[]>(e: Env, names: T, what: string): Record<T[number], string> | null {
+  const present = names.filter((n) => e[n] !== undefined);
+  if (present.length === 0) return null;
+  const missing = names.filter((n) => e[n] === undefined);
+  if (missing.length > 0) throw new Error(`Invalid configuration: ${what} is configured (${present.join(', ')}) but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`);
+  return Object.fromEntries(names.map((n) => [n, e[n]!])) as Record<T[number], string>;
+}
+
+function connectorsConfig(e: Env, env: PaymentsEnv): Pick<ConnectorsConfig, 'mtnMomo' | 'mpesa'> {
+  const collection = group(e, MTN_PRODUCT_VARIABLES('COLLECTION'), 'MTN MoMo collections');
+  const disbursement = group(e, MTN_PRODUCT_VARIABLES('DISBURSEMENT'), 'MTN MoMo disbursements');
+  let mtnMomo: MtnMomoConfig | null = null;
+  if (collection || disbursement) {
+    const target = e.MTN_MOMO_TARGET_ENVIRONMENT ?? (env === 'sandbox' ? 'sandbox' : undefined);
+    if (!target) throw new Error('Invalid configuration: MTN MoMo is configured but MTN_MOMO_TARGET_ENVIRONMENT is missing (e.g. mtnghana, mtnuganda)');
+    const product = (v: Record<string, string> | null, p: string) =>
+      v && { primaryKey: v[`MTN_MOMO_${p}_PRIMARY_KEY`]!, userId: v[`MTN_MOMO_${p}_USER_ID`]!, apiKey: v[`MTN_MOMO_${p}_API_KEY`]! };
+    mtnMomo = {
+      baseUrl: e.MTN_MOMO_BASE_URL ?? (target === 'sandbox' ? PROVIDER_BASE_URLS.mtnMomoSandbox : PROVIDER_BASE_URLS.mtnMomoLive),
+      targetEnvironment: target,
+      collection: product(collection, 'COLLECTION'),
+      disbursement: product(disbursement, 'DISBURSEMENT'),
+    };
+  }
+  const stkVars = group(e, MPESA_STK_VARIABLES, 'M-Pesa STK Push');
+  const b2cVars = group(e, MPESA_B2C_VARIABLES, 'M-Pesa B2C');
+  let mpesa: MpesaConfig | null = null;
+  if (stkVars || b2cVars) {
+    mpesa = {
+      baseUrl: e.MPESA_BASE_URL ?? (env === 'sandbox' ? PROVIDER_BASE_URLS.mpesaSandbox : PROVIDER_BASE_URLS.mpesaLive),
+      consumerKey: e.MPESA_CONSUMER_KEY!,
+      consumerSecret: e.MPESA_CONSUMER_SECRET!,
+      stk: stkVars && { shortcode: stkVars.MPESA_SHORTCODE, passkey: stkVars.MPESA_PASSKEY },
+      b2c: b2cVars && {
+        shortcode: b2cVars.MPESA_B2C_SHORTCODE,
+        initiatorName: b2cVars.MPESA_B2C_INITIATOR_NAME,
+        securityCredential: b2cVars.MPESA_B2C_SECURITY_CREDENTIAL,
+      },
+    };
+  }
+  return { mtnMomo, mpesa };
+}
 
 export interface Config {
   env: PaymentsEnv;
@@ -181,6 +299,8 @@ export interface Config {
    * limits): unset/false none, true all, a hop count, or addresses/CIDRs.
    */
   trustProxy: boolean | number | string;
+  /** Provider connectors, routing, timeouts, breakers and polling (docs/providers.md). */
+  connectors: ConnectorsConfig;
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string {
@@ -197,6 +317,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   if (e.FAULT_INJECT && e.PAYMENTS_ENV !== 'sandbox') throw new Error('Invalid configuration: FAULT_INJECT is for sandbox durability tests only');
+  const connectors = connectorsConfig(e as unknown as Env, e.PAYMENTS_ENV);
+  // A provider's callbacks must reach this service from the internet: production needs its public address.
+  if (e.PAYMENTS_ENV === 'production' && (connectors.mtnMomo || connectors.mpesa) && !e.PUBLIC_BASE_URL) {
+    throw new Error('Invalid configuration: PUBLIC_BASE_URL is required in production when a provider connector is configured (its callbacks are sent there)');
+  }
   return {
     env: e.PAYMENTS_ENV,
     port: e.PORT,
@@ -255,5 +380,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       graphqlCostUnit: e.RATE_LIMIT_GRAPHQL_COST_UNIT,
     },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    connectors: {
+      routes: e.PROVIDER_ROUTES,
+      timeoutMs: e.PROVIDER_TIMEOUT_MS,
+      breaker: {
+        volumeThreshold: e.PROVIDER_BREAKER_VOLUME,
+        errorThresholdPercentage: e.PROVIDER_BREAKER_ERROR_PERCENT,
+        resetTimeoutMs: e.PROVIDER_BREAKER_RESET_MS,
+        rollingWindowMs: e.PROVIDER_BREAKER_WINDOW_MS,
+      },
+      pollSchedule: e.PROVIDER_POLL_SCHEDULE,
+      ...connectors,
+    },
   };
 }

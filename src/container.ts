@@ -30,11 +30,14 @@ import { SandboxCardCharges } from './providers/sandbox/sandbox-card-charges';
 import { FormTokens } from './shared/form-tokens';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from './modules/idempotency/idempotency.store';
 import { PublicAddress } from './shared/public-address';
-import type { PaymentProvider } from './providers/payment-provider';
+import type { Connector } from './providers/connector';
+import { GuardedConnector } from './providers/breaker';
+import { realConnectors } from './providers/real-connectors';
+import { Rails } from './providers/rails';
+import { CallbackUrls, ConnectorRouter } from './providers/routing';
 import { ManualKycReviewer } from './providers/manual-kyc-reviewer';
 import { SandboxKycReviewer } from './providers/sandbox/sandbox-kyc-reviewer';
 import { SandboxPaymentProvider } from './providers/sandbox/sandbox-payment-provider';
-import { UnconfiguredPaymentProvider } from './providers/unconfigured-payment-provider';
 import { readRateTable } from './modules/rates/rate-table';
 import { RatesService } from './modules/rates/rates.service';
 import { ReferenceService } from './modules/reference/reference.service';
@@ -89,6 +92,8 @@ export interface Services {
   subscriptions: SubscriptionService;
   /** Idempotency-Key's claims and stored answers (REST POSTs that create something). */
   idempotency: IdempotencyStore;
+  /** Provider connectors, the routing table, callbacks (docs/providers.md). */
+  rails: Rails;
 }
 
 export function createServices(infra: Infrastructure): Services {
@@ -135,22 +140,37 @@ export function createServices(infra: Infrastructure): Services {
   );
   const publicAddress = new PublicAddress(config.publicBaseUrl);
   const cardCharges = config.env === 'sandbox' ? new SandboxCardCharges(sql) : null;
-  const provider = createPaymentProvider(infra, reference, cardCharges, publicAddress);
+  const connectors = createConnectors(infra, reference, cardCharges, publicAddress, (connector, transactionId, queryId) =>
+    rails.recordQuery(connector, transactionId, queryId),
+  );
+  const rails = new Rails(
+    new ConnectorRouter(connectors, config.connectors.routes, config.env),
+    new CallbackUrls(deriveKey(keys.encryptionKey, 'provider-callback'), publicAddress),
+    sql,
+    jobs,
+    { sandboxSettleMs: config.sandboxSettleMs, pollScheduleMs: parseRetrySchedule(config.connectors.pollSchedule, 'PROVIDER_POLL_SCHEDULE') },
+  );
+  // The channels lookup shows a channel no provider serves here as unavailable.
+  reference.useRouting((channel, network) =>
+    rails.router.serves({
+      channelType: channel.channelType,
+      countryCode: channel.countryCode,
+      networkCode: network.code,
+      direction: channel.rampType === 'deposit' ? 'collection' : 'transfer',
+    }),
+  );
   // The kinds map: every kind's plug-in (provider call, settlement, expiry, postings), built here so a reader can follow each call.
   const releaseDelayMs = config.settlementDelayS * 1000;
   const kinds: TransactionKinds = {
-    collection: new CollectionKind(reference, provider, {
-      settleMs: config.sandboxSettleMs,
-      collectionTtlS: config.collectionTtlS,
-      releaseDelayMs,
-    }),
-    transfer: new TransferKind(reference, provider, config.sandboxSettleMs),
-    payment: new PaymentKind(reference, provider, clock, config.paymentActionTtlS, releaseDelayMs) as TransactionKinds['payment'],
-    refund: new RefundKind(reference, provider, config.sandboxSettleMs),
+    collection: new CollectionKind(reference, rails, { collectionTtlS: config.collectionTtlS, releaseDelayMs }),
+    transfer: new TransferKind(reference, rails),
+    payment: new PaymentKind(reference, rails, clock, config.paymentActionTtlS, releaseDelayMs) as TransactionKinds['payment'],
+    refund: new RefundKind(reference, rails),
   };
   const transactions = new TransactionService(
     new TransactionStore(sql, jobs, outbox, secretBox),
     kinds,
+    rails,
     clock,
     jobs,
     outbox,
@@ -224,17 +244,29 @@ export function createServices(infra: Infrastructure): Services {
     webhookDispatcher,
     subscriptions,
     idempotency,
+    rails,
   };
 }
 
-/** Sandbox: the deterministic provider. Production: none is integrated yet, so money is refused, not faked. */
-function createPaymentProvider(
-  { config, sql }: Infrastructure,
+/**
+ * Every configured connector, each behind its circuit breaker: the sandbox's (sandbox only) and
+ * each real provider whose variables are set (config.ts refuses a half-configured one at start).
+ */
+function createConnectors(
+  { config, sql, logger, clock, metrics }: Infrastructure,
   reference: ReferenceService,
   cardCharges: SandboxCardCharges | null,
   publicAddress: PublicAddress,
-): PaymentProvider {
-  if (config.env !== 'sandbox' || !cardCharges) return new UnconfiguredPaymentProvider();
+  recordQuery: (connector: string, transactionId: string, queryId: string) => Promise<void>,
+): Map<string, GuardedConnector> {
+  const { connectors: settings } = config;
+  const list: Connector[] = realConnectors(settings, () => clock.now(), recordQuery);
+  if (config.env === 'sandbox' && cardCharges) list.unshift(createSandboxConnector(sql, reference, cardCharges, publicAddress));
+  return new Map(list.map((c) => [c.name, new GuardedConnector(c, settings.breaker, metrics?.connectors, logger)]));
+}
+
+/** The in-process sandbox: decides by its tables (CONTRACT §6), with a virtual account per collection kept in the database. */
+function createSandboxConnector(sql: Sql, reference: ReferenceService, cardCharges: SandboxCardCharges, publicAddress: PublicAddress): Connector {
   return new SandboxPaymentProvider(
     async (idempotencyKey) => {
       const [row] = await sql.query<{ account_number: string }>(

@@ -24,11 +24,15 @@ export enum JobName {
   PublishKycStatus = 'publish-kyc-status',
   /** A settled collection's or payment's net, after the settlement delay: pending → available. */
   ReleaseFunds = 'release-funds',
+  /** A provider sent a notification: ask it for the transaction's status (the notification is only a hint). */
+  CheckTransaction = 'check-transaction',
 }
 
 export interface JobPayloads {
   [JobName.KycReview]: { submissionId: string };
-  [JobName.SettleTransaction]: { transactionId: string };
+  /** `poll`: the how-many-th status query this is (its backoff follows PROVIDER_POLL_SCHEDULE). */
+  [JobName.SettleTransaction]: { transactionId: string; poll?: number };
+  [JobName.CheckTransaction]: { transactionId: string };
   [JobName.ExpireCollection]: { transactionId: string };
   [JobName.ExpirePaymentAction]: { transactionId: string };
   [JobName.ReconcileInitiation]: { transactionId: string };
@@ -52,6 +56,7 @@ const PRIORITY: Record<JobName, number> = {
   [JobName.ReconcileInitiation]: 0,
   [JobName.PublishKycStatus]: -10,
   [JobName.ReleaseFunds]: 0,
+  [JobName.CheckTransaction]: -5,
 };
 
 export type JobHandlers = { [K in JobName]: (payload: JobPayloads[K]) => Promise<void> };

@@ -8,7 +8,8 @@ export function jobHandlers(services: Services, orm: Orm): JobHandlers {
   const inContext = <T>(fn: () => Promise<T>) => RequestContext.create(orm.em, fn);
   return {
     [JobName.KycReview]: ({ submissionId }) => inContext(() => services.kyc.reviewSubmission(submissionId)),
-    [JobName.SettleTransaction]: ({ transactionId }) => inContext(() => services.transactions.settle(transactionId)),
+    [JobName.SettleTransaction]: ({ transactionId, poll }) => inContext(() => services.transactions.settle(transactionId, poll ?? 0)),
+    [JobName.CheckTransaction]: ({ transactionId }) => inContext(() => services.transactions.checkTransaction(transactionId)),
     [JobName.ExpireCollection]: ({ transactionId }) => inContext(async () => void (await services.transactions.expire(transactionId))),
     [JobName.ExpirePaymentAction]: ({ transactionId }) => inContext(async () => void (await services.transactions.expire(transactionId))),
     [JobName.ReconcileInitiation]: ({ transactionId }) => inContext(() => services.transactions.reconcile(transactionId)),

@@ -3,6 +3,7 @@ import type { Orm } from '../db/orm';
 import type { Sql } from '../db/sql';
 import type { JobQueueStats, JobRunner } from '../jobs/job-runner';
 import type { WebhookAttemptObserver } from '../modules/webhooks/webhook-dispatcher';
+import type { BreakerState, ConnectorObserver } from '../providers/breaker';
 import type { Logger } from '../shared/logger';
 import { ANONYMOUS_OPERATION, INVALID_OPERATION, type GraphQLOperationObserver } from '../transport/graphql/operation-observer';
 
@@ -71,6 +72,8 @@ export class Metrics {
   readonly webhookAttempt: WebhookAttemptObserver;
   /** Problems the last verification of the books found (0: they verify). */
   readonly ledgerVerified: (problems: number) => void;
+  /** Provider calls and each connector's circuit breaker. */
+  readonly connectors: ConnectorObserver;
 
   constructor(private readonly sources: MetricSources) {
     const own = new Registry();
@@ -132,6 +135,25 @@ export class Metrics {
     });
     ledgerProblems.set(-1);
     this.ledgerVerified = (problems) => ledgerProblems.set(problems);
+
+    const providerCalls = new Histogram({
+      name: 'payments_provider_call_duration_seconds',
+      help: 'Calls to payment providers by connector, operation and outcome: ok, refused (the provider said no), unknown (timeout, 5xx, reset: asked again later), rejected (breaker open, not sent).',
+      labelNames: ['connector', 'operation', 'outcome'],
+      buckets: WEBHOOK_BUCKETS,
+      registers,
+    });
+    const breakerState = new Gauge({
+      name: 'payments_provider_breaker_state',
+      help: "Each connector's circuit breaker on this instance: 0 closed, 1 half-open (one trial call), 2 open (new transactions go to the route's next connector).",
+      labelNames: ['connector'],
+      registers,
+    });
+    const STATE_VALUE: Record<BreakerState, number> = { closed: 0, half_open: 1, open: 2 };
+    this.connectors = {
+      call: (connector, operation, outcome, seconds) => providerCalls.observe({ connector, operation, outcome }, seconds),
+      state: (connector, state) => breakerState.set({ connector }, STATE_VALUE[state]),
+    };
 
     this.registerPoolGauges(registers);
     this.registerQueueGauges(registers);

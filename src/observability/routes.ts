@@ -30,9 +30,14 @@ const QUIET = { logLevel: 'warn' as const };
  * - GET /health/live: the process answers (no I/O).
  * - GET /health/ready: the database answers `select 1` on the direct pool, Redis answers
  *   PING (when REDIS_URL is set), and the instance is not shutting down; else 503 naming
- *   what failed.
+ *   what failed. `providers` shows each connector's circuit breaker (closed, half_open, open).
  */
-export function registerObservability(fastify: FastifyInstance, infra: Infrastructure): Observability {
+export function registerObservability(
+  fastify: FastifyInstance,
+  infra: Infrastructure,
+  /** Each connector's circuit breaker, shown in /health/ready's detail (an open one does not make the instance unready). */
+  providers: () => Record<string, string> = () => ({}),
+): Observability {
   const { config, logger, sql, pubsub } = infra;
   const metrics = infra.metrics ?? new Metrics({ ...infra, poolMax: config.dbPoolMax });
   fastify.addHook('onResponse', (request, reply, done) => {
@@ -63,13 +68,13 @@ export function registerObservability(fastify: FastifyInstance, infra: Infrastru
   fastify.get('/health/ready', QUIET, async (_request, reply) => {
     const report = await readiness.report();
     reply.header('cache-control', 'no-store');
-    if (report.ready) return sendSuccess(reply, 'Ready', { status: 'ready', checks: report.checks });
+    if (report.ready) return sendSuccess(reply, 'Ready', { status: 'ready', checks: report.checks, providers: providers() });
     const message = report.draining ? 'Not ready: the service is shutting down' : `Not ready: ${report.failed.join(', ')} not answering`;
     return reply.code(503).send({
       status: 'error',
       code: 'SERVICE_UNAVAILABLE',
       message,
-      data: { status: report.draining ? 'draining' : 'not_ready', checks: report.checks },
+      data: { status: report.draining ? 'draining' : 'not_ready', checks: report.checks, providers: providers() },
     });
   });
 

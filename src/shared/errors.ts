@@ -12,8 +12,12 @@ export const ERROR_HTTP_STATUS = {
   NOT_FOUND: 404,
   DUPLICATE_REQUEST: 409,
   INVALID_STATE: 409,
+  /** No provider serves the route here (production: none configured for it). */
+  ROUTE_UNAVAILABLE: 422,
   RATE_LIMITED: 429,
   SERVER_ERROR: 500,
+  /** Every provider of the route is failing right now (circuit breaker open): try again shortly. */
+  PROVIDER_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_HTTP_STATUS;

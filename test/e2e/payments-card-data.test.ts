@@ -640,8 +640,8 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
         token: prodToken,
         body: cardPaymentBody({ reference: ref('prod'), card }),
       });
-      expect(res.status).toBe(500);
-      expect(res.body.code).toBe('SERVER_ERROR');
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('ROUTE_UNAVAILABLE');
     }
     expect(
       (
@@ -669,7 +669,7 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     expect(malformed.status).toBe(400);
 
     const charged = await gql('PROD GraphQL initiate', prod.url, INITIATE, { input: cardPaymentInput({ reference: ref('prod-gql') }) }, prodToken);
-    expect(charged.body.errors[0].extensions.code).toBe('SERVER_ERROR');
+    expect(charged.body.errors[0].extensions.code).toBe('ROUTE_UNAVAILABLE');
     const coerced = await gql(
       'PROD GraphQL CVC as Int',
       prod.url,
@@ -684,7 +684,7 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     const overSocket = await ws('PROD WS initiate', client, INITIATE, {
       input: cardPaymentInput({ reference: ref('prod-ws'), card: { number: CARDS.threeDs } }),
     });
-    expect(overSocket.results[0].errors[0].extensions.code).toBe('SERVER_ERROR');
+    expect(overSocket.results[0].errors[0].extensions.code).toBe('ROUTE_UNAVAILABLE');
     const literal = await ws('PROD WS literal', client, `{ verifyPayment(reference: ${CARDS.success}) { reference } }`);
     expect(literal.error).toBeDefined();
     // Nothing was kept.

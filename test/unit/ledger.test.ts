@@ -17,6 +17,7 @@ function txn(fields: Partial<Transaction>): Transaction {
     ...BLANK,
     id: '0f0f0f0f-0000-4000-8000-000000000001',
     merchantId: M,
+    connector: 'sandbox',
     kind: 'collection',
     reference: 'col_1',
     externalReference: 'ext-1',

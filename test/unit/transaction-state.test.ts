@@ -168,7 +168,7 @@ describe('card payment transitions', () => {
 
 describe('sandbox settlement rule (sandboxSettlement)', () => {
   const decide = (kind: 'collection' | 'transfer', accountType: 'bank' | 'momo', accountNumber: string) =>
-    sandboxSettlement({ kind, accountType, accountNumber, providerReference: 'sbx_test' });
+    sandboxSettlement({ kind, accountType, accountNumber });
 
   describe.each([
     ['collection', 'momo', 'payment_declined_by_sender'],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JobName } from '../../jobs/job-runner';
-import type { CardDetails, PaymentProvider } from '../../providers/payment-provider';
+import { capability, type CardDetails, type Route } from '../../providers/connector';
+import type { Rails } from '../../providers/rails';
 import type { Clock } from '../../shared/clock';
 import { hmac } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
@@ -194,6 +195,9 @@ export function amountOf(reference: Pick<ReferenceService, 'currencyMinorUnit'>,
   return formatAmount(txn.amount!, minorUnit);
 }
 
+/** Domestic card payments: one route, whatever the card. */
+const CARD_ROUTE: Route = { channelType: 'card', countryCode: null, networkCode: null, direction: 'collection' };
+
 /**
  * The payment kind: a card charge, decided at once or by 3-D Secure (its authentication step,
  * PaymentService.authenticate), which expires into a failure; money in.
@@ -205,7 +209,7 @@ export class PaymentKind implements TransactionKindHandler<CardDetails> {
 
   constructor(
     private readonly reference: ReferenceService,
-    private readonly provider: PaymentProvider,
+    private readonly rails: Rails,
     private readonly clock: Clock,
     /** How long a cardholder has to complete 3-D Secure (PAYMENT_ACTION_TTL_S). */
     private readonly actionTtlS: number,
@@ -220,10 +224,15 @@ export class PaymentKind implements TransactionKindHandler<CardDetails> {
    * charge made with this key; one it never received is closed, so it never
    * happens.
    */
+  route(txn: Transaction): { route: Route; amount: string } {
+    return { route: CARD_ROUTE, amount: amountOf(this.reference, txn) };
+  }
+
   async callProvider(txn: Transaction, idempotencyKey: string, card?: CardDetails): Promise<ProviderAnswer> {
+    const connector = this.rails.of(txn);
     const charge = card
-      ? await this.provider.chargeCard({ idempotencyKey, reference: txn.reference, amount: amountOf(this.reference, txn), currency: txn.currency!, card })
-      : await this.provider.concludeCardCharge(idempotencyKey);
+      ? await capability(connector, 'chargeCard')({ idempotencyKey, reference: txn.reference, amount: amountOf(this.reference, txn), currency: txn.currency!, card })
+      : await capability(connector, 'concludeCardCharge')(idempotencyKey);
     switch (charge.outcome) {
       case 'successful':
         return { status: 'successful', providerReference: charge.providerReference };
@@ -241,7 +250,7 @@ export class PaymentKind implements TransactionKindHandler<CardDetails> {
   }
 
   ledger(txn: Transaction): LedgerEffect {
-    return moneyInLedger(txn, this.provider.name, this.releaseDelayMs);
+    return moneyInLedger(txn, txn.connector, this.releaseDelayMs);
   }
 
   simulationRefusal(txn: Transaction): string | null {

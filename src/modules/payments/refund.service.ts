@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JobName } from '../../jobs/job-runner';
-import type { PaymentProvider } from '../../providers/payment-provider';
+import { capability } from '../../providers/connector';
+import type { Rails } from '../../providers/rails';
 import { AppError } from '../../shared/errors';
 import { referenceField, requiredText } from '../../shared/fields';
 import { Decimal, formatAmount, parseAmount } from '../../shared/money';
@@ -58,6 +59,8 @@ export class RefundService {
       reason: body.reason,
       parentId: payment.id,
       parentReference: payment.reference,
+      // Back through the processor that charged it.
+      connector: payment.connector,
     });
     return refund;
   }
@@ -79,29 +82,28 @@ export class RefundKind implements TransactionKindHandler {
 
   constructor(
     private readonly reference: ReferenceService,
-    private readonly provider: PaymentProvider,
-    private readonly settleMs: number,
+    private readonly rails: Rails,
   ) {}
 
   async callProvider(txn: Transaction, idempotencyKey: string): Promise<ProviderAnswer> {
     const minorUnit = this.reference.currencyMinorUnit(txn.currency!) ?? 2;
-    const { providerReference } = await this.provider.refund({
+    const { providerReference } = await capability(this.rails.of(txn), 'refund')({
       idempotencyKey,
       reference: txn.reference,
       chargeKey: txn.parentId!,
       amount: formatAmount(txn.amount!, minorUnit),
       currency: txn.currency!,
     });
-    return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.settleMs }] };
+    return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
   }
 
-  settle(txn: Transaction) {
-    return this.provider.decide({ kind: 'refund', providerReference: txn.providerReference });
+  async settle(txn: Transaction) {
+    return this.rails.of(txn).decide({ kind: 'refund', idempotencyKey: txn.id, providerReference: txn.providerReference, ...(await this.rails.decideContext(txn)) });
   }
 
   /** Reserve with the claim on the payment; post to the provider; a failed refund gives both back. */
   ledger(txn: Transaction): LedgerEffect {
-    const effect = moneyOutLedger(txn, this.provider.name, {
+    const effect = moneyOutLedger(txn, txn.connector, {
       type: 'refund',
       currency: txn.currency!,
       amount: txn.amount!,

@@ -39,6 +39,9 @@ interface Snapshot {
  */
 export class ReferenceService {
   private snapshot?: Snapshot;
+  /** Whether a provider serves a channel's network here (routing); every channel is served until told. */
+  private served: (channel: Channel, network: Network) => boolean = () => true;
+  private readonly availability = new Map<string, boolean>();
 
   constructor(private readonly orm: Orm) {}
 
@@ -144,7 +147,25 @@ export class ReferenceService {
   /** A country's channels of one direction (GET /v1/crossborder/channels, query channels). */
   lookupChannels(command: ChannelsQuery): Channel[] {
     const query = parseInput(channelsQuerySchema, command, 'query');
-    return this.channels(this.countryOrThrow(query.countryCode).code, query.rampType);
+    return this.channels(this.countryOrThrow(query.countryCode).code, query.rampType).map((c) =>
+      c.status === 'active' && !this.isServed(c) ? { ...c, status: 'unavailable' as const } : c,
+    );
+  }
+
+  /** Routing's answer to "does a provider serve this channel's network?", set once at start (the answers are kept). */
+  useRouting(served: (channel: Channel, network: Network) => boolean): void {
+    this.served = served;
+    this.availability.clear();
+  }
+
+  /** A channel is served when a provider serves any of its networks. */
+  private isServed(channel: Channel): boolean {
+    let served = this.availability.get(channel.id);
+    if (served === undefined) {
+      served = this.networks(channel.countryCode, channel.channelType).some((n) => this.served(channel, n));
+      this.availability.set(channel.id, served);
+    }
+    return served;
   }
 
   /** A country's banks or operators (GET /v1/crossborder/networks, query networks). */

@@ -7,7 +7,8 @@ export type RampType = (typeof RAMP_TYPES)[number];
 export const CHANNEL_TYPES = ['bank', 'momo'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
-export const CHANNEL_STATUSES = ['active', 'inactive'] as const;
+/** `unavailable`: the channel is active but no provider serves it here (production without its connector). */
+export const CHANNEL_STATUSES = ['active', 'inactive', 'unavailable'] as const;
 export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
 
 export interface Currency {

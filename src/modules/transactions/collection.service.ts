@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JobName } from '../../jobs/job-runner';
-import type { PaymentProvider } from '../../providers/payment-provider';
+import { capability, type Route } from '../../providers/connector';
+import type { Rails } from '../../providers/rails';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { formatAmount } from '../../shared/money';
@@ -8,7 +9,7 @@ import { currencyField } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import type { ReferenceService } from '../reference/reference.service';
-import { checkDialCode, checkLocalAmount, checkRoute, crossBorderFields, routeColumns } from './cross-border.checks';
+import { checkDialCode, checkLocalAmount, checkRoute, crossBorderFields, crossBorderRequest, crossBorderRoute, routeColumns } from './cross-border.checks';
 import type { Transaction } from './transaction.record';
 import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import { moneyInLedger, moneyInLegs } from './transaction.ledger';
@@ -64,17 +65,26 @@ export class CollectionKind implements TransactionKindHandler {
 
   constructor(
     private readonly reference: ReferenceService,
-    private readonly provider: PaymentProvider,
-    private readonly timing: { settleMs: number; collectionTtlS: number; releaseDelayMs: number },
+    private readonly rails: Rails,
+    private readonly timing: { collectionTtlS: number; releaseDelayMs: number },
   ) {
     this.expectedLegs = moneyInLegs(timing.releaseDelayMs);
   }
 
+  route(txn: Transaction): { route: Route; amount: string } {
+    return { route: crossBorderRoute(this.reference, txn, 'collection'), amount: this.amountOf(txn) };
+  }
+
+  private amountOf(txn: Transaction): string {
+    return formatAmount(txn.amount!, this.reference.currencyMinorUnit(txn.currency!) ?? 2);
+  }
+
   /** A virtual account (bank) or a payment prompt (momo), from the stored row, so reconciliation can ask again. */
-  async callProvider(txn: Transaction, idempotencyKey: string): Promise<ProviderAnswer> {
-    const amount = formatAmount(txn.amount!, this.reference.currencyMinorUnit(txn.currency!) ?? 2);
+  async callProvider(txn: Transaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
+    const amount = this.amountOf(txn);
+    const connector = this.rails.of(txn);
     if (txn.accountType === 'bank') {
-      const account = await this.provider.createVirtualAccount({
+      const account = await capability(connector, 'createVirtualAccount')({
         idempotencyKey,
         reference: txn.reference,
         countryCode: txn.countryCode!,
@@ -90,31 +100,29 @@ export class CollectionKind implements TransactionKindHandler {
         followUps: [{ name: JobName.ExpireCollection, delayMs: this.timing.collectionTtlS * 1000 }],
       };
     }
-    const { providerReference } = await this.provider.initiate({
-      idempotencyKey,
-      kind: 'collection',
-      reference: txn.reference,
-      accountType: 'momo',
-      countryCode: txn.countryCode!,
-      networkCode: this.reference.network(txn.networkId!)?.code ?? txn.networkId!,
-      accountNumber: txn.accountNumber!,
+    const { providerReference } = await connector.initiate({
+      ...crossBorderRequest(this.reference, txn, idempotencyKey, 'collection'),
       accountName: null,
       amount,
       currency: txn.currency!,
+      callbackUrl: this.rails.callbackUrl(txn),
+      retry: retry ? await this.rails.retryContext(txn) : null,
     });
-    return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.timing.settleMs }] };
+    return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
   }
 
-  settle(txn: Transaction) {
-    return this.provider.decide({
+  async settle(txn: Transaction) {
+    return this.rails.of(txn).decide({
       kind: 'collection',
+      idempotencyKey: txn.id,
       accountType: txn.accountType!,
       accountNumber: txn.accountNumber!,
       providerReference: txn.providerReference,
+      ...(await this.rails.decideContext(txn)),
     });
   }
 
   ledger(txn: Transaction): LedgerEffect {
-    return moneyInLedger(txn, this.provider.name, this.timing.releaseDelayMs);
+    return moneyInLedger(txn, txn.connector, this.timing.releaseDelayMs);
   }
 }

@@ -3,7 +3,9 @@ import { AppError } from '../../shared/errors';
 import { parseAmount, type Decimal } from '../../shared/money';
 import { amountField, countryCodeField, dialCodeField, referenceField, requiredText } from '../../shared/fields';
 import type { CustomerService, Payer } from '../customers/customer.service';
+import type { Direction, Route as ConnectorRoute } from '../../providers/connector';
 import type { ReferenceService } from '../reference/reference.service';
+import type { Transaction } from './transaction.record';
 import { CHANNEL_TYPES, type Channel, type ChannelType, type Country, type Network, type RampType } from '../reference/reference.types';
 
 /** Fields every cross-border transaction has, in the domain's names. */
@@ -90,5 +92,30 @@ export function routeColumns(route: Route, body: { reference: string; accountTyp
     accountNumber: body.accountNumber,
     dialCode: body.dialCode,
     reason: body.reason,
+  };
+}
+
+/** The route a cross-border transaction travels: its channel type, country, network and direction. */
+export function crossBorderRoute(reference: ReferenceService, txn: Transaction, direction: Direction): ConnectorRoute {
+  return {
+    channelType: txn.accountType!,
+    countryCode: txn.countryCode!,
+    networkCode: reference.network(txn.networkId!)?.code ?? null,
+    direction,
+  };
+}
+
+/** What every provider request of a cross-border transaction says about its route and account (from the stored row). */
+export function crossBorderRequest(reference: ReferenceService, txn: Transaction, idempotencyKey: string, kind: Direction) {
+  return {
+    idempotencyKey,
+    kind,
+    reference: txn.reference,
+    accountType: txn.accountType!,
+    countryCode: txn.countryCode!,
+    networkCode: reference.network(txn.networkId!)?.code ?? txn.networkId!,
+    dialCode: txn.dialCode!,
+    accountNumber: txn.accountNumber!,
+    description: txn.reason,
   };
 }

@@ -1,5 +1,5 @@
 import type { JobName, JobSpec } from '../../jobs/job-runner';
-import type { SettlementDecision } from '../../providers/payment-provider';
+import type { Route, SettlementDecision } from '../../providers/connector';
 import type { Decimal } from '../../shared/money';
 import type { Posting } from '../ledger/ledger.model';
 import type { BankInfo, Transaction } from './transaction.record';
@@ -63,7 +63,14 @@ export interface ExpectedLegs {
  */
 export interface TransactionKindHandler<T = never> {
   readonly kind: TransactionKind;
-  callProvider(txn: Transaction, idempotencyKey: string, transient?: T): Promise<ProviderAnswer>;
+  /**
+   * The route a new transaction travels (routing picks its connector by it) and the amount the
+   * connector is asked to move. Absent: the transaction takes its connector from its fields (a
+   * refund goes back through its payment's).
+   */
+  route?(txn: Transaction): { route: Route; amount: string };
+  /** `retry`: reconciliation asks again after a crash (the first request may have reached the provider). */
+  callProvider(txn: Transaction, idempotencyKey: string, transient?: T, retry?: boolean): Promise<ProviderAnswer>;
   /** The settlement job's question: the provider's verdict on a processing transaction. Absent: nothing to ask. */
   settle?(txn: Transaction): Promise<SettlementDecision>;
   /** How a transaction of this kind expires, if it can. */

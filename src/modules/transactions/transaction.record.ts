@@ -47,6 +47,8 @@ export interface Transaction {
   bankInfo: BankInfo | null;
   virtualAccountNumber: string | null;
   providerReference: string | null;
+  /** The provider connector that carries it (routing picks it at creation; it never changes). */
+  connector: string;
   failureReason: string | null;
   /** Payments: how the customer pays (only `card` so far). */
   paymentMethod: 'card' | null;
@@ -110,7 +112,7 @@ export function fromWire(w: TransactionWire): Transaction {
 }
 
 /** Every column a kind does not set. */
-export const BLANK: Omit<Transaction, 'id' | 'merchantId' | 'kind' | 'reference' | 'externalReference' | 'status' | 'createdAt' | 'updatedAt'> = {
+export const BLANK: Omit<Transaction, 'id' | 'merchantId' | 'kind' | 'reference' | 'externalReference' | 'status' | 'connector' | 'createdAt' | 'updatedAt'> = {
   customerId: null,
   accountType: null,
   countryCode: null,

@@ -11,6 +11,7 @@ import { publishBalanceChanges } from '../ledger/ledger.service';
 import type { Logger } from '../../shared/logger';
 import { pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { REFERENCE_CHARACTERS, timestampField } from '../../shared/fields';
+import type { InboundNotification } from '../../providers/connector';
 import { parseInput, type Command } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
 import type { Outbox } from '../outbox/outbox';
@@ -28,6 +29,8 @@ import {
   type TransactionStatus,
 } from './transaction.state';
 import { RECONCILE_KEY_PREFIX, type TransactionStore } from './transaction.store';
+import { ProviderRefusal } from '../../providers/connector';
+import type { Rails } from '../../providers/rails';
 
 const REFERENCE_PREFIX: Record<TransactionKind, string> = { collection: 'col', transfer: 'trf', payment: 'pay', refund: 'rfd' };
 
@@ -73,6 +76,8 @@ export class TransactionService {
     private readonly store: TransactionStore,
     /** Every kind's plug-in, built at the composition root. */
     private readonly kinds: TransactionKinds,
+    /** Routing, connectors and what providers send. */
+    private readonly rails: Rails,
     private readonly clock: Clock,
     private readonly jobs: JobRunner,
     private readonly outbox: Outbox,
@@ -100,9 +105,16 @@ export class TransactionService {
       id: randomUUID(),
       reference: newTransactionReference(fields.kind),
       status: 'initiating',
+      connector: fields.connector ?? '',
       createdAt: now,
       updatedAt: now,
     };
+    // Routing picks the connector (and checks its rule on the amount) before anything is written.
+    if (!fields.connector) {
+      const leg = handler.route?.(txn);
+      if (!leg) throw new Error(`A ${fields.kind} names no route and no connector`);
+      txn.connector = this.rails.pick(leg.route, leg.amount).name;
+    }
     // A kind that holds money at initiation (a transfer's reservation) posts it in the insert's statement.
     const ledger = handler.ledger(txn);
     if ((await this.onMerchantBalance(txn, ledger, () => this.store.insert(txn, ledger))) === 'parent_claim_refused') {
@@ -137,10 +149,10 @@ export class TransactionService {
     }
     let answer: ProviderAnswer;
     try {
-      answer = await this.handlerOf(txn.kind).callProvider(txn, txn.id);
+      answer = await this.handlerOf(txn.kind).callProvider(txn, txn.id, undefined, true);
     } catch (err) {
       if (!(err instanceof AppError)) throw err; // unknown: the job is retried with backoff
-      answer = { status: 'failed', failureReason: 'provider_refused' };
+      answer = { status: 'failed', failureReason: err instanceof ProviderRefusal ? err.failureReason : 'provider_refused' };
     }
     if (await this.recordAnswer(txn, answer, 'reconciled')) {
       this.logger.warn(
@@ -221,14 +233,68 @@ export class TransactionService {
     return toPage(rows, limit);
   }
 
-  /** Settlement job: asks the provider (through the kind) and applies its decision, if any. */
-  async settle(transactionId: string): Promise<void> {
+  /**
+   * Settlement job: asks the provider (through the kind) and applies its decision, if any. A
+   * transaction the provider has not decided is asked again later, with backoff
+   * (PROVIDER_POLL_SCHEDULE), until it is final: a callback that never comes (MTN sends it once)
+   * changes nothing. `poll`: which query of the chain this is; null: a one-off (a notification's).
+   */
+  async settle(transactionId: string, poll: number | null = 0): Promise<void> {
     const txn = await this.store.findById(transactionId);
     const kind = txn && this.handlerOf(txn.kind);
     if (!txn || !kind?.settle || txn.status !== 'processing') return;
     const decision = await kind.settle(txn);
-    if (decision.outcome === 'pending') return;
+    if (decision.outcome === 'pending') {
+      if (poll === null) return;
+      // Keyed by its place in the chain: a job that runs twice (a crash before it completed) adds it once.
+      await this.jobs.add([
+        {
+          name: JobName.SettleTransaction,
+          payload: { transactionId, poll: poll + 1 },
+          delayMs: this.rails.nextPollMs(poll),
+          key: `poll:${transactionId}:${poll + 1}`,
+        },
+      ]);
+      return;
+    }
     await this.transition(txn, decision.outcome, decision.outcome === 'failed' ? decision.reason : null, 'provider');
+  }
+
+  /**
+   * A provider's notification arrived at /v1/providers/{connector}/callback/{token}. The token
+   * must name one of this connector's transactions (else NOT_FOUND, and nothing is kept). The
+   * body is kept raw, once (a duplicate changes nothing), with a job that asks the provider: the
+   * notification itself never changes the transaction. Answers what the provider expects back.
+   */
+  async receiveNotification(connector: string, token: string, notification: InboundNotification): Promise<unknown> {
+    const transactionId = this.rails.transactionOfToken(connector, token);
+    const txn = transactionId ? await this.store.findById(transactionId) : null;
+    if (!txn || txn.connector !== connector) throw AppError.notFound('Callback');
+    const rail = this.rails.of(txn);
+    const parsed = rail.parseNotification(notification);
+    const kept = await this.rails.receive({ ...notification, connector, transactionId: txn.id, parsed });
+    this.jobs.wake();
+    this.logger.info(
+      { connector, reference: txn.reference, claimed: parsed.claimed, duplicate: !kept },
+      kept ? 'provider notification kept; asking the provider' : 'duplicate provider notification ignored',
+    );
+    return rail.acknowledgement;
+  }
+
+  /**
+   * CheckTransaction job (a notification arrived): one status query, applied if final. A transaction
+   * still being created is checked again shortly (its creation commits first); a crash's is
+   * finished by reconciliation, which reads the notifications too.
+   */
+  async checkTransaction(transactionId: string): Promise<void> {
+    const txn = await this.store.findById(transactionId);
+    if (!txn) return;
+    if (txn.status === 'initiating') {
+      if (this.clock.now().getTime() - txn.createdAt.getTime() < this.reconcileAfterMs) throw new Error('the transaction is still being created; checked again shortly');
+      return; // reconciliation finishes it
+    }
+    await this.settle(txn.id, null);
+    await this.rails.processed(txn.id);
   }
 
   /** ReleaseFunds job: a settled transaction's net, pending → available, once its delay is over (idempotent by its key). */

@@ -40,6 +40,7 @@ const COLUMNS = {
   bankInfo: 'bank_info',
   virtualAccountNumber: 'virtual_account_number',
   providerReference: 'provider_reference',
+  connector: 'connector',
   failureReason: 'failure_reason',
   paymentMethod: 'payment_method',
   cardBrand: 'card_brand',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JobName } from '../../jobs/job-runner';
-import type { PaymentProvider } from '../../providers/payment-provider';
+import type { Route } from '../../providers/connector';
+import type { Rails } from '../../providers/rails';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { Decimal, formatAmount, parseAmount } from '../../shared/money';
@@ -9,7 +10,7 @@ import { parseInput, type Command } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import { isQuoteLive, type RatesService } from '../rates/rates.service';
 import type { ReferenceService } from '../reference/reference.service';
-import { checkDialCode, checkRoute, checkWithinBounds, crossBorderFields, routeColumns } from './cross-border.checks';
+import { checkDialCode, checkRoute, checkWithinBounds, crossBorderFields, crossBorderRequest, crossBorderRoute, routeColumns } from './cross-border.checks';
 import type { Transaction } from './transaction.record';
 import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import { moneyOutLedger, moneyOutLegs } from './transaction.ledger';
@@ -99,38 +100,44 @@ export class TransferKind implements TransactionKindHandler {
 
   constructor(
     private readonly reference: ReferenceService,
-    private readonly provider: PaymentProvider,
-    private readonly settleMs: number,
+    private readonly rails: Rails,
   ) {}
 
-  /** The payout, from the stored row, so reconciliation can ask again with the same key. */
-  async callProvider(txn: Transaction, idempotencyKey: string): Promise<ProviderAnswer> {
-    const { providerReference } = await this.provider.initiate({
-      idempotencyKey,
-      kind: 'transfer',
-      reference: txn.reference,
-      accountType: txn.accountType!,
-      countryCode: txn.countryCode!,
-      networkCode: this.reference.network(txn.networkId!)?.code ?? txn.networkId!,
-      accountNumber: txn.accountNumber!,
-      accountName: txn.accountName,
-      amount: formatAmount(txn.destinationAmount!, this.reference.currencyMinorUnit(txn.destinationCurrency!) ?? 2),
-      currency: txn.destinationCurrency!,
-    });
-    return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.settleMs }] };
+  route(txn: Transaction): { route: Route; amount: string } {
+    return { route: crossBorderRoute(this.reference, txn, 'transfer'), amount: this.payoutOf(txn) };
   }
 
-  settle(txn: Transaction) {
-    return this.provider.decide({
+  /** What the beneficiary receives, with its currency's decimals. */
+  private payoutOf(txn: Transaction): string {
+    return formatAmount(txn.destinationAmount!, this.reference.currencyMinorUnit(txn.destinationCurrency!) ?? 2);
+  }
+
+  /** The payout, from the stored row, so reconciliation can ask again with the same key. */
+  async callProvider(txn: Transaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
+    const { providerReference } = await this.rails.of(txn).initiate({
+      ...crossBorderRequest(this.reference, txn, idempotencyKey, 'transfer'),
+      accountName: txn.accountName,
+      amount: this.payoutOf(txn),
+      currency: txn.destinationCurrency!,
+      callbackUrl: this.rails.callbackUrl(txn),
+      retry: retry ? await this.rails.retryContext(txn) : null,
+    });
+    return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
+  }
+
+  async settle(txn: Transaction) {
+    return this.rails.of(txn).decide({
       kind: 'transfer',
+      idempotencyKey: txn.id,
       accountType: txn.accountType!,
       accountNumber: txn.accountNumber!,
       providerReference: txn.providerReference,
+      ...(await this.rails.decideContext(txn)),
     });
   }
 
   ledger(txn: Transaction): LedgerEffect {
-    return moneyOutLedger(txn, this.provider.name, {
+    return moneyOutLedger(txn, txn.connector, {
       type: 'transfer',
       currency: txn.sourceCurrency!,
       amount: txn.sourceAmount!,

@@ -1,12 +1,12 @@
 /** Parses `5s,30s,2m,1h` into milliseconds; throws on anything else. */
-export function parseRetrySchedule(text: string): number[] {
+export function parseRetrySchedule(text: string, variable = 'WEBHOOK_RETRY_SCHEDULE'): number[] {
   const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
   const delays = text.split(',').map((part) => {
     const match = /^\s*(\d+)\s*(ms|s|m|h)\s*$/.exec(part);
-    if (!match) throw new Error(`WEBHOOK_RETRY_SCHEDULE: "${part.trim()}" is not like 5s, 2m or 1h`);
+    if (!match) throw new Error(`${variable}: "${part.trim()}" is not like 5s, 2m or 1h`);
     return Number(match[1]) * units[match[2]!]!;
   });
-  if (delays.length === 0) throw new Error('WEBHOOK_RETRY_SCHEDULE is empty');
+  if (delays.length === 0) throw new Error(`${variable} is empty`);
   return delays;
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Sql } from '../../db/sql';
 import { sha256Hex } from '../../shared/crypto';
-import type { CardCharge } from '../payment-provider';
+import type { CardCharge } from '../connector';
 
 /** Where the sandbox's 3-D Secure page for a handle is served. */
 export const sandboxAuthenticationPath = (handle: string) => `/v1/sandbox/3ds/${handle}`;

@@ -2,18 +2,21 @@ import { createHash } from 'node:crypto';
 import type {
   CardCharge,
   CardChargeRequest,
-  DecideRequest,
+  Connector,
+  InboundNotification,
   InitiateRequest,
-  PaymentProvider,
+  ParsedNotification,
   RefundRequest,
   SettlementDecision,
   VirtualAccountRequest,
-} from '../payment-provider';
+} from '../connector';
 import { sandboxAuthenticationPath, type SandboxCardCharges } from './sandbox-card-charges';
 import { sandboxCardBehaviour } from './sandbox-cards';
 
 /** The sandbox rule (CONTRACT §6): an account number ending in 000 fails; anything else succeeds. */
-export function sandboxSettlement(request: DecideRequest): SettlementDecision {
+export function sandboxSettlement(
+  request: { kind: 'refund' } | { kind: 'collection' | 'transfer'; accountType: 'bank' | 'momo'; accountNumber: string },
+): SettlementDecision {
   // A refund of a captured charge goes through (simulate decides otherwise).
   if (request.kind === 'refund') return { outcome: 'successful' };
   // A bank collection is decided by the sender paying (the simulate route) or by expiry, never by the provider.
@@ -31,12 +34,27 @@ export interface SandboxBank {
 }
 
 /**
- * Deterministic sandbox provider. Provider references derive from the
- * idempotency key, so a repeated request gets the same answer, as a real
- * provider's idempotency would give.
+ * The deterministic sandbox connector: it serves every route in the sandbox (unless PROVIDER_ROUTES
+ * sends one to a real provider), in process. Provider references derive from the idempotency key,
+ * so a repeated request gets the same answer, as a real provider's idempotency would give. It
+ * decides by its table, so it sends no notifications; one sent to its callback address is kept and
+ * answered like any other (a status query that finds nothing new).
  */
-export class SandboxPaymentProvider implements PaymentProvider {
+export class SandboxPaymentProvider implements Connector {
   readonly name = 'sandbox';
+  readonly acknowledgement = { received: true };
+
+  serves(): boolean {
+    return true;
+  }
+
+  parseNotification(notification: InboundNotification): ParsedNotification {
+    return { dedupeKey: createHash('sha256').update(notification.body).digest('hex'), providerReference: null, claimed: null };
+  }
+
+  async checkCredentials(): Promise<string[]> {
+    return ['in process: nothing to check'];
+  }
 
   constructor(
     /** The account number held for an idempotency key: the same key always gets the same account. */
@@ -66,7 +84,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
     return { providerReference: providerReference('refund', request.idempotencyKey) };
   }
 
-  async decide(request: DecideRequest): Promise<SettlementDecision> {
+  async decide(request: Parameters<Connector['decide']>[0]): Promise<SettlementDecision> {
     return sandboxSettlement(request);
   }
 

@@ -15,11 +15,12 @@ import { paymentRoutes } from './v1/payment.routes';
 import { sandbox3dsRoutes } from './v1/sandbox-3ds.routes';
 import { sandboxRoutes, transactionRoutes } from './v1/transaction.routes';
 import { webhookRoutes } from './v1/webhook.routes';
+import { providerCallbackRoutes } from './v1/provider-callback.routes';
 import { ledgerRoutes, sandboxLedgerRoutes } from './v1/ledger.routes';
 
 /**
  * The /v1 REST compatibility layer. Public: /v1/oauth/*, /v1/admin/* (own key), the sandbox 3-D Secure
- * page (its handle is its key). Everything else: bearer.
+ * page (its handle is its key), providers' callbacks (their token is their key). Everything else: bearer.
  * Sandbox-only routes do not exist in production (404).
  */
 export async function restV1(app: FastifyInstance, { services, config, rateLimits }: { services: Services; config: Config; rateLimits: RateLimits }) {
@@ -29,6 +30,8 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
   if (config.adminApiKey) await app.register(adminRoutes, { services, adminApiKey: config.adminApiKey, rateLimits });
   // The cardholder's 3-D Secure page: public (the handle is its key), sandbox only.
   if (config.env === 'sandbox') await app.register(sandbox3dsRoutes, { services });
+  // Providers' notifications: public (a per-transaction token says which), raw bodies (docs/providers.md).
+  await app.register(providerCallbackRoutes, { services });
   // This layer's OpenAPI document and its docs page: public, built once from the config.
   await app.register(openApiRoutes, { config });
   await app.register(async (protectedScope) => {

@@ -285,8 +285,8 @@ describe('REST /v1/payments in production mode', () => {
   it('charges no card: a clear refusal, and nothing is kept', async () => {
     const before = await transactionCount(app);
     const res = await initiatePayment(app, token, cardPaymentBody());
-    expect(res.status).toBe(500);
-    expect(res.body).toEqual({ status: 'error', code: 'SERVER_ERROR', message: expect.stringContaining('no card was charged') });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ status: 'error', code: 'ROUTE_UNAVAILABLE', message: 'No provider serves card payments here; nothing was created or charged' });
     expect(await transactionCount(app)).toBe(before);
   });
 

@@ -21,6 +21,8 @@ const WHEN: Record<ErrorCode, string> = {
   INVALID_STATE: 'not allowed in the object’s current state',
   RATE_LIMITED: 'too many requests (see Retry-After)',
   SERVER_ERROR: 'an unexpected failure: a generic message, with no internals',
+  ROUTE_UNAVAILABLE: 'no provider serves this route (country, channel, network, direction) here; nothing was written or sent',
+  PROVIDER_UNAVAILABLE: 'every provider of this route is failing right now (nothing was written or sent); try again shortly',
 };
 
 /** Each kind of access: who may call, and what a caller without it gets. */

@@ -1,0 +1,147 @@
+import CircuitBreaker from 'opossum';
+import { AppError } from '../shared/errors';
+import type { Logger } from '../shared/logger';
+import { ProviderRefusal, type Connector } from './connector';
+
+export type BreakerState = 'closed' | 'open' | 'half_open';
+
+export interface BreakerSettings {
+  /** Calls in the rolling window before the breaker may open at all. */
+  volumeThreshold: number;
+  /** Percentage of failed calls in the window that opens it. */
+  errorThresholdPercentage: number;
+  /** How long it stays open before one trial call may go through (half-open). */
+  resetTimeoutMs: number;
+  /** The rolling window the percentage is taken over. */
+  rollingWindowMs: number;
+}
+
+/** What the breaker tells the metrics: every call's outcome and every change of state. */
+export interface ConnectorObserver {
+  call(connector: string, operation: string, outcome: 'ok' | 'refused' | 'unknown' | 'rejected', seconds: number): void;
+  state(connector: string, state: BreakerState): void;
+}
+
+const OPERATIONS = [
+  'initiate',
+  'decide',
+  'checkCredentials',
+  'createVirtualAccount',
+  'chargeCard',
+  'concludeCardCharge',
+  'refund',
+] as const satisfies ReadonlyArray<keyof Connector>;
+
+/** A refusal about the request itself (bad number, declined): the provider answered, so it is healthy. */
+const answeredFine = (err: unknown) => err instanceof AppError && !(err instanceof ProviderRefusal && err.providerFault);
+
+/**
+ * A connector behind its circuit breaker (opossum): every call goes through it. Failures are
+ * the calls whose outcome is unknown (timeouts, 5xx, resets) and the provider's own faults (our
+ * credentials refused); a provider's refusal of the request is an answer, not a failure. Once
+ * failures pass the threshold in the rolling window the breaker opens: calls fail at once
+ * (`initiate` with PROVIDER_UNAVAILABLE, as nothing was sent; others as unknown, so their jobs
+ * retry later) and routing sends new transactions to the route's next connector. After
+ * `resetTimeoutMs` one trial call goes through (half-open): success closes it, failure opens it
+ * again. The state is this instance's (each instance judges the provider by its own calls).
+ */
+export class GuardedConnector implements Connector {
+  readonly name: string;
+  readonly acknowledgement: unknown;
+  readonly readsNotifications: boolean;
+  private readonly breaker: CircuitBreaker<[() => Promise<unknown>], unknown>;
+  private current: BreakerState = 'closed';
+
+  constructor(
+    private readonly inner: Connector,
+    settings: BreakerSettings,
+    private readonly observer: ConnectorObserver | undefined,
+    private readonly logger: Logger,
+  ) {
+    this.name = inner.name;
+    this.acknowledgement = inner.acknowledgement;
+    this.readsNotifications = inner.readsNotifications ?? false;
+    this.breaker = new CircuitBreaker((call: () => Promise<unknown>) => call(), {
+      // Each call has its own timeout (the HTTP client aborts it); the breaker only counts.
+      timeout: false,
+      volumeThreshold: settings.volumeThreshold,
+      errorThresholdPercentage: settings.errorThresholdPercentage,
+      resetTimeout: settings.resetTimeoutMs,
+      rollingCountTimeout: settings.rollingWindowMs,
+      rollingCountBuckets: 10,
+      errorFilter: answeredFine,
+    });
+    this.breaker.on('open', () => this.moved('open'));
+    this.breaker.on('halfOpen', () => this.moved('half_open'));
+    this.breaker.on('close', () => this.moved('closed'));
+    observer?.state(this.name, 'closed');
+    for (const op of OPERATIONS) {
+      const fn = inner[op] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+      if (!fn) continue;
+      (this as Record<string, unknown>)[op] = (...args: unknown[]) => this.call(op, () => fn.apply(inner, args));
+    }
+  }
+
+  get state(): BreakerState {
+    return this.current;
+  }
+
+  /** Open: routing passes over it for new transactions. */
+  get isOpen(): boolean {
+    return this.breaker.opened;
+  }
+
+  private moved(state: BreakerState): void {
+    this.current = state;
+    this.observer?.state(this.name, state);
+    const log = state === 'open' ? this.logger.warn.bind(this.logger) : this.logger.info.bind(this.logger);
+    log({ connector: this.name, breaker: state }, `provider ${this.name}: circuit breaker ${state.replace('_', '-')}`);
+  }
+
+  private async call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const result = (await this.breaker.fire(fn)) as T;
+      this.observer?.call(this.name, operation, 'ok', seconds());
+      return result;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'EOPENBREAKER') {
+        this.observer?.call(this.name, operation, 'rejected', 0);
+        // Nothing was sent: a definite refusal for a new transaction; for the rest, "try again later".
+        if (operation === 'initiate' || operation === 'chargeCard' || operation === 'createVirtualAccount') {
+          throw new AppError('PROVIDER_UNAVAILABLE', `The provider ${this.name} is not answering; nothing was created or charged. Try again shortly`);
+        }
+        throw new Error(`provider ${this.name}: circuit breaker open; ${operation} not sent`, { cause: err });
+      }
+      this.observer?.call(this.name, operation, answeredFine(err) ? 'refused' : 'unknown', seconds());
+      throw err;
+    }
+  }
+
+  serves(route: Parameters<Connector['serves']>[0]): boolean {
+    return this.inner.serves(route);
+  }
+
+  checkAmount(route: Parameters<Connector['serves']>[0], amount: string): void {
+    this.inner.checkAmount?.(route, amount);
+  }
+
+  parseNotification(notification: Parameters<Connector['parseNotification']>[0]) {
+    return this.inner.parseNotification(notification);
+  }
+
+  // Replaced in the constructor by the guarded calls.
+  declare initiate: Connector['initiate'];
+  declare decide: Connector['decide'];
+  declare checkCredentials: Connector['checkCredentials'];
+  declare createVirtualAccount?: Connector['createVirtualAccount'];
+  declare chargeCard?: Connector['chargeCard'];
+  declare concludeCardCharge?: Connector['concludeCardCharge'];
+  declare refund?: Connector['refund'];
+
+  /** Stops the breaker's timers (shutdown, tests). */
+  shutdown(): void {
+    this.breaker.shutdown();
+  }
+}

@@ -1,0 +1,240 @@
+import type { BankInfo } from '../modules/transactions/transaction.record';
+import { AppError, type ErrorCode } from '../shared/errors';
+
+/**
+ * A connector: the gateway's side of one provider's API (the in-process sandbox, MTN MoMo,
+ * M-Pesa Daraja, …). It serves some routes, and the routing table (routing.ts) picks one
+ * for each new transaction, which keeps it for life. Every call is made through the
+ * connector's circuit breaker (breaker.ts).
+ *
+ * A call that throws an AppError is a definite refusal: nothing was started, and nothing
+ * ever will be for that idempotency key. Any other failure (a timeout, a 5xx, a reset
+ * connection) leaves the outcome unknown: it is never taken for a failure, and is resolved
+ * by asking the provider (reconciliation, the status query).
+ */
+
+/** Which way money moves on a route: in from a sender (collection, card payment) or out to a beneficiary (transfer, refund). */
+export type Direction = 'collection' | 'transfer';
+
+/** What a connector serves: a channel of a country (and, for mobile money, one network), one direction. */
+export interface Route {
+  /** `card`: domestic card payments (and their refunds), which have no country or network. */
+  channelType: 'bank' | 'momo' | 'card';
+  countryCode: string | null;
+  /** The network's code (`MTN`, `MPESA`, a bank's code); null for cards. */
+  networkCode: string | null;
+  direction: Direction;
+}
+
+/** "momo collection in GH on MTN": how an error names a route. */
+export function describeRoute(route: Route): string {
+  if (route.channelType === 'card') return `card ${route.direction === 'collection' ? 'payments' : 'refunds'}`;
+  const where = `${route.channelType} ${route.direction} in ${route.countryCode}`;
+  return route.networkCode ? `${where} on ${route.networkCode}` : where;
+}
+
+/** A route nobody serves here (production: no connector is configured for it). Nothing is written. */
+export function routeUnavailable(route: Route): AppError {
+  return new AppError('ROUTE_UNAVAILABLE', `No provider serves ${describeRoute(route)} here; nothing was created or charged`);
+}
+
+/** Every connector of the route is failing right now (its breaker is open). Nothing is written; try again later. */
+export function providerUnavailable(route: Route): AppError {
+  return new AppError('PROVIDER_UNAVAILABLE', `The provider for ${describeRoute(route)} is not answering; nothing was created or charged. Try again shortly`);
+}
+
+/**
+ * A definite refusal that names why (a provider's own code, mapped): reconciliation records the
+ * transaction failed with this reason; the creation path answers the error and keeps nothing.
+ * `providerFault`: the provider (or our account at it) is at fault, not the request: the
+ * breaker counts it.
+ */
+export class ProviderRefusal extends AppError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly failureReason: string,
+    readonly providerFault = false,
+  ) {
+    super(code, message);
+  }
+}
+
+/** A call whose outcome is unknown (no answer in time, a 5xx, a reset connection). */
+export class ProviderUnreachable extends Error {
+  constructor(connector: string, operation: string, detail: string) {
+    super(`${connector} ${operation}: ${detail}`);
+    this.name = 'ProviderUnreachable';
+  }
+}
+
+/**
+ * What the gateway asks a provider to start. `idempotencyKey` (the transaction's id) makes a
+ * repeated request harmless: reconciliation asks again with the same key after a crash, and
+ * must get the same answer, never a second prompt, payout or account.
+ */
+export interface InitiateRequest {
+  idempotencyKey: string;
+  kind: 'collection' | 'transfer';
+  reference: string;
+  accountType: 'bank' | 'momo';
+  countryCode: string;
+  networkCode: string;
+  /** With the plus sign, e.g. +233. */
+  dialCode: string;
+  accountNumber: string;
+  accountName: string | null;
+  amount: string;
+  currency: string;
+  /** The merchant's reason, shown to the payer or payee where the provider has room for it. */
+  description: string | null;
+  /** Where the provider sends its notifications about this transaction (unguessable, per transaction). */
+  callbackUrl: string;
+  /**
+   * Set when reconciliation asks again after a crash: the first request may have reached the provider.
+   * `notifications`: what has been received (and status queries sent) for the transaction since.
+   */
+  retry: { createdAt: Date; notifications: StoredNotification[] } | null;
+}
+
+export interface VirtualAccountRequest {
+  idempotencyKey: string;
+  reference: string;
+  countryCode: string;
+  currency: string;
+  amount: string;
+  /** Shown to the sender as the account holder. */
+  accountName: string;
+}
+
+/** A provider's verdict on a processing transaction. `pending`: nothing has happened yet (keep waiting). */
+export type SettlementDecision = { outcome: 'successful' } | { outcome: 'failed'; reason: string } | { outcome: 'pending' };
+
+/** A notification kept for a transaction (provider_notification), as its connector read it. */
+export interface StoredNotification {
+  /** What the provider's body says; a hint, never the truth by itself. */
+  parsed: ParsedNotification;
+  receivedAt: Date;
+}
+
+/** The status query: what the provider says now about a transaction it accepted. */
+export type DecideRequest =
+  | {
+      kind: 'collection' | 'transfer';
+      idempotencyKey: string;
+      accountType: 'bank' | 'momo';
+      accountNumber: string;
+      providerReference: string | null;
+      /** Where an asynchronous status answer is sent (M-Pesa's Transaction Status). */
+      callbackUrl: string;
+      /** What has been received for the transaction so far, oldest first. */
+      notifications: StoredNotification[];
+    }
+  | { kind: 'refund'; idempotencyKey: string; providerReference: string | null; callbackUrl: string; notifications: StoredNotification[] };
+
+/** Gives back part or all of a captured card payment. */
+export interface RefundRequest {
+  idempotencyKey: string;
+  reference: string;
+  /** The idempotency key the payment was charged with (its transaction's id). */
+  chargeKey: string;
+  amount: string;
+  currency: string;
+}
+
+/** A card as the cardholder gave it. Held in memory for one provider call: never stored, logged or echoed. */
+export interface CardDetails {
+  /** Digits only. */
+  number: string;
+  expMonth: number;
+  /** Four digits. */
+  expYear: number;
+  cvc: string;
+  postalCode: string | null;
+}
+
+export interface CardChargeRequest {
+  idempotencyKey: string;
+  reference: string;
+  amount: string;
+  currency: string;
+  card: CardDetails;
+}
+
+/**
+ * A card processor's answer. `requires_action`: the issuer wants the cardholder
+ * to authenticate (3-D Secure) on `authenticationUrl` before it decides; the URL
+ * is null when the charge is looked up again (its handle is not kept).
+ */
+export type CardCharge =
+  | { outcome: 'successful'; providerReference: string }
+  | { outcome: 'requires_action'; providerReference: string; authenticationUrl: string | null }
+  | { outcome: 'failed'; providerReference: string | null; reason: string };
+
+/** An inbound notification, as received at /v1/providers/{connector}/callback/{token}. */
+export interface InboundNotification {
+  method: string;
+  contentType: string | null;
+  /** The raw body, as sent. */
+  body: string;
+}
+
+/** What a connector reads from a notification: kept with it, and given back to `decide`. */
+export interface ParsedNotification {
+  /** Two deliveries with the same key are one notification (the second changes nothing). */
+  dedupeKey: string;
+  /** The provider's reference for the transaction, when the notification names one. */
+  providerReference: string | null;
+  /** The status the notification claims, in the provider's words (logged; never applied as such). */
+  claimed: string | null;
+  /** The provider's answer to a status query we sent (M-Pesa's Transaction Status result): the query's id and verdict. */
+  answersQuery?: { queryId: string; decision: SettlementDecision };
+  /** A status query this connector sent, kept so that its answer can be matched (see `answersQuery`). */
+  sentQuery?: string;
+}
+
+export interface Connector {
+  /** Names it in routing, callback paths, metrics and the ledger's clearing accounts. */
+  readonly name: string;
+  /** Whether it can serve the route with the credentials it has. */
+  serves(route: Route): boolean;
+  /** A provider's rule on the amount itself (M-Pesa takes whole shillings), checked before anything is written. */
+  checkAmount?(route: Route, amount: string): void;
+  /** Sends a mobile money payment prompt (collection) or a payout (transfer). */
+  initiate(request: InitiateRequest): Promise<{ providerReference: string }>;
+  /** The outcome of a processing transaction, as far as the provider knows (its status query). */
+  decide(request: DecideRequest): Promise<SettlementDecision & { sentQuery?: string }>;
+  /** Reads a notification (never trusting it); the body may be anything at all. */
+  parseNotification(notification: InboundNotification): ParsedNotification;
+  /** Whether `decide` and retries read the stored notifications (else they are not loaded: one read less per settlement). */
+  readonly readsNotifications?: boolean;
+  /** What the provider expects back from a callback it sent (HTTP 200 with this body). */
+  readonly acknowledgement: unknown;
+  /** A token call (or the like) for each product configured: `npm run provider:check`. */
+  checkCredentials(): Promise<string[]>;
+  /** A bank account, unique to one collection, that the sender pays into. */
+  createVirtualAccount?(request: VirtualAccountRequest): Promise<BankInfo & { providerReference: string }>;
+  /** Charges a card (domestic payments). */
+  chargeCard?(request: CardChargeRequest): Promise<CardCharge>;
+  /**
+   * Reconciliation's question, asked instead of charging again (the card a second
+   * charge would need is never stored): what became of the charge with this key?
+   * If the provider never received one, it closes the key, so that the original
+   * request, should it still arrive late, is refused rather than charged, and
+   * answers failed (`processing_error`). Whatever the timing, the provider and the
+   * gateway then agree. (A real processor: look up by key, else void by key.)
+   */
+  concludeCardCharge?(idempotencyKey: string): Promise<CardCharge>;
+  /** Refunds (part of) a charge; the outcome comes by `decide`. */
+  refund?(request: RefundRequest): Promise<{ providerReference: string }>;
+}
+
+/** The connector's optional capability, or a definite refusal when it has none (routing should have prevented it). */
+export function capability<K extends 'createVirtualAccount' | 'chargeCard' | 'concludeCardCharge' | 'refund'>(
+  connector: Connector,
+  name: K,
+): NonNullable<Connector[K]> {
+  const fn = connector[name];
+  if (!fn) throw new AppError('ROUTE_UNAVAILABLE', `The provider ${connector.name} does not offer ${name}; nothing was created or charged`);
+  return (fn as (...args: unknown[]) => unknown).bind(connector) as NonNullable<Connector[K]>;
+}

@@ -1,0 +1,326 @@
+import { createHash } from 'node:crypto';
+import type { MpesaConfig } from '../../config';
+import { AppError } from '../../shared/errors';
+import {
+  ProviderRefusal,
+  ProviderUnreachable,
+  type Connector,
+  type DecideRequest,
+  type InboundNotification,
+  type InitiateRequest,
+  type ParsedNotification,
+  type Route,
+  type SettlementDecision,
+  type StoredNotification,
+} from '../connector';
+import { ProviderHttp, TokenCache, field, type ProviderResponse } from '../provider-http';
+
+/**
+ * Safaricom M-Pesa Daraja (docs/providers.md): collections by STK Push (Lipa na M-Pesa
+ * Online), payouts by B2C.
+ *
+ * - OAuth: `GET /oauth/v1/generate?grant_type=client_credentials` (Basic key:secret).
+ * - STK Push: `POST /mpesa/stkpush/v1/processrequest`, Password = base64(shortcode + passkey +
+ *   timestamp); it answers a CheckoutRequestID, the result comes once to CallBackURL, unsigned,
+ *   and `POST /mpesa/stkpushquery/v1/query` is the truth.
+ * - B2C: `POST /mpesa/b2c/v3/paymentrequest` with our OriginatorConversationID (the transaction's
+ *   id); the result comes to ResultURL, unsigned. Daraja's status question (Transaction Status)
+ *   is answered asynchronously too, so a status answer counts only when it answers a query we
+ *   sent (its ConversationID is one Daraja gave us for it, kept with the transaction).
+ */
+
+/** M-Pesa's STK ResultCode → our failure_reason (docs/providers.md). */
+const STK_REASONS: Record<string, string> = {
+  '1': 'sender_insufficient_funds',
+  '1032': 'payment_declined_by_sender',
+  '1037': 'sender_unreachable',
+  '2001': 'sender_authentication_failed',
+  '1019': 'sender_did_not_respond',
+  '1001': 'sender_busy',
+  '1025': 'provider_error',
+  '9999': 'provider_error',
+};
+
+/** B2C and Transaction Status ResultCodes → our failure_reason. */
+const B2C_REASONS: Record<string, string> = {
+  '1': 'provider_float_insufficient',
+  '2001': 'provider_refused',
+  '8006': 'provider_refused',
+  '2040': 'beneficiary_account_unavailable',
+  '2028': 'provider_refused',
+  '17': 'provider_error',
+};
+
+export const stkFailureReason = (code: string) => STK_REASONS[code] ?? 'provider_declined';
+export const b2cFailureReason = (code: string) => B2C_REASONS[code] ?? 'provider_declined';
+
+/** How long an STK prompt can still be answered: after it, a prompt we never learned the id of is over. */
+const STK_WINDOW_MS = 3 * 60_000;
+
+/** Daraja's timestamp, YYYYMMDDHHmmss in Kenya's time (UTC+3, no daylight saving). */
+export function darajaTimestamp(at: Date): string {
+  return new Date(at.getTime() + 3 * 3600_000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}
+
+export function stkPassword(shortcode: string, passkey: string, timestamp: string): string {
+  return Buffer.from(`${shortcode}${passkey}${timestamp}`).toString('base64');
+}
+
+/** 2547XXXXXXXX: the dial code's digits and the national number without its trunk 0. */
+const phone = (dialCode: string, accountNumber: string) => `${dialCode.replace(/\D/g, '')}${accountNumber.replace(/^0/, '')}`;
+
+/** Daraja's items (`[{Name|Key, Value}]`) as a map. */
+function items(list: unknown): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const item of Array.isArray(list) ? list : list ? [list] : []) {
+    const key = field(item, 'Name') ?? field(item, 'Key');
+    const value = field(item, 'Value');
+    if (key && value !== null) map.set(key, value);
+  }
+  return map;
+}
+
+export class MpesaConnector implements Connector {
+  readonly name = 'mpesa';
+  /** What Daraja's samples answer a callback with. */
+  readonly acknowledgement = { ResultCode: 0, ResultDesc: 'Accepted' };
+  readonly readsNotifications = true;
+  private readonly http: ProviderHttp;
+  private readonly tokens: TokenCache;
+
+  constructor(
+    private readonly config: MpesaConfig,
+    timeoutMs: number,
+    private readonly now: () => Date,
+    /** Keeps a status query we sent with its transaction, so that its answer can be matched. */
+    private readonly recordQuery: (transactionId: string, queryId: string) => Promise<void>,
+  ) {
+    this.http = new ProviderHttp(this.name, config.baseUrl.replace(/\/+$/, ''), timeoutMs);
+    this.tokens = new TokenCache(() => this.fetchToken());
+  }
+
+  serves(route: Route): boolean {
+    if (route.channelType !== 'momo' || route.countryCode !== 'KE' || route.networkCode !== 'MPESA') return false;
+    return route.direction === 'collection' ? this.config.stk !== null : this.config.b2c !== null;
+  }
+
+  /** M-Pesa moves whole shillings only. */
+  checkAmount(_route: Route, amount: string): void {
+    if (!/^\d+(\.0+)?$/.test(amount)) throw AppError.invalidField('amount', 'must be a whole number of KES for M-Pesa');
+  }
+
+  private async fetchToken(): Promise<{ value: string; expiresInS: number }> {
+    const res = await this.http.send({
+      method: 'GET',
+      path: '/oauth/v1/generate?grant_type=client_credentials',
+      operation: 'oauth',
+      headers: { authorization: `Basic ${Buffer.from(`${this.config.consumerKey}:${this.config.consumerSecret}`).toString('base64')}` },
+    });
+    const token = field(res.json, 'access_token');
+    if (res.status !== 200 || !token) {
+      throw new ProviderRefusal('PROVIDER_UNAVAILABLE', `M-Pesa refused our consumer key (HTTP ${res.status})`, 'provider_refused', true);
+    }
+    return { value: token, expiresInS: Number(field(res.json, 'expires_in') ?? 3599) || 3599 };
+  }
+
+  private post(path: string, operation: string, body: unknown): Promise<ProviderResponse> {
+    return this.tokens.withToken((token) =>
+      this.http.send({ method: 'POST', path, operation, body, headers: { authorization: `Bearer ${token}` } }, { unknownOn5xx: false }),
+    );
+  }
+
+  /** A 5xx other than the ones a call reads, or a 429: the outcome is unknown. */
+  private unknown(res: ProviderResponse, operation: string): ProviderUnreachable {
+    return new ProviderUnreachable(this.name, operation, `HTTP ${res.status} ${field(res.json, 'errorCode') ?? ''} ${field(res.json, 'errorMessage') ?? ''}`.trim());
+  }
+
+  /** A 4xx Daraja gave: a definite refusal. */
+  private refusal(res: ProviderResponse, operation: string): Error {
+    if (res.status >= 500 || res.status === 429) return this.unknown(res, operation);
+    const message = field(res.json, 'errorMessage') ?? field(res.json, 'ResponseDescription') ?? `HTTP ${res.status}`;
+    if (/phone|msisdn|party/i.test(message)) return new ProviderRefusal('INVALID_REQUEST', `M-Pesa refused the phone number: ${message}`, 'sender_account_not_found');
+    return new ProviderRefusal('PROVIDER_UNAVAILABLE', `M-Pesa refused the request (${message}); nothing was sent`, 'provider_refused', true);
+  }
+
+  async initiate(request: InitiateRequest): Promise<{ providerReference: string }> {
+    return request.kind === 'collection' ? this.stkPush(request) : this.b2c(request);
+  }
+
+  private async stkPush(request: InitiateRequest): Promise<{ providerReference: string }> {
+    const stk = this.config.stk!;
+    if (request.retry) {
+      // The first push may have reached the customer: Daraja has no key to look it up by, and a second
+      // push could be paid twice. Its callback names it (the callback address is this transaction's).
+      const named = lastReference(request.retry.notifications);
+      if (named) return { providerReference: named };
+      if (this.now().getTime() - request.retry.createdAt.getTime() < STK_WINDOW_MS) {
+        throw new ProviderUnreachable(this.name, 'stkpush', 'outcome unknown; waiting for its callback before the prompt window ends');
+      }
+      throw new ProviderRefusal('SERVER_ERROR', 'M-Pesa never confirmed the payment prompt', 'provider_no_answer');
+    }
+    const timestamp = darajaTimestamp(this.now());
+    const number = phone(request.dialCode, request.accountNumber);
+    const res = await this.post('/mpesa/stkpush/v1/processrequest', 'stkpush', {
+      BusinessShortCode: stk.shortcode,
+      Password: stkPassword(stk.shortcode, stk.passkey, timestamp),
+      Timestamp: timestamp,
+      TransactionType: 'CustomerPayBillOnline',
+      Amount: Number(request.amount),
+      PartyA: number,
+      PartyB: stk.shortcode,
+      PhoneNumber: number,
+      CallBackURL: request.callbackUrl,
+      // Shown to the customer: at most 12 and 13 characters.
+      AccountReference: request.reference.replace(/^[a-z]+_/, '').slice(0, 12).toUpperCase(),
+      TransactionDesc: (request.description ?? 'Payment').slice(0, 13),
+    });
+    const checkout = field(res.json, 'CheckoutRequestID');
+    if (res.status === 200 && field(res.json, 'ResponseCode') === '0' && checkout) return { providerReference: checkout };
+    throw this.refusal(res, 'stkpush');
+  }
+
+  private async b2c(request: InitiateRequest): Promise<{ providerReference: string }> {
+    const b2c = this.config.b2c!;
+    if (request.retry) {
+      // Only Daraja's answer to our own status query says whether it has the payment (a result callback could be forged).
+      const answer = validAnswer(request.retry.notifications);
+      if (!answer) {
+        // Ask Daraja what became of our OriginatorConversationID; its answer comes to the callback address.
+        await this.statusQuery(request.idempotencyKey, request.callbackUrl, { OriginalConversationID: request.idempotencyKey });
+        throw new ProviderUnreachable(this.name, 'b2c', 'outcome unknown; asked Daraja for its status');
+      }
+      if (answer.decision.outcome !== 'failed' || answer.decision.reason !== 'provider_not_found') return { providerReference: request.idempotencyKey };
+      // Daraja has no such payment: sending it now is the first time.
+    }
+    const res = await this.post('/mpesa/b2c/v3/paymentrequest', 'b2c', {
+      OriginatorConversationID: request.idempotencyKey,
+      InitiatorName: b2c.initiatorName,
+      SecurityCredential: b2c.securityCredential,
+      CommandID: 'BusinessPayment',
+      Amount: Number(request.amount),
+      PartyA: b2c.shortcode,
+      PartyB: phone(request.dialCode, request.accountNumber),
+      Remarks: (request.description ?? request.reference).slice(0, 100),
+      QueueTimeOutURL: request.callbackUrl,
+      ResultURL: request.callbackUrl,
+      Occassion: request.reference,
+    });
+    const conversation = field(res.json, 'ConversationID');
+    if (res.status === 200 && field(res.json, 'ResponseCode') === '0' && conversation) return { providerReference: conversation };
+    throw this.refusal(res, 'b2c');
+  }
+
+  /** Transaction Status: answered later, to `callbackUrl`; the query's id is kept so the answer can be matched. */
+  private async statusQuery(transactionId: string, callbackUrl: string, subject: Record<string, string>): Promise<void> {
+    const b2c = this.config.b2c!;
+    const res = await this.post('/mpesa/transactionstatus/v1/query', 'transactionstatus', {
+      Initiator: b2c.initiatorName,
+      SecurityCredential: b2c.securityCredential,
+      CommandID: 'TransactionStatusQuery',
+      ...subject,
+      PartyA: b2c.shortcode,
+      IdentifierType: '4',
+      ResultURL: callbackUrl,
+      QueueTimeOutURL: callbackUrl,
+      Remarks: 'status',
+      Occasion: 'status',
+    });
+    const queryId = field(res.json, 'ConversationID');
+    if (res.status !== 200 || !queryId) throw this.refusal(res, 'transactionstatus');
+    await this.recordQuery(transactionId, queryId);
+  }
+
+  async decide(request: DecideRequest): Promise<SettlementDecision> {
+    if (request.kind === 'refund') throw new AppError('ROUTE_UNAVAILABLE', 'M-Pesa does not refund card payments');
+    if (request.kind === 'collection') return this.stkQuery(request.providerReference!);
+    const answer = validAnswer(request.notifications);
+    if (answer && answer.decision.outcome !== 'pending') {
+      // "Not found" for a payment Daraja accepted is not a verdict: ask again.
+      if (answer.decision.outcome === 'successful' || answer.decision.reason !== 'provider_not_found') return answer.decision;
+    }
+    // By our own OriginatorConversationID: nothing a callback says is used to ask.
+    await this.statusQuery(request.idempotencyKey, request.callbackUrl, { OriginalConversationID: request.idempotencyKey });
+    return { outcome: 'pending' };
+  }
+
+  private async stkQuery(checkoutRequestId: string): Promise<SettlementDecision> {
+    const stk = this.config.stk!;
+    const timestamp = darajaTimestamp(this.now());
+    const res = await this.post('/mpesa/stkpushquery/v1/query', 'stkpushquery', {
+      BusinessShortCode: stk.shortcode,
+      Password: stkPassword(stk.shortcode, stk.passkey, timestamp),
+      Timestamp: timestamp,
+      CheckoutRequestID: checkoutRequestId,
+    });
+    // Still with the customer.
+    if (res.status === 500 && field(res.json, 'errorCode') === '500.001.1001') return { outcome: 'pending' };
+    const code = field(res.json, 'ResultCode');
+    if (res.status !== 200 || code === null) throw this.refusal(res, 'stkpushquery');
+    return code === '0' ? { outcome: 'successful' } : { outcome: 'failed', reason: stkFailureReason(code) };
+  }
+
+  /**
+   * An STK callback (`Body.stkCallback`), a B2C result or a Transaction Status result (`Result`),
+   * or anything else: kept and read, never believed by itself.
+   */
+  parseNotification(notification: InboundNotification): ParsedNotification {
+    let json: unknown;
+    try {
+      json = JSON.parse(notification.body);
+    } catch {
+      json = undefined;
+    }
+    const parsed: ParsedNotification = {
+      dedupeKey: createHash('sha256').update(notification.body).digest('hex'),
+      providerReference: null,
+      claimed: null,
+    };
+    const stk = (json as { Body?: { stkCallback?: unknown } } | undefined)?.Body?.stkCallback;
+    if (stk) {
+      parsed.providerReference = field(stk, 'CheckoutRequestID');
+      parsed.claimed = field(stk, 'ResultCode');
+      return parsed;
+    }
+    const result = (json as { Result?: unknown } | undefined)?.Result;
+    if (!result) return parsed;
+    const code = field(result, 'ResultCode');
+    const conversation = field(result, 'ConversationID');
+    const params = items((result as { ResultParameters?: { ResultParameter?: unknown } }).ResultParameters?.ResultParameter);
+    parsed.claimed = code;
+    if (params.has('TransactionStatus') || params.has('ReceiptNo') || field(result, 'OriginatorConversationID') === null) {
+      // A Transaction Status answer: it counts only if `conversation` is a query we sent.
+      if (conversation) parsed.answersQuery = { queryId: conversation, decision: statusVerdict(code, params) };
+      return parsed;
+    }
+    parsed.providerReference = conversation;
+    return parsed;
+  }
+
+  async checkCredentials(): Promise<string[]> {
+    await this.tokens.get();
+    const products = [this.config.stk && 'STK Push', this.config.b2c && 'B2C'].filter(Boolean).join(' and ');
+    return [`oauth: token issued (${products} configured)`];
+  }
+}
+
+/** A Transaction Status answer's verdict: Completed, a failure, or (no such transaction) not found. */
+function statusVerdict(code: string | null, params: Map<string, string>): SettlementDecision {
+  if (code !== '0') return { outcome: 'failed', reason: code === '2032' || code === 'R000002' ? 'provider_not_found' : b2cFailureReason(code ?? '') };
+  const status = (params.get('TransactionStatus') ?? '').toLowerCase();
+  if (status === 'completed') return { outcome: 'successful' };
+  if (status === 'failed' || status === 'cancelled' || status === 'declined' || status === 'expired') return { outcome: 'failed', reason: 'provider_declined' };
+  return { outcome: 'pending' };
+}
+
+/** The newest status answer that answers a query we sent (a forged one answers none). */
+function validAnswer(notifications: StoredNotification[]): ParsedNotification['answersQuery'] | null {
+  const sent = new Set(notifications.map((n) => n.parsed.sentQuery).filter(Boolean));
+  for (const n of [...notifications].reverse()) {
+    if (n.parsed.answersQuery && sent.has(n.parsed.answersQuery.queryId)) return n.parsed.answersQuery;
+  }
+  return null;
+}
+
+function lastReference(notifications: StoredNotification[]): string | null {
+  return [...notifications].reverse().find((n) => n.parsed.providerReference)?.parsed.providerReference ?? null;
+}

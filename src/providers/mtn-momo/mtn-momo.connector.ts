@@ -1,0 +1,233 @@
+import { createHash } from 'node:crypto';
+import type { MtnMomoConfig, MtnMomoProduct } from '../../config';
+import { AppError } from '../../shared/errors';
+import {
+  ProviderRefusal,
+  ProviderUnreachable,
+  type Connector,
+  type DecideRequest,
+  type InboundNotification,
+  type InitiateRequest,
+  type ParsedNotification,
+  type Route,
+  type SettlementDecision,
+} from '../connector';
+import { ProviderHttp, TokenCache, field, type ProviderResponse } from '../provider-http';
+
+/**
+ * MTN MoMo Open API (docs/providers.md): collections by request-to-pay, payouts by
+ * disbursement transfer.
+ *
+ * - `POST /{product}/token/` (Basic userId:apiKey, Ocp-Apim-Subscription-Key) gives a bearer
+ *   token, cached until shortly before it expires.
+ * - `POST /collection/v1_0/requesttopay` and `POST /disbursement/v1_0/transfer` with
+ *   `X-Reference-Id` = the transaction's id answer 202; a second POST with the same id answers
+ *   409 RESOURCE_ALREADY_EXIST, so a retry after a crash is never sent twice: it is resolved by
+ *   `GET …/{referenceId}`.
+ * - The result comes once, unsigned, to `X-Callback-Url`; it is only a hint: the GET decides.
+ */
+
+/** A target environment is one country's MTN; `sandbox` is MTN's test environment (every MTN country here routes to it). */
+export const MTN_TARGET_COUNTRIES: Record<string, string> = {
+  mtnghana: 'GH',
+  mtnuganda: 'UG',
+  mtnrwanda: 'RW',
+  mtnsouthafrica: 'ZA',
+  mtnbenin: 'BJ',
+  mtncameroon: 'CM',
+  mtnivorycoast: 'CI',
+  mtncongo: 'CG',
+  mtnzambia: 'ZM',
+};
+
+/** MTN's reasons for a FAILED request → our failure_reason (docs/providers.md). */
+const FAILURE_REASONS: Record<string, { collection: string; transfer: string }> = {
+  PAYER_NOT_FOUND: { collection: 'sender_account_not_found', transfer: 'beneficiary_account_unavailable' },
+  PAYEE_NOT_FOUND: { collection: 'provider_declined', transfer: 'beneficiary_account_unavailable' },
+  NOT_ENOUGH_FUNDS: { collection: 'sender_insufficient_funds', transfer: 'provider_float_insufficient' },
+  APPROVAL_REJECTED: { collection: 'payment_declined_by_sender', transfer: 'provider_declined' },
+  EXPIRED: { collection: 'sender_did_not_respond', transfer: 'provider_declined' },
+  TRANSACTION_CANCELED: { collection: 'payment_declined_by_sender', transfer: 'provider_declined' },
+  PAYER_LIMIT_REACHED: { collection: 'sender_limit_reached', transfer: 'provider_declined' },
+  PAYEE_LIMIT_REACHED: { collection: 'provider_declined', transfer: 'beneficiary_limit_reached' },
+  NOT_ALLOWED: { collection: 'provider_refused', transfer: 'provider_refused' },
+  NOT_ALLOWED_TARGET_ENVIRONMENT: { collection: 'provider_refused', transfer: 'provider_refused' },
+  INVALID_CALLBACK_URL_HOST: { collection: 'provider_refused', transfer: 'provider_refused' },
+  INVALID_CURRENCY: { collection: 'provider_refused', transfer: 'provider_refused' },
+  INTERNAL_PROCESSING_ERROR: { collection: 'provider_error', transfer: 'provider_error' },
+  SERVICE_UNAVAILABLE: { collection: 'provider_error', transfer: 'provider_error' },
+  COULD_NOT_PERFORM_TRANSACTION: { collection: 'provider_error', transfer: 'provider_error' },
+};
+
+export function mtnFailureReason(code: string | null, kind: 'collection' | 'transfer'): string {
+  return (code && FAILURE_REASONS[code]?.[kind]) ?? 'provider_declined';
+}
+
+/** The reason MTN gives: `{ code, message }` in its documentation, a bare string from its sandbox. */
+function reasonCode(json: unknown): string | null {
+  return field(json, 'reason', 'code') ?? field(json, 'reason');
+}
+
+/** MSISDN: the dial code's digits and the national number without its trunk 0 (+233, 0241234567 → 233241234567). */
+export function msisdn(dialCode: string, accountNumber: string): string {
+  return `${dialCode.replace(/\D/g, '')}${accountNumber.replace(/^0/, '')}`;
+}
+
+const PRODUCT_PATHS = {
+  collection: { product: 'collection', create: '/collection/v1_0/requesttopay', party: 'payer' },
+  transfer: { product: 'disbursement', create: '/disbursement/v1_0/transfer', party: 'payee' },
+} as const;
+
+export class MtnMomoConnector implements Connector {
+  readonly name = 'mtn_momo';
+  /** MTN reads only the status code of a callback's answer. */
+  readonly acknowledgement = { status: 'received' };
+  private readonly http: ProviderHttp;
+  private readonly tokens: Partial<Record<'collection' | 'transfer', TokenCache>> = {};
+  private readonly country: string | null;
+
+  constructor(
+    private readonly config: MtnMomoConfig,
+    timeoutMs: number,
+  ) {
+    this.http = new ProviderHttp(this.name, config.baseUrl.replace(/\/+$/, ''), timeoutMs);
+    this.country = config.targetEnvironment === 'sandbox' ? null : (MTN_TARGET_COUNTRIES[config.targetEnvironment] ?? null);
+    for (const kind of ['collection', 'transfer'] as const) {
+      const product = this.product(kind);
+      if (product) this.tokens[kind] = new TokenCache(() => this.fetchToken(kind, product));
+    }
+  }
+
+  private product(kind: 'collection' | 'transfer'): MtnMomoProduct | null {
+    return kind === 'collection' ? this.config.collection : this.config.disbursement;
+  }
+
+  serves(route: Route): boolean {
+    if (route.channelType !== 'momo' || route.networkCode !== 'MTN' || !this.product(route.direction)) return false;
+    return this.country === null ? Object.values(MTN_TARGET_COUNTRIES).includes(route.countryCode ?? '') : route.countryCode === this.country;
+  }
+
+  private async fetchToken(kind: 'collection' | 'transfer', product: MtnMomoProduct): Promise<{ value: string; expiresInS: number }> {
+    const path = PRODUCT_PATHS[kind];
+    const res = await this.http.send({
+      method: 'POST',
+      path: `/${path.product}/token/`,
+      operation: `${path.product} token`,
+      headers: {
+        authorization: `Basic ${Buffer.from(`${product.userId}:${product.apiKey}`).toString('base64')}`,
+        'ocp-apim-subscription-key': product.primaryKey,
+      },
+    });
+    const token = field(res.json, 'access_token');
+    if (res.status !== 200 || !token) {
+      // Our credentials, not the request: the provider is unusable until they are fixed.
+      throw new ProviderRefusal('PROVIDER_UNAVAILABLE', `MTN MoMo refused our ${path.product} credentials (HTTP ${res.status})`, 'provider_refused', true);
+    }
+    return { value: token, expiresInS: Number(field(res.json, 'expires_in') ?? 3600) || 3600 };
+  }
+
+  /** A call of one product, with its token and MTN's headers. */
+  private call(kind: 'collection' | 'transfer', method: 'GET' | 'POST', path: string, operation: string, extra: Record<string, string> = {}, body?: unknown) {
+    const product = this.product(kind);
+    const tokens = this.tokens[kind];
+    if (!product || !tokens) throw new ProviderRefusal('ROUTE_UNAVAILABLE', `MTN MoMo ${PRODUCT_PATHS[kind].product} is not configured`, 'provider_refused');
+    return tokens.withToken((token) =>
+      this.http.send({
+        method,
+        path,
+        operation,
+        body,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'x-target-environment': this.config.targetEnvironment,
+          'ocp-apim-subscription-key': product.primaryKey,
+          ...extra,
+        },
+      }),
+    );
+  }
+
+  async initiate(request: InitiateRequest): Promise<{ providerReference: string }> {
+    const kind = request.kind;
+    const path = PRODUCT_PATHS[kind];
+    const referenceId = request.idempotencyKey;
+    // A retry may follow a request MTN received: look first, send only what it never got.
+    if (request.retry && (await this.lookUp(kind, referenceId))) return { providerReference: referenceId };
+    const note = (request.description ?? request.reference).slice(0, 160);
+    const res = await this.call(kind, 'POST', path.create, path.product === 'collection' ? 'requesttopay' : 'transfer', { 'x-reference-id': referenceId, 'x-callback-url': request.callbackUrl }, {
+      amount: request.amount,
+      // MTN's sandbox environment takes EUR only (its documentation); a country's takes its currency.
+      currency: this.config.targetEnvironment === 'sandbox' ? 'EUR' : request.currency,
+      externalId: request.reference,
+      [path.party]: { partyIdType: 'MSISDN', partyId: msisdn(request.dialCode, request.accountNumber) },
+      payerMessage: note,
+      payeeNote: note,
+    });
+    if (res.status === 202) return { providerReference: referenceId };
+    // 409: this X-Reference-Id was sent before (a retry): MTN has it; what became of it, the status query says.
+    if (res.status === 409 && field(res.json, 'code') === 'RESOURCE_ALREADY_EXIST') return { providerReference: referenceId };
+    throw this.refusal(res, kind);
+  }
+
+  /** Whether MTN has the request (GET answers it), for a retry; 404: it never arrived. */
+  private async lookUp(kind: 'collection' | 'transfer', referenceId: string): Promise<boolean> {
+    const res = await this.call(kind, 'GET', `${PRODUCT_PATHS[kind].create}/${referenceId}`, 'status');
+    if (res.status === 200) return true;
+    if (res.status === 404) return false;
+    throw this.refusal(res, kind);
+  }
+
+  /** A 4xx MTN gave to a request: a definite refusal (nothing was started), said in our words. */
+  private refusal(res: ProviderResponse, kind: 'collection' | 'transfer'): Error {
+    const code = field(res.json, 'code');
+    const message = field(res.json, 'message');
+    if (res.status === 400 && (code === 'PAYER_NOT_FOUND' || code === 'PAYEE_NOT_FOUND' || code === 'INVALID_MSISDN' || /msisdn|party/i.test(message ?? ''))) {
+      return new ProviderRefusal('INVALID_REQUEST', `MTN MoMo refused the account number: ${message ?? code}`, mtnFailureReason(code, kind));
+    }
+    if (res.status >= 400 && res.status < 500) {
+      // Anything else MTN refuses is about our account or configuration (callback host, currency, permissions).
+      return new ProviderRefusal('PROVIDER_UNAVAILABLE', `MTN MoMo refused the request (HTTP ${res.status} ${code ?? ''}); nothing was sent`, 'provider_refused', true);
+    }
+    return new ProviderUnreachable(this.name, kind, `unexpected HTTP ${res.status}`);
+  }
+
+  async decide(request: DecideRequest): Promise<SettlementDecision> {
+    if (request.kind === 'refund') throw new AppError('ROUTE_UNAVAILABLE', 'MTN MoMo does not refund card payments');
+    const res = await this.call(request.kind, 'GET', `${PRODUCT_PATHS[request.kind].create}/${request.idempotencyKey}`, 'status');
+    if (res.status !== 200) {
+      // 404 for a request MTN answered 202 to: not visible yet; ask again later.
+      if (res.status === 404) return { outcome: 'pending' };
+      throw this.refusal(res, request.kind);
+    }
+    const status = field(res.json, 'status');
+    if (status === 'SUCCESSFUL') return { outcome: 'successful' };
+    if (status === 'FAILED') return { outcome: 'failed', reason: mtnFailureReason(reasonCode(res.json), request.kind) };
+    return { outcome: 'pending' };
+  }
+
+  /** The callback is the GET's body, unsigned: kept, never believed. Any body at all is fine here. */
+  parseNotification(notification: InboundNotification): ParsedNotification {
+    let json: unknown;
+    try {
+      json = JSON.parse(notification.body);
+    } catch {
+      json = undefined;
+    }
+    return {
+      dedupeKey: createHash('sha256').update(notification.body).digest('hex'),
+      providerReference: field(json, 'referenceId') ?? field(json, 'financialTransactionId'),
+      claimed: field(json, 'status'),
+    };
+  }
+
+  async checkCredentials(): Promise<string[]> {
+    const lines: string[] = [];
+    for (const kind of ['collection', 'transfer'] as const) {
+      const tokens = this.tokens[kind];
+      if (!tokens) continue;
+      await tokens.get();
+      lines.push(`${PRODUCT_PATHS[kind].product}: token issued (target environment ${this.config.targetEnvironment})`);
+    }
+    return lines;
+  }
+}

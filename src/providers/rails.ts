@@ -1,0 +1,127 @@
+import { Params, type Sql } from '../db/sql';
+import { JobName, type JobRunner } from '../jobs/job-runner';
+import { runSelects } from '../modules/outbox/outbox';
+import type { Transaction } from '../modules/transactions/transaction.record';
+import type { GuardedConnector } from './breaker';
+import type { InboundNotification, ParsedNotification, Route, StoredNotification } from './connector';
+import { SANDBOX_CONNECTOR, type CallbackUrls, type ConnectorRouter } from './routing';
+
+/** A notification as the callback route received it, with what its connector read from it. */
+export interface ReceivedNotification extends InboundNotification {
+  connector: string;
+  transactionId: string;
+  parsed: ParsedNotification;
+}
+
+/**
+ * What the kinds need of the rails: the routing table, each transaction's connector, its callback
+ * address, and what providers have sent about it (provider_notification).
+ */
+export class Rails {
+  constructor(
+    readonly router: ConnectorRouter,
+    private readonly callbacks: CallbackUrls,
+    private readonly sql: Sql,
+    private readonly jobs: JobRunner,
+    private readonly timing: {
+      /** The sandbox decides this long after initiation (SANDBOX_SETTLE_MS). */
+      sandboxSettleMs: number;
+      /** Delays between status queries of an undecided transaction (PROVIDER_POLL_SCHEDULE); the last repeats. */
+      pollScheduleMs: number[];
+    },
+  ) {}
+
+  /** When a processing transaction is first asked about: the sandbox's settle delay, or the poll schedule's first step. */
+  firstPollMs(txn: Pick<Transaction, 'connector'>): number {
+    return txn.connector === SANDBOX_CONNECTOR ? this.timing.sandboxSettleMs : this.timing.pollScheduleMs[0]!;
+  }
+
+  /** The delay before status query number `poll` + 1 (0-based `poll`: the one just made); the schedule's last step repeats. */
+  nextPollMs(poll: number): number {
+    const schedule = this.timing.pollScheduleMs;
+    return schedule[Math.min(poll + 1, schedule.length - 1)]!;
+  }
+
+  /** The connector for a new transaction on `route` (see ConnectorRouter.pick). */
+  pick(route: Route, amount?: string): GuardedConnector {
+    return this.router.pick(route, amount);
+  }
+
+  /** A started transaction's connector: the one it was created with, for life. */
+  of(txn: Pick<Transaction, 'connector'>): GuardedConnector {
+    return this.router.connector(txn.connector);
+  }
+
+  callbackUrl(txn: Pick<Transaction, 'id' | 'connector'>): string {
+    return this.callbacks.url(txn.connector, txn.id);
+  }
+
+  /** The transaction a callback token names for a connector, or null (a wrong or forged token). */
+  transactionOfToken(connector: string, token: string): string | null {
+    return this.router.has(connector) ? this.callbacks.transactionOf(connector, token) : null;
+  }
+
+  /** What a retry after a crash must know: when it started, and what has arrived since. */
+  async retryContext(txn: Transaction): Promise<{ createdAt: Date; notifications: StoredNotification[] }> {
+    return { createdAt: txn.createdAt, notifications: await this.notificationsFor(txn) };
+  }
+
+  /** What a status query is given: where asynchronous answers go, and what has arrived so far. */
+  async decideContext(txn: Transaction): Promise<{ callbackUrl: string; notifications: StoredNotification[] }> {
+    return { callbackUrl: this.callbackUrl(txn), notifications: await this.notificationsFor(txn) };
+  }
+
+  /** Read only for a connector that reads them. */
+  private async notificationsFor(txn: Transaction): Promise<StoredNotification[]> {
+    return this.of(txn).readsNotifications ? this.notifications(txn.id) : [];
+  }
+
+  /** Everything kept for a transaction, oldest first (notifications and the status queries sent). */
+  async notifications(transactionId: string): Promise<StoredNotification[]> {
+    const rows = await this.sql.query<{ parsed: ParsedNotification; received_at: Date }>(
+      'select parsed, received_at from provider_notification where transaction_id = $1 order by id',
+      [transactionId],
+      'provider_notifications',
+    );
+    return rows.map((r) => ({ parsed: r.parsed, receivedAt: r.received_at }));
+  }
+
+  /**
+   * Keeps a notification raw, once: a duplicate (same transaction, connector and dedupe key)
+   * changes nothing and answers false. A new one adds, in the same statement, the job that asks
+   * the provider (only its answer changes the transaction).
+   */
+  async receive(n: ReceivedNotification): Promise<boolean> {
+    const params = new Params();
+    const jobs = this.jobs.jobsSql(params, [{ name: JobName.CheckTransaction, payload: { transactionId: n.transactionId } }], 'kept', 'check');
+    const [row] = await this.sql.query<{ kept: string }>(
+      `with kept as (
+         insert into provider_notification (connector, transaction_id, dedupe_key, method, content_type, body, parsed)
+         values (${params.p(n.connector)}, ${params.p(n.transactionId)}, ${params.p(n.parsed.dedupeKey)}, ${params.p(n.method)},
+                 ${params.p(n.contentType)}, ${params.p(n.body)}, ${params.p(JSON.stringify(n.parsed))}::jsonb)
+         on conflict (transaction_id, connector, dedupe_key) do nothing
+         returning id),
+       ${jobs.ctes.join(',\n')}
+       select (select count(*) from kept) as kept, ${runSelects(jobs.selects)}`,
+      params.values,
+    );
+    return Number(row?.kept) === 1;
+  }
+
+  /** A status query a connector sent, kept so that its asynchronous answer can be matched. */
+  async recordQuery(connector: string, transactionId: string, queryId: string): Promise<void> {
+    const parsed: ParsedNotification = { dedupeKey: `query:${queryId}`, providerReference: null, claimed: null, sentQuery: queryId };
+    await this.sql.query(
+      `insert into provider_notification (connector, transaction_id, dedupe_key, method, body, parsed)
+       values ($1, $2, $3, 'QUERY', '', $4::jsonb) on conflict (transaction_id, connector, dedupe_key) do nothing`,
+      [connector, transactionId, parsed.dedupeKey, JSON.stringify(parsed)],
+    );
+  }
+
+  /** The notifications of a transaction have been acted on (its status query ran). */
+  async processed(transactionId: string): Promise<void> {
+    await this.sql.query(`update provider_notification set processed_at = clock_timestamp() where transaction_id = $1 and processed_at is null and method <> 'QUERY'`, [
+      transactionId,
+    ]);
+  }
+}

@@ -1,0 +1,158 @@
+import type { PaymentsEnv } from '../config';
+import { hmac, safeEqual } from '../shared/crypto';
+import type { PublicAddress } from '../shared/public-address';
+import type { GuardedConnector } from './breaker';
+import { providerUnavailable, routeUnavailable, type Route } from './connector';
+import table from './data/routes.json';
+
+/** The in-process sandbox connector's name. */
+export const SANDBOX_CONNECTOR = 'sandbox';
+
+/** One rule: a route pattern (`*` for any part) and its connectors in order of preference. */
+export interface RoutingRule {
+  country: string;
+  channel: string;
+  network: string;
+  direction: string;
+  connectors: string[];
+  /** Where it comes from, for errors: `PROVIDER_ROUTES` or the reference table. */
+  source: string;
+}
+
+const RULE = /^([A-Z]{2}|\*)\/(bank|momo|card|\*)\/([A-Za-z0-9_]+|\*)\/(collection|transfer|\*)$/;
+
+/** `GH/momo/MTN/collection=mtn_momo,sandbox;KE/momo/MPESA/*=mpesa` → rules; a malformed rule is refused at start, by its text. */
+export function parseRoutingRules(text: string, source: string): RoutingRule[] {
+  return text
+    .split(';')
+    .map((r) => r.trim())
+    .filter(Boolean)
+    .map((rule) => {
+      const [pattern, list] = rule.split('=');
+      const match = RULE.exec(pattern?.trim() ?? '');
+      const connectors = (list ?? '')
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean);
+      if (!match || connectors.length === 0) {
+        throw new Error(`Invalid configuration: ${source} rule "${rule}" must be country/channel/network/direction=connector[,connector] (* for any part)`);
+      }
+      return { country: match[1]!, channel: match[2]!, network: match[3]!, direction: match[4]!, connectors, source };
+    });
+}
+
+const REFERENCE_RULES: RoutingRule[] = table.rules.flatMap((r) =>
+  parseRoutingRules(`${r.route}=${r.connectors.join(',')}`, 'the reference routing table (src/providers/data/routes.json)'),
+);
+
+const matches = (rule: RoutingRule, route: Route) =>
+  (rule.country === '*' || rule.country === route.countryCode) &&
+  (rule.channel === '*' || rule.channel === route.channelType) &&
+  (rule.network === '*' || rule.network === route.networkCode) &&
+  (rule.direction === '*' || rule.direction === route.direction);
+
+/**
+ * The routing table: which connector takes a new transaction on a route. Rules from
+ * PROVIDER_ROUTES come first, then (production) the reference table; in the sandbox, a route no
+ * PROVIDER_ROUTES rule names is served by the sandbox connector, and the reference table is not
+ * used (an integrator routes a route to MTN's own sandbox by naming it). A connector counts only
+ * when it is configured and serves the route. Each route's list is worked out once and kept.
+ *
+ * A new transaction takes the first connector whose breaker is not open (failover); a started
+ * one keeps its connector for life (`connector(name)`).
+ */
+export class ConnectorRouter {
+  private readonly rules: RoutingRule[];
+  private readonly byRoute = new Map<string, GuardedConnector[]>();
+
+  constructor(
+    private readonly connectors: Map<string, GuardedConnector>,
+    configured: string,
+    private readonly env: PaymentsEnv,
+  ) {
+    const own = parseRoutingRules(configured, 'PROVIDER_ROUTES');
+    for (const rule of own) {
+      for (const name of rule.connectors) {
+        if (name === SANDBOX_CONNECTOR && env !== 'sandbox') throw new Error(`Invalid configuration: PROVIDER_ROUTES names ${name}, which does not move money in production`);
+        if (!connectors.has(name)) throw new Error(`Invalid configuration: PROVIDER_ROUTES names ${name}, which is not configured (see docs/providers.md for its variables)`);
+      }
+    }
+    this.rules = env === 'sandbox' ? own : [...own, ...REFERENCE_RULES];
+  }
+
+  /** The route's connectors in order of preference (empty: nobody serves it here). */
+  candidates(route: Route): GuardedConnector[] {
+    const key = `${route.countryCode}/${route.channelType}/${route.networkCode}/${route.direction}`;
+    let list = this.byRoute.get(key);
+    if (!list) {
+      const matching = this.rules.filter((r) => matches(r, route));
+      const names = matching.flatMap((r) => r.connectors);
+      if (this.env === 'sandbox' && !matching.some((r) => r.source === 'PROVIDER_ROUTES')) names.push(SANDBOX_CONNECTOR);
+      list = [...new Set(names)].map((n) => this.connectors.get(n)).filter((c): c is GuardedConnector => c !== undefined && c.serves(route));
+      this.byRoute.set(key, list);
+    }
+    return list;
+  }
+
+  /** Whether anything serves the route here (the channels lookup's `status`). */
+  serves(route: Route): boolean {
+    return this.candidates(route).length > 0;
+  }
+
+  /**
+   * The connector for a new transaction: the first of the route's whose breaker is not open. Its
+   * rule on the amount is checked here, before anything is written. ROUTE_UNAVAILABLE when nobody
+   * serves the route; PROVIDER_UNAVAILABLE when every one of them is failing right now.
+   */
+  pick(route: Route, amount?: string): GuardedConnector {
+    const candidates = this.candidates(route);
+    if (candidates.length === 0) throw routeUnavailable(route);
+    const connector = candidates.find((c) => !c.isOpen);
+    if (!connector) throw providerUnavailable(route);
+    if (amount !== undefined) connector.checkAmount(route, amount);
+    return connector;
+  }
+
+  /** A started transaction's connector. Gone from the configuration: its calls fail (unknown) until it is back. */
+  connector(name: string): GuardedConnector {
+    const connector = this.connectors.get(name);
+    if (!connector) throw new Error(`The provider ${name} of this transaction is not configured any more; its calls wait until it is`);
+    return connector;
+  }
+
+  /** Configured connectors (name → connector), for health, metrics and provider:check. */
+  all(): GuardedConnector[] {
+    return [...this.connectors.values()];
+  }
+
+  has(name: string): boolean {
+    return this.connectors.has(name);
+  }
+}
+
+/**
+ * The address a provider calls back for one transaction: `/v1/providers/{connector}/callback/{token}`.
+ * The token is the transaction's id and a MAC over it and the connector's name: unguessable, and
+ * checked without a read. Nothing in a callback is trusted by itself (transaction.service.ts).
+ */
+export class CallbackUrls {
+  constructor(
+    private readonly key: Buffer,
+    private readonly publicAddress: PublicAddress,
+  ) {}
+
+  private mac(connector: string, transactionId: string): string {
+    return hmac(this.key, 'provider-callback', connector, transactionId).slice(0, 32);
+  }
+
+  url(connector: string, transactionId: string): string {
+    return `${this.publicAddress.url}/v1/providers/${connector}/callback/${transactionId}.${this.mac(connector, transactionId)}`;
+  }
+
+  /** The transaction a token names, when its MAC is right; else null. */
+  transactionOf(connector: string, token: string): string | null {
+    const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{32})$/.exec(token);
+    if (!match) return null;
+    return safeEqual(match[2]!, this.mac(connector, match[1]!)) ? match[1]! : null;
+  }
+}

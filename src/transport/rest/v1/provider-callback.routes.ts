@@ -1,0 +1,26 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Services } from '../../../container';
+
+/** A provider's notification is small; anything larger is not one. */
+const CALLBACK_BODY_LIMIT = 64 * 1024;
+
+type CallbackRoute = { Params: { connector: string; token: string }; Body: string | undefined };
+
+/**
+ * `POST` (and `PUT`, which MTN uses) `/v1/providers/{connector}/callback/{token}`: where providers
+ * send their notifications. Public, as providers send no credentials; the token (per transaction,
+ * unguessable) says which transaction, and a wrong one is NOT_FOUND with nothing kept. The body
+ * is taken as raw text, whatever its content type, and kept as it came; it only prompts a status
+ * query (TransactionService.receiveNotification). The answer is the one the provider expects.
+ */
+export async function providerCallbackRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: CALLBACK_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  const handler = async (request: FastifyRequest<CallbackRoute>) =>
+    services.transactions.receiveNotification(request.params.connector, request.params.token, {
+      method: request.method,
+      contentType: request.headers['content-type'] ?? null,
+      body: typeof request.body === 'string' ? request.body : '',
+    });
+  app.route<CallbackRoute>({ method: ['POST', 'PUT'], url: '/providers/:connector/callback/:token', bodyLimit: CALLBACK_BODY_LIMIT, handler });
+}
