@@ -1,0 +1,116 @@
+import { createServer } from 'node:net';
+import { ManualClock } from '../../src/shared/clock';
+import { approvedCustomer } from './factories';
+import { request } from './http';
+import { TEST_ADMIN_KEY, createTestApp, type TestApp } from './test-app';
+import { sql } from './transactions';
+import { eventually } from './wait';
+
+/** A port free now on 127.0.0.1 (the service's address must be known before it starts: its providers call it back). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Fast polling, short timeouts and a quick breaker, so that each flow takes well under a second or two. */
+export const FAST_RAILS = {
+  PROVIDER_POLL_SCHEDULE: '200ms,300ms,500ms',
+  PROVIDER_TIMEOUT_MS: '800',
+  PROVIDER_BREAKER_VOLUME: '3',
+  PROVIDER_BREAKER_ERROR_PERCENT: '50',
+  PROVIDER_BREAKER_RESET_MS: '1500',
+  RECONCILE_AFTER_MS: '300',
+  SETTLEMENT_DELAY_S: '0',
+};
+
+/**
+ * The real service pointed at providers' fakes by their base-URL variables: production mode by
+ * default, on a port fixed in advance so that PUBLIC_BASE_URL (the callbacks' address) is right.
+ * The clock is today's (providers' timestamps are checked), and stands still unless a test moves it.
+ */
+export async function railsApp(env: Record<string, string>): Promise<TestApp> {
+  const port = await freePort();
+  return createTestApp({
+    env: { PAYMENTS_ENV: 'production', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...FAST_RAILS, ...env },
+    clock: new ManualClock(new Date()),
+  });
+}
+
+export interface RailsMerchant {
+  merchantId: string;
+  token: string;
+  customerUuid: string;
+}
+
+/** A merchant with a KYC-approved customer and, when asked, money to send (an operator's adjustment). */
+export async function railsMerchant(app: TestApp, fund?: { currency: string; amount: string }): Promise<RailsMerchant> {
+  const merchant = await app.createMerchant('Rails Merchant');
+  const { accessToken: token } = await app.token(merchant);
+  const customer = await approvedCustomer(app, token);
+  if (fund) {
+    const res = await request(app.url, 'POST', `/v1/admin/merchants/${merchant.merchant.id}/adjustments`, {
+      headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` },
+      body: { currency: fund.currency, amount: fund.amount, reason: 'test funding', reference: `fund-${Date.now()}` },
+    });
+    if (res.status !== 201 && res.status !== 200) throw new Error(`funding failed: ${res.status} ${res.text}`);
+  }
+  return { merchantId: merchant.merchant.id, token, customerUuid: customer.customer_uuid };
+}
+
+export interface TxnRow {
+  id: string;
+  reference: string;
+  status: string;
+  connector: string;
+  provider_reference: string | null;
+  failure_reason: string | null;
+}
+
+export async function txnRow(app: TestApp, externalReference: string): Promise<TxnRow | undefined> {
+  const [row] = await sql<TxnRow>(
+    app,
+    'select id, reference, status, connector, provider_reference, failure_reason from "transaction" where external_reference = ?',
+    [externalReference],
+  );
+  return row;
+}
+
+/** Waits (polling PostgreSQL) until the transaction is in `status`; answers its row either way. */
+export async function awaitStatus(app: TestApp, externalReference: string, status: string, attempts = 200): Promise<TxnRow | undefined> {
+  let row: TxnRow | undefined;
+  await eventually(
+    async () => {
+      row = await txnRow(app, externalReference);
+      return row?.status === status;
+    },
+    { attempts, everyMs: 50 },
+  );
+  return row;
+}
+
+export async function notificationRows(app: TestApp, transactionId: string) {
+  return sql<{ method: string; body: string; processed_at: Date | null; parsed: Record<string, unknown> }>(
+    app,
+    'select method, body, processed_at, parsed from provider_notification where transaction_id = ? order by id',
+    [transactionId],
+  );
+}
+
+/** /health/ready's view of each connector's circuit breaker. */
+export async function breakerStates(app: TestApp): Promise<Record<string, string>> {
+  const res = await request(app.url, 'GET', '/health/ready');
+  return res.body?.data?.providers ?? {};
+}
+
+/** The breaker gauge for one connector, from /metrics (production needs its token). */
+export async function breakerGauge(app: TestApp, connector: string, metricsToken?: string): Promise<number | null> {
+  const res = await request(app.url, 'GET', '/metrics', metricsToken ? { headers: { authorization: `Bearer ${metricsToken}` } } : {});
+  const match = new RegExp(`payments_provider_breaker_state\\{connector="${connector}"\\} (\\d)`).exec(res.text ?? '');
+  return match ? Number(match[1]) : null;
+}

@@ -1,0 +1,139 @@
+import { loadConfig } from '../../src/config';
+import { GuardedConnector } from '../../src/providers/breaker';
+import { describeRoute, msisdn, type Connector, type Route } from '../../src/providers/connector';
+import { b2cFailureReason, darajaTimestamp, stkFailureReason, stkPassword } from '../../src/providers/mpesa/mpesa.connector';
+import { mtnFailureReason } from '../../src/providers/mtn-momo/mtn-momo.connector';
+import { ConnectorRouter, parseRoutingRules } from '../../src/providers/routing';
+import { TokenCache } from '../../src/providers/provider-http';
+import { createLogger } from '../../src/shared/logger';
+
+const MTN_COLLECTION = {
+  MTN_MOMO_COLLECTION_PRIMARY_KEY: 'pk',
+  MTN_MOMO_COLLECTION_USER_ID: '3f1c5a0e-0000-4000-8000-000000000001',
+  MTN_MOMO_COLLECTION_API_KEY: 'ak',
+};
+const PRODUCTION = { PAYMENTS_ENV: 'production', PUBLIC_BASE_URL: 'https://pay.example.com' };
+
+describe('connector configuration (config.ts)', () => {
+  it('refuses a half-configured product, naming what is missing', () => {
+    expect(() => loadConfig({ ...PRODUCTION, MTN_MOMO_TARGET_ENVIRONMENT: 'mtnghana', MTN_MOMO_COLLECTION_PRIMARY_KEY: 'pk' })).toThrow(
+      'MTN MoMo collections is configured (MTN_MOMO_COLLECTION_PRIMARY_KEY) but MTN_MOMO_COLLECTION_USER_ID, MTN_MOMO_COLLECTION_API_KEY are missing',
+    );
+    expect(() => loadConfig({ ...PRODUCTION, MPESA_CONSUMER_KEY: 'k', MPESA_CONSUMER_SECRET: 's', MPESA_SHORTCODE: '174379' })).toThrow(
+      'M-Pesa STK Push is configured (MPESA_CONSUMER_KEY, MPESA_CONSUMER_SECRET, MPESA_SHORTCODE) but MPESA_PASSKEY is missing',
+    );
+  });
+
+  it('production needs MTN’s target environment and a public address for callbacks', () => {
+    expect(() => loadConfig({ ...PRODUCTION, ...MTN_COLLECTION })).toThrow('MTN_MOMO_TARGET_ENVIRONMENT is missing');
+    expect(() => loadConfig({ PAYMENTS_ENV: 'production', MTN_MOMO_TARGET_ENVIRONMENT: 'mtnghana', ...MTN_COLLECTION })).toThrow(
+      'PUBLIC_BASE_URL is required in production when a provider connector is configured',
+    );
+  });
+
+  it('defaults each base URL to the provider’s real one for its environment; the variable overrides it', () => {
+    const live = loadConfig({ ...PRODUCTION, MTN_MOMO_TARGET_ENVIRONMENT: 'mtnghana', ...MTN_COLLECTION }).connectors.mtnMomo!;
+    expect(live).toMatchObject({ baseUrl: 'https://proxy.momoapi.mtn.com', targetEnvironment: 'mtnghana', disbursement: null });
+    const sandbox = loadConfig({ ...MTN_COLLECTION }).connectors.mtnMomo!;
+    expect(sandbox).toMatchObject({ baseUrl: 'https://sandbox.momodeveloper.mtn.com', targetEnvironment: 'sandbox' });
+    expect(loadConfig({ ...MTN_COLLECTION, MTN_MOMO_BASE_URL: 'http://127.0.0.1:9' }).connectors.mtnMomo!.baseUrl).toBe('http://127.0.0.1:9');
+    expect(loadConfig({}).connectors).toMatchObject({ mtnMomo: null, mpesa: null });
+  });
+});
+
+describe('routing rules', () => {
+  it('parses rules and refuses a malformed one by its text', () => {
+    expect(parseRoutingRules('GH/momo/MTN/collection=mtn_momo,sandbox; KE/*/*/*=mpesa', 'PROVIDER_ROUTES')).toEqual([
+      { country: 'GH', channel: 'momo', network: 'MTN', direction: 'collection', connectors: ['mtn_momo', 'sandbox'], source: 'PROVIDER_ROUTES' },
+      { country: 'KE', channel: '*', network: '*', direction: '*', connectors: ['mpesa'], source: 'PROVIDER_ROUTES' },
+    ]);
+    expect(() => parseRoutingRules('GH/momo=mtn_momo', 'PROVIDER_ROUTES')).toThrow('PROVIDER_ROUTES rule "GH/momo=mtn_momo" must be');
+    expect(() => parseRoutingRules('GH/momo/MTN/out=mtn_momo', 'PROVIDER_ROUTES')).toThrow('must be');
+  });
+
+  const fakeConnector = (name: string, serves: (r: Route) => boolean): Connector => ({
+    name,
+    serves,
+    acknowledgement: {},
+    initiate: async () => ({ providerReference: 'x' }),
+    decide: async () => ({ outcome: 'pending' }),
+    parseNotification: () => ({ dedupeKey: 'k', providerReference: null, claimed: null }),
+    checkCredentials: async () => [],
+  });
+  const logger = createLogger('silent');
+  const guard = (c: Connector) => new GuardedConnector(c, { volumeThreshold: 1, errorThresholdPercentage: 50, resetTimeoutMs: 60_000, rollingWindowMs: 10_000 }, undefined, logger);
+  const GH_MTN: Route = { channelType: 'momo', countryCode: 'GH', networkCode: 'MTN', direction: 'collection' };
+
+  it('production: the reference table, filtered to configured connectors that serve the route; nothing serves cards yet', () => {
+    const mtn = guard(fakeConnector('mtn_momo', (r) => r.networkCode === 'MTN'));
+    const router = new ConnectorRouter(new Map([['mtn_momo', mtn]]), '', 'production');
+    expect(router.candidates(GH_MTN).map((c) => c.name)).toEqual(['mtn_momo']);
+    expect(router.serves({ channelType: 'card', countryCode: null, networkCode: null, direction: 'collection' })).toBe(false);
+    expect(() => router.pick({ ...GH_MTN, channelType: 'bank', networkCode: 'GHCBGHAC' })).toThrow('No provider serves bank collection in GH on GHCBGHAC here');
+    mtn.shutdown();
+  });
+
+  it('sandbox: the sandbox serves every route a PROVIDER_ROUTES rule does not send elsewhere; a rule may list it second (failover)', () => {
+    const mtn = guard(fakeConnector('mtn_momo', () => true));
+    const sandbox = guard(fakeConnector('sandbox', () => true));
+    const connectors = new Map([
+      ['mtn_momo', mtn],
+      ['sandbox', sandbox],
+    ]);
+    const router = new ConnectorRouter(connectors, 'GH/momo/MTN/*=mtn_momo,sandbox', 'sandbox');
+    expect(router.candidates(GH_MTN).map((c) => c.name)).toEqual(['mtn_momo', 'sandbox']);
+    expect(router.candidates({ ...GH_MTN, countryCode: 'UG' }).map((c) => c.name)).toEqual(['sandbox']);
+    expect(() => new ConnectorRouter(connectors, 'GH/momo/MTN/*=mpesa', 'sandbox')).toThrow('PROVIDER_ROUTES names mpesa, which is not configured');
+    expect(() => new ConnectorRouter(connectors, 'GH/momo/MTN/*=sandbox', 'production')).toThrow('does not move money in production');
+    mtn.shutdown();
+    sandbox.shutdown();
+  });
+
+  it('names routes for errors', () => {
+    expect(describeRoute(GH_MTN)).toBe('momo collection in GH on MTN');
+    expect(describeRoute({ channelType: 'card', countryCode: null, networkCode: null, direction: 'transfer' })).toBe('card refunds');
+  });
+});
+
+describe('provider details', () => {
+  it('builds an MSISDN from the dial code and the account number as merchants give it', () => {
+    expect(msisdn('+233', '0241234567')).toBe('233241234567');
+    expect(msisdn('+233', '241234567')).toBe('233241234567');
+    expect(msisdn('+254', '254712345678')).toBe('254712345678');
+    expect(msisdn('+254', '0712345678')).toBe('254712345678');
+  });
+
+  it('M-Pesa: the STK password is base64(shortcode + passkey + timestamp), the timestamp Kenya’s time', () => {
+    // Daraja's own example values (its STK Push documentation).
+    const passkey = 'bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919';
+    expect(stkPassword('174379', passkey, '20160216165627')).toBe(Buffer.from(`174379${passkey}20160216165627`).toString('base64'));
+    expect(darajaTimestamp(new Date('2026-11-25T21:30:05Z'))).toBe('20261126003005');
+  });
+
+  it('maps providers’ codes to our failure reasons', () => {
+    expect(mtnFailureReason('NOT_ENOUGH_FUNDS', 'collection')).toBe('sender_insufficient_funds');
+    expect(mtnFailureReason('PAYEE_NOT_FOUND', 'transfer')).toBe('beneficiary_account_unavailable');
+    expect(mtnFailureReason('SOMETHING_NEW', 'collection')).toBe('provider_declined');
+    expect(stkFailureReason('1032')).toBe('payment_declined_by_sender');
+    expect(stkFailureReason('1037')).toBe('sender_unreachable');
+    expect(b2cFailureReason('2040')).toBe('beneficiary_account_unavailable');
+  });
+
+  it('caches a token until shortly before it expires, and shares one fetch between concurrent callers', async () => {
+    let now = 0;
+    let fetched = 0;
+    const cache = new TokenCache(
+      async () => {
+        fetched += 1;
+        return { value: `t${fetched}`, expiresInS: 3600 };
+      },
+      () => now,
+    );
+    expect(await Promise.all([cache.get(), cache.get(), cache.get()])).toEqual(['t1', 't1', 't1']);
+    now = 3_500_000;
+    expect(await cache.get()).toBe('t1');
+    now = 3_541_000; // within the last minute of its life
+    expect(await cache.get()).toBe('t2');
+    expect(fetched).toBe(2);
+  });
+});
