@@ -114,7 +114,7 @@ const envSchema = z.object({
   RATE_LIMIT_GRAPHQL_COST_UNIT: intWithDefault(50, 1),
   /** Routing rules over the reference table: `GH/momo/MTN/collection=mtn_momo;KE/momo/MPESA/transfer=mpesa,sandbox` (docs/providers.md). */
   PROVIDER_ROUTES: z.preprocess(emptyToUndefined, z.string().default('')),
-  PROVIDER_TIMEOUT_MS: intWithDefault(15_000, 100),
+  PROVIDER_TIMEOUT_MS: intWithDefault(8_000, 100),
   PROVIDER_BREAKER_VOLUME: intWithDefault(5, 1),
   PROVIDER_BREAKER_ERROR_PERCENT: intWithDefault(50, 1),
   PROVIDER_BREAKER_RESET_MS: intWithDefault(30_000, 10),
@@ -321,6 +321,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // A provider's callbacks must reach this service from the internet: production needs its public address.
   if (e.PAYMENTS_ENV === 'production' && (connectors.mtnMomo || connectors.mpesa) && !e.PUBLIC_BASE_URL) {
     throw new Error('Invalid configuration: PUBLIC_BASE_URL is required in production when a provider connector is configured (its callbacks are sent there)');
+  }
+  // Reconciliation must not ask a provider again while the first call may still be waiting for its answer.
+  if ((connectors.mtnMomo || connectors.mpesa) && e.RECONCILE_AFTER_MS <= e.PROVIDER_TIMEOUT_MS) {
+    throw new Error(
+      `Invalid configuration: RECONCILE_AFTER_MS (${e.RECONCILE_AFTER_MS}) must be longer than PROVIDER_TIMEOUT_MS (${e.PROVIDER_TIMEOUT_MS}) when a provider connector is configured`,
+    );
   }
   return {
     env: e.PAYMENTS_ENV,

@@ -33,6 +33,18 @@ export function describeRoute(route: Route): string {
   return route.networkCode ? `${where} on ${route.networkCode}` : where;
 }
 
+/**
+ * The international number (MSISDN, digits only) of a mobile money account: the account number as
+ * given when it already starts with the dial code's digits (254712345678), else the dial code and
+ * the national number without its trunk 0 (+233, 0241234567 → 233241234567).
+ */
+export function msisdn(dialCode: string, accountNumber: string): string {
+  const code = dialCode.replace(/\D/g, '');
+  const digits = accountNumber.replace(/\D/g, '');
+  if (digits.startsWith(code) && digits.length >= code.length + 8) return digits;
+  return `${code}${digits.replace(/^0/, '')}`;
+}
+
 /** A route nobody serves here (production: no connector is configured for it). Nothing is written. */
 export function routeUnavailable(route: Route): AppError {
   return new AppError('ROUTE_UNAVAILABLE', `No provider serves ${describeRoute(route)} here; nothing was created or charged`);

@@ -47,7 +47,10 @@ export class ProviderHttp {
       text = await response.text();
     } catch (err) {
       const cause = err as Error;
-      const detail = cause.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : `connection failed (${cause.cause ? String((cause.cause as Error).message ?? cause.cause) : cause.message})`;
+      const detail =
+        cause.name === 'TimeoutError'
+          ? `no answer within ${this.timeoutMs} ms`
+          : `connection failed (${cause.cause ? String((cause.cause as Error).message ?? cause.cause) : cause.message})`;
       throw new ProviderUnreachable(this.connector, request.operation, detail);
     }
     let json: unknown;
@@ -94,11 +97,14 @@ export class TokenCache {
     if (this.token?.value === value) this.token = null;
   }
 
-  /** Runs `call` with a token; a 401 answer drops it and tries once more with a fresh one (nothing was done on a 401). */
-  async withToken(call: (token: string) => Promise<ProviderResponse>): Promise<ProviderResponse> {
+  /**
+   * Runs `call` with a token; an answer saying the token is not valid (`rejected`: a 401 by
+   * default) drops it and tries once more with a fresh one (nothing was done with a bad token).
+   */
+  async withToken(call: (token: string) => Promise<ProviderResponse>, rejected = (res: ProviderResponse) => res.status === 401): Promise<ProviderResponse> {
     const token = await this.get();
     const first = await call(token);
-    if (first.status !== 401) return first;
+    if (!rejected(first)) return first;
     this.invalidate(token);
     return call(await this.get());
   }

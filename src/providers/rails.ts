@@ -120,8 +120,9 @@ export class Rails {
 
   /** The notifications of a transaction have been acted on (its status query ran). */
   async processed(transactionId: string): Promise<void> {
-    await this.sql.query(`update provider_notification set processed_at = clock_timestamp() where transaction_id = $1 and processed_at is null and method <> 'QUERY'`, [
-      transactionId,
-    ]);
+    await this.sql.query(
+      `update provider_notification set processed_at = clock_timestamp() where transaction_id = $1 and processed_at is null and method <> 'QUERY'`,
+      [transactionId],
+    );
   }
 }

@@ -73,8 +73,10 @@ export class ConnectorRouter {
     const own = parseRoutingRules(configured, 'PROVIDER_ROUTES');
     for (const rule of own) {
       for (const name of rule.connectors) {
-        if (name === SANDBOX_CONNECTOR && env !== 'sandbox') throw new Error(`Invalid configuration: PROVIDER_ROUTES names ${name}, which does not move money in production`);
-        if (!connectors.has(name)) throw new Error(`Invalid configuration: PROVIDER_ROUTES names ${name}, which is not configured (see docs/providers.md for its variables)`);
+        if (name === SANDBOX_CONNECTOR && env !== 'sandbox')
+          throw new Error(`Invalid configuration: PROVIDER_ROUTES names ${name}, which does not move money in production`);
+        if (!connectors.has(name))
+          throw new Error(`Invalid configuration: PROVIDER_ROUTES names ${name}, which is not configured (see docs/providers.md for its variables)`);
       }
     }
     this.rules = env === 'sandbox' ? own : [...own, ...REFERENCE_RULES];

@@ -47,14 +47,17 @@
  *    CreditPartyName.
  *
  * CHOSEN WHERE THE DOCS ARE SILENT (each marked "chosen" below)
- *  - Timestamp freshness: Daraja documents only the format. The fake rejects (400.002.02 Invalid Timestamp) a malformed
- *    one and one more than 1 h away from now, read either as UTC or as Nairobi time (EAT, UTC+3).
+ *  - Timestamp freshness: Daraja documents only the format (YYYYMMDDHHmmss) and that Password is built from the very
+ *    Timestamp sent. The fake rejects (400.002.02 Invalid Timestamp) a malformed one, and one that is more than 1 h
+ *    from now both when read as UTC and when read as Nairobi time (EAT, UTC+3) — so EAT stamps 2–4 h old also pass.
  *  - A request whose Content-Type is not JSON, or whose body is not a JSON object, is read as `{}`: [P]'s FAQ says a
  *    wrong Content-Type gives "Bad Request - Invalid BusinessShortCode" (STK) / "Invalid InitiatorName" (B2C), which
  *    is what the first field check then answers.
- *  - CallBackURL/ResultURL must be http://127.0.0.1:<port>/… (Daraja wants a public, https URL; this fake sends
- *    nowhere else). Any other host → 400.002.02 "Bad Request - Invalid CallBackURL"/"Invalid ResultURL", and the URL
- *    is listed in `refusedUrls`.
+ *  - CallBackURL/ResultURL must be http://127.0.0.1:<port>/… Daraja wants a publicly reachable URL ([P] FAQ) and its
+ *    older text says "a valid secure URL" (https); this fake sends nowhere but 127.0.0.1 and has no TLS, so http is
+ *    allowed for 127.0.0.1 only. Any other URL → 400.002.02 "Bad Request - Invalid CallBackURL"/"Invalid ResultURL",
+ *    listed in `refusedUrls`; and the one function that sends (`deliver`) throws for any other host.
+ *    QueueTimeOutURL need only be an http(s) URL: the fake never calls it.
  *  - Amount: whole numbers only ([P] old portal text "Only whole numbers are supported", [I] osen#6): a JSON integer
  *    or a digit string; "10.00", 10.5, 0 → 400.002.02 Invalid Amount. STK over KES 250,000 ([P] FAQ) → the same 400
  *    ([I] scedar#1). B2C below KES 10 ([P] FAQ) → accepted, result 2; over 250,000 → result 3 ([P] result codes).
@@ -62,6 +65,8 @@
  *    not the B2C shortcode → result 2028; STK PayBill with PartyB ≠ BusinessShortCode → result 2028 ([P]).
  *  - A second STK push to a phone with one pending → 500 `500.001.1001 Unable to lock subscriber, a transaction is
  *    already in process for the current subscriber` ([P] lists it; its HTTP status is blank there).
+ *  - Transaction Status takes a TransactionID (the M-Pesa receipt) or an OriginalConversationID (the B2C's
+ *    OriginatorConversationID), or both ([P] TS overview, B2C FAQ 23); neither → 400.002.02 Invalid TransactionID.
  *  - Transaction Status of a B2C: ResultCode 0 and TransactionStatus "Completed" (documented), "Failed" (chosen) or
  *    "Pending" (chosen, no ReceiptNo) ; of an unknown id → ResultCode "R000002" "The transaction cannot be found."
  *    (chosen, NOT a documented Daraja code); PartyA not the transaction's shortcode → "SFC_IC0003" (documented text).
@@ -71,6 +76,14 @@
  *    answer a plain-text 503 (a gateway error; shape chosen). Unknown path → 404 `404.001.01 Resource not found`,
  *    wrong method → 405 `405.001 Method Not Allowed` ([P]). B2C v1 is not served (v3 only).
  *  - Callbacks are POSTed once, unsigned, JSON, never retried; any HTTP answer counts as delivered.
+ *
+ * OUTCOMES (after decisionDelayMs, default 30 ms). STK by PhoneNumber's last four digits: 0001 → 1, 0032 → 1032,
+ * 0037 → 1037, 2001 → 2001, 0009 → pending until decideStk, else 0 with a receipt. B2C by PartyB's: 0001 → 1,
+ * 0011 → 11, 0021 → 21, 2001 → 2001, 2040 → 2040, 8006 → 8006, 0009 → pending until decideB2c, else 0. ResultDesc
+ * texts are [P]'s result-code tables (1032/1037 without the final period, as in [P]'s callback sample and [I]).
+ *
+ * EXTRAS beyond the required API: `expireTokens()`, `deliveries`, `statusQueries`, `refusedUrls`, `internalErrors`,
+ * the option `invalidatePreviousTokens`, the credential fields (consumerKey, passkey, …) and `assertLoopbackUrl`.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import http from 'node:http';
@@ -230,7 +243,14 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 /** Nairobi wall-clock parts (EAT, UTC+3, no DST). */
 function eat(at: Date) {
   const d = new Date(at.getTime() + EAT_OFFSET_MS);
-  return { Y: d.getUTCFullYear(), M: pad(d.getUTCMonth() + 1), D: pad(d.getUTCDate()), h: pad(d.getUTCHours()), m: pad(d.getUTCMinutes()), s: pad(d.getUTCSeconds()) };
+  return {
+    Y: d.getUTCFullYear(),
+    M: pad(d.getUTCMonth() + 1),
+    D: pad(d.getUTCDate()),
+    h: pad(d.getUTCHours()),
+    m: pad(d.getUTCMinutes()),
+    s: pad(d.getUTCSeconds()),
+  };
 }
 /** YYYYMMDDHHmmss, Nairobi time. */
 function ts14(at: Date): string {
@@ -270,10 +290,13 @@ function text(value: unknown, min: number, max: number): string | null {
 /** YYYYMMDDHHmmss as a UTC instant (its wall clock read as UTC); null if malformed. */
 function parseTimestamp(value: unknown): number | null {
   if (typeof value !== 'string' || !/^\d{14}$/.test(value)) return null;
-  const [Y, M, D, h, m, s] = [value.slice(0, 4), value.slice(4, 6), value.slice(6, 8), value.slice(8, 10), value.slice(10, 12), value.slice(12, 14)].map(Number);
+  const [Y, M, D, h, m, s] = [value.slice(0, 4), value.slice(4, 6), value.slice(6, 8), value.slice(8, 10), value.slice(10, 12), value.slice(12, 14)].map(
+    Number,
+  );
   const t = Date.UTC(Y, M - 1, D, h, m, s);
   const back = new Date(t);
-  if (back.getUTCFullYear() !== Y || back.getUTCMonth() !== M - 1 || back.getUTCDate() !== D || back.getUTCHours() !== h || back.getUTCMinutes() !== m) return null;
+  if (back.getUTCFullYear() !== Y || back.getUTCMonth() !== M - 1 || back.getUTCDate() !== D || back.getUTCHours() !== h || back.getUTCMinutes() !== m)
+    return null;
   if (s > 59) return null;
   return t;
 }
@@ -416,17 +439,17 @@ export class MpesaFake {
   }
 
   static async start(options: MpesaFakeOptions = {}): Promise<MpesaFake> {
-    let fake: MpesaFake | undefined;
+    const holder: { fake?: MpesaFake } = {};
     const server = http.createServer((req, res) => {
-      if (fake) fake.onRequest(req, res);
+      if (holder.fake) holder.fake.onRequest(req, res);
       else res.destroy();
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
-    fake = new MpesaFake(server, (server.address() as AddressInfo).port, options);
-    return fake;
+    holder.fake = new MpesaFake(server, (server.address() as AddressInfo).port, options);
+    return holder.fake;
   }
 
   /** Environment pointing a gateway at this fake. */
@@ -564,7 +587,9 @@ export class MpesaFake {
   }
 
   private takeFault(path: string): MpesaFault | null {
-    const rule = this.faults.find((r) => r.remaining > 0 && (r.path === undefined || (typeof r.path === 'string' ? path.startsWith(r.path) : r.path.test(path))));
+    const rule = this.faults.find(
+      (r) => r.remaining > 0 && (r.path === undefined || (typeof r.path === 'string' ? path.startsWith(r.path) : r.path.test(path))),
+    );
     if (!rule) return null;
     rule.remaining -= 1;
     if (rule.remaining === 0) this.faults.splice(this.faults.indexOf(rule), 1);
@@ -689,7 +714,13 @@ export class MpesaFake {
 
     return {
       status: 200,
-      body: { MerchantRequestID: merchantRequestId, CheckoutRequestID: checkoutRequestId, ResponseCode: '0', ResponseDescription: ACCEPTED_STK, CustomerMessage: ACCEPTED_STK },
+      body: {
+        MerchantRequestID: merchantRequestId,
+        CheckoutRequestID: checkoutRequestId,
+        ResponseCode: '0',
+        ResponseDescription: ACCEPTED_STK,
+        CustomerMessage: ACCEPTED_STK,
+      },
     };
   }
 
@@ -787,7 +818,15 @@ export class MpesaFake {
     else if (amount > B2C_MAX_AMOUNT) forcedResult = 3;
 
     this.b2cByOriginator.set(originatorConversationId, conversationId);
-    this.b2c.set(conversationId, { conversationId, originatorConversationId, body: b, resultCode: null, resultDesc: null, transactionId: null, createdAt: now });
+    this.b2c.set(conversationId, {
+      conversationId,
+      originatorConversationId,
+      body: b,
+      resultCode: null,
+      resultDesc: null,
+      transactionId: null,
+      createdAt: now,
+    });
     this.b2cMeta.set(conversationId, {
       partyA,
       partyB,
@@ -802,7 +841,10 @@ export class MpesaFake {
     const outcome = forcedResult ?? (partyB.slice(-4) in B2C_BY_SUFFIX ? B2C_BY_SUFFIX[partyB.slice(-4)] : 0);
     if (outcome !== null) this.later(() => this.settleB2c(conversationId, outcome));
 
-    return { status: 200, body: { ConversationID: conversationId, OriginatorConversationID: originatorConversationId, ResponseCode: '0', ResponseDescription: ACCEPTED_ASYNC } };
+    return {
+      status: 200,
+      body: { ConversationID: conversationId, OriginatorConversationID: originatorConversationId, ResponseCode: '0', ResponseDescription: ACCEPTED_ASYNC },
+    };
   }
 
   private async settleB2c(conversationId: string, resultCode: number, resultDesc?: string): Promise<void> {
@@ -879,7 +921,10 @@ export class MpesaFake {
       query.result = { Result: this.statusResult(b, transactionId, original, partyA, conversationId, originatorConversationId) };
       if (!this.dropCallbacks) await this.deliver('status', conversationId, resultUrl, JSON.stringify(query.result));
     });
-    return { status: 200, body: { OriginatorConversationID: originatorConversationId, ConversationID: conversationId, ResponseCode: '0', ResponseDescription: ACCEPTED_ASYNC } };
+    return {
+      status: 200,
+      body: { OriginatorConversationID: originatorConversationId, ConversationID: conversationId, ResponseCode: '0', ResponseDescription: ACCEPTED_ASYNC },
+    };
   }
 
   private statusResult(
@@ -895,7 +940,8 @@ export class MpesaFake {
     const placeholderId = `${pick(UPPER, 3)}0000000`;
     const fail = (code: number | string, desc: string) => ({ ...head, ResultCode: code, ResultDesc: desc, TransactionID: placeholderId });
 
-    if (b.Initiator !== this.b2cInitiatorName || b.SecurityCredential !== this.b2cSecurityCredential) return fail(2001, 'The initiator information is invalid.');
+    if (b.Initiator !== this.b2cInitiatorName || b.SecurityCredential !== this.b2cSecurityCredential)
+      return fail(2001, 'The initiator information is invalid.');
 
     // A B2C, by its TransactionID (receipt) or its OriginatorConversationID.
     let b2c: B2cRequest | undefined;
@@ -916,14 +962,23 @@ export class MpesaFake {
         { Key: 'DebitAccountType', Value: 'Utility Account' },
         { Key: 'DebitPartyCharges', Value: '' },
         { Key: 'TransactionReason' },
-        { Key: 'ReasonType', Value: `${meta.commandId === 'SalaryPayment' ? 'Salary Payment' : meta.commandId === 'PromotionPayment' ? 'Promotion Payment' : 'Business Payment'} to Customer via API` },
+        {
+          Key: 'ReasonType',
+          Value: `${meta.commandId === 'SalaryPayment' ? 'Salary Payment' : meta.commandId === 'PromotionPayment' ? 'Promotion Payment' : 'Business Payment'} to Customer via API`,
+        },
         { Key: 'TransactionStatus', Value: status },
         { Key: 'FinalisedTime', Value: meta.decidedAt ? ts14(meta.decidedAt) : '' },
         { Key: 'Amount', Value: String(meta.amount) },
         { Key: 'ConversationID', Value: b2c.conversationId },
       ];
       if (b2c.transactionId !== null) params.push({ Key: 'ReceiptNo', Value: b2c.transactionId });
-      return { ...head, ResultCode: 0, ResultDesc: SUCCESS_DESC, ResultParameters: { ResultParameter: params }, TransactionID: b2c.transactionId ?? placeholderId };
+      return {
+        ...head,
+        ResultCode: 0,
+        ResultDesc: SUCCESS_DESC,
+        ResultParameters: { ResultParameter: params },
+        TransactionID: b2c.transactionId ?? placeholderId,
+      };
     }
 
     // An STK payment, by its receipt.

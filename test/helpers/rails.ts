@@ -21,11 +21,11 @@ export function freePort(): Promise<number> {
 /** Fast polling, short timeouts and a quick breaker, so that each flow takes well under a second or two. */
 export const FAST_RAILS = {
   PROVIDER_POLL_SCHEDULE: '200ms,300ms,500ms',
-  PROVIDER_TIMEOUT_MS: '800',
+  PROVIDER_TIMEOUT_MS: '600',
   PROVIDER_BREAKER_VOLUME: '3',
   PROVIDER_BREAKER_ERROR_PERCENT: '50',
   PROVIDER_BREAKER_RESET_MS: '1500',
-  RECONCILE_AFTER_MS: '300',
+  RECONCILE_AFTER_MS: '800',
   SETTLEMENT_DELAY_S: '0',
 };
 

@@ -31,6 +31,12 @@ describe('connector configuration (config.ts)', () => {
     );
   });
 
+  it('reconciliation waits longer than a provider call may take', () => {
+    expect(() => loadConfig({ ...MTN_COLLECTION, RECONCILE_AFTER_MS: '5000', PROVIDER_TIMEOUT_MS: '5000' })).toThrow(
+      'RECONCILE_AFTER_MS (5000) must be longer than PROVIDER_TIMEOUT_MS (5000) when a provider connector is configured',
+    );
+  });
+
   it('defaults each base URL to the provider’s real one for its environment; the variable overrides it', () => {
     const live = loadConfig({ ...PRODUCTION, MTN_MOMO_TARGET_ENVIRONMENT: 'mtnghana', ...MTN_COLLECTION }).connectors.mtnMomo!;
     expect(live).toMatchObject({ baseUrl: 'https://proxy.momoapi.mtn.com', targetEnvironment: 'mtnghana', disbursement: null });
@@ -61,7 +67,8 @@ describe('routing rules', () => {
     checkCredentials: async () => [],
   });
   const logger = createLogger('silent');
-  const guard = (c: Connector) => new GuardedConnector(c, { volumeThreshold: 1, errorThresholdPercentage: 50, resetTimeoutMs: 60_000, rollingWindowMs: 10_000 }, undefined, logger);
+  const guard = (c: Connector) =>
+    new GuardedConnector(c, { volumeThreshold: 1, errorThresholdPercentage: 50, resetTimeoutMs: 60_000, rollingWindowMs: 10_000 }, undefined, logger);
   const GH_MTN: Route = { channelType: 'momo', countryCode: 'GH', networkCode: 'MTN', direction: 'collection' };
 
   it('production: the reference table, filtered to configured connectors that serve the route; nothing serves cards yet', () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { MpesaConfig } from '../../config';
 import { AppError } from '../../shared/errors';
 import {
+  msisdn,
   ProviderRefusal,
   ProviderUnreachable,
   type Connector,
@@ -66,8 +67,8 @@ export function stkPassword(shortcode: string, passkey: string, timestamp: strin
   return Buffer.from(`${shortcode}${passkey}${timestamp}`).toString('base64');
 }
 
-/** 2547XXXXXXXX: the dial code's digits and the national number without its trunk 0. */
-const phone = (dialCode: string, accountNumber: string) => `${dialCode.replace(/\D/g, '')}${accountNumber.replace(/^0/, '')}`;
+/** 2547XXXXXXXX. */
+const phone = msisdn;
 
 /** Daraja's items (`[{Name|Key, Value}]`) as a map. */
 function items(list: unknown): Map<string, string> {
@@ -123,22 +124,45 @@ export class MpesaConnector implements Connector {
     return { value: token, expiresInS: Number(field(res.json, 'expires_in') ?? 3599) || 3599 };
   }
 
+  /** A call with the bearer token. Daraja says a token is invalid (or was replaced by a newer one) with 404.001.03/.04. */
   private post(path: string, operation: string, body: unknown): Promise<ProviderResponse> {
-    return this.tokens.withToken((token) =>
-      this.http.send({ method: 'POST', path, operation, body, headers: { authorization: `Bearer ${token}` } }, { unknownOn5xx: false }),
+    return this.tokens.withToken(
+      (token) => this.http.send({ method: 'POST', path, operation, body, headers: { authorization: `Bearer ${token}` } }, { unknownOn5xx: false }),
+      (res) => res.status === 401 || (res.status === 404 && /^404\.001\.0[34]$/.test(field(res.json, 'errorCode') ?? '')),
     );
   }
 
   /** A 5xx other than the ones a call reads, or a 429: the outcome is unknown. */
   private unknown(res: ProviderResponse, operation: string): ProviderUnreachable {
-    return new ProviderUnreachable(this.name, operation, `HTTP ${res.status} ${field(res.json, 'errorCode') ?? ''} ${field(res.json, 'errorMessage') ?? ''}`.trim());
+    return new ProviderUnreachable(
+      this.name,
+      operation,
+      `HTTP ${res.status} ${field(res.json, 'errorCode') ?? ''} ${field(res.json, 'errorMessage') ?? ''}`.trim(),
+    );
   }
 
-  /** A 4xx Daraja gave: a definite refusal. */
+  /**
+   * What Daraja's error means. Its 500.001.1001 carries definite refusals too, told apart by their
+   * text: our credentials ("Wrong credentials", "Merchant does not exist") or a prompt already
+   * pending on the phone ("Unable to lock subscriber"). Any other 5xx, or a 429, is unknown.
+   */
   private refusal(res: ProviderResponse, operation: string): Error {
-    if (res.status >= 500 || res.status === 429) return this.unknown(res, operation);
     const message = field(res.json, 'errorMessage') ?? field(res.json, 'ResponseDescription') ?? `HTTP ${res.status}`;
-    if (/phone|msisdn|party/i.test(message)) return new ProviderRefusal('INVALID_REQUEST', `M-Pesa refused the phone number: ${message}`, 'sender_account_not_found');
+    if (res.status >= 500 && field(res.json, 'errorCode') === '500.001.1001') {
+      if (/wrong credentials|merchant does not exist/i.test(message)) {
+        return new ProviderRefusal('PROVIDER_UNAVAILABLE', `M-Pesa refused our shortcode or passkey (${message}); nothing was sent`, 'provider_refused', true);
+      }
+      if (/unable to lock subscriber/i.test(message)) {
+        return new ProviderRefusal(
+          'INVALID_REQUEST',
+          'M-Pesa: a payment prompt is already pending on this phone; try again once it is answered',
+          'sender_busy',
+        );
+      }
+    }
+    if (res.status >= 500 || res.status === 429) return this.unknown(res, operation);
+    if (/phone|msisdn|party/i.test(message))
+      return new ProviderRefusal('INVALID_REQUEST', `M-Pesa refused the phone number: ${message}`, 'sender_account_not_found');
     return new ProviderRefusal('PROVIDER_UNAVAILABLE', `M-Pesa refused the request (${message}); nothing was sent`, 'provider_refused', true);
   }
 
@@ -151,8 +175,10 @@ export class MpesaConnector implements Connector {
     if (request.retry) {
       // The first push may have reached the customer: Daraja has no key to look it up by, and a second
       // push could be paid twice. Its callback names it (the callback address is this transaction's).
-      const named = lastReference(request.retry.notifications);
-      if (named) return { providerReference: named };
+      // A callback may be forged: its CheckoutRequestID is taken only if Daraja's query knows it.
+      for (const named of references(request.retry.notifications)) {
+        if (await this.knows(named)) return { providerReference: named };
+      }
       if (this.now().getTime() - request.retry.createdAt.getTime() < STK_WINDOW_MS) {
         throw new ProviderUnreachable(this.name, 'stkpush', 'outcome unknown; waiting for its callback before the prompt window ends');
       }
@@ -171,7 +197,10 @@ export class MpesaConnector implements Connector {
       PhoneNumber: number,
       CallBackURL: request.callbackUrl,
       // Shown to the customer: at most 12 and 13 characters.
-      AccountReference: request.reference.replace(/^[a-z]+_/, '').slice(0, 12).toUpperCase(),
+      AccountReference: request.reference
+        .replace(/^[a-z]+_/, '')
+        .slice(0, 12)
+        .toUpperCase(),
       TransactionDesc: (request.description ?? 'Payment').slice(0, 13),
     });
     const checkout = field(res.json, 'CheckoutRequestID');
@@ -243,6 +272,17 @@ export class MpesaConnector implements Connector {
     return { outcome: 'pending' };
   }
 
+  /** Whether Daraja has an STK request with this id (its query answers, or says it is still being processed). */
+  private async knows(checkoutRequestId: string): Promise<boolean> {
+    try {
+      await this.stkQuery(checkoutRequestId);
+      return true;
+    } catch (err) {
+      if (err instanceof AppError) return false;
+      throw err;
+    }
+  }
+
   private async stkQuery(checkoutRequestId: string): Promise<SettlementDecision> {
     const stk = this.config.stk!;
     const timestamp = darajaTimestamp(this.now());
@@ -253,7 +293,7 @@ export class MpesaConnector implements Connector {
       CheckoutRequestID: checkoutRequestId,
     });
     // Still with the customer.
-    if (res.status === 500 && field(res.json, 'errorCode') === '500.001.1001') return { outcome: 'pending' };
+    if (res.status === 500 && /being processed/i.test(field(res.json, 'errorMessage') ?? '')) return { outcome: 'pending' };
     const code = field(res.json, 'ResultCode');
     if (res.status !== 200 || code === null) throw this.refusal(res, 'stkpushquery');
     return code === '0' ? { outcome: 'successful' } : { outcome: 'failed', reason: stkFailureReason(code) };
@@ -287,12 +327,10 @@ export class MpesaConnector implements Connector {
     const conversation = field(result, 'ConversationID');
     const params = items((result as { ResultParameters?: { ResultParameter?: unknown } }).ResultParameters?.ResultParameter);
     parsed.claimed = code;
-    if (params.has('TransactionStatus') || params.has('ReceiptNo') || field(result, 'OriginatorConversationID') === null) {
-      // A Transaction Status answer: it counts only if `conversation` is a query we sent.
-      if (conversation) parsed.answersQuery = { queryId: conversation, decision: statusVerdict(code, params) };
-      return parsed;
-    }
     parsed.providerReference = conversation;
+    // Read as a Transaction Status answer too: it counts as one only if `conversation` is the id of a query we sent
+    // (a B2C's own result carries the payment's ConversationID, which is no query's).
+    if (conversation) parsed.answersQuery = { queryId: conversation, decision: statusVerdict(code, params) };
     return parsed;
   }
 
@@ -321,6 +359,7 @@ function validAnswer(notifications: StoredNotification[]): ParsedNotification['a
   return null;
 }
 
-function lastReference(notifications: StoredNotification[]): string | null {
-  return [...notifications].reverse().find((n) => n.parsed.providerReference)?.parsed.providerReference ?? null;
+/** The provider references notifications named, newest first. */
+function references(notifications: StoredNotification[]): string[] {
+  return [...new Set([...notifications].reverse().flatMap((n) => (n.parsed.providerReference ? [n.parsed.providerReference] : [])))];
 }

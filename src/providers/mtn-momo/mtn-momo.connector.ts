@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { MtnMomoConfig, MtnMomoProduct } from '../../config';
 import { AppError } from '../../shared/errors';
 import {
+  msisdn,
   ProviderRefusal,
   ProviderUnreachable,
   type Connector,
@@ -66,11 +67,6 @@ export function mtnFailureReason(code: string | null, kind: 'collection' | 'tran
 /** The reason MTN gives: `{ code, message }` in its documentation, a bare string from its sandbox. */
 function reasonCode(json: unknown): string | null {
   return field(json, 'reason', 'code') ?? field(json, 'reason');
-}
-
-/** MSISDN: the dial code's digits and the national number without its trunk 0 (+233, 0241234567 → 233241234567). */
-export function msisdn(dialCode: string, accountNumber: string): string {
-  return `${dialCode.replace(/\D/g, '')}${accountNumber.replace(/^0/, '')}`;
 }
 
 const PRODUCT_PATHS = {
@@ -154,15 +150,22 @@ export class MtnMomoConnector implements Connector {
     // A retry may follow a request MTN received: look first, send only what it never got.
     if (request.retry && (await this.lookUp(kind, referenceId))) return { providerReference: referenceId };
     const note = (request.description ?? request.reference).slice(0, 160);
-    const res = await this.call(kind, 'POST', path.create, path.product === 'collection' ? 'requesttopay' : 'transfer', { 'x-reference-id': referenceId, 'x-callback-url': request.callbackUrl }, {
-      amount: request.amount,
-      // MTN's sandbox environment takes EUR only (its documentation); a country's takes its currency.
-      currency: this.config.targetEnvironment === 'sandbox' ? 'EUR' : request.currency,
-      externalId: request.reference,
-      [path.party]: { partyIdType: 'MSISDN', partyId: msisdn(request.dialCode, request.accountNumber) },
-      payerMessage: note,
-      payeeNote: note,
-    });
+    const res = await this.call(
+      kind,
+      'POST',
+      path.create,
+      path.product === 'collection' ? 'requesttopay' : 'transfer',
+      { 'x-reference-id': referenceId, 'x-callback-url': request.callbackUrl },
+      {
+        amount: request.amount,
+        // MTN's sandbox environment takes EUR only (its documentation); a country's takes its currency.
+        currency: this.config.targetEnvironment === 'sandbox' ? 'EUR' : request.currency,
+        externalId: request.reference,
+        [path.party]: { partyIdType: 'MSISDN', partyId: msisdn(request.dialCode, request.accountNumber) },
+        payerMessage: note,
+        payeeNote: note,
+      },
+    );
     if (res.status === 202) return { providerReference: referenceId };
     // 409: this X-Reference-Id was sent before (a retry): MTN has it; what became of it, the status query says.
     if (res.status === 409 && field(res.json, 'code') === 'RESOURCE_ALREADY_EXIST') return { providerReference: referenceId };
@@ -186,7 +189,12 @@ export class MtnMomoConnector implements Connector {
     }
     if (res.status >= 400 && res.status < 500) {
       // Anything else MTN refuses is about our account or configuration (callback host, currency, permissions).
-      return new ProviderRefusal('PROVIDER_UNAVAILABLE', `MTN MoMo refused the request (HTTP ${res.status} ${code ?? ''}); nothing was sent`, 'provider_refused', true);
+      return new ProviderRefusal(
+        'PROVIDER_UNAVAILABLE',
+        `MTN MoMo refused the request (HTTP ${res.status} ${code ?? ''}); nothing was sent`,
+        'provider_refused',
+        true,
+      );
     }
     return new ProviderUnreachable(this.name, kind, `unexpected HTTP ${res.status}`);
   }
