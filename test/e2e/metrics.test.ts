@@ -252,7 +252,7 @@ describe('metrics and health', () => {
     expect(live.body).toEqual({ status: 'success', message: 'Live', data: { status: 'ok' } });
     const ready = await request(app.url, 'GET', '/health/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'success', message: 'Ready', data: { status: 'ready', checks: { database: 'ok', redis: 'not_configured' } } });
+    expect(ready.body).toEqual({ status: 'success', message: 'Ready', data: { status: 'ready', checks: { database: 'ok', redis: 'not_configured' }, providers: { sandbox: 'closed' } } });
     const legacy = await request(app.url, 'GET', '/health');
     expect(legacy.status).toBe(200);
     expect(legacy.body.data).toEqual({ status: 'ok', env: 'sandbox' });
@@ -281,14 +281,14 @@ describe('metrics and health', () => {
         status: 'error',
         code: 'SERVICE_UNAVAILABLE',
         message: expect.stringContaining('redis'),
-        data: { status: 'not_ready', checks: { database: 'ok', redis: 'failed' } },
+        data: { status: 'not_ready', checks: { database: 'ok', redis: 'failed' }, providers: { sandbox: 'closed' } },
       });
       expect((await request(other.url, 'GET', '/health/live')).status).toBe(200);
 
       other.service.app.observability.markNotReady();
       const draining = await request(other.url, 'GET', '/health/ready');
       expect(draining.status).toBe(503);
-      expect(draining.body.data).toEqual({ status: 'draining', checks: {} });
+      expect(draining.body.data).toEqual({ status: 'draining', checks: {}, providers: { sandbox: 'closed' } });
 
       // Scrapes and probes write no access line (the log keeps their warnings: the refused scrapes are 401s, not logged either).
       expect((await request(other.url, 'GET', '/v1/merchant')).status).toBe(401); // an ordinary request, logged
@@ -310,7 +310,7 @@ describe('metrics and health', () => {
       expect(res.body.code).toBe('NOT_FOUND');
       const ready = await request(production.url, 'GET', '/health/ready');
       expect(ready.status).toBe(200);
-      expect(ready.body.data).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok' } });
+      expect(ready.body.data).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok' }, providers: {} });
     } finally {
       await production.close();
     }

@@ -347,7 +347,7 @@ describe('MtnMomoFake', () => {
 
     it('decides by the documented sandbox numbers and the project’s suffixes', async () => {
       await fake.close();
-      fake = await MtnMomoFake.start({ ongoingSuccessAfterMs: 150 });
+      fake = await MtnMomoFake.start({ ongoingSuccessAfterMs: 500 });
       const t = await token(fake, 'collection');
       const dt = await token(fake, 'disbursement');
       const expected: Record<string, [string, string | null]> = {
@@ -360,8 +360,10 @@ describe('MtnMomoFake', () => {
         '256770000004': ['FAILED', 'PAYER_NOT_FOUND'],
         '256770000005': ['SUCCESSFUL', null],
       };
+      const ongoingCreatedAt = Date.now();
+      const ongoing = (await requestToPay(fake, t, rtpBody('46733123453'))).referenceId;
       const refs: Record<string, string> = {};
-      for (const msisdn of [...Object.keys(expected), '46733123453', '46733123454', '256770000009']) {
+      for (const msisdn of [...Object.keys(expected), '46733123454', '256770000009']) {
         refs[msisdn] = (await requestToPay(fake, t, rtpBody(msisdn))).referenceId;
       }
       const transfer = randomUUID();
@@ -373,27 +375,31 @@ describe('MtnMomoFake', () => {
         JSON.stringify(transferBody('256770000004')),
       );
 
-      await new Promise((r) => setTimeout(r, 80));
+      await until(() => Object.keys(expected).every((msisdn) => fake.resources.get(refs[msisdn])!.status !== 'PENDING'));
       for (const [msisdn, [status, reason]] of Object.entries(expected)) {
         const res = await getStatus(fake, 'collection', t, refs[msisdn]);
         expect({ msisdn, status: res.json.status, reason: res.json.reason ?? null }).toEqual({ msisdn, status, reason });
         if (status === 'FAILED') expect(res.json.financialTransactionId).toBeUndefined();
       }
+      await until(() => fake.resources.get(transfer)!.status !== 'PENDING');
       expect((await getStatus(fake, 'disbursement', dt, transfer)).json).toMatchObject({
         status: 'FAILED',
         reason: 'PAYEE_NOT_FOUND',
         payee: { partyId: '256770000004' },
       });
-      expect((await getStatus(fake, 'collection', t, refs['46733123453'])).json.status).toBe('PENDING');
 
-      await new Promise((r) => setTimeout(r, 150));
-      expect((await getStatus(fake, 'collection', t, refs['46733123453'])).json.status).toBe('SUCCESSFUL');
+      // "Ongoing": PENDING first, SUCCESSFUL once ongoingSuccessAfterMs has passed.
+      if (Date.now() - ongoingCreatedAt < 400) expect((await getStatus(fake, 'collection', t, ongoing)).json.status).toBe('PENDING');
+      await until(() => fake.resources.get(ongoing)!.status === 'SUCCESSFUL');
+      expect(Date.now() - ongoingCreatedAt).toBeGreaterThanOrEqual(480);
+      expect((await getStatus(fake, 'collection', t, ongoing)).json.status).toBe('SUCCESSFUL');
       expect((await getStatus(fake, 'collection', t, refs['46733123454'])).json.status).toBe('PENDING');
       expect((await getStatus(fake, 'collection', t, refs['256770000009'])).json.status).toBe('PENDING');
 
       await fake.decide(refs['256770000009'], 'FAILED', 'PAYER_NOT_FOUND');
       expect((await getStatus(fake, 'collection', t, refs['256770000009'])).json).toMatchObject({ status: 'FAILED', reason: 'PAYER_NOT_FOUND' });
       await expect(fake.decide(refs['256770000009'], 'SUCCESSFUL')).rejects.toThrow(/already FAILED/);
+      await expect(fake.decide(randomUUID(), 'SUCCESSFUL')).rejects.toThrow(/no resource/);
     });
 
     it('can answer reason as {code, message}', async () => {

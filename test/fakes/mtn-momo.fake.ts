@@ -57,8 +57,8 @@
  *    failed."}` (code [D], text [S]).
  *  - Body: amount a string of a positive number, currency ISO 4217 (three capitals), payer|payee `{partyIdType:
  *    MSISDN|EMAIL|PARTY_CODE, partyId}` ([S]: MSISDN "validated according to ITU-T E.164", EMAIL an e-mail,
- *    PARTY_CODE a UUID); externalId, payerMessage, payeeNote optional strings (the docs mark none required; sparkplug
- *    sends them optional); payerMessage/payeeNote at most 160 characters and without an apostrophe ([D]). → 400.
+ *    PARTY_CODE a UUID); externalId, payerMessage, payeeNote optional strings (the pages read list no required fields;
+ *    sparkplug types them optional); payerMessage/payeeNote at most 160 characters and without an apostrophe ([D]). → 400.
  *  - Sandbox currency: only EUR ([G] "The currency used in Sandbox is EUR", [M]). Another well-formed code → 500
  *    `{code: "INVALID_CURRENCY", message: "Currency not supported."}` ([D] table, [M] notebook text).
  *  - X-Callback-Url must be on the API user's callback host ([D] INVALID_CALLBACK_URL_HOST, 500). This fake's API users
@@ -201,7 +201,7 @@ const NOT_FOUND = { code: 'RESOURCE_NOT_FOUND', message: 'Requested resource was
 const UNAVAILABLE = { code: 'SERVICE_UNAVAILABLE', message: 'Service temporary unavailable, try again later.' };
 const INTERNAL = { code: 'INTERNAL_PROCESSING_ERROR', message: 'An internal error occurred while processing.' };
 
-/** Messages for `reasonFormat: 'object'` ([D] error tables and the community's failure-reason update). */
+/** Messages for `reasonFormat: 'object'`: [D]'s wording where it has one (…_NOT_FOUND, NOT_ENOUGH_FUNDS), else chosen. */
 const REASON_MESSAGES: Record<string, string> = {
   INTERNAL_PROCESSING_ERROR: 'An internal error occurred while processing.',
   APPROVAL_REJECTED: 'The payer rejected the request.',

@@ -2,7 +2,7 @@ import { loadConfig } from '../../src/config';
 import { GuardedConnector } from '../../src/providers/breaker';
 import { describeRoute, msisdn, type Connector, type Route } from '../../src/providers/connector';
 import { b2cFailureReason, darajaTimestamp, stkFailureReason, stkPassword } from '../../src/providers/mpesa/mpesa.connector';
-import { mtnFailureReason } from '../../src/providers/mtn-momo/mtn-momo.connector';
+import { momoNote, mtnFailureReason } from '../../src/providers/mtn-momo/mtn-momo.connector';
 import { ConnectorRouter, parseRoutingRules } from '../../src/providers/routing';
 import { TokenCache } from '../../src/providers/provider-http';
 import { createLogger } from '../../src/shared/logger';
@@ -115,6 +115,12 @@ describe('provider details', () => {
     const passkey = 'bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919';
     expect(stkPassword('174379', passkey, '20160216165627')).toBe(Buffer.from(`174379${passkey}20160216165627`).toString('base64'));
     expect(darajaTimestamp(new Date('2026-11-25T21:30:05Z'))).toBe('20261126003005');
+  });
+
+  it('MTN: a payer message keeps to what MTN accepts (no apostrophe or &, at most 160 characters)', () => {
+    expect(momoNote("Ama's order #7 & co")).toBe('Ama s order #7 co');
+    expect(momoNote('x'.repeat(200))).toHaveLength(160);
+    expect(momoNote("'&'")).toBe('Payment');
   });
 
   it('maps providers’ codes to our failure reasons', () => {

@@ -69,6 +69,20 @@ function reasonCode(json: unknown): string | null {
   return field(json, 'reason', 'code') ?? field(json, 'reason');
 }
 
+/**
+ * payerMessage / payeeNote: at most 160 characters, and MTN refuses some characters outright
+ * (an apostrophe, `&`): only letters, digits, spaces and plain punctuation go through.
+ */
+export function momoNote(text: string): string {
+  return (
+    text
+      .replace(/[^\p{L}\p{N} .,:;\-_/#()]/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 160) || 'Payment'
+  );
+}
+
 const PRODUCT_PATHS = {
   collection: { product: 'collection', create: '/collection/v1_0/requesttopay', party: 'payer' },
   transfer: { product: 'disbursement', create: '/disbursement/v1_0/transfer', party: 'payee' },
@@ -149,7 +163,7 @@ export class MtnMomoConnector implements Connector {
     const referenceId = request.idempotencyKey;
     // A retry may follow a request MTN received: look first, send only what it never got.
     if (request.retry && (await this.lookUp(kind, referenceId))) return { providerReference: referenceId };
-    const note = (request.description ?? request.reference).slice(0, 160);
+    const note = momoNote(request.description ?? request.reference);
     const res = await this.call(
       kind,
       'POST',

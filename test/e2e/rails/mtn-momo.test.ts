@@ -197,7 +197,7 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     fake.down = true;
     // Failures until the breaker opens: each is recorded (the outcome is unknown) and reconciled later.
     let opened = false;
-    for (let i = 0; i < 10 && !opened; i += 1) {
+    for (let i = 0; i < 50 && !opened; i += 1) {
       await request(app.url, 'POST', COLLECT, { token: m.token, body: collection(m.customerUuid) });
       opened = (await breakerStates(app)).mtn_momo === 'open';
     }

@@ -81,6 +81,7 @@ export const TAGS = {
   Sandbox: 'Sandbox only: these routes do not exist in production.',
   Admin: 'Operator API. Exists only when the service has ADMIN_API_KEY set; authenticate with that key as a bearer token.',
   Reference: 'This document and its reader.',
+  Providers: 'Where payment providers send their notifications (docs/providers.md). Not for merchants.',
 } as const;
 export type TagName = keyof typeof TAGS;
 
@@ -533,7 +534,9 @@ export const OPERATIONS: OperationSpec[] = [
       NOT_FOUND: 'no customer of yours has this customer_uuid',
       KYC_REQUIRED: 'the customer is not KYC-approved',
       DUPLICATE_REQUEST: 'reference already used (`details` names the existing transaction)',
-      SERVER_ERROR: 'the provider’s answer is unknown (the transaction is recorded and reconciled), or production has no provider',
+      ROUTE_UNAVAILABLE: 'no provider serves this country, channel, network and direction here (docs/providers.md); nothing was written',
+      PROVIDER_UNAVAILABLE: 'every provider of the route is failing right now (its circuit breaker is open); nothing was written',
+      SERVER_ERROR: 'the provider’s answer is unknown: the transaction is recorded and reconciled (check its status)',
     },
   },
   {
@@ -575,7 +578,9 @@ export const OPERATIONS: OperationSpec[] = [
       NOT_FOUND: 'no customer of yours has this customer_uuid',
       KYC_REQUIRED: 'the customer is not KYC-approved',
       DUPLICATE_REQUEST: 'reference already used (`details` names the existing transaction)',
-      SERVER_ERROR: 'the provider’s answer is unknown (the transaction is recorded and reconciled), or production has no provider',
+      ROUTE_UNAVAILABLE: 'no provider serves this country, channel, network and direction here (docs/providers.md); nothing was written',
+      PROVIDER_UNAVAILABLE: 'every provider of the route is failing right now (its circuit breaker is open); nothing was written',
+      SERVER_ERROR: 'the provider’s answer is unknown: the transaction is recorded and reconciled (check its status)',
     },
   },
   {
@@ -651,7 +656,8 @@ export const OPERATIONS: OperationSpec[] = [
     errors: {
       NOT_FOUND: 'customer_uuid is not a customer of yours',
       DUPLICATE_REQUEST: 'reference already used',
-      SERVER_ERROR: 'the processor’s answer is unknown (reconciled later), or production has no card processor',
+      ROUTE_UNAVAILABLE: 'no card processor is connected here yet (production); nothing was written or charged',
+      SERVER_ERROR: 'the processor’s answer is unknown (reconciled later)',
     },
   },
   {
@@ -754,4 +760,25 @@ export const OPERATIONS: OperationSpec[] = [
     },
   },
   ...LEDGER_OPERATIONS,
+  ...(['post', 'put'] as const).map(
+    (method): OperationSpec => ({
+      method,
+      path: '/v1/providers/{connector}/callback/{token}',
+      operationId: method === 'post' ? 'receiveProviderNotification' : 'receiveProviderNotificationPut',
+      tag: 'Providers',
+      access: 'public',
+      summary: method === 'post' ? 'A provider’s notification about one transaction' : 'The same, as MTN MoMo sends it (PUT)',
+      description:
+        'Called by payment providers, never by merchants. The token is per transaction and unguessable; a wrong one is 404 and nothing is kept. ' +
+        'The body (any content type, at most 64 KiB) is kept raw, once, and only prompts a status query to the provider: its answer, not the notification, changes the transaction.',
+      params: { connector: '`mtn_momo`, `mpesa` or `sandbox`', token: 'The transaction’s callback token, as sent to the provider' },
+      raw: {
+        requestBody: { description: 'The provider’s notification, as it sends it', content: { '*/*': { schema: {} } } },
+        responses: {
+          '200': { description: 'Kept (or a duplicate, ignored): the acknowledgement the provider expects', content: { 'application/json': { schema: { type: 'object' } } } },
+          '404': { description: 'No such callback (a wrong token, or another connector’s)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        },
+      },
+    }),
+  ),
 ];
