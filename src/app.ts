@@ -123,9 +123,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   });
 
   // Every request's duration by route pattern, GET /metrics, /health/live and /health/ready (src/observability).
-  const observability = registerObservability(fastify, infra, () =>
-    Object.fromEntries(services.rails.router.all().map((c) => [c.name, c.state])),
-  );
+  const observability = registerObservability(fastify, infra, () => Object.fromEntries(services.rails.router.all().map((c) => [c.name, c.state])));
   fastify.get('/health', async (_request, reply) => {
     await orm.em.getConnection().execute('select 1');
     return sendSuccess(reply, 'OK', { status: 'ok', env: config.env });

@@ -8,7 +8,13 @@ import type { BreakerSettings } from './providers/breaker';
 const MTN_PRODUCT_VARIABLES = (product: 'COLLECTION' | 'DISBURSEMENT') =>
   [`MTN_MOMO_${product}_PRIMARY_KEY`, `MTN_MOMO_${product}_USER_ID`, `MTN_MOMO_${product}_API_KEY`] as const;
 const MPESA_STK_VARIABLES = ['MPESA_CONSUMER_KEY', 'MPESA_CONSUMER_SECRET', 'MPESA_SHORTCODE', 'MPESA_PASSKEY'] as const;
-const MPESA_B2C_VARIABLES = ['MPESA_CONSUMER_KEY', 'MPESA_CONSUMER_SECRET', 'MPESA_B2C_SHORTCODE', 'MPESA_B2C_INITIATOR_NAME', 'MPESA_B2C_SECURITY_CREDENTIAL'] as const;
+const MPESA_B2C_VARIABLES = [
+  'MPESA_CONSUMER_KEY',
+  'MPESA_CONSUMER_SECRET',
+  'MPESA_B2C_SHORTCODE',
+  'MPESA_B2C_INITIATOR_NAME',
+  'MPESA_B2C_SECURITY_CREDENTIAL',
+] as const;
 const CONNECTOR_VARIABLES = [
   'MTN_MOMO_BASE_URL',
   'MTN_MOMO_TARGET_ENVIRONMENT',
@@ -181,7 +187,10 @@ function group<T extends readonly string[]>(e: Env, names: T, what: string): Rec
   const present = names.filter((n) => e[n] !== undefined);
   if (present.length === 0) return null;
   const missing = names.filter((n) => e[n] === undefined);
-  if (missing.length > 0) throw new Error(`Invalid configuration: ${what} is configured (${present.join(', ')}) but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`);
+  if (missing.length > 0)
+    throw new Error(
+      `Invalid configuration: ${what} is configured (${present.join(', ')}) but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`,
+    );
   return Object.fromEntries(names.map((n) => [n, e[n]!])) as Record<T[number], string>;
 }
 

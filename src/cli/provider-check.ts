@@ -10,7 +10,11 @@ import { exitWith } from './operator-cli';
  */
 async function check(): Promise<number> {
   const config = loadConfig();
-  const connectors = realConnectors(config.connectors, () => new Date(), async () => {});
+  const connectors = realConnectors(
+    config.connectors,
+    () => new Date(),
+    async () => {},
+  );
   const report: Record<string, { ok: boolean; base_url?: string; lines?: string[]; error?: string }> = {};
   for (const connector of connectors) {
     const baseUrl = connector.name === 'mtn_momo' ? config.connectors.mtnMomo?.baseUrl : config.connectors.mpesa?.baseUrl;
@@ -21,7 +25,9 @@ async function check(): Promise<number> {
     }
   }
   const ok = connectors.length > 0 && Object.values(report).every((r) => r.ok);
-  process.stdout.write(`${JSON.stringify({ ok, connectors: report, ...(connectors.length === 0 ? { note: 'no provider connector is configured (docs/providers.md)' } : {}) }, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ ok, connectors: report, ...(connectors.length === 0 ? { note: 'no provider connector is configured (docs/providers.md)' } : {}) }, null, 2)}\n`,
+  );
   return ok ? 0 : 1;
 }
 

@@ -252,7 +252,11 @@ describe('metrics and health', () => {
     expect(live.body).toEqual({ status: 'success', message: 'Live', data: { status: 'ok' } });
     const ready = await request(app.url, 'GET', '/health/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'success', message: 'Ready', data: { status: 'ready', checks: { database: 'ok', redis: 'not_configured' }, providers: { sandbox: 'closed' } } });
+    expect(ready.body).toEqual({
+      status: 'success',
+      message: 'Ready',
+      data: { status: 'ready', checks: { database: 'ok', redis: 'not_configured' }, providers: { sandbox: 'closed' } },
+    });
     const legacy = await request(app.url, 'GET', '/health');
     expect(legacy.status).toBe(200);
     expect(legacy.body.data).toEqual({ status: 'ok', env: 'sandbox' });

@@ -176,7 +176,7 @@ describe('settlement durability', () => {
       const problems: string[] = [];
       for (const m of made) {
         const row = byReference.get(m.reference);
-        const rule = sandboxSettlement({ kind: m.kind, accountType: "momo", accountNumber: m.accountNumber });
+        const rule = sandboxSettlement({ kind: m.kind, accountType: 'momo', accountNumber: m.accountNumber });
         const expectedStatus = rule.outcome;
         const expectedReason = rule.outcome === 'failed' ? rule.reason : null;
         if (!row) problems.push(`${m.reference}: missing`);

@@ -130,9 +130,14 @@ export const initiateCollectionGql = (baseUrl: string, token: string, input: Rec
   graphql(baseUrl, INITIATE_COLLECTION, { token, variables: { input } });
 
 /** Runs one of the built operator CLIs (dist/src/cli/<name>.js) against a database: its exit code and its JSON output. */
-export async function runCli<T = any>(databaseUrl: string, name: string, args: string[] = []): Promise<{ exitCode: number | null; output: T; stderr: string }> {
+export async function runCli<T = any>(
+  databaseUrl: string,
+  name: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<{ exitCode: number | null; output: T; stderr: string }> {
   const child = spawn(process.execPath, [path.resolve(__dirname, `../../dist/src/cli/${name}.js`), ...args], {
-    env: serviceEnv(databaseUrl, { LOG_LEVEL: 'error' }),
+    env: serviceEnv(databaseUrl, { LOG_LEVEL: 'error', ...env }),
   });
   let stdout = '';
   let stderr = '';

@@ -231,7 +231,10 @@ export class PaymentKind implements TransactionKindHandler<CardDetails> {
   async callProvider(txn: Transaction, idempotencyKey: string, card?: CardDetails): Promise<ProviderAnswer> {
     const connector = this.rails.of(txn);
     const charge = card
-      ? await capability(connector, 'chargeCard')({ idempotencyKey, reference: txn.reference, amount: amountOf(this.reference, txn), currency: txn.currency!, card })
+      ? await capability(
+          connector,
+          'chargeCard',
+        )({ idempotencyKey, reference: txn.reference, amount: amountOf(this.reference, txn), currency: txn.currency!, card })
       : await capability(connector, 'concludeCardCharge')(idempotencyKey);
     switch (charge.outcome) {
       case 'successful':

@@ -87,7 +87,10 @@ export class RefundKind implements TransactionKindHandler {
 
   async callProvider(txn: Transaction, idempotencyKey: string): Promise<ProviderAnswer> {
     const minorUnit = this.reference.currencyMinorUnit(txn.currency!) ?? 2;
-    const { providerReference } = await capability(this.rails.of(txn), 'refund')({
+    const { providerReference } = await capability(
+      this.rails.of(txn),
+      'refund',
+    )({
       idempotencyKey,
       reference: txn.reference,
       chargeKey: txn.parentId!,
@@ -98,7 +101,9 @@ export class RefundKind implements TransactionKindHandler {
   }
 
   async settle(txn: Transaction) {
-    return this.rails.of(txn).decide({ kind: 'refund', idempotencyKey: txn.id, providerReference: txn.providerReference, ...(await this.rails.decideContext(txn)) });
+    return this.rails
+      .of(txn)
+      .decide({ kind: 'refund', idempotencyKey: txn.id, providerReference: txn.providerReference, ...(await this.rails.decideContext(txn)) });
   }
 
   /** Reserve with the claim on the payment; post to the provider; a failed refund gives both back. */

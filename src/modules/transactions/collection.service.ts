@@ -84,7 +84,10 @@ export class CollectionKind implements TransactionKindHandler {
     const amount = this.amountOf(txn);
     const connector = this.rails.of(txn);
     if (txn.accountType === 'bank') {
-      const account = await capability(connector, 'createVirtualAccount')({
+      const account = await capability(
+        connector,
+        'createVirtualAccount',
+      )({
         idempotencyKey,
         reference: txn.reference,
         countryCode: txn.countryCode!,

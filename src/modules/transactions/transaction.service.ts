@@ -290,7 +290,8 @@ export class TransactionService {
     const txn = await this.store.findById(transactionId);
     if (!txn) return;
     if (txn.status === 'initiating') {
-      if (this.clock.now().getTime() - txn.createdAt.getTime() < this.reconcileAfterMs) throw new Error('the transaction is still being created; checked again shortly');
+      if (this.clock.now().getTime() - txn.createdAt.getTime() < this.reconcileAfterMs)
+        throw new Error('the transaction is still being created; checked again shortly');
       return; // reconciliation finishes it
     }
     await this.settle(txn.id, null);

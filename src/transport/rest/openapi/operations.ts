@@ -760,25 +760,29 @@ export const OPERATIONS: OperationSpec[] = [
     },
   },
   ...LEDGER_OPERATIONS,
-  ...(['post', 'put'] as const).map(
-    (method): OperationSpec => ({
-      method,
-      path: '/v1/providers/{connector}/callback/{token}',
-      operationId: method === 'post' ? 'receiveProviderNotification' : 'receiveProviderNotificationPut',
-      tag: 'Providers',
-      access: 'public',
-      summary: method === 'post' ? 'A provider’s notification about one transaction' : 'The same, as MTN MoMo sends it (PUT)',
-      description:
-        'Called by payment providers, never by merchants. The token is per transaction and unguessable; a wrong one is 404 and nothing is kept. ' +
-        'The body (any content type, at most 64 KiB) is kept raw, once, and only prompts a status query to the provider: its answer, not the notification, changes the transaction.',
-      params: { connector: '`mtn_momo`, `mpesa` or `sandbox`', token: 'The transaction’s callback token, as sent to the provider' },
-      raw: {
-        requestBody: { description: 'The provider’s notification, as it sends it', content: { '*/*': { schema: {} } } },
-        responses: {
-          '200': { description: 'Kept (or a duplicate, ignored): the acknowledgement the provider expects', content: { 'application/json': { schema: { type: 'object' } } } },
-          '404': { description: 'No such callback (a wrong token, or another connector’s)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+  ...(['post', 'put'] as const).map((method): OperationSpec => ({
+    method,
+    path: '/v1/providers/{connector}/callback/{token}',
+    operationId: method === 'post' ? 'receiveProviderNotification' : 'receiveProviderNotificationPut',
+    tag: 'Providers',
+    access: 'public',
+    summary: method === 'post' ? 'A provider’s notification about one transaction' : 'The same, as MTN MoMo sends it (PUT)',
+    description:
+      'Called by payment providers, never by merchants. The token is per transaction and unguessable; a wrong one is 404 and nothing is kept. ' +
+      'The body (any content type, at most 64 KiB) is kept raw, once, and only prompts a status query to the provider: its answer, not the notification, changes the transaction.',
+    params: { connector: '`mtn_momo`, `mpesa` or `sandbox`', token: 'The transaction’s callback token, as sent to the provider' },
+    raw: {
+      requestBody: { description: 'The provider’s notification, as it sends it', content: { '*/*': { schema: {} } } },
+      responses: {
+        '200': {
+          description: 'Kept (or a duplicate, ignored): the acknowledgement the provider expects',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+        '404': {
+          description: 'No such callback (a wrong token, or another connector’s)',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
       },
-    }),
-  ),
+    },
+  })),
 ];
