@@ -148,7 +148,7 @@ export function createServices(infra: Infrastructure): Services {
     new CallbackUrls(deriveKey(keys.encryptionKey, 'provider-callback'), publicAddress),
     sql,
     jobs,
-    { sandboxSettleMs: config.sandboxSettleMs, pollScheduleMs: parseRetrySchedule(config.connectors.pollSchedule, 'PROVIDER_POLL_SCHEDULE') },
+    { sandboxSettleMs: config.sandboxSettleMs, pollScheduleMs: parseRetrySchedule(config.connectors.pollSchedule, 'PROVIDER_POLL_SCHEDULE', 100) },
   );
   // The channels lookup shows a channel no provider serves here as unavailable.
   reference.useRouting((channel, network) =>
@@ -180,7 +180,7 @@ export function createServices(infra: Infrastructure): Services {
     logger,
   );
   const collections = new CollectionService(customers, reference, transactions, fees, config.collectionTtlS, clock);
-  const transfers = new TransferService(customers, reference, rates, transactions, clock);
+  const transfers = new TransferService(customers, reference, rates, transactions, clock, rails);
   const payments = new PaymentService(
     transactions,
     customers,

@@ -150,8 +150,15 @@ export class Metrics {
       registers,
     });
     const STATE_VALUE: Record<BreakerState, number> = { closed: 0, half_open: 1, open: 2 };
+    // One child per label set, made once: an observation then skips prom-client's label checks and hashing.
+    const callSeries = new Map<string, { observe(seconds: number): void }>();
     this.connectors = {
-      call: (connector, operation, outcome, seconds) => providerCalls.observe({ connector, operation, outcome }, seconds),
+      call: (connector, operation, outcome, seconds) => {
+        const key = `${connector}\0${operation}\0${outcome}`;
+        let series = callSeries.get(key);
+        if (!series) callSeries.set(key, (series = providerCalls.labels(connector, operation, outcome)));
+        series.observe(seconds);
+      },
       state: (connector, state) => breakerState.set({ connector }, STATE_VALUE[state]),
     };
 

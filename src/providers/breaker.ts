@@ -1,7 +1,7 @@
 import CircuitBreaker from 'opossum';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
-import { ProviderRefusal, type Connector } from './connector';
+import { ProviderRefusal, type Connector, type InitiateRequest, type Route, type RouteLeg } from './connector';
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
 
@@ -49,6 +49,7 @@ export class GuardedConnector implements Connector {
   readonly name: string;
   readonly acknowledgement: unknown;
   readonly readsNotifications: boolean;
+  readonly inProcess: boolean;
   private readonly breaker: CircuitBreaker<[() => Promise<unknown>], unknown>;
   private current: BreakerState = 'closed';
 
@@ -61,6 +62,7 @@ export class GuardedConnector implements Connector {
     this.name = inner.name;
     this.acknowledgement = inner.acknowledgement;
     this.readsNotifications = inner.readsNotifications ?? false;
+    this.inProcess = inner.inProcess ?? false;
     this.breaker = new CircuitBreaker((call: () => Promise<unknown>) => call(), {
       // Each call has its own timeout (the HTTP client aborts it); the breaker only counts.
       timeout: false,
@@ -70,6 +72,9 @@ export class GuardedConnector implements Connector {
       rollingCountTimeout: settings.rollingWindowMs,
       rollingCountBuckets: 10,
       errorFilter: answeredFine,
+      // Counts only: no latency percentiles sorted on each failure, no snapshot timer.
+      rollingPercentilesEnabled: false,
+      enableSnapshots: false,
     });
     this.breaker.on('open', () => this.moved('open'));
     this.breaker.on('halfOpen', () => this.moved('half_open'));
@@ -78,7 +83,10 @@ export class GuardedConnector implements Connector {
     for (const op of OPERATIONS) {
       const fn = inner[op] as ((...args: unknown[]) => Promise<unknown>) | undefined;
       if (!fn) continue;
-      (this as Record<string, unknown>)[op] = (...args: unknown[]) => this.call(op, () => fn.apply(inner, args));
+      // An in-process connector (the sandbox) has no network to fail: its calls go straight through (measured, BENCHMARKS.md).
+      (this as Record<string, unknown>)[op] = inner.inProcess
+        ? fn.bind(inner)
+        : (...args: unknown[]) => this.call(op, () => fn.apply(inner, args), op === 'initiate' && (args[0] as InitiateRequest).retry !== null);
     }
   }
 
@@ -98,7 +106,8 @@ export class GuardedConnector implements Connector {
     log({ connector: this.name, breaker: state }, `provider ${this.name}: circuit breaker ${state.replace('_', '-')}`);
   }
 
-  private async call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+  /** `retry`: reconciliation's call, whose earlier attempt may have reached the provider (an open breaker then says nothing). */
+  private async call<T>(operation: string, fn: () => Promise<T>, retry = false): Promise<T> {
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     try {
@@ -108,8 +117,8 @@ export class GuardedConnector implements Connector {
     } catch (err) {
       if ((err as { code?: string }).code === 'EOPENBREAKER') {
         this.observer?.call(this.name, operation, 'rejected', 0);
-        // Nothing was sent: a definite refusal for a new transaction; for the rest, "try again later".
-        if (operation === 'initiate' || operation === 'chargeCard' || operation === 'createVirtualAccount') {
+        // Nothing was sent: a definite refusal for a new transaction; for the rest (a retry included), "try again later".
+        if (!retry && (operation === 'initiate' || operation === 'chargeCard' || operation === 'createVirtualAccount')) {
           throw new AppError('PROVIDER_UNAVAILABLE', `The provider ${this.name} is not answering; nothing was created or charged. Try again shortly`);
         }
         throw new Error(`provider ${this.name}: circuit breaker open; ${operation} not sent`, { cause: err });
@@ -123,8 +132,12 @@ export class GuardedConnector implements Connector {
     return this.inner.serves(route);
   }
 
-  checkAmount(route: Parameters<Connector['serves']>[0], amount: string): void {
-    this.inner.checkAmount?.(route, amount);
+  check(leg: RouteLeg): void {
+    this.inner.check?.(leg);
+  }
+
+  payoutDecimals(route: Route): number | undefined {
+    return this.inner.payoutDecimals?.(route);
   }
 
   parseNotification(notification: Parameters<Connector['parseNotification']>[0]) {

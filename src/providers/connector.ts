@@ -26,6 +26,13 @@ export interface Route {
   direction: Direction;
 }
 
+/** A new transaction's route, with what the provider is asked to move and to whom (a card payment has no account). */
+export interface RouteLeg {
+  route: Route;
+  amount: string;
+  accountNumber: string | null;
+}
+
 /** "momo collection in GH on MTN": how an error names a route. */
 export function describeRoute(route: Route): string {
   if (route.channelType === 'card') return `card ${route.direction === 'collection' ? 'payments' : 'refunds'}`;
@@ -42,7 +49,20 @@ export function msisdn(dialCode: string, accountNumber: string): string {
   const code = dialCode.replace(/\D/g, '');
   const digits = accountNumber.replace(/\D/g, '');
   if (digits.startsWith(code) && digits.length >= code.length + 8) return digits;
-  return `${code}${digits.replace(/^0/, '')}`;
+  return `${code}${KEEPS_LEADING_ZERO.has(dialCode) ? digits : digits.replace(/^0/, '')}`;
+}
+
+/**
+ * Countries whose mobile numbers keep their leading 0 after the dial code (it is part of the number, not a
+ * trunk prefix): Côte d'Ivoire (10 digits since 2021), Benin (01… since 2024), Congo (06…, 05…).
+ */
+const KEEPS_LEADING_ZERO = new Set(['+225', '+229', '+242']);
+
+/** A wallet is a phone number: digits only (spaces and a leading + aside), 7 to 15 of them. */
+export function checkWalletNumber(accountNumber: string | null): void {
+  if (accountNumber === null || !/^\+?\d{7,15}$/.test(accountNumber.replace(/\s/g, ''))) {
+    throw AppError.invalidField('accountNumber', 'must be the wallet’s phone number, digits only');
+  }
 }
 
 /** A route nobody serves here (production: no connector is configured for it). Nothing is written. */
@@ -56,10 +76,12 @@ export function providerUnavailable(route: Route): AppError {
 }
 
 /**
- * A definite refusal that names why (a provider's own code, mapped): reconciliation records the
- * transaction failed with this reason; the creation path answers the error and keeps nothing.
- * `providerFault`: the provider (or our account at it) is at fault, not the request: the
- * breaker counts it.
+ * A definite refusal that names why (a provider's own code, mapped). The creation path answers the
+ * error and keeps nothing. `providerFault`: the provider, or our account or configuration at it, is
+ * at fault, not the request (credentials refused, callback host not registered): the breaker counts
+ * it, and reconciliation does not take it for the payment's failure but asks again later. A refusal
+ * of the request itself (an unknown number, a prompt already pending) is what reconciliation
+ * records as the transaction's failure, with `failureReason`.
  */
 export class ProviderRefusal extends AppError {
   constructor(
@@ -70,6 +92,14 @@ export class ProviderRefusal extends AppError {
   ) {
     super(code, message);
   }
+}
+
+/** Whether reconciliation may record this as the transaction's failure: the provider refused the request itself. */
+export const refusedTheRequest = (err: unknown): err is ProviderRefusal => err instanceof ProviderRefusal && !err.providerFault;
+
+/** Anything a retry's side call (a lookup, a token) throws says nothing about the payment: unknown. */
+export function unknownOutcome(connector: string, operation: string, err: unknown): ProviderUnreachable {
+  return err instanceof ProviderUnreachable ? err : new ProviderUnreachable(connector, operation, err instanceof Error ? err.message : String(err));
 }
 
 /** A call whose outcome is unknown (no answer in time, a 5xx, a reset connection). */
@@ -141,8 +171,19 @@ export type DecideRequest =
       callbackUrl: string;
       /** What has been received for the transaction so far, oldest first. */
       notifications: StoredNotification[];
+      /** Why it is asked: a step of the poll chain, or a notification that just arrived. */
+      trigger: DecideTrigger;
     }
-  | { kind: 'refund'; idempotencyKey: string; providerReference: string | null; callbackUrl: string; notifications: StoredNotification[] };
+  | {
+      kind: 'refund';
+      idempotencyKey: string;
+      providerReference: string | null;
+      callbackUrl: string;
+      notifications: StoredNotification[];
+      trigger: DecideTrigger;
+    };
+
+export type DecideTrigger = 'poll' | 'notification';
 
 /** Gives back part or all of a captured card payment. */
 export interface RefundRequest {
@@ -210,14 +251,18 @@ export interface Connector {
   readonly name: string;
   /** Whether it can serve the route with the credentials it has. */
   serves(route: Route): boolean;
-  /** A provider's rule on the amount itself (M-Pesa takes whole shillings), checked before anything is written. */
-  checkAmount?(route: Route, amount: string): void;
+  /** A provider's own rules on the request (M-Pesa takes whole shillings; a wallet number is digits), checked before anything is written. */
+  check?(leg: RouteLeg): void;
+  /** The decimals it can pay out on a route, when fewer than the currency's (M-Pesa: whole shillings). */
+  payoutDecimals?(route: Route): number | undefined;
   /** Sends a mobile money payment prompt (collection) or a payout (transfer). */
   initiate(request: InitiateRequest): Promise<{ providerReference: string }>;
   /** The outcome of a processing transaction, as far as the provider knows (its status query). */
   decide(request: DecideRequest): Promise<SettlementDecision & { sentQuery?: string }>;
   /** Reads a notification (never trusting it); the body may be anything at all. */
   parseNotification(notification: InboundNotification): ParsedNotification;
+  /** In process (the sandbox): no network, so no breaker, timeouts or call metrics. */
+  readonly inProcess?: boolean;
   /** Whether `decide` and retries read the stored notifications (else they are not loaded: one read less per settlement). */
   readonly readsNotifications?: boolean;
   /** What the provider expects back from a callback it sent (HTTP 200 with this body). */

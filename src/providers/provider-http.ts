@@ -110,6 +110,10 @@ export class TokenCache {
   }
 }
 
+/** NUL and lone surrogates: what a PostgreSQL text or jsonb value cannot hold. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what must go
+const UNSTORABLE = /\u0000|\p{Surrogate}/gu;
+
 /** The JSON body's field as a string, if it is one. */
 export function field(json: unknown, ...path: string[]): string | null {
   let value: unknown = json;
@@ -117,7 +121,8 @@ export function field(json: unknown, ...path: string[]): string | null {
     if (!value || typeof value !== 'object') return null;
     value = (value as Record<string, unknown>)[key];
   }
-  if (typeof value === 'string') return value;
+  // Read from a body anyone with a callback address could send: nothing PostgreSQL cannot store (NUL, a lone surrogate).
+  if (typeof value === 'string') return value.replace(UNSTORABLE, '');
   if (typeof value === 'number') return String(value);
   return null;
 }

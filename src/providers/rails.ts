@@ -3,8 +3,11 @@ import { JobName, type JobRunner } from '../jobs/job-runner';
 import { runSelects } from '../modules/outbox/outbox';
 import type { Transaction } from '../modules/transactions/transaction.record';
 import type { GuardedConnector } from './breaker';
-import type { InboundNotification, ParsedNotification, Route, StoredNotification } from './connector';
+import type { DecideTrigger, InboundNotification, ParsedNotification, Route, RouteLeg, StoredNotification } from './connector';
 import { SANDBOX_CONNECTOR, type CallbackUrls, type ConnectorRouter } from './routing';
+
+/** Notifications kept per transaction at most (a provider sends one or two): past that, a sender holding a leaked token could only add rows. */
+const MAX_NOTIFICATIONS = 100;
 
 /** A notification as the callback route received it, with what its connector read from it. */
 export interface ReceivedNotification extends InboundNotification {
@@ -42,9 +45,15 @@ export class Rails {
     return schedule[Math.min(poll + 1, schedule.length - 1)]!;
   }
 
-  /** The connector for a new transaction on `route` (see ConnectorRouter.pick). */
-  pick(route: Route, amount?: string): GuardedConnector {
-    return this.router.pick(route, amount);
+  /** The connector for a new transaction on its route (see ConnectorRouter.pick). */
+  pick(leg: RouteLeg): GuardedConnector {
+    return this.router.pick(leg);
+  }
+
+  /** The fewest decimals any connector of the route can pay out (a converted payout is rounded down to them); undefined: the currency's. */
+  payoutDecimals(route: Route): number | undefined {
+    const decimals = this.router.candidates(route).flatMap((c) => c.payoutDecimals(route) ?? []);
+    return decimals.length > 0 ? Math.min(...decimals) : undefined;
   }
 
   /** A started transaction's connector: the one it was created with, for life. */
@@ -52,8 +61,9 @@ export class Rails {
     return this.router.connector(txn.connector);
   }
 
+  /** The connector's callback address for the transaction ('' for an in-process connector, which sends none). */
   callbackUrl(txn: Pick<Transaction, 'id' | 'connector'>): string {
-    return this.callbacks.url(txn.connector, txn.id);
+    return this.of(txn).inProcess ? '' : this.callbacks.url(txn.connector, txn.id);
   }
 
   /** The transaction a callback token names for a connector, or null (a wrong or forged token). */
@@ -67,8 +77,8 @@ export class Rails {
   }
 
   /** What a status query is given: where asynchronous answers go, and what has arrived so far. */
-  async decideContext(txn: Transaction): Promise<{ callbackUrl: string; notifications: StoredNotification[] }> {
-    return { callbackUrl: this.callbackUrl(txn), notifications: await this.notificationsFor(txn) };
+  async decideContext(txn: Transaction, trigger: DecideTrigger): Promise<{ callbackUrl: string; notifications: StoredNotification[]; trigger: DecideTrigger }> {
+    return { callbackUrl: this.callbackUrl(txn), notifications: await this.notificationsFor(txn), trigger };
   }
 
   /** Read only for a connector that reads them. */
@@ -97,8 +107,9 @@ export class Rails {
     const [row] = await this.sql.query<{ kept: string }>(
       `with kept as (
          insert into provider_notification (connector, transaction_id, dedupe_key, method, content_type, body, parsed)
-         values (${params.p(n.connector)}, ${params.p(n.transactionId)}, ${params.p(n.parsed.dedupeKey)}, ${params.p(n.method)},
-                 ${params.p(n.contentType)}, ${params.p(n.body)}, ${params.p(JSON.stringify(n.parsed))}::jsonb)
+         select ${params.p(n.connector)}, ${params.p(n.transactionId)}::uuid, ${params.p(n.parsed.dedupeKey)}, ${params.p(n.method)},
+                ${params.p(n.contentType)}, ${params.p(n.body)}, ${params.p(JSON.stringify(n.parsed))}::jsonb
+         where (select count(*) from provider_notification where transaction_id = ${params.p(n.transactionId)}::uuid) < ${MAX_NOTIFICATIONS}
          on conflict (transaction_id, connector, dedupe_key) do nothing
          returning id),
        ${jobs.ctes.join(',\n')}

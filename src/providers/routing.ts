@@ -2,7 +2,7 @@ import type { PaymentsEnv } from '../config';
 import { hmac, safeEqual } from '../shared/crypto';
 import type { PublicAddress } from '../shared/public-address';
 import type { GuardedConnector } from './breaker';
-import { providerUnavailable, routeUnavailable, type Route } from './connector';
+import { providerUnavailable, routeUnavailable, type Route, type RouteLeg } from './connector';
 import table from './data/routes.json';
 
 /** The in-process sandbox connector's name. */
@@ -106,12 +106,14 @@ export class ConnectorRouter {
    * rule on the amount is checked here, before anything is written. ROUTE_UNAVAILABLE when nobody
    * serves the route; PROVIDER_UNAVAILABLE when every one of them is failing right now.
    */
-  pick(route: Route, amount?: string): GuardedConnector {
+  pick(leg: RouteLeg): GuardedConnector {
+    const { route } = leg;
     const candidates = this.candidates(route);
     if (candidates.length === 0) throw routeUnavailable(route);
-    const connector = candidates.find((c) => !c.isOpen);
+    // A closed breaker first; a half-open one (its trial call may be under way) only when nothing else is left.
+    const connector = candidates.find((c) => c.state === 'closed') ?? candidates.find((c) => !c.isOpen);
     if (!connector) throw providerUnavailable(route);
-    if (amount !== undefined) connector.checkAmount(route, amount);
+    connector.check(leg);
     return connector;
   }
 

@@ -169,6 +169,12 @@ export interface MtnMomoFakeOptions {
   ongoingSuccessAfterMs?: number;
   /** `reason` of a FAILED resource: 'string' (default) or 'object' `{code, message}` (see the header). */
   reasonFormat?: 'string' | 'object';
+  /**
+   * The target environment this fake stands for: `sandbox` (default; currency EUR only, as MTN's sandbox) or a
+   * country's production environment such as `mtnghana`, which takes `currency` (its country's) only.
+   */
+  targetEnvironment?: string;
+  currency?: string;
 }
 
 export interface MomoCredentials {
@@ -339,6 +345,8 @@ export class MtnMomoFake {
   };
 
   private readonly tokenTtlS: number;
+  private readonly targetEnvironment: string;
+  private readonly currency: string;
   private readonly decisionDelayMs: number;
   private readonly callbackMethod: 'PUT' | 'POST';
   private readonly ongoingSuccessAfterMs: number;
@@ -359,6 +367,8 @@ export class MtnMomoFake {
   ) {
     this.url = `http://127.0.0.1:${port}`;
     this.tokenTtlS = options.tokenTtlS ?? 3600;
+    this.targetEnvironment = options.targetEnvironment ?? TARGET_ENVIRONMENT;
+    this.currency = options.currency ?? SANDBOX_CURRENCY;
     this.decisionDelayMs = options.decisionDelayMs ?? 30;
     this.callbackMethod = options.callbackMethod ?? 'PUT';
     this.ongoingSuccessAfterMs = options.ongoingSuccessAfterMs ?? 30_000;
@@ -385,7 +395,7 @@ export class MtnMomoFake {
     const d = this.credentials.disbursement;
     return {
       MTN_MOMO_BASE_URL: this.url,
-      MTN_MOMO_TARGET_ENVIRONMENT: TARGET_ENVIRONMENT,
+      MTN_MOMO_TARGET_ENVIRONMENT: this.targetEnvironment,
       MTN_MOMO_COLLECTION_PRIMARY_KEY: c.primaryKey,
       MTN_MOMO_COLLECTION_USER_ID: c.userId,
       MTN_MOMO_COLLECTION_API_KEY: c.apiKey,
@@ -573,7 +583,8 @@ export class MtnMomoFake {
   private checkTargetEnvironment(headers: http.IncomingHttpHeaders): void {
     const target = header(headers, 'x-target-environment');
     if (!target) throw badRequest('X-Target-Environment is required');
-    if (target !== TARGET_ENVIRONMENT) throw new Reject(500, { code: 'NOT_ALLOWED_TARGET_ENVIRONMENT', message: 'Access to target environment is forbidden.' });
+    if (target !== this.targetEnvironment)
+      throw new Reject(500, { code: 'NOT_ALLOWED_TARGET_ENVIRONMENT', message: 'Access to target environment is forbidden.' });
   }
 
   private checkParty(party: unknown, name: string): { partyIdType: string; partyId: string } {
@@ -649,7 +660,7 @@ export class MtnMomoFake {
     optionalText(b, 'externalId', false);
     optionalText(b, 'payerMessage', true);
     optionalText(b, 'payeeNote', true);
-    if (b.currency !== SANDBOX_CURRENCY) throw new Reject(500, { code: 'INVALID_CURRENCY', message: 'Currency not supported.' });
+    if (b.currency !== this.currency) throw new Reject(500, { code: 'INVALID_CURRENCY', message: 'Currency not supported.' });
 
     if (this.resources.has(referenceId)) throw new Reject(409, DUPLICATE);
 

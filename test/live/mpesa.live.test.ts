@@ -80,6 +80,7 @@ describe(`M-Pesa Daraja live contract${mpesa?.stk ? ` (${mpesa.baseUrl})` : ' â€
         providerReference,
         callbackUrl: '',
         notifications: [],
+        trigger: 'poll',
       });
       expect(['pending', 'successful', 'failed']).toContain(decision.outcome);
     },

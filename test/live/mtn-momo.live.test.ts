@@ -59,6 +59,7 @@ describe(`MTN MoMo live contract${mtn?.collection ? ` (${mtn.baseUrl})` : ' — 
         providerReference: id,
         callbackUrl: '',
         notifications: [],
+        trigger: 'poll',
       });
       if (decision.outcome !== 'pending') return decision;
       await new Promise((r) => setTimeout(r, 2000));

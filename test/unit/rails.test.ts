@@ -31,9 +31,15 @@ describe('connector configuration (config.ts)', () => {
     );
   });
 
-  it('reconciliation waits longer than a provider call may take', () => {
-    expect(() => loadConfig({ ...MTN_COLLECTION, RECONCILE_AFTER_MS: '5000', PROVIDER_TIMEOUT_MS: '5000' })).toThrow(
-      'RECONCILE_AFTER_MS (5000) must be longer than PROVIDER_TIMEOUT_MS (5000) when a provider connector is configured',
+  it('reconciliation waits longer than a creation’s provider calls may take', () => {
+    expect(loadConfig({ ...MTN_COLLECTION, RECONCILE_AFTER_MS: '5000', PROVIDER_TIMEOUT_MS: '5000' }).reconcileAfterMs).toBe(21_000);
+    expect(loadConfig({ ...MTN_COLLECTION, RECONCILE_AFTER_MS: '60000', PROVIDER_TIMEOUT_MS: '5000' }).reconcileAfterMs).toBe(60_000);
+    expect(loadConfig({ RECONCILE_AFTER_MS: '500' }).reconcileAfterMs).toBe(500);
+  });
+
+  it('production refuses MTN’s test environment', () => {
+    expect(() => loadConfig({ ...PRODUCTION, MTN_MOMO_TARGET_ENVIRONMENT: 'sandbox', ...MTN_COLLECTION })).toThrow(
+      "MTN_MOMO_TARGET_ENVIRONMENT 'sandbox' is MTN's test environment",
     );
   });
 
@@ -76,7 +82,9 @@ describe('routing rules', () => {
     const router = new ConnectorRouter(new Map([['mtn_momo', mtn]]), '', 'production');
     expect(router.candidates(GH_MTN).map((c) => c.name)).toEqual(['mtn_momo']);
     expect(router.serves({ channelType: 'card', countryCode: null, networkCode: null, direction: 'collection' })).toBe(false);
-    expect(() => router.pick({ ...GH_MTN, channelType: 'bank', networkCode: 'GHCBGHAC' })).toThrow('No provider serves bank collection in GH on GHCBGHAC here');
+    expect(() => router.pick({ route: { ...GH_MTN, channelType: 'bank', networkCode: 'GHCBGHAC' }, amount: '1', accountNumber: '1' })).toThrow(
+      'No provider serves bank collection in GH on GHCBGHAC here',
+    );
     mtn.shutdown();
   });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JobName } from '../../jobs/job-runner';
-import { capability, type CardDetails, type Route } from '../../providers/connector';
+import { capability, type CardDetails, type Route, type RouteLeg } from '../../providers/connector';
 import type { Rails } from '../../providers/rails';
 import type { Clock } from '../../shared/clock';
 import { hmac } from '../../shared/crypto';
@@ -224,8 +224,8 @@ export class PaymentKind implements TransactionKindHandler<CardDetails> {
    * charge made with this key; one it never received is closed, so it never
    * happens.
    */
-  route(txn: Transaction): { route: Route; amount: string } {
-    return { route: CARD_ROUTE, amount: amountOf(this.reference, txn) };
+  route(txn: Transaction): RouteLeg {
+    return { route: CARD_ROUTE, amount: amountOf(this.reference, txn), accountNumber: null };
   }
 
   async callProvider(txn: Transaction, idempotencyKey: string, card?: CardDetails): Promise<ProviderAnswer> {

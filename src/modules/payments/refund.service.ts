@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JobName } from '../../jobs/job-runner';
-import { capability } from '../../providers/connector';
+import { capability, type DecideTrigger } from '../../providers/connector';
 import type { Rails } from '../../providers/rails';
 import { AppError } from '../../shared/errors';
 import { referenceField, requiredText } from '../../shared/fields';
@@ -100,10 +100,10 @@ export class RefundKind implements TransactionKindHandler {
     return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
   }
 
-  async settle(txn: Transaction) {
+  async settle(txn: Transaction, trigger: DecideTrigger) {
     return this.rails
       .of(txn)
-      .decide({ kind: 'refund', idempotencyKey: txn.id, providerReference: txn.providerReference, ...(await this.rails.decideContext(txn)) });
+      .decide({ kind: 'refund', idempotencyKey: txn.id, providerReference: txn.providerReference, ...(await this.rails.decideContext(txn, trigger)) });
   }
 
   /** Reserve with the claim on the payment; post to the provider; a failed refund gives both back. */

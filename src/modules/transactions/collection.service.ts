@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JobName } from '../../jobs/job-runner';
-import { capability, type Route } from '../../providers/connector';
+import { capability, type DecideTrigger, type RouteLeg } from '../../providers/connector';
 import type { Rails } from '../../providers/rails';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
@@ -71,8 +71,8 @@ export class CollectionKind implements TransactionKindHandler {
     this.expectedLegs = moneyInLegs(timing.releaseDelayMs);
   }
 
-  route(txn: Transaction): { route: Route; amount: string } {
-    return { route: crossBorderRoute(this.reference, txn, 'collection'), amount: this.amountOf(txn) };
+  route(txn: Transaction): RouteLeg {
+    return { route: crossBorderRoute(this.reference, txn, 'collection'), amount: this.amountOf(txn), accountNumber: txn.accountNumber };
   }
 
   private amountOf(txn: Transaction): string {
@@ -114,14 +114,14 @@ export class CollectionKind implements TransactionKindHandler {
     return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
   }
 
-  async settle(txn: Transaction) {
+  async settle(txn: Transaction, trigger: DecideTrigger) {
     return this.rails.of(txn).decide({
       kind: 'collection',
       idempotencyKey: txn.id,
       accountType: txn.accountType!,
       accountNumber: txn.accountNumber!,
       providerReference: txn.providerReference,
-      ...(await this.rails.decideContext(txn)),
+      ...(await this.rails.decideContext(txn, trigger)),
     });
   }
 

@@ -1,5 +1,5 @@
 import type { JobName, JobSpec } from '../../jobs/job-runner';
-import type { Route, SettlementDecision } from '../../providers/connector';
+import type { DecideTrigger, RouteLeg, SettlementDecision } from '../../providers/connector';
 import type { Decimal } from '../../shared/money';
 import type { Posting } from '../ledger/ledger.model';
 import type { BankInfo, Transaction } from './transaction.record';
@@ -68,11 +68,11 @@ export interface TransactionKindHandler<T = never> {
    * connector is asked to move. Absent: the transaction takes its connector from its fields (a
    * refund goes back through its payment's).
    */
-  route?(txn: Transaction): { route: Route; amount: string };
+  route?(txn: Transaction): RouteLeg;
   /** `retry`: reconciliation asks again after a crash (the first request may have reached the provider). */
   callProvider(txn: Transaction, idempotencyKey: string, transient?: T, retry?: boolean): Promise<ProviderAnswer>;
   /** The settlement job's question: the provider's verdict on a processing transaction. Absent: nothing to ask. */
-  settle?(txn: Transaction): Promise<SettlementDecision>;
+  settle?(txn: Transaction, trigger: DecideTrigger): Promise<SettlementDecision>;
   /** How a transaction of this kind expires, if it can. */
   readonly expiry?: Expiry;
   /** The books: what entering `txn.status` posts (`initiating`: its insert). */

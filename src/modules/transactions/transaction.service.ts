@@ -11,7 +11,6 @@ import { publishBalanceChanges } from '../ledger/ledger.service';
 import type { Logger } from '../../shared/logger';
 import { pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { REFERENCE_CHARACTERS, timestampField } from '../../shared/fields';
-import type { InboundNotification } from '../../providers/connector';
 import { parseInput, type Command } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
 import type { Outbox } from '../outbox/outbox';
@@ -29,7 +28,7 @@ import {
   type TransactionStatus,
 } from './transaction.state';
 import { RECONCILE_KEY_PREFIX, type TransactionStore } from './transaction.store';
-import { ProviderRefusal } from '../../providers/connector';
+import { refusedTheRequest, type InboundNotification, type SettlementDecision } from '../../providers/connector';
 import type { Rails } from '../../providers/rails';
 
 const REFERENCE_PREFIX: Record<TransactionKind, string> = { collection: 'col', transfer: 'trf', payment: 'pay', refund: 'rfd' };
@@ -60,6 +59,9 @@ export type SimulateCommand = Command<typeof simulateSchema>;
 
 /** Statements reserving from one merchant's balance that one instance sends at once (they serialise on its row anyway). */
 const HOT_ACCOUNT_CONCURRENCY = 2;
+
+/** A notification for a transaction still being created is looked at again after this. */
+const CHECK_AGAIN_MS = 1000;
 
 /** How many stuck initiations one sweep hands to reconciliation at most. */
 const SWEEP_BATCH = 100;
@@ -109,11 +111,15 @@ export class TransactionService {
       createdAt: now,
       updatedAt: now,
     };
-    // Routing picks the connector (and checks its rule on the amount) before anything is written.
+    // Routing picks the connector (and checks its rule on the amount) before anything is written. One given (a refund
+    // goes back through its payment's) must still be configured, or nothing could be sent.
+    if (fields.connector && !this.rails.router.has(fields.connector)) {
+      throw new AppError('ROUTE_UNAVAILABLE', `The provider ${fields.connector} is not connected here; nothing was created or charged`);
+    }
     if (!fields.connector) {
       const leg = handler.route?.(txn);
       if (!leg) throw new Error(`A ${fields.kind} names no route and no connector`);
-      txn.connector = this.rails.pick(leg.route, leg.amount).name;
+      txn.connector = this.rails.pick(leg).name;
     }
     // A kind that holds money at initiation (a transfer's reservation) posts it in the insert's statement.
     const ledger = handler.ledger(txn);
@@ -151,8 +157,10 @@ export class TransactionService {
     try {
       answer = await this.handlerOf(txn.kind).callProvider(txn, txn.id, undefined, true);
     } catch (err) {
-      if (!(err instanceof AppError)) throw err; // unknown: the job is retried with backoff
-      answer = { status: 'failed', failureReason: err instanceof ProviderRefusal ? err.failureReason : 'provider_refused' };
+      // Only the provider's refusal of the request itself is the transaction's failure. Anything else (no answer, an open
+      // breaker, our credentials refused, a lookup that failed) says nothing about the first request: asked again later.
+      if (!refusedTheRequest(err)) throw err;
+      answer = { status: 'failed', failureReason: err.failureReason };
     }
     if (await this.recordAnswer(txn, answer, 'reconciled')) {
       this.logger.warn(
@@ -243,7 +251,16 @@ export class TransactionService {
     const txn = await this.store.findById(transactionId);
     const kind = txn && this.handlerOf(txn.kind);
     if (!txn || !kind?.settle || txn.status !== 'processing') return;
-    const decision = await kind.settle(txn);
+    let decision: SettlementDecision;
+    try {
+      decision = await kind.settle(txn, poll === null ? 'notification' : 'poll');
+    } catch (err) {
+      // The provider did not answer (or its breaker is open, or it is not configured now): the chain goes on at its
+      // next step rather than failing its job (graphile's backoff would stretch polls to hours, then stop them).
+      if (poll === null) throw err;
+      this.logger.warn({ reference: txn.reference, connector: txn.connector, err }, 'status query failed; asking again at the next poll');
+      decision = { outcome: 'pending' };
+    }
     if (decision.outcome === 'pending') {
       if (poll === null) return;
       // Keyed by its place in the chain: a job that runs twice (a crash before it completed) adds it once.
@@ -290,9 +307,12 @@ export class TransactionService {
     const txn = await this.store.findById(transactionId);
     if (!txn) return;
     if (txn.status === 'initiating') {
-      if (this.clock.now().getTime() - txn.createdAt.getTime() < this.reconcileAfterMs)
-        throw new Error('the transaction is still being created; checked again shortly');
-      return; // reconciliation finishes it
+      // Its creation has not committed yet (the provider was quick): checked again shortly. After a crash, reconciliation
+      // finishes it, reading the notifications too.
+      if (this.clock.now().getTime() - txn.createdAt.getTime() < this.reconcileAfterMs) {
+        await this.jobs.add([{ name: JobName.CheckTransaction, payload: { transactionId }, delayMs: CHECK_AGAIN_MS }]);
+      }
+      return;
     }
     await this.settle(txn.id, null);
     await this.rails.processed(txn.id);

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { JobName } from '../../jobs/job-runner';
-import type { Route } from '../../providers/connector';
 import type { Rails } from '../../providers/rails';
+import type { DecideTrigger, RouteLeg } from '../../providers/connector';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
-import { Decimal, formatAmount, parseAmount } from '../../shared/money';
+import { Decimal, formatAmount, parseAmount, roundMoney } from '../../shared/money';
 import { currencyField, requiredText } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
@@ -43,6 +43,7 @@ export class TransferService {
     private readonly rates: RatesService,
     private readonly transactions: TransactionService,
     private readonly clock: Clock,
+    private readonly rails: Rails,
   ) {}
 
   /** Checks, then the one creation path; the reservation (amount + fee) rides in its insert: 402 INSUFFICIENT_FUNDS when it is not covered. */
@@ -59,6 +60,17 @@ export class TransferService {
     const pricing = body.quoteId
       ? await this.lockedQuote(merchantId, body.quoteId, body.sourceCurrency, body.destinationCurrency, sourceAmount)
       : await this.freshPrice(merchantId, body.sourceCurrency, body.destinationCurrency, sourceAmount);
+    // A converted payout is rounded down to what the route's provider can pay (M-Pesa: whole shillings); the FX
+    // position keeps the difference. A same-currency amount is the merchant's own, and its provider checks it.
+    const decimals = this.rails.payoutDecimals({
+      channelType: body.accountType,
+      countryCode: country.code,
+      networkCode: route.network.code,
+      direction: 'transfer',
+    });
+    if (decimals !== undefined && body.sourceCurrency !== body.destinationCurrency) {
+      pricing.destinationAmount = roundMoney(pricing.destinationAmount, decimals, 'down');
+    }
     if (pricing.destinationAmount.isZero()) throw bad('amount', `converts to 0 ${country.currency}`);
     checkWithinBounds(channel, pricing.destinationAmount, 'amount');
     return this.transactions.initiate({
@@ -103,8 +115,8 @@ export class TransferKind implements TransactionKindHandler {
     private readonly rails: Rails,
   ) {}
 
-  route(txn: Transaction): { route: Route; amount: string } {
-    return { route: crossBorderRoute(this.reference, txn, 'transfer'), amount: this.payoutOf(txn) };
+  route(txn: Transaction): RouteLeg {
+    return { route: crossBorderRoute(this.reference, txn, 'transfer'), amount: this.payoutOf(txn), accountNumber: txn.accountNumber };
   }
 
   /** What the beneficiary receives, with its currency's decimals. */
@@ -125,14 +137,14 @@ export class TransferKind implements TransactionKindHandler {
     return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
   }
 
-  async settle(txn: Transaction) {
+  async settle(txn: Transaction, trigger: DecideTrigger) {
     return this.rails.of(txn).decide({
       kind: 'transfer',
       idempotencyKey: txn.id,
       accountType: txn.accountType!,
       accountNumber: txn.accountNumber!,
       providerReference: txn.providerReference,
-      ...(await this.rails.decideContext(txn)),
+      ...(await this.rails.decideContext(txn, trigger)),
     });
   }
 

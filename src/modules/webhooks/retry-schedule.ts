@@ -1,10 +1,12 @@
 /** Parses `5s,30s,2m,1h` into milliseconds; throws on anything else. */
-export function parseRetrySchedule(text: string, variable = 'WEBHOOK_RETRY_SCHEDULE'): number[] {
+export function parseRetrySchedule(text: string, variable = 'WEBHOOK_RETRY_SCHEDULE', minMs = 0): number[] {
   const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
   const delays = text.split(',').map((part) => {
     const match = /^\s*(\d+)\s*(ms|s|m|h)\s*$/.exec(part);
     if (!match) throw new Error(`${variable}: "${part.trim()}" is not like 5s, 2m or 1h`);
-    return Number(match[1]) * units[match[2]!]!;
+    const ms = Number(match[1]) * units[match[2]!]!;
+    if (ms < minMs) throw new Error(`${variable}: "${part.trim()}" is shorter than ${minMs} ms`);
+    return ms;
   });
   if (delays.length === 0) throw new Error(`${variable} is empty`);
   return delays;

@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import type { MpesaConfig } from '../../config';
 import { AppError } from '../../shared/errors';
 import {
+  checkWalletNumber,
   msisdn,
+  type RouteLeg,
+  refusedTheRequest,
+  unknownOutcome,
   ProviderRefusal,
   ProviderUnreachable,
   type Connector,
@@ -105,9 +109,14 @@ export class MpesaConnector implements Connector {
     return route.direction === 'collection' ? this.config.stk !== null : this.config.b2c !== null;
   }
 
-  /** M-Pesa moves whole shillings only. */
-  checkAmount(_route: Route, amount: string): void {
-    if (!/^\d+(\.0+)?$/.test(amount)) throw AppError.invalidField('amount', 'must be a whole number of KES for M-Pesa');
+  payoutDecimals(): number {
+    return 0;
+  }
+
+  /** M-Pesa moves whole shillings only, to and from phone numbers. */
+  check(leg: RouteLeg): void {
+    checkWalletNumber(leg.accountNumber);
+    if (!/^\d+(\.0+)?$/.test(leg.amount)) throw AppError.invalidField('amount', 'must be a whole number of KES for M-Pesa');
   }
 
   private async fetchToken(): Promise<{ value: string; expiresInS: number }> {
@@ -142,16 +151,19 @@ export class MpesaConnector implements Connector {
   }
 
   /**
-   * What Daraja's error means. Its 500.001.1001 carries definite refusals too, told apart by their
-   * text: our credentials ("Wrong credentials", "Merchant does not exist") or a prompt already
-   * pending on the phone ("Unable to lock subscriber"). Any other 5xx, or a 429, is unknown.
+   * What Daraja's error means. `400.002.02 Bad Request - Invalid <Field>` refuses the request itself
+   * (a bad phone, an amount out of bounds): the client's error. Its 500.001.1001 carries definite
+   * refusals too, told apart by their text: our credentials ("Wrong credentials", "Merchant does not
+   * exist": the provider's side, counted by the breaker) or a prompt already pending on the phone
+   * ("Unable to lock subscriber": the request's). Any other 5xx, or a 429, is unknown; any other 4xx
+   * is about our account or configuration. Daraja's own words go to the log, not to the merchant,
+   * except the field a bad request names.
    */
   private refusal(res: ProviderResponse, operation: string): Error {
-    const message = field(res.json, 'errorMessage') ?? field(res.json, 'ResponseDescription') ?? `HTTP ${res.status}`;
-    if (res.status >= 500 && field(res.json, 'errorCode') === '500.001.1001') {
-      if (/wrong credentials|merchant does not exist/i.test(message)) {
-        return new ProviderRefusal('PROVIDER_UNAVAILABLE', `M-Pesa refused our shortcode or passkey (${message}); nothing was sent`, 'provider_refused', true);
-      }
+    const code = field(res.json, 'errorCode') ?? '';
+    const message = field(res.json, 'errorMessage') ?? field(res.json, 'ResponseDescription') ?? '';
+    if (res.status >= 500 && code === '500.001.1001') {
+      if (/wrong credentials|merchant does not exist/i.test(message)) return this.ourSide();
       if (/unable to lock subscriber/i.test(message)) {
         return new ProviderRefusal(
           'INVALID_REQUEST',
@@ -161,9 +173,20 @@ export class MpesaConnector implements Connector {
       }
     }
     if (res.status >= 500 || res.status === 429) return this.unknown(res, operation);
-    if (/phone|msisdn|party/i.test(message))
-      return new ProviderRefusal('INVALID_REQUEST', `M-Pesa refused the phone number: ${message}`, 'sender_account_not_found');
-    return new ProviderRefusal('PROVIDER_UNAVAILABLE', `M-Pesa refused the request (${message}); nothing was sent`, 'provider_refused', true);
+    if (res.status === 400 && code.startsWith('400.002')) {
+      const invalid = /Invalid ([A-Za-z]+)/.exec(message)?.[1];
+      return new ProviderRefusal(
+        'INVALID_REQUEST',
+        `M-Pesa refused the request${invalid ? `: invalid ${invalid}` : ''}`,
+        /phone|party/i.test(invalid ?? '') ? 'sender_account_not_found' : 'provider_declined',
+      );
+    }
+    return this.ourSide();
+  }
+
+  /** Our credentials or configuration refused: nothing was sent, and the breaker counts it. */
+  private ourSide(): ProviderRefusal {
+    return new ProviderRefusal('PROVIDER_UNAVAILABLE', 'M-Pesa refused our account’s request; nothing was sent. Try again shortly', 'provider_refused', true);
   }
 
   async initiate(request: InitiateRequest): Promise<{ providerReference: string }> {
@@ -204,39 +227,47 @@ export class MpesaConnector implements Connector {
       TransactionDesc: (request.description ?? 'Payment').slice(0, 13),
     });
     const checkout = field(res.json, 'CheckoutRequestID');
-    if (res.status === 200 && field(res.json, 'ResponseCode') === '0' && checkout) return { providerReference: checkout };
+    if (res.status === 200 && field(res.json, 'ResponseCode') === '0') {
+      if (checkout) return { providerReference: checkout };
+      // Accepted, but without its id: the prompt may be out. Reconciliation waits for its callback.
+      throw new ProviderUnreachable(this.name, 'stkpush', 'accepted without a CheckoutRequestID');
+    }
     throw this.refusal(res, 'stkpush');
   }
 
+  /**
+   * B2C with our transaction id as OriginatorConversationID. A retry sends it again: Daraja refuses a
+   * repeated OriginatorConversationID (500.002.1001 "Duplicate OriginatorConversationID", its B2C
+   * documentation), so a payment it holds is never made twice, and that refusal says it has it.
+   */
   private async b2c(request: InitiateRequest): Promise<{ providerReference: string }> {
     const b2c = this.config.b2c!;
-    if (request.retry) {
-      // Only Daraja's answer to our own status query says whether it has the payment (a result callback could be forged).
-      const answer = validAnswer(request.retry.notifications);
-      if (!answer) {
-        // Ask Daraja what became of our OriginatorConversationID; its answer comes to the callback address.
-        await this.statusQuery(request.idempotencyKey, request.callbackUrl, { OriginalConversationID: request.idempotencyKey });
-        throw new ProviderUnreachable(this.name, 'b2c', 'outcome unknown; asked Daraja for its status');
-      }
-      if (answer.decision.outcome !== 'failed' || answer.decision.reason !== 'provider_not_found') return { providerReference: request.idempotencyKey };
-      // Daraja has no such payment: sending it now is the first time.
+    let res: ProviderResponse;
+    try {
+      res = await this.post('/mpesa/b2c/v3/paymentrequest', 'b2c', {
+        OriginatorConversationID: request.idempotencyKey,
+        InitiatorName: b2c.initiatorName,
+        SecurityCredential: b2c.securityCredential,
+        CommandID: 'BusinessPayment',
+        Amount: Number(request.amount),
+        PartyA: b2c.shortcode,
+        PartyB: phone(request.dialCode, request.accountNumber),
+        Remarks: (request.description ?? request.reference).slice(0, 100).padEnd(2, '.'),
+        QueueTimeOutURL: request.callbackUrl,
+        ResultURL: request.callbackUrl,
+        Occassion: request.reference,
+      });
+    } catch (err) {
+      throw request.retry ? unknownOutcome(this.name, 'b2c', err) : err;
     }
-    const res = await this.post('/mpesa/b2c/v3/paymentrequest', 'b2c', {
-      OriginatorConversationID: request.idempotencyKey,
-      InitiatorName: b2c.initiatorName,
-      SecurityCredential: b2c.securityCredential,
-      CommandID: 'BusinessPayment',
-      Amount: Number(request.amount),
-      PartyA: b2c.shortcode,
-      PartyB: phone(request.dialCode, request.accountNumber),
-      Remarks: (request.description ?? request.reference).slice(0, 100),
-      QueueTimeOutURL: request.callbackUrl,
-      ResultURL: request.callbackUrl,
-      Occassion: request.reference,
-    });
+    if (field(res.json, 'errorCode') === '500.002.1001') return { providerReference: request.idempotencyKey };
     const conversation = field(res.json, 'ConversationID');
-    if (res.status === 200 && field(res.json, 'ResponseCode') === '0' && conversation) return { providerReference: conversation };
-    throw this.refusal(res, 'b2c');
+    if (res.status === 200 && field(res.json, 'ResponseCode') === '0') {
+      // Accepted without an id to keep: it is Daraja's, by our OriginatorConversationID (status queries use that).
+      return { providerReference: conversation ?? request.idempotencyKey };
+    }
+    const refused = this.refusal(res, 'b2c');
+    throw request.retry && !refusedTheRequest(refused) ? unknownOutcome(this.name, 'b2c', refused) : refused;
   }
 
   /** Transaction Status: answered later, to `callbackUrl`; the query's id is kept so the answer can be matched. */
@@ -262,13 +293,22 @@ export class MpesaConnector implements Connector {
   async decide(request: DecideRequest): Promise<SettlementDecision> {
     if (request.kind === 'refund') throw new AppError('ROUTE_UNAVAILABLE', 'M-Pesa does not refund card payments');
     if (request.kind === 'collection') return this.stkQuery(request.providerReference!);
-    const answer = validAnswer(request.notifications);
-    if (answer && answer.decision.outcome !== 'pending') {
-      // "Not found" for a payment Daraja accepted is not a verdict: ask again.
-      if (answer.decision.outcome === 'successful' || answer.decision.reason !== 'provider_not_found') return answer.decision;
+    const { notifications } = request;
+    const answer = validAnswer(notifications);
+    if (answer?.decision.outcome === 'successful') return answer.decision;
+    if (answer?.decision.outcome === 'failed') {
+      // Failed, says Daraja's answer to our question; why, says the payment's own result (a hint, only used for the reason).
+      const result = [...notifications].reverse().find((n) => !isAnswer(n, notifications) && n.parsed.claimed !== null && n.parsed.claimed !== '0');
+      return { outcome: 'failed', reason: result ? b2cFailureReason(result.parsed.claimed!) : answer.decision.reason };
     }
-    // By our own OriginatorConversationID: nothing a callback says is used to ask.
-    await this.statusQuery(request.idempotencyKey, request.callbackUrl, { OriginalConversationID: request.idempotencyKey });
+    // Ask (Transaction Status, answered to the callback address) unless a question is out already, or the
+    // notification that triggered this is itself an answer: answers never prompt questions, so they cannot loop.
+    const newest = notifications[notifications.length - 1];
+    const triggeredByAnswer = request.trigger === 'notification' && newest !== undefined && isAnswer(newest, notifications);
+    if (!triggeredByAnswer && !questionOut(notifications, wallClock())) {
+      // By our own OriginatorConversationID: nothing a callback says is used to ask.
+      await this.statusQuery(request.idempotencyKey, request.callbackUrl, { OriginalConversationID: request.idempotencyKey });
+    }
     return { outcome: 'pending' };
   }
 
@@ -296,7 +336,9 @@ export class MpesaConnector implements Connector {
     if (res.status === 500 && /being processed/i.test(field(res.json, 'errorMessage') ?? '')) return { outcome: 'pending' };
     const code = field(res.json, 'ResultCode');
     if (res.status !== 200 || code === null) throw this.refusal(res, 'stkpushquery');
-    return code === '0' ? { outcome: 'successful' } : { outcome: 'failed', reason: stkFailureReason(code) };
+    if (code === '0') return { outcome: 'successful' };
+    // Only the result codes Daraja documents as final decide; anything else is asked again.
+    return code in STK_REASONS ? { outcome: 'failed', reason: stkFailureReason(code) } : { outcome: 'pending' };
   }
 
   /**
@@ -341,13 +383,39 @@ export class MpesaConnector implements Connector {
   }
 }
 
-/** A Transaction Status answer's verdict: Completed, a failure, or (no such transaction) not found. */
+/**
+ * A Transaction Status answer's verdict. Only a query that succeeded (ResultCode 0) says anything about
+ * the payment: `TransactionStatus` Completed, or a documented final failure. A non-zero code is about the
+ * query itself (the initiator's rights, a queue timeout, an id not found yet): pending, asked again.
+ */
 function statusVerdict(code: string | null, params: Map<string, string>): SettlementDecision {
-  if (code !== '0') return { outcome: 'failed', reason: code === '2032' || code === 'R000002' ? 'provider_not_found' : b2cFailureReason(code ?? '') };
+  if (code !== '0') return { outcome: 'pending' };
   const status = (params.get('TransactionStatus') ?? '').toLowerCase();
   if (status === 'completed') return { outcome: 'successful' };
   if (status === 'failed' || status === 'cancelled' || status === 'declined' || status === 'expired') return { outcome: 'failed', reason: 'provider_declined' };
   return { outcome: 'pending' };
+}
+
+/** How long a status question is taken to be out (unanswered) before another may be asked. */
+const QUESTION_OUT_MS = 60_000;
+
+/** Whether a notification answers a status query we sent. */
+function isAnswer(n: StoredNotification, notifications: StoredNotification[]): boolean {
+  const id = n.parsed.answersQuery?.queryId;
+  return id !== undefined && notifications.some((m) => m.parsed.sentQuery === id);
+}
+
+/** Whether the newest query we sent is still unanswered and recent. */
+function questionOut(notifications: StoredNotification[], now: Date): boolean {
+  const sent = [...notifications].reverse().find((n) => n.parsed.sentQuery);
+  if (!sent) return false;
+  const answered = notifications.some((n) => n.parsed.answersQuery?.queryId === sent.parsed.sentQuery);
+  return !answered && now.getTime() - new Date(sent.receivedAt).getTime() < QUESTION_OUT_MS;
+}
+
+/** The wall clock, as the database's `received_at` is (not the service's injected clock, which tests stop). */
+function wallClock(): Date {
+  return new Date();
 }
 
 /** The newest status answer that answers a query we sent (a forged one answers none). */

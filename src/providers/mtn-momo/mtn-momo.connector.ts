@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import type { MtnMomoConfig, MtnMomoProduct } from '../../config';
 import { AppError } from '../../shared/errors';
 import {
+  checkWalletNumber,
   msisdn,
+  type RouteLeg,
+  unknownOutcome,
   ProviderRefusal,
   ProviderUnreachable,
   type Connector,
@@ -83,6 +86,9 @@ export function momoNote(text: string): string {
   );
 }
 
+/** MTN's 500s that are about our account's configuration, not a failure to answer (its error codes page). */
+const CONFIGURATION_CODES = new Set(['NOT_ALLOWED_TARGET_ENVIRONMENT', 'INVALID_CALLBACK_URL_HOST', 'INVALID_CURRENCY', 'NOT_ALLOWED']);
+
 const PRODUCT_PATHS = {
   collection: { product: 'collection', create: '/collection/v1_0/requesttopay', party: 'payer' },
   transfer: { product: 'disbursement', create: '/disbursement/v1_0/transfer', party: 'payee' },
@@ -112,6 +118,11 @@ export class MtnMomoConnector implements Connector {
     return kind === 'collection' ? this.config.collection : this.config.disbursement;
   }
 
+  /** A wallet is a phone number. */
+  check(leg: RouteLeg): void {
+    checkWalletNumber(leg.accountNumber);
+  }
+
   serves(route: Route): boolean {
     if (route.channelType !== 'momo' || route.networkCode !== 'MTN' || !this.product(route.direction)) return false;
     return this.country === null ? Object.values(MTN_TARGET_COUNTRIES).includes(route.countryCode ?? '') : route.countryCode === this.country;
@@ -119,16 +130,22 @@ export class MtnMomoConnector implements Connector {
 
   private async fetchToken(kind: 'collection' | 'transfer', product: MtnMomoProduct): Promise<{ value: string; expiresInS: number }> {
     const path = PRODUCT_PATHS[kind];
-    const res = await this.http.send({
-      method: 'POST',
-      path: `/${path.product}/token/`,
-      operation: `${path.product} token`,
-      headers: {
-        authorization: `Basic ${Buffer.from(`${product.userId}:${product.apiKey}`).toString('base64')}`,
-        'ocp-apim-subscription-key': product.primaryKey,
+    const res = await this.http.send(
+      {
+        method: 'POST',
+        path: `/${path.product}/token/`,
+        operation: `${path.product} token`,
+        headers: {
+          authorization: `Basic ${Buffer.from(`${product.userId}:${product.apiKey}`).toString('base64')}`,
+          'ocp-apim-subscription-key': product.primaryKey,
+        },
       },
-    });
+      { unknownOn5xx: false },
+    );
     const token = field(res.json, 'access_token');
+    // MTN's sandbox answers wrong credentials with 500 {"error":"login_failed"}: a refusal too. Any other 5xx is no answer.
+    if (res.status >= 500 && field(res.json, 'error') !== 'login_failed')
+      throw new ProviderUnreachable(this.name, `${path.product} token`, `HTTP ${res.status}`);
     if (res.status !== 200 || !token) {
       // Our credentials, not the request: the provider is unusable until they are fixed.
       throw new ProviderRefusal('PROVIDER_UNAVAILABLE', `MTN MoMo refused our ${path.product} credentials (HTTP ${res.status})`, 'provider_refused', true);
@@ -138,22 +155,27 @@ export class MtnMomoConnector implements Connector {
 
   /** A call of one product, with its token and MTN's headers. */
   private call(kind: 'collection' | 'transfer', method: 'GET' | 'POST', path: string, operation: string, extra: Record<string, string> = {}, body?: unknown) {
+    // A creation reads MTN's 500s itself (some are definite refusals); everything else takes a 5xx for no answer.
     const product = this.product(kind);
     const tokens = this.tokens[kind];
-    if (!product || !tokens) throw new ProviderRefusal('ROUTE_UNAVAILABLE', `MTN MoMo ${PRODUCT_PATHS[kind].product} is not configured`, 'provider_refused');
+    if (!product || !tokens)
+      throw new ProviderRefusal('ROUTE_UNAVAILABLE', `MTN MoMo ${PRODUCT_PATHS[kind].product} is not configured`, 'provider_refused', true);
     return tokens.withToken((token) =>
-      this.http.send({
-        method,
-        path,
-        operation,
-        body,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'x-target-environment': this.config.targetEnvironment,
-          'ocp-apim-subscription-key': product.primaryKey,
-          ...extra,
+      this.http.send(
+        {
+          method,
+          path,
+          operation,
+          body,
+          headers: {
+            authorization: `Bearer ${token}`,
+            'x-target-environment': this.config.targetEnvironment,
+            'ocp-apim-subscription-key': product.primaryKey,
+            ...extra,
+          },
         },
-      }),
+        { unknownOn5xx: method === 'GET' },
+      ),
     );
   }
 
@@ -161,29 +183,43 @@ export class MtnMomoConnector implements Connector {
     const kind = request.kind;
     const path = PRODUCT_PATHS[kind];
     const referenceId = request.idempotencyKey;
-    // A retry may follow a request MTN received: look first, send only what it never got.
-    if (request.retry && (await this.lookUp(kind, referenceId))) return { providerReference: referenceId };
+    const operation = path.product === 'collection' ? 'requesttopay' : 'transfer';
+    // A retry may follow a request MTN received: look first, send only what it never got. A lookup (or a token) that
+    // fails says nothing about the first request: unknown, asked again later.
+    if (request.retry) {
+      try {
+        if (await this.lookUp(kind, referenceId)) return { providerReference: referenceId };
+      } catch (err) {
+        throw unknownOutcome(this.name, 'status', err);
+      }
+    }
     const note = momoNote(request.description ?? request.reference);
-    const res = await this.call(
-      kind,
-      'POST',
-      path.create,
-      path.product === 'collection' ? 'requesttopay' : 'transfer',
-      { 'x-reference-id': referenceId, 'x-callback-url': request.callbackUrl },
-      {
-        amount: request.amount,
-        // MTN's sandbox environment takes EUR only (its documentation); a country's takes its currency.
-        currency: this.config.targetEnvironment === 'sandbox' ? 'EUR' : request.currency,
-        externalId: request.reference,
-        [path.party]: { partyIdType: 'MSISDN', partyId: msisdn(request.dialCode, request.accountNumber) },
-        payerMessage: note,
-        payeeNote: note,
-      },
-    );
+    let res: ProviderResponse;
+    try {
+      res = await this.call(
+        kind,
+        'POST',
+        path.create,
+        operation,
+        { 'x-reference-id': referenceId, 'x-callback-url': request.callbackUrl },
+        {
+          amount: request.amount,
+          // MTN's sandbox environment takes EUR only (its documentation); a country's takes its currency.
+          currency: this.config.targetEnvironment === 'sandbox' ? 'EUR' : request.currency,
+          externalId: request.reference,
+          [path.party]: { partyIdType: 'MSISDN', partyId: msisdn(request.dialCode, request.accountNumber) },
+          payerMessage: note,
+          payeeNote: note,
+        },
+      );
+    } catch (err) {
+      // First attempt: a token refused is definite (nothing was sent). A retry's first attempt may have gone through.
+      throw request.retry ? unknownOutcome(this.name, operation, err) : err;
+    }
     if (res.status === 202) return { providerReference: referenceId };
-    // 409: this X-Reference-Id was sent before (a retry): MTN has it; what became of it, the status query says.
-    if (res.status === 409 && field(res.json, 'code') === 'RESOURCE_ALREADY_EXIST') return { providerReference: referenceId };
-    throw this.refusal(res, kind);
+    // 409 on this X-Reference-Id: MTN holds a request with it (a retry's first attempt); the status query says what became of it.
+    if (res.status === 409) return { providerReference: referenceId };
+    throw this.refusal(res, kind, operation);
   }
 
   /** Whether MTN has the request (GET answers it), for a retry; 404: it never arrived. */
@@ -191,26 +227,35 @@ export class MtnMomoConnector implements Connector {
     const res = await this.call(kind, 'GET', `${PRODUCT_PATHS[kind].create}/${referenceId}`, 'status');
     if (res.status === 200) return true;
     if (res.status === 404) return false;
-    throw this.refusal(res, kind);
+    throw new ProviderUnreachable(this.name, 'status', `HTTP ${res.status}`);
   }
 
-  /** A 4xx MTN gave to a request: a definite refusal (nothing was started), said in our words. */
-  private refusal(res: ProviderResponse, kind: 'collection' | 'transfer'): Error {
+  /**
+   * What MTN's answer to a creation means. A 400 refuses the request itself (a bad number, a message
+   * MTN will not take): the client's error, not MTN's fault. 401/403 (our credentials, our
+   * subscription) and the 500s MTN documents for our account's configuration
+   * (NOT_ALLOWED_TARGET_ENVIRONMENT, INVALID_CALLBACK_URL_HOST, INVALID_CURRENCY, NOT_ALLOWED) are
+   * definite too, and the provider's side: the breaker counts them. Any other 5xx, or a 429: unknown.
+   * MTN's own words go to the log, never to the merchant.
+   */
+  private refusal(res: ProviderResponse, kind: 'collection' | 'transfer', operation: string): Error {
     const code = field(res.json, 'code');
-    const message = field(res.json, 'message');
-    if (res.status === 400 && (code === 'PAYER_NOT_FOUND' || code === 'PAYEE_NOT_FOUND' || code === 'INVALID_MSISDN' || /msisdn|party/i.test(message ?? ''))) {
-      return new ProviderRefusal('INVALID_REQUEST', `MTN MoMo refused the account number: ${message ?? code}`, mtnFailureReason(code, kind));
+    if (res.status === 400) {
+      return new ProviderRefusal(
+        'INVALID_REQUEST',
+        `MTN MoMo refused the ${kind === 'collection' ? 'payment request' : 'payout'} for this account (${code ?? 'bad request'})`,
+        mtnFailureReason(code, kind),
+      );
     }
-    if (res.status >= 400 && res.status < 500) {
-      // Anything else MTN refuses is about our account or configuration (callback host, currency, permissions).
+    if (res.status === 401 || res.status === 403 || (res.status >= 500 && code !== null && CONFIGURATION_CODES.has(code))) {
       return new ProviderRefusal(
         'PROVIDER_UNAVAILABLE',
-        `MTN MoMo refused the request (HTTP ${res.status} ${code ?? ''}); nothing was sent`,
+        'MTN MoMo refused our account’s request; nothing was sent. Try again shortly',
         'provider_refused',
         true,
       );
     }
-    return new ProviderUnreachable(this.name, kind, `unexpected HTTP ${res.status}`);
+    return new ProviderUnreachable(this.name, operation, `HTTP ${res.status} ${code ?? ''}`.trim());
   }
 
   async decide(request: DecideRequest): Promise<SettlementDecision> {
@@ -219,7 +264,7 @@ export class MtnMomoConnector implements Connector {
     if (res.status !== 200) {
       // 404 for a request MTN answered 202 to: not visible yet; ask again later.
       if (res.status === 404) return { outcome: 'pending' };
-      throw this.refusal(res, request.kind);
+      throw new ProviderUnreachable(this.name, 'status', `HTTP ${res.status}`);
     }
     const status = field(res.json, 'status');
     if (status === 'SUCCESSFUL') return { outcome: 'successful' };

@@ -43,6 +43,7 @@ export interface SandboxBank {
 export class SandboxPaymentProvider implements Connector {
   readonly name = 'sandbox';
   readonly acknowledgement = { received: true };
+  readonly inProcess = true;
 
   serves(): boolean {
     return true;

@@ -155,6 +155,17 @@ describe('M-Pesa Daraja connector (production, against the fake)', () => {
     expect((await outboxRows(app, row.reference)).map((o) => o.type)).toEqual(['collection.successful']);
   });
 
+  it('a B2C retry after a timeout sends again with the same OriginatorConversationID: Daraja’s duplicate refusal says it has it, nothing is paid twice', async () => {
+    fake.failNext('accept-then-timeout', { path: '/mpesa/b2c/v3/paymentrequest' });
+    const body = payout(m.customerUuid, phone());
+    expect((await request(app.url, 'POST', SEND, { token: m.token, body })).status).toBe(500);
+    const row = (await txnRow(app, body.reference))!;
+    expect(row.status).toBe('initiating');
+    expect((await awaitStatus(app, body.reference, 'successful', 600))?.status).toBe('successful');
+    expect([...fake.b2c.values()].filter((p) => p.originatorConversationId === row.id)).toHaveLength(1);
+    expect(fake.requests.filter((r) => r.path === '/mpesa/b2c/v3/paymentrequest' && r.body.includes(row.id)).length).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
   it('a timeout on the STK Push is never sent again: the callback names the prompt, and the query settles it', async () => {
     fake.failNext('accept-then-timeout', { path: '/mpesa/stkpush/v1/processrequest' });
     const number = phone();
@@ -210,5 +221,10 @@ describe('M-Pesa Daraja connector (production, against the fake)', () => {
     expect((await outboxRows(app, row.reference)).map((o) => o.type)).toEqual(['transfer.successful']);
     // Paid once.
     expect([...fake.b2c.values()].filter((p) => p.originatorConversationId === row.id)).toHaveLength(1);
+    // Answers never prompt questions: the status queries follow the poll chain, they do not feed themselves.
+    const asked = [...fake.statusQueries.values()].filter((q) => q.body.OriginalConversationID === row.id).length;
+    const polls = (await notificationRows(app, row.id)).filter((n) => n.method === 'QUERY').length;
+    expect(asked).toBe(polls);
+    expect(asked).toBeLessThan(10);
   });
 });

@@ -60,7 +60,8 @@ describe('MTN MoMo connector (production, against the fake)', () => {
   let m: RailsMerchant;
 
   beforeAll(async () => {
-    fake = await MtnMomoFake.start({ decisionDelayMs: 30 });
+    // Ghana's production environment (MTN's test environment is refused in production).
+    fake = await MtnMomoFake.start({ decisionDelayMs: 30, targetEnvironment: 'mtnghana', currency: 'GHS' });
     app = await railsApp({ ...fake.env(), METRICS_TOKEN });
     m = await railsMerchant(app, { currency: 'GHS', amount: '10000' });
   }, 60_000);
@@ -85,11 +86,11 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     const [post] = postsFor(fake, row.id);
     expect(post).toBeDefined();
     expect(post!.path).toBe('/collection/v1_0/requesttopay');
-    expect(post!.headers['x-target-environment']).toBe('sandbox');
+    expect(post!.headers['x-target-environment']).toBe('mtnghana');
     expect(post!.headers['x-callback-url']).toMatch(new RegExp(`^${app.url}/v1/providers/mtn_momo/callback/${row.id}\\.[A-Za-z0-9_-]{32}$`));
     expect(post!.headers.authorization).toMatch(/^Bearer /);
     const sent = JSON.parse(post!.body);
-    expect(sent).toMatchObject({ amount: '25.50', externalId: row.reference, payer: { partyIdType: 'MSISDN', partyId: '233241234567' } });
+    expect(sent).toMatchObject({ amount: '25.50', currency: 'GHS', externalId: row.reference, payer: { partyIdType: 'MSISDN', partyId: '233241234567' } });
     expect(row.provider_reference).toBe(row.id);
 
     expect((await awaitStatus(app, body.reference, 'successful'))?.status).toBe('successful');
@@ -157,6 +158,21 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     expect(await awaitStatus(app, body.reference, 'failed')).toMatchObject({ failure_reason: 'payment_declined_by_sender' });
   });
 
+  it('a callback body PostgreSQL cannot store is never a 500: escaped NUL and lone surrogates are dropped from what is read', async () => {
+    const body = collection(m.customerUuid);
+    await request(app.url, 'POST', COLLECT, { token: m.token, body });
+    const row = (await awaitStatus(app, body.reference, 'successful'))!;
+    const callbackPath = (postsFor(fake, row.id)[0]!.headers['x-callback-url'] as string).slice(app.url.length);
+    const res = await fetch(`${app.url}${callbackPath}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{"status":"SUCC\\u0000ESS","referenceId":"\\ud800x"}',
+    });
+    expect(res.status).toBe(200);
+    const kept = (await notificationRows(app, row.id)).find((n) => n.body.includes('u0000'));
+    expect(kept?.parsed).toMatchObject({ claimed: 'SUCCESS', providerReference: 'x' });
+  });
+
   it('a duplicate callback changes nothing', async () => {
     const body = collection(m.customerUuid);
     await request(app.url, 'POST', COLLECT, { token: m.token, body });
@@ -197,11 +213,14 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     fake.down = true;
     // Failures until the breaker opens: each is recorded (the outcome is unknown) and reconciled later.
     let opened = false;
+    const recorded: string[] = [];
     for (let i = 0; i < 50 && !opened; i += 1) {
-      await request(app.url, 'POST', COLLECT, { token: m.token, body: collection(m.customerUuid) });
+      const body = collection(m.customerUuid);
+      if ((await request(app.url, 'POST', COLLECT, { token: m.token, body })).status === 500) recorded.push(body.reference);
       opened = (await breakerStates(app)).mtn_momo === 'open';
     }
     expect(opened).toBe(true);
+    expect(recorded.length).toBeGreaterThan(0);
     expect(await breakerGauge(app, 'mtn_momo', METRICS_TOKEN)).toBe(2);
 
     const before = await transactionCount(app);
@@ -218,6 +237,19 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     expect(await eventually(async () => (await breakerStates(app)).mtn_momo === 'closed')).toBe(true);
     expect(await breakerGauge(app, 'mtn_momo', METRICS_TOKEN)).toBe(0);
     expect((await awaitStatus(app, body.reference, 'successful'))?.status).toBe('successful');
+    // What was recorded while MTN was down is reconciled once it answers, never taken for failed (an open breaker
+    // or no answer says nothing about whether MTN got the request).
+    const first = recorded[0]!;
+    expect((await awaitStatus(app, first, 'successful', 600))?.status).toBe('successful');
+    for (const reference of recorded) expect((await txnRow(app, reference))?.status).not.toBe('failed');
+  }, 60_000);
+
+  it('refuses a wallet number that is not a phone number before anything is written', async () => {
+    const before = await transactionCount(app);
+    const letters = await request(app.url, 'POST', COLLECT, { token: m.token, body: collection(m.customerUuid, '0241X34567') });
+    expect(letters.status).toBe(400);
+    expect(letters.body.details).toEqual([{ field: 'account_number', issue: 'must be the wallet’s phone number, digits only' }]);
+    expect(await transactionCount(app)).toBe(before);
   });
 
   it('production refuses a route with no connector by name, writes nothing, and shows it unavailable', async () => {
