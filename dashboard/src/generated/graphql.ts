@@ -156,7 +156,8 @@ export type Channel = {
 /** Whether a channel takes new transactions. */
 export type ChannelStatus =
   | 'ACTIVE'
-  | 'INACTIVE';
+  | 'INACTIVE'
+  | 'UNAVAILABLE';
 
 /** Bank transfer or mobile money. */
 export type ChannelType =

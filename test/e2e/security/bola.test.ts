@@ -304,6 +304,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     [/^\/v1\/admin\//, 'operator API behind ADMIN_API_KEY: a merchant token is refused there (next test)'],
     [/^\/v1\/docs\//, 'public static documentation assets'],
     [/^\/dashboard\/assets\//, 'the dashboard’s public static files (its data comes through the API, swept here)'],
+    [/^\/v1\/providers\//, 'providers’ callbacks: the per-transaction MAC is the credential, no merchant’s (test/e2e/rails/callbacks.test.ts)'],
   ];
   const notTenantScoped = (route: string) => NOT_TENANT_SCOPED.some(([prefix]) => prefix.test(route.split(' ')[1]!));
 

@@ -252,6 +252,8 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     'POST /v1/webhooks/events/:id/resend': 'takes only the path parameter (swept below)',
     'POST /v1/admin/merchants/:merchantId/disable': 'takes only the path parameter (swept below)',
     'POST /v1/admin/merchants/:merchantId/enable': 'takes only the path parameter (swept below)',
+    'POST /v1/providers/:connector/callback/:token': 'takes any body, raw, and keeps it (junk swept in test/e2e/rails/callbacks.test.ts)',
+    'PUT /v1/providers/:connector/callback/:token': 'the same, as MTN sends it',
   };
 
   it('coverage: every registered REST write route is swept', () => {
