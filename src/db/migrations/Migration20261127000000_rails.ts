@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Issue 20: real rails. Each transaction keeps the connector routing picked for it (every one
- * made so far was the sandbox's), a provider's reference is unique per connector, and every provider notification is kept raw, once, before it
+ * made so far was the sandbox's), and every provider notification is kept raw, once, before it
  * is acted on: (connector, transaction, dedupe key) is unique, so a duplicate changes nothing.
  * Status queries whose answers come back as notifications (M-Pesa's Transaction Status) are kept
  * here too (`method` QUERY), so that an answer is believed only if it answers one of ours.
@@ -12,10 +12,6 @@ export class Migration20261127000000_rails extends Migration {
     // Every transaction so far went through the sandbox; a constant default is instant (no rewrite), and is dropped after.
     this.addSql(`alter table "transaction" add column connector text not null default 'sandbox';`);
     this.addSql(`alter table "transaction" alter column connector drop default;`);
-    // One provider payment settles one transaction at most: a notification naming another's reference cannot be adopted.
-    this.addSql(
-      `create unique index transaction_connector_provider_reference on "transaction" (connector, provider_reference) where provider_reference is not null;`,
-    );
     this.addSql(`
       create table provider_notification (
         id bigint generated always as identity primary key,
@@ -34,7 +30,6 @@ export class Migration20261127000000_rails extends Migration {
 
   override async down(): Promise<void> {
     this.addSql(`drop table provider_notification;`);
-    this.addSql(`drop index transaction_connector_provider_reference;`);
     this.addSql(`alter table "transaction" drop column connector;`);
   }
 }
