@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/shared/clock';
 import { approvedCustomer } from './factories';
 import { request } from './http';
 import { TEST_ADMIN_KEY, createTestApp, type TestApp } from './test-app';
-import { sql } from './transactions';
+import { newReference, sql } from './transactions';
 import { eventually } from './wait';
 
 /** A port free now on 127.0.0.1 (the service's address must be known before it starts: its providers call it back). */
@@ -41,6 +41,24 @@ export async function railsApp(env: Record<string, string>): Promise<TestApp> {
     env: { PAYMENTS_ENV: 'production', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...FAST_RAILS, ...env },
     clock: new ManualClock(new Date()),
   });
+}
+
+/** A mobile money collection in Ghana on MTN (REST body); override any field. */
+export function ghMtnCollection(customerUuid: string, overrides: Record<string, unknown> = {}) {
+  return {
+    customer_uuid: customerUuid,
+    amount: '25.50',
+    currency: 'GHS',
+    country_code: 'GH',
+    channel_id: 'gh_momo_deposit',
+    network_id: 'gh_mtn_momo',
+    account_number: '0241234567',
+    dial_code: '+233',
+    account_type: 'momo',
+    reason: 'Order 7',
+    reference: newReference('mtn-col'),
+    ...overrides,
+  };
 }
 
 export interface RailsMerchant {

@@ -16,6 +16,7 @@ import {
 } from '../../helpers/engine';
 import { assertBuilt, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
 import { newReference } from '../../helpers/transactions';
+import { ghMtnCollection } from '../../helpers/rails';
 import { eventually } from '../../helpers/wait';
 
 /**
@@ -69,19 +70,7 @@ describe('rails: a crash between the provider’s 202 and the commit', () => {
   it('reconciliation asks MTN, finds the request, settles it, and sends nothing twice', async () => {
     const faulty = await start({ FAULT_INJECT: 'crash-after-provider-call' });
     const reference = newReference('crash-mtn');
-    const body = {
-      customer_uuid: customerUuid,
-      amount: '30',
-      currency: 'GHS',
-      country_code: 'GH',
-      channel_id: 'gh_momo_deposit',
-      network_id: 'gh_mtn_momo',
-      account_number: '0241234567',
-      dial_code: '+233',
-      account_type: 'momo',
-      reason: 'Crash test',
-      reference,
-    };
+    const body = ghMtnCollection(customerUuid, { amount: '30', reason: 'Crash test', reference });
     expect(await attempt(faulty.url, 'POST', '/v1/crossborder/global-collection', { token, body })).toEqual({ error: expect.any(String) });
     expect(await eventually(async () => hasExited(faulty), { attempts: 100, everyMs: 50 })).toBe(true);
     const [row] = await transactionRowsByExternal(db.url, merchant.merchantId, reference);

@@ -1,7 +1,7 @@
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';
 import { approvedCustomer } from '../../helpers/factories';
 import { request } from '../../helpers/http';
-import { awaitStatus, breakerStates, railsApp, txnRow } from '../../helpers/rails';
+import { awaitStatus, breakerStates, ghMtnCollection, railsApp, txnRow } from '../../helpers/rails';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import type { TestApp } from '../../helpers/test-app';
 import { newReference } from '../../helpers/transactions';
@@ -18,21 +18,7 @@ import { connect, subscribeLive } from '../../helpers/ws';
 
 const STATUS_CHANGED = `subscription($r: String) { transactionStatusChanged(reference: $r) { reference status } }`;
 
-function collection(customerUuid: string) {
-  return {
-    customer_uuid: customerUuid,
-    amount: '12',
-    currency: 'GHS',
-    country_code: 'GH',
-    channel_id: 'gh_momo_deposit',
-    network_id: 'gh_mtn_momo',
-    account_number: '0241234567',
-    dial_code: '+233',
-    account_type: 'momo',
-    reason: 'Failover',
-    reference: newReference('fo'),
-  };
-}
+const collection = (customerUuid: string) => ghMtnCollection(customerUuid, { amount: '12', reason: 'Failover', reference: newReference('fo') });
 
 describe('failover between the connectors of a route (sandbox, MTN’s fake first)', () => {
   let fake: MtnMomoFake;

@@ -1,6 +1,16 @@
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';
 import { request } from '../../helpers/http';
-import { awaitStatus, breakerGauge, breakerStates, notificationRows, railsApp, railsMerchant, txnRow, type RailsMerchant } from '../../helpers/rails';
+import {
+  awaitStatus,
+  breakerGauge,
+  breakerStates,
+  ghMtnCollection,
+  notificationRows,
+  railsApp,
+  railsMerchant,
+  txnRow,
+  type RailsMerchant,
+} from '../../helpers/rails';
 import type { TestApp } from '../../helpers/test-app';
 import { historyRows, newReference, outboxRows, sql, transactionCount } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
@@ -15,22 +25,8 @@ const METRICS_TOKEN = 'rails-metrics-token-0123456789';
 const COLLECT = '/v1/crossborder/global-collection';
 const SEND = '/v1/crossborder/global-transfer';
 
-function collection(customerUuid: string, accountNumber = '0241234567', overrides: Record<string, unknown> = {}) {
-  return {
-    customer_uuid: customerUuid,
-    amount: '25.50',
-    currency: 'GHS',
-    country_code: 'GH',
-    channel_id: 'gh_momo_deposit',
-    network_id: 'gh_mtn_momo',
-    account_number: accountNumber,
-    dial_code: '+233',
-    account_type: 'momo',
-    reason: 'Order 7',
-    reference: newReference('mtn-col'),
-    ...overrides,
-  };
-}
+const collection = (customerUuid: string, accountNumber = '0241234567', overrides: Record<string, unknown> = {}) =>
+  ghMtnCollection(customerUuid, { account_number: accountNumber, ...overrides });
 
 function transfer(customerUuid: string, accountNumber = '0241234567') {
   return {
