@@ -1,5 +1,5 @@
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';
-import { request } from '../../helpers/http';
+import { graphql, request } from '../../helpers/http';
 import {
   awaitStatus,
   breakerGauge,
@@ -262,5 +262,52 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     const channels = await request(app.url, 'GET', '/v1/crossborder/channels?country_code=GH&ramptype=deposit', { token: m.token });
     const status = Object.fromEntries(channels.body.data.map((c: { channel_id: string; status: string }) => [c.channel_id, c.status]));
     expect(status).toEqual({ gh_bank_deposit: 'unavailable', gh_momo_deposit: 'active' });
+    // The same over GraphQL: the channel's status, and the refusal's code in extensions.
+    const gql = await graphql(
+      app.url,
+      `
+        {
+          channels(countryCode: "GH", rampType: DEPOSIT) {
+            channelId
+            status
+          }
+        }
+      `,
+      { token: m.token },
+    );
+    expect(gql.body.data.channels).toEqual([
+      { channelId: 'gh_bank_deposit', status: 'UNAVAILABLE' },
+      { channelId: 'gh_momo_deposit', status: 'ACTIVE' },
+    ]);
+    const refused = await graphql(
+      app.url,
+      `
+        mutation ($input: InitiateCollectionInput!) {
+          initiateCollection(input: $input) {
+            reference
+          }
+        }
+      `,
+      {
+        token: m.token,
+        variables: {
+          input: {
+            customerUuid: m.customerUuid,
+            amount: '25.50',
+            currency: 'GHS',
+            countryCode: 'GH',
+            channelId: 'gh_bank_deposit',
+            networkId: 'gh_gcb',
+            accountNumber: '0123456789',
+            dialCode: '+233',
+            accountType: 'BANK',
+            reason: 'Order',
+            reference: newReference('gql-bank'),
+          },
+        },
+      },
+    );
+    expect(refused.body.errors[0]).toMatchObject({ extensions: { code: 'ROUTE_UNAVAILABLE' }, message: expect.stringContaining('bank collection in GH') });
+    expect(await transactionCount(app)).toBe(before);
   });
 });
