@@ -56,8 +56,8 @@
  *  - CallBackURL/ResultURL must be http://127.0.0.1:<port>/… Daraja wants a publicly reachable URL ([P] FAQ) and its
  *    older text says "a valid secure URL" (https); this fake sends nowhere but 127.0.0.1 and has no TLS, so http is
  *    allowed for 127.0.0.1 only. Any other URL → 400.002.02 "Bad Request - Invalid CallBackURL"/"Invalid ResultURL",
- *    listed in `refusedUrls`; and the one function that sends (`deliver`) throws for any other host.
- *    QueueTimeOutURL need only be an http(s) URL: the fake never calls it.
+ *    listed in `refusedUrls`; and the one function that sends (`LoopbackCallbacks.send`, fake-http.ts) throws for any
+ *    other host. QueueTimeOutURL need only be an http(s) URL: the fake never calls it.
  *  - Amount: whole numbers only ([P] old portal text "Only whole numbers are supported", [I] osen#6): a JSON integer
  *    or a digit string; "10.00", 10.5, 0 → 400.002.02 Invalid Amount. STK over KES 250,000 ([P] FAQ) → the same 400
  *    ([I] scedar#1). B2C below KES 10 ([P] FAQ) → accepted, result 2; over 250,000 → result 3 ([P] result codes).
@@ -86,15 +86,11 @@
  * the option `invalidatePreviousTokens`, the credential fields (consumerKey, passkey, …) and `assertLoopbackUrl`.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { assertLoopbackUrl as assertLoopbackUrlOf, closeFake, FakeTimers, FaultRules, LoopbackCallbacks, serveFakeRequest, startFakeServer } from './fake-http';
+import type { CallbackDelivery, FakeFault, FakeIntake, RecordedRequest } from './fake-http';
 
-export interface MpesaRecordedRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+export type MpesaRecordedRequest = RecordedRequest;
 
 export interface StkRequest {
   checkoutRequestId: string;
@@ -117,19 +113,13 @@ export interface B2cRequest {
   createdAt: Date;
 }
 
-export type MpesaFault = 'timeout' | '500' | '503' | 'reset' | 'accept-then-timeout' | 'accept-then-500';
+export type MpesaFault = FakeFault;
 
-/** One callback POST made by the fake (STK callback, B2C result, Transaction Status result). */
-export interface MpesaCallbackDelivery {
+/** One callback POST made by the fake (STK callback, B2C result, Transaction Status result); url, body, status, error, at: see CallbackDelivery. */
+export interface MpesaCallbackDelivery extends CallbackDelivery {
   kind: 'stk' | 'b2c' | 'status';
   /** CheckoutRequestID, or the ConversationID of the B2C / Transaction Status request. */
   id: string;
-  url: string;
-  body: string;
-  /** The receiver's HTTP status; null when the POST failed (error says why). */
-  status: number | null;
-  error: string | null;
-  at: Date;
 }
 
 /** A Transaction Status request the fake accepted (by its ConversationID). */
@@ -321,16 +311,7 @@ function isHttpUrl(value: unknown): value is string {
 
 /** The one guard on everything the fake sends: http://127.0.0.1 only. Throws otherwise. */
 export function assertLoopbackUrl(raw: string): URL {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new Error(`MpesaFake refuses to send to ${JSON.stringify(raw)}: not a URL`);
-  }
-  if (u.protocol !== 'http:' || u.hostname !== '127.0.0.1') {
-    throw new Error(`MpesaFake refuses to send to ${raw}: only http://127.0.0.1 is allowed`);
-  }
-  return u;
+  return assertLoopbackUrlOf(raw, 'MpesaFake');
 }
 
 function isLoopbackUrl(raw: unknown): raw is string {
@@ -346,12 +327,6 @@ function isLoopbackUrl(raw: unknown): raw is string {
 // ---------------------------------------------------------------------------------------------
 // The fake
 // ---------------------------------------------------------------------------------------------
-
-interface FaultRule {
-  fault: MpesaFault;
-  remaining: number;
-  path?: string | RegExp;
-}
 
 interface StkMeta {
   shortcode: string;
@@ -372,12 +347,6 @@ interface B2cMeta {
   forcedResult: number | undefined;
   resultBody: string | null;
   decidedAt: Date | null;
-}
-
-interface Waiter {
-  resolve: () => void;
-  reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
 }
 
 export class MpesaFake {
@@ -414,24 +383,41 @@ export class MpesaFake {
   private readonly decisionDelayMs: number;
   private readonly invalidatePreviousTokens: boolean;
   private readonly tokens = new Map<string, number>();
-  private readonly faults: FaultRule[] = [];
+  /** A string path matches a request path that starts with it (see failNext). */
+  private readonly faults = new FaultRules('prefix');
   private readonly stkMeta = new Map<string, StkMeta>();
   private readonly b2cMeta = new Map<string, B2cMeta>();
   private readonly b2cByOriginator = new Map<string, string>();
   private readonly receipts = new Set<string>();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly outgoing = new Set<http.ClientRequest>();
-  private readonly waiters = new Map<string, Waiter[]>();
-  private readonly agent = new http.Agent({ keepAlive: false });
+  private readonly timers = new FakeTimers(this.internalErrors);
+  /** Callbacks are POSTed, JSON (see the header). */
+  private readonly outbox = new LoopbackCallbacks<MpesaCallbackDelivery>({
+    owner: 'MpesaFake',
+    method: 'POST',
+    contentType: 'application/json',
+    deliveries: this.deliveries,
+    idOf: (d) => d.id,
+  });
+  private readonly intake: FakeIntake<Answer> = {
+    requests: this.requests,
+    internalErrors: this.internalErrors,
+    faults: this.faults,
+    isDown: () => this.down,
+    route: (method, path, headers, body) => this.route(method, path, headers, body),
+    send: (res, answer) => this.send(res, answer),
+    internalError: () => ({ status: 500, body: this.internalError() }),
+    // Chosen (see the header): '503' and `down` answer a plain-text 503, a gateway error.
+    unavailable: (res) => void res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable'),
+  };
   private utilityFunds = 10_000_000;
   private closed = false;
 
   private constructor(
     private readonly server: http.Server,
-    port: number,
+    url: string,
     options: MpesaFakeOptions,
   ) {
-    this.url = `http://127.0.0.1:${port}`;
+    this.url = url;
     this.tokenTtlS = options.tokenTtlS ?? 3599;
     this.tokenTtlMs = this.tokenTtlS * 1000;
     this.decisionDelayMs = options.decisionDelayMs ?? 30;
@@ -439,17 +425,10 @@ export class MpesaFake {
   }
 
   static async start(options: MpesaFakeOptions = {}): Promise<MpesaFake> {
-    const holder: { fake?: MpesaFake } = {};
-    const server = http.createServer((req, res) => {
-      if (holder.fake) holder.fake.onRequest(req, res);
-      else res.destroy();
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    holder.fake = new MpesaFake(server, (server.address() as AddressInfo).port, options);
-    return holder.fake;
+    return startFakeServer(
+      (server, url) => new MpesaFake(server, url, options),
+      (fake, req, res) => serveFakeRequest(req, res, fake.intake),
+    );
   }
 
   /** Environment pointing a gateway at this fake. */
@@ -471,7 +450,7 @@ export class MpesaFake {
    * that starts with it; a RegExp is tested against it. Rules apply in the order given.
    */
   failNext(fault: MpesaFault, options: { count?: number; path?: string | RegExp } = {}): void {
-    this.faults.push({ fault, remaining: options.count ?? 1, path: options.path });
+    this.faults.add(fault, options);
   }
 
   /** Expires every token issued so far (the next call answers 404.001.03). */
@@ -497,86 +476,30 @@ export class MpesaFake {
   async sendStkCallback(checkoutRequestId: string): Promise<number> {
     const meta = this.stkMeta.get(checkoutRequestId);
     if (!meta?.callbackBody) throw new Error(`MpesaFake: STK request ${checkoutRequestId} is unknown or not decided`);
-    return this.deliverOrThrow('stk', checkoutRequestId, meta.callbackUrl, meta.callbackBody);
+    return this.outbox.sendOrThrow(this.delivery('stk', checkoutRequestId, meta.callbackUrl, meta.callbackBody));
   }
 
   /** Re-sends a decided B2C request's result, byte for byte. Resolves with the receiver's status. */
   async sendB2cResult(conversationId: string): Promise<number> {
     const meta = this.b2cMeta.get(conversationId);
     if (!meta?.resultBody) throw new Error(`MpesaFake: B2C request ${conversationId} is unknown or not decided`);
-    return this.deliverOrThrow('b2c', conversationId, meta.resultUrl, meta.resultBody);
+    return this.outbox.sendOrThrow(this.delivery('b2c', conversationId, meta.resultUrl, meta.resultBody));
   }
 
   /** Resolves once a callback for `id` (CheckoutRequestID or ConversationID) got an HTTP answer; rejects after timeoutMs. */
   callbackDelivered(id: string, timeoutMs = 5000): Promise<void> {
-    if (this.deliveries.some((d) => d.id === id && d.status !== null)) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.removeWaiter(id, waiter);
-        const last = [...this.deliveries].reverse().find((d) => d.id === id);
-        const why = last ? `last attempt failed: ${last.error}` : 'no callback was sent';
-        reject(new Error(`MpesaFake: no callback delivered for ${id} within ${timeoutMs} ms (${why})`));
-      }, timeoutMs);
-      timer.unref();
-      const waiter: Waiter = { resolve, reject, timer };
-      const list = this.waiters.get(id) ?? [];
-      list.push(waiter);
-      this.waiters.set(id, list);
-    });
+    return this.outbox.delivered(id, timeoutMs);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    for (const req of this.outgoing) req.destroy();
-    this.outgoing.clear();
-    for (const [, list] of this.waiters) {
-      for (const w of list) {
-        clearTimeout(w.timer);
-        w.reject(new Error('MpesaFake closed'));
-      }
-    }
-    this.waiters.clear();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.agent.destroy();
+    await closeFake({ timers: this.timers, outbox: this.outbox, server: this.server });
   }
 
   // -------------------------------------------------------------------------------------------
   // HTTP intake
   // -------------------------------------------------------------------------------------------
-
-  private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('error', () => undefined);
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const path = req.url ?? '/';
-      const method = req.method ?? 'GET';
-      this.requests.push({ method, path, headers: { ...req.headers }, body });
-
-      if (this.down) return void res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
-      const fault = this.takeFault(path);
-      if (fault === 'timeout') return; // never answered; close() drops the socket
-      if (fault === 'reset') return void req.socket.destroy();
-      if (fault === '500') return this.send(res, { status: 500, body: this.internalError() });
-      if (fault === '503') return void res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
-
-      let answer: Answer;
-      try {
-        answer = this.route(method, path, req.headers, body);
-      } catch (error) {
-        this.internalErrors.push(error as Error);
-        answer = { status: 500, body: this.internalError() };
-      }
-      if (fault === 'accept-then-timeout') return;
-      if (fault === 'accept-then-500') return this.send(res, { status: 500, body: this.internalError() });
-      this.send(res, answer);
-    });
-  }
 
   private send(res: http.ServerResponse, answer: Answer): void {
     res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
@@ -584,16 +507,6 @@ export class MpesaFake {
 
   private internalError() {
     return { requestId: requestId(), errorCode: '500.003.1001', errorMessage: 'Internal Server Error' };
-  }
-
-  private takeFault(path: string): MpesaFault | null {
-    const rule = this.faults.find(
-      (r) => r.remaining > 0 && (r.path === undefined || (typeof r.path === 'string' ? path.startsWith(r.path) : r.path.test(path))),
-    );
-    if (!rule) return null;
-    rule.remaining -= 1;
-    if (rule.remaining === 0) this.faults.splice(this.faults.indexOf(rule), 1);
-    return rule.fault;
   }
 
   private route(method: string, rawPath: string, headers: http.IncomingHttpHeaders, rawBody: string): Answer {
@@ -773,7 +686,7 @@ export class MpesaFake {
       };
     }
     meta.callbackBody = JSON.stringify({ Body: { stkCallback: callback } });
-    if (!this.dropCallbacks) await this.deliver('stk', id, meta.callbackUrl, meta.callbackBody);
+    if (!this.dropCallbacks) await this.outbox.send(this.delivery('stk', id, meta.callbackUrl, meta.callbackBody));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -881,7 +794,7 @@ export class MpesaFake {
     }
     result.ReferenceData = { ReferenceItem: { Key: 'QueueTimeoutURL', Value: DARAJA_QUEUE_TIMEOUT_URL } };
     meta.resultBody = JSON.stringify({ Result: result });
-    if (!this.dropCallbacks) await this.deliver('b2c', conversationId, meta.resultUrl, meta.resultBody);
+    if (!this.dropCallbacks) await this.outbox.send(this.delivery('b2c', conversationId, meta.resultUrl, meta.resultBody));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -919,7 +832,7 @@ export class MpesaFake {
     this.later(async () => {
       if (this.closed) return;
       query.result = { Result: this.statusResult(b, transactionId, original, partyA, conversationId, originatorConversationId) };
-      if (!this.dropCallbacks) await this.deliver('status', conversationId, resultUrl, JSON.stringify(query.result));
+      if (!this.dropCallbacks) await this.outbox.send(this.delivery('status', conversationId, resultUrl, JSON.stringify(query.result)));
     });
     return {
       status: 200,
@@ -1012,12 +925,7 @@ export class MpesaFake {
   // -------------------------------------------------------------------------------------------
 
   private later(fn: () => Promise<void>): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      fn().catch((error: Error) => this.internalErrors.push(error));
-    }, this.decisionDelayMs);
-    timer.unref();
-    this.timers.add(timer);
+    this.timers.later(this.decisionDelayMs, fn);
   }
 
   private newReceipt(): string {
@@ -1029,68 +937,8 @@ export class MpesaFake {
     return receipt;
   }
 
-  private async deliverOrThrow(kind: MpesaCallbackDelivery['kind'], id: string, url: string, body: string): Promise<number> {
-    const delivery = await this.deliver(kind, id, url, body);
-    if (delivery.status === null) throw new Error(`MpesaFake: callback for ${id} to ${url} failed: ${delivery.error}`);
-    return delivery.status;
-  }
-
-  /** The only place the fake sends anything. Throws (before sending) for any host but 127.0.0.1. */
-  private deliver(kind: MpesaCallbackDelivery['kind'], id: string, url: string, body: string): Promise<MpesaCallbackDelivery> {
-    const target = assertLoopbackUrl(url);
-    if (this.closed) return Promise.reject(new Error('MpesaFake closed'));
-    const delivery: MpesaCallbackDelivery = { kind, id, url, body, status: null, error: null, at: new Date() };
-    this.deliveries.push(delivery);
-    return new Promise((resolve) => {
-      let done = false;
-      const finish = (status: number | null, error: string | null) => {
-        this.outgoing.delete(req);
-        if (done) return;
-        done = true;
-        delivery.status = status;
-        delivery.error = error;
-        if (status !== null) this.wake(id);
-        resolve(delivery);
-      };
-      const req = http.request(
-        {
-          agent: this.agent,
-          host: '127.0.0.1',
-          port: Number(target.port || 80),
-          path: `${target.pathname}${target.search}`,
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-          timeout: 10_000,
-        },
-        (res) => {
-          // Delivered once the receiver answers with a status; the rest of its answer is drained and ignored.
-          res.on('error', () => undefined);
-          res.resume();
-          finish(res.statusCode ?? 0, null);
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error('receiver did not answer within 10 s')));
-      req.on('error', (error) => finish(null, error.message));
-      this.outgoing.add(req);
-      req.end(body);
-    });
-  }
-
-  private wake(id: string): void {
-    const list = this.waiters.get(id);
-    if (!list) return;
-    this.waiters.delete(id);
-    for (const w of list) {
-      clearTimeout(w.timer);
-      w.resolve();
-    }
-  }
-
-  private removeWaiter(id: string, waiter: Waiter): void {
-    const list = this.waiters.get(id);
-    if (!list) return;
-    const i = list.indexOf(waiter);
-    if (i >= 0) list.splice(i, 1);
-    if (list.length === 0) this.waiters.delete(id);
+  /** A callback POST (127.0.0.1 only: LoopbackCallbacks.send) of `body` to `url`, for the request `id`. */
+  private delivery(kind: MpesaCallbackDelivery['kind'], id: string, url: string, body: string): MpesaCallbackDelivery {
+    return { kind, id, url, body, status: null, error: null, at: new Date() };
   }
 }

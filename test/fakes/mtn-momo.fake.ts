@@ -118,18 +118,14 @@
  *    every request is recorded first, faulted or not.
  */
 import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { closeFake, FakeTimers, FaultRules, LoopbackCallbacks, serveFakeRequest, startFakeServer } from './fake-http';
+import type { CallbackDelivery, FakeFault, FakeIntake, RecordedRequest } from './fake-http';
 
 export type MomoProduct = 'collection' | 'disbursement';
 export type MomoStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';
 
-export interface MomoRecordedRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+export type MomoRecordedRequest = RecordedRequest;
 
 export interface MomoResource {
   product: MomoProduct;
@@ -144,18 +140,12 @@ export interface MomoResource {
   createdAt: Date;
 }
 
-export type MomoFault = 'timeout' | '500' | '503' | 'reset' | 'accept-then-timeout' | 'accept-then-500';
+export type MomoFault = FakeFault;
 
-/** One callback request made by the fake. */
-export interface MomoCallbackDelivery {
+/** One callback request made by the fake (url, body, status, error, at: see CallbackDelivery). */
+export interface MomoCallbackDelivery extends CallbackDelivery {
   referenceId: string;
   method: 'PUT' | 'POST';
-  url: string;
-  body: string;
-  /** The receiver's HTTP status; null when the request failed (error says why). */
-  status: number | null;
-  error: string | null;
-  at: Date;
 }
 
 export interface MtnMomoFakeOptions {
@@ -275,20 +265,6 @@ function normalizeAmount(amount: string): string {
   return amount.replace(/0+$/, '').replace(/\.$/, '');
 }
 
-/** The one guard on everything the fake sends: http://127.0.0.1 only. Throws otherwise. */
-function assertLoopbackUrl(raw: string): URL {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new Error(`MtnMomoFake refuses to send to ${JSON.stringify(raw)}: not a URL`);
-  }
-  if (u.protocol !== 'http:' || u.hostname !== CALLBACK_HOST) {
-    throw new Error(`MtnMomoFake refuses to send to ${raw}: only http://127.0.0.1 is allowed`);
-  }
-  return u;
-}
-
 function optionalText(body: Record<string, unknown>, field: string, checkNote: boolean): void {
   const value = body[field];
   if (value === undefined || value === null) return;
@@ -302,21 +278,9 @@ function optionalText(body: Record<string, unknown>, field: string, checkNote: b
 // The fake
 // ---------------------------------------------------------------------------------------------
 
-interface FaultRule {
-  fault: MomoFault;
-  remaining: number;
-  path?: string | RegExp;
-}
-
 interface TokenRecord {
   product: MomoProduct;
   expiresAt: number;
-}
-
-interface Waiter {
-  resolve: () => void;
-  reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
 }
 
 export class MtnMomoFake {
@@ -353,19 +317,29 @@ export class MtnMomoFake {
   private readonly reasonFormat: 'string' | 'object';
   private readonly jwtSecret = randomBytes(32);
   private readonly tokens = new Map<string, TokenRecord>();
-  private readonly faults: FaultRule[] = [];
-  private readonly decisionTimers = new Map<string, NodeJS.Timeout>();
-  private readonly outgoing = new Set<http.ClientRequest>();
-  private readonly waiters = new Map<string, Waiter[]>();
-  private readonly agent = new http.Agent({ keepAlive: false });
+  /** A string path matches a request path that contains it (see failNext). */
+  private readonly faults = new FaultRules('contains');
+  /** Decision timers, by reference id. */
+  private readonly decisionTimers = new FakeTimers(this.internalErrors);
+  private readonly outbox: LoopbackCallbacks<MomoCallbackDelivery>;
+  private readonly intake: FakeIntake<Answer> = {
+    requests: this.requests,
+    internalErrors: this.internalErrors,
+    faults: this.faults,
+    isDown: () => this.down,
+    route: (method, path, headers, body) => this.route(method, path, headers, body),
+    send: (res, answer) => this.send(res, answer),
+    internalError: () => ({ status: 500, body: INTERNAL }),
+    unavailable: (res) => this.send(res, { status: 503, body: UNAVAILABLE }),
+  };
   private closed = false;
 
   private constructor(
     private readonly server: http.Server,
-    port: number,
+    url: string,
     options: MtnMomoFakeOptions,
   ) {
-    this.url = `http://127.0.0.1:${port}`;
+    this.url = url;
     this.tokenTtlS = options.tokenTtlS ?? 3600;
     this.targetEnvironment = options.targetEnvironment ?? TARGET_ENVIRONMENT;
     this.currency = options.currency ?? SANDBOX_CURRENCY;
@@ -373,20 +347,21 @@ export class MtnMomoFake {
     this.callbackMethod = options.callbackMethod ?? 'PUT';
     this.ongoingSuccessAfterMs = options.ongoingSuccessAfterMs ?? 30_000;
     this.reasonFormat = options.reasonFormat ?? 'string';
+    this.outbox = new LoopbackCallbacks({
+      owner: 'MtnMomoFake',
+      method: this.callbackMethod,
+      // As on the fake's own JSON answers.
+      contentType: 'application/json;charset=utf-8',
+      deliveries: this.callbacks,
+      idOf: (d) => d.referenceId,
+    });
   }
 
   static async start(options: MtnMomoFakeOptions = {}): Promise<MtnMomoFake> {
-    const holder: { fake?: MtnMomoFake } = {};
-    const server = http.createServer((req, res) => {
-      if (holder.fake) holder.fake.onRequest(req, res);
-      else res.destroy();
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    holder.fake = new MtnMomoFake(server, (server.address() as AddressInfo).port, options);
-    return holder.fake;
+    return startFakeServer(
+      (server, url) => new MtnMomoFake(server, url, options),
+      (fake, req, res) => serveFakeRequest(req, res, fake.intake),
+    );
   }
 
   /** The MTN_MOMO_* variables that point a gateway at this fake. */
@@ -410,7 +385,7 @@ export class MtnMomoFake {
    * RegExp) get `fault`; no path = any request. Rules apply in the order given.
    */
   failNext(fault: MomoFault, options: { count?: number; path?: string | RegExp } = {}): void {
-    this.faults.push({ fault, remaining: options.count ?? 1, path: options.path });
+    this.faults.add(fault, options);
   }
 
   /** Expires every token issued so far (the next API call answers 401). */
@@ -432,28 +407,14 @@ export class MtnMomoFake {
     if (!resource) throw new Error(`MtnMomoFake: no resource ${referenceId}`);
     if (!resource.callbackUrl) throw new Error(`MtnMomoFake: resource ${referenceId} was created without X-Callback-Url`);
     if (resource.status === 'PENDING') throw new Error(`MtnMomoFake: resource ${referenceId} is still PENDING (MTN calls back on a final state only)`);
-    const delivery = await this.deliver(resource);
-    if (delivery.status === null) throw new Error(`MtnMomoFake: callback for ${referenceId} to ${resource.callbackUrl} failed: ${delivery.error}`);
-    return delivery.status;
+    return this.outbox.sendOrThrow(this.delivery(resource));
   }
 
   /** Resolves when the resource has a callback delivered (any HTTP answer); rejects once timeoutMs passes. */
   callbackDelivered(referenceId: string, timeoutMs = 5000): Promise<void> {
     if (this.callbacks.some((d) => d.referenceId === referenceId && d.status !== null)) return Promise.resolve();
     if (this.closed) return Promise.reject(new Error('MtnMomoFake closed'));
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.removeWaiter(referenceId, waiter);
-        const last = [...this.callbacks].reverse().find((d) => d.referenceId === referenceId);
-        const why = last ? `last attempt failed: ${last.error}` : this.droppedCallbacks.includes(referenceId) ? 'it was dropped' : 'no callback was sent';
-        reject(new Error(`MtnMomoFake: no callback delivered for ${referenceId} within ${timeoutMs} ms (${why})`));
-      }, timeoutMs);
-      timer.unref();
-      const waiter: Waiter = { resolve, reject, timer };
-      const list = this.waiters.get(referenceId) ?? [];
-      list.push(waiter);
-      this.waiters.set(referenceId, list);
-    });
+    return this.outbox.delivered(referenceId, timeoutMs, () => (this.droppedCallbacks.includes(referenceId) ? 'it was dropped' : 'no callback was sent'));
   }
 
   /** The status body MTN would answer for this resource now (GET and callback). */
@@ -466,58 +427,12 @@ export class MtnMomoFake {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const timer of this.decisionTimers.values()) clearTimeout(timer);
-    this.decisionTimers.clear();
-    for (const req of this.outgoing) req.destroy();
-    this.outgoing.clear();
-    for (const list of this.waiters.values()) {
-      for (const w of list) {
-        clearTimeout(w.timer);
-        w.reject(new Error('MtnMomoFake closed'));
-      }
-    }
-    this.waiters.clear();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.agent.destroy();
+    await closeFake({ timers: this.decisionTimers, outbox: this.outbox, server: this.server });
   }
 
   // -------------------------------------------------------------------------------------------
   // HTTP intake
   // -------------------------------------------------------------------------------------------
-
-  private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('error', () => undefined);
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const path = req.url ?? '/';
-      const method = req.method ?? 'GET';
-      this.requests.push({ method, path, headers: { ...req.headers }, body });
-
-      if (this.down) return this.send(res, { status: 503, body: UNAVAILABLE });
-      const fault = this.takeFault(path);
-      if (fault === 'timeout') return; // never answered; the client gives up, or close() drops the socket
-      if (fault === 'reset') return void req.socket.destroy();
-      if (fault === '500') return this.send(res, { status: 500, body: INTERNAL });
-      if (fault === '503') return this.send(res, { status: 503, body: UNAVAILABLE });
-
-      let answer: Answer;
-      try {
-        answer = this.route(method, path, req.headers, body);
-      } catch (error) {
-        if (error instanceof Reject) answer = { status: error.status, body: error.body, headers: error.headers };
-        else {
-          this.internalErrors.push(error as Error);
-          answer = { status: 500, body: INTERNAL };
-        }
-      }
-      if (fault === 'accept-then-timeout') return;
-      if (fault === 'accept-then-500') return this.send(res, { status: 500, body: INTERNAL });
-      this.send(res, answer);
-    });
-  }
 
   private send(res: http.ServerResponse, answer: Answer): void {
     if (answer.body === undefined) {
@@ -530,18 +445,17 @@ export class MtnMomoFake {
       .end(text);
   }
 
-  private takeFault(path: string): MomoFault | null {
-    for (const rule of this.faults) {
-      if (rule.remaining <= 0) continue;
-      const matches = rule.path === undefined ? true : typeof rule.path === 'string' ? path.includes(rule.path) : rule.path.test(path);
-      if (!matches) continue;
-      rule.remaining -= 1;
-      return rule.fault;
+  /** The answer to one request; a Reject becomes its answer, anything else thrown is a bug (see serveFakeRequest). */
+  private route(method: string, path: string, headers: http.IncomingHttpHeaders, body: string): Answer {
+    try {
+      return this.dispatch(method, path, headers, body);
+    } catch (error) {
+      if (!(error instanceof Reject)) throw error;
+      return { status: error.status, body: error.body, headers: error.headers };
     }
-    return null;
   }
 
-  private route(method: string, path: string, headers: http.IncomingHttpHeaders, body: string): Answer {
+  private dispatch(method: string, path: string, headers: http.IncomingHttpHeaders, body: string): Answer {
     const pathname = path.split('?')[0];
     const m = /^\/(collection|disbursement)(\/.*)$/.exec(pathname);
     // Chosen: Azure API Management's answer for an operation it does not know.
@@ -729,20 +643,13 @@ export class MtnMomoFake {
     const delay = outcome.kind === 'ongoing' ? this.ongoingSuccessAfterMs : this.decisionDelayMs;
     const status = outcome.kind === 'ongoing' ? 'SUCCESSFUL' : outcome.status;
     const reason = outcome.kind === 'ongoing' ? null : outcome.reason;
-    const timer = setTimeout(() => {
-      this.decisionTimers.delete(resource.referenceId);
-      this.settle(resource.referenceId, status, reason).catch((error: Error) => this.internalErrors.push(error));
-    }, delay);
-    timer.unref();
-    this.decisionTimers.set(resource.referenceId, timer);
+    this.decisionTimers.later(delay, () => this.settle(resource.referenceId, status, reason), resource.referenceId);
   }
 
   private async settle(referenceId: string, status: 'SUCCESSFUL' | 'FAILED', reason: string | null): Promise<void> {
     const resource = this.resources.get(referenceId);
     if (!resource || resource.status !== 'PENDING' || this.closed) return;
-    const timer = this.decisionTimers.get(referenceId);
-    if (timer) clearTimeout(timer);
-    this.decisionTimers.delete(referenceId);
+    this.decisionTimers.cancel(referenceId);
 
     resource.status = status;
     resource.reason = status === 'FAILED' ? reason : null;
@@ -752,75 +659,19 @@ export class MtnMomoFake {
       this.droppedCallbacks.push(referenceId);
       return;
     }
-    await this.deliver(resource);
+    await this.outbox.send(this.delivery(resource));
   }
 
-  /** The only place the fake sends anything. Throws (before sending) for any host but 127.0.0.1. */
-  private deliver(resource: MomoResource): Promise<MomoCallbackDelivery> {
-    const url = resource.callbackUrl ?? '';
-    const target = assertLoopbackUrl(url);
-    if (this.closed) return Promise.reject(new Error('MtnMomoFake closed'));
-    const body = JSON.stringify(this.render(resource));
-    const delivery: MomoCallbackDelivery = {
+  /** The resource's callback: the GET body, sent with callbackMethod to its X-Callback-Url (127.0.0.1 only: LoopbackCallbacks.send). */
+  private delivery(resource: MomoResource): MomoCallbackDelivery {
+    return {
       referenceId: resource.referenceId,
       method: this.callbackMethod,
-      url,
-      body,
+      url: resource.callbackUrl ?? '',
+      body: JSON.stringify(this.render(resource)),
       status: null,
       error: null,
       at: new Date(),
     };
-    this.callbacks.push(delivery);
-    return new Promise((resolve) => {
-      let done = false;
-      const finish = (status: number | null, error: string | null) => {
-        this.outgoing.delete(req);
-        if (done) return;
-        done = true;
-        delivery.status = status;
-        delivery.error = error;
-        if (status !== null) this.wake(resource.referenceId);
-        resolve(delivery);
-      };
-      const req = http.request(
-        {
-          agent: this.agent,
-          host: CALLBACK_HOST,
-          port: Number(target.port || 80),
-          path: `${target.pathname}${target.search}`,
-          method: this.callbackMethod,
-          headers: { 'content-type': 'application/json;charset=utf-8', 'content-length': Buffer.byteLength(body) },
-          timeout: 10_000,
-        },
-        (res) => {
-          // Delivered once the receiver answers with a status; the rest of its answer is drained and ignored.
-          res.on('error', () => undefined);
-          res.resume();
-          finish(res.statusCode ?? 0, null);
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error('receiver did not answer within 10 s')));
-      req.on('error', (error) => finish(null, error.message));
-      this.outgoing.add(req);
-      req.end(body);
-    });
-  }
-
-  private wake(referenceId: string): void {
-    const list = this.waiters.get(referenceId);
-    if (!list) return;
-    this.waiters.delete(referenceId);
-    for (const w of list) {
-      clearTimeout(w.timer);
-      w.resolve();
-    }
-  }
-
-  private removeWaiter(referenceId: string, waiter: Waiter): void {
-    const list = this.waiters.get(referenceId);
-    if (!list) return;
-    const i = list.indexOf(waiter);
-    if (i >= 0) list.splice(i, 1);
-    if (list.length === 0) this.waiters.delete(referenceId);
   }
 }

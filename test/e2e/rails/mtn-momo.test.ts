@@ -307,7 +307,7 @@ describe('MTN MoMo connector (production, against the fake)', () => {
         },
       },
     );
-    expect(refused.body.errors[0]).toMatchObject({ extensions: { code: 'ROUTE_UNAVAILABLE' }, message: expect.stringContaining('bank collection in GH') });
+    expect(refused.body.errors?.[0]).toMatchObject({ extensions: { code: 'ROUTE_UNAVAILABLE' }, message: expect.stringContaining('bank collection in GH') });
     expect(await transactionCount(app)).toBe(before);
   });
 });
