@@ -67,7 +67,8 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: import('n
 /** REST door: one place turns any error into the spec's error envelope. */
 export function registerRestErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const appError = err instanceof AppError ? err : fromFrameworkError(err, bodyLimit);
+    // A route may set its own limit (a provider's callback: 64 KiB); the error names the one that applied.
+    const appError = err instanceof AppError ? err : fromFrameworkError(err, request.routeOptions?.bodyLimit ?? bodyLimit);
     if (!appError) request.log.error({ err }, 'unhandled error');
     const publicError = appError ?? toPublicError(err);
     if (publicError.code === 'INVALID_TOKEN') reply.header('www-authenticate', 'Bearer error="invalid_token"');
