@@ -15,6 +15,7 @@ const MPESA_B2C_VARIABLES = [
   'MPESA_B2C_INITIATOR_NAME',
   'MPESA_B2C_SECURITY_CREDENTIAL',
 ] as const;
+const FLUTTERWAVE_VARIABLES = ['FLUTTERWAVE_SECRET_KEY', 'FLUTTERWAVE_ENCRYPTION_KEY', 'FLUTTERWAVE_WEBHOOK_HASH'] as const;
 const CONNECTOR_VARIABLES = [
   'MTN_MOMO_BASE_URL',
   'MTN_MOMO_TARGET_ENVIRONMENT',
@@ -28,6 +29,8 @@ const CONNECTOR_VARIABLES = [
   'MPESA_B2C_SHORTCODE',
   'MPESA_B2C_INITIATOR_NAME',
   'MPESA_B2C_SECURITY_CREDENTIAL',
+  'FLUTTERWAVE_BASE_URL',
+  ...FLUTTERWAVE_VARIABLES,
 ] as const;
 
 /** Sandbox (test data, simulations) or production (live traffic). */
@@ -161,6 +164,14 @@ export interface MpesaConfig {
   b2c: { shortcode: string; initiatorName: string; securityCredential: string } | null;
 }
 
+/** Flutterwave v3: one secret key, the card payload's encryption key, and the webhooks' `verif-hash`. */
+export interface FlutterwaveConfig {
+  baseUrl: string;
+  secretKey: string;
+  encryptionKey: string;
+  webhookHash: string;
+}
+
 export interface ConnectorsConfig {
   /** PROVIDER_ROUTES, parsed by the routing table. */
   routes: string;
@@ -170,6 +181,7 @@ export interface ConnectorsConfig {
   pollSchedule: string;
   mtnMomo: MtnMomoConfig | null;
   mpesa: MpesaConfig | null;
+  flutterwave: FlutterwaveConfig | null;
 }
 
 /** The providers' real addresses (docs/providers.md); a test always points a connector at its fake instead. */
@@ -178,6 +190,7 @@ export const PROVIDER_BASE_URLS = {
   mtnMomoLive: 'https://proxy.momoapi.mtn.com',
   mpesaSandbox: 'https://sandbox.safaricom.co.ke',
   mpesaLive: 'https://api.safaricom.co.ke',
+  flutterwave: 'https://api.flutterwave.com',
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -194,7 +207,7 @@ function group<T extends readonly string[]>(e: Env, names: T, what: string): Rec
   return Object.fromEntries(names.map((n) => [n, e[n]!])) as Record<T[number], string>;
 }
 
-function connectorsConfig(e: Env, env: PaymentsEnv): Pick<ConnectorsConfig, 'mtnMomo' | 'mpesa'> {
+function connectorsConfig(e: Env, env: PaymentsEnv): Pick<ConnectorsConfig, 'mtnMomo' | 'mpesa' | 'flutterwave'> {
   const collection = group(e, MTN_PRODUCT_VARIABLES('COLLECTION'), 'MTN MoMo collections');
   const disbursement = group(e, MTN_PRODUCT_VARIABLES('DISBURSEMENT'), 'MTN MoMo disbursements');
   let mtnMomo: MtnMomoConfig | null = null;
@@ -230,7 +243,14 @@ function connectorsConfig(e: Env, env: PaymentsEnv): Pick<ConnectorsConfig, 'mtn
       },
     };
   }
-  return { mtnMomo, mpesa };
+  const flw = group(e, FLUTTERWAVE_VARIABLES, 'Flutterwave');
+  const flutterwave = flw && {
+    baseUrl: e.FLUTTERWAVE_BASE_URL ?? PROVIDER_BASE_URLS.flutterwave,
+    secretKey: flw.FLUTTERWAVE_SECRET_KEY,
+    encryptionKey: flw.FLUTTERWAVE_ENCRYPTION_KEY,
+    webhookHash: flw.FLUTTERWAVE_WEBHOOK_HASH,
+  };
+  return { mtnMomo, mpesa, flutterwave };
 }
 
 export interface Config {
@@ -335,12 +355,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.FAULT_INJECT && e.PAYMENTS_ENV !== 'sandbox') throw new Error('Invalid configuration: FAULT_INJECT is for sandbox durability tests only');
   const connectors = connectorsConfig(e as unknown as Env, e.PAYMENTS_ENV);
   // A provider's callbacks must reach this service from the internet: production needs its public address.
-  if (e.PAYMENTS_ENV === 'production' && (connectors.mtnMomo || connectors.mpesa) && !e.PUBLIC_BASE_URL) {
+  if (e.PAYMENTS_ENV === 'production' && (connectors.mtnMomo || connectors.mpesa || connectors.flutterwave) && !e.PUBLIC_BASE_URL) {
     throw new Error('Invalid configuration: PUBLIC_BASE_URL is required in production when a provider connector is configured (its callbacks are sent there)');
   }
   // Reconciliation must not ask a provider again while the first creation may still be waiting: one creation makes
   // at most four calls (a token, the request, a fresh token after a 401, the request again), each with its timeout.
-  const reconcileAfterMs = connectors.mtnMomo || connectors.mpesa ? Math.max(e.RECONCILE_AFTER_MS, 4 * e.PROVIDER_TIMEOUT_MS + 1000) : e.RECONCILE_AFTER_MS;
+  const reconcileAfterMs = connectors.mtnMomo || connectors.mpesa || connectors.flutterwave ? Math.max(e.RECONCILE_AFTER_MS, 4 * e.PROVIDER_TIMEOUT_MS + 1000) : e.RECONCILE_AFTER_MS;
   return {
     env: e.PAYMENTS_ENV,
     port: e.PORT,

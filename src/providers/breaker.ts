@@ -144,6 +144,15 @@ export class GuardedConnector implements Connector {
     return this.inner.parseNotification(notification);
   }
 
+  /** False for a connector that takes no account-wide webhooks. */
+  authenticateWebhook(headers: Record<string, string | string[] | undefined>): boolean {
+    return this.inner.authenticateWebhook?.(headers) ?? false;
+  }
+
+  webhookTransaction(notification: Parameters<Connector['parseNotification']>[0]): string | null {
+    return this.inner.webhookTransaction?.(notification) ?? null;
+  }
+
   // Replaced in the constructor by the guarded calls.
   declare initiate: Connector['initiate'];
   declare decide: Connector['decide'];

@@ -265,6 +265,12 @@ export interface Connector {
   readonly inProcess?: boolean;
   /** Whether `decide` and retries read the stored notifications (else they are not loaded: one read less per settlement). */
   readonly readsNotifications?: boolean;
+  /**
+   * Providers that send account-wide webhooks to one address (Flutterwave) instead of a callback per
+   * transaction: whether the request is theirs (a shared secret), and which of our transactions it names.
+   */
+  authenticateWebhook?(headers: Record<string, string | string[] | undefined>): boolean;
+  webhookTransaction?(notification: InboundNotification): string | null;
   /** What the provider expects back from a callback it sent (HTTP 200 with this body). */
   readonly acknowledgement: unknown;
   /** A token call (or the like) for each product configured: `npm run provider:check`. */

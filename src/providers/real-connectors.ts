@@ -1,5 +1,6 @@
 import type { ConnectorsConfig } from '../config';
 import type { Connector } from './connector';
+import { FlutterwaveConnector } from './flutterwave/flutterwave.connector';
 import { MpesaConnector } from './mpesa/mpesa.connector';
 import { MtnMomoConnector } from './mtn-momo/mtn-momo.connector';
 
@@ -12,6 +13,7 @@ export function realConnectors(
 ): Connector[] {
   const list: Connector[] = [];
   if (settings.mtnMomo) list.push(new MtnMomoConnector(settings.mtnMomo, settings.timeoutMs));
+  if (settings.flutterwave) list.push(new FlutterwaveConnector(settings.flutterwave, settings.timeoutMs));
   if (settings.mpesa) list.push(new MpesaConnector(settings.mpesa, settings.timeoutMs, now, (t, q) => recordQuery('mpesa', t, q)));
   return list;
 }

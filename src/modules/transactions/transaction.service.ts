@@ -60,6 +60,8 @@ export type SimulateCommand = Command<typeof simulateSchema>;
 /** Statements reserving from one merchant's balance that one instance sends at once (they serialise on its row anyway). */
 const HOT_ACCOUNT_CONCURRENCY = 2;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** A notification for a transaction still being created is looked at again after this. */
 const CHECK_AGAIN_MS = 1000;
 
@@ -287,6 +289,28 @@ export class TransactionService {
     const transactionId = this.rails.transactionOfToken(connector, token);
     const txn = transactionId ? await this.store.findById(transactionId) : null;
     if (!txn || txn.connector !== connector) throw AppError.notFound('Callback');
+    return this.keepNotification(txn, notification);
+  }
+
+  /**
+   * An account-wide webhook (`/v1/providers/{connector}/webhook`, Flutterwave's): the connector
+   * authenticates it (its shared secret; else NOT_FOUND, nothing kept) and names our transaction
+   * (its reference). One about no transaction of that connector is answered and ignored.
+   */
+  async receiveWebhook(connector: string, headers: Record<string, string | string[] | undefined>, notification: InboundNotification): Promise<unknown> {
+    const rail = this.rails.router.has(connector) ? this.rails.router.connector(connector) : null;
+    if (!rail?.authenticateWebhook(headers)) throw AppError.notFound('Webhook');
+    const transactionId = rail.webhookTransaction(notification);
+    const txn = transactionId && UUID.test(transactionId) ? await this.store.findById(transactionId) : null;
+    if (!txn || txn.connector !== connector) {
+      this.logger.warn({ connector }, 'provider webhook about no transaction of this connector; ignored');
+      return rail.acknowledgement;
+    }
+    return this.keepNotification(txn, notification);
+  }
+
+  private async keepNotification(txn: Transaction, notification: InboundNotification): Promise<unknown> {
+    const connector = txn.connector;
     const rail = this.rails.of(txn);
     const parsed = rail.parseNotification(notification);
     const kept = await this.rails.receive({ ...notification, connector, transactionId: txn.id, parsed });

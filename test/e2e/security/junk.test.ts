@@ -254,6 +254,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     'POST /v1/admin/merchants/:merchantId/enable': 'takes only the path parameter (swept below)',
     'POST /v1/providers/:connector/callback/:token': 'takes any body, raw, and keeps it (junk swept in test/e2e/rails/callbacks.test.ts)',
     'PUT /v1/providers/:connector/callback/:token': 'the same, as MTN sends it',
+    'POST /v1/providers/:connector/webhook': 'takes any body, raw, once its sender is authenticated (test/e2e/rails/flutterwave.test.ts)',
   };
 
   it('coverage: every registered REST write route is swept', () => {

@@ -785,4 +785,29 @@ export const OPERATIONS: OperationSpec[] = [
       },
     },
   })),
+  {
+    method: 'post',
+    path: '/v1/providers/{connector}/webhook',
+    operationId: 'receiveProviderWebhook',
+    tag: 'Providers',
+    access: 'public',
+    summary: 'A provider’s account-wide webhook (Flutterwave’s, with `verif-hash`)',
+    description:
+      'Called by payment providers that send every webhook to one address, never by merchants. The connector authenticates it (Flutterwave: the `verif-hash` header, compared in constant time; ' +
+      'otherwise 404 and nothing is kept) and names the transaction from its reference. The body is kept raw, once, and only prompts a status query.',
+    params: { connector: '`flutterwave`' },
+    raw: {
+      requestBody: { description: 'The provider’s webhook, as it sends it', content: { '*/*': { schema: {} } } },
+      responses: {
+        '200': {
+          description: 'Kept (or a duplicate, or about no transaction of ours: ignored)',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+        '404': {
+          description: 'Not the provider’s (the shared secret is wrong or missing)',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      },
+    },
+  },
 ];

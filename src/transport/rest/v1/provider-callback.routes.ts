@@ -23,4 +23,12 @@ export async function providerCallbackRoutes(app: FastifyInstance, { services }:
       body: typeof request.body === 'string' ? request.body : '',
     });
   app.route<CallbackRoute>({ method: ['POST', 'PUT'], url: '/providers/:connector/callback/:token', bodyLimit: CALLBACK_BODY_LIMIT, handler });
+  // Account-wide webhooks (Flutterwave's `verif-hash`): the connector authenticates them and names the transaction.
+  app.post<{ Params: { connector: string }; Body: string | undefined }>('/providers/:connector/webhook', { bodyLimit: CALLBACK_BODY_LIMIT }, async (request) =>
+    services.transactions.receiveWebhook(request.params.connector, request.headers, {
+      method: request.method,
+      contentType: request.headers['content-type'] ?? null,
+      body: typeof request.body === 'string' ? request.body : '',
+    }),
+  );
 }
