@@ -360,7 +360,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   // Reconciliation must not ask a provider again while the first creation may still be waiting: one creation makes
   // at most four calls (a token, the request, a fresh token after a 401, the request again), each with its timeout.
-  const reconcileAfterMs = connectors.mtnMomo || connectors.mpesa || connectors.flutterwave ? Math.max(e.RECONCILE_AFTER_MS, 4 * e.PROVIDER_TIMEOUT_MS + 1000) : e.RECONCILE_AFTER_MS;
+  const reconcileAfterMs =
+    connectors.mtnMomo || connectors.mpesa || connectors.flutterwave ? Math.max(e.RECONCILE_AFTER_MS, 4 * e.PROVIDER_TIMEOUT_MS + 1000) : e.RECONCILE_AFTER_MS;
   return {
     env: e.PAYMENTS_ENV,
     port: e.PORT,

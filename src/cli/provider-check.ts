@@ -17,9 +17,11 @@ async function check(): Promise<number> {
   );
   const report: Record<string, { ok: boolean; base_url?: string; lines?: string[]; error?: string }> = {};
   for (const connector of connectors) {
-    const baseUrl = { mtn_momo: config.connectors.mtnMomo?.baseUrl, mpesa: config.connectors.mpesa?.baseUrl, flutterwave: config.connectors.flutterwave?.baseUrl }[
-      connector.name
-    ];
+    const baseUrl = {
+      mtn_momo: config.connectors.mtnMomo?.baseUrl,
+      mpesa: config.connectors.mpesa?.baseUrl,
+      flutterwave: config.connectors.flutterwave?.baseUrl,
+    }[connector.name];
     try {
       report[connector.name] = { ok: true, base_url: baseUrl, lines: await connector.checkCredentials() };
     } catch (err) {

@@ -2,7 +2,7 @@
  * The HTTP plumbing the provider fakes (mtn-momo.fake.ts, mpesa.fake.ts) share, and nothing a provider documents:
  * listening on 127.0.0.1, reading and recording requests, the fault rules (`failNext`), the decision timers, and
  * sending callbacks to http://127.0.0.1 with waiters for `callbackDelivered`. Status codes, bodies, error shapes,
- * auth, the callback's method and Content-Type stay in each fake (they are the provider's, or each fake's documented
+ * auth, the callback's method, Content-Type and any extra headers stay in each fake (they are the provider's, or each fake's documented
  * choice) and come in here as parameters.
  *
  * The one rule that holds for all of it: nothing is ever sent anywhere but http://127.0.0.1 (assertLoopbackUrl runs
@@ -217,6 +217,11 @@ export interface LoopbackCallbacksOptions<D extends CallbackDelivery> {
   deliveries: D[];
   /** The id a delivery is for, as `callbackDelivered(id)` names it. */
   idOf: (delivery: D) => string;
+  /**
+   * Extra request headers for a delivery (e.g. Flutterwave's `verif-hash`); none by default. Content-Type and
+   * Content-Length are always the ones above and cannot be overridden here.
+   */
+  headersOf?: (delivery: D) => Record<string, string>;
 }
 
 /**
@@ -241,6 +246,9 @@ export class LoopbackCallbacks<D extends CallbackDelivery> {
     if (this.closed) return Promise.reject(new Error(`${this.options.owner} closed`));
     this.options.deliveries.push(delivery);
     const { body } = delivery;
+    const extraHeaders = Object.fromEntries(
+      Object.entries(this.options.headersOf?.(delivery) ?? {}).filter(([name]) => !/^content-(type|length)$/i.test(name)),
+    );
     return new Promise((resolve) => {
       let done = false;
       const finish = (status: number | null, error: string | null) => {
@@ -259,7 +267,7 @@ export class LoopbackCallbacks<D extends CallbackDelivery> {
           port: Number(target.port || 80),
           path: `${target.pathname}${target.search}`,
           method: this.options.method,
-          headers: { 'content-type': this.options.contentType, 'content-length': Buffer.byteLength(body) },
+          headers: { ...extraHeaders, 'content-type': this.options.contentType, 'content-length': Buffer.byteLength(body) },
           timeout: 10_000,
         },
         (res) => {

@@ -3,6 +3,7 @@ import { GuardedConnector } from '../../src/providers/breaker';
 import { describeRoute, msisdn, type Connector, type Route } from '../../src/providers/connector';
 import { b2cFailureReason, darajaTimestamp, stkFailureReason, stkPassword } from '../../src/providers/mpesa/mpesa.connector';
 import { momoNote, mtnFailureReason } from '../../src/providers/mtn-momo/mtn-momo.connector';
+import { transferFailureReason } from '../../src/providers/flutterwave/flutterwave.connector';
 import { ConnectorRouter, parseRoutingRules } from '../../src/providers/routing';
 import { TokenCache } from '../../src/providers/provider-http';
 import { createLogger } from '../../src/shared/logger';
@@ -18,6 +19,9 @@ describe('connector configuration (config.ts)', () => {
   it('refuses a half-configured product, naming what is missing', () => {
     expect(() => loadConfig({ ...PRODUCTION, MTN_MOMO_TARGET_ENVIRONMENT: 'mtnghana', MTN_MOMO_COLLECTION_PRIMARY_KEY: 'pk' })).toThrow(
       'MTN MoMo collections is configured (MTN_MOMO_COLLECTION_PRIMARY_KEY) but MTN_MOMO_COLLECTION_USER_ID, MTN_MOMO_COLLECTION_API_KEY are missing',
+    );
+    expect(() => loadConfig({ ...PRODUCTION, FLUTTERWAVE_SECRET_KEY: 'FLWSECK_TEST-x' })).toThrow(
+      'Flutterwave is configured (FLUTTERWAVE_SECRET_KEY) but FLUTTERWAVE_ENCRYPTION_KEY, FLUTTERWAVE_WEBHOOK_HASH are missing',
     );
     expect(() => loadConfig({ ...PRODUCTION, MPESA_CONSUMER_KEY: 'k', MPESA_CONSUMER_SECRET: 's', MPESA_SHORTCODE: '174379' })).toThrow(
       'M-Pesa STK Push is configured (MPESA_CONSUMER_KEY, MPESA_CONSUMER_SECRET, MPESA_SHORTCODE) but MPESA_PASSKEY is missing',
@@ -138,6 +142,9 @@ describe('provider details', () => {
     expect(stkFailureReason('1032')).toBe('payment_declined_by_sender');
     expect(stkFailureReason('1037')).toBe('sender_unreachable');
     expect(b2cFailureReason('2040')).toBe('beneficiary_account_unavailable');
+    expect(transferFailureReason('DISBURSE FAILED: Insufficient funds in customer wallet')).toBe('provider_float_insufficient');
+    expect(transferFailureReason('Account could not be resolved')).toBe('beneficiary_account_unavailable');
+    expect(transferFailureReason(null)).toBe('provider_declined');
   });
 
   it('caches a token until shortly before it expires, and shares one fetch between concurrent callers', async () => {

@@ -31,6 +31,8 @@ const TRANSFER_CODES: Record<string, Record<string, string>> = data.transfer_cod
 export class FlutterwaveConnector implements Connector {
   readonly name = 'flutterwave';
   readonly acknowledgement = { status: 'success' };
+  /** A retry looks for the transfer a webhook named. */
+  readonly readsNotifications = true;
   private readonly http: ProviderHttp;
 
   constructor(
@@ -58,6 +60,13 @@ export class FlutterwaveConnector implements Connector {
     if (request.kind !== 'transfer') throw new ProviderRefusal('ROUTE_UNAVAILABLE', 'Flutterwave collections are not connected yet', 'provider_refused', true);
     const accountBank = this.accountBank(request.countryCode, request.networkCode);
     if (!accountBank) throw new ProviderRefusal('ROUTE_UNAVAILABLE', 'Flutterwave does not serve this bank or wallet', 'provider_refused', true);
+    // A retry: a webhook (authenticated by verif-hash) may have named the transfer; it is ours if Flutterwave's GET says
+    // its reference is our id. Otherwise the same reference is sent again, which Flutterwave refuses if it has it.
+    if (request.retry) {
+      for (const id of new Set(request.retry.notifications.flatMap((n) => (n.parsed.providerReference ? [n.parsed.providerReference] : [])))) {
+        if (/^\d+$/.test(id) && (await this.transferReference(id)) === request.idempotencyKey) return { providerReference: id };
+      }
+    }
     let res: ProviderResponse;
     try {
       res = await this.send('POST', '/v3/transfers', 'transfer', {
@@ -88,10 +97,26 @@ export class FlutterwaveConnector implements Connector {
     const message = field(res.json, 'message') ?? `HTTP ${res.status}`;
     if (retry) return new ProviderUnreachable(this.name, 'transfer', `refused on retry: ${message}`);
     if (res.status === 401 || res.status === 403) {
-      return new ProviderRefusal('PROVIDER_UNAVAILABLE', 'Flutterwave refused our account’s request; nothing was sent. Try again shortly', 'provider_refused', true);
+      return new ProviderRefusal(
+        'PROVIDER_UNAVAILABLE',
+        'Flutterwave refused our account’s request; nothing was sent. Try again shortly',
+        'provider_refused',
+        true,
+      );
     }
-    if (res.status >= 400 && res.status < 500) return new ProviderRefusal('INVALID_REQUEST', 'Flutterwave refused the payout for this account', 'beneficiary_account_unavailable');
+    if (res.status >= 400 && res.status < 500)
+      return new ProviderRefusal('INVALID_REQUEST', 'Flutterwave refused the payout for this account', 'beneficiary_account_unavailable');
     return new ProviderUnreachable(this.name, 'transfer', `HTTP ${res.status}`);
+  }
+
+  /** The reference of the transfer with this id (null when Flutterwave has none). */
+  private async transferReference(id: string): Promise<string | null> {
+    try {
+      const res = await this.send('GET', `/v3/transfers/${id}`, 'transfer status');
+      return res.status === 200 ? field(res.json, 'data', 'reference') : null;
+    } catch (err) {
+      throw unknownOutcome(this.name, 'transfer status', err);
+    }
   }
 
   async decide(request: DecideRequest): Promise<SettlementDecision> {
@@ -138,7 +163,8 @@ export class FlutterwaveConnector implements Connector {
 
   async checkCredentials(): Promise<string[]> {
     const res = await this.send('GET', '/v3/balances', 'balances');
-    if (res.status !== 200) throw new ProviderRefusal('PROVIDER_UNAVAILABLE', `Flutterwave refused our secret key (HTTP ${res.status})`, 'provider_refused', true);
+    if (res.status !== 200)
+      throw new ProviderRefusal('PROVIDER_UNAVAILABLE', `Flutterwave refused our secret key (HTTP ${res.status})`, 'provider_refused', true);
     return ['secret key accepted (balances read)'];
   }
 }

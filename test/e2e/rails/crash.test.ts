@@ -1,3 +1,4 @@
+import { FlutterwaveFake } from '../../fakes/flutterwave.fake';
 import { MpesaFake } from '../../fakes/mpesa.fake';
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
@@ -95,9 +96,10 @@ describe('rails: a crash between the provider’s 202 and the commit', () => {
 
   it('npm run provider:check makes a token call to each configured connector and reports it', async () => {
     const mpesa = await MpesaFake.start();
+    const flw = await FlutterwaveFake.start();
     try {
       const before = { mtn: fake.tokensIssued.collection, mpesa: mpesa.tokensIssued };
-      const ok = await runCli(db.url, 'provider-check', [], { ...fake.env(), ...mpesa.env() });
+      const ok = await runCli(db.url, 'provider-check', [], { ...fake.env(), ...mpesa.env(), ...flw.env() });
       expect(ok.exitCode).toBe(0);
       expect(ok.output).toMatchObject({
         ok: true,
@@ -108,6 +110,7 @@ describe('rails: a crash between the provider’s 202 and the commit', () => {
             lines: [expect.stringContaining('collection: token issued'), expect.stringContaining('disbursement: token issued')],
           },
           mpesa: { ok: true, base_url: mpesa.url, lines: [expect.stringContaining('oauth: token issued')] },
+          flutterwave: { ok: true, base_url: flw.url, lines: ['secret key accepted (balances read)'] },
         },
       });
       expect(fake.tokensIssued.collection).toBe(before.mtn + 1);
@@ -125,6 +128,7 @@ describe('rails: a crash between the provider’s 202 and the commit', () => {
       expect(none.output).toMatchObject({ ok: false, note: expect.stringContaining('no provider connector is configured') });
     } finally {
       await mpesa.close();
+      await flw.close();
     }
   });
 });

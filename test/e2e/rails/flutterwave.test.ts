@@ -104,7 +104,8 @@ describe('Flutterwave payouts (production, against the fake)', () => {
     await request(app.url, 'POST', SEND, { token: m.token, body });
     const row = await awaitStatus(app, body.reference, 'failed');
     expect(row?.status).toBe('failed');
-    expect(row?.failure_reason).toMatch(/^(provider_float_insufficient|beneficiary_account_unavailable|provider_declined)$/);
+    // "DISBURSE FAILED: Insufficient funds in customer wallet": our float at Flutterwave.
+    expect(row?.failure_reason).toBe('provider_float_insufficient');
     expect((await ledgerVerify(app.db.url)).ok).toBe(true);
   });
 
@@ -118,13 +119,27 @@ describe('Flutterwave payouts (production, against the fake)', () => {
     const missing = await request(app.url, 'POST', '/v1/providers/flutterwave/webhook', { body: lie });
     expect(missing.status).toBe(404);
     expect(await notificationRows(app, row.id)).toEqual([]);
-    const leaked = await request(app.url, 'POST', '/v1/providers/flutterwave/webhook', { body: lie, headers: { 'verif-hash': flw.env().FLUTTERWAVE_WEBHOOK_HASH! } });
+    const leaked = await request(app.url, 'POST', '/v1/providers/flutterwave/webhook', {
+      body: lie,
+      headers: { 'verif-hash': flw.env().FLUTTERWAVE_WEBHOOK_HASH! },
+    });
     expect(leaked.status).toBe(200);
     expect(await eventually(async () => (await notificationRows(app, row.id))[0]?.processed_at != null)).toBe(true);
     expect((await txnRow(app, body.reference))?.status).toBe('processing');
     await flw.completeTransfer(Number(row.provider_reference), 'SUCCESSFUL');
     expect((await awaitStatus(app, body.reference, 'successful'))?.status).toBe('successful');
   });
+
+  it('a timeout on the transfer is never sent twice: the retry’s same reference is refused, the webhook names the transfer', async () => {
+    flw.failNext('accept-then-timeout', { path: '/v3/transfers' });
+    const body = bankPayout(m.customerUuid, '0690000033');
+    expect((await request(app.url, 'POST', SEND, { token: m.token, body })).status).toBe(500);
+    const row = (await txnRow(app, body.reference))!;
+    expect(row.status).toBe('initiating');
+    expect((await awaitStatus(app, body.reference, 'successful', 600))?.status).toBe('successful');
+    expect(transfersTo(flw, row.id)).toHaveLength(1);
+    expect((await txnRow(app, body.reference))?.provider_reference).toBe(String(transfersTo(flw, row.id)[0]!.id));
+  }, 60_000);
 
   it('settles by polling when the webhook is lost', async () => {
     flw.dropWebhooks = true;
