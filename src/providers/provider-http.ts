@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ProviderUnreachable } from './connector';
 
 /** A provider's answer: status, raw text and the JSON it holds (undefined when it is not JSON). */
@@ -108,6 +109,20 @@ export class TokenCache {
     this.invalidate(token);
     return call(await this.get());
   }
+}
+
+/** A notification's body as JSON, or undefined when it is not JSON (anyone may send anything). */
+export function lenientJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The dedupe key of a notification: its body's SHA-256 (the same bytes twice are one notification). */
+export function bodyDigest(body: string): string {
+  return createHash('sha256').update(body).digest('hex');
 }
 
 /** NUL and lone surrogates: what a PostgreSQL text or jsonb value cannot hold. */

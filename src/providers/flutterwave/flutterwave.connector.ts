@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FlutterwaveConfig } from '../../config';
 import { safeEqual } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
@@ -15,7 +14,7 @@ import {
   type Route,
   type SettlementDecision,
 } from '../connector';
-import { ProviderHttp, field, type ProviderResponse } from '../provider-http';
+import { ProviderHttp, bodyDigest, field, lenientJson, type ProviderResponse } from '../provider-http';
 import data from './flutterwave.data.json';
 
 /**
@@ -131,14 +130,9 @@ export class FlutterwaveConnector implements Connector {
   }
 
   parseNotification(notification: InboundNotification): ParsedNotification {
-    let json: unknown;
-    try {
-      json = JSON.parse(notification.body);
-    } catch {
-      json = undefined;
-    }
+    const json = lenientJson(notification.body);
     return {
-      dedupeKey: createHash('sha256').update(notification.body).digest('hex'),
+      dedupeKey: bodyDigest(notification.body),
       providerReference: field(json, 'data', 'id'),
       claimed: field(json, 'data', 'status'),
     };
@@ -152,12 +146,7 @@ export class FlutterwaveConnector implements Connector {
 
   /** The transaction a webhook is about: our id, sent as the transfer's `reference` (or a charge's `tx_ref`). */
   webhookTransaction(notification: InboundNotification): string | null {
-    let json: unknown;
-    try {
-      json = JSON.parse(notification.body);
-    } catch {
-      return null;
-    }
+    const json = lenientJson(notification.body);
     return field(json, 'data', 'reference') ?? field(json, 'data', 'tx_ref');
   }
 

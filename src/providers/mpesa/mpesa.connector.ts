@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { MpesaConfig } from '../../config';
 import { AppError } from '../../shared/errors';
 import {
@@ -18,7 +17,7 @@ import {
   type SettlementDecision,
   type StoredNotification,
 } from '../connector';
-import { ProviderHttp, TokenCache, field, type ProviderResponse } from '../provider-http';
+import { ProviderHttp, TokenCache, bodyDigest, field, lenientJson, type ProviderResponse } from '../provider-http';
 
 /**
  * Safaricom M-Pesa Daraja (docs/providers.md): collections by STK Push (Lipa na M-Pesa
@@ -346,14 +345,9 @@ export class MpesaConnector implements Connector {
    * or anything else: kept and read, never believed by itself.
    */
   parseNotification(notification: InboundNotification): ParsedNotification {
-    let json: unknown;
-    try {
-      json = JSON.parse(notification.body);
-    } catch {
-      json = undefined;
-    }
+    const json = lenientJson(notification.body);
     const parsed: ParsedNotification = {
-      dedupeKey: createHash('sha256').update(notification.body).digest('hex'),
+      dedupeKey: bodyDigest(notification.body),
       providerReference: null,
       claimed: null,
     };

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { MtnMomoConfig, MtnMomoProduct } from '../../config';
 import { AppError } from '../../shared/errors';
 import {
@@ -16,7 +15,7 @@ import {
   type Route,
   type SettlementDecision,
 } from '../connector';
-import { ProviderHttp, TokenCache, field, type ProviderResponse } from '../provider-http';
+import { ProviderHttp, TokenCache, bodyDigest, field, lenientJson, type ProviderResponse } from '../provider-http';
 
 /**
  * MTN MoMo Open API (docs/providers.md): collections by request-to-pay, payouts by
@@ -274,14 +273,9 @@ export class MtnMomoConnector implements Connector {
 
   /** The callback is the GET's body, unsigned: kept, never believed. Any body at all is fine here. */
   parseNotification(notification: InboundNotification): ParsedNotification {
-    let json: unknown;
-    try {
-      json = JSON.parse(notification.body);
-    } catch {
-      json = undefined;
-    }
+    const json = lenientJson(notification.body);
     return {
-      dedupeKey: createHash('sha256').update(notification.body).digest('hex'),
+      dedupeKey: bodyDigest(notification.body),
       providerReference: field(json, 'referenceId') ?? field(json, 'financialTransactionId'),
       claimed: field(json, 'status'),
     };

@@ -10,6 +10,7 @@ import type {
   SettlementDecision,
   VirtualAccountRequest,
 } from '../connector';
+import { bodyDigest } from '../provider-http';
 import { sandboxAuthenticationPath, type SandboxCardCharges } from './sandbox-card-charges';
 import { sandboxCardBehaviour } from './sandbox-cards';
 
@@ -50,7 +51,7 @@ export class SandboxPaymentProvider implements Connector {
   }
 
   parseNotification(notification: InboundNotification): ParsedNotification {
-    return { dedupeKey: createHash('sha256').update(notification.body).digest('hex'), providerReference: null, claimed: null };
+    return { dedupeKey: bodyDigest(notification.body), providerReference: null, claimed: null };
   }
 
   async checkCredentials(): Promise<string[]> {
