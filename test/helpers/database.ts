@@ -21,6 +21,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     url: url.toString(),
     async drop() {
+      // KEEP_TEST_DATABASES=1 keeps them, to inspect afterwards (npm run ledger:verify with DATABASE_URL on one).
+      if (process.env.KEEP_TEST_DATABASES === '1') return;
       const client = new Client({ connectionString: TEST_DATABASE_URL });
       await client.connect();
       await client.query(`drop database if exists ${name} with (force)`);
