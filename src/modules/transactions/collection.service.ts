@@ -9,7 +9,16 @@ import { currencyField } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import type { ReferenceService } from '../reference/reference.service';
-import { checkDialCode, checkLocalAmount, checkRoute, crossBorderFields, crossBorderRequest, crossBorderRoute, routeColumns } from './cross-border.checks';
+import {
+  checkDialCode,
+  checkLocalAmount,
+  checkRoute,
+  crossBorderDecide,
+  crossBorderFields,
+  crossBorderRequest,
+  crossBorderRoute,
+  routeColumns,
+} from './cross-border.checks';
 import type { Transaction } from './transaction.record';
 import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import { moneyInLedger, moneyInLegs } from './transaction.ledger';
@@ -114,15 +123,8 @@ export class CollectionKind implements TransactionKindHandler {
     return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
   }
 
-  async settle(txn: Transaction, trigger: DecideTrigger) {
-    return this.rails.of(txn).decide({
-      kind: 'collection',
-      idempotencyKey: txn.id,
-      accountType: txn.accountType!,
-      accountNumber: txn.accountNumber!,
-      providerReference: txn.providerReference,
-      ...(await this.rails.decideContext(txn, trigger)),
-    });
+  settle(txn: Transaction, trigger: DecideTrigger) {
+    return crossBorderDecide(this.rails, txn, 'collection', trigger);
   }
 
   ledger(txn: Transaction): LedgerEffect {

@@ -3,7 +3,8 @@ import { AppError } from '../../shared/errors';
 import { parseAmount, type Decimal } from '../../shared/money';
 import { amountField, countryCodeField, dialCodeField, referenceField, requiredText } from '../../shared/fields';
 import type { CustomerService, Payer } from '../customers/customer.service';
-import type { Direction, Route as ConnectorRoute } from '../../providers/connector';
+import type { DecideTrigger, Direction, Route as ConnectorRoute, SettlementDecision } from '../../providers/connector';
+import type { Rails } from '../../providers/rails';
 import type { ReferenceService } from '../reference/reference.service';
 import type { Transaction } from './transaction.record';
 import { CHANNEL_TYPES, type Channel, type ChannelType, type Country, type Network, type RampType } from '../reference/reference.types';
@@ -118,4 +119,16 @@ export function crossBorderRequest(reference: ReferenceService, txn: Transaction
     accountNumber: txn.accountNumber!,
     description: txn.reason,
   };
+}
+
+/** The status query of a cross-border transaction (the settlement job's question), from its stored row. */
+export async function crossBorderDecide(rails: Rails, txn: Transaction, kind: Direction, trigger: DecideTrigger): Promise<SettlementDecision> {
+  return rails.of(txn).decide({
+    kind,
+    idempotencyKey: txn.id,
+    accountType: txn.accountType!,
+    accountNumber: txn.accountNumber!,
+    providerReference: txn.providerReference,
+    ...(await rails.decideContext(txn, trigger)),
+  });
 }

@@ -9,7 +9,7 @@ import type { Faults } from '../../shared/faults';
 import { KeyedSemaphore } from '../../shared/keyed-semaphore';
 import { publishBalanceChanges } from '../ledger/ledger.service';
 import type { Logger } from '../../shared/logger';
-import { pageRequestSchema, toPage, type Page } from '../../shared/pagination';
+import { UUID_ID, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { REFERENCE_CHARACTERS, timestampField } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
@@ -59,8 +59,6 @@ export type SimulateCommand = Command<typeof simulateSchema>;
 
 /** Statements reserving from one merchant's balance that one instance sends at once (they serialise on its row anyway). */
 const HOT_ACCOUNT_CONCURRENCY = 2;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A notification for a transaction still being created is looked at again after this. */
 const CHECK_AGAIN_MS = 1000;
@@ -301,7 +299,7 @@ export class TransactionService {
     const rail = this.rails.router.has(connector) ? this.rails.router.connector(connector) : null;
     if (!rail?.authenticateWebhook(headers)) throw AppError.notFound('Webhook');
     const transactionId = rail.webhookTransaction(notification);
-    const txn = transactionId && UUID.test(transactionId) ? await this.store.findById(transactionId) : null;
+    const txn = transactionId && UUID_ID.test(transactionId) ? await this.store.findById(transactionId) : null;
     if (!txn || txn.connector !== connector) {
       this.logger.warn({ connector }, 'provider webhook about no transaction of this connector; ignored');
       return rail.acknowledgement;

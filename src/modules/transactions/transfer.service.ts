@@ -10,7 +10,16 @@ import { parseInput, type Command } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import { isQuoteLive, type RatesService } from '../rates/rates.service';
 import type { ReferenceService } from '../reference/reference.service';
-import { checkDialCode, checkRoute, checkWithinBounds, crossBorderFields, crossBorderRequest, crossBorderRoute, routeColumns } from './cross-border.checks';
+import {
+  checkDialCode,
+  checkRoute,
+  checkWithinBounds,
+  crossBorderDecide,
+  crossBorderFields,
+  crossBorderRequest,
+  crossBorderRoute,
+  routeColumns,
+} from './cross-border.checks';
 import type { Transaction } from './transaction.record';
 import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import { moneyOutLedger, moneyOutLegs } from './transaction.ledger';
@@ -137,15 +146,8 @@ export class TransferKind implements TransactionKindHandler {
     return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
   }
 
-  async settle(txn: Transaction, trigger: DecideTrigger) {
-    return this.rails.of(txn).decide({
-      kind: 'transfer',
-      idempotencyKey: txn.id,
-      accountType: txn.accountType!,
-      accountNumber: txn.accountNumber!,
-      providerReference: txn.providerReference,
-      ...(await this.rails.decideContext(txn, trigger)),
-    });
+  settle(txn: Transaction, trigger: DecideTrigger) {
+    return crossBorderDecide(this.rails, txn, 'transfer', trigger);
   }
 
   ledger(txn: Transaction): LedgerEffect {
