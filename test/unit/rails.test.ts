@@ -141,6 +141,9 @@ describe('provider details', () => {
     expect(mtnFailureReason('SOMETHING_NEW', 'collection')).toBe('provider_declined');
     expect(stkFailureReason('1032')).toBe('payment_declined_by_sender');
     expect(stkFailureReason('1037')).toBe('sender_unreachable');
+    expect(stkFailureReason('SFC_IC0003')).toBe('provider_refused');
+    expect(b2cFailureReason('SFC_IC0003')).toBe('beneficiary_account_unavailable');
+    expect(mtnFailureReason('PAYEE_NOT_ALLOWED_TO_RECEIVE', 'transfer')).toBe('beneficiary_account_unavailable');
     expect(b2cFailureReason('2040')).toBe('beneficiary_account_unavailable');
     expect(transferFailureReason('DISBURSE FAILED: Insufficient funds in customer wallet')).toBe('provider_float_insufficient');
     expect(transferFailureReason('Account could not be resolved')).toBe('beneficiary_account_unavailable');

@@ -76,7 +76,8 @@ export class FlutterwaveConnector implements Connector {
         currency: request.currency,
         debit_currency: request.currency,
         reference: request.idempotencyKey,
-        callback_url: request.callbackUrl,
+        // No callback_url: Flutterwave takes at most 100 characters (its SDK's schema), and its webhooks come to the
+        // account's address anyway (/v1/providers/flutterwave/webhook).
         beneficiary_name: request.accountName ?? undefined,
       });
     } catch (err) {

@@ -43,6 +43,15 @@ const STK_REASONS: Record<string, string> = {
   '1001': 'sender_busy',
   '1025': 'provider_error',
   '9999': 'provider_error',
+  // Daraja's result-code table: limit rules, a rule-limited customer, a request not permitted, our credential locked.
+  '2': 'sender_limit_reached',
+  '3': 'sender_limit_reached',
+  '4': 'sender_limit_reached',
+  '8': 'sender_limit_reached',
+  '17': 'provider_declined',
+  '2028': 'provider_refused',
+  '8006': 'provider_refused',
+  SFC_IC0003: 'provider_refused',
 };
 
 /** B2C and Transaction Status ResultCodes → our failure_reason. */
@@ -53,6 +62,15 @@ const B2C_REASONS: Record<string, string> = {
   '2040': 'beneficiary_account_unavailable',
   '2028': 'provider_refused',
   '17': 'provider_error',
+  // Daraja's B2C result codes: amounts outside the limits, the receiver's limits, refused requests, no such operator.
+  '2': 'beneficiary_limit_reached',
+  '3': 'beneficiary_limit_reached',
+  '4': 'beneficiary_limit_reached',
+  '8': 'beneficiary_limit_reached',
+  '11': 'provider_refused',
+  '21': 'provider_refused',
+  '2006': 'provider_refused',
+  SFC_IC0003: 'beneficiary_account_unavailable',
 };
 
 export const stkFailureReason = (code: string) => STK_REASONS[code] ?? 'provider_declined';
@@ -136,7 +154,8 @@ export class MpesaConnector implements Connector {
   private post(path: string, operation: string, body: unknown): Promise<ProviderResponse> {
     return this.tokens.withToken(
       (token) => this.http.send({ method: 'POST', path, operation, body, headers: { authorization: `Bearer ${token}` } }, { unknownOn5xx: false }),
-      (res) => res.status === 401 || (res.status === 404 && /^404\.001\.0[34]$/.test(field(res.json, 'errorCode') ?? '')),
+      // 404.001.03/.04 (M-Pesa Express's documentation), 400.003.01 (Transaction Status's).
+      (res) => res.status === 401 || /^(404\.001\.0[34]|400\.003\.01)$/.test(field(res.json, 'errorCode') ?? ''),
     );
   }
 
@@ -259,7 +278,8 @@ export class MpesaConnector implements Connector {
     } catch (err) {
       throw request.retry ? unknownOutcome(this.name, 'b2c', err) : err;
     }
-    if (field(res.json, 'errorCode') === '500.002.1001') return { providerReference: request.idempotencyKey };
+    if (field(res.json, 'errorCode') === '500.002.1001' && /duplicate/i.test(field(res.json, 'errorMessage') ?? ''))
+      return { providerReference: request.idempotencyKey };
     const conversation = field(res.json, 'ConversationID');
     if (res.status === 200 && field(res.json, 'ResponseCode') === '0') {
       // Accepted without an id to keep: it is Daraja's, by our OriginatorConversationID (status queries use that).

@@ -47,6 +47,7 @@ export const MTN_TARGET_COUNTRIES: Record<string, string> = {
 const FAILURE_REASONS: Record<string, { collection: string; transfer: string }> = {
   PAYER_NOT_FOUND: { collection: 'sender_account_not_found', transfer: 'beneficiary_account_unavailable' },
   PAYEE_NOT_FOUND: { collection: 'provider_declined', transfer: 'beneficiary_account_unavailable' },
+  PAYEE_NOT_ALLOWED_TO_RECEIVE: { collection: 'provider_declined', transfer: 'beneficiary_account_unavailable' },
   NOT_ENOUGH_FUNDS: { collection: 'sender_insufficient_funds', transfer: 'provider_float_insufficient' },
   APPROVAL_REJECTED: { collection: 'payment_declined_by_sender', transfer: 'provider_declined' },
   EXPIRED: { collection: 'sender_did_not_respond', transfer: 'provider_declined' },
