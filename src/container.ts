@@ -161,14 +161,15 @@ export function createServices(infra: Infrastructure): Services {
   );
   // The kinds map: every kind's plug-in (provider call, settlement, expiry, postings), built here so a reader can follow each call.
   const releaseDelayMs = config.settlementDelayS * 1000;
+  const transactionStore = new TransactionStore(sql, jobs, outbox, secretBox);
   const kinds: TransactionKinds = {
     collection: new CollectionKind(reference, rails, { collectionTtlS: config.collectionTtlS, releaseDelayMs }),
     transfer: new TransferKind(reference, rails),
     payment: new PaymentKind(reference, rails, clock, config.paymentActionTtlS, releaseDelayMs) as TransactionKinds['payment'],
-    refund: new RefundKind(reference, rails),
+    refund: new RefundKind(reference, rails, (id) => transactionStore.findById(id)),
   };
   const transactions = new TransactionService(
-    new TransactionStore(sql, jobs, outbox, secretBox),
+    transactionStore,
     kinds,
     rails,
     clock,

@@ -32,6 +32,12 @@ const OPERATIONS = [
   'refund',
 ] as const satisfies ReadonlyArray<keyof Connector>;
 
+/** Reconciliation's call (its first attempt may have reached the provider): an initiate with its retry context, a virtual account or refund flagged. */
+function isRetry(operation: string, request: unknown): boolean {
+  if (operation === 'initiate') return (request as InitiateRequest).retry !== null;
+  return (operation === 'createVirtualAccount' || operation === 'refund') && (request as { retry?: boolean }).retry === true;
+}
+
 /** A refusal about the request itself (bad number, declined): the provider answered, so it is healthy. */
 const answeredFine = (err: unknown) => err instanceof AppError && !(err instanceof ProviderRefusal && err.providerFault);
 
@@ -86,7 +92,7 @@ export class GuardedConnector implements Connector {
       // An in-process connector (the sandbox) has no network to fail: its calls go straight through (measured, BENCHMARKS.md).
       (this as Record<string, unknown>)[op] = inner.inProcess
         ? fn.bind(inner)
-        : (...args: unknown[]) => this.call(op, () => fn.apply(inner, args), op === 'initiate' && (args[0] as InitiateRequest).retry !== null);
+        : (...args: unknown[]) => this.call(op, () => fn.apply(inner, args), isRetry(op, args[0]));
     }
   }
 

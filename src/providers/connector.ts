@@ -30,8 +30,13 @@ export interface Route {
 export interface RouteLeg {
   route: Route;
   amount: string;
+  /** The currency the provider is asked to move (a payout's destination currency). */
+  currency: string;
   accountNumber: string | null;
 }
+
+/** Who pays or is paid, read only by the connectors that need it (Flutterwave asks an email): one read, only then. */
+export type PayerLookup = () => Promise<{ email: string; name: string | null }>;
 
 /** "momo collection in GH on MTN": how an error names a route. */
 export function describeRoute(route: Route): string {
@@ -132,6 +137,8 @@ export interface InitiateRequest {
   description: string | null;
   /** Where the provider sends its notifications about this transaction (unguessable, per transaction). */
   callbackUrl: string;
+  /** The customer's email and name (Flutterwave's charges require an email). */
+  payer: PayerLookup;
   /**
    * Set when reconciliation asks again after a crash: the first request may have reached the provider.
    * `notifications`: what has been received (and status queries sent) for the transaction since.
@@ -147,7 +154,14 @@ export interface VirtualAccountRequest {
   amount: string;
   /** Shown to the sender as the account holder. */
   accountName: string;
+  /** The sender's email (Flutterwave requires one). */
+  payer: PayerLookup;
+  /** Reconciliation asks again after a crash: the first request may have reached the provider. */
+  retry: boolean;
 }
+
+/** A virtual account as the provider opened it; `expiresAt`: when the provider closes it (the collection expires then at the latest). */
+export type VirtualAccount = BankInfo & { providerReference: string; expiresAt?: Date | null };
 
 /** A provider's verdict on a processing transaction. `pending`: nothing has happened yet (keep waiting). */
 export type SettlementDecision = { outcome: 'successful' } | { outcome: 'failed'; reason: string } | { outcome: 'pending' };
@@ -166,6 +180,9 @@ export type DecideRequest =
       idempotencyKey: string;
       accountType: 'bank' | 'momo';
       accountNumber: string;
+      /** What the provider was asked to move: a verdict on another amount or currency is not ours. */
+      amount: string;
+      currency: string;
       providerReference: string | null;
       /** Where an asynchronous status answer is sent (M-Pesa's Transaction Status). */
       callbackUrl: string;
@@ -175,8 +192,21 @@ export type DecideRequest =
       trigger: DecideTrigger;
     }
   | {
+      /** A card payment awaiting the cardholder (3-D Secure on the provider's page). */
+      kind: 'payment';
+      idempotencyKey: string;
+      amount: string;
+      currency: string;
+      providerReference: string | null;
+      callbackUrl: string;
+      notifications: StoredNotification[];
+      trigger: DecideTrigger;
+    }
+  | {
       kind: 'refund';
       idempotencyKey: string;
+      /** The refunded payment's id (the key it was charged with). */
+      chargeKey: string;
       providerReference: string | null;
       callbackUrl: string;
       notifications: StoredNotification[];
@@ -191,8 +221,14 @@ export interface RefundRequest {
   reference: string;
   /** The idempotency key the payment was charged with (its transaction's id). */
   chargeKey: string;
+  /** The provider's reference of the charge. */
+  chargeReference: string | null;
   amount: string;
   currency: string;
+  /** The merchant's reason. */
+  reason: string | null;
+  /** Reconciliation asks again after a crash: the first request may have reached the provider. */
+  retry: boolean;
 }
 
 /** A card as the cardholder gave it. Held in memory for one provider call: never stored, logged or echoed. */
@@ -212,6 +248,10 @@ export interface CardChargeRequest {
   amount: string;
   currency: string;
   card: CardDetails;
+  /** The cardholder's email and name, when the payment names a customer (else a placeholder address of ours). */
+  payer: PayerLookup;
+  /** Where the provider's authentication page sends the cardholder back (our return route, then the merchant's page). */
+  returnUrl: string;
 }
 
 /**
@@ -255,8 +295,11 @@ export interface Connector {
   check?(leg: RouteLeg): void;
   /** The decimals it can pay out on a route, when fewer than the currency's (M-Pesa: whole shillings). */
   payoutDecimals?(route: Route): number | undefined;
-  /** Sends a mobile money payment prompt (collection) or a payout (transfer). */
-  initiate(request: InitiateRequest): Promise<{ providerReference: string }>;
+  /**
+   * Sends a mobile money payment prompt (collection) or a payout (transfer). `nextActionUrl`: the payer
+   * must open this page to approve (Flutterwave's Ghana, Uganda, Rwanda and Zambia mobile money).
+   */
+  initiate(request: InitiateRequest): Promise<{ providerReference: string; nextActionUrl?: string | null }>;
   /** The outcome of a processing transaction, as far as the provider knows (its status query). */
   decide(request: DecideRequest): Promise<SettlementDecision & { sentQuery?: string }>;
   /** Reads a notification (never trusting it); the body may be anything at all. */
@@ -276,7 +319,7 @@ export interface Connector {
   /** A token call (or the like) for each product configured: `npm run provider:check`. */
   checkCredentials(): Promise<string[]>;
   /** A bank account, unique to one collection, that the sender pays into. */
-  createVirtualAccount?(request: VirtualAccountRequest): Promise<BankInfo & { providerReference: string }>;
+  createVirtualAccount?(request: VirtualAccountRequest): Promise<VirtualAccount>;
   /** Charges a card (domestic payments). */
   chargeCard?(request: CardChargeRequest): Promise<CardCharge>;
   /**

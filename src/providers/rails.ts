@@ -3,7 +3,7 @@ import { JobName, type JobRunner } from '../jobs/job-runner';
 import { runSelects } from '../modules/outbox/outbox';
 import type { Transaction } from '../modules/transactions/transaction.record';
 import type { GuardedConnector } from './breaker';
-import type { DecideTrigger, InboundNotification, ParsedNotification, Route, RouteLeg, StoredNotification } from './connector';
+import type { DecideTrigger, InboundNotification, ParsedNotification, PayerLookup, Route, RouteLeg, StoredNotification } from './connector';
 import { SANDBOX_CONNECTOR, type CallbackUrls, type ConnectorRouter } from './routing';
 
 /** Notifications kept per transaction at most (a provider sends one or two): past that, a sender holding a leaked token could only add rows. */
@@ -64,6 +64,28 @@ export class Rails {
   /** The connector's callback address for the transaction ('' for an in-process connector, which sends none). */
   callbackUrl(txn: Pick<Transaction, 'id' | 'connector'>): string {
     return this.of(txn).inProcess ? '' : this.callbacks.url(txn.connector, txn.id);
+  }
+
+  /** Where the provider's authentication page returns the cardholder ('' for an in-process connector, which has its own page). */
+  returnUrl(txn: Pick<Transaction, 'id' | 'connector'>): string {
+    return this.of(txn).inProcess ? '' : this.callbacks.returnUrl(txn.connector, txn.id);
+  }
+
+  /**
+   * The payer's email and name, read only when a connector asks (Flutterwave requires an email): the customer's, or
+   * for a payment that names none, a placeholder address at our host that receives nothing.
+   */
+  payer(txn: Pick<Transaction, 'customerId' | 'reference'>): PayerLookup {
+    return async () => {
+      const [row] = txn.customerId
+        ? await this.sql.query<{ email: string; name: string }>(
+            `select email, first_name || ' ' || last_name as name from customer where id = $1`,
+            [txn.customerId],
+            'payer_of_transaction',
+          )
+        : [];
+      return row ? { email: row.email, name: row.name } : { email: `${txn.reference}@${this.callbacks.host}`, name: null };
+    };
   }
 
   /** The transaction a callback token names for a connector, or null (a wrong or forged token). */

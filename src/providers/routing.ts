@@ -153,6 +153,16 @@ export class CallbackUrls {
     return `${this.publicAddress.url}/v1/providers/${connector}/callback/${transactionId}.${this.mac(connector, transactionId)}`;
   }
 
+  /** Where a provider's authentication page (3-D Secure) sends the cardholder back: the same token, the return path. */
+  returnUrl(connector: string, transactionId: string): string {
+    return `${this.publicAddress.url}/v1/providers/${connector}/return/${transactionId}.${this.mac(connector, transactionId)}`;
+  }
+
+  /** The host of the public address (a placeholder payer email when a card payment names no customer). */
+  get host(): string {
+    return new URL(this.publicAddress.url).hostname;
+  }
+
   /** The transaction a token names, when its MAC is right; else null. */
   transactionOf(connector: string, token: string): string | null {
     const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{32})$/.exec(token);

@@ -101,7 +101,8 @@
  *  - POST /v3/transactions/:id/refund {amount?, comments?}: amount optional (whole remainder when absent) ([D]);
  *    answer "Transaction refund initiated", data {id, account_id, tx_id, flw_ref, wallet_id, amount_refunded, status:
  *    "completed", destination: "payment_source", meta: {source: "availablebalance"}, created_at} ([D], [SDK]); only
- *    successful transactions can be refunded ([D] v2) → 400 otherwise.
+ *    successful transactions can be refunded ([D] v2) → 400 otherwise. GET /v3/refunds/:id ([D] v3 reference "get refund
+ *    details", cited by Egahi/flutterwave-dotnet#41) → "Refund fetched" with the same shape and the status now.
  *  - Faults: '500' answers the documented 500 body, '503' and `down` the documented 503 body.
  *
  * WHERE THE SOURCES DISAGREE, AND WHAT THIS FAKE DOES
@@ -220,6 +221,9 @@ export interface FlwRefund {
   amount_refunded: number;
   comments: string | null;
   created_at: string;
+  tx_id: number;
+  flw_ref: string;
+  status: 'completed' | 'pending' | 'failed';
 }
 
 /** A collection (card, mobile money, bank transfer into a virtual account). */
@@ -585,6 +589,10 @@ export class FlutterwaveFake {
   down = false;
   /** While true no webhook is sent (Flutterwave sends each once; this simulates it lost). */
   dropWebhooks = false;
+  /** The status a new refund is answered with (Flutterwave's samples: `completed`); `pending` waits for completeRefund. */
+  refundOutcome: 'completed' | 'pending' | 'failed' = 'completed';
+  /** By refund id. */
+  private readonly refundMap = new Map<number, FlwRefund>();
 
   private readonly transactionMap = new Map<number, FlwTransaction>();
   private readonly transferMap = new Map<number, FlwTransfer>();
@@ -817,6 +825,7 @@ export class FlutterwaveFake {
       ['GET', /^\/v3\/transactions\/verify_by_reference$/, () => this.verifyByReference(url.searchParams.get('tx_ref'))],
       ['GET', /^\/v3\/transactions\/([^/]+)\/verify$/, (m) => this.verify(m[1])],
       ['POST', /^\/v3\/transactions\/([^/]+)\/refund$/, (m) => this.refund(m[1], this.json(headers, raw))],
+      ['GET', /^\/v3\/refunds\/([^/]+)$/, (m) => this.getRefund(m[1])],
       ['GET', /^\/v3\/balances$/, () => ok('Wallet balances fetched', BALANCE_CURRENCIES.map(balanceOf))],
       ['GET', /^\/v3\/balances\/([A-Za-z]{3})$/, (m) => ok('Wallet balance fetched', balanceOf(m[1].toUpperCase()))],
     ];
@@ -1419,20 +1428,47 @@ export class FlutterwaveFake {
     if (remaining <= 0) throw bad('Transaction has been fully refunded');
     const value = amount ?? remaining;
     if (value > remaining) throw bad('Refund amount exceeds the refundable amount');
-    const refund: FlwRefund = { id: (this.nextOtherId += 1), amount_refunded: value, comments, created_at: new Date().toISOString() };
-    tx.refunds.push(refund);
-    return ok('Transaction refund initiated', {
-      id: refund.id,
-      account_id: this.accountId,
+    const refund: FlwRefund = {
+      id: (this.nextOtherId += 1),
+      amount_refunded: value,
+      comments,
+      created_at: new Date().toISOString(),
       tx_id: tx.id,
       flw_ref: `URF_${Date.now()}_${randomInt(1_000_000, 9_999_999)}`,
+      status: this.refundOutcome,
+    };
+    tx.refunds.push(refund);
+    this.refundMap.set(refund.id, refund);
+    return ok('Transaction refund initiated', this.renderRefund(refund));
+  }
+
+  /** GET /v3/refunds/:id ("get refund details" in Flutterwave's v3 reference): the refund as it was answered, with its status now. */
+  private getRefund(rawId: string): Answer {
+    const refund = /^\d+$/.test(rawId) ? this.refundMap.get(Number(rawId)) : undefined;
+    if (!refund) throw new Reject(404, 'Refund not found');
+    return ok('Refund fetched', this.renderRefund(refund));
+  }
+
+  private renderRefund(refund: FlwRefund) {
+    return {
+      id: refund.id,
+      account_id: this.accountId,
+      tx_id: refund.tx_id,
+      flw_ref: refund.flw_ref,
       wallet_id: this.accountId + 1,
-      amount_refunded: value,
-      status: 'completed',
+      amount_refunded: refund.amount_refunded,
+      status: refund.status,
       destination: 'payment_source',
       meta: { source: 'availablebalance' },
       created_at: refund.created_at,
-    });
+    };
+  }
+
+  /** Decide a refund that was left `pending` (refundOutcome). */
+  completeRefund(id: number, status: 'completed' | 'failed'): void {
+    const refund = this.refundMap.get(id);
+    if (!refund) throw new Error(`FlutterwaveFake: no refund ${id}`);
+    refund.status = status;
   }
 
   // -------------------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ describe(`MTN MoMo live contract${mtn?.collection ? ` (${mtn.baseUrl})` : ' — 
     currency: 'GHS',
     description: 'Live contract test',
     callbackUrl: `${process.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1'}/v1/providers/mtn_momo/callback/live`,
+    payer: async () => ({ email: 'live-test@example.com', name: 'Live Test' }),
     retry: null,
   });
   const decided = async (id: string) => {
@@ -56,6 +57,8 @@ describe(`MTN MoMo live contract${mtn?.collection ? ` (${mtn.baseUrl})` : ' — 
         idempotencyKey: id,
         accountType: 'momo',
         accountNumber: '',
+        amount: '5.00',
+        currency: 'GHS',
         providerReference: id,
         callbackUrl: '',
         notifications: [],

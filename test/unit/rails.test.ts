@@ -86,7 +86,7 @@ describe('routing rules', () => {
     const router = new ConnectorRouter(new Map([['mtn_momo', mtn]]), '', 'production');
     expect(router.candidates(GH_MTN).map((c) => c.name)).toEqual(['mtn_momo']);
     expect(router.serves({ channelType: 'card', countryCode: null, networkCode: null, direction: 'collection' })).toBe(false);
-    expect(() => router.pick({ route: { ...GH_MTN, channelType: 'bank', networkCode: 'GHCBGHAC' }, amount: '1', accountNumber: '1' })).toThrow(
+    expect(() => router.pick({ route: { ...GH_MTN, channelType: 'bank', networkCode: 'GHCBGHAC' }, amount: '1', currency: 'GHS', accountNumber: '1' })).toThrow(
       'No provider serves bank collection in GH on GHCBGHAC here',
     );
     mtn.shutdown();

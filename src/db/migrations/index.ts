@@ -13,6 +13,7 @@ import { Migration20261122073000_idempotency } from './Migration20261122073000_i
 import { Migration20261125010000_webhook_attempt_started } from './Migration20261125010000_webhook_attempt_started';
 import { Migration20261126000000_ledger } from './Migration20261126000000_ledger';
 import { Migration20261127000000_rails } from './Migration20261127000000_rails';
+import { Migration20261128000000_sandbox_refunds } from './Migration20261128000000_sandbox_refunds';
 
 /** Every migration, in order (a timestamp must not be Luhn-valid: the card-data scan would flag its name in logs). Listed explicitly so the same list runs from TypeScript (tests) and compiled JS. */
 export const migrationsList: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125010000_webhook_attempt_started', class: Migration20261125010000_webhook_attempt_started },
   { name: 'Migration20261126000000_ledger', class: Migration20261126000000_ledger },
   { name: 'Migration20261127000000_rails', class: Migration20261127000000_rails },
+  { name: 'Migration20261128000000_sandbox_refunds', class: Migration20261128000000_sandbox_refunds },
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JobName } from '../../jobs/job-runner';
-import { capability, type CardDetails, type Route, type RouteLeg } from '../../providers/connector';
+import { capability, type CardDetails, type DecideTrigger, type Route, type RouteLeg, type SettlementDecision } from '../../providers/connector';
 import type { Rails } from '../../providers/rails';
 import type { Clock } from '../../shared/clock';
 import { hmac } from '../../shared/crypto';
@@ -225,7 +225,7 @@ export class PaymentKind implements TransactionKindHandler<CardDetails> {
    * happens.
    */
   route(txn: Transaction): RouteLeg {
-    return { route: CARD_ROUTE, amount: amountOf(this.reference, txn), accountNumber: null };
+    return { route: CARD_ROUTE, amount: amountOf(this.reference, txn), currency: txn.currency!, accountNumber: null };
   }
 
   async callProvider(txn: Transaction, idempotencyKey: string, card?: CardDetails): Promise<ProviderAnswer> {
@@ -234,7 +234,15 @@ export class PaymentKind implements TransactionKindHandler<CardDetails> {
       ? await capability(
           connector,
           'chargeCard',
-        )({ idempotencyKey, reference: txn.reference, amount: amountOf(this.reference, txn), currency: txn.currency!, card })
+        )({
+          idempotencyKey,
+          reference: txn.reference,
+          amount: amountOf(this.reference, txn),
+          currency: txn.currency!,
+          card,
+          payer: this.rails.payer(txn),
+          returnUrl: this.rails.returnUrl(txn),
+        })
       : await capability(connector, 'concludeCardCharge')(idempotencyKey);
     switch (charge.outcome) {
       case 'successful':
@@ -250,6 +258,23 @@ export class PaymentKind implements TransactionKindHandler<CardDetails> {
           followUps: [{ name: JobName.ExpirePaymentAction, delayMs: this.actionTtlS * 1000 }],
         };
     }
+  }
+
+  /**
+   * A payment awaiting the cardholder on a real processor's page: what the processor says now (its
+   * webhook, the return to our page, or the expiry ask). The sandbox's page decides by itself.
+   */
+  async settle(txn: Transaction, trigger: DecideTrigger): Promise<SettlementDecision> {
+    const connector = this.rails.of(txn);
+    if (connector.inProcess) return { outcome: 'pending' };
+    return connector.decide({
+      kind: 'payment',
+      idempotencyKey: txn.id,
+      amount: amountOf(this.reference, txn),
+      currency: txn.currency!,
+      providerReference: txn.providerReference,
+      ...(await this.rails.decideContext(txn, trigger)),
+    });
   }
 
   ledger(txn: Transaction): LedgerEffect {

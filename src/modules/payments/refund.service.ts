@@ -83,9 +83,11 @@ export class RefundKind implements TransactionKindHandler {
   constructor(
     private readonly reference: ReferenceService,
     private readonly rails: Rails,
+    /** The refunded payment's row. */
+    private readonly payments: (id: string) => Promise<Transaction | null>,
   ) {}
 
-  async callProvider(txn: Transaction, idempotencyKey: string): Promise<ProviderAnswer> {
+  async callProvider(txn: Transaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
     const minorUnit = this.reference.currencyMinorUnit(txn.currency!) ?? 2;
     const { providerReference } = await capability(
       this.rails.of(txn),
@@ -94,8 +96,11 @@ export class RefundKind implements TransactionKindHandler {
       idempotencyKey,
       reference: txn.reference,
       chargeKey: txn.parentId!,
+      chargeReference: await this.chargeReference(txn),
       amount: formatAmount(txn.amount!, minorUnit),
       currency: txn.currency!,
+      reason: txn.reason,
+      retry,
     });
     return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
   }
@@ -103,7 +108,19 @@ export class RefundKind implements TransactionKindHandler {
   async settle(txn: Transaction, trigger: DecideTrigger) {
     return this.rails
       .of(txn)
-      .decide({ kind: 'refund', idempotencyKey: txn.id, providerReference: txn.providerReference, ...(await this.rails.decideContext(txn, trigger)) });
+      .decide({
+        kind: 'refund',
+        idempotencyKey: txn.id,
+        chargeKey: txn.parentId!,
+        providerReference: txn.providerReference,
+        ...(await this.rails.decideContext(txn, trigger)),
+      });
+  }
+
+  /** The provider's reference of the refunded payment (read only for a real processor: the sandbox refunds by key). */
+  private async chargeReference(txn: Transaction): Promise<string | null> {
+    if (this.rails.of(txn).inProcess) return null;
+    return (await this.payments(txn.parentId!))?.providerReference ?? null;
   }
 
   /** Reserve with the claim on the payment; post to the provider; a failed refund gives both back. */

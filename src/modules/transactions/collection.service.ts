@@ -81,7 +81,7 @@ export class CollectionKind implements TransactionKindHandler {
   }
 
   route(txn: Transaction): RouteLeg {
-    return { route: crossBorderRoute(this.reference, txn, 'collection'), amount: this.amountOf(txn), accountNumber: txn.accountNumber };
+    return { route: crossBorderRoute(this.reference, txn, 'collection'), amount: this.amountOf(txn), currency: txn.currency!, accountNumber: txn.accountNumber };
   }
 
   private amountOf(txn: Transaction): string {
@@ -103,28 +103,44 @@ export class CollectionKind implements TransactionKindHandler {
         currency: txn.currency!,
         amount,
         accountName: txn.accountName ?? '',
+        payer: this.rails.payer(txn),
+        retry,
       });
+      // The provider may close its account before our deadline (Flutterwave's last an hour): the collection expires then.
+      const expiresAt = account.expiresAt ?? null;
+      const expiryMs = expiresAt ? Math.min(this.timing.collectionTtlS * 1000, Math.max(0, expiresAt.getTime() - Date.now())) : this.timing.collectionTtlS * 1000;
       return {
         status: 'processing',
         providerReference: account.providerReference,
         bankInfo: { accountName: account.accountName, accountNumber: account.accountNumber, bankName: account.bankName, bankCode: account.bankCode },
         virtualAccountNumber: account.accountNumber,
-        followUps: [{ name: JobName.ExpireCollection, delayMs: this.timing.collectionTtlS * 1000 }],
+        expiresAt,
+        followUps: [
+          { name: JobName.ExpireCollection, delayMs: expiryMs },
+          // A real provider is asked too (a lost webhook); the sandbox's account is paid by simulation.
+          ...(connector.inProcess ? [] : [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) } as const]),
+        ],
       };
     }
-    const { providerReference } = await connector.initiate({
+    const { providerReference, nextActionUrl } = await connector.initiate({
       ...crossBorderRequest(this.reference, txn, idempotencyKey, 'collection'),
       accountName: null,
       amount,
       currency: txn.currency!,
       callbackUrl: this.rails.callbackUrl(txn),
+      payer: this.rails.payer(txn),
       retry: retry ? await this.rails.retryContext(txn) : null,
     });
-    return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
+    return {
+      status: 'processing',
+      providerReference,
+      nextActionUrl: nextActionUrl ?? null,
+      followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }],
+    };
   }
 
   settle(txn: Transaction, trigger: DecideTrigger) {
-    return crossBorderDecide(this.rails, txn, 'collection', trigger);
+    return crossBorderDecide(this.rails, this.reference, txn, 'collection', trigger);
   }
 
   ledger(txn: Transaction): LedgerEffect {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
-import { parseAmount, type Decimal } from '../../shared/money';
+import { formatAmount, parseAmount, type Decimal } from '../../shared/money';
 import { amountField, countryCodeField, dialCodeField, referenceField, requiredText } from '../../shared/fields';
 import type { CustomerService, Payer } from '../customers/customer.service';
 import type { DecideTrigger, Direction, Route as ConnectorRoute, SettlementDecision } from '../../providers/connector';
@@ -121,13 +121,20 @@ export function crossBorderRequest(reference: ReferenceService, txn: Transaction
   };
 }
 
+/** What the provider was asked to move: a collection's amount, or a transfer's payout (its destination amount). */
+function askedToMove(reference: ReferenceService, txn: Transaction, kind: Direction): { amount: string; currency: string } {
+  const [amount, currency] = kind === 'transfer' ? [txn.destinationAmount!, txn.destinationCurrency!] : [txn.amount!, txn.currency!];
+  return { amount: formatAmount(amount, reference.currencyMinorUnit(currency) ?? 2), currency };
+}
+
 /** The status query of a cross-border transaction (the settlement job's question), from its stored row. */
-export async function crossBorderDecide(rails: Rails, txn: Transaction, kind: Direction, trigger: DecideTrigger): Promise<SettlementDecision> {
+export async function crossBorderDecide(rails: Rails, reference: ReferenceService, txn: Transaction, kind: Direction, trigger: DecideTrigger): Promise<SettlementDecision> {
   return rails.of(txn).decide({
     kind,
     idempotencyKey: txn.id,
     accountType: txn.accountType!,
     accountNumber: txn.accountNumber!,
+    ...askedToMove(reference, txn, kind),
     providerReference: txn.providerReference,
     ...(await rails.decideContext(txn, trigger)),
   });

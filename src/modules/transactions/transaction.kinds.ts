@@ -19,7 +19,17 @@ export interface FollowUp {
 
 /** What the provider answered to an initiation. */
 export type ProviderAnswer =
-  | { status: 'processing'; providerReference: string; bankInfo?: BankInfo; virtualAccountNumber?: string; followUps: FollowUp[] }
+  | {
+      status: 'processing';
+      providerReference: string;
+      bankInfo?: BankInfo;
+      virtualAccountNumber?: string;
+      /** The payer approves on this page (a Flutterwave mobile money charge in Ghana, Uganda, Rwanda or Zambia). */
+      nextActionUrl?: string | null;
+      /** When it expires, if sooner than the transaction's own deadline (a provider's virtual account closes). */
+      expiresAt?: Date | null;
+      followUps: FollowUp[];
+    }
   /** The customer must act (3-D Secure) on `nextActionUrl` before `expiresAt`; null when the address was lost to a crash. */
   | { status: 'requires_action'; providerReference: string; nextActionUrl: string | null; expiresAt: Date; followUps: FollowUp[] }
   | { status: 'successful'; providerReference: string }

@@ -4,7 +4,23 @@ import type { Transaction } from './transaction.record';
 const money = (d: Decimal | null) => (d === null ? null : toJsonMoney(d));
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-/** Spec §4.2: what a collection initiation returns, exactly. */
+/**
+ * Where the customer must go before the transaction can be decided: a payment awaiting 3-D Secure,
+ * or a mobile money collection whose provider has the payer approve on a page (Flutterwave's
+ * Ghana, Uganda, Rwanda and Zambia charges). Null otherwise.
+ */
+export function nextActionOf(t: Transaction): { type: 'redirect_to_url'; url: string; expires_at: string | null } | null {
+  const waiting = t.status === 'requires_action' || (t.kind === 'collection' && t.status === 'processing');
+  return waiting && t.nextActionUrl ? { type: 'redirect_to_url' as const, url: t.nextActionUrl, expires_at: iso(t.expiresAt) } : null;
+}
+
+/** A collection's `next_action`, present only when the payer has a page to open. */
+const collectionNextAction = (t: Transaction) => {
+  const action = nextActionOf(t);
+  return action ? { next_action: action } : {};
+};
+
+/** Spec §4.2: what a collection initiation returns (and `next_action` when the payer must approve on a page). */
 export function serializeCollectionInitiation(t: Transaction) {
   return {
     reference: t.reference,
@@ -15,6 +31,7 @@ export function serializeCollectionInitiation(t: Transaction) {
     fee: money(t.fee),
     account_type: t.accountType,
     ...(t.accountType === 'bank' && t.bankInfo ? { bankInfo: { ...t.bankInfo } } : {}),
+    ...collectionNextAction(t),
   };
 }
 
@@ -63,8 +80,7 @@ export function serializePayment(t: Transaction) {
     amount_refunded: money(t.refundedAmount),
     payment_method: t.paymentMethod,
     card: t.cardBrand ? { brand: t.cardBrand, last4: t.cardLast4, fingerprint: t.cardFingerprint } : null,
-    next_action:
-      t.status === 'requires_action' && t.nextActionUrl ? { type: 'redirect_to_url' as const, url: t.nextActionUrl, expires_at: iso(t.expiresAt) } : null,
+    next_action: nextActionOf(t),
     customer_uuid: t.customerId,
     description: t.description,
     redirect_url: t.redirectUrl,
@@ -133,6 +149,7 @@ export function serializeTransaction(t: Transaction) {
     fee: money(t.fee),
     account_number: t.accountNumber,
     ...(t.accountType === 'bank' && t.bankInfo ? { bankInfo: { ...t.bankInfo } } : {}),
+    ...collectionNextAction(t),
     expires_at: iso(t.expiresAt),
     ...times,
   };

@@ -192,8 +192,8 @@ export class TransactionService {
       providerReference: answer.providerReference ?? null,
       bankInfo: answer.status === 'processing' ? (answer.bankInfo ?? null) : null,
       virtualAccountNumber: answer.status === 'processing' ? (answer.virtualAccountNumber ?? null) : null,
-      nextActionUrl: answer.status === 'requires_action' ? answer.nextActionUrl : null,
-      expiresAt: answer.status === 'requires_action' ? answer.expiresAt : txn.expiresAt,
+      nextActionUrl: answer.status === 'requires_action' || answer.status === 'processing' ? (answer.nextActionUrl ?? null) : null,
+      expiresAt: answer.status === 'requires_action' ? answer.expiresAt : answer.status === 'processing' ? earlier(txn.expiresAt, answer.expiresAt) : txn.expiresAt,
       failureReason: answer.status === 'failed' ? answer.failureReason : null,
       updatedAt: now,
       completedAt: final ? now : null,
@@ -250,7 +250,8 @@ export class TransactionService {
   async settle(transactionId: string, poll: number | null = 0): Promise<void> {
     const txn = await this.store.findById(transactionId);
     const kind = txn && this.handlerOf(txn.kind);
-    if (!txn || !kind?.settle || txn.status !== 'processing') return;
+    // Processing, or a card payment awaiting the cardholder on a real processor's page (its webhook or return).
+    if (!txn || !kind?.settle || (txn.status !== 'processing' && txn.status !== 'requires_action')) return;
     let decision: SettlementDecision;
     try {
       decision = await kind.settle(txn, poll === null ? 'notification' : 'poll');
@@ -366,7 +367,35 @@ export class TransactionService {
       await this.jobs.add([{ name: expiry.job, payload: { transactionId }, delayMs: txn.expiresAt.getTime() - now.getTime() }]);
       return txn;
     }
+    // A real provider is asked first: the sender may have paid (or the cardholder authenticated) just before the
+    // deadline, with its webhook still on the way. Its verdict wins; pending expires. No answer: the job runs again.
+    const kind = this.handlerOf(txn.kind);
+    if (kind.settle && !this.rails.of(txn).inProcess) {
+      const decision = await kind.settle(txn, 'poll');
+      if (decision.outcome !== 'pending') {
+        return (await this.transition(txn, decision.outcome, decision.outcome === 'failed' ? decision.reason : null, 'provider')) ?? this.reload(txn.id);
+      }
+    }
     return (await this.transition(txn, expiry.to, expiry.reason, 'expiry')) ?? this.reload(txn.id);
+  }
+
+  /**
+   * The cardholder is back from a real processor's authentication page (3-D Secure) at
+   * `/v1/providers/{connector}/return/{token}`: the processor is asked at once, so the merchant's
+   * page already shows the verdict. Its webhook would tell the same, later. Asking changes
+   * nothing the processor has not decided; a failed question leaves the payment as it was.
+   */
+  async returnFromAuthentication(connector: string, token: string): Promise<Transaction> {
+    const transactionId = this.rails.transactionOfToken(connector, token);
+    const txn = transactionId ? await this.store.findById(transactionId) : null;
+    if (!txn || txn.connector !== connector || txn.kind !== 'payment') throw AppError.notFound('Payment');
+    if (txn.status === 'requires_action') {
+      await this.settle(txn.id, null).catch((err: unknown) =>
+        this.logger.warn({ reference: txn.reference, connector, err }, 'status query on the cardholder’s return failed; the webhook or expiry decides'),
+      );
+      return this.reload(txn.id);
+    }
+    return txn;
   }
 
   /** Sandbox: decide a processing transaction now. A final one is INVALID_STATE. */
@@ -472,4 +501,10 @@ export class TransactionService {
   private handlerOf(kind: TransactionKind): TransactionKindHandler<unknown> {
     return this.kinds[kind];
   }
+}
+
+/** The sooner of two deadlines (null: none). */
+function earlier(a: Date | null, b: Date | null | undefined): Date | null {
+  if (!a || !b) return a ?? b ?? null;
+  return a.getTime() <= b.getTime() ? a : b;
 }

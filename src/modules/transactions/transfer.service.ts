@@ -125,7 +125,12 @@ export class TransferKind implements TransactionKindHandler {
   ) {}
 
   route(txn: Transaction): RouteLeg {
-    return { route: crossBorderRoute(this.reference, txn, 'transfer'), amount: this.payoutOf(txn), accountNumber: txn.accountNumber };
+    return {
+      route: crossBorderRoute(this.reference, txn, 'transfer'),
+      amount: this.payoutOf(txn),
+      currency: txn.destinationCurrency!,
+      accountNumber: txn.accountNumber,
+    };
   }
 
   /** What the beneficiary receives, with its currency's decimals. */
@@ -141,13 +146,14 @@ export class TransferKind implements TransactionKindHandler {
       amount: this.payoutOf(txn),
       currency: txn.destinationCurrency!,
       callbackUrl: this.rails.callbackUrl(txn),
+      payer: this.rails.payer(txn),
       retry: retry ? await this.rails.retryContext(txn) : null,
     });
     return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
   }
 
   settle(txn: Transaction, trigger: DecideTrigger) {
-    return crossBorderDecide(this.rails, txn, 'transfer', trigger);
+    return crossBorderDecide(this.rails, this.reference, txn, 'transfer', trigger);
   }
 
   ledger(txn: Transaction): LedgerEffect {

@@ -1,6 +1,8 @@
+import { createCipheriv } from 'node:crypto';
 import type { FlutterwaveConfig } from '../../config';
 import { safeEqual } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
+import { Decimal } from '../../shared/money';
 import {
   ProviderRefusal,
   ProviderUnreachable,
@@ -11,21 +13,55 @@ import {
   type InboundNotification,
   type InitiateRequest,
   type ParsedNotification,
+  type CardCharge,
+  type CardChargeRequest,
+  type RefundRequest,
   type Route,
+  type RouteLeg,
   type SettlementDecision,
+  type VirtualAccount,
+  type VirtualAccountRequest,
 } from '../connector';
 import { ProviderHttp, bodyDigest, field, lenientJson, type ProviderResponse } from '../provider-http';
 import data from './flutterwave.data.json';
 
 /**
- * Flutterwave v3 (docs/providers.md), payouts so far: bank transfers and mobile money transfers
- * (`POST /v3/transfers`, `GET /v3/transfers/{id}`). Every call carries `Authorization: Bearer
- * <secret key>`. Our transaction id is the transfer's `reference`, which Flutterwave keeps unique:
- * a retry sends the same reference, and a second transfer is never made. Webhooks (`verif-hash`,
- * a static secret compared in constant time) are hints, confirmed by the GET.
+ * Flutterwave v3 (docs/providers.md): payouts to banks and wallets (`POST /v3/transfers`), bank
+ * collections into temporary virtual accounts, mobile money collections (`POST /v3/charges`), card
+ * payments (the card 3DES-encrypted) and their refunds. Every call carries `Authorization: Bearer
+ * <secret key>`. Our transaction id is the transfer's `reference` or the charge's `tx_ref`, so a
+ * retry finds what the first attempt started. Webhooks (`verif-hash`, a static secret compared in
+ * constant time) are hints, confirmed by `GET /v3/transfers/{id}` or a transaction verify.
  */
 
-const TRANSFER_CODES: Record<string, Record<string, string>> = data.transfer_codes;
+interface Limit {
+  min: string;
+  max: string;
+}
+interface ChargeSpec {
+  type: string;
+  currency: string;
+  /** Our network code → Flutterwave's `network` (null: the type takes none, as M-Pesa's). */
+  networks: Record<string, string | null>;
+}
+/** flutterwave.data.json: Flutterwave's side of our routes, as data (docs/providers.md). */
+interface FlutterwaveData {
+  transfer_codes: Record<string, Record<string, string>>;
+  virtual_accounts: Record<string, { currency: string }>;
+  charges: Record<string, ChargeSpec>;
+  card: { currencies: string[] };
+  limits: Record<Product, Record<string, Limit>>;
+}
+type Product = 'transfer' | 'virtual_account' | 'mobile_money' | 'card';
+
+const DATA = data as FlutterwaveData;
+const PRODUCT_NAMES: Record<Product, string> = {
+  transfer: 'payouts',
+  virtual_account: 'bank collections',
+  mobile_money: 'mobile money collections',
+  card: 'card payments',
+};
+const NUMERIC_ID = /^\d+$/;
 
 export class FlutterwaveConnector implements Connector {
   readonly name = 'flutterwave';
@@ -41,29 +77,68 @@ export class FlutterwaveConnector implements Connector {
     this.http = new ProviderHttp(this.name, config.baseUrl.replace(/\/+$/, ''), timeoutMs);
   }
 
-  /** Payouts to the banks and wallets its data names (flutterwave.data.json). */
+  /**
+   * Payouts to the banks and wallets its data names; bank collections (temporary virtual accounts)
+   * and mobile money collections in the countries its data names; card payments and their refunds.
+   */
   serves(route: Route): boolean {
-    if (route.direction !== 'transfer' || route.channelType === 'card') return false;
-    return this.accountBank(route.countryCode, route.networkCode) !== null;
+    return this.product(route) !== null;
+  }
+
+  /** Which Flutterwave product carries a route (null: none). */
+  private product(route: Route): Product | null {
+    if (route.channelType === 'card') return 'card';
+    if (route.direction === 'transfer') return this.accountBank(route.countryCode, route.networkCode) ? 'transfer' : null;
+    if (route.channelType === 'bank') return route.countryCode && DATA.virtual_accounts[route.countryCode] ? 'virtual_account' : null;
+    return this.chargeSpec(route.countryCode, route.networkCode) ? 'mobile_money' : null;
   }
 
   private accountBank(countryCode: string | null, networkCode: string | null): string | null {
-    return (countryCode && networkCode && TRANSFER_CODES[countryCode]?.[networkCode]) || null;
+    return (countryCode && networkCode && DATA.transfer_codes[countryCode]?.[networkCode]) || null;
+  }
+
+  private chargeSpec(countryCode: string | null, networkCode: string | null): ChargeSpec | null {
+    const spec = countryCode ? DATA.charges[countryCode] : undefined;
+    return spec && networkCode && Object.hasOwn(spec.networks, networkCode) ? spec : null;
+  }
+
+  /**
+   * Flutterwave's own rules, before anything is written: the currencies it takes for the product, and its least and
+   * most per transaction (reference data). A refund is held to no limit: it gives back what was charged.
+   */
+  check(leg: RouteLeg): void {
+    const product = this.product(leg.route);
+    if (!product || (product === 'card' && leg.route.direction === 'transfer')) return;
+    if (product === 'card' && !DATA.card.currencies.includes(leg.currency)) {
+      throw AppError.invalidField('currency', `is not one our card processor charges in; it takes ${DATA.card.currencies.join(', ')}`);
+    }
+    const limit = DATA.limits[product][leg.currency];
+    if (!limit) return;
+    const amount = new Decimal(leg.amount);
+    if (amount.lt(limit.min) || amount.gt(limit.max)) {
+      throw AppError.invalidField(
+        'amount',
+        `must be between ${limit.min} and ${limit.max} ${leg.currency} for ${PRODUCT_NAMES[product]} through our provider on this route`,
+      );
+    }
   }
 
   private send(method: 'GET' | 'POST', path: string, operation: string, body?: unknown): Promise<ProviderResponse> {
     return this.http.send({ method, path, operation, body, headers: { authorization: `Bearer ${this.config.secretKey}` } });
   }
 
-  async initiate(request: InitiateRequest): Promise<{ providerReference: string }> {
-    if (request.kind !== 'transfer') throw new ProviderRefusal('ROUTE_UNAVAILABLE', 'Flutterwave collections are not connected yet', 'provider_refused', true);
+  async initiate(request: InitiateRequest): Promise<{ providerReference: string; nextActionUrl?: string | null }> {
+    return request.kind === 'transfer' ? this.transfer(request) : this.chargeMobileMoney(request);
+  }
+
+  private async transfer(request: InitiateRequest): Promise<{ providerReference: string }> {
     const accountBank = this.accountBank(request.countryCode, request.networkCode);
     if (!accountBank) throw new ProviderRefusal('ROUTE_UNAVAILABLE', 'Flutterwave does not serve this bank or wallet', 'provider_refused', true);
     // A retry: a webhook (authenticated by verif-hash) may have named the transfer; it is ours if Flutterwave's GET says
     // its reference is our id. Otherwise the same reference is sent again, which Flutterwave refuses if it has it.
     if (request.retry) {
       for (const id of new Set(request.retry.notifications.flatMap((n) => (n.parsed.providerReference ? [n.parsed.providerReference] : [])))) {
-        if (/^\d+$/.test(id) && (await this.transferReference(id)) === request.idempotencyKey) return { providerReference: id };
+        if (NUMERIC_ID.test(id) && (await this.transferReference(id)) === request.idempotencyKey) return { providerReference: id };
       }
     }
     let res: ProviderResponse;
@@ -85,7 +160,144 @@ export class FlutterwaveConnector implements Connector {
     }
     const id = field(res.json, 'data', 'id');
     if (res.status === 200 && field(res.json, 'status') === 'success' && id) return { providerReference: id };
-    throw this.refusal(res, request.retry !== null);
+    throw this.refusal(res, request.retry !== null, 'transfer');
+  }
+
+  /**
+   * A mobile money collection: `POST /v3/charges?type=…` with our id as `tx_ref`. Ghana's, Uganda's, Rwanda's and
+   * Zambia's answer a page the payer opens to approve (`meta.authorization.redirect`); M-Pesa and the francophone
+   * wallets prompt the phone. A retry first asks by `tx_ref` whether Flutterwave has the charge.
+   */
+  private async chargeMobileMoney(request: InitiateRequest): Promise<{ providerReference: string; nextActionUrl: string | null }> {
+    const spec = this.chargeSpec(request.countryCode, request.networkCode);
+    if (!spec) throw new ProviderRefusal('ROUTE_UNAVAILABLE', 'Flutterwave does not serve this wallet', 'provider_refused', true);
+    if (request.retry) {
+      const found = await this.byReference(request.idempotencyKey).catch((err: unknown) => {
+        throw unknownOutcome(this.name, 'verify', err);
+      });
+      if (found) return { providerReference: found.id, nextActionUrl: null };
+    }
+    const payer = await request.payer();
+    const network = spec.networks[request.networkCode] ?? undefined;
+    let res: ProviderResponse;
+    try {
+      res = await this.send('POST', `/v3/charges?type=${spec.type}`, 'charge', {
+        tx_ref: request.idempotencyKey,
+        amount: Number(request.amount),
+        currency: request.currency,
+        email: payer.email,
+        phone_number: msisdn(request.dialCode, request.accountNumber),
+        fullname: payer.name ?? undefined,
+        network,
+        country: spec.type === 'mobile_money_franco' ? request.countryCode : undefined,
+        order_id: request.currency === 'RWF' ? request.idempotencyKey : undefined,
+      });
+    } catch (err) {
+      throw request.retry ? unknownOutcome(this.name, 'charge', err) : err;
+    }
+    if (res.status === 200 && field(res.json, 'status') === 'success') {
+      return {
+        providerReference: field(res.json, 'data', 'id') ?? request.idempotencyKey,
+        nextActionUrl: field(res.json, 'meta', 'authorization', 'redirect'),
+      };
+    }
+    throw this.refusal(res, request.retry !== null, 'charge');
+  }
+
+  /** A temporary account for one bank collection (`is_permanent: false`): Flutterwave closes it an hour after it opens. */
+  async createVirtualAccount(request: VirtualAccountRequest): Promise<VirtualAccount> {
+    const payer = await request.payer();
+    const res = await this.send('POST', '/v3/virtual-account-numbers', 'virtual account', {
+      email: payer.email,
+      tx_ref: request.idempotencyKey,
+      amount: Number(request.amount),
+      currency: request.currency,
+      is_permanent: false,
+      narration: request.accountName.slice(0, 100) || undefined,
+    });
+    const accountNumber = field(res.json, 'data', 'account_number');
+    if (res.status !== 200 || field(res.json, 'status') !== 'success' || !accountNumber) throw this.refusal(res, request.retry, 'virtual account');
+    const bankName = field(res.json, 'data', 'bank_name') ?? 'Flutterwave';
+    return {
+      accountName: request.accountName,
+      accountNumber,
+      bankName,
+      bankCode: '',
+      providerReference: field(res.json, 'data', 'order_ref') ?? field(res.json, 'data', 'flw_ref') ?? request.idempotencyKey,
+      expiresAt: flutterwaveTime(field(res.json, 'data', 'expiry_date')),
+    };
+  }
+
+  /**
+   * A card charge: the card is sent once, 3DES-encrypted with the encryption key (`client`), and kept nowhere. A
+   * redirect (3-D Secure) is our `requires_action`; the page sends the cardholder back to `returnUrl`. A charge that
+   * asks for the card's PIN or the billing address is declined: both need the card sent again, which we never hold.
+   */
+  async chargeCard(request: CardChargeRequest): Promise<CardCharge> {
+    const payer = await request.payer();
+    const client = encryptCardPayload(this.config.encryptionKey, {
+      card_number: request.card.number,
+      cvv: request.card.cvc,
+      expiry_month: String(request.card.expMonth).padStart(2, '0'),
+      expiry_year: String(request.card.expYear).slice(-2),
+      currency: request.currency,
+      amount: Number(request.amount),
+      email: payer.email,
+      fullname: payer.name ?? undefined,
+      tx_ref: request.idempotencyKey,
+      redirect_url: request.returnUrl,
+    });
+    const res = await this.send('POST', '/v3/charges?type=card', 'card charge', { client });
+    if (res.status === 200 && field(res.json, 'status') === 'success') {
+      const id = field(res.json, 'data', 'id');
+      const mode = field(res.json, 'meta', 'authorization', 'mode');
+      const redirect = field(res.json, 'meta', 'authorization', 'redirect');
+      if (mode === 'redirect' && redirect && id) return { outcome: 'requires_action', providerReference: id, authenticationUrl: redirect };
+      if (mode) return { outcome: 'failed', providerReference: id, reason: 'authentication_not_supported' };
+      if (id) return this.cardVerdict(await this.verify(id), request.idempotencyKey, id);
+    }
+    if (res.status === 400 && !/decrypt/i.test(field(res.json, 'message') ?? '')) {
+      // The card refused before a charge was made (expired, not a valid number): a decline, not an error of ours.
+      return { outcome: 'failed', providerReference: null, reason: 'card_declined' };
+    }
+    throw this.refusal(res, false, 'card charge');
+  }
+
+  /**
+   * Reconciliation's question: the charge with our id as `tx_ref`. Flutterwave offers no way to close a key, so one
+   * it never received answers failed (`processing_error`): its request was aborted by our timeout long before.
+   */
+  async concludeCardCharge(idempotencyKey: string): Promise<CardCharge> {
+    const found = await this.byReference(idempotencyKey);
+    if (!found) return { outcome: 'failed', providerReference: null, reason: 'processing_error' };
+    const verdict = this.cardVerdict(found, idempotencyKey, found.id);
+    return verdict.outcome === 'requires_action' ? { ...verdict, authenticationUrl: null } : verdict;
+  }
+
+  private cardVerdict(tx: FlutterwaveTransaction | null, idempotencyKey: string, id: string): CardCharge {
+    if (!tx || tx.txRef !== idempotencyKey) return { outcome: 'requires_action', providerReference: id, authenticationUrl: null };
+    if (tx.status === 'successful') return { outcome: 'successful', providerReference: id };
+    if (tx.status === 'failed') return { outcome: 'failed', providerReference: id, reason: chargeFailureReason(tx.processorResponse) };
+    return { outcome: 'requires_action', providerReference: id, authenticationUrl: null };
+  }
+
+  /**
+   * `POST /v3/transactions/{id}/refund`. Flutterwave takes no key for a refund, so one whose answer was lost is never
+   * sent again (a second would pay twice): reconciliation keeps asking in vain, and the log says to look it up.
+   */
+  async refund(request: RefundRequest): Promise<{ providerReference: string }> {
+    if (request.retry)
+      throw new ProviderUnreachable(this.name, 'refund', 'an earlier attempt may have reached Flutterwave; not sent again (look it up on the dashboard)');
+    if (!request.chargeReference || !NUMERIC_ID.test(request.chargeReference))
+      throw new ProviderRefusal('INVALID_STATE', 'The payment has no Flutterwave transaction to refund', 'provider_refused');
+    const res = await this.send('POST', `/v3/transactions/${request.chargeReference}/refund`, 'refund', {
+      amount: Number(request.amount),
+      comments: (request.reason ?? request.reference).slice(0, 100),
+    });
+    const id = field(res.json, 'data', 'id');
+    if (res.status === 200 && field(res.json, 'status') === 'success' && id) return { providerReference: id };
+    if (res.status === 400) throw new ProviderRefusal('INVALID_STATE', 'The card processor refused to refund this payment', 'refund_declined');
+    throw this.refusal(res, false, 'refund');
   }
 
   /**
@@ -93,9 +305,9 @@ export class FlutterwaveConnector implements Connector {
    * bounds) is the request's; a 401/403 is our key's. On a retry, a refusal that may mean "this
    * reference exists" is unknown: the webhook or the next poll names the transfer.
    */
-  private refusal(res: ProviderResponse, retry: boolean): Error {
+  private refusal(res: ProviderResponse, retry: boolean, operation: string): Error {
     const message = field(res.json, 'message') ?? `HTTP ${res.status}`;
-    if (retry) return new ProviderUnreachable(this.name, 'transfer', `refused on retry: ${message}`);
+    if (retry) return new ProviderUnreachable(this.name, operation, `refused on retry: ${message}`);
     if (res.status === 401 || res.status === 403) {
       return new ProviderRefusal(
         'PROVIDER_UNAVAILABLE',
@@ -104,9 +316,16 @@ export class FlutterwaveConnector implements Connector {
         true,
       );
     }
-    if (res.status >= 400 && res.status < 500)
-      return new ProviderRefusal('INVALID_REQUEST', 'Flutterwave refused the payout for this account', 'beneficiary_account_unavailable');
-    return new ProviderUnreachable(this.name, 'transfer', `HTTP ${res.status}`);
+    if (res.status === 400 && /decrypt/i.test(message)) {
+      // Our encryption key does not match the account's: every card would fail the same way.
+      return new ProviderRefusal('PROVIDER_UNAVAILABLE', 'Our card processor could not read the request; nothing was charged. Try again shortly', 'provider_refused', true);
+    }
+    if (res.status >= 400 && res.status < 500) {
+      return operation === 'transfer'
+        ? new ProviderRefusal('INVALID_REQUEST', 'Flutterwave refused the payout for this account', 'beneficiary_account_unavailable')
+        : new ProviderRefusal('INVALID_REQUEST', `Flutterwave refused the ${operation} for this account`, 'provider_refused');
+    }
+    return new ProviderUnreachable(this.name, operation, `HTTP ${res.status}`);
   }
 
   /** The reference of the transfer with this id (null when Flutterwave has none). */
@@ -120,14 +339,79 @@ export class FlutterwaveConnector implements Connector {
   }
 
   async decide(request: DecideRequest): Promise<SettlementDecision> {
-    if (request.kind !== 'transfer') throw new AppError('ROUTE_UNAVAILABLE', 'Flutterwave collections are not connected yet');
-    if (!request.providerReference || !/^\d+$/.test(request.providerReference)) return { outcome: 'pending' };
-    const res = await this.send('GET', `/v3/transfers/${request.providerReference}`, 'transfer status');
+    switch (request.kind) {
+      case 'transfer':
+        return this.decideTransfer(request.providerReference);
+      case 'refund':
+        return this.decideRefund(request.providerReference);
+      case 'payment': {
+        if (!request.providerReference || !NUMERIC_ID.test(request.providerReference)) return { outcome: 'pending' };
+        return this.chargeDecision(await this.verify(request.providerReference), request);
+      }
+      case 'collection':
+        return this.chargeDecision(await this.byReference(request.idempotencyKey), request);
+    }
+  }
+
+  private async decideTransfer(providerReference: string | null): Promise<SettlementDecision> {
+    if (!providerReference || !NUMERIC_ID.test(providerReference)) return { outcome: 'pending' };
+    const res = await this.send('GET', `/v3/transfers/${providerReference}`, 'transfer status');
     if (res.status !== 200) throw new ProviderUnreachable(this.name, 'transfer status', `HTTP ${res.status}`);
     const status = field(res.json, 'data', 'status');
     if (status === 'SUCCESSFUL') return { outcome: 'successful' };
     if (status === 'FAILED') return { outcome: 'failed', reason: transferFailureReason(field(res.json, 'data', 'complete_message')) };
     return { outcome: 'pending' };
+  }
+
+  /** `GET /v3/refunds/{id}`: `completed` is done; `failed` gives the payment's amount back to refund again. */
+  private async decideRefund(providerReference: string | null): Promise<SettlementDecision> {
+    if (!providerReference || !NUMERIC_ID.test(providerReference)) return { outcome: 'pending' };
+    const res = await this.send('GET', `/v3/refunds/${providerReference}`, 'refund status');
+    if (res.status !== 200) throw new ProviderUnreachable(this.name, 'refund status', `HTTP ${res.status}`);
+    const status = (field(res.json, 'data', 'status') ?? '').toLowerCase();
+    if (status === 'completed' || status === 'successful') return { outcome: 'successful' };
+    if (status === 'failed') return { outcome: 'failed', reason: 'refund_declined' };
+    return { outcome: 'pending' };
+  }
+
+  /**
+   * A charge's verdict, trusted only when it is ours: our id as its `tx_ref`, our currency, and at least our amount
+   * (a bank transfer into a virtual account may carry more; less is never taken as paid, and is logged for a person).
+   */
+  private chargeDecision(tx: FlutterwaveTransaction | null, request: { idempotencyKey: string; amount: string; currency: string }): SettlementDecision {
+    if (!tx || tx.txRef !== request.idempotencyKey) return { outcome: 'pending' };
+    if (tx.status === 'failed') return { outcome: 'failed', reason: chargeFailureReason(tx.processorResponse) };
+    if (tx.status !== 'successful') return { outcome: 'pending' };
+    if (tx.currency !== request.currency || tx.amount === null || new Decimal(tx.amount).lt(request.amount)) {
+      // Thrown, not decided: the status query's failure is logged, and the transaction waits (or expires) for a person.
+      throw new Error(`flutterwave charge ${tx.id} paid ${tx.amount} ${tx.currency}, not ${request.amount} ${request.currency}: left for review`);
+    }
+    return { outcome: 'successful' };
+  }
+
+  /** `GET /v3/transactions/{id}/verify`; null when Flutterwave has no such transaction. */
+  private async verify(id: string): Promise<FlutterwaveTransaction | null> {
+    return this.transactionOf(await this.send('GET', `/v3/transactions/${id}/verify`, 'verify'));
+  }
+
+  /** `GET /v3/transactions/verify_by_reference?tx_ref=`; null when Flutterwave has none with our id. */
+  private async byReference(txRef: string): Promise<FlutterwaveTransaction | null> {
+    return this.transactionOf(await this.send('GET', `/v3/transactions/verify_by_reference?tx_ref=${encodeURIComponent(txRef)}`, 'verify'));
+  }
+
+  private transactionOf(res: ProviderResponse): FlutterwaveTransaction | null {
+    // "No transaction was found for this id": a 400 (a 404 too, to be safe).
+    if ((res.status === 400 || res.status === 404) && /no transaction/i.test(field(res.json, 'message') ?? '')) return null;
+    const id = field(res.json, 'data', 'id');
+    if (res.status !== 200 || !id) throw new ProviderUnreachable(this.name, 'verify', `HTTP ${res.status}`);
+    return {
+      id,
+      txRef: field(res.json, 'data', 'tx_ref'),
+      status: (field(res.json, 'data', 'status') ?? '').toLowerCase(),
+      amount: field(res.json, 'data', 'amount'),
+      currency: field(res.json, 'data', 'currency'),
+      processorResponse: field(res.json, 'data', 'processor_response'),
+    };
   }
 
   parseNotification(notification: InboundNotification): ParsedNotification {
@@ -157,6 +441,43 @@ export class FlutterwaveConnector implements Connector {
       throw new ProviderRefusal('PROVIDER_UNAVAILABLE', `Flutterwave refused our secret key (HTTP ${res.status})`, 'provider_refused', true);
     return ['secret key accepted (balances read)'];
   }
+}
+
+/** What we read of a Flutterwave transaction (a charge: card, mobile money or a bank transfer into a virtual account). */
+interface FlutterwaveTransaction {
+  id: string;
+  txRef: string | null;
+  status: string;
+  amount: string | null;
+  currency: string | null;
+  processorResponse: string | null;
+}
+
+/**
+ * The card payload as Flutterwave's API demands it ([SDK] lib/security.js): 3DES-EDE3 in ECB mode under the
+ * 24-character encryption key, PKCS#7 padding, base64. Built in memory for one request.
+ */
+export function encryptCardPayload(encryptionKey: string, payload: Record<string, unknown>): string {
+  const cipher = createCipheriv('des-ede3', Buffer.from(encryptionKey, 'utf8'), null);
+  return Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]).toString('base64');
+}
+
+/** Flutterwave's "YYYY-MM-DD HH:mm:ss" (UTC) or ISO time; null when absent or unreadable ("N/A"). */
+export function flutterwaveTime(value: string | null): Date | null {
+  if (!value || !/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(value)) return null;
+  const date = new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** A failed charge's `processor_response` → our failure_reason (docs/providers.md). */
+export function chargeFailureReason(response: string | null): string {
+  const text = (response ?? '').toLowerCase();
+  if (/insufficient/.test(text)) return 'insufficient_funds';
+  if (/declin|not honou?r|do not honou?r/.test(text)) return 'card_declined';
+  if (/expired/.test(text)) return 'expired_card';
+  if (/cancel|abandon|timeout|timed out/.test(text)) return 'payment_declined_by_sender';
+  if (/otp|pin|authenticat|3ds|authori[sz]ation failed/.test(text)) return 'authentication_failed';
+  return 'provider_declined';
 }
 
 /** Flutterwave's `complete_message` on a failed transfer → our failure_reason (docs/providers.md). */

@@ -310,7 +310,7 @@ export class MpesaConnector implements Connector {
   }
 
   async decide(request: DecideRequest): Promise<SettlementDecision> {
-    if (request.kind === 'refund') throw new AppError('ROUTE_UNAVAILABLE', 'M-Pesa does not refund card payments');
+    if (request.kind === 'refund' || request.kind === 'payment') throw new AppError('ROUTE_UNAVAILABLE', 'M-Pesa does not carry card payments');
     if (request.kind === 'collection') return this.stkQuery(request.providerReference!);
     const { notifications } = request;
     const answer = validAnswer(notifications);

@@ -259,7 +259,7 @@ export class MtnMomoConnector implements Connector {
   }
 
   async decide(request: DecideRequest): Promise<SettlementDecision> {
-    if (request.kind === 'refund') throw new AppError('ROUTE_UNAVAILABLE', 'MTN MoMo does not refund card payments');
+    if (request.kind === 'refund' || request.kind === 'payment') throw new AppError('ROUTE_UNAVAILABLE', 'MTN MoMo does not carry card payments');
     const res = await this.call(request.kind, 'GET', `${PRODUCT_PATHS[request.kind].create}/${request.idempotencyKey}`, 'status');
     if (res.status !== 200) {
       // 404 for a request MTN answered 202 to: not visible yet; ask again later.

@@ -13,6 +13,8 @@ interface ChargeRow {
   provider_reference: string;
   outcome: CardCharge['outcome'];
   failure_reason: string | null;
+  /** Its refunds fail (a test card's rule). */
+  refunds_fail?: boolean;
 }
 
 /**
@@ -28,9 +30,9 @@ export class SandboxCardCharges {
   async record(idempotencyKey: string, charge: ChargeRow): Promise<{ charge: CardCharge; handle: string | null }> {
     const handle = charge.outcome === 'requires_action' ? randomBytes(32).toString('base64url') : null;
     const inserted = await this.sql.query(
-      `insert into sandbox_card_charge (idempotency_key, provider_reference, outcome, failure_reason, handle_hash)
-       values ($1, $2, $3, $4, $5) on conflict (idempotency_key) do nothing returning idempotency_key`,
-      [idempotencyKey, charge.provider_reference, charge.outcome, charge.failure_reason, handle ? sha256Hex(handle) : null],
+      `insert into sandbox_card_charge (idempotency_key, provider_reference, outcome, failure_reason, handle_hash, refunds_fail)
+       values ($1, $2, $3, $4, $5, $6) on conflict (idempotency_key) do nothing returning idempotency_key`,
+      [idempotencyKey, charge.provider_reference, charge.outcome, charge.failure_reason, handle ? sha256Hex(handle) : null, charge.refunds_fail ?? false],
       'sandbox_card_charge_insert',
     );
     if (inserted.length === 1) return { charge: toCharge(charge), handle };
@@ -61,6 +63,12 @@ export class SandboxCardCharges {
     const handle = randomBytes(32).toString('base64url');
     await this.sql.query('update sandbox_card_charge set handle_hash = $2 where idempotency_key = $1', [idempotencyKey, sha256Hex(handle)]);
     return { charge, handle };
+  }
+
+  /** Whether refunds of the charge made with this key fail (its test card's rule). */
+  async refundsFail(idempotencyKey: string): Promise<boolean> {
+    const [row] = await this.sql.query<{ refunds_fail: boolean }>('select refunds_fail from sandbox_card_charge where idempotency_key = $1', [idempotencyKey]);
+    return row?.refunds_fail ?? false;
   }
 
   /** The idempotency key (the transaction's id) a 3-D Secure handle belongs to, or null for a handle never issued. */

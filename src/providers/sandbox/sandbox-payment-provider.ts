@@ -16,10 +16,12 @@ import { sandboxCardBehaviour } from './sandbox-cards';
 
 /** The sandbox rule (CONTRACT §6): an account number ending in 000 fails; anything else succeeds. */
 export function sandboxSettlement(
-  request: { kind: 'refund' } | { kind: 'collection' | 'transfer'; accountType: 'bank' | 'momo'; accountNumber: string },
+  request: { kind: 'refund'; refundsFail: boolean } | { kind: 'payment' } | { kind: 'collection' | 'transfer'; accountType: 'bank' | 'momo'; accountNumber: string },
 ): SettlementDecision {
-  // A refund of a captured charge goes through (simulate decides otherwise).
-  if (request.kind === 'refund') return { outcome: 'successful' };
+  // A refund goes through, unless its payment's test card says refunds fail (simulate decides otherwise).
+  if (request.kind === 'refund') return request.refundsFail ? { outcome: 'failed', reason: 'refund_declined' } : { outcome: 'successful' };
+  // A payment awaiting 3-D Secure is decided on the sandbox's page.
+  if (request.kind === 'payment') return { outcome: 'pending' };
   // A bank collection is decided by the sender paying (the simulate route) or by expiry, never by the provider.
   if (request.kind === 'collection' && request.accountType === 'bank') return { outcome: 'pending' };
   if (request.accountNumber.endsWith('000')) {
@@ -87,6 +89,7 @@ export class SandboxPaymentProvider implements Connector {
   }
 
   async decide(request: Parameters<Connector['decide']>[0]): Promise<SettlementDecision> {
+    if (request.kind === 'refund') return sandboxSettlement({ kind: 'refund', refundsFail: await this.cardCharges.refundsFail(request.chargeKey) });
     return sandboxSettlement(request);
   }
 
@@ -97,6 +100,7 @@ export class SandboxPaymentProvider implements Connector {
       provider_reference: providerReference('ch', request.idempotencyKey),
       outcome: behaviour.outcome,
       failure_reason: behaviour.outcome === 'failed' ? behaviour.reason : null,
+      refunds_fail: behaviour.outcome === 'successful' && behaviour.refundsFail === true,
     });
     if (charge.outcome !== 'requires_action' || !handle) return charge;
     return { ...charge, authenticationUrl: `${this.publicBaseUrl()}${sandboxAuthenticationPath(handle)}` };

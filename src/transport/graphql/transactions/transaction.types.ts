@@ -3,6 +3,7 @@ import type { NEXT_ACTION_TYPES, PaymentMethod } from '../../../modules/payments
 import type { ChannelType, ReferenceService } from '../../../modules/reference/reference.service';
 import type { CollectionCommand } from '../../../modules/transactions/collection.service';
 import type { Transaction, TransactionEvent } from '../../../modules/transactions/transaction.record';
+import { nextActionOf } from '../../../modules/transactions/transaction.serializer';
 import type { TransactionListQuery } from '../../../modules/transactions/transaction.service';
 import type { TransactionKind, TransactionStatus } from '../../../modules/transactions/transaction.state';
 import type { TransferCommand } from '../../../modules/transactions/transfer.service';
@@ -74,7 +75,7 @@ export class TransactionStatusChangeObject {
 
 @ObjectType('Transaction', {
   description:
-    'A collection, transfer, payment or refund. Fields that do not apply to its kind are null (amount/currency: collections, payments and refunds; bankInfo: bank collections; source*/destination*/rate/quoteId/beneficiary: transfers; paymentMethod/card/nextAction/redirectUrl/description/amountRefunded: payments; paymentReference: refunds).',
+    'A collection, transfer, payment or refund. Fields that do not apply to its kind are null (amount/currency: collections, payments and refunds; bankInfo: bank collections; source*/destination*/rate/quoteId/beneficiary: transfers; paymentMethod/card/redirectUrl/description/amountRefunded: payments; nextAction: payments and mobile money collections; paymentReference: refunds).',
 })
 export class TransactionObject {
   /** The entity id, kept for the history field resolver; not a field of the schema. */
@@ -125,7 +126,12 @@ export class TransactionObject {
 
   @Field(() => PaymentMethodEnum, { nullable: true, description: 'Payments only.' }) paymentMethod!: PaymentMethod | null;
   @Field(() => CardObject, { nullable: true, description: 'Card payments only.' }) card!: CardObject | null;
-  @Field(() => NextActionObject, { nullable: true, description: 'Payments awaiting 3-D Secure (REQUIRES_ACTION) only.' }) nextAction!: NextActionObject | null;
+  @Field(() => NextActionObject, {
+    nullable: true,
+    description:
+      'Where the customer must go first: a payment awaiting 3-D Secure (REQUIRES_ACTION), or a PROCESSING mobile money collection whose provider has the payer approve on a page. Null otherwise.',
+  })
+  nextAction!: NextActionObject | null;
   @Field(() => String, { nullable: true, description: 'Payments: where the cardholder returns after 3-D Secure.' }) redirectUrl!: string | null;
   @Field(() => String, { nullable: true, description: 'Payments: your description.' }) description!: string | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'Payments: what its refunds hold, in flight or done (never more than amount).' })
@@ -175,10 +181,9 @@ export class TransactionObject {
           : null,
       paymentMethod: t.paymentMethod,
       card: t.cardBrand ? Object.assign(new CardObject(), { brand: t.cardBrand, last4: t.cardLast4, fingerprint: t.cardFingerprint }) : null,
-      nextAction:
-        t.status === 'requires_action' && t.nextActionUrl
-          ? Object.assign(new NextActionObject(), { type: NextActionTypeEnum.REDIRECT_TO_URL, url: t.nextActionUrl, expiresAt: t.expiresAt })
-          : null,
+      nextAction: nextActionOf(t)
+        ? Object.assign(new NextActionObject(), { type: NextActionTypeEnum.REDIRECT_TO_URL, url: t.nextActionUrl, expiresAt: t.expiresAt })
+        : null,
       redirectUrl: t.redirectUrl,
       description: t.description,
       amountRefunded: t.kind === 'payment' ? money(t.refundedAmount, t.currency, units) : null,

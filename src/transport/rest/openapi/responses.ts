@@ -152,6 +152,11 @@ const transferFigures = {
   fee: money.nullable(),
 };
 
+const CollectionNextAction = z
+  .object({ type: z.literal('redirect_to_url'), url: z.string(), expires_at: nullableTimestamp })
+  .optional()
+  .describe('Mobile money collections whose provider has the payer approve on a page (Flutterwave’s Ghana, Uganda, Rwanda and Zambia): send the payer to `url`');
+
 named(
   'CollectionInitiation',
   z.object({
@@ -163,6 +168,7 @@ named(
     fee: money.nullable().describe('What you pay for it, taken from the amount at settlement (your fee schedule)'),
     account_type: accountType.nullable(),
     bankInfo: BankInfo.optional().describe('Bank collections only'),
+    next_action: CollectionNextAction,
   }),
   'Spec §4.2: what a collection initiation returns, and the fee.',
 );
@@ -206,6 +212,7 @@ const CollectionRecord = named(
     fee: money.nullable(),
     account_number: z.string().nullable(),
     bankInfo: BankInfo.optional().describe('Bank collections only'),
+    next_action: CollectionNextAction,
     expires_at: nullableTimestamp.describe('Bank collections: when an unpaid one expires'),
     ...recordTimes,
   }),

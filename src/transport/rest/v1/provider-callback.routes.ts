@@ -1,5 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../../container';
+import { messagePage } from '../../../providers/sandbox/three-ds-page';
+import { AppError } from '../../../shared/errors';
+import { backToMerchant, html, outcomeMessage } from './payment-pages';
 
 /** A provider's notification is small; anything larger is not one. */
 const CALLBACK_BODY_LIMIT = 64 * 1024;
@@ -23,6 +26,16 @@ export async function providerCallbackRoutes(app: FastifyInstance, { services }:
       body: typeof request.body === 'string' ? request.body : '',
     });
   app.route<CallbackRoute>({ method: ['POST', 'PUT'], url: '/providers/:connector/callback/:token', bodyLimit: CALLBACK_BODY_LIMIT, handler });
+  // The cardholder's browser, back from a processor's authentication page (3-D Secure): the processor is asked at
+  // once, then the browser goes on to the merchant's redirect_url. A wrong token is a 404 page; nothing is changed.
+  app.get<{ Params: { connector: string; token: string } }>('/providers/:connector/return/:token', async (request, reply) => {
+    const payment = await services.transactions.returnFromAuthentication(request.params.connector, request.params.token).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return null;
+      throw err;
+    });
+    if (!payment) return html(reply, 404, messagePage('Link not valid', 'This payment link is not valid. Nothing was changed.'));
+    return backToMerchant(reply, payment, () => outcomeMessage(payment));
+  });
   // Account-wide webhooks (Flutterwave's `verif-hash`): the connector authenticates them and names the transaction.
   app.post<{ Params: { connector: string }; Body: string | undefined }>('/providers/:connector/webhook', { bodyLimit: CALLBACK_BODY_LIMIT }, async (request) =>
     services.transactions.receiveWebhook(request.params.connector, request.headers, {

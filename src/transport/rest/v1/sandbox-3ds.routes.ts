@@ -4,6 +4,7 @@ import type { Services } from '../../../container';
 import type { AuthenticationView } from '../../../modules/payments/payment.service';
 import { sandboxAuthenticationPath } from '../../../providers/sandbox/sandbox-card-charges';
 import { authenticationForm, messagePage, type ThreeDsPayment } from '../../../providers/sandbox/three-ds-page';
+import { backToMerchant, html } from './payment-pages';
 
 type HandleRoute = { Params: { handle: string } };
 type Decision = HandleRoute & { Body: { decision?: unknown; csrf?: unknown } | undefined };
@@ -25,25 +26,6 @@ const shown = (v: Exclude<AuthenticationView, { state: 'invalid' }>): ThreeDsPay
   cardLast4: v.payment.cardLast4,
   description: v.payment.description,
 });
-
-/**
- * The headers of every page: never cached, never framed (clickjacking), no
- * script, and no Referer, so the handle in the address never reaches the
- * merchant's site. After a submission Chromium holds the redirect to
- * form-action, so the merchant's origin is allowed there.
- */
-function html(reply: FastifyReply, status: number, body: string, redirectUrl?: string | null) {
-  const formAction = ["'self'", ...(redirectUrl ? [new URL(redirectUrl).origin] : [])].join(' ');
-  return reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-frame-options', 'DENY')
-    .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
-    .send(body);
-}
 
 const INVALID = ['Link not valid', 'This authentication link is not valid. Nothing was changed.'] as const;
 
@@ -110,14 +92,7 @@ export async function sandbox3dsRoutes(app: FastifyInstance, { services }: { ser
     if (result.state === 'invalid' || !result.decided) return outcomePage(reply, result);
     const p = result.payment;
     reply.header('set-cookie', `${CSRF_COOKIE}=; Path=${sandboxAuthenticationPath(handle)}; Max-Age=0; HttpOnly; SameSite=Strict`);
-    if (p.redirectUrl) {
-      const target = new URL(p.redirectUrl);
-      target.searchParams.set('reference', p.reference);
-      target.searchParams.set('external_reference', p.externalReference);
-      target.searchParams.set('status', p.status);
-      return reply.code(303).header('location', target.toString()).header('referrer-policy', 'no-referrer').header('cache-control', 'no-store').send();
-    }
     const title = p.status === 'successful' ? 'Payment authenticated' : 'Payment failed';
-    return html(reply, 200, messagePage(title, `The payment is ${p.status}. You can close this window.`, shown(result)));
+    return backToMerchant(reply, p, () => messagePage(title, `The payment is ${p.status}. You can close this window.`, shown(result)));
   });
 }
