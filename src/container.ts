@@ -168,18 +168,7 @@ export function createServices(infra: Infrastructure): Services {
     payment: new PaymentKind(reference, rails, clock, config.paymentActionTtlS, releaseDelayMs) as TransactionKinds['payment'],
     refund: new RefundKind(reference, rails, (id) => transactionStore.findById(id)),
   };
-  const transactions = new TransactionService(
-    transactionStore,
-    kinds,
-    rails,
-    clock,
-    jobs,
-    outbox,
-    pubsub,
-    faults,
-    config.reconcileAfterMs,
-    logger,
-  );
+  const transactions = new TransactionService(transactionStore, kinds, rails, clock, jobs, outbox, pubsub, faults, config.reconcileAfterMs, logger);
   const collections = new CollectionService(customers, reference, transactions, fees, config.collectionTtlS, clock);
   const transfers = new TransferService(customers, reference, rates, transactions, clock, rails);
   const payments = new PaymentService(

@@ -12,6 +12,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { openPage, submitPage, type ThreeDsDecision } from '../helpers/three-ds';
 import { eventually } from '../helpers/wait';
 import { FAST_WEBHOOKS, dbQuery, setEndpoint } from '../helpers/webhooks';
+import { FlutterwaveFake } from '../fakes/flutterwave.fake';
+import { railsApp } from '../helpers/rails';
 import { connect } from '../helpers/ws';
 
 /**
@@ -34,7 +36,9 @@ const BAD_AMEX_CVC = '739';
 const CVCS = [TEST_CVC, TEST_AMEX_CVC, BAD_VISA_CVC, BAD_AMEX_CVC];
 /** 20 digits: the success card with four more. */
 const TOO_LONG = `${CARDS.success}1234`;
-const CARD_NUMBERS = [CARDS.success, CARDS.threeDs, CARDS.insufficientFunds, CARDS.other, CARDS.amex, CARDS.luhnInvalid, TOO_LONG];
+/** Flutterwave's test cards (3-D Secure redirect, declined, PIN), charged through its fake in production mode. */
+const FLW_CARDS = ['4187427415564246', '5258585922666506', '5531886652142950'];
+const CARD_NUMBERS = [CARDS.success, CARDS.threeDs, CARDS.insufficientFunds, CARDS.other, CARDS.amex, CARDS.luhnInvalid, TOO_LONG, ...FLW_CARDS];
 
 interface Finding {
   source: string;
@@ -204,6 +208,10 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
   let merchant: MerchantCredentials;
   let token: string;
   let prodToken: string;
+  /** Production with a card processor connected: Flutterwave's fake. */
+  let flw: FlutterwaveFake;
+  let flwApp: TestApp;
+  let flwToken: string;
   const clients: Client[] = [];
   let events: unknown[] = [];
 
@@ -248,6 +256,10 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     merchant = await app.createMerchant('Card Data Merchant');
     token = (await app.token(merchant)).accessToken;
     prodToken = (await prod.token(await prod.createMerchant('Live Card Merchant'))).accessToken;
+    flw = await FlutterwaveFake.start({ decisionDelayMs: 10 });
+    flwApp = await railsApp(flw.env(), capture('production (flutterwave) log'));
+    flw.webhookUrl = `${flwApp.url}/v1/providers/flutterwave/webhook`;
+    flwToken = (await flwApp.token(await flwApp.createMerchant('Flutterwave Card Merchant'))).accessToken;
     await setEndpoint(app.url, token, receiver.url);
     const client = connect(app, token);
     clients.push(client);
@@ -276,6 +288,8 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     await receiver?.close();
     await app?.close();
     await prod?.close();
+    await flwApp?.close();
+    await flw?.close();
   });
 
   // --- sandbox: accepted and declined cards -------------------------------------
@@ -691,6 +705,37 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     expect(await dbQuery(prod.db.url, 'select count(*)::int as n from "transaction"')).toEqual([{ n: 0 }]);
   });
 
+  it('production with Flutterwave connected: cards are charged, encrypted for the processor only', async () => {
+    const [redirect, declined, pin] = FLW_CARDS;
+    const charged = await rest(`FLW REST ${redirect}`, flwApp.url, 'POST', '/v1/payments/initiate', {
+      token: flwToken,
+      body: cardPaymentBody({ reference: ref('flw'), card: { number: redirect } }),
+    });
+    expect(charged.body.data.status).toBe('requires_action');
+    const refused = await rest(`FLW REST ${declined}`, flwApp.url, 'POST', '/v1/payments/initiate', {
+      token: flwToken,
+      body: cardPaymentBody({ reference: ref('flw'), card: { number: declined } }),
+    });
+    expect(refused.body.data.status).toBe('failed');
+    const overGraphql = await gql(
+      'FLW GraphQL initiate',
+      flwApp.url,
+      INITIATE,
+      { input: cardPaymentInput({ reference: ref('flw-gql'), card: { ...cardPaymentInput().card, number: pin } }) },
+      flwToken,
+    );
+    expect(overGraphql.body.data.initiatePayment.status).toBe('FAILED');
+    const badCvc = await rest('FLW REST CVC as number', flwApp.url, 'POST', '/v1/payments/initiate', {
+      token: flwToken,
+      body: cardPaymentBody({ reference: ref('flw'), card: { number: redirect, cvc: Number(TEST_CVC) } }),
+    });
+    expect(badCvc.status).toBe(400);
+    // The processor got each card once, encrypted: no card number in any request it received.
+    const cardRequests = flw.requests.filter((r) => r.path === '/v3/charges?type=card');
+    expect(cardRequests).toHaveLength(3);
+    for (const r of flw.requests) for (const number of FLW_CARDS) expect(r.body.includes(number) || r.path.includes(number)).toBe(false);
+  });
+
   // --- the scan ------------------------------------------------------------------
 
   it('the scanner finds a planted card number and CVC (positive control), and nothing in hashes, UUIDs or timestamps', async () => {
@@ -793,6 +838,7 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     for (const [label, db] of [
       ['sandbox', app.db.url],
       ['production', prod.db.url],
+      ['production (flutterwave)', flwApp.db.url],
     ] as const) {
       const scanned = await scanDatabase(label, db, handles);
       found.other.push(...scanned.findings);
@@ -819,6 +865,7 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     for (const [label, db] of [
       ['sandbox', app.db.url],
       ['production', prod.db.url],
+      ['production (flutterwave)', flwApp.db.url],
     ] as const) {
       for (const row of await dbQuery<{ id: string; payload: unknown }>(db, 'select id, payload from outbox_event')) {
         found.other.push(

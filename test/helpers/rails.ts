@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import type { DestinationStream } from 'pino';
 import { ManualClock } from '../../src/shared/clock';
 import { approvedCustomer } from './factories';
 import { request } from './http';
@@ -35,11 +36,12 @@ export const FAST_RAILS = {
  * default, on a port fixed in advance so that PUBLIC_BASE_URL (the callbacks' address) is right.
  * The clock is today's (providers' timestamps are checked), and stands still unless a test moves it.
  */
-export async function railsApp(env: Record<string, string>): Promise<TestApp> {
+export async function railsApp(env: Record<string, string>, logDestination?: DestinationStream): Promise<TestApp> {
   const port = await freePort();
   return createTestApp({
     env: { PAYMENTS_ENV: 'production', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...FAST_RAILS, ...env },
     clock: new ManualClock(new Date()),
+    logDestination,
   });
 }
 

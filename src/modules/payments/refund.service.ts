@@ -106,15 +106,13 @@ export class RefundKind implements TransactionKindHandler {
   }
 
   async settle(txn: Transaction, trigger: DecideTrigger) {
-    return this.rails
-      .of(txn)
-      .decide({
-        kind: 'refund',
-        idempotencyKey: txn.id,
-        chargeKey: txn.parentId!,
-        providerReference: txn.providerReference,
-        ...(await this.rails.decideContext(txn, trigger)),
-      });
+    return this.rails.of(txn).decide({
+      kind: 'refund',
+      idempotencyKey: txn.id,
+      chargeKey: txn.parentId!,
+      providerReference: txn.providerReference,
+      ...(await this.rails.decideContext(txn, trigger)),
+    });
   }
 
   /** The provider's reference of the refunded payment (read only for a real processor: the sandbox refunds by key). */

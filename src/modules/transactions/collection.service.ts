@@ -81,7 +81,12 @@ export class CollectionKind implements TransactionKindHandler {
   }
 
   route(txn: Transaction): RouteLeg {
-    return { route: crossBorderRoute(this.reference, txn, 'collection'), amount: this.amountOf(txn), currency: txn.currency!, accountNumber: txn.accountNumber };
+    return {
+      route: crossBorderRoute(this.reference, txn, 'collection'),
+      amount: this.amountOf(txn),
+      currency: txn.currency!,
+      accountNumber: txn.accountNumber,
+    };
   }
 
   private amountOf(txn: Transaction): string {
@@ -108,7 +113,9 @@ export class CollectionKind implements TransactionKindHandler {
       });
       // The provider may close its account before our deadline (Flutterwave's last an hour): the collection expires then.
       const expiresAt = account.expiresAt ?? null;
-      const expiryMs = expiresAt ? Math.min(this.timing.collectionTtlS * 1000, Math.max(0, expiresAt.getTime() - Date.now())) : this.timing.collectionTtlS * 1000;
+      const expiryMs = expiresAt
+        ? Math.min(this.timing.collectionTtlS * 1000, Math.max(0, expiresAt.getTime() - Date.now()))
+        : this.timing.collectionTtlS * 1000;
       return {
         status: 'processing',
         providerReference: account.providerReference,

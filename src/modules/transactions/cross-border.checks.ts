@@ -128,7 +128,13 @@ function askedToMove(reference: ReferenceService, txn: Transaction, kind: Direct
 }
 
 /** The status query of a cross-border transaction (the settlement job's question), from its stored row. */
-export async function crossBorderDecide(rails: Rails, reference: ReferenceService, txn: Transaction, kind: Direction, trigger: DecideTrigger): Promise<SettlementDecision> {
+export async function crossBorderDecide(
+  rails: Rails,
+  reference: ReferenceService,
+  txn: Transaction,
+  kind: Direction,
+  trigger: DecideTrigger,
+): Promise<SettlementDecision> {
   return rails.of(txn).decide({
     kind,
     idempotencyKey: txn.id,

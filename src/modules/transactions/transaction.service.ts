@@ -193,7 +193,8 @@ export class TransactionService {
       bankInfo: answer.status === 'processing' ? (answer.bankInfo ?? null) : null,
       virtualAccountNumber: answer.status === 'processing' ? (answer.virtualAccountNumber ?? null) : null,
       nextActionUrl: answer.status === 'requires_action' || answer.status === 'processing' ? (answer.nextActionUrl ?? null) : null,
-      expiresAt: answer.status === 'requires_action' ? answer.expiresAt : answer.status === 'processing' ? earlier(txn.expiresAt, answer.expiresAt) : txn.expiresAt,
+      expiresAt:
+        answer.status === 'requires_action' ? answer.expiresAt : answer.status === 'processing' ? earlier(txn.expiresAt, answer.expiresAt) : txn.expiresAt,
       failureReason: answer.status === 'failed' ? answer.failureReason : null,
       updatedAt: now,
       completedAt: final ? now : null,

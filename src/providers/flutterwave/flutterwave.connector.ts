@@ -318,7 +318,12 @@ export class FlutterwaveConnector implements Connector {
     }
     if (res.status === 400 && /decrypt/i.test(message)) {
       // Our encryption key does not match the account's: every card would fail the same way.
-      return new ProviderRefusal('PROVIDER_UNAVAILABLE', 'Our card processor could not read the request; nothing was charged. Try again shortly', 'provider_refused', true);
+      return new ProviderRefusal(
+        'PROVIDER_UNAVAILABLE',
+        'Our card processor could not read the request; nothing was charged. Try again shortly',
+        'provider_refused',
+        true,
+      );
     }
     if (res.status >= 400 && res.status < 500) {
       return operation === 'transfer'

@@ -16,7 +16,8 @@ import { sandboxCardBehaviour } from './sandbox-cards';
 
 /** The sandbox rule (CONTRACT §6): an account number ending in 000 fails; anything else succeeds. */
 export function sandboxSettlement(
-  request: { kind: 'refund'; refundsFail: boolean } | { kind: 'payment' } | { kind: 'collection' | 'transfer'; accountType: 'bank' | 'momo'; accountNumber: string },
+  request:
+    { kind: 'refund'; refundsFail: boolean } | { kind: 'payment' } | { kind: 'collection' | 'transfer'; accountType: 'bank' | 'momo'; accountNumber: string },
 ): SettlementDecision {
   // A refund goes through, unless its payment's test card says refunds fail (simulate decides otherwise).
   if (request.kind === 'refund') return request.refundsFail ? { outcome: 'failed', reason: 'refund_declined' } : { outcome: 'successful' };

@@ -123,7 +123,9 @@ describe('Flutterwave cards and refunds (production, against the fake)', () => {
 
   it('a refund goes back through Flutterwave on the charge’s id and settles by its status; a failed one gives the amount back', async () => {
     const { reference } = await authorizedPayment();
-    const payment = (await sql<{ id: string; provider_reference: string }>(app, 'select id, provider_reference from "transaction" where reference = ?', [reference]))[0]!;
+    const payment = (
+      await sql<{ id: string; provider_reference: string }>(app, 'select id, provider_reference from "transaction" where reference = ?', [reference])
+    )[0]!;
     const part = newReference('flw-rf');
     const refund = await request(app.url, 'POST', '/v1/refunds', {
       token: m.token,
@@ -136,7 +138,10 @@ describe('Flutterwave cards and refunds (production, against the fake)', () => {
 
     flw.refundOutcome = 'failed';
     const failing = newReference('flw-rf');
-    await request(app.url, 'POST', '/v1/refunds', { token: m.token, body: { payment_reference: reference, amount: '500.00', reason: 'Late', reference: failing } });
+    await request(app.url, 'POST', '/v1/refunds', {
+      token: m.token,
+      body: { payment_reference: reference, amount: '500.00', reason: 'Late', reference: failing },
+    });
     expect(await awaitStatus(app, failing, 'failed')).toMatchObject({ failure_reason: 'refund_declined' });
     // What is left to refund counts the failed one back.
     const verified = await request(app.url, 'GET', `/v1/payments/verify/${reference}`, { token: m.token });

@@ -155,7 +155,9 @@ const transferFigures = {
 const CollectionNextAction = z
   .object({ type: z.literal('redirect_to_url'), url: z.string(), expires_at: nullableTimestamp })
   .optional()
-  .describe('Mobile money collections whose provider has the payer approve on a page (Flutterwave’s Ghana, Uganda, Rwanda and Zambia): send the payer to `url`');
+  .describe(
+    'Mobile money collections whose provider has the payer approve on a page (Flutterwave’s Ghana, Uganda, Rwanda and Zambia): send the payer to `url`',
+  );
 
 named(
   'CollectionInitiation',

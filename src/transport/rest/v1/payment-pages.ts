@@ -41,6 +41,8 @@ export function backToMerchant(reply: FastifyReply, p: Transaction, page: () => 
 export function outcomeMessage(p: Transaction): string {
   const title = p.status === 'successful' ? 'Payment authenticated' : p.status === 'failed' ? 'Payment failed' : 'Payment being confirmed';
   const message =
-    p.status === 'requires_action' ? 'The card’s bank has not answered yet. The merchant will be told as soon as it does.' : `The payment is ${p.status}. You can close this window.`;
+    p.status === 'requires_action'
+      ? 'The card’s bank has not answered yet. The merchant will be told as soon as it does.'
+      : `The payment is ${p.status}. You can close this window.`;
   return messagePage(title, message);
 }
