@@ -12,7 +12,7 @@ const JOBS_OF = `select j.id, j.run_at from graphile_worker._private_jobs j
                    join graphile_worker._private_tasks t on t.id = j.task_id
                   where t.identifier = $1 and j.payload->>'transactionId' = $2`;
 
-export type ExpiryTask = 'expire-collection' | 'expire-payment-action';
+export type ExpiryTask = 'expire-collection' | 'expire-payment-action' | 'settle-transaction';
 
 /** The transaction's waiting (or running) jobs of this task. */
 export const jobsOf = (databaseUrl: string, task: ExpiryTask, transactionId: string) =>

@@ -81,7 +81,7 @@ describe('routing rules', () => {
     new GuardedConnector(c, { volumeThreshold: 1, errorThresholdPercentage: 50, resetTimeoutMs: 60_000, rollingWindowMs: 10_000 }, undefined, logger);
   const GH_MTN: Route = { channelType: 'momo', countryCode: 'GH', networkCode: 'MTN', direction: 'collection' };
 
-  it('production: the reference table, filtered to configured connectors that serve the route; nothing serves cards yet', () => {
+  it('production: the reference table, filtered to configured connectors that serve the route; cards need a configured processor', () => {
     const mtn = guard(fakeConnector('mtn_momo', (r) => r.networkCode === 'MTN'));
     const router = new ConnectorRouter(new Map([['mtn_momo', mtn]]), '', 'production');
     expect(router.candidates(GH_MTN).map((c) => c.name)).toEqual(['mtn_momo']);

@@ -1,5 +1,6 @@
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
-import { runCli } from '../../helpers/engine';
+import { ledgerVerify, runCli } from '../../helpers/engine';
+import { runJobsNow, transactionIdOf } from '../../helpers/jobs';
 import { approvedCustomer } from '../../helpers/factories';
 import { graphql, request } from '../../helpers/http';
 import { CARDS, cardPaymentBody, initiatePayment } from '../../helpers/payments';
@@ -342,6 +343,22 @@ describe('refunds', () => {
       },
     );
     expect(gql.body.data.transaction).toEqual({ type: 'REFUND', status: 'SUCCESSFUL', amount: '300.00', paymentReference: ref });
+  });
+
+  it('sandbox parity: a refund can fail, as a processor’s can. The test card 4000000000005126’s refunds fail (refund_declined)', async () => {
+    const payment = await initiatePayment(app, token, cardPaymentBody({ amount: '400.00', card: { number: '4000000000005126' } }));
+    expect(payment.body.data.status).toBe('successful');
+    const refund = await request(app.url, 'POST', '/v1/refunds', {
+      token,
+      body: { payment_reference: payment.body.data.reference, reason: 'Changed mind', reference: newReference('rf') },
+    });
+    expect(refund.body.data.status).toBe('processing');
+    // This app's sandbox settles after ten minutes: its settlement job is made due now.
+    await runJobsNow(app.db.url, 'settle-transaction', await transactionIdOf(app.db.url, refund.body.data.reference));
+    const failed = (await request(app.url, 'GET', `/v1/refunds/${refund.body.data.reference}`, { token })).body.data;
+    expect(failed).toMatchObject({ status: 'failed', failure_reason: 'refund_declined' });
+    expect((await request(app.url, 'GET', `/v1/payments/verify/${payment.body.data.reference}`, { token })).body.data.amount_refunded).toBe(0);
+    expect((await ledgerVerify(app.db.url)).ok).toBe(true);
   });
 
   it('20 concurrent partial refunds adding up to more than was captured: accepted only up to the captured amount', async () => {
