@@ -645,7 +645,7 @@ export type SubscriptionTransactionStatusChangedArgs = {
   reference: InputMaybe<Scalars['String']['input']>;
 };
 
-/** A collection, transfer, payment or refund. Fields that do not apply to its kind are null (amount/currency: collections, payments and refunds; bankInfo: bank collections; source*\/destination*\/rate/quoteId/beneficiary: transfers; paymentMethod/card/nextAction/redirectUrl/description/amountRefunded: payments; paymentReference: refunds). */
+/** A collection, transfer, payment or refund. Fields that do not apply to its kind are null (amount/currency: collections, payments and refunds; bankInfo: bank collections; source*\/destination*\/rate/quoteId/beneficiary: transfers; paymentMethod/card/redirectUrl/description/amountRefunded: payments; nextAction: payments and mobile money collections; paymentReference: refunds). */
 export type Transaction = {
   __typename?: 'Transaction';
   /** The sender’s (collection) or beneficiary’s (transfer) account or wallet number. */
@@ -683,7 +683,7 @@ export type Transaction = {
   /** Every status change, oldest first. */
   history: Array<TransactionStatusChange>;
   networkId: Maybe<Scalars['String']['output']>;
-  /** Payments awaiting 3-D Secure (REQUIRES_ACTION) only. */
+  /** Where the customer must go first: a payment awaiting 3-D Secure (REQUIRES_ACTION), or a PROCESSING mobile money collection whose provider has the payer approve on a page. Null otherwise. */
   nextAction: Maybe<NextAction>;
   /** Payments only. */
   paymentMethod: Maybe<PaymentMethod>;
