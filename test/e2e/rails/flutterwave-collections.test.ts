@@ -64,7 +64,8 @@ describe('Flutterwave collections (production, against the fake)', () => {
 
   beforeAll(async () => {
     flw = await FlutterwaveFake.start({ decisionDelayMs: 30 });
-    app = await railsApp({ ...flw.env(), COLLECTION_TTL_S: '3600' });
+    // Our own deadline (two hours) comes after Flutterwave's hour: the collection expires with Flutterwave's account.
+    app = await railsApp({ ...flw.env(), COLLECTION_TTL_S: '7200' });
     flw.webhookUrl = `${app.url}/v1/providers/flutterwave/webhook`;
     m = await railsMerchant(app);
   }, 60_000);
@@ -87,7 +88,7 @@ describe('Flutterwave collections (production, against the fake)', () => {
     // The sender's email, as Flutterwave requires; the account shown is Flutterwave's.
     expect(account!.email).toMatch(/@/);
     expect(res.body.data).toMatchObject({ status: 'processing', bankInfo: { accountNumber: account!.account_number, bankName: 'WEMA BANK' } });
-    // Flutterwave's account closes an hour after it opens: the collection expires then, not in our TTL's hour and a bit.
+    // Flutterwave's account closes an hour after it opens: the collection expires then, not at our own deadline.
     const [expiry] = await sql<{ expires_at: Date }>(app, 'select expires_at from "transaction" where id = ?', [row.id]);
     // (Flutterwave gives whole seconds.)
     expect(Math.abs(new Date(expiry!.expires_at).getTime() - account!.expires_at.getTime())).toBeLessThan(2000);

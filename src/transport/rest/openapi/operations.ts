@@ -770,7 +770,7 @@ export const OPERATIONS: OperationSpec[] = [
     description:
       'Called by payment providers, never by merchants. The token is per transaction and unguessable; a wrong one is 404 and nothing is kept. ' +
       'The body (any content type, at most 64 KiB) is kept raw, once, and only prompts a status query to the provider: its answer, not the notification, changes the transaction.',
-    params: { connector: '`mtn_momo`, `mpesa` or `sandbox`', token: 'The transaction’s callback token, as sent to the provider' },
+    params: { connector: '`mtn_momo`, `mpesa`, `flutterwave` or `sandbox`', token: 'The transaction’s callback token, as sent to the provider' },
     raw: {
       requestBody: { description: 'The provider’s notification, as it sends it', content: { '*/*': { schema: {} } } },
       responses: {
@@ -807,6 +807,26 @@ export const OPERATIONS: OperationSpec[] = [
           description: 'Not the provider’s (the shared secret is wrong or missing)',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/providers/{connector}/return/{token}',
+    operationId: 'returnFromAuthentication',
+    tag: 'Providers',
+    access: 'public',
+    summary: 'The cardholder’s browser, back from a processor’s 3-D Secure page',
+    description:
+      'Opened by the cardholder’s browser, never by merchants: the processor’s authentication page (Flutterwave’s) sends it here. The processor is asked about the payment at once; ' +
+      'then the browser is sent (303) to the payment’s `redirect_url` with `reference`, `external_reference` and `status`, or shown the outcome when there is none. ' +
+      'A wrong token is a 404 page, and nothing is changed.',
+    params: { connector: '`flutterwave`', token: 'The payment’s return token, as sent to the processor' },
+    raw: {
+      responses: {
+        '200': { description: 'The outcome, as a page (the payment has no `redirect_url`)', content: { 'text/html': { schema: { type: 'string' } } } },
+        '303': { description: 'On to the payment’s `redirect_url`' },
+        '404': { description: 'No such payment (a wrong token, or another connector’s)', content: { 'text/html': { schema: { type: 'string' } } } },
       },
     },
   },
