@@ -244,6 +244,10 @@ function connectorsConfig(e: Env, env: PaymentsEnv): Pick<ConnectorsConfig, 'mtn
     };
   }
   const flw = group(e, FLUTTERWAVE_VARIABLES, 'Flutterwave');
+  // The card payload's 3DES key: Flutterwave's dashboard gives 24 characters (FLWSECK_TEST + 12 hex in test mode).
+  if (flw && Buffer.byteLength(flw.FLUTTERWAVE_ENCRYPTION_KEY, 'utf8') !== 24) {
+    throw new Error('Invalid configuration: FLUTTERWAVE_ENCRYPTION_KEY must be the 24-character encryption key from Flutterwave’s dashboard (API keys)');
+  }
   const flutterwave = flw && {
     baseUrl: e.FLUTTERWAVE_BASE_URL ?? PROVIDER_BASE_URLS.flutterwave,
     secretKey: flw.FLUTTERWAVE_SECRET_KEY,

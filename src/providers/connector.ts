@@ -36,7 +36,16 @@ export interface RouteLeg {
 }
 
 /** Who pays or is paid, read only by the connectors that need it (Flutterwave asks an email): one read, only then. */
-export type PayerLookup = () => Promise<{ email: string; name: string | null }>;
+export type PayerLookup = () => Promise<Payer>;
+
+/** The customer a transaction is for (the sender of a payout, the payer of a collection): what providers ask of them. */
+export interface Payer {
+  email: string;
+  name: string | null;
+  countryCode: string | null;
+  /** International digits (254712345678). */
+  phone: string | null;
+}
 
 /** "momo collection in GH on MTN": how an error names a route. */
 export function describeRoute(route: Route): string {
@@ -173,45 +182,33 @@ export interface StoredNotification {
   receivedAt: Date;
 }
 
+/** What every status query carries, whatever the kind. */
+interface DecideCommon {
+  idempotencyKey: string;
+  providerReference: string | null;
+  /** Where an asynchronous status answer is sent (M-Pesa's Transaction Status). */
+  callbackUrl: string;
+  /** What has been received for the transaction so far, oldest first. */
+  notifications: StoredNotification[];
+  /** Why it is asked: a step of the poll chain, or a notification that just arrived. */
+  trigger: DecideTrigger;
+}
+
+/** What the provider was asked to move: a verdict on another amount or currency is not ours. */
+interface AskedToMove {
+  amount: string;
+  currency: string;
+}
+
 /** The status query: what the provider says now about a transaction it accepted. */
-export type DecideRequest =
-  | {
-      kind: 'collection' | 'transfer';
-      idempotencyKey: string;
-      accountType: 'bank' | 'momo';
-      accountNumber: string;
-      /** What the provider was asked to move: a verdict on another amount or currency is not ours. */
-      amount: string;
-      currency: string;
-      providerReference: string | null;
-      /** Where an asynchronous status answer is sent (M-Pesa's Transaction Status). */
-      callbackUrl: string;
-      /** What has been received for the transaction so far, oldest first. */
-      notifications: StoredNotification[];
-      /** Why it is asked: a step of the poll chain, or a notification that just arrived. */
-      trigger: DecideTrigger;
-    }
-  | {
-      /** A card payment awaiting the cardholder (3-D Secure on the provider's page). */
-      kind: 'payment';
-      idempotencyKey: string;
-      amount: string;
-      currency: string;
-      providerReference: string | null;
-      callbackUrl: string;
-      notifications: StoredNotification[];
-      trigger: DecideTrigger;
-    }
-  | {
-      kind: 'refund';
-      idempotencyKey: string;
-      /** The refunded payment's id (the key it was charged with). */
-      chargeKey: string;
-      providerReference: string | null;
-      callbackUrl: string;
-      notifications: StoredNotification[];
-      trigger: DecideTrigger;
-    };
+export type DecideRequest = DecideCommon &
+  (
+    | ({ kind: 'collection' | 'transfer'; accountType: 'bank' | 'momo'; accountNumber: string } & AskedToMove)
+    /** A card payment awaiting the cardholder (3-D Secure on the provider's page). */
+    | ({ kind: 'payment' } & AskedToMove)
+    /** `chargeKey`: the refunded payment's id (the key it was charged with). */
+    | { kind: 'refund'; chargeKey: string }
+  );
 
 export type DecideTrigger = 'poll' | 'notification';
 

@@ -3,7 +3,16 @@ import { JobName, type JobRunner } from '../jobs/job-runner';
 import { runSelects } from '../modules/outbox/outbox';
 import type { Transaction } from '../modules/transactions/transaction.record';
 import type { GuardedConnector } from './breaker';
-import type { DecideTrigger, InboundNotification, ParsedNotification, PayerLookup, Route, RouteLeg, StoredNotification } from './connector';
+import {
+  msisdn,
+  type DecideTrigger,
+  type InboundNotification,
+  type ParsedNotification,
+  type PayerLookup,
+  type Route,
+  type RouteLeg,
+  type StoredNotification,
+} from './connector';
 import { SANDBOX_CONNECTOR, type CallbackUrls, type ConnectorRouter } from './routing';
 
 /** Notifications kept per transaction at most (a provider sends one or two): past that, a sender holding a leaked token could only add rows. */
@@ -78,13 +87,14 @@ export class Rails {
   payer(txn: Pick<Transaction, 'customerId' | 'reference'>): PayerLookup {
     return async () => {
       const [row] = txn.customerId
-        ? await this.sql.query<{ email: string; name: string }>(
-            `select email, first_name || ' ' || last_name as name from customer where id = $1`,
+        ? await this.sql.query<{ email: string; name: string; country_code: string; dial_code: string; phone_number: string }>(
+            `select email, first_name || ' ' || last_name as name, country_code, dial_code, phone_number from customer where id = $1`,
             [txn.customerId],
             'payer_of_transaction',
           )
         : [];
-      return row ? { email: row.email, name: row.name } : { email: `${txn.reference}@${this.callbacks.host}`, name: null };
+      if (!row) return { email: `${txn.reference}@${this.callbacks.host}`, name: null, countryCode: null, phone: null };
+      return { email: row.email, name: row.name, countryCode: row.country_code, phone: msisdn(row.dial_code, row.phone_number) };
     };
   }
 

@@ -13,7 +13,7 @@ import { openPage, submitPage, type ThreeDsDecision } from '../helpers/three-ds'
 import { eventually } from '../helpers/wait';
 import { FAST_WEBHOOKS, dbQuery, setEndpoint } from '../helpers/webhooks';
 import { FlutterwaveFake } from '../fakes/flutterwave.fake';
-import { railsApp } from '../helpers/rails';
+import { flutterwaveApp } from '../helpers/rails';
 import { connect } from '../helpers/ws';
 
 /**
@@ -257,8 +257,7 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     token = (await app.token(merchant)).accessToken;
     prodToken = (await prod.token(await prod.createMerchant('Live Card Merchant'))).accessToken;
     flw = await FlutterwaveFake.start({ decisionDelayMs: 10 });
-    flwApp = await railsApp(flw.env(), capture('production (flutterwave) log'));
-    flw.webhookUrl = `${flwApp.url}/v1/providers/flutterwave/webhook`;
+    flwApp = await flutterwaveApp(flw, {}, capture('production (flutterwave) log'));
     flwToken = (await flwApp.token(await flwApp.createMerchant('Flutterwave Card Merchant'))).accessToken;
     await setEndpoint(app.url, token, receiver.url);
     const client = connect(app, token);

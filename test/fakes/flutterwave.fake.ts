@@ -61,7 +61,10 @@
  *    Answer "Transfer Queued Successfully", data {id, account_number, bank_code, full_name, created_at, currency,
  *    debit_currency, amount, fee, status: "NEW", reference, meta, narration, complete_message: "", requires_approval: 0,
  *    is_approved: 1, bank_name} ([SDK] sample). GET /v3/transfers/:id → "Transfer fetched" with the status (NEW,
- *    PENDING, SUCCESSFUL, FAILED). A mobile money payout (account_bank MPS, MPX, MTN, VODAFONE, TIGO, AIRTEL) without
+ *    PENDING, SUCCESSFUL, FAILED). An M-Pesa payout (KES, account_bank MPS) without meta.sender, meta.sender_country and
+ *    meta.mobile_number → 400 "meta.<key> is required for M-Pesa transfers" ([D] mobile money transfers: "requires";
+ *    the message is chosen). A mobile money payout (account_bank MPS, MPX, MTN, VODAFONE, TELECEL, TIGO, AIRTELTIGO,
+ *    AIRTEL; [D]'s 2026 list adds TELECEL and AIRTELTIGO) without
  *    beneficiary_name FAILS with complete_message "beneficiary_name is required" ([SDK] sample list, UGX/MPS).
  *  - transfer.completed webhook: `{event: "transfer.completed", "event.type": "Transfer", data: {id, account_number,
  *    bank_name, bank_code, fullname, created_at, currency, debit_currency, amount, fee, status, reference, meta,
@@ -369,7 +372,7 @@ const NETWORKS: Record<string, string[]> = {
 };
 
 /** account_bank values of mobile money payouts ([SDK] samples, the connector's data). */
-const MOMO_BANK_CODES = new Set(['MPS', 'MPX', 'MTN', 'VODAFONE', 'TIGO', 'AIRTEL']);
+const MOMO_BANK_CODES = new Set(['MPS', 'MPX', 'MTN', 'VODAFONE', 'TELECEL', 'TIGO', 'AIRTELTIGO', 'AIRTEL']);
 
 const BANK_NAMES: Record<string, string> = {
   '044': 'ACCESS BANK NIGERIA',
@@ -950,6 +953,14 @@ export class FlutterwaveFake {
     const beneficiaryName = optionalString(b, 'beneficiary_name', 100);
     const meta = b.meta;
     if (meta !== undefined && meta !== null && typeof meta !== 'object') throw bad('meta must be an object or an array');
+    // [D] mobile money transfers: "Mobile Money Kenya (M-Pesa) requires you to include the sender's full name as sender,
+    // the sender's country as sender_country and the sender's mobile number as mobile_number in the meta object."
+    if (currency === 'KES' && accountBank.toUpperCase() === 'MPS') {
+      const m = (meta ?? {}) as Record<string, unknown>;
+      for (const key of ['sender', 'sender_country', 'mobile_number']) {
+        if (typeof m[key] !== 'string' || (m[key] as string).trim() === '') throw bad(`meta.${key} is required for M-Pesa transfers`);
+      }
+    }
 
     // Chosen (see the header): a reused reference makes no second transfer.
     if ([...this.transferMap.values()].some((t) => t.reference === reference)) throw bad(`Transfer with reference ${reference} already exists`);

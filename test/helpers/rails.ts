@@ -45,6 +45,20 @@ export async function railsApp(env: Record<string, string>, logDestination?: Des
   });
 }
 
+/**
+ * A production app with Flutterwave's fake connected (and any other fakes' env): the fake's
+ * webhooks go to the app's account-wide address, as the dashboard's webhook URL would.
+ */
+export async function flutterwaveApp(
+  flw: { env(): Record<string, string>; webhookUrl: string | null },
+  env: Record<string, string> = {},
+  logDestination?: DestinationStream,
+): Promise<TestApp> {
+  const app = await railsApp({ ...flw.env(), ...env }, logDestination);
+  flw.webhookUrl = `${app.url}/v1/providers/flutterwave/webhook`;
+  return app;
+}
+
 /** A mobile money collection in Ghana on MTN (REST body); override any field. */
 export function ghMtnCollection(customerUuid: string, overrides: Record<string, unknown> = {}) {
   return {

@@ -23,7 +23,7 @@ if (!live)
   );
 
 const card = (number: string): CardDetails => ({ number, expMonth: 9, expYear: 2032, cvc: '828', postalCode: null });
-const payer = async () => ({ email: 'live-contract@flutterwave-test.invalid', name: 'Live Contract' });
+const payer = async () => ({ email: 'live-contract@flutterwave-test.invalid', name: 'Live Contract', countryCode: 'NG', phone: '2348012345678' });
 
 describe(`Flutterwave live contract${live ? ` (${flw!.baseUrl})` : ' — skipped: set the FLUTTERWAVE_* test-mode keys to run'}`, () => {
   it('runs when test-mode Flutterwave credentials are in the environment, and says why not otherwise', () => {

@@ -55,7 +55,7 @@ describe(`M-Pesa Daraja live contract${mpesa?.stk ? ` (${mpesa.baseUrl})` : ' â€
       currency: 'KES',
       description: 'Live test',
       callbackUrl: `${process.env.PUBLIC_BASE_URL ?? 'https://127.0.0.1'}/v1/providers/mpesa/callback/live`,
-      payer: async () => ({ email: 'live-test@example.com', name: 'Live Test' }),
+      payer: async () => ({ email: 'live-test@example.com', name: 'Live Test', countryCode: null, phone: null }),
       retry: null,
     };
   };

@@ -47,7 +47,7 @@ describe(`MTN MoMo live contract${mtn?.collection ? ` (${mtn.baseUrl})` : ' — 
     currency: 'GHS',
     description: 'Live contract test',
     callbackUrl: `${process.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1'}/v1/providers/mtn_momo/callback/live`,
-    payer: async () => ({ email: 'live-test@example.com', name: 'Live Test' }),
+    payer: async () => ({ email: 'live-test@example.com', name: 'Live Test', countryCode: null, phone: null }),
     retry: null,
   });
   const decided = async (id: string) => {

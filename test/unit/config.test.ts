@@ -47,6 +47,13 @@ describe('loadConfig', () => {
   ])('rejects %s', (_label, env, pattern) => {
     expect(() => loadConfig(env)).toThrow(pattern);
   });
+
+  it('takes Flutterwave’s three secrets together, its encryption key only at the 3DES length (24 characters)', () => {
+    const flw = { FLUTTERWAVE_SECRET_KEY: 'FLWSECK_TEST-abc-X', FLUTTERWAVE_ENCRYPTION_KEY: 'FLWSECK_TEST0123456789ab', FLUTTERWAVE_WEBHOOK_HASH: 'h' };
+    expect(loadConfig(flw).connectors.flutterwave).toMatchObject({ encryptionKey: 'FLWSECK_TEST0123456789ab' });
+    expect(() => loadConfig({ ...flw, FLUTTERWAVE_ENCRYPTION_KEY: 'too-short' })).toThrow(/FLUTTERWAVE_ENCRYPTION_KEY must be the 24-character/);
+    expect(() => loadConfig({ FLUTTERWAVE_SECRET_KEY: 'x' })).toThrow(/FLUTTERWAVE_ENCRYPTION_KEY, FLUTTERWAVE_WEBHOOK_HASH are missing/);
+  });
 });
 
 describe('resolveKeys', () => {

@@ -74,7 +74,8 @@ describe('the routes its data serves', () => {
     [route({ channelType: 'bank', countryCode: 'GH', networkCode: 'GHCBGHAC' }), true],
     [route({ channelType: 'bank', countryCode: 'KE', networkCode: 'KCBLKENX' }), false],
     [route({ channelType: 'bank', countryCode: 'NG', networkCode: 'GTBINGLA', direction: 'transfer' }), true],
-    [route({ countryCode: 'KE', networkCode: 'MPESA', direction: 'transfer' }), false],
+    [route({ countryCode: 'KE', networkCode: 'MPESA', direction: 'transfer' }), true],
+    [route({ countryCode: 'TZ', networkCode: 'MPESA', direction: 'transfer' }), false],
     [route({ channelType: 'card', countryCode: null, networkCode: null }), true],
     [route({ channelType: 'card', countryCode: null, networkCode: null, direction: 'transfer' }), true],
   ])('%j → %p', (r, served) => {

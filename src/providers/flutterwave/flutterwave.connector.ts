@@ -154,6 +154,7 @@ export class FlutterwaveConnector implements Connector {
         // No callback_url: Flutterwave takes at most 100 characters (its SDK's schema), and its webhooks come to the
         // account's address anyway (/v1/providers/flutterwave/webhook).
         beneficiary_name: request.accountName ?? undefined,
+        meta: accountBank === 'MPS' && request.currency === 'KES' ? await this.senderMeta(request) : undefined,
       });
     } catch (err) {
       throw request.retry ? unknownOutcome(this.name, 'transfer', err) : err;
@@ -161,6 +162,15 @@ export class FlutterwaveConnector implements Connector {
     const id = field(res.json, 'data', 'id');
     if (res.status === 200 && field(res.json, 'status') === 'success' && id) return { providerReference: id };
     throw this.refusal(res, request.retry !== null, 'transfer');
+  }
+
+  /** M-Pesa payouts: Flutterwave requires the sender (our customer) by full name, country and mobile number. */
+  private async senderMeta(request: InitiateRequest): Promise<{ sender: string; sender_country: string; mobile_number: string }> {
+    const sender = await request.payer();
+    if (!sender.name || !sender.countryCode || !sender.phone) {
+      throw new ProviderRefusal('INVALID_REQUEST', 'An M-Pesa payout needs the sending customer’s name, country and phone number', 'provider_refused');
+    }
+    return { sender: sender.name, sender_country: sender.countryCode, mobile_number: sender.phone };
   }
 
   /**

@@ -4,7 +4,7 @@ import { launchBrowser, startPageServer, type PageServer, type TestBrowser } fro
 import { ledgerVerify } from '../../helpers/engine';
 import { request } from '../../helpers/http';
 import { cardPaymentBody } from '../../helpers/payments';
-import { awaitStatus, railsApp, railsMerchant, txnRow, type RailsMerchant } from '../../helpers/rails';
+import { awaitStatus, flutterwaveApp, railsMerchant, txnRow, type RailsMerchant } from '../../helpers/rails';
 import type { TestApp } from '../../helpers/test-app';
 import { newReference, outboxRows, sql } from '../../helpers/transactions';
 
@@ -40,8 +40,7 @@ describe('Flutterwave cards and refunds (production, against the fake)', () => {
 
   beforeAll(async () => {
     flw = await FlutterwaveFake.start({ decisionDelayMs: 30 });
-    app = await railsApp(flw.env());
-    flw.webhookUrl = `${app.url}/v1/providers/flutterwave/webhook`;
+    app = await flutterwaveApp(flw);
     m = await railsMerchant(app);
     shop = await startPageServer({ '/return': '<!doctype html><title>Shop</title><h1>Back at the shop</h1>' });
     browser = await launchBrowser();

@@ -2,7 +2,7 @@ import { FlutterwaveFake } from '../../fakes/flutterwave.fake';
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';
 import { ledgerVerify } from '../../helpers/engine';
 import { graphql, request } from '../../helpers/http';
-import { awaitStatus, breakerStates, notificationRows, railsApp, railsMerchant, txnRow, type RailsMerchant } from '../../helpers/rails';
+import { awaitStatus, breakerStates, notificationRows, flutterwaveApp, railsMerchant, txnRow, type RailsMerchant } from '../../helpers/rails';
 import type { TestApp } from '../../helpers/test-app';
 import { newReference, outboxRows, sql, transactionCount } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
@@ -65,8 +65,7 @@ describe('Flutterwave collections (production, against the fake)', () => {
   beforeAll(async () => {
     flw = await FlutterwaveFake.start({ decisionDelayMs: 30 });
     // Our own deadline (two hours) comes after Flutterwave's hour: the collection expires with Flutterwave's account.
-    app = await railsApp({ ...flw.env(), COLLECTION_TTL_S: '7200' });
-    flw.webhookUrl = `${app.url}/v1/providers/flutterwave/webhook`;
+    app = await flutterwaveApp(flw, { COLLECTION_TTL_S: '7200' });
     m = await railsMerchant(app);
   }, 60_000);
   afterAll(async () => {
@@ -119,9 +118,8 @@ describe('Flutterwave collections (production, against the fake)', () => {
 
   it('an account nobody paid expires with it, after Flutterwave is asked once more; the books are untouched', async () => {
     const short = await FlutterwaveFake.start({ decisionDelayMs: 30, virtualAccountTtlMs: 1500 });
-    const shortApp = await railsApp({ ...short.env(), COLLECTION_TTL_S: '3600' });
+    const shortApp = await flutterwaveApp(short, { COLLECTION_TTL_S: '3600' });
     try {
-      short.webhookUrl = `${shortApp.url}/v1/providers/flutterwave/webhook`;
       const sm = await railsMerchant(shortApp);
       const body = ngBankCollection(sm.customerUuid);
       expect((await request(shortApp.url, 'POST', COLLECT, { token: sm.token, body })).status).toBe(200);
@@ -195,8 +193,7 @@ describe('failover between MTN MoMo direct and Flutterwave on Uganda’s MTN col
   beforeAll(async () => {
     flw = await FlutterwaveFake.start({ decisionDelayMs: 30 });
     mtn = await MtnMomoFake.start({ decisionDelayMs: 30, targetEnvironment: 'mtnuganda', currency: 'UGX' });
-    app = await railsApp({ ...flw.env(), ...mtn.env() });
-    flw.webhookUrl = `${app.url}/v1/providers/flutterwave/webhook`;
+    app = await flutterwaveApp(flw, mtn.env());
     m = await railsMerchant(app);
   }, 60_000);
   afterAll(async () => {

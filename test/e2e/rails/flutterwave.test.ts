@@ -2,7 +2,7 @@ import { FlutterwaveFake } from '../../fakes/flutterwave.fake';
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';
 import { ledgerVerify } from '../../helpers/engine';
 import { request } from '../../helpers/http';
-import { awaitStatus, breakerStates, notificationRows, railsApp, railsMerchant, txnRow, type RailsMerchant } from '../../helpers/rails';
+import { awaitStatus, breakerStates, notificationRows, flutterwaveApp, railsMerchant, txnRow, type RailsMerchant } from '../../helpers/rails';
 import type { TestApp } from '../../helpers/test-app';
 import { newReference, outboxRows, sql, transactionCount } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
@@ -63,8 +63,7 @@ describe('Flutterwave payouts (production, against the fake)', () => {
   beforeAll(async () => {
     flw = await FlutterwaveFake.start({ decisionDelayMs: 30 });
     mtn = await MtnMomoFake.start({ decisionDelayMs: 30, targetEnvironment: 'mtnuganda', currency: 'UGX' });
-    app = await railsApp({ ...flw.env(), ...mtn.env() });
-    flw.webhookUrl = `${app.url}/v1/providers/flutterwave/webhook`;
+    app = await flutterwaveApp(flw, mtn.env());
     m = await railsMerchant(app, { currency: 'NGN', amount: '1000000' });
     await request(app.url, 'POST', `/v1/admin/merchants/${m.merchantId}/adjustments`, {
       headers: { authorization: 'Bearer test-admin-key-0123456789' },
@@ -141,6 +140,41 @@ describe('Flutterwave payouts (production, against the fake)', () => {
     expect((await txnRow(app, body.reference))?.provider_reference).toBe(String(transfersTo(flw, row.id)[0]!.id));
   }, 60_000);
 
+  it('pays an M-Pesa wallet in Kenya with the sender in meta, as Flutterwave requires', async () => {
+    await request(app.url, 'POST', `/v1/admin/merchants/${m.merchantId}/adjustments`, {
+      headers: { authorization: 'Bearer test-admin-key-0123456789' },
+      body: { currency: 'KES', amount: '100000', reason: 'test funding', reference: `fund-kes-${Date.now()}` },
+    });
+    const body = {
+      ...ugMomoPayout(m.customerUuid),
+      amount: '1500',
+      source_currency: 'KES',
+      destination_currency: 'KES',
+      country_code: 'KE',
+      channel_id: 'ke_momo_withdrawal',
+      network_id: 'ke_mpesa',
+      account_number: '0712345678',
+      dial_code: '+254',
+      reference: newReference('flw-ke'),
+    };
+    const res = await request(app.url, 'POST', SEND, { token: m.token, body });
+    expect(res.status).toBe(200);
+    const row = (await txnRow(app, body.reference))!;
+    const [customer] = await sql<{ name: string; country_code: string }>(
+      app,
+      `select first_name || ' ' || last_name as name, country_code from customer where id = ?`,
+      [m.customerUuid],
+    );
+    expect(transfersTo(flw, row.id)[0]).toMatchObject({
+      account_bank: 'MPS',
+      account_number: '254712345678',
+      currency: 'KES',
+      meta: { sender: customer!.name, sender_country: customer!.country_code, mobile_number: expect.stringMatching(/^\d{10,15}$/) },
+    });
+    expect((await awaitStatus(app, body.reference, 'successful'))?.status).toBe('successful');
+    expect((await ledgerVerify(app.db.url)).ok).toBe(true);
+  });
+
   it('settles by polling when the webhook is lost', async () => {
     flw.dropWebhooks = true;
     const body = bankPayout(m.customerUuid, '0690000032');
@@ -171,7 +205,7 @@ describe('Flutterwave payouts (production, against the fake)', () => {
     expect(await transactionCount(app)).toBe(before + 1);
     const row = (await txnRow(app, next.reference))!;
     expect(row.connector).toBe('flutterwave');
-    expect(transfersTo(flw, row.id)[0]).toMatchObject({ account_bank: 'MPS', account_number: '256772123456', currency: 'UGX' });
+    expect(transfersTo(flw, row.id)[0]).toMatchObject({ account_bank: 'MTN', account_number: '256772123456', currency: 'UGX' });
     expect((await awaitStatus(app, next.reference, 'successful'))?.status).toBe('successful');
   }, 60_000);
 });
