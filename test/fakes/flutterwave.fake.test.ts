@@ -363,6 +363,21 @@ describe('FlutterwaveFake', () => {
       await fake.webhookDelivered('transfer.completed', named.json.data.id);
       expect(hook.received[1].json.data).toMatchObject({ status: 'SUCCESSFUL', fullname: 'Okello James' });
     });
+
+    it('refuses an M-Pesa payout without the sender in meta (sender, sender_country, mobile_number), as documented', async () => {
+      const base = transferBody('254712345678', { account_bank: 'MPS', currency: 'KES', debit_currency: 'KES', beneficiary_name: 'Akinyi Kimwei' });
+      const bare = await call(fake, 'POST', '/v3/transfers', { body: base });
+      expect(bare.status).toBe(400);
+      expect(bare.json).toEqual({ status: 'error', message: 'meta.sender is required for M-Pesa transfers', data: null });
+      const partial = await call(fake, 'POST', '/v3/transfers', { body: { ...base, meta: { sender: 'Ada Obi', sender_country: 'NG' } } });
+      expect(partial.json.message).toBe('meta.mobile_number is required for M-Pesa transfers');
+      expect(fake.transfers.size).toBe(0);
+      const full = await call(fake, 'POST', '/v3/transfers', {
+        body: { ...base, meta: { sender: 'Ada Obi', sender_country: 'NG', mobile_number: '2348012345678' } },
+      });
+      expect(full.status).toBe(200);
+      expect(full.json.data.meta).toEqual({ sender: 'Ada Obi', sender_country: 'NG', mobile_number: '2348012345678' });
+    });
   });
 
   describe('webhook delivery', () => {
@@ -633,6 +648,14 @@ describe('FlutterwaveFake', () => {
       expect(tooMuch.status).toBe(400);
       const rest = await call(fake, 'POST', `/v3/transactions/${id}/refund`, { body: {} });
       expect(rest.json.data.amount_refunded).toBe(60);
+      // GET /v3/refunds/:id: the refund as answered, with its status now; refundOutcome and completeRefund decide it.
+      const fetched = await call(fake, 'GET', `/v3/refunds/${rest.json.data.id}`);
+      expect(fetched.json).toMatchObject({
+        status: 'success',
+        message: 'Refund fetched',
+        data: { id: rest.json.data.id, amount_refunded: 60, status: 'completed' },
+      });
+      expect((await call(fake, 'GET', '/v3/refunds/999999999')).status).toBe(404);
       expect((await call(fake, 'POST', `/v3/transactions/${id}/refund`, { body: {} })).status).toBe(400);
 
       const dupTxRef = await chargeCard(fake, { ...payload, authorization: { mode: 'pin', pin: '3310' } });
