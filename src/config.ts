@@ -248,6 +248,11 @@ function connectorsConfig(e: Env, env: PaymentsEnv): Pick<ConnectorsConfig, 'mtn
   if (flw && Buffer.byteLength(flw.FLUTTERWAVE_ENCRYPTION_KEY, 'utf8') !== 24) {
     throw new Error('Invalid configuration: FLUTTERWAVE_ENCRYPTION_KEY must be the 24-character encryption key from Flutterwave’s dashboard (API keys)');
   }
+  // A test-mode key moves no money: production on it would credit merchants for card payments and collections that
+  // never happened (as MTN's sandbox target, refused above).
+  if (flw && env !== 'sandbox' && flw.FLUTTERWAVE_SECRET_KEY.startsWith('FLWSECK_TEST')) {
+    throw new Error('Invalid configuration: FLUTTERWAVE_SECRET_KEY is a test-mode key (FLWSECK_TEST-…); production needs the live key');
+  }
   const flutterwave = flw && {
     baseUrl: e.FLUTTERWAVE_BASE_URL ?? PROVIDER_BASE_URLS.flutterwave,
     secretKey: flw.FLUTTERWAVE_SECRET_KEY,

@@ -1,7 +1,7 @@
 import CircuitBreaker from 'opossum';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
-import { ProviderRefusal, type Connector, type InitiateRequest, type Route, type RouteLeg } from './connector';
+import { NotSentAgain, ProviderRefusal, type Connector, type InitiateRequest, type Route, type RouteLeg } from './connector';
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
 
@@ -38,8 +38,11 @@ function isRetry(operation: string, request: unknown): boolean {
   return (operation === 'createVirtualAccount' || operation === 'refund') && (request as { retry?: boolean }).retry === true;
 }
 
-/** A refusal about the request itself (bad number, declined): the provider answered, so it is healthy. */
-const answeredFine = (err: unknown) => err instanceof AppError && !(err instanceof ProviderRefusal && err.providerFault);
+/**
+ * A refusal about the request itself (bad number, declined): the provider answered, so it is healthy. A call the
+ * connector chose not to send (NotSentAgain) says nothing about the provider either.
+ */
+const answeredFine = (err: unknown) => (err instanceof AppError && !(err instanceof ProviderRefusal && err.providerFault)) || err instanceof NotSentAgain;
 
 /**
  * A connector behind its circuit breaker (opossum): every call goes through it. Failures are
@@ -124,7 +127,7 @@ export class GuardedConnector implements Connector {
       if ((err as { code?: string }).code === 'EOPENBREAKER') {
         this.observer?.call(this.name, operation, 'rejected', 0);
         // Nothing was sent: a definite refusal for a new transaction; for the rest (a retry included), "try again later".
-        if (!retry && (operation === 'initiate' || operation === 'chargeCard' || operation === 'createVirtualAccount')) {
+        if (!retry && (operation === 'initiate' || operation === 'chargeCard' || operation === 'createVirtualAccount' || operation === 'refund')) {
           throw new AppError('PROVIDER_UNAVAILABLE', `The provider ${this.name} is not answering; nothing was created or charged. Try again shortly`);
         }
         throw new Error(`provider ${this.name}: circuit breaker open; ${operation} not sent`, { cause: err });
@@ -148,6 +151,10 @@ export class GuardedConnector implements Connector {
 
   parseNotification(notification: Parameters<Connector['parseNotification']>[0]) {
     return this.inner.parseNotification(notification);
+  }
+
+  storableBody(body: string): string {
+    return this.inner.storableBody?.(body) ?? body;
   }
 
   /** False for a connector that takes no account-wide webhooks. */

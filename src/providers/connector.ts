@@ -125,6 +125,18 @@ export class ProviderUnreachable extends Error {
 }
 
 /**
+ * A retry the connector will not send, because a second request could pay twice and the provider
+ * offers no way to ask whether the first arrived (a Flutterwave refund). The outcome stays unknown
+ * for an operator; the breaker does not count it, as nothing was sent.
+ */
+export class NotSentAgain extends ProviderUnreachable {
+  constructor(connector: string, operation: string, detail: string) {
+    super(connector, operation, detail);
+    this.name = 'NotSentAgain';
+  }
+}
+
+/**
  * What the gateway asks a provider to start. `idempotencyKey` (the transaction's id) makes a
  * repeated request harmless: reconciliation asks again with the same key after a crash, and
  * must get the same answer, never a second prompt, payout or account.
@@ -311,6 +323,8 @@ export interface Connector {
    */
   authenticateWebhook?(headers: Record<string, string | string[] | undefined>): boolean;
   webhookTransaction?(notification: InboundNotification): string | null;
+  /** The body as it may be kept (provider_notification): card details a provider echoes (Flutterwave's `data.card`) removed. Absent: kept as received. */
+  storableBody?(body: string): string;
   /** What the provider expects back from a callback it sent (HTTP 200 with this body). */
   readonly acknowledgement: unknown;
   /** A token call (or the like) for each product configured: `npm run provider:check`. */
@@ -327,7 +341,7 @@ export interface Connector {
    * answers failed (`processing_error`). Whatever the timing, the provider and the
    * gateway then agree. (A real processor: look up by key, else void by key.)
    */
-  concludeCardCharge?(idempotencyKey: string): Promise<CardCharge>;
+  concludeCardCharge?(idempotencyKey: string, expected: { amount: string; currency: string }): Promise<CardCharge>;
   /** Refunds (part of) a charge; the outcome comes by `decide`. */
   refund?(request: RefundRequest): Promise<{ providerReference: string }>;
 }

@@ -99,8 +99,8 @@ export class Rails {
   }
 
   /** The transaction a callback token names for a connector, or null (a wrong or forged token). */
-  transactionOfToken(connector: string, token: string): string | null {
-    return this.router.has(connector) ? this.callbacks.transactionOf(connector, token) : null;
+  transactionOfToken(connector: string, token: string, purpose: 'callback' | 'return' = 'callback'): string | null {
+    return this.router.has(connector) ? this.callbacks.transactionOf(connector, token, purpose) : null;
   }
 
   /** What a retry after a crash must know: when it started, and what has arrived since. */

@@ -145,8 +145,11 @@ export class CallbackUrls {
     private readonly publicAddress: PublicAddress,
   ) {}
 
-  private mac(connector: string, transactionId: string): string {
-    return hmac(this.key, 'provider-callback', connector, transactionId).slice(0, 32);
+  /** `purpose`: a provider's callback, or a cardholder's return; neither token opens the other's route. */
+  private mac(connector: string, transactionId: string, purpose: 'callback' | 'return' = 'callback'): string {
+    return (
+      purpose === 'callback' ? hmac(this.key, 'provider-callback', connector, transactionId) : hmac(this.key, 'provider-return', connector, transactionId)
+    ).slice(0, 32);
   }
 
   url(connector: string, transactionId: string): string {
@@ -155,7 +158,7 @@ export class CallbackUrls {
 
   /** Where a provider's authentication page (3-D Secure) sends the cardholder back: the same token, the return path. */
   returnUrl(connector: string, transactionId: string): string {
-    return `${this.publicAddress.url}/v1/providers/${connector}/return/${transactionId}.${this.mac(connector, transactionId)}`;
+    return `${this.publicAddress.url}/v1/providers/${connector}/return/${transactionId}.${this.mac(connector, transactionId, 'return')}`;
   }
 
   /** The host of the public address (a placeholder payer email when a card payment names no customer). */
@@ -164,9 +167,9 @@ export class CallbackUrls {
   }
 
   /** The transaction a token names, when its MAC is right; else null. */
-  transactionOf(connector: string, token: string): string | null {
+  transactionOf(connector: string, token: string, purpose: 'callback' | 'return' = 'callback'): string | null {
     const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{32})$/.exec(token);
     if (!match) return null;
-    return safeEqual(match[2]!, this.mac(connector, match[1]!)) ? match[1]! : null;
+    return safeEqual(match[2]!, this.mac(connector, match[1]!, purpose)) ? match[1]! : null;
   }
 }

@@ -83,7 +83,13 @@ const fractionDigits = (text: string, index: number) => text[index - 1] === '.' 
  * prints objects so), `cvc=913`, `\"expMonth\":12`.
  */
 const CARD_KEY_WITH_VALUE =
-  /(?<![A-Za-z0-9_$])(?:\\*["'])?(cvc|cvv|cvc2|cvv2|csc|exp_month|expMonth|exp_year|expYear|card_number|cardNumber|pan)(?:\\*["'])?\s*[:=]\s*(?!(?:\\*["'])?\[redacted\])(?=\S)/gi;
+  /(?<![A-Za-z0-9_$])(?:\\*["'])?(cvc|cvv|cvc2|cvv2|csc|exp_month|expMonth|exp_year|expYear|card_number|cardNumber|pan|expiry_month|expiry_year)(?:\\*["'])?\s*[:=]\s*(?!(?:\\*["'])?\[redacted\])(?=\S)/gi;
+
+/**
+ * A processor's echo of the card as a quoted JSON key (Flutterwave's `data.card`: `"expiry":"09/32"`,
+ * `"first_6digits":"418742"`); quoted only, as "expiry" is a word the service's messages use.
+ */
+const PROCESSOR_CARD_KEY = /\\*["'](expiry|first_6digits)\\*["']\s*:\s*(?!\\*["']\[redacted\])(?=\S)/gi;
 
 /** Numeric fields whose JSON number may equal a CVC by chance (durations, counters, ids). */
 const NUMERIC_KEY =
@@ -126,6 +132,9 @@ function scanText(source: string, text: string): Finding[] {
   }
   out.push(...cvcFindings(source, text));
   for (const m of text.matchAll(CARD_KEY_WITH_VALUE)) {
+    out.push({ source, rule: `card key "${m[1]}" with a value`, match: m[0], context: contextOf(text, m.index!, m[0].length + 20) });
+  }
+  for (const m of text.matchAll(PROCESSOR_CARD_KEY)) {
     out.push({ source, rule: `card key "${m[1]}" with a value`, match: m[0], context: contextOf(text, m.index!, m[0].length + 20) });
   }
   return out;
@@ -748,6 +757,8 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
       `{"msg":"x","extra":${TEST_CVC}}`,
       `{"msg":"x","body":"{\\"exp_year\\":2030}"}`,
       `{"msg":"x","unknown":"${'6011111111111117'}"}`,
+      // A processor's echo of the card (Flutterwave's charge.completed `data.card`).
+      `{"event":"charge.completed","data":{"card":{"first_6digits":"418742","last_4digits":"4246","expiry":"09/32"}}}`,
     ];
     for (const line of planted) expect({ line, found: scanText('control', line).length > 0 }).toEqual({ line, found: true });
 

@@ -153,13 +153,20 @@ describe('FlutterwaveFake', () => {
   afterAll(() => agent.destroy());
 
   describe('authorization, error shapes, faults', () => {
-    it('hands out the four variables: base URL, a test secret key, a 24-character encryption key, the webhook hash', () => {
+    it('hands out the four variables: base URL, a live secret key, a 24-character encryption key, the webhook hash; test-mode keys when asked', async () => {
       const env = fake.env();
       expect(Object.keys(env).sort()).toEqual(['FLUTTERWAVE_BASE_URL', 'FLUTTERWAVE_ENCRYPTION_KEY', 'FLUTTERWAVE_SECRET_KEY', 'FLUTTERWAVE_WEBHOOK_HASH']);
       expect(env.FLUTTERWAVE_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(env.FLUTTERWAVE_SECRET_KEY).toMatch(/^FLWSECK_TEST-[0-9a-f]{32}-X$/);
-      expect(env.FLUTTERWAVE_ENCRYPTION_KEY).toMatch(/^FLWSECK_TEST[0-9a-f]{12}$/);
+      expect(env.FLUTTERWAVE_SECRET_KEY).toMatch(/^FLWSECK-[0-9a-f]{32}-X$/);
+      expect(env.FLUTTERWAVE_ENCRYPTION_KEY).toMatch(/^[0-9a-f]{24}$/);
       expect(env.FLUTTERWAVE_WEBHOOK_HASH.length).toBeGreaterThan(8);
+      const testMode = await FlutterwaveFake.start({ keys: 'test' });
+      try {
+        expect(testMode.env().FLUTTERWAVE_SECRET_KEY).toMatch(/^FLWSECK_TEST-[0-9a-f]{32}-X$/);
+        expect(testMode.env().FLUTTERWAVE_ENCRYPTION_KEY).toMatch(/^FLWSECK_TEST[0-9a-f]{12}$/);
+      } finally {
+        await testMode.close();
+      }
     });
 
     it('answers 401 without the Bearer secret key, with a wrong one, or with another scheme, and creates nothing', async () => {

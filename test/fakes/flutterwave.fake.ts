@@ -188,6 +188,11 @@ export interface FlutterwaveFakeOptions {
   decisionDelayMs?: number;
   /** Lifetime of a dynamic virtual account. Default one hour, as documented. */
   virtualAccountTtlMs?: number;
+  /**
+   * The keys it hands out: `live` (default; `FLWSECK-…-X`, as the gateway's production mode requires) or `test`
+   * (`FLWSECK_TEST-…-X`, a test-mode account's, which production refuses).
+   */
+  keys?: 'live' | 'test';
 }
 
 export type FlwTransferStatus = 'NEW' | 'PENDING' | 'SUCCESSFUL' | 'FAILED';
@@ -571,8 +576,11 @@ function transferFee(currency: string, amount: number): number {
 export class FlutterwaveFake {
   /** http://127.0.0.1:<port> (FLUTTERWAVE_BASE_URL; paths are /v3/...). */
   readonly url: string;
-  readonly secretKey = `FLWSECK_TEST-${hex(16)}-X`;
-  /** The dashboard's encryption key: "FLWSECK_TEST" + 12 hex (24 characters, a 3DES key), as getKey() in [SDK] derives it. */
+  readonly secretKey: string;
+  /**
+   * The dashboard's encryption key, 24 characters (a 3DES key), as getKey() in [SDK] derives it: test mode "FLWSECK_TEST"
+   * + the last 12 hex of the secret key's MD5; live mode the secret key's first 12 characters after "FLWSECK-" + the same.
+   */
   readonly encryptionKey: string;
   /** The secret hash set on the dashboard, sent back in `verif-hash`. */
   readonly webhookHash = hex(16);
@@ -642,7 +650,10 @@ export class FlutterwaveFake {
     this.url = url;
     this.decisionDelayMs = options.decisionDelayMs ?? 30;
     this.virtualAccountTtlMs = options.virtualAccountTtlMs ?? 60 * 60 * 1000;
-    this.encryptionKey = `FLWSECK_TEST${createHash('md5').update(this.secretKey).digest('hex').slice(-12)}`;
+    const test = options.keys === 'test';
+    this.secretKey = test ? `FLWSECK_TEST-${hex(16)}-X` : `FLWSECK-${hex(16)}-X`;
+    const md5Tail = createHash('md5').update(this.secretKey).digest('hex').slice(-12);
+    this.encryptionKey = test ? `FLWSECK_TEST${md5Tail}` : `${this.secretKey.slice('FLWSECK-'.length, 'FLWSECK-'.length + 12)}${md5Tail}`;
     this.outbox = new LoopbackCallbacks<FlwWebhookDelivery>({
       owner: 'FlutterwaveFake',
       method: 'POST',

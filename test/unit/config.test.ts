@@ -53,6 +53,10 @@ describe('loadConfig', () => {
     expect(loadConfig(flw).connectors.flutterwave).toMatchObject({ encryptionKey: 'FLWSECK_TEST0123456789ab' });
     expect(() => loadConfig({ ...flw, FLUTTERWAVE_ENCRYPTION_KEY: 'too-short' })).toThrow(/FLUTTERWAVE_ENCRYPTION_KEY must be the 24-character/);
     expect(() => loadConfig({ FLUTTERWAVE_SECRET_KEY: 'x' })).toThrow(/FLUTTERWAVE_ENCRYPTION_KEY, FLUTTERWAVE_WEBHOOK_HASH are missing/);
+    // A test-mode key moves no money: production refuses it, the sandbox takes it.
+    const production = { PAYMENTS_ENV: 'production', PUBLIC_BASE_URL: 'https://pay.example.com' };
+    expect(() => loadConfig({ ...flw, ...production })).toThrow(/FLUTTERWAVE_SECRET_KEY is a test-mode key/);
+    expect(loadConfig({ ...flw, ...production, FLUTTERWAVE_SECRET_KEY: 'FLWSECK-abc-X' }).connectors.flutterwave).toMatchObject({ secretKey: 'FLWSECK-abc-X' });
   });
 });
 

@@ -1,6 +1,7 @@
 import { loadConfig } from '../../src/config';
 import { GuardedConnector } from '../../src/providers/breaker';
-import { describeRoute, msisdn, type Connector, type Route } from '../../src/providers/connector';
+import { NotSentAgain, describeRoute, msisdn, type Connector, type Route } from '../../src/providers/connector';
+import { AppError } from '../../src/shared/errors';
 import { b2cFailureReason, darajaTimestamp, stkFailureReason, stkPassword } from '../../src/providers/mpesa/mpesa.connector';
 import { momoNote, mtnFailureReason } from '../../src/providers/mtn-momo/mtn-momo.connector';
 import { transferFailureReason } from '../../src/providers/flutterwave/flutterwave.connector';
@@ -106,6 +107,30 @@ describe('routing rules', () => {
     expect(() => new ConnectorRouter(connectors, 'GH/momo/MTN/*=sandbox', 'production')).toThrow('does not move money in production');
     mtn.shutdown();
     sandbox.shutdown();
+  });
+
+  it('a refund while the breaker is open is refused outright (nothing sent); a retry it will not send is not counted as a failure', async () => {
+    let calls = 0;
+    const flaky = guard({
+      ...fakeConnector('flaky', () => true),
+      refund: async (request) => {
+        calls += 1;
+        if (request.retry) throw new NotSentAgain('flaky', 'refund', 'not sent again');
+        throw new Error('socket hang up');
+      },
+    });
+    const refund = { idempotencyKey: 'k', reference: 'r', chargeKey: 'c', chargeReference: '1', amount: '1', currency: 'NGN', reason: null };
+    // A retry the connector declines to send leaves the breaker closed, however often it happens.
+    for (let i = 0; i < 3; i += 1) await expect(flaky.refund!({ ...refund, retry: true })).rejects.toThrow(NotSentAgain);
+    expect(flaky.isOpen).toBe(false);
+    // (Those declined retries counted as answers: it takes more real failures than them to pass 50 %.)
+    for (let i = 0; i < 10 && !flaky.isOpen; i += 1) await expect(flaky.refund!({ ...refund, retry: false })).rejects.toThrow('socket hang up');
+    expect(flaky.isOpen).toBe(true);
+    const sent = calls;
+    await expect(flaky.refund!({ ...refund, retry: false })).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    await expect(flaky.refund!({ ...refund, retry: true })).rejects.not.toBeInstanceOf(AppError);
+    expect(calls).toBe(sent);
+    flaky.shutdown();
   });
 
   it('names routes for errors', () => {

@@ -243,7 +243,7 @@ export class PaymentKind implements TransactionKindHandler<CardDetails> {
           payer: this.rails.payer(txn),
           returnUrl: this.rails.returnUrl(txn),
         })
-      : await capability(connector, 'concludeCardCharge')(idempotencyKey);
+      : await capability(connector, 'concludeCardCharge')(idempotencyKey, { amount: amountOf(this.reference, txn), currency: txn.currency! });
     switch (charge.outcome) {
       case 'successful':
         return { status: 'successful', providerReference: charge.providerReference };

@@ -63,6 +63,13 @@ const HOT_ACCOUNT_CONCURRENCY = 2;
 /** A notification for a transaction still being created is looked at again after this. */
 const CHECK_AGAIN_MS = 1000;
 
+/**
+ * How long past its deadline a real provider's collection or 3-D Secure payment is still asked about before it
+ * expires: a bank transfer sent just before the account closed, or a cardholder finishing the processor's page,
+ * may reach the provider's records a little later.
+ */
+const EXPIRY_GRACE_MS = 5 * 60_000;
+
 /** How many stuck initiations one sweep hands to reconciliation at most. */
 const SWEEP_BATCH = 100;
 
@@ -313,7 +320,8 @@ export class TransactionService {
     const connector = txn.connector;
     const rail = this.rails.of(txn);
     const parsed = rail.parseNotification(notification);
-    const kept = await this.rails.receive({ ...notification, connector, transactionId: txn.id, parsed });
+    // Kept without the card details a provider may echo (the dedupe key is the received body's digest).
+    const kept = await this.rails.receive({ ...notification, body: rail.storableBody(notification.body), connector, transactionId: txn.id, parsed });
     this.jobs.wake();
     this.logger.info(
       { connector, reference: txn.reference, claimed: parsed.claimed, duplicate: !kept },
@@ -338,8 +346,26 @@ export class TransactionService {
       }
       return;
     }
-    await this.settle(txn.id, null);
+    if (txn.status === 'failed' || txn.status === 'expired') await this.paidAfterClosing(txn);
+    else await this.settle(txn.id, null);
     await this.rails.processed(txn.id);
+  }
+
+  /**
+   * A notification about a transaction that failed or expired (a bank transfer or a card's 3-D Secure that reached
+   * the provider after our deadline and its grace): the provider is asked, and if it says paid, that is logged at
+   * error level for an operator, who refunds the payer or credits the merchant. A final status never changes.
+   */
+  private async paidAfterClosing(txn: Transaction): Promise<void> {
+    const kind = this.handlerOf(txn.kind);
+    if (!kind.settle || this.rails.of(txn).inProcess) return;
+    const decision = await kind.settle(txn, 'notification');
+    if (decision.outcome === 'successful') {
+      this.logger.error(
+        { reference: txn.reference, connector: txn.connector, status: txn.status },
+        'the provider reports this closed transaction paid: the money arrived after it failed or expired. Refund the payer or credit the merchant by hand',
+      );
+    }
   }
 
   /** ReleaseFunds job: a settled transaction's net, pending → available, once its delay is over (idempotent by its key). */
@@ -376,6 +402,14 @@ export class TransactionService {
       if (decision.outcome !== 'pending') {
         return (await this.transition(txn, decision.outcome, decision.outcome === 'failed' ? decision.reason : null, 'provider')) ?? this.reload(txn.id);
       }
+      // Still nothing at the provider: asked once more at the end of the grace, then expired.
+      const graceEnds = (txn.expiresAt?.getTime() ?? now.getTime()) + EXPIRY_GRACE_MS;
+      if (now.getTime() < graceEnds) {
+        await this.jobs.add([
+          { name: expiry.job, payload: { transactionId }, delayMs: graceEnds - now.getTime(), key: `${expiry.job}:grace:${transactionId}` },
+        ]);
+        return txn;
+      }
     }
     return (await this.transition(txn, expiry.to, expiry.reason, 'expiry')) ?? this.reload(txn.id);
   }
@@ -387,7 +421,7 @@ export class TransactionService {
    * nothing the processor has not decided; a failed question leaves the payment as it was.
    */
   async returnFromAuthentication(connector: string, token: string): Promise<Transaction> {
-    const transactionId = this.rails.transactionOfToken(connector, token);
+    const transactionId = this.rails.transactionOfToken(connector, token, 'return');
     const txn = transactionId ? await this.store.findById(transactionId) : null;
     if (!txn || txn.connector !== connector || txn.kind !== 'payment') throw AppError.notFound('Payment');
     if (txn.status === 'requires_action') {

@@ -4,6 +4,7 @@ import { safeEqual } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
 import { Decimal } from '../../shared/money';
 import {
+  NotSentAgain,
   ProviderRefusal,
   ProviderUnreachable,
   msisdn,
@@ -75,6 +76,12 @@ export class FlutterwaveConnector implements Connector {
     timeoutMs: number,
   ) {
     this.http = new ProviderHttp(this.name, config.baseUrl.replace(/\/+$/, ''), timeoutMs);
+    // The card payload's cipher must exist in this runtime (an OpenSSL without 3DES would fail every card): checked at start.
+    try {
+      encryptCardPayload(config.encryptionKey, {});
+    } catch (err) {
+      throw new Error(`Flutterwave's card encryption (3DES) is not available here: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   /**
@@ -264,7 +271,7 @@ export class FlutterwaveConnector implements Connector {
       const redirect = field(res.json, 'meta', 'authorization', 'redirect');
       if (mode === 'redirect' && redirect && id) return { outcome: 'requires_action', providerReference: id, authenticationUrl: redirect };
       if (mode) return { outcome: 'failed', providerReference: id, reason: 'authentication_not_supported' };
-      if (id) return this.cardVerdict(await this.verify(id), request.idempotencyKey, id);
+      if (id) return this.cardVerdict(await this.verify(id), request, id);
     }
     if (res.status === 400 && !/decrypt/i.test(field(res.json, 'message') ?? '')) {
       // The card refused before a charge was made (expired, not a valid number): a decline, not an error of ours.
@@ -277,17 +284,18 @@ export class FlutterwaveConnector implements Connector {
    * Reconciliation's question: the charge with our id as `tx_ref`. Flutterwave offers no way to close a key, so one
    * it never received answers failed (`processing_error`): its request was aborted by our timeout long before.
    */
-  async concludeCardCharge(idempotencyKey: string): Promise<CardCharge> {
+  async concludeCardCharge(idempotencyKey: string, expected: { amount: string; currency: string }): Promise<CardCharge> {
     const found = await this.byReference(idempotencyKey);
     if (!found) return { outcome: 'failed', providerReference: null, reason: 'processing_error' };
-    const verdict = this.cardVerdict(found, idempotencyKey, found.id);
+    const verdict = this.cardVerdict(found, { idempotencyKey, ...expected }, found.id);
     return verdict.outcome === 'requires_action' ? { ...verdict, authenticationUrl: null } : verdict;
   }
 
-  private cardVerdict(tx: FlutterwaveTransaction | null, idempotencyKey: string, id: string): CardCharge {
-    if (!tx || tx.txRef !== idempotencyKey) return { outcome: 'requires_action', providerReference: id, authenticationUrl: null };
-    if (tx.status === 'successful') return { outcome: 'successful', providerReference: id };
-    if (tx.status === 'failed') return { outcome: 'failed', providerReference: id, reason: chargeFailureReason(tx.processorResponse) };
+  /** A charge's verdict as a card charge: the same rule as every charge (ours, our currency, our amount); undecided is 3-D Secure still open. */
+  private cardVerdict(tx: FlutterwaveTransaction | null, request: { idempotencyKey: string; amount: string; currency: string }, id: string): CardCharge {
+    const decision = this.chargeDecision(tx, request);
+    if (decision.outcome === 'successful') return { outcome: 'successful', providerReference: id };
+    if (decision.outcome === 'failed') return { outcome: 'failed', providerReference: id, reason: decision.reason };
     return { outcome: 'requires_action', providerReference: id, authenticationUrl: null };
   }
 
@@ -297,7 +305,7 @@ export class FlutterwaveConnector implements Connector {
    */
   async refund(request: RefundRequest): Promise<{ providerReference: string }> {
     if (request.retry)
-      throw new ProviderUnreachable(this.name, 'refund', 'an earlier attempt may have reached Flutterwave; not sent again (look it up on the dashboard)');
+      throw new NotSentAgain(this.name, 'refund', 'an earlier attempt may have reached Flutterwave; not sent again (look it up on the dashboard)');
     if (!request.chargeReference || !NUMERIC_ID.test(request.chargeReference))
       throw new ProviderRefusal('INVALID_STATE', 'The payment has no Flutterwave transaction to refund', 'provider_refused');
     const res = await this.send('POST', `/v3/transactions/${request.chargeReference}/refund`, 'refund', {
@@ -436,6 +444,17 @@ export class FlutterwaveConnector implements Connector {
       providerReference: field(json, 'data', 'id'),
       claimed: field(json, 'data', 'status'),
     };
+  }
+
+  /**
+   * A charge's webhook echoes the card (`data.card`: its first six and last four digits, expiry and a reusable token):
+   * none of it is kept. The rest of the body is kept as it came; a body that is not JSON is kept as is.
+   */
+  storableBody(body: string): string {
+    const json = lenientJson(body);
+    const data = json && typeof json === 'object' ? (json as { data?: unknown }).data : undefined;
+    if (!data || typeof data !== 'object' || !('card' in data)) return body;
+    return JSON.stringify({ ...(json as object), data: { ...(data as object), card: '[redacted]' } });
   }
 
   /** Flutterwave's webhook carries `verif-hash`: the static secret set on its dashboard, compared in constant time. */

@@ -6,7 +6,9 @@ import { request } from '../../helpers/http';
 import { cardPaymentBody } from '../../helpers/payments';
 import { awaitStatus, flutterwaveApp, railsMerchant, txnRow, type RailsMerchant } from '../../helpers/rails';
 import type { TestApp } from '../../helpers/test-app';
+import { runJobsNow, transactionIdOf } from '../../helpers/jobs';
 import { newReference, outboxRows, sql } from '../../helpers/transactions';
+import { eventually } from '../../helpers/wait';
 
 /**
  * Card payments and refunds through Flutterwave, in production mode, against the fake of its v3
@@ -37,10 +39,12 @@ describe('Flutterwave cards and refunds (production, against the fake)', () => {
   let m: RailsMerchant;
   let browser: TestBrowser;
   let shop: PageServer;
+  /** The app's log lines (pino JSON). */
+  const logs: string[] = [];
 
   beforeAll(async () => {
     flw = await FlutterwaveFake.start({ decisionDelayMs: 30 });
-    app = await flutterwaveApp(flw);
+    app = await flutterwaveApp(flw, {}, { write: (line: string) => void logs.push(line) });
     m = await railsMerchant(app);
     shop = await startPageServer({ '/return': '<!doctype html><title>Shop</title><h1>Back at the shop</h1>' });
     browser = await launchBrowser();
@@ -90,10 +94,32 @@ describe('Flutterwave cards and refunds (production, against the fake)', () => {
     const payload = JSON.parse(Buffer.concat([decipher.update(JSON.parse(charge.body).client, 'base64'), decipher.final()]).toString('utf8'));
     expect(payload).toMatchObject({ card_number: FLW_CARDS.redirect, tx_ref: row.id, currency: 'NGN', amount: 2500 });
     expect(payload.redirect_url).toMatch(new RegExp(`^${app.url}/v1/providers/flutterwave/return/${row.id}\\.`));
+    // The return token opens the return only: as a callback token it is a wrong one (404, nothing kept).
+    const returnToken = payload.redirect_url.split('/').pop();
+    const asCallback = await request(app.url, 'POST', `/v1/providers/flutterwave/callback/${returnToken}`, { body: { status: 'successful' } });
+    expect(asCallback.status).toBe(404);
     // Nothing of the card but brand, last4 and fingerprint in our row.
     const [stored] = await sql<Record<string, unknown>>(app, 'select * from "transaction" where id = ?', [row.id]);
     expect(JSON.stringify(stored)).not.toContain(FLW_CARDS.redirect.slice(0, 12));
     expect(await clearing(app, 'NGN')).toBe(before - 2500);
+    expect((await ledgerVerify(app.db.url)).ok).toBe(true);
+  });
+
+  it('a 3-D Secure payment completed after its deadline and grace stays failed; the late charge is logged for an operator', async () => {
+    const res = await pay(FLW_CARDS.redirect);
+    const { reference } = res.body.data;
+    const id = await transactionIdOf(app.db.url, reference);
+    // Past the deadline (PAYMENT_ACTION_TTL_S) and the five minutes' grace, on the service's manual clock.
+    app.clock.set(new Date(Date.parse(res.body.data.next_action.expires_at) + 5 * 60_000 + 1000));
+    await runJobsNow(app.db.url, 'expire-payment-action', id);
+    const failed = (await txnRow(app, res.body.data.external_reference))!;
+    expect(failed).toMatchObject({ status: 'failed', failure_reason: 'authentication_expired' });
+    // Flutterwave was asked once more before it failed.
+    expect(flw.requests.some((r) => r.path === `/v3/transactions/${failed.provider_reference}/verify`)).toBe(true);
+    const charge = [...flw.transactions.values()].find((t) => t.tx_ref === id)!;
+    await flw.completeCharge(charge.id, 'successful');
+    expect(await eventually(async () => logs.some((l) => l.includes('closed transaction paid') && l.includes(reference)))).toBe(true);
+    expect((await txnRow(app, res.body.data.external_reference))?.status).toBe('failed');
     expect((await ledgerVerify(app.db.url)).ok).toBe(true);
   });
 

@@ -124,9 +124,10 @@ describe('Flutterwave collections (production, against the fake)', () => {
       const body = ngBankCollection(sm.customerUuid);
       expect((await request(shortApp.url, 'POST', COLLECT, { token: sm.token, body })).status).toBe(200);
       const row = (await txnRow(shortApp, body.reference))!;
-      // The service's clock is a test's manual one: it is moved past Flutterwave's expiry for the job to act.
+      // The service's clock is a test's manual one: it is moved past Flutterwave's expiry and the five minutes' grace
+      // after it (a transfer sent just before the account closed), for the job to act.
       const account = [...short.virtualAccounts.values()].find((a) => a.tx_ref === row.id)!;
-      shortApp.clock.set(new Date(account.expires_at.getTime() + 1000));
+      shortApp.clock.set(new Date(account.expires_at.getTime() + 5 * 60_000 + 1000));
       const expired = await awaitStatus(shortApp, body.reference, 'expired', 400);
       expect(expired).toMatchObject({ status: 'expired', failure_reason: 'not_paid_before_expiry' });
       // Flutterwave's side (real time): the account takes no payment once closed.
@@ -222,7 +223,6 @@ describe('failover between MTN MoMo direct and Flutterwave on Uganda’s MTN col
     expect(row.connector).toBe('flutterwave');
     expect([...flw.transactions.values()].find((t) => t.tx_ref === row.id)).toMatchObject({ type: 'mobile_money_uganda', body: { network: 'MTN' } });
     mtn.down = false;
-    expect(await eventually(async () => (await breakerStates(app)).mtn_momo !== undefined)).toBe(true);
     expect((await ledgerVerify(app.db.url)).ok).toBe(true);
   });
 });
