@@ -104,7 +104,7 @@ export function createServices(infra: Infrastructure): Services {
   const revocations = new TokenRevocations(orm, pubsub, config.tokenRevocationPollMs, logger);
   const accessTokens = new AccessTokens(keys.tokenSigningKey, clock);
   const merchantAccess = new MerchantAccess(sql, pubsub, logger);
-  const oauth = new OAuthService(orm, clock, merchants, accessTokens, revocations, merchantAccess, logger);
+  const oauth = new OAuthService(orm, sql, clock, merchants, accessTokens, revocations, merchantAccess, logger);
   const reference = new ReferenceService(orm);
   const fees = new FeeSchedule(sql, pubsub, parseFeeDefaults(config.feeDefaults), (c) => reference.currencyMinorUnit(c), logger);
   const rates = new RatesService(orm, clock, reference, readRateTable(), fees);

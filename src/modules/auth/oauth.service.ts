@@ -1,8 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Orm } from '../../db/orm';
+import type { Sql } from '../../db/sql';
 import type { Clock } from '../../shared/clock';
-import { randomToken, sha256Hex } from '../../shared/crypto';
+import { randomToken, safeEqual, sha256Hex } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { parseInput, type Command } from '../../shared/validation';
@@ -49,10 +50,25 @@ export interface TokenGrant {
   refreshToken: string;
 }
 
-/** OAuth 2.0: client_credentials and refresh_token grants, rotation with reuse detection, revocation. */
+/** A client whose secret was checked: the merchant it is. */
+export interface AuthenticatedClient {
+  id: string;
+  clientId: string;
+}
+
+// Compared against when a client_id is unknown, so both failures take the same time.
+const UNKNOWN_CLIENT_HASH = sha256Hex(randomToken('sk'));
+
+/**
+ * OAuth 2.0: client_credentials and refresh_token grants, rotation with reuse detection, revocation.
+ * The two grants are hot (every integration asks for tokens): each is one read of the client and
+ * one statement that writes the family or rotation, in its own implicit transaction (BENCHMARKS.md,
+ * issue 22). The rarer paths (revocation, reuse, disabling) use the ORM.
+ */
 export class OAuthService {
   constructor(
     private readonly orm: Orm,
+    private readonly sql: Sql,
     private readonly clock: Clock,
     private readonly merchants: MerchantService,
     private readonly accessTokens: AccessTokens,
@@ -68,11 +84,11 @@ export class OAuthService {
     switch (body.grantType) {
       case 'client_credentials':
         if (!client) throw AppError.invalidClient();
-        return this.clientCredentialsGrant(await this.merchants.authenticateClient(client.clientId, client.clientSecret));
+        return this.clientCredentialsGrant(await this.authenticateClient(client.clientId, client.clientSecret));
       case 'refresh_token': {
         if (!body.refreshToken) throw AppError.invalidField('refreshToken', 'is required');
         // The spec lets a client refresh without resending credentials; when it does send them, they must be right.
-        const merchant = client ? await this.merchants.authenticateClient(client.clientId, client.clientSecret) : undefined;
+        const merchant = client ? await this.authenticateClient(client.clientId, client.clientSecret) : undefined;
         return this.refreshTokenGrant(body.refreshToken, merchant);
       }
       default:
@@ -87,7 +103,7 @@ export class OAuthService {
   async revokeToken(command: RevokeRequest, basic?: ClientCredentials): Promise<void> {
     const body = parseInput(revokeRequestSchema, command);
     const client = this.clientFrom(body, basic);
-    const merchant = client ? await this.merchants.authenticateClient(client.clientId, client.clientSecret) : undefined;
+    const merchant = client ? await this.authenticateClient(client.clientId, client.clientSecret) : undefined;
     const familyId = await this.familyOf(body.token);
     if (!familyId) return;
     const family = await this.orm.em.findOne(TokenFamily, { id: familyId });
@@ -160,50 +176,74 @@ export class OAuthService {
     return { clientId: body.clientId, clientSecret: body.clientSecret };
   }
 
-  private async clientCredentialsGrant(merchant: Merchant): Promise<TokenGrant> {
-    const now = this.clock.now();
-    const refreshToken = randomToken('rt');
-    const family = await this.orm.em.fork().transactional(async (em) => {
-      // Still enabled, and stays so until this family is committed (an operator's disable waits, then revokes it).
-      const enabled: unknown[] = await em.execute('select 1 from merchant where id = ? and disabled_at is null for share', [merchant.id]);
-      if (enabled.length === 0) throw AppError.merchantDisabled();
-      const created = em.create(TokenFamily, { merchantId: merchant.id, createdAt: now });
-      this.newRefreshToken(em, created.id, merchant.id, refreshToken, now);
-      return created;
-    });
-    this.access.learned(merchant.id, true);
-    this.logger.info({ merchantId: merchant.id, familyId: family.id }, 'access token issued (client_credentials)');
-    return this.grant(merchant.id, merchant.clientId, family.id, refreshToken);
+  /** The client's secret checked against its hash (constant time, the same for an unknown client); a disabled merchant is refused. */
+  private async authenticateClient(clientId: string, clientSecret: string): Promise<AuthenticatedClient> {
+    const [row] = await this.sql.query<{ id: string; client_secret_hash: string; disabled_at: Date | null }>(
+      'select id, client_secret_hash, disabled_at from merchant where client_id = $1',
+      [clientId],
+      'oauth_client',
+    );
+    const ok = safeEqual(sha256Hex(clientSecret), row?.client_secret_hash ?? UNKNOWN_CLIENT_HASH);
+    if (!row || !ok) throw AppError.invalidClient();
+    if (row.disabled_at) throw AppError.merchantDisabled();
+    return { id: row.id, clientId };
   }
 
-  private async refreshTokenGrant(presented: string, client?: Merchant): Promise<TokenGrant> {
+  /**
+   * A new family and its first refresh token, in one statement. The merchant's row is held FOR SHARE
+   * until it commits: an operator's disable (FOR UPDATE) waits, then revokes this family too; a
+   * merchant disabled meanwhile writes nothing.
+   */
+  private async clientCredentialsGrant(merchant: AuthenticatedClient): Promise<TokenGrant> {
+    const now = this.clock.now();
+    const refreshToken = randomToken('rt');
+    const familyId = randomUUID();
+    const [row] = await this.sql.query<{ issued: number }>(
+      `with enabled as (select id from merchant where id = $1 and disabled_at is null for share),
+            family as (insert into token_family (id, merchant_id, created_at, revoked_at, revoked_reason)
+                       select $2, id, $3, null, null from enabled returning id),
+            refresh as (insert into refresh_token (id, family_id, merchant_id, token_hash, created_at, expires_at, used_at)
+                        select $4, family.id, $1, $5, $3, $6, null from family returning 1)
+       select (select count(*) from refresh)::int as issued`,
+      [merchant.id, familyId, now, randomUUID(), sha256Hex(refreshToken), new Date(now.getTime() + REFRESH_TOKEN_TTL_MS)],
+      'oauth_client_credentials',
+    );
+    if (row?.issued !== 1) throw AppError.merchantDisabled();
+    this.access.learned(merchant.id, true);
+    this.logger.info({ merchantId: merchant.id, familyId }, 'access token issued (client_credentials)');
+    return this.grant(merchant.id, merchant.clientId, familyId, refreshToken);
+  }
+
+  /**
+   * Rotation in one statement: the presented token is claimed (of any number of concurrent refreshes
+   * with it, exactly one sees used_at still null) and its successor written with it.
+   */
+  private async refreshTokenGrant(presented: string, client?: AuthenticatedClient): Promise<TokenGrant> {
     const tokenHash = sha256Hex(presented);
     const now = this.clock.now();
     const successor = randomToken('rt');
-    // One atomic statement claims the token: of any number of concurrent refreshes
-    // with it, exactly one sees used_at still null.
-    const claimed = await this.orm.em.transactional(async (em) => {
-      const rows: Array<{ family_id: string; merchant_id: string }> = await em.execute(
-        `update refresh_token rt set used_at = ?
+    const [claimed] = await this.sql.query<{ family_id: string; merchant_id: string }>(
+      `with claimed as (
+         update refresh_token rt set used_at = $1
            from token_family f
-          where rt.token_hash = ? and rt.used_at is null and rt.expires_at > ?
+          where rt.token_hash = $2 and rt.used_at is null and rt.expires_at > $1
             and f.id = rt.family_id and f.revoked_at is null
-            and (?::uuid is null or rt.merchant_id = ?::uuid)
-          returning rt.family_id, rt.merchant_id`,
-        [now, tokenHash, now, client?.id ?? null, client?.id ?? null],
-      );
-      const row = rows[0];
-      if (!row) return null;
-      this.newRefreshToken(em, row.family_id, row.merchant_id, successor, now);
-      return row;
-    });
+            and ($3::uuid is null or rt.merchant_id = $3::uuid)
+          returning rt.family_id, rt.merchant_id),
+       successor as (
+         insert into refresh_token (id, family_id, merchant_id, token_hash, created_at, expires_at, used_at)
+         select $4, family_id, merchant_id, $5, $1, $6, null from claimed returning 1)
+       select family_id, merchant_id, (select count(*) from successor) as written from claimed`,
+      [now, tokenHash, client?.id ?? null, randomUUID(), sha256Hex(successor), new Date(now.getTime() + REFRESH_TOKEN_TTL_MS)],
+      'oauth_refresh',
+    );
     if (!claimed) {
       await this.handleUnusableRefreshToken(tokenHash);
       throw AppError.invalidToken('The refresh token is invalid, expired, revoked or already used');
     }
-    const merchant = client ?? (await this.merchants.getMerchant(claimed.merchant_id));
-    this.logger.info({ merchantId: merchant.id, familyId: claimed.family_id }, 'access token issued (refresh_token)');
-    return this.grant(merchant.id, merchant.clientId, claimed.family_id, successor);
+    const clientId = client?.clientId ?? (await this.merchants.getMerchant(claimed.merchant_id)).clientId;
+    this.logger.info({ merchantId: claimed.merchant_id, familyId: claimed.family_id }, 'access token issued (refresh_token)');
+    return this.grant(claimed.merchant_id, clientId, claimed.family_id, successor);
   }
 
   /** A used token presented again is a stolen or replayed token: end its whole family. */
@@ -237,18 +277,6 @@ export class OAuthService {
     } catch {
       return undefined;
     }
-  }
-
-  /** Creates (and marks for insert on `em`) a refresh token; only its hash is stored. */
-  private newRefreshToken(em: EntityManager, familyId: string, merchantId: string, token: string, now: Date): RefreshToken {
-    return em.create(RefreshToken, {
-      familyId,
-      merchantId,
-      tokenHash: sha256Hex(token),
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS),
-      usedAt: null,
-    });
   }
 
   private async grant(merchantId: string, clientId: string, familyId: string, refreshToken: string): Promise<TokenGrant> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { LOCK_KEYS, withAdvisoryLock, type Orm } from '../../db/orm';
 import type { Clock } from '../../shared/clock';
-import { SecretBox, randomToken, safeEqual, sha256Hex } from '../../shared/crypto';
+import { SecretBox, randomToken, sha256Hex } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { requiredText } from '../../shared/fields';
@@ -21,9 +21,6 @@ export interface MerchantCredentials {
 
 /** Standard Webhooks secret format: whsec_ + base64 of 32 random bytes. */
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
-
-// Compared against when a client_id is unknown, so both failures take the same time.
-const UNKNOWN_CLIENT_HASH = sha256Hex(randomToken('sk'));
 
 export class MerchantService {
   constructor(
@@ -61,14 +58,6 @@ export class MerchantService {
   }
 
   /** Throws INVALID_CLIENT unless the pair is right; the same answer and timing for an unknown client_id. */
-  async authenticateClient(clientId: string, clientSecret: string): Promise<Merchant> {
-    const merchant = await this.orm.em.findOne(Merchant, { clientId });
-    const ok = safeEqual(sha256Hex(clientSecret), merchant?.clientSecretHash ?? UNKNOWN_CLIENT_HASH);
-    if (!merchant || !ok) throw AppError.invalidClient();
-    if (merchant.disabledAt) throw AppError.merchantDisabled();
-    return merchant;
-  }
-
   /** `fresh`: read past the request's identity map (after a change made on another EntityManager). */
   async getMerchant(merchantId: string, fresh = false): Promise<Merchant> {
     const merchant = await this.orm.em.findOne(Merchant, { id: merchantId }, fresh ? { refresh: true } : {});
