@@ -371,7 +371,7 @@ describe('FlutterwaveFake', () => {
       expect(hook.received[1].json.data).toMatchObject({ status: 'SUCCESSFUL', fullname: 'Okello James' });
     });
 
-    it('refuses an M-Pesa payout without the sender in meta (sender, sender_country, mobile_number), as documented', async () => {
+    it('refuses an M-Pesa payout without the sender in meta (sender, sender_country, mobile_number; an object or the SDK’s array of one)', async () => {
       const base = transferBody('254712345678', { account_bank: 'MPS', currency: 'KES', debit_currency: 'KES', beneficiary_name: 'Akinyi Kimwei' });
       const bare = await call(fake, 'POST', '/v3/transfers', { body: base });
       expect(bare.status).toBe(400);
@@ -384,6 +384,15 @@ describe('FlutterwaveFake', () => {
       });
       expect(full.status).toBe(200);
       expect(full.json.data.meta).toEqual({ sender: 'Ada Obi', sender_country: 'NG', mobile_number: '2348012345678' });
+      // The SDK's shape: an array of one object.
+      const asArray = await call(fake, 'POST', '/v3/transfers', {
+        body: {
+          ...base,
+          reference: `ref-${randomBytes(6).toString('hex')}`,
+          meta: [{ sender: 'Ada Obi', sender_country: 'NG', mobile_number: '2348012345678' }],
+        },
+      });
+      expect(asArray.status).toBe(200);
     });
   });
 

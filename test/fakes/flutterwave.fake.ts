@@ -966,8 +966,10 @@ export class FlutterwaveFake {
     if (meta !== undefined && meta !== null && typeof meta !== 'object') throw bad('meta must be an object or an array');
     // [D] mobile money transfers: "Mobile Money Kenya (M-Pesa) requires you to include the sender's full name as sender,
     // the sender's country as sender_country and the sender's mobile number as mobile_number in the meta object."
+    // [SDK] transferSchema wants meta as an array of one object for KES (its samples store meta as an array); [D]'s
+    // mobile money page prints a bare object. Both are taken.
     if (currency === 'KES' && accountBank.toUpperCase() === 'MPS') {
-      const m = (meta ?? {}) as Record<string, unknown>;
+      const m = ((Array.isArray(meta) ? meta[0] : meta) ?? {}) as Record<string, unknown>;
       for (const key of ['sender', 'sender_country', 'mobile_number']) {
         if (typeof m[key] !== 'string' || (m[key] as string).trim() === '') throw bad(`meta.${key} is required for M-Pesa transfers`);
       }

@@ -5,6 +5,7 @@ import {
   chargeFailureReason,
   encryptCardPayload,
   flutterwaveTime,
+  refundDecision,
   transferFailureReason,
 } from '../../src/providers/flutterwave/flutterwave.connector';
 import { encrypt3des } from '../fakes/flutterwave.fake';
@@ -60,6 +61,22 @@ describe('Flutterwave’s times and reasons', () => {
     ['Bank timeout', 'provider_declined'],
   ])('a transfer’s complete_message %p is %s', (message, reason) => {
     expect(transferFailureReason(message)).toBe(reason);
+  });
+});
+
+describe('a refund’s status', () => {
+  it.each([
+    ['completed', 'successful'],
+    ['completed-mpgs', 'successful'],
+    ['completed-momo', 'successful'],
+    ['COMPLETED-BANK-TRANSFER', 'successful'],
+    ['failed', 'failed'],
+    ['DISBURSE FAILED', 'failed'],
+    ['pending', 'pending'],
+    ['pending-momo', 'pending'],
+    [null, 'pending'],
+  ])('%p is %s', (status, outcome) => {
+    expect(refundDecision(status).outcome).toBe(outcome);
   });
 });
 

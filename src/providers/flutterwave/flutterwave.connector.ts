@@ -171,13 +171,17 @@ export class FlutterwaveConnector implements Connector {
     throw this.refusal(res, request.retry !== null, 'transfer');
   }
 
-  /** M-Pesa payouts: Flutterwave requires the sender (our customer) by full name, country and mobile number. */
-  private async senderMeta(request: InitiateRequest): Promise<{ sender: string; sender_country: string; mobile_number: string }> {
+  /**
+   * M-Pesa payouts: Flutterwave requires the sender (our customer) by full name, country and mobile number. Sent as an
+   * array of one object, as the official SDK's schema (transferSchema, KES) demands and its transfer samples show; the
+   * docs' mobile money page prints a bare object (docs/providers.md).
+   */
+  private async senderMeta(request: InitiateRequest): Promise<Array<{ sender: string; sender_country: string; mobile_number: string }>> {
     const sender = await request.payer();
     if (!sender.name || !sender.countryCode || !sender.phone) {
       throw new ProviderRefusal('INVALID_REQUEST', 'An M-Pesa payout needs the sending customer’s name, country and phone number', 'provider_refused');
     }
-    return { sender: sender.name, sender_country: sender.countryCode, mobile_number: sender.phone };
+    return [{ sender: sender.name, sender_country: sender.countryCode, mobile_number: sender.phone }];
   }
 
   /**
@@ -386,15 +390,12 @@ export class FlutterwaveConnector implements Connector {
     return { outcome: 'pending' };
   }
 
-  /** `GET /v3/refunds/{id}`: `completed` is done; `failed` gives the payment's amount back to refund again. */
+  /** `GET /v3/refunds/{id}`: completed is done; failed gives the payment's amount back to refund again (refundDecision). */
   private async decideRefund(providerReference: string | null): Promise<SettlementDecision> {
     if (!providerReference || !NUMERIC_ID.test(providerReference)) return { outcome: 'pending' };
     const res = await this.send('GET', `/v3/refunds/${providerReference}`, 'refund status');
     if (res.status !== 200) throw new ProviderUnreachable(this.name, 'refund status', `HTTP ${res.status}`);
-    const status = (field(res.json, 'data', 'status') ?? '').toLowerCase();
-    if (status === 'completed' || status === 'successful') return { outcome: 'successful' };
-    if (status === 'failed') return { outcome: 'failed', reason: 'refund_declined' };
-    return { outcome: 'pending' };
+    return refundDecision(field(res.json, 'data', 'status'));
   }
 
   /**
@@ -501,6 +502,18 @@ export function flutterwaveTime(value: string | null): Date | null {
   if (!value || !/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(value)) return null;
   const date = new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
   return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/**
+ * A refund's `status` → our verdict. Flutterwave's samples answer `completed`; live refunds carry the rail too
+ * (`completed-mpgs`, `completed-momo`, `completed-bank-transfer`, …), and a failed one says so (`failed`, "DISBURSE
+ * FAILED"). Anything else (`pending…`) is polled.
+ */
+export function refundDecision(status: string | null): SettlementDecision {
+  const text = (status ?? '').toLowerCase();
+  if (text.startsWith('completed') || text === 'successful') return { outcome: 'successful' };
+  if (/fail/.test(text)) return { outcome: 'failed', reason: 'refund_declined' };
+  return { outcome: 'pending' };
 }
 
 /** A failed charge's `processor_response` → our failure_reason (docs/providers.md). */

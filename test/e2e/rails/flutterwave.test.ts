@@ -169,7 +169,7 @@ describe('Flutterwave payouts (production, against the fake)', () => {
       account_bank: 'MPS',
       account_number: '254712345678',
       currency: 'KES',
-      meta: { sender: customer!.name, sender_country: customer!.country_code, mobile_number: expect.stringMatching(/^\d{10,15}$/) },
+      meta: [{ sender: customer!.name, sender_country: customer!.country_code, mobile_number: expect.stringMatching(/^\d{10,15}$/) }],
     });
     expect((await awaitStatus(app, body.reference, 'successful'))?.status).toBe('successful');
     expect((await ledgerVerify(app.db.url)).ok).toBe(true);
