@@ -4,19 +4,19 @@ import { capability, type DecideTrigger, type RouteLeg } from '../../providers/c
 import type { Rails } from '../../providers/rails';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
-import { formatAmount } from '../../shared/money';
 import { currencyField } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import type { ReferenceService } from '../reference/reference.service';
 import {
+  askedToMove,
   checkDialCode,
   checkLocalAmount,
   checkRoute,
   crossBorderDecide,
   crossBorderFields,
   crossBorderRequest,
-  crossBorderRoute,
+  crossBorderLeg,
   routeColumns,
 } from './cross-border.checks';
 import type { Transaction } from './transaction.record';
@@ -81,21 +81,11 @@ export class CollectionKind implements TransactionKindHandler {
   }
 
   route(txn: Transaction): RouteLeg {
-    return {
-      route: crossBorderRoute(this.reference, txn, 'collection'),
-      amount: this.amountOf(txn),
-      currency: txn.currency!,
-      accountNumber: txn.accountNumber,
-    };
-  }
-
-  private amountOf(txn: Transaction): string {
-    return formatAmount(txn.amount!, this.reference.currencyMinorUnit(txn.currency!) ?? 2);
+    return crossBorderLeg(this.reference, txn, 'collection');
   }
 
   /** A virtual account (bank) or a payment prompt (momo), from the stored row, so reconciliation can ask again. */
   async callProvider(txn: Transaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
-    const amount = this.amountOf(txn);
     const connector = this.rails.of(txn);
     if (txn.accountType === 'bank') {
       const account = await capability(
@@ -105,8 +95,7 @@ export class CollectionKind implements TransactionKindHandler {
         idempotencyKey,
         reference: txn.reference,
         countryCode: txn.countryCode!,
-        currency: txn.currency!,
-        amount,
+        ...askedToMove(this.reference, txn, 'collection'),
         accountName: txn.accountName ?? '',
         payer: this.rails.payer(txn),
         retry,
@@ -132,8 +121,6 @@ export class CollectionKind implements TransactionKindHandler {
     const { providerReference, nextActionUrl } = await connector.initiate({
       ...crossBorderRequest(this.reference, txn, idempotencyKey, 'collection'),
       accountName: null,
-      amount,
-      currency: txn.currency!,
       callbackUrl: this.rails.callbackUrl(txn),
       payer: this.rails.payer(txn),
       retry: retry ? await this.rails.retryContext(txn) : null,

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors';
 import { formatAmount, parseAmount, type Decimal } from '../../shared/money';
 import { amountField, countryCodeField, dialCodeField, referenceField, requiredText } from '../../shared/fields';
 import type { CustomerService, Payer } from '../customers/customer.service';
-import type { DecideTrigger, Direction, Route as ConnectorRoute, SettlementDecision } from '../../providers/connector';
+import type { DecideTrigger, Direction, Route as ConnectorRoute, RouteLeg, SettlementDecision } from '../../providers/connector';
 import type { Rails } from '../../providers/rails';
 import type { ReferenceService } from '../reference/reference.service';
 import type { Transaction } from './transaction.record';
@@ -106,9 +106,15 @@ export function crossBorderRoute(reference: ReferenceService, txn: Transaction, 
   };
 }
 
-/** What every provider request of a cross-border transaction says about its route and account (from the stored row). */
+/** A new cross-border transaction's leg: its route, and what the provider is asked to move there, to or from which account. */
+export function crossBorderLeg(reference: ReferenceService, txn: Transaction, kind: Direction): RouteLeg {
+  return { route: crossBorderRoute(reference, txn, kind), ...askedToMove(reference, txn, kind), accountNumber: txn.accountNumber };
+}
+
+/** What every provider request of a cross-border transaction says about its route, account and money (from the stored row). */
 export function crossBorderRequest(reference: ReferenceService, txn: Transaction, idempotencyKey: string, kind: Direction) {
   return {
+    ...askedToMove(reference, txn, kind),
     idempotencyKey,
     kind,
     reference: txn.reference,
@@ -122,7 +128,7 @@ export function crossBorderRequest(reference: ReferenceService, txn: Transaction
 }
 
 /** What the provider was asked to move: a collection's amount, or a transfer's payout (its destination amount). */
-function askedToMove(reference: ReferenceService, txn: Transaction, kind: Direction): { amount: string; currency: string } {
+export function askedToMove(reference: ReferenceService, txn: Transaction, kind: Direction): { amount: string; currency: string } {
   const [amount, currency] = kind === 'transfer' ? [txn.destinationAmount!, txn.destinationCurrency!] : [txn.amount!, txn.currency!];
   return { amount: formatAmount(amount, reference.currencyMinorUnit(currency) ?? 2), currency };
 }

@@ -4,7 +4,7 @@ import type { Rails } from '../../providers/rails';
 import type { DecideTrigger, RouteLeg } from '../../providers/connector';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
-import { Decimal, formatAmount, parseAmount, roundMoney } from '../../shared/money';
+import { Decimal, parseAmount, roundMoney } from '../../shared/money';
 import { currencyField, requiredText } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
@@ -17,7 +17,7 @@ import {
   crossBorderDecide,
   crossBorderFields,
   crossBorderRequest,
-  crossBorderRoute,
+  crossBorderLeg,
   routeColumns,
 } from './cross-border.checks';
 import type { Transaction } from './transaction.record';
@@ -124,18 +124,9 @@ export class TransferKind implements TransactionKindHandler {
     private readonly rails: Rails,
   ) {}
 
+  /** What the beneficiary receives, in the destination currency with its decimals. */
   route(txn: Transaction): RouteLeg {
-    return {
-      route: crossBorderRoute(this.reference, txn, 'transfer'),
-      amount: this.payoutOf(txn),
-      currency: txn.destinationCurrency!,
-      accountNumber: txn.accountNumber,
-    };
-  }
-
-  /** What the beneficiary receives, with its currency's decimals. */
-  private payoutOf(txn: Transaction): string {
-    return formatAmount(txn.destinationAmount!, this.reference.currencyMinorUnit(txn.destinationCurrency!) ?? 2);
+    return crossBorderLeg(this.reference, txn, 'transfer');
   }
 
   /** The payout, from the stored row, so reconciliation can ask again with the same key. */
@@ -143,8 +134,6 @@ export class TransferKind implements TransactionKindHandler {
     const { providerReference } = await this.rails.of(txn).initiate({
       ...crossBorderRequest(this.reference, txn, idempotencyKey, 'transfer'),
       accountName: txn.accountName,
-      amount: this.payoutOf(txn),
-      currency: txn.destinationCurrency!,
       callbackUrl: this.rails.callbackUrl(txn),
       payer: this.rails.payer(txn),
       retry: retry ? await this.rails.retryContext(txn) : null,
