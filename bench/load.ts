@@ -13,7 +13,7 @@ import { momoCollectionBody, momoCollectionInput, transferBody } from '../test/h
 import { summarize, type Summary } from './lib/stats';
 
 export type LoadKind =
-  'rest-init' | 'rest-init-idem' | 'gql-init' | 'rest-pay' | 'rest-transfer' | 'rest-get' | 'gql-get' | 'token' | 'base-insert' | 'base-get';
+  'rest-init' | 'rest-init-idem' | 'gql-init' | 'rest-pay' | 'rest-transfer' | 'rest-get' | 'gql-get' | 'token' | 'base-insert' | 'base-get' | 'floor-init';
 
 export interface LoadConfig {
   kind: LoadKind;
@@ -130,6 +130,15 @@ function main() {
         path: '/v1/crossborder/global-collection',
         setupRequest: (req) => ({ ...req, body: JSON.stringify(momo(nextRef())) }),
         onResponse: (status, body) => collect(status, body, (j) => j?.data?.reference, false),
+      };
+      break;
+    case 'floor-init':
+      // The engine floor: the same body, the product's statements and nothing else.
+      request = {
+        method: 'POST',
+        path: '/floor/v1/crossborder/global-collection',
+        setupRequest: (req) => ({ ...req, body: JSON.stringify(momo(nextRef())) }),
+        onResponse: checkRest,
       };
       break;
     case 'rest-init-idem':

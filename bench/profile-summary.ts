@@ -1,8 +1,12 @@
 /**
  * Summarises a V8 CPU profile (`node --cpu-prof`, or `npm run bench -- --profile <dir>`):
  * self time by package (node_modules/<name>, our own src/, Node internals, GC, idle)
- * and the top functions by self time. Usage: node dist/bench/profile-summary.js <file.cpuprofile> [top]
+ * and the top functions by self time.
+ * Usage: node dist/bench/profile-summary.js <file.cpuprofile> [top] [--window <run id>]
+ * --window: only the samples of that run's measured window (the bench writes windows.json beside
+ * the profile), so start-up, seeding and warm-up are left out.
  */
+import path from 'node:path';
 import fs from 'node:fs';
 
 interface ProfileNode {
@@ -11,6 +15,7 @@ interface ProfileNode {
   children?: number[];
 }
 interface Profile {
+  startTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -28,13 +33,28 @@ export function categoryOf(url: string, functionName: string): string {
 }
 
 function main() {
-  const [file, topArg] = process.argv.slice(2);
-  if (!file) throw new Error('usage: profile-summary <file.cpuprofile> [top]');
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--window');
+  const windowId = at >= 0 ? args.splice(at, 2)[1] : undefined;
+  const [file, topArg] = args;
+  if (!file) throw new Error('usage: profile-summary <file.cpuprofile> [top] [--window <run id>]');
   const top = Number(topArg ?? 15);
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+  let inWindow = (_us: number) => true;
+  if (windowId) {
+    const windows = JSON.parse(fs.readFileSync(path.join(path.dirname(file), 'windows.json'), 'utf8')) as Record<string, [number, number]>;
+    const w = windows[windowId];
+    if (!w) throw new Error(`no window "${windowId}" in windows.json (${Object.keys(windows).join(', ')})`);
+    inWindow = (us) => us >= w[0] && us <= w[1];
+  }
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  let t = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    t += delta;
+    if (inWindow(t)) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
+  });
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const idle = [...selfUs.entries()].filter(([id]) => byId.get(id)?.callFrame.functionName === '(idle)').reduce((a, [, v]) => a + v, 0);
   const busy = total - idle;

@@ -40,7 +40,7 @@ export interface Settings {
 export interface HttpScenario {
   id: string;
   label: string;
-  server: 'product' | 'baseline';
+  server: 'product' | 'baseline' | 'floor';
   kind: LoadKind;
   requests: number;
   durationS: number;
@@ -71,6 +71,12 @@ export interface Comparison {
   baselineRps: number | null;
   ratio: number | null;
   cpuRatio: number | null;
+  /** PostgreSQL CPU per request, product ÷ the bracketing baseline runs'. */
+  postgresCpuRatio?: number | null;
+  /** Collection initiation: the engine-floor runs bracketing it, their mean rate, and the product's ratio to it. */
+  floorRuns?: string[];
+  floorRps?: number | null;
+  floorRatio?: number | null;
 }
 
 export interface LifecycleResult {

@@ -90,7 +90,7 @@ describe('settlement durability', () => {
       expect(events[0].payload).toEqual(record);
       const history = await query(
         db,
-        'select e.from_status, e.to_status from transaction_event e join "transaction" t on t.id = e.transaction_id where t.reference = $1 order by e.id',
+        'select e.from_status, e.to_status from transaction_history e join "transaction" t on t.id = e.transaction_id where t.reference = $1 order by e.seq',
         [reference],
       );
       expect(history).toEqual([
@@ -165,7 +165,7 @@ describe('settlement durability', () => {
       const rows = await sql(
         a,
         `select t.reference, t.kind, t.status, t.failure_reason,
-                (select count(*)::int from transaction_event e where e.transaction_id = t.id) as history,
+                (select count(*)::int from transaction_history e where e.transaction_id = t.id) as history,
                 (select count(*)::int from outbox_event o where o.subject_id = t.reference) as events
            from "transaction" t where t.merchant_id = ?`,
         [merchant.merchant.id],
@@ -189,8 +189,8 @@ describe('settlement durability', () => {
       // History: processing, then exactly one final status; outbox: one event of the right type per transaction.
       const history = await sql(
         a,
-        `select t.reference, array_agg(coalesce(e.from_status, '-') || '>' || e.to_status order by e.id) as steps
-           from transaction_event e join "transaction" t on t.id = e.transaction_id where t.merchant_id = ? group by t.reference`,
+        `select t.reference, array_agg(coalesce(e.from_status, '-') || '>' || e.to_status order by e.seq) as steps
+           from transaction_history e join "transaction" t on t.id = e.transaction_id where t.merchant_id = ? group by t.reference`,
         [merchant.merchant.id],
       );
       const events = await sql(a, 'select subject_id, type, payload from outbox_event where merchant_id = ? and type not like ?', [

@@ -105,11 +105,11 @@ export async function transactionRowsByExternal(databaseUrl: string, merchantId:
   );
 }
 
-/** A transaction's history (transaction_event), oldest first. */
+/** A transaction's history (the view transaction_history), oldest first. */
 export async function historyOf(databaseUrl: string, transactionId: string) {
   return dbQuery<{ from_status: string | null; to_status: string; reason: string | null }>(
     databaseUrl,
-    'select from_status, to_status, reason from transaction_event where transaction_id = $1 order by id',
+    'select from_status, to_status, reason from transaction_history where transaction_id = $1 order by seq',
     [transactionId],
   );
 }

@@ -121,8 +121,8 @@ export async function outboxRows(app: TestApp, reference: string) {
 export async function historyRows(app: TestApp, reference: string) {
   return sql<{ from_status: string | null; to_status: string; reason: string | null }>(
     app,
-    `select e.from_status, e.to_status, e.reason from transaction_event e join "transaction" t on t.id = e.transaction_id
-      where t.reference = ? order by e.id`,
+    `select e.from_status, e.to_status, e.reason from transaction_history e join "transaction" t on t.id = e.transaction_id
+      where t.reference = ? order by e.seq`,
     [reference],
   );
 }

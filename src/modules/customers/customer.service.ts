@@ -34,6 +34,16 @@ export interface Payer {
 }
 
 /** Customers are per merchant: every read is scoped by merchant, so another merchant's customer is NOT_FOUND. */
+/** The payer's one prepared statement (also run by the bench's engine floor, bench/baseline/engine-floor.ts). */
+export async function readPayer(sql: Sql, merchantId: string, customerUuid: string): Promise<Payer | undefined> {
+  const [payer] = await sql.query<Payer>(
+    'select id, kyc_status as "kycStatus", first_name as "firstName", last_name as "lastName" from customer where id = $1 and merchant_id = $2',
+    [customerUuid, merchantId],
+    'customer_payer',
+  );
+  return payer;
+}
+
 export class CustomerService {
   constructor(
     private readonly orm: Orm,
@@ -81,13 +91,7 @@ export class CustomerService {
    * no unit of work). Another merchant's customer is NOT_FOUND.
    */
   async getPayer(merchantId: string, customerUuid: string): Promise<Payer> {
-    const [payer] = UUID.test(customerUuid)
-      ? await this.sql.query<Payer>(
-          'select id, kyc_status as "kycStatus", first_name as "firstName", last_name as "lastName" from customer where id = $1 and merchant_id = $2',
-          [customerUuid, merchantId],
-          'customer_payer',
-        )
-      : [];
+    const payer = UUID.test(customerUuid) ? await readPayer(this.sql, merchantId, customerUuid) : undefined;
     if (!payer) throw AppError.notFound('Customer');
     return payer;
   }

@@ -228,8 +228,8 @@ export class TransactionStore {
 
   async history(transactionId: string): Promise<TransactionEvent[]> {
     return this.sql.query<TransactionEvent>(
-      `select id::text as "id", transaction_id as "transactionId", from_status as "fromStatus", to_status as "toStatus", reason, occurred_at as "occurredAt"
-       from transaction_event where transaction_id = $1 order by transaction_event.id`,
+      `select seq::text as "id", transaction_id as "transactionId", from_status as "fromStatus", to_status as "toStatus", reason, occurred_at as "occurredAt"
+       from transaction_history where transaction_id = $1 order by seq`,
       [transactionId],
       'transaction_history',
     );
@@ -290,15 +290,25 @@ export class TransactionStore {
     const params = new Params();
     const { next } = change;
     const sets = MUTABLE.map((f) => `${COLUMNS[f]} = ${params.p(this.rows.toDatabase(f, next[f]))}${f === 'bankInfo' ? '::jsonb' : ''}`);
+    const first = change.history.from === null;
+    // The first history entry rides on the row itself (the same HOT update); later ones are rows of transaction_event.
+    // (SET sees the row as it was: the new values are the parameters.)
+    if (first) {
+      sets.push(
+        `initiated_status = ${params.p(next.status)}::text, initiated_reason = ${params.p(change.history.reason)}::text, initiated_at = ${params.p(next.updatedAt)}::timestamptz`,
+      );
+    }
     const ctes = [
       `changed as (
         update "transaction" set ${sets.join(', ')}
         where id = ${params.p(next.id)} and status = ${params.p(change.from)}
         returning id)`,
-      `history as (
-        insert into transaction_event (transaction_id, from_status, to_status, reason, occurred_at)
-        select id, ${params.p(change.history.from)}::text, ${params.p(next.status)}::text, ${params.p(change.history.reason)}::text, ${params.p(next.updatedAt)}::timestamptz from changed)`,
     ];
+    if (!first) {
+      ctes.push(`history as (
+        insert into transaction_event (transaction_id, from_status, to_status, reason, occurred_at)
+        select id, ${params.p(change.history.from)}::text, ${params.p(next.status)}::text, ${params.p(change.history.reason)}::text, ${params.p(next.updatedAt)}::timestamptz from changed)`);
+    }
     // Leaving `initiating`: no longer a candidate for reconciliation.
     if (change.from === 'initiating') ctes.push('initiation_done as (delete from transaction_initiation where transaction_id in (select id from changed))');
     const ledger = change.ledger ?? NO_LEDGER_EFFECT;
@@ -313,12 +323,38 @@ export class TransactionStore {
       ctes.push(...part.ctes);
       selects.push(...part.selects);
     }
+    const asynchronous = asynchronousCommit(change, ledger) ? `, ${ASYNCHRONOUS_COMMIT}` : '';
     const [row] = await this.sql.queryShaped<{ changed: string }>(
-      `with ${ctes.join(',\n')} select (select count(*) from changed) as changed${selects.length ? `, ${runSelects(selects)}` : ''}`,
+      `with ${ctes.join(',\n')} select (select count(*) from changed) as changed${selects.length ? `, ${runSelects(selects)}` : ''}${asynchronous}`,
       params.values,
     );
     return Number(row?.changed) === 1;
   }
+}
+
+/**
+ * This statement's own commit does not wait for its WAL to reach the disk (`synchronous_commit = off`, local to its
+ * implicit transaction, so only this statement's commit). Evaluated in the final SELECT, so before the commit.
+ */
+const ASYNCHRONOUS_COMMIT = `set_config('synchronous_commit', 'off', true)`;
+
+/**
+ * Whether a change may commit asynchronously: only the first answer of an initiation (or of its reconciliation) that
+ * leaves the transaction `processing`, with no page for the payer, and publishes and posts nothing. If a PostgreSQL crash loses that commit, the
+ * database is as it was after the insert (WAL is replayed in order, so nothing later survives without it): the row
+ * is `initiating` with its reconciliation marker, and reconciliation asks the provider again with the same key, as
+ * after a crash of our own process (README, "Asynchronous commit of the first answer"). A change that publishes an event, moves
+ * money in the books or hands the cardholder a page commits synchronously: something outside may act on it.
+ */
+function asynchronousCommit(change: StatusChange, ledger: LedgerEffect): boolean {
+  return (
+    change.from === 'initiating' &&
+    change.next.status === 'processing' &&
+    change.next.nextActionUrl === null &&
+    change.event === undefined &&
+    ledger.postings.length === 0 &&
+    ledger.parentClaim === undefined
+  );
 }
 
 /**

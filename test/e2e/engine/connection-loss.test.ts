@@ -108,7 +108,7 @@ async function expectNoPartialRows() {
   const orphans = await rows(
     `select t.reference, t.status from transaction t
      where (t.status = 'initiating') <> exists (select 1 from transaction_initiation i where i.transaction_id = t.id)
-        or (t.status <> 'initiating' and not exists (select 1 from transaction_event e where e.transaction_id = t.id))`,
+        or (t.status <> 'initiating' and not exists (select 1 from transaction_history e where e.transaction_id = t.id))`,
   );
   expect(orphans).toEqual([]);
   // Every final transaction has exactly one event; nothing else has one.
@@ -158,7 +158,7 @@ describe('initiation', () => {
 
   it('a card payment whose outcome loses its connection after the charge: the row waits, reconciliation finishes it once, and the retry finds it', async () => {
     const sent = cardPaymentBody();
-    const { answer } = await withBackendKilledOn('transaction_event', () => initiatePayment(app, token, sent), { statement: ANSWER });
+    const { answer } = await withBackendKilledOn('outbox_event', () => initiatePayment(app, token, sent), { statement: ANSWER });
     expectServerErrorEnvelope(answer);
     const [row] = await rowsByExternal(sent.reference);
     expect(row).toMatchObject({ status: 'initiating' });
@@ -211,7 +211,7 @@ describe('settlement and delivery', () => {
 
     expect(await eventually(async () => (await rowsByExternal(sent.reference))[0]?.status === 'successful', { attempts: 400, everyMs: 50 })).toBe(true);
     const [row] = await rowsByExternal(sent.reference);
-    const history = await rows<{ to_status: string }>('select to_status from transaction_event where transaction_id = $1 order by id', [row!.id]);
+    const history = await rows<{ to_status: string }>('select to_status from transaction_history where transaction_id = $1 order by seq', [row!.id]);
     expect(history.map((h) => h.to_status)).toEqual(['processing', 'successful']);
     expect(await rows('select type from outbox_event where subject_id = $1', [reference])).toEqual([{ type: 'collection.successful' }]);
     const receipts = () => receiver.received.filter((r) => JSON.parse(r.body).data?.reference === reference);

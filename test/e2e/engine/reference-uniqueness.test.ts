@@ -35,7 +35,7 @@ describe('engine: one merchant reference, one transaction', () => {
       [merchantId, reference],
     );
   const historyCount = async (transactionId: string) =>
-    (await dbQuery<{ n: number }>(app.db.url, 'select count(*)::int as n from transaction_event where transaction_id = $1', [transactionId]))[0]!.n;
+    (await dbQuery<{ n: number }>(app.db.url, 'select count(*)::int as n from transaction_history where transaction_id = $1', [transactionId]))[0]!.n;
 
   it(`${CONCURRENCY} concurrent momo collections with one reference over REST and GraphQL: one success, ${CONCURRENCY - 1} × 409 DUPLICATE_REQUEST, one row with one history entry`, async () => {
     const reference = newReference('eng-dup');

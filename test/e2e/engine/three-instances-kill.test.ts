@@ -119,8 +119,8 @@ describe('engine: three instances on one database, one killed with kill -9 mid-l
     const rows = await dbQuery<{ reference: string; status: string; finals: number; initiations: number; events: number; event_types: string[] }>(
       db.url,
       `select t.reference, t.status,
-              (select count(*)::int from transaction_event e where e.transaction_id = t.id and e.to_status in ('successful', 'failed', 'expired')) as finals,
-              (select count(*)::int from transaction_event e where e.transaction_id = t.id and e.to_status = 'processing') as initiations,
+              (select count(*)::int from transaction_history e where e.transaction_id = t.id and e.to_status in ('successful', 'failed', 'expired')) as finals,
+              (select count(*)::int from transaction_history e where e.transaction_id = t.id and e.to_status = 'processing') as initiations,
               (select count(*)::int from outbox_event o where o.subject_id = t.reference) as events,
               (select array_agg(o.type) from outbox_event o where o.subject_id = t.reference) as event_types
          from "transaction" t where t.merchant_id = $1`,
