@@ -27,7 +27,7 @@ import {
   type TransactionKind,
   type TransactionStatus,
 } from './transaction.state';
-import { RECONCILE_KEY_PREFIX, type TransactionStore } from './transaction.store';
+import { RECONCILE_KEY_PREFIX, commitsAsynchronously, type StatusChange, type TransactionStore } from './transaction.store';
 import { refusedTheRequest, type InboundNotification, type SettlementDecision } from '../../providers/connector';
 import type { Rails } from '../../providers/rails';
 
@@ -212,7 +212,10 @@ export class TransactionService {
         : [];
     const event = final ? this.eventFor(next) : undefined;
     const ledger = this.handlerOf(txn.kind).ledger(next);
-    const changed = await this.store.applyChange({ next, from: 'initiating', history: { from: null, reason }, event, jobs, ledger });
+    const change: StatusChange = { next, from: 'initiating', history: { from: null, reason }, event, jobs, ledger };
+    // Durability test only: the asynchronous commit lost to a PostgreSQL crash after the answer went out.
+    if (this.faults.loses('lose-asynchronous-commit') && commitsAsynchronously(change)) return next;
+    const changed = await this.store.applyChange(change);
     if (!changed) return null;
     this.afterChange(next, event !== undefined, ledger);
     return next;

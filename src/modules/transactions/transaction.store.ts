@@ -323,7 +323,7 @@ export class TransactionStore {
       ctes.push(...part.ctes);
       selects.push(...part.selects);
     }
-    const asynchronous = asynchronousCommit(change, ledger) ? `, ${ASYNCHRONOUS_COMMIT}` : '';
+    const asynchronous = commitsAsynchronously(change) ? `, ${ASYNCHRONOUS_COMMIT}` : '';
     const [row] = await this.sql.queryShaped<{ changed: string }>(
       `with ${ctes.join(',\n')} select (select count(*) from changed) as changed${selects.length ? `, ${runSelects(selects)}` : ''}${asynchronous}`,
       params.values,
@@ -346,7 +346,8 @@ const ASYNCHRONOUS_COMMIT = `set_config('synchronous_commit', 'off', true)`;
  * after a crash of our own process (README, "Asynchronous commit of the first answer"). A change that publishes an event, moves
  * money in the books or hands the cardholder a page commits synchronously: something outside may act on it.
  */
-function asynchronousCommit(change: StatusChange, ledger: LedgerEffect): boolean {
+export function commitsAsynchronously(change: StatusChange): boolean {
+  const ledger = change.ledger ?? NO_LEDGER_EFFECT;
   return (
     change.from === 'initiating' &&
     change.next.status === 'processing' &&

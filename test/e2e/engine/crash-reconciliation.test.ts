@@ -253,6 +253,44 @@ describe('engine: a crash between the provider call and the commit is reconciled
     await healthy.stop('SIGTERM');
   }, 60_000);
 
+  it('issue 22: a first answer committed asynchronously and lost to a PostgreSQL crash is reconciled from the insert (collection and transfer); a card charge commits synchronously', async () => {
+    // FAULT_INJECT=lose-asynchronous-commit: the process answers as usual but never sends the statements that would
+    // commit asynchronously: the database is left as a PostgreSQL crash would leave it (WAL replays in order).
+    const losing = await start({ ...COMMON, FAULT_INJECT: 'lose-asynchronous-commit', RECONCILE_AFTER_MS: '600000' });
+    const answered: Array<{ reference: string; external: string; type: string }> = [];
+    for (const [path, body, type] of [
+      [COLLECTION_PATH, momoCollectionBody(customerUuid, { reference: newReference('lost-col') }), 'collection.successful'],
+      [TRANSFER_PATH, transferBody(customerUuid, { reference: newReference('lost-trf') }), 'transfer.successful'],
+    ] as const) {
+      const answer = await request(losing.url, 'POST', path, { token, body });
+      expect(answer.status).toBe(200);
+      expect(answer.body.data.status).toBe('processing');
+      answered.push({ reference: answer.body.data.reference, external: String(body.reference), type });
+      // What survived the "crash": the insert (and a transfer's reservation), waiting for reconciliation.
+      const [row] = await transactionRowsByExternal(db.url, merchant.merchantId, String(body.reference));
+      expect(row).toMatchObject({ reference: answer.body.data.reference, status: 'initiating' });
+      expect(await dbQuery(db.url, 'select 1 from transaction_initiation where transaction_id = $1', [row!.id])).toHaveLength(1);
+      expect(await historyOf(db.url, row!.id)).toEqual([]);
+    }
+    // A card charged at once publishes an event and posts to the books: it commits synchronously, so nothing is lost.
+    const paymentReference = newReference('kept-pay');
+    const paid = await request(losing.url, 'POST', PAYMENT_PATH, { token, body: cardPaymentBody({ reference: paymentReference }) });
+    expect(paid.status).toBe(200);
+    const [payment] = await transactionRowsByExternal(db.url, merchant.merchantId, paymentReference);
+    expect(payment).toMatchObject({ status: 'successful' });
+    expect((await outboxOf(db.url, payment!.reference)).map((e) => e.type)).toEqual(['payment.successful']);
+    await losing.stop('SIGKILL');
+
+    for (const lost of answered) {
+      const { healthy, row } = await reconcile(lost.external, 'successful');
+      // The same transaction the client was answered with, finished once.
+      expect(row.reference).toBe(lost.reference);
+      await expectHistory(row.id, 'successful');
+      await expectOneEventDelivered(healthy, row.reference, lost.type);
+      await healthy.stop('SIGTERM');
+    }
+  }, 90_000);
+
   it('issue 19: after every crash above, the books verify (each reservation, settlement and void posted once)', async () => {
     const books = await ledgerVerify(db.url);
     expect({ exitCode: books.exitCode, problems: books.problems }).toEqual({ exitCode: 0, problems: [] });
