@@ -14,7 +14,7 @@ import { Migration20261125010000_webhook_attempt_started } from './Migration2026
 import { Migration20261126000000_ledger } from './Migration20261126000000_ledger';
 import { Migration20261127000000_rails } from './Migration20261127000000_rails';
 import { Migration20261128000000_sandbox_refunds } from './Migration20261128000000_sandbox_refunds';
-import { Migration20261129000000_initiation_on_row } from './Migration20261129000000_initiation_on_row';
+import { Migration20261129001000_initiation_on_row } from './Migration20261129001000_initiation_on_row';
 import { Migration20261129010000_cheaper_transaction_writes } from './Migration20261129010000_cheaper_transaction_writes';
 
 /** Every migration, in order (a timestamp must not be Luhn-valid: the card-data scan would flag its name in logs). Listed explicitly so the same list runs from TypeScript (tests) and compiled JS. */
@@ -34,6 +34,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126000000_ledger', class: Migration20261126000000_ledger },
   { name: 'Migration20261127000000_rails', class: Migration20261127000000_rails },
   { name: 'Migration20261128000000_sandbox_refunds', class: Migration20261128000000_sandbox_refunds },
-  { name: 'Migration20261129000000_initiation_on_row', class: Migration20261129000000_initiation_on_row },
+  { name: 'Migration20261129001000_initiation_on_row', class: Migration20261129001000_initiation_on_row },
   { name: 'Migration20261129010000_cheaper_transaction_writes', class: Migration20261129010000_cheaper_transaction_writes },
 ];

@@ -11,7 +11,7 @@ import { Migration } from '@mikro-orm/migrations';
  * - `virtual_account_number` is unique only where it is set (bank collections): the other kinds no longer add a
  *   null entry to that index.
  */
-export class Migration20261129000000_initiation_on_row extends Migration {
+export class Migration20261129001000_initiation_on_row extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "transaction"
       add column initiated_status text,
