@@ -340,11 +340,12 @@ const ASYNCHRONOUS_COMMIT = `set_config('synchronous_commit', 'off', true)`;
 
 /**
  * Whether a change may commit asynchronously: only the first answer of an initiation (or of its reconciliation) that
- * leaves the transaction `processing`, with no page for the payer, and publishes and posts nothing. If a PostgreSQL crash loses that commit, the
- * database is as it was after the insert (WAL is replayed in order, so nothing later survives without it): the row
- * is `initiating` with its reconciliation marker, and reconciliation asks the provider again with the same key, as
- * after a crash of our own process (README, "Asynchronous commit of the first answer"). A change that publishes an event, moves
- * money in the books or hands the cardholder a page commits synchronously: something outside may act on it.
+ * leaves the transaction `processing`, with no page for the payer, and publishes and posts nothing. If a PostgreSQL
+ * crash loses that commit, the database is as it was after the insert (WAL is replayed in order, so nothing later
+ * survives without it): the row is `initiating` with its reconciliation marker, and reconciliation asks the provider
+ * again with the same key, as after a crash of our own process (README, "Asynchronous commit of the first answer").
+ * A change that publishes an event, moves money in the books or hands the payer a page commits synchronously:
+ * something outside may act on it.
  */
 export function commitsAsynchronously(change: StatusChange): boolean {
   const ledger = change.ledger ?? NO_LEDGER_EFFECT;
