@@ -30,6 +30,7 @@ import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import type { BurstResult, SoakKind, SoakLoadConfig, SoakTick } from './soak-load';
 import { approvedCustomer, createMerchant, initiateCollection, issueToken, setWebhookEndpoint, type BenchMerchant } from './lib/api';
+import { autovacuumSummary, startAutovacuumStandIn, type AutovacuumStandIn } from './lib/autovacuum';
 import { jsonLines, spawnTracked, stopAll, stopChild, tail } from './lib/children';
 import { dropCreatedDatabases, emergencyStop, rememberDatabase, runHarness } from './lib/harness';
 import { rssKb } from './lib/proc';
@@ -298,6 +299,7 @@ async function main(): Promise<number> {
   let product: Server | undefined;
   let db: Client | undefined;
   let report: SoakReport | undefined;
+  let autovacuum: AutovacuumStandIn | undefined;
   try {
     const dbUrl = await createDatabase(dbName);
     rememberDatabase(dbName);
@@ -389,6 +391,7 @@ async function main(): Promise<number> {
 
     db = new Client({ connectionString: dbUrl });
     await db.connect();
+    autovacuum = await startAutovacuumStandIn(dbUrl, log, (msg) => problems.push(msg));
     const durationS = Math.round(opts.minutes * 60);
     const load = startLoad(
       loadConfig('soak', {
@@ -619,6 +622,7 @@ async function main(): Promise<number> {
         burstEveryS: opts.burstEveryS,
         drainS: opts.drainS,
         weights: WEIGHTS,
+        autovacuum: autovacuum ? `off on the server; the harness took its decisions (${autovacuumSummary(autovacuum.runs)})` : 'on',
       },
       capacity,
       targetRps: lim.target,
@@ -651,6 +655,7 @@ async function main(): Promise<number> {
     problems.push((err as Error).message);
   } finally {
     clearTimeout(watchdog);
+    await autovacuum?.stop().catch(() => {});
     await db?.end().catch(() => {});
     await stopAll(15_000);
     await receiver.close();
