@@ -55,6 +55,7 @@ export async function startService(
   const logger = createLogger(config.logLevel, opts.logDestination);
   const keys = resolveKeys(config, logger);
   const { database, orm, sql } = await openStorage(config, logger);
+  if (!database.embedded) await warnOnServerSettings(sql, logger);
   const pubsub: PubSub = createPubSub(config.redisUrl, logger);
   const jobs = new JobRunner(
     sql,
@@ -107,6 +108,22 @@ export async function startService(
       await database.close();
     },
   };
+}
+
+/**
+ * Server settings the service depends on and cannot set itself. Without autovacuum, the tables written
+ * and deleted all the time (the job queue, the reconciliation markers, webhook deliveries) keep every
+ * dead row, and each job fetch reads them all: latency grows with the database's age (BENCHMARKS.md,
+ * *Soak*). It is a warning, not a refusal: a test server may run without it on purpose.
+ */
+export async function warnOnServerSettings(sql: Sql, logger: Logger): Promise<void> {
+  const [row] = await sql.query<{ autovacuum: string }>('select current_setting($1) as autovacuum', ['autovacuum']);
+  if (row?.autovacuum !== 'on') {
+    logger.warn(
+      { setting: 'autovacuum', value: row?.autovacuum },
+      "PostgreSQL's autovacuum is off: the job queue's dead rows are never reclaimed, and latency grows with the database's age; turn it on",
+    );
+  }
 }
 
 function demoBanner(demo: MerchantCredentials): string {

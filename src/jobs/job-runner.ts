@@ -75,7 +75,11 @@ export interface JobSpec<T extends JobName = JobName> {
   key?: string;
 }
 
-/** Common table expressions that add jobs inside the caller's statement; `selects` must be referenced by its final SELECT. */
+/**
+ * Common table expressions that add jobs inside the caller's statement. `selects` must be
+ * referenced by its final SELECT (`runSelects`), and the row it returns handed to
+ * `JobRunner.wakeIfDue` after the commit.
+ */
 export interface JobsSql {
   ctes: string[];
   selects: string[];
@@ -128,6 +132,8 @@ export class JobRunner {
   private runner?: Runner;
   private pool?: WorkerPool;
   private heartbeat?: NodeJS.Timeout;
+  /** Wakes asked for since the last notification was sent (coalesced: one NOTIFY per turn of the event loop). */
+  private pendingWakes = 0;
   private readonly events: WorkerEvents = new EventEmitter() as WorkerEvents;
 
   constructor(
@@ -154,11 +160,16 @@ export class JobRunner {
    * Jobs added by the caller's own statement, once per row of `guard` (a CTE that
    * returns a row only if the state change happened). A plain INSERT into
    * graphile-worker's job table (0.17's `_private_jobs`, pinned): its `add_job`
-   * function costs several statements and a notification per job, and notifies
-   * even for a job due in an hour, waking every instance's workers for nothing.
-   * Here only a job due now notifies, once per statement. Jobs added this way
-   * carry no key: each is added exactly once, by the one statement that made
-   * the change (a delivery job says which attempt it makes instead).
+   * function costs several statements and a notification per job.
+   *
+   * The statement sends no notification itself. A NOTIFY inside a writing transaction
+   * takes PostgreSQL's one notification-queue lock at commit and holds it through the
+   * commit's WAL flush, so every writer that notifies commits one after another: in a
+   * soak, a quarter of a backend on average waited on it (`Lock:object`). Instead the
+   * statement says whether it added a job due now (`<prefix>_wake`), and the caller
+   * hands its row to `wakeIfDue` after the commit. Jobs added this way carry no key:
+   * each is added exactly once, by the one statement that made the change (a delivery
+   * job says which attempt it makes instead).
    */
   jobsSql(params: Params, jobs: JobSpec[], guard: string, prefix: string): JobsSql {
     if (jobs.length === 0) return { ctes: [], selects: [] };
@@ -174,7 +185,7 @@ export class JobRunner {
           insert into graphile_worker._private_jobs (task_id, payload, run_at, priority)
           select v.task_id, v.payload, v.run_at, v.priority from ${guard}, (values ${rows.join(', ')}) as v(task_id, payload, run_at, priority)
           returning run_at)`,
-        `${prefix}_wake as (select pg_notify('jobs:insert', '{"count":1}') from ${prefix}_jobs where run_at <= now() limit 1)`,
+        `${prefix}_wake as (select 1 from ${prefix}_jobs where run_at <= now() limit 1)`,
       ],
       selects: [`${prefix}_wake`],
     };
@@ -248,12 +259,31 @@ export class JobRunner {
   }
 
   /**
-   * Wakes this instance's workers now. Called after a commit that added due jobs:
-   * on PostgreSQL the notification does it anyway; on PGlite nothing else would
-   * before the next poll.
+   * Wakes workers for jobs a committed change made due now. On PostgreSQL: one
+   * `NOTIFY jobs:insert` per turn of the event loop for all the wakes asked for in it,
+   * sent on its own (a transaction that writes nothing, so it holds the notification
+   * lock for no WAL flush); every instance's workers hear it, this one's included. On
+   * PGlite, which has no cross-connection notifications, this instance's pool is
+   * nudged. A lost notification costs only time: idle workers poll.
    */
   wake(): void {
-    if (this.embedded) this.pool?.nudge(1);
+    if (this.embedded) {
+      this.pool?.nudge(1);
+      return;
+    }
+    if (this.pendingWakes++ > 0) return;
+    setImmediate(() => {
+      const count = this.pendingWakes;
+      this.pendingWakes = 0;
+      this.sql
+        .query(`select pg_notify('jobs:insert', $1)`, [JSON.stringify({ count })])
+        .catch((err) => this.logger.warn({ err: (err as Error).message }, 'job wake-up notification failed; workers will poll'));
+    });
+  }
+
+  /** After the commit of a statement built with `jobsSql`: wakes workers if it added a job due now. */
+  wakeIfDue(row: Record<string, unknown> | undefined, selects: string[]): void {
+    if (row && selects.some((s) => s.endsWith('_wake') && Number(row[s]) > 0)) this.wake();
   }
 
   /** Adds a job through the caller's ORM transaction (services that use the unit of work). */

@@ -136,7 +136,7 @@ export class Rails {
   async receive(n: ReceivedNotification): Promise<boolean> {
     const params = new Params();
     const jobs = this.jobs.jobsSql(params, [{ name: JobName.CheckTransaction, payload: { transactionId: n.transactionId } }], 'kept', 'check');
-    const [row] = await this.sql.query<{ kept: string }>(
+    const [row] = await this.sql.query<{ kept: string; check_wake: string }>(
       `with kept as (
          insert into provider_notification (connector, transaction_id, dedupe_key, method, content_type, body, parsed)
          select ${params.p(n.connector)}, ${params.p(n.transactionId)}::uuid, ${params.p(n.parsed.dedupeKey)}, ${params.p(n.method)},
@@ -148,6 +148,7 @@ export class Rails {
        select (select count(*) from kept) as kept, ${runSelects(jobs.selects)}`,
       params.values,
     );
+    this.jobs.wakeIfDue(row, jobs.selects);
     return Number(row?.kept) === 1;
   }
 

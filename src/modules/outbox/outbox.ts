@@ -18,9 +18,9 @@ export interface EventSql {
   selects: string[];
 }
 
-/** A final SELECT that makes PostgreSQL run every side-effect CTE (SELECT CTEs run only when referenced). */
+/** The final SELECT's columns: each SELECT CTE's row count, under its own name (`<prefix>_wake`: a job due now was added). */
 export function runSelects(selects: string[]): string {
-  return selects.map((s) => `(select count(*) from ${s})`).join(', ');
+  return selects.map((s) => `(select count(*) from ${s}) as ${s}`).join(', ');
 }
 
 /**

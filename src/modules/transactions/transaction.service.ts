@@ -325,7 +325,6 @@ export class TransactionService {
     const parsed = rail.parseNotification(notification);
     // Kept without the card details a provider may echo (the dedupe key is the received body's digest).
     const kept = await this.rails.receive({ ...notification, body: rail.storableBody(notification.body), connector, transactionId: txn.id, parsed });
-    this.jobs.wake();
     this.logger.info(
       { connector, reference: txn.reference, claimed: parsed.claimed, duplicate: !kept },
       kept ? 'provider notification kept; asking the provider' : 'duplicate provider notification ignored',
@@ -490,9 +489,8 @@ export class TransactionService {
     });
   }
 
-  /** After a commit: wake the local delivery worker, and tell subscribers (with the record, so they need not read it again). */
+  /** After a commit: tell subscribers (with the record, so they need not read it again). The store woke the workers. */
   private afterChange(next: Transaction, statusEvent: boolean, ledger: LedgerEffect = NO_LEDGER_EFFECT): void {
-    this.jobs.wake();
     this.ledgerChanged(next, ledger);
     if (!statusEvent) return;
     publishAfterCommit(this.pubsub, this.logger, Topic.TransactionStatusChanged, {

@@ -328,6 +328,7 @@ export class TransactionStore {
       `with ${ctes.join(',\n')} select (select count(*) from changed) as changed${selects.length ? `, ${runSelects(selects)}` : ''}${asynchronous}`,
       params.values,
     );
+    this.jobs.wakeIfDue(row, selects);
     return Number(row?.changed) === 1;
   }
 }

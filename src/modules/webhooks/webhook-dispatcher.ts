@@ -141,7 +141,11 @@ export class WebhookDispatcher {
     );
     ctes.push(...retry.ctes);
     const selects = retry.selects;
-    await this.sql.query(`with ${ctes.join(',\n')} select (select count(*) from d)${selects.length ? `, ${runSelects(selects)}` : ''}`, params.values);
+    const [row] = await this.sql.query<Record<string, unknown>>(
+      `with ${ctes.join(',\n')} select (select count(*) from d) as d${selects.length ? `, ${runSelects(selects)}` : ''}`,
+      params.values,
+    );
+    this.jobs.wakeIfDue(row, selects);
     this.observeAttempt?.(status === 'pending' ? 'retry_scheduled' : status, delivery.webhookUrl ? result.latencyMs / 1000 : null);
     if (status === 'failed') this.logger.warn({ eventId, merchantId: delivery.merchantId, attempts: attemptNumber }, 'webhook delivery failed for good');
   }
