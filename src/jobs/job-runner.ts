@@ -281,6 +281,14 @@ export class JobRunner {
     });
   }
 
+  /**
+   * After the commit of jobs added through graphile-worker's `add_job` (`enqueue`, `add`), which
+   * notifies by itself on PostgreSQL: only PGlite's local workers need a nudge.
+   */
+  nudgeLocal(): void {
+    if (this.embedded) this.pool?.nudge(1);
+  }
+
   /** After the commit of a statement built with `jobsSql`: wakes workers if it added a job due now. */
   wakeIfDue(row: Record<string, unknown> | undefined, selects: string[]): void {
     if (row && selects.some((s) => s.endsWith('_wake') && Number(row[s]) > 0)) this.wake();
@@ -323,7 +331,7 @@ export class JobRunner {
     if (jobs.length === 0) return;
     const params = new Params();
     await this.sql.query(`select ${jobs.map((job) => addJobSql(params, job)).join(', ')}`, params.values);
-    this.wake();
+    this.nudgeLocal();
   }
 }
 

@@ -112,7 +112,7 @@ export class KycService {
       });
       return this.toRecord(customer, submission);
     });
-    this.jobs.wake();
+    this.jobs.nudgeLocal();
     publishAfterCommit(this.pubsub, this.logger, Topic.KycStatusChanged, { merchantId, customerUuid });
     return record;
   }
@@ -194,6 +194,7 @@ export class KycService {
       this.logger.info({ merchantId: customer.merchantId, customerUuid: customer.id, submissionId: id, outcome: decided.outcome, reviewedBy }, 'KYC decided');
       return toSummary(submission);
     });
+    // The event's delivery job was added by the outbox's statement, which does not notify.
     this.jobs.wake();
     return result;
   }

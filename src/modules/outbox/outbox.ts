@@ -70,7 +70,11 @@ export class Outbox {
     };
   }
 
-  /** Records an event through the caller's ORM transaction (services that use the unit of work). */
+  /**
+   * Records an event through the caller's ORM transaction (services that use the unit of work).
+   * Its delivery job is added without a notification: the caller wakes the workers after its
+   * commit (`JobRunner.wake`).
+   */
   async record(em: EntityManager, event: NewEvent): Promise<string> {
     const stamped = this.stamp(event);
     const params = new Params();

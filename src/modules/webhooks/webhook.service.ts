@@ -124,7 +124,7 @@ export class WebhookService {
       // The next attempt's number fences it: a retry already scheduled for that attempt finds it made and does nothing.
       await this.jobs.enqueue(em, { name: JobName.DeliverWebhook, payload: { eventId, attempt: delivery.attemptCount + 1 } });
     });
-    this.jobs.wake();
+    this.jobs.nudgeLocal();
     return this.getEvent(merchantId, eventId);
   }
 }
