@@ -4,6 +4,7 @@ import type { DestinationStream } from 'pino';
 import { warnOnServerSettings } from '../../../src/bootstrap';
 import { JobName, JobRunner } from '../../../src/jobs/job-runner';
 import { Params, Sql } from '../../../src/db/sql';
+import { runSelects } from '../../../src/modules/outbox/outbox';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { createTestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
@@ -55,10 +56,7 @@ describe('job wake-ups', () => {
       't',
     );
     expect(added.ctes.join('\n')).not.toContain('notify');
-    const [row] = await sql.query<Record<string, unknown>>(
-      `with g as (select 1), ${added.ctes.join(', ')} select ${added.selects.map((s) => `(select count(*) from ${s}) as ${s}`).join(', ')}`,
-      params.values,
-    );
+    const [row] = await sql.query<Record<string, unknown>>(`with g as (select 1), ${added.ctes.join(', ')} select ${runSelects(added.selects)}`, params.values);
     await sql.query(`select pg_notify('jobs:insert', '{"marker":1}')`);
     expect(await eventually(async () => heard.some((h) => h.marker === 1))).toBe(true);
     return row!;
