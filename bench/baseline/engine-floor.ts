@@ -18,7 +18,7 @@
  * bytes: the sealed column's key; unused by a momo collection), FLOOR_SETTLE_MS (default 1 h).
  * Prints {"url":"http://…"} on stdout once it listens.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import { Sql } from '../../src/db/sql';
 import { JobName, JobRunner } from '../../src/jobs/job-runner';
@@ -28,7 +28,7 @@ import { BLANK, type Transaction } from '../../src/modules/transactions/transact
 import { newTransactionReference } from '../../src/modules/transactions/transaction.service';
 import { TransactionStore } from '../../src/modules/transactions/transaction.store';
 import { systemClock } from '../../src/shared/clock';
-import { SecretBox } from '../../src/shared/crypto';
+import { SecretBox, timeOrderedUuid } from '../../src/shared/crypto';
 import { AppError } from '../../src/shared/errors';
 import { createLogger } from '../../src/shared/logger';
 import { Decimal } from '../../src/shared/money';
@@ -91,7 +91,7 @@ async function main() {
       const amount = new Decimal(b.amount);
       const txn: Transaction = {
         ...BLANK,
-        id: randomUUID(),
+        id: timeOrderedUuid(),
         merchantId,
         kind: 'collection',
         reference: newTransactionReference('collection'),

@@ -6,6 +6,21 @@ export function randomToken(prefix: string, bytes = 32): string {
 }
 
 /**
+ * Keys for rows written on the hot paths are time-ordered (RFC 9562's UUIDv7 for uuid keys; the
+ * same 48-bit millisecond prefix for text ones), so each new index entry lands on the index's
+ * last page instead of a random one: after a checkpoint, a random key costs a full-page image in
+ * the WAL on nearly every insert (bench/wal-keys.sh: 3,833 vs 164 bytes of WAL per insert).
+ */
+export { v7 as timeOrderedUuid } from 'uuid';
+
+/** `length` bytes: the time in milliseconds (6 bytes, big-endian, as UUIDv7's), then random bytes. */
+export function timeOrderedBytes(length: number): Buffer {
+  const bytes = randomBytes(length);
+  bytes.writeUIntBE(Date.now(), 0, 6);
+  return bytes;
+}
+
+/**
  * SHA-256 hex digest. Used for secrets we only need to check and that carry 256
  * bits of entropy (client secrets, refresh tokens): a slow password hash buys
  * nothing against brute force there and would cost every token request.

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SecretBox, randomToken, safeEqual, sha256Hex } from '../../src/shared/crypto';
+import { SecretBox, randomToken, safeEqual, sha256Hex, timeOrderedBytes, timeOrderedUuid } from '../../src/shared/crypto';
 
 describe('SecretBox', () => {
   const key = randomBytes(32);
@@ -104,5 +104,24 @@ describe('randomToken', () => {
   it('is unique', () => {
     const tokens = new Set(Array.from({ length: 1000 }, () => randomToken('rt')));
     expect(tokens.size).toBe(1000);
+  });
+});
+
+describe('time-ordered keys', () => {
+  it('UUIDv7 and the other keys start with the time in milliseconds, so later keys sort after earlier ones', () => {
+    const before = Date.now();
+    const uuid = timeOrderedUuid();
+    const hex = timeOrderedBytes(12).toString('hex');
+    const after = Date.now();
+    expect(uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(hex).toMatch(/^[0-9a-f]{24}$/);
+    for (const ms of [parseInt(uuid.replace(/-/g, '').slice(0, 12), 16), parseInt(hex.slice(0, 12), 16)]) {
+      expect(ms).toBeGreaterThanOrEqual(before);
+      expect(ms).toBeLessThanOrEqual(after);
+    }
+    const later = Array.from({ length: 1000 }, () => timeOrderedUuid());
+    expect([...later].sort()).toEqual(later);
+    // The random part differs between two keys of the same millisecond.
+    expect(new Set(Array.from({ length: 1000 }, () => timeOrderedBytes(12).toString('hex'))).size).toBe(1000);
   });
 });

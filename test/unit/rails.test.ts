@@ -2,8 +2,9 @@ import { loadConfig } from '../../src/config';
 import { GuardedConnector } from '../../src/providers/breaker';
 import { NotSentAgain, describeRoute, msisdn, type Connector, type Route } from '../../src/providers/connector';
 import { AppError } from '../../src/shared/errors';
+import { timeOrderedUuid } from '../../src/shared/crypto';
 import { b2cFailureReason, darajaTimestamp, stkFailureReason, stkPassword } from '../../src/providers/mpesa/mpesa.connector';
-import { momoNote, mtnFailureReason } from '../../src/providers/mtn-momo/mtn-momo.connector';
+import { momoNote, mtnFailureReason, referenceIdOf } from '../../src/providers/mtn-momo/mtn-momo.connector';
 import { transferFailureReason } from '../../src/providers/flutterwave/flutterwave.connector';
 import { ConnectorRouter, parseRoutingRules } from '../../src/providers/routing';
 import { TokenCache } from '../../src/providers/provider-http';
@@ -158,6 +159,17 @@ describe('provider details', () => {
     expect(momoNote("Ama's order #7 & co")).toBe('Ama s order #7 co');
     expect(momoNote('x'.repeat(200))).toHaveLength(160);
     expect(momoNote("'&'")).toBe('Payment');
+  });
+
+  it('MTN: X-Reference-Id is the transaction id as a version-4 UUID, the same on every call; an older v4 id is kept', () => {
+    const v4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const id = timeOrderedUuid();
+    expect(id[14]).toBe('7');
+    expect(referenceIdOf(id)).toMatch(v4);
+    expect(referenceIdOf(id)).toBe(referenceIdOf(id));
+    expect(referenceIdOf(id).replace(/-/g, '')).toBe(`${id.slice(0, 14)}4${id.slice(15)}`.replace(/-/g, ''));
+    const old = '0b7e3a2c-5d1f-4c6e-9a8b-7f6e5d4c3b2a';
+    expect(referenceIdOf(old)).toBe(old);
   });
 
   it('maps providers’ codes to our failure reasons', () => {

@@ -16,6 +16,7 @@ import { Migration20261127000000_rails } from './Migration20261127000000_rails';
 import { Migration20261128000000_sandbox_refunds } from './Migration20261128000000_sandbox_refunds';
 import { Migration20261129001000_initiation_on_row } from './Migration20261129001000_initiation_on_row';
 import { Migration20261129010000_cheaper_transaction_writes } from './Migration20261129010000_cheaper_transaction_writes';
+import { Migration20261130000000_time_ordered_keys } from './Migration20261130000000_time_ordered_keys';
 
 /** Every migration, in order (a timestamp must not be Luhn-valid: the card-data scan would flag its name in logs). Listed explicitly so the same list runs from TypeScript (tests) and compiled JS. */
 export const migrationsList: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128000000_sandbox_refunds', class: Migration20261128000000_sandbox_refunds },
   { name: 'Migration20261129001000_initiation_on_row', class: Migration20261129001000_initiation_on_row },
   { name: 'Migration20261129010000_cheaper_transaction_writes', class: Migration20261129010000_cheaper_transaction_writes },
+  { name: 'Migration20261130000000_time_ordered_keys', class: Migration20261130000000_time_ordered_keys },
 ];

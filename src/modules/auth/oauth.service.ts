@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Orm } from '../../db/orm';
 import type { Sql } from '../../db/sql';
 import type { Clock } from '../../shared/clock';
-import { randomToken, safeEqual, sha256Hex } from '../../shared/crypto';
+import { randomToken, safeEqual, sha256Hex, timeOrderedUuid } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { parseInput, type Command } from '../../shared/validation';
@@ -197,7 +196,7 @@ export class OAuthService {
   private async clientCredentialsGrant(merchant: AuthenticatedClient): Promise<TokenGrant> {
     const now = this.clock.now();
     const refreshToken = randomToken('rt');
-    const familyId = randomUUID();
+    const familyId = timeOrderedUuid();
     const [row] = await this.sql.query<{ issued: number }>(
       `with enabled as (select id from merchant where id = $1 and disabled_at is null for share),
             family as (insert into token_family (id, merchant_id, created_at, revoked_at, revoked_reason)
@@ -205,7 +204,7 @@ export class OAuthService {
             refresh as (insert into refresh_token (id, family_id, merchant_id, token_hash, created_at, expires_at, used_at)
                         select $4, family.id, $1, $5, $3, $6, null from family returning 1)
        select (select count(*) from refresh)::int as issued`,
-      [merchant.id, familyId, now, randomUUID(), sha256Hex(refreshToken), new Date(now.getTime() + REFRESH_TOKEN_TTL_MS)],
+      [merchant.id, familyId, now, timeOrderedUuid(), sha256Hex(refreshToken), new Date(now.getTime() + REFRESH_TOKEN_TTL_MS)],
       'oauth_client_credentials',
     );
     if (row?.issued !== 1) throw AppError.merchantDisabled();
@@ -234,7 +233,7 @@ export class OAuthService {
          insert into refresh_token (id, family_id, merchant_id, token_hash, created_at, expires_at, used_at)
          select $4, family_id, merchant_id, $5, $1, $6, null from claimed returning 1)
        select family_id, merchant_id, (select count(*) from successor) as written from claimed`,
-      [now, tokenHash, client?.id ?? null, randomUUID(), sha256Hex(successor), new Date(now.getTime() + REFRESH_TOKEN_TTL_MS)],
+      [now, tokenHash, client?.id ?? null, timeOrderedUuid(), sha256Hex(successor), new Date(now.getTime() + REFRESH_TOKEN_TTL_MS)],
       'oauth_refresh',
     );
     if (!claimed) {

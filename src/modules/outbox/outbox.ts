@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { JobName, type JobRunner } from '../../jobs/job-runner';
 import { Params, executeOnOrm } from '../../db/sql';
 import type { Clock } from '../../shared/clock';
-import { randomToken } from '../../shared/crypto';
+import { timeOrderedBytes } from '../../shared/crypto';
 import type { EventType } from './event-types';
 
 export interface NewEvent {
@@ -37,7 +37,7 @@ export class Outbox {
 
   /** A new event's id and time. */
   stamp(event: NewEvent): NewEvent & { id: string; createdAt: Date } {
-    return { ...event, id: randomToken('evt', 16), createdAt: this.clock.now() };
+    return { ...event, id: `evt_${timeOrderedBytes(16).toString('base64url')}`, createdAt: this.clock.now() };
   }
 
   /**

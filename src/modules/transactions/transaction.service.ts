@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { timeOrderedBytes, timeOrderedUuid } from '../../shared/crypto';
 import { z } from 'zod';
 import { publishAfterCommit } from '../../events/merchant-events';
 import { Topic, type PubSub } from '../../events/pubsub';
@@ -33,8 +33,8 @@ import type { Rails } from '../../providers/rails';
 
 const REFERENCE_PREFIX: Record<TransactionKind, string> = { collection: 'col', transfer: 'trf', payment: 'pay', refund: 'rfd' };
 
-/** A service-assigned reference, e.g. `col_5c0f…` (24 hex). */
-export const newTransactionReference = (kind: TransactionKind) => `${REFERENCE_PREFIX[kind]}_${randomBytes(12).toString('hex')}`;
+/** A service-assigned reference, e.g. `col_01a21de034b1…` (24 hex: the time in ms, then 6 random bytes; crypto.ts). */
+export const newTransactionReference = (kind: TransactionKind) => `${REFERENCE_PREFIX[kind]}_${timeOrderedBytes(12).toString('hex')}`;
 
 /** The columns a kind's checks produce; the creation path adds identity, status and times. */
 export type NewTransaction = Partial<Transaction> & Pick<Transaction, 'merchantId' | 'kind' | 'externalReference'>;
@@ -111,7 +111,7 @@ export class TransactionService {
     const txn: Transaction = {
       ...BLANK,
       ...fields,
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       reference: newTransactionReference(fields.kind),
       status: 'initiating',
       connector: fields.connector ?? '',

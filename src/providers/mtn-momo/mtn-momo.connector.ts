@@ -18,13 +18,22 @@ import {
 import { ProviderHttp, TokenCache, bodyDigest, field, lenientJson, type ProviderResponse } from '../provider-http';
 
 /**
+ * MTN wants `X-Reference-Id` to be a version-4 UUID; a transaction's id is a UUIDv7 (time-ordered,
+ * shared/crypto.ts). Its version digit set to 4 is still unique (every v7 id has 7 there) and the
+ * same on every call, so a retry and a reconciliation name the same request. Older v4 ids stay as they are.
+ */
+export function referenceIdOf(transactionId: string): string {
+  return `${transactionId.slice(0, 14)}4${transactionId.slice(15)}`;
+}
+
+/**
  * MTN MoMo Open API (docs/providers.md): collections by request-to-pay, payouts by
  * disbursement transfer.
  *
  * - `POST /{product}/token/` (Basic userId:apiKey, Ocp-Apim-Subscription-Key) gives a bearer
  *   token, cached until shortly before it expires.
  * - `POST /collection/v1_0/requesttopay` and `POST /disbursement/v1_0/transfer` with
- *   `X-Reference-Id` = the transaction's id answer 202; a second POST with the same id answers
+ *   `X-Reference-Id` = the transaction's id as a version-4 UUID (`referenceIdOf`) answer 202; a second POST with the same id answers
  *   409 RESOURCE_ALREADY_EXIST, so a retry after a crash is never sent twice: it is resolved by
  *   `GET …/{referenceId}`.
  * - The result comes once, unsigned, to `X-Callback-Url`; it is only a hint: the GET decides.
@@ -182,7 +191,7 @@ export class MtnMomoConnector implements Connector {
   async initiate(request: InitiateRequest): Promise<{ providerReference: string }> {
     const kind = request.kind;
     const path = PRODUCT_PATHS[kind];
-    const referenceId = request.idempotencyKey;
+    const referenceId = referenceIdOf(request.idempotencyKey);
     const operation = path.product === 'collection' ? 'requesttopay' : 'transfer';
     // A retry may follow a request MTN received: look first, send only what it never got. A lookup (or a token) that
     // fails says nothing about the first request: unknown, asked again later.
@@ -260,7 +269,7 @@ export class MtnMomoConnector implements Connector {
 
   async decide(request: DecideRequest): Promise<SettlementDecision> {
     if (request.kind === 'refund' || request.kind === 'payment') throw new AppError('ROUTE_UNAVAILABLE', 'MTN MoMo does not carry card payments');
-    const res = await this.call(request.kind, 'GET', `${PRODUCT_PATHS[request.kind].create}/${request.idempotencyKey}`, 'status');
+    const res = await this.call(request.kind, 'GET', `${PRODUCT_PATHS[request.kind].create}/${referenceIdOf(request.idempotencyKey)}`, 'status');
     if (res.status !== 200) {
       // 404 for a request MTN answered 202 to: not visible yet; ask again later.
       if (res.status === 404) return { outcome: 'pending' };

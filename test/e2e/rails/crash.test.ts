@@ -1,3 +1,4 @@
+import { referenceIdOf } from '../../../src/providers/mtn-momo/mtn-momo.connector';
 import { FlutterwaveFake } from '../../fakes/flutterwave.fake';
 import { MpesaFake } from '../../fakes/mpesa.fake';
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';
@@ -77,7 +78,7 @@ describe('rails: a crash between the provider’s 202 and the commit', () => {
     const [row] = await transactionRowsByExternal(db.url, merchant.merchantId, reference);
     expect(row?.status).toBe('initiating');
     // MTN got it (202) before the process died.
-    expect(fake.resources.get(row!.id)).toBeDefined();
+    expect(fake.resources.get(referenceIdOf(row!.id))).toBeDefined();
 
     await start({});
     expect(
@@ -86,7 +87,7 @@ describe('rails: a crash between the provider’s 202 and the commit', () => {
         everyMs: 100,
       }),
     ).toBe(true);
-    const posts = fake.requests.filter((r) => r.method === 'POST' && r.headers['x-reference-id'] === row!.id);
+    const posts = fake.requests.filter((r) => r.method === 'POST' && r.headers['x-reference-id'] === referenceIdOf(row!.id));
     expect(posts).toHaveLength(1);
     const history = await historyOf(db.url, row!.id);
     expect(history.map((h) => h.to_status)).toEqual(['processing', 'successful']);

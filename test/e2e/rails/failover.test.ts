@@ -1,3 +1,4 @@
+import { referenceIdOf } from '../../../src/providers/mtn-momo/mtn-momo.connector';
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';
 import { approvedCustomer } from '../../helpers/factories';
 import { request } from '../../helpers/http';
@@ -93,7 +94,7 @@ describe('failover between the connectors of a route (sandbox, MTN’s fake firs
 
     // MTN comes back and decides the one it holds: that transaction never moved.
     fake.down = false;
-    await fake.decide(startedRow.id, 'SUCCESSFUL');
+    await fake.decide(referenceIdOf(startedRow.id), 'SUCCESSFUL');
     const settled = await awaitStatus(app, started.reference, 'successful', 400);
     expect(settled).toMatchObject({ status: 'successful', connector: 'mtn_momo' });
   });

@@ -1,3 +1,4 @@
+import { referenceIdOf } from '../../../src/providers/mtn-momo/mtn-momo.connector';
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';
 import { graphql, request } from '../../helpers/http';
 import {
@@ -79,7 +80,7 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     expect(row.connector).toBe('mtn_momo');
 
     // What MTN received: its documented headers and body, keyed by our transaction id.
-    const [post] = postsFor(fake, row.id);
+    const [post] = postsFor(fake, referenceIdOf(row.id));
     expect(post).toBeDefined();
     expect(post!.path).toBe('/collection/v1_0/requesttopay');
     expect(post!.headers['x-target-environment']).toBe('mtnghana');
@@ -87,10 +88,10 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     expect(post!.headers.authorization).toMatch(/^Bearer /);
     const sent = JSON.parse(post!.body);
     expect(sent).toMatchObject({ amount: '25.50', currency: 'GHS', externalId: row.reference, payer: { partyIdType: 'MSISDN', partyId: '233241234567' } });
-    expect(row.provider_reference).toBe(row.id);
+    expect(row.provider_reference).toBe(referenceIdOf(row.id));
 
     expect((await awaitStatus(app, body.reference, 'successful'))?.status).toBe('successful');
-    await fake.callbackDelivered(row.id);
+    await fake.callbackDelivered(referenceIdOf(row.id));
     const kept = await notificationRows(app, row.id);
     expect(kept).toHaveLength(1);
     expect(kept[0]!.method).toBe(fake.requests.find((r) => r.path.includes('/callback/'))?.method ?? kept[0]!.method);
@@ -110,7 +111,7 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     expect(row?.status).toBe('successful');
     expect(await notificationRows(app, row!.id)).toEqual([]);
     // Asked by GET, not told.
-    expect(fake.requests.some((r) => r.method === 'GET' && r.path === `/collection/v1_0/requesttopay/${row!.id}`)).toBe(true);
+    expect(fake.requests.some((r) => r.method === 'GET' && r.path === `/collection/v1_0/requesttopay/${referenceIdOf(row!.id)}`)).toBe(true);
   });
 
   it('maps MTN’s failure reasons (NOT_ENOUGH_FUNDS) and pays out with a disbursement transfer', async () => {
@@ -123,7 +124,7 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     const res = await request(app.url, 'POST', SEND, { token: m.token, body: payout });
     expect(res.status).toBe(200);
     const row = (await txnRow(app, payout.reference))!;
-    const [post] = postsFor(fake, row.id);
+    const [post] = postsFor(fake, referenceIdOf(row.id));
     expect(post!.path).toBe('/disbursement/v1_0/transfer');
     expect(JSON.parse(post!.body)).toMatchObject({ amount: '40.00', payee: { partyIdType: 'MSISDN', partyId: '233241234567' } });
     expect((await awaitStatus(app, payout.reference, 'successful'))?.status).toBe('successful');
@@ -143,14 +144,14 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     expect(await notificationRows(app, row.id)).toEqual([]);
 
     // The right address (as if it leaked), claiming success: kept, then MTN is asked, and MTN says PENDING.
-    const callbackUrl = postsFor(fake, row.id)[0]!.headers['x-callback-url'] as string;
+    const callbackUrl = postsFor(fake, referenceIdOf(row.id))[0]!.headers['x-callback-url'] as string;
     const lie = await request(app.url, 'PUT', callbackUrl.slice(app.url.length), { body: { status: 'SUCCESSFUL', financialTransactionId: '1' } });
     expect(lie.status).toBe(200);
     expect(await eventually(async () => (await notificationRows(app, row.id))[0]?.processed_at != null)).toBe(true);
     expect((await txnRow(app, body.reference))?.status).toBe('processing');
 
     // MTN's own verdict decides.
-    await fake.decide(row.id, 'FAILED', 'APPROVAL_REJECTED');
+    await fake.decide(referenceIdOf(row.id), 'FAILED', 'APPROVAL_REJECTED');
     expect(await awaitStatus(app, body.reference, 'failed')).toMatchObject({ failure_reason: 'payment_declined_by_sender' });
   });
 
@@ -158,7 +159,7 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     const body = collection(m.customerUuid);
     await request(app.url, 'POST', COLLECT, { token: m.token, body });
     const row = (await awaitStatus(app, body.reference, 'successful'))!;
-    const callbackPath = (postsFor(fake, row.id)[0]!.headers['x-callback-url'] as string).slice(app.url.length);
+    const callbackPath = (postsFor(fake, referenceIdOf(row.id))[0]!.headers['x-callback-url'] as string).slice(app.url.length);
     const res = await fetch(`${app.url}${callbackPath}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
@@ -173,9 +174,9 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     const body = collection(m.customerUuid);
     await request(app.url, 'POST', COLLECT, { token: m.token, body });
     const row = (await awaitStatus(app, body.reference, 'successful'))!;
-    await fake.callbackDelivered(row.id);
-    expect(await fake.sendCallback(row.id)).toBe(200);
-    expect(await fake.sendCallback(row.id)).toBe(200);
+    await fake.callbackDelivered(referenceIdOf(row.id));
+    expect(await fake.sendCallback(referenceIdOf(row.id))).toBe(200);
+    expect(await fake.sendCallback(referenceIdOf(row.id))).toBe(200);
     expect(await notificationRows(app, row.id)).toHaveLength(1);
     expect((await historyRows(app, row.reference)).map((h) => h.to_status)).toEqual(['processing', 'successful']);
     expect((await outboxRows(app, row.reference)).map((o) => o.type)).toEqual(['collection.successful']);
@@ -191,8 +192,8 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     expect(row.status).toBe('initiating');
     // Reconciliation looks it up (MTN has it) instead of sending it again.
     expect((await awaitStatus(app, body.reference, 'successful'))?.status).toBe('successful');
-    expect(postsFor(fake, row.id)).toHaveLength(1);
-    expect(fake.resources.get(row.id)?.status).toBe('SUCCESSFUL');
+    expect(postsFor(fake, referenceIdOf(row.id))).toHaveLength(1);
+    expect(fake.resources.get(referenceIdOf(row.id))?.status).toBe('SUCCESSFUL');
   });
 
   it('a 5xx on initiation is never taken for a failure: retried with the same X-Reference-Id once MTN answers', async () => {
@@ -202,7 +203,7 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     const row = (await txnRow(app, body.reference))!;
     expect((await awaitStatus(app, body.reference, 'successful'))?.status).toBe('successful');
     // The 500 created nothing; the retry is the one request MTN holds.
-    expect([...fake.resources.keys()].filter((k) => k === row.id)).toHaveLength(1);
+    expect([...fake.resources.keys()].filter((k) => k === referenceIdOf(row.id))).toHaveLength(1);
   });
 
   it('the breaker opens while MTN is down (new initiations refused, nothing written) and closes once it answers again', async () => {
