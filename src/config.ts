@@ -84,7 +84,7 @@ const envSchema = z.object({
   /** Default fees, percent per kind: `collection:1,transfer:1,payment:1.5` (a merchant's own schedule overrides them). */
   FEE_DEFAULTS: z.preprocess(emptyToUndefined, z.string().default('')),
   /** How often the books are verified in the background (0: never). */
-  LEDGER_VERIFY_INTERVAL_S: intWithDefault(600),
+  LEDGER_VERIFY_INTERVAL_S: intWithDefault(60),
   COLLECTION_TTL_S: intWithDefault(86400, 1),
   PAYMENT_ACTION_TTL_S: intWithDefault(900, 1),
   PUBLIC_BASE_URL: z.preprocess(

@@ -17,6 +17,7 @@ import { Migration20261128000000_sandbox_refunds } from './Migration202611280000
 import { Migration20261129001000_initiation_on_row } from './Migration20261129001000_initiation_on_row';
 import { Migration20261129010000_cheaper_transaction_writes } from './Migration20261129010000_cheaper_transaction_writes';
 import { Migration20261130000000_time_ordered_keys } from './Migration20261130000000_time_ordered_keys';
+import { Migration20261130001000_ledger_checkpoints } from './Migration20261130001000_ledger_checkpoints';
 
 /** Every migration, in order (a timestamp must not be Luhn-valid: the card-data scan would flag its name in logs). Listed explicitly so the same list runs from TypeScript (tests) and compiled JS. */
 export const migrationsList: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129001000_initiation_on_row', class: Migration20261129001000_initiation_on_row },
   { name: 'Migration20261129010000_cheaper_transaction_writes', class: Migration20261129010000_cheaper_transaction_writes },
   { name: 'Migration20261130000000_time_ordered_keys', class: Migration20261130000000_time_ordered_keys },
+  { name: 'Migration20261130001000_ledger_checkpoints', class: Migration20261130001000_ledger_checkpoints },
 ];

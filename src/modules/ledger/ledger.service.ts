@@ -23,7 +23,7 @@ import {
   type Posting,
 } from './ledger.model';
 import { postingsSql } from './ledger.sql';
-import { verifyLedger, type LedgerReport, type LegRule } from './ledger.verify';
+import { verifyLedger, verifyLedgerIncrementally, type IncrementalOptions, type IncrementalReport, type LedgerReport, type LegRule } from './ledger.verify';
 
 /** A merchant's balance in one currency. */
 export interface Balance {
@@ -327,6 +327,23 @@ export class LedgerService {
   async verify(rules: LegRule[]): Promise<LedgerReport> {
     const report = await verifyLedger(this.sql, rules);
     if (report.problems.length > 0) this.logger.error({ problems: report.problems }, 'the books do not verify');
+    this.verified?.(report.problems.length);
+    return report;
+  }
+
+  /**
+   * The periodic check: what was posted or changed since the last run (ledger.verify.ts); null
+   * when another instance has just run it. `overlapS` (default 60): how long a row may take to
+   * commit after its id was drawn.
+   */
+  async verifySinceLastRun(rules: LegRule[], opts: Partial<IncrementalOptions> = {}): Promise<IncrementalReport | null> {
+    const started = performance.now();
+    const report = await verifyLedgerIncrementally(this.sql, rules, { overlapS: 60, minIntervalS: 0, ...opts });
+    if (report === null) return null;
+    const { problems, ...read } = report;
+    const ms = Math.round(performance.now() - started);
+    if (problems.length > 0) this.logger.error({ problems, read, ms }, 'the books do not verify');
+    else this.logger.info({ read, ms }, 'the books verify since the last run');
     this.verified?.(report.problems.length);
     return report;
   }

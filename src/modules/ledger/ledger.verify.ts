@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/sql';
+import { Params, type Sql } from '../../db/sql';
 
 /** What each kind must have posted in each status (TransactionService.expectedLegs). */
 export interface LegRule {
@@ -16,66 +16,236 @@ export interface LedgerReport {
   problems: string[];
 }
 
+/** A periodic run's report: what it read besides what it found (null when another instance ran one just now). */
+export interface IncrementalReport {
+  /** Lines, balance transactions and transactions read (those posted or changed since the checkpoint, and the overlap). */
+  lines: number;
+  balanceTransactions: number;
+  transactions: number;
+  problems: string[];
+}
+
 /** Problems reported per check at most (the count says how many there are in all). */
 const SAMPLE = 20;
 
 /**
- * Recomputes the books from their entries and checks them whole (npm run ledger:verify, and
- * the periodic job): every entry balances in each currency; every merchant account's running
- * totals equal the sum of its lines, and none is below zero; every balance transaction's
- * balance_after follows from the one before and the last equals the balance; every
- * transaction has exactly the entries its kind prescribes for its status; entries whose
- * transaction is gone (an initiation the provider refused) cancel out. Read-only.
+ * What a run reads: rows above these marks (all of them when every mark is 0). Ids are drawn
+ * before their rows commit, so a row can become visible below a mark some time after the run
+ * that set it: the marks a run uses are those the run before it had already seen settled
+ * (IncrementalOptions.overlapS), and rows between two runs are read twice.
+ */
+interface Scope {
+  line: number;
+  entry: number;
+  balanceSeq: number;
+  event: number;
+  /** Transactions whose time-ordered id is at least this one (ids are UUIDv7); null: every transaction. */
+  transactionFloor: string | null;
+  /**
+   * Running totals: each merchant account's checkpoint (`ledger_verified_account`, its lines up to
+   * `checkpointLine`) plus its lines above that. Null: every line summed (the whole-ledger check).
+   */
+  checkpointLine: number | null;
+}
+
+const WHOLE_LEDGER: Scope = { line: 0, entry: 0, balanceSeq: 0, event: 0, transactionFloor: null, checkpointLine: null };
+
+/**
+ * Recomputes the books from their entries and checks them whole (npm run ledger:verify; read-only,
+ * so it runs on a replica): every entry balances in each currency; every merchant account's
+ * running totals equal the sum of its lines, and none is below zero; every balance
+ * transaction's balance_after follows from the one before and the last equals the balance;
+ * every transaction has exactly the entries its kind prescribes for its status; entries whose
+ * transaction is gone (an initiation the provider refused) cancel out.
  */
 export async function verifyLedger(sql: Sql, rules: LegRule[]): Promise<LedgerReport> {
+  const [counts] = await sql.query<{ entries: string; accounts: string; transactions: string }>(
+    `select (select count(*) from ledger_entry) as entries, (select count(*) from ledger_account) as accounts, (select count(*) from "transaction") as transactions`,
+  );
+  const { problems } = await runChecks(sql, rules, WHOLE_LEDGER);
+  return { entries: Number(counts!.entries), accounts: Number(counts!.accounts), transactions: Number(counts!.transactions), problems };
+}
+
+export interface IncrementalOptions {
+  /** How long a transaction may hold an id before its row commits (longer-lived rows are read only by the whole check). */
+  overlapS: number;
+  /** A run this soon after the last one (by any instance) is skipped. */
+  minIntervalS: number;
+}
+
+/**
+ * The periodic check (the same checks as verifyLedger) over what changed since the last run:
+ * lines, entries, balance transactions and history rows above the settled marks, transactions
+ * created since them, and every merchant account's totals against its checkpoint plus its new
+ * lines. An account whose totals disagree is summed whole before it is reported (a row
+ * committed later than the overlap is a late row, not a fault, and its checkpoint is rebuilt).
+ * Then the checkpoint advances to the settled marks, in one statement that only one instance
+ * can make from a given run. Its cost follows the rate of postings, not the size of the books.
+ */
+export async function verifyLedgerIncrementally(sql: Sql, rules: LegRule[], opts: IncrementalOptions): Promise<IncrementalReport | null> {
+  const [state] = await sql.query<{
+    previous_id: string | null;
+    recent: boolean | null;
+    checkpoint_line: string;
+    line: string;
+    entry: string;
+    balance_seq: string;
+    event: string;
+    settled_time: Date | null;
+    seen_line: string;
+    seen_entry: string;
+    seen_balance_seq: string;
+    seen_event: string;
+  }>(
+    `with prev as (select * from ledger_verification order by id desc limit 1),
+     settled as (select v.* from ledger_verification v, prev where v.run_at <= prev.run_at - make_interval(secs => $1) order by v.id desc limit 1)
+     select (select id from prev)::text as previous_id,
+            (select run_at > now() - make_interval(secs => $2) from prev) as recent,
+            coalesce((select settled_line_id from prev), 0)::text as checkpoint_line,
+            greatest((select settled_line_id from prev), (select seen_line_id from settled), 0)::text as line,
+            greatest((select settled_entry_id from prev), (select seen_entry_id from settled), 0)::text as entry,
+            greatest((select settled_balance_seq from prev), (select seen_balance_seq from settled), 0)::text as balance_seq,
+            greatest((select settled_event_id from prev), (select seen_event_id from settled), 0)::text as event,
+            coalesce((select run_at from settled) - make_interval(secs => $1), (select settled_time from prev)) as settled_time,
+            coalesce((select max(id) from ledger_line), 0)::text as seen_line,
+            coalesce((select max(id) from ledger_entry), 0)::text as seen_entry,
+            coalesce((select max(seq) from balance_transaction), 0)::text as seen_balance_seq,
+            coalesce((select max(id) from transaction_event), 0)::text as seen_event`,
+    [opts.overlapS, opts.minIntervalS],
+  );
+  if (state!.recent) return null;
+  const scope: Scope = {
+    line: Number(state!.line),
+    entry: Number(state!.entry),
+    balanceSeq: Number(state!.balance_seq),
+    event: Number(state!.event),
+    transactionFloor: state!.settled_time ? uuidV7Floor(state!.settled_time.getTime()) : null,
+    checkpointLine: Number(state!.checkpoint_line),
+  };
+  const { problems, repair, read } = await runChecks(sql, rules, scope);
+  const advanced = await sql.query(
+    `with run as (
+       insert into ledger_verification (previous_id, seen_line_id, seen_entry_id, seen_balance_seq, seen_event_id,
+                                        settled_line_id, settled_entry_id, settled_balance_seq, settled_event_id, settled_time, problems)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       on conflict (previous_id) do nothing returning id),
+     added as (
+       select l.account_id, sum(greatest(-l.amount, 0)) as debits, sum(greatest(l.amount, 0)) as credits
+       from ledger_line l join ledger_account a on a.id = l.account_id
+       where l.id > $12 and l.id <= $6 and a.no_overdraft and l.account_id <> all($13::text[]) and exists (select 1 from run)
+       group by l.account_id),
+     rebuilt as (
+       select l.account_id, sum(greatest(-l.amount, 0)) as debits, sum(greatest(l.amount, 0)) as credits
+       from ledger_line l
+       where l.account_id = any($13::text[]) and l.id <= $6 and exists (select 1 from run)
+       group by l.account_id),
+     checkpoint as (
+       insert into ledger_verified_account as v (account_id, debits, credits)
+       select account_id, debits, credits from added
+       on conflict (account_id) do update set debits = v.debits + excluded.debits, credits = v.credits + excluded.credits),
+     reset as (
+       insert into ledger_verified_account as v (account_id, debits, credits)
+       select account_id, debits, credits from rebuilt
+       on conflict (account_id) do update set debits = excluded.debits, credits = excluded.credits),
+     pruned as (delete from ledger_verification where run_at < now() - interval '7 days' and exists (select 1 from run))
+     select id::text from run`,
+    [
+      state!.previous_id,
+      state!.seen_line,
+      state!.seen_entry,
+      state!.seen_balance_seq,
+      state!.seen_event,
+      scope.line,
+      scope.entry,
+      scope.balanceSeq,
+      scope.event,
+      state!.settled_time,
+      problems.length,
+      scope.checkpointLine,
+      repair,
+    ],
+  );
+  // Another instance advanced from the same run first: its report stands, this one is dropped.
+  if (advanced.length === 0) return null;
+  return { ...read, problems };
+}
+
+/** The smallest UUIDv7 of a millisecond (RFC 9562: 48 bits of Unix time, then version 7 and the variant). */
+export function uuidV7Floor(ms: number): string {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
+}
+
+/** The checks, over a scope; `repair`: accounts whose checkpoint was wrong but whose totals are right. */
+async function runChecks(
+  sql: Sql,
+  rules: LegRule[],
+  scope: Scope,
+): Promise<{ problems: string[]; repair: string[]; read: Omit<IncrementalReport, 'problems'> }> {
   const problems: string[] = [];
-  const report = (check: string, rows: Array<Record<string, unknown>>, total?: number) => {
-    const count = total ?? rows.length;
-    if (count === 0) return;
+  const report = (check: string, rows: Array<Record<string, unknown>>) => {
+    if (rows.length === 0) return;
     problems.push(
-      `${check}: ${count} found, e.g. ${rows
+      `${check}: ${rows.length} found, e.g. ${rows
         .slice(0, SAMPLE)
         .map((r) => JSON.stringify(r))
         .join('; ')}`,
     );
   };
 
-  const [counts] = await sql.query<{ entries: string; accounts: string; transactions: string }>(
-    `select (select count(*) from ledger_entry) as entries, (select count(*) from ledger_account) as accounts, (select count(*) from "transaction") as transactions`,
-  );
-
   report(
     'entries that do not balance in a currency',
     await sql.query(
       `select e.key, l.currency, sum(l.amount)::text as sum from ledger_line l join ledger_entry e on e.id = l.entry_id
+       where $1 = 0 or l.entry_id in (select entry_id from ledger_line where id > $1)
        group by e.key, l.currency having sum(l.amount) <> 0 limit ${SAMPLE}`,
+      [scope.line],
     ),
+  );
+
+  // Running totals: checkpoint + newer lines; an account that disagrees is summed whole before it is blamed.
+  const totals = await sql.query<{ id: string; debits: string; credits: string; line_debits: string; line_credits: string; settled: boolean }>(
+    `with newer as (
+       select account_id, sum(greatest(-amount, 0)) as debits, sum(greatest(amount, 0)) as credits from ledger_line where id > $1 group by account_id),
+     recomputed as (
+       select a.id, a.debits_posted, a.credits_posted,
+              coalesce(v.debits, 0) + coalesce(n.debits, 0) as debits, coalesce(v.credits, 0) + coalesce(n.credits, 0) as credits
+       from ledger_account a
+       left join ledger_verified_account v on v.account_id = a.id and $2
+       left join newer n on n.account_id = a.id
+       where a.no_overdraft)
+     select r.id, r.debits_posted::text as debits, r.credits_posted::text as credits,
+            coalesce(w.debits, 0)::text as line_debits, coalesce(w.credits, 0)::text as line_credits,
+            r.debits_posted = coalesce(w.debits, 0) and r.credits_posted = coalesce(w.credits, 0) as settled
+     from recomputed r
+     cross join lateral (
+       select case when $2 then sum(greatest(-amount, 0)) else r.debits end as debits,
+              case when $2 then sum(greatest(amount, 0)) else r.credits end as credits
+       from ledger_line l where $2 and l.account_id = r.id) w
+     where r.debits_posted <> r.debits or r.credits_posted <> r.credits`,
+    [scope.checkpointLine ?? 0, scope.checkpointLine !== null],
   );
   report(
     'merchant accounts whose running totals differ from their lines',
-    await sql.query(
-      `select a.id, a.debits_posted::text as debits, a.credits_posted::text as credits, coalesce(s.debits, 0)::text as line_debits, coalesce(s.credits, 0)::text as line_credits
-       from ledger_account a
-       left join (select account_id, sum(greatest(-amount, 0)) as debits, sum(greatest(amount, 0)) as credits from ledger_line group by account_id) s on s.account_id = a.id
-       where a.no_overdraft and (a.debits_posted <> coalesce(s.debits, 0) or a.credits_posted <> coalesce(s.credits, 0))
-       limit ${SAMPLE}`,
-    ),
+    totals.filter((t) => !t.settled).map(({ settled: _s, ...t }) => t),
   );
   report(
-    'merchant accounts below zero (recomputed from their lines)',
+    'merchant accounts below zero',
     await sql.query(
-      `select a.id, sum(l.amount)::text as balance from ledger_account a join ledger_line l on l.account_id = a.id
-       where a.no_overdraft group by a.id having sum(l.amount) < 0 limit ${SAMPLE}`,
+      `select id, (credits_posted - debits_posted)::text as balance from ledger_account where no_overdraft and credits_posted < debits_posted limit ${SAMPLE}`,
     ),
   );
   report(
     'balance transactions whose balance_after does not follow from the one before',
     await sql.query(
-      `select id, merchant_id, currency, balance_after::text, expected::text from (
-         select id, merchant_id, currency, balance_after,
-                sum(net) over (partition by merchant_id, currency order by seq) as expected
-         from balance_transaction) b
-       where balance_after <> expected limit ${SAMPLE}`,
+      `select b.id, b.merchant_id, b.currency, b.balance_after::text, (coalesce(p.balance_after, 0) + b.net)::text as expected
+       from balance_transaction b
+       left join lateral (
+         select p.balance_after from balance_transaction p
+         where p.merchant_id = b.merchant_id and p.currency = b.currency and (p.created_at, p.seq) < (b.created_at, b.seq)
+         order by p.created_at desc, p.seq desc limit 1) p on true
+       where b.seq > $1 and b.balance_after <> coalesce(p.balance_after, 0) + b.net limit ${SAMPLE}`,
+      [scope.balanceSeq],
     ),
   );
   report(
@@ -83,49 +253,75 @@ export async function verifyLedger(sql: Sql, rules: LegRule[]): Promise<LedgerRe
     await sql.query(
       `select a.merchant_id, a.currency, sum(a.credits_posted - a.debits_posted)::text as balance, last.balance_after::text
        from ledger_account a
-       left join lateral (select b.balance_after from balance_transaction b where b.merchant_id = a.merchant_id and b.currency = a.currency order by b.seq desc limit 1) last on true
+       left join lateral (select b.balance_after from balance_transaction b where b.merchant_id = a.merchant_id and b.currency = a.currency order by b.created_at desc, b.seq desc limit 1) last on true
        where a.code in ('available', 'pending')
+         and ($1 = 0 or (a.merchant_id, a.currency) in (select merchant_id, currency from balance_transaction where seq > $1))
        group by a.merchant_id, a.currency, last.balance_after
        having sum(a.credits_posted - a.debits_posted) <> coalesce(last.balance_after, 0)
        limit ${SAMPLE}`,
+      [scope.balanceSeq],
     ),
   );
 
-  const rulesJson = JSON.stringify(rules);
-  report(
-    'transactions without exactly the entries their kind prescribes',
-    await sql.query(
-      `with rules as (
-         select kind, status, array(select jsonb_array_elements_text(r->'required')) as required,
-                array(select jsonb_array_elements_text(r->'optional')) as optional
-         from jsonb_array_elements($1::jsonb) r, lateral (select r->>'kind' as kind, r->>'status' as status) k),
-       legs as (select transaction_id, array_agg(leg order by leg) as legs, count(*) as n, count(distinct leg) as distinct_legs
-                from ledger_entry where transaction_id is not null group by transaction_id)
-       select t.reference, t.kind, t.status, coalesce(l.legs, '{}') as legs
+  // Transactions to check: those posted to or changed since the marks, and those created since (ids are time-ordered).
+  const params = new Params();
+  const rulesParam = params.p(JSON.stringify(rules));
+  const touched =
+    scope.entry === 0 && scope.event === 0 && scope.transactionFloor === null
+      ? `select id from "transaction"`
+      : `select transaction_id as id from ledger_entry where id > ${params.p(scope.entry)} and transaction_id is not null
+         union select transaction_id from transaction_event where id > ${params.p(scope.event)}
+         union select id from "transaction" where ${
+           scope.transactionFloor === null
+             ? 'true'
+             : `id >= ${params.p(scope.transactionFloor)}::uuid and id <= ${params.p(uuidV7Floor(Date.now() + 86_400_000))}::uuid`
+         }`;
+  const [transactions] = await sql.query<{ checked: string; wrong: Array<Record<string, unknown>> }>(
+    `with rules as (
+       select kind, status, array(select jsonb_array_elements_text(r->'required')) as required,
+              array(select jsonb_array_elements_text(r->'optional')) as optional
+       from jsonb_array_elements(${rulesParam}::jsonb) r, lateral (select r->>'kind' as kind, r->>'status' as status) k),
+     touched as materialized (${touched}),
+     legs as (select transaction_id, array_agg(leg order by leg) as legs, count(*) as n, count(distinct leg) as distinct_legs
+              from ledger_entry where transaction_id in (select id from touched) group by transaction_id),
+     checked as (
+       select t.reference, t.kind, t.status, coalesce(l.legs, '{}') as legs,
+              r.kind is null
+              or not (r.required <@ coalesce(l.legs, '{}') and coalesce(l.legs, '{}') <@ (r.required || r.optional))
+              or coalesce(l.n, 0) <> coalesce(l.distinct_legs, 0) as wrong
        from "transaction" t
+       join touched on touched.id = t.id
        left join legs l on l.transaction_id = t.id
-       left join rules r on r.kind = t.kind and r.status = t.status
-       where r.kind is null
-          or not (r.required <@ coalesce(l.legs, '{}') and coalesce(l.legs, '{}') <@ (r.required || r.optional))
-          or coalesce(l.n, 0) <> coalesce(l.distinct_legs, 0)
-       limit ${SAMPLE}`,
-      [rulesJson],
-    ),
+       left join rules r on r.kind = t.kind and r.status = t.status)
+     select (select count(*) from checked)::text as checked,
+            (select coalesce(json_agg(w), '[]') from (select reference, kind, status, legs from checked where wrong limit ${SAMPLE}) w) as wrong`,
+    params.values,
   );
+  report('transactions without exactly the entries their kind prescribes', transactions!.wrong);
   report(
     'entries of a removed transaction that do not cancel out',
     await sql.query(
       `select e.transaction_id, l.account_id, sum(l.amount)::text as sum
        from ledger_entry e join ledger_line l on l.entry_id = e.id
-       where e.transaction_id is not null and not exists (select 1 from "transaction" t where t.id = e.transaction_id)
+       where e.transaction_id in (
+         select x.transaction_id from ledger_entry x
+         where x.id > $1 and x.transaction_id is not null and not exists (select 1 from "transaction" t where t.id = x.transaction_id))
        group by e.transaction_id, l.account_id having sum(l.amount) <> 0 limit ${SAMPLE}`,
+      [scope.entry],
     ),
   );
 
+  const [read] = await sql.query<{ lines: string; balance_transactions: string }>(
+    `select (select count(*) from ledger_line where id > $1)::text as lines, (select count(*) from balance_transaction where seq > $2)::text as balance_transactions`,
+    [scope.checkpointLine ?? 0, scope.balanceSeq],
+  );
   return {
-    entries: Number(counts!.entries),
-    accounts: Number(counts!.accounts),
-    transactions: Number(counts!.transactions),
     problems,
+    repair: totals.filter((t) => t.settled).map((t) => t.id),
+    read: {
+      lines: Number(read!.lines),
+      balanceTransactions: Number(read!.balance_transactions),
+      transactions: Number(transactions!.checked),
+    },
   };
 }
