@@ -333,12 +333,12 @@ export class LedgerService {
 
   /**
    * The periodic check: what was posted or changed since the last run (ledger.verify.ts); null
-   * when another instance has just run it. `overlapS` (default 60): how long a row may take to
+   * when another instance has just run it. `overlapS` (default 30): how long a row may take to
    * commit after its id was drawn.
    */
   async verifySinceLastRun(rules: LegRule[], opts: Partial<IncrementalOptions> = {}): Promise<IncrementalReport | null> {
     const started = performance.now();
-    const report = await verifyLedgerIncrementally(this.sql, rules, { overlapS: 60, minIntervalS: 0, ...opts });
+    const report = await verifyLedgerIncrementally(this.sql, rules, { overlapS: 30, minIntervalS: 0, ...opts });
     if (report === null) return null;
     const { problems, ...read } = report;
     const ms = Math.round(performance.now() - started);

@@ -22,6 +22,8 @@ export interface IncrementalReport {
   lines: number;
   balanceTransactions: number;
   transactions: number;
+  /** How long each check took, in milliseconds. */
+  ms: Record<string, number>;
   problems: string[];
 }
 
@@ -83,10 +85,14 @@ export interface IncrementalOptions {
  * can make from a given run. Its cost follows the rate of postings, not the size of the books.
  */
 export async function verifyLedgerIncrementally(sql: Sql, rules: LegRule[], opts: IncrementalOptions): Promise<IncrementalReport | null> {
+  // Marks: `seen_*` now; the scan bounds (`settled_*`) are what the last run could already see whole (a run at
+  // least overlapS before it); the checkpoint moves to what is whole now (a run at least overlapS ago).
   const [state] = await sql.query<{
     previous_id: string | null;
     recent: boolean | null;
+    marked_at: Date;
     checkpoint_line: string;
+    next_checkpoint_line: string;
     line: string;
     entry: string;
     balance_seq: string;
@@ -98,10 +104,13 @@ export async function verifyLedgerIncrementally(sql: Sql, rules: LegRule[], opts
     seen_event: string;
   }>(
     `with prev as (select * from ledger_verification order by id desc limit 1),
-     settled as (select v.* from ledger_verification v, prev where v.run_at <= prev.run_at - make_interval(secs => $1) order by v.id desc limit 1)
+     settled as (select v.* from ledger_verification v, prev where v.run_at <= prev.run_at - make_interval(secs => $1) order by v.id desc limit 1),
+     whole as (select v.* from ledger_verification v where v.run_at <= now() - make_interval(secs => $1) order by v.id desc limit 1)
      select (select id from prev)::text as previous_id,
             (select run_at > now() - make_interval(secs => $2) from prev) as recent,
-            coalesce((select settled_line_id from prev), 0)::text as checkpoint_line,
+            now() as marked_at,
+            coalesce((select checkpoint_line_id from prev), 0)::text as checkpoint_line,
+            greatest((select checkpoint_line_id from prev), (select seen_line_id from whole), 0)::text as next_checkpoint_line,
             greatest((select settled_line_id from prev), (select seen_line_id from settled), 0)::text as line,
             greatest((select settled_entry_id from prev), (select seen_entry_id from settled), 0)::text as entry,
             greatest((select settled_balance_seq from prev), (select seen_balance_seq from settled), 0)::text as balance_seq,
@@ -122,22 +131,23 @@ export async function verifyLedgerIncrementally(sql: Sql, rules: LegRule[], opts
     transactionFloor: state!.settled_time ? uuidV7Floor(state!.settled_time.getTime()) : null,
     checkpointLine: Number(state!.checkpoint_line),
   };
-  const { problems, repair, read } = await runChecks(sql, rules, scope);
+  const { problems, repair, read, ms } = await runChecks(sql, rules, scope);
   const advanced = await sql.query(
     `with run as (
-       insert into ledger_verification (previous_id, seen_line_id, seen_entry_id, seen_balance_seq, seen_event_id,
-                                        settled_line_id, settled_entry_id, settled_balance_seq, settled_event_id, settled_time, problems)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       insert into ledger_verification (previous_id, run_at, seen_line_id, seen_entry_id, seen_balance_seq, seen_event_id,
+                                        settled_line_id, settled_entry_id, settled_balance_seq, settled_event_id, settled_time,
+                                        checkpoint_line_id, problems)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        on conflict (previous_id) do nothing returning id),
      added as (
        select l.account_id, sum(greatest(-l.amount, 0)) as debits, sum(greatest(l.amount, 0)) as credits
        from ledger_line l join ledger_account a on a.id = l.account_id
-       where l.id > $12 and l.id <= $6 and a.no_overdraft and l.account_id <> all($13::text[]) and exists (select 1 from run)
+       where l.id > $14 and l.id <= $12 and a.no_overdraft and l.account_id <> all($15::text[]) and exists (select 1 from run)
        group by l.account_id),
      rebuilt as (
        select l.account_id, sum(greatest(-l.amount, 0)) as debits, sum(greatest(l.amount, 0)) as credits
        from ledger_line l
-       where l.account_id = any($13::text[]) and l.id <= $6 and exists (select 1 from run)
+       where l.account_id = any($15::text[]) and l.id <= $12 and exists (select 1 from run)
        group by l.account_id),
      checkpoint as (
        insert into ledger_verified_account as v (account_id, debits, credits)
@@ -151,6 +161,7 @@ export async function verifyLedgerIncrementally(sql: Sql, rules: LegRule[], opts
      select id::text from run`,
     [
       state!.previous_id,
+      state!.marked_at,
       state!.seen_line,
       state!.seen_entry,
       state!.seen_balance_seq,
@@ -160,6 +171,7 @@ export async function verifyLedgerIncrementally(sql: Sql, rules: LegRule[], opts
       scope.balanceSeq,
       scope.event,
       state!.settled_time,
+      state!.next_checkpoint_line,
       problems.length,
       scope.checkpointLine,
       repair,
@@ -167,7 +179,7 @@ export async function verifyLedgerIncrementally(sql: Sql, rules: LegRule[], opts
   );
   // Another instance advanced from the same run first: its report stands, this one is dropped.
   if (advanced.length === 0) return null;
-  return { ...read, problems };
+  return { ...read, ms, problems };
 }
 
 /** The smallest UUIDv7 of a millisecond (RFC 9562: 48 bits of Unix time, then version 7 and the variant). */
@@ -181,8 +193,17 @@ async function runChecks(
   sql: Sql,
   rules: LegRule[],
   scope: Scope,
-): Promise<{ problems: string[]; repair: string[]; read: Omit<IncrementalReport, 'problems'> }> {
+): Promise<{ problems: string[]; repair: string[]; read: Omit<IncrementalReport, 'problems' | 'ms'>; ms: Record<string, number> }> {
   const problems: string[] = [];
+  const ms: Record<string, number> = {};
+  const timed = async <T>(check: string, run: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await run();
+    } finally {
+      ms[check] = Math.round(performance.now() - started);
+    }
+  };
   const report = (check: string, rows: Array<Record<string, unknown>>) => {
     if (rows.length === 0) return;
     problems.push(
@@ -193,19 +214,24 @@ async function runChecks(
     );
   };
 
+  // One pass over the newer lines; an entry whose lines there do not balance (a fault, or an entry with older lines too) is summed whole.
   report(
     'entries that do not balance in a currency',
-    await sql.query(
-      `select e.key, l.currency, sum(l.amount)::text as sum from ledger_line l join ledger_entry e on e.id = l.entry_id
-       where $1 = 0 or l.entry_id in (select entry_id from ledger_line where id > $1)
-       group by e.key, l.currency having sum(l.amount) <> 0 limit ${SAMPLE}`,
-      [scope.line],
+    await timed('entries', () =>
+      sql.query(
+        `with suspect as (select entry_id from ledger_line where id > $1 group by entry_id, currency having sum(amount) <> 0)
+         select e.key, l.currency, sum(l.amount)::text as sum from ledger_line l join ledger_entry e on e.id = l.entry_id
+         where l.entry_id in (select entry_id from suspect)
+         group by e.key, l.currency having sum(l.amount) <> 0 limit ${SAMPLE}`,
+        [scope.line],
+      ),
     ),
   );
 
   // Running totals: checkpoint + newer lines; an account that disagrees is summed whole before it is blamed.
-  const totals = await sql.query<{ id: string; debits: string; credits: string; line_debits: string; line_credits: string; settled: boolean }>(
-    `with newer as (
+  const totals = await timed('totals', () =>
+    sql.query<{ id: string; debits: string; credits: string; line_debits: string; line_credits: string; settled: boolean }>(
+      `with newer as (
        select account_id, sum(greatest(-amount, 0)) as debits, sum(greatest(amount, 0)) as credits from ledger_line where id > $1 group by account_id),
      recomputed as (
        select a.id, a.debits_posted, a.credits_posted,
@@ -223,7 +249,8 @@ async function runChecks(
               case when $2 then sum(greatest(amount, 0)) else r.credits end as credits
        from ledger_line l where $2 and l.account_id = r.id) w
      where r.debits_posted <> r.debits or r.credits_posted <> r.credits`,
-    [scope.checkpointLine ?? 0, scope.checkpointLine !== null],
+      [scope.checkpointLine ?? 0, scope.checkpointLine !== null],
+    ),
   );
   report(
     'merchant accounts whose running totals differ from their lines',
@@ -231,27 +258,32 @@ async function runChecks(
   );
   report(
     'merchant accounts below zero',
-    await sql.query(
-      `select id, (credits_posted - debits_posted)::text as balance from ledger_account where no_overdraft and credits_posted < debits_posted limit ${SAMPLE}`,
+    await timed('belowZero', () =>
+      sql.query(
+        `select id, (credits_posted - debits_posted)::text as balance from ledger_account where no_overdraft and credits_posted < debits_posted limit ${SAMPLE}`,
+      ),
     ),
   );
   report(
     'balance transactions whose balance_after does not follow from the one before',
-    await sql.query(
-      `select b.id, b.merchant_id, b.currency, b.balance_after::text, (coalesce(p.balance_after, 0) + b.net)::text as expected
+    await timed('chain', () =>
+      sql.query(
+        `select b.id, b.merchant_id, b.currency, b.balance_after::text, (coalesce(p.balance_after, 0) + b.net)::text as expected
        from balance_transaction b
        left join lateral (
          select p.balance_after from balance_transaction p
          where p.merchant_id = b.merchant_id and p.currency = b.currency and (p.created_at, p.seq) < (b.created_at, b.seq)
          order by p.created_at desc, p.seq desc limit 1) p on true
        where b.seq > $1 and b.balance_after <> coalesce(p.balance_after, 0) + b.net limit ${SAMPLE}`,
-      [scope.balanceSeq],
+        [scope.balanceSeq],
+      ),
     ),
   );
   report(
     'balances that differ from their last balance transaction',
-    await sql.query(
-      `select a.merchant_id, a.currency, sum(a.credits_posted - a.debits_posted)::text as balance, last.balance_after::text
+    await timed('balances', () =>
+      sql.query(
+        `select a.merchant_id, a.currency, sum(a.credits_posted - a.debits_posted)::text as balance, last.balance_after::text
        from ledger_account a
        left join lateral (select b.balance_after from balance_transaction b where b.merchant_id = a.merchant_id and b.currency = a.currency order by b.created_at desc, b.seq desc limit 1) last on true
        where a.code in ('available', 'pending')
@@ -259,7 +291,8 @@ async function runChecks(
        group by a.merchant_id, a.currency, last.balance_after
        having sum(a.credits_posted - a.debits_posted) <> coalesce(last.balance_after, 0)
        limit ${SAMPLE}`,
-      [scope.balanceSeq],
+        [scope.balanceSeq],
+      ),
     ),
   );
 
@@ -276,8 +309,9 @@ async function runChecks(
              ? 'true'
              : `id >= ${params.p(scope.transactionFloor)}::uuid and id <= ${params.p(uuidV7Floor(Date.now() + 86_400_000))}::uuid`
          }`;
-  const [transactions] = await sql.query<{ checked: string; wrong: Array<Record<string, unknown>> }>(
-    `with rules as (
+  const [transactions] = await timed('transactions', () =>
+    sql.query<{ checked: string; wrong: Array<Record<string, unknown>> }>(
+      `with rules as (
        select kind, status, array(select jsonb_array_elements_text(r->'required')) as required,
               array(select jsonb_array_elements_text(r->'optional')) as optional
        from jsonb_array_elements(${rulesParam}::jsonb) r, lateral (select r->>'kind' as kind, r->>'status' as status) k),
@@ -295,19 +329,22 @@ async function runChecks(
        left join rules r on r.kind = t.kind and r.status = t.status)
      select (select count(*) from checked)::text as checked,
             (select coalesce(json_agg(w), '[]') from (select reference, kind, status, legs from checked where wrong limit ${SAMPLE}) w) as wrong`,
-    params.values,
+      params.values,
+    ),
   );
   report('transactions without exactly the entries their kind prescribes', transactions!.wrong);
   report(
     'entries of a removed transaction that do not cancel out',
-    await sql.query(
-      `select e.transaction_id, l.account_id, sum(l.amount)::text as sum
+    await timed('removed', () =>
+      sql.query(
+        `select e.transaction_id, l.account_id, sum(l.amount)::text as sum
        from ledger_entry e join ledger_line l on l.entry_id = e.id
        where e.transaction_id in (
          select x.transaction_id from ledger_entry x
          where x.id > $1 and x.transaction_id is not null and not exists (select 1 from "transaction" t where t.id = x.transaction_id))
        group by e.transaction_id, l.account_id having sum(l.amount) <> 0 limit ${SAMPLE}`,
-      [scope.entry],
+        [scope.entry],
+      ),
     ),
   );
 
@@ -317,6 +354,7 @@ async function runChecks(
   );
   return {
     problems,
+    ms,
     repair: totals.filter((t) => t.settled).map((t) => t.id),
     read: {
       lines: Number(read!.lines),
