@@ -4,7 +4,7 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import { RequestContext } from '@mikro-orm/core';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { createServices, type Infrastructure, type Services } from './container';
+import { createServices, unservedRoutes, type Infrastructure, type Services } from './container';
 import { authenticatedContext, type GraphQLContext } from './transport/graphql/context';
 import { formatGraphQLError } from './transport/graphql/errors';
 import { buildGraphQLSchema } from './transport/graphql/schema';
@@ -123,7 +123,12 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   });
 
   // Every request's duration by route pattern, GET /metrics, /health/live and /health/ready (src/observability).
-  const observability = registerObservability(fastify, infra, () => Object.fromEntries(services.rails.router.all().map((c) => [c.name, c.state])));
+  const observability = registerObservability(
+    fastify,
+    infra,
+    () => Object.fromEntries(services.rails.router.all().map((c) => [c.name, c.state])),
+    unservedRoutes(services),
+  );
   fastify.get('/health', async (_request, reply) => {
     await orm.em.getConnection().execute('select 1');
     return sendSuccess(reply, 'OK', { status: 'ok', env: config.env });

@@ -54,6 +54,8 @@ const envSchema = z.object({
   EMBEDDED_DB_PORT: intWithDefault(0),
   REDIS_URL: optionalString,
   ADMIN_API_KEY: optionalString,
+  /** Production on the embedded PGlite (one process, no replicas, no backups of its own): refused unless this is 1. */
+  ALLOW_EMBEDDED_DATABASE: z.preprocess(emptyToUndefined, z.enum(['0', '1']).default('0')),
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
   TOKEN_SIGNING_KEY: optionalString,
   ENCRYPTION_KEY: optionalString,
@@ -272,6 +274,8 @@ export interface Config {
   embeddedDbPort: number;
   redisUrl?: string;
   adminApiKey?: string;
+  /** ALLOW_EMBEDDED_DATABASE=1: production may run on the embedded PGlite. */
+  allowEmbeddedDatabase: boolean;
   /**
    * Bearer token for GET /metrics. Unset: /metrics is open in the sandbox and absent (404) in
    * production, which opts in by setting one.
@@ -361,6 +365,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  // The operator key opens every merchant's data: production holds it to the metrics token's minimum.
+  if (e.PAYMENTS_ENV === 'production' && e.ADMIN_API_KEY !== undefined && e.ADMIN_API_KEY.length < 16) {
+    throw new Error('Invalid configuration: ADMIN_API_KEY must be at least 16 characters in production');
+  }
   if (e.FAULT_INJECT && e.PAYMENTS_ENV !== 'sandbox') throw new Error('Invalid configuration: FAULT_INJECT is for sandbox durability tests only');
   const connectors = connectorsConfig(e as unknown as Env, e.PAYMENTS_ENV);
   // A provider's callbacks must reach this service from the internet: production needs its public address.
@@ -380,6 +388,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedDbPort: e.EMBEDDED_DB_PORT,
     redisUrl: e.REDIS_URL,
     adminApiKey: e.ADMIN_API_KEY,
+    allowEmbeddedDatabase: e.ALLOW_EMBEDDED_DATABASE === '1',
     metricsToken: e.METRICS_TOKEN,
     tokenSigningKey: e.TOKEN_SIGNING_KEY,
     encryptionKey: e.ENCRYPTION_KEY,

@@ -25,7 +25,7 @@ import { Decimal } from './shared/money';
 import { TransactionService } from './modules/transactions/transaction.service';
 import { TransactionStore } from './modules/transactions/transaction.store';
 import { TransferKind, TransferService } from './modules/transactions/transfer.service';
-import { PaymentKind, PaymentService } from './modules/payments/payment.service';
+import { CARD_ROUTE, PaymentKind, PaymentService } from './modules/payments/payment.service';
 import { SandboxCardCharges } from './providers/sandbox/sandbox-card-charges';
 import { FormTokens } from './shared/form-tokens';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from './modules/idempotency/idempotency.store';
@@ -94,6 +94,26 @@ export interface Services {
   idempotency: IdempotencyStore;
   /** Provider connectors, the routing table, callbacks (docs/providers.md). */
   rails: Rails;
+}
+
+/**
+ * What this instance cannot take, for readiness (`degraded`): card payments or channels that no
+ * configured connector serves (a production instance with no provider serves nothing). Fixed by
+ * the configuration, so worked out once.
+ */
+export function unservedRoutes(services: Services): () => string[] {
+  let reasons: string[] | undefined;
+  return () => {
+    if (reasons) return reasons;
+    reasons = [];
+    if (!services.rails.router.serves(CARD_ROUTE)) reasons.push('no connector serves card payments');
+    const channels = services.reference.unservedChannels().map((c) => c.id);
+    if (channels.length > 0) {
+      const named = channels.length > 6 ? `${channels.slice(0, 6).join(', ')} and ${channels.length - 6} more` : channels.join(', ');
+      reasons.push(`no connector serves ${channels.length} channel${channels.length === 1 ? '' : 's'} (${named})`);
+    }
+    return reasons;
+  };
 }
 
 export function createServices(infra: Infrastructure): Services {

@@ -14,8 +14,19 @@ import { serializeCredentials } from '../transport/rest/v1/merchant.serializer';
  * npm run merchant:create -- --name "Acme"
  * Prints the new merchant's credentials as JSON on stdout (logs go to stderr).
  */
+const USAGE = `usage: npm run merchant:create -- --name "Acme Ltd"
+
+Creates a merchant in the database the service uses (DATABASE_URL, or the embedded one under
+DATA_DIR, shared with a running service) and prints its credentials as JSON on stdout:
+client_id, client_secret and webhook_secret. The secrets are shown this once; keep them.
+`;
+
 async function main() {
-  const { values } = parseArgs({ options: { name: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
   const keys = resolveKeys(config, logger);

@@ -15,6 +15,11 @@ export interface DatabaseHandle {
  */
 export async function openDatabase(config: Config, logger: Logger, opts: { reuseRunning?: boolean } = {}): Promise<DatabaseHandle> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, close: async () => {} };
+  if (config.env === 'production' && !config.allowEmbeddedDatabase) {
+    throw new Error(
+      'Invalid configuration: production needs DATABASE_URL. The embedded PGlite serves one process, with no replica or backup of its own; set ALLOW_EMBEDDED_DATABASE=1 to run on it anyway',
+    );
+  }
   const running = opts.reuseRunning ? findRunningEmbedded(config.dataDir) : undefined;
   if (running) return { url: running, embedded: true, close: async () => {} };
   // Two pools per instance (the ORM's and the direct statements'), the job queue's listener, and CLIs.

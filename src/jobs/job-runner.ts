@@ -336,10 +336,18 @@ export class JobRunner {
 }
 
 /** graphile-worker's messages in the service's log. */
+/**
+ * graphile-worker's warning that the pool (DB_POOL_MAX, 10) is smaller than the concurrency
+ * (JOB_CONCURRENCY, 16) assumes a job holds a connection while it runs. Ours hold one only for their
+ * statements: a webhook delivery, most of the jobs, waits on the merchant's server with none. So it
+ * says nothing true on a default start, and is kept at debug.
+ */
+const POOL_SMALLER_THAN_CONCURRENCY = /^WARNING: having maxPoolSize \(\d+\) smaller than concurrency/;
+
 function workerLogger(logger: Logger): WorkerLogger {
   return new WorkerLogger(() => (level, message, meta) => {
     if (level === 'error') logger.error({ worker: meta }, message);
-    else if (level === 'warning') logger.warn({ worker: meta }, message);
+    else if (level === 'warning' && !POOL_SMALLER_THAN_CONCURRENCY.test(message)) logger.warn({ worker: meta }, message);
     else logger.debug({ worker: meta }, message);
   });
 }

@@ -31,12 +31,16 @@ const QUIET = { logLevel: 'warn' as const };
  * - GET /health/ready: the database answers `select 1` on the direct pool, Redis answers
  *   PING (when REDIS_URL is set), and the instance is not shutting down; else 503 naming
  *   what failed. `providers` shows each connector's circuit breaker (closed, half_open, open).
+ *   Ready but `degraded` (still 200: it serves what it can) when some routes have no connector,
+ *   with the reasons (card payments, or the channels nobody serves).
  */
 export function registerObservability(
   fastify: FastifyInstance,
   infra: Infrastructure,
   /** Each connector's circuit breaker, shown in /health/ready's detail (an open one does not make the instance unready). */
   providers: () => Record<string, string> = () => ({}),
+  /** What the instance cannot take (routes no connector serves): ready, but `degraded`, saying why. */
+  degraded: () => string[] = () => [],
 ): Observability {
   const { config, logger, sql, pubsub } = infra;
   const metrics = infra.metrics ?? new Metrics({ ...infra, poolMax: config.dbPoolMax });
@@ -68,7 +72,16 @@ export function registerObservability(
   fastify.get('/health/ready', QUIET, async (_request, reply) => {
     const report = await readiness.report();
     reply.header('cache-control', 'no-store');
-    if (report.ready) return sendSuccess(reply, 'Ready', { status: 'ready', checks: report.checks, providers: providers() });
+    if (report.ready) {
+      const reasons = degraded();
+      if (reasons.length === 0) return sendSuccess(reply, 'Ready', { status: 'ready', checks: report.checks, providers: providers() });
+      return sendSuccess(reply, `Ready, degraded: ${reasons.join('; ')}`, {
+        status: 'degraded',
+        degraded: reasons,
+        checks: report.checks,
+        providers: providers(),
+      });
+    }
     const message = report.draining ? 'Not ready: the service is shutting down' : `Not ready: ${report.failed.join(', ')} not answering`;
     return reply.code(503).send({
       status: 'error',

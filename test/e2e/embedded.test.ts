@@ -30,6 +30,13 @@ describe('embedded default (DATABASE_URL unset)', () => {
     let creds: { client_id: string; client_secret: string };
     try {
       expect(first.stdout()).toContain('started embedded PostgreSQL (PGlite)');
+      // A default start warns only that it generated keys (graphile-worker's pool-size heuristic does not apply: job-runner.ts).
+      const warnings = first
+        .stdout()
+        .split('\n')
+        .filter((line) => /^\{"level":(40|50),/.test(line))
+        .map((line) => JSON.parse(line).msg);
+      expect(warnings).toEqual(['TOKEN_SIGNING_KEY/ENCRYPTION_KEY unset: generated sandbox keys and stored them locally']);
       creds = demoCredentials(first.stdout());
       const token = await request(first.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', ...creds } });
       expect(token.status).toBe(200);
@@ -45,6 +52,10 @@ describe('embedded default (DATABASE_URL unset)', () => {
         body: { grant_type: 'client_credentials', client_id: created.client_id, client_secret: created.client_secret },
       });
       expect(acme.status).toBe(200);
+      // --help says what it does, and creates nothing.
+      const help = await run(process.execPath, [DIST_CLI('merchant-create'), '--help'], { env });
+      expect(help.stdout).toMatch(/^usage: npm run merchant:create -- --name "Acme Ltd"\n/);
+      expect(help.stdout).toContain('shown this once');
     } finally {
       expect(await first.stop()).toBe(0);
     }

@@ -305,7 +305,7 @@ describe('metrics and health', () => {
     }
   });
 
-  it('in production without METRICS_TOKEN there is no /metrics (404); ready checks a reachable Redis', async () => {
+  it('in production without METRICS_TOKEN there is no /metrics (404); ready checks a reachable Redis, and is degraded with no provider', async () => {
     // With a Redis that answers, ready checks it too.
     const production = await createTestApp({ env: { PAYMENTS_ENV: 'production', REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' } });
     try {
@@ -314,7 +314,16 @@ describe('metrics and health', () => {
       expect(res.body.code).toBe('NOT_FOUND');
       const ready = await request(production.url, 'GET', '/health/ready');
       expect(ready.status).toBe(200);
-      expect(ready.body.data).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok' }, providers: {} });
+      // Ready (it answers, and serves what it can), but degraded: no provider is connected, so it serves no route, and says so.
+      expect(ready.body.data).toEqual({
+        status: 'degraded',
+        degraded: ['no connector serves card payments', expect.stringMatching(/^no connector serves \d+ channels \(\w+(, \w+){5} and \d+ more\)$/)],
+        checks: { database: 'ok', redis: 'ok' },
+        providers: {},
+      });
+      expect(ready.body.message).toBe(`Ready, degraded: ${ready.body.data.degraded.join('; ')}`);
+      const channels = production.service.app.services.reference.unservedChannels();
+      expect(ready.body.data.degraded[1]).toContain(`serves ${channels.length} channels`);
     } finally {
       await production.close();
     }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
+import { openDatabase } from '../../src/db/database';
 import { resolveKeys } from '../../src/shared/keys';
 import { createLogger, type Logger } from '../../src/shared/logger';
 
@@ -17,6 +18,35 @@ describe('loadConfig', () => {
     expect(config.tokenSigningKey).toBeUndefined();
     expect(config.encryptionKey).toBeUndefined();
     expect(config.adminApiKey).toBeUndefined();
+  });
+
+  it('production refuses a weak ADMIN_API_KEY (shorter than 16 characters, as METRICS_TOKEN); the sandbox takes it', () => {
+    expect(() => loadConfig({ PAYMENTS_ENV: 'production', ADMIN_API_KEY: 'x'.repeat(15) })).toThrow(
+      /ADMIN_API_KEY must be at least 16 characters in production/,
+    );
+    expect(loadConfig({ PAYMENTS_ENV: 'production', ADMIN_API_KEY: 'x'.repeat(16) }).adminApiKey).toBe('x'.repeat(16));
+    expect(loadConfig({ ADMIN_API_KEY: 'short' }).adminApiKey).toBe('short');
+  });
+
+  it('production refuses the embedded database unless ALLOW_EMBEDDED_DATABASE=1, before starting anything', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pgw-embedded-'));
+    const logger = createLogger('silent');
+    try {
+      await expect(openDatabase(loadConfig({ PAYMENTS_ENV: 'production', DATA_DIR: dataDir }), logger)).rejects.toThrow(
+        /production needs DATABASE_URL.*ALLOW_EMBEDDED_DATABASE=1/,
+      );
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+      expect(loadConfig({ PAYMENTS_ENV: 'production', ALLOW_EMBEDDED_DATABASE: '1' }).allowEmbeddedDatabase).toBe(true);
+      expect(() => loadConfig({ ALLOW_EMBEDDED_DATABASE: 'yes' })).toThrow(/ALLOW_EMBEDDED_DATABASE/);
+      // With DATABASE_URL, production opens it (nothing embedded is started).
+      const handle = await openDatabase(
+        loadConfig({ PAYMENTS_ENV: 'production', DATABASE_URL: 'postgresql://127.0.0.1:5432/unopened', DATA_DIR: dataDir }),
+        logger,
+      );
+      expect(handle).toMatchObject({ url: 'postgresql://127.0.0.1:5432/unopened', embedded: false });
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('treats empty strings as unset', () => {

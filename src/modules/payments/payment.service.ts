@@ -196,7 +196,7 @@ export function amountOf(reference: Pick<ReferenceService, 'currencyMinorUnit'>,
 }
 
 /** Domestic card payments: one route, whatever the card. */
-const CARD_ROUTE: Route = { channelType: 'card', countryCode: null, networkCode: null, direction: 'collection' };
+export const CARD_ROUTE: Route = { channelType: 'card', countryCode: null, networkCode: null, direction: 'collection' };
 
 /**
  * The payment kind: a card charge, decided at once or by 3-D Secure (its authentication step,

@@ -158,6 +158,11 @@ export class ReferenceService {
     this.availability.clear();
   }
 
+  /** Active channels no provider serves here (readiness says so: /health/ready). */
+  unservedChannels(): Channel[] {
+    return this.data.channels.filter((c) => c.status === 'active' && !this.isServed(c));
+  }
+
   /** A channel is served when a provider serves any of its networks. */
   private isServed(channel: Channel): boolean {
     let served = this.availability.get(channel.id);

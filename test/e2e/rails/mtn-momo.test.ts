@@ -71,6 +71,19 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     fake.down = false;
   });
 
+  it('readiness is degraded, naming what MTN alone does not serve: card payments and the other channels', async () => {
+    const ready = await request(app.url, 'GET', '/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.data).toMatchObject({ status: 'degraded', providers: { mtn_momo: 'closed' } });
+    const unserved = app.service.app.services.reference.unservedChannels().map((c) => c.id);
+    expect(unserved).not.toContain('gh_momo_deposit');
+    expect(unserved).toContain('ke_momo_deposit');
+    expect(ready.body.data.degraded).toEqual([
+      'no connector serves card payments',
+      expect.stringContaining(`no connector serves ${unserved.length} channels (`),
+    ]);
+  });
+
   it('collects: request-to-pay with MTN’s headers, the callback prompts a status query, the money lands in the books', async () => {
     const body = collection(m.customerUuid);
     const res = await request(app.url, 'POST', COLLECT, { token: m.token, body });

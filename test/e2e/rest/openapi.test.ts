@@ -361,6 +361,38 @@ describe('OpenAPI document and docs page (sandbox)', () => {
       await browser.close();
     }
   });
+
+  test('in Chromium, Authorize (client credentials) logs in, and "Try it out" then sends the token and gets 200', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const sent: Array<{ path: string; authorization: string | undefined }> = [];
+      page.on('request', (r) => sent.push({ path: new URL(r.url()).pathname, authorization: r.headers()['authorization'] }));
+      await page.goto(`${app.url}/v1/docs`);
+      await page.locator('.auth-wrapper .authorize').click();
+      const oauth = page.locator('.auth-container', { hasText: 'oauth2 (OAuth2, clientCredentials)' });
+      await oauth.locator('#client_id_clientCredentials').fill(credentials.clientId);
+      await oauth.locator('#client_secret_clientCredentials').fill(credentials.clientSecret);
+      await oauth.locator('button.authorize').click();
+      // Logged in: Swagger UI says so and offers to log out, and shows no error.
+      await oauth.locator('button', { hasText: 'Logout' }).waitFor();
+      expect(await oauth.innerText()).toContain('Authorized');
+      expect(await oauth.locator('.errors').count()).toBe(0);
+      await page.locator('.modal-ux .close-modal').click();
+
+      const balances = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path[data-path="/v1/balances"]') });
+      await balances.locator('.opblock-summary').click();
+      await balances.locator('.try-out__btn').click();
+      await balances.locator('.execute').click();
+      const status = balances.locator('.live-responses-table tbody .response-col_status').first();
+      await status.waitFor();
+      expect((await status.textContent())?.trim()).toBe('200');
+      const call = sent.find((r) => r.path === '/v1/balances');
+      expect(call?.authorization).toMatch(/^Bearer [A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    } finally {
+      await browser.close();
+    }
+  });
 });
 
 describe('OpenAPI document (production)', () => {

@@ -36,9 +36,28 @@ window.addEventListener('load', function () {
     docExpansion: 'list',
     defaultModelsExpandDepth: 0,
     displayOperationId: false,
-    validatorUrl: null
+    validatorUrl: null,
+    responseInterceptor: unwrapTokenAnswer
   });
 });
+
+// Authorize (client credentials): our token endpoint answers in the API's envelope,
+// {status, message, data: {access_token, ...}}, and Swagger UI's OAuth login reads access_token at
+// the top level (RFC 6749 §5.1), so it would send "Bearer undefined". Its answer is unwrapped here.
+function unwrapTokenAnswer(res) {
+  try {
+    if (res.ok && new URL(res.url, window.location.href).pathname.endsWith('/v1/oauth/token')) {
+      var body = JSON.parse(res.data);
+      if (body && body.data && typeof body.data.access_token === 'string') {
+        res.data = res.text = JSON.stringify(body.data);
+        res.body = res.obj = body.data;
+      }
+    }
+  } catch (e) {
+    // Not JSON, or not the token endpoint: Swagger UI shows the answer as it came.
+  }
+  return res;
+}
 `;
 
 interface Asset {
