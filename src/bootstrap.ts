@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { RequestContext } from '@mikro-orm/core';
 import type { DestinationStream } from 'pino';
 import { createApp, type App } from './app';
@@ -18,7 +19,7 @@ import { createLogger, type Logger } from './shared/logger';
 import { serializeCredentials } from './transport/rest/v1/merchant.serializer';
 
 /** Database, ORM, migrations and reference data: what the service and every CLI need first. */
-export async function openStorage(config: Config, logger: Logger, opts: { reuseRunning?: boolean } = {}) {
+export async function openStorage(config: Config, logger: Logger, opts: { reuseRunning?: boolean; mustExist?: boolean } = {}) {
   const database = await openDatabase(config, logger, opts);
   let orm: Orm | undefined;
   let sql: Sql | undefined;
@@ -53,6 +54,8 @@ export async function startService(
   opts: { clock?: Clock; logDestination?: DestinationStream; print?: (text: string) => void } = {},
 ): Promise<RunningService> {
   const logger = createLogger(config.logLevel, opts.logDestination);
+  // Before anything is written (keys, the database, the demo merchant whose secret is shown once).
+  await assertPortFree(config.port, config.host);
   const keys = resolveKeys(config, logger);
   const { database, orm, sql } = await openStorage(config, logger);
   if (!database.embedded) await warnOnServerSettings(sql, logger);
@@ -108,6 +111,22 @@ export async function startService(
       await database.close();
     },
   };
+}
+
+/** Refuses to start, plainly, when another process listens on the port (PORT=0 takes any free one). */
+export async function assertPortFree(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(`port ${port} on ${host} is in use (another instance of the service?): stop it, or set PORT`)
+          : new Error(`cannot listen on ${host}:${port}: ${err.message}`),
+      ),
+    );
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }
 
 /**

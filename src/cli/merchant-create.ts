@@ -29,8 +29,10 @@ async function main() {
   }
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
+  const { database, orm, sql } = await openStorage(config, logger, { reuseRunning: true, mustExist: true });
+  process.stderr.write(`database: ${database.description}\n`);
+  // After the database: a tool refused for want of one writes nothing, generated keys included.
   const keys = resolveKeys(config, logger);
-  const { database, orm, sql } = await openStorage(config, logger, { reuseRunning: true });
   try {
     const merchants = new MerchantService(orm, systemClock, new SecretBox(keys.encryptionKey), logger);
     const created = await RequestContext.create(orm.em, () => merchants.createMerchant({ name: values.name ?? '' }));

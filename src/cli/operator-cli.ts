@@ -20,8 +20,10 @@ import { createLogger } from '../shared/logger';
 export async function runWithServices(broadcast: boolean, work: (services: Services) => Promise<unknown>): Promise<number> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
+  const { database, orm, sql } = await openStorage(config, logger, { reuseRunning: true, mustExist: true });
+  process.stderr.write(`database: ${database.description}\n`);
+  // After the database: a tool refused for want of one writes nothing, generated keys included.
   const keys = resolveKeys(config, logger);
-  const { database, orm, sql } = await openStorage(config, logger, { reuseRunning: true });
   const pubsub = broadcast ? createPubSub(config.redisUrl, logger) : new InProcessPubSub();
   try {
     // prepare() learns the task ids the outbox's statement needs.

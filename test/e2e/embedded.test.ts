@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { graphql, request } from '../helpers/http';
-import { DIST_CLI, assertBuilt, cleanEnv, startServiceProcess } from '../helpers/process';
+import { DIST_CLI, DIST_MAIN, assertBuilt, cleanEnv, startServiceProcess } from '../helpers/process';
 
 const run = promisify(execFile);
 
@@ -48,6 +49,8 @@ describe('embedded default (DATABASE_URL unset)', () => {
       const created = JSON.parse(cli.stdout);
       expect(created).toMatchObject({ name: 'Acme Ltd', client_secret: expect.stringMatching(/^sk_/), webhook_secret: expect.stringMatching(/^whsec_/) });
       expect(cli.stderr).not.toContain(created.client_secret);
+      // It says which database it opened.
+      expect(cli.stderr).toContain(`database: the embedded database a running service serves from ${dataDir}`);
       const acme = await request(first.url, 'POST', '/v1/oauth/token', {
         body: { grant_type: 'client_credentials', client_id: created.client_id, client_secret: created.client_secret },
       });
@@ -68,6 +71,47 @@ describe('embedded default (DATABASE_URL unset)', () => {
       expect(token.status).toBe(200);
     } finally {
       expect(await second.stop()).toBe(0);
+    }
+  });
+
+  it('a tool refuses to guess: with DATABASE_URL unset and no embedded database in DATA_DIR, it opens nothing and writes nothing', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'payments-no-database-'));
+    try {
+      const env = cleanEnv({ DATA_DIR: empty });
+      const failed = await run(process.execPath, [DIST_CLI('merchant-create'), '--name', 'Nowhere Ltd'], { env }).then(
+        () => null,
+        (err: { code: number; stdout: string; stderr: string }) => err,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stdout).toBe('');
+      expect(failed?.stderr).toContain(`No database to open: DATABASE_URL is unset and ${empty} holds no embedded database`);
+      expect(fs.readdirSync(empty)).toEqual([]);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('a busy port stops the start before anything is created, and says so plainly', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'payments-busy-port-'));
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as net.AddressInfo).port;
+    try {
+      const failed = await run(process.execPath, [DIST_MAIN], {
+        env: cleanEnv({ DATA_DIR: empty, PORT: String(port), LOG_LEVEL: 'info' }),
+      }).then(
+        () => null,
+        (err: { code: number; stdout: string; stderr: string }) => err,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr).toBe(
+        `payments gateway failed to start: port ${port} on 127.0.0.1 is in use (another instance of the service?): stop it, or set PORT\n`,
+      );
+      expect(failed?.stdout).not.toContain('demo merchant');
+      expect(fs.readdirSync(empty)).toEqual([]);
+    } finally {
+      holder.close();
+      fs.rmSync(empty, { recursive: true, force: true });
     }
   });
 });

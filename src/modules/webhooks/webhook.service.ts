@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { PaymentsEnv } from '../../config';
 import type { Orm } from '../../db/orm';
@@ -90,11 +91,11 @@ export class WebhookService {
     };
   }
 
-  async getEvent(merchantId: string, eventId: string): Promise<EventWithDelivery & { attempts: WebhookAttempt[] }> {
-    const event = await this.orm.em.findOne(OutboxEvent, { id: eventId, merchantId });
+  async getEvent(merchantId: string, eventId: string, em: EntityManager = this.orm.em): Promise<EventWithDelivery & { attempts: WebhookAttempt[] }> {
+    const event = await em.findOne(OutboxEvent, { id: eventId, merchantId });
     if (!event) throw AppError.notFound('Event');
-    const delivery = await this.orm.em.findOne(WebhookDelivery, { eventId });
-    const attempts = await this.orm.em.find(WebhookAttempt, { eventId }, { orderBy: { id: 'asc' } });
+    const delivery = await em.findOne(WebhookDelivery, { eventId });
+    const attempts = await em.find(WebhookAttempt, { eventId }, { orderBy: { id: 'asc' } });
     return { event, delivery, attempts };
   }
 
@@ -125,6 +126,7 @@ export class WebhookService {
       await this.jobs.enqueue(em, { name: JobName.DeliverWebhook, payload: { eventId, attempt: delivery.attemptCount + 1 } });
     });
     this.jobs.nudgeLocal();
-    return this.getEvent(merchantId, eventId);
+    // Read afresh: the request's EntityManager still holds the delivery as it was before the resend.
+    return this.getEvent(merchantId, eventId, this.orm.em.fork());
   }
 }

@@ -291,6 +291,10 @@ describe('webhook delivery', () => {
       const resent = await request(app.url, 'POST', `/v1/webhooks/events/${id}/resend`, { token: owner.token });
       expect(resent.status).toBe(200);
       expect(resent.body.data).toMatchObject({ id, delivery_status: expect.stringMatching(/^(pending|delivered)$/) });
+      // The state after the resend was queued: pending with its attempt due, or (if that attempt ran already) delivered
+      // twice; never the state before it (delivered once), which the request's own cache held.
+      const answered = resent.body.data;
+      expect(answered.delivery_status === 'pending' ? answered.next_attempt_at !== null : answered.attempt_count === 2).toBe(true);
       const event = await awaitDelivery(app, owner.token, id, (e) => e.delivery_status === 'delivered' && e.attempt_count === 2);
       expect(event.attempts.map((a: any) => [a.attempt_number, a.status_code, a.success])).toEqual([
         [1, 200, true],
@@ -315,7 +319,7 @@ describe('webhook delivery', () => {
           attempts { attemptNumber attemptedAt url statusCode latencyMs success error }
         }
       }`;
-      const RESEND = `mutation ($id: String!) { resendWebhookEvent(id: $id) { id deliveryStatus attempts { attemptNumber } } }`;
+      const RESEND = `mutation ($id: String!) { resendWebhookEvent(id: $id) { id deliveryStatus attemptCount nextAttemptAt attempts { attemptNumber } } }`;
 
       it('webhookEvents pages like REST (Relay) and filters by type; its nodes resolve their attempts', async () => {
         const seen: string[] = [];
@@ -402,6 +406,9 @@ describe('webhook delivery', () => {
         const res = await graphql(app.url, RESEND, { token: owner.token, variables: { id } });
         expect(res.body.errors).toBeUndefined();
         expect(res.body.data.resendWebhookEvent).toMatchObject({ id, deliveryStatus: expect.stringMatching(/^(PENDING|DELIVERED)$/) });
+        // As on REST: the state after the resend was queued, never the one before it.
+        const answered = res.body.data.resendWebhookEvent;
+        expect(answered.deliveryStatus === 'PENDING' ? answered.nextAttemptAt !== null : answered.attemptCount === 2).toBe(true);
         await awaitDelivery(app, owner.token, id, (e) => e.delivery_status === 'delivered' && e.attempt_count === 2);
         const requests = requestsFor(owner.receiver, id);
         expect(requests).toHaveLength(before + 1);
