@@ -314,7 +314,13 @@ async function main(): Promise<number> {
     };
     // The setup instance counts in the same short window (with a budget never reached): the soak instance shares
     // its Redis counters, so they must have expired before the soak starts (see the wait after the calibration).
-    const soakEnv = (budget?: number) => ({ RATE_LIMIT_WINDOW_S: String(S.rateWindowS), ...(budget ? { RATE_LIMIT_MERCHANT: String(budget) } : {}) });
+    // Each merchant's opening balance covers every transfer it can send: at 217 req/s a 60-minute soak sent about
+    // 9,800 transfers of 100 USD (and their fee) per merchant, and the default million ran out in minute 60 (402s).
+    const soakEnv = (budget?: number) => ({
+      RATE_LIMIT_WINDOW_S: String(S.rateWindowS),
+      SANDBOX_OPENING_BALANCE: '1000000000',
+      ...(budget ? { RATE_LIMIT_MERCHANT: String(budget) } : {}),
+    });
     const productOpts = (env: Record<string, string>) => ({ settleMs: S.settleMs, dbPoolMax: S.dbPoolMax, env });
     let limits = opts.capacity !== null ? limitsFor(opts.capacity) : null;
     product = await startProduct(limits ? 'soak' : 'setup', dbUrl, keys, tmp, productOpts(soakEnv(limits?.budget)));
