@@ -51,6 +51,11 @@ describe('engine: three instances on one database, one killed with kill -9 mid-l
       JOB_POLL_INTERVAL_MS: '500',
       DB_POOL_MAX: '6',
       ...FAST_WEBHOOKS,
+      // The receiver runs in this test's process: on two cores busy with the rest of the suite it can miss a
+      // 500 ms timeout four times running, and a delivery out of retries is never delivered. More room here;
+      // the dead instance's claims are still recovered within its heartbeat (deadAfterMs: 2.5 s).
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_RETRY_SCHEDULE: '200ms,500ms,1s,2s,4s',
     });
     procs.push(...(await Promise.all([0, 1, 2].map(() => startServiceProcess(env)))));
     const [a, b, victim] = procs as [ServiceProcess, ServiceProcess, ServiceProcess];
