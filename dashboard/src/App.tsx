@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { Environment, Merchant } from './generated/graphql';
+import { graphql } from './generated';
+import type { MeQuery } from './generated/graphql';
 import { usePath } from './router';
 import { gql, onSessionChange, signOut, signedIn } from './session';
 import { Link } from './ui';
@@ -13,17 +14,25 @@ import { Sandbox, PaymentReturn } from './screens/Sandbox';
 import { Overview } from './screens/Overview';
 import { Balance } from './screens/Balance';
 
-type Me = { merchant: Pick<Merchant, 'name' | 'clientId'>; environment: Environment };
+const ME = graphql(`
+  query Me {
+    merchant {
+      name
+      clientId
+    }
+    environment
+  }
+`);
 
 export function App() {
   const path = usePath();
   const [session, setSession] = useState(0);
-  const [me, setMe] = useState<Me | null>(null);
+  const [me, setMe] = useState<MeQuery | null>(null);
 
   useEffect(() => onSessionChange(() => setSession((n) => n + 1)), []);
   useEffect(() => {
     if (!signedIn()) return setMe(null);
-    gql<Me>('{ merchant { name clientId } environment }').then(setMe, () => setMe(null));
+    gql(ME).then(setMe, () => setMe(null));
   }, [session]);
 
   // The 3-D Secure page returns the cardholder here, in its own tab: no session needed.

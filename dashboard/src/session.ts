@@ -1,11 +1,13 @@
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+import { Client as UrqlClient, fetchExchange, subscriptionExchange, type AnyVariables, type CombinedError } from '@urql/core';
 import { createClient, type Client } from 'graphql-ws';
 
 /**
  * The signed-in session: tokens live in this module's memory only (never localStorage,
  * sessionStorage, a cookie or a URL), so a reload or a closed tab signs out. The access
  * token is refreshed (refresh tokens rotate: the newest is kept) a minute before it expires;
- * sign-out revokes the family. Data goes through GraphQL and graphql-ws; tokens through
- * the API's OAuth endpoints.
+ * sign-out revokes the family. Data goes through GraphQL and graphql-ws (one urql client,
+ * typed documents from ./generated); tokens through the API's OAuth endpoints.
  */
 
 interface Tokens {
@@ -91,21 +93,51 @@ export async function signOut(): Promise<void> {
   if (refreshToken) await oauth('/v1/oauth/revoke', { token: refreshToken }).catch(() => undefined);
 }
 
-/** One GraphQL operation over HTTP; errors become ApiError with the API's code and field details. */
-export async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+/** The variables argument: optional when the operation has none that are required. */
+type VariablesArg<V> = Record<string, never> extends V ? [variables?: V] : [variables: V];
+
+/**
+ * The GraphQL client: urql's core, with no document cache (every screen reads fresh data, and a
+ * cache would add `__typename` to each selection, which the API's cost limit charges). It keeps
+ * urql's de-duplication of identical queries in flight, sends POST (as before; no GET), and hands
+ * subscriptions to the session's graphql-ws socket. The token is read for each request.
+ */
+const client = new UrqlClient({
+  url: '/graphql',
+  preferGetMethod: false,
+  requestPolicy: 'network-only',
+  fetchOptions: () => ({ headers: { accept: 'application/json', authorization: `Bearer ${tokens?.accessToken ?? ''}` } }),
+  exchanges: [
+    fetchExchange,
+    subscriptionExchange({
+      forwardSubscription: (request) => ({
+        subscribe: (sink) => ({ unsubscribe: ws().subscribe({ ...request, query: request.query ?? '' }, sink) }),
+      }),
+    }),
+  ],
+});
+
+/** An urql error as an ApiError with the API's code and field details; a failed connection stays what it was. */
+function apiError(error: CombinedError): Error {
+  const first = error.graphQLErrors[0] as { message: string; extensions?: { code?: string; details?: [] } } | undefined;
+  if (first) return new ApiError(first.message, first.extensions?.code ?? 'SERVER_ERROR', first.extensions?.details ?? []);
+  if (error.response instanceof Response) return new ApiError(`The service answered ${error.response.status}`, 'SERVER_ERROR');
+  return error.networkError ?? error;
+}
+
+/** One GraphQL operation (query or mutation) over HTTP; errors become ApiError with the API's code and field details. */
+export async function gql<T, V extends AnyVariables>(document: DocumentTypeDecoration<T, V>, ...[variables]: VariablesArg<V>): Promise<T> {
   if (!tokens) throw new ApiError('You are signed out', 'INVALID_TOKEN');
-  const res = await fetch('/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.accessToken}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const json = (await res.json().catch(() => null)) as { data?: T; errors?: Array<{ message: string; extensions?: { code?: string; details?: [] } }> } | null;
-  const error = json?.errors?.[0];
-  if (error || !json?.data) {
-    if (error?.extensions?.code === 'INVALID_TOKEN') clear();
-    throw new ApiError(error?.message ?? `The service answered ${res.status}`, error?.extensions?.code ?? 'SERVER_ERROR', error?.extensions?.details ?? []);
+  // A generated document is its operation's text (the operation first, then the fragments it uses).
+  const text = document.toString();
+  const vars = (variables ?? {}) as V;
+  const result = await (/^\s*mutation\b/.test(text) ? client.mutation<T, V>(text, vars) : client.query<T, V>(text, vars)).toPromise();
+  if (result.error || !result.data) {
+    const error = result.error ? apiError(result.error) : new ApiError('The service answered without data', 'SERVER_ERROR');
+    if (error instanceof ApiError && error.code === 'INVALID_TOKEN') clear();
+    throw error;
   }
-  return json.data;
+  return result.data;
 }
 
 /** The session's WebSocket (graphql-transport-ws), made on first use with the current token. */
@@ -119,9 +151,12 @@ function ws(): Client {
 }
 
 /** Subscribes while signed in; the returned function stops it. A new session (refresh) needs a new subscription. */
-export function subscribe<T>(query: string, variables: Record<string, unknown>, next: (data: T) => void): () => void {
+export function subscribe<T, V extends AnyVariables>(document: DocumentTypeDecoration<T, V>, variables: V, next: (data: T) => void): () => void {
   if (!tokens) return () => undefined;
-  return ws().subscribe<T>({ query, variables }, { next: (v) => v.data && next(v.data as T), error: () => undefined, complete: () => undefined });
+  const subscription = client.subscription<T, V>(document.toString(), variables).subscribe((result) => {
+    if (result.data) next(result.data);
+  });
+  return () => subscription.unsubscribe();
 }
 
 /**

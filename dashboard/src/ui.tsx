@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { ApiError } from './session';
-import { navigate } from './router';
+import { BASE, navigate } from './router';
 
 /** The codes a person should read in other words than the API's. */
 const PLAIN: Record<string, string> = {
@@ -69,7 +69,7 @@ export function Empty({ children }: { children: ReactNode }) {
 export function Link({ to, children, current = false }: { to: string; children: ReactNode; current?: boolean }) {
   return (
     <a
-      href={`/dashboard${to}`}
+      href={`${BASE}${to}`}
       aria-current={current ? 'page' : undefined}
       onClick={(e) => {
         if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;

@@ -1,23 +1,27 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { graphql } from '../generated';
+import type { BalanceTransactionFilter, BalanceTransactionType } from '../generated/graphql';
 import { formatAmount } from '../money';
 import { fetchFile, gql, subscribe } from '../session';
 import { Empty, ErrorText, Link, Loading, dateValue, dayAfter, dayStart, useLoad, when, words } from '../ui';
-import {
-  BALANCE_CHANGED,
-  BALANCE_TRANSACTION_FIELDS,
-  BALANCE_TRANSACTION_TYPES,
-  BALANCES,
-  FROM_A_TRANSACTION,
-  type BalanceRow,
-  type BalanceTransactionRow,
-} from './ledger.gql';
-
-type Page = { balanceTransactions: { edges: Array<{ node: BalanceTransactionRow }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+import { BALANCE_CHANGED, BALANCE_TRANSACTION_TYPES, BALANCES, FROM_A_TRANSACTION, type BalanceTransactionRow } from './ledger.gql';
 
 const PAGE_SIZE = 20;
-const LIST = `query($filter: BalanceTransactionFilter, $first: Int, $after: String) {
-  balanceTransactions(filter: $filter, first: $first, after: $after) { edges { node { ${BALANCE_TRANSACTION_FIELDS} } } pageInfo { hasNextPage endCursor } }
-}`;
+const LIST = graphql(`
+  query BalanceTransactions($filter: BalanceTransactionFilter, $first: Int, $after: String) {
+    balanceTransactions(filter: $filter, first: $first, after: $after) {
+      edges {
+        node {
+          ...BalanceTransactionFields
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
 
 /** Every movement of the balance, newest first: filters, paging, and new ones as they are posted. */
 function BalanceTransactions({ currencies }: { currencies: string[] }) {
@@ -28,7 +32,7 @@ function BalanceTransactions({ currencies }: { currencies: string[] }) {
   const [error, setError] = useState<unknown>(null);
   const [announce, setAnnounce] = useState('');
 
-  const filter = { currency: currency || null, type: type || null };
+  const filter: BalanceTransactionFilter = { currency: currency || null, type: (type || null) as BalanceTransactionType | null };
   const key = JSON.stringify(filter);
   const current = useRef(key);
   current.current = key;
@@ -38,7 +42,7 @@ function BalanceTransactions({ currencies }: { currencies: string[] }) {
   async function load(after: string | null) {
     setError(null);
     try {
-      const page = await gql<Page>(LIST, { filter, first: PAGE_SIZE, after });
+      const page = await gql(LIST, { filter, first: PAGE_SIZE, after });
       if (current.current !== key) return; // the filter changed meanwhile
       const nodes = page.balanceTransactions.edges.map((e) => e.node);
       const next = page.balanceTransactions.pageInfo.hasNextPage ? page.balanceTransactions.pageInfo.endCursor : null;
@@ -55,8 +59,8 @@ function BalanceTransactions({ currencies }: { currencies: string[] }) {
   // Live: when a balance (of the chosen currency) changes, its newest movements are read and the new ones put on top.
   useEffect(
     () =>
-      subscribe<{ balanceChanged: BalanceRow }>(BALANCE_CHANGED, { currency: currency || null }, ({ balanceChanged: b }) => {
-        gql<Page>(LIST, { filter, first: PAGE_SIZE, after: null }).then(
+      subscribe(BALANCE_CHANGED, { currency: currency || null }, ({ balanceChanged: b }) => {
+        gql(LIST, { filter, first: PAGE_SIZE, after: null }).then(
           (page) => {
             const nodes = page.balanceTransactions.edges.map((e) => e.node);
             setList((old) => {
@@ -245,7 +249,7 @@ function Statement({ currencies }: { currencies: string[] }) {
 
 /** The books: the balance transactions behind every balance, and statements to download. */
 export function Balance() {
-  const { data, error } = useLoad(() => gql<{ balances: BalanceRow[] }>(BALANCES), []);
+  const { data, error } = useLoad(() => gql(BALANCES), []);
   const currencies = (data?.balances ?? []).map((b) => b.currency);
   return (
     <section aria-labelledby="bal-title">

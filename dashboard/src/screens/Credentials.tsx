@@ -1,11 +1,27 @@
 import { useState } from 'react';
+import { graphql } from '../generated';
 import { gql } from '../session';
 import { ErrorText, Loading, useLoad, when } from '../ui';
 
-type Me = { merchant: { clientId: string; webhookSecretOverlapUntil: string | null } };
+const CREDENTIALS = graphql(`
+  query Credentials {
+    merchant {
+      clientId
+      webhookSecretOverlapUntil
+    }
+  }
+`);
+const ROTATE = graphql(`
+  mutation RotateWebhookSecret {
+    rotateWebhookSecret {
+      webhookSecret
+      previousSecretExpiresAt
+    }
+  }
+`);
 
 export function Credentials() {
-  const { data, error, reload } = useLoad(() => gql<Me>('{ merchant { clientId webhookSecretOverlapUntil } }'), []);
+  const { data, error, reload } = useLoad(() => gql(CREDENTIALS), []);
   const [secret, setSecret] = useState<string | null>(null);
   const [copied, setCopied] = useState('');
   const [rotateError, setRotateError] = useState<unknown>(null);
@@ -14,7 +30,7 @@ export function Credentials() {
     if (!confirm('Rotate the webhook signing secret? The old one keeps signing for 24 hours.')) return;
     setRotateError(null);
     try {
-      const res = await gql<{ rotateWebhookSecret: { webhookSecret: string } }>('mutation { rotateWebhookSecret { webhookSecret previousSecretExpiresAt } }');
+      const res = await gql(ROTATE);
       setSecret(res.rotateWebhookSecret.webhookSecret);
       setCopied('');
       reload();

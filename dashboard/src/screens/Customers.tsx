@@ -1,29 +1,67 @@
 import { useState } from 'react';
-import type { Customer, Kyc } from '../generated/graphql';
+import { graphql } from '../generated';
+import type { CustomerRowFragment } from '../generated/graphql';
 import { gql } from '../session';
 import { Empty, ErrorText, Link, Loading, StatusBadge, useLoad, when } from '../ui';
 import { Transactions } from './Transactions';
 
-type Row = Pick<Customer, 'customerUuid' | 'customerId' | 'firstName' | 'lastName' | 'countryCode' | 'kycStatus' | 'overallKycStatus' | 'createdAt'>;
-type Page = { customers: { edges: Array<{ node: Row }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
-const ROW = 'customerUuid customerId firstName lastName countryCode kycStatus overallKycStatus createdAt';
+type Row = CustomerRowFragment;
+graphql(`
+  fragment CustomerRow on Customer {
+    customerUuid
+    customerId
+    firstName
+    lastName
+    countryCode
+    kycStatus
+    overallKycStatus
+    createdAt
+  }
+`);
+const CUSTOMERS = graphql(`
+  query Customers($after: String) {
+    customers(first: 20, after: $after) {
+      edges {
+        node {
+          ...CustomerRow
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
+const CUSTOMER = graphql(`
+  query Customer($u: String!) {
+    customer(uuid: $u) {
+      ...CustomerRow
+      email
+      phoneNumber
+      dialCode
+      dateOfBirth
+    }
+    kyc(customerUuid: $u) {
+      kycStatus
+      overallKycStatus
+      submittedAt
+      reviewedAt
+      rejectionReason
+    }
+  }
+`);
 
 export function Customers() {
   const [extra, setExtra] = useState<Row[]>([]);
   const [cursor, setCursor] = useState<string | null | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
-  const first = useLoad(
-    () => gql<Page>(`query($after: String) { customers(first: 20, after: $after) { edges { node { ${ROW} } } pageInfo { hasNextPage endCursor } } }`),
-    [],
-  );
+  const first = useLoad(() => gql(CUSTOMERS), []);
   const next = cursor === undefined ? (first.data?.customers.pageInfo.hasNextPage ? first.data.customers.pageInfo.endCursor : null) : cursor;
 
   async function more() {
     try {
-      const page = await gql<Page>(
-        `query($after: String) { customers(first: 20, after: $after) { edges { node { ${ROW} } } pageInfo { hasNextPage endCursor } } }`,
-        { after: next },
-      );
+      const page = await gql(CUSTOMERS, { after: next });
       setExtra((old) => [...old, ...page.customers.edges.map((e) => e.node)]);
       setCursor(page.customers.pageInfo.hasNextPage ? page.customers.pageInfo.endCursor : null);
     } catch (err) {
@@ -62,17 +100,8 @@ export function Customers() {
   );
 }
 
-type One = { customer: Customer; kyc: Pick<Kyc, 'kycStatus' | 'overallKycStatus' | 'submittedAt' | 'reviewedAt' | 'rejectionReason'> };
-
 export function CustomerDetail({ uuid }: { uuid: string }) {
-  const { data, error } = useLoad(
-    () =>
-      gql<One>(
-        `query($u: String!) { customer(uuid: $u) { ${ROW} email phoneNumber dialCode dateOfBirth } kyc(customerUuid: $u) { kycStatus overallKycStatus submittedAt reviewedAt rejectionReason } }`,
-        { u: uuid },
-      ),
-    [uuid],
-  );
+  const { data, error } = useLoad(() => gql(CUSTOMER, { u: uuid }), [uuid]);
   if (error) return <ErrorText error={error} />;
   if (!data) return <Loading what="the customer" />;
   const { customer: c, kyc } = data;

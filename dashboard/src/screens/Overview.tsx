@@ -1,15 +1,30 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Activity, ActivityDay } from '../generated/graphql';
+import { graphql } from '../generated';
+import type { ActivityQuery } from '../generated/graphql';
 import { decimalsOf, formatAmount, inCurrency, isZero, sum } from '../money';
 import { gql, subscribe } from '../session';
 import { Empty, ErrorText, Loading, useLoad } from '../ui';
 import { BALANCE_CHANGED, BALANCES, withBalance, type BalanceRow } from './ledger.gql';
 
-type Day = Pick<ActivityDay, 'day' | 'currency' | 'collected' | 'paidOut'>;
-type ActivityData = Pick<Activity, 'finalCount' | 'successfulCount' | 'successRate'> & { days: Day[] };
+type ActivityData = ActivityQuery['activity'];
+type Day = ActivityData['days'][number];
 
 const DAYS = 30;
-const ACTIVITY = `query($days: Int) { activity(days: $days) { days { day currency collected paidOut } finalCount successfulCount successRate } }`;
+const ACTIVITY = graphql(`
+  query Activity($days: Int) {
+    activity(days: $days) {
+      days {
+        day
+        currency
+        collected
+        paidOut
+      }
+      finalCount
+      successfulCount
+      successRate
+    }
+  }
+`);
 
 /** YYYY-MM-DD (UTC, as the activity's days are) of a time. */
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
@@ -191,12 +206,12 @@ export function Overview() {
   const [announce, setAnnounce] = useState('');
   /** Balances heard live before the first read answered: they win over it. */
   const heard = useRef(new Map<string, BalanceRow>());
-  const activity = useLoad(() => gql<{ activity: ActivityData }>(ACTIVITY, { days: DAYS }), []);
+  const activity = useLoad(() => gql(ACTIVITY, { days: DAYS }), []);
   const reloadActivity = activity.reload;
 
   useEffect(() => {
     let stopped = false;
-    gql<{ balances: BalanceRow[] }>(BALANCES).then(
+    gql(BALANCES).then(
       ({ balances: list }) => !stopped && setBalances(list.map((b) => heard.current.get(b.currency) ?? b)),
       (err: unknown) => !stopped && setError(err),
     );
@@ -208,7 +223,7 @@ export function Overview() {
   // Live: a balance that changes is replaced; the activity is read again once a burst of changes is over.
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const stop = subscribe<{ balanceChanged: BalanceRow }>(BALANCE_CHANGED, { currency: null }, ({ balanceChanged: b }) => {
+    const stop = subscribe(BALANCE_CHANGED, { currency: null }, ({ balanceChanged: b }) => {
       heard.current.set(b.currency, b);
       setBalances((old) => (old ? withBalance(old, b) : old));
       setAnnounce(`${b.currency} balance changed: ${inCurrency(b.available, b.currency)} available`);

@@ -1,9 +1,74 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { Customer, Transaction } from '../generated/graphql';
+import { graphql } from '../generated';
+import type { EnrollCustomerMutation, PaymentFieldsFragment, SandboxCustomersQuery } from '../generated/graphql';
 import { inCurrency } from '../money';
 import { gql, subscribe } from '../session';
+import { BASE } from '../router';
 import { ErrorText, Link, StatusBadge, newReference, useLoad, words } from '../ui';
-import { BALANCE_FIELDS, BALANCES, type BalanceRow } from './ledger.gql';
+import { BALANCES, type BalanceRow } from './ledger.gql';
+
+const ENROLL = graphql(`
+  mutation EnrollCustomer($input: EnrollCustomerInput!) {
+    enrollCustomer(input: $input) {
+      customerUuid
+      firstName
+      lastName
+    }
+  }
+`);
+const SUBMIT_KYC = graphql(`
+  mutation SubmitKyc($u: String!, $input: SubmitKycInput!) {
+    submitKyc(customerUuid: $u, input: $input) {
+      kycStatus
+    }
+  }
+`);
+graphql(`
+  fragment PaymentFields on Transaction {
+    reference
+    externalReference
+    status
+    failureReason
+  }
+`);
+const PAYMENT_CHANGED = graphql(`
+  subscription PaymentChanged($r: String) {
+    transactionStatusChanged(reference: $r) {
+      ...PaymentFields
+    }
+  }
+`);
+const PAY = graphql(`
+  mutation InitiatePayment($input: InitiatePaymentInput!) {
+    initiatePayment(input: $input) {
+      ...PaymentFields
+      nextAction {
+        url
+      }
+    }
+  }
+`);
+const TOP_UP = graphql(`
+  mutation TopUpBalance($currency: String!, $amount: Decimal!) {
+    topUpBalance(currency: $currency, amount: $amount) {
+      ...BalanceFields
+    }
+  }
+`);
+const CUSTOMERS = graphql(`
+  query SandboxCustomers {
+    customers(first: 100) {
+      edges {
+        node {
+          customerUuid
+          firstName
+          lastName
+          kycStatus
+        }
+      }
+    }
+  }
+`);
 
 /** The sandbox's test cards (README → Card payments): what each one does. */
 const TEST_CARDS = [
@@ -13,26 +78,23 @@ const TEST_CARDS = [
 ];
 function EnrollCustomer({ onDone }: { onDone: () => void }) {
   const [error, setError] = useState<unknown>(null);
-  const [done, setDone] = useState<Customer | null>(null);
+  const [done, setDone] = useState<EnrollCustomerMutation['enrollCustomer'] | null>(null);
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     setError(null);
     try {
-      const { enrollCustomer } = await gql<{ enrollCustomer: Customer }>(
-        'mutation($input: EnrollCustomerInput!) { enrollCustomer(input: $input) { customerUuid firstName lastName } }',
-        {
-          input: {
-            customerId: newReference('test-customer'),
-            firstName: f.get('firstName'),
-            lastName: f.get('lastName'),
-            email: f.get('email'),
-            phoneNumber: '712345678',
-            dialCode: '+254',
-            countryCode: 'KE',
-          },
+      const { enrollCustomer } = await gql(ENROLL, {
+        input: {
+          customerId: newReference('test-customer'),
+          firstName: f.get('firstName') as string,
+          lastName: f.get('lastName') as string,
+          email: f.get('email') as string,
+          phoneNumber: '712345678',
+          dialCode: '+254',
+          countryCode: 'KE',
         },
-      );
+      });
       setDone(enrollCustomer);
       onDone();
     } catch (err) {
@@ -65,7 +127,9 @@ function EnrollCustomer({ onDone }: { onDone: () => void }) {
   );
 }
 
-function SubmitKyc({ customers }: { customers: Array<Pick<Customer, 'customerUuid' | 'firstName' | 'lastName' | 'kycStatus'>> }) {
+type SandboxCustomer = SandboxCustomersQuery['customers']['edges'][number]['node'];
+
+function SubmitKyc({ customers }: { customers: SandboxCustomer[] }) {
   const [error, setError] = useState<unknown>(null);
   const [status, setStatus] = useState('');
   const waiting = customers.filter((c) => c.kycStatus === 'PENDING_KYC' || c.kycStatus === 'REJECTED');
@@ -74,19 +138,16 @@ function SubmitKyc({ customers }: { customers: Array<Pick<Customer, 'customerUui
     const f = new FormData(e.currentTarget);
     setError(null);
     try {
-      const { submitKyc } = await gql<{ submitKyc: { kycStatus: string } }>(
-        'mutation($u: String!, $input: SubmitKycInput!) { submitKyc(customerUuid: $u, input: $input) { kycStatus } }',
-        {
-          u: f.get('customer'),
-          input: {
-            idType: 'NATIONAL_ID',
-            idNumber: f.get('outcome') === 'reject' ? 'REJECT-0001' : 'A12345678',
-            idCountry: 'KE',
-            dateOfBirth: '1990-04-12',
-            address: { line1: '12 Moi Avenue', city: 'Nairobi', countryCode: 'KE' },
-          },
+      const { submitKyc } = await gql(SUBMIT_KYC, {
+        u: f.get('customer') as string,
+        input: {
+          idType: 'NATIONAL_ID',
+          idNumber: f.get('outcome') === 'reject' ? 'REJECT-0001' : 'A12345678',
+          idCountry: 'KE',
+          dateOfBirth: '1990-04-12',
+          address: { line1: '12 Moi Avenue', city: 'Nairobi', countryCode: 'KE' },
         },
-      );
+      });
       setStatus(`KYC submitted: ${words(submitKyc.kycStatus)}. The sandbox decides it in a moment.`);
     } catch (err) {
       setError(err);
@@ -125,7 +186,7 @@ function SubmitKyc({ customers }: { customers: Array<Pick<Customer, 'customerUui
   );
 }
 
-type Payment = Pick<Transaction, 'reference' | 'externalReference' | 'status' | 'failureReason'> & { nextAction: { url: string } | null };
+type Payment = PaymentFieldsFragment & { nextAction: { url: string } | null };
 
 function TestCardPayment() {
   const [error, setError] = useState<unknown>(null);
@@ -133,10 +194,8 @@ function TestCardPayment() {
 
   useEffect(() => {
     if (!payment || payment.status !== 'REQUIRES_ACTION') return undefined;
-    return subscribe<{ transactionStatusChanged: Payment }>(
-      'subscription($r: String) { transactionStatusChanged(reference: $r) { reference externalReference status failureReason } }',
-      { r: payment.reference },
-      ({ transactionStatusChanged: t }) => setPayment((p) => (p ? { ...p, ...t, nextAction: null } : p)),
+    return subscribe(PAYMENT_CHANGED, { r: payment.reference }, ({ transactionStatusChanged: t }) =>
+      setPayment((p) => (p ? { ...p, ...t, nextAction: null } : p)),
     );
   }, [payment?.reference, payment?.status]);
 
@@ -146,19 +205,16 @@ function TestCardPayment() {
     setError(null);
     setPayment(null);
     try {
-      const { initiatePayment } = await gql<{ initiatePayment: Payment }>(
-        'mutation($input: InitiatePaymentInput!) { initiatePayment(input: $input) { reference externalReference status failureReason nextAction { url } } }',
-        {
-          input: {
-            reference: newReference('test-payment'),
-            amount: String(f.get('amount')),
-            currency: 'NGN',
-            // Read from the form and sent: never kept by the dashboard.
-            card: { number: String(f.get('card')), expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123' },
-            redirectUrl: `${location.origin}/dashboard/payments/return`,
-          },
+      const { initiatePayment } = await gql(PAY, {
+        input: {
+          reference: newReference('test-payment'),
+          amount: String(f.get('amount')),
+          currency: 'NGN',
+          // Read from the form and sent: never kept by the dashboard.
+          card: { number: String(f.get('card')), expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123' },
+          redirectUrl: `${location.origin}${BASE}/payments/return`,
         },
-      );
+      });
       setPayment(initiatePayment);
       // The cardholder's page opens in its own tab: this one keeps the session (it is in memory only).
       if (initiatePayment.nextAction) window.open(initiatePayment.nextAction.url, '_blank', 'noopener');
@@ -216,10 +272,7 @@ function TopUp({ currencies }: { currencies: string[] }) {
     setError(null);
     setBusy(true);
     try {
-      const { topUpBalance } = await gql<{ topUpBalance: BalanceRow }>(
-        `mutation($currency: String!, $amount: Decimal!) { topUpBalance(currency: $currency, amount: $amount) { ${BALANCE_FIELDS} } }`,
-        { currency: f.get('currency'), amount: String(f.get('amount')).trim() },
-      );
+      const { topUpBalance } = await gql(TOP_UP, { currency: f.get('currency') as string, amount: String(f.get('amount')).trim() });
       setBalance(topUpBalance);
     } catch (err) {
       setError(err);
@@ -258,14 +311,8 @@ function TopUp({ currencies }: { currencies: string[] }) {
 }
 
 export function Sandbox() {
-  const customers = useLoad(
-    () =>
-      gql<{ customers: { edges: Array<{ node: Pick<Customer, 'customerUuid' | 'firstName' | 'lastName' | 'kycStatus'> }> } }>(
-        '{ customers(first: 100) { edges { node { customerUuid firstName lastName kycStatus } } } }',
-      ),
-    [],
-  );
-  const balances = useLoad(() => gql<{ balances: BalanceRow[] }>(BALANCES), []);
+  const customers = useLoad(() => gql(CUSTOMERS), []);
+  const balances = useLoad(() => gql(BALANCES), []);
   return (
     <section aria-labelledby="sb-title">
       <h2 id="sb-title">Sandbox tools</h2>

@@ -1,36 +1,106 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { Transaction } from '../generated/graphql';
+import { graphql } from '../generated';
+import type { RefundFieldsFragment, TransactionDetailQuery } from '../generated/graphql';
 import { compare, inCurrency, isZero, minus } from '../money';
 import { gql, subscribe } from '../session';
 import { ErrorText, Link, Loading, StatusBadge, newReference, useLoad, when, words } from '../ui';
-import { money, type Row } from './Transactions';
+import { money } from './Transactions';
 
-type Detail = Row &
-  Pick<
-    Transaction,
-    | 'destinationAmount'
-    | 'destinationCurrency'
-    | 'rate'
-    | 'fee'
-    | 'accountType'
-    | 'accountNumber'
-    | 'countryCode'
-    | 'bankInfo'
-    | 'beneficiary'
-    | 'card'
-    | 'completedAt'
-    | 'expiresAt'
-    | 'amountRefunded'
-    | 'paymentReference'
-  > & { history: Array<{ fromStatus: string | null; toStatus: string; reason: string | null; occurredAt: string }> };
+type Detail = TransactionDetailQuery['transaction'];
 
-const FIELDS = `reference externalReference type status failureReason amount currency sourceAmount sourceCurrency destinationAmount
-  destinationCurrency rate fee customerUuid accountType accountNumber countryCode createdAt completedAt expiresAt amountRefunded paymentReference
-  bankInfo { accountName accountNumber bankName bankCode } beneficiary { accountName accountNumber networkId } card { brand last4 }
-  history { fromStatus toStatus reason occurredAt }`;
+const DETAIL = graphql(`
+  query TransactionDetail($r: String!) {
+    transaction(reference: $r) {
+      reference
+      externalReference
+      type
+      status
+      failureReason
+      amount
+      currency
+      sourceAmount
+      sourceCurrency
+      destinationAmount
+      destinationCurrency
+      rate
+      fee
+      customerUuid
+      accountType
+      accountNumber
+      countryCode
+      createdAt
+      completedAt
+      expiresAt
+      amountRefunded
+      paymentReference
+      bankInfo {
+        accountName
+        accountNumber
+        bankName
+        bankCode
+      }
+      beneficiary {
+        accountName
+        accountNumber
+        networkId
+      }
+      card {
+        brand
+        last4
+      }
+      history {
+        fromStatus
+        toStatus
+        reason
+        occurredAt
+      }
+    }
+  }
+`);
 
-type Refund = Pick<Transaction, 'reference' | 'externalReference' | 'status' | 'failureReason' | 'amount' | 'currency'>;
-const REFUND_FIELDS = 'reference externalReference status failureReason amount currency';
+type Refund = RefundFieldsFragment;
+graphql(`
+  fragment RefundFields on Transaction {
+    reference
+    externalReference
+    status
+    failureReason
+    amount
+    currency
+  }
+`);
+
+const REFUND = graphql(`
+  mutation RefundPayment($input: RefundPaymentInput!) {
+    refundPayment(input: $input) {
+      ...RefundFields
+    }
+  }
+`);
+
+const REFUND_CHANGED = graphql(`
+  subscription RefundChanged($r: String) {
+    transactionStatusChanged(reference: $r) {
+      ...RefundFields
+    }
+  }
+`);
+
+const STATUS_CHANGED = graphql(`
+  subscription TransactionStatusChanged($r: String) {
+    transactionStatusChanged(reference: $r) {
+      status
+    }
+  }
+`);
+
+const SIMULATE = graphql(`
+  mutation SimulateTransaction($r: String!, $o: SimulationOutcome!) {
+    simulateTransaction(reference: $r, outcome: $o) {
+      status
+    }
+  }
+`);
 
 /** What is left to refund of a successful card payment; null when nothing is (or it is not one). */
 function refundable(t: Detail): string | null {
@@ -52,17 +122,14 @@ function RefundForm({ payment, left, onCreated }: { payment: Detail; left: strin
     setError(null);
     setBusy(true);
     try {
-      const { refundPayment } = await gql<{ refundPayment: Refund }>(
-        `mutation($input: RefundPaymentInput!) { refundPayment(input: $input) { ${REFUND_FIELDS} } }`,
-        {
-          input: {
-            paymentReference: payment.reference,
-            amount: String(f.get('amount')).trim() || null,
-            reason: String(f.get('reason')).trim(),
-            reference: String(f.get('reference')).trim(),
-          },
+      const { refundPayment } = await gql(REFUND, {
+        input: {
+          paymentReference: payment.reference,
+          amount: String(f.get('amount')).trim() || null,
+          reason: String(f.get('reason')).trim(),
+          reference: String(f.get('reference')).trim(),
         },
-      );
+      });
       onCreated(refundPayment);
     } catch (err) {
       setError(err);
@@ -100,10 +167,7 @@ function RefundForm({ payment, left, onCreated }: { payment: Detail; left: strin
 }
 
 export function TransactionDetail({ reference, sandbox }: { reference: string; sandbox: boolean }) {
-  const { data, error, loading, reload } = useLoad(
-    () => gql<{ transaction: Detail }>(`query($r: String!) { transaction(reference: $r) { ${FIELDS} } }`, { r: reference }),
-    [reference],
-  );
+  const { data, error, loading, reload } = useLoad(() => gql(DETAIL, { r: reference }), [reference]);
   const [actionError, setActionError] = useState<unknown>(null);
   /** The refunds made here, newest first; their statuses change live. */
   const [refunds, setRefunds] = useState<Refund[]>([]);
@@ -116,28 +180,21 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
   useEffect(() => {
     if (!watched) return undefined;
     const stops = watched.split(' ').map((r) =>
-      subscribe<{ transactionStatusChanged: Refund }>(
-        `subscription($r: String) { transactionStatusChanged(reference: $r) { ${REFUND_FIELDS} } }`,
-        { r },
-        ({ transactionStatusChanged: changed }) => {
-          setRefunds((old) => old.map((x) => (x.reference === changed.reference ? { ...x, ...changed } : x)));
-          reload();
-        },
-      ),
+      subscribe(REFUND_CHANGED, { r }, ({ transactionStatusChanged: changed }) => {
+        setRefunds((old) => old.map((x) => (x.reference === changed.reference ? { ...x, ...changed } : x)));
+        reload();
+      }),
     );
     return () => stops.forEach((stop) => stop());
   }, [watched, reload]);
 
   // Live: a status change of this transaction reloads it (its history grows too).
-  useEffect(
-    () => subscribe(`subscription($r: String) { transactionStatusChanged(reference: $r) { status } }`, { r: reference }, () => reload()),
-    [reference, reload],
-  );
+  useEffect(() => subscribe(STATUS_CHANGED, { r: reference }, () => reload()), [reference, reload]);
 
   async function simulate(outcome: 'SUCCESSFUL' | 'FAILED') {
     setActionError(null);
     try {
-      await gql(`mutation($r: String!, $o: SimulationOutcome!) { simulateTransaction(reference: $r, outcome: $o) { status } }`, { r: reference, o: outcome });
+      await gql(SIMULATE, { r: reference, o: outcome });
       reload();
     } catch (err) {
       setActionError(err);

@@ -1,36 +1,35 @@
 import { useEffect, useState } from 'react';
-import type { Transaction, TransactionStatus, TransactionType } from '../generated/graphql';
+import { graphql } from '../generated';
+import type { TransactionFieldsFragment, TransactionFilter, TransactionStatus, TransactionType } from '../generated/graphql';
 import { inCurrency } from '../money';
 import { gql, subscribe } from '../session';
 import { Empty, ErrorText, Link, Loading, StatusBadge, dayAfter, dayStart, when, words } from '../ui';
-import { STATUS_CHANGED, TRANSACTION_FIELDS } from './transactions.gql';
+import { STATUS_CHANGED } from './transactions.gql';
 
-export type Row = Pick<
-  Transaction,
-  | 'reference'
-  | 'externalReference'
-  | 'type'
-  | 'status'
-  | 'failureReason'
-  | 'amount'
-  | 'currency'
-  | 'sourceAmount'
-  | 'sourceCurrency'
-  | 'customerUuid'
-  | 'createdAt'
->;
-type Page = { transactions: { edges: Array<{ node: Row }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+export type Row = TransactionFieldsFragment;
 
 const TYPES: TransactionType[] = ['COLLECTION', 'TRANSFER', 'PAYMENT', 'REFUND'];
 const STATUSES: TransactionStatus[] = ['PROCESSING', 'REQUIRES_ACTION', 'SUCCESSFUL', 'FAILED', 'EXPIRED'];
 const PAGE_SIZE = 20;
 
-const LIST = `query($filter: TransactionFilter, $first: Int, $after: String) {
-  transactions(filter: $filter, first: $first, after: $after) { edges { node { ${TRANSACTION_FIELDS} } } pageInfo { hasNextPage endCursor } }
-}`;
+const LIST = graphql(`
+  query Transactions($filter: TransactionFilter, $first: Int, $after: String) {
+    transactions(filter: $filter, first: $first, after: $after) {
+      edges {
+        node {
+          ...TransactionFields
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
 
-export const money = (t: Pick<Transaction, 'amount' | 'currency' | 'sourceAmount' | 'sourceCurrency'>) =>
-  t.amount ? inCurrency(t.amount, t.currency) : t.sourceAmount ? inCurrency(t.sourceAmount, t.sourceCurrency) : '—';
+type Money = { amount: string | null; currency: string | null; sourceAmount: string | null; sourceCurrency: string | null };
+export const money = (t: Money) => (t.amount ? inCurrency(t.amount, t.currency) : t.sourceAmount ? inCurrency(t.sourceAmount, t.sourceCurrency) : '—');
 
 /** The transactions list: filters, paging, and statuses that change as the events arrive. */
 export function Transactions({ customerUuid }: { customerUuid?: string }) {
@@ -43,13 +42,19 @@ export function Transactions({ customerUuid }: { customerUuid?: string }) {
   const [error, setError] = useState<unknown>(null);
   const [announce, setAnnounce] = useState('');
 
-  const filter = { type: type || null, status: status || null, customerUuid: customerUuid ?? null, createdFrom: dayStart(from), createdTo: dayAfter(to) };
+  const filter: TransactionFilter = {
+    type: (type || null) as TransactionType | null,
+    status: (status || null) as TransactionStatus | null,
+    customerUuid: customerUuid ?? null,
+    createdFrom: dayStart(from),
+    createdTo: dayAfter(to),
+  };
   const key = JSON.stringify(filter);
 
   async function load(after: string | null) {
     setError(null);
     try {
-      const page = await gql<Page>(LIST, { filter, first: PAGE_SIZE, after });
+      const page = await gql(LIST, { filter, first: PAGE_SIZE, after });
       const nodes = page.transactions.edges.map((e) => e.node);
       setRows((old) => (after && old ? [...old, ...nodes] : nodes));
       setCursor(page.transactions.pageInfo.hasNextPage ? page.transactions.pageInfo.endCursor : null);
@@ -66,7 +71,7 @@ export function Transactions({ customerUuid }: { customerUuid?: string }) {
   // Live: a status change updates its row, or adds the transaction when it fits the filters.
   useEffect(
     () =>
-      subscribe<{ transactionStatusChanged: Row }>(STATUS_CHANGED, {}, ({ transactionStatusChanged: t }) => {
+      subscribe(STATUS_CHANGED, {}, ({ transactionStatusChanged: t }) => {
         const fits = (!type || t.type === type) && (!status || t.status === status) && (!customerUuid || t.customerUuid === customerUuid);
         setRows((old) => {
           if (!old) return old;

@@ -1,28 +1,99 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { WebhookAttempt, WebhookEvent as Event } from '../generated/graphql';
+import { graphql } from '../generated';
+import type { WebhookEventRowFragment } from '../generated/graphql';
 import { gql } from '../session';
 import { Empty, ErrorText, Link, Loading, StatusBadge, useLoad, when } from '../ui';
 
-const EVENT_TYPES = [
-  'collection.successful',
-  'collection.failed',
-  'collection.expired',
-  'transfer.successful',
-  'transfer.failed',
-  'payment.successful',
-  'payment.failed',
-  'refund.successful',
-  'refund.failed',
-  'customer.kyc.approved',
-  'customer.kyc.rejected',
-];
-type Row = Pick<Event, 'id' | 'type' | 'createdAt' | 'deliveryStatus' | 'attemptCount' | 'deliveredAt' | 'nextAttemptAt'>;
-const ROW = 'id type createdAt deliveryStatus attemptCount deliveredAt nextAttemptAt';
+type Row = WebhookEventRowFragment;
+graphql(`
+  fragment WebhookEventRow on WebhookEvent {
+    id
+    type
+    createdAt
+    deliveryStatus
+    attemptCount
+    deliveredAt
+    nextAttemptAt
+  }
+`);
+graphql(`
+  fragment WebhookEventFull on WebhookEvent {
+    ...WebhookEventRow
+    data
+    attempts {
+      attemptNumber
+      attemptedAt
+      url
+      statusCode
+      latencyMs
+      success
+      error
+    }
+  }
+`);
+
+/** The event types the service knows (its own list, through the API): read once, kept for the tab's life. */
+const EVENT_TYPES = graphql(`
+  query WebhookEventTypes {
+    webhookEventTypes
+  }
+`);
+let eventTypes: Promise<string[]> | null = null;
+function readEventTypes(): Promise<string[]> {
+  eventTypes ??= gql(EVENT_TYPES).then(
+    (data) => data.webhookEventTypes,
+    (err: unknown) => {
+      eventTypes = null; // read again next time
+      throw err;
+    },
+  );
+  return eventTypes;
+}
+
+const ENDPOINT = graphql(`
+  query WebhookEndpoint {
+    merchant {
+      webhookUrl
+    }
+  }
+`);
+const SET_ENDPOINT = graphql(`
+  mutation SetWebhookEndpoint($url: String) {
+    setWebhookEndpoint(url: $url) {
+      webhookUrl
+    }
+  }
+`);
+const EVENTS = graphql(`
+  query WebhookEvents($type: String) {
+    webhookEvents(first: 50, type: $type) {
+      edges {
+        node {
+          ...WebhookEventRow
+        }
+      }
+    }
+  }
+`);
+const EVENT = graphql(`
+  query WebhookEventDetail($id: String!) {
+    webhookEvent(id: $id) {
+      ...WebhookEventFull
+    }
+  }
+`);
+const RESEND = graphql(`
+  mutation ResendWebhookEvent($id: String!) {
+    resendWebhookEvent(id: $id) {
+      ...WebhookEventFull
+    }
+  }
+`);
 /** The event log is re-read this often while it is open (deliveries are not streamed). */
 const REFRESH_MS = 2000;
 
 function Endpoint() {
-  const { data, error, set } = useLoad(() => gql<{ merchant: { webhookUrl: string | null } }>('{ merchant { webhookUrl } }'), []);
+  const { data, error, set } = useLoad(() => gql(ENDPOINT), []);
   const [saveError, setSaveError] = useState<unknown>(null);
   const [saved, setSaved] = useState('');
 
@@ -32,9 +103,7 @@ function Endpoint() {
     setSaveError(null);
     setSaved('');
     try {
-      const res = await gql<{ setWebhookEndpoint: { webhookUrl: string | null } }>('mutation($url: String) { setWebhookEndpoint(url: $url) { webhookUrl } }', {
-        url: url || null,
-      });
+      const res = await gql(SET_ENDPOINT, { url: url || null });
       set({ merchant: res.setWebhookEndpoint });
       setSaved(url ? 'Endpoint saved.' : 'Endpoint removed.');
     } catch (err) {
@@ -60,6 +129,7 @@ function Endpoint() {
 }
 
 export function Webhooks() {
+  const types = useLoad(readEventTypes, []);
   const [type, setType] = useState('');
   const [rows, setRows] = useState<Row[] | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -67,9 +137,7 @@ export function Webhooks() {
   useEffect(() => {
     let stopped = false;
     const read = () =>
-      gql<{ webhookEvents: { edges: Array<{ node: Row }> } }>(`query($type: String) { webhookEvents(first: 50, type: $type) { edges { node { ${ROW} } } } }`, {
-        type: type || null,
-      }).then(
+      gql(EVENTS, { type: type || null }).then(
         (page) => !stopped && (setRows(page.webhookEvents.edges.map((e) => e.node)), setError(null)),
         (err: unknown) => !stopped && setError(err),
       );
@@ -92,7 +160,7 @@ export function Webhooks() {
           Event type
           <select value={type} onChange={(e) => setType(e.target.value)}>
             <option value="">All</option>
-            {EVENT_TYPES.map((t) => (
+            {(types.data ?? []).map((t) => (
               <option key={t}>{t}</option>
             ))}
           </select>
@@ -119,20 +187,8 @@ export function Webhooks() {
   );
 }
 
-type Detail = Row & {
-  data: Record<string, unknown>;
-  attempts: Array<Pick<WebhookAttempt, 'attemptNumber' | 'attemptedAt' | 'url' | 'statusCode' | 'latencyMs' | 'success' | 'error'>>;
-};
-
 export function WebhookEvent({ id }: { id: string }) {
-  const { data, error, set, reload } = useLoad(
-    () =>
-      gql<{ webhookEvent: Detail }>(
-        `query($id: String!) { webhookEvent(id: $id) { ${ROW} data attempts { attemptNumber attemptedAt url statusCode latencyMs success error } } }`,
-        { id },
-      ),
-    [id],
-  );
+  const { data, error, set, reload } = useLoad(() => gql(EVENT, { id }), [id]);
   const [resendError, setResendError] = useState<unknown>(null);
   /** After a resend: the attempt count it must pass (a new attempt is on its way). */
   const [awaiting, setAwaiting] = useState<number | null>(null);
@@ -150,10 +206,7 @@ export function WebhookEvent({ id }: { id: string }) {
   async function resend() {
     setResendError(null);
     try {
-      const res = await gql<{ resendWebhookEvent: Detail }>(
-        `mutation($id: String!) { resendWebhookEvent(id: $id) { ${ROW} data attempts { attemptNumber attemptedAt url statusCode latencyMs success error } } }`,
-        { id },
-      );
+      const res = await gql(RESEND, { id });
       setAwaiting(count);
       set({ webhookEvent: res.resendWebhookEvent });
     } catch (err) {

@@ -1,19 +1,50 @@
-import type { Balance, BalanceTransaction, BalanceTransactionType } from '../generated/graphql';
+import { graphql } from '../generated';
+import type { BalanceFieldsFragment, BalanceTransactionFieldsFragment, BalanceTransactionType } from '../generated/graphql';
 
 /** The books: balances, their movements and their live changes. */
-export type BalanceRow = Pick<Balance, 'currency' | 'available' | 'pending' | 'reserved'>;
-export const BALANCE_FIELDS = 'currency available pending reserved';
+export type BalanceRow = BalanceFieldsFragment;
 
-export const BALANCES = `{ balances { ${BALANCE_FIELDS} } }`;
+graphql(`
+  fragment BalanceFields on Balance {
+    currency
+    available
+    pending
+    reserved
+  }
+`);
+
+export const BALANCES = graphql(`
+  query Balances {
+    balances {
+      ...BalanceFields
+    }
+  }
+`);
 
 /** Every currency (currency omitted) or one, after each change commits. */
-export const BALANCE_CHANGED = `subscription($currency: String) { balanceChanged(currency: $currency) { ${BALANCE_FIELDS} } }`;
+export const BALANCE_CHANGED = graphql(`
+  subscription BalanceChanged($currency: String) {
+    balanceChanged(currency: $currency) {
+      ...BalanceFields
+    }
+  }
+`);
 
-export type BalanceTransactionRow = Pick<
-  BalanceTransaction,
-  'id' | 'type' | 'currency' | 'amount' | 'fee' | 'net' | 'balanceAfter' | 'sourceReference' | 'createdAt'
->;
-export const BALANCE_TRANSACTION_FIELDS = 'id type currency amount fee net balanceAfter sourceReference createdAt';
+export type BalanceTransactionRow = BalanceTransactionFieldsFragment;
+
+graphql(`
+  fragment BalanceTransactionFields on BalanceTransaction {
+    id
+    type
+    currency
+    amount
+    fee
+    net
+    balanceAfter
+    sourceReference
+    createdAt
+  }
+`);
 
 export const BALANCE_TRANSACTION_TYPES: BalanceTransactionType[] = [
   'COLLECTION',

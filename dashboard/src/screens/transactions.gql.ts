@@ -1,5 +1,31 @@
-/** The fields the dashboard shows of a transaction, in the list and as it changes live. */
-export const TRANSACTION_FIELDS = `reference externalReference type status failureReason amount currency sourceAmount sourceCurrency
-  destinationAmount destinationCurrency customerUuid accountType createdAt updatedAt completedAt`;
+import { graphql } from '../generated';
 
-export const STATUS_CHANGED = `subscription($r: String) { transactionStatusChanged(reference: $r) { ${TRANSACTION_FIELDS} } }`;
+/** The fields the dashboard shows of a transaction, in the list and as it changes live. */
+graphql(`
+  fragment TransactionFields on Transaction {
+    reference
+    externalReference
+    type
+    status
+    failureReason
+    amount
+    currency
+    sourceAmount
+    sourceCurrency
+    destinationAmount
+    destinationCurrency
+    customerUuid
+    accountType
+    createdAt
+    updatedAt
+    completedAt
+  }
+`);
+
+export const STATUS_CHANGED = graphql(`
+  subscription TransactionChanged($r: String) {
+    transactionStatusChanged(reference: $r) {
+      ...TransactionFields
+    }
+  }
+`);

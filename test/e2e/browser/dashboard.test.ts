@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
+import { EVENT_TYPES } from '../../../src/modules/outbox/event-types';
 import { DASHBOARD_DIST } from '../../../src/transport/dashboard/dashboard.routes';
 import { launchBrowser, type TestBrowser } from '../../helpers/browser';
 import { approvedCustomer } from '../../helpers/factories';
@@ -136,6 +137,15 @@ describe('merchant dashboard (sandbox)', () => {
     const row = page.locator('li.row', { hasText: 'collection.successful' });
     await row.getByText('delivered').waitFor({ timeout: 20_000 });
     await shot(page, 'webhooks');
+    // The type filter offers the service's own list (the webhookEventTypes query), and filters by it.
+    const filter = page.getByLabel('Event type');
+    await filter.locator('option', { hasText: EVENT_TYPES.at(-1) }).waitFor({ state: 'attached' });
+    expect(await filter.locator('option').allTextContents()).toEqual(['All', ...EVENT_TYPES]);
+    await filter.selectOption('collection.failed');
+    await page.getByText('No events yet.').waitFor();
+    await filter.selectOption('collection.successful');
+    await row.waitFor();
+    await filter.selectOption('');
     await row.getByRole('link').click();
     await page.getByRole('columnheader', { name: 'Status code' }).waitFor();
     expect(await page.locator('tbody tr').first().textContent()).toContain('200');

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Services } from '../../../container';
-import type { EventType } from '../../../modules/outbox/event-types';
+import { EVENT_TYPES, type EventType } from '../../../modules/outbox/event-types';
 import type { GraphQLContext } from '../context';
 import { MerchantObject } from '../merchant/merchant.types';
 import { toConnection } from '../relay';
@@ -44,6 +44,15 @@ export class WebhookResolver {
     // The type is a String here (event types have dots, which enum values cannot); the service checks it.
     const page = await this.services.webhooks.listEvents(ctx.auth.merchantId, { limit: first, after, type: type as EventType | null | undefined });
     return toConnection(page, (node) => WebhookEventObject.from(node));
+  }
+
+  @Query(() => [String], {
+    description:
+      'Every event type the service sends, e.g. "collection.successful": the values of WebhookEvent.type and of the webhookEvents type filter. Strings, not an enum: event types have dots.',
+  })
+  webhookEventTypes(): readonly string[] {
+    // The service's one list (modules/outbox/event-types), as it is: nothing is built per request.
+    return EVENT_TYPES;
   }
 
   @Query(() => WebhookEventObject, { description: 'One of your events, by id, with every delivery attempt.' })
