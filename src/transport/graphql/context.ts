@@ -1,5 +1,5 @@
 import type { Services } from '../../container';
-import type { SubscriptionService } from '../../events/subscription.service';
+import type { SubscriptionService } from '../../modules/subscriptions/subscription.service';
 import type { AuthContext } from '../../modules/auth/access-tokens';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';

@@ -27,10 +27,11 @@ import { withRequestLogger } from '../../shared/request-logger';
 import { assertCleanInput } from '../input-hygiene';
 import { mayHaveInexactNumber, parseExactNumbers } from '../exact-json';
 import { authorizationParam } from '../credentials';
-import { RateLimitedError, type RateLimits } from '../../shared/rate-limits';
+import { RateLimitedError, type RateLimits } from '../rate-limits';
 import { chargeOperation, rateLimitedGraphQLError } from './rate-limit';
 import { assertDocumentNesting } from './limits';
-import { observeSocketOperations, observeSockets, type GraphQLOperationObserver } from './operation-observer';
+import type { GraphQLOperationObserver } from '../../observability/graphql-operations';
+import { observeSocketOperations, observeSockets } from './operation-observer';
 import { PRE_INIT_MAX_FRAME_BYTES, setFrameLimit } from './ws-frame-limits';
 
 interface ConnectionState {
