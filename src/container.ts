@@ -38,6 +38,7 @@ import { CallbackUrls, ConnectorRouter } from './providers/routing';
 import { ManualKycReviewer } from './providers/manual-kyc-reviewer';
 import { SandboxKycReviewer } from './providers/sandbox/sandbox-kyc-reviewer';
 import { SandboxPaymentProvider } from './providers/sandbox/sandbox-payment-provider';
+import { sandboxVirtualAccounts } from './providers/sandbox/sandbox-virtual-accounts';
 import { readRateTable } from './modules/rates/rate-table';
 import { RatesService } from './modules/rates/rates.service';
 import { ReferenceService } from './modules/reference/reference.service';
@@ -278,16 +279,7 @@ function createConnectors(
 /** The in-process sandbox: decides by its tables (CONTRACT §6), with a virtual account per collection kept in the database. */
 function createSandboxConnector(sql: Sql, reference: ReferenceService, cardCharges: SandboxCardCharges, publicAddress: PublicAddress): Connector {
   return new SandboxPaymentProvider(
-    async (idempotencyKey) => {
-      const [row] = await sql.query<{ account_number: string }>(
-        `insert into sandbox_virtual_account (idempotency_key) values ($1)
-         on conflict (idempotency_key) do update set idempotency_key = excluded.idempotency_key
-         returning account_number`,
-        [idempotencyKey],
-        'sandbox_virtual_account',
-      );
-      return row!.account_number;
-    },
+    sandboxVirtualAccounts(sql),
     (countryCode) => {
       const bank = reference.networks(countryCode, 'bank')[0];
       return { bankName: bank?.name ?? 'Sandbox Bank', bankCode: bank?.code ?? 'SANDBOX' };
