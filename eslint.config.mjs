@@ -85,6 +85,18 @@ export default defineConfig([
               message: 'modules/ never import transport/: the doors depend on the services, not the other way round.',
             },
             {
+              target: 'src/observability',
+              from: ['src/transport', 'src/container.ts', 'src/app.ts', 'src/bootstrap.ts', 'src/main.ts', 'src/cli'],
+              message:
+                'observability/ sits below the wiring and the doors: it keeps the metrics and health checks; their HTTP routes live in transport/, and it is built by the composition root.',
+            },
+            {
+              target: 'src/providers',
+              from: ['src/modules', 'src/jobs', 'src/events', 'src/transport', 'src/container.ts', 'src/app.ts'],
+              message:
+                'providers/ holds the connectors, below the modules: they translate to a provider and back, and import nothing of the domain (the rails service that uses them lives in modules/rails).',
+            },
+            {
               target: 'src/shared',
               from: 'src/**',
               // no-restricted-paths matches glob exceptions, as they are, against absolute paths (and only globs).

@@ -11,17 +11,17 @@ import { buildGraphQLSchema } from './transport/graphql/schema';
 import { assertDocumentNesting, graphqlParseOptions, graphqlValidationRules } from './transport/graphql/limits';
 import { attachGraphQLWebSocket, type InDatabaseContext } from './transport/graphql/ws-server';
 import { restV1 } from './transport/rest';
-import { sendSuccess } from './transport/rest/envelope';
 import { clientErrorHandler, frameworkErrors, registerRestErrorHandling } from './transport/rest/error-handler';
 import { describePath } from './transport/rest/request-path';
 import { assertCleanInput } from './transport/input-hygiene';
 import { registerExactJsonParser } from './transport/exact-json';
 import { assertOneAuthorizationHeader } from './transport/credentials';
 import { acceptedRequestId, withRequestLogger } from './shared/request-logger';
-import { RateLimits } from './shared/rate-limits';
+import { RateLimits } from './transport/rate-limits';
 import { graphqlRateLimitPlugin } from './transport/graphql/rate-limit';
 import type { Logger } from './shared/logger';
-import { registerObservability, type Observability } from './observability/routes';
+import { Metrics } from './observability/metrics';
+import { registerObservability, type Observability } from './transport/observability.routes';
 import { dashboardRoutes } from './transport/dashboard/dashboard.routes';
 
 /**
@@ -122,16 +122,15 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     }
   });
 
-  // Every request's duration by route pattern, GET /metrics, /health/live and /health/ready (src/observability).
-  const observability = registerObservability(
-    fastify,
-    infra,
-    () => Object.fromEntries(services.rails.router.all().map((c) => [c.name, c.state])),
-    unservedRoutes(services),
-  );
-  fastify.get('/health', async (_request, reply) => {
-    await orm.em.getConnection().execute('select 1');
-    return sendSuccess(reply, 'OK', { status: 'ok', env: config.env });
+  // Every request's duration by route pattern, GET /metrics, /health, /health/live and /health/ready (transport/observability.routes.ts).
+  const observability = registerObservability(fastify, {
+    config,
+    logger: infra.logger,
+    metrics: infra.metrics ?? new Metrics({ ...infra, poolMax: config.dbPoolMax }),
+    checks: { database: () => infra.sql.query('select 1'), redis: config.redisUrl ? () => infra.pubsub.ping() : null },
+    health: () => orm.em.getConnection().execute('select 1'),
+    providers: () => Object.fromEntries(services.rails.router.all().map((c) => [c.name, c.state])),
+    degraded: unservedRoutes(services),
   });
   await fastify.register(restV1, { prefix: '/v1', services, config, rateLimits });
   // The merchant dashboard's files (a single-page app on the GraphQL API), from memory.

@@ -9,7 +9,7 @@ import { OAuthService } from './modules/auth/oauth.service';
 import { TokenRevocations } from './modules/auth/token-revocations';
 import { MerchantAccess } from './modules/auth/merchant-access';
 import { CustomerService } from './modules/customers/customer.service';
-import { SubscriptionService } from './events/subscription.service';
+import { SubscriptionService } from './modules/subscriptions/subscription.service';
 import { KycService } from './modules/kyc/kyc.service';
 import { Outbox } from './modules/outbox/outbox';
 import { parseRetrySchedule } from './modules/webhooks/retry-schedule';
@@ -33,11 +33,12 @@ import { PublicAddress } from './shared/public-address';
 import type { Connector } from './providers/connector';
 import { GuardedConnector } from './providers/breaker';
 import { realConnectors } from './providers/real-connectors';
-import { Rails } from './providers/rails';
+import { Rails } from './modules/rails/rails';
 import { CallbackUrls, ConnectorRouter } from './providers/routing';
 import { ManualKycReviewer } from './providers/manual-kyc-reviewer';
 import { SandboxKycReviewer } from './providers/sandbox/sandbox-kyc-reviewer';
 import { SandboxPaymentProvider } from './providers/sandbox/sandbox-payment-provider';
+import { sandboxVirtualAccounts } from './providers/sandbox/sandbox-virtual-accounts';
 import { readRateTable } from './modules/rates/rate-table';
 import { RatesService } from './modules/rates/rates.service';
 import { ReferenceService } from './modules/reference/reference.service';
@@ -278,16 +279,7 @@ function createConnectors(
 /** The in-process sandbox: decides by its tables (CONTRACT §6), with a virtual account per collection kept in the database. */
 function createSandboxConnector(sql: Sql, reference: ReferenceService, cardCharges: SandboxCardCharges, publicAddress: PublicAddress): Connector {
   return new SandboxPaymentProvider(
-    async (idempotencyKey) => {
-      const [row] = await sql.query<{ account_number: string }>(
-        `insert into sandbox_virtual_account (idempotency_key) values ($1)
-         on conflict (idempotency_key) do update set idempotency_key = excluded.idempotency_key
-         returning account_number`,
-        [idempotencyKey],
-        'sandbox_virtual_account',
-      );
-      return row!.account_number;
-    },
+    sandboxVirtualAccounts(sql),
     (countryCode) => {
       const bank = reference.networks(countryCode, 'bank')[0];
       return { bankName: bank?.name ?? 'Sandbox Bank', bankCode: bank?.code ?? 'SANDBOX' };

@@ -5,7 +5,7 @@ import type { JobQueueStats, JobRunner } from '../jobs/job-runner';
 import type { WebhookAttemptObserver } from '../modules/webhooks/webhook-dispatcher';
 import type { BreakerState, ConnectorObserver } from '../providers/breaker';
 import type { Logger } from '../shared/logger';
-import { ANONYMOUS_OPERATION, INVALID_OPERATION, type GraphQLOperationObserver } from '../transport/graphql/operation-observer';
+import { ANONYMOUS_OPERATION, INVALID_OPERATION, type GraphQLOperationObserver } from './graphql-operations';
 
 /** The route label of a request no route matched: never the raw URL (a label's values must stay few). */
 export const NOT_FOUND_ROUTE = 'not_found';

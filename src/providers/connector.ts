@@ -1,5 +1,12 @@
-import type { BankInfo } from '../modules/transactions/transaction.record';
 import { AppError, type ErrorCode } from '../shared/errors';
+
+/** Bank details a sender pays into (spec §2: all strings). */
+export interface BankInfo {
+  accountName: string;
+  accountNumber: string;
+  bankName: string;
+  bankCode: string;
+}
 
 /**
  * A connector: the gateway's side of one provider's API (the in-process sandbox, MTN MoMo,

@@ -57,6 +57,9 @@ describe('eslint.config.mjs: layer boundaries and cycles', () => {
     transportImportsModule: { filePath: 'src/transport/x.ts', code: `import type * as m from '../${someModule}';\nexport type X = typeof m;\n` },
     moduleImportsTransport: { filePath: `src/modules/${moduleDir}/x.ts`, code: `import * as t from '../../${transport}';\nexport const x = t;\n` },
     moduleImportsGraphql: { filePath: `src/modules/${moduleDir}/x.ts`, code: "import { ObjectType } from 'type-graphql';\nexport const x = ObjectType;\n" },
+    observabilityImportsTransport: { filePath: 'src/observability/x.ts', code: `import * as t from '../${transport}';\nexport const x = t;\n` },
+    observabilityImportsContainer: { filePath: 'src/observability/x.ts', code: "import type { Services } from '../container';\nexport type X = Services;\n" },
+    providerImportsModule: { filePath: 'src/providers/x.ts', code: `import type * as m from '../${someModule}';\nexport type X = typeof m;\n` },
     sharedImportsModule: { filePath: 'src/shared/x.ts', code: `import * as m from '../${someModule}';\nexport const x = m;\n` },
     dashboardImportsService: { filePath: 'dashboard/src/x.ts', code: "import { AppError } from '../../src/shared/errors';\nexport const x = AppError;\n" },
     cycle: { filePath: 'test/fixtures/lint-cycle/a.ts', code: "import { b } from './b';\nexport const a = b;\n" },
@@ -69,6 +72,17 @@ describe('eslint.config.mjs: layer boundaries and cycles', () => {
     const out = lint(names.map((n) => cases[n]));
     results = Object.fromEntries(names.map((n, i) => [n, out[i]!])) as typeof results;
   }, 60_000);
+
+  it('observability/ may not import the doors or the wiring', () => {
+    expect(rules(results.observabilityImportsTransport)).toEqual(['import-x/no-restricted-paths']);
+    expect(results.observabilityImportsTransport[0]!.message).toMatch(/observability\/ sits below the wiring and the doors/);
+    expect(rules(results.observabilityImportsContainer)).toEqual(['import-x/no-restricted-paths']);
+  });
+
+  it('providers/ may not import the domain modules, not even a type', () => {
+    expect(rules(results.providerImportsModule)).toEqual(['import-x/no-restricted-paths']);
+    expect(results.providerImportsModule[0]!.message).toMatch(/providers\/ holds the connectors/);
+  });
 
   it('transport/ may not import the ORM', () => {
     expect(rules(results.transportImportsOrm)).toEqual(['no-restricted-imports']);

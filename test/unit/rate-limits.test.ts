@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import pino from 'pino';
-import { RateLimitedError, RateLimits, rateLimitHeaders, type RateLimitConfig } from '../../src/shared/rate-limits';
+import type { RateLimitConfig } from '../../src/config';
+import { RateLimitedError, RateLimits, rateLimitHeaders } from '../../src/transport/rate-limits';
 
 const config = (overrides: Partial<RateLimitConfig> = {}): RateLimitConfig => ({
   windowS: 60,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JobName } from '../../jobs/job-runner';
 import { capability, type CardDetails, type DecideTrigger, type Route, type RouteLeg, type SettlementDecision } from '../../providers/connector';
-import type { Rails } from '../../providers/rails';
+import type { Rails } from '../rails/rails';
 import type { Clock } from '../../shared/clock';
 import { hmac } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JobName } from '../../jobs/job-runner';
 import { capability, type DecideTrigger } from '../../providers/connector';
-import type { Rails } from '../../providers/rails';
+import type { Rails } from '../rails/rails';
 import { AppError } from '../../shared/errors';
 import { referenceField, requiredText } from '../../shared/fields';
 import { Decimal, formatAmount, parseAmount } from '../../shared/money';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JobName } from '../../jobs/job-runner';
 import { capability, type DecideTrigger, type RouteLeg } from '../../providers/connector';
-import type { Rails } from '../../providers/rails';
+import type { Rails } from '../rails/rails';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { currencyField } from '../../shared/fields';

@@ -4,7 +4,7 @@ import { formatAmount, parseAmount, type Decimal } from '../../shared/money';
 import { amountField, countryCodeField, dialCodeField, referenceField, requiredText } from '../../shared/fields';
 import type { CustomerService, Payer } from '../customers/customer.service';
 import type { DecideTrigger, Direction, Route as ConnectorRoute, RouteLeg, SettlementDecision } from '../../providers/connector';
-import type { Rails } from '../../providers/rails';
+import type { Rails } from '../rails/rails';
 import type { ReferenceService } from '../reference/reference.service';
 import type { Transaction } from './transaction.record';
 import { CHANNEL_TYPES, type Channel, type ChannelType, type Country, type Network, type RampType } from '../reference/reference.types';

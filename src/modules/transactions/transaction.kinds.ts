@@ -1,8 +1,8 @@
 import type { JobName, JobSpec } from '../../jobs/job-runner';
-import type { DecideTrigger, RouteLeg, SettlementDecision } from '../../providers/connector';
+import type { BankInfo, DecideTrigger, RouteLeg, SettlementDecision } from '../../providers/connector';
 import type { Decimal } from '../../shared/money';
 import type { Posting } from '../ledger/ledger.model';
-import type { BankInfo, Transaction } from './transaction.record';
+import type { Transaction } from './transaction.record';
 import type { FinalStatus, TransactionKind, TransactionStatus } from './transaction.state';
 
 /**

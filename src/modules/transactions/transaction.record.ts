@@ -1,13 +1,6 @@
 import { Decimal } from '../../shared/money';
+import type { BankInfo } from '../../providers/connector';
 import type { TransactionKind, TransactionStatus } from './transaction.state';
-
-/** Bank details a sender pays into (spec §2: all strings). */
-export interface BankInfo {
-  accountName: string;
-  accountNumber: string;
-  bankName: string;
-  bankCode: string;
-}
 
 /**
  * One transaction of any kind, as stored in the `transaction` table; kind-specific

@@ -29,7 +29,7 @@ import {
 } from './transaction.state';
 import { RECONCILE_KEY_PREFIX, commitsAsynchronously, type StatusChange, type TransactionStore } from './transaction.store';
 import { refusedTheRequest, type InboundNotification, type SettlementDecision } from '../../providers/connector';
-import type { Rails } from '../../providers/rails';
+import type { Rails } from '../rails/rails';
 
 const REFERENCE_PREFIX: Record<TransactionKind, string> = { collection: 'col', transfer: 'trf', payment: 'pay', refund: 'rfd' };
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JobName } from '../../jobs/job-runner';
-import type { Rails } from '../../providers/rails';
+import type { Rails } from '../rails/rails';
 import type { DecideTrigger, RouteLeg } from '../../providers/connector';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';

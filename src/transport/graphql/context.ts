@@ -1,9 +1,12 @@
-import type { Services } from '../../container';
-import type { SubscriptionService } from '../../events/subscription.service';
+import type { OAuthService } from '../../modules/auth/oauth.service';
+import type { SubscriptionService } from '../../modules/subscriptions/subscription.service';
 import type { AuthContext } from '../../modules/auth/access-tokens';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { toGraphQLError } from './errors';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { oauth: OAuthService };
 
 /** What every resolver receives, over HTTP and over the socket alike. */
 export interface GraphQLContext {
@@ -16,7 +19,7 @@ export interface GraphQLContext {
 }
 
 /** Authenticates the bearer token once per operation; a failure answers 401 INVALID_TOKEN. */
-export async function authenticatedContext(services: Services, authorization: unknown): Promise<GraphQLContext> {
+export async function authenticatedContext(services: UsedServices, authorization: unknown): Promise<GraphQLContext> {
   try {
     return { auth: await services.oauth.authenticate(typeof authorization === 'string' ? authorization : undefined) };
   } catch (err) {

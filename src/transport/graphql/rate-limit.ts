@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type DocumentNode } from 'graphql';
-import { RateLimitedError, rateLimitHeaders, type RateLimitState, type RateLimits } from '../../shared/rate-limits';
+import { RateLimitedError, rateLimitHeaders, type RateLimitState, type RateLimits } from '../rate-limits';
 import type { GraphQLContext } from './context';
 import { operationCost } from './limits';
 import { toGraphQLError } from './errors';

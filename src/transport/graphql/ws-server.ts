@@ -16,7 +16,9 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { WebSocketServer } from 'ws';
-import type { Services } from '../../container';
+import type { OAuthService } from '../../modules/auth/oauth.service';
+import type { TokenRevocations } from '../../modules/auth/token-revocations';
+import type { SubscriptionService } from '../../modules/subscriptions/subscription.service';
 import type { AuthContext } from '../../modules/auth/access-tokens';
 import { AppError } from '../../shared/errors';
 import { mapAsyncIterator } from '../../shared/async-iterator';
@@ -27,11 +29,15 @@ import { withRequestLogger } from '../../shared/request-logger';
 import { assertCleanInput } from '../input-hygiene';
 import { mayHaveInexactNumber, parseExactNumbers } from '../exact-json';
 import { authorizationParam } from '../credentials';
-import { RateLimitedError, type RateLimits } from '../../shared/rate-limits';
+import { RateLimitedError, type RateLimits } from '../rate-limits';
 import { chargeOperation, rateLimitedGraphQLError } from './rate-limit';
 import { assertDocumentNesting } from './limits';
-import { observeSocketOperations, observeSockets, type GraphQLOperationObserver } from './operation-observer';
+import type { GraphQLOperationObserver } from '../../observability/graphql-operations';
+import { observeSocketOperations, observeSockets } from './operation-observer';
 import { PRE_INIT_MAX_FRAME_BYTES, setFrameLimit } from './ws-frame-limits';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { oauth: OAuthService; revocations: TokenRevocations; subscriptions: SubscriptionService };
 
 interface ConnectionState {
   auth?: AuthContext;
@@ -70,7 +76,7 @@ function withRequestContext<T>(inDatabaseContext: InDatabaseContext, args: Execu
 export function attachGraphQLWebSocket(
   server: Server,
   schema: GraphQLSchema,
-  services: Services,
+  services: UsedServices,
   inDatabaseContext: InDatabaseContext,
   logger: Logger,
   {

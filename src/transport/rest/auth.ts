@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../modules/auth/access-tokens';
 import type { OAuthService } from '../../modules/auth/oauth.service';
 import { AppError } from '../../shared/errors';
-import type { RateLimits } from '../../shared/rate-limits';
+import type { RateLimits } from '../rate-limits';
 import { limitRequest } from './rate-limit';
 
 declare module 'fastify' {

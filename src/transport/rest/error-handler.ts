@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toPublicError } from '../../shared/errors';
-import { RateLimitedError, rateLimitHeaders } from '../../shared/rate-limits';
+import { RateLimitedError, rateLimitHeaders } from '../rate-limits';
 import { errorBody } from './envelope';
 import { describePath } from './request-path';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Services } from '../../container';
-import type { RateLimits } from '../../shared/rate-limits';
+import type { RateLimits } from '../rate-limits';
 import { requireBearer } from './auth';
 import { registerIdempotency } from './idempotency';
 import { openApiRoutes } from './openapi/openapi.routes';

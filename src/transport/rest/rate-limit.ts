@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { rateLimitHeaders, type Budget, type RateLimits } from '../../shared/rate-limits';
+import { rateLimitHeaders, type Budget, type RateLimits } from '../rate-limits';
 
 /**
  * Counts one REST request against a budget and puts the RateLimit-* headers on the

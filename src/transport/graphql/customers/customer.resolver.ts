@@ -1,12 +1,16 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { Services } from '../../../container';
+import type { CustomerService } from '../../../modules/customers/customer.service';
+import type { KycService } from '../../../modules/kyc/kyc.service';
 import type { GraphQLContext } from '../context';
 import { toConnection } from '../relay';
 import { CustomerConnection, CustomerObject, EnrollCustomerInput, KycObject, SubmitKycInput } from './customer.types';
 
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { customers: CustomerService; kyc: KycService };
+
 @Resolver()
 export class CustomerResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: UsedServices) {}
 
   @Query(() => CustomerObject, { description: 'One of your customers, by customer_uuid.' })
   async customer(@Arg('uuid', () => String) uuid: string, @Ctx() ctx: GraphQLContext): Promise<CustomerObject> {

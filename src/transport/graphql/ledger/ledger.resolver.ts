@@ -1,6 +1,8 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { PaymentsEnv } from '../../../config';
-import type { Services } from '../../../container';
+import type { LedgerService } from '../../../modules/ledger/ledger.service';
+import type { RefundService } from '../../../modules/payments/refund.service';
+import type { ReferenceService } from '../../../modules/reference/reference.service';
 import { AppError } from '../../../shared/errors';
 import type { GraphQLContext } from '../context';
 import { toConnection } from '../relay';
@@ -15,11 +17,14 @@ import {
   RefundPaymentInput,
 } from './ledger.types';
 
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { ledger: LedgerService; reference: ReferenceService; refunds: RefundService };
+
 /** The books and refunds; the same service calls as /v1/balances, /v1/balance-transactions, /v1/refunds and the sandbox top-up. */
 @Resolver()
 export class LedgerResolver {
   constructor(
-    private readonly services: Services,
+    private readonly services: UsedServices,
     private readonly env: PaymentsEnv,
   ) {}
 

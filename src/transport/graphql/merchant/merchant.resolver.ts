@@ -1,14 +1,17 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
 import type { PaymentsEnv } from '../../../config';
-import type { Services } from '../../../container';
+import type { MerchantService } from '../../../modules/merchants/merchant.service';
 import { EnvironmentEnum } from '../enums';
 import type { GraphQLContext } from '../context';
 import { MerchantObject } from './merchant.types';
 
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { merchants: MerchantService };
+
 @Resolver(() => MerchantObject)
 export class MerchantResolver {
   constructor(
-    private readonly services: Services,
+    private readonly services: UsedServices,
     private readonly env: PaymentsEnv,
   ) {}
 

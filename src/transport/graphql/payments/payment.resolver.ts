@@ -1,15 +1,19 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { PaymentsEnv } from '../../../config';
-import type { Services } from '../../../container';
+import type { PaymentService } from '../../../modules/payments/payment.service';
+import type { ReferenceService } from '../../../modules/reference/reference.service';
 import type { GraphQLContext } from '../context';
 import { TransactionObject } from '../transactions/transaction.types';
 import { InitiatePaymentInput } from './payment.types';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { payments: PaymentService; reference: ReferenceService };
 
 /** Domestic card payments; the same service calls as /v1/payments/initiate and /v1/payments/verify/{reference}. */
 @Resolver()
 export class PaymentResolver {
   constructor(
-    private readonly services: Services,
+    private readonly services: UsedServices,
     _env: PaymentsEnv,
   ) {}
 

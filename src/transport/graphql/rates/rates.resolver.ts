@@ -1,14 +1,17 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
-import type { Services } from '../../../container';
+import type { RatesService } from '../../../modules/rates/rates.service';
 import type { Decimal } from '../../../shared/money';
 import type { GraphQLContext } from '../context';
 import { DecimalScalar } from '../scalars';
 import { QuoteObject } from './rates.types';
 
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { rates: RatesService };
+
 /** FX quotes; the same service call as GET /v1/crossborder/rates. */
 @Resolver()
 export class RatesResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: UsedServices) {}
 
   @Query(() => QuoteObject, { description: 'Prices a conversion now and stores it as a quote valid for 60 seconds.' })
   async rate(

@@ -1,13 +1,15 @@
 import { Arg, Query, Resolver } from 'type-graphql';
-import type { Services } from '../../../container';
-import type { ChannelType, RampType } from '../../../modules/reference/reference.service';
+import type { ReferenceService, ChannelType, RampType } from '../../../modules/reference/reference.service';
 import { ChannelTypeEnum, RampTypeEnum } from '../enums';
 import { ChannelObject, CountryObject, NetworkObject } from './reference.types';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { reference: ReferenceService };
 
 /** Cross-border lookups; the same service calls as GET /v1/crossborder/{countries,channels,networks}. */
 @Resolver()
 export class ReferenceResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: UsedServices) {}
 
   @Query(() => [CountryObject], { description: 'Every supported country.' })
   countries(): CountryObject[] {

@@ -1,6 +1,6 @@
 import { Arg, Resolver, Root, Subscription } from 'type-graphql';
 import type { PaymentsEnv } from '../../../config';
-import type { Services } from '../../../container';
+import type { ReferenceService } from '../../../modules/reference/reference.service';
 import type { KycRecord } from '../../../modules/kyc/kyc.service';
 import type { Transaction } from '../../../modules/transactions/transaction.record';
 import { AppError } from '../../../shared/errors';
@@ -9,6 +9,9 @@ import { KycObject } from '../customers/customer.types';
 import { BalanceObject } from '../ledger/ledger.types';
 import type { Balance } from '../../../modules/ledger/ledger.service';
 import { TransactionObject } from '../transactions/transaction.types';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { reference: ReferenceService };
 
 /** Subscriptions exist only over the WebSocket, whose context carries the subscription service. */
 function streams(context: GraphQLContext) {
@@ -19,7 +22,7 @@ function streams(context: GraphQLContext) {
 @Resolver()
 export class SubscriptionResolver {
   constructor(
-    private readonly services: Services,
+    private readonly services: UsedServices,
     _env: PaymentsEnv,
   ) {}
 

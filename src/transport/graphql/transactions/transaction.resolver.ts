@@ -1,8 +1,10 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { PaymentsEnv } from '../../../config';
-import type { Services } from '../../../container';
+import type { ReferenceService } from '../../../modules/reference/reference.service';
+import type { CollectionService } from '../../../modules/transactions/collection.service';
+import type { TransactionService, SimulationOutcome } from '../../../modules/transactions/transaction.service';
+import type { TransferService } from '../../../modules/transactions/transfer.service';
 import type { Transaction } from '../../../modules/transactions/transaction.record';
-import type { SimulationOutcome } from '../../../modules/transactions/transaction.service';
 import { AppError } from '../../../shared/errors';
 import { SimulationOutcomeEnum } from '../enums';
 import type { GraphQLContext } from '../context';
@@ -16,11 +18,14 @@ import {
   TransactionObject,
 } from './transaction.types';
 
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { collections: CollectionService; reference: ReferenceService; transactions: TransactionService; transfers: TransferService };
+
 /** Cross-border collections and transfers; the same service calls as /v1/crossborder/global-* and /v1/sandbox. */
 @Resolver(() => TransactionObject)
 export class TransactionResolver {
   constructor(
-    private readonly services: Services,
+    private readonly services: UsedServices,
     private readonly env: PaymentsEnv,
   ) {}
 

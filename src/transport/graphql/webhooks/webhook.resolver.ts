@@ -1,15 +1,19 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { Services } from '../../../container';
+import type { MerchantService } from '../../../modules/merchants/merchant.service';
+import type { WebhookService } from '../../../modules/webhooks/webhook.service';
 import { EVENT_TYPES, type EventType } from '../../../modules/outbox/event-types';
 import type { GraphQLContext } from '../context';
 import { MerchantObject } from '../merchant/merchant.types';
 import { toConnection } from '../relay';
 import { WebhookAttemptObject, WebhookEventConnection, WebhookEventObject, WebhookSecretRotationObject } from './webhook.types';
 
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { merchants: MerchantService; webhooks: WebhookService };
+
 /** Webhook endpoint, secret rotation and the event log; the same service calls as /v1/webhooks/*. */
 @Resolver(() => WebhookEventObject)
 export class WebhookResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: UsedServices) {}
 
   @Mutation(() => MerchantObject, {
     description:

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../container';
 import { safeEqual } from '../../../shared/crypto';
 import { AppError } from '../../../shared/errors';
-import type { RateLimits } from '../../../shared/rate-limits';
+import type { RateLimits } from '../../rate-limits';
 import { limitRequest } from '../rate-limit';
 import { sendSuccess } from '../envelope';
 import { adminKycRoutes } from './admin-kyc.routes';

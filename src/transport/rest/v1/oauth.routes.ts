@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../../container';
 import type { ClientCredentials } from '../../../modules/auth/oauth.service';
 import { AppError } from '../../../shared/errors';
-import type { RateLimits } from '../../../shared/rate-limits';
+import type { RateLimits } from '../../rate-limits';
 import { sendSuccess } from '../envelope';
 import { limitRequest } from '../rate-limit';
 import { fromRest } from '../field-names';

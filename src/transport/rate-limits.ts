@@ -1,32 +1,8 @@
 import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { AppError } from './errors';
-import type { Logger } from './logger';
-
-/**
- * The budgets, each counted in a fixed window of `windowS` seconds:
- * - merchant: every authenticated REST request (1 point) and GraphQL operation (its cost, in units);
- * - tokenIp: every attempt at /v1/oauth/token and /v1/oauth/revoke, by address, before the body is read;
- * - tokenFailures: failed attempts (wrong secret, unknown client, bad refresh token) by client_id and
- *   address: spent, that address is refused for that client_id, and for no other address;
- * - tokenIpFailures: failed attempts by address, whatever client_id they name (credential stuffing);
- * - tokenClient: failed attempts by client_id from every address, a looser ceiling against a
- *   distributed attack: spent, a failing attempt is answered 429 rather than 401 and the attack is
- *   logged, but the right secret still gets a token, so a stranger can never lock a merchant out;
- * - admin: every request to /v1/admin/*, by address, counted before the key is checked.
- * A budget of 0 turns that limit off.
- */
-export interface RateLimitConfig {
-  windowS: number;
-  merchant: number;
-  tokenClient: number;
-  tokenIp: number;
-  tokenFailures: number;
-  tokenIpFailures: number;
-  admin: number;
-  /** GraphQL cost per point of the merchant budget: an operation costing up to this counts as one request. */
-  graphqlCostUnit: number;
-}
+import { AppError } from '../shared/errors';
+import type { RateLimitConfig } from '../config';
+import type { Logger } from '../shared/logger';
 
 export type Budget = 'merchant' | 'tokenClient' | 'tokenIp' | 'tokenFailures' | 'tokenIpFailures' | 'admin';
 const BUDGETS: Budget[] = ['merchant', 'tokenClient', 'tokenIp', 'tokenFailures', 'tokenIpFailures', 'admin'];

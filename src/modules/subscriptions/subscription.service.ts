@@ -1,9 +1,9 @@
-import type { KycRecord, KycService } from '../modules/kyc/kyc.service';
-import type { Balance, LedgerService } from '../modules/ledger/ledger.service';
-import { fromWire, type Transaction } from '../modules/transactions/transaction.record';
-import { mapAsyncIterator } from '../shared/async-iterator';
-import { merchantEvents } from './merchant-events';
-import { Topic, type PubSub } from './pubsub';
+import type { KycRecord, KycService } from '../kyc/kyc.service';
+import type { Balance, LedgerService } from '../ledger/ledger.service';
+import { fromWire, type Transaction } from '../transactions/transaction.record';
+import { mapAsyncIterator } from '../../shared/async-iterator';
+import { merchantEvents } from '../../events/merchant-events';
+import { Topic, type PubSub } from '../../events/pubsub';
 
 /**
  * What GraphQL subscriptions stream: a merchant's own status changes, each as

@@ -1,8 +1,8 @@
-import { Params, type Sql } from '../db/sql';
-import { JobName, type JobRunner } from '../jobs/job-runner';
-import { runSelects } from '../modules/outbox/outbox';
-import type { Transaction } from '../modules/transactions/transaction.record';
-import type { GuardedConnector } from './breaker';
+import { Params, type Sql } from '../../db/sql';
+import { JobName, type JobRunner } from '../../jobs/job-runner';
+import { runSelects } from '../outbox/outbox';
+import type { Transaction } from '../transactions/transaction.record';
+import type { GuardedConnector } from '../../providers/breaker';
 import {
   msisdn,
   type DecideTrigger,
@@ -12,8 +12,8 @@ import {
   type Route,
   type RouteLeg,
   type StoredNotification,
-} from './connector';
-import { SANDBOX_CONNECTOR, type CallbackUrls, type ConnectorRouter } from './routing';
+} from '../../providers/connector';
+import { SANDBOX_CONNECTOR, type CallbackUrls, type ConnectorRouter } from '../../providers/routing';
 
 /** Notifications kept per transaction at most (a provider sends one or two): past that, a sender holding a leaked token could only add rows. */
 const MAX_NOTIFICATIONS = 100;

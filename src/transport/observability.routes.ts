@@ -1,12 +1,14 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { FastifyInstance } from 'fastify';
-import type { Infrastructure } from '../container';
+import type { Config } from '../config';
+import { Readiness } from '../observability/health';
+import type { Metrics } from '../observability/metrics';
 import { safeEqual } from '../shared/crypto';
 import { AppError } from '../shared/errors';
-import { graphqlOperationPlugin, type GraphQLOperationObserver } from '../transport/graphql/operation-observer';
-import { sendSuccess } from '../transport/rest/envelope';
-import { Readiness } from './health';
-import { Metrics } from './metrics';
+import type { GraphQLOperationObserver } from '../observability/graphql-operations';
+import { graphqlOperationPlugin } from './graphql/operation-observer';
+import type { Logger } from '../shared/logger';
+import { sendSuccess } from './rest/envelope';
 
 export interface Observability {
   /** Apollo plugin: observes each GraphQL operation over HTTP. */
@@ -21,12 +23,13 @@ export interface Observability {
 const QUIET = { logLevel: 'warn' as const };
 
 /**
- * Metrics and health. Every request's duration is observed once, when its response has
+ * Metrics and health (the metrics themselves are kept in src/observability). Every request's duration is observed once, when its response has
  * been sent, under its route's pattern (never the URL: a label's values must stay few).
  *
  * - GET /metrics: Prometheus text format. With METRICS_TOKEN set it requires
  *   `Authorization: Bearer <METRICS_TOKEN>`; without it, it is open in the sandbox and
  *   absent (404) in production, which must opt in with a token.
+ * - GET /health: the database answers through the ORM (the original liveness check).
  * - GET /health/live: the process answers (no I/O).
  * - GET /health/ready: the database answers `select 1` on the direct pool, Redis answers
  *   PING (when REDIS_URL is set), and the instance is not shutting down; else 503 naming
@@ -34,16 +37,25 @@ const QUIET = { logLevel: 'warn' as const };
  *   Ready but `degraded` (still 200: it serves what it can) when some routes have no connector,
  *   with the reasons (card payments, or the channels nobody serves).
  */
+/** What the probes and the scrape read. */
+export interface ObservabilityOptions {
+  config: Pick<Config, 'env' | 'metricsToken'>;
+  logger: Logger;
+  metrics: Metrics;
+  /** Pings, for /health/ready: the direct pool's `select 1`, and Redis's PING when REDIS_URL is set. */
+  checks: { database: () => Promise<unknown>; redis: (() => Promise<unknown>) | null };
+  /** GET /health's check: the ORM's connection answers `select 1`. */
+  health: () => Promise<unknown>;
+  /** Each connector's circuit breaker, shown in /health/ready's detail (an open one does not make the instance unready). */
+  providers: () => Record<string, string>;
+  /** What the instance cannot take (routes no connector serves): ready, but `degraded`, saying why. */
+  degraded: () => string[];
+}
+
 export function registerObservability(
   fastify: FastifyInstance,
-  infra: Infrastructure,
-  /** Each connector's circuit breaker, shown in /health/ready's detail (an open one does not make the instance unready). */
-  providers: () => Record<string, string> = () => ({}),
-  /** What the instance cannot take (routes no connector serves): ready, but `degraded`, saying why. */
-  degraded: () => string[] = () => [],
+  { config, logger, metrics, checks, health, providers, degraded }: ObservabilityOptions,
 ): Observability {
-  const { config, logger, sql, pubsub } = infra;
-  const metrics = infra.metrics ?? new Metrics({ ...infra, poolMax: config.dbPoolMax });
   fastify.addHook('onResponse', (request, reply, done) => {
     metrics.observeHttp(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime);
     done();
@@ -61,13 +73,11 @@ export function registerObservability(
     });
   }
 
-  const readiness = new Readiness(
-    {
-      database: () => sql.query('select 1'),
-      redis: config.redisUrl ? () => pubsub.ping() : null,
-    },
-    logger,
-  );
+  const readiness = new Readiness(checks, logger);
+  fastify.get('/health', async (_request, reply) => {
+    await health();
+    return sendSuccess(reply, 'OK', { status: 'ok', env: config.env });
+  });
   fastify.get('/health/live', QUIET, async (_request, reply) => sendSuccess(reply, 'Live', { status: 'ok' }));
   fastify.get('/health/ready', QUIET, async (_request, reply) => {
     const report = await readiness.report();
