@@ -3,7 +3,7 @@ import type { Params } from '../db/sql';
 
 /*
  * What code that adds jobs sees of the queue. It knows no job: each module declares its own names
- * and payloads (`<module>/<module>.jobs.ts`) and takes a `JobQueue` of them; the catalogue of every
+ * and payloads (its `<area>.jobs.ts`) and takes a `JobQueue` of them; the catalogue of every
  * job, and which operation runs each, are the composition root's (src/job-catalogue.ts, src/workers.ts).
  */
 
@@ -11,8 +11,8 @@ import type { Params } from '../db/sql';
  * One job to add inside the caller's statement or transaction, for a map of job names to payload
  * types `P` (a union over the names, so each name carries its own payload).
  */
-export type JobSpec<P, N extends keyof P & string = keyof P & string> = {
-  [K in N]: {
+export type JobSpec<P> = {
+  [K in keyof P & string]: {
     name: K;
     payload: P[K];
     /** Not before this many milliseconds from the commit (database time). */
@@ -24,7 +24,7 @@ export type JobSpec<P, N extends keyof P & string = keyof P & string> = {
      */
     key?: string;
   };
-}[N];
+}[keyof P & string];
 
 /**
  * Common table expressions that add jobs inside the caller's statement. `selects` must be
