@@ -3,7 +3,8 @@
 //
 // Most of this file is the architecture's guardrails (shared/STYLE.md, "Boundaries are checked by
 // a linter"): transport never imports the ORM or db/, modules never import transport/, shared/
-// imports nothing above it, and no import cycles. test/unit/lint-boundaries.test.ts shows each rule firing.
+// imports nothing above it, jobs/ (a generic runner) imports only db/, shared/ and config.ts, and no
+// import cycles. test/unit/lint-boundaries.test.ts shows each rule firing.
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
@@ -102,6 +103,13 @@ export default defineConfig([
               // no-restricted-paths matches glob exceptions, as they are, against absolute paths (and only globs).
               except: [`${root}/src/shared/**`, `${root}/src/config.*`],
               message: 'shared/ is the bottom layer: it imports only shared/ and config.ts, never modules, doors, db or wiring.',
+            },
+            {
+              target: 'src/jobs',
+              from: 'src/**',
+              except: [`${root}/src/jobs/**`, `${root}/src/db/**`, `${root}/src/shared/**`, `${root}/src/config.*`],
+              message:
+                'jobs/ is a generic runner: it imports only jobs/, db/, shared/ and config.ts. Modules declare their own jobs (<module>.jobs.ts); the catalogue and the handlers belong to the composition root (src/job-catalogue.ts, src/workers.ts).',
             },
           ],
         },

@@ -7,9 +7,9 @@ import { openDatabase } from './db/database';
 import { LOCK_KEYS, createOrm, migrate, withAdvisoryLock, type Orm } from './db/orm';
 import { createPubSub, type PubSub } from './events/pubsub';
 import { Sql } from './db/sql';
+import { JOB_CATALOGUE } from './job-catalogue';
 import { JobRunner, migrateJobSchema } from './jobs/job-runner';
 import { Metrics } from './observability/metrics';
-import { jobHandlers, startSweeps } from './jobs/workers';
 import type { MerchantCredentials } from './modules/merchants/merchant.service';
 import { seedReferenceData } from './modules/reference/reference.seed';
 import { systemClock, type Clock } from './shared/clock';
@@ -17,6 +17,7 @@ import { Faults } from './shared/faults';
 import { resolveKeys } from './shared/keys';
 import { createLogger, type Logger } from './shared/logger';
 import { serializeCredentials } from './transport/rest/v1/merchant.serializer';
+import { jobHandlers, startSweeps } from './workers';
 
 /** Database, ORM, migrations and reference data: what the service and every CLI need first. */
 export async function openStorage(config: Config, logger: Logger, opts: { reuseRunning?: boolean; mustExist?: boolean } = {}) {
@@ -61,6 +62,7 @@ export async function startService(
   if (!database.embedded) await warnOnServerSettings(sql, logger);
   const pubsub: PubSub = createPubSub(config.redisUrl, logger);
   const jobs = new JobRunner(
+    JOB_CATALOGUE,
     sql,
     logger,
     {

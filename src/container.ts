@@ -2,6 +2,7 @@ import type { Config } from './config';
 import type { Orm } from './db/orm';
 import type { Sql } from './db/sql';
 import type { PubSub } from './events/pubsub';
+import type { JobPayloads } from './job-catalogue';
 import type { JobRunner } from './jobs/job-runner';
 import type { Metrics } from './observability/metrics';
 import { AccessTokens } from './modules/auth/access-tokens';
@@ -15,6 +16,7 @@ import { Outbox } from './modules/outbox/outbox';
 import { parseRetrySchedule } from './modules/webhooks/retry-schedule';
 import { WebhookDispatcher } from './modules/webhooks/webhook-dispatcher';
 import { WebhookService } from './modules/webhooks/webhook.service';
+import { webhookDeliverySql } from './modules/webhooks/webhook-delivery.sql';
 import { MerchantService } from './modules/merchants/merchant.service';
 import { CollectionKind, CollectionService } from './modules/transactions/collection.service';
 import type { TransactionKinds } from './modules/transactions/transaction.kinds';
@@ -58,7 +60,8 @@ export interface Infrastructure {
   keys: KeyMaterial;
   /** Direct statements for the hot paths (the ORM's unit of work serves the rest). */
   sql: Sql;
-  jobs: JobRunner;
+  /** The job runner of every job in the catalogue (job-catalogue.ts); each service sees it as a queue of its own jobs. */
+  jobs: JobRunner<JobPayloads>;
   faults: Faults;
   /** This instance's Prometheus registry and the observers that feed it (the service's; CLIs have none). */
   metrics?: Metrics;
@@ -144,7 +147,8 @@ export function createServices(infra: Infrastructure): Services {
     infra.metrics?.ledgerVerified,
   );
   const customers = new CustomerService(orm, sql, clock, reference);
-  const outbox = new Outbox(clock, jobs);
+  // An event's statement also writes its webhook delivery and the job that attempts it (the webhooks module's SQL).
+  const outbox = new Outbox(clock, webhookDeliverySql(jobs));
   // Sandbox: the id_number rule decides after SANDBOX_KYC_DELAY_MS. Production: operators decide (docs/kyc-review.md).
   const kycReviewer = config.env === 'sandbox' ? new SandboxKycReviewer() : new ManualKycReviewer();
   const kyc = new KycService(

@@ -21,12 +21,15 @@
 import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import { Sql } from '../../src/db/sql';
-import { JobName, JobRunner } from '../../src/jobs/job-runner';
+import { JOB_CATALOGUE } from '../../src/job-catalogue';
+import { JobRunner } from '../../src/jobs/job-runner';
 import { readPayer } from '../../src/modules/customers/customer.service';
 import { Outbox } from '../../src/modules/outbox/outbox';
+import { TransactionJob } from '../../src/modules/transactions/transaction.jobs';
 import { BLANK, type Transaction } from '../../src/modules/transactions/transaction.record';
 import { newTransactionReference } from '../../src/modules/transactions/transaction.service';
 import { TransactionStore } from '../../src/modules/transactions/transaction.store';
+import { webhookDeliverySql } from '../../src/modules/webhooks/webhook-delivery.sql';
 import { systemClock } from '../../src/shared/clock';
 import { SecretBox, timeOrderedUuid } from '../../src/shared/crypto';
 import { AppError } from '../../src/shared/errors';
@@ -51,10 +54,10 @@ async function main() {
   if (!databaseUrl) throw new Error('DATABASE_URL is required');
   const logger = createLogger('silent');
   const sql = new Sql(databaseUrl, { max: Number(process.env.DB_POOL_MAX ?? 10), embedded: false, logger });
-  const jobs = new JobRunner(sql, logger, { concurrency: 1, pollIntervalMs: 60_000, heartbeatMs: 60_000, deadAfterMs: 240_000 }, false);
+  const jobs = new JobRunner(JOB_CATALOGUE, sql, logger, { concurrency: 1, pollIntervalMs: 60_000, heartbeatMs: 60_000, deadAfterMs: 240_000 }, false);
   await jobs.prepare(); // task ids only: no worker runs here
   const key = process.env.ENCRYPTION_KEY ? Buffer.from(process.env.ENCRYPTION_KEY, 'base64') : randomBytes(32);
-  const store = new TransactionStore(sql, jobs, new Outbox(systemClock, jobs), new SecretBox(key));
+  const store = new TransactionStore(sql, jobs, new Outbox(systemClock, webhookDeliverySql(jobs)), new SecretBox(key));
   const settleMs = Number(process.env.FLOOR_SETTLE_MS ?? 3_600_000);
 
   const app = Fastify({ logger: false, bodyLimit: 1_048_576 });
@@ -123,7 +126,14 @@ async function main() {
         next,
         from: 'initiating',
         history: { from: null, reason: 'initiated' },
-        jobs: [{ name: JobName.SettleTransaction, payload: { transactionId: txn.id }, delayMs: settleMs, key: `${JobName.SettleTransaction}:${txn.id}` }],
+        jobs: [
+          {
+            name: TransactionJob.SettleTransaction,
+            payload: { transactionId: txn.id },
+            delayMs: settleMs,
+            key: `${TransactionJob.SettleTransaction}:${txn.id}`,
+          },
+        ],
       });
       return reply.send({ status: 'success', data: { reference: next.reference, status: next.status, amount: b.amount, currency: b.currency } });
     },

@@ -3,6 +3,7 @@ import { openStorage } from '../bootstrap';
 import { loadConfig } from '../config';
 import { createServices, type Services } from '../container';
 import { createPubSub, InProcessPubSub } from '../events/pubsub';
+import { JOB_CATALOGUE } from '../job-catalogue';
 import { JobRunner } from '../jobs/job-runner';
 import { systemClock } from '../shared/clock';
 import { AppError } from '../shared/errors';
@@ -28,6 +29,7 @@ export async function runWithServices(broadcast: boolean, work: (services: Servi
   try {
     // prepare() learns the task ids the outbox's statement needs.
     const jobs = new JobRunner(
+      JOB_CATALOGUE,
       sql,
       logger,
       { concurrency: 1, pollIntervalMs: config.jobPollIntervalMs, heartbeatMs: config.jobHeartbeatMs, deadAfterMs: config.jobHeartbeatMs * 4 },

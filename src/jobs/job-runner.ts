@@ -3,87 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Logger as WorkerLogger, run, runMigrations, type Runner, type TaskList, type WorkerEvents, type WorkerPool } from 'graphile-worker';
 import { Params, executeOnOrm, type Sql } from '../db/sql';
 import type { Logger } from '../shared/logger';
-
-/** Every kind of durable background work, with its payload. */
-export enum JobName {
-  KycReview = 'kyc-review',
-  /** Ask the provider for a processing transaction's outcome (mobile money collections, transfers). */
-  SettleTransaction = 'settle-transaction',
-  /** A bank collection nobody paid into: expire it. */
-  ExpireCollection = 'expire-collection',
-  /** A card payment whose cardholder did not authenticate (3-D Secure) in time: fail it. */
-  ExpirePaymentAction = 'expire-payment-action',
-  /** Finish a transaction left `initiating` (its process died between the provider call and the commit). */
-  ReconcileInitiation = 'reconcile-initiation',
-  /** One webhook delivery attempt for an outbox event. */
-  DeliverWebhook = 'deliver-webhook',
-  /**
-   * Tell subscribers a KYC decision committed. A job rather than a direct publish, so a decision made
-   * in another process (the review CLI) reaches a running service's subscribers, with or without Redis.
-   */
-  PublishKycStatus = 'publish-kyc-status',
-  /** A settled collection's or payment's net, after the settlement delay: pending → available. */
-  ReleaseFunds = 'release-funds',
-  /** A provider sent a notification: ask it for the transaction's status (the notification is only a hint). */
-  CheckTransaction = 'check-transaction',
-}
-
-export interface JobPayloads {
-  [JobName.KycReview]: { submissionId: string };
-  /** `poll`: the how-many-th status query this is (its backoff follows PROVIDER_POLL_SCHEDULE). */
-  [JobName.SettleTransaction]: { transactionId: string; poll?: number };
-  [JobName.CheckTransaction]: { transactionId: string };
-  [JobName.ExpireCollection]: { transactionId: string };
-  [JobName.ExpirePaymentAction]: { transactionId: string };
-  [JobName.ReconcileInitiation]: { transactionId: string };
-  /** `attempt`: the attempt this job makes; a job for an attempt already made does nothing. */
-  [JobName.DeliverWebhook]: { eventId: string; attempt?: number };
-  [JobName.PublishKycStatus]: { merchantId: string; customerUuid: string };
-  [JobName.ReleaseFunds]: { transactionId: string };
-}
-
-/**
- * Lower runs first among due jobs. A webhook delivery tells a merchant about a
- * change already made, so it goes ahead of a backlog of settlements that make
- * new changes: under load, commit → webhook stays short.
- */
-const PRIORITY: Record<JobName, number> = {
-  [JobName.DeliverWebhook]: -10,
-  [JobName.KycReview]: 0,
-  [JobName.SettleTransaction]: 0,
-  [JobName.ExpireCollection]: 0,
-  [JobName.ExpirePaymentAction]: 0,
-  [JobName.ReconcileInitiation]: 0,
-  [JobName.PublishKycStatus]: -10,
-  [JobName.ReleaseFunds]: 0,
-  [JobName.CheckTransaction]: -5,
-};
-
-export type JobHandlers = { [K in JobName]: (payload: JobPayloads[K]) => Promise<void> };
-
-/** One job to add inside the caller's statement or transaction. */
-export interface JobSpec<T extends JobName = JobName> {
-  name: T;
-  payload: JobPayloads[T];
-  /** Not before this many milliseconds from the commit (database time). */
-  delayMs?: number;
-  /**
-   * At most one job per key: while a job with this key exists (waiting, running, or
-   * failed for good), adding another does nothing. Only for the paths that may add
-   * the same work twice (sweeps); hot paths add each job exactly once.
-   */
-  key?: string;
-}
-
-/**
- * Common table expressions that add jobs inside the caller's statement. `selects` must be
- * referenced by its final SELECT (`runSelects`), and the row it returns handed to
- * `JobRunner.wakeIfDue` after the commit.
- */
-export interface JobsSql {
-  ctes: string[];
-  selects: string[];
-}
+import type { JobCatalogue, JobHandlers, JobQueue, JobSpec, JobsSql } from './job-queue';
 
 /** One task's jobs as the queue holds them now (`JobRunner.queueStats`). */
 export interface JobQueueStats {
@@ -125,8 +45,11 @@ export interface JobRunnerSettings {
  * each instance heartbeats into `job_worker_instance`, and any live instance
  * releases the jobs of one that stopped heartbeating (kill -9, power loss). Job
  * handlers are idempotent: a released job that had half run runs again safely.
+ *
+ * Generic over its jobs `P` (names → payloads): the catalogue it is given (src/job-catalogue.ts)
+ * names every task and its options; jobs/ itself knows no job.
  */
-export class JobRunner {
+export class JobRunner<P> implements JobQueue<JobSpec<P>> {
   /** graphile-worker's id for each task, resolved once at start so a hot path adds a job with one plain INSERT. */
   private readonly taskIds = new Map<string, number>();
   private runner?: Runner;
@@ -137,6 +60,7 @@ export class JobRunner {
   private readonly events: WorkerEvents = new EventEmitter() as WorkerEvents;
 
   constructor(
+    private readonly catalogue: JobCatalogue<P>,
     private readonly sql: Sql,
     private readonly logger: Logger,
     private readonly settings: JobRunnerSettings,
@@ -147,7 +71,7 @@ export class JobRunner {
 
   /** Registers every task and learns its id (after the queue's migrations, before any job is added). */
   async prepare(): Promise<void> {
-    const names = Object.values(JobName);
+    const names = Object.keys(this.catalogue);
     await this.sql.query('insert into graphile_worker._private_tasks (identifier) select unnest($1::text[]) on conflict do nothing', [names]);
     const rows = await this.sql.query<{ id: number; identifier: string }>(
       'select id, identifier from graphile_worker._private_tasks where identifier = any($1::text[])',
@@ -171,13 +95,13 @@ export class JobRunner {
    * each is added exactly once, by the one statement that made the change (a delivery
    * job says which attempt it makes instead).
    */
-  jobsSql(params: Params, jobs: JobSpec[], guard: string, prefix: string): JobsSql {
+  jobsSql(params: Params, jobs: JobSpec<P>[], guard: string, prefix: string): JobsSql {
     if (jobs.length === 0) return { ctes: [], selects: [] };
     const rows = jobs.map((job) => {
       const taskId = this.taskIds.get(job.name);
       if (taskId === undefined) throw new Error(`job runner not prepared: no task id for ${job.name}`);
       const runAt = job.delayMs ? `now() + make_interval(secs => ${params.p(job.delayMs / 1000)})` : 'now()';
-      return `(${params.p(taskId)}::int, ${params.p(JSON.stringify(job.payload))}::json, ${runAt}, ${params.p(PRIORITY[job.name])}::smallint)`;
+      return `(${params.p(taskId)}::int, ${params.p(JSON.stringify(job.payload))}::json, ${runAt}, ${params.p(this.catalogue[job.name].priority)}::smallint)`;
     });
     return {
       ctes: [
@@ -191,9 +115,9 @@ export class JobRunner {
     };
   }
 
-  async start(handlers: JobHandlers): Promise<void> {
+  async start(handlers: JobHandlers<P>): Promise<void> {
     const taskList: TaskList = {};
-    for (const [name, handler] of Object.entries(handlers)) {
+    for (const [name, handler] of Object.entries<(payload: never) => Promise<void>>(handlers)) {
       taskList[name] = async (payload) => handler(payload as never);
     }
     const { concurrency, pollIntervalMs } = this.settings;
@@ -295,9 +219,9 @@ export class JobRunner {
   }
 
   /** Adds a job through the caller's ORM transaction (services that use the unit of work). */
-  async enqueue<T extends JobName>(em: EntityManager, job: JobSpec<T>): Promise<void> {
+  async enqueue(em: EntityManager, job: JobSpec<P>): Promise<void> {
     const params = new Params();
-    await executeOnOrm(em, `select ${addJobSql(params, job)}`, params.values);
+    await executeOnOrm(em, `select ${this.addJobSql(params, job)}`, params.values);
   }
 
   /** A condition: a job with the key `keySql` (an SQL expression) exists, in any state. */
@@ -327,11 +251,22 @@ export class JobRunner {
   }
 
   /** Adds jobs outside any other change (sweeps). */
-  async add(jobs: JobSpec[]): Promise<void> {
+  async add(jobs: JobSpec<P>[]): Promise<void> {
     if (jobs.length === 0) return;
     const params = new Params();
-    await this.sql.query(`select ${jobs.map((job) => addJobSql(params, job)).join(', ')}`, params.values);
+    await this.sql.query(`select ${jobs.map((job) => this.addJobSql(params, job)).join(', ')}`, params.values);
     this.nudgeLocal();
+  }
+
+  /**
+   * The SQL expression that adds `job` through graphile-worker's own `add_job` (which
+   * honours keys): for the paths that are not hot (sweeps, KYC, resend).
+   */
+  private addJobSql(params: Params, job: JobSpec<P>): string {
+    const runAt = job.delayMs ? `now() + make_interval(secs => ${params.p(job.delayMs / 1000)})` : 'null';
+    // 'unsafe_dedupe': an existing job with the key is left alone, not reset (the default mode would
+    // restart a waiting job's backoff, and clone a running one).
+    return `graphile_worker.add_job(${params.p(job.name)}::text, ${params.p(JSON.stringify(job.payload))}::json, run_at => ${runAt}, job_key => ${params.p(job.key ?? null)}::text, job_key_mode => 'unsafe_dedupe', priority => ${params.p(this.catalogue[job.name].priority)}::int, max_attempts => 25)`;
   }
 }
 
@@ -355,15 +290,4 @@ function workerLogger(logger: Logger): WorkerLogger {
 /** Installs or upgrades graphile-worker's schema (callers serialise instances with an advisory lock). */
 export async function migrateJobSchema(sql: Sql, logger: Logger): Promise<void> {
   await runMigrations({ pgPool: sql.pool, logger: workerLogger(logger) });
-}
-
-/**
- * The SQL expression that adds `job` through graphile-worker's own `add_job` (which
- * honours keys): for the paths that are not hot (sweeps, KYC, resend).
- */
-function addJobSql(params: Params, job: JobSpec): string {
-  const runAt = job.delayMs ? `now() + make_interval(secs => ${params.p(job.delayMs / 1000)})` : 'null';
-  // 'unsafe_dedupe': an existing job with the key is left alone, not reset (the default mode would
-  // restart a waiting job's backoff, and clone a running one).
-  return `graphile_worker.add_job(${params.p(job.name)}::text, ${params.p(JSON.stringify(job.payload))}::json, run_at => ${runAt}, job_key => ${params.p(job.key ?? null)}::text, job_key_mode => 'unsafe_dedupe', priority => ${params.p(PRIORITY[job.name])}::int, max_attempts => 25)`;
 }

@@ -47,7 +47,7 @@ interface PoolReading {
 export interface MetricSources {
   sql: Sql;
   orm: Orm;
-  jobs: Pick<JobRunner, 'queueStats'>;
+  jobs: Pick<JobRunner<unknown>, 'queueStats'>;
   logger: Logger;
   /** Each pool's size (DB_POOL_MAX). */
   poolMax: number;

@@ -50,6 +50,9 @@ describe('eslint.config.mjs: layer boundaries and cycles', () => {
   const transport = someFileIn('transport/rest');
   const moduleDir = readdirSync(path.join(ROOT, 'src/modules')).sort()[0]!;
   const someModule = someFileIn(`modules/${moduleDir}`);
+  const provider = someFileIn('providers');
+  const events = someFileIn('events');
+  const observability = someFileIn('observability');
 
   const cases = {
     transportImportsOrm: { filePath: 'src/transport/x.ts', code: "import { RequestContext } from '@mikro-orm/core';\nexport const x = RequestContext;\n" },
@@ -61,6 +64,26 @@ describe('eslint.config.mjs: layer boundaries and cycles', () => {
     observabilityImportsContainer: { filePath: 'src/observability/x.ts', code: "import type { Services } from '../container';\nexport type X = Services;\n" },
     providerImportsModule: { filePath: 'src/providers/x.ts', code: `import type * as m from '../${someModule}';\nexport type X = typeof m;\n` },
     sharedImportsModule: { filePath: 'src/shared/x.ts', code: `import * as m from '../${someModule}';\nexport const x = m;\n` },
+    jobsImportsModule: { filePath: 'src/jobs/x.ts', code: `import type * as m from '../${someModule}';\nexport type X = typeof m;\n` },
+    jobsImportsUpward: {
+      filePath: 'src/jobs/x.ts',
+      code: [
+        "import type { Services } from '../container';",
+        "import type { JobPayloads } from '../job-catalogue';",
+        `import type * as p from '../${provider}';`,
+        `import type * as e from '../${events}';`,
+        `import type * as t from '../${transport}';`,
+        `import type * as o from '../${observability}';`,
+        "import type * as app from '../app';",
+        "import type * as boot from '../bootstrap';",
+        'export type X = [Services, JobPayloads, typeof p, typeof e, typeof t, typeof o, typeof app, typeof boot];',
+        '',
+      ].join('\n'),
+    },
+    jobsImportsItsLayers: {
+      filePath: 'src/jobs/x.ts',
+      code: "import { Params } from '../db/sql';\nimport type { Logger } from '../shared/logger';\nimport type { Config } from '../config';\nexport type X = [Params, Logger, Config];\n",
+    },
     dashboardImportsService: { filePath: 'dashboard/src/x.ts', code: "import { AppError } from '../../src/shared/errors';\nexport const x = AppError;\n" },
     cycle: { filePath: 'test/fixtures/lint-cycle/a.ts', code: "import { b } from './b';\nexport const a = b;\n" },
     typeOnlyCycle: { filePath: 'test/fixtures/lint-cycle/a.ts', code: "import type { b } from './b';\nexport const a: typeof b = 'a';\n" },
@@ -105,6 +128,17 @@ describe('eslint.config.mjs: layer boundaries and cycles', () => {
 
   it('shared/ may not import a module', () => {
     expect(rules(results.sharedImportsModule)).toEqual(['import-x/no-restricted-paths']);
+  });
+
+  it('jobs/ may not import a module, nor anything else above it: it is a generic runner', () => {
+    expect(rules(results.jobsImportsModule)).toEqual(['import-x/no-restricted-paths']);
+    expect(results.jobsImportsModule[0]!.message).toMatch(/jobs\/ is a generic runner/);
+    // The container, the job catalogue, providers, events, transport, observability, app, bootstrap: one error each.
+    expect(rules(results.jobsImportsUpward)).toEqual(Array(8).fill('import-x/no-restricted-paths'));
+  });
+
+  it('jobs/ may import db/, shared/ and config.ts', () => {
+    expect(results.jobsImportsItsLayers).toEqual([]);
   });
 
   it('the dashboard may not import the service’s code: it runs on the public API alone', () => {

@@ -1,7 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { z } from 'zod';
 import type { Orm } from '../../db/orm';
-import { JobName, type JobRunner } from '../../jobs/job-runner';
 import type { KycReviewer } from '../../providers/kyc-reviewer';
 import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../shared/crypto';
@@ -16,6 +15,7 @@ import { Topic, type PubSub } from '../../events/pubsub';
 import { AppError } from '../../shared/errors';
 import type { Outbox } from '../outbox/outbox';
 import { KycSubmission } from './kyc-submission.entity';
+import { KycJob, type KycJobQueue } from './kyc.jobs';
 import {
   decisionSchema,
   deciderLabel,
@@ -69,7 +69,7 @@ export class KycService {
     private readonly clock: Clock,
     private readonly customers: CustomerService,
     private readonly reviewer: KycReviewer,
-    private readonly jobs: JobRunner,
+    private readonly jobs: KycJobQueue,
     private readonly outbox: Outbox,
     private readonly pubsub: PubSub,
     private readonly secretBox: SecretBox,
@@ -105,7 +105,7 @@ export class KycService {
       });
       await em.flush();
       await this.jobs.enqueue(em, {
-        name: JobName.KycReview,
+        name: KycJob.KycReview,
         payload: { submissionId: submission.id },
         delayMs: this.reviewDelayMs,
         key: `kyc-review:${submission.id}`,
@@ -190,7 +190,7 @@ export class KycService {
         subjectId: customer.id,
         payload: serializeKycRecord(record),
       });
-      await this.jobs.enqueue(tx, { name: JobName.PublishKycStatus, payload: { merchantId: customer.merchantId, customerUuid: customer.id } });
+      await this.jobs.enqueue(tx, { name: KycJob.PublishKycStatus, payload: { merchantId: customer.merchantId, customerUuid: customer.id } });
       this.logger.info({ merchantId: customer.merchantId, customerUuid: customer.id, submissionId: id, outcome: decided.outcome, reviewedBy }, 'KYC decided');
       return toSummary(submission);
     });

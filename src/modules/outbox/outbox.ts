@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { JobName, type JobRunner } from '../../jobs/job-runner';
 import { Params, executeOnOrm } from '../../db/sql';
+import { runSelects, type JobsSql } from '../../jobs/job-queue';
 import type { Clock } from '../../shared/clock';
 import { timeOrderedBytes } from '../../shared/crypto';
 import type { EventType } from './event-types';
@@ -12,45 +12,47 @@ export interface NewEvent {
   payload: Record<string, unknown>;
 }
 
-/** Common table expressions (and the SELECT CTEs the final SELECT must reference) that record one event. */
-export interface EventSql {
-  ctes: string[];
-  selects: string[];
-}
+/** An event with its id and time (`Outbox.stamp`). */
+export type StampedEvent = NewEvent & { id: string; createdAt: Date };
 
-/** The final SELECT's columns: each SELECT CTE's row count, under its own name (`<prefix>_wake`: a job due now was added). */
-export function runSelects(selects: string[]): string {
-  return selects.map((s) => `(select count(*) from ${s}) as ${s}`).join(', ');
-}
+/** Common table expressions (and the SELECT CTEs the final SELECT must reference, `runSelects`) that record one event. */
+export type EventSql = JobsSql;
+
+/**
+ * What else an event's statement writes, given by the composition root: the webhooks module's
+ * delivery row and the job that attempts it (webhooks/webhook-delivery.sql.ts). CTEs that read
+ * `recorded.cte` (the event's row, `id` and `merchant_id`; none when the event was not written);
+ * `recorded.createdAt` is the event's time, a parameter already bound. Their names start with
+ * `outbox_`, the statement's prefix for the event's part.
+ */
+export type EventFollowUpsSql = (params: Params, event: StampedEvent, recorded: { cte: string; createdAt: string }) => EventSql;
 
 /**
  * The transactional outbox. An event is written in the same database transaction
  * (on the hot paths: the same statement) as the state change that causes it, with
- * its webhook delivery and the job that attempts it, or not at all. No change is
- * ever without its event, and no event is lost to a crash.
+ * what follows from it (its webhook delivery and the job that attempts it), or not
+ * at all. No change is ever without its event, and no event is lost to a crash.
  */
 export class Outbox {
   constructor(
     private readonly clock: Clock,
-    private readonly jobs: JobRunner,
+    private readonly followUps: EventFollowUpsSql,
   ) {}
 
   /** A new event's id and time. */
-  stamp(event: NewEvent): NewEvent & { id: string; createdAt: Date } {
+  stamp(event: NewEvent): StampedEvent {
     return { ...event, id: `evt_${timeOrderedBytes(16).toString('base64url')}`, createdAt: this.clock.now() };
   }
 
   /**
-   * CTEs that record one event inside the statement making the state change.
+   * CTEs that record one event inside the statement making the state change, with its follow-ups.
    * `guard` names an earlier CTE: the event is written only if it returned a row
-   * (the change really happened). The webhook delivery and the job that will
-   * attempt it are written only when the merchant has an endpoint; an event of a
-   * merchant without one stays in the event log, unattempted (CONTRACT §8).
+   * (the change really happened).
    */
-  eventSql(params: Params, event: NewEvent & { id: string; createdAt: Date }, guard?: string): EventSql {
+  eventSql(params: Params, event: StampedEvent, guard?: string): EventSql {
     const now = `${params.p(event.createdAt)}::timestamptz`;
     const id = `${params.p(event.id)}::text`;
-    const delivery = this.jobs.jobsSql(params, [{ name: JobName.DeliverWebhook, payload: { eventId: event.id, attempt: 1 } }], 'outbox_dv', 'outbox');
+    const followUps = this.followUps(params, event, { cte: 'outbox_ev', createdAt: now });
     return {
       ctes: [
         `outbox_ev as (
@@ -58,22 +60,16 @@ export class Outbox {
           select ${id}, ${params.p(event.merchantId)}::uuid, ${params.p(event.type)}::text, ${params.p(event.subjectId)}::text, ${params.p(JSON.stringify(event.payload))}::jsonb, ${now}
           ${guard ? `from ${guard}` : ''}
           returning id, merchant_id)`,
-        `outbox_dv as (
-          insert into webhook_delivery (event_id, merchant_id, status, attempt_count, next_attempt_at, created_at, updated_at)
-          select outbox_ev.id, outbox_ev.merchant_id, 'pending', 0, ${now}, ${now}, ${now}
-          from outbox_ev join merchant on merchant.id = outbox_ev.merchant_id
-          where merchant.webhook_url is not null
-          returning event_id)`,
-        ...delivery.ctes,
+        ...followUps.ctes,
       ],
-      selects: delivery.selects,
+      selects: followUps.selects,
     };
   }
 
   /**
    * Records an event through the caller's ORM transaction (services that use the unit of work).
    * Its delivery job is added without a notification: the caller wakes the workers after its
-   * commit (`JobRunner.wake`).
+   * commit (`JobQueue.wake`).
    */
   async record(em: EntityManager, event: NewEvent): Promise<string> {
     const stamped = this.stamp(event);

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { JobName } from '../../jobs/job-runner';
 import { capability, type CardDetails, type DecideTrigger, type Route, type RouteLeg, type SettlementDecision } from '../../providers/connector';
 import type { Rails } from '../rails/rails';
 import type { Clock } from '../../shared/clock';
@@ -11,6 +10,7 @@ import { parseInput, type Command } from '../../shared/validation';
 import type { CustomerService } from '../customers/customer.service';
 import type { MerchantService } from '../merchants/merchant.service';
 import type { ReferenceService } from '../reference/reference.service';
+import { TransactionJob } from '../transactions/transaction.jobs';
 import { pastDeadline, type Transaction } from '../transactions/transaction.record';
 import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../transactions/transaction.kinds';
 import { moneyInLedger, moneyInLegs } from '../transactions/transaction.ledger';
@@ -204,7 +204,7 @@ export const CARD_ROUTE: Route = { channelType: 'card', countryCode: null, netwo
  */
 export class PaymentKind implements TransactionKindHandler<CardDetails> {
   readonly kind = 'payment' as const;
-  readonly expiry: Expiry = { from: 'requires_action', to: 'failed', reason: 'authentication_expired', job: JobName.ExpirePaymentAction };
+  readonly expiry: Expiry = { from: 'requires_action', to: 'failed', reason: 'authentication_expired', job: TransactionJob.ExpirePaymentAction };
   readonly expectedLegs: TransactionKindHandler['expectedLegs'];
 
   constructor(
@@ -255,7 +255,7 @@ export class PaymentKind implements TransactionKindHandler<CardDetails> {
           providerReference: charge.providerReference,
           nextActionUrl: charge.authenticationUrl,
           expiresAt: new Date(this.clock.now().getTime() + this.actionTtlS * 1000),
-          followUps: [{ name: JobName.ExpirePaymentAction, delayMs: this.actionTtlS * 1000 }],
+          followUps: [{ name: TransactionJob.ExpirePaymentAction, delayMs: this.actionTtlS * 1000 }],
         };
     }
   }

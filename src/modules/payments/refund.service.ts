@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { JobName } from '../../jobs/job-runner';
 import { capability, type DecideTrigger } from '../../providers/connector';
 import type { Rails } from '../rails/rails';
 import { AppError } from '../../shared/errors';
@@ -7,6 +6,7 @@ import { referenceField, requiredText } from '../../shared/fields';
 import { Decimal, formatAmount, parseAmount } from '../../shared/money';
 import { parseInput, type Command } from '../../shared/validation';
 import type { ReferenceService } from '../reference/reference.service';
+import { TransactionJob } from '../transactions/transaction.jobs';
 import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../transactions/transaction.kinds';
 import { moneyOutLedger, moneyOutLegs } from '../transactions/transaction.ledger';
 import type { Transaction } from '../transactions/transaction.record';
@@ -102,7 +102,7 @@ export class RefundKind implements TransactionKindHandler {
       reason: txn.reason,
       retry,
     });
-    return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
+    return { status: 'processing', providerReference, followUps: [{ name: TransactionJob.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
   }
 
   async settle(txn: Transaction, trigger: DecideTrigger) {

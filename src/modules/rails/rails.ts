@@ -1,6 +1,6 @@
 import { Params, type Sql } from '../../db/sql';
-import { JobName, type JobRunner } from '../../jobs/job-runner';
-import { runSelects } from '../outbox/outbox';
+import { runSelects } from '../../jobs/job-queue';
+import { TransactionJob, type TransactionJobQueue } from '../transactions/transaction.jobs';
 import type { Transaction } from '../transactions/transaction.record';
 import type { GuardedConnector } from '../../providers/breaker';
 import {
@@ -34,7 +34,7 @@ export class Rails {
     readonly router: ConnectorRouter,
     private readonly callbacks: CallbackUrls,
     private readonly sql: Sql,
-    private readonly jobs: JobRunner,
+    private readonly jobs: TransactionJobQueue,
     private readonly timing: {
       /** The sandbox decides this long after initiation (SANDBOX_SETTLE_MS). */
       sandboxSettleMs: number;
@@ -135,7 +135,7 @@ export class Rails {
    */
   async receive(n: ReceivedNotification): Promise<boolean> {
     const params = new Params();
-    const jobs = this.jobs.jobsSql(params, [{ name: JobName.CheckTransaction, payload: { transactionId: n.transactionId } }], 'kept', 'check');
+    const jobs = this.jobs.jobsSql(params, [{ name: TransactionJob.CheckTransaction, payload: { transactionId: n.transactionId } }], 'kept', 'check');
     const [row] = await this.sql.query<{ kept: string; check_wake: string }>(
       `with kept as (
          insert into provider_notification (connector, transaction_id, dedupe_key, method, content_type, body, parsed)

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { JobName } from '../../jobs/job-runner';
 import { capability, type DecideTrigger, type RouteLeg } from '../../providers/connector';
 import type { Rails } from '../rails/rails';
 import type { Clock } from '../../shared/clock';
@@ -19,6 +18,7 @@ import {
   crossBorderLeg,
   routeColumns,
 } from './cross-border.checks';
+import { TransactionJob } from './transaction.jobs';
 import type { Transaction } from './transaction.record';
 import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import { moneyInLedger, moneyInLegs } from './transaction.ledger';
@@ -69,7 +69,7 @@ export class CollectionService {
 /** The collection kind: a virtual account or a prompt; settled by the provider (momo) or the sender (bank); money in. */
 export class CollectionKind implements TransactionKindHandler {
   readonly kind = 'collection' as const;
-  readonly expiry: Expiry = { from: 'processing', to: 'expired', reason: 'not_paid_before_expiry', job: JobName.ExpireCollection };
+  readonly expiry: Expiry = { from: 'processing', to: 'expired', reason: 'not_paid_before_expiry', job: TransactionJob.ExpireCollection };
   readonly expectedLegs: TransactionKindHandler['expectedLegs'];
 
   constructor(
@@ -112,9 +112,9 @@ export class CollectionKind implements TransactionKindHandler {
         virtualAccountNumber: account.accountNumber,
         expiresAt,
         followUps: [
-          { name: JobName.ExpireCollection, delayMs: expiryMs },
+          { name: TransactionJob.ExpireCollection, delayMs: expiryMs },
           // A real provider is asked too (a lost webhook); the sandbox's account is paid by simulation.
-          ...(connector.inProcess ? [] : [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) } as const]),
+          ...(connector.inProcess ? [] : [{ name: TransactionJob.SettleTransaction, delayMs: this.rails.firstPollMs(txn) } as const]),
         ],
       };
     }
@@ -129,7 +129,7 @@ export class CollectionKind implements TransactionKindHandler {
       status: 'processing',
       providerReference,
       nextActionUrl: nextActionUrl ?? null,
-      followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }],
+      followUps: [{ name: TransactionJob.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }],
     };
   }
 

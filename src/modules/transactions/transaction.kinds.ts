@@ -1,8 +1,8 @@
-import type { JobName, JobSpec } from '../../jobs/job-runner';
 import type { BankInfo, DecideTrigger, RouteLeg, SettlementDecision } from '../../providers/connector';
 import type { Decimal } from '../../shared/money';
 import type { Posting } from '../ledger/ledger.model';
 import type { Transaction } from './transaction.record';
+import type { TransactionJob, TransactionJobSpec } from './transaction.jobs';
 import type { FinalStatus, TransactionKind, TransactionStatus } from './transaction.state';
 
 /**
@@ -13,7 +13,7 @@ import type { FinalStatus, TransactionKind, TransactionStatus } from './transact
 
 /** Work that follows a transaction the provider accepted (settlement, expiry); the job receives the transaction's id. */
 export interface FollowUp {
-  name: JobName.SettleTransaction | JobName.ExpireCollection | JobName.ExpirePaymentAction;
+  name: TransactionJob.SettleTransaction | TransactionJob.ExpireCollection | TransactionJob.ExpirePaymentAction;
   delayMs: number;
 }
 
@@ -40,7 +40,7 @@ export interface Expiry {
   from: TransactionStatus;
   to: FinalStatus;
   reason: string;
-  job: JobName.ExpireCollection | JobName.ExpirePaymentAction;
+  job: TransactionJob.ExpireCollection | TransactionJob.ExpirePaymentAction;
 }
 
 /**
@@ -50,7 +50,7 @@ export interface Expiry {
  */
 export interface LedgerEffect {
   postings: Posting[];
-  jobs?: JobSpec[];
+  jobs?: TransactionJobSpec[];
   parentClaim?: { parentId: string; amount: Decimal };
 }
 

@@ -1,4 +1,3 @@
-import { JobName } from '../../jobs/job-runner';
 import { Decimal } from '../../shared/money';
 import {
   clearingAccount,
@@ -11,6 +10,7 @@ import {
   type LedgerLine,
   type Posting,
 } from '../ledger/ledger.model';
+import { TransactionJob } from './transaction.jobs';
 import { NO_LEDGER_EFFECT, type ExpectedLegs, type LedgerEffect } from './transaction.kinds';
 import type { Transaction } from './transaction.record';
 
@@ -76,7 +76,7 @@ export function moneyInLedger(txn: Transaction, provider: string, releaseDelayMs
   if (releaseDelayMs <= 0) return { postings: [settle, releaseEntry(txn, net)] };
   return {
     postings: [settle],
-    jobs: [{ name: JobName.ReleaseFunds, payload: { transactionId: txn.id }, delayMs: releaseDelayMs }],
+    jobs: [{ name: TransactionJob.ReleaseFunds, payload: { transactionId: txn.id }, delayMs: releaseDelayMs }],
   };
 }
 

@@ -2,7 +2,6 @@ import { timeOrderedBytes, timeOrderedUuid } from '../../shared/crypto';
 import { z } from 'zod';
 import { publishAfterCommit } from '../../events/merchant-events';
 import { Topic, type PubSub } from '../../events/pubsub';
-import { JobName, type JobRunner, type JobSpec } from '../../jobs/job-runner';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import type { Faults } from '../../shared/faults';
@@ -16,6 +15,7 @@ import type { EventType } from '../outbox/event-types';
 import type { Outbox } from '../outbox/outbox';
 import { BLANK, pastDeadline, toWire, type Transaction, type TransactionEvent } from './transaction.record';
 import { NO_LEDGER_EFFECT, type LedgerEffect, type ProviderAnswer, type TransactionKindHandler, type TransactionKinds } from './transaction.kinds';
+import { TransactionJob, type TransactionJobQueue, type TransactionJobSpec } from './transaction.jobs';
 import { netOf, releaseEntry } from './transaction.ledger';
 import { serializeTransaction } from './transaction.serializer';
 import {
@@ -88,7 +88,7 @@ export class TransactionService {
     /** Routing, connectors and what providers send. */
     private readonly rails: Rails,
     private readonly clock: Clock,
-    private readonly jobs: JobRunner,
+    private readonly jobs: TransactionJobQueue,
     private readonly outbox: Outbox,
     private readonly pubsub: PubSub,
     private readonly faults: Faults,
@@ -180,7 +180,7 @@ export class TransactionService {
   /** Hands every transaction stuck `initiating` for longer than the reconciliation delay to a reconciliation job. */
   async sweepInitiating(): Promise<number> {
     const stale = await this.store.staleInitiating(this.reconcileAfterMs, SWEEP_BATCH);
-    await this.jobs.add(stale.map((id) => ({ name: JobName.ReconcileInitiation, payload: { transactionId: id }, key: `${RECONCILE_KEY_PREFIX}${id}` })));
+    await this.jobs.add(stale.map((id) => ({ name: TransactionJob.ReconcileInitiation, payload: { transactionId: id }, key: `${RECONCILE_KEY_PREFIX}${id}` })));
     return stale.length;
   }
 
@@ -206,7 +206,7 @@ export class TransactionService {
       updatedAt: now,
       completedAt: final ? now : null,
     };
-    const jobs: JobSpec[] =
+    const jobs: TransactionJobSpec[] =
       'followUps' in answer
         ? answer.followUps.map((f) => ({ name: f.name, payload: { transactionId: txn.id }, delayMs: f.delayMs, key: `${f.name}:${txn.id}` }))
         : [];
@@ -278,7 +278,7 @@ export class TransactionService {
       // Keyed by its place in the chain: a job that runs twice (a crash before it completed) adds it once.
       await this.jobs.add([
         {
-          name: JobName.SettleTransaction,
+          name: TransactionJob.SettleTransaction,
           payload: { transactionId, poll: poll + 1 },
           delayMs: this.rails.nextPollMs(poll),
           key: `poll:${transactionId}:${poll + 1}`,
@@ -344,7 +344,7 @@ export class TransactionService {
       // Its creation has not committed yet (the provider was quick): checked again shortly. After a crash, reconciliation
       // finishes it, reading the notifications too.
       if (this.clock.now().getTime() - txn.createdAt.getTime() < this.reconcileAfterMs) {
-        await this.jobs.add([{ name: JobName.CheckTransaction, payload: { transactionId }, delayMs: CHECK_AGAIN_MS }]);
+        await this.jobs.add([{ name: TransactionJob.CheckTransaction, payload: { transactionId }, delayMs: CHECK_AGAIN_MS }]);
       }
       return;
     }

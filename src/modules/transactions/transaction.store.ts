@@ -1,12 +1,13 @@
 import { Params, uniqueViolation, type Sql } from '../../db/sql';
-import type { JobRunner, JobSpec } from '../../jobs/job-runner';
+import { runSelects } from '../../jobs/job-queue';
 import type { SecretBox } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
 import { Decimal } from '../../shared/money';
 import { UUID_ID, decodeCursor } from '../../shared/pagination';
-import { runSelects, type NewEvent, type Outbox } from '../outbox/outbox';
+import type { NewEvent, Outbox } from '../outbox/outbox';
 import { insufficientFunds, isOverdraft } from '../ledger/ledger.model';
 import { postingsSql } from '../ledger/ledger.sql';
+import type { TransactionJobQueue, TransactionJobSpec } from './transaction.jobs';
 import { NO_LEDGER_EFFECT, type LedgerEffect } from './transaction.kinds';
 import type { Transaction, TransactionEvent } from './transaction.record';
 import type { TransactionKind, TransactionStatus } from './transaction.state';
@@ -127,7 +128,7 @@ export interface StatusChange {
   history: { from: TransactionStatus | null; reason: string };
   /** The outbox event, already stamped with its id and time. */
   event?: NewEvent & { id: string; createdAt: Date };
-  jobs?: JobSpec[];
+  jobs?: TransactionJobSpec[];
   /** What the change does to the books (its kind's `ledger`), in the same statement. */
   ledger?: LedgerEffect;
 }
@@ -146,7 +147,7 @@ export class TransactionStore {
 
   constructor(
     private readonly sql: Sql,
-    private readonly jobs: JobRunner,
+    private readonly jobs: TransactionJobQueue,
     private readonly outbox: Outbox,
     box: SecretBox,
   ) {

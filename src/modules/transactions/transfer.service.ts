@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { JobName } from '../../jobs/job-runner';
 import type { Rails } from '../rails/rails';
 import type { DecideTrigger, RouteLeg } from '../../providers/connector';
 import type { Clock } from '../../shared/clock';
@@ -20,6 +19,7 @@ import {
   crossBorderLeg,
   routeColumns,
 } from './cross-border.checks';
+import { TransactionJob } from './transaction.jobs';
 import type { Transaction } from './transaction.record';
 import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import { moneyOutLedger, moneyOutLegs } from './transaction.ledger';
@@ -138,7 +138,7 @@ export class TransferKind implements TransactionKindHandler {
       payer: this.rails.payer(txn),
       retry: retry ? await this.rails.retryContext(txn) : null,
     });
-    return { status: 'processing', providerReference, followUps: [{ name: JobName.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
+    return { status: 'processing', providerReference, followUps: [{ name: TransactionJob.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
   }
 
   settle(txn: Transaction, trigger: DecideTrigger) {

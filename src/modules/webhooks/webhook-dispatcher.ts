@@ -1,14 +1,14 @@
 import type { PaymentsEnv } from '../../config';
 import type { PreviousWebhookSecret } from '../merchants/merchant.entity';
 import { Params, type Sql } from '../../db/sql';
-import { JobName, type JobRunner } from '../../jobs/job-runner';
+import { runSelects } from '../../jobs/job-queue';
 import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../shared/crypto';
 import type { Logger } from '../../shared/logger';
-import { runSelects } from '../outbox/outbox';
 import { postWebhook, type SendResult } from './http-sender';
 import { retryDelay } from './retry-schedule';
 import { webhookHeaders } from './signing';
+import { WebhookJob, type WebhookJobQueue } from './webhook.jobs';
 
 /** What one attempt needs, read in one statement. */
 interface PendingDelivery {
@@ -67,7 +67,7 @@ export class WebhookDispatcher {
   constructor(
     private readonly sql: Sql,
     private readonly clock: Clock,
-    private readonly jobs: JobRunner,
+    private readonly jobs: WebhookJobQueue,
     private readonly secretBox: SecretBox,
     private readonly settings: { env: PaymentsEnv; timeoutMs: number; schedule: number[] },
     private readonly logger: Logger,
@@ -135,7 +135,7 @@ export class WebhookDispatcher {
     ];
     const retry = this.jobs.jobsSql(
       params,
-      status === 'pending' ? [{ name: JobName.DeliverWebhook, payload: { eventId, attempt: attemptNumber + 1 }, delayMs: delay }] : [],
+      status === 'pending' ? [{ name: WebhookJob.DeliverWebhook, payload: { eventId, attempt: attemptNumber + 1 }, delayMs: delay }] : [],
       'd',
       'retry',
     );

@@ -3,7 +3,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { PaymentsEnv } from '../../config';
 import type { Orm } from '../../db/orm';
-import { JobName, type JobRunner } from '../../jobs/job-runner';
 import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
@@ -16,6 +15,7 @@ import { EVENT_TYPES } from '../outbox/event-types';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { assertWebhookUrlAllowed } from './url-policy';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookJob, type WebhookJobQueue } from './webhook.jobs';
 
 /** How long the old secret keeps signing after a rotation. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -37,7 +37,7 @@ export class WebhookService {
   constructor(
     private readonly orm: Orm,
     private readonly clock: Clock,
-    private readonly jobs: JobRunner,
+    private readonly jobs: WebhookJobQueue,
     private readonly secretBox: SecretBox,
     private readonly env: PaymentsEnv,
   ) {}
@@ -123,7 +123,7 @@ export class WebhookService {
       delivery.updatedAt = now;
       await em.flush();
       // The next attempt's number fences it: a retry already scheduled for that attempt finds it made and does nothing.
-      await this.jobs.enqueue(em, { name: JobName.DeliverWebhook, payload: { eventId, attempt: delivery.attemptCount + 1 } });
+      await this.jobs.enqueue(em, { name: WebhookJob.DeliverWebhook, payload: { eventId, attempt: delivery.attemptCount + 1 } });
     });
     this.jobs.nudgeLocal();
     // Read afresh: the request's EntityManager still holds the delivery as it was before the resend.

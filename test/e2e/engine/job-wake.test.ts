@@ -2,9 +2,11 @@ import { Client, type Notification } from 'pg';
 import pino from 'pino';
 import type { DestinationStream } from 'pino';
 import { warnOnServerSettings } from '../../../src/bootstrap';
-import { JobName, JobRunner } from '../../../src/jobs/job-runner';
+import { JOB_CATALOGUE, type JobPayloads } from '../../../src/job-catalogue';
+import { runSelects } from '../../../src/jobs/job-queue';
+import { JobRunner } from '../../../src/jobs/job-runner';
 import { Params, Sql } from '../../../src/db/sql';
-import { runSelects } from '../../../src/modules/outbox/outbox';
+import { TransactionJob } from '../../../src/modules/transactions/transaction.jobs';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { createTestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
@@ -17,7 +19,7 @@ import { eventually } from '../../helpers/wait';
 describe('job wake-ups', () => {
   let db: TestDatabase;
   let sql: Sql;
-  let jobs: JobRunner;
+  let jobs: JobRunner<JobPayloads>;
   let listener: Client;
   const heard: Array<{ count?: number; marker?: number }> = [];
 
@@ -28,7 +30,7 @@ describe('job wake-ups', () => {
     await app.service.close();
     const logger = pino({ level: 'silent' });
     sql = new Sql(db.url, { max: 4, embedded: false, logger });
-    jobs = new JobRunner(sql, logger, { concurrency: 1, pollIntervalMs: 60_000, heartbeatMs: 60_000, deadAfterMs: 240_000 }, false);
+    jobs = new JobRunner(JOB_CATALOGUE, sql, logger, { concurrency: 1, pollIntervalMs: 60_000, heartbeatMs: 60_000, deadAfterMs: 240_000 }, false);
     await jobs.prepare();
     listener = new Client({ connectionString: db.url });
     await listener.connect();
@@ -51,7 +53,7 @@ describe('job wake-ups', () => {
     const params = new Params();
     const added = jobs.jobsSql(
       params,
-      [{ name: JobName.CheckTransaction, payload: { transactionId: '00000000-0000-4000-8000-000000000000' }, delayMs }],
+      [{ name: TransactionJob.CheckTransaction, payload: { transactionId: '00000000-0000-4000-8000-000000000000' }, delayMs }],
       'g',
       't',
     );

@@ -1,21 +1,30 @@
 import { RequestContext } from '@mikro-orm/core';
-import type { Services } from '../container';
-import type { Orm } from '../db/orm';
-import { JobName, type JobHandlers } from './job-runner';
+import type { Services } from './container';
+import type { Orm } from './db/orm';
+import type { JobPayloads } from './job-catalogue';
+import type { JobHandlers } from './jobs/job-queue';
+import { KycJob } from './modules/kyc/kyc.jobs';
+import { TransactionJob } from './modules/transactions/transaction.jobs';
+import { WebhookJob } from './modules/webhooks/webhook.jobs';
+
+/*
+ * The workers' wiring, part of the composition root beside container.ts: which service operation
+ * runs each job of the catalogue (job-catalogue.ts), and the periodic sweeps.
+ */
 
 /** Which service operation each kind of job runs. Each job gets its own EntityManager context, like a request. */
-export function jobHandlers(services: Services, orm: Orm): JobHandlers {
+export function jobHandlers(services: Services, orm: Orm): JobHandlers<JobPayloads> {
   const inContext = <T>(fn: () => Promise<T>) => RequestContext.create(orm.em, fn);
   return {
-    [JobName.KycReview]: ({ submissionId }) => inContext(() => services.kyc.reviewSubmission(submissionId)),
-    [JobName.SettleTransaction]: ({ transactionId, poll }) => inContext(() => services.transactions.settle(transactionId, poll ?? 0)),
-    [JobName.CheckTransaction]: ({ transactionId }) => inContext(() => services.transactions.checkTransaction(transactionId)),
-    [JobName.ExpireCollection]: ({ transactionId }) => inContext(async () => void (await services.transactions.expire(transactionId))),
-    [JobName.ExpirePaymentAction]: ({ transactionId }) => inContext(async () => void (await services.transactions.expire(transactionId))),
-    [JobName.ReconcileInitiation]: ({ transactionId }) => inContext(() => services.transactions.reconcile(transactionId)),
-    [JobName.DeliverWebhook]: ({ eventId, attempt }) => inContext(() => services.webhookDispatcher.deliver(eventId, attempt)),
-    [JobName.PublishKycStatus]: ({ merchantId, customerUuid }) => inContext(() => services.kyc.publishStatus(merchantId, customerUuid)),
-    [JobName.ReleaseFunds]: ({ transactionId }) => services.transactions.release(transactionId),
+    [KycJob.KycReview]: ({ submissionId }) => inContext(() => services.kyc.reviewSubmission(submissionId)),
+    [TransactionJob.SettleTransaction]: ({ transactionId, poll }) => inContext(() => services.transactions.settle(transactionId, poll ?? 0)),
+    [TransactionJob.CheckTransaction]: ({ transactionId }) => inContext(() => services.transactions.checkTransaction(transactionId)),
+    [TransactionJob.ExpireCollection]: ({ transactionId }) => inContext(async () => void (await services.transactions.expire(transactionId))),
+    [TransactionJob.ExpirePaymentAction]: ({ transactionId }) => inContext(async () => void (await services.transactions.expire(transactionId))),
+    [TransactionJob.ReconcileInitiation]: ({ transactionId }) => inContext(() => services.transactions.reconcile(transactionId)),
+    [WebhookJob.DeliverWebhook]: ({ eventId, attempt }) => inContext(() => services.webhookDispatcher.deliver(eventId, attempt)),
+    [KycJob.PublishKycStatus]: ({ merchantId, customerUuid }) => inContext(() => services.kyc.publishStatus(merchantId, customerUuid)),
+    [TransactionJob.ReleaseFunds]: ({ transactionId }) => services.transactions.release(transactionId),
   };
 }
 
