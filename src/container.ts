@@ -124,45 +124,45 @@ export function createServices(infra: Infrastructure): Services {
   const { config, logger, clock, orm, sql, pubsub, keys, jobs, faults } = infra;
   const secretBox = new SecretBox(keys.encryptionKey);
   // `ledger` is made below; a merchant is only created once the services exist.
-  const merchants = new MerchantService(orm, clock, secretBox, logger, (merchantId) => ledger.openMerchant(merchantId));
+  const merchants = new MerchantService({ orm, clock, secretBox, logger, opened: (merchantId) => ledger.openMerchant(merchantId) });
   const revocations = new TokenRevocations(orm, pubsub, config.tokenRevocationPollMs, logger);
   const accessTokens = new AccessTokens(keys.tokenSigningKey, clock);
   const merchantAccess = new MerchantAccess(sql, pubsub, logger);
-  const oauth = new OAuthService(orm, sql, clock, merchants, accessTokens, revocations, merchantAccess, logger);
+  const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger });
   const reference = new ReferenceService(orm);
-  const fees = new FeeSchedule(sql, pubsub, parseFeeDefaults(config.feeDefaults), (c) => reference.currencyMinorUnit(c), logger);
-  const rates = new RatesService(orm, clock, reference, readRateTable(), fees);
-  const ledger = new LedgerService(
+  const fees = new FeeSchedule({ sql, pubsub, defaults: parseFeeDefaults(config.feeDefaults), minorUnitOf: (c) => reference.currencyMinorUnit(c), logger });
+  const rates = new RatesService({ orm, clock, reference, table: readRateTable(), fees });
+  const ledger = new LedgerService({
     sql,
     clock,
     pubsub,
-    (c) => reference.currencyMinorUnit(c),
-    () =>
+    minorUnitOf: (c) => reference.currencyMinorUnit(c),
+    supportedCurrencies: () =>
       reference
         .listCurrencies()
         .map((c) => c.code)
         .filter((c) => rates.isSupportedCurrency(c)),
-    config.env === 'sandbox' ? new Decimal(config.sandboxOpeningBalance) : new Decimal(0),
+    openingBalance: config.env === 'sandbox' ? new Decimal(config.sandboxOpeningBalance) : new Decimal(0),
     logger,
-    infra.metrics?.ledgerVerified,
-  );
+    verified: infra.metrics?.ledgerVerified,
+  });
   const customers = new CustomerService(orm, sql, clock, reference);
   // An event's statement also writes its webhook delivery and the job that attempts it (the webhooks module's SQL).
   const outbox = new Outbox(clock, webhookDeliverySql(jobs));
   // Sandbox: the id_number rule decides after SANDBOX_KYC_DELAY_MS. Production: operators decide (docs/kyc-review.md).
   const kycReviewer = config.env === 'sandbox' ? new SandboxKycReviewer() : new ManualKycReviewer();
-  const kyc = new KycService(
+  const kyc = new KycService({
     orm,
     clock,
     customers,
-    kycReviewer,
+    reviewer: kycReviewer,
     jobs,
     outbox,
     pubsub,
     secretBox,
-    config.env === 'sandbox' ? config.sandboxKycDelayMs : 0,
+    reviewDelayMs: config.env === 'sandbox' ? config.sandboxKycDelayMs : 0,
     logger,
-  );
+  });
   const publicAddress = new PublicAddress(config.publicBaseUrl);
   const cardCharges = config.env === 'sandbox' ? new SandboxCardCharges(sql) : null;
   const connectors = createConnectors(infra, reference, cardCharges, publicAddress, (connector, transactionId, queryId) =>
@@ -208,35 +208,35 @@ export function createServices(infra: Infrastructure): Services {
   );
   const refunds = new RefundService(transactions, reference);
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
-  const webhooks = new WebhookService(orm, clock, jobs, secretBox, config.env);
-  const webhookDispatcher = new WebhookDispatcher(
+  const webhooks = new WebhookService({ orm, clock, jobs, secretBox, env: config.env });
+  const webhookDispatcher = new WebhookDispatcher({
     sql,
     clock,
     jobs,
     secretBox,
-    {
+    settings: {
       env: config.env,
       timeoutMs: config.webhookTimeoutMs,
       schedule: parseRetrySchedule(config.webhookRetrySchedule),
     },
     logger,
-    infra.metrics?.webhookAttempt,
-  );
+    observeAttempt: infra.metrics?.webhookAttempt,
+  });
   const subscriptions = new SubscriptionService(pubsub, kyc, ledger);
   // A claim still in flight this long after it was made is taken to belong to a process that died. A live
   // request holds one while its handler runs (milliseconds; provider calls are the slow part), and nothing
   // else bounds a handler, so the margin is wide: REQUEST_TIMEOUT_MS + 30 s (60 s by default).
-  const idempotency = new IdempotencyStore(
+  const idempotency = new IdempotencyStore({
     sql,
     clock,
-    secretBox,
-    deriveKey(keys.encryptionKey, 'idempotency-fingerprint'),
-    {
+    box: secretBox,
+    fingerprintKey: deriveKey(keys.encryptionKey, 'idempotency-fingerprint'),
+    limits: {
       retentionMs: IDEMPOTENCY_RETENTION_MS,
       lockTimeoutMs: config.timeouts.requestMs + 30_000,
     },
     logger,
-  );
+  });
   return {
     merchants,
     oauth,

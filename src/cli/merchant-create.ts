@@ -34,7 +34,7 @@ async function main() {
   // After the database: a tool refused for want of one writes nothing, generated keys included.
   const keys = resolveKeys(config, logger);
   try {
-    const merchants = new MerchantService(orm, systemClock, new SecretBox(keys.encryptionKey), logger);
+    const merchants = new MerchantService({ orm, clock: systemClock, secretBox: new SecretBox(keys.encryptionKey), logger });
     const created = await RequestContext.create(orm.em, () => merchants.createMerchant({ name: values.name ?? '' }));
     process.stdout.write(`${JSON.stringify(serializeCredentials(created), null, 2)}\n`);
   } finally {

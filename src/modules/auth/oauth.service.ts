@@ -58,6 +58,18 @@ export interface AuthenticatedClient {
 // Compared against when a client_id is unknown, so both failures take the same time.
 const UNKNOWN_CLIENT_HASH = sha256Hex(randomToken('sk'));
 
+/** What OAuthService is built with (the composition root passes it). */
+export interface OAuthServiceDeps {
+  orm: Orm;
+  sql: Sql;
+  clock: Clock;
+  merchants: MerchantService;
+  accessTokens: AccessTokens;
+  revocations: TokenRevocations;
+  access: MerchantAccess;
+  logger: Logger;
+}
+
 /**
  * OAuth 2.0: client_credentials and refresh_token grants, rotation with reuse detection, revocation.
  * The two grants are hot (every integration asks for tokens): each is one read of the client and
@@ -65,16 +77,7 @@ const UNKNOWN_CLIENT_HASH = sha256Hex(randomToken('sk'));
  * issue 22). The rarer paths (revocation, reuse, disabling) use the ORM.
  */
 export class OAuthService {
-  constructor(
-    private readonly orm: Orm,
-    private readonly sql: Sql,
-    private readonly clock: Clock,
-    private readonly merchants: MerchantService,
-    private readonly accessTokens: AccessTokens,
-    private readonly revocations: TokenRevocations,
-    private readonly access: MerchantAccess,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly deps: OAuthServiceDeps) {}
 
   /** `basic` is the client from an HTTP Basic header, when the request carried one. */
   async issueToken(command: TokenRequest, basic?: ClientCredentials): Promise<TokenGrant> {
@@ -105,7 +108,7 @@ export class OAuthService {
     const merchant = client ? await this.authenticateClient(client.clientId, client.clientSecret) : undefined;
     const familyId = await this.familyOf(body.token);
     if (!familyId) return;
-    const family = await this.orm.em.findOne(TokenFamily, { id: familyId });
+    const family = await this.deps.orm.em.findOne(TokenFamily, { id: familyId });
     if (!family || (merchant && family.merchantId !== merchant.id)) return;
     await this.revokeFamily(familyId, 'revoked_by_client');
   }
@@ -114,16 +117,16 @@ export class OAuthService {
   async authenticate(authorization: string | undefined): Promise<AuthContext> {
     const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorization ?? '');
     if (!match) throw AppError.invalidToken();
-    const auth = await this.accessTokens.verify(match[1]!);
-    if (this.revocations.isRevoked(auth.familyId)) throw AppError.invalidToken();
+    const auth = await this.deps.accessTokens.verify(match[1]!);
+    if (this.deps.revocations.isRevoked(auth.familyId)) throw AppError.invalidToken();
     // A merchant that no longer exists, or that an operator disabled (from memory in the common case).
-    if (!(await this.access.isActive(auth.merchantId))) throw AppError.invalidToken();
+    if (!(await this.deps.access.isActive(auth.merchantId))) throw AppError.invalidToken();
     return auth;
   }
 
   /** Whether the token is still good now (for long-lived sockets that authenticated earlier). */
   isStillValid(auth: AuthContext): boolean {
-    return this.clock.now() < auth.expiresAt && !this.revocations.isRevoked(auth.familyId) && !this.access.isKnownInactive(auth.merchantId);
+    return this.deps.clock.now() < auth.expiresAt && !this.deps.revocations.isRevoked(auth.familyId) && !this.deps.access.isKnownInactive(auth.merchantId);
   }
 
   /**
@@ -133,8 +136,8 @@ export class OAuthService {
    * merchant; 404 when there is none.
    */
   async setMerchantDisabled(merchantId: string, disabled: boolean): Promise<Merchant> {
-    const now = this.clock.now();
-    const revoked = await this.orm.em.fork().transactional(async (em) => {
+    const now = this.deps.clock.now();
+    const revoked = await this.deps.orm.em.fork().transactional(async (em) => {
       // The row lock orders this against a concurrent grant (which holds it FOR SHARE): a family
       // created before this commits is revoked below; one after sees the merchant disabled.
       const rows: Array<{ id: string }> = await em.execute(
@@ -150,18 +153,18 @@ export class OAuthService {
       for (const family of families) await em.execute('insert into token_revocation (family_id, revoked_at) values (?, ?)', [family.id, now]);
       return families.map((f) => f.id);
     });
-    await this.access.changed(merchantId);
-    for (const familyId of revoked) await this.revocations.announce(familyId);
-    this.logger.warn(
+    await this.deps.access.changed(merchantId);
+    for (const familyId of revoked) await this.deps.revocations.announce(familyId);
+    this.deps.logger.warn(
       { merchantId, disabled, familiesRevoked: revoked.length },
       disabled ? 'merchant disabled by an operator' : 'merchant enabled by an operator',
     );
-    return this.merchants.getMerchant(merchantId, true);
+    return this.deps.merchants.getMerchant(merchantId, true);
   }
 
   /** Milliseconds until the token expires, by the service's clock. */
   msUntilExpiry(auth: AuthContext): number {
-    return auth.expiresAt.getTime() - this.clock.now().getTime();
+    return auth.expiresAt.getTime() - this.deps.clock.now().getTime();
   }
 
   private clientFrom(body: { clientId?: string; clientSecret?: string }, basic?: ClientCredentials): ClientCredentials | undefined {
@@ -177,7 +180,7 @@ export class OAuthService {
 
   /** The client's secret checked against its hash (constant time, the same for an unknown client); a disabled merchant is refused. */
   private async authenticateClient(clientId: string, clientSecret: string): Promise<AuthenticatedClient> {
-    const [row] = await this.sql.query<{ id: string; client_secret_hash: string; disabled_at: Date | null }>(
+    const [row] = await this.deps.sql.query<{ id: string; client_secret_hash: string; disabled_at: Date | null }>(
       'select id, client_secret_hash, disabled_at from merchant where client_id = $1',
       [clientId],
       'oauth_client',
@@ -194,10 +197,10 @@ export class OAuthService {
    * merchant disabled meanwhile writes nothing.
    */
   private async clientCredentialsGrant(merchant: AuthenticatedClient): Promise<TokenGrant> {
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const refreshToken = randomToken('rt');
     const familyId = timeOrderedUuid();
-    const [row] = await this.sql.query<{ issued: number }>(
+    const [row] = await this.deps.sql.query<{ issued: number }>(
       `with enabled as (select id from merchant where id = $1 and disabled_at is null for share),
             family as (insert into token_family (id, merchant_id, created_at, revoked_at, revoked_reason)
                        select $2, id, $3, null, null from enabled returning id),
@@ -208,8 +211,8 @@ export class OAuthService {
       'oauth_client_credentials',
     );
     if (row?.issued !== 1) throw AppError.merchantDisabled();
-    this.access.learned(merchant.id, true);
-    this.logger.info({ merchantId: merchant.id, familyId }, 'access token issued (client_credentials)');
+    this.deps.access.learned(merchant.id, true);
+    this.deps.logger.info({ merchantId: merchant.id, familyId }, 'access token issued (client_credentials)');
     return this.grant(merchant.id, merchant.clientId, familyId, refreshToken);
   }
 
@@ -219,9 +222,9 @@ export class OAuthService {
    */
   private async refreshTokenGrant(presented: string, client?: AuthenticatedClient): Promise<TokenGrant> {
     const tokenHash = sha256Hex(presented);
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const successor = randomToken('rt');
-    const [claimed] = await this.sql.query<{ family_id: string; merchant_id: string }>(
+    const [claimed] = await this.deps.sql.query<{ family_id: string; merchant_id: string }>(
       `with claimed as (
          update refresh_token rt set used_at = $1
            from token_family f
@@ -240,46 +243,46 @@ export class OAuthService {
       await this.handleUnusableRefreshToken(tokenHash);
       throw AppError.invalidToken('The refresh token is invalid, expired, revoked or already used');
     }
-    const clientId = client?.clientId ?? (await this.merchants.getMerchant(claimed.merchant_id)).clientId;
-    this.logger.info({ merchantId: claimed.merchant_id, familyId: claimed.family_id }, 'access token issued (refresh_token)');
+    const clientId = client?.clientId ?? (await this.deps.merchants.getMerchant(claimed.merchant_id)).clientId;
+    this.deps.logger.info({ merchantId: claimed.merchant_id, familyId: claimed.family_id }, 'access token issued (refresh_token)');
     return this.grant(claimed.merchant_id, clientId, claimed.family_id, successor);
   }
 
   /** A used token presented again is a stolen or replayed token: end its whole family. */
   private async handleUnusableRefreshToken(tokenHash: string): Promise<void> {
-    const token = await this.orm.em.fork().findOne(RefreshToken, { tokenHash });
+    const token = await this.deps.orm.em.fork().findOne(RefreshToken, { tokenHash });
     if (token?.usedAt) {
       const revoked = await this.revokeFamily(token.familyId, 'refresh_token_reuse');
-      if (revoked) this.logger.warn({ merchantId: token.merchantId, familyId: token.familyId }, 'refresh token reuse: family revoked');
+      if (revoked) this.deps.logger.warn({ merchantId: token.merchantId, familyId: token.familyId }, 'refresh token reuse: family revoked');
     }
   }
 
   /** Revokes a family; true when this call revoked it (false when it already was). Commits before announcing. */
   private async revokeFamily(familyId: string, reason: string): Promise<boolean> {
-    const now = this.clock.now();
-    const revoked = await this.orm.em.fork().transactional(async (em) => {
+    const now = this.deps.clock.now();
+    const revoked = await this.deps.orm.em.fork().transactional(async (em) => {
       const count = await em.nativeUpdate(TokenFamily, { id: familyId, revokedAt: null }, { revokedAt: now, revokedReason: reason });
       if (count > 0) await em.execute('insert into token_revocation (family_id, revoked_at) values (?, ?)', [familyId, now]);
       return count > 0;
     });
-    await this.revocations.announce(familyId);
+    await this.deps.revocations.announce(familyId);
     return revoked;
   }
 
   private async familyOf(token: string): Promise<string | undefined> {
     if (token.startsWith('rt_')) {
-      const found = await this.orm.em.findOne(RefreshToken, { tokenHash: sha256Hex(token) });
+      const found = await this.deps.orm.em.findOne(RefreshToken, { tokenHash: sha256Hex(token) });
       return found?.familyId;
     }
     try {
-      return (await this.accessTokens.verify(token)).familyId;
+      return (await this.deps.accessTokens.verify(token)).familyId;
     } catch {
       return undefined;
     }
   }
 
   private async grant(merchantId: string, clientId: string, familyId: string, refreshToken: string): Promise<TokenGrant> {
-    const accessToken = await this.accessTokens.issue(merchantId, clientId, familyId);
+    const accessToken = await this.deps.accessTokens.issue(merchantId, clientId, familyId);
     return { accessToken, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_TTL_S, refreshToken };
   }
 }

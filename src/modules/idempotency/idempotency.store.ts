@@ -70,47 +70,55 @@ interface StoredRow {
   response_sealed: string | null;
 }
 
+/** What IdempotencyStore is built with (the composition root passes it). */
+export interface IdempotencyStoreDeps {
+  sql: Sql;
+  clock: Clock;
+  box: SecretBox;
+  /** Keys the request fingerprint (HMAC): a card number in a body is never kept as a plain hash. */
+  fingerprintKey: Buffer;
+  limits: IdempotencyLimits;
+  logger: Logger;
+}
+
 /**
  * Idempotency-Key's memory (CONTRACT §1): per merchant and key, a claim while the first request
  * executes, then its answer, sealed, for 24 h. A claim costs one statement when the key is new,
  * and its completion one more; a retry of a known key reads its row once.
  */
 export class IdempotencyStore {
-  constructor(
-    private readonly sql: Sql,
-    private readonly clock: Clock,
-    private readonly box: SecretBox,
-    /** Keys the request fingerprint (HMAC): a card number in a body is never kept as a plain hash. */
-    private readonly fingerprintKey: Buffer,
-    readonly limits: IdempotencyLimits,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly deps: IdempotencyStoreDeps) {}
+
+  /** How long answers are kept, and when a claim in flight is taken to be a dead process's. */
+  get limits(): IdempotencyLimits {
+    return this.deps.limits;
+  }
 
   /**
    * Claims `key` for this request, or says what the key already stands for. `omit` names body
    * fields left out of the fingerprint (never kept in any form, e.g. a card's CVC).
    */
   async claim(merchantId: string, key: string, request: IdempotentRequest, omit: readonly string[] = []): Promise<ClaimOutcome> {
-    const fingerprint = hmac(this.fingerprintKey, fingerprintText(request, omit));
+    const fingerprint = hmac(this.deps.fingerprintKey, fingerprintText(request, omit));
     // A row can vanish (released after a 5xx, purged) or lapse between the two statements: then claim again.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const now = this.clock.now();
+      const now = this.deps.clock.now();
       const claimId = randomUUID();
-      const claimed = await this.sql.query(
+      const claimed = await this.deps.sql.query(
         CLAIM,
-        [merchantId, key, fingerprint, claimId, now, this.before(now, this.limits.retentionMs), this.before(now, this.limits.lockTimeoutMs)],
+        [merchantId, key, fingerprint, claimId, now, this.before(now, this.deps.limits.retentionMs), this.before(now, this.deps.limits.lockTimeoutMs)],
         'idempotency_claim',
       );
       if (claimed.length === 1) return { outcome: 'claimed', claim: { merchantId, key, claimId } };
-      const [row] = await this.sql.query<StoredRow>(FIND, [merchantId, key], 'idempotency_find');
+      const [row] = await this.deps.sql.query<StoredRow>(FIND, [merchantId, key], 'idempotency_find');
       if (!row) continue;
-      const state = storedKeyState({ fingerprint: row.fingerprint, createdAt: row.created_at, completed: row.completed }, fingerprint, now, this.limits);
+      const state = storedKeyState({ fingerprint: row.fingerprint, createdAt: row.created_at, completed: row.completed }, fingerprint, now, this.deps.limits);
       if (state === 'absent') continue;
       if (state !== 'replay') return { outcome: state };
       try {
-        return { outcome: 'replay', statusCode: row.status_code!, body: this.box.open(row.response_sealed!) };
+        return { outcome: 'replay', statusCode: row.status_code!, body: this.deps.box.open(row.response_sealed!) };
       } catch {
-        this.logger.warn({ merchantId }, 'an idempotent answer could not be opened (was ENCRYPTION_KEY changed?)');
+        this.deps.logger.warn({ merchantId }, 'an idempotent answer could not be opened (was ENCRYPTION_KEY changed?)');
         return { outcome: 'unreadable' };
       }
     }
@@ -120,20 +128,24 @@ export class IdempotencyStore {
   /** Stores the answer for replay, or (for an answer that is not kept: 5xx, 400) frees the key for a retry. */
   async complete(claim: IdempotencyClaim, statusCode: number, body: string): Promise<void> {
     if (!keepsAnswer(statusCode)) return this.release(claim);
-    await this.sql.query(COMPLETE, [claim.merchantId, claim.key, claim.claimId, this.clock.now(), statusCode, this.box.seal(body)], 'idempotency_complete');
+    await this.deps.sql.query(
+      COMPLETE,
+      [claim.merchantId, claim.key, claim.claimId, this.deps.clock.now(), statusCode, this.deps.box.seal(body)],
+      'idempotency_complete',
+    );
   }
 
   /** Frees the key: the request it was claimed for ends without an answer worth replaying. */
   async release(claim: IdempotencyClaim): Promise<void> {
-    await this.sql.query(RELEASE, [claim.merchantId, claim.key, claim.claimId], 'idempotency_release');
+    await this.deps.sql.query(RELEASE, [claim.merchantId, claim.key, claim.claimId], 'idempotency_release');
   }
 
   /** Deletes the rows past the retention (the periodic sweep); expired rows already count as absent. Returns how many. */
   async purgeExpired(): Promise<number> {
-    const cutoff = this.before(this.clock.now(), this.limits.retentionMs);
+    const cutoff = this.before(this.deps.clock.now(), this.deps.limits.retentionMs);
     let total = 0;
     for (;;) {
-      const [row] = await this.sql.query<{ n: number }>(PURGE, [cutoff], 'idempotency_purge');
+      const [row] = await this.deps.sql.query<{ n: number }>(PURGE, [cutoff], 'idempotency_purge');
       total += row!.n;
       if (row!.n < PURGE_BATCH) return total;
     }

@@ -63,30 +63,33 @@ export interface KycRecord {
   rejectionReason: string | null;
 }
 
+/** What KycService is built with (the composition root passes it). */
+export interface KycServiceDeps {
+  orm: Orm;
+  clock: Clock;
+  customers: CustomerService;
+  reviewer: KycReviewer;
+  jobs: KycJobQueue;
+  outbox: Outbox;
+  pubsub: PubSub;
+  secretBox: SecretBox;
+  reviewDelayMs: number;
+  logger: Logger;
+}
+
 export class KycService {
-  constructor(
-    private readonly orm: Orm,
-    private readonly clock: Clock,
-    private readonly customers: CustomerService,
-    private readonly reviewer: KycReviewer,
-    private readonly jobs: KycJobQueue,
-    private readonly outbox: Outbox,
-    private readonly pubsub: PubSub,
-    private readonly secretBox: SecretBox,
-    private readonly reviewDelayMs: number,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly deps: KycServiceDeps) {}
 
   /**
    * Submits KYC: load → check the transition → save the submission and the new
    * status, and schedule its review, in one transaction.
    */
   async submitKyc(merchantId: string, customerUuid: string, command: SubmitKycCommand): Promise<KycRecord> {
-    await this.customers.getCustomer(merchantId, customerUuid); // NOT_FOUND before validation details leak anything
+    await this.deps.customers.getCustomer(merchantId, customerUuid); // NOT_FOUND before validation details leak anything
     const body = parseInput(submitKycSchema, command);
     const { line1, city, countryCode, postalCode } = body.address;
-    const now = this.clock.now();
-    const record = await this.orm.em.fork().transactional(async (em) => {
+    const now = this.deps.clock.now();
+    const record = await this.deps.orm.em.fork().transactional(async (em) => {
       const customer = await em.findOneOrFail(Customer, { id: customerUuid, merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       customer.kycStatus = nextKycStatus(customer.kycStatus, 'submit');
       customer.updatedAt = now;
@@ -94,7 +97,7 @@ export class KycService {
         customerId: customer.id,
         merchantId,
         idType: body.idType,
-        idNumberSealed: this.secretBox.seal(body.idNumber),
+        idNumberSealed: this.deps.secretBox.seal(body.idNumber),
         idNumberLast4: body.idNumber.slice(-4),
         idCountry: body.idCountry,
         dateOfBirth: body.dateOfBirth,
@@ -104,22 +107,22 @@ export class KycService {
         submittedAt: now,
       });
       await em.flush();
-      await this.jobs.enqueue(em, {
+      await this.deps.jobs.enqueue(em, {
         name: KycJob.KycReview,
         payload: { submissionId: submission.id },
-        delayMs: this.reviewDelayMs,
+        delayMs: this.deps.reviewDelayMs,
         key: `kyc-review:${submission.id}`,
       });
       return this.toRecord(customer, submission);
     });
-    this.jobs.nudgeLocal();
-    publishAfterCommit(this.pubsub, this.logger, Topic.KycStatusChanged, { merchantId, customerUuid });
+    this.deps.jobs.nudgeLocal();
+    publishAfterCommit(this.deps.pubsub, this.deps.logger, Topic.KycStatusChanged, { merchantId, customerUuid });
     return record;
   }
 
   async getKyc(merchantId: string, customerUuid: string): Promise<KycRecord> {
-    const customer = await this.customers.getCustomer(merchantId, customerUuid);
-    const latest = await this.orm.em.findOne(KycSubmission, { customerId: customer.id }, { orderBy: { submittedAt: 'desc' } });
+    const customer = await this.deps.customers.getCustomer(merchantId, customerUuid);
+    const latest = await this.deps.orm.em.findOne(KycSubmission, { customerId: customer.id }, { orderBy: { submittedAt: 'desc' } });
     return this.toRecord(customer, latest);
   }
 
@@ -130,21 +133,21 @@ export class KycService {
    * submission decided and does nothing, so each decision and its event happen once.
    */
   async reviewSubmission(submissionId: string): Promise<void> {
-    const pending = await this.orm.em.fork().findOne(KycSubmission, { id: submissionId });
+    const pending = await this.deps.orm.em.fork().findOne(KycSubmission, { id: submissionId });
     if (!pending || pending.status !== 'pending') return;
-    const answer = await this.reviewer.review({
+    const answer = await this.deps.reviewer.review({
       submissionId,
       idType: pending.idType,
-      idNumber: this.secretBox.open(pending.idNumberSealed),
+      idNumber: this.deps.secretBox.open(pending.idNumberSealed),
       idCountry: pending.idCountry,
       dateOfBirth: pending.dateOfBirth,
     });
     if (answer.outcome === 'pending') {
-      this.logger.info({ submissionId, reviewer: this.reviewer.name }, 'KYC submission awaits a decision');
+      this.deps.logger.info({ submissionId, reviewer: this.deps.reviewer.name }, 'KYC submission awaits a decision');
       return;
     }
     try {
-      await this.decideSubmission(submissionId, answer, { kind: 'reviewer', name: this.reviewer.name });
+      await this.decideSubmission(submissionId, answer, { kind: 'reviewer', name: this.deps.reviewer.name });
     } catch (err) {
       // Decided meanwhile (an operator, or this job's first run): nothing left to do.
       if (err instanceof AppError && err.code === 'INVALID_STATE') return;
@@ -165,7 +168,7 @@ export class KycService {
     const id = parseSubmissionId(submissionId);
     const decided = parseInput(decisionSchema, decision);
     const reviewedBy = deciderLabel(by);
-    const result = await this.orm.em.fork().transactional(async (tx) => {
+    const result = await this.deps.orm.em.fork().transactional(async (tx) => {
       const submission = await tx.findOne(KycSubmission, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!submission) throw AppError.notFound('KYC submission');
       if (submission.status !== 'pending') {
@@ -175,7 +178,7 @@ export class KycService {
         );
       }
       const customer = await tx.findOneOrFail(Customer, { id: submission.customerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      const now = this.clock.now();
+      const now = this.deps.clock.now();
       const approved = decided.outcome === 'approved';
       customer.kycStatus = nextKycStatus(customer.kycStatus, approved ? 'approve' : 'reject');
       customer.updatedAt = now;
@@ -184,18 +187,21 @@ export class KycService {
       submission.reviewedAt = now;
       submission.reviewedBy = reviewedBy;
       const record = this.toRecord(customer, submission);
-      await this.outbox.record(tx, {
+      await this.deps.outbox.record(tx, {
         merchantId: customer.merchantId,
         type: approved ? 'customer.kyc.approved' : 'customer.kyc.rejected',
         subjectId: customer.id,
         payload: serializeKycRecord(record),
       });
-      await this.jobs.enqueue(tx, { name: KycJob.PublishKycStatus, payload: { merchantId: customer.merchantId, customerUuid: customer.id } });
-      this.logger.info({ merchantId: customer.merchantId, customerUuid: customer.id, submissionId: id, outcome: decided.outcome, reviewedBy }, 'KYC decided');
+      await this.deps.jobs.enqueue(tx, { name: KycJob.PublishKycStatus, payload: { merchantId: customer.merchantId, customerUuid: customer.id } });
+      this.deps.logger.info(
+        { merchantId: customer.merchantId, customerUuid: customer.id, submissionId: id, outcome: decided.outcome, reviewedBy },
+        'KYC decided',
+      );
       return toSummary(submission);
     });
     // The event's delivery job was added by the outbox's statement, which does not notify.
-    this.jobs.wake();
+    this.deps.jobs.wake();
     return result;
   }
 
@@ -220,7 +226,7 @@ export class KycService {
       const cursor = decodeCursor(after, UUID_ID);
       where.$or = [{ submittedAt: { $gt: cursor.createdAt } }, { submittedAt: cursor.createdAt, id: { $gt: cursor.id } }];
     }
-    const rows = await this.orm.em.find(KycSubmission, where, { orderBy: { submittedAt: 'asc', id: 'asc' }, limit: limit + 1 });
+    const rows = await this.deps.orm.em.find(KycSubmission, where, { orderBy: { submittedAt: 'asc', id: 'asc' }, limit: limit + 1 });
     return {
       items: rows.slice(0, limit).map((s) => ({ node: toSummary(s), cursor: encodeCursor(s.submittedAt, s.id) })),
       hasMore: rows.length > limit,
@@ -230,13 +236,13 @@ export class KycService {
   /** One submission opened by an operator, with its identity number in full (the opening is logged, the number never). */
   async getSubmissionForReview(submissionId: string): Promise<KycSubmissionDetail> {
     const id = parseSubmissionId(submissionId);
-    const submission = await this.orm.em.findOne(KycSubmission, { id });
+    const submission = await this.deps.orm.em.findOne(KycSubmission, { id });
     if (!submission) throw AppError.notFound('KYC submission');
-    const customer = await this.orm.em.findOneOrFail(Customer, { id: submission.customerId });
-    this.logger.info({ submissionId: id, merchantId: submission.merchantId }, 'KYC submission opened for review');
+    const customer = await this.deps.orm.em.findOneOrFail(Customer, { id: submission.customerId });
+    this.deps.logger.info({ submissionId: id, merchantId: submission.merchantId }, 'KYC submission opened for review');
     return {
       ...toSummary(submission),
-      idNumber: this.secretBox.open(submission.idNumberSealed),
+      idNumber: this.deps.secretBox.open(submission.idNumberSealed),
       dateOfBirth: submission.dateOfBirth,
       address: submission.address,
       customer: {
@@ -251,12 +257,12 @@ export class KycService {
 
   /** Tells subscribers a customer's KYC changed (the job a decision enqueues); a failed publish is retried by the job. */
   async publishStatus(merchantId: string, customerUuid: string): Promise<void> {
-    await this.pubsub.publish(Topic.KycStatusChanged, { merchantId, customerUuid });
+    await this.deps.pubsub.publish(Topic.KycStatusChanged, { merchantId, customerUuid });
   }
 
   /** The KYC record on its own EntityManager (for subscriptions, outside any request). */
   async getKycDetached(merchantId: string, customerUuid: string): Promise<KycRecord> {
-    const em = this.orm.em.fork();
+    const em = this.deps.orm.em.fork();
     const customer = await em.findOne(Customer, { id: customerUuid, merchantId });
     if (!customer) throw AppError.notFound('Customer');
     const latest = await em.findOne(KycSubmission, { customerId: customer.id }, { orderBy: { submittedAt: 'desc' } });

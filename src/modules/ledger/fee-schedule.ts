@@ -54,6 +54,17 @@ const REMEMBER_MAX = 10_000;
 
 type Rules = Map<string, FeeRule>;
 
+/** What FeeSchedule is built with (the composition root passes it). */
+export interface FeeScheduleDeps {
+  sql: Sql;
+  pubsub: PubSub;
+  defaults: FeeDefaults;
+  minorUnitOf: (currency: string) => number | undefined;
+  logger: Logger;
+  /** Milliseconds since the epoch, for the cache's expiry (Date.now unless a test passes its own). */
+  now?: () => number;
+}
+
 /**
  * Prices: a merchant's own rules (merchant_fee, set by an operator) over the defaults.
  * Read on every initiation, so held in memory per merchant and forgotten when an operator
@@ -63,17 +74,14 @@ export class FeeSchedule {
   private readonly known = new Map<string, { rules: Rules; until: number }>();
   private unsubscribe?: Unsubscribe;
 
-  constructor(
-    private readonly sql: Sql,
-    private readonly pubsub: PubSub,
-    private readonly defaults: FeeDefaults,
-    private readonly minorUnitOf: (currency: string) => number | undefined,
-    private readonly logger: Logger,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly deps: Required<FeeScheduleDeps>;
+
+  constructor(deps: FeeScheduleDeps) {
+    this.deps = { now: Date.now, ...deps };
+  }
 
   async start(): Promise<void> {
-    this.unsubscribe = await this.pubsub.subscribe(Topic.FeeScheduleChanged, ({ merchantId }) => this.known.delete(merchantId));
+    this.unsubscribe = await this.deps.pubsub.subscribe(Topic.FeeScheduleChanged, ({ merchantId }) => this.known.delete(merchantId));
   }
 
   async stop(): Promise<void> {
@@ -83,12 +91,12 @@ export class FeeSchedule {
   /** The rule that prices `kind` in `currency` for this merchant. */
   async ruleFor(merchantId: string, kind: PricedKind, currency: string): Promise<FeeRule> {
     const rules = await this.rulesOf(merchantId);
-    return rules.get(`${kind}:${currency}`) ?? rules.get(`${kind}:*`) ?? { percent: this.defaults[kind], fixed: new Decimal(0) };
+    return rules.get(`${kind}:${currency}`) ?? rules.get(`${kind}:*`) ?? { percent: this.deps.defaults[kind], fixed: new Decimal(0) };
   }
 
   /** The fee this merchant pays on `amount` of `currency` for `kind`. */
   async fee(merchantId: string, kind: PricedKind, currency: string, amount: Decimal): Promise<Decimal> {
-    const minorUnit = this.minorUnitOf(currency);
+    const minorUnit = this.deps.minorUnitOf(currency);
     if (minorUnit === undefined) throw new Error(`No minor unit is known for ${currency}`);
     return feeFor(await this.ruleFor(merchantId, kind, currency), amount, minorUnit);
   }
@@ -106,7 +114,7 @@ export class FeeSchedule {
   async set(merchantId: string, command: SetFeeCommand): Promise<void> {
     const body = parseInput(setFeeSchema, command);
     const percent = readPercent(body.percent);
-    const minorUnit = body.currency ? this.minorUnitOf(body.currency) : undefined;
+    const minorUnit = body.currency ? this.deps.minorUnitOf(body.currency) : undefined;
     if (body.currency && minorUnit === undefined) throw AppError.invalidField('currency', 'is not a supported currency');
     let fixed = new Decimal(0);
     if (!isZeroOrAbsent(body.fixed)) {
@@ -114,7 +122,7 @@ export class FeeSchedule {
       if (minorUnit === undefined) throw AppError.invalidField('fixed', 'needs a currency: a fixed fee is in one currency');
       fixed = parseAmount(body.fixed, minorUnit, 'fixed');
     }
-    const result = await this.sql.query(
+    const result = await this.deps.sql.query(
       `insert into merchant_fee (merchant_id, kind, currency, percent, fixed, updated_at)
        select $1, $2, $3, $4, $5, now() where exists (select 1 from merchant where id = $1)
        on conflict (merchant_id, kind, currency) do update set percent = excluded.percent, fixed = excluded.fixed, updated_at = excluded.updated_at
@@ -127,22 +135,22 @@ export class FeeSchedule {
 
   private async rulesOf(merchantId: string): Promise<Rules> {
     const hit = this.known.get(merchantId);
-    if (hit && hit.until > this.now()) return hit.rules;
-    const rows = await this.sql.query<{ kind: string; currency: string; percent: string; fixed: string }>(
+    if (hit && hit.until > this.deps.now()) return hit.rules;
+    const rows = await this.deps.sql.query<{ kind: string; currency: string; percent: string; fixed: string }>(
       'select kind, currency, percent, fixed from merchant_fee where merchant_id = $1',
       [merchantId],
       'merchant_fees',
     );
     const rules: Rules = new Map(rows.map((r) => [`${r.kind}:${r.currency.trim()}`, { percent: new Decimal(r.percent), fixed: new Decimal(r.fixed) }]));
     if (this.known.size >= REMEMBER_MAX && !this.known.has(merchantId)) this.known.delete(this.known.keys().next().value!);
-    this.known.set(merchantId, { rules, until: this.now() + TRUST_MS });
+    this.known.set(merchantId, { rules, until: this.deps.now() + TRUST_MS });
     return rules;
   }
 
   private async changed(merchantId: string): Promise<void> {
     this.known.delete(merchantId);
-    await this.pubsub.publish(Topic.FeeScheduleChanged, { merchantId }).catch((err) => {
-      this.logger.warn({ err: (err as Error).message }, 'could not publish a fee change; other instances use their copy for at most a minute');
+    await this.deps.pubsub.publish(Topic.FeeScheduleChanged, { merchantId }).catch((err) => {
+      this.deps.logger.warn({ err: (err as Error).message }, 'could not publish a fee change; other instances use their copy for at most a minute');
     });
   }
 }

@@ -137,29 +137,32 @@ function toBalanceTransaction(row: Record<string, unknown>): BalanceTransaction 
   return row as unknown as BalanceTransaction;
 }
 
+/** What LedgerService is built with (the composition root passes it). */
+export interface LedgerServiceDeps {
+  sql: Sql;
+  clock: Clock;
+  pubsub: PubSub;
+  minorUnitOf: (currency: string) => number | undefined;
+  /** Every currency a merchant can hold (supported countries' currencies the rate table prices); read once, after the reference data has loaded. */
+  supportedCurrencies: () => string[];
+  /** Sandbox: what every new merchant starts with in each currency, in major units (0: nothing). */
+  openingBalance: Decimal;
+  logger: Logger;
+  /** The metric: problems found by the last verification. */
+  verified?: (problems: number) => void;
+}
+
 /**
  * The books, as a merchant and an operator see them: balances, balance transactions and
  * statements; funding (sandbox opening balance and top-ups, operator adjustments). Postings
  * that belong to a transaction ride in the transaction's own statements (TransactionStore).
  */
 export class LedgerService {
-  constructor(
-    private readonly sql: Sql,
-    private readonly clock: Clock,
-    private readonly pubsub: PubSub,
-    private readonly minorUnitOf: (currency: string) => number | undefined,
-    /** Every currency a merchant can hold (supported countries' currencies the rate table prices); read once, after the reference data has loaded. */
-    private readonly supportedCurrencies: () => string[],
-    /** Sandbox: what every new merchant starts with in each currency, in major units (0: nothing). */
-    private readonly openingBalance: Decimal,
-    private readonly logger: Logger,
-    /** The metric: problems found by the last verification. */
-    private readonly verified?: (problems: number) => void,
-  ) {}
+  constructor(private readonly deps: LedgerServiceDeps) {}
 
   async balances(merchantId: string): Promise<Balance[]> {
     return toBalances(
-      await this.sql.query<AccountRow>(
+      await this.deps.sql.query<AccountRow>(
         `select code, currency, credits_posted - debits_posted as balance from ledger_account where merchant_id = $1 order by currency, code`,
         [merchantId],
         'ledger_balances',
@@ -169,7 +172,7 @@ export class LedgerService {
 
   /** One currency's (every balanceChanged event reads one): zero when the merchant holds none of it. */
   async balance(merchantId: string, currency: string): Promise<Balance> {
-    const rows = await this.sql.query<AccountRow>(
+    const rows = await this.deps.sql.query<AccountRow>(
       `select code, currency, credits_posted - debits_posted as balance from ledger_account where merchant_id = $1 and currency = $2`,
       [merchantId, currency],
       'ledger_balance',
@@ -189,7 +192,7 @@ export class LedgerService {
       const cursor = decodeCursor(after, UUID_ID);
       where.push(`(created_at, id) < (${params.p(cursor.createdAt)}, ${params.p(cursor.id)}::uuid)`);
     }
-    const rows = await this.sql.query(
+    const rows = await this.deps.sql.query(
       `select ${BT_SELECT} from balance_transaction where ${where.join(' and ')} order by created_at desc, id desc limit ${params.p(limit + 1)}`,
       params.values,
     );
@@ -200,12 +203,12 @@ export class LedgerService {
   async statement(merchantId: string, query: StatementQuery): Promise<Statement> {
     const { currency, from, to } = parseInput(statementSchema, query, 'query');
     if (to <= from) throw AppError.invalidFields([{ field: 'to', issue: 'must be after from' }], 'query');
-    const [opening] = await this.sql.query<{ balance: string }>(
+    const [opening] = await this.deps.sql.query<{ balance: string }>(
       `select balance_after as balance from balance_transaction
        where merchant_id = $1 and currency = $2 and created_at < $3 order by seq desc limit 1`,
       [merchantId, currency, from],
     );
-    const rows = await this.sql.query(
+    const rows = await this.deps.sql.query(
       `select ${BT_SELECT} from balance_transaction
        where merchant_id = $1 and currency = $2 and created_at >= $3 and created_at < $4 order by seq limit $5`,
       [merchantId, currency, from, to, STATEMENT_MAX_ENTRIES + 1],
@@ -225,10 +228,13 @@ export class LedgerService {
     const last = entries.at(-1);
     if (last && !last.balanceAfter.eq(closingBalance)) {
       // The books disagree with themselves: ledger:verify says where. Never hand out a statement that does not add up.
-      this.logger.error({ merchantId, currency, closing: closingBalance.toFixed(), balanceAfter: last.balanceAfter.toFixed() }, 'statement does not add up');
+      this.deps.logger.error(
+        { merchantId, currency, closing: closingBalance.toFixed(), balanceAfter: last.balanceAfter.toFixed() },
+        'statement does not add up',
+      );
       throw new AppError('SERVER_ERROR', 'The statement could not be produced; the books are being checked');
     }
-    return { currency, minorUnit: this.minorUnitOf(currency) ?? 2, from, to, openingBalance, closingBalance, entries, totals: [...totals.values()] };
+    return { currency, minorUnit: this.deps.minorUnitOf(currency) ?? 2, from, to, openingBalance, closingBalance, entries, totals: [...totals.values()] };
   }
 
   /**
@@ -237,8 +243,8 @@ export class LedgerService {
    */
   async activity(merchantId: string, days: number): Promise<Activity> {
     if (!Number.isInteger(days) || days < 1 || days > 366) throw AppError.invalidField('days', 'must be a whole number from 1 to 366');
-    const since = new Date(this.clock.now().getTime() - days * 86_400_000);
-    const rows = await this.sql.query<{ day: string; currency: string; collected: string; paid_out: string }>(
+    const since = new Date(this.deps.clock.now().getTime() - days * 86_400_000);
+    const rows = await this.deps.sql.query<{ day: string; currency: string; collected: string; paid_out: string }>(
       `select to_char(date_trunc('day', completed_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
               coalesce(currency, source_currency) as currency,
               coalesce(sum(amount) filter (where kind in ('collection', 'payment')), 0) as collected,
@@ -247,7 +253,7 @@ export class LedgerService {
        group by 1, 2 order by 1, 2`,
       [merchantId, since],
     );
-    const [rate] = await this.sql.query<{ final: string; successful: string }>(
+    const [rate] = await this.deps.sql.query<{ final: string; successful: string }>(
       `select count(*) as final, count(*) filter (where status = 'successful') as successful
        from "transaction" where merchant_id = $1 and status in ('successful', 'failed', 'expired') and completed_at >= $2`,
       [merchantId, since],
@@ -281,7 +287,7 @@ export class LedgerService {
       typeof raw === 'string' && negative ? raw.slice(1) : typeof raw === 'number' ? Math.abs(raw) : raw,
       this.minorUnit(body.currency),
     );
-    const [merchant] = await this.sql.query('select 1 from merchant where id = $1', [merchantId]);
+    const [merchant] = await this.deps.sql.query('select 1 from merchant where id = $1', [merchantId]);
     if (!merchant) throw AppError.notFound('Merchant');
     const entry = this.funding(
       merchantId,
@@ -298,23 +304,23 @@ export class LedgerService {
 
   private currencyList?: string[];
   private currencies(): string[] {
-    return (this.currencyList ??= this.supportedCurrencies());
+    return (this.currencyList ??= this.deps.supportedCurrencies());
   }
 
   /** Sandbox: a new merchant's opening balance in every currency (once: its keys are the merchant's). */
   async openMerchant(merchantId: string): Promise<void> {
-    if (this.openingBalance.isZero()) return;
+    if (this.deps.openingBalance.isZero()) return;
     await this.post(
       this.currencies().map((currency) =>
-        this.funding(merchantId, currency, this.openingBalance, `opening:${merchantId}:${currency}`, 'top_up', 'sandbox opening balance', null),
+        this.funding(merchantId, currency, this.deps.openingBalance, `opening:${merchantId}:${currency}`, 'top_up', 'sandbox opening balance', null),
       ),
     );
   }
 
   /** Sandbox start: merchants made before the books existed (or whose opening a crash cut short) get theirs. */
   async openUnopenedMerchants(): Promise<number> {
-    if (this.openingBalance.isZero()) return 0;
-    const rows = await this.sql.query<{ id: string }>(
+    if (this.deps.openingBalance.isZero()) return 0;
+    const rows = await this.deps.sql.query<{ id: string }>(
       // By the opening entry's key (its unique index); the whole opening is one statement, so one currency tells.
       `select m.id from merchant m where not exists (select 1 from ledger_entry e where e.key = 'opening:' || m.id || ':' || $1)`,
       [this.currencies().at(-1)],
@@ -325,9 +331,9 @@ export class LedgerService {
 
   /** The books checked whole (ledger.verify.ts); `rules`: what each kind posts in each status. */
   async verify(rules: LegRule[]): Promise<LedgerReport> {
-    const report = await verifyLedger(this.sql, rules);
-    if (report.problems.length > 0) this.logger.error({ problems: report.problems }, 'the books do not verify');
-    this.verified?.(report.problems.length);
+    const report = await verifyLedger(this.deps.sql, rules);
+    if (report.problems.length > 0) this.deps.logger.error({ problems: report.problems }, 'the books do not verify');
+    this.deps.verified?.(report.problems.length);
     return report;
   }
 
@@ -338,13 +344,13 @@ export class LedgerService {
    */
   async verifySinceLastRun(rules: LegRule[], opts: Partial<IncrementalOptions> = {}): Promise<IncrementalReport | null> {
     const started = performance.now();
-    const report = await verifyLedgerIncrementally(this.sql, rules, { overlapS: 30, minIntervalS: 0, ...opts });
+    const report = await verifyLedgerIncrementally(this.deps.sql, rules, { overlapS: 30, minIntervalS: 0, ...opts });
     if (report === null) return null;
     const { problems, ...read } = report;
     const ms = Math.round(performance.now() - started);
-    if (problems.length > 0) this.logger.error({ problems, read, ms }, 'the books do not verify');
-    else this.logger.info({ read, ms }, 'the books verify since the last run');
-    this.verified?.(report.problems.length);
+    if (problems.length > 0) this.deps.logger.error({ problems, read, ms }, 'the books do not verify');
+    else this.deps.logger.info({ read, ms }, 'the books verify since the last run');
+    this.deps.verified?.(report.problems.length);
     return report;
   }
 
@@ -354,9 +360,9 @@ export class LedgerService {
     const { ctes } = postingsSql(params, postings, undefined, 'fund');
     const entries = postings.map((_p, i) => `(select count(*) from fund_entry${i})`).join(' + ');
     try {
-      const [row] = await this.sql.query<{ posted: string }>(`with ${ctes.join(',\n')} select ${entries} as posted`, params.values);
+      const [row] = await this.deps.sql.query<{ posted: string }>(`with ${ctes.join(',\n')} select ${entries} as posted`, params.values);
       const posted = Number(row?.posted) > 0;
-      if (posted) publishBalanceChanges(this.pubsub, this.logger, postings[0]!.merchantId!, postings);
+      if (posted) publishBalanceChanges(this.deps.pubsub, this.deps.logger, postings[0]!.merchantId!, postings);
       return posted;
     } catch (err) {
       if (isOverdraft(err)) throw insufficientFunds(postings[0]!.lines[0]!.currency);
@@ -384,13 +390,13 @@ export class LedgerService {
       sourceReference: reference,
       fee: new Decimal(0),
       description,
-      createdAt: this.clock.now(),
+      createdAt: this.deps.clock.now(),
       lines: amount.isNegative() ? move(available, source, currency, amount.negated()) : move(source, available, currency, amount),
     });
   }
 
   private minorUnit(currency: string): number {
-    const minorUnit = this.minorUnitOf(currency);
+    const minorUnit = this.deps.minorUnitOf(currency);
     if (minorUnit === undefined || !this.currencies().includes(currency)) throw AppError.invalidField('currency', 'is not a supported currency');
     return minorUnit;
   }

@@ -22,52 +22,59 @@ export interface MerchantCredentials {
 /** Standard Webhooks secret format: whsec_ + base64 of 32 random bytes. */
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
+/** What MerchantService is built with (the composition root passes it). */
+export interface MerchantServiceDeps {
+  orm: Orm;
+  clock: Clock;
+  secretBox: SecretBox;
+  logger: Logger;
+  /** What a new merchant starts with (the sandbox's opening balance); re-run at start for any merchant a crash left without it. */
+  opened?: (merchantId: string) => Promise<void>;
+}
+
 export class MerchantService {
-  constructor(
-    private readonly orm: Orm,
-    private readonly clock: Clock,
-    private readonly secretBox: SecretBox,
-    private readonly logger: Logger,
-    /** What a new merchant starts with (the sandbox's opening balance); re-run at start for any merchant a crash left without it. */
-    private readonly opened: (merchantId: string) => Promise<void> = async () => {},
-  ) {}
+  private readonly deps: Required<MerchantServiceDeps>;
+
+  constructor(deps: MerchantServiceDeps) {
+    this.deps = { opened: async () => {}, ...deps };
+  }
 
   /** Until when a rotated-out webhook secret still signs beside the current one (by the service's clock); null when none does. */
   webhookSecretOverlapUntil(merchant: Merchant): Date | null {
-    return webhookSecretOverlapUntil(merchant.previousWebhookSecrets, this.clock.now());
+    return webhookSecretOverlapUntil(merchant.previousWebhookSecrets, this.deps.clock.now());
   }
 
   async createMerchant(command: CreateMerchantCommand): Promise<MerchantCredentials> {
     const { name } = parseInput(createMerchantSchema, command);
     const clientSecret = randomToken('sk');
     const webhookSecret = newWebhookSecret();
-    const now = this.clock.now();
-    const merchant = this.orm.em.create(Merchant, {
+    const now = this.deps.clock.now();
+    const merchant = this.deps.orm.em.create(Merchant, {
       name,
       clientId: randomToken('ci', 12),
       clientSecretHash: sha256Hex(clientSecret),
-      webhookSecretSealed: this.secretBox.seal(webhookSecret),
+      webhookSecretSealed: this.deps.secretBox.seal(webhookSecret),
       webhookUrl: null,
       createdAt: now,
       updatedAt: now,
     });
-    await this.orm.em.persistAndFlush(merchant);
-    await this.opened(merchant.id);
-    this.logger.info({ merchantId: merchant.id, clientId: merchant.clientId }, 'merchant created');
+    await this.deps.orm.em.persistAndFlush(merchant);
+    await this.deps.opened(merchant.id);
+    this.deps.logger.info({ merchantId: merchant.id, clientId: merchant.clientId }, 'merchant created');
     return { merchant, clientSecret, webhookSecret };
   }
 
   /** Throws INVALID_CLIENT unless the pair is right; the same answer and timing for an unknown client_id. */
   /** `fresh`: read past the request's identity map (after a change made on another EntityManager). */
   async getMerchant(merchantId: string, fresh = false): Promise<Merchant> {
-    const merchant = await this.orm.em.findOne(Merchant, { id: merchantId }, fresh ? { refresh: true } : {});
+    const merchant = await this.deps.orm.em.findOne(Merchant, { id: merchantId }, fresh ? { refresh: true } : {});
     if (!merchant) throw AppError.notFound('Merchant');
     return merchant;
   }
 
   /** The plaintext webhook secret, for signing deliveries. Never returned through an API. */
   webhookSecretOf(merchant: Merchant): string {
-    return this.secretBox.open(merchant.webhookSecretSealed);
+    return this.deps.secretBox.open(merchant.webhookSecretSealed);
   }
 
   /**
@@ -75,8 +82,8 @@ export class MerchantService {
    * lock makes two instances starting together create one, not two.
    */
   async ensureDemoMerchant(): Promise<MerchantCredentials | null> {
-    return withAdvisoryLock(this.orm, LOCK_KEYS.seed, async () => {
-      const count = await this.orm.em.count(Merchant, {});
+    return withAdvisoryLock(this.deps.orm, LOCK_KEYS.seed, async () => {
+      const count = await this.deps.orm.em.count(Merchant, {});
       return count === 0 ? this.createMerchant({ name: 'Demo Merchant' }) : null;
     });
   }

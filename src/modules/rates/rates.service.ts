@@ -46,19 +46,22 @@ export function isQuoteLive(quote: Pick<Quote, 'expiresAt'>, now: Date): boolean
   return now.getTime() < quote.expiresAt.getTime();
 }
 
+/** What RatesService is built with (the composition root passes it). */
+export interface RatesServiceDeps {
+  orm: Orm;
+  clock: Clock;
+  reference: ReferenceService;
+  table: RateTable;
+  fees: FeeSchedule;
+}
+
 /** FX quotes: prices a conversion from the sandbox rate table and keeps it 60 s for a transfer to lock. */
 export class RatesService {
-  constructor(
-    private readonly orm: Orm,
-    private readonly clock: Clock,
-    private readonly reference: ReferenceService,
-    private readonly table: RateTable,
-    private readonly fees: FeeSchedule,
-  ) {}
+  constructor(private readonly deps: RatesServiceDeps) {}
 
   /** A currency is supported when it is a supported country's currency and the rate table prices it. */
   isSupportedCurrency(code: string): boolean {
-    return this.reference.currency(code) !== undefined && this.table.mid.has(code);
+    return this.deps.reference.currency(code) !== undefined && this.deps.table.mid.has(code);
   }
 
   /** GET /v1/crossborder/rates, query rate: input { source_currency, destination_currency, amount }. */
@@ -67,11 +70,19 @@ export class RatesService {
    * quote_id pays. The currencies must be supported (isSupportedCurrency).
    */
   async priceConversion(merchantId: string, sourceCurrency: string, destinationCurrency: string, sourceAmount: Decimal) {
-    const sourceMinorUnit = this.reference.currencyMinorUnit(sourceCurrency);
-    const destinationMinorUnit = this.reference.currencyMinorUnit(destinationCurrency);
+    const sourceMinorUnit = this.deps.reference.currencyMinorUnit(sourceCurrency);
+    const destinationMinorUnit = this.deps.reference.currencyMinorUnit(destinationCurrency);
     if (sourceMinorUnit === undefined || destinationMinorUnit === undefined) throw new Error(`unsupported pair ${sourceCurrency}/${destinationCurrency}`);
-    const feeRule = await this.fees.ruleFor(merchantId, 'transfer', sourceCurrency);
-    return priceQuote(this.table, { sourceCurrency, destinationCurrency, sourceAmount, sourceMinorUnit, destinationMinorUnit, at: this.clock.now(), feeRule });
+    const feeRule = await this.deps.fees.ruleFor(merchantId, 'transfer', sourceCurrency);
+    return priceQuote(this.deps.table, {
+      sourceCurrency,
+      destinationCurrency,
+      sourceAmount,
+      sourceMinorUnit,
+      destinationMinorUnit,
+      at: this.deps.clock.now(),
+      feeRule,
+    });
   }
 
   async createQuote(merchantId: string, command: QuoteQuery): Promise<Quote> {
@@ -80,8 +91,8 @@ export class RatesService {
     for (const field of ['sourceCurrency', 'destinationCurrency'] as const) {
       if (!this.isSupportedCurrency(query[field])) details.push({ field, issue: 'is not a supported currency' });
     }
-    const sourceMinorUnit = this.reference.currencyMinorUnit(query.sourceCurrency);
-    const destinationMinorUnit = this.reference.currencyMinorUnit(query.destinationCurrency);
+    const sourceMinorUnit = this.deps.reference.currencyMinorUnit(query.sourceCurrency);
+    const destinationMinorUnit = this.deps.reference.currencyMinorUnit(query.destinationCurrency);
     let amount: Decimal | undefined;
     try {
       // Without a supported source currency only the form of the amount can be checked.
@@ -94,15 +105,15 @@ export class RatesService {
       throw AppError.invalidFields(details, 'query');
     }
 
-    const now = this.clock.now();
-    const figures = priceQuote(this.table, {
+    const now = this.deps.clock.now();
+    const figures = priceQuote(this.deps.table, {
       sourceCurrency: query.sourceCurrency,
       destinationCurrency: query.destinationCurrency,
       sourceAmount: amount,
       sourceMinorUnit,
       destinationMinorUnit,
       at: now,
-      feeRule: await this.fees.ruleFor(merchantId, 'transfer', query.sourceCurrency),
+      feeRule: await this.deps.fees.ruleFor(merchantId, 'transfer', query.sourceCurrency),
     });
     if (figures.destinationAmount.isZero()) {
       throw AppError.invalidFields([{ field: 'amount', issue: `is too small: it converts to 0 ${query.destinationCurrency}` }], 'query');
@@ -114,7 +125,7 @@ export class RatesService {
       throw AppError.invalidFields([{ field: 'amount', issue }], 'query');
     }
 
-    const quote = this.orm.em.create(FxQuote, {
+    const quote = this.deps.orm.em.create(FxQuote, {
       id: newQuoteId(),
       merchantId,
       sourceCurrency: query.sourceCurrency,
@@ -126,7 +137,7 @@ export class RatesService {
       createdAt: now,
       expiresAt: new Date(now.getTime() + QUOTE_TTL_MS),
     });
-    await this.orm.em.persistAndFlush(quote);
+    await this.deps.orm.em.persistAndFlush(quote);
     return this.toQuote(quote);
   }
 
@@ -136,7 +147,7 @@ export class RatesService {
    */
   async getQuote(merchantId: string, quoteId: string): Promise<Quote | undefined> {
     if (typeof quoteId !== 'string' || !/^qt_[0-9a-f]{24}$/.test(quoteId)) return undefined;
-    const quote = await this.orm.em.findOne(FxQuote, { id: quoteId, merchantId });
+    const quote = await this.deps.orm.em.findOne(FxQuote, { id: quoteId, merchantId });
     return quote ? this.toQuote(quote) : undefined;
   }
 
@@ -146,8 +157,8 @@ export class RatesService {
       merchantId: entity.merchantId,
       sourceCurrency: entity.sourceCurrency,
       destinationCurrency: entity.destinationCurrency,
-      sourceMinorUnit: this.reference.currencyMinorUnit(entity.sourceCurrency) ?? entity.sourceAmount.decimalPlaces(),
-      destinationMinorUnit: this.reference.currencyMinorUnit(entity.destinationCurrency) ?? entity.destinationAmount.decimalPlaces(),
+      sourceMinorUnit: this.deps.reference.currencyMinorUnit(entity.sourceCurrency) ?? entity.sourceAmount.decimalPlaces(),
+      destinationMinorUnit: this.deps.reference.currencyMinorUnit(entity.destinationCurrency) ?? entity.destinationAmount.decimalPlaces(),
       sourceAmount: entity.sourceAmount,
       destinationAmount: entity.destinationAmount,
       rate: entity.rate,

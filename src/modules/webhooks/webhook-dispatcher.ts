@@ -49,6 +49,17 @@ const CLAIM_MARGIN_MS = 5_000;
 /** Opened webhook secrets, keyed by their sealed form: a rotation changes the key, so an entry is never stale. */
 const OPENED_SECRETS_MAX = 10_000;
 
+/** What WebhookDispatcher is built with (the composition root passes it). */
+export interface WebhookDispatcherDeps {
+  sql: Sql;
+  clock: Clock;
+  jobs: WebhookJobQueue;
+  secretBox: SecretBox;
+  settings: { env: PaymentsEnv; timeoutMs: number; schedule: number[] };
+  logger: Logger;
+  observeAttempt?: WebhookAttemptObserver;
+}
+
 /**
  * Delivers outbox events, one attempt per job. At-least-once: an attempt whose
  * worker dies is run again (same webhook-id) once its instance is known dead.
@@ -64,22 +75,14 @@ const OPENED_SECRETS_MAX = 10_000;
 export class WebhookDispatcher {
   private readonly opened = new Map<string, string>();
 
-  constructor(
-    private readonly sql: Sql,
-    private readonly clock: Clock,
-    private readonly jobs: WebhookJobQueue,
-    private readonly secretBox: SecretBox,
-    private readonly settings: { env: PaymentsEnv; timeoutMs: number; schedule: number[] },
-    private readonly logger: Logger,
-    private readonly observeAttempt?: WebhookAttemptObserver,
-  ) {}
+  constructor(private readonly deps: WebhookDispatcherDeps) {}
 
   /** One attempt. `attempt` (from the job) fences it: a job for an attempt already made (a resend overtook a scheduled retry) does nothing. */
   async deliver(eventId: string, attempt?: number): Promise<void> {
     // Claim the attempt, record it as started (before anything is sent: the log never shows fewer
     // sends than the receiver saw), close an earlier attempt a dead process left unfinished, and
     // read what the send needs: one statement.
-    const [delivery] = await this.sql.query<PendingDelivery>(
+    const [delivery] = await this.deps.sql.query<PendingDelivery>(
       `with claimed as (
          update webhook_delivery set claimed_until = now() + make_interval(secs => $2)
          where event_id = $1 and status = 'pending' and (claimed_until is null or claimed_until < now())
@@ -96,7 +99,7 @@ export class WebhookDispatcher {
               c.attempt_count as "attemptCount", (select id from started)::text as "attemptId", m.webhook_url as "webhookUrl",
               m.webhook_secret_sealed as "secretSealed", m.previous_webhook_secrets as "previousSecrets"
        from claimed c join outbox_event e on e.id = c.event_id join merchant m on m.id = c.merchant_id`,
-      [eventId, (this.settings.timeoutMs + CLAIM_MARGIN_MS) / 1000, attempt ?? null, this.clock.now(), INTERRUPTED],
+      [eventId, (this.deps.settings.timeoutMs + CLAIM_MARGIN_MS) / 1000, attempt ?? null, this.deps.clock.now(), INTERRUPTED],
       'webhook_claim_delivery',
     );
     if (!delivery) return this.notClaimed(eventId, attempt);
@@ -109,11 +112,11 @@ export class WebhookDispatcher {
       const body = webhookBody(delivery, delivery.payload);
       // webhook-timestamp is wall-clock time: receivers check it against their own clocks.
       const headers = webhookHeaders(this.signingSecrets(delivery), delivery.id, new Date(), body);
-      result = await postWebhook(delivery.webhookUrl, body, headers, this.settings.env, this.settings.timeoutMs);
+      result = await postWebhook(delivery.webhookUrl, body, headers, this.deps.settings.env, this.deps.settings.timeoutMs);
     }
     const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    const now = this.clock.now();
-    const delay = success ? undefined : retryDelay(this.settings.schedule, attemptNumber);
+    const now = this.deps.clock.now();
+    const delay = success ? undefined : retryDelay(this.deps.settings.schedule, attemptNumber);
     const status = success ? 'delivered' : delay === undefined ? 'failed' : 'pending';
 
     const params = new Params();
@@ -133,7 +136,7 @@ export class WebhookDispatcher {
             finished_at = ${params.p(now)}::timestamptz
         where id = ${params.p(delivery.attemptId)}::bigint)`,
     ];
-    const retry = this.jobs.jobsSql(
+    const retry = this.deps.jobs.jobsSql(
       params,
       status === 'pending' ? [{ name: WebhookJob.DeliverWebhook, payload: { eventId, attempt: attemptNumber + 1 }, delayMs: delay }] : [],
       'd',
@@ -141,13 +144,13 @@ export class WebhookDispatcher {
     );
     ctes.push(...retry.ctes);
     const selects = retry.selects;
-    const [row] = await this.sql.query<Record<string, unknown>>(
+    const [row] = await this.deps.sql.query<Record<string, unknown>>(
       `with ${ctes.join(',\n')} select (select count(*) from d) as d${selects.length ? `, ${runSelects(selects)}` : ''}`,
       params.values,
     );
-    this.jobs.wakeIfDue(row, selects);
-    this.observeAttempt?.(status === 'pending' ? 'retry_scheduled' : status, delivery.webhookUrl ? result.latencyMs / 1000 : null);
-    if (status === 'failed') this.logger.warn({ eventId, merchantId: delivery.merchantId, attempts: attemptNumber }, 'webhook delivery failed for good');
+    this.deps.jobs.wakeIfDue(row, selects);
+    this.deps.observeAttempt?.(status === 'pending' ? 'retry_scheduled' : status, delivery.webhookUrl ? result.latencyMs / 1000 : null);
+    if (status === 'failed') this.deps.logger.warn({ eventId, merchantId: delivery.merchantId, attempts: attemptNumber }, 'webhook delivery failed for good');
   }
 
   /**
@@ -157,7 +160,7 @@ export class WebhookDispatcher {
    * still made once its claim lapses.
    */
   private async notClaimed(eventId: string, attempt: number | undefined): Promise<void> {
-    const [row] = await this.sql.query<{ status: string; attemptCount: number; claimed: boolean }>(
+    const [row] = await this.deps.sql.query<{ status: string; attemptCount: number; claimed: boolean }>(
       'select status, attempt_count as "attemptCount", claimed_until > now() as claimed from webhook_delivery where event_id = $1',
       [eventId],
     );
@@ -168,7 +171,7 @@ export class WebhookDispatcher {
 
   /** The secrets a delivery is signed with now: the current one, and the previous one during its overlap. */
   private signingSecrets(d: PendingDelivery): string[] {
-    const now = this.clock.now().toISOString();
+    const now = this.deps.clock.now().toISOString();
     const secrets = [this.open(d.secretSealed)];
     // ISO 8601 in UTC compares as text: each rotated-out secret signs until its own expiry.
     for (const previous of d.previousSecrets) if (previous.expiresAt > now) secrets.push(this.open(previous.sealed));
@@ -179,7 +182,7 @@ export class WebhookDispatcher {
     let secret = this.opened.get(sealed);
     if (secret === undefined) {
       if (this.opened.size >= OPENED_SECRETS_MAX) this.opened.clear();
-      secret = this.secretBox.open(sealed);
+      secret = this.deps.secretBox.open(sealed);
       this.opened.set(sealed, secret);
     }
     return secret;

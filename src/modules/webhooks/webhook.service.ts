@@ -32,23 +32,26 @@ export interface EventWithDelivery {
   delivery: WebhookDelivery | null;
 }
 
+/** What WebhookService is built with (the composition root passes it). */
+export interface WebhookServiceDeps {
+  orm: Orm;
+  clock: Clock;
+  jobs: WebhookJobQueue;
+  secretBox: SecretBox;
+  env: PaymentsEnv;
+}
+
 /** The merchant's webhook settings (endpoint, secret rotation) and its event log. */
 export class WebhookService {
-  constructor(
-    private readonly orm: Orm,
-    private readonly clock: Clock,
-    private readonly jobs: WebhookJobQueue,
-    private readonly secretBox: SecretBox,
-    private readonly env: PaymentsEnv,
-  ) {}
+  constructor(private readonly deps: WebhookServiceDeps) {}
 
   async setEndpoint(merchantId: string, command: EndpointCommand): Promise<Merchant> {
     const { url } = parseInput(endpointSchema, command);
-    const checked = url === null ? null : (await assertWebhookUrlAllowed(url, this.env)).toString();
-    const em = this.orm.em.fork();
+    const checked = url === null ? null : (await assertWebhookUrlAllowed(url, this.deps.env)).toString();
+    const em = this.deps.orm.em.fork();
     const merchant = await em.findOneOrFail(Merchant, { id: merchantId });
     merchant.webhookUrl = checked;
-    merchant.updatedAt = this.clock.now();
+    merchant.updatedAt = this.deps.clock.now();
     await em.flush();
     return merchant;
   }
@@ -61,9 +64,9 @@ export class WebhookService {
    */
   async rotateSecret(merchantId: string): Promise<{ webhookSecret: string; previousSecretExpiresAt: Date }> {
     const webhookSecret = newWebhookSecret();
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const previousSecretExpiresAt = new Date(now.getTime() + SECRET_OVERLAP_MS);
-    await this.orm.em.fork().transactional(async (em) => {
+    await this.deps.orm.em.fork().transactional(async (em) => {
       const merchant = await em.findOneOrFail(Merchant, { id: merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const live = merchant.previousWebhookSecrets.filter((p) => new Date(p.expiresAt) > now);
       if (live.length >= MAX_OVERLAPPING_SECRETS) {
@@ -71,7 +74,7 @@ export class WebhookService {
         throw new AppError('INVALID_STATE', `${MAX_OVERLAPPING_SECRETS} rotated-out secrets are still within their 24 h overlap; rotate again after ${oldest}`);
       }
       merchant.previousWebhookSecrets = [...live, { sealed: merchant.webhookSecretSealed, expiresAt: previousSecretExpiresAt.toISOString() }];
-      merchant.webhookSecretSealed = this.secretBox.seal(webhookSecret);
+      merchant.webhookSecretSealed = this.deps.secretBox.seal(webhookSecret);
       merchant.updatedAt = now;
     });
     return { webhookSecret, previousSecretExpiresAt };
@@ -82,8 +85,8 @@ export class WebhookService {
     const where: Record<string, unknown> = { merchantId };
     if (type) where.type = type;
     Object.assign(where, afterCursor(after, EVENT_ID));
-    const page = toPage(await this.orm.em.find(OutboxEvent, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: limit + 1 }), limit);
-    const deliveries = await this.orm.em.find(WebhookDelivery, { eventId: { $in: page.items.map((i) => i.node.id) } });
+    const page = toPage(await this.deps.orm.em.find(OutboxEvent, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: limit + 1 }), limit);
+    const deliveries = await this.deps.orm.em.find(WebhookDelivery, { eventId: { $in: page.items.map((i) => i.node.id) } });
     const byEvent = new Map(deliveries.map((d) => [d.eventId, d]));
     return {
       items: page.items.map(({ node: event, cursor }) => ({ node: { event, delivery: byEvent.get(event.id) ?? null }, cursor })),
@@ -91,7 +94,7 @@ export class WebhookService {
     };
   }
 
-  async getEvent(merchantId: string, eventId: string, em: EntityManager = this.orm.em): Promise<EventWithDelivery & { attempts: WebhookAttempt[] }> {
+  async getEvent(merchantId: string, eventId: string, em: EntityManager = this.deps.orm.em): Promise<EventWithDelivery & { attempts: WebhookAttempt[] }> {
     const event = await em.findOne(OutboxEvent, { id: eventId, merchantId });
     if (!event) throw AppError.notFound('Event');
     const delivery = await em.findOne(WebhookDelivery, { eventId });
@@ -107,10 +110,10 @@ export class WebhookService {
    */
   async resend(merchantId: string, eventId: string): Promise<EventWithDelivery & { attempts: WebhookAttempt[] }> {
     await this.getEvent(merchantId, eventId);
-    await this.orm.em.fork().transactional(async (em) => {
+    await this.deps.orm.em.fork().transactional(async (em) => {
       const merchant = await em.findOneOrFail(Merchant, { id: merchantId });
       if (!merchant.webhookUrl) throw new AppError('INVALID_STATE', 'No webhook endpoint is configured; set one, then resend');
-      const now = this.clock.now();
+      const now = this.deps.clock.now();
       // A never-attempted event has no delivery yet; two resends at once must not both create it.
       await em.execute(
         `insert into webhook_delivery (event_id, merchant_id, status, attempt_count, next_attempt_at, created_at, updated_at)
@@ -123,10 +126,10 @@ export class WebhookService {
       delivery.updatedAt = now;
       await em.flush();
       // The next attempt's number fences it: a retry already scheduled for that attempt finds it made and does nothing.
-      await this.jobs.enqueue(em, { name: WebhookJob.DeliverWebhook, payload: { eventId, attempt: delivery.attemptCount + 1 } });
+      await this.deps.jobs.enqueue(em, { name: WebhookJob.DeliverWebhook, payload: { eventId, attempt: delivery.attemptCount + 1 } });
     });
-    this.jobs.nudgeLocal();
+    this.deps.jobs.nudgeLocal();
     // Read afresh: the request's EntityManager still holds the delivery as it was before the resend.
-    return this.getEvent(merchantId, eventId, this.orm.em.fork());
+    return this.getEvent(merchantId, eventId, this.deps.orm.em.fork());
   }
 }
