@@ -28,7 +28,7 @@ export enum JobName {
   CheckTransaction = 'check-transaction',
 }
 
-export interface JobPayloads {
+interface JobPayloads {
   [JobName.KycReview]: { submissionId: string };
   /** `poll`: the how-many-th status query this is (its backoff follows PROVIDER_POLL_SCHEDULE). */
   [JobName.SettleTransaction]: { transactionId: string; poll?: number };

@@ -2,9 +2,9 @@ import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { getOperationAST, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import type { ConnectionInitMessage, ServerOptions } from 'graphql-ws';
 
-export type GraphQLTransport = 'http' | 'ws';
-export type GraphQLOperationType = 'query' | 'mutation' | 'subscription' | 'unknown';
-export type GraphQLOutcome = 'ok' | 'error';
+type GraphQLTransport = 'http' | 'ws';
+type GraphQLOperationType = 'query' | 'mutation' | 'subscription' | 'unknown';
+type GraphQLOutcome = 'ok' | 'error';
 
 /** The operation name of an operation without one. */
 export const ANONYMOUS_OPERATION = 'anonymous';
