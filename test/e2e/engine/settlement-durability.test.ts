@@ -1,13 +1,13 @@
 import { Client } from 'pg';
-import { sandboxSettlement } from '../../src/providers/sandbox/sandbox-payment-provider';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { approvedCustomer, kycBody } from '../helpers/factories';
-import { request } from '../helpers/http';
-import { assertBuilt, serviceEnv, startServiceProcess, type ServiceProcess } from '../helpers/process';
-import { TEST_ADMIN_KEY, type TestApp } from '../helpers/test-app';
-import { startTwoInstances, type TwoInstances } from '../helpers/two-instances';
-import { momoCollectionBody, sql, transferBody } from '../helpers/transactions';
-import { eventually } from '../helpers/wait';
+import { sandboxSettlement } from '../../../src/providers/sandbox/sandbox-payment-provider';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { approvedCustomer, kycBody } from '../../helpers/factories';
+import { request } from '../../helpers/http';
+import { assertBuilt, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
+import { TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
+import { startTwoInstances, type TwoInstances } from '../../helpers/two-instances';
+import { momoCollectionBody, sql, transferBody } from '../../helpers/transactions';
+import { eventually } from '../../helpers/wait';
 
 async function query<T = any>(db: TestDatabase, text: string, params: unknown[] = []): Promise<T[]> {
   const client = new Client({ connectionString: db.url });
