@@ -1,9 +1,10 @@
 // ESLint 9 flat config. `npm run lint` runs it over the whole tree (src/, test/, bench/, scripts/,
 // and the root config files), then `prettier --check .`.
 //
-// Most of this file is the architecture's guardrails (shared/STYLE.md, "Boundaries are checked by
-// a linter"): transport never imports the ORM or db/, modules never import transport/, shared/
-// imports nothing above it, jobs/ (a generic runner) imports only db/, shared/ and config.ts, and no
+// Most of this file is the architecture's guardrails (docs/architecture.md, "Boundaries the linter
+// holds"): transport never imports the ORM or db/, modules never import transport/, shared/
+// imports nothing above it, jobs/ (a generic runner) imports only db/, shared/ and config.ts,
+// observability/ never imports a door or the wiring, providers/ nothing of the domain, and no
 // import cycles. test/unit/lint-boundaries.test.ts shows each rule firing.
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';

@@ -116,7 +116,7 @@ export async function startService(
 }
 
 /** Refuses to start, plainly, when another process listens on the port (PORT=0 takes any free one). */
-export async function assertPortFree(port: number, host: string): Promise<void> {
+async function assertPortFree(port: number, host: string): Promise<void> {
   if (port === 0) return;
   await new Promise<void>((resolve, reject) => {
     const probe = net.createServer();

@@ -211,7 +211,7 @@ export interface ConnectorsConfig {
 }
 
 /** The providers' real addresses (docs/providers.md); a test always points a connector at its fake instead. */
-export const PROVIDER_BASE_URLS = {
+const PROVIDER_BASE_URLS = {
   mtnMomoSandbox: 'https://sandbox.momodeveloper.mtn.com',
   mtnMomoLive: 'https://proxy.momoapi.mtn.com',
   mpesaSandbox: 'https://sandbox.safaricom.co.ke',

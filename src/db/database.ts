@@ -13,7 +13,7 @@ export interface DatabaseHandle {
 }
 
 /** A connection URL as it may be shown: without its password. */
-export function withoutPassword(url: string): string {
+function withoutPassword(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';

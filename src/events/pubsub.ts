@@ -65,7 +65,7 @@ export class InProcessPubSub implements PubSub {
   }
 }
 
-export class RedisPubSub implements PubSub {
+class RedisPubSub implements PubSub {
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
   private readonly local = new InProcessPubSub();

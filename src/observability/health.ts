@@ -1,7 +1,7 @@
 import type { Logger } from '../shared/logger';
 
 /** How long one dependency may take to answer a readiness check. */
-export const READINESS_CHECK_TIMEOUT_MS = 1000;
+const READINESS_CHECK_TIMEOUT_MS = 1000;
 
 export type CheckStatus = 'ok' | 'failed' | 'not_configured';
 

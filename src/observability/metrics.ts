@@ -8,7 +8,7 @@ import type { Logger } from '../shared/logger';
 import { ANONYMOUS_OPERATION, INVALID_OPERATION, type GraphQLOperationObserver } from './graphql-operations';
 
 /** The route label of a request no route matched: never the raw URL (a label's values must stay few). */
-export const NOT_FOUND_ROUTE = 'not_found';
+const NOT_FOUND_ROUTE = 'not_found';
 /** Distinct GraphQL operation names kept as labels; any further name is counted as `other`. */
 const MAX_OPERATION_NAMES = 100;
 const MAX_OPERATION_NAME_LENGTH = 100;

@@ -75,12 +75,6 @@ export const timestampField = z
   .transform((v) => new Date(v))
   .refine((d) => d.getTime() >= Date.UTC(2000, 0, 1) && d.getTime() < Date.UTC(2100, 0, 1), 'must be between 2000 and 2100');
 
-/** A uuid, lower-cased. */
-export const uuidField = z
-  .string({ error: 'is required' })
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a uuid')
-  .transform((v) => v.toLowerCase());
-
 /**
  * A positive decimal: a string ("1500.00", exact), a JSON number, or a Decimal (GraphQL's
  * scalar parses to one). Its precision is judged later, against the currency.

@@ -6,7 +6,7 @@ import { requestIdMixin } from './request-logger';
  * Paths pino censors wherever they appear in a log object. Handlers never log
  * bodies; this is the second line of defence for secrets and card data.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'headers.authorization',

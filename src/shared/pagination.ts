@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { AppError } from './errors';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
 
 /** A page of a newest-first list; each item carries the cursor that continues after it. */
 export interface Page<T> {
@@ -25,7 +25,6 @@ export const pageRequestSchema = z.object({
   ),
   after: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(200, 'must be at most 200 characters').nullish(),
 });
-export type PageRequest = z.output<typeof pageRequestSchema>;
 /** What a door passes for a page (a query string's text, or GraphQL's Int). */
 export type PageQuery = z.input<typeof pageRequestSchema>;
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** The Chromium the tests drive: CHROMIUM_PATH, or the Debian package's (CI installs it). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
  * Quiet and offline: no first-run, sync, component or background requests, and
@@ -66,7 +66,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
   };
 }
 
-export interface ServedRequest {
+interface ServedRequest {
   method: string;
   /** Path with query. */
   path: string;

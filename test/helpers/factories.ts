@@ -67,7 +67,7 @@ export async function approvedCustomer(app: TestApp, token: string, overrides: R
 }
 
 /** Approves a customer's pending submission through the admin API, as an operator would. */
-export async function approveInQueue(app: TestApp, customerUuid: string) {
+async function approveInQueue(app: TestApp, customerUuid: string) {
   const admin = { authorization: `Bearer ${TEST_ADMIN_KEY}` };
   const queue = await request(app.url, 'GET', '/v1/admin/kyc/pending?limit=100', { headers: admin });
   const entry = (queue.body?.data ?? []).find((s: { customer_uuid: string }) => s.customer_uuid === customerUuid);

@@ -10,7 +10,7 @@ import rates from '../../src/modules/rates/data/rates.json';
 const D = DecimalJs.clone({ precision: 60 });
 
 const MINOR_UNITS: Record<string, number> = { UGX: 0, RWF: 0, XOF: 0, XAF: 0 };
-export const minorUnitOf = (currency: string) => MINOR_UNITS[currency] ?? 2;
+const minorUnitOf = (currency: string) => MINOR_UNITS[currency] ?? 2;
 
 function movement(currency: string, at: Date): DecimalJs {
   if (currency === rates.base) return new D(1);
@@ -42,7 +42,7 @@ export function expectedQuote(source: string, destination: string, amount: strin
 }
 
 /** FEE_DEFAULTS' transfer percent when unset (FeeSchedule's built-in default). */
-export const DEFAULT_TRANSFER_FEE_PERCENT = '1';
+const DEFAULT_TRANSFER_FEE_PERCENT = '1';
 
 /** The expected quote as REST carries it: money and rate as JSON numbers. */
 export function expectedQuoteJson(source: string, destination: string, amount: string, at: Date) {

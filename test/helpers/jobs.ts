@@ -15,7 +15,7 @@ const JOBS_OF = `select j.id, j.run_at from graphile_worker._private_jobs j
 export type ExpiryTask = 'expire-collection' | 'expire-payment-action' | 'settle-transaction';
 
 /** The transaction's waiting (or running) jobs of this task. */
-export const jobsOf = (databaseUrl: string, task: ExpiryTask, transactionId: string) =>
+const jobsOf = (databaseUrl: string, task: ExpiryTask, transactionId: string) =>
   dbQuery<{ id: string; run_at: Date }>(databaseUrl, JOBS_OF, [task, transactionId]);
 
 export const transactionIdOf = async (databaseUrl: string, reference: string): Promise<string> =>

@@ -8,7 +8,7 @@ import { newReference, sql } from './transactions';
 import { eventually } from './wait';
 
 /** A port free now on 127.0.0.1 (the service's address must be known before it starts: its providers call it back). */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -20,7 +20,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Fast polling, short timeouts and a quick breaker, so that each flow takes well under a second or two. */
-export const FAST_RAILS = {
+const FAST_RAILS = {
   PROVIDER_POLL_SCHEDULE: '200ms,300ms,500ms',
   PROVIDER_TIMEOUT_MS: '600',
   PROVIDER_BREAKER_VOLUME: '6',

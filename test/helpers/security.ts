@@ -25,15 +25,6 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   return results;
 }
 
-export const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
-};
-export const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
-
 /** Tables written only by the machinery (heartbeats, migrations), never by a request. */
 const MACHINERY_TABLES = new Set(['job_worker_instance', 'mikro_orm_migrations']);
 
@@ -277,7 +268,7 @@ export class GqlSocket {
 }
 
 /** Codes a client error may carry; anything else (SERVER_ERROR) is the server failing. */
-export const CLIENT_ERROR_CODES = ['INVALID_REQUEST', 'INVALID_TOKEN', 'INVALID_CLIENT', 'KYC_REQUIRED', 'NOT_FOUND', 'DUPLICATE_REQUEST', 'INVALID_STATE'];
+const CLIENT_ERROR_CODES = ['INVALID_REQUEST', 'INVALID_TOKEN', 'INVALID_CLIENT', 'KYC_REQUIRED', 'NOT_FOUND', 'DUPLICATE_REQUEST', 'INVALID_STATE'];
 
 /** Why a REST answer is not a clean client error in the spec's envelope, or null when it is. */
 export function restRefusalProblem(res: { status: number; body: any; text: string }): string | null {

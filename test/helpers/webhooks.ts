@@ -34,7 +34,7 @@ export async function setEndpoint(baseUrl: string, token: string, url: string | 
 }
 
 /** The request's headers as the standardwebhooks package takes them. */
-export function webhookHeadersOf(received: ReceivedWebhook): Record<string, string> {
+function webhookHeadersOf(received: ReceivedWebhook): Record<string, string> {
   const pick = (name: string) => {
     const value = received.headers[name];
     return Array.isArray(value) ? value.join(', ') : (value ?? '');
@@ -92,10 +92,4 @@ export async function awaitDelivery(
   );
   if (!reached) throw new Error(`delivery of ${eventId} did not reach the expected state in time: ${JSON.stringify(event)}`);
   return event;
-}
-
-/** Waits (boundedly) until the receiver holds at least `n` requests. */
-export async function awaitReceived(received: ReceivedWebhook[], n: number, opts?: { attempts?: number; everyMs?: number }) {
-  const reached = await eventually(async () => received.length >= n, opts ?? { attempts: 300, everyMs: 50 });
-  if (!reached) throw new Error(`the receiver got ${received.length} requests, expected at least ${n}`);
 }

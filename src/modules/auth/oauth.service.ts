@@ -14,7 +14,7 @@ import { TokenFamily } from './token-family.entity';
 import type { TokenRevocations } from './token-revocations';
 import type { MerchantAccess } from './merchant-access';
 
-export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 const credential = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(512, 'must be at most 512 characters').optional();
 

@@ -8,8 +8,7 @@ import { Decimal } from '../../shared/money';
  */
 
 /** A merchant's accounts, per currency: spendable, received but not yet released, held for payouts and refunds in flight. */
-export const MERCHANT_ACCOUNTS = ['available', 'pending', 'reserved'] as const;
-export type MerchantAccount = (typeof MERCHANT_ACCOUNTS)[number];
+export type MerchantAccount = 'available' | 'pending' | 'reserved';
 /** The platform's accounts, per currency (clearing: per provider too). */
 export type PlatformAccount = 'fee_revenue' | 'fx_position' | 'sandbox_funding' | 'external_funds';
 

@@ -65,7 +65,7 @@ export const statementSchema = z.object({
 export type StatementQuery = Command<typeof statementSchema>;
 
 /** One day's money in (collections and payments) and out (transfers and refunds) that succeeded, in one currency. */
-export interface ActivityDay {
+interface ActivityDay {
   day: string;
   currency: string;
   collected: Decimal;

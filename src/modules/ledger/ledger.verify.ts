@@ -183,7 +183,7 @@ export async function verifyLedgerIncrementally(sql: Sql, rules: LegRule[], opts
 }
 
 /** The smallest UUIDv7 of a millisecond (RFC 9562: 48 bits of Unix time, then version 7 and the variant). */
-export function uuidV7Floor(ms: number): string {
+function uuidV7Floor(ms: number): string {
   const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
 }

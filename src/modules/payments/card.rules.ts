@@ -1,8 +1,6 @@
 import { luhnValid } from '../../shared/card-numbers';
 import { AppError } from '../../shared/errors';
 
-export { luhnValid };
-
 /**
  * Card rules: pure functions, no I/O. The number, CVC and expiry they read are
  * never stored, logged or echoed (PCI DSS 3.3–3.5): what survives a request is a

@@ -189,7 +189,7 @@ export class PaymentService {
 }
 
 /** A transaction's amount with exactly its currency's decimals ("2500.00", "3700"). */
-export function amountOf(reference: Pick<ReferenceService, 'currencyMinorUnit'>, txn: Transaction): string {
+function amountOf(reference: Pick<ReferenceService, 'currencyMinorUnit'>, txn: Transaction): string {
   const minorUnit = reference.currencyMinorUnit(txn.currency!);
   if (minorUnit === undefined) throw new Error(`No minor unit is known for ${txn.currency}`);
   return formatAmount(txn.amount!, minorUnit);

@@ -5,7 +5,7 @@ import { feeFor, type FeeRule } from '../ledger/fee-schedule';
 import ratesFile from './data/rates.json';
 
 /** Decimals a rate is shown (and applied) with. */
-export const RATE_DECIMALS = 8;
+const RATE_DECIMALS = 8;
 
 /** The sandbox's reference rates (./data/rates.json), parsed. */
 export interface RateTable {
@@ -72,7 +72,7 @@ export function movementFactor(table: RateTable, currency: string, at: Date): De
 }
 
 /** Units of `currency` per unit of the base currency at `at`; undefined when the table has no rate for it. */
-export function midRate(table: RateTable, currency: string, at: Date): Decimal | undefined {
+function midRate(table: RateTable, currency: string, at: Date): Decimal | undefined {
   const mid = table.mid.get(currency);
   return mid?.times(movementFactor(table, currency, at));
 }

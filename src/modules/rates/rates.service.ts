@@ -12,9 +12,9 @@ import { priceQuote, type RateTable } from './rate-table';
 import type { FeeSchedule } from '../ledger/fee-schedule';
 
 /** CONTRACT §5: a quote is valid for 60 seconds. */
-export const QUOTE_TTL_MS = 60_000;
+const QUOTE_TTL_MS = 60_000;
 
-export const newQuoteId = () => `qt_${randomBytes(12).toString('hex')}`;
+const newQuoteId = () => `qt_${randomBytes(12).toString('hex')}`;
 
 /** A quote's pair and amount, in the domain's names; currency codes match case-insensitively. */
 export const quoteRequestSchema = z.object({

@@ -97,7 +97,7 @@ export function routeColumns(route: Route, body: { reference: string; accountTyp
 }
 
 /** The route a cross-border transaction travels: its channel type, country, network and direction. */
-export function crossBorderRoute(reference: ReferenceService, txn: Transaction, direction: Direction): ConnectorRoute {
+function crossBorderRoute(reference: ReferenceService, txn: Transaction, direction: Direction): ConnectorRoute {
   return {
     channelType: txn.accountType!,
     countryCode: txn.countryCode!,

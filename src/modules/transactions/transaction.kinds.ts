@@ -12,7 +12,7 @@ import type { FinalStatus, TransactionKind, TransactionStatus } from './transact
  */
 
 /** Work that follows a transaction the provider accepted (settlement, expiry); the job receives the transaction's id. */
-export interface FollowUp {
+interface FollowUp {
   name: TransactionJob.SettleTransaction | TransactionJob.ExpireCollection | TransactionJob.ExpirePaymentAction;
   delayMs: number;
 }

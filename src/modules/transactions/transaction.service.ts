@@ -97,7 +97,7 @@ export class TransactionService {
   ) {}
 
   /**
-   * The one creation path (CONTRACT §6, STYLE example 2):
+   * The one creation path (CONTRACT §6; docs/architecture.md, "The creation path"):
    * 1. insert the row as `initiating` (statement 1; a reused merchant reference → 409 from the constraint);
    * 2. call the provider with the transaction's id as idempotency key;
    * 3. write its answer with the history entry, the outbox event (if it is final) and

@@ -5,7 +5,7 @@ export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 
 export const TRANSACTION_STATUSES = ['initiating', 'processing', 'requires_action', 'successful', 'failed', 'expired'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
-export const FINAL_STATUSES = ['successful', 'failed', 'expired'] as const;
+const FINAL_STATUSES = ['successful', 'failed', 'expired'] as const;
 export type FinalStatus = (typeof FINAL_STATUSES)[number];
 
 type OpenStatus = Exclude<TransactionStatus, FinalStatus>;

@@ -377,7 +377,7 @@ function parentClaimSql(params: Params, parentId: string, amount: Decimal, merch
   return `parent_claim as (update "transaction" set refunded_amount = refunded_amount + ${delta} where ${conditions.join(' and ')} returning id)`;
 }
 
-export function duplicateReference(externalReference: string, existingReference: string | undefined): AppError {
+function duplicateReference(externalReference: string, existingReference: string | undefined): AppError {
   return new AppError('DUPLICATE_REQUEST', `A transaction with reference ${externalReference} already exists`, [
     { field: 'reference', issue: existingReference ? `already used by transaction ${existingReference}` : 'is already used' },
   ]);

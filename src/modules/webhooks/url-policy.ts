@@ -28,7 +28,7 @@ const ipv4Of = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high &
  * 6to4 (2002:aabb:ccdd::/48) and Teredo (2001:0::/32, the client's address
  * inverted in the last 32 bits). Null when it carries none.
  */
-export function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
+function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
   const p = ip.parts;
   const zeros = (from: number, to: number) => p.slice(from, to).every((x) => x === 0);
   if (ip.isIPv4MappedAddress()) return ip.toIPv4Address();
@@ -73,7 +73,7 @@ export function parseWebhookUrl(raw: unknown, env: PaymentsEnv): URL {
 }
 
 /** Every address the URL's host resolves to (an IP literal resolves to itself). */
-export async function resolveHost(url: URL): Promise<string[]> {
+async function resolveHost(url: URL): Promise<string[]> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (ipaddr.isValid(host)) return [host];
   const results = await lookup(host, { all: true, verbatim: true });

@@ -27,12 +27,12 @@ interface PendingDelivery {
 }
 
 /** The webhook body (CONTRACT §8): the event with the full record as the status endpoint returns it. */
-export function webhookBody(event: { id: string; type: string; createdAt: Date }, payloadJson: string): string {
+function webhookBody(event: { id: string; type: string; createdAt: Date }, payloadJson: string): string {
   return `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created_at":"${event.createdAt.toISOString()}","data":${payloadJson}}`;
 }
 
 /** What an attempt led to: delivered (final), failed (final: the retry schedule is spent), or another attempt scheduled. */
-export type WebhookAttemptOutcome = 'delivered' | 'retry_scheduled' | 'failed';
+type WebhookAttemptOutcome = 'delivered' | 'retry_scheduled' | 'failed';
 
 /**
  * Told of each attempt once it is recorded (the metrics): its outcome, and how long

@@ -18,9 +18,9 @@ import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookJob, type WebhookJobQueue } from './webhook.jobs';
 
 /** How long the old secret keeps signing after a rotation. */
-export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** Rotated-out secrets that may sign at once (each delivery carries one signature per secret). */
-export const MAX_OVERLAPPING_SECRETS = 10;
+const MAX_OVERLAPPING_SECRETS = 10;
 
 export const endpointSchema = z.object({ url: z.union([withoutCardNumberIn(z.string()), z.null()], { error: 'is required (a URL, or null to remove)' }) });
 export type EndpointCommand = Command<typeof endpointSchema>;

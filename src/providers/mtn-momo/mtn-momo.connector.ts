@@ -40,7 +40,7 @@ export function referenceIdOf(transactionId: string): string {
  */
 
 /** A target environment is one country's MTN; `sandbox` is MTN's test environment (every MTN country here routes to it). */
-export const MTN_TARGET_COUNTRIES: Record<string, string> = {
+const MTN_TARGET_COUNTRIES: Record<string, string> = {
   mtnghana: 'GH',
   mtnuganda: 'UG',
   mtnrwanda: 'RW',

@@ -98,7 +98,7 @@ export function graphqlParseOptions(limits: GraphQLLimits): ParseOptions {
 }
 
 /** Brackets of any kind ({ [ ( ) one document may nest: far beyond a real one, far below what exhausts the parser's stack. */
-export const MAX_DOCUMENT_NESTING = 64;
+const MAX_DOCUMENT_NESTING = 64;
 
 /**
  * graphql-js parses recursively, one stack frame set per nested list, object or selection:

@@ -16,7 +16,7 @@ export class PageInfo {
   endCursor!: string | null;
 }
 
-export interface Edge<T> {
+interface Edge<T> {
   cursor: string;
   node: T;
 }

@@ -1,7 +1,6 @@
-import { ManualClock } from '../../../src/shared/clock';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { request } from '../../helpers/http';
-import { createTestApp, type TestApp } from '../../helpers/test-app';
+import type { TestApp } from '../../helpers/test-app';
+import { startTwoInstances, type TwoInstances } from '../../helpers/two-instances';
 import { eventually } from '../../helpers/wait';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -12,21 +11,15 @@ describe.each([
   // Without Redis, the other instance catches up from the token_revocation table.
   ['through the revocation table poll', { TOKEN_REVOCATION_POLL_MS: '100' }],
 ])('two instances on one database: a revocation on A reaches B %s', (_label, env) => {
-  let db: TestDatabase;
+  let instances: TwoInstances;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    const clock = new ManualClock(new Date('2026-11-22T12:00:00Z'));
-    a = await createTestApp({ database: db, clock, env });
-    b = await createTestApp({ database: db, clock, env });
+    instances = await startTwoInstances(env);
+    ({ a, b } = instances);
   });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-    await db.drop();
-  });
+  afterAll(() => instances?.close());
 
   it('a token issued by A works on B until A revokes it, then B refuses it', async () => {
     const merchant = await a.createMerchant('Shared Merchant');

@@ -216,7 +216,7 @@ describe('OpenAPI document and docs page (sandbox)', () => {
         for (const field of (doc.components.schemas[name].required ?? []) as string[]) {
           const { [field]: _removed, ...body } = media.example;
           expect({ route, field, invalid: check(schemaAt, body) !== null }).toEqual({ route, field, invalid: true });
-          // The operator API takes the admin key and its own ids: test/e2e/kyc-review.test.ts sends it real bodies.
+          // The operator API takes the admin key and its own ids: test/e2e/kyc/review.test.ts sends it real bodies.
           if ((op.security as Array<Record<string, unknown>>).some((s) => 'adminApiKey' in s)) continue;
           const res = await call(method, route, { body, params: { uuid: customer.customer_uuid } });
           expect({ route, field, status: res.status, code: res.body?.code }).toEqual({ route, field, status: 400, code: 'INVALID_REQUEST' });

@@ -1,8 +1,8 @@
 import Redis from 'ioredis';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { graphql, request } from '../../helpers/http';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
+import { startTwoInstances, type TwoInstances } from '../../helpers/two-instances';
 import { eventually } from '../../helpers/wait';
 import { collect, connect } from '../../helpers/ws';
 import { enrollBody } from '../../helpers/factories';
@@ -211,7 +211,7 @@ async function count(app: TestApp, sql: string, params: unknown[]): Promise<numb
 }
 
 describe('rate limits with Redis: one budget across instances', () => {
-  let db: TestDatabase;
+  let instances: TwoInstances;
   let first: TestApp;
   let second: TestApp;
 
@@ -225,7 +225,6 @@ describe('rate limits with Redis: one budget across instances', () => {
     } finally {
       redis.disconnect();
     }
-    db = await createTestDatabase();
     // The token budgets at their defaults (TEST_RATE_LIMITS lifts them for the other suites); TRUST_PROXY for the addresses.
     const env = {
       REDIS_URL,
@@ -235,14 +234,10 @@ describe('rate limits with Redis: one budget across instances', () => {
       RATE_LIMIT_TOKEN_CLIENT: '1000',
       TRUST_PROXY: '127.0.0.1',
     };
-    first = await createTestApp({ database: db, env });
-    second = await createTestApp({ database: db, env });
+    instances = await startTwoInstances(env);
+    ({ a: first, b: second } = instances);
   });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-    await db?.drop();
-  });
+  afterAll(() => instances?.close());
 
   it("the issue's attack: sixty wrong secrets for a client_id, spread over both instances, leave the merchant's own address able to get a token", async () => {
     const merchant = await first.createMerchant('Known client_id');

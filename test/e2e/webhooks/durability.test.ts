@@ -1,11 +1,11 @@
-import { ManualClock } from '../../../src/shared/clock';
 import { INTERRUPTED } from '../../../src/modules/webhooks/webhook-dispatcher';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { approvedCustomer, kycBody } from '../../helpers/factories';
 import { request } from '../../helpers/http';
 import { assertBuilt, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
 import { startReceiver, type ReceiverAnswer } from '../../helpers/receiver';
-import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
+import { TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
+import { startTwoInstances, type TwoInstances } from '../../helpers/two-instances';
 import { eventually } from '../../helpers/wait';
 import { dbQuery, setEndpoint, verifyDelivery } from '../../helpers/webhooks';
 import { momoCollectionBody } from '../../helpers/transactions';
@@ -116,22 +116,16 @@ describe('webhook delivery durability', () => {
 
   describe('two instances on one database', () => {
     const EVENTS = 300;
+    let instances: TwoInstances;
     let db: TestDatabase;
     let a: TestApp;
     let b: TestApp;
 
     beforeAll(async () => {
-      db = await createTestDatabase();
-      const clock = new ManualClock(new Date('2026-11-22T12:00:00Z'));
-      const env = { SANDBOX_SETTLE_MS: '100', WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s', JOB_HEARTBEAT_MS: '500' };
-      a = await createTestApp({ database: db, clock, env });
-      b = await createTestApp({ database: db, clock, env });
+      instances = await startTwoInstances({ SANDBOX_SETTLE_MS: '100', WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s', JOB_HEARTBEAT_MS: '500' });
+      ({ db, a, b } = instances);
     });
-    afterAll(async () => {
-      await b.close();
-      await a.close();
-      await db.drop();
-    });
+    afterAll(() => instances?.close());
 
     it(`deliver ${EVENTS} events: each webhook-id reaches the receiver exactly once, with exactly ${EVENTS} attempts`, async () => {
       const receiver = await startReceiver(() => 200);

@@ -16,7 +16,7 @@ function money(amount: Decimal, currency: string, units: MinorUnits): string {
   return minorUnit === undefined ? amount.toFixed() : formatAmount(amount, minorUnit);
 }
 
-export const BalanceTransactionTypeEnum = domainEnum(BALANCE_TRANSACTION_TYPES, 'BalanceTransactionType', 'What moved a balance.');
+const BalanceTransactionTypeEnum = domainEnum(BALANCE_TRANSACTION_TYPES, 'BalanceTransactionType', 'What moved a balance.');
 
 @ObjectType('Balance', { description: 'Your balance in one currency.' })
 export class BalanceObject {

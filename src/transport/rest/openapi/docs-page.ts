@@ -73,8 +73,6 @@ const ASSETS: Record<string, Asset> = {
   'docs.js': { type: 'application/javascript; charset=utf-8', load: async () => Buffer.from(START_SCRIPT) },
 };
 
-export const DOCS_ASSET_NAMES = Object.keys(ASSETS);
-
 export interface LoadedAsset {
   type: string;
   body: Buffer;

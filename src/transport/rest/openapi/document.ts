@@ -116,7 +116,7 @@ function serviceVersion(): string {
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** The routes this configuration registers (index.ts): sandbox-only ones in the sandbox, admin ones with a key. */
-export function operationsFor(config: Pick<Config, 'env' | 'adminApiKey'>): OperationSpec[] {
+function operationsFor(config: Pick<Config, 'env' | 'adminApiKey'>): OperationSpec[] {
   return OPERATIONS.filter((op) => (!op.sandboxOnly || config.env === 'sandbox') && (op.access !== 'admin' || Boolean(config.adminApiKey)));
 }
 

@@ -60,7 +60,7 @@ export interface OperationSpec {
   raw?: { requestBody?: JsonSchema; responses: Record<string, JsonSchema> };
 }
 
-export interface FieldDoc {
+interface FieldDoc {
   description?: string;
   /** Replaces the generated schema (for a field the service parses itself). */
   schema?: JsonSchema;
@@ -83,7 +83,7 @@ export const TAGS = {
   Reference: 'This document and its reader.',
   Providers: 'Where payment providers send their notifications (docs/providers.md). Not for merchants.',
 } as const;
-export type TagName = keyof typeof TAGS;
+type TagName = keyof typeof TAGS;
 
 const AMOUNT_QUERY: JsonSchema = { type: 'string', pattern: '^\\d+(\\.\\d+)?$', examples: ['100'] };
 const reference = 'The service’s reference (`col_…`, `trf_…`, `pay_…`) or your own `reference`';

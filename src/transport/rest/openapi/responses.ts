@@ -13,7 +13,7 @@ import { jsonSchemaOptions, type JsonSchema } from './json-schema';
  * (v1/*.serializer.ts, transaction.serializer.ts, kyc.serializer.ts) and the
  * envelope (envelope.ts). A test checks real answers against them.
  */
-export const responseSchemas = z.registry<{ id: string; description?: string }>();
+const responseSchemas = z.registry<{ id: string; description?: string }>();
 function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
   responseSchemas.add(schema, description ? { id, description } : { id });
   return schema;
@@ -35,7 +35,7 @@ const accountType = z.enum(CHANNEL_TYPES);
 const transactionStatus = z.enum(TRANSACTION_STATUSES);
 const kycStatus = z.enum(KYC_STATUSES);
 
-export const Merchant = named(
+const Merchant = named(
   'Merchant',
   z.object({
     merchant_id: z.uuid(),

@@ -25,7 +25,7 @@ export async function adminRoutes(
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
-  // A child of this scope: it inherits the key check above (tested in test/e2e/kyc-review.test.ts).
+  // A child of this scope: it inherits the key check above (tested in test/e2e/kyc/review.test.ts).
   await app.register(adminKycRoutes, { services });
 
   app.post('/admin/merchants', async (request, reply) => {

@@ -7,7 +7,7 @@ import { authOf } from '../auth';
 import { pageMeta, sendSuccess } from '../envelope';
 import { fromRest } from '../field-names';
 
-export function serializeCustomer(customer: Customer) {
+function serializeCustomer(customer: Customer) {
   return {
     customer_uuid: customer.id,
     customerid: customer.customerid,

@@ -1,12 +1,12 @@
 import type { Client as SocketClient } from 'graphql-ws';
 import { Client } from 'pg';
-import { enroll } from '../helpers/factories';
-import { graphql, request } from '../helpers/http';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { createTestApp, type TestApp } from '../helpers/test-app';
-import { eventually } from '../helpers/wait';
-import { FAST_WEBHOOKS, awaitDelivery, dbQuery, kycApprovedEvent, setEndpoint } from '../helpers/webhooks';
-import { collect, connect } from '../helpers/ws';
+import { enroll } from '../../helpers/factories';
+import { graphql, request } from '../../helpers/http';
+import { startReceiver, type Receiver } from '../../helpers/receiver';
+import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { eventually } from '../../helpers/wait';
+import { FAST_WEBHOOKS, awaitDelivery, dbQuery, kycApprovedEvent, setEndpoint } from '../../helpers/webhooks';
+import { collect, connect } from '../../helpers/ws';
 
 interface Sample {
   name: string;

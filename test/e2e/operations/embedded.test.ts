@@ -4,8 +4,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { graphql, request } from '../helpers/http';
-import { DIST_CLI, DIST_MAIN, assertBuilt, cleanEnv, startServiceProcess } from '../helpers/process';
+import { graphql, request } from '../../helpers/http';
+import { DIST_CLI, DIST_MAIN, assertBuilt, cleanEnv, startServiceProcess } from '../../helpers/process';
 
 const run = promisify(execFile);
 

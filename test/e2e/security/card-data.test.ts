@@ -1,20 +1,20 @@
-import { runJobsNow, transactionIdOf } from '../helpers/jobs';
+import { runJobsNow, transactionIdOf } from '../../helpers/jobs';
 import { randomBytes } from 'node:crypto';
 import type { Client } from 'graphql-ws';
 import type { DestinationStream } from 'pino';
 import WebSocket from 'ws';
-import type { MerchantCredentials } from '../../src/modules/merchants/merchant.service';
-import { findCardNumbers } from '../../src/shared/card-numbers';
-import { graphql as rawGraphql, request as rawRequest, type HttpResult } from '../helpers/http';
-import { CARDS, PAYMENT_FIELDS, TEST_AMEX_CVC, TEST_CVC, cardPaymentBody, cardPaymentInput } from '../helpers/payments';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { createTestApp, type TestApp } from '../helpers/test-app';
-import { openPage, submitPage, type ThreeDsDecision } from '../helpers/three-ds';
-import { eventually } from '../helpers/wait';
-import { FAST_WEBHOOKS, dbQuery, setEndpoint } from '../helpers/webhooks';
-import { FlutterwaveFake } from '../fakes/flutterwave.fake';
-import { flutterwaveApp } from '../helpers/rails';
-import { connect } from '../helpers/ws';
+import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
+import { findCardNumbers } from '../../../src/shared/card-numbers';
+import { graphql as rawGraphql, request as rawRequest, type HttpResult } from '../../helpers/http';
+import { CARDS, PAYMENT_FIELDS, TEST_AMEX_CVC, TEST_CVC, cardPaymentBody, cardPaymentInput } from '../../helpers/payments';
+import { startReceiver, type Receiver } from '../../helpers/receiver';
+import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { openPage, submitPage, type ThreeDsDecision } from '../../helpers/three-ds';
+import { eventually } from '../../helpers/wait';
+import { FAST_WEBHOOKS, dbQuery, setEndpoint } from '../../helpers/webhooks';
+import { FlutterwaveFake } from '../../fakes/flutterwave.fake';
+import { flutterwaveApp } from '../../helpers/rails';
+import { connect } from '../../helpers/ws';
 
 /**
  * PCI DSS 3.3–3.5 end to end: every way a card reaches the service (REST, GraphQL

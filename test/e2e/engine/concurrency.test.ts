@@ -1,8 +1,8 @@
-import { approvedCustomer } from '../helpers/factories';
-import { graphql, request, type HttpResult } from '../helpers/http';
-import { createTestApp, type TestApp } from '../helpers/test-app';
-import { eventually } from '../helpers/wait';
-import { momoCollectionBody, momoCollectionInput } from '../helpers/transactions';
+import { approvedCustomer } from '../../helpers/factories';
+import { graphql, request, type HttpResult } from '../../helpers/http';
+import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { eventually } from '../../helpers/wait';
+import { momoCollectionBody, momoCollectionInput } from '../../helpers/transactions';
 
 /**
  * CONTRACT §6: a merchant's reference is unique under concurrency, whichever door

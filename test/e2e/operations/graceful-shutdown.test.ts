@@ -1,13 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestDatabase } from '../helpers/database';
-import { kycBody } from '../helpers/factories';
-import { request } from '../helpers/http';
-import { assertBuilt, serviceEnv, startServiceProcess } from '../helpers/process';
-import { TEST_ADMIN_KEY } from '../helpers/test-app';
-import { eventually } from '../helpers/wait';
-import { dbQuery, setEndpoint } from '../helpers/webhooks';
-import { connectTo } from '../helpers/ws';
+import { createTestDatabase } from '../../helpers/database';
+import { kycBody } from '../../helpers/factories';
+import { request } from '../../helpers/http';
+import { assertBuilt, serviceEnv, startServiceProcess } from '../../helpers/process';
+import { TEST_ADMIN_KEY } from '../../helpers/test-app';
+import { eventually } from '../../helpers/wait';
+import { dbQuery, setEndpoint } from '../../helpers/webhooks';
+import { connectTo } from '../../helpers/ws';
 
 /** A receiver that holds every delivery open until the test lets it answer. */
 async function holdingReceiver() {

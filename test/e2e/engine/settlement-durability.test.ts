@@ -1,13 +1,13 @@
 import { Client } from 'pg';
-import { ManualClock } from '../../src/shared/clock';
-import { sandboxSettlement } from '../../src/providers/sandbox/sandbox-payment-provider';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { approvedCustomer, kycBody } from '../helpers/factories';
-import { request } from '../helpers/http';
-import { assertBuilt, serviceEnv, startServiceProcess, type ServiceProcess } from '../helpers/process';
-import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../helpers/test-app';
-import { momoCollectionBody, sql, transferBody } from '../helpers/transactions';
-import { eventually } from '../helpers/wait';
+import { sandboxSettlement } from '../../../src/providers/sandbox/sandbox-payment-provider';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { approvedCustomer, kycBody } from '../../helpers/factories';
+import { request } from '../../helpers/http';
+import { assertBuilt, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
+import { TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
+import { startTwoInstances, type TwoInstances } from '../../helpers/two-instances';
+import { momoCollectionBody, sql, transferBody } from '../../helpers/transactions';
+import { eventually } from '../../helpers/wait';
 
 async function query<T = any>(db: TestDatabase, text: string, params: unknown[] = []): Promise<T[]> {
   const client = new Client({ connectionString: db.url });
@@ -106,22 +106,15 @@ describe('settlement durability', () => {
   describe('two instances on one database (SANDBOX_SETTLE_MS=200)', () => {
     const TOTAL = 200;
     const BATCH = 20;
-    let db: TestDatabase;
+    let instances: TwoInstances;
     let a: TestApp;
     let b: TestApp;
 
     beforeAll(async () => {
-      db = await createTestDatabase();
-      const clock = new ManualClock(new Date('2026-11-22T12:00:00Z'));
-      const env = { SANDBOX_SETTLE_MS: '200' };
-      a = await createTestApp({ database: db, clock, env });
-      b = await createTestApp({ database: db, clock, env });
+      instances = await startTwoInstances({ SANDBOX_SETTLE_MS: '200' });
+      ({ a, b } = instances);
     });
-    afterAll(async () => {
-      await b?.close();
-      await a?.close();
-      await db?.drop();
-    });
+    afterAll(() => instances?.close());
 
     it(`decides ${TOTAL} mixed collections and transfers exactly once each`, async () => {
       const merchant = await a.createMerchant('Two Instance Settlement');

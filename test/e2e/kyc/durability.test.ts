@@ -1,10 +1,10 @@
 import { Client } from 'pg';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { enroll, kycBody } from '../helpers/factories';
-import { request } from '../helpers/http';
-import { assertBuilt, serviceEnv, startServiceProcess } from '../helpers/process';
-import { createTestApp, TEST_ADMIN_KEY } from '../helpers/test-app';
-import { eventually } from '../helpers/wait';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { enroll, kycBody } from '../../helpers/factories';
+import { request } from '../../helpers/http';
+import { assertBuilt, serviceEnv, startServiceProcess } from '../../helpers/process';
+import { createTestApp, TEST_ADMIN_KEY } from '../../helpers/test-app';
+import { eventually } from '../../helpers/wait';
 
 const outboxCount = async (db: TestDatabase, customerUuid: string) => {
   const client = new Client({ connectionString: db.url });

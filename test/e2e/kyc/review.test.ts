@@ -1,16 +1,16 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { Client } from 'graphql-ws';
-import type { MerchantCredentials } from '../../src/modules/merchants/merchant.service';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { enroll, kycBody } from '../helpers/factories';
-import { graphql, request } from '../helpers/http';
-import { DIST_CLI, assertBuilt, cleanEnv, serviceEnv, startServiceProcess, type ServiceProcess } from '../helpers/process';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { TEST_ADMIN_KEY, createTestApp, type TestApp } from '../helpers/test-app';
-import { eventually } from '../helpers/wait';
-import { FAST_WEBHOOKS, dbQuery, setEndpoint, verifyDelivery } from '../helpers/webhooks';
-import { collect, connect } from '../helpers/ws';
+import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { enroll, kycBody } from '../../helpers/factories';
+import { graphql, request } from '../../helpers/http';
+import { DIST_CLI, assertBuilt, cleanEnv, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
+import { startReceiver, type Receiver } from '../../helpers/receiver';
+import { TEST_ADMIN_KEY, createTestApp, type TestApp } from '../../helpers/test-app';
+import { eventually } from '../../helpers/wait';
+import { FAST_WEBHOOKS, dbQuery, setEndpoint, verifyDelivery } from '../../helpers/webhooks';
+import { collect, connect } from '../../helpers/ws';
 
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_KEY}` };
 const KYC_CHANGES = `subscription { kycStatusChanged { customerUuid kycStatus overallKycStatus reviewedAt rejectionReason } }`;

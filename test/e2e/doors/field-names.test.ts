@@ -1,7 +1,7 @@
-import { enroll, enrollBody, enrollInput, kycBody } from '../helpers/factories';
-import { graphql, request } from '../helpers/http';
-import { cardPaymentBody, cardPaymentInput } from '../helpers/payments';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { enroll, enrollBody, enrollInput, kycBody } from '../../helpers/factories';
+import { graphql, request } from '../../helpers/http';
+import { cardPaymentBody, cardPaymentInput } from '../../helpers/payments';
+import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 /**
  * Services speak the domain's names; each door names fields as its clients know them,
