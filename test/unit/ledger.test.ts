@@ -4,15 +4,16 @@ import { isBalanced, merchantAccount, move, posting, type Posting } from '../../
 import { statementCsv } from '../../src/modules/ledger/ledger.serializer';
 import type { Statement } from '../../src/modules/ledger/ledger.service';
 import { moneyInLedger, moneyInLegs, moneyOutLedger, moneyOutLegs } from '../../src/modules/transactions/transaction.ledger';
-import { BLANK, type Transaction } from '../../src/modules/transactions/transaction.record';
-import type { TransactionStatus } from '../../src/modules/transactions/transaction.state';
+import { BLANK, type TransactionColumns, type TransactionOf, type TransferTransaction } from '../../src/modules/transactions/transaction.record';
+import type { TransactionKind, TransactionStatus } from '../../src/modules/transactions/transaction.state';
 import { Decimal } from '../../src/shared/money';
 
 const D = (v: string | number) => new Decimal(v);
 const M = '5b0e7c1a-3f2d-4b8e-9a61-0c2f4d8e7b19';
 const NOW = new Date('2026-11-25T12:00:00Z');
 
-function txn(fields: Partial<Transaction>): Transaction {
+/** A record of kind `K` (a collection unless given) with the fields the ledger reads; the rest blank. */
+function txn<K extends TransactionKind = 'collection'>(fields: Partial<TransactionColumns> & { kind?: K }): TransactionOf<K> {
   return {
     ...BLANK,
     id: '0f0f0f0f-0000-4000-8000-000000000001',
@@ -25,7 +26,7 @@ function txn(fields: Partial<Transaction>): Transaction {
     createdAt: NOW,
     updatedAt: NOW,
     ...fields,
-  };
+  } as TransactionOf<K>;
 }
 
 /** Sum of lines per account over every posting. */
@@ -109,14 +110,14 @@ describe('what each kind posts', () => {
       destinationAmount: destinationCurrency === 'USD' ? D('100') : D('12830.47'),
       destinationCurrency,
     });
-  const out = (t: Transaction) =>
+  const out = (t: TransferTransaction) =>
     moneyOutLedger(t, 'sandbox', {
       type: 'transfer',
-      currency: t.sourceCurrency!,
-      amount: t.sourceAmount!,
-      fee: t.fee!,
-      payoutCurrency: t.destinationCurrency!,
-      payoutAmount: t.destinationAmount!,
+      currency: t.sourceCurrency,
+      amount: t.sourceAmount,
+      fee: t.fee,
+      payoutCurrency: t.destinationCurrency,
+      payoutAmount: t.destinationAmount,
     });
 
   it('a transfer reserves amount + fee at insert, then posts it (success) or voids it (failure)', () => {

@@ -11,7 +11,7 @@ import type { CustomerService } from '../customers/customer.service';
 import type { MerchantService } from '../merchants/merchant.service';
 import type { ReferenceService } from '../reference/reference.service';
 import { TransactionJob } from '../transactions/transaction.jobs';
-import { pastDeadline, type Transaction } from '../transactions/transaction.record';
+import { pastDeadline, sameKind, type PaymentTransaction } from '../transactions/transaction.record';
 import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../transactions/transaction.kinds';
 import { moneyInLedger, moneyInLegs } from '../transactions/transaction.ledger';
 import type { FeeSchedule } from '../ledger/fee-schedule';
@@ -76,7 +76,8 @@ function isRedirectUrl(value: string): boolean {
 }
 
 /** What the sandbox's 3-D Secure page shows about the payment behind a handle. */
-export type AuthenticationView = { state: 'invalid' } | { state: 'open' | 'decided' | 'expired'; payment: Transaction; merchantName: string; amount: string };
+export type AuthenticationView =
+  { state: 'invalid' } | { state: 'open' | 'decided' | 'expired'; payment: PaymentTransaction; merchantName: string; amount: string };
 
 /** The sandbox processor's lookup from a 3-D Secure page handle to its charge (the transaction's id). */
 export interface AuthenticationHandles {
@@ -103,7 +104,7 @@ export class PaymentService {
     private readonly handles: AuthenticationHandles | null,
   ) {}
 
-  async initiatePayment(merchantId: string, command: PaymentCommand): Promise<Transaction> {
+  async initiatePayment(merchantId: string, command: PaymentCommand): Promise<PaymentTransaction> {
     const body = parseInput(paymentSchema, command);
     const card = checkCard(body.card, this.clock.now());
     const minorUnit = this.reference.currencyMinorUnit(body.currency);
@@ -133,7 +134,7 @@ export class PaymentService {
   }
 
   /** The payment's current record; a collection's or transfer's reference, or another merchant's, is NOT_FOUND. */
-  async verifyPayment(merchantId: string, referenceOrExternal: string): Promise<Transaction> {
+  async verifyPayment(merchantId: string, referenceOrExternal: string): Promise<PaymentTransaction> {
     const txn = await this.transactions.getTransaction(merchantId, referenceOrExternal).catch((err: unknown) => {
       throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Payment') : err;
     });
@@ -165,34 +166,37 @@ export class PaymentService {
    * kind's authentication step). `decided` false: it was decided before, and this changed
    * nothing; `late`: it came after the deadline, and the payment fails as the expiry job would.
    */
-  private async decideAuthentication(txn: Transaction, authenticated: boolean): Promise<{ transaction: Transaction; decided: boolean; late: boolean }> {
+  private async decideAuthentication(
+    txn: PaymentTransaction,
+    authenticated: boolean,
+  ): Promise<{ transaction: PaymentTransaction; decided: boolean; late: boolean }> {
     if (txn.status !== 'requires_action') return { transaction: txn, decided: false, late: false };
-    if (pastDeadline(txn, this.clock.now())) return { transaction: (await this.transactions.expire(txn.id)) ?? txn, decided: false, late: true };
+    if (pastDeadline(txn, this.clock.now())) return { transaction: sameKind(txn, await this.transactions.expire(txn.id)) ?? txn, decided: false, late: true };
     const changed = await this.transactions.decide(txn, authenticated ? 'successful' : 'failed', authenticated ? null : 'authentication_failed', '3ds');
-    return { transaction: changed ?? (await this.transactions.reload(txn.id)), decided: changed !== null, late: false };
+    return { transaction: changed ?? sameKind(txn, await this.transactions.reload(txn.id)), decided: changed !== null, late: false };
   }
 
-  private async paymentOfHandle(handle: string): Promise<Transaction | null> {
+  private async paymentOfHandle(handle: string): Promise<PaymentTransaction | null> {
     const id = this.handles ? await this.handles.keyOfHandle(handle) : null;
     const payment = id ? await this.transactions.findById(id) : null;
     return payment?.kind === 'payment' ? payment : null;
   }
 
-  private async view(payment: Transaction, state: 'open' | 'decided' | 'expired'): Promise<AuthenticationView> {
+  private async view(payment: PaymentTransaction, state: 'open' | 'decided' | 'expired'): Promise<AuthenticationView> {
     const merchant = await this.merchants.getMerchant(payment.merchantId);
     return { state, payment, merchantName: merchant.name, amount: `${this.amountOf(payment)} ${payment.currency}` };
   }
 
-  private amountOf(payment: Transaction): string {
+  private amountOf(payment: PaymentTransaction): string {
     return amountOf(this.reference, payment);
   }
 }
 
 /** A transaction's amount with exactly its currency's decimals ("2500.00", "3700"). */
-function amountOf(reference: Pick<ReferenceService, 'currencyMinorUnit'>, txn: Transaction): string {
-  const minorUnit = reference.currencyMinorUnit(txn.currency!);
+function amountOf(reference: Pick<ReferenceService, 'currencyMinorUnit'>, txn: Pick<PaymentTransaction, 'amount' | 'currency'>): string {
+  const minorUnit = reference.currencyMinorUnit(txn.currency);
   if (minorUnit === undefined) throw new Error(`No minor unit is known for ${txn.currency}`);
-  return formatAmount(txn.amount!, minorUnit);
+  return formatAmount(txn.amount, minorUnit);
 }
 
 /** Domestic card payments: one route, whatever the card. */
@@ -202,10 +206,10 @@ export const CARD_ROUTE: Route = { channelType: 'card', countryCode: null, netwo
  * The payment kind: a card charge, decided at once or by 3-D Secure (its authentication step,
  * PaymentService.authenticate), which expires into a failure; money in.
  */
-export class PaymentKind implements TransactionKindHandler<CardDetails> {
+export class PaymentKind implements TransactionKindHandler<'payment', CardDetails> {
   readonly kind = 'payment' as const;
   readonly expiry: Expiry = { from: 'requires_action', to: 'failed', reason: 'authentication_expired', job: TransactionJob.ExpirePaymentAction };
-  readonly expectedLegs: TransactionKindHandler['expectedLegs'];
+  readonly expectedLegs: TransactionKindHandler<'payment'>['expectedLegs'];
 
   constructor(
     private readonly reference: ReferenceService,
@@ -224,11 +228,11 @@ export class PaymentKind implements TransactionKindHandler<CardDetails> {
    * charge made with this key; one it never received is closed, so it never
    * happens.
    */
-  route(txn: Transaction): RouteLeg {
-    return { route: CARD_ROUTE, amount: amountOf(this.reference, txn), currency: txn.currency!, accountNumber: null };
+  route(txn: PaymentTransaction): RouteLeg {
+    return { route: CARD_ROUTE, amount: amountOf(this.reference, txn), currency: txn.currency, accountNumber: null };
   }
 
-  async callProvider(txn: Transaction, idempotencyKey: string, card?: CardDetails): Promise<ProviderAnswer> {
+  async callProvider(txn: PaymentTransaction, idempotencyKey: string, card?: CardDetails): Promise<ProviderAnswer> {
     const connector = this.rails.of(txn);
     const charge = card
       ? await capability(
@@ -238,12 +242,12 @@ export class PaymentKind implements TransactionKindHandler<CardDetails> {
           idempotencyKey,
           reference: txn.reference,
           amount: amountOf(this.reference, txn),
-          currency: txn.currency!,
+          currency: txn.currency,
           card,
           payer: this.rails.payer(txn),
           returnUrl: this.rails.returnUrl(txn),
         })
-      : await capability(connector, 'concludeCardCharge')(idempotencyKey, { amount: amountOf(this.reference, txn), currency: txn.currency! });
+      : await capability(connector, 'concludeCardCharge')(idempotencyKey, { amount: amountOf(this.reference, txn), currency: txn.currency });
     switch (charge.outcome) {
       case 'successful':
         return { status: 'successful', providerReference: charge.providerReference };
@@ -264,24 +268,24 @@ export class PaymentKind implements TransactionKindHandler<CardDetails> {
    * A payment awaiting the cardholder on a real processor's page: what the processor says now (its
    * webhook, the return to our page, or the expiry ask). The sandbox's page decides by itself.
    */
-  async settle(txn: Transaction, trigger: DecideTrigger): Promise<SettlementDecision> {
+  async settle(txn: PaymentTransaction, trigger: DecideTrigger): Promise<SettlementDecision> {
     const connector = this.rails.of(txn);
     if (connector.inProcess) return { outcome: 'pending' };
     return connector.decide({
       kind: 'payment',
       idempotencyKey: txn.id,
       amount: amountOf(this.reference, txn),
-      currency: txn.currency!,
+      currency: txn.currency,
       providerReference: txn.providerReference,
       ...(await this.rails.decideContext(txn, trigger)),
     });
   }
 
-  ledger(txn: Transaction): LedgerEffect {
+  ledger(txn: PaymentTransaction): LedgerEffect {
     return moneyInLedger(txn, txn.connector, this.releaseDelayMs);
   }
 
-  simulationRefusal(txn: Transaction): string | null {
+  simulationRefusal(txn: PaymentTransaction): string | null {
     return txn.status === 'requires_action'
       ? 'The payment awaits the cardholder’s 3-D Secure authentication: it is decided on its page (the next action’s URL), not simulated'
       : null;

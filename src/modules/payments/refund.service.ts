@@ -9,7 +9,7 @@ import type { ReferenceService } from '../reference/reference.service';
 import { TransactionJob } from '../transactions/transaction.jobs';
 import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../transactions/transaction.kinds';
 import { moneyOutLedger, moneyOutLegs } from '../transactions/transaction.ledger';
-import type { Transaction } from '../transactions/transaction.record';
+import type { RefundTransaction, Transaction } from '../transactions/transaction.record';
 import type { TransactionService } from '../transactions/transaction.service';
 
 /** POST /v1/refunds, in the domain's names. */
@@ -34,15 +34,15 @@ export class RefundService {
     private readonly reference: ReferenceService,
   ) {}
 
-  async refundPayment(merchantId: string, command: RefundCommand): Promise<Transaction> {
+  async refundPayment(merchantId: string, command: RefundCommand): Promise<RefundTransaction> {
     const body = parseInput(refundSchema, command);
     const payment = await this.transactions.getTransaction(merchantId, body.paymentReference).catch((err: unknown) => {
       throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Payment') : err;
     });
     if (payment.kind !== 'payment') throw AppError.notFound('Payment');
     if (payment.status !== 'successful') throw new AppError('INVALID_STATE', `The payment is ${payment.status}: only a successful payment can be refunded`);
-    const minorUnit = this.reference.currencyMinorUnit(payment.currency!) ?? 2;
-    const left = payment.amount!.minus(payment.refundedAmount);
+    const minorUnit = this.reference.currencyMinorUnit(payment.currency) ?? 2;
+    const left = payment.amount.minus(payment.refundedAmount);
     if (left.lte(0)) throw new AppError('INVALID_STATE', 'The payment is refunded in full already');
     const amount = body.amount === undefined || body.amount === null ? left : parseAmount(body.amount, minorUnit);
     const tooMuch = () =>
@@ -66,7 +66,7 @@ export class RefundService {
   }
 
   /** The refund's current record; another kind's reference, or another merchant's, is NOT_FOUND. */
-  async getRefund(merchantId: string, referenceOrExternal: string): Promise<Transaction> {
+  async getRefund(merchantId: string, referenceOrExternal: string): Promise<RefundTransaction> {
     const txn = await this.transactions.getTransaction(merchantId, referenceOrExternal).catch((err: unknown) => {
       throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Refund') : err;
     });
@@ -76,7 +76,7 @@ export class RefundService {
 }
 
 /** The refund kind: money out of the merchant's balance, back to the card through the provider; settled by it. */
-export class RefundKind implements TransactionKindHandler {
+export class RefundKind implements TransactionKindHandler<'refund'> {
   readonly kind = 'refund' as const;
   readonly expectedLegs = moneyOutLegs;
 
@@ -87,52 +87,52 @@ export class RefundKind implements TransactionKindHandler {
     private readonly payments: (id: string) => Promise<Transaction | null>,
   ) {}
 
-  async callProvider(txn: Transaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
-    const minorUnit = this.reference.currencyMinorUnit(txn.currency!) ?? 2;
+  async callProvider(txn: RefundTransaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
+    const minorUnit = this.reference.currencyMinorUnit(txn.currency) ?? 2;
     const { providerReference } = await capability(
       this.rails.of(txn),
       'refund',
     )({
       idempotencyKey,
       reference: txn.reference,
-      chargeKey: txn.parentId!,
+      chargeKey: txn.parentId,
       chargeReference: await this.chargeReference(txn),
-      amount: formatAmount(txn.amount!, minorUnit),
-      currency: txn.currency!,
+      amount: formatAmount(txn.amount, minorUnit),
+      currency: txn.currency,
       reason: txn.reason,
       retry,
     });
     return { status: 'processing', providerReference, followUps: [{ name: TransactionJob.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
   }
 
-  async settle(txn: Transaction, trigger: DecideTrigger) {
+  async settle(txn: RefundTransaction, trigger: DecideTrigger) {
     return this.rails.of(txn).decide({
       kind: 'refund',
       idempotencyKey: txn.id,
-      chargeKey: txn.parentId!,
+      chargeKey: txn.parentId,
       providerReference: txn.providerReference,
       ...(await this.rails.decideContext(txn, trigger)),
     });
   }
 
   /** The provider's reference of the refunded payment (read only for a real processor: the sandbox refunds by key). */
-  private async chargeReference(txn: Transaction): Promise<string | null> {
+  private async chargeReference(txn: RefundTransaction): Promise<string | null> {
     if (this.rails.of(txn).inProcess) return null;
-    return (await this.payments(txn.parentId!))?.providerReference ?? null;
+    return (await this.payments(txn.parentId))?.providerReference ?? null;
   }
 
   /** Reserve with the claim on the payment; post to the provider; a failed refund gives both back. */
-  ledger(txn: Transaction): LedgerEffect {
+  ledger(txn: RefundTransaction): LedgerEffect {
     const effect = moneyOutLedger(txn, txn.connector, {
       type: 'refund',
-      currency: txn.currency!,
-      amount: txn.amount!,
+      currency: txn.currency,
+      amount: txn.amount,
       fee: new Decimal(0),
-      payoutCurrency: txn.currency!,
-      payoutAmount: txn.amount!,
+      payoutCurrency: txn.currency,
+      payoutAmount: txn.amount,
     });
-    if (txn.status === 'initiating') return { ...effect, parentClaim: { parentId: txn.parentId!, amount: txn.amount! } };
-    if (txn.status === 'failed' || txn.status === 'expired') return { ...effect, parentClaim: { parentId: txn.parentId!, amount: txn.amount!.negated() } };
+    if (txn.status === 'initiating') return { ...effect, parentClaim: { parentId: txn.parentId, amount: txn.amount } };
+    if (txn.status === 'failed' || txn.status === 'expired') return { ...effect, parentClaim: { parentId: txn.parentId, amount: txn.amount.negated() } };
     return effect;
   }
 }

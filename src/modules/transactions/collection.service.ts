@@ -19,7 +19,7 @@ import {
   routeColumns,
 } from './cross-border.checks';
 import { TransactionJob } from './transaction.jobs';
-import type { Transaction } from './transaction.record';
+import type { CollectionTransaction } from './transaction.record';
 import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import { moneyInLedger, moneyInLegs } from './transaction.ledger';
 import type { FeeSchedule } from '../ledger/fee-schedule';
@@ -44,7 +44,7 @@ export class CollectionService {
   ) {}
 
   /** Checks in CONTRACT §6's order (the reference last, by the database), then the one creation path. */
-  async initiateCollection(merchantId: string, command: CollectionCommand): Promise<Transaction> {
+  async initiateCollection(merchantId: string, command: CollectionCommand): Promise<CollectionTransaction> {
     const body = parseInput(collectionSchema, command);
     const route = await checkRoute(this.customers, this.reference, merchantId, body, 'deposit');
     const { customer, country, channel } = route;
@@ -67,10 +67,10 @@ export class CollectionService {
 }
 
 /** The collection kind: a virtual account or a prompt; settled by the provider (momo) or the sender (bank); money in. */
-export class CollectionKind implements TransactionKindHandler {
+export class CollectionKind implements TransactionKindHandler<'collection'> {
   readonly kind = 'collection' as const;
   readonly expiry: Expiry = { from: 'processing', to: 'expired', reason: 'not_paid_before_expiry', job: TransactionJob.ExpireCollection };
-  readonly expectedLegs: TransactionKindHandler['expectedLegs'];
+  readonly expectedLegs: TransactionKindHandler<'collection'>['expectedLegs'];
 
   constructor(
     private readonly reference: ReferenceService,
@@ -80,12 +80,12 @@ export class CollectionKind implements TransactionKindHandler {
     this.expectedLegs = moneyInLegs(timing.releaseDelayMs);
   }
 
-  route(txn: Transaction): RouteLeg {
-    return crossBorderLeg(this.reference, txn, 'collection');
+  route(txn: CollectionTransaction): RouteLeg {
+    return crossBorderLeg(this.reference, txn);
   }
 
   /** A virtual account (bank) or a payment prompt (momo), from the stored row, so reconciliation can ask again. */
-  async callProvider(txn: Transaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
+  async callProvider(txn: CollectionTransaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
     const connector = this.rails.of(txn);
     if (txn.accountType === 'bank') {
       const account = await capability(
@@ -94,8 +94,8 @@ export class CollectionKind implements TransactionKindHandler {
       )({
         idempotencyKey,
         reference: txn.reference,
-        countryCode: txn.countryCode!,
-        ...askedToMove(this.reference, txn, 'collection'),
+        countryCode: txn.countryCode,
+        ...askedToMove(this.reference, txn),
         accountName: txn.accountName ?? '',
         payer: this.rails.payer(txn),
         retry,
@@ -119,7 +119,7 @@ export class CollectionKind implements TransactionKindHandler {
       };
     }
     const { providerReference, nextActionUrl } = await connector.initiate({
-      ...crossBorderRequest(this.reference, txn, idempotencyKey, 'collection'),
+      ...crossBorderRequest(this.reference, txn, idempotencyKey),
       accountName: null,
       callbackUrl: this.rails.callbackUrl(txn),
       payer: this.rails.payer(txn),
@@ -133,11 +133,11 @@ export class CollectionKind implements TransactionKindHandler {
     };
   }
 
-  settle(txn: Transaction, trigger: DecideTrigger) {
-    return crossBorderDecide(this.rails, this.reference, txn, 'collection', trigger);
+  settle(txn: CollectionTransaction, trigger: DecideTrigger) {
+    return crossBorderDecide(this.rails, this.reference, txn, trigger);
   }
 
-  ledger(txn: Transaction): LedgerEffect {
+  ledger(txn: CollectionTransaction): LedgerEffect {
     return moneyInLedger(txn, txn.connector, this.timing.releaseDelayMs);
   }
 }

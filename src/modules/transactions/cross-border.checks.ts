@@ -3,10 +3,10 @@ import { AppError } from '../../shared/errors';
 import { formatAmount, parseAmount, type Decimal } from '../../shared/money';
 import { amountField, countryCodeField, dialCodeField, referenceField, requiredText } from '../../shared/fields';
 import type { CustomerService, Payer } from '../customers/customer.service';
-import type { DecideTrigger, Direction, Route as ConnectorRoute, RouteLeg, SettlementDecision } from '../../providers/connector';
+import type { DecideTrigger, Route as ConnectorRoute, RouteLeg, SettlementDecision } from '../../providers/connector';
 import type { Rails } from '../rails/rails';
 import type { ReferenceService } from '../reference/reference.service';
-import type { Transaction } from './transaction.record';
+import type { CollectionTransaction, TransferTransaction } from './transaction.record';
 import { CHANNEL_TYPES, type Channel, type ChannelType, type Country, type Network, type RampType } from '../reference/reference.types';
 
 /** Fields every cross-border transaction has, in the domain's names. */
@@ -22,6 +22,9 @@ export const crossBorderFields = {
   reason: requiredText(140),
   reference: referenceField,
 };
+
+/** A transaction with a route and an account abroad: a collection (money in) or a transfer (money out); its kind is its direction. */
+export type CrossBorderTransaction = CollectionTransaction | TransferTransaction;
 
 export interface Route {
   customer: Payer;
@@ -96,40 +99,40 @@ export function routeColumns(route: Route, body: { reference: string; accountTyp
   };
 }
 
-/** The route a cross-border transaction travels: its channel type, country, network and direction. */
-function crossBorderRoute(reference: ReferenceService, txn: Transaction, direction: Direction): ConnectorRoute {
+/** The route a cross-border transaction travels: its channel type, country, network and direction (its kind). */
+function crossBorderRoute(reference: ReferenceService, txn: CrossBorderTransaction): ConnectorRoute {
   return {
-    channelType: txn.accountType!,
-    countryCode: txn.countryCode!,
-    networkCode: reference.network(txn.networkId!)?.code ?? null,
-    direction,
+    channelType: txn.accountType,
+    countryCode: txn.countryCode,
+    networkCode: reference.network(txn.networkId)?.code ?? null,
+    direction: txn.kind,
   };
 }
 
 /** A new cross-border transaction's leg: its route, and what the provider is asked to move there, to or from which account. */
-export function crossBorderLeg(reference: ReferenceService, txn: Transaction, kind: Direction): RouteLeg {
-  return { route: crossBorderRoute(reference, txn, kind), ...askedToMove(reference, txn, kind), accountNumber: txn.accountNumber };
+export function crossBorderLeg(reference: ReferenceService, txn: CrossBorderTransaction): RouteLeg {
+  return { route: crossBorderRoute(reference, txn), ...askedToMove(reference, txn), accountNumber: txn.accountNumber };
 }
 
 /** What every provider request of a cross-border transaction says about its route, account and money (from the stored row). */
-export function crossBorderRequest(reference: ReferenceService, txn: Transaction, idempotencyKey: string, kind: Direction) {
+export function crossBorderRequest(reference: ReferenceService, txn: CrossBorderTransaction, idempotencyKey: string) {
   return {
-    ...askedToMove(reference, txn, kind),
+    ...askedToMove(reference, txn),
     idempotencyKey,
-    kind,
+    kind: txn.kind,
     reference: txn.reference,
-    accountType: txn.accountType!,
-    countryCode: txn.countryCode!,
-    networkCode: reference.network(txn.networkId!)?.code ?? txn.networkId!,
-    dialCode: txn.dialCode!,
-    accountNumber: txn.accountNumber!,
+    accountType: txn.accountType,
+    countryCode: txn.countryCode,
+    networkCode: reference.network(txn.networkId)?.code ?? txn.networkId,
+    dialCode: txn.dialCode,
+    accountNumber: txn.accountNumber,
     description: txn.reason,
   };
 }
 
 /** What the provider was asked to move: a collection's amount, or a transfer's payout (its destination amount). */
-export function askedToMove(reference: ReferenceService, txn: Transaction, kind: Direction): { amount: string; currency: string } {
-  const [amount, currency] = kind === 'transfer' ? [txn.destinationAmount!, txn.destinationCurrency!] : [txn.amount!, txn.currency!];
+export function askedToMove(reference: ReferenceService, txn: CrossBorderTransaction): { amount: string; currency: string } {
+  const [amount, currency] = txn.kind === 'transfer' ? [txn.destinationAmount, txn.destinationCurrency] : [txn.amount, txn.currency];
   return { amount: formatAmount(amount, reference.currencyMinorUnit(currency) ?? 2), currency };
 }
 
@@ -137,16 +140,15 @@ export function askedToMove(reference: ReferenceService, txn: Transaction, kind:
 export async function crossBorderDecide(
   rails: Rails,
   reference: ReferenceService,
-  txn: Transaction,
-  kind: Direction,
+  txn: CrossBorderTransaction,
   trigger: DecideTrigger,
 ): Promise<SettlementDecision> {
   return rails.of(txn).decide({
-    kind,
+    kind: txn.kind,
     idempotencyKey: txn.id,
-    accountType: txn.accountType!,
-    accountNumber: txn.accountNumber!,
-    ...askedToMove(reference, txn, kind),
+    accountType: txn.accountType,
+    accountNumber: txn.accountNumber,
+    ...askedToMove(reference, txn),
     providerReference: txn.providerReference,
     ...(await rails.decideContext(txn, trigger)),
   });

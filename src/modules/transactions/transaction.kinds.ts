@@ -1,7 +1,7 @@
 import type { BankInfo, DecideTrigger, RouteLeg, SettlementDecision } from '../../providers/connector';
 import type { Decimal } from '../../shared/money';
 import type { Posting } from '../ledger/ledger.model';
-import type { Transaction } from './transaction.record';
+import type { TransactionOf } from './transaction.record';
 import type { TransactionJob, TransactionJobSpec } from './transaction.jobs';
 import type { FinalStatus, TransactionKind, TransactionStatus } from './transaction.state';
 
@@ -69,28 +69,35 @@ export interface ExpectedLegs {
  * expires, and its ledger postings. `transient` is what the call needs once and is never stored
  * (a card): the creation path passes it; reconciliation cannot, so there the kind must look the
  * outcome up by the key instead of asking again. Checks (request → columns) stay with each
- * kind's service, which calls TransactionService.initiate.
+ * kind's service, which calls TransactionService.initiate. `K`: the kind; its methods take
+ * that kind's record (TransactionService hands each kind only its own).
  */
-export interface TransactionKindHandler<T = never> {
-  readonly kind: TransactionKind;
+export interface TransactionKindHandler<K extends TransactionKind = TransactionKind, T = never> {
+  readonly kind: K;
   /**
    * The route a new transaction travels (routing picks its connector by it) and the amount the
    * connector is asked to move. Absent: the transaction takes its connector from its fields (a
    * refund goes back through its payment's).
    */
-  route?(txn: Transaction): RouteLeg;
+  route?(txn: TransactionOf<K>): RouteLeg;
   /** `retry`: reconciliation asks again after a crash (the first request may have reached the provider). */
-  callProvider(txn: Transaction, idempotencyKey: string, transient?: T, retry?: boolean): Promise<ProviderAnswer>;
+  callProvider(txn: TransactionOf<K>, idempotencyKey: string, transient?: T, retry?: boolean): Promise<ProviderAnswer>;
   /** The settlement job's question: the provider's verdict on a processing transaction. Absent: nothing to ask. */
-  settle?(txn: Transaction, trigger: DecideTrigger): Promise<SettlementDecision>;
+  settle?(txn: TransactionOf<K>, trigger: DecideTrigger): Promise<SettlementDecision>;
   /** How a transaction of this kind expires, if it can. */
   readonly expiry?: Expiry;
   /** The books: what entering `txn.status` posts (`initiating`: its insert). */
-  ledger(txn: Transaction): LedgerEffect;
+  ledger(txn: TransactionOf<K>): LedgerEffect;
   /** What ledger:verify expects a transaction of this kind to have posted in `status`. */
   expectedLegs(status: TransactionStatus): ExpectedLegs;
   /** Why simulate must not decide the transaction as it is (e.g. 3-D Secure decides it); null: it may. */
-  simulationRefusal?(txn: Transaction): string | null;
+  simulationRefusal?(txn: TransactionOf<K>): string | null;
 }
 
-export type TransactionKinds = { [K in TransactionKind]: TransactionKindHandler<unknown> };
+export type TransactionKinds = { [K in TransactionKind]: TransactionKindHandler<K, unknown> };
+
+/**
+ * A kind's handler looked up by a record's own kind at run time (`kinds[txn.kind]`): each kind is
+ * only ever handed its own records, which the types cannot follow through the lookup.
+ */
+export type AnyKindHandler = TransactionKindHandler<TransactionKind, unknown>;

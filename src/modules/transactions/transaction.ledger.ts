@@ -12,7 +12,7 @@ import {
 } from '../ledger/ledger.model';
 import { TransactionJob } from './transaction.jobs';
 import { NO_LEDGER_EFFECT, type ExpectedLegs, type LedgerEffect } from './transaction.kinds';
-import type { Transaction } from './transaction.record';
+import type { MoneyInTransaction, RefundTransaction, Transaction, TransferTransaction } from './transaction.record';
 
 /**
  * The postings each kind prescribes (docs/ledger.md), pure: the kinds call these from
@@ -44,8 +44,8 @@ function entry(txn: Transaction, leg: string, type: BalanceTransactionType | Int
 }
 
 /** The settlement delay's release: pending → available. Its own leg, posted now or by the release job. */
-export function releaseEntry(txn: Transaction, net: Decimal): Posting {
-  const currency = txn.currency!;
+export function releaseEntry(txn: MoneyInTransaction, net: Decimal): Posting {
+  const currency = txn.currency;
   return entry(
     txn,
     'release',
@@ -56,20 +56,20 @@ export function releaseEntry(txn: Transaction, net: Decimal): Posting {
 }
 
 /** What a successful collection or payment pays the merchant after its fee. */
-export const netOf = (txn: Transaction) => txn.amount!.minus(txn.fee ?? ZERO);
+export const netOf = (txn: MoneyInTransaction) => txn.amount.minus(txn.fee ?? ZERO);
 
 /**
  * Money in: settled on success, released now (delay 0) or by ReleaseFunds after `releaseDelayMs`.
  * Nothing before success, and nothing on failure or expiry.
  */
-export function moneyInLedger(txn: Transaction, provider: string, releaseDelayMs: number): LedgerEffect {
+export function moneyInLedger(txn: MoneyInTransaction, provider: string, releaseDelayMs: number): LedgerEffect {
   if (txn.status !== 'successful') return NO_LEDGER_EFFECT;
-  const currency = txn.currency!;
+  const currency = txn.currency;
   const fee = txn.fee ?? ZERO;
   const net = netOf(txn);
   const clearing = clearingAccount(provider, currency);
-  const settle = entry(txn, 'settle', txn.kind as 'collection' | 'payment', fee, [
-    { account: clearing, currency, amount: txn.amount!.negated() },
+  const settle = entry(txn, 'settle', txn.kind, fee, [
+    { account: clearing, currency, amount: txn.amount.negated() },
     { account: merchantAccount(txn.merchantId, 'pending', currency), currency, amount: net },
     { account: platformAccount('fee_revenue', currency), currency, amount: fee },
   ]);
@@ -96,7 +96,7 @@ export interface MoneyOut {
 }
 
 /** Money out: reserve at insert (INSUFFICIENT_FUNDS when available cannot cover it), post on success, void on failure. */
-export function moneyOutLedger(txn: Transaction, provider: string, out: MoneyOut): LedgerEffect {
+export function moneyOutLedger(txn: TransferTransaction | RefundTransaction, provider: string, out: MoneyOut): LedgerEffect {
   const { currency, amount, fee } = out;
   const held = amount.plus(fee);
   const available = merchantAccount(txn.merchantId, 'available', currency);

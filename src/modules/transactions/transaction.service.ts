@@ -13,8 +13,8 @@ import { REFERENCE_CHARACTERS, timestampField } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
 import type { Outbox } from '../outbox/outbox';
-import { BLANK, pastDeadline, toWire, type Transaction, type TransactionEvent } from './transaction.record';
-import { NO_LEDGER_EFFECT, type LedgerEffect, type ProviderAnswer, type TransactionKindHandler, type TransactionKinds } from './transaction.kinds';
+import { BLANK, pastDeadline, toWire, type KindColumns, type Transaction, type TransactionEvent, type TransactionOf } from './transaction.record';
+import { NO_LEDGER_EFFECT, type AnyKindHandler, type LedgerEffect, type ProviderAnswer, type TransactionKinds } from './transaction.kinds';
 import { TransactionJob, type TransactionJobQueue, type TransactionJobSpec } from './transaction.jobs';
 import { netOf, releaseEntry } from './transaction.ledger';
 import { serializeTransaction } from './transaction.serializer';
@@ -36,8 +36,10 @@ const REFERENCE_PREFIX: Record<TransactionKind, string> = { collection: 'col', t
 /** A service-assigned reference, e.g. `col_01a21de034b1…` (24 hex: the time in ms, then 6 random bytes; crypto.ts). */
 export const newTransactionReference = (kind: TransactionKind) => `${REFERENCE_PREFIX[kind]}_${timeOrderedBytes(12).toString('hex')}`;
 
-/** The columns a kind's checks produce; the creation path adds identity, status and times. */
-export type NewTransaction = Partial<Transaction> & Pick<Transaction, 'merchantId' | 'kind' | 'externalReference'>;
+/** The columns a kind's checks produce (its own columns among them); the creation path adds identity, status and times. */
+export type NewTransaction = {
+  [K in TransactionKind]: Partial<TransactionOf<K>> & Pick<TransactionOf<K>, 'merchantId' | 'kind' | 'externalReference' | KindColumns<K>>;
+}[TransactionKind];
 
 /** A page of a merchant's transactions, by any of status, kind (`type`) and customer. */
 export const transactionListSchema = pageRequestSchema.extend({
@@ -105,7 +107,7 @@ export class TransactionService {
    * A crash between 1 and 3 leaves an `initiating` row that reconciliation finishes.
    * `transient` goes to the provider call only (see TransactionKindHandler).
    */
-  async initiate<T>(fields: NewTransaction, transient?: T): Promise<Transaction> {
+  async initiate<F extends NewTransaction, T>(fields: F, transient?: T): Promise<TransactionOf<F['kind']>> {
     const handler = this.handlerOf(fields.kind);
     const now = this.clock.now();
     const txn: Transaction = {
@@ -150,7 +152,8 @@ export class TransactionService {
       );
     }
     this.faults.hit('crash-after-provider-call');
-    return (await this.recordAnswer(txn, answer, 'initiated')) ?? (await this.reload(txn.id));
+    // The record of the kind `fields` gave (a row never changes kind).
+    return ((await this.recordAnswer(txn, answer, 'initiated')) ?? (await this.reload(txn.id))) as TransactionOf<F['kind']>;
   }
 
   /** Reconciliation job: finishes a transaction whose creation a crash cut short, asking the provider again with the same key. */
@@ -373,7 +376,7 @@ export class TransactionService {
   /** ReleaseFunds job: a settled transaction's net, pending → available, once its delay is over (idempotent by its key). */
   async release(transactionId: string): Promise<void> {
     const txn = await this.store.findById(transactionId);
-    if (!txn || txn.status !== 'successful' || txn.amount === null) return;
+    if (!txn || txn.status !== 'successful' || (txn.kind !== 'collection' && txn.kind !== 'payment')) return;
     const ledger = { postings: [releaseEntry(txn, netOf(txn))] };
     if (await this.store.post(ledger)) this.ledgerChanged(txn, ledger);
   }
@@ -456,14 +459,14 @@ export class TransactionService {
    * on meanwhile (a second settlement, on this instance or another, changes nothing).
    */
   /** A kind's own step decides (a payment's 3-D Secure verdict): the same one place as every other final status. */
-  decide(txn: Transaction, to: FinalStatus, failureReason: string | null, source: string): Promise<Transaction | null> {
+  decide<T extends Transaction>(txn: T, to: FinalStatus, failureReason: string | null, source: string): Promise<T | null> {
     return this.transition(txn, to, failureReason, source);
   }
 
-  private async transition(txn: Transaction, to: FinalStatus, failureReason: string | null, source: string): Promise<Transaction | null> {
+  private async transition<T extends Transaction>(txn: T, to: FinalStatus, failureReason: string | null, source: string): Promise<T | null> {
     nextTransactionStatus(txn.kind, txn.status, to);
     const now = this.clock.now();
-    const next: Transaction = {
+    const next: T = {
       ...txn,
       status: to,
       failureReason: to === 'successful' ? null : failureReason,
@@ -534,8 +537,8 @@ export class TransactionService {
     return txn;
   }
 
-  private handlerOf(kind: TransactionKind): TransactionKindHandler<unknown> {
-    return this.kinds[kind];
+  private handlerOf(kind: TransactionKind): AnyKindHandler {
+    return this.kinds[kind] as AnyKindHandler;
   }
 }
 

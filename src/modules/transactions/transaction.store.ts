@@ -9,7 +9,7 @@ import { insufficientFunds, isOverdraft } from '../ledger/ledger.model';
 import { postingsSql } from '../ledger/ledger.sql';
 import type { TransactionJobQueue, TransactionJobSpec } from './transaction.jobs';
 import { NO_LEDGER_EFFECT, type LedgerEffect } from './transaction.kinds';
-import type { Transaction, TransactionEvent } from './transaction.record';
+import { asTransaction, type Transaction, type TransactionColumns, type TransactionEvent } from './transaction.record';
 import type { TransactionKind, TransactionStatus } from './transaction.state';
 
 /** Record field → column, for every column of the `transaction` table. */
@@ -57,14 +57,14 @@ const COLUMNS = {
   updatedAt: 'updated_at',
   completedAt: 'completed_at',
   expiresAt: 'expires_at',
-} as const satisfies Record<keyof Transaction, string>;
+} as const satisfies Record<keyof TransactionColumns, string>;
 
-const FIELDS = Object.keys(COLUMNS) as Array<keyof Transaction>;
-const DECIMALS = new Set<keyof Transaction>(['amount', 'sourceAmount', 'destinationAmount', 'rate', 'fee', 'refundedAmount']);
+const FIELDS = Object.keys(COLUMNS) as Array<keyof TransactionColumns>;
+const DECIMALS = new Set<keyof TransactionColumns>(['amount', 'sourceAmount', 'destinationAmount', 'rate', 'fee', 'refundedAmount']);
 const SELECT_LIST = FIELDS.map((f) => `${COLUMNS[f]} as "${f}"`).join(', ');
 const INSERT_COLUMNS = FIELDS.map((f) => COLUMNS[f]).join(', ');
 /** What a status change may write besides the status. */
-const MUTABLE: Array<keyof Transaction> = [
+const MUTABLE: Array<keyof TransactionColumns> = [
   'status',
   'failureReason',
   'providerReference',
@@ -83,11 +83,11 @@ const RECONCILE_KEY_PREFIX_SQL = `'${RECONCILE_KEY_PREFIX}'`;
 class RowMapping {
   constructor(private readonly box: SecretBox) {}
 
-  /** A row read with SELECT_LIST (columns aliased to field names) → the record. */
+  /** A row read with SELECT_LIST (columns aliased to field names) → the record of its kind (an error if it lacks one of its kind's columns). */
   toTransaction = (row: Record<string, unknown>): Transaction => {
     for (const field of DECIMALS) if (row[field] !== null) row[field] = new Decimal(row[field] as string);
     if (row.nextActionUrl !== null) row.nextActionUrl = this.openLink(row.nextActionUrl as string);
-    return row as unknown as Transaction;
+    return asTransaction(row as unknown as TransactionColumns);
   };
 
   /** A link sealed under another key (ENCRYPTION_KEY changed) is lost, not an error for every read of its row. */
@@ -99,7 +99,7 @@ class RowMapping {
     }
   }
 
-  toDatabase(field: keyof Transaction, value: unknown): unknown {
+  toDatabase(field: keyof TransactionColumns, value: unknown): unknown {
     if (value === null || value === undefined) return null;
     if (DECIMALS.has(field)) return (value as Decimal).toFixed();
     if (field === 'bankInfo') return JSON.stringify(value);

@@ -20,7 +20,7 @@ import {
   routeColumns,
 } from './cross-border.checks';
 import { TransactionJob } from './transaction.jobs';
-import type { Transaction } from './transaction.record';
+import type { TransferTransaction } from './transaction.record';
 import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
 import { moneyOutLedger, moneyOutLegs } from './transaction.ledger';
 import type { TransactionService } from './transaction.service';
@@ -56,7 +56,7 @@ export class TransferService {
   ) {}
 
   /** Checks, then the one creation path; the reservation (amount + fee) rides in its insert: 402 INSUFFICIENT_FUNDS when it is not covered. */
-  async initiateTransfer(merchantId: string, command: TransferCommand): Promise<Transaction> {
+  async initiateTransfer(merchantId: string, command: TransferCommand): Promise<TransferTransaction> {
     const body = parseInput(transferSchema, command);
     const route = await checkRoute(this.customers, this.reference, merchantId, body, 'withdrawal');
     const { country, channel } = route;
@@ -116,7 +116,7 @@ export class TransferService {
 }
 
 /** The transfer kind: a payout through the provider, settled by it; money out, in the source currency, paid in the destination's. */
-export class TransferKind implements TransactionKindHandler {
+export class TransferKind implements TransactionKindHandler<'transfer'> {
   readonly kind = 'transfer' as const;
 
   constructor(
@@ -125,14 +125,14 @@ export class TransferKind implements TransactionKindHandler {
   ) {}
 
   /** What the beneficiary receives, in the destination currency with its decimals. */
-  route(txn: Transaction): RouteLeg {
-    return crossBorderLeg(this.reference, txn, 'transfer');
+  route(txn: TransferTransaction): RouteLeg {
+    return crossBorderLeg(this.reference, txn);
   }
 
   /** The payout, from the stored row, so reconciliation can ask again with the same key. */
-  async callProvider(txn: Transaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
+  async callProvider(txn: TransferTransaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
     const { providerReference } = await this.rails.of(txn).initiate({
-      ...crossBorderRequest(this.reference, txn, idempotencyKey, 'transfer'),
+      ...crossBorderRequest(this.reference, txn, idempotencyKey),
       accountName: txn.accountName,
       callbackUrl: this.rails.callbackUrl(txn),
       payer: this.rails.payer(txn),
@@ -141,18 +141,18 @@ export class TransferKind implements TransactionKindHandler {
     return { status: 'processing', providerReference, followUps: [{ name: TransactionJob.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
   }
 
-  settle(txn: Transaction, trigger: DecideTrigger) {
-    return crossBorderDecide(this.rails, this.reference, txn, 'transfer', trigger);
+  settle(txn: TransferTransaction, trigger: DecideTrigger) {
+    return crossBorderDecide(this.rails, this.reference, txn, trigger);
   }
 
-  ledger(txn: Transaction): LedgerEffect {
+  ledger(txn: TransferTransaction): LedgerEffect {
     return moneyOutLedger(txn, txn.connector, {
       type: 'transfer',
-      currency: txn.sourceCurrency!,
-      amount: txn.sourceAmount!,
-      fee: txn.fee ?? new Decimal(0),
-      payoutCurrency: txn.destinationCurrency!,
-      payoutAmount: txn.destinationAmount!,
+      currency: txn.sourceCurrency,
+      amount: txn.sourceAmount,
+      fee: txn.fee,
+      payoutCurrency: txn.destinationCurrency,
+      payoutAmount: txn.destinationAmount,
     });
   }
 
