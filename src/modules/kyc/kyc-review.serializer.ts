@@ -1,4 +1,4 @@
-import type { KycSubmissionDetail, KycSubmissionSummary } from '../../../modules/kyc/kyc-review.inputs';
+import type { KycSubmissionDetail, KycSubmissionSummary } from './kyc-review.inputs';
 
 /** A submission in the review queue (admin API and CLI alike): the identity number masked to its last 4 characters. */
 export function serializeKycSubmission(s: KycSubmissionSummary) {
