@@ -25,15 +25,24 @@ export const MerchantCredentialsRecord = record(
   'A new merchant with its secrets, shown only in this answer.',
 );
 
-/** What operators see beside the record: whether the merchant is disabled. */
-type AdminMerchantJson = RecordOf<typeof MerchantRecord> & { disabled_at?: string | null };
+export const AdminMerchantRecord = record(
+  'AdminMerchant',
+  MerchantRecord.extend({ disabled_at: nullableTimestamp.describe('When it was disabled; null while it is enabled') }),
+  'The merchant as the operator API shows it: the merchant’s record, and whether it is disabled.',
+);
 
 /**
  * The merchant as REST shows it: never a secret, never a hash. `overlapUntil`: until when a
  * rotated-out webhook secret still signs (MerchantService.webhookSecretOverlapUntil).
  * Operators also see whether it is disabled.
  */
-export function serializeMerchant(merchant: Merchant, overlapUntil: Date | null, { admin = false } = {}): AdminMerchantJson {
+export function serializeMerchant(merchant: Merchant, overlapUntil: Date | null): RecordOf<typeof MerchantRecord>;
+export function serializeMerchant(merchant: Merchant, overlapUntil: Date | null, view: { admin: true }): RecordOf<typeof AdminMerchantRecord>;
+export function serializeMerchant(
+  merchant: Merchant,
+  overlapUntil: Date | null,
+  { admin = false } = {},
+): RecordOf<typeof MerchantRecord> | RecordOf<typeof AdminMerchantRecord> {
   return {
     merchant_id: merchant.id,
     name: merchant.name,

@@ -249,7 +249,14 @@ describe('OpenAPI document and docs page (sandbox)', () => {
     const send = (method: string, route: string, overrides: Record<string, unknown> = {}, params?: Record<string, string>) =>
       call(method, route, { body: example(method, route, overrides), params });
 
-    await expectDocumented('post', '/v1/admin/merchants', send('post', '/v1/admin/merchants'), 201);
+    const created = await expectDocumented('post', '/v1/admin/merchants', send('post', '/v1/admin/merchants'), 201);
+    const merchantId = { merchantId: created.merchant_id };
+    await expectDocumented(
+      'post',
+      '/v1/admin/merchants/{merchantId}/disable',
+      call('post', '/v1/admin/merchants/{merchantId}/disable', { params: merchantId }),
+    );
+    await expectDocumented('post', '/v1/admin/merchants/{merchantId}/enable', call('post', '/v1/admin/merchants/{merchantId}/enable', { params: merchantId }));
     const grant = await expectDocumented(
       'post',
       '/v1/oauth/token',
@@ -272,6 +279,11 @@ describe('OpenAPI document and docs page (sandbox)', () => {
     await expectDocumented('get', '/v1/customer/{uuid}/kyc', call('get', '/v1/customer/{uuid}/kyc', { params: uuid }));
     await expectDocumented('get', '/v1/customer/{uuid}', call('get', '/v1/customer/{uuid}', { params: uuid }));
     await expectDocumented('get', '/v1/customers', call('get', '/v1/customers', { query: 'limit=1' }));
+    const [pending] = await expectDocumented('get', '/v1/admin/kyc/pending', call('get', '/v1/admin/kyc/pending', { query: 'limit=1' }));
+    if (pending) {
+      const submissionId = { submissionId: pending.submission_id };
+      await expectDocumented('get', '/v1/admin/kyc/{submissionId}', call('get', '/v1/admin/kyc/{submissionId}', { params: submissionId }));
+    }
 
     const payer = (await approvedCustomer(app, token)).customer_uuid;
     const collection = await expectDocumented(

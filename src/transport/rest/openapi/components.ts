@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { TokenGrantRecord } from '../../../modules/auth/oauth.serializer';
 import { CustomerRecord } from '../../../modules/customers/customer.serializer';
+import { KycSubmissionDetailRecord, KycSubmissionRecord } from '../../../modules/kyc/kyc-review.serializer';
 import { KycRecordSchema } from '../../../modules/kyc/kyc.serializer';
 import { BalanceRecord, FeeRuleRecord, StatementRecord } from '../../../modules/ledger/ledger.serializer';
-import { MerchantCredentialsRecord, MerchantRecord } from '../../../modules/merchants/merchant.serializer';
+import { AdminMerchantRecord, MerchantCredentialsRecord, MerchantRecord } from '../../../modules/merchants/merchant.serializer';
 import { QuoteRecord } from '../../../modules/rates/rates.serializer';
 import { ChannelRecord, CountryRecord, NetworkRecord } from '../../../modules/reference/reference.serializer';
 import {
@@ -48,6 +49,9 @@ export const RECORDS = [
   WebhookEventSummaryRecord,
   WebhookEventRecord,
   WebhookSecretRotationRecord,
+  AdminMerchantRecord,
+  KycSubmissionRecord,
+  KycSubmissionDetailRecord,
 ] as const;
 
 export const EmptyAnswer = record('Empty', z.object({}), 'An empty object.');

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../container';
 import { operatorDecisionSchema } from '../../../modules/kyc/kyc-review.inputs';
-import { serializeKycSubmission, serializeKycSubmissionDetail } from '../../../modules/kyc/kyc-review.serializer';
+import {
+  KycSubmissionDetailRecord,
+  KycSubmissionRecord,
+  serializeKycSubmission,
+  serializeKycSubmissionDetail,
+} from '../../../modules/kyc/kyc-review.serializer';
 import { pageRequestSchema } from '../../../shared/pagination';
 import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
@@ -14,7 +19,7 @@ const listPendingKyc = operation({
   summary: 'List pending KYC submissions, oldest first',
   description: 'The id number shows only its last 4 characters here; open one submission to see it in full.',
   query: pageRequestSchema,
-  ok: { message: 'Pending KYC submissions, oldest first', list: 'page', noStore: true },
+  ok: { message: 'Pending KYC submissions, oldest first', data: KycSubmissionRecord, list: 'page', noStore: true },
 });
 
 const getKycSubmission = operation({
@@ -23,7 +28,7 @@ const getKycSubmission = operation({
   access: 'admin',
   summary: 'Open a KYC submission for review',
   params: { submissionId: 'The submission id (a UUID)' },
-  ok: { message: 'KYC submission retrieved', noStore: true },
+  ok: { message: 'KYC submission retrieved', data: KycSubmissionDetailRecord, noStore: true },
   errors: { NOT_FOUND: 'no such submission' },
 });
 
@@ -35,7 +40,7 @@ const approveKycSubmission = operation({
   params: { submissionId: 'The submission id (a UUID)' },
   body: { name: 'ApproveKycRequest', schema: operatorDecisionSchema, example: { operator: 'alice' } },
   fields: { reason: { description: 'Not used for an approval' }, operator: { description: 'Who decided, for the audit trail (self-declared)' } },
-  ok: { message: 'KYC submission approved', noStore: true },
+  ok: { message: 'KYC submission approved', data: KycSubmissionRecord, noStore: true },
   errors: { NOT_FOUND: 'no such submission', INVALID_STATE: 'the submission is already decided' },
 });
 
@@ -54,7 +59,7 @@ const rejectKycSubmission = operation({
     },
     operator: { description: 'Who decided, for the audit trail (self-declared)' },
   },
-  ok: { message: 'KYC submission rejected', noStore: true },
+  ok: { message: 'KYC submission rejected', data: KycSubmissionRecord, noStore: true },
   errors: { NOT_FOUND: 'no such submission', INVALID_STATE: 'the submission is already decided' },
 });
 

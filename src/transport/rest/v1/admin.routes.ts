@@ -3,7 +3,7 @@ import type { Services } from '../../../container';
 import { setFeeSchema } from '../../../modules/ledger/fee-schedule';
 import { adjustmentSchema } from '../../../modules/ledger/ledger.service';
 import { BalanceRecord, FeeRuleRecord, serializeBalance, serializeFeeRule } from '../../../modules/ledger/ledger.serializer';
-import { MerchantCredentialsRecord, serializeCredentials, serializeMerchant } from '../../../modules/merchants/merchant.serializer';
+import { AdminMerchantRecord, MerchantCredentialsRecord, serializeCredentials, serializeMerchant } from '../../../modules/merchants/merchant.serializer';
 import { createMerchantSchema } from '../../../modules/merchants/merchant.service';
 import { safeEqual } from '../../../shared/crypto';
 import { AppError } from '../../../shared/errors';
@@ -32,7 +32,7 @@ const disableMerchant = operation({
   summary: 'Disable a merchant',
   description: 'Revokes every token the merchant holds (its requests and open sockets end on every instance) and refuses new ones. Idempotent.',
   params: { merchantId: 'The merchant id (a UUID)' },
-  ok: { message: 'Merchant disabled; its tokens are revoked', noStore: true },
+  ok: { message: 'Merchant disabled; its tokens are revoked', data: AdminMerchantRecord, noStore: true },
   errors: { NOT_FOUND: 'no such merchant' },
 });
 
@@ -43,7 +43,7 @@ const enableMerchant = operation({
   summary: 'Enable a disabled merchant',
   description: 'It can get new tokens again; the tokens revoked when it was disabled stay revoked. Idempotent.',
   params: { merchantId: 'The merchant id (a UUID)' },
-  ok: { message: 'Merchant enabled; it can get new tokens', noStore: true },
+  ok: { message: 'Merchant enabled; it can get new tokens', data: AdminMerchantRecord, noStore: true },
   errors: { NOT_FOUND: 'no such merchant' },
 });
 
