@@ -16,7 +16,7 @@ import { systemClock, type Clock } from './shared/clock';
 import { Faults } from './shared/faults';
 import { resolveKeys } from './shared/keys';
 import { createLogger, type Logger } from './shared/logger';
-import { serializeCredentials } from './transport/rest/v1/merchant.serializer';
+import { serializeCredentials } from './modules/merchants/merchant.serializer';
 import { jobHandlers, startSweeps } from './workers';
 
 /** Database, ORM, migrations and reference data: what the service and every CLI need first. */

@@ -1,7 +1,7 @@
 import { GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { buildGraphQLSchema } from '../src/transport/graphql/schema';
 import { domainKey } from '../src/transport/rest/field-names';
-import { responseComponents } from '../src/transport/rest/openapi/responses';
+import { responseComponents } from '../src/transport/rest/openapi/components';
 
 /**
  * CONTRACT (preamble): a GraphQL type carries the same fields as its REST record, name

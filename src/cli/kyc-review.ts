@@ -3,7 +3,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { pageMeta } from '../transport/rest/envelope';
 import { exitWith, runWithServices } from './operator-cli';
-import { serializeKycSubmission, serializeKycSubmissionDetail } from '../transport/rest/v1/admin-kyc.serializer';
+import { serializeKycSubmission, serializeKycSubmissionDetail } from '../modules/kyc/kyc-review.serializer';
 
 const USAGE = `usage: npm run kyc:review -- <command>
   list [--limit N] [--after CURSOR]       pending submissions, oldest first (identity numbers masked)

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { parseUuid } from '../shared/validation';
-import { serializeMerchant } from '../transport/rest/v1/merchant.serializer';
+import { serializeMerchant } from '../modules/merchants/merchant.serializer';
 import { exitWith, runWithServices } from './operator-cli';
 
 const USAGE = `usage: npm run merchant:access -- disable|enable <merchant_id>

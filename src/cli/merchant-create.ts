@@ -8,7 +8,7 @@ import { systemClock } from '../shared/clock';
 import { SecretBox } from '../shared/crypto';
 import { resolveKeys } from '../shared/keys';
 import { createLogger } from '../shared/logger';
-import { serializeCredentials } from '../transport/rest/v1/merchant.serializer';
+import { serializeCredentials } from '../modules/merchants/merchant.serializer';
 
 /**
  * npm run merchant:create -- --name "Acme"

@@ -8,7 +8,7 @@ import { currencyField, upperCased } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 
 /** The kinds a merchant pays a fee on (a refund gives money back and costs nothing). */
-const PRICED_KINDS = ['collection', 'transfer', 'payment'] as const;
+export const PRICED_KINDS = ['collection', 'transfer', 'payment'] as const;
 export type PricedKind = (typeof PRICED_KINDS)[number];
 
 /** A price: `percent` of the amount (rounded half-up to the currency's minor unit) plus `fixed`. */

@@ -1,15 +1,68 @@
+import { z } from 'zod';
 import { toJsonMoney, type Decimal } from '../../shared/money';
+import { currency, money as moneyField, record, timestamp, type RecordOf } from '../../shared/records';
+import { PRICED_KINDS, type FeeRule, type PricedKind } from './fee-schedule';
+import { BALANCE_TRANSACTION_TYPES } from './ledger.model';
 import type { Balance, BalanceTransaction, Statement } from './ledger.service';
 
 const money = (d: Decimal) => toJsonMoney(d);
 
+export const BalanceRecord = record(
+  'Balance',
+  z.object({
+    currency,
+    available: moneyField.describe('Yours to pay out and refund from'),
+    pending: moneyField.describe('Settled collections and payments not yet released (the settlement delay)'),
+    reserved: moneyField.describe('Held for transfers and refunds in flight'),
+  }),
+);
+
+const balanceTransactionType = z.enum(BALANCE_TRANSACTION_TYPES);
+export const BalanceTransactionRecord = record(
+  'BalanceTransaction',
+  z.object({
+    id: z.string(),
+    type: balanceTransactionType,
+    currency,
+    amount: moneyField.describe('What moved before the fee; negative for money out'),
+    fee: moneyField,
+    net: moneyField.describe('amount − fee: what available + pending changed by'),
+    balance_after: moneyField.describe('available + pending after it'),
+    source_reference: z.string().nullable().describe('The transaction (or adjustment) it comes from'),
+    created_at: timestamp,
+  }),
+);
+
+export const StatementRecord = record(
+  'Statement',
+  z.object({
+    currency,
+    from: timestamp,
+    to: timestamp,
+    opening_balance: moneyField,
+    closing_balance: moneyField.describe('opening_balance + the sum of every entry’s net'),
+    totals: z.array(z.object({ type: balanceTransactionType, count: z.int(), amount: moneyField, fee: moneyField, net: moneyField })),
+    entries: z.array(BalanceTransactionRecord),
+  }),
+);
+
+export const FeeRuleRecord = record(
+  'FeeRule',
+  z.object({
+    kind: z.enum(PRICED_KINDS),
+    currency: currency.nullable().describe('null: every currency'),
+    percent: z.string(),
+    fixed: z.string(),
+  }),
+);
+
 /** GET /v1/balances: one per currency. */
-export function serializeBalance(b: Balance) {
+export function serializeBalance(b: Balance): RecordOf<typeof BalanceRecord> {
   return { currency: b.currency, available: money(b.available), pending: money(b.pending), reserved: money(b.reserved) };
 }
 
 /** GET /v1/balance-transactions: one movement of available + pending. */
-export function serializeBalanceTransaction(t: BalanceTransaction) {
+export function serializeBalanceTransaction(t: BalanceTransaction): RecordOf<typeof BalanceTransactionRecord> {
   return {
     id: t.id,
     type: t.type,
@@ -24,7 +77,7 @@ export function serializeBalanceTransaction(t: BalanceTransaction) {
 }
 
 /** GET /v1/reports/statement as JSON. */
-export function serializeStatement(s: Statement) {
+export function serializeStatement(s: Statement): RecordOf<typeof StatementRecord> {
   return {
     currency: s.currency,
     from: s.from.toISOString(),
@@ -34,6 +87,11 @@ export function serializeStatement(s: Statement) {
     totals: s.totals.map((t) => ({ type: t.type, count: t.count, amount: money(t.amount), fee: money(t.fee), net: money(t.net) })),
     entries: s.entries.map(serializeBalanceTransaction),
   };
+}
+
+/** A merchant's own price for one kind (and currency, or every currency), as the operator API shows it. */
+export function serializeFeeRule(r: FeeRule & { kind: PricedKind; currency: string | null }): RecordOf<typeof FeeRuleRecord> {
+  return { kind: r.kind, currency: r.currency, percent: r.percent.toFixed(), fixed: r.fixed.toFixed() };
 }
 
 /** A text cell a spreadsheet must not read as a formula (CSV injection): one that starts with = + - @ is quoted with a leading '. */

@@ -1,9 +1,11 @@
+import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Services } from '../../container';
 import type { RateLimits } from '../rate-limits';
 import { requireBearer } from './auth';
 import { registerIdempotency } from './idempotency';
+import { openApiOptions } from './openapi/document';
 import { openApiRoutes } from './openapi/openapi.routes';
 import { adminRoutes } from './v1/admin.routes';
 import { customerRoutes } from './v1/customer.routes';
@@ -26,14 +28,17 @@ import { ledgerRoutes, sandboxLedgerRoutes } from './v1/ledger.routes';
 export async function restV1(app: FastifyInstance, { services, config, rateLimits }: { services: Services; config: Config; rateLimits: RateLimits }) {
   // Idempotency-Key on the listed POSTs (idempotency.ts): attached as each route is registered, so first.
   registerIdempotency(app, services.idempotency);
+  // The OpenAPI document is generated from the routes registered below, each described where it is
+  // registered (openapi/operation.ts): @fastify/swagger collects them, document.ts says how.
+  await app.register(fastifySwagger, openApiOptions(config));
   await app.register(oauthRoutes, { services, rateLimits });
   if (config.adminApiKey) await app.register(adminRoutes, { services, adminApiKey: config.adminApiKey, rateLimits });
   // The cardholder's 3-D Secure page: public (the handle is its key), sandbox only.
   if (config.env === 'sandbox') await app.register(sandbox3dsRoutes, { services });
   // Providers' notifications: public (a per-transaction token says which), raw bodies (docs/providers.md).
   await app.register(providerCallbackRoutes, { services });
-  // This layer's OpenAPI document and its docs page: public, built once from the config.
-  await app.register(openApiRoutes, { config });
+  // This layer's OpenAPI document and its docs page: public, generated once when the service is ready.
+  await app.register(openApiRoutes);
   await app.register(async (protectedScope) => {
     requireBearer(protectedScope, services.oauth, rateLimits);
     await protectedScope.register(merchantRoutes, { services });

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../../../config';
 import { ERROR_HTTP_STATUS, type ErrorCode } from '../../../shared/errors';
 import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER, idempotencyOfRoute } from '../idempotency';
+import { componentName, ERROR_ENVELOPE, responseComponents } from './components';
 import { requestJsonSchema, type JsonSchema } from './json-schema';
-import { OPERATIONS, TAGS, type OperationSpec } from './operations';
-import { ERROR_ENVELOPE, responseComponents } from './responses';
+import { TAGS, type OperationSpec } from './operation';
 
 export type OpenApiDocument = JsonSchema & { openapi: '3.1.0'; paths: Record<string, Record<string, JsonSchema>> };
 
@@ -79,13 +80,16 @@ const IDEMPOTENCY_PARAMETER: JsonSchema = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
 };
 
-const acceptsIdempotencyKey = (op: OperationSpec) => {
+/** A registered route's description, with its method and path (Fastify's `:param` form, `/v1/…`). */
+type RouteOperation = OperationSpec & { method: string; path: string };
+
+const acceptsIdempotencyKey = (op: RouteOperation) => {
   const idempotency = idempotencyOfRoute(op.method, op.path);
   return idempotency !== undefined && 'accepted' in idempotency;
 };
 
 /** What Idempotency-Key adds to an operation's errors. */
-function idempotencyErrors(op: OperationSpec): Partial<Record<ErrorCode, string>> {
+function idempotencyErrors(op: RouteOperation): Partial<Record<ErrorCode, string>> {
   const idempotency = idempotencyOfRoute(op.method, op.path);
   if (!idempotency) return {};
   if ('refused' in idempotency) {
@@ -115,42 +119,40 @@ function serviceVersion(): string {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** The routes this configuration registers (index.ts): sandbox-only ones in the sandbox, admin ones with a key. */
-function operationsFor(config: Pick<Config, 'env' | 'adminApiKey'>): OperationSpec[] {
-  return OPERATIONS.filter((op) => (!op.sandboxOnly || config.env === 'sandbox') && (op.access !== 'admin' || Boolean(config.adminApiKey)));
+/** Path parameters and the Idempotency-Key header as @fastify/swagger takes them: JSON Schemas of objects. */
+function paramsSchema(op: RouteOperation): JsonSchema | undefined {
+  if (!op.params) return undefined;
+  const properties = Object.fromEntries(Object.entries(op.params).map(([name, description]) => [name, { type: 'string', description }]));
+  return { type: 'object', properties, required: Object.keys(op.params) };
 }
 
-function parameters(op: OperationSpec): JsonSchema[] {
-  const params: JsonSchema[] = Object.entries(op.params ?? {}).map(([name, description]) => ({
-    name,
-    in: 'path',
-    required: true,
-    description,
-    schema: { type: 'string' },
-  }));
-  if (acceptsIdempotencyKey(op)) params.push(IDEMPOTENCY_PARAMETER);
-  if (!op.query) return params;
+function headersSchema(op: RouteOperation): JsonSchema | undefined {
+  if (!acceptsIdempotencyKey(op)) return undefined;
+  const { name, description, schema } = IDEMPOTENCY_PARAMETER as { name: string; description: string; schema: JsonSchema };
+  return { type: 'object', properties: { [name]: { ...schema, description } } };
+}
+
+/** The query string: the service's schema, with the route's field notes. */
+function querySchema(op: RouteOperation): JsonSchema | undefined {
+  if (!op.query) return undefined;
   const query = requestJsonSchema(op.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
   for (const name of Object.keys(op.fields ?? {})) {
     if (!query.properties?.[name]) throw new Error(`${op.operationId}: fields.${name} is not a query parameter`);
   }
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
   for (const [name, generated] of Object.entries(query.properties ?? {})) {
     const doc = op.fields?.[name];
     const { description, ...schema } = doc?.schema ?? generated;
     const text = [doc?.description, description].filter(Boolean).join('. ');
-    params.push({
-      name,
-      in: 'query',
-      required: Boolean(doc?.required) || (query.required ?? []).includes(name),
-      ...(text ? { description: text } : {}),
-      schema,
-    });
+    properties[name] = { ...schema, ...(text ? { description: text } : {}) };
+    if (doc?.required || (query.required ?? []).includes(name)) required.push(name);
   }
-  return params;
+  return { type: 'object', properties, required };
 }
 
 /** The body's schema for components, with the route's field notes. */
-function bodySchema(op: OperationSpec): JsonSchema {
+function bodySchema(op: RouteOperation): JsonSchema {
   const json = requestJsonSchema(op.body!.schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
   for (const [name, doc] of Object.entries(op.fields ?? {})) {
     const property = json.properties?.[name];
@@ -162,7 +164,7 @@ function bodySchema(op: OperationSpec): JsonSchema {
   return json;
 }
 
-function errorExample(op: OperationSpec, code: ErrorCode, when: string): JsonSchema {
+function errorExample(op: RouteOperation, code: ErrorCode, when: string): JsonSchema {
   const message = `${when.charAt(0).toUpperCase()}${when.slice(1)}`.split(';')[0]!;
   if (code !== 'INVALID_REQUEST') return { status: 'error', code, message };
   const input = op.body?.schema ?? op.query;
@@ -172,7 +174,7 @@ function errorExample(op: OperationSpec, code: ErrorCode, when: string): JsonSch
     : { status: 'error', code, message: 'Invalid request' };
 }
 
-function errorResponses(op: OperationSpec): Record<string, JsonSchema> {
+function errorResponses(op: RouteOperation): Record<string, JsonSchema> {
   const errors: Partial<Record<ErrorCode, string>> = { ...ACCESS[op.access].errors };
   if (op.body || op.query || op.params) errors.INVALID_REQUEST = WHEN.INVALID_REQUEST;
   for (const [code, when] of Object.entries(op.errors ?? {}) as Array<[ErrorCode, string]>) {
@@ -196,14 +198,13 @@ function errorResponses(op: OperationSpec): Record<string, JsonSchema> {
       },
     };
   }
-  responses['500'] ??= { $ref: '#/components/responses/ServerError' };
   return responses;
 }
 
-function successResponse(op: OperationSpec): Record<string, JsonSchema> {
+function successResponse(op: RouteOperation): Record<string, JsonSchema> {
   const ok = op.ok!;
   const meta = ok.list === 'page' ? 'PageMeta' : ok.list === 'count' ? 'CountMeta' : undefined;
-  const data = ok.data ? ref(ok.data) : { type: 'object' };
+  const data = ok.data ? ref(componentName(ok.data)) : { type: 'object' };
   const envelope: JsonSchema = {
     type: 'object',
     required: ['status', 'message', 'data', ...(meta ? ['meta'] : [])],
@@ -234,74 +235,138 @@ function successResponse(op: OperationSpec): Record<string, JsonSchema> {
   };
 }
 
-function operationObject(op: OperationSpec, bodies: Record<string, JsonSchema>): JsonSchema {
-  const operation: JsonSchema = {
-    operationId: op.operationId,
-    tags: [op.tag],
-    summary: op.summary,
-    ...(op.description || op.sandboxOnly ? { description: [op.sandboxOnly ? '**Sandbox only.**' : '', op.description ?? ''].filter(Boolean).join(' ') } : {}),
-    security: ACCESS[op.access].security,
+/**
+ * An OpenAPI response object as @fastify/swagger takes one: a header is a JSON Schema with its
+ * description, and an answer without a body says `type: 'null'`.
+ */
+function swaggerResponse({ headers, content, ...response }: JsonSchema): JsonSchema {
+  return {
+    ...response,
+    ...(headers
+      ? {
+          headers: Object.fromEntries(
+            Object.entries(headers as Record<string, { description?: string; schema: JsonSchema }>).map(([name, h]) => [
+              name,
+              { ...h.schema, ...(h.description ? { description: h.description } : {}) },
+            ]),
+          ),
+        }
+      : {}),
+    ...(content ? { content } : { type: 'null' }),
   };
-  const params = parameters(op);
-  if (params.length > 0) operation.parameters = params;
-  if (op.body) {
-    bodies[op.body.name] = bodySchema(op);
-    const media = { schema: ref(op.body.name), example: op.body.example };
-    operation.requestBody = {
-      required: true,
-      content: { 'application/json': media, ...(op.body.form ? { 'application/x-www-form-urlencoded': { schema: ref(op.body.name) } } : {}) },
-    };
-  }
-  if (op.raw?.requestBody) operation.requestBody = op.raw.requestBody;
-  operation.responses = op.raw ? op.raw.responses : { ...successResponse(op), ...errorResponses(op) };
-  if (op.sandboxOnly) operation['x-sandbox-only'] = true;
-  return operation;
 }
 
-/**
- * The OpenAPI 3.1 document of the /v1 layer as this configuration registers it.
- * Built once at start (openapi.routes.ts) from the operation registry, the
- * services' request schemas and the answer shapes.
- */
-export function buildOpenApiDocument(config: Pick<Config, 'env' | 'adminApiKey'>): OpenApiDocument {
-  const operations = operationsFor(config);
+/** The @fastify/swagger options of this layer, as this configuration registers it (index.ts). */
+export function openApiOptions(config: Pick<Config, 'env' | 'adminApiKey'>): FastifyDynamicSwaggerOptions {
+  // What each route adds to the components and what @fastify/swagger's route schema cannot say
+  // (a request body's example, a body as written, a shared response), by operationId, for transformObject.
   const bodies: Record<string, JsonSchema> = {};
-  const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const op of operations) {
-    const item = (paths[op.path] ??= {});
-    if (item[op.method]) throw new Error(`Two operations for ${op.method.toUpperCase()} ${op.path}`);
-    item[op.method] = operationObject(op, bodies);
-  }
-  const used = new Set(operations.map((op) => op.tag));
-  return {
-    openapi: '3.1.0',
-    // OpenAPI 3.1's own dialect: JSON Schema draft 2020-12 plus the OpenAPI vocabulary (discriminator). Said
-    // explicitly; it is the one dialect Swagger UI (and most tools) support without a warning.
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    info: {
-      title: 'Payments Gateway API',
-      version: serviceVersion(),
-      description: `${DESCRIPTION}\n\n${ENVIRONMENT[config.env]}`,
-    },
-    servers: [{ url: '/', description: `This service (${config.env})` }],
-    tags: Object.entries(TAGS)
-      .filter(([name]) => used.has(name as keyof typeof TAGS))
-      .map(([name, description]) => ({ name, description, ...(name === 'Sandbox' ? { 'x-sandbox-only': true } : {}) })),
-    paths,
-    components: {
-      schemas: { ...responseComponents(), Error: ERROR_ENVELOPE, ...bodies },
-      responses: {
-        ServerError: {
-          description: `\`SERVER_ERROR\`: ${WHEN.SERVER_ERROR}`,
-          content: {
-            'application/json': {
-              schema: { allOf: [ref('Error'), { properties: { code: { const: 'SERVER_ERROR' } } }] },
-              example: { status: 'error', code: 'SERVER_ERROR', message: 'An unexpected error occurred' },
+  const finish = new Map<string, { example?: JsonSchema; requestBody?: JsonSchema; serverError?: true }>();
+
+  /** One registered route → the route schema @fastify/swagger turns into its operation. */
+  const transform: FastifyDynamicSwaggerOptions['transform'] = ({ schema, url, route }) => {
+    if ((schema as { hide?: boolean } | undefined)?.hide) return { schema, url };
+    const spec = (route.config as { operation?: OperationSpec } | undefined)?.operation;
+    if (!spec || typeof route.method !== 'string') {
+      throw new Error(
+        `${String(route.method)} ${url}: a /v1 route needs its description (one method, and the options of operation(…) from openapi/operation.ts)`,
+      );
+    }
+    const op: RouteOperation = { ...spec, method: route.method, path: url };
+    const out: Record<string, unknown> = {
+      operationId: op.operationId,
+      tags: [op.tag],
+      summary: op.summary,
+      ...(op.description || op.sandboxOnly ? { description: [op.sandboxOnly ? '**Sandbox only.**' : '', op.description ?? ''].filter(Boolean).join(' ') } : {}),
+      security: ACCESS[op.access].security,
+    };
+    const params = paramsSchema(op);
+    const headers = headersSchema(op);
+    const query = querySchema(op);
+    if (params) out.params = params;
+    if (headers) out.headers = headers;
+    if (query) out.querystring = query;
+    const extra: { example?: JsonSchema; requestBody?: JsonSchema; serverError?: true } = {};
+    if (op.body) {
+      bodies[op.body.name] = bodySchema(op);
+      out.body = ref(op.body.name);
+      out.consumes = ['application/json', ...(op.body.form ? ['application/x-www-form-urlencoded'] : [])];
+      extra.example = op.body.example;
+    }
+    if (op.raw?.requestBody) extra.requestBody = op.raw.requestBody;
+    const responses = op.raw ? op.raw.responses : { ...successResponse(op), ...errorResponses(op) };
+    out.response = Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, swaggerResponse(response)]));
+    if (!op.raw && !responses['500']) extra.serverError = true;
+    if (op.sandboxOnly) out['x-sandbox-only'] = true;
+    finish.set(op.operationId, extra);
+    return { schema: out, url };
+  };
+
+  const transformObject: FastifyDynamicSwaggerOptions['transformObject'] = (documentObject) => {
+    const generated = (documentObject as { openapiObject: OpenApiDocument }).openapiObject;
+    const used = new Set<string>();
+    for (const item of Object.values(generated.paths)) {
+      for (const operation of Object.values(item) as Array<JsonSchema & { operationId: string; tags: string[] }>) {
+        operation.tags.forEach((tag) => used.add(tag));
+        const extra = finish.get(operation.operationId) ?? {};
+        // Path parameters first, then headers, then the query: the order a reader meets them in the URL.
+        const order = ['path', 'header', 'query'];
+        if (Array.isArray(operation.parameters)) {
+          (operation.parameters as Array<{ in: string }>).sort((a, b) => order.indexOf(a.in) - order.indexOf(b.in));
+        }
+        const requestBody = operation.requestBody as { content: Record<string, JsonSchema> } | undefined;
+        if (requestBody && extra.example) {
+          requestBody.content['application/json'] = { ...requestBody.content['application/json'], example: extra.example };
+        }
+        if (extra.requestBody) operation.requestBody = extra.requestBody;
+        if (extra.serverError) (operation.responses as JsonSchema)['500'] = { $ref: '#/components/responses/ServerError' };
+      }
+    }
+    const document: OpenApiDocument = {
+      openapi: '3.1.0',
+      // OpenAPI 3.1's own dialect: JSON Schema draft 2020-12 plus the OpenAPI vocabulary (discriminator). Said
+      // explicitly; it is the one dialect Swagger UI (and most tools) support without a warning.
+      jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+      info: generated.info as JsonSchema,
+      servers: generated.servers as JsonSchema[],
+      tags: Object.entries(TAGS)
+        .filter(([name]) => used.has(name))
+        .map(([name, description]) => ({ name, description, ...(name === 'Sandbox' ? { 'x-sandbox-only': true } : {}) })),
+      paths: generated.paths,
+      components: {
+        schemas: { ...responseComponents(), Error: ERROR_ENVELOPE, ...bodies },
+        responses: {
+          ServerError: {
+            description: `\`SERVER_ERROR\`: ${WHEN.SERVER_ERROR}`,
+            content: {
+              'application/json': {
+                schema: { allOf: [ref('Error'), { properties: { code: { const: 'SERVER_ERROR' } } }] },
+                example: { status: 'error', code: 'SERVER_ERROR', message: 'An unexpected error occurred' },
+              },
             },
           },
         },
+        securitySchemes: SECURITY_SCHEMES,
       },
-      securitySchemes: SECURITY_SCHEMES,
-    },
+    };
+    return document as ReturnType<NonNullable<FastifyDynamicSwaggerOptions['transformObject']>>;
   };
+
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Payments Gateway API',
+        version: serviceVersion(),
+        description: `${DESCRIPTION}\n\n${ENVIRONMENT[config.env]}`,
+      },
+      servers: [{ url: '/', description: `This service (${config.env})` }],
+      // Needed while the operations are built (@fastify/swagger reads them); the rest of the components come in transformObject.
+      components: { securitySchemes: SECURITY_SCHEMES as never },
+    },
+    // OpenAPI 3.1 has `const`, and the document says it as it is.
+    convertConstToEnum: false,
+    transform,
+    transformObject,
+  } as FastifyDynamicSwaggerOptions;
 }

@@ -97,3 +97,6 @@ export function requestJsonSchema(schema: z.ZodType): JsonSchema {
   // Services name fields in the domain's camelCase; this document describes the REST door's names.
   return restJsonSchema(json);
 }
+
+/** An amount in a query string (or a field the service parses itself): a decimal string. */
+export const AMOUNT_QUERY: JsonSchema = { type: 'string', pattern: '^\\d+(\\.\\d+)?$', examples: ['100'] };

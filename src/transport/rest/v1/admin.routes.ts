@@ -1,15 +1,91 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../container';
+import { setFeeSchema } from '../../../modules/ledger/fee-schedule';
+import { adjustmentSchema } from '../../../modules/ledger/ledger.service';
+import { BalanceRecord, FeeRuleRecord, serializeBalance, serializeFeeRule } from '../../../modules/ledger/ledger.serializer';
+import { AdminMerchantRecord, MerchantCredentialsRecord, serializeCredentials, serializeMerchant } from '../../../modules/merchants/merchant.serializer';
+import { createMerchantSchema } from '../../../modules/merchants/merchant.service';
 import { safeEqual } from '../../../shared/crypto';
 import { AppError } from '../../../shared/errors';
 import type { RateLimits } from '../../rate-limits';
-import { limitRequest } from '../rate-limit';
-import { sendSuccess } from '../envelope';
-import { adminKycRoutes } from './admin-kyc.routes';
-import { serializeCredentials, serializeMerchant } from './merchant.serializer';
 import { parseUuid } from '../../../shared/validation';
 import { fromRest } from '../field-names';
-import { serializeBalance } from '../../../modules/ledger/ledger.serializer';
+import { AMOUNT_QUERY } from '../openapi/json-schema';
+import { operation } from '../openapi/operation';
+import { limitRequest } from '../rate-limit';
+import { adminKycRoutes } from './admin-kyc.routes';
+
+const createMerchant = operation({
+  operationId: 'createMerchant',
+  tag: 'Admin',
+  access: 'admin',
+  summary: 'Create a merchant',
+  description: 'Returns the merchant with its client_secret and webhook_secret, shown only this once.',
+  body: { name: 'CreateMerchantRequest', schema: createMerchantSchema, example: { name: 'Acme Ltd' } },
+  ok: { status: 201, message: 'Merchant created; the secrets are shown only this once', data: MerchantCredentialsRecord, noStore: true },
+});
+
+const disableMerchant = operation({
+  operationId: 'disableMerchant',
+  tag: 'Admin',
+  access: 'admin',
+  summary: 'Disable a merchant',
+  description: 'Revokes every token the merchant holds (its requests and open sockets end on every instance) and refuses new ones. Idempotent.',
+  params: { merchantId: 'The merchant id (a UUID)' },
+  ok: { message: 'Merchant disabled; its tokens are revoked', data: AdminMerchantRecord, noStore: true },
+  errors: { NOT_FOUND: 'no such merchant' },
+});
+
+const enableMerchant = operation({
+  operationId: 'enableMerchant',
+  tag: 'Admin',
+  access: 'admin',
+  summary: 'Enable a disabled merchant',
+  description: 'It can get new tokens again; the tokens revoked when it was disabled stay revoked. Idempotent.',
+  params: { merchantId: 'The merchant id (a UUID)' },
+  ok: { message: 'Merchant enabled; it can get new tokens', data: AdminMerchantRecord, noStore: true },
+  errors: { NOT_FOUND: 'no such merchant' },
+});
+
+const adjustBalance = operation({
+  operationId: 'adjustBalance',
+  tag: 'Admin',
+  access: 'admin',
+  summary: 'Post an adjustment to a merchant’s available balance',
+  description:
+    'Against the external-funds account, with its reason; shown in the merchant’s statement as `adjustment`. A negative amount debits (never below zero). The same reference posts once (200 then, 201 the first time).',
+  params: { merchantId: 'The merchant’s id' },
+  body: {
+    name: 'AdjustmentRequest',
+    schema: adjustmentSchema,
+    example: { currency: 'NGN', amount: '-250.00', reason: 'Chargeback fee', reference: 'ADJ-42' },
+  },
+  fields: { amount: { required: true, schema: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' }, description: 'Signed' } },
+  ok: { status: 201, message: 'Adjustment posted', data: BalanceRecord },
+  errors: { NOT_FOUND: 'no merchant has this id', INSUFFICIENT_FUNDS: 'a debit the available balance cannot cover' },
+});
+
+const setMerchantFee = operation({
+  operationId: 'setMerchantFee',
+  tag: 'Admin',
+  access: 'admin',
+  summary: 'Set a merchant’s price for one kind (and currency, or every currency)',
+  params: { merchantId: 'The merchant’s id' },
+  body: { name: 'FeeRuleRequest', schema: setFeeSchema, example: { kind: 'payment', currency: 'NGN', percent: '1.4', fixed: '100.00' } },
+  fields: { percent: { required: true, schema: AMOUNT_QUERY }, fixed: { schema: AMOUNT_QUERY, description: 'Needs a currency' } },
+  ok: { message: 'Fee schedule updated', data: FeeRuleRecord, list: 'count' },
+  errors: { NOT_FOUND: 'no merchant has this id' },
+});
+
+const getMerchantFees = operation({
+  operationId: 'getMerchantFees',
+  tag: 'Admin',
+  access: 'admin',
+  summary: 'A merchant’s own prices (the defaults apply to the rest)',
+  params: { merchantId: 'The merchant’s id' },
+  ok: { message: 'Fee schedule retrieved', data: FeeRuleRecord, list: 'count' },
+  errors: { NOT_FOUND: 'no merchant has this id' },
+});
 
 /** Operator API, guarded by ADMIN_API_KEY. Not registered at all when the key is unset. */
 export async function adminRoutes(
@@ -28,56 +104,42 @@ export async function adminRoutes(
   // A child of this scope: it inherits the key check above (tested in test/e2e/kyc/review.test.ts).
   await app.register(adminKycRoutes, { services });
 
-  app.post('/admin/merchants', async (request, reply) => {
+  app.post('/admin/merchants', createMerchant.route, async (request, reply) => {
     const created = await services.merchants.createMerchant(fromRest(request.body));
-    return sendSuccess(reply, 'Merchant created; the secrets are shown only this once', serializeCredentials(created), 201);
+    return createMerchant.send(reply, serializeCredentials(created));
   });
 
   // Disabling revokes every token the merchant holds (requests and sockets end on every instance) and refuses new ones.
-  app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/disable', async (request, reply) => {
+  app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/disable', disableMerchant.route, async (request, reply) => {
     const merchant = await services.oauth.setMerchantDisabled(parseUuid(request.params.merchantId, 'merchantId'), true);
-    return sendSuccess(
-      reply,
-      'Merchant disabled; its tokens are revoked',
-      serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant), { admin: true }),
-    );
+    return disableMerchant.send(reply, serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant), { admin: true }));
   });
 
-  app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/enable', async (request, reply) => {
+  app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/enable', enableMerchant.route, async (request, reply) => {
     const merchant = await services.oauth.setMerchantDisabled(parseUuid(request.params.merchantId, 'merchantId'), false);
-    return sendSuccess(
-      reply,
-      'Merchant enabled; it can get new tokens',
-      serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant), { admin: true }),
-    );
+    return enableMerchant.send(reply, serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant), { admin: true }));
   });
 
   // The books (docs/ledger.md): an adjustment against the external-funds account, with its reason; the same reference posts once.
-  app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/adjustments', async (request, reply) => {
+  app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/adjustments', adjustBalance.route, async (request, reply) => {
     const { balance, posted } = await services.ledger.adjust(parseUuid(request.params.merchantId, 'merchantId'), fromRest(request.body));
-    return sendSuccess(
+    return adjustBalance.send(
       reply,
-      posted ? 'Adjustment posted' : 'Adjustment already posted under this reference; nothing changed',
       serializeBalance(balance),
-      posted ? 201 : 200,
+      posted ? undefined : { message: 'Adjustment already posted under this reference; nothing changed', status: 200 },
     );
   });
 
   // A merchant's own price for one kind (and currency, or all): the defaults (FEE_DEFAULTS) apply to the rest.
-  app.put<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/fees', async (request, reply) => {
+  app.put<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/fees', setMerchantFee.route, async (request, reply) => {
     const merchantId = parseUuid(request.params.merchantId, 'merchantId');
     await services.fees.set(merchantId, fromRest(request.body));
-    return sendSuccess(reply, 'Fee schedule updated', await feeSchedule(services, merchantId));
+    return setMerchantFee.send(reply, (await services.fees.list(merchantId)).map(serializeFeeRule));
   });
 
-  app.get<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/fees', async (request, reply) => {
+  app.get<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/fees', getMerchantFees.route, async (request, reply) => {
     const merchantId = parseUuid(request.params.merchantId, 'merchantId');
     await services.merchants.getMerchant(merchantId);
-    return sendSuccess(reply, 'Fee schedule retrieved', await feeSchedule(services, merchantId));
+    return getMerchantFees.send(reply, (await services.fees.list(merchantId)).map(serializeFeeRule));
   });
-}
-
-async function feeSchedule(services: Services, merchantId: string) {
-  const rules = await services.fees.list(merchantId);
-  return rules.map((r) => ({ kind: r.kind, currency: r.currency, percent: r.percent.toFixed(), fixed: r.fixed.toFixed() }));
 }

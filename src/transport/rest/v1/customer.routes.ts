@@ -1,62 +1,123 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../container';
-import type { Customer } from '../../../modules/customers/customer.entity';
-import { overallKycStatus } from '../../../modules/kyc/kyc.state';
-import { serializeKycRecord } from '../../../modules/kyc/kyc.serializer';
+import { CustomerRecord, serializeCustomer } from '../../../modules/customers/customer.serializer';
+import { enrollCustomerSchema } from '../../../modules/customers/customer.service';
+import { KycRecordSchema, serializeKycRecord } from '../../../modules/kyc/kyc.serializer';
+import { submitKycSchema } from '../../../modules/kyc/kyc.service';
+import { pageRequestSchema } from '../../../shared/pagination';
 import { authOf } from '../auth';
-import { pageMeta, sendSuccess } from '../envelope';
+import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
+import { operation } from '../openapi/operation';
 
-function serializeCustomer(customer: Customer) {
-  return {
-    customer_uuid: customer.id,
-    customerid: customer.customerid,
-    first_name: customer.firstName,
-    last_name: customer.lastName,
-    email: customer.email,
-    phone_number: customer.phoneNumber,
-    dial_code: customer.dialCode,
-    country_code: customer.countryCode,
-    date_of_birth: customer.dateOfBirth,
-    kyc_status: customer.kycStatus,
-    overall_kyc_status: overallKycStatus(customer.kycStatus),
-    created_at: customer.createdAt.toISOString(),
-    updated_at: customer.updatedAt.toISOString(),
-  };
-}
+const enrollCustomer = operation({
+  operationId: 'enrollCustomer',
+  tag: 'Customers',
+  access: 'bearer',
+  summary: 'Enroll a customer',
+  description: 'The customer starts as `pending_kyc`. `customerid` is unique per merchant; `dial_code` must be the country’s.',
+  body: {
+    name: 'EnrollCustomerRequest',
+    schema: enrollCustomerSchema,
+    example: {
+      customerid: 'c-001',
+      first_name: 'Amina',
+      last_name: 'Otieno',
+      email: 'amina@example.com',
+      phone_number: '712345678',
+      dial_code: '+254',
+      country_code: 'KE',
+      date_of_birth: '1990-04-12',
+    },
+  },
+  fields: { phone_number: { description: 'Digits only, without the dial code' } },
+  ok: { status: 201, message: 'Customer enrolled', data: CustomerRecord },
+  errors: { DUPLICATE_REQUEST: 'customerid already enrolled (`details` names the existing customer_uuid)' },
+});
+
+const getCustomer = operation({
+  operationId: 'getCustomer',
+  tag: 'Customers',
+  access: 'bearer',
+  summary: 'Get a customer',
+  params: { uuid: 'The customer_uuid' },
+  ok: { message: 'Customer retrieved', data: CustomerRecord },
+  errors: { NOT_FOUND: 'no customer of yours has this uuid' },
+});
+
+const listCustomers = operation({
+  operationId: 'listCustomers',
+  tag: 'Customers',
+  access: 'bearer',
+  summary: 'List your customers, newest first',
+  query: pageRequestSchema,
+  fields: { after: { description: 'The `meta.next_cursor` of the previous page' } },
+  ok: { message: 'Customers retrieved', data: CustomerRecord, list: 'page' },
+});
+
+const submitKyc = operation({
+  operationId: 'submitKyc',
+  tag: 'Customers',
+  access: 'bearer',
+  summary: 'Submit KYC for review',
+  description:
+    'The status becomes `pending`; the review decides `approved` or `rejected` (event `customer.kyc.approved|rejected`). In the sandbox an id_number starting with `REJECT` is rejected.',
+  params: { uuid: 'The customer_uuid' },
+  body: {
+    name: 'SubmitKycRequest',
+    schema: submitKycSchema,
+    example: {
+      id_type: 'national_id',
+      id_number: 'A12345678',
+      id_country: 'KE',
+      date_of_birth: '1990-04-12',
+      address: { line1: '12 Moi Avenue', city: 'Nairobi', country_code: 'KE' },
+    },
+  },
+  ok: { message: 'KYC submitted for review', data: KycRecordSchema },
+  errors: { NOT_FOUND: 'no customer of yours has this uuid', INVALID_STATE: 'a review is pending, or the customer is already approved' },
+});
+
+const getKyc = operation({
+  operationId: 'getKyc',
+  tag: 'Customers',
+  access: 'bearer',
+  summary: 'Get a customer’s KYC status',
+  params: { uuid: 'The customer_uuid' },
+  ok: { message: 'KYC status retrieved', data: KycRecordSchema },
+  errors: { NOT_FOUND: 'no customer of yours has this uuid' },
+});
 
 type UuidParams = { Params: { uuid: string } };
 
 /** Customers and KYC (spec §1 call order, steps 1–3); registered in the bearer-protected scope. */
 export async function customerRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.post('/customer/enroll', async (request, reply) => {
+  app.post('/customer/enroll', enrollCustomer.route, async (request, reply) => {
     const customer = await services.customers.enrollCustomer(authOf(request).merchantId, fromRest(request.body));
-    return sendSuccess(reply, 'Customer enrolled', serializeCustomer(customer), 201);
+    return enrollCustomer.send(reply, serializeCustomer(customer));
   });
 
-  app.get<UuidParams>('/customer/:uuid', async (request, reply) => {
+  app.get<UuidParams>('/customer/:uuid', getCustomer.route, async (request, reply) => {
     const customer = await services.customers.getCustomer(authOf(request).merchantId, request.params.uuid);
-    return sendSuccess(reply, 'Customer retrieved', serializeCustomer(customer));
+    return getCustomer.send(reply, serializeCustomer(customer));
   });
 
-  app.get<{ Querystring: { limit?: string; after?: string } }>('/customers', async (request, reply) => {
+  app.get<{ Querystring: { limit?: string; after?: string } }>('/customers', listCustomers.route, async (request, reply) => {
     const page = await services.customers.listCustomers(authOf(request).merchantId, fromRest(request.query));
-    return sendSuccess(
+    return listCustomers.send(
       reply,
-      'Customers retrieved',
       page.items.map((i) => serializeCustomer(i.node)),
-      200,
-      pageMeta(page),
+      { meta: pageMeta(page) },
     );
   });
 
-  app.post<UuidParams>('/customer/:uuid/kyc', async (request, reply) => {
+  app.post<UuidParams>('/customer/:uuid/kyc', submitKyc.route, async (request, reply) => {
     const record = await services.kyc.submitKyc(authOf(request).merchantId, request.params.uuid, fromRest(request.body));
-    return sendSuccess(reply, 'KYC submitted for review', serializeKycRecord(record));
+    return submitKyc.send(reply, serializeKycRecord(record));
   });
 
-  app.get<UuidParams>('/customer/:uuid/kyc', async (request, reply) => {
+  app.get<UuidParams>('/customer/:uuid/kyc', getKyc.route, async (request, reply) => {
     const record = await services.kyc.getKyc(authOf(request).merchantId, request.params.uuid);
-    return sendSuccess(reply, 'KYC status retrieved', serializeKycRecord(record));
+    return getKyc.send(reply, serializeKycRecord(record));
   });
 }

@@ -1,36 +1,122 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../container';
-import { serializeBalance, serializeBalanceTransaction, serializeStatement, statementCsv } from '../../../modules/ledger/ledger.serializer';
-import { serializeRefund } from '../../../modules/transactions/transaction.serializer';
+import {
+  BalanceRecord,
+  BalanceTransactionRecord,
+  serializeBalance,
+  serializeBalanceTransaction,
+  serializeStatement,
+  statementCsv,
+  StatementRecord,
+} from '../../../modules/ledger/ledger.serializer';
+import { balanceTransactionListSchema, statementSchema, topUpSchema } from '../../../modules/ledger/ledger.service';
+import { refundSchema } from '../../../modules/payments/refund.service';
+import { RefundRecord, serializeRefund } from '../../../modules/transactions/transaction.serializer';
 import { authOf } from '../auth';
-import { pageMeta, sendSuccess } from '../envelope';
+import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
+import { AMOUNT_QUERY } from '../openapi/json-schema';
+import { operation } from '../openapi/operation';
+
+const listBalances = operation({
+  operationId: 'listBalances',
+  tag: 'Balances',
+  access: 'bearer',
+  summary: 'Your balances, per currency',
+  description:
+    'available (yours to pay out and refund from), pending (settled, not yet released) and reserved (held for transfers and refunds in flight). GraphQL: balances.',
+  ok: { message: 'Balances retrieved', data: BalanceRecord, list: 'count' },
+});
+
+const listBalanceTransactions = operation({
+  operationId: 'listBalanceTransactions',
+  tag: 'Balances',
+  access: 'bearer',
+  summary: 'Every movement of your balance, newest first',
+  description:
+    'One per change of available + pending: collections and payments (net of fee), transfers and refunds (amount and fee held at initiation), their reversals, top-ups and adjustments. GraphQL: balanceTransactions.',
+  query: balanceTransactionListSchema,
+  fields: { after: { description: 'The `meta.next_cursor` of the previous page' } },
+  ok: { message: 'Balance transactions retrieved', data: BalanceTransactionRecord, list: 'page' },
+});
+
+const getStatement = operation({
+  operationId: 'getStatement',
+  tag: 'Balances',
+  access: 'bearer',
+  summary: 'A statement of one currency for [from, to): CSV, or JSON with Accept: application/json',
+  description:
+    'The opening balance, every entry in posting order with the balance after it, the closing balance and totals by type. Opening + the entries’ net = closing, always.',
+  query: statementSchema,
+  ok: { message: 'Statement retrieved', data: StatementRecord },
+});
+
+const refundPayment = operation({
+  operationId: 'refundPayment',
+  tag: 'Refunds',
+  access: 'bearer',
+  summary: 'Refund a card payment, in full or in part',
+  description:
+    'The amount (default: all that is left) is reserved from your available balance and sent back through the provider; refund.successful or refund.failed follows. GraphQL: refundPayment.',
+  body: {
+    name: 'RefundRequest',
+    schema: refundSchema,
+    example: { payment_reference: 'order-1042', amount: '500.00', reason: 'Returned item', reference: 'refund-1042-1' },
+  },
+  fields: { amount: { schema: AMOUNT_QUERY, description: 'At most what is left to refund; absent: all of it' } },
+  ok: { message: 'Refund initiated; the final status comes by webhook or the status endpoint', data: RefundRecord },
+  errors: {
+    NOT_FOUND: 'no payment of yours has this reference',
+    INVALID_STATE: 'the payment is not successful, or is refunded in full already',
+    INSUFFICIENT_FUNDS: 'your available balance in the payment’s currency does not cover the refund',
+    DUPLICATE_REQUEST: 'reference already used',
+  },
+});
+
+const getRefund = operation({
+  operationId: 'getRefund',
+  tag: 'Refunds',
+  access: 'bearer',
+  summary: 'Get a refund',
+  params: { reference: 'The service’s reference (`rfd_…`) or your own `reference`' },
+  ok: { message: 'Refund successful', data: RefundRecord },
+  errors: { NOT_FOUND: 'no refund of yours has this reference' },
+});
+
+const topUpBalance = operation({
+  operationId: 'topUpBalance',
+  tag: 'Sandbox',
+  access: 'bearer',
+  sandboxOnly: true,
+  summary: 'Add test money to your available balance',
+  body: { name: 'TopUpRequest', schema: topUpSchema, example: { currency: 'NGN', amount: '50000.00' } },
+  fields: { amount: { required: true, schema: AMOUNT_QUERY } },
+  ok: { message: 'Balance topped up (sandbox)', data: BalanceRecord },
+});
 
 type Query = { Querystring: Record<string, string | undefined> };
 
 /** The books as a merchant sees them, and refunds (issue 19); registered in the bearer-protected scope. */
 export async function ledgerRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.get('/balances', async (request, reply) => {
+  app.get('/balances', listBalances.route, async (request, reply) => {
     const balances = await services.ledger.balances(authOf(request).merchantId);
-    return sendSuccess(reply, 'Balances retrieved', balances.map(serializeBalance));
+    return listBalances.send(reply, balances.map(serializeBalance));
   });
 
-  app.get<Query>('/balance-transactions', async (request, reply) => {
+  app.get<Query>('/balance-transactions', listBalanceTransactions.route, async (request, reply) => {
     const page = await services.ledger.listBalanceTransactions(authOf(request).merchantId, fromRest(request.query));
-    return sendSuccess(
+    return listBalanceTransactions.send(
       reply,
-      'Balance transactions retrieved',
       page.items.map((i) => serializeBalanceTransaction(i.node)),
-      200,
-      pageMeta(page),
+      { meta: pageMeta(page) },
     );
   });
 
   // CSV unless the client asks for JSON (Accept: application/json).
-  app.get<Query>('/reports/statement', async (request, reply) => {
+  app.get<Query>('/reports/statement', getStatement.route, async (request, reply) => {
     const statement = await services.ledger.statement(authOf(request).merchantId, fromRest(request.query));
     const wantsJson = /application\/json/i.test(request.headers.accept ?? '');
-    if (wantsJson) return sendSuccess(reply, 'Statement retrieved', serializeStatement(statement));
+    if (wantsJson) return getStatement.send(reply, serializeStatement(statement));
     const name = `statement-${statement.currency}-${statement.from.toISOString().slice(0, 10)}-${statement.to.toISOString().slice(0, 10)}.csv`;
     return reply
       .code(200)
@@ -39,21 +125,21 @@ export async function ledgerRoutes(app: FastifyInstance, { services }: { service
       .send(statementCsv(statement));
   });
 
-  app.post('/refunds', async (request, reply) => {
+  app.post('/refunds', refundPayment.route, async (request, reply) => {
     const refund = await services.refunds.refundPayment(authOf(request).merchantId, fromRest(request.body));
-    return sendSuccess(reply, 'Refund initiated; the final status comes by webhook or the status endpoint', serializeRefund(refund));
+    return refundPayment.send(reply, serializeRefund(refund));
   });
 
-  app.get<{ Params: { reference: string } }>('/refunds/:reference', async (request, reply) => {
+  app.get<{ Params: { reference: string } }>('/refunds/:reference', getRefund.route, async (request, reply) => {
     const refund = await services.refunds.getRefund(authOf(request).merchantId, request.params.reference);
-    return sendSuccess(reply, `Refund ${refund.status}`, serializeRefund(refund));
+    return getRefund.send(reply, serializeRefund(refund), { message: `Refund ${refund.status}` });
   });
 }
 
 /** Sandbox only: test money (absent in production: 404). */
 export async function sandboxLedgerRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.post('/sandbox/balance/top-up', async (request, reply) => {
+  app.post('/sandbox/balance/top-up', topUpBalance.route, async (request, reply) => {
     const balance = await services.ledger.topUp(authOf(request).merchantId, fromRest(request.body));
-    return sendSuccess(reply, 'Balance topped up (sandbox)', serializeBalance(balance));
+    return topUpBalance.send(reply, serializeBalance(balance));
   });
 }

@@ -1,13 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../container';
+import { MerchantRecord, serializeMerchant } from '../../../modules/merchants/merchant.serializer';
 import { authOf } from '../auth';
-import { sendSuccess } from '../envelope';
-import { serializeMerchant } from './merchant.serializer';
+import { operation } from '../openapi/operation';
+
+const getMerchant = operation({
+  operationId: 'getMerchant',
+  tag: 'Merchant',
+  access: 'bearer',
+  summary: 'Your merchant profile',
+  ok: { message: 'Merchant retrieved', data: MerchantRecord },
+});
 
 /** The merchant's own profile ("merchant dashboard"); registered in the bearer-protected scope. */
 export async function merchantRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.get('/merchant', async (request, reply) => {
+  app.get('/merchant', getMerchant.route, async (request, reply) => {
     const merchant = await services.merchants.getMerchant(authOf(request).merchantId);
-    return sendSuccess(reply, 'Merchant retrieved', serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant)));
+    return getMerchant.send(reply, serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant)));
   });
 }

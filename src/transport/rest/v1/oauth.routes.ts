@@ -4,9 +4,47 @@ import type { Services } from '../../../container';
 import type { ClientCredentials } from '../../../modules/auth/oauth.service';
 import { AppError } from '../../../shared/errors';
 import type { RateLimits } from '../../rate-limits';
-import { sendSuccess } from '../envelope';
-import { limitRequest } from '../rate-limit';
+import { serializeTokenGrant, TokenGrantRecord } from '../../../modules/auth/oauth.serializer';
+import { revokeRequestSchema, tokenRequestSchema } from '../../../modules/auth/oauth.service';
 import { fromRest } from '../field-names';
+import { EmptyAnswer } from '../openapi/components';
+import { operation } from '../openapi/operation';
+import { limitRequest } from '../rate-limit';
+
+const issueToken = operation({
+  operationId: 'issueToken',
+  tag: 'OAuth',
+  access: 'client',
+  summary: 'Issue an access token',
+  description:
+    'Client credentials grant (client_id and client_secret in the body, or HTTP Basic) or refresh_token grant. ' +
+    'The access token lasts 3600 s. A refresh token is single use: presenting a used one revokes its whole family. JSON or form body. Never cached.',
+  body: {
+    name: 'TokenRequest',
+    schema: tokenRequestSchema,
+    form: true,
+    example: { grant_type: 'client_credentials', client_id: 'ci_3f9a…', client_secret: 'sk_9b1e…' },
+  },
+  fields: { grant_type: { description: '`client_credentials` or `refresh_token`' } },
+  ok: { message: 'Access token issued', data: TokenGrantRecord, noStore: true },
+  errors: {
+    INVALID_REQUEST: 'grant_type missing or unsupported; refresh_token missing; client authenticated twice (Basic and body)',
+    INVALID_CLIENT: 'wrong client credentials',
+    INVALID_TOKEN: 'refresh token unknown, expired, revoked or already used',
+  },
+});
+
+const revokeToken = operation({
+  operationId: 'revokeToken',
+  tag: 'OAuth',
+  access: 'client',
+  summary: 'Revoke a token and its family',
+  description:
+    'RFC 7009: revokes a refresh or access token’s whole family. Answers 200 whether or not the token was known. If the client authenticates, only its own tokens are revoked.',
+  body: { name: 'RevokeRequest', schema: revokeRequestSchema, form: true, example: { token: 'rt_5c0f…' } },
+  ok: { message: 'Token revoked', data: EmptyAnswer, noStore: true },
+  errors: { INVALID_CLIENT: 'client credentials given, and wrong' },
+});
 
 /** RFC 6749 §2.3.1: HTTP Basic with form-urlencoded client_id and client_secret. */
 function basicClient(request: FastifyRequest): ClientCredentials | undefined {
@@ -61,18 +99,13 @@ export async function oauthRoutes(app: FastifyInstance, { services, rateLimits }
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   });
 
-  app.post('/oauth/token', async (request, reply) => {
+  app.post('/oauth/token', issueToken.route, async (request, reply) => {
     const grant = await counted(request, () => services.oauth.issueToken(fromRest(request.body), basicClient(request)));
-    return sendSuccess(reply, 'Access token issued', {
-      access_token: grant.accessToken,
-      token_type: grant.tokenType,
-      expires_in: grant.expiresIn,
-      refresh_token: grant.refreshToken,
-    });
+    return issueToken.send(reply, serializeTokenGrant(grant));
   });
 
-  app.post('/oauth/revoke', async (request, reply) => {
+  app.post('/oauth/revoke', revokeToken.route, async (request, reply) => {
     await counted(request, () => services.oauth.revokeToken(fromRest(request.body), basicClient(request)));
-    return sendSuccess(reply, 'Token revoked', {});
+    return revokeToken.send(reply, {});
   });
 }

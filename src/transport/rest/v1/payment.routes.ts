@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../container';
+import { paymentSchema } from '../../../modules/payments/payment.service';
 import type { Transaction } from '../../../modules/transactions/transaction.record';
-import { serializePayment } from '../../../modules/transactions/transaction.serializer';
+import { PaymentRecord, serializePayment } from '../../../modules/transactions/transaction.serializer';
 import { authOf } from '../auth';
-import { sendSuccess } from '../envelope';
 import { fromRest } from '../field-names';
+import { operation } from '../openapi/operation';
 
 const INITIATED: Record<string, string> = {
   successful: 'Payment successful',
@@ -14,15 +15,58 @@ const INITIATED: Record<string, string> = {
 
 const initiated = (t: Transaction) => INITIATED[t.status] ?? 'Payment initiated; the final status comes by webhook or verification';
 
+const initiatePayment = operation({
+  operationId: 'initiatePayment',
+  tag: 'Payments',
+  access: 'bearer',
+  summary: 'Charge a card',
+  description:
+    'The answer is 200 whatever the outcome: `status` says it (`successful`, `failed`, or `requires_action` with `next_action.url` for 3-D Secure). ' +
+    'The card is checked (Luhn, brand length, expiry, CVC) before anything is stored, and is never stored, logged or echoed. ' +
+    'Sandbox cards: 4242424242424242 succeeds, 4000002500003155 needs 3-D Secure, 4000000000009995 fails (insufficient_funds).',
+  body: {
+    name: 'PaymentRequest',
+    schema: paymentSchema,
+    example: {
+      reference: 'order-1001',
+      amount: '2500.00',
+      currency: 'NGN',
+      payment_method: 'card',
+      card: { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' },
+      redirect_url: 'https://shop.example/return',
+      description: 'Order 1001',
+    },
+  },
+  fields: { customer_uuid: { description: 'Optional: one of your customers (no KYC needed for a domestic payment)' } },
+  ok: { message: 'Payment successful', data: PaymentRecord },
+  errors: {
+    NOT_FOUND: 'customer_uuid is not a customer of yours',
+    DUPLICATE_REQUEST: 'reference already used',
+    ROUTE_UNAVAILABLE: 'no card processor is connected here yet (production); nothing was written or charged',
+    SERVER_ERROR: 'the processor’s answer is unknown (reconciled later)',
+  },
+});
+
+const verifyPayment = operation({
+  operationId: 'verifyPayment',
+  tag: 'Payments',
+  access: 'bearer',
+  summary: 'Verify a payment',
+  description: 'The payment’s current record; `next_action` is shown again while it awaits 3-D Secure.',
+  params: { reference: 'The payment’s reference (`pay_…`) or yours' },
+  ok: { message: 'Payment successful', data: PaymentRecord },
+  errors: { NOT_FOUND: 'no payment of yours has this reference' },
+});
+
 /** Domestic card payments (spec §4.4, CONTRACT §7); registered in the bearer-protected scope. */
 export async function paymentRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.post('/payments/initiate', async (request, reply) => {
+  app.post('/payments/initiate', initiatePayment.route, async (request, reply) => {
     const payment = await services.payments.initiatePayment(authOf(request).merchantId, fromRest(request.body));
-    return sendSuccess(reply, initiated(payment), serializePayment(payment));
+    return initiatePayment.send(reply, serializePayment(payment), { message: initiated(payment) });
   });
 
-  app.get<{ Params: { reference: string } }>('/payments/verify/:reference', async (request, reply) => {
+  app.get<{ Params: { reference: string } }>('/payments/verify/:reference', verifyPayment.route, async (request, reply) => {
     const payment = await services.payments.verifyPayment(authOf(request).merchantId, request.params.reference);
-    return sendSuccess(reply, `Payment ${payment.status}`, serializePayment(payment));
+    return verifyPayment.send(reply, serializePayment(payment), { message: `Payment ${payment.status}` });
   });
 }

@@ -1,16 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../container';
+import { QuoteRecord, serializeQuote } from '../../../modules/rates/rates.serializer';
+import { quoteRequestSchema } from '../../../modules/rates/rates.service';
 import { authOf } from '../auth';
-import { sendSuccess } from '../envelope';
-import { serializeQuote } from './rates.serializer';
 import { fromRest } from '../field-names';
+import { AMOUNT_QUERY } from '../openapi/json-schema';
+import { operation } from '../openapi/operation';
+
+const createQuote = operation({
+  operationId: 'createQuote',
+  tag: 'Rates',
+  access: 'bearer',
+  summary: 'Get an exchange rate quote',
+  description: 'Prices and stores a new quote on every call (never cached). Pass its quote_id to a transfer within 60 seconds to lock the rate.',
+  query: quoteRequestSchema,
+  fields: { amount: { required: true, schema: AMOUNT_QUERY, description: 'The amount in source_currency, within its minor-unit decimals' } },
+  ok: { message: 'Rate quote created', data: QuoteRecord, noStore: true },
+});
 
 /** FX rate quotes (spec call order step 7); registered in the bearer-protected scope. */
 export async function ratesRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.get('/crossborder/rates', async (request, reply) => {
+  app.get('/crossborder/rates', createQuote.route, async (request, reply) => {
     const quote = await services.rates.createQuote(authOf(request).merchantId, fromRest(request.query));
     // Every call prices and stores a new quote: never serve one from a cache.
     reply.header('cache-control', 'no-store');
-    return sendSuccess(reply, 'Rate quote created', serializeQuote(quote));
+    return createQuote.send(reply, serializeQuote(quote));
   });
 }

@@ -1,23 +1,60 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../container';
-import { sendSuccess } from '../envelope';
-import { serializeChannel, serializeCountry, serializeNetwork } from './reference.serializer';
+import {
+  ChannelRecord,
+  CountryRecord,
+  NetworkRecord,
+  serializeChannel,
+  serializeCountry,
+  serializeNetwork,
+} from '../../../modules/reference/reference.serializer';
+import { channelsQuerySchema, networksQuerySchema } from '../../../modules/reference/reference.service';
 import { fromRest } from '../field-names';
+import { operation } from '../openapi/operation';
+
+const listCountries = operation({
+  operationId: 'listCountries',
+  tag: 'Lookups',
+  access: 'bearer',
+  summary: 'List the supported countries',
+  ok: { message: 'Countries retrieved', data: CountryRecord, list: 'count' },
+});
+
+const listChannels = operation({
+  operationId: 'listChannels',
+  tag: 'Lookups',
+  access: 'bearer',
+  summary: 'List a country’s channels',
+  description: 'Use a `deposit` channel for a collection and a `withdrawal` channel for a transfer.',
+  query: channelsQuerySchema,
+  ok: { message: 'Channels retrieved', data: ChannelRecord, list: 'count' },
+  errors: { NOT_FOUND: 'a well-formed country_code the service does not cover' },
+});
+
+const listNetworks = operation({
+  operationId: 'listNetworks',
+  tag: 'Lookups',
+  access: 'bearer',
+  summary: 'List a country’s banks or mobile money operators',
+  query: networksQuerySchema,
+  ok: { message: 'Networks retrieved', data: NetworkRecord, list: 'count' },
+  errors: { NOT_FOUND: 'a well-formed country_code the service does not cover' },
+});
 
 /** Cross-border lookups (spec call order steps 4–6); registered in the bearer-protected scope. */
 export async function referenceRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.get('/crossborder/countries', async (_request, reply) => {
+  app.get('/crossborder/countries', listCountries.route, async (_request, reply) => {
     const countries = services.reference.listCountries();
-    return sendSuccess(reply, 'Countries retrieved', countries.map(serializeCountry), 200, { count: countries.length });
+    return listCountries.send(reply, countries.map(serializeCountry), { meta: { count: countries.length } });
   });
 
-  app.get('/crossborder/channels', async (request, reply) => {
+  app.get('/crossborder/channels', listChannels.route, async (request, reply) => {
     const channels = services.reference.lookupChannels(fromRest(request.query));
-    return sendSuccess(reply, 'Channels retrieved', channels.map(serializeChannel), 200, { count: channels.length });
+    return listChannels.send(reply, channels.map(serializeChannel), { meta: { count: channels.length } });
   });
 
-  app.get('/crossborder/networks', async (request, reply) => {
+  app.get('/crossborder/networks', listNetworks.route, async (request, reply) => {
     const networks = services.reference.lookupNetworks(fromRest(request.query));
-    return sendSuccess(reply, 'Networks retrieved', networks.map(serializeNetwork), 200, { count: networks.length });
+    return listNetworks.send(reply, networks.map(serializeNetwork), { meta: { count: networks.length } });
   });
 }

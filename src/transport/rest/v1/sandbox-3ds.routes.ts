@@ -4,7 +4,74 @@ import type { Services } from '../../../container';
 import type { AuthenticationView } from '../../../modules/payments/payment.service';
 import { sandboxAuthenticationPath } from '../../../providers/sandbox/sandbox-card-charges';
 import { authenticationForm, messagePage, type ThreeDsPayment } from '../../../providers/sandbox/three-ds-page';
+import { operation } from '../openapi/operation';
 import { backToMerchant, html } from './payment-pages';
+
+/*
+ * Its description: HTML, not JSON, public (the handle in the path is its only key), sandbox only.
+ */
+const htmlAnswer = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+const handle = { handle: 'The handle from the payment’s `next_action.url` (32 random bytes, base64url)' };
+const common = {
+  tag: 'Sandbox',
+  access: 'public',
+  sandboxOnly: true,
+  params: handle,
+} as const;
+const refusals = {
+  '404': htmlAnswer('The handle is not valid (never issued, or already used). Nothing changes.'),
+  '409': htmlAnswer('The payment is already decided. Nothing changes.'),
+  '410': htmlAnswer('The authentication deadline has passed: the payment fails as authentication_expired.'),
+};
+
+const showSandbox3dsPage = operation({
+  ...common,
+  operationId: 'showSandbox3dsPage',
+  summary: 'The cardholder’s 3-D Secure page',
+  description:
+    'What `next_action.url` opens in the cardholder’s browser: the merchant’s name, the amount and the card’s last four digits, with Complete and Fail. ' +
+    'Never cached or framed, script-free, and sent with no Referer.',
+  raw: {
+    responses: {
+      '200': {
+        ...htmlAnswer('The page, with its form. Sets an HttpOnly, SameSite=Strict CSRF cookie scoped to this path.'),
+        headers: { 'Set-Cookie': { schema: { type: 'string' } } },
+      },
+      ...refusals,
+    },
+  },
+});
+
+const decideSandbox3dsPage = operation({
+  ...common,
+  operationId: 'decideSandbox3dsPage',
+  summary: 'The cardholder completes or fails 3-D Secure',
+  description:
+    'The page’s own form: it must come from this origin and carry the CSRF cookie with its signed twin. Decides the payment once, then redirects ' +
+    '(303) to the payment’s redirect_url with `reference`, `external_reference` and `status` in the query, or shows the outcome when it has none. ' +
+    'The redirect is a convenience, not proof: confirm with verify or the webhook.',
+  raw: {
+    requestBody: {
+      required: true,
+      content: {
+        'application/x-www-form-urlencoded': {
+          schema: {
+            type: 'object',
+            required: ['decision', 'csrf'],
+            properties: { decision: { type: 'string', enum: ['complete', 'fail'] }, csrf: { type: 'string', description: 'The form’s hidden field' } },
+          },
+        },
+      },
+    },
+    responses: {
+      '200': htmlAnswer('The outcome, when the payment has no redirect_url'),
+      '303': { description: 'Decided: to the redirect_url', headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
+      '400': htmlAnswer('Neither Complete nor Fail was chosen. Nothing changes.'),
+      '403': htmlAnswer('The form did not come from this page (another origin, or a missing or wrong CSRF token). Nothing changes.'),
+      ...refusals,
+    },
+  },
+});
 
 type HandleRoute = { Params: { handle: string } };
 type Decision = HandleRoute & { Body: { decision?: unknown; csrf?: unknown } | undefined };
@@ -54,7 +121,7 @@ function outcomePage(reply: FastifyReply, view: AuthenticationView) {
 export async function sandbox3dsRoutes(app: FastifyInstance, { services }: { services: Services }) {
   await app.register(formbody, { bodyLimit: 2048 });
 
-  app.get<HandleRoute>('/sandbox/3ds/:handle', async (request, reply) => {
+  app.get<HandleRoute>('/sandbox/3ds/:handle', showSandbox3dsPage.route, async (request, reply) => {
     const { handle } = request.params;
     const view = await services.payments.authenticationPage(handle);
     if (view.state !== 'open') return outcomePage(reply, view);
@@ -68,7 +135,7 @@ export async function sandbox3dsRoutes(app: FastifyInstance, { services }: { ser
     return html(reply, 200, authenticationForm(shown(view), sandboxAuthenticationPath(handle), token.field), view.payment.redirectUrl);
   });
 
-  app.post<Decision>('/sandbox/3ds/:handle', { bodyLimit: 2048 }, async (request, reply) => {
+  app.post<Decision>('/sandbox/3ds/:handle', { bodyLimit: 2048, ...decideSandbox3dsPage.route }, async (request, reply) => {
     const { handle } = request.params;
     const body = request.body ?? {};
     // A submission counts only from this page: same origin, and the CSRF cookie with its signed twin in the form.

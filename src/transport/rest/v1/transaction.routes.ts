@@ -1,46 +1,182 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../container';
-import { serializeCollectionInitiation, serializeTransaction, serializeTransferInitiation } from '../../../modules/transactions/transaction.serializer';
+import { collectionSchema } from '../../../modules/transactions/collection.service';
+import {
+  CollectionInitiationRecord,
+  serializeCollectionInitiation,
+  serializeTransaction,
+  serializeTransferInitiation,
+  TransactionRecord,
+  TransferInitiationRecord,
+} from '../../../modules/transactions/transaction.serializer';
+import { simulateSchema, transactionListSchema } from '../../../modules/transactions/transaction.service';
+import { transferSchema } from '../../../modules/transactions/transfer.service';
 import { authOf } from '../auth';
-import { pageMeta, sendSuccess } from '../envelope';
+import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
+import { operation } from '../openapi/operation';
+
+const reference = 'The service’s reference (`col_…`, `trf_…`, `pay_…`) or your own `reference`';
+
+const initiateCollection = operation({
+  operationId: 'initiateCollection',
+  tag: 'Transactions',
+  access: 'bearer',
+  summary: 'Initiate a collection',
+  description:
+    'Pulls funds from a KYC-approved sender. Bank: the answer carries `bankInfo`, a virtual account the sender pays into. ' +
+    'Mobile money: the sender gets a payment prompt. The status is `processing`; the outcome comes by webhook or the status endpoint. ' +
+    'Checks run in order: body, customer, KYC, channel, network, currency, dial code, amount, reference.',
+  body: {
+    name: 'CollectionRequest',
+    schema: collectionSchema,
+    example: {
+      customer_uuid: '5b0e7c1a-3f2d-4b8e-9a61-0c2f4d8e7b19',
+      amount: '1500',
+      currency: 'KES',
+      channel_id: 'ke_momo_deposit',
+      account_number: '712345678',
+      network_id: 'ke_mpesa',
+      reason: 'Invoice 42',
+      reference: 'inv-42',
+      dial_code: '+254',
+      account_type: 'momo',
+      country_code: 'KE',
+    },
+  },
+  fields: {
+    customer_uuid: { description: 'The sender: a customer of yours whose overall_kyc_status is approved' },
+    channel_id: { description: 'A `deposit` channel of country_code with the same account_type (GET /v1/crossborder/channels)' },
+    network_id: { description: 'A bank or operator of that country and channel type (GET /v1/crossborder/networks)' },
+    reference: { description: 'Yours, unique across all your transactions' },
+  },
+  ok: { message: 'Collection initiated; the final status comes by webhook or the status endpoint', data: CollectionInitiationRecord },
+  errors: {
+    NOT_FOUND: 'no customer of yours has this customer_uuid',
+    KYC_REQUIRED: 'the customer is not KYC-approved',
+    DUPLICATE_REQUEST: 'reference already used (`details` names the existing transaction)',
+    ROUTE_UNAVAILABLE: 'no provider serves this country, channel, network and direction here (docs/providers.md); nothing was written',
+    PROVIDER_UNAVAILABLE: 'every provider of the route is failing right now (its circuit breaker is open); nothing was written',
+    SERVER_ERROR: 'the provider’s answer is unknown: the transaction is recorded and reconciled (check its status)',
+  },
+});
+
+const initiateTransfer = operation({
+  operationId: 'initiateTransfer',
+  tag: 'Transactions',
+  access: 'bearer',
+  summary: 'Initiate a transfer',
+  description:
+    'Sends funds to a beneficiary’s bank account or wallet. `amount` is in source_currency; it is converted at the current rate, ' +
+    'or at a live quote’s (`quote_id`), and the fee is charged on top.',
+  body: {
+    name: 'TransferRequest',
+    schema: transferSchema,
+    example: {
+      customer_uuid: '5b0e7c1a-3f2d-4b8e-9a61-0c2f4d8e7b19',
+      amount: '100',
+      source_currency: 'USD',
+      destination_currency: 'KES',
+      country_code: 'KE',
+      channel_id: 'ke_momo_withdrawal',
+      network_id: 'ke_mpesa',
+      account_number: '254712345678',
+      account_name: 'Jane Wanjiru',
+      dial_code: '+254',
+      account_type: 'momo',
+      reason: 'Supplier payout',
+      reference: 'payout-7',
+    },
+  },
+  fields: {
+    customer_uuid: { description: 'A customer of yours whose overall_kyc_status is approved' },
+    channel_id: { description: 'A `withdrawal` channel of country_code with the same account_type' },
+    quote_id: { description: 'A live quote of yours for this currency pair and amount (GET /v1/crossborder/rates)' },
+  },
+  ok: { message: 'Transfer initiated; the final status comes by webhook or the status endpoint', data: TransferInitiationRecord },
+  errors: {
+    NOT_FOUND: 'no customer of yours has this customer_uuid',
+    KYC_REQUIRED: 'the customer is not KYC-approved',
+    DUPLICATE_REQUEST: 'reference already used (`details` names the existing transaction)',
+    ROUTE_UNAVAILABLE: 'no provider serves this country, channel, network and direction here (docs/providers.md); nothing was written',
+    PROVIDER_UNAVAILABLE: 'every provider of the route is failing right now (its circuit breaker is open); nothing was written',
+    SERVER_ERROR: 'the provider’s answer is unknown: the transaction is recorded and reconciled (check its status)',
+  },
+});
+
+const listTransactions = operation({
+  operationId: 'listTransactions',
+  tag: 'Transactions',
+  access: 'bearer',
+  summary: 'List your transactions, newest first',
+  description:
+    'Collections, transfers and payments, each the full record the status endpoint returns; filter by status, type and customer. GraphQL: transactions(filter).',
+  query: transactionListSchema,
+  fields: {
+    after: { description: 'The `meta.next_cursor` of the previous page' },
+    type: { description: '`collection`, `transfer` or `payment`' },
+  },
+  ok: { message: 'Transactions retrieved', data: TransactionRecord, list: 'page' },
+});
+
+const getTransaction = operation({
+  operationId: 'getTransaction',
+  tag: 'Transactions',
+  access: 'bearer',
+  summary: 'Get any transaction’s status',
+  description: 'The full record of a collection, transfer or payment, with the same JSON its webhooks carry.',
+  params: { reference },
+  ok: { message: 'Transaction retrieved', data: TransactionRecord },
+  errors: { NOT_FOUND: 'no transaction of yours has this reference' },
+});
+
+const simulateTransaction = operation({
+  operationId: 'simulateTransaction',
+  tag: 'Sandbox',
+  access: 'bearer',
+  sandboxOnly: true,
+  summary: 'Decide a processing transaction now',
+  description: 'Sandbox only. A payment awaiting 3-D Secure is decided on its page, not here.',
+  params: { reference },
+  body: { name: 'SimulateRequest', schema: simulateSchema, example: { outcome: 'successful' } },
+  ok: { message: 'Transaction successful (simulated)', data: TransactionRecord },
+  errors: { NOT_FOUND: 'no transaction of yours has this reference', INVALID_STATE: 'already final, or awaiting 3-D Secure' },
+});
 
 type ReferenceParams = { Params: { reference: string } };
 
 /** Cross-border collections and transfers (spec §4.2, CONTRACT §6); registered in the bearer-protected scope. */
 export async function transactionRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.post('/crossborder/global-collection', async (request, reply) => {
+  app.post('/crossborder/global-collection', initiateCollection.route, async (request, reply) => {
     const txn = await services.collections.initiateCollection(authOf(request).merchantId, fromRest(request.body));
-    return sendSuccess(reply, 'Collection initiated; the final status comes by webhook or the status endpoint', serializeCollectionInitiation(txn));
+    return initiateCollection.send(reply, serializeCollectionInitiation(txn));
   });
 
-  app.post('/crossborder/global-transfer', async (request, reply) => {
+  app.post('/crossborder/global-transfer', initiateTransfer.route, async (request, reply) => {
     const txn = await services.transfers.initiateTransfer(authOf(request).merchantId, fromRest(request.body));
-    return sendSuccess(reply, 'Transfer initiated; the final status comes by webhook or the status endpoint', serializeTransferInitiation(txn));
+    return initiateTransfer.send(reply, serializeTransferInitiation(txn));
   });
 
   // The REST twin of GraphQL's transactions(filter): newest first, paged, by status, type and customer.
-  app.get<{ Querystring: Record<string, string | undefined> }>('/transactions', async (request, reply) => {
+  app.get<{ Querystring: Record<string, string | undefined> }>('/transactions', listTransactions.route, async (request, reply) => {
     const page = await services.transactions.listTransactions(authOf(request).merchantId, fromRest(request.query));
-    return sendSuccess(
+    return listTransactions.send(
       reply,
-      'Transactions retrieved',
       page.items.map((i) => serializeTransaction(i.node)),
-      200,
-      pageMeta(page),
+      { meta: pageMeta(page) },
     );
   });
 
-  app.get<ReferenceParams>('/crossborder/global-transfer/:reference', async (request, reply) => {
+  app.get<ReferenceParams>('/crossborder/global-transfer/:reference', getTransaction.route, async (request, reply) => {
     const txn = await services.transactions.getTransaction(authOf(request).merchantId, request.params.reference);
-    return sendSuccess(reply, 'Transaction retrieved', serializeTransaction(txn));
+    return getTransaction.send(reply, serializeTransaction(txn));
   });
 }
 
 /** Sandbox only (not registered in production, so it answers 404 there). */
 export async function sandboxRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.post<ReferenceParams>('/sandbox/transactions/:reference/simulate', async (request, reply) => {
+  app.post<ReferenceParams>('/sandbox/transactions/:reference/simulate', simulateTransaction.route, async (request, reply) => {
     const txn = await services.transactions.simulate(authOf(request).merchantId, request.params.reference, fromRest(request.body));
-    return sendSuccess(reply, `Transaction ${txn.status} (simulated)`, serializeTransaction(txn));
+    return simulateTransaction.send(reply, serializeTransaction(txn), { message: `Transaction ${txn.status} (simulated)` });
   });
 }

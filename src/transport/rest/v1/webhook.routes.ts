@@ -1,81 +1,106 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../container';
-import type { WebhookAttempt } from '../../../modules/webhooks/webhook-delivery.entity';
-import type { EventWithDelivery } from '../../../modules/webhooks/webhook.service';
+import { MerchantRecord, serializeMerchant } from '../../../modules/merchants/merchant.serializer';
+import {
+  serializeEvent,
+  serializeEventSummary,
+  serializeSecretRotation,
+  WebhookEventRecord,
+  WebhookEventSummaryRecord,
+  WebhookSecretRotationRecord,
+} from '../../../modules/webhooks/webhook.serializer';
+import { endpointSchema, eventListSchema } from '../../../modules/webhooks/webhook.service';
 import { authOf } from '../auth';
-import { pageMeta, sendSuccess } from '../envelope';
-import { serializeMerchant } from './merchant.serializer';
+import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
+import { operation } from '../openapi/operation';
 
-const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
+const setWebhookEndpoint = operation({
+  operationId: 'setWebhookEndpoint',
+  tag: 'Webhooks',
+  access: 'bearer',
+  summary: 'Set or remove the webhook endpoint',
+  description: 'Production: https only, to a public address. Sandbox: http and private addresses are allowed too. `null` removes the endpoint.',
+  body: { name: 'WebhookEndpointRequest', schema: endpointSchema, example: { url: 'https://shop.example/hooks' } },
+  ok: { message: 'Webhook endpoint saved', data: MerchantRecord },
+});
 
-function serializeEventSummary({ event, delivery }: EventWithDelivery) {
-  return {
-    id: event.id,
-    type: event.type,
-    created_at: event.createdAt.toISOString(),
-    delivery_status: delivery?.status ?? null,
-    attempt_count: delivery?.attemptCount ?? 0,
-    next_attempt_at: iso(delivery?.nextAttemptAt),
-    delivered_at: iso(delivery?.deliveredAt),
-  };
-}
+const rotateWebhookSecret = operation({
+  operationId: 'rotateWebhookSecret',
+  tag: 'Webhooks',
+  access: 'bearer',
+  summary: 'Rotate the webhook signing secret',
+  description: 'The new secret is shown only this once. For 24 h every delivery is signed with both the new and the old secret.',
+  ok: {
+    message: 'Webhook secret rotated; it is shown only this once, and the old one signs too until it expires',
+    data: WebhookSecretRotationRecord,
+    noStore: true,
+  },
+});
 
-function serializeEvent(detail: EventWithDelivery & { attempts: WebhookAttempt[] }) {
-  return {
-    ...serializeEventSummary(detail),
-    data: detail.event.payload,
-    attempts: detail.attempts.map((a) => ({
-      attempt_number: a.attemptNumber,
-      attempted_at: a.attemptedAt.toISOString(),
-      url: a.url,
-      status_code: a.statusCode,
-      latency_ms: a.latencyMs,
-      success: a.success,
-      error: a.error,
-    })),
-  };
-}
+const listWebhookEvents = operation({
+  operationId: 'listWebhookEvents',
+  tag: 'Webhooks',
+  access: 'bearer',
+  summary: 'List your events with their delivery status, newest first',
+  query: eventListSchema,
+  fields: { after: { description: 'The `meta.next_cursor` of the previous page' } },
+  ok: { message: 'Events retrieved', data: WebhookEventSummaryRecord, list: 'page' },
+});
+
+const getWebhookEvent = operation({
+  operationId: 'getWebhookEvent',
+  tag: 'Webhooks',
+  access: 'bearer',
+  summary: 'Get an event with every delivery attempt',
+  params: { id: 'The event id (`evt_…`)' },
+  ok: { message: 'Event retrieved', data: WebhookEventRecord },
+  errors: { NOT_FOUND: 'no event of yours has this id' },
+});
+
+const resendWebhookEvent = operation({
+  operationId: 'resendWebhookEvent',
+  tag: 'Webhooks',
+  access: 'bearer',
+  summary: 'Deliver an event again now',
+  description: 'Same `webhook-id`, whatever its delivery state; recorded as the next attempt.',
+  params: { id: 'The event id (`evt_…`)' },
+  ok: { message: 'Event queued for delivery', data: WebhookEventRecord },
+  errors: { NOT_FOUND: 'no event of yours has this id', INVALID_STATE: 'no webhook endpoint is set' },
+});
 
 type IdParams = { Params: { id: string } };
 
 /** Webhook endpoint, secret rotation, and the event log (CONTRACT §2, §8); bearer-protected. */
 export async function webhookRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.put('/webhooks/endpoint', async (request, reply) => {
+  app.put('/webhooks/endpoint', setWebhookEndpoint.route, async (request, reply) => {
     const merchant = await services.webhooks.setEndpoint(authOf(request).merchantId, fromRest(request.body));
-    return sendSuccess(
-      reply,
-      merchant.webhookUrl ? 'Webhook endpoint saved' : 'Webhook endpoint removed',
-      serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant)),
-    );
-  });
-
-  app.post('/webhooks/secret/rotate', async (request, reply) => {
-    const rotated = await services.webhooks.rotateSecret(authOf(request).merchantId);
-    reply.header('cache-control', 'no-store');
-    return sendSuccess(reply, 'Webhook secret rotated; it is shown only this once, and the old one signs too until it expires', {
-      webhook_secret: rotated.webhookSecret,
-      previous_secret_expires_at: rotated.previousSecretExpiresAt.toISOString(),
+    return setWebhookEndpoint.send(reply, serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant)), {
+      message: merchant.webhookUrl ? 'Webhook endpoint saved' : 'Webhook endpoint removed',
     });
   });
 
-  app.get<{ Querystring: { limit?: string; after?: string; type?: string } }>('/webhooks/events', async (request, reply) => {
+  app.post('/webhooks/secret/rotate', rotateWebhookSecret.route, async (request, reply) => {
+    const rotated = await services.webhooks.rotateSecret(authOf(request).merchantId);
+    reply.header('cache-control', 'no-store');
+    return rotateWebhookSecret.send(reply, serializeSecretRotation(rotated));
+  });
+
+  app.get<{ Querystring: { limit?: string; after?: string; type?: string } }>('/webhooks/events', listWebhookEvents.route, async (request, reply) => {
     const page = await services.webhooks.listEvents(authOf(request).merchantId, fromRest(request.query));
-    return sendSuccess(
+    return listWebhookEvents.send(
       reply,
-      'Events retrieved',
       page.items.map((i) => serializeEventSummary(i.node)),
-      200,
-      pageMeta(page),
+      { meta: pageMeta(page) },
     );
   });
 
-  app.get<IdParams>('/webhooks/events/:id', async (request, reply) => {
-    return sendSuccess(reply, 'Event retrieved', serializeEvent(await services.webhooks.getEvent(authOf(request).merchantId, request.params.id)));
+  app.get<IdParams>('/webhooks/events/:id', getWebhookEvent.route, async (request, reply) => {
+    return getWebhookEvent.send(reply, serializeEvent(await services.webhooks.getEvent(authOf(request).merchantId, request.params.id)));
   });
 
-  app.post<IdParams>('/webhooks/events/:id/resend', async (request, reply) => {
+  app.post<IdParams>('/webhooks/events/:id/resend', resendWebhookEvent.route, async (request, reply) => {
     const detail = await services.webhooks.resend(authOf(request).merchantId, request.params.id);
-    return sendSuccess(reply, 'Event queued for delivery', serializeEvent(detail));
+    return resendWebhookEvent.send(reply, serializeEvent(detail));
   });
 }

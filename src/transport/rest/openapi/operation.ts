@@ -1,0 +1,102 @@
+import type { FastifyReply } from 'fastify';
+import type { z } from 'zod';
+import type { ErrorCode } from '../../../shared/errors';
+import { sendSuccess } from '../envelope';
+import type { JsonSchema } from './json-schema';
+
+/**
+ * A /v1 route's description, attached to the route itself (`app.get(url, op.route, handler)`):
+ * its summary, access, the service's request schemas, its answer (message and record) and the
+ * errors it adds. The OpenAPI document is generated from the registered routes
+ * (@fastify/swagger, document.ts); the handler answers with `op.send`, so the documented message
+ * and record are the ones sent. Nothing here is compiled by Fastify: the services validate their
+ * input (the same zod schemas serve GraphQL), and answers are written by the serializers.
+ */
+export interface OperationSpec<Data extends z.ZodType | undefined = z.ZodType | undefined> {
+  operationId: string;
+  tag: TagName;
+  summary: string;
+  description?: string;
+  /**
+   * public: no credentials; client: none either, but the OAuth client may authenticate (HTTP Basic or body);
+   * bearer: a merchant's access token; admin: ADMIN_API_KEY as a bearer token (the route exists only when it is set).
+   */
+  access: 'public' | 'client' | 'bearer' | 'admin';
+  /** Registered only when PAYMENTS_ENV=sandbox (documented so: `x-sandbox-only`). */
+  sandboxOnly?: true;
+  /** Path parameters: name → description. */
+  params?: Record<string, string>;
+  /** The service's schema of the query string. */
+  query?: z.ZodType;
+  /** The service's schema of the JSON body, its component name, and a valid example. `form`: also form-urlencoded. */
+  body?: { name: string; schema: z.ZodType; example: Record<string, unknown>; form?: true };
+  /** What a zod schema cannot say about a top-level query or body field. */
+  fields?: Record<string, FieldDoc>;
+  /**
+   * The success answer: the envelope's message (sent as it is unless the handler says another), its
+   * `data` (a record's schema, from its serializer's file; left out, just "an object"), and a list's `meta`.
+   */
+  ok?: { status?: 200 | 201; message: string; data?: Data; list?: 'count' | 'page'; noStore?: true };
+  /** The errors this route answers beyond those its access and input imply, each with when. */
+  errors?: Partial<Record<ErrorCode, string>>;
+  /** A route that is not JSON (an HTML page, a provider's notification): its request body and answers as written. */
+  raw?: { requestBody?: JsonSchema; responses: Record<string, JsonSchema> };
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's description (operation(…).route): what the OpenAPI document says of it. */
+    operation?: OperationSpec;
+  }
+}
+
+export interface FieldDoc {
+  description?: string;
+  /** Replaces the generated schema (for a field the service parses itself). */
+  schema?: JsonSchema;
+  required?: true;
+}
+
+export const TAGS = {
+  OAuth: 'Access tokens (OAuth 2.0 client credentials, refresh with rotation, revocation). No bearer token needed.',
+  Merchant: 'The merchant’s own profile.',
+  Customers: 'Enrollment and KYC (spec call order, steps 1–3).',
+  Lookups: 'Countries, channels and networks (steps 4–6): short reference lists, not paged.',
+  Rates: 'FX quotes (step 7).',
+  Transactions: 'Cross-border collections and transfers (steps 8–9) and the status of any transaction.',
+  Payments: 'Domestic card payments and 3-D Secure.',
+  Webhooks: 'Where events are delivered, the signing secret, and the event log.',
+  Balances: 'Your books: balances per currency, every movement of them, and statements (docs/ledger.md).',
+  Refunds: 'Refunds of card payments, full or partial.',
+  Sandbox: 'Sandbox only: these routes do not exist in production.',
+  Admin: 'Operator API. Exists only when the service has ADMIN_API_KEY set; authenticate with that key as a bearer token.',
+  Reference: 'This document and its reader.',
+  Providers: 'Where payment providers send their notifications (docs/providers.md). Not for merchants.',
+} as const;
+export type TagName = keyof typeof TAGS;
+
+/** What a route's handler sends as `data`: the record its description names (a list of them for a list). */
+type DataOf<S extends OperationSpec> = S['ok'] extends { data: infer D extends z.ZodType }
+  ? S['ok'] extends { list: string }
+    ? Array<z.output<D>>
+    : z.output<D>
+  : unknown;
+
+export interface Operation<S extends OperationSpec> {
+  spec: S;
+  /** The route options that attach this description to the route. */
+  route: { config: { operation: OperationSpec } };
+  /** The success envelope with the documented message and status, unless this answer has its own. */
+  send(reply: FastifyReply, data: DataOf<S>, answer?: { message?: string; status?: number; meta?: unknown }): FastifyReply;
+}
+
+/** A route's description, and the answer it documents. */
+export function operation<const S extends OperationSpec>(spec: S): Operation<S> {
+  const message = spec.ok?.message ?? '';
+  const status = spec.ok?.status ?? 200;
+  return {
+    spec,
+    route: { config: { operation: spec } },
+    send: (reply, data, answer) => sendSuccess(reply, answer?.message ?? message, data, answer?.status ?? status, answer?.meta),
+  };
+}
