@@ -193,19 +193,30 @@ export function createServices(infra: Infrastructure): Services {
     payment: new PaymentKind(reference, rails, clock, config.paymentActionTtlS, releaseDelayMs) as TransactionKinds['payment'],
     refund: new RefundKind(reference, rails, (id) => transactionStore.findById(id)),
   };
-  const transactions = new TransactionService(transactionStore, kinds, rails, clock, jobs, outbox, pubsub, faults, config.reconcileAfterMs, logger);
-  const collections = new CollectionService(customers, reference, transactions, fees, config.collectionTtlS, clock);
-  const transfers = new TransferService(customers, reference, rates, transactions, clock, rails);
-  const payments = new PaymentService(
+  const transactions = new TransactionService({
+    store: transactionStore,
+    kinds,
+    rails,
+    clock,
+    jobs,
+    outbox,
+    pubsub,
+    faults,
+    reconcileAfterMs: config.reconcileAfterMs,
+    logger,
+  });
+  const collections = new CollectionService({ customers, reference, transactions, fees, collectionTtlS: config.collectionTtlS, clock });
+  const transfers = new TransferService({ customers, reference, rates, transactions, clock, rails });
+  const payments = new PaymentService({
     transactions,
     customers,
     merchants,
     reference,
     fees,
     clock,
-    deriveKey(keys.encryptionKey, 'card-fingerprint'),
-    cardCharges,
-  );
+    fingerprintKey: deriveKey(keys.encryptionKey, 'card-fingerprint'),
+    handles: cardCharges,
+  });
   const refunds = new RefundService(transactions, reference);
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const webhooks = new WebhookService({ orm, clock, jobs, secretBox, env: config.env });

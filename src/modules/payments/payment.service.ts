@@ -84,6 +84,20 @@ export interface AuthenticationHandles {
   keyOfHandle(handle: string): Promise<string | null>;
 }
 
+/** What PaymentService is built with (the composition root passes it). */
+export interface PaymentServiceDeps {
+  transactions: TransactionService;
+  customers: CustomerService;
+  merchants: MerchantService;
+  reference: ReferenceService;
+  fees: FeeSchedule;
+  clock: Clock;
+  /** Keys the card fingerprint; derived from the encryption key, used for nothing else. */
+  fingerprintKey: Buffer;
+  /** Sandbox only: the 3-D Secure page's handles. */
+  handles: AuthenticationHandles | null;
+}
+
 /**
  * Domestic card payments (spec §4.4, CONTRACT §7) on the one creation path: the
  * card is checked, the row is written (brand, last4 and a keyed fingerprint; never
@@ -91,28 +105,17 @@ export interface AuthenticationHandles {
  * answer is recorded with its history, event and jobs.
  */
 export class PaymentService {
-  constructor(
-    private readonly transactions: TransactionService,
-    private readonly customers: CustomerService,
-    private readonly merchants: MerchantService,
-    private readonly reference: ReferenceService,
-    private readonly fees: FeeSchedule,
-    private readonly clock: Clock,
-    /** Keys the card fingerprint; derived from the encryption key, used for nothing else. */
-    private readonly fingerprintKey: Buffer,
-    /** Sandbox only: the 3-D Secure page's handles. */
-    private readonly handles: AuthenticationHandles | null,
-  ) {}
+  constructor(private readonly deps: PaymentServiceDeps) {}
 
   async initiatePayment(merchantId: string, command: PaymentCommand): Promise<PaymentTransaction> {
     const body = parseInput(paymentSchema, command);
-    const card = checkCard(body.card, this.clock.now());
-    const minorUnit = this.reference.currencyMinorUnit(body.currency);
+    const card = checkCard(body.card, this.deps.clock.now());
+    const minorUnit = this.deps.reference.currencyMinorUnit(body.currency);
     if (minorUnit === undefined) throw AppError.invalidField('currency', 'is not a supported currency');
     const amount = parseAmount(body.amount, minorUnit);
-    const customer = body.customerUuid ? await this.customers.getPayer(merchantId, body.customerUuid) : null;
+    const customer = body.customerUuid ? await this.deps.customers.getPayer(merchantId, body.customerUuid) : null;
     const details: CardDetails = { number: card.digits, expMonth: card.expMonth, expYear: card.expYear, cvc: card.cvc, postalCode: card.postalCode };
-    return this.transactions.initiate(
+    return this.deps.transactions.initiate(
       {
         merchantId,
         kind: 'payment',
@@ -120,12 +123,12 @@ export class PaymentService {
         customerId: customer?.id ?? null,
         amount,
         currency: body.currency,
-        fee: await this.fees.fee(merchantId, 'payment', body.currency, amount),
+        fee: await this.deps.fees.fee(merchantId, 'payment', body.currency, amount),
         paymentMethod: 'card',
         cardBrand: card.brand,
         cardLast4: card.last4,
         // Per merchant: the same card has a different fingerprint at another merchant, so fingerprints link nothing across merchants.
-        cardFingerprint: `fp_${hmac(this.fingerprintKey, merchantId, card.digits).slice(0, 22)}`,
+        cardFingerprint: `fp_${hmac(this.deps.fingerprintKey, merchantId, card.digits).slice(0, 22)}`,
         redirectUrl: body.redirectUrl ?? null,
         description: body.description || null,
       },
@@ -135,7 +138,7 @@ export class PaymentService {
 
   /** The payment's current record; a collection's or transfer's reference, or another merchant's, is NOT_FOUND. */
   async verifyPayment(merchantId: string, referenceOrExternal: string): Promise<PaymentTransaction> {
-    const txn = await this.transactions.getTransaction(merchantId, referenceOrExternal).catch((err: unknown) => {
+    const txn = await this.deps.transactions.getTransaction(merchantId, referenceOrExternal).catch((err: unknown) => {
       throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Payment') : err;
     });
     if (txn.kind !== 'payment') throw AppError.notFound('Payment');
@@ -146,7 +149,7 @@ export class PaymentService {
   async authenticationPage(handle: string): Promise<AuthenticationView> {
     const payment = await this.paymentOfHandle(handle);
     if (!payment) return { state: 'invalid' };
-    return this.view(payment, payment.status !== 'requires_action' ? 'decided' : pastDeadline(payment, this.clock.now()) ? 'expired' : 'open');
+    return this.view(payment, payment.status !== 'requires_action' ? 'decided' : pastDeadline(payment, this.deps.clock.now()) ? 'expired' : 'open');
   }
 
   /**
@@ -171,24 +174,25 @@ export class PaymentService {
     authenticated: boolean,
   ): Promise<{ transaction: PaymentTransaction; decided: boolean; late: boolean }> {
     if (txn.status !== 'requires_action') return { transaction: txn, decided: false, late: false };
-    if (pastDeadline(txn, this.clock.now())) return { transaction: sameKind(txn, await this.transactions.expire(txn.id)) ?? txn, decided: false, late: true };
-    const changed = await this.transactions.decide(txn, authenticated ? 'successful' : 'failed', authenticated ? null : 'authentication_failed', '3ds');
-    return { transaction: changed ?? sameKind(txn, await this.transactions.reload(txn.id)), decided: changed !== null, late: false };
+    if (pastDeadline(txn, this.deps.clock.now()))
+      return { transaction: sameKind(txn, await this.deps.transactions.expire(txn.id)) ?? txn, decided: false, late: true };
+    const changed = await this.deps.transactions.decide(txn, authenticated ? 'successful' : 'failed', authenticated ? null : 'authentication_failed', '3ds');
+    return { transaction: changed ?? sameKind(txn, await this.deps.transactions.reload(txn.id)), decided: changed !== null, late: false };
   }
 
   private async paymentOfHandle(handle: string): Promise<PaymentTransaction | null> {
-    const id = this.handles ? await this.handles.keyOfHandle(handle) : null;
-    const payment = id ? await this.transactions.findById(id) : null;
+    const id = this.deps.handles ? await this.deps.handles.keyOfHandle(handle) : null;
+    const payment = id ? await this.deps.transactions.findById(id) : null;
     return payment?.kind === 'payment' ? payment : null;
   }
 
   private async view(payment: PaymentTransaction, state: 'open' | 'decided' | 'expired'): Promise<AuthenticationView> {
-    const merchant = await this.merchants.getMerchant(payment.merchantId);
+    const merchant = await this.deps.merchants.getMerchant(payment.merchantId);
     return { state, payment, merchantName: merchant.name, amount: `${this.amountOf(payment)} ${payment.currency}` };
   }
 
   private amountOf(payment: PaymentTransaction): string {
-    return amountOf(this.reference, payment);
+    return amountOf(this.deps.reference, payment);
   }
 }
 

@@ -32,27 +32,30 @@ export const collectionSchema = z.object({
 });
 export type CollectionCommand = Command<typeof collectionSchema>;
 
+/** What CollectionService is built with (the composition root passes it). */
+export interface CollectionServiceDeps {
+  customers: CustomerService;
+  reference: ReferenceService;
+  transactions: TransactionService;
+  fees: FeeSchedule;
+  collectionTtlS: number;
+  clock: Clock;
+}
+
 /** Spec §4.2: pull funds from a KYC-approved sender, by bank transfer (virtual account) or mobile money (prompt). */
 export class CollectionService {
-  constructor(
-    private readonly customers: CustomerService,
-    private readonly reference: ReferenceService,
-    private readonly transactions: TransactionService,
-    private readonly fees: FeeSchedule,
-    private readonly collectionTtlS: number,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: CollectionServiceDeps) {}
 
   /** Checks in CONTRACT §6's order (the reference last, by the database), then the one creation path. */
   async initiateCollection(merchantId: string, command: CollectionCommand): Promise<CollectionTransaction> {
     const body = parseInput(collectionSchema, command);
-    const route = await checkRoute(this.customers, this.reference, merchantId, body, 'deposit');
+    const route = await checkRoute(this.deps.customers, this.deps.reference, merchantId, body, 'deposit');
     const { customer, country, channel } = route;
     if (body.currency !== country.currency) throw AppError.invalidField('currency', `must be ${country.currency} for ${country.code}`);
     checkDialCode(country, body.dialCode);
     const amount = checkLocalAmount(channel, body.amount);
     const bank = body.accountType === 'bank';
-    return this.transactions.initiate({
+    return this.deps.transactions.initiate({
       merchantId,
       kind: 'collection',
       ...routeColumns(route, body),
@@ -60,8 +63,8 @@ export class CollectionService {
       accountName: bank ? `${customer.firstName} ${customer.lastName}`.slice(0, 100) : null,
       amount,
       currency: country.currency,
-      fee: await this.fees.fee(merchantId, 'collection', country.currency, amount),
-      expiresAt: bank ? new Date(this.clock.now().getTime() + this.collectionTtlS * 1000) : null,
+      fee: await this.deps.fees.fee(merchantId, 'collection', country.currency, amount),
+      expiresAt: bank ? new Date(this.deps.clock.now().getTime() + this.deps.collectionTtlS * 1000) : null,
     });
   }
 }

@@ -75,6 +75,22 @@ const EXPIRY_GRACE_MS = 5 * 60_000;
 /** How many stuck initiations one sweep hands to reconciliation at most. */
 const SWEEP_BATCH = 100;
 
+/** What TransactionService is built with (the composition root passes it). */
+export interface TransactionServiceDeps {
+  store: TransactionStore;
+  /** Every kind's plug-in, built at the composition root. */
+  kinds: TransactionKinds;
+  /** Routing, connectors and what providers send. */
+  rails: Rails;
+  clock: Clock;
+  jobs: TransactionJobQueue;
+  outbox: Outbox;
+  pubsub: PubSub;
+  faults: Faults;
+  reconcileAfterMs: number;
+  logger: Logger;
+}
+
 /**
  * The one transaction model for every kind: the creation path (row first, then
  * the provider, then the outcome), reconciliation of a creation a crash cut
@@ -83,20 +99,7 @@ const SWEEP_BATCH = 100;
 export class TransactionService {
   private readonly hotAccounts = new KeyedSemaphore(HOT_ACCOUNT_CONCURRENCY);
 
-  constructor(
-    private readonly store: TransactionStore,
-    /** Every kind's plug-in, built at the composition root. */
-    private readonly kinds: TransactionKinds,
-    /** Routing, connectors and what providers send. */
-    private readonly rails: Rails,
-    private readonly clock: Clock,
-    private readonly jobs: TransactionJobQueue,
-    private readonly outbox: Outbox,
-    private readonly pubsub: PubSub,
-    private readonly faults: Faults,
-    private readonly reconcileAfterMs: number,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly deps: TransactionServiceDeps) {}
 
   /**
    * The one creation path (CONTRACT §6; docs/architecture.md, "The creation path"):
@@ -109,7 +112,7 @@ export class TransactionService {
    */
   async initiate<F extends NewTransaction, T>(fields: F, transient?: T): Promise<TransactionOf<F['kind']>> {
     const handler = this.handlerOf(fields.kind);
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const txn: Transaction = {
       ...BLANK,
       ...fields,
@@ -122,17 +125,17 @@ export class TransactionService {
     };
     // Routing picks the connector (and checks its rule on the amount) before anything is written. One given (a refund
     // goes back through its payment's) must still be configured, or nothing could be sent.
-    if (fields.connector && !this.rails.router.has(fields.connector)) {
+    if (fields.connector && !this.deps.rails.router.has(fields.connector)) {
       throw new AppError('ROUTE_UNAVAILABLE', `The provider ${fields.connector} is not connected here; nothing was created or charged`);
     }
     if (!fields.connector) {
       const leg = handler.route?.(txn);
       if (!leg) throw new Error(`A ${fields.kind} names no route and no connector`);
-      txn.connector = this.rails.pick(leg).name;
+      txn.connector = this.deps.rails.pick(leg).name;
     }
     // A kind that holds money at initiation (a transfer's reservation) posts it in the insert's statement.
     const ledger = handler.ledger(txn);
-    if ((await this.onMerchantBalance(txn, ledger, () => this.store.insert(txn, ledger))) === 'parent_claim_refused') {
+    if ((await this.onMerchantBalance(txn, ledger, () => this.deps.store.insert(txn, ledger))) === 'parent_claim_refused') {
       throw AppError.invalidField('amount', 'is more than what is left of the payment to refund');
     }
     let answer: ProviderAnswer;
@@ -141,26 +144,26 @@ export class TransactionService {
     } catch (err) {
       if (err instanceof AppError) {
         // A definite refusal: nothing was started, so nothing is kept, the reference stays free, and what was held goes back.
-        await this.store.deleteInitiating(txn.id, handler.ledger({ ...txn, status: 'failed' }));
+        await this.deps.store.deleteInitiating(txn.id, handler.ledger({ ...txn, status: 'failed' }));
         throw err;
       }
       // The error itself, so the logger's error serializer can cut any card number a provider's message quotes.
-      this.logger.error({ reference: txn.reference, err }, 'provider call failed; the transaction will be reconciled');
+      this.deps.logger.error({ reference: txn.reference, err }, 'provider call failed; the transaction will be reconciled');
       throw new AppError(
         'SERVER_ERROR',
         `The provider did not answer; transaction ${txn.reference} is recorded and will be finished automatically. Check its status.`,
       );
     }
-    this.faults.hit('crash-after-provider-call');
+    this.deps.faults.hit('crash-after-provider-call');
     // The record of the kind `fields` gave (a row never changes kind).
     return ((await this.recordAnswer(txn, answer, 'initiated')) ?? (await this.reload(txn.id))) as TransactionOf<F['kind']>;
   }
 
   /** Reconciliation job: finishes a transaction whose creation a crash cut short, asking the provider again with the same key. */
   async reconcile(transactionId: string): Promise<void> {
-    const txn = await this.store.findById(transactionId);
+    const txn = await this.deps.store.findById(transactionId);
     if (!txn || txn.status !== 'initiating') {
-      await this.store.forgetInitiation(transactionId); // nothing to finish (e.g. its merchant was deleted)
+      await this.deps.store.forgetInitiation(transactionId); // nothing to finish (e.g. its merchant was deleted)
       return;
     }
     let answer: ProviderAnswer;
@@ -173,7 +176,7 @@ export class TransactionService {
       answer = { status: 'failed', failureReason: err.failureReason };
     }
     if (await this.recordAnswer(txn, answer, 'reconciled')) {
-      this.logger.warn(
+      this.deps.logger.warn(
         { merchantId: txn.merchantId, reference: txn.reference, status: answer.status },
         'transaction reconciled after an interrupted initiation',
       );
@@ -182,8 +185,10 @@ export class TransactionService {
 
   /** Hands every transaction stuck `initiating` for longer than the reconciliation delay to a reconciliation job. */
   async sweepInitiating(): Promise<number> {
-    const stale = await this.store.staleInitiating(this.reconcileAfterMs, SWEEP_BATCH);
-    await this.jobs.add(stale.map((id) => ({ name: TransactionJob.ReconcileInitiation, payload: { transactionId: id }, key: `${RECONCILE_KEY_PREFIX}${id}` })));
+    const stale = await this.deps.store.staleInitiating(this.deps.reconcileAfterMs, SWEEP_BATCH);
+    await this.deps.jobs.add(
+      stale.map((id) => ({ name: TransactionJob.ReconcileInitiation, payload: { transactionId: id }, key: `${RECONCILE_KEY_PREFIX}${id}` })),
+    );
     return stale.length;
   }
 
@@ -193,7 +198,7 @@ export class TransactionService {
    * Null when it was applied already.
    */
   private async recordAnswer(txn: Transaction, answer: ProviderAnswer, reason: string): Promise<Transaction | null> {
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const status = nextTransactionStatus(txn.kind, txn.status, answer.status);
     const final = isFinal(status);
     const next: Transaction = {
@@ -217,8 +222,8 @@ export class TransactionService {
     const ledger = this.handlerOf(txn.kind).ledger(next);
     const change: StatusChange = { next, from: 'initiating', history: { from: null, reason }, event, jobs, ledger };
     // Durability test only: the asynchronous commit lost to a PostgreSQL crash after the answer went out.
-    if (this.faults.loses('lose-asynchronous-commit') && commitsAsynchronously(change)) return next;
-    const changed = await this.store.applyChange(change);
+    if (this.deps.faults.loses('lose-asynchronous-commit') && commitsAsynchronously(change)) return next;
+    const changed = await this.deps.store.applyChange(change);
     if (!changed) return null;
     this.afterChange(next, event !== undefined, ledger);
     return next;
@@ -228,18 +233,18 @@ export class TransactionService {
   async getTransaction(merchantId: string, referenceOrExternal: string): Promise<Transaction> {
     // Neither kind of reference can have another shape (and PostgreSQL refuses some characters, NUL among them).
     if (!REFERENCE_CHARACTERS.test(referenceOrExternal)) throw AppError.notFound('Transaction');
-    const txn = await this.store.findByReference(merchantId, referenceOrExternal);
+    const txn = await this.deps.store.findByReference(merchantId, referenceOrExternal);
     if (!txn) throw AppError.notFound('Transaction');
     return txn;
   }
 
   /** By id, for the services' own use (jobs, the sandbox's 3-D Secure page); null when there is none. */
   async findById(id: string): Promise<Transaction | null> {
-    return this.store.findById(id);
+    return this.deps.store.findById(id);
   }
 
   async history(transactionId: string): Promise<TransactionEvent[]> {
-    return this.store.history(transactionId);
+    return this.deps.store.history(transactionId);
   }
 
   async listTransactions(merchantId: string, query: TransactionListQuery): Promise<Page<Transaction>> {
@@ -251,7 +256,7 @@ export class TransactionService {
       createdFrom: createdFrom ?? undefined,
       createdTo: createdTo ?? undefined,
     };
-    const rows = await this.store.list(merchantId, filter, limit, after ?? undefined);
+    const rows = await this.deps.store.list(merchantId, filter, limit, after ?? undefined);
     return toPage(rows, limit);
   }
 
@@ -262,7 +267,7 @@ export class TransactionService {
    * changes nothing. `poll`: which query of the chain this is; null: a one-off (a notification's).
    */
   async settle(transactionId: string, poll: number | null = 0): Promise<void> {
-    const txn = await this.store.findById(transactionId);
+    const txn = await this.deps.store.findById(transactionId);
     const kind = txn && this.handlerOf(txn.kind);
     // Processing, or a card payment awaiting the cardholder on a real processor's page (its webhook or return).
     if (!txn || !kind?.settle || (txn.status !== 'processing' && txn.status !== 'requires_action')) return;
@@ -273,17 +278,17 @@ export class TransactionService {
       // The provider did not answer (or its breaker is open, or it is not configured now): the chain goes on at its
       // next step rather than failing its job (graphile's backoff would stretch polls to hours, then stop them).
       if (poll === null) throw err;
-      this.logger.warn({ reference: txn.reference, connector: txn.connector, err }, 'status query failed; asking again at the next poll');
+      this.deps.logger.warn({ reference: txn.reference, connector: txn.connector, err }, 'status query failed; asking again at the next poll');
       decision = { outcome: 'pending' };
     }
     if (decision.outcome === 'pending') {
       if (poll === null) return;
       // Keyed by its place in the chain: a job that runs twice (a crash before it completed) adds it once.
-      await this.jobs.add([
+      await this.deps.jobs.add([
         {
           name: TransactionJob.SettleTransaction,
           payload: { transactionId, poll: poll + 1 },
-          delayMs: this.rails.nextPollMs(poll),
+          delayMs: this.deps.rails.nextPollMs(poll),
           key: `poll:${transactionId}:${poll + 1}`,
         },
       ]);
@@ -299,8 +304,8 @@ export class TransactionService {
    * notification itself never changes the transaction. Answers what the provider expects back.
    */
   async receiveNotification(connector: string, token: string, notification: InboundNotification): Promise<unknown> {
-    const transactionId = this.rails.transactionOfToken(connector, token);
-    const txn = transactionId ? await this.store.findById(transactionId) : null;
+    const transactionId = this.deps.rails.transactionOfToken(connector, token);
+    const txn = transactionId ? await this.deps.store.findById(transactionId) : null;
     if (!txn || txn.connector !== connector) throw AppError.notFound('Callback');
     return this.keepNotification(txn, notification);
   }
@@ -311,12 +316,12 @@ export class TransactionService {
    * (its reference). One about no transaction of that connector is answered and ignored.
    */
   async receiveWebhook(connector: string, headers: Record<string, string | string[] | undefined>, notification: InboundNotification): Promise<unknown> {
-    const rail = this.rails.router.has(connector) ? this.rails.router.connector(connector) : null;
+    const rail = this.deps.rails.router.has(connector) ? this.deps.rails.router.connector(connector) : null;
     if (!rail?.authenticateWebhook(headers)) throw AppError.notFound('Webhook');
     const transactionId = rail.webhookTransaction(notification);
-    const txn = transactionId && UUID_ID.test(transactionId) ? await this.store.findById(transactionId) : null;
+    const txn = transactionId && UUID_ID.test(transactionId) ? await this.deps.store.findById(transactionId) : null;
     if (!txn || txn.connector !== connector) {
-      this.logger.warn({ connector }, 'provider webhook about no transaction of this connector; ignored');
+      this.deps.logger.warn({ connector }, 'provider webhook about no transaction of this connector; ignored');
       return rail.acknowledgement;
     }
     return this.keepNotification(txn, notification);
@@ -324,11 +329,11 @@ export class TransactionService {
 
   private async keepNotification(txn: Transaction, notification: InboundNotification): Promise<unknown> {
     const connector = txn.connector;
-    const rail = this.rails.of(txn);
+    const rail = this.deps.rails.of(txn);
     const parsed = rail.parseNotification(notification);
     // Kept without the card details a provider may echo (the dedupe key is the received body's digest).
-    const kept = await this.rails.receive({ ...notification, body: rail.storableBody(notification.body), connector, transactionId: txn.id, parsed });
-    this.logger.info(
+    const kept = await this.deps.rails.receive({ ...notification, body: rail.storableBody(notification.body), connector, transactionId: txn.id, parsed });
+    this.deps.logger.info(
       { connector, reference: txn.reference, claimed: parsed.claimed, duplicate: !kept },
       kept ? 'provider notification kept; asking the provider' : 'duplicate provider notification ignored',
     );
@@ -341,19 +346,19 @@ export class TransactionService {
    * finished by reconciliation, which reads the notifications too.
    */
   async checkTransaction(transactionId: string): Promise<void> {
-    const txn = await this.store.findById(transactionId);
+    const txn = await this.deps.store.findById(transactionId);
     if (!txn) return;
     if (txn.status === 'initiating') {
       // Its creation has not committed yet (the provider was quick): checked again shortly. After a crash, reconciliation
       // finishes it, reading the notifications too.
-      if (this.clock.now().getTime() - txn.createdAt.getTime() < this.reconcileAfterMs) {
-        await this.jobs.add([{ name: TransactionJob.CheckTransaction, payload: { transactionId }, delayMs: CHECK_AGAIN_MS }]);
+      if (this.deps.clock.now().getTime() - txn.createdAt.getTime() < this.deps.reconcileAfterMs) {
+        await this.deps.jobs.add([{ name: TransactionJob.CheckTransaction, payload: { transactionId }, delayMs: CHECK_AGAIN_MS }]);
       }
       return;
     }
     if (txn.status === 'failed' || txn.status === 'expired') await this.paidAfterClosing(txn);
     else await this.settle(txn.id, null);
-    await this.rails.processed(txn.id);
+    await this.deps.rails.processed(txn.id);
   }
 
   /**
@@ -363,10 +368,10 @@ export class TransactionService {
    */
   private async paidAfterClosing(txn: Transaction): Promise<void> {
     const kind = this.handlerOf(txn.kind);
-    if (!kind.settle || this.rails.of(txn).inProcess) return;
+    if (!kind.settle || this.deps.rails.of(txn).inProcess) return;
     const decision = await kind.settle(txn, 'notification');
     if (decision.outcome === 'successful') {
-      this.logger.error(
+      this.deps.logger.error(
         { reference: txn.reference, connector: txn.connector, status: txn.status },
         'the provider reports this closed transaction paid: the money arrived after it failed or expired. Refund the payer or credit the merchant by hand',
       );
@@ -375,10 +380,10 @@ export class TransactionService {
 
   /** ReleaseFunds job: a settled transaction's net, pending → available, once its delay is over (idempotent by its key). */
   async release(transactionId: string): Promise<void> {
-    const txn = await this.store.findById(transactionId);
+    const txn = await this.deps.store.findById(transactionId);
     if (!txn || txn.status !== 'successful' || (txn.kind !== 'collection' && txn.kind !== 'payment')) return;
     const ledger = { postings: [releaseEntry(txn, netOf(txn))] };
-    if (await this.store.post(ledger)) this.ledgerChanged(txn, ledger);
+    if (await this.deps.store.post(ledger)) this.ledgerChanged(txn, ledger);
   }
 
   /**
@@ -390,19 +395,19 @@ export class TransactionService {
    * Returns the transaction as it is afterwards.
    */
   async expire(transactionId: string): Promise<Transaction | null> {
-    const txn = await this.store.findById(transactionId);
+    const txn = await this.deps.store.findById(transactionId);
     if (!txn) return null;
     const expiry = this.handlerOf(txn.kind).expiry;
     if (!expiry || txn.status !== expiry.from) return txn;
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     if (txn.expiresAt && !pastDeadline(txn, now)) {
-      await this.jobs.add([{ name: expiry.job, payload: { transactionId }, delayMs: txn.expiresAt.getTime() - now.getTime() }]);
+      await this.deps.jobs.add([{ name: expiry.job, payload: { transactionId }, delayMs: txn.expiresAt.getTime() - now.getTime() }]);
       return txn;
     }
     // A real provider is asked first: the sender may have paid (or the cardholder authenticated) just before the
     // deadline, with its webhook still on the way. Its verdict wins; pending expires. No answer: the job runs again.
     const kind = this.handlerOf(txn.kind);
-    if (kind.settle && !this.rails.of(txn).inProcess) {
+    if (kind.settle && !this.deps.rails.of(txn).inProcess) {
       const decision = await kind.settle(txn, 'poll');
       if (decision.outcome !== 'pending') {
         return (await this.transition(txn, decision.outcome, decision.outcome === 'failed' ? decision.reason : null, 'provider')) ?? this.reload(txn.id);
@@ -410,7 +415,7 @@ export class TransactionService {
       // Still nothing at the provider: asked once more at the end of the grace, then expired.
       const graceEnds = (txn.expiresAt?.getTime() ?? now.getTime()) + EXPIRY_GRACE_MS;
       if (now.getTime() < graceEnds) {
-        await this.jobs.add([
+        await this.deps.jobs.add([
           { name: expiry.job, payload: { transactionId }, delayMs: graceEnds - now.getTime(), key: `${expiry.job}:grace:${transactionId}` },
         ]);
         return txn;
@@ -426,12 +431,12 @@ export class TransactionService {
    * nothing the processor has not decided; a failed question leaves the payment as it was.
    */
   async returnFromAuthentication(connector: string, token: string): Promise<Transaction> {
-    const transactionId = this.rails.transactionOfToken(connector, token, 'return');
-    const txn = transactionId ? await this.store.findById(transactionId) : null;
+    const transactionId = this.deps.rails.transactionOfToken(connector, token, 'return');
+    const txn = transactionId ? await this.deps.store.findById(transactionId) : null;
     if (!txn || txn.connector !== connector || txn.kind !== 'payment') throw AppError.notFound('Payment');
     if (txn.status === 'requires_action') {
       await this.settle(txn.id, null).catch((err: unknown) =>
-        this.logger.warn({ reference: txn.reference, connector, err }, 'status query on the cardholder’s return failed; the webhook or expiry decides'),
+        this.deps.logger.warn({ reference: txn.reference, connector, err }, 'status query on the cardholder’s return failed; the webhook or expiry decides'),
       );
       return this.reload(txn.id);
     }
@@ -465,7 +470,7 @@ export class TransactionService {
 
   private async transition<T extends Transaction>(txn: T, to: FinalStatus, failureReason: string | null, source: string): Promise<T | null> {
     nextTransactionStatus(txn.kind, txn.status, to);
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const next: T = {
       ...txn,
       status: to,
@@ -476,15 +481,21 @@ export class TransactionService {
     };
     const event = this.eventFor(next);
     const ledger = this.handlerOf(txn.kind).ledger(next);
-    const changed = await this.store.applyChange({ next, from: txn.status, history: { from: txn.status, reason: failureReason ?? source }, event, ledger });
+    const changed = await this.deps.store.applyChange({
+      next,
+      from: txn.status,
+      history: { from: txn.status, reason: failureReason ?? source },
+      event,
+      ledger,
+    });
     if (!changed) return null;
-    this.logger.info({ merchantId: txn.merchantId, reference: txn.reference, from: txn.status, to, source }, 'transaction status changed');
+    this.deps.logger.info({ merchantId: txn.merchantId, reference: txn.reference, from: txn.status, to, source }, 'transaction status changed');
     this.afterChange(next, true, ledger);
     return next;
   }
 
   private eventFor(next: Transaction) {
-    return this.outbox.stamp({
+    return this.deps.outbox.stamp({
       merchantId: next.merchantId,
       type: `${next.kind}.${next.status}` as EventType,
       subjectId: next.reference,
@@ -496,7 +507,7 @@ export class TransactionService {
   private afterChange(next: Transaction, statusEvent: boolean, ledger: LedgerEffect = NO_LEDGER_EFFECT): void {
     this.ledgerChanged(next, ledger);
     if (!statusEvent) return;
-    publishAfterCommit(this.pubsub, this.logger, Topic.TransactionStatusChanged, {
+    publishAfterCommit(this.deps.pubsub, this.deps.logger, Topic.TransactionStatusChanged, {
       merchantId: next.merchantId,
       reference: next.reference,
       externalReference: next.externalReference,
@@ -518,27 +529,27 @@ export class TransactionService {
 
   /** After a commit that posted to a merchant's accounts: balanceChanged subscribers hear of each currency. */
   private ledgerChanged(txn: Transaction, ledger: LedgerEffect): void {
-    publishBalanceChanges(this.pubsub, this.logger, txn.merchantId, ledger.postings);
+    publishBalanceChanges(this.deps.pubsub, this.deps.logger, txn.merchantId, ledger.postings);
   }
 
   /** What ledger:verify expects each kind to have posted in each status. */
   expectedLegs(): Array<{ kind: TransactionKind; status: TransactionStatus; required: string[]; optional: string[] }> {
     return TRANSACTION_KINDS.flatMap((kind) =>
       TRANSACTION_STATUSES.map((status) => {
-        const legs = this.kinds[kind].expectedLegs(status);
+        const legs = this.deps.kinds[kind].expectedLegs(status);
         return { kind, status, required: legs.required, optional: legs.optional ?? [] };
       }),
     );
   }
 
   async reload(id: string): Promise<Transaction> {
-    const txn = await this.store.findById(id);
+    const txn = await this.deps.store.findById(id);
     if (!txn) throw AppError.notFound('Transaction');
     return txn;
   }
 
   private handlerOf(kind: TransactionKind): AnyKindHandler {
-    return this.kinds[kind] as AnyKindHandler;
+    return this.deps.kinds[kind] as AnyKindHandler;
   }
 }
 

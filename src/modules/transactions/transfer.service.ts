@@ -44,34 +44,37 @@ interface Pricing {
   quoteId: string | null;
 }
 
+/** What TransferService is built with (the composition root passes it). */
+export interface TransferServiceDeps {
+  customers: CustomerService;
+  reference: ReferenceService;
+  rates: RatesService;
+  transactions: TransactionService;
+  clock: Clock;
+  rails: Rails;
+}
+
 /** CONTRACT §6: send funds to a beneficiary's bank account or wallet, converted at the rate (or a locked quote). */
 export class TransferService {
-  constructor(
-    private readonly customers: CustomerService,
-    private readonly reference: ReferenceService,
-    private readonly rates: RatesService,
-    private readonly transactions: TransactionService,
-    private readonly clock: Clock,
-    private readonly rails: Rails,
-  ) {}
+  constructor(private readonly deps: TransferServiceDeps) {}
 
   /** Checks, then the one creation path; the reservation (amount + fee) rides in its insert: 402 INSUFFICIENT_FUNDS when it is not covered. */
   async initiateTransfer(merchantId: string, command: TransferCommand): Promise<TransferTransaction> {
     const body = parseInput(transferSchema, command);
-    const route = await checkRoute(this.customers, this.reference, merchantId, body, 'withdrawal');
+    const route = await checkRoute(this.deps.customers, this.deps.reference, merchantId, body, 'withdrawal');
     const { country, channel } = route;
     if (body.destinationCurrency !== country.currency) throw bad('destinationCurrency', `must be ${country.currency} for ${country.code}`);
-    if (!this.rates.isSupportedCurrency(body.sourceCurrency)) throw bad('sourceCurrency', `is not a supported currency`);
+    if (!this.deps.rates.isSupportedCurrency(body.sourceCurrency)) throw bad('sourceCurrency', `is not a supported currency`);
     checkDialCode(country, body.dialCode);
 
-    const sourceMinorUnit = this.reference.currencyMinorUnit(body.sourceCurrency)!;
+    const sourceMinorUnit = this.deps.reference.currencyMinorUnit(body.sourceCurrency)!;
     const sourceAmount = parseAmount(body.amount, sourceMinorUnit);
     const pricing = body.quoteId
       ? await this.lockedQuote(merchantId, body.quoteId, body.sourceCurrency, body.destinationCurrency, sourceAmount)
       : await this.freshPrice(merchantId, body.sourceCurrency, body.destinationCurrency, sourceAmount);
     // A converted payout is rounded down to what the route's provider can pay (M-Pesa: whole shillings); the FX
     // position keeps the difference. A same-currency amount is the merchant's own, and its provider checks it.
-    const decimals = this.rails.payoutDecimals({
+    const decimals = this.deps.rails.payoutDecimals({
       channelType: body.accountType,
       countryCode: country.code,
       networkCode: route.network.code,
@@ -82,7 +85,7 @@ export class TransferService {
     }
     if (pricing.destinationAmount.isZero()) throw bad('amount', `converts to 0 ${country.currency}`);
     checkWithinBounds(channel, pricing.destinationAmount, 'amount');
-    return this.transactions.initiate({
+    return this.deps.transactions.initiate({
       merchantId,
       kind: 'transfer',
       ...routeColumns(route, body),
@@ -98,15 +101,15 @@ export class TransferService {
   }
 
   private async freshPrice(merchantId: string, source: string, destination: string, amount: Decimal): Promise<Pricing> {
-    const figures = await this.rates.priceConversion(merchantId, source, destination, amount);
+    const figures = await this.deps.rates.priceConversion(merchantId, source, destination, amount);
     return { rate: figures.rate, fee: figures.fee, destinationAmount: figures.destinationAmount, quoteId: null };
   }
 
   /** A quote locks its rate only for the pair and amount it was made for, and only until it expires. */
   private async lockedQuote(merchantId: string, quoteId: string, source: string, destination: string, amount: Decimal): Promise<Pricing> {
-    const quote = await this.rates.getQuote(merchantId, quoteId);
+    const quote = await this.deps.rates.getQuote(merchantId, quoteId);
     if (!quote) throw bad('quoteId', 'is not a quote of yours');
-    if (!isQuoteLive(quote, this.clock.now())) throw bad('quoteId', `expired at ${quote.expiresAt.toISOString()}; get a new rate`);
+    if (!isQuoteLive(quote, this.deps.clock.now())) throw bad('quoteId', `expired at ${quote.expiresAt.toISOString()}; get a new rate`);
     if (quote.sourceCurrency !== source || quote.destinationCurrency !== destination) {
       throw bad('quoteId', `is for ${quote.sourceCurrency}→${quote.destinationCurrency}, not ${source}→${destination}`);
     }
