@@ -15,6 +15,17 @@ import tseslint from 'typescript-eslint';
 
 const root = import.meta.dirname;
 
+const NO_DATABASE_IN_TRANSPORT = {
+  group: ['@mikro-orm/*', 'pg', 'knex'],
+  message: 'transport/ never touches the database: no ORM, no driver. Call a service; per-operation ORM contexts come from app.ts.',
+};
+// Not a service locator: a route module or resolver declares the services it calls (its `UsedServices`).
+const NO_SERVICE_LOCATOR = {
+  regex: '(^|/)container$',
+  message:
+    'transport/ takes no bag of services from the container: declare the services this file calls (type UsedServices = { … }); the door entry (rest/index.ts, graphql/schema.ts) passes them.',
+};
+
 export default defineConfig([
   // dashboard/src/generated/: written by `npm run codegen` (and checked current by `npm run codegen:check`).
   globalIgnores(['dist/', 'coverage/', '.data/', 'bench/results/', 'dashboard/src/generated/']),
@@ -119,19 +130,12 @@ export default defineConfig([
   },
   {
     files: ['src/transport/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@mikro-orm/*', 'pg', 'knex'],
-              message: 'transport/ never touches the database: no ORM, no driver. Call a service; per-operation ORM contexts come from app.ts.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_DATABASE_IN_TRANSPORT, NO_SERVICE_LOCATOR] }] },
+  },
+  // Each door's entry point hands every route module and resolver the services it names; only they see the whole bag.
+  {
+    files: ['src/transport/rest/index.ts', 'src/transport/graphql/schema.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_DATABASE_IN_TRANSPORT] }] },
   },
   {
     files: ['src/modules/**/*.ts'],

@@ -63,6 +63,14 @@ describe('eslint.config.mjs: layer boundaries and cycles', () => {
     observabilityImportsTransport: { filePath: 'src/observability/x.ts', code: `import * as t from '../${transport}';\nexport const x = t;\n` },
     observabilityImportsContainer: { filePath: 'src/observability/x.ts', code: "import type { Services } from '../container';\nexport type X = Services;\n" },
     providerImportsModule: { filePath: 'src/providers/x.ts', code: `import type * as m from '../${someModule}';\nexport type X = typeof m;\n` },
+    transportImportsServiceBag: {
+      filePath: 'src/transport/rest/v1/x.ts',
+      code: "import type { Services } from '../../../container';\nexport type X = Services;\n",
+    },
+    doorEntryImportsServiceBag: {
+      filePath: 'src/transport/graphql/schema.ts',
+      code: "import type { Services } from '../../container';\nexport type X = Services;\n",
+    },
     sharedImportsModule: { filePath: 'src/shared/x.ts', code: `import * as m from '../${someModule}';\nexport const x = m;\n` },
     jobsImportsModule: { filePath: 'src/jobs/x.ts', code: `import type * as m from '../${someModule}';\nexport type X = typeof m;\n` },
     jobsImportsUpward: {
@@ -105,6 +113,13 @@ describe('eslint.config.mjs: layer boundaries and cycles', () => {
   it('providers/ may not import the domain modules, not even a type', () => {
     expect(rules(results.providerImportsModule)).toEqual(['import-x/no-restricted-paths']);
     expect(results.providerImportsModule[0]!.message).toMatch(/providers\/ holds the connectors/);
+  });
+
+  it("a route module or resolver takes only the services it names, not the container's bag", () => {
+    expect(rules(results.transportImportsServiceBag)).toEqual(['no-restricted-imports']);
+    expect(results.transportImportsServiceBag[0]!.message).toMatch(/transport\/ takes no bag of services/);
+    // Only each door's entry point, which hands the services out, sees the whole bag.
+    expect(rules(results.doorEntryImportsServiceBag)).toEqual([]);
   });
 
   it('transport/ may not import the ORM', () => {

@@ -1,6 +1,5 @@
 import Fastify from 'fastify';
 import type { Config } from '../../../config';
-import type { Services } from '../../../container';
 import type { RateLimits } from '../../rate-limits';
 import { restV1 } from '../index';
 import type { OpenApiDocument } from './document';
@@ -15,7 +14,7 @@ export async function buildOpenApiDocument(config: Pick<Config, 'env' | 'adminAp
   let document: OpenApiDocument | undefined;
   await app.register(
     async (v1) => {
-      await restV1(v1, { services: {} as Services, config: config as Config, rateLimits: {} as RateLimits });
+      await restV1(v1, { services: {} as Parameters<typeof restV1>[1]['services'], config: config as Config, rateLimits: {} as RateLimits });
       v1.addHook('onReady', async () => {
         document = v1.swagger() as unknown as OpenApiDocument;
       });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../../container';
+import type { KycService } from '../../../modules/kyc/kyc.service';
 import { operatorDecisionSchema } from '../../../modules/kyc/kyc-review.inputs';
 import {
   KycSubmissionDetailRecord,
@@ -11,6 +11,9 @@ import { pageRequestSchema } from '../../../shared/pagination';
 import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
 import { operation } from '../openapi/operation';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { kyc: KycService };
 
 const listPendingKyc = operation({
   operationId: 'listPendingKyc',
@@ -69,7 +72,7 @@ type SubmissionParams = { Params: { submissionId: string } };
  * The KYC review queue (docs/kyc-review.md). Registered inside the admin scope, so
  * its ADMIN_API_KEY guard and `cache-control: no-store` apply to every route here.
  */
-export async function adminKycRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function adminKycRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.get<{ Querystring: { limit?: string; after?: string } }>('/admin/kyc/pending', listPendingKyc.route, async (request, reply) => {
     const page = await services.kyc.listPendingSubmissions(fromRest(request.query));
     return listPendingKyc.send(

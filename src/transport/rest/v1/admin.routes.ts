@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../../container';
+import type { OAuthService } from '../../../modules/auth/oauth.service';
+import type { FeeSchedule } from '../../../modules/ledger/fee-schedule';
+import type { LedgerService } from '../../../modules/ledger/ledger.service';
+import type { MerchantService } from '../../../modules/merchants/merchant.service';
 import { setFeeSchema } from '../../../modules/ledger/fee-schedule';
 import { adjustmentSchema } from '../../../modules/ledger/ledger.service';
 import { BalanceRecord, FeeRuleRecord, serializeBalance, serializeFeeRule } from '../../../modules/ledger/ledger.serializer';
@@ -13,7 +16,11 @@ import { fromRest } from '../field-names';
 import { AMOUNT_QUERY } from '../openapi/json-schema';
 import { operation } from '../openapi/operation';
 import { limitRequest } from '../rate-limit';
+import type { KycService } from '../../../modules/kyc/kyc.service';
 import { adminKycRoutes } from './admin-kyc.routes';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { fees: FeeSchedule; kyc: KycService; ledger: LedgerService; merchants: MerchantService; oauth: OAuthService };
 
 const createMerchant = operation({
   operationId: 'createMerchant',
@@ -90,7 +97,7 @@ const getMerchantFees = operation({
 /** Operator API, guarded by ADMIN_API_KEY. Not registered at all when the key is unset. */
 export async function adminRoutes(
   app: FastifyInstance,
-  { services, adminApiKey, rateLimits }: { services: Services; adminApiKey: string; rateLimits: RateLimits },
+  { services, adminApiKey, rateLimits }: { services: UsedServices; adminApiKey: string; rateLimits: RateLimits },
 ) {
   app.addHook('onRequest', async (request, reply) => {
     // Counted before the key is checked: a wrong key costs as much as a right one.

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../../container';
+import type { CustomerService } from '../../../modules/customers/customer.service';
+import type { KycService } from '../../../modules/kyc/kyc.service';
 import { CustomerRecord, serializeCustomer } from '../../../modules/customers/customer.serializer';
 import { enrollCustomerSchema } from '../../../modules/customers/customer.service';
 import { KycRecordSchema, serializeKycRecord } from '../../../modules/kyc/kyc.serializer';
@@ -9,6 +10,9 @@ import { authOf } from '../auth';
 import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
 import { operation } from '../openapi/operation';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { customers: CustomerService; kyc: KycService };
 
 const enrollCustomer = operation({
   operationId: 'enrollCustomer',
@@ -91,7 +95,7 @@ const getKyc = operation({
 type UuidParams = { Params: { uuid: string } };
 
 /** Customers and KYC (spec §1 call order, steps 1–3); registered in the bearer-protected scope. */
-export async function customerRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function customerRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.post('/customer/enroll', enrollCustomer.route, async (request, reply) => {
     const customer = await services.customers.enrollCustomer(authOf(request).merchantId, fromRest(request.body));
     return enrollCustomer.send(reply, serializeCustomer(customer));

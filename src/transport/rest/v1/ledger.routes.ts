@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../../container';
+import type { LedgerService } from '../../../modules/ledger/ledger.service';
+import type { RefundService } from '../../../modules/payments/refund.service';
 import {
   BalanceRecord,
   BalanceTransactionRecord,
@@ -17,6 +18,9 @@ import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
 import { AMOUNT_QUERY } from '../openapi/json-schema';
 import { operation } from '../openapi/operation';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { ledger: LedgerService; refunds: RefundService };
 
 const listBalances = operation({
   operationId: 'listBalances',
@@ -97,7 +101,7 @@ const topUpBalance = operation({
 type Query = { Querystring: Record<string, string | undefined> };
 
 /** The books as a merchant sees them, and refunds (issue 19); registered in the bearer-protected scope. */
-export async function ledgerRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function ledgerRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.get('/balances', listBalances.route, async (request, reply) => {
     const balances = await services.ledger.balances(authOf(request).merchantId);
     return listBalances.send(reply, balances.map(serializeBalance));
@@ -137,7 +141,7 @@ export async function ledgerRoutes(app: FastifyInstance, { services }: { service
 }
 
 /** Sandbox only: test money (absent in production: 404). */
-export async function sandboxLedgerRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function sandboxLedgerRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.post('/sandbox/balance/top-up', topUpBalance.route, async (request, reply) => {
     const balance = await services.ledger.topUp(authOf(request).merchantId, fromRest(request.body));
     return topUpBalance.send(reply, serializeBalance(balance));

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../../container';
+import type { MerchantService } from '../../../modules/merchants/merchant.service';
 import { MerchantRecord, serializeMerchant } from '../../../modules/merchants/merchant.serializer';
 import { authOf } from '../auth';
 import { operation } from '../openapi/operation';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { merchants: MerchantService };
 
 const getMerchant = operation({
   operationId: 'getMerchant',
@@ -13,7 +16,7 @@ const getMerchant = operation({
 });
 
 /** The merchant's own profile ("merchant dashboard"); registered in the bearer-protected scope. */
-export async function merchantRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function merchantRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.get('/merchant', getMerchant.route, async (request, reply) => {
     const merchant = await services.merchants.getMerchant(authOf(request).merchantId);
     return getMerchant.send(reply, serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant)));

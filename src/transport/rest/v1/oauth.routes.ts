@@ -1,7 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Services } from '../../../container';
-import type { ClientCredentials } from '../../../modules/auth/oauth.service';
+import type { OAuthService, ClientCredentials } from '../../../modules/auth/oauth.service';
 import { AppError } from '../../../shared/errors';
 import type { RateLimits } from '../../rate-limits';
 import { serializeTokenGrant, TokenGrantRecord } from '../../../modules/auth/oauth.serializer';
@@ -10,6 +9,9 @@ import { fromRest } from '../field-names';
 import { EmptyAnswer } from '../openapi/components';
 import { operation } from '../openapi/operation';
 import { limitRequest } from '../rate-limit';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { oauth: OAuthService };
 
 const issueToken = operation({
   operationId: 'issueToken',
@@ -75,7 +77,7 @@ function claimedClientId(request: FastifyRequest): string | undefined {
   }
 }
 
-export async function oauthRoutes(app: FastifyInstance, { services, rateLimits }: { services: Services; rateLimits: RateLimits }) {
+export async function oauthRoutes(app: FastifyInstance, { services, rateLimits }: { services: UsedServices; rateLimits: RateLimits }) {
   // OAuth clients commonly send form bodies; this scope, and only it, accepts them.
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   // Every attempt counts by address, before the body is read. Failures count by (client_id, address), by

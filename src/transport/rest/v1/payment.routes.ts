@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../../container';
+import type { PaymentService } from '../../../modules/payments/payment.service';
 import { paymentSchema } from '../../../modules/payments/payment.service';
 import type { Transaction } from '../../../modules/transactions/transaction.record';
 import { PaymentRecord, serializePayment } from '../../../modules/transactions/transaction.serializer';
 import { authOf } from '../auth';
 import { fromRest } from '../field-names';
 import { operation } from '../openapi/operation';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { payments: PaymentService };
 
 const INITIATED: Record<string, string> = {
   successful: 'Payment successful',
@@ -59,7 +62,7 @@ const verifyPayment = operation({
 });
 
 /** Domestic card payments (spec §4.4, CONTRACT §7); registered in the bearer-protected scope. */
-export async function paymentRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function paymentRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.post('/payments/initiate', initiatePayment.route, async (request, reply) => {
     const payment = await services.payments.initiatePayment(authOf(request).merchantId, fromRest(request.body));
     return initiatePayment.send(reply, serializePayment(payment), { message: initiated(payment) });

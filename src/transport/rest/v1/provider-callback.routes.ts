@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Services } from '../../../container';
+import type { TransactionService } from '../../../modules/transactions/transaction.service';
 import { messagePage } from '../../../providers/sandbox/three-ds-page';
 import { AppError } from '../../../shared/errors';
 import { operation } from '../openapi/operation';
 import { backToMerchant, html, outcomeMessage } from './payment-pages';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { transactions: TransactionService };
 
 /** A provider's notification is small; anything larger is not one. */
 const CALLBACK_BODY_LIMIT = 64 * 1024;
@@ -86,7 +89,7 @@ type CallbackRoute = { Params: { connector: string; token: string }; Body: strin
  * is taken as raw text, whatever its content type, and kept as it came; it only prompts a status
  * query (TransactionService.receiveNotification). The answer is the one the provider expects.
  */
-export async function providerCallbackRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function providerCallbackRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: CALLBACK_BODY_LIMIT }, (_request, body, done) => done(null, body));
   const handler = async (request: FastifyRequest<CallbackRoute>) =>

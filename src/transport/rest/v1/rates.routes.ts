@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../../container';
+import type { RatesService } from '../../../modules/rates/rates.service';
 import { QuoteRecord, serializeQuote } from '../../../modules/rates/rates.serializer';
 import { quoteRequestSchema } from '../../../modules/rates/rates.service';
 import { authOf } from '../auth';
 import { fromRest } from '../field-names';
 import { AMOUNT_QUERY } from '../openapi/json-schema';
 import { operation } from '../openapi/operation';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { rates: RatesService };
 
 const createQuote = operation({
   operationId: 'createQuote',
@@ -19,7 +22,7 @@ const createQuote = operation({
 });
 
 /** FX rate quotes (spec call order step 7); registered in the bearer-protected scope. */
-export async function ratesRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function ratesRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.get('/crossborder/rates', createQuote.route, async (request, reply) => {
     const quote = await services.rates.createQuote(authOf(request).merchantId, fromRest(request.query));
     // Every call prices and stores a new quote: never serve one from a cache.

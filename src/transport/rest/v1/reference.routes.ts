@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../../container';
+import type { ReferenceService } from '../../../modules/reference/reference.service';
 import {
   ChannelRecord,
   CountryRecord,
@@ -11,6 +11,9 @@ import {
 import { channelsQuerySchema, networksQuerySchema } from '../../../modules/reference/reference.service';
 import { fromRest } from '../field-names';
 import { operation } from '../openapi/operation';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { reference: ReferenceService };
 
 const listCountries = operation({
   operationId: 'listCountries',
@@ -42,7 +45,7 @@ const listNetworks = operation({
 });
 
 /** Cross-border lookups (spec call order steps 4–6); registered in the bearer-protected scope. */
-export async function referenceRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function referenceRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.get('/crossborder/countries', listCountries.route, async (_request, reply) => {
     const countries = services.reference.listCountries();
     return listCountries.send(reply, countries.map(serializeCountry), { meta: { count: countries.length } });

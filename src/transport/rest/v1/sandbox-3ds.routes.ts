@@ -1,11 +1,15 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../../container';
-import type { AuthenticationView } from '../../../modules/payments/payment.service';
+import type { PaymentService, AuthenticationView } from '../../../modules/payments/payment.service';
+import type { FormTokens } from '../../../shared/form-tokens';
+import type { PublicAddress } from '../../../shared/public-address';
 import { sandboxAuthenticationPath } from '../../../providers/sandbox/sandbox-card-charges';
 import { authenticationForm, messagePage, type ThreeDsPayment } from '../../../providers/sandbox/three-ds-page';
 import { operation } from '../openapi/operation';
 import { backToMerchant, html } from './payment-pages';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { formTokens: FormTokens; payments: PaymentService; publicAddress: PublicAddress };
 
 /*
  * Its description: HTML, not JSON, public (the handle in the path is its only key), sandbox only.
@@ -118,7 +122,7 @@ function outcomePage(reply: FastifyReply, view: AuthenticationView) {
  * that `next_action.url` points at. The handle in the path is the only key, it
  * decides its payment once, and it stops working at the payment's deadline.
  */
-export async function sandbox3dsRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function sandbox3dsRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   await app.register(formbody, { bodyLimit: 2048 });
 
   app.get<HandleRoute>('/sandbox/3ds/:handle', showSandbox3dsPage.route, async (request, reply) => {

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../../container';
+import type { CollectionService } from '../../../modules/transactions/collection.service';
+import type { TransactionService } from '../../../modules/transactions/transaction.service';
+import type { TransferService } from '../../../modules/transactions/transfer.service';
 import { collectionSchema } from '../../../modules/transactions/collection.service';
 import {
   CollectionInitiationRecord,
@@ -15,6 +17,9 @@ import { authOf } from '../auth';
 import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
 import { operation } from '../openapi/operation';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { collections: CollectionService; transactions: TransactionService; transfers: TransferService };
 
 const reference = 'The service’s reference (`col_…`, `trf_…`, `pay_…`) or your own `reference`';
 
@@ -146,7 +151,7 @@ const simulateTransaction = operation({
 type ReferenceParams = { Params: { reference: string } };
 
 /** Cross-border collections and transfers (spec §4.2, CONTRACT §6); registered in the bearer-protected scope. */
-export async function transactionRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function transactionRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.post('/crossborder/global-collection', initiateCollection.route, async (request, reply) => {
     const txn = await services.collections.initiateCollection(authOf(request).merchantId, fromRest(request.body));
     return initiateCollection.send(reply, serializeCollectionInitiation(txn));
@@ -174,7 +179,7 @@ export async function transactionRoutes(app: FastifyInstance, { services }: { se
 }
 
 /** Sandbox only (not registered in production, so it answers 404 there). */
-export async function sandboxRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function sandboxRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.post<ReferenceParams>('/sandbox/transactions/:reference/simulate', simulateTransaction.route, async (request, reply) => {
     const txn = await services.transactions.simulate(authOf(request).merchantId, request.params.reference, fromRest(request.body));
     return simulateTransaction.send(reply, serializeTransaction(txn), { message: `Transaction ${txn.status} (simulated)` });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../../container';
+import type { MerchantService } from '../../../modules/merchants/merchant.service';
+import type { WebhookService } from '../../../modules/webhooks/webhook.service';
 import { MerchantRecord, serializeMerchant } from '../../../modules/merchants/merchant.serializer';
 import {
   serializeEvent,
@@ -14,6 +15,9 @@ import { authOf } from '../auth';
 import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
 import { operation } from '../openapi/operation';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = { merchants: MerchantService; webhooks: WebhookService };
 
 const setWebhookEndpoint = operation({
   operationId: 'setWebhookEndpoint',
@@ -72,7 +76,7 @@ const resendWebhookEvent = operation({
 type IdParams = { Params: { id: string } };
 
 /** Webhook endpoint, secret rotation, and the event log (CONTRACT §2, §8); bearer-protected. */
-export async function webhookRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function webhookRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.put('/webhooks/endpoint', setWebhookEndpoint.route, async (request, reply) => {
     const merchant = await services.webhooks.setEndpoint(authOf(request).merchantId, fromRest(request.body));
     return setWebhookEndpoint.send(reply, serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant)), {
