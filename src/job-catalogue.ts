@@ -12,7 +12,6 @@ import { WebhookJob, type WebhookJobPayloads } from './modules/webhooks/webhook.
 
 /** Every job's name → payload. */
 export type JobPayloads = KycJobPayloads & TransactionJobPayloads & WebhookJobPayloads;
-export type JobName = keyof JobPayloads;
 
 /**
  * Each job's options; a job a module declares and this leaves out does not compile. The names are

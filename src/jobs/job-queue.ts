@@ -68,7 +68,7 @@ export interface JobQueue<J extends { name: string; payload: unknown }> {
 }
 
 /** Per-job options, given once for every job name at the composition root. */
-export interface JobOptions {
+interface JobOptions {
   /** Lower runs first among due jobs. */
   priority: number;
 }

@@ -3,7 +3,7 @@
  * observe each operation and call this interface; the metrics implement it. Defined here, below both,
  * so observability never imports a door.
  */
-export type GraphQLTransport = 'http' | 'ws';
+type GraphQLTransport = 'http' | 'ws';
 export type GraphQLOperationType = 'query' | 'mutation' | 'subscription' | 'unknown';
 export type GraphQLOutcome = 'ok' | 'error';
 

@@ -21,7 +21,7 @@ export interface BankInfo {
  */
 
 /** Which way money moves on a route: in from a sender (collection, card payment) or out to a beneficiary (transfer, refund). */
-export type Direction = 'collection' | 'transfer';
+type Direction = 'collection' | 'transfer';
 
 /** What a connector serves: a channel of a country (and, for mobile money, one network), one direction. */
 export interface Route {

@@ -80,7 +80,7 @@ export type AuthenticationView =
   { state: 'invalid' } | { state: 'open' | 'decided' | 'expired'; payment: PaymentTransaction; merchantName: string; amount: string };
 
 /** The sandbox processor's lookup from a 3-D Secure page handle to its charge (the transaction's id). */
-export interface AuthenticationHandles {
+interface AuthenticationHandles {
   keyOfHandle(handle: string): Promise<string | null>;
 }
 

@@ -14,12 +14,12 @@ import { TRANSACTION_STATUSES } from './transaction.state';
 const accountType = z.enum(CHANNEL_TYPES);
 const transactionStatus = z.enum(TRANSACTION_STATUSES);
 
-export const BankInfoRecord = record(
+const BankInfoRecord = record(
   'BankInfo',
   z.object({ accountName: z.string(), accountNumber: z.string(), bankName: z.string(), bankCode: z.string() }),
   'A virtual account unique to one bank collection: the sender pays into it.',
 );
-export const BeneficiaryRecord = record(
+const BeneficiaryRecord = record(
   'Beneficiary',
   z.object({ account_name: z.string().nullable(), account_number: z.string().nullable(), network_id: z.string().nullable() }),
 );

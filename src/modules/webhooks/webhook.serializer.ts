@@ -26,7 +26,7 @@ export const WebhookEventSummaryRecord = record('WebhookEventSummary', z.object(
  * REST door shows it (a Transaction for collection.*, transfer.*, payment.* and refund.* events, a
  * KycRecord for customer.kyc.*).
  */
-export const WebhookPayload = z
+const WebhookPayload = z
   .union([TransactionRecord, KycRecordSchema])
   .describe(
     'The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*) or a KycRecord (customer.kyc.*)',

@@ -55,11 +55,8 @@ export const RECORDS = [
 ] as const;
 
 export const EmptyAnswer = record('Empty', z.object({}), 'An empty object.');
-export const CountMeta = record('CountMeta', z.object({ count: z.int() }));
-export const PageMeta = record(
-  'PageMeta',
-  z.object({ count: z.int(), has_more: z.boolean(), next_cursor: z.string().nullable().describe('Pass it as `after` for the next page') }),
-);
+record('CountMeta', z.object({ count: z.int() }));
+record('PageMeta', z.object({ count: z.int(), has_more: z.boolean(), next_cursor: z.string().nullable().describe('Pass it as `after` for the next page') }));
 record('ErrorDetail', z.object({ field: z.string().describe('The field, in this door’s (snake_case) names, e.g. `card.exp_year`'), issue: z.string() }));
 
 /** The error envelope (spec §7, envelope.ts errorBody). */

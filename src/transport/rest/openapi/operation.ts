@@ -50,7 +50,7 @@ declare module 'fastify' {
   }
 }
 
-export interface FieldDoc {
+interface FieldDoc {
   description?: string;
   /** Replaces the generated schema (for a field the service parses itself). */
   schema?: JsonSchema;
@@ -73,7 +73,7 @@ export const TAGS = {
   Reference: 'This document and its reader.',
   Providers: 'Where payment providers send their notifications (docs/providers.md). Not for merchants.',
 } as const;
-export type TagName = keyof typeof TAGS;
+type TagName = keyof typeof TAGS;
 
 /** What a route's handler sends as `data`: the record its description names (a list of them for a list). */
 type DataOf<S extends OperationSpec> = S['ok'] extends { data: infer D extends z.ZodType }
