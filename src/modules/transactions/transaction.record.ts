@@ -141,28 +141,26 @@ export type KindColumns<K extends TransactionKind> = {
  * fails there, loudly, instead of passing nulls on. Listed as objects so the compiler holds
  * each list to exactly its kind's type.
  */
+/** The columns every cross-border transaction (collection, transfer) has: its route and its account. */
+const CROSS_BORDER_COLUMNS = {
+  customerId: true,
+  accountType: true,
+  countryCode: true,
+  channelId: true,
+  networkId: true,
+  accountNumber: true,
+  dialCode: true,
+  reason: true,
+} as const;
+
 const KIND_COLUMNS: { [K in TransactionKind]: Record<KindColumns<K>, true> } = {
   collection: {
-    customerId: true,
-    accountType: true,
-    countryCode: true,
-    channelId: true,
-    networkId: true,
-    accountNumber: true,
-    dialCode: true,
-    reason: true,
+    ...CROSS_BORDER_COLUMNS,
     amount: true,
     currency: true,
   },
   transfer: {
-    customerId: true,
-    accountType: true,
-    countryCode: true,
-    channelId: true,
-    networkId: true,
-    accountNumber: true,
-    dialCode: true,
-    reason: true,
+    ...CROSS_BORDER_COLUMNS,
     accountName: true,
     sourceAmount: true,
     sourceCurrency: true,

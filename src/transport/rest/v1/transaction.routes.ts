@@ -23,6 +23,16 @@ type UsedServices = { collections: CollectionService; transactions: TransactionS
 
 const reference = 'The service’s reference (`col_…`, `trf_…`, `pay_…`) or your own `reference`';
 
+/** What refuses a collection or a transfer, beyond its input and its token. */
+const CROSS_BORDER_ERRORS = {
+  NOT_FOUND: 'no customer of yours has this customer_uuid',
+  KYC_REQUIRED: 'the customer is not KYC-approved',
+  DUPLICATE_REQUEST: 'reference already used (`details` names the existing transaction)',
+  ROUTE_UNAVAILABLE: 'no provider serves this country, channel, network and direction here (docs/providers.md); nothing was written',
+  PROVIDER_UNAVAILABLE: 'every provider of the route is failing right now (its circuit breaker is open); nothing was written',
+  SERVER_ERROR: 'the provider’s answer is unknown: the transaction is recorded and reconciled (check its status)',
+};
+
 const initiateCollection = operation({
   operationId: 'initiateCollection',
   tag: 'Transactions',
@@ -56,14 +66,7 @@ const initiateCollection = operation({
     reference: { description: 'Yours, unique across all your transactions' },
   },
   ok: { message: 'Collection initiated; the final status comes by webhook or the status endpoint', data: CollectionInitiationRecord },
-  errors: {
-    NOT_FOUND: 'no customer of yours has this customer_uuid',
-    KYC_REQUIRED: 'the customer is not KYC-approved',
-    DUPLICATE_REQUEST: 'reference already used (`details` names the existing transaction)',
-    ROUTE_UNAVAILABLE: 'no provider serves this country, channel, network and direction here (docs/providers.md); nothing was written',
-    PROVIDER_UNAVAILABLE: 'every provider of the route is failing right now (its circuit breaker is open); nothing was written',
-    SERVER_ERROR: 'the provider’s answer is unknown: the transaction is recorded and reconciled (check its status)',
-  },
+  errors: CROSS_BORDER_ERRORS,
 });
 
 const initiateTransfer = operation({
@@ -99,14 +102,7 @@ const initiateTransfer = operation({
     quote_id: { description: 'A live quote of yours for this currency pair and amount (GET /v1/crossborder/rates)' },
   },
   ok: { message: 'Transfer initiated; the final status comes by webhook or the status endpoint', data: TransferInitiationRecord },
-  errors: {
-    NOT_FOUND: 'no customer of yours has this customer_uuid',
-    KYC_REQUIRED: 'the customer is not KYC-approved',
-    DUPLICATE_REQUEST: 'reference already used (`details` names the existing transaction)',
-    ROUTE_UNAVAILABLE: 'no provider serves this country, channel, network and direction here (docs/providers.md); nothing was written',
-    PROVIDER_UNAVAILABLE: 'every provider of the route is failing right now (its circuit breaker is open); nothing was written',
-    SERVER_ERROR: 'the provider’s answer is unknown: the transaction is recorded and reconciled (check its status)',
-  },
+  errors: CROSS_BORDER_ERRORS,
 });
 
 const listTransactions = operation({
