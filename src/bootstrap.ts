@@ -55,7 +55,7 @@ export async function startService(
   opts: { clock?: Clock; logDestination?: DestinationStream; print?: (text: string) => void } = {},
 ): Promise<RunningService> {
   const logger = createLogger(config.logLevel, opts.logDestination);
-  // Before anything is written (keys, the database, the demo merchant whose secret is shown once).
+  // Before anything is written (keys, the database, the demo merchant whose client secret is shown once).
   await assertPortFree(config.port, config.host);
   const keys = resolveKeys(config, logger);
   const { database, orm, sql } = await openStorage(config, logger);
@@ -150,9 +150,11 @@ export async function warnOnServerSettings(sql: Sql, logger: Logger): Promise<vo
 function demoBanner(demo: MerchantCredentials): string {
   return [
     '',
-    '=== Sandbox demo merchant created (credentials are shown only this once) ===',
+    '=== Sandbox demo merchant created (its client secret is shown only this once) ===',
     JSON.stringify(serializeCredentials(demo), null, 2),
-    '===========================================================================',
+    'Shown again by `npm run demo:credentials`, all but the client secret (only a hash of it is kept);',
+    'with `-- --rotate-secret` it issues a new client secret, and the one above stops working.',
+    '================================================================================',
     '',
   ].join('\n');
 }

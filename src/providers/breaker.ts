@@ -128,7 +128,8 @@ export class GuardedConnector implements Connector {
         this.observer?.call(this.name, operation, 'rejected', 0);
         // Nothing was sent: a definite refusal for a new transaction; for the rest (a retry included), "try again later".
         if (!retry && (operation === 'initiate' || operation === 'chargeCard' || operation === 'createVirtualAccount' || operation === 'refund')) {
-          throw new AppError('PROVIDER_UNAVAILABLE', `The provider ${this.name} is not answering; nothing was created or charged. Try again shortly`);
+          const notDone = operation === 'chargeCard' ? 'nothing was created or charged' : 'nothing was created or sent';
+          throw new AppError('PROVIDER_UNAVAILABLE', `The provider ${this.name} is not answering; ${notDone}. Try again shortly`);
         }
         throw new Error(`provider ${this.name}: circuit breaker open; ${operation} not sent`, { cause: err });
       }

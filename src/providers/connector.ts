@@ -86,14 +86,23 @@ export function checkWalletNumber(accountNumber: string | null): void {
   }
 }
 
+/**
+ * What a refusal before the provider call can say was not done, in the words of what was asked: a
+ * card is charged only by a card payment; a collection or a transfer had nothing written or sent.
+ */
+function nothingDone(route: Route): string {
+  if (route.channelType !== 'card') return 'nothing was written or sent';
+  return route.direction === 'collection' ? 'nothing was created or charged' : 'nothing was written or refunded';
+}
+
 /** A route nobody serves here (production: no connector is configured for it). Nothing is written. */
 export function routeUnavailable(route: Route): AppError {
-  return new AppError('ROUTE_UNAVAILABLE', `No provider serves ${describeRoute(route)} here; nothing was created or charged`);
+  return new AppError('ROUTE_UNAVAILABLE', `No provider serves ${describeRoute(route)} here; ${nothingDone(route)}`);
 }
 
 /** Every connector of the route is failing right now (its breaker is open). Nothing is written; try again later. */
 export function providerUnavailable(route: Route): AppError {
-  return new AppError('PROVIDER_UNAVAILABLE', `The provider for ${describeRoute(route)} is not answering; nothing was created or charged. Try again shortly`);
+  return new AppError('PROVIDER_UNAVAILABLE', `The provider for ${describeRoute(route)} is not answering; ${nothingDone(route)}. Try again shortly`);
 }
 
 /**
@@ -359,6 +368,9 @@ export function capability<K extends 'createVirtualAccount' | 'chargeCard' | 'co
   name: K,
 ): NonNullable<Connector[K]> {
   const fn = connector[name];
-  if (!fn) throw new AppError('ROUTE_UNAVAILABLE', `The provider ${connector.name} does not offer ${name}; nothing was created or charged`);
+  if (!fn) {
+    const notDone = name === 'chargeCard' ? 'nothing was created or charged' : 'nothing was created or sent';
+    throw new AppError('ROUTE_UNAVAILABLE', `The provider ${connector.name} does not offer ${name}; ${notDone}`);
+  }
   return (fn as (...args: unknown[]) => unknown).bind(connector) as NonNullable<Connector[K]>;
 }

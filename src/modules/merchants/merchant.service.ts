@@ -19,6 +19,9 @@ export interface MerchantCredentials {
   webhookSecret: string;
 }
 
+/** The name of the sandbox's first-start merchant (ensureDemoMerchant, demoMerchant). */
+const DEMO_MERCHANT_NAME = 'Demo Merchant';
+
 /** Standard Webhooks secret format: whsec_ + base64 of 32 random bytes. */
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
@@ -84,7 +87,37 @@ export class MerchantService {
   async ensureDemoMerchant(): Promise<MerchantCredentials | null> {
     return withAdvisoryLock(this.deps.orm, LOCK_KEYS.seed, async () => {
       const count = await this.deps.orm.em.count(Merchant, {});
-      return count === 0 ? this.createMerchant({ name: 'Demo Merchant' }) : null;
+      return count === 0 ? this.createMerchant({ name: DEMO_MERCHANT_NAME }) : null;
     });
+  }
+
+  /**
+   * The sandbox's demo merchant, as ensureDemoMerchant made it: the database's first merchant, made
+   * on an empty database. Null when the first merchant is another (the database began in
+   * production, or with a merchant an operator created).
+   */
+  async demoMerchant(): Promise<Merchant | null> {
+    const [first] = await this.deps.orm.em.find(Merchant, {}, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 1 });
+    return first?.name === DEMO_MERCHANT_NAME ? first : null;
+  }
+
+  /**
+   * A new client secret, returned this once; the old one authenticates no more from the commit on (a
+   * client's secret is read from the database at each grant, on every instance). Tokens issued before
+   * are left alone: access tokens stay valid until they expire (an hour at most), and a refresh token
+   * still refreshes (without client credentials, or with the new ones), each successor good for 30
+   * days, so its family lives on until it is revoked (POST /v1/oauth/revoke) or the merchant is
+   * disabled (OAuthService.setMerchantDisabled, which revokes them all).
+   */
+  async rotateClientSecret(merchantId: string): Promise<{ merchant: Merchant; clientSecret: string }> {
+    const clientSecret = randomToken('sk');
+    const updated = await this.deps.orm.em.nativeUpdate(
+      Merchant,
+      { id: merchantId },
+      { clientSecretHash: sha256Hex(clientSecret), updatedAt: this.deps.clock.now() },
+    );
+    if (updated === 0) throw AppError.notFound('Merchant');
+    this.deps.logger.warn({ merchantId }, 'client secret rotated by an operator; the old one is refused from now on');
+    return { merchant: await this.getMerchant(merchantId, true), clientSecret };
   }
 }

@@ -126,7 +126,7 @@ export class TransactionService {
     // Routing picks the connector (and checks its rule on the amount) before anything is written. One given (a refund
     // goes back through its payment's) must still be configured, or nothing could be sent.
     if (fields.connector && !this.deps.rails.router.has(fields.connector)) {
-      throw new AppError('ROUTE_UNAVAILABLE', `The provider ${fields.connector} is not connected here; nothing was created or charged`);
+      throw new AppError('ROUTE_UNAVAILABLE', `The provider ${fields.connector} of this ${fields.kind} is not connected here; nothing was written or sent`);
     }
     if (!fields.connector) {
       const leg = handler.route?.(txn);

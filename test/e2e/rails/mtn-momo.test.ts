@@ -270,7 +270,7 @@ describe('MTN MoMo connector (production, against the fake)', () => {
     expect(res.body).toEqual({
       status: 'error',
       code: 'ROUTE_UNAVAILABLE',
-      message: 'No provider serves bank collection in GH on GHCBGHAC here; nothing was created or charged',
+      message: 'No provider serves bank collection in GH on GHCBGHAC here; nothing was written or sent',
     });
     expect(await transactionCount(app)).toBe(before);
     const channels = await request(app.url, 'GET', '/v1/crossborder/channels?country_code=GH&ramptype=deposit', { token: m.token });

@@ -1,0 +1,94 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config';
+import { serializeMerchant } from '../modules/merchants/merchant.serializer';
+import { exitWith, runWithServices } from './operator-cli';
+
+const USAGE = `usage: npm run demo:credentials [-- --rotate-secret]
+
+Sandbox only. Prints the sandbox demo merchant's credentials again (the merchant the first start
+created and printed once), as JSON on stdout, from the database the service uses (DATABASE_URL,
+or the embedded one under DATA_DIR, shared with a running service):
+  client_id and webhook_secret (the current one, unsealed).
+
+The client secret cannot be shown again: only its hash is stored.
+  --rotate-secret  issue a new client secret and print it with the rest. This is a rotation: the
+                   old client secret stops working at once, on every instance (a token request
+                   with it is 401 INVALID_CLIENT). Tokens issued before are kept: access tokens
+                   until they expire (an hour at most); refresh tokens keep refreshing (that needs
+                   no client secret) until revoked or unused for 30 days. To end them all, disable
+                   the merchant and enable it again (npm run merchant:access).
+`;
+
+/** What is said on stderr after the JSON, in plain words: what was (not) shown, and what a rotation did. */
+function notes(rotated: boolean, merchantId: string, disabled: boolean): string[] {
+  const said = rotated
+    ? [
+        'client_secret is NEW: the old one was replaced and stops working now (401 INVALID_CLIENT). It is shown this once; keep it.',
+        'Tokens issued before are kept: access tokens until they expire (an hour at most), refresh tokens until revoked or unused for 30 days.',
+        `To end them all: npm run merchant:access -- disable ${merchantId}, then enable.`,
+      ]
+    : [
+        'client_secret is not shown: only its hash is stored, so it cannot be shown again.',
+        'To get a new one, run `npm run demo:credentials -- --rotate-secret`: it replaces the old secret, which stops working at once.',
+      ];
+  if (disabled) said.push(`This merchant is disabled: no token is issued to it until npm run merchant:access -- enable ${merchantId}.`);
+  return said;
+}
+
+/**
+ * npm run demo:credentials [-- --rotate-secret]
+ * The sandbox's demo merchant's credentials, printed again. The webhook secret is sealed, so it is
+ * shown; the client secret is a hash, so it is only replaced, on request.
+ */
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    strict: true,
+    options: { 'rotate-secret': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help || positionals.length > 0) {
+    (values.help ? process.stdout : process.stderr).write(USAGE);
+    return values.help ? 0 : 2;
+  }
+  // Before the database: production has no demo merchant, and this opens and writes nothing there.
+  if (loadConfig().env !== 'sandbox') {
+    throw new Error(
+      'only the sandbox (PAYMENTS_ENV=sandbox) has a demo merchant; in production a merchant’s secrets are shown once, when it is created (npm run merchant:create), and nothing here shows them again',
+    );
+  }
+  const rotate = values['rotate-secret'] === true;
+  let said: string[] = [];
+  const code = await runWithServices(false, async ({ merchants }) => {
+    const demo = await merchants.demoMerchant();
+    if (!demo) {
+      throw new Error(
+        'This database has no demo merchant: the sandbox creates one only at its first start on an empty database. Create a merchant with npm run merchant:create -- --name "…"',
+      );
+    }
+    // Unsealed first: under another ENCRYPTION_KEY nothing is rotated.
+    const webhookSecret = unsealed(() => merchants.webhookSecretOf(demo));
+    const { merchant, clientSecret } = rotate ? await merchants.rotateClientSecret(demo.id) : { merchant: demo, clientSecret: undefined };
+    said = notes(rotate, merchant.id, merchant.disabledAt !== null);
+    return {
+      ...serializeMerchant(merchant, merchants.webhookSecretOverlapUntil(merchant)),
+      ...(clientSecret === undefined ? {} : { client_secret: clientSecret }),
+      webhook_secret: webhookSecret,
+    };
+  });
+  process.stderr.write(said.map((line) => `${line}\n`).join(''));
+  return code;
+}
+
+/** The webhook secret, or a plain word on why it cannot be opened (not the cipher's). */
+function unsealed(open: () => string): string {
+  try {
+    return open();
+  } catch {
+    throw new Error(
+      'The webhook secret cannot be unsealed with this ENCRYPTION_KEY: run this with the service’s (when it is unset, the one in DATA_DIR/keys.json: the service’s DATA_DIR). Nothing was changed',
+    );
+  }
+}
+
+exitWith('demo:credentials', main());

@@ -1,0 +1,187 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { request } from '../../helpers/http';
+import { DIST_CLI, assertBuilt, cleanEnv, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
+
+interface Banner {
+  merchant_id: string;
+  client_id: string;
+  client_secret: string;
+  webhook_secret: string;
+}
+
+/** The credentials the first start printed (the JSON between the banner's lines). */
+function bannerOf(stdout: string): Banner {
+  const start = stdout.indexOf('{\n');
+  const end = stdout.indexOf('\n}', start);
+  if (start < 0 || end < 0) throw new Error(`no demo merchant banner in:\n${stdout}`);
+  return JSON.parse(stdout.slice(start, end + 2));
+}
+
+/** Runs the built CLI; resolves with its exit code and output. */
+function demoCredentials(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [DIST_CLI('demo-credentials'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const tokenWith = (url: string, clientId: string, clientSecret: string) =>
+  request(url, 'POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret } });
+
+/** Issue 24: the first start's demo credentials, shown again on purpose (the client secret only by replacing it). */
+describe('demo:credentials CLI (sandbox, against a running service)', () => {
+  let db: TestDatabase;
+  let env: NodeJS.ProcessEnv;
+  let proc: ServiceProcess;
+  let banner: Banner;
+
+  beforeAll(async () => {
+    assertBuilt();
+    if (!fs.existsSync(DIST_CLI('demo-credentials'))) throw new Error('dist/src/cli/demo-credentials.js is missing: run `npm run build`');
+    db = await createTestDatabase();
+    env = serviceEnv(db.url);
+    proc = await startServiceProcess(env);
+    banner = bannerOf(proc.stdout());
+    expect(proc.stdout()).toContain('npm run demo:credentials');
+  });
+  afterAll(async () => {
+    await proc?.stop();
+    await db?.drop();
+  });
+
+  it('--help says what it shows, that the client secret cannot be shown, and that rotating invalidates the old one', async () => {
+    const help = await demoCredentials(['--help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run demo:credentials \[-- --rotate-secret\]\n/);
+    expect(help.stdout).toContain('Sandbox only');
+    expect(help.stdout).toContain('The client secret cannot be shown again');
+    expect(help.stdout).toContain('old client secret stops working at once');
+    expect(help.stderr).toBe('');
+  });
+
+  it('without --rotate-secret: the ids and the webhook secret, no client secret, and nothing changed', async () => {
+    const shown = await demoCredentials([], env);
+    expect(shown.code).toBe(0);
+    const out = JSON.parse(shown.stdout);
+    expect(out).toEqual({
+      merchant_id: banner.merchant_id,
+      name: 'Demo Merchant',
+      client_id: banner.client_id,
+      webhook_url: null,
+      webhook_secret_overlap_until: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      webhook_secret: banner.webhook_secret,
+    });
+    expect(shown.stderr).toContain(`database: ${db.url}`);
+    expect(shown.stderr).toContain('client_secret is not shown: only its hash is stored, so it cannot be shown again.');
+    expect(shown.stderr).toContain('--rotate-secret');
+    expect(shown.stderr).not.toContain(banner.webhook_secret);
+    // The first start's secret still works.
+    expect((await tokenWith(proc.url, banner.client_id, banner.client_secret)).status).toBe(200);
+  });
+
+  it('--rotate-secret: a new client secret that works, the old one refused, earlier tokens kept as it says', async () => {
+    const before = await tokenWith(proc.url, banner.client_id, banner.client_secret);
+    expect(before.status).toBe(200);
+    const { access_token: accessToken, refresh_token: refreshToken } = before.body.data;
+
+    const rotated = await demoCredentials(['--rotate-secret'], env);
+    expect(rotated.code).toBe(0);
+    const out = JSON.parse(rotated.stdout);
+    expect(out).toMatchObject({
+      merchant_id: banner.merchant_id,
+      name: 'Demo Merchant',
+      client_id: banner.client_id,
+      client_secret: expect.stringMatching(/^sk_/),
+      webhook_secret: banner.webhook_secret,
+    });
+    expect(out.client_secret).not.toBe(banner.client_secret);
+    expect(rotated.stderr).toContain('client_secret is NEW: the old one was replaced and stops working now (401 INVALID_CLIENT)');
+    expect(rotated.stderr).toContain('Tokens issued before are kept');
+    // Never in the logs: the CLI's (stderr) nor the service's.
+    for (const secret of [out.client_secret, banner.client_secret, banner.webhook_secret]) expect(rotated.stderr).not.toContain(secret);
+
+    const fresh = await tokenWith(proc.url, banner.client_id, out.client_secret);
+    expect(fresh.status).toBe(200);
+    const old = await tokenWith(proc.url, banner.client_id, banner.client_secret);
+    expect(old.status).toBe(401);
+    expect(old.body).toEqual({ status: 'error', code: 'INVALID_CLIENT', message: 'Client authentication failed' });
+
+    // What its output says of earlier tokens: the access token until it expires, the refresh token without a secret.
+    expect((await request(proc.url, 'GET', '/v1/merchant', { token: accessToken })).status).toBe(200);
+    const refreshed = await request(proc.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: refreshToken } });
+    expect(refreshed.status).toBe(200);
+    // Refreshing with the old secret is refused like any grant with it.
+    const withOld = await request(proc.url, 'POST', '/v1/oauth/token', {
+      body: { grant_type: 'refresh_token', refresh_token: refreshed.body.data.refresh_token, client_id: banner.client_id, client_secret: banner.client_secret },
+    });
+    expect(withOld.status).toBe(401);
+
+    // Shown again later: the ids, not the secret just issued.
+    const again = await demoCredentials([], env);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).client_secret).toBeUndefined();
+    banner = { ...banner, client_secret: out.client_secret };
+    expect(proc.stdout() + proc.stderr()).not.toContain(out.client_secret);
+  });
+
+  it('refuses outside the sandbox, before opening anything, and changes nothing', async () => {
+    for (const args of [[], ['--rotate-secret']]) {
+      const refused = await demoCredentials(args, { ...env, PAYMENTS_ENV: 'production' });
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toMatch(/^demo:credentials failed: only the sandbox \(PAYMENTS_ENV=sandbox\) has a demo merchant; /);
+      expect(refused.stderr).not.toContain('database:');
+    }
+    expect((await tokenWith(proc.url, banner.client_id, banner.client_secret)).status).toBe(200);
+  });
+
+  it('a database whose first merchant is not the demo merchant has none to show', async () => {
+    const other = await createTestDatabase();
+    try {
+      const otherEnv = serviceEnv(other.url);
+      const created = await new Promise<number | null>((resolve, reject) => {
+        const child = spawn(process.execPath, [DIST_CLI('merchant-create'), '--name', 'Acme Ltd'], { env: otherEnv, stdio: 'ignore' });
+        child.on('error', reject);
+        child.on('exit', resolve);
+      });
+      expect(created).toBe(0);
+      const none = await demoCredentials(['--rotate-secret'], otherEnv);
+      expect(none.code).toBe(1);
+      expect(none.stdout).toBe('');
+      expect(none.stderr).toContain('demo:credentials failed: This database has no demo merchant');
+    } finally {
+      await other.drop();
+    }
+  });
+});
+
+describe('demo:credentials CLI without a database', () => {
+  it('refuses with DATABASE_URL unset and no embedded database in DATA_DIR, and writes nothing', async () => {
+    assertBuilt();
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'payments-no-demo-'));
+    try {
+      const failed = await demoCredentials(['--rotate-secret'], cleanEnv({ DATA_DIR: empty }));
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toBe('');
+      expect(failed.stderr).toContain(`No database to open: DATABASE_URL is unset and ${empty} holds no embedded database`);
+      expect(fs.readdirSync(empty)).toEqual([]);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
