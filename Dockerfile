@@ -7,6 +7,8 @@ RUN npm ci
 COPY tsconfig.json ./
 COPY src ./src
 COPY test ./test
+# The test of examples/webhook-receiver type-checks against its server.d.ts.
+COPY examples ./examples
 COPY dashboard ./dashboard
 RUN npm run build && npm prune --omit=dev
 
