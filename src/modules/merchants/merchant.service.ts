@@ -67,7 +67,6 @@ export class MerchantService {
     return { merchant, clientSecret, webhookSecret };
   }
 
-  /** Throws INVALID_CLIENT unless the pair is right; the same answer and timing for an unknown client_id. */
   /** `fresh`: read past the request's identity map (after a change made on another EntityManager). */
   async getMerchant(merchantId: string, fresh = false): Promise<Merchant> {
     const merchant = await this.deps.orm.em.findOne(Merchant, { id: merchantId }, fresh ? { refresh: true } : {});
