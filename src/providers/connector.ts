@@ -163,6 +163,11 @@ export interface VirtualAccountRequest {
   idempotencyKey: string;
   reference: string;
   countryCode: string;
+  /**
+   * The code of the bank the merchant asked for (the collection's network): the account is opened
+   * there when the provider can choose (the sandbox). Flutterwave assigns its own partner bank.
+   */
+  networkCode: string;
   currency: string;
   amount: string;
   /** Shown to the sender as the account holder. */
