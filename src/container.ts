@@ -295,8 +295,10 @@ function createConnectors(
 function createSandboxConnector(sql: Sql, reference: ReferenceService, cardCharges: SandboxCardCharges, publicAddress: PublicAddress): Connector {
   return new SandboxPaymentProvider(
     sandboxVirtualAccounts(sql),
-    (countryCode) => {
-      const bank = reference.networks(countryCode, 'bank')[0];
+    // The virtual account is at the bank the collection's network_id names (checked to be a bank of the country).
+    (countryCode, networkCode) => {
+      const banks = reference.networks(countryCode, 'bank');
+      const bank = banks.find((b) => b.code === networkCode) ?? banks[0];
       return { bankName: bank?.name ?? 'Sandbox Bank', bankCode: bank?.code ?? 'SANDBOX' };
     },
     cardCharges,

@@ -61,23 +61,8 @@ export function describeRoute(route: Route): string {
   return route.networkCode ? `${where} on ${route.networkCode}` : where;
 }
 
-/**
- * The international number (MSISDN, digits only) of a mobile money account: the account number as
- * given when it already starts with the dial code's digits (254712345678), else the dial code and
- * the national number without its trunk 0 (+233, 0241234567 → 233241234567).
- */
-export function msisdn(dialCode: string, accountNumber: string): string {
-  const code = dialCode.replace(/\D/g, '');
-  const digits = accountNumber.replace(/\D/g, '');
-  if (digits.startsWith(code) && digits.length >= code.length + 8) return digits;
-  return `${code}${KEEPS_LEADING_ZERO.has(dialCode) ? digits : digits.replace(/^0/, '')}`;
-}
-
-/**
- * Countries whose mobile numbers keep their leading 0 after the dial code (it is part of the number, not a
- * trunk prefix): Côte d'Ivoire (10 digits since 2021), Benin (01… since 2024), Congo (06…, 05…).
- */
-const KEEPS_LEADING_ZERO = new Set(['+225', '+229', '+242']);
+/** The international number (MSISDN, digits only) of a mobile money account: the dial code's digits and the national number (CONTRACT §6a). */
+export { msisdn } from '../shared/phone-numbers';
 
 /** A wallet is a phone number: digits only (spaces and a leading + aside), 7 to 15 of them. */
 export function checkWalletNumber(accountNumber: string | null): void {
@@ -187,6 +172,11 @@ export interface VirtualAccountRequest {
   idempotencyKey: string;
   reference: string;
   countryCode: string;
+  /**
+   * The code of the bank the merchant asked for (the collection's network): the account is opened
+   * there when the provider can choose (the sandbox). Flutterwave assigns its own partner bank.
+   */
+  networkCode: string;
   currency: string;
   amount: string;
   /** Shown to the sender as the account holder. */

@@ -57,6 +57,27 @@ export const currencyField = z.string({ error: 'is required' }).regex(/^[A-Z]{3}
 /** An international dialling prefix. Whether it is the country's is the caller's check. */
 export const dialCodeField = z.string({ error: 'is required' }).regex(/^\+\d{1,4}$/, 'must be a plus sign and 1 to 4 digits, e.g. +254');
 
+/**
+ * A phone number as written (digits, with spaces, dashes, dots, parentheses or a leading +): its
+ * shape only. The service reads it under its country's numbering plan once the dial code is checked,
+ * and keeps the national number (shared/phone-numbers.ts, CONTRACT §6a).
+ */
+export const phoneNumberField = z
+  .string({ error: 'is required' })
+  .regex(/^\+?[\d ().-]{4,30}$/, 'must be a phone number: the national number without the dial code, e.g. 712345678 for +254');
+
+/**
+ * A cross-border account: a bank account number (4 to 34 letters or digits) or a wallet's phone
+ * number as written; which rule holds depends on the account type (BANK_ACCOUNT_NUMBER, or the
+ * phone rule in the service).
+ */
+export const accountNumberField = z
+  .string({ error: 'is required' })
+  .regex(/^\+?[0-9A-Za-z ().-]{4,34}$/, 'must be a bank account number (4 to 34 letters or digits) or a wallet’s phone number');
+
+/** A bank account number: letters and digits only. Not a phone number: it is kept exactly as given. */
+export const BANK_ACCOUNT_NUMBER = /^[0-9A-Za-z]{4,34}$/;
+
 /** A calendar date as YYYY-MM-DD that exists (1990-02-31 does not). */
 export const isoDateField = z
   .string({ error: 'is required' })

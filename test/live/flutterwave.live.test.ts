@@ -52,6 +52,7 @@ describe(`Flutterwave live contract${live ? ` (${flw!.baseUrl})` : ' — skipped
         idempotencyKey: id,
         reference: `live-${id.slice(0, 8)}`,
         countryCode: 'NG',
+        networkCode: 'GTBINGLA',
         currency: 'NGN',
         amount: '1000.00',
         accountName: 'Live Contract',

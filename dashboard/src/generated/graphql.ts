@@ -53,7 +53,7 @@ export type EnrollCustomerInput = {
   email: string;
   firstName: string;
   lastName: string;
-  /** Digits only, without the dial code. */
+  /** The national number: digits only, without the dial code or a leading 0 (712345678 for +254). 0712345678, 254712345678 and +254 712 345 678 are accepted and stored as 712345678. */
   phoneNumber: string;
 };
 

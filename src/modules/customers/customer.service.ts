@@ -4,7 +4,8 @@ import type { Orm } from '../../db/orm';
 import type { Sql } from '../../db/sql';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
-import { countryCodeField, dialCodeField, isoDateField, requiredText, withoutCardNumberIn } from '../../shared/fields';
+import { countryCodeField, dialCodeField, isoDateField, phoneNumberField, requiredText, withoutCardNumberIn } from '../../shared/fields';
+import { requireNationalNumber } from '../../shared/phone-numbers';
 import { afterCursor, pageRequestSchema, toPage, type Page, type PageQuery, UUID_ID } from '../../shared/pagination';
 import { parseInput, type Command } from '../../shared/validation';
 import type { ReferenceService } from '../reference/reference.service';
@@ -18,7 +19,7 @@ export const enrollCustomerSchema = z.object({
   firstName: requiredText(100),
   lastName: requiredText(100),
   email: withoutCardNumberIn(z.email('must be a valid email address').max(254, 'must be at most 254 characters')),
-  phoneNumber: z.string({ error: 'is required' }).regex(/^\d{4,15}$/, 'must be 4 to 15 digits, without the dial code'),
+  phoneNumber: phoneNumberField,
   dialCode: dialCodeField,
   countryCode: countryCodeField,
   dateOfBirth: isoDateField.nullish(),
@@ -57,6 +58,8 @@ export class CustomerService {
     const country = this.reference.country(body.countryCode);
     if (!country) throw AppError.invalidField('countryCode', 'is not a supported country');
     if (body.dialCode !== country.dialCode) throw AppError.invalidField('dialCode', `must be ${country.dialCode} for ${country.code}`);
+    // Kept as the national number (CONTRACT §6a): +254 712 345 678, 254712345678 and 0712345678 are 712345678.
+    const phoneNumber = requireNationalNumber(body.phoneNumber, country.dialCode, 'phoneNumber', 'phone');
     if (body.dateOfBirth && body.dateOfBirth > this.clock.now().toISOString().slice(0, 10)) {
       throw AppError.invalidField('dateOfBirth', 'must not be in the future');
     }
@@ -68,7 +71,7 @@ export class CustomerService {
       firstName: body.firstName,
       lastName: body.lastName,
       email: body.email,
-      phoneNumber: body.phoneNumber,
+      phoneNumber,
       dialCode: body.dialCode,
       countryCode: body.countryCode,
       dateOfBirth: body.dateOfBirth ?? null,

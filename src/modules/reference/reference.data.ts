@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Decimal, parseAmount } from '../../shared/money';
+import { numberingPlan } from '../../shared/phone-numbers';
 import channelsFile from './data/channels.json';
 import countriesFile from './data/countries.json';
 import currenciesFile from './data/currencies.json';
@@ -121,6 +122,8 @@ export function readReferenceData(files: ReferenceFiles = BUNDLED_REFERENCE_FILE
   const countryCurrency = new Map<string, string>();
   for (const country of countries) {
     if (!minorUnits.has(country.currency)) throw new Error(`Country ${country.country_code} uses unknown currency ${country.currency}`);
+    // Phone numbers of the country are read under its dial code's plan (shared/data/numbering-plans.json).
+    if (!numberingPlan(country.dial_code)) throw new Error(`Country ${country.country_code}: dial code ${country.dial_code} has no numbering plan`);
     countryCurrency.set(country.country_code, country.currency);
   }
   const channelOut = channels.map((channel) => {

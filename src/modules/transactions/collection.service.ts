@@ -9,6 +9,8 @@ import type { CustomerService } from '../customers/customer.service';
 import type { ReferenceService } from '../reference/reference.service';
 import {
   askedToMove,
+  bankAccountNumbers,
+  checkAccountNumber,
   checkDialCode,
   checkLocalAmount,
   checkRoute,
@@ -26,10 +28,12 @@ import type { FeeSchedule } from '../ledger/fee-schedule';
 import type { TransactionService } from './transaction.service';
 
 /** Spec §4.2's collection, in the domain's names. */
-export const collectionSchema = z.object({
-  ...crossBorderFields,
-  currency: currencyField,
-});
+export const collectionSchema = z
+  .object({
+    ...crossBorderFields,
+    currency: currencyField,
+  })
+  .superRefine(bankAccountNumbers);
 export type CollectionCommand = Command<typeof collectionSchema>;
 
 /** What CollectionService is built with (the composition root passes it). */
@@ -53,12 +57,13 @@ export class CollectionService {
     const { customer, country, channel } = route;
     if (body.currency !== country.currency) throw AppError.invalidField('currency', `must be ${country.currency} for ${country.code}`);
     checkDialCode(country, body.dialCode);
+    const accountNumber = checkAccountNumber(country, body);
     const amount = checkLocalAmount(channel, body.amount);
     const bank = body.accountType === 'bank';
     return this.deps.transactions.initiate({
       merchantId,
       kind: 'collection',
-      ...routeColumns(route, body),
+      ...routeColumns(route, body, accountNumber),
       // A bank collection's virtual account is held in the sender's name.
       accountName: bank ? `${customer.firstName} ${customer.lastName}`.slice(0, 100) : null,
       amount,
@@ -98,6 +103,7 @@ export class CollectionKind implements TransactionKindHandler<'collection'> {
         idempotencyKey,
         reference: txn.reference,
         countryCode: txn.countryCode,
+        networkCode: this.reference.network(txn.networkId)?.code ?? txn.networkId,
         ...askedToMove(this.reference, txn),
         accountName: txn.accountName ?? '',
         payer: this.rails.payer(txn),

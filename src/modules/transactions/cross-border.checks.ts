@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { formatAmount, parseAmount, type Decimal } from '../../shared/money';
-import { amountField, countryCodeField, dialCodeField, referenceField, requiredText } from '../../shared/fields';
+import { accountNumberField, amountField, BANK_ACCOUNT_NUMBER, countryCodeField, dialCodeField, referenceField, requiredText } from '../../shared/fields';
+import { requireNationalNumber } from '../../shared/phone-numbers';
 import type { CustomerService, Payer } from '../customers/customer.service';
 import type { DecideTrigger, Route as ConnectorRoute, RouteLeg, SettlementDecision } from '../../providers/connector';
 import type { Rails } from '../rails/rails';
@@ -16,12 +17,23 @@ export const crossBorderFields = {
   countryCode: countryCodeField,
   channelId: requiredText(64),
   networkId: requiredText(64),
-  accountNumber: z.string({ error: 'is required' }).regex(/^[0-9A-Za-z]{4,34}$/, 'must be 4 to 34 letters or digits'),
+  accountNumber: accountNumberField,
   dialCode: dialCodeField,
   accountType: z.enum(CHANNEL_TYPES, { error: 'must be bank or momo' }),
   reason: requiredText(140),
   reference: referenceField,
 };
+
+/**
+ * A bank account number is not a phone number: letters and digits only, kept exactly as given (a
+ * wallet's number is read by the phone rule in checkAccountNumber). Checked with the body, so its
+ * 400 comes before the customer's checks, as every field's does.
+ */
+export function bankAccountNumbers(body: { accountType?: unknown; accountNumber?: unknown }, ctx: z.core.$RefinementCtx): void {
+  if (body.accountType !== 'bank' || typeof body.accountNumber !== 'string') return;
+  if (BANK_ACCOUNT_NUMBER.test(body.accountNumber) || !accountNumberField.safeParse(body.accountNumber).success) return;
+  ctx.addIssue({ code: 'custom', path: ['accountNumber'], message: 'must be 4 to 34 letters or digits (a bank account number)' });
+}
 
 /** A transaction with a route and an account abroad: a collection (money in) or a transfer (money out); its kind is its direction. */
 export type CrossBorderTransaction = CollectionTransaction | TransferTransaction;
@@ -39,7 +51,7 @@ const bad = AppError.invalidField;
  * CONTRACT §6's check order after body validation: the customer exists for this
  * merchant (404), is KYC-approved (403), the channel is a `rampType` channel of
  * the country with the same account type, and the network belongs to that
- * country and channel type (400). Currency, dial code, amount and reference
+ * country and channel type (400). Currency, dial code, account number (checkAccountNumber), amount and reference
  * follow in the callers, in that order.
  */
 export async function checkRoute(
@@ -71,6 +83,15 @@ export function checkDialCode(country: Country, dialCode: string): void {
   if (dialCode !== country.dialCode) throw bad('dialCode', `must be ${country.dialCode} for ${country.code}`);
 }
 
+/**
+ * The account as it is kept: a bank account number as given; a wallet's phone number as its national
+ * number under the country's plan (CONTRACT §6a: `+254 712 345 678`, `254712345678` and `0712345678`
+ * are `712345678`), or 400 naming the expected form. After the dial code check, which names the plan.
+ */
+export function checkAccountNumber(country: Country, body: { accountType: ChannelType; accountNumber: string }): string {
+  return body.accountType === 'momo' ? requireNationalNumber(body.accountNumber, country.dialCode, 'accountNumber', 'wallet') : body.accountNumber;
+}
+
 /** Within the currency's precision and the channel's bounds (both in the channel's currency). */
 export function checkLocalAmount(channel: Channel, value: unknown, field = 'amount'): Decimal {
   const amount = parseAmount(value, channel.minorUnit, field);
@@ -84,8 +105,8 @@ export function checkWithinBounds(channel: Channel, amount: Decimal, field: stri
   return amount;
 }
 
-/** The columns every cross-border transaction takes from its checked route and body. */
-export function routeColumns(route: Route, body: { reference: string; accountType: ChannelType; accountNumber: string; dialCode: string; reason: string }) {
+/** The columns every cross-border transaction takes from its checked route and body, with the account as kept (checkAccountNumber). */
+export function routeColumns(route: Route, body: { reference: string; accountType: ChannelType; dialCode: string; reason: string }, accountNumber: string) {
   return {
     externalReference: body.reference,
     customerId: route.customer.id,
@@ -93,7 +114,7 @@ export function routeColumns(route: Route, body: { reference: string; accountTyp
     countryCode: route.country.code,
     channelId: route.channel.id,
     networkId: route.network.id,
-    accountNumber: body.accountNumber,
+    accountNumber,
     dialCode: body.dialCode,
     reason: body.reason,
   };

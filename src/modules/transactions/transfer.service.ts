@@ -10,6 +10,8 @@ import type { CustomerService } from '../customers/customer.service';
 import { isQuoteLive, type RatesService } from '../rates/rates.service';
 import type { ReferenceService } from '../reference/reference.service';
 import {
+  bankAccountNumbers,
+  checkAccountNumber,
   checkDialCode,
   checkRoute,
   checkWithinBounds,
@@ -26,13 +28,15 @@ import { moneyOutLedger, moneyOutLegs } from './transaction.ledger';
 import type { TransactionService } from './transaction.service';
 
 /** CONTRACT §6's transfer, in the domain's names. */
-export const transferSchema = z.object({
-  ...crossBorderFields,
-  sourceCurrency: currencyField,
-  destinationCurrency: currencyField,
-  accountName: requiredText(140),
-  quoteId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64, 'must be at most 64 characters').nullish(),
-});
+export const transferSchema = z
+  .object({
+    ...crossBorderFields,
+    sourceCurrency: currencyField,
+    destinationCurrency: currencyField,
+    accountName: requiredText(140),
+    quoteId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64, 'must be at most 64 characters').nullish(),
+  })
+  .superRefine(bankAccountNumbers);
 export type TransferCommand = Command<typeof transferSchema>;
 
 const bad = AppError.invalidField;
@@ -66,6 +70,7 @@ export class TransferService {
     if (body.destinationCurrency !== country.currency) throw bad('destinationCurrency', `must be ${country.currency} for ${country.code}`);
     if (!this.deps.rates.isSupportedCurrency(body.sourceCurrency)) throw bad('sourceCurrency', `is not a supported currency`);
     checkDialCode(country, body.dialCode);
+    const accountNumber = checkAccountNumber(country, body);
 
     const sourceMinorUnit = this.deps.reference.currencyMinorUnit(body.sourceCurrency)!;
     const sourceAmount = parseAmount(body.amount, sourceMinorUnit);
@@ -88,7 +93,7 @@ export class TransferService {
     return this.deps.transactions.initiate({
       merchantId,
       kind: 'transfer',
-      ...routeColumns(route, body),
+      ...routeColumns(route, body, accountNumber),
       accountName: body.accountName,
       sourceAmount,
       sourceCurrency: body.sourceCurrency,

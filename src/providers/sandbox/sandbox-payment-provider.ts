@@ -31,7 +31,7 @@ export function sandboxSettlement(
   return { outcome: 'successful' };
 }
 
-/** The sandbox's virtual bank for each country, with a bank code like a real one's. */
+/** The bank a sandbox virtual account is opened at: the network asked for, by its reference data name and code. */
 export interface SandboxBank {
   bankName: string;
   bankCode: string;
@@ -64,7 +64,8 @@ export class SandboxPaymentProvider implements Connector {
   constructor(
     /** The account number held for an idempotency key: the same key always gets the same account. */
     private readonly accountNumberFor: (idempotencyKey: string) => Promise<string>,
-    private readonly bankFor: (countryCode: string) => SandboxBank,
+    /** The bank of a country with this network code (the one asked for); a stand-in when reference data has none. */
+    private readonly bankFor: (countryCode: string, networkCode: string) => SandboxBank,
     private readonly cardCharges: SandboxCardCharges,
     /** The service's public base URL, where the cardholder's browser reaches the 3-D Secure page. */
     private readonly publicBaseUrl: () => string,
@@ -75,7 +76,7 @@ export class SandboxPaymentProvider implements Connector {
   }
 
   async createVirtualAccount(request: VirtualAccountRequest) {
-    const bank = this.bankFor(request.countryCode);
+    const bank = this.bankFor(request.countryCode, request.networkCode);
     return {
       accountName: request.accountName,
       accountNumber: await this.accountNumberFor(request.idempotencyKey),

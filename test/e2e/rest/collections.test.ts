@@ -123,7 +123,7 @@ describe('REST POST /v1/crossborder/global-collection', () => {
       ['channel_id', { channel_id: '' }],
       ['network_id', { network_id: '  ' }],
       ['account_number', { account_number: '12' }],
-      ['account_number', { account_number: '+254712345678' }],
+      ['account_number', { account_number: '+256712345678' }],
       ['reason', { reason: '   ' }],
       ['reason', { reason: 'x'.repeat(141) }],
       ['reference', { reference: 'has spaces' }],

@@ -47,7 +47,7 @@ describe('REST customers and KYC', () => {
       ['first_name', { first_name: '' }],
       ['last_name', { last_name: '   ' }],
       ['email', { email: 'not-an-email' }],
-      ['phone_number', { phone_number: '+254712345678' }],
+      ['phone_number', { phone_number: '+256712345678' }],
       ['dial_code', { dial_code: '254' }],
       ['dial_code', { dial_code: '+233' }],
       ['country_code', { country_code: 'ke' }],

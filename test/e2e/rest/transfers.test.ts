@@ -78,7 +78,7 @@ describe('REST POST /v1/crossborder/global-transfer', () => {
           rate: quoted.rate,
           fee: quoted.fee,
           account_type: 'momo',
-          beneficiary: { account_name: 'Jane Wanjiru', account_number: '254712345678', network_id: 'ke_mpesa' },
+          beneficiary: { account_name: 'Jane Wanjiru', account_number: '712345678', network_id: 'ke_mpesa' },
           created_at: app.clock.now().toISOString(),
         },
       });

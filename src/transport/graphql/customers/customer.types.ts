@@ -82,7 +82,11 @@ export class EnrollCustomerInput implements EnrollCustomerCommand {
   @Field(() => String) firstName!: string;
   @Field(() => String) lastName!: string;
   @Field(() => String) email!: string;
-  @Field(() => String, { description: 'Digits only, without the dial code.' }) phoneNumber!: string;
+  @Field(() => String, {
+    description:
+      'The national number: digits only, without the dial code or a leading 0 (712345678 for +254). 0712345678, 254712345678 and +254 712 345 678 are accepted and stored as 712345678.',
+  })
+  phoneNumber!: string;
   @Field(() => String, { description: 'e.g. +254; must be the country’s.' }) dialCode!: string;
   @Field(() => String, { description: 'ISO 3166-1 alpha-2, one of the supported countries.' }) countryCode!: string;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) dateOfBirth?: string | null;

@@ -220,8 +220,16 @@ abstract class CrossBorderInput {
   @Field(() => String) customerUuid!: string;
   @Field(() => String, { description: 'ISO 3166-1 alpha-2 of the customer’s (collection) or beneficiary’s (transfer) country.' }) countryCode!: string;
   @Field(() => String, { description: 'e.g. "ke_momo_deposit"; a DEPOSIT channel for collections, WITHDRAWAL for transfers.' }) channelId!: string;
-  @Field(() => String, { description: 'e.g. "ke_mpesa"; a network of the country and channel type.' }) networkId!: string;
-  @Field(() => String) accountNumber!: string;
+  @Field(() => String, {
+    description:
+      'e.g. "ke_mpesa"; a network of the country and channel type. A bank collection’s virtual account is at that bank where the provider allows it (the sandbox; Flutterwave uses its own partner bank).',
+  })
+  networkId!: string;
+  @Field(() => String, {
+    description:
+      'MOMO: the wallet’s national number, without the dial code or a leading 0 (712345678 for +254); 0712345678, 254712345678 and +254 712 345 678 are accepted and stored as 712345678. BANK: 4 to 34 letters or digits, kept as given.',
+  })
+  accountNumber!: string;
   @Field(() => String, { description: 'The country’s dial code, e.g. "+254".' }) dialCode!: string;
   @Field(() => ChannelTypeEnum, { description: 'Must be the channel’s type.' }) accountType!: ChannelType;
   @Field(() => String) reason!: string;

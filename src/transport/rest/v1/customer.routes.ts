@@ -34,7 +34,13 @@ const enrollCustomer = operation({
       date_of_birth: '1990-04-12',
     },
   },
-  fields: { phone_number: { description: 'Digits only, without the dial code' } },
+  fields: {
+    phone_number: {
+      description:
+        'The national number: digits only, without the dial code or a leading 0 (712345678 for +254). `0712345678`, `254712345678` and ' +
+        '`+254 712 345 678` are accepted and stored as `712345678`; another form is a 400 naming the expected one.',
+    },
+  },
   ok: { status: 201, message: 'Customer enrolled', data: CustomerRecord },
   errors: { DUPLICATE_REQUEST: 'customerid already enrolled (`details` names the existing customer_uuid)' },
 });

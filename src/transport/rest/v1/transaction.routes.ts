@@ -21,6 +21,12 @@ import { operation } from '../openapi/operation';
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { collections: CollectionService; transactions: TransactionService; transfers: TransferService };
 
+/** CONTRACT §6a, said once for both initiations. */
+const ACCOUNT_NUMBER =
+  'Mobile money: the wallet’s national number, digits only, without the dial code or a leading 0 (712345678 for +254); `0712345678`, ' +
+  '`254712345678` and `+254 712 345 678` are accepted and stored as `712345678`, and the provider gets 254712345678. Bank: the account ' +
+  'number, 4 to 34 letters or digits, kept as given.';
+
 const reference = 'The service’s reference (`col_…`, `trf_…`, `pay_…`) or your own `reference`';
 
 /** What refuses a collection or a transfer, beyond its input and its token. */
@@ -41,7 +47,7 @@ const initiateCollection = operation({
   description:
     'Pulls funds from a KYC-approved sender. Bank: the answer carries `bankInfo`, a virtual account the sender pays into. ' +
     'Mobile money: the sender gets a payment prompt. The status is `processing`; the outcome comes by webhook or the status endpoint. ' +
-    'Checks run in order: body, customer, KYC, channel, network, currency, dial code, amount, reference.',
+    'Checks run in order: body, customer, KYC, channel, network, currency, dial code, account number, amount, reference.',
   body: {
     name: 'CollectionRequest',
     schema: collectionSchema,
@@ -62,7 +68,12 @@ const initiateCollection = operation({
   fields: {
     customer_uuid: { description: 'The sender: a customer of yours whose overall_kyc_status is approved' },
     channel_id: { description: 'A `deposit` channel of country_code with the same account_type (GET /v1/crossborder/channels)' },
-    network_id: { description: 'A bank or operator of that country and channel type (GET /v1/crossborder/networks)' },
+    network_id: {
+      description:
+        'A bank or operator of that country and channel type (GET /v1/crossborder/networks). A bank collection’s virtual account is opened ' +
+        'at that bank where the provider allows it (the sandbox); Flutterwave opens its accounts at its own partner bank, which `bankInfo` names.',
+    },
+    account_number: { description: ACCOUNT_NUMBER },
     reference: { description: 'Yours, unique across all your transactions' },
   },
   ok: { message: 'Collection initiated; the final status comes by webhook or the status endpoint', data: CollectionInitiationRecord },
@@ -88,7 +99,7 @@ const initiateTransfer = operation({
       country_code: 'KE',
       channel_id: 'ke_momo_withdrawal',
       network_id: 'ke_mpesa',
-      account_number: '254712345678',
+      account_number: '712345678',
       account_name: 'Jane Wanjiru',
       dial_code: '+254',
       account_type: 'momo',
@@ -99,6 +110,7 @@ const initiateTransfer = operation({
   fields: {
     customer_uuid: { description: 'A customer of yours whose overall_kyc_status is approved' },
     channel_id: { description: 'A `withdrawal` channel of country_code with the same account_type' },
+    account_number: { description: ACCOUNT_NUMBER },
     quote_id: { description: 'A live quote of yours for this currency pair and amount (GET /v1/crossborder/rates)' },
   },
   ok: { message: 'Transfer initiated; the final status comes by webhook or the status endpoint', data: TransferInitiationRecord },
