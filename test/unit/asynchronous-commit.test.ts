@@ -2,7 +2,7 @@ import { Decimal } from '../../src/shared/money';
 import { BLANK, type Transaction } from '../../src/modules/transactions/transaction.record';
 import { commitsAsynchronously, type StatusChange } from '../../src/modules/transactions/transaction.store';
 
-/** Issue 22: which status changes may commit without waiting for the disk (README, "Asynchronous commit of the first answer"). */
+/** Issue 22: which status changes may commit without waiting for the disk (docs/design.md, "Asynchronous commit of the first answer"). */
 describe('asynchronous commit: only a first answer that nothing outside can act on', () => {
   const now = new Date('2026-11-25T12:00:00Z');
   const txn: Transaction = {

@@ -345,7 +345,7 @@ const ASYNCHRONOUS_COMMIT = `set_config('synchronous_commit', 'off', true)`;
  * leaves the transaction `processing`, with no page for the payer, and publishes and posts nothing. If a PostgreSQL
  * crash loses that commit, the database is as it was after the insert (WAL is replayed in order, so nothing later
  * survives without it): the row is `initiating` with its reconciliation marker, and reconciliation asks the provider
- * again with the same key, as after a crash of our own process (README, "Asynchronous commit of the first answer").
+ * again with the same key, as after a crash of our own process (docs/design.md, "Asynchronous commit of the first answer").
  * A change that publishes an event, moves money in the books or hands the payer a page commits synchronously:
  * something outside may act on it.
  */
