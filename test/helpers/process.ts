@@ -6,6 +6,23 @@ import { TEST_ADMIN_KEY, TEST_RATE_LIMITS } from './test-app';
 export const DIST_MAIN = path.resolve(__dirname, '../../dist/src/main.js');
 export const DIST_CLI = (name: string) => path.resolve(__dirname, `../../dist/src/cli/${name}.js`);
 
+/** Runs a built CLI (`dist/src/cli/<name>.js`); resolves with its exit code and output (killed after 30 s). */
+export function runCli(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [DIST_CLI(name), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
 export function assertBuilt(): void {
   if (!fs.existsSync(DIST_MAIN)) throw new Error('dist/ is missing: run `npm run build` (npm test does this first)');
 }

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { Client } from 'graphql-ws';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { enroll, kycBody } from '../../helpers/factories';
 import { graphql, request } from '../../helpers/http';
-import { DIST_CLI, assertBuilt, cleanEnv, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
+import { DIST_CLI, assertBuilt, runCli, cleanEnv, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { TEST_ADMIN_KEY, createTestApp, type TestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
@@ -376,23 +375,6 @@ describe('KYC review queue in production: the admin API', () => {
   });
 });
 
-/** Runs the built CLI; resolves with its exit code and output. */
-function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DIST_CLI('kyc-review'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 describe('kyc:review CLI against a running production service (no Redis)', () => {
   let db: TestDatabase;
   let proc: ServiceProcess;
@@ -426,7 +408,7 @@ describe('kyc:review CLI against a running production service (no Redis)', () =>
   it('list, show, reject with a reason, and a second decision refused: the running service tells its subscribers', async () => {
     const uuid = await submitKyc(proc, token, 'REJECT-CLI-4321');
 
-    const listed = await runCli(['list'], env);
+    const listed = await runCli('kyc-review', ['list'], env);
     expect(listed.code).toBe(0);
     const list = JSON.parse(listed.stdout);
     const entry = list.data.find((s: any) => s.customer_uuid === uuid);
@@ -436,17 +418,17 @@ describe('kyc:review CLI against a running production service (no Redis)', () =>
     expect(listed.stderr).not.toContain('REJECT-CLI-4321');
     const id: string = entry.submission_id;
 
-    const shown = await runCli(['show', id], env);
+    const shown = await runCli('kyc-review', ['show', id], env);
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({ submission_id: id, id_number: 'REJECT-CLI-4321', customer: { first_name: 'Amina' } });
     expect(shown.stderr).not.toContain('REJECT-CLI-4321');
 
-    const noReason = await runCli(['reject', id], env);
+    const noReason = await runCli('kyc-review', ['reject', id], env);
     expect(noReason.code).toBe(1);
     expect(noReason.stderr).toMatch(/INVALID_REQUEST.*reason/);
     expect(noReason.stdout).toBe('');
 
-    const rejected = await runCli(['reject', id, '--reason', 'Name does not match the document', '--operator', 'ops.bob'], env);
+    const rejected = await runCli('kyc-review', ['reject', id, '--reason', 'Name does not match the document', '--operator', 'ops.bob'], env);
     expect(rejected.code).toBe(0);
     expect(JSON.parse(rejected.stdout)).toMatchObject({
       submission_id: id,
@@ -464,7 +446,7 @@ describe('kyc:review CLI against a running production service (no Redis)', () =>
     expect(events.map((e) => e.type)).toEqual(['customer.kyc.rejected']);
     expect(events[0]!.payload).toEqual(kyc);
 
-    const again = await runCli(['approve', id], env);
+    const again = await runCli('kyc-review', ['approve', id], env);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/INVALID_STATE: This KYC submission was already rejected/);
     expect(await outboxOf(db.url, uuid)).toHaveLength(1);
@@ -474,20 +456,20 @@ describe('kyc:review CLI against a running production service (no Redis)', () =>
 
   it('approve records the system user by default; bad ids and usage are refused', async () => {
     const uuid = await submitKyc(proc, token, 'CLI-APPROVE-1');
-    const id = (JSON.parse((await runCli(['list'], env)).stdout).data as any[]).find((s) => s.customer_uuid === uuid).submission_id;
-    const approved = await runCli(['approve', id], env);
+    const id = (JSON.parse((await runCli('kyc-review', ['list'], env)).stdout).data as any[]).find((s) => s.customer_uuid === uuid).submission_id;
+    const approved = await runCli('kyc-review', ['approve', id], env);
     expect(approved.code).toBe(0);
     expect(JSON.parse(approved.stdout)).toMatchObject({ status: 'approved', reviewed_by: expect.stringMatching(/^cli(:.+)?$/) });
     expect(await eventually(async () => streamOf(sub, uuid).some((e) => e.kycStatus === 'APPROVED'), { attempts: 100, everyMs: 100 })).toBe(true);
 
-    const badId = await runCli(['approve', 'not-a-uuid'], env);
+    const badId = await runCli('kyc-review', ['approve', 'not-a-uuid'], env);
     expect(badId.code).toBe(1);
     expect(badId.stderr).toMatch(/INVALID_REQUEST.*submissionId must be a uuid/);
-    const unknown = await runCli(['approve', '3f1c2d4e-9130-4913-8913-000000000913'], env);
+    const unknown = await runCli('kyc-review', ['approve', '3f1c2d4e-9130-4913-8913-000000000913'], env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/NOT_FOUND/);
     for (const args of [[], ['frobnicate'], ['approve'], ['list', 'extra']]) {
-      const usage = await runCli(args, env);
+      const usage = await runCli('kyc-review', args, env);
       expect({ args, code: usage.code }).toEqual({ args, code: 2 });
       expect(usage.stderr).toContain('usage: npm run kyc:review');
     }
@@ -522,7 +504,7 @@ describe('kyc:review CLI: the decision reaches the merchant’s webhook endpoint
       ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
       LOG_LEVEL: 'info',
     });
-    const approved = await runCli(['approve', id, '--operator', 'carol'], env);
+    const approved = await runCli('kyc-review', ['approve', id, '--operator', 'carol'], env);
     expect(approved.code).toBe(0);
 
     expect(await eventually(async () => receiver.received.length >= 1, { attempts: 200, everyMs: 50 })).toBe(true);

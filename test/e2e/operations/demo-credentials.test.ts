@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { request } from '../../helpers/http';
-import { DIST_CLI, assertBuilt, cleanEnv, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
+import { DIST_CLI, assertBuilt, runCli, cleanEnv, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
 
 interface Banner {
   merchant_id: string;
@@ -21,22 +21,8 @@ function bannerOf(stdout: string): Banner {
   return JSON.parse(stdout.slice(start, end + 2));
 }
 
-/** Runs the built CLI; resolves with its exit code and output. */
-function demoCredentials(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DIST_CLI('demo-credentials'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** Runs the built demo:credentials CLI. */
+const demoCredentials = (args: string[], env: NodeJS.ProcessEnv) => runCli('demo-credentials', args, env);
 
 const tokenWith = (url: string, clientId: string, clientSecret: string) =>
   request(url, 'POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret } });
