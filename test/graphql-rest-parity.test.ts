@@ -52,8 +52,9 @@ const PAIRS: Array<{ rest: string; graphql: string; renamed?: Record<string, str
   {
     rest: 'Transaction',
     graphql: 'Transaction',
-    graphqlOnly: { history: 'the status history, a field resolver (REST has no history route)' },
+    graphqlOnly: { history: 'the status history, a field resolver (REST: GET /v1/transactions/{reference}/events)' },
   },
+  { rest: 'TransactionStatusChange', graphql: 'TransactionStatusChange' },
   { rest: 'WebhookEvent', graphql: 'WebhookEvent' },
   { rest: 'WebhookSecretRotation', graphql: 'WebhookSecretRotation' },
 ];

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { toJsonMoney, type Decimal } from '../../shared/money';
-import { countryCode, currency, money as moneyField, nullableTimestamp, record, type RecordOf } from '../../shared/records';
+import { countryCode, currency, money as moneyField, nullableTimestamp, record, timestamp, type RecordOf } from '../../shared/records';
 import { CARD_BRANDS, type CardBrand } from '../payments/card.rules';
 import { CHANNEL_TYPES } from '../reference/reference.types';
-import type { CollectionTransaction, PaymentTransaction, RefundTransaction, Transaction, TransferTransaction } from './transaction.record';
+import type { CollectionTransaction, PaymentTransaction, RefundTransaction, Transaction, TransactionEvent, TransferTransaction } from './transaction.record';
 import { TRANSACTION_STATUSES } from './transaction.state';
 
 /*
@@ -40,6 +40,22 @@ const CollectionNextAction = z
   .describe(
     'Mobile money collections whose provider has the payer approve on a page (Flutterwave’s Ghana, Uganda, Rwanda and Zambia): send the payer to `url`',
   );
+
+/** One entry of a transaction's status history (GraphQL: Transaction.history). */
+export const TransactionStatusChangeRecord = record(
+  'TransactionStatusChange',
+  z.object({
+    from_status: transactionStatus.nullable().describe('Null for the first entry (creation)'),
+    to_status: transactionStatus,
+    reason: z.string().nullable().describe('Why: "initiated", "provider", "simulation", "expiry" or a failure reason'),
+    occurred_at: timestamp,
+  }),
+  'One entry of a transaction’s history.',
+);
+
+export function serializeStatusChange(e: TransactionEvent): RecordOf<typeof TransactionStatusChangeRecord> {
+  return { from_status: e.fromStatus, to_status: e.toStatus, reason: e.reason, occurred_at: e.occurredAt.toISOString() };
+}
 
 export const CollectionInitiationRecord = record(
   'CollectionInitiation',

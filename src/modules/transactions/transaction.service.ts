@@ -247,6 +247,12 @@ export class TransactionService {
     return this.deps.store.history(transactionId);
   }
 
+  /** A merchant's transaction's status history, oldest first, by either reference (404 when it is not theirs). */
+  async historyOf(merchantId: string, referenceOrExternal: string): Promise<TransactionEvent[]> {
+    const txn = await this.getTransaction(merchantId, referenceOrExternal);
+    return this.history(txn.id);
+  }
+
   async listTransactions(merchantId: string, query: TransactionListQuery): Promise<Page<Transaction>> {
     const { limit, after, status, type, customerUuid, createdFrom, createdTo } = parseInput(transactionListSchema, query, 'query');
     const filter = {

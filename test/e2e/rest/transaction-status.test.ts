@@ -1,5 +1,5 @@
 import { twoMerchants } from '../../helpers/factories';
-import { request } from '../../helpers/http';
+import { graphql, request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { bankCollectionBody, getTransaction, momoCollectionBody, newReference, transferBody } from '../../helpers/transactions';
 
@@ -202,6 +202,59 @@ describe('REST GET /v1/crossborder/global-transfer/{reference}', () => {
     // The second is still found by its own service reference.
     expect((await getTransaction(app, tokenA, second.body.data.reference)).body.data.external_reference).toBe(first.body.data.reference);
     app.clock.advance(60_000);
+  });
+
+  it('GET /v1/transactions/{reference}/events: the status history, oldest first, by either reference, as GraphQL’s history', async () => {
+    const body = momoCollectionBody(customerA);
+    const { reference } = (await post(COLLECT, body)).body.data;
+    const createdAt = app.clock.now().toISOString();
+    app.clock.advance(5_000);
+    const decidedAt = app.clock.now().toISOString();
+    expect((await post(simulatePath(reference), { outcome: 'failed' })).status).toBe(200);
+
+    const history = await request(app.url, 'GET', `/v1/transactions/${encodeURIComponent(reference)}/events`, { token: tokenA });
+    expect(history.status).toBe(200);
+    expect(history.body).toMatchObject({ status: 'success', message: 'Status history retrieved', meta: { count: 2 } });
+    const entries = history.body.data;
+    expect(entries).toEqual([
+      { from_status: null, to_status: 'processing', reason: expect.any(String), occurred_at: createdAt },
+      { from_status: 'processing', to_status: 'failed', reason: expect.any(String), occurred_at: decidedAt },
+    ]);
+    const byExternal = await request(app.url, 'GET', `/v1/transactions/${encodeURIComponent(body.reference)}/events`, { token: tokenA });
+    expect(byExternal.body.data).toEqual(entries);
+
+    // The same entries through GraphQL, field for field (its statuses are enum values).
+    const gql = await graphql(
+      app.url,
+      `
+        query ($r: String!) {
+          transaction(reference: $r) {
+            history {
+              fromStatus
+              toStatus
+              reason
+              occurredAt
+            }
+          }
+        }
+      `,
+      {
+        variables: { r: reference },
+        token: tokenA,
+      },
+    );
+    expect(gql.body.data.transaction.history).toEqual(
+      entries.map((e: any) => ({
+        fromStatus: e.from_status?.toUpperCase() ?? null,
+        toStatus: e.to_status.toUpperCase(),
+        reason: e.reason,
+        occurredAt: e.occurred_at,
+      })),
+    );
+
+    // Another merchant's reference is unknown, as on the status route.
+    const theirs = await request(app.url, 'GET', `/v1/transactions/${encodeURIComponent(reference)}/events`, { token: tokenB });
+    expect({ status: theirs.status, code: theirs.body.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
   });
 
   it('needs a token', async () => {

@@ -206,6 +206,13 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
           expected: NOT_FOUND,
         });
         cases.push({
+          route: `${method} /v1/transactions/:reference/events`,
+          label: label!,
+          id: () => ref!,
+          path: (id) => `/v1/transactions/${id}/events`,
+          expected: NOT_FOUND,
+        });
+        cases.push({
           route: `${method} /v1/payments/verify/:reference`,
           label: label!,
           id: () => ref!,

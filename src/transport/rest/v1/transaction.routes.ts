@@ -7,8 +7,10 @@ import {
   CollectionInitiationRecord,
   serializeCollectionInitiation,
   serializeTransaction,
+  serializeStatusChange,
   serializeTransferInitiation,
   TransactionRecord,
+  TransactionStatusChangeRecord,
   TransferInitiationRecord,
 } from '../../../modules/transactions/transaction.serializer';
 import { simulateSchema, transactionListSchema } from '../../../modules/transactions/transaction.service';
@@ -143,6 +145,18 @@ const getTransaction = operation({
   errors: { NOT_FOUND: 'no transaction of yours has this reference' },
 });
 
+const transactionHistory = operation({
+  operationId: 'transactionHistory',
+  tag: 'Transactions',
+  access: 'bearer',
+  summary: 'A transaction’s status history',
+  description:
+    'Every status change of a collection, transfer, payment or refund, oldest first: the first entry is its creation (`from_status` null). GraphQL: Transaction.history.',
+  params: { reference },
+  ok: { message: 'Status history retrieved', data: TransactionStatusChangeRecord, list: 'count' },
+  errors: { NOT_FOUND: 'no transaction of yours has this reference' },
+});
+
 const simulateTransaction = operation({
   operationId: 'simulateTransaction',
   tag: 'Sandbox',
@@ -178,6 +192,11 @@ export async function transactionRoutes(app: FastifyInstance, { services }: { se
       page.items.map((i) => serializeTransaction(i.node)),
       { meta: pageMeta(page) },
     );
+  });
+
+  app.get<ReferenceParams>('/transactions/:reference/events', transactionHistory.route, async (request, reply) => {
+    const history = await services.transactions.historyOf(authOf(request).merchantId, request.params.reference);
+    return transactionHistory.send(reply, history.map(serializeStatusChange), { meta: { count: history.length } });
   });
 
   app.get<ReferenceParams>('/crossborder/global-transfer/:reference', getTransaction.route, async (request, reply) => {
