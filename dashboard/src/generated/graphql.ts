@@ -296,9 +296,9 @@ export type TransactionsQueryVariables = Exact<{
 
 export type TransactionsQuery = { transactions: { edges: Array<{ node: { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
-export type WebhookEventRowFragment = { id: string, type: string, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null };
+export type WebhookEventRowFragment = { id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null };
 
-export type WebhookEventFullFragment = { data: Record<string, unknown>, id: string, type: string, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> };
+export type WebhookEventFullFragment = { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> };
 
 export type WebhookEventTypesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -322,21 +322,21 @@ export type WebhookEventsQueryVariables = Exact<{
 }>;
 
 
-export type WebhookEventsQuery = { webhookEvents: { edges: Array<{ node: { id: string, type: string, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null } }> } };
+export type WebhookEventsQuery = { webhookEvents: { edges: Array<{ node: { id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null } }> } };
 
 export type WebhookEventDetailQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookEventDetailQuery = { webhookEvent: { data: Record<string, unknown>, id: string, type: string, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> } };
+export type WebhookEventDetailQuery = { webhookEvent: { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> } };
 
 export type ResendWebhookEventMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type ResendWebhookEventMutation = { resendWebhookEvent: { data: Record<string, unknown>, id: string, type: string, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> } };
+export type ResendWebhookEventMutation = { resendWebhookEvent: { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> } };
 
 export type BalanceFieldsFragment = { currency: string, available: string, pending: string, reserved: string };
 
@@ -415,6 +415,8 @@ export const WebhookEventRowFragmentDoc = new TypedDocumentString(`
     fragment WebhookEventRow on WebhookEvent {
   id
   type
+  reference
+  customerUuid
   createdAt
   deliveryStatus
   attemptCount
@@ -439,6 +441,8 @@ export const WebhookEventFullFragmentDoc = new TypedDocumentString(`
     fragment WebhookEventRow on WebhookEvent {
   id
   type
+  reference
+  customerUuid
   createdAt
   deliveryStatus
   attemptCount
@@ -826,6 +830,8 @@ export const WebhookEventsDocument = new TypedDocumentString(`
     fragment WebhookEventRow on WebhookEvent {
   id
   type
+  reference
+  customerUuid
   createdAt
   deliveryStatus
   attemptCount
@@ -841,6 +847,8 @@ export const WebhookEventDetailDocument = new TypedDocumentString(`
     fragment WebhookEventRow on WebhookEvent {
   id
   type
+  reference
+  customerUuid
   createdAt
   deliveryStatus
   attemptCount
@@ -869,6 +877,8 @@ export const ResendWebhookEventDocument = new TypedDocumentString(`
     fragment WebhookEventRow on WebhookEvent {
   id
   type
+  reference
+  customerUuid
   createdAt
   deliveryStatus
   attemptCount

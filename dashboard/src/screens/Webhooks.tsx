@@ -9,6 +9,8 @@ graphql(`
   fragment WebhookEventRow on WebhookEvent {
     id
     type
+    reference
+    customerUuid
     createdAt
     deliveryStatus
     attemptCount
@@ -174,6 +176,7 @@ export function Webhooks() {
           {rows.map((e) => (
             <li key={e.id} className="row" data-event={e.id}>
               <Link to={`/webhooks/${e.id}`}>{e.type}</Link>
+              <EventSubject reference={e.reference} customerUuid={e.customerUuid} />
               <StatusBadge status={e.deliveryStatus ?? 'not_sent'} />
               <span className="muted">
                 {e.attemptCount} attempt{e.attemptCount === 1 ? '' : 's'}
@@ -185,6 +188,13 @@ export function Webhooks() {
       )}
     </section>
   );
+}
+
+/** What an event is about: its transaction (a link to it) or its customer. */
+function EventSubject({ reference, customerUuid }: { reference: string | null; customerUuid: string | null }) {
+  if (reference) return <Link to={`/transactions/${encodeURIComponent(reference)}`}>{reference}</Link>;
+  if (customerUuid) return <span className="muted">customer {customerUuid}</span>;
+  return null;
 }
 
 export function WebhookEvent({ id }: { id: string }) {
@@ -226,7 +236,7 @@ export function WebhookEvent({ id }: { id: string }) {
         {e.type} <StatusBadge status={e.deliveryStatus ?? 'not_sent'} />
       </h2>
       <p className="muted">
-        {e.id} · recorded {when(e.createdAt)}
+        {e.id} · recorded {when(e.createdAt)} · <EventSubject reference={e.reference} customerUuid={e.customerUuid} />
       </p>
       <button type="button" onClick={() => void resend()}>
         Resend now

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nullableTimestamp, record, timestamp, type RecordOf } from '../../shared/records';
 import { KycRecordSchema } from '../kyc/kyc.serializer';
-import { EVENT_TYPES } from '../outbox/event-types';
+import { EVENT_TYPES, subjectOf } from '../outbox/event-types';
 import { TransactionRecord } from '../transactions/transaction.serializer';
 import type { WebhookAttempt } from './webhook-delivery.entity';
 import type { EventWithDelivery } from './webhook.service';
@@ -12,6 +12,8 @@ const deliveryStatus = z.enum(['pending', 'delivered', 'failed']).nullable().des
 const eventSummary = {
   id: z.string().describe('`evt_…`; also the `webhook-id` header of every delivery'),
   type: z.enum(EVENT_TYPES),
+  reference: z.string().nullable().describe('The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.*'),
+  customer_uuid: z.string().nullable().describe('The customer the event is about (customer.kyc.*); null for a transaction’s event'),
   created_at: timestamp,
   delivery_status: deliveryStatus,
   attempt_count: z.int(),
@@ -63,9 +65,12 @@ export const WebhookSecretRotationRecord = record(
 );
 
 export function serializeEventSummary({ event, delivery }: EventWithDelivery): RecordOf<typeof WebhookEventSummaryRecord> {
+  const subject = subjectOf(event);
   return {
     id: event.id,
     type: event.type,
+    reference: subject.reference,
+    customer_uuid: subject.customerUuid,
     created_at: event.createdAt.toISOString(),
     delivery_status: delivery?.status ?? null,
     attempt_count: delivery?.attemptCount ?? 0,

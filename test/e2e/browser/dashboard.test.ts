@@ -146,7 +146,11 @@ describe('merchant dashboard (sandbox)', () => {
     await filter.selectOption('collection.successful');
     await row.waitFor();
     await filter.selectOption('');
-    await row.getByRole('link').click();
+    // Each event names what it is about: the collection's reference (a link to it), the KYC decision's customer.
+    await row.getByRole('link', { name: reference }).waitFor();
+    await page.locator('li.row', { hasText: 'customer.kyc.approved' }).getByText(`customer ${customer}`).waitFor();
+    await row.getByRole('link', { name: 'collection.successful' }).click();
+    await page.getByRole('link', { name: reference }).waitFor();
     await page.getByRole('columnheader', { name: 'Status code' }).waitFor();
     expect(await page.locator('tbody tr').first().textContent()).toContain('200');
     await page.getByRole('button', { name: 'Resend now' }).click();

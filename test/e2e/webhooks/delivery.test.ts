@@ -224,7 +224,17 @@ describe('webhook delivery', () => {
         pages += 1;
         expect(page.body.meta.count).toBe(page.body.data.length);
         for (const summary of page.body.data) {
-          expect(Object.keys(summary).sort()).toEqual(['attempt_count', 'created_at', 'delivered_at', 'delivery_status', 'id', 'next_attempt_at', 'type']);
+          expect(Object.keys(summary).sort()).toEqual([
+            'attempt_count',
+            'created_at',
+            'customer_uuid',
+            'delivered_at',
+            'delivery_status',
+            'id',
+            'next_attempt_at',
+            'reference',
+            'type',
+          ]);
           expect(summary).toMatchObject({ delivery_status: 'delivered', attempt_count: 1, next_attempt_at: null });
           seen.push(summary.id);
         }
@@ -320,6 +330,37 @@ describe('webhook delivery', () => {
         }
       }`;
       const RESEND = `mutation ($id: String!) { resendWebhookEvent(id: $id) { id deliveryStatus attemptCount nextAttemptAt attempts { attemptNumber } } }`;
+
+      it('each event names what it is about, in both doors: its transaction’s reference, or its customer', async () => {
+        const listed = (await request(app.url, 'GET', '/v1/webhooks/events?limit=100', { token: owner.token })).body.data as any[];
+        expect(listed.length).toBeGreaterThan(0);
+        const gql = await graphql(
+          app.url,
+          `
+            {
+              webhookEvents(first: 100) {
+                edges {
+                  node {
+                    id
+                    reference
+                    customerUuid
+                  }
+                }
+              }
+            }
+          `,
+          { token: owner.token },
+        );
+        const byId = new Map(gql.body.data.webhookEvents.edges.map((e: any) => [e.node.id, e.node]));
+        for (const summary of listed) {
+          const { data } = (await request(app.url, 'GET', `/v1/webhooks/events/${summary.id}`, { token: owner.token })).body.data;
+          const expected = summary.type.startsWith('customer.kyc.')
+            ? { reference: null, customer_uuid: data.customer_uuid }
+            : { reference: data.reference, customer_uuid: null };
+          expect({ type: summary.type, reference: summary.reference, customer_uuid: summary.customer_uuid }).toEqual({ type: summary.type, ...expected });
+          expect(byId.get(summary.id)).toEqual({ id: summary.id, reference: expected.reference, customerUuid: expected.customer_uuid });
+        }
+      });
 
       it('webhookEvents pages like REST (Relay) and filters by type; its nodes resolve their attempts', async () => {
         const seen: string[] = [];

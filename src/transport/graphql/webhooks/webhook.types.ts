@@ -1,5 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { subjectOf } from '../../../modules/outbox/event-types';
 import type { DeliveryStatus, WebhookAttempt } from '../../../modules/webhooks/webhook-delivery.entity';
 import type { EventWithDelivery } from '../../../modules/webhooks/webhook.service';
 import { WebhookDeliveryStatusEnum } from '../enums';
@@ -43,6 +44,10 @@ export class WebhookAttemptObject {
 export class WebhookEventObject {
   @Field(() => ID, { description: '"evt_…"' }) id!: string;
   @Field(() => String, { description: 'e.g. "collection.successful", "customer.kyc.approved".' }) type!: string;
+  @Field(() => String, { nullable: true, description: 'The transaction the event is about (its reference); null for a customer.kyc.* event.' })
+  reference!: string | null;
+  @Field(() => String, { nullable: true, description: 'The customer the event is about (customer.kyc.*); null for a transaction’s event.' })
+  customerUuid!: string | null;
   @Field(() => Date) createdAt!: Date;
 
   @Field(() => GraphQLJSONObject, { description: 'The payload: the full record as the REST status endpoint returns it (snake_case, as in the webhook body).' })
@@ -64,6 +69,7 @@ export class WebhookEventObject {
     return Object.assign(new WebhookEventObject(), {
       id: event.id,
       type: event.type,
+      ...subjectOf(event),
       createdAt: event.createdAt,
       data: event.payload,
       deliveryStatus: delivery?.status ?? null,
