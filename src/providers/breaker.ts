@@ -1,7 +1,7 @@
 import CircuitBreaker from 'opossum';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
-import { NotSentAgain, ProviderRefusal, type Connector, type InitiateRequest, type Route, type RouteLeg } from './connector';
+import { NotSentAgain, ProviderRefusal, nothingDoneBy, type Connector, type InitiateRequest, type Route, type RouteLeg } from './connector';
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
 
@@ -128,8 +128,7 @@ export class GuardedConnector implements Connector {
         this.observer?.call(this.name, operation, 'rejected', 0);
         // Nothing was sent: a definite refusal for a new transaction; for the rest (a retry included), "try again later".
         if (!retry && (operation === 'initiate' || operation === 'chargeCard' || operation === 'createVirtualAccount' || operation === 'refund')) {
-          const notDone = operation === 'chargeCard' ? 'nothing was created or charged' : 'nothing was created or sent';
-          throw new AppError('PROVIDER_UNAVAILABLE', `The provider ${this.name} is not answering; ${notDone}. Try again shortly`);
+          throw new AppError('PROVIDER_UNAVAILABLE', `The provider ${this.name} is not answering; ${nothingDoneBy(operation)}. Try again shortly`);
         }
         throw new Error(`provider ${this.name}: circuit breaker open; ${operation} not sent`, { cause: err });
       }

@@ -80,6 +80,11 @@ function nothingDone(route: Route): string {
   return route.direction === 'collection' ? 'nothing was created or charged' : 'nothing was written or refunded';
 }
 
+/** The same, for a refusal that knows only the provider operation: only a card charge "charged". */
+export function nothingDoneBy(operation: string): string {
+  return operation === 'chargeCard' ? 'nothing was created or charged' : 'nothing was created or sent';
+}
+
 /** A route nobody serves here (production: no connector is configured for it). Nothing is written. */
 export function routeUnavailable(route: Route): AppError {
   return new AppError('ROUTE_UNAVAILABLE', `No provider serves ${describeRoute(route)} here; ${nothingDone(route)}`);
@@ -358,9 +363,6 @@ export function capability<K extends 'createVirtualAccount' | 'chargeCard' | 'co
   name: K,
 ): NonNullable<Connector[K]> {
   const fn = connector[name];
-  if (!fn) {
-    const notDone = name === 'chargeCard' ? 'nothing was created or charged' : 'nothing was created or sent';
-    throw new AppError('ROUTE_UNAVAILABLE', `The provider ${connector.name} does not offer ${name}; ${notDone}`);
-  }
+  if (!fn) throw new AppError('ROUTE_UNAVAILABLE', `The provider ${connector.name} does not offer ${name}; ${nothingDoneBy(name)}`);
   return (fn as (...args: unknown[]) => unknown).bind(connector) as NonNullable<Connector[K]>;
 }

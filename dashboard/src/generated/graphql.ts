@@ -254,7 +254,7 @@ export type TransactionDetailQueryVariables = Exact<{
 }>;
 
 
-export type TransactionDetailQuery = { transaction: { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, rate: string | null, fee: string | null, customerUuid: string | null, accountType: ChannelType | null, accountNumber: string | null, countryCode: string | null, createdAt: string, completedAt: string | null, expiresAt: string | null, amountRefunded: string | null, paymentReference: string | null, bankInfo: { accountName: string, accountNumber: string, bankName: string, bankCode: string } | null, beneficiary: { accountName: string, accountNumber: string, networkId: string } | null, card: { brand: string, last4: string } | null, history: Array<{ fromStatus: TransactionStatus | null, toStatus: TransactionStatus, reason: string | null, occurredAt: string }> } };
+export type TransactionDetailQuery = { transaction: { rate: string | null, fee: string | null, accountNumber: string | null, countryCode: string | null, expiresAt: string | null, amountRefunded: string | null, paymentReference: string | null, reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, bankInfo: { accountName: string, accountNumber: string, bankName: string, bankCode: string } | null, beneficiary: { accountName: string, accountNumber: string, networkId: string } | null, card: { brand: string, last4: string } | null, history: Array<{ fromStatus: TransactionStatus | null, toStatus: TransactionStatus, reason: string | null, occurredAt: string }> } };
 
 export type RefundFieldsFragment = { reference: string, externalReference: string, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null };
 
@@ -678,25 +678,11 @@ export const SandboxCustomersDocument = new TypedDocumentString(`
 export const TransactionDetailDocument = new TypedDocumentString(`
     query TransactionDetail($r: String!) {
   transaction(reference: $r) {
-    reference
-    externalReference
-    type
-    status
-    failureReason
-    amount
-    currency
-    sourceAmount
-    sourceCurrency
-    destinationAmount
-    destinationCurrency
+    ...TransactionFields
     rate
     fee
-    customerUuid
-    accountType
     accountNumber
     countryCode
-    createdAt
-    completedAt
     expiresAt
     amountRefunded
     paymentReference
@@ -723,7 +709,24 @@ export const TransactionDetailDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<TransactionDetailQuery, TransactionDetailQueryVariables>;
+    fragment TransactionFields on Transaction {
+  reference
+  externalReference
+  type
+  status
+  failureReason
+  amount
+  currency
+  sourceAmount
+  sourceCurrency
+  destinationAmount
+  destinationCurrency
+  customerUuid
+  accountType
+  createdAt
+  updatedAt
+  completedAt
+}`) as unknown as TypedDocumentString<TransactionDetailQuery, TransactionDetailQueryVariables>;
 export const RefundPaymentDocument = new TypedDocumentString(`
     mutation RefundPayment($input: RefundPaymentInput!) {
   refundPayment(input: $input) {

@@ -11,25 +11,11 @@ type Detail = TransactionDetailQuery['transaction'];
 const DETAIL = graphql(`
   query TransactionDetail($r: String!) {
     transaction(reference: $r) {
-      reference
-      externalReference
-      type
-      status
-      failureReason
-      amount
-      currency
-      sourceAmount
-      sourceCurrency
-      destinationAmount
-      destinationCurrency
+      ...TransactionFields
       rate
       fee
-      customerUuid
-      accountType
       accountNumber
       countryCode
-      createdAt
-      completedAt
       expiresAt
       amountRefunded
       paymentReference
