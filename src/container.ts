@@ -219,7 +219,15 @@ export function createServices(infra: Infrastructure): Services {
   });
   const refunds = new RefundService(transactions, reference);
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
-  const webhooks = new WebhookService({ orm, clock, jobs, secretBox, env: config.env });
+  const webhooks = new WebhookService({
+    orm,
+    clock,
+    jobs,
+    outbox,
+    secretBox,
+    env: config.env,
+    deliver: (eventId, attempt) => webhookDispatcher.deliver(eventId, attempt),
+  });
   const webhookDispatcher = new WebhookDispatcher({
     sql,
     clock,

@@ -16,21 +16,28 @@ const { Webhook, WebhookVerificationError } = require('standardwebhooks');
 /**
  * What to do with each event type the service sends (src/modules/outbox/event-types.ts in the
  * gateway). `data` is the record as the REST status endpoint returns it: a KycRecord for
- * customer.kyc.*, a Transaction record for the others. Put your own work here; this example
+ * customer.kyc.*, a Transaction record for a transaction's events, a WebhookTest for webhook.test. Put your own work here; this example
  * describes the event in one line.
  */
 const handlers = Object.freeze({
   'customer.kyc.approved': (kyc) => `customer ${kyc.customer_uuid}: KYC approved, it may now transact`,
   'customer.kyc.rejected': (kyc) => `customer ${kyc.customer_uuid}: KYC rejected (${kyc.rejection_reason ?? 'no reason given'})`,
+  // *.processing and payment.requires_action come only if you chose them (PUT /v1/webhooks/endpoint, event_types).
+  'collection.processing': (t) => `collection ${t.reference} (${t.external_reference}): waiting for ${t.amount} ${t.currency}`,
   'collection.successful': (t) => `collection ${t.reference} (${t.external_reference}): ${t.amount} ${t.currency} received`,
   'collection.failed': (t) => `collection ${t.reference} (${t.external_reference}): failed (${t.failure_reason})`,
   'collection.expired': (t) => `collection ${t.reference} (${t.external_reference}): expired unpaid`,
+  'transfer.processing': (t) => `transfer ${t.reference} (${t.external_reference}): ${t.destination_amount} ${t.destination_currency} on its way`,
   'transfer.successful': (t) => `transfer ${t.reference} (${t.external_reference}): ${t.destination_amount} ${t.destination_currency} paid out`,
   'transfer.failed': (t) => `transfer ${t.reference} (${t.external_reference}): failed (${t.failure_reason})`,
+  'payment.processing': (t) => `payment ${t.reference} (${t.external_reference}): ${t.amount} ${t.currency} being processed`,
+  'payment.requires_action': (t) => `payment ${t.reference} (${t.external_reference}): waiting for the payer (${t.next_action?.type})`,
   'payment.successful': (t) => `payment ${t.reference} (${t.external_reference}): ${t.amount} ${t.currency} paid`,
   'payment.failed': (t) => `payment ${t.reference} (${t.external_reference}): failed (${t.failure_reason})`,
+  'refund.processing': (t) => `refund ${t.reference} of ${t.payment_reference}: ${t.amount} ${t.currency} being given back`,
   'refund.successful': (t) => `refund ${t.reference} of ${t.payment_reference}: ${t.amount} ${t.currency} given back`,
   'refund.failed': (t) => `refund ${t.reference} of ${t.payment_reference}: failed (${t.failure_reason})`,
+  'webhook.test': () => 'test event: this receiver verified it and answered 204',
 });
 
 const SECRET_SHAPE = /^whsec_[A-Za-z0-9+/]+={0,2}$/;

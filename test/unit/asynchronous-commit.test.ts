@@ -30,9 +30,13 @@ describe('asynchronous commit: only a first answer that nothing outside can act 
   const first: StatusChange = { next: txn, from: 'initiating', history: { from: null, reason: 'initiated' } };
   const event = { type: 'collection.failed', merchantId: txn.merchantId, subjectId: txn.reference, payload: {}, id: 'evt_1', createdAt: now } as never;
 
-  it('a processing first answer with no event, posting or page: asynchronous', () => {
+  const processingEvent = { ...(event as object), type: 'collection.processing' } as never;
+
+  it('a processing first answer with no posting or page, and at most its own processing event: asynchronous', () => {
     expect(commitsAsynchronously(first)).toBe(true);
     expect(commitsAsynchronously({ ...first, history: { from: null, reason: 'reconciled' } })).toBe(true);
+    // Issue 24: its event only repeats the request's answer, and its id is derived from the transaction (recorded again, the same event).
+    expect(commitsAsynchronously({ ...first, event: processingEvent })).toBe(true);
   });
 
   it('anything else waits for the disk', () => {
@@ -41,6 +45,7 @@ describe('asynchronous commit: only a first answer that nothing outside can act 
     expect(commitsAsynchronously({ ...first, next: { ...txn, status: 'requires_action', nextActionUrl: 'http://127.0.0.1/3ds' } })).toBe(false);
     expect(commitsAsynchronously({ ...first, next: { ...txn, nextActionUrl: 'http://127.0.0.1/approve' } })).toBe(false);
     expect(commitsAsynchronously({ ...first, event })).toBe(false);
+    expect(commitsAsynchronously({ ...first, event: { ...(processingEvent as object), type: 'transfer.processing' } as never })).toBe(false);
     const posting = { postings: [{ key: 'k', kind: 'settlement', lines: [] }] } as never;
     expect(commitsAsynchronously({ ...first, ledger: posting })).toBe(false);
     expect(commitsAsynchronously({ ...first, ledger: { postings: [], parentClaim: { parentId: txn.id, amount: new Decimal('1') } } })).toBe(false);

@@ -1,5 +1,6 @@
 import { Entity, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_EVENT_TYPES, type SelectableEventType } from '../outbox/event-types';
 
 /** A rotated-out webhook secret (sealed) and when it stops signing (ISO 8601). */
 export interface PreviousWebhookSecret {
@@ -11,6 +12,11 @@ export interface PreviousWebhookSecret {
 export function webhookSecretOverlapUntil(previous: readonly PreviousWebhookSecret[], now: Date): Date | null {
   const live = previous.map((p) => new Date(p.expiresAt)).filter((at) => at > now);
   return live.length === 0 ? null : new Date(Math.max(...live.map((at) => at.getTime())));
+}
+
+/** The event types a merchant receives: its choice, or the default. */
+export function eventTypesOf(merchant: Pick<Merchant, 'webhookEventTypes'>): SelectableEventType[] {
+  return (merchant.webhookEventTypes as SelectableEventType[] | null) ?? [...DEFAULT_EVENT_TYPES];
 }
 
 @Entity({ tableName: 'merchant' })
@@ -34,6 +40,10 @@ export class Merchant {
 
   @Property({ type: 'text', nullable: true })
   webhookUrl: string | null = null;
+
+  /** The event types the merchant chose to receive; null: the default (DEFAULT_EVENT_TYPES). */
+  @Property({ type: 'text[]', nullable: true })
+  webhookEventTypes: string[] | null = null;
 
   /**
    * Secrets rotated out in the last 24 h, sealed, each with its own expiry: each still signs (as an

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { nullableTimestamp, record, timestamp, type RecordOf } from '../../shared/records';
 import type { MerchantCredentials } from './merchant.service';
-import type { Merchant } from './merchant.entity';
+import { eventTypesOf, type Merchant } from './merchant.entity';
+import { SELECTABLE_EVENT_TYPES } from '../outbox/event-types';
 
 export const MerchantRecord = record(
   'Merchant',
@@ -10,6 +11,9 @@ export const MerchantRecord = record(
     name: z.string(),
     client_id: z.string(),
     webhook_url: z.string().nullable(),
+    webhook_event_types: z
+      .array(z.enum(SELECTABLE_EVENT_TYPES))
+      .describe('The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions)'),
     webhook_secret_overlap_until: nullableTimestamp.describe(
       'Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does',
     ),
@@ -48,6 +52,7 @@ export function serializeMerchant(
     name: merchant.name,
     client_id: merchant.clientId,
     webhook_url: merchant.webhookUrl,
+    webhook_event_types: eventTypesOf(merchant),
     webhook_secret_overlap_until: overlapUntil?.toISOString() ?? null,
     ...(admin ? { disabled_at: merchant.disabledAt?.toISOString() ?? null } : {}),
     created_at: merchant.createdAt.toISOString(),

@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { createHash } from 'node:crypto';
 import { Params, executeOnOrm } from '../../db/sql';
 import { runSelects, type JobsSql } from '../../jobs/job-queue';
 import type { Clock } from '../../shared/clock';
 import { timeOrderedBytes } from '../../shared/crypto';
-import type { EventType } from './event-types';
+import { DEFAULT_EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './event-types';
 
 export interface NewEvent {
   merchantId: string;
@@ -39,26 +40,42 @@ export class Outbox {
     private readonly followUps: EventFollowUpsSql,
   ) {}
 
-  /** A new event's id and time. */
-  stamp(event: NewEvent): StampedEvent {
-    return { ...event, id: `evt_${timeOrderedBytes(16).toString('base64url')}`, createdAt: this.clock.now() };
+  /**
+   * A new event's id and time. `once`: the event can happen only once for its subject (a transaction
+   * reaches each status once), so its id is derived from it: recorded again after a lost commit
+   * (transaction.store.ts, `commitsAsynchronously`), it is the same event, with the same `webhook-id`.
+   */
+  stamp(event: NewEvent, once?: { key: string; at: Date }): StampedEvent {
+    return {
+      ...event,
+      id: `evt_${(once ? derivedTimeOrderedBytes(once.key, once.at) : timeOrderedBytes(16)).toString('base64url')}`,
+      createdAt: this.clock.now(),
+    };
   }
 
   /**
    * CTEs that record one event inside the statement making the state change, with its follow-ups.
    * `guard` names an earlier CTE: the event is written only if it returned a row
-   * (the change really happened).
+   * (the change really happened). An event of a type the merchant did not choose is not written
+   * (nor sent); the test event always is.
    */
   eventSql(params: Params, event: StampedEvent, guard?: string): EventSql {
     const now = `${params.p(event.createdAt)}::timestamptz`;
     const id = `${params.p(event.id)}::text`;
+    const merchantId = `${params.p(event.merchantId)}::uuid`;
+    const type = `${params.p(event.type)}::text`;
+    const chosen =
+      event.type === TEST_EVENT_TYPE
+        ? ''
+        : `where exists (select 1 from merchant where id = ${merchantId}
+            and coalesce(${type} = any(webhook_event_types), ${params.p(DEFAULT_TYPES.has(event.type))}::boolean))`;
     const followUps = this.followUps(params, event, { cte: 'outbox_ev', createdAt: now });
     return {
       ctes: [
         `outbox_ev as (
           insert into outbox_event (id, merchant_id, type, subject_id, payload, created_at)
-          select ${id}, ${params.p(event.merchantId)}::uuid, ${params.p(event.type)}::text, ${params.p(event.subjectId)}::text, ${params.p(JSON.stringify(event.payload))}::jsonb, ${now}
-          ${guard ? `from ${guard}` : ''}
+          select ${id}, ${merchantId}, ${type}, ${params.p(event.subjectId)}::text, ${params.p(JSON.stringify(event.payload))}::jsonb, ${now}
+          ${guard ? `from ${guard}` : ''} ${chosen}
           returning id, merchant_id)`,
         ...followUps.ctes,
       ],
@@ -78,4 +95,14 @@ export class Outbox {
     await executeOnOrm(em, `with ${sql.ctes.join(', ')} select ${runSelects(sql.selects)}`, params.values);
     return stamped.id;
   }
+}
+
+const DEFAULT_TYPES: ReadonlySet<string> = new Set(DEFAULT_EVENT_TYPES);
+
+/** 16 bytes: the time (ms) in the first six, as `timeOrderedBytes`, then ten derived from `key`. */
+function derivedTimeOrderedBytes(key: string, at: Date): Buffer {
+  const bytes = Buffer.alloc(16);
+  bytes.writeUIntBE(at.getTime(), 0, 6);
+  createHash('sha256').update(key, 'utf8').digest().copy(bytes, 6, 0, 10);
+  return bytes;
 }

@@ -1,6 +1,7 @@
 import type { KycRecord, KycService } from '../kyc/kyc.service';
 import type { Balance, LedgerService } from '../ledger/ledger.service';
 import { fromWire, type Transaction } from '../transactions/transaction.record';
+import type { TransactionStatus } from '../transactions/transaction.state';
 import { mapAsyncIterator } from '../../shared/async-iterator';
 import { merchantEvents } from '../../events/merchant-events';
 import { Topic, type PubSub } from '../../events/pubsub';
@@ -23,13 +24,20 @@ export class SubscriptionService {
     return mapAsyncIterator(events, (e) => this.ledger.balance(merchantId, e.currency));
   }
 
-  /** All of the merchant's transactions, or one (by the service's reference or the merchant's). */
-  async transactionChanges(merchantId: string, reference?: string | null): Promise<AsyncIterableIterator<Transaction>> {
+  /**
+   * All of the merchant's transactions, or one (by the service's reference or the merchant's); every
+   * status each reaches (its creation's `processing` or `requires_action` too), or only `statuses`.
+   */
+  async transactionChanges(
+    merchantId: string,
+    reference?: string | null,
+    statuses?: readonly TransactionStatus[] | null,
+  ): Promise<AsyncIterableIterator<Transaction>> {
     const events = await merchantEvents(
       this.pubsub,
       Topic.TransactionStatusChanged,
       merchantId,
-      (e) => !reference || e.reference === reference || e.externalReference === reference,
+      (e) => (!reference || e.reference === reference || e.externalReference === reference) && (!statuses || statuses.includes(e.transaction.status)),
     );
     return mapAsyncIterator(events, async (e) => fromWire(e.transaction));
   }

@@ -218,14 +218,16 @@ export class TransactionService {
       'followUps' in answer
         ? answer.followUps.map((f) => ({ name: f.name, payload: { transactionId: txn.id }, delayMs: f.delayMs, key: `${f.name}:${txn.id}` }))
         : [];
-    const event = final ? this.eventFor(next) : undefined;
+    // Every answer is an event: a final one, or the transaction's progress (`*.processing`, `payment.requires_action`),
+    // which the statement records only for a merchant who chose it.
+    const event = this.eventFor(next);
     const ledger = this.handlerOf(txn.kind).ledger(next);
     const change: StatusChange = { next, from: 'initiating', history: { from: null, reason }, event, jobs, ledger };
     // Durability test only: the asynchronous commit lost to a PostgreSQL crash after the answer went out.
     if (this.deps.faults.loses('lose-asynchronous-commit') && commitsAsynchronously(change)) return next;
     const changed = await this.deps.store.applyChange(change);
     if (!changed) return null;
-    this.afterChange(next, event !== undefined, ledger);
+    this.afterChange(next, ledger);
     return next;
   }
 
@@ -496,23 +498,25 @@ export class TransactionService {
     });
     if (!changed) return null;
     this.deps.logger.info({ merchantId: txn.merchantId, reference: txn.reference, from: txn.status, to, source }, 'transaction status changed');
-    this.afterChange(next, true, ledger);
+    this.afterChange(next, ledger);
     return next;
   }
 
+  /**
+   * The event of the status `next` has reached. A transaction reaches each status once, so the
+   * event's id is derived from it and its status: recorded again after a lost asynchronous commit
+   * (reconciliation), it is the same event.
+   */
   private eventFor(next: Transaction) {
-    return this.deps.outbox.stamp({
-      merchantId: next.merchantId,
-      type: `${next.kind}.${next.status}` as EventType,
-      subjectId: next.reference,
-      payload: serializeTransaction(next),
-    });
+    return this.deps.outbox.stamp(
+      { merchantId: next.merchantId, type: `${next.kind}.${next.status}` as EventType, subjectId: next.reference, payload: serializeTransaction(next) },
+      { key: `${next.id}:${next.status}`, at: next.createdAt },
+    );
   }
 
   /** After a commit: tell subscribers (with the record, so they need not read it again). The store woke the workers. */
-  private afterChange(next: Transaction, statusEvent: boolean, ledger: LedgerEffect = NO_LEDGER_EFFECT): void {
+  private afterChange(next: Transaction, ledger: LedgerEffect = NO_LEDGER_EFFECT): void {
     this.ledgerChanged(next, ledger);
-    if (!statusEvent) return;
     publishAfterCommit(this.deps.pubsub, this.deps.logger, Topic.TransactionStatusChanged, {
       merchantId: next.merchantId,
       reference: next.reference,

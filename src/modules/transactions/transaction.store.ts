@@ -342,11 +342,14 @@ const ASYNCHRONOUS_COMMIT = `set_config('synchronous_commit', 'off', true)`;
 
 /**
  * Whether a change may commit asynchronously: only the first answer of an initiation (or of its reconciliation) that
- * leaves the transaction `processing`, with no page for the payer, and publishes and posts nothing. If a PostgreSQL
+ * leaves the transaction `processing`, with no page for the payer, and posts nothing. If a PostgreSQL
  * crash loses that commit, the database is as it was after the insert (WAL is replayed in order, so nothing later
  * survives without it): the row is `initiating` with its reconciliation marker, and reconciliation asks the provider
  * again with the same key, as after a crash of our own process (docs/design.md, "Asynchronous commit of the first answer").
- * A change that publishes an event, moves money in the books or hands the payer a page commits synchronously:
+ * Its event (`<kind>.processing`, for a merchant who chose it) says only what the answer to the request already said,
+ * and has an id derived from the transaction (`Outbox.stamp`): recorded again by reconciliation, it is the same event,
+ * with the same `webhook-id`, so a receiver that saw it once sees a duplicate it already drops.
+ * A change that decides the transaction, moves money in the books or hands the payer a page commits synchronously:
  * something outside may act on it.
  */
 export function commitsAsynchronously(change: StatusChange): boolean {
@@ -355,7 +358,7 @@ export function commitsAsynchronously(change: StatusChange): boolean {
     change.from === 'initiating' &&
     change.next.status === 'processing' &&
     change.next.nextActionUrl === null &&
-    change.event === undefined &&
+    (change.event === undefined || change.event.type === `${change.next.kind}.processing`) &&
     ledger.postings.length === 0 &&
     ledger.parentClaim === undefined
   );

@@ -12,7 +12,10 @@ const deliveryStatus = z.enum(['pending', 'delivered', 'failed']).nullable().des
 const eventSummary = {
   id: z.string().describe('`evt_…`; also the `webhook-id` header of every delivery'),
   type: z.enum(EVENT_TYPES),
-  reference: z.string().nullable().describe('The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.*'),
+  reference: z
+    .string()
+    .nullable()
+    .describe('The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.* and webhook.test'),
   customer_uuid: z.string().nullable().describe('The customer the event is about (customer.kyc.*); null for a transaction’s event'),
   created_at: timestamp,
   delivery_status: deliveryStatus,
@@ -28,10 +31,31 @@ export const WebhookEventSummaryRecord = record('WebhookEventSummary', z.object(
  * REST door shows it (a Transaction for collection.*, transfer.*, payment.* and refund.* events, a
  * KycRecord for customer.kyc.*).
  */
+export const WebhookTestRecord = record(
+  'WebhookTest',
+  z.object({
+    test: z.literal(true),
+    message: z.string(),
+    merchant_id: z.uuid(),
+    requested_at: timestamp,
+  }),
+  'The data of a `webhook.test` event: it is about nothing; your receiver checks the signature and answers 2xx.',
+);
+
+/** The test event's data (`POST /v1/webhooks/test-event`). */
+export function testEventData(merchantId: string, requestedAt: Date): RecordOf<typeof WebhookTestRecord> {
+  return {
+    test: true,
+    message: 'A test event sent on request: verify its signature and answer 2xx. No transaction or customer is involved.',
+    merchant_id: merchantId,
+    requested_at: requestedAt.toISOString(),
+  };
+}
+
 const WebhookPayload = z
-  .union([TransactionRecord, KycRecordSchema])
+  .union([TransactionRecord, KycRecordSchema, WebhookTestRecord])
   .describe(
-    'The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*) or a KycRecord (customer.kyc.*)',
+    'The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*), a KycRecord (customer.kyc.*), or a WebhookTest (webhook.test)',
   );
 
 export const WebhookEventRecord = record(

@@ -11,7 +11,9 @@ import { EVENT_ID, afterCursor, pageRequestSchema, toPage, type Page } from '../
 import { parseInput, type Command } from '../../shared/validation';
 import { Merchant } from '../merchants/merchant.entity';
 import { newWebhookSecret } from '../merchants/merchant.service';
-import { EVENT_TYPES } from '../outbox/event-types';
+import { EVENT_TYPES, SELECTABLE_EVENT_TYPES, TEST_EVENT_TYPE } from '../outbox/event-types';
+import type { Outbox } from '../outbox/outbox';
+import { testEventData } from './webhook.serializer';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { assertWebhookUrlAllowed } from './url-policy';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
@@ -22,7 +24,16 @@ const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** Rotated-out secrets that may sign at once (each delivery carries one signature per secret). */
 const MAX_OVERLAPPING_SECRETS = 10;
 
-export const endpointSchema = z.object({ url: z.union([withoutCardNumberIn(z.string()), z.null()], { error: 'is required (a URL, or null to remove)' }) });
+export const endpointSchema = z.object({
+  url: z.union([withoutCardNumberIn(z.string()), z.null()], { error: 'is required (a URL, or null to remove)' }),
+  eventTypes: z
+    .array(z.enum(SELECTABLE_EVENT_TYPES, { error: 'is not an event type you can choose' }), { error: 'must be a list of event types, or null' })
+    .min(1, 'must name at least one event type (null: the default)')
+    .nullish()
+    .describe(
+      'The event types recorded and sent to you. Omitted: unchanged. Null: the default, final statuses and KYC decisions. Add `*.processing` and `payment.requires_action` to hear of each transaction as it is created.',
+    ),
+});
 export type EndpointCommand = Command<typeof endpointSchema>;
 export const eventListSchema = pageRequestSchema.extend({ type: z.enum(EVENT_TYPES, { error: 'is not an event type' }).nullish() });
 export type EventListQuery = Command<typeof eventListSchema>;
@@ -37,8 +48,11 @@ export interface WebhookServiceDeps {
   orm: Orm;
   clock: Clock;
   jobs: WebhookJobQueue;
+  outbox: Outbox;
   secretBox: SecretBox;
   env: PaymentsEnv;
+  /** Makes one delivery attempt now (WebhookDispatcher.deliver); throws when another worker holds it. */
+  deliver: (eventId: string, attempt: number) => Promise<void>;
 }
 
 /** The merchant's webhook settings (endpoint, secret rotation) and its event log. */
@@ -46,11 +60,13 @@ export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
 
   async setEndpoint(merchantId: string, command: EndpointCommand): Promise<Merchant> {
-    const { url } = parseInput(endpointSchema, command);
+    const { url, eventTypes } = parseInput(endpointSchema, command);
     const checked = url === null ? null : (await assertWebhookUrlAllowed(url, this.deps.env)).toString();
     const em = this.deps.orm.em.fork();
     const merchant = await em.findOneOrFail(Merchant, { id: merchantId });
     merchant.webhookUrl = checked;
+    // In the service's order, each once.
+    if (eventTypes !== undefined) merchant.webhookEventTypes = eventTypes === null ? null : SELECTABLE_EVENT_TYPES.filter((t) => eventTypes.includes(t));
     merchant.updatedAt = this.deps.clock.now();
     await em.flush();
     return merchant;
@@ -100,6 +116,25 @@ export class WebhookService {
     const delivery = await em.findOne(WebhookDelivery, { eventId });
     const attempts = await em.find(WebhookAttempt, { eventId }, { orderBy: { id: 'asc' } });
     return { event, delivery, attempts };
+  }
+
+  /**
+   * A `webhook.test` event, recorded and sent now, so that an integrator can check a receiver without
+   * making a transaction. It goes the way of every event (signed with each live secret, in the
+   * attempt log, retried on the schedule when it fails); its first attempt is made within this
+   * request, so the answer shows how the endpoint answered. Its delivery job, queued with it, finds
+   * that attempt made and sends nothing, unless this process died first.
+   */
+  async sendTestEvent(merchantId: string): Promise<EventWithDelivery & { attempts: WebhookAttempt[] }> {
+    const eventId = await this.deps.orm.em.fork().transactional(async (em) => {
+      const merchant = await em.findOneOrFail(Merchant, { id: merchantId });
+      if (!merchant.webhookUrl) throw new AppError('INVALID_STATE', 'No webhook endpoint is configured; set one, then send a test event');
+      const now = this.deps.clock.now();
+      return this.deps.outbox.record(em, { merchantId, type: TEST_EVENT_TYPE, subjectId: merchantId, payload: testEventData(merchantId, now) });
+    });
+    // Refused only when a worker claimed it first (its job is queued with the event): the answer then shows the attempt in flight.
+    await this.deps.deliver(eventId, 1).catch(() => undefined);
+    return this.getEvent(merchantId, eventId, this.deps.orm.em.fork());
   }
 
   /**

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { request } from '../../helpers/http';
 import { DIST_CLI, assertBuilt, runCli, cleanEnv, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
+import { DEFAULT_EVENT_TYPES } from '../../../src/modules/outbox/event-types';
 
 interface Banner {
   merchant_id: string;
@@ -67,6 +68,7 @@ describe('demo:credentials CLI (sandbox, against a running service)', () => {
       name: 'Demo Merchant',
       client_id: banner.client_id,
       webhook_url: null,
+      webhook_event_types: [...DEFAULT_EVENT_TYPES],
       webhook_secret_overlap_until: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
 import { createTestDatabase } from '../../helpers/database';
 import { request } from '../../helpers/http';
+import { DEFAULT_EVENT_TYPES } from '../../../src/modules/outbox/event-types';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -67,6 +68,7 @@ describe('REST merchants', () => {
           client_secret: expect.stringMatching(/^sk_/),
           webhook_secret: expect.stringMatching(WEBHOOK_SECRET),
           webhook_url: null,
+          webhook_event_types: [...DEFAULT_EVENT_TYPES],
           webhook_secret_overlap_until: null,
           created_at: expect.stringMatching(ISO),
           updated_at: expect.stringMatching(ISO),
@@ -199,6 +201,7 @@ describe('REST merchants', () => {
           name: 'Profile Co',
           client_id: created.client_id,
           webhook_url: null,
+          webhook_event_types: [...DEFAULT_EVENT_TYPES],
           webhook_secret_overlap_until: null,
           created_at: created.created_at,
           updated_at: expect.stringMatching(ISO),

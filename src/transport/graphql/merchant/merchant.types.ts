@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import type { Merchant } from '../../../modules/merchants/merchant.entity';
+import { eventTypesOf, type Merchant } from '../../../modules/merchants/merchant.entity';
 
 @ObjectType('Merchant', { description: 'The authenticated merchant. Secrets are never readable.' })
 export class MerchantObject {
@@ -17,6 +17,12 @@ export class MerchantObject {
 
   @Field(() => String, { nullable: true, description: 'Where webhooks are delivered; null until configured.' })
   webhookUrl!: string | null;
+
+  @Field(() => [String], {
+    description:
+      'The event types recorded and sent to you, e.g. "collection.successful" (the default until you choose: final statuses and KYC decisions). See webhookEventTypes.',
+  })
+  webhookEventTypes!: string[];
 
   @Field(() => Date, {
     nullable: true,
@@ -37,6 +43,7 @@ export class MerchantObject {
       name: merchant.name,
       clientId: merchant.clientId,
       webhookUrl: merchant.webhookUrl,
+      webhookEventTypes: eventTypesOf(merchant),
       webhookSecretOverlapUntil,
       createdAt: merchant.createdAt,
       updatedAt: merchant.updatedAt,

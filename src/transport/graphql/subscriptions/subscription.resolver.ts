@@ -3,6 +3,8 @@ import type { PaymentsEnv } from '../../../config';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import type { KycRecord } from '../../../modules/kyc/kyc.service';
 import type { Transaction } from '../../../modules/transactions/transaction.record';
+import type { TransactionStatus } from '../../../modules/transactions/transaction.state';
+import { TransactionStatusEnum } from '../enums';
 import { AppError } from '../../../shared/errors';
 import type { GraphQLContext } from '../context';
 import { KycObject } from '../customers/customer.types';
@@ -27,10 +29,17 @@ export class SubscriptionResolver {
   ) {}
 
   @Subscription(() => TransactionObject, {
-    description: 'Status changes of your transactions (one, by reference or external reference, or all when omitted), after they commit.',
-    subscribe: ({ args, context }) => streams(context as GraphQLContext).transactionChanges((context as GraphQLContext).auth.merchantId, args.reference),
+    description:
+      'Your transactions as they change (one, by reference or external reference, or all when omitted), after each change commits: its creation (PROCESSING, or REQUIRES_ACTION for a card payment awaiting 3-D Secure) and its final status. `statuses` keeps only those, e.g. [SUCCESSFUL, FAILED, EXPIRED] for final statuses only.',
+    subscribe: ({ args, context }) =>
+      streams(context as GraphQLContext).transactionChanges((context as GraphQLContext).auth.merchantId, args.reference, args.statuses),
   })
-  transactionStatusChanged(@Root() transaction: Transaction, @Arg('reference', () => String, { nullable: true }) _reference?: string): TransactionObject {
+  transactionStatusChanged(
+    @Root() transaction: Transaction,
+    @Arg('reference', () => String, { nullable: true }) _reference?: string,
+    @Arg('statuses', () => [TransactionStatusEnum], { nullable: true, description: 'Only changes to these statuses; every change when omitted.' })
+    _statuses?: TransactionStatus[] | null,
+  ): TransactionObject {
     return TransactionObject.from(transaction, this.services.reference);
   }
 

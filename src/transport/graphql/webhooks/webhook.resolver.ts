@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { MerchantService } from '../../../modules/merchants/merchant.service';
 import type { WebhookService } from '../../../modules/webhooks/webhook.service';
-import { EVENT_TYPES, type EventType } from '../../../modules/outbox/event-types';
+import { EVENT_TYPES, type EventType, type SelectableEventType } from '../../../modules/outbox/event-types';
 import type { GraphQLContext } from '../context';
 import { MerchantObject } from '../merchant/merchant.types';
 import { toConnection } from '../relay';
@@ -19,9 +19,22 @@ export class WebhookResolver {
     description:
       'Sets where webhooks are delivered; null removes the endpoint. Production: https only, and the host must not resolve to a loopback, private, link-local or other reserved address.',
   })
-  async setWebhookEndpoint(@Ctx() ctx: GraphQLContext, @Arg('url', () => String, { nullable: true }) url?: string | null): Promise<MerchantObject> {
-    // An omitted argument stays undefined, and the service refuses it: only an explicit null removes the endpoint.
-    const merchant = await this.services.webhooks.setEndpoint(ctx.auth.merchantId, { url: url as string | null });
+  async setWebhookEndpoint(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('url', () => String, { nullable: true }) url?: string | null,
+    @Arg('eventTypes', () => [String], {
+      nullable: true,
+      description:
+        'The event types recorded and sent to you (see webhookEventTypes; all but "webhook.test"). Omitted: unchanged. Null: the default, final statuses and KYC decisions. Add "collection.processing" and the like, and "payment.requires_action", to hear of each transaction as it is created.',
+    })
+    eventTypes?: string[] | null,
+  ): Promise<MerchantObject> {
+    // An omitted url stays undefined, and the service refuses it: only an explicit null removes the endpoint.
+    // The event types are Strings here (they have dots, which enum values cannot); the service checks them.
+    const merchant = await this.services.webhooks.setEndpoint(ctx.auth.merchantId, {
+      url: url as string | null,
+      eventTypes: eventTypes as SelectableEventType[] | null | undefined,
+    });
     return MerchantObject.from(merchant, this.services.merchants.webhookSecretOverlapUntil(merchant));
   }
 
@@ -35,6 +48,15 @@ export class WebhookResolver {
   @Mutation(() => WebhookEventObject, { description: 'Delivers the event again now, with the same webhook-id, whatever its delivery status.' })
   async resendWebhookEvent(@Arg('id', () => String) id: string, @Ctx() ctx: GraphQLContext): Promise<WebhookEventObject> {
     const detail = await this.services.webhooks.resend(ctx.auth.merchantId, id);
+    return WebhookEventObject.from(detail, detail.attempts);
+  }
+
+  @Mutation(() => WebhookEventObject, {
+    description:
+      'Records a "webhook.test" event and makes its first delivery attempt now, signed like every event: checks your receiver without making a transaction. The answer carries that attempt (your endpoint’s status code, or the error).',
+  })
+  async sendWebhookTestEvent(@Ctx() ctx: GraphQLContext): Promise<WebhookEventObject> {
+    const detail = await this.services.webhooks.sendTestEvent(ctx.auth.merchantId);
     return WebhookEventObject.from(detail, detail.attempts);
   }
 

@@ -73,6 +73,17 @@ const resendWebhookEvent = operation({
   errors: { NOT_FOUND: 'no event of yours has this id', INVALID_STATE: 'no webhook endpoint is set' },
 });
 
+const sendWebhookTestEvent = operation({
+  operationId: 'sendWebhookTestEvent',
+  tag: 'Webhooks',
+  access: 'bearer',
+  summary: 'Send a test event to your endpoint',
+  description:
+    'Records a `webhook.test` event and makes its first delivery attempt now, signed like every event, so that you can check your receiver without making a transaction. The answer is the event with that attempt (`attempts[0]`: your endpoint’s status code, or the error). A failed attempt is retried on the usual schedule.',
+  ok: { status: 201, message: 'Test event sent', data: WebhookEventRecord },
+  errors: { INVALID_STATE: 'no webhook endpoint is set' },
+});
+
 type IdParams = { Params: { id: string } };
 
 /** Webhook endpoint, secret rotation, and the event log (CONTRACT §2, §8); bearer-protected. */
@@ -97,6 +108,10 @@ export async function webhookRoutes(app: FastifyInstance, { services }: { servic
       page.items.map((i) => serializeEventSummary(i.node)),
       { meta: pageMeta(page) },
     );
+  });
+
+  app.post('/webhooks/test-event', sendWebhookTestEvent.route, async (request, reply) => {
+    return sendWebhookTestEvent.send(reply, serializeEvent(await services.webhooks.sendTestEvent(authOf(request).merchantId)));
   });
 
   app.get<IdParams>('/webhooks/events/:id', getWebhookEvent.route, async (request, reply) => {
