@@ -112,6 +112,13 @@ describe('examples/webhook-receiver against the service', () => {
     expect(linesFor('refused', eventId)).toEqual([]);
   });
 
+  it('a test event (POST /v1/webhooks/test-event) checks it without a transaction: handled once, and the answer shows its 204', async () => {
+    const sent = await request(app.url, 'POST', '/v1/webhooks/test-event', { token });
+    expect(sent.status).toBe(201);
+    expect(attemptsOf(sent.body.data)).toEqual([[1, 204, true]]);
+    expect(await handledOnce(sent.body.data.id)).toEqual([`handled ${sent.body.data.id} webhook.test: test event: this receiver verified it and answered 204`]);
+  });
+
   it('refuses a wrong, stale or missing signature and a changed body with 401; a refused webhook-id is not remembered', async () => {
     const id = `evt_example_${randomBytes(8).toString('hex')}`;
     const body = JSON.stringify({
