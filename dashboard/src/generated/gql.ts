@@ -37,6 +37,9 @@ type Documents = {
     "\n  subscription TransactionStatusChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      status\n    }\n  }\n": typeof types.TransactionStatusChangedDocument,
     "\n  mutation SimulateTransaction($r: String!, $o: SimulationOutcome!) {\n    simulateTransaction(reference: $r, outcome: $o) {\n      status\n    }\n  }\n": typeof types.SimulateTransactionDocument,
     "\n  query Transactions($filter: TransactionFilter, $first: Int, $after: String) {\n    transactions(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...TransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.TransactionsDocument,
+    "\n  query WebhookSettings {\n    merchant {\n      webhookUrl\n      webhookEventTypes\n    }\n    webhookEventTypes\n  }\n": typeof types.WebhookSettingsDocument,
+    "\n  mutation ChooseWebhookEventTypes($url: String, $eventTypes: [String!]) {\n    setWebhookEndpoint(url: $url, eventTypes: $eventTypes) {\n      webhookUrl\n      webhookEventTypes\n    }\n  }\n": typeof types.ChooseWebhookEventTypesDocument,
+    "\n  mutation SendWebhookTestEvent {\n    sendWebhookTestEvent {\n      id\n      deliveryStatus\n      attempts {\n        statusCode\n        latencyMs\n        success\n        error\n      }\n    }\n  }\n": typeof types.SendWebhookTestEventDocument,
     "\n  fragment WebhookEventRow on WebhookEvent {\n    id\n    type\n    reference\n    customerUuid\n    createdAt\n    deliveryStatus\n    attemptCount\n    deliveredAt\n    nextAttemptAt\n  }\n": typeof types.WebhookEventRowFragmentDoc,
     "\n  fragment WebhookEventFull on WebhookEvent {\n    ...WebhookEventRow\n    data\n    attempts {\n      attemptNumber\n      attemptedAt\n      url\n      statusCode\n      latencyMs\n      success\n      error\n    }\n  }\n": typeof types.WebhookEventFullFragmentDoc,
     "\n  query WebhookEventTypes {\n    webhookEventTypes\n  }\n": typeof types.WebhookEventTypesDocument,
@@ -75,6 +78,9 @@ const documents: Documents = {
     "\n  subscription TransactionStatusChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      status\n    }\n  }\n": types.TransactionStatusChangedDocument,
     "\n  mutation SimulateTransaction($r: String!, $o: SimulationOutcome!) {\n    simulateTransaction(reference: $r, outcome: $o) {\n      status\n    }\n  }\n": types.SimulateTransactionDocument,
     "\n  query Transactions($filter: TransactionFilter, $first: Int, $after: String) {\n    transactions(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...TransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.TransactionsDocument,
+    "\n  query WebhookSettings {\n    merchant {\n      webhookUrl\n      webhookEventTypes\n    }\n    webhookEventTypes\n  }\n": types.WebhookSettingsDocument,
+    "\n  mutation ChooseWebhookEventTypes($url: String, $eventTypes: [String!]) {\n    setWebhookEndpoint(url: $url, eventTypes: $eventTypes) {\n      webhookUrl\n      webhookEventTypes\n    }\n  }\n": types.ChooseWebhookEventTypesDocument,
+    "\n  mutation SendWebhookTestEvent {\n    sendWebhookTestEvent {\n      id\n      deliveryStatus\n      attempts {\n        statusCode\n        latencyMs\n        success\n        error\n      }\n    }\n  }\n": types.SendWebhookTestEventDocument,
     "\n  fragment WebhookEventRow on WebhookEvent {\n    id\n    type\n    reference\n    customerUuid\n    createdAt\n    deliveryStatus\n    attemptCount\n    deliveredAt\n    nextAttemptAt\n  }\n": types.WebhookEventRowFragmentDoc,
     "\n  fragment WebhookEventFull on WebhookEvent {\n    ...WebhookEventRow\n    data\n    attempts {\n      attemptNumber\n      attemptedAt\n      url\n      statusCode\n      latencyMs\n      success\n      error\n    }\n  }\n": types.WebhookEventFullFragmentDoc,
     "\n  query WebhookEventTypes {\n    webhookEventTypes\n  }\n": types.WebhookEventTypesDocument,
@@ -179,6 +185,18 @@ export function graphql(source: "\n  mutation SimulateTransaction($r: String!, $
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Transactions($filter: TransactionFilter, $first: Int, $after: String) {\n    transactions(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...TransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): typeof import('./graphql').TransactionsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WebhookSettings {\n    merchant {\n      webhookUrl\n      webhookEventTypes\n    }\n    webhookEventTypes\n  }\n"): typeof import('./graphql').WebhookSettingsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ChooseWebhookEventTypes($url: String, $eventTypes: [String!]) {\n    setWebhookEndpoint(url: $url, eventTypes: $eventTypes) {\n      webhookUrl\n      webhookEventTypes\n    }\n  }\n"): typeof import('./graphql').ChooseWebhookEventTypesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SendWebhookTestEvent {\n    sendWebhookTestEvent {\n      id\n      deliveryStatus\n      attempts {\n        statusCode\n        latencyMs\n        success\n        error\n      }\n    }\n  }\n"): typeof import('./graphql').SendWebhookTestEventDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -296,6 +296,24 @@ export type TransactionsQueryVariables = Exact<{
 
 export type TransactionsQuery = { transactions: { edges: Array<{ node: { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
+export type WebhookSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WebhookSettingsQuery = { webhookEventTypes: Array<string>, merchant: { webhookUrl: string | null, webhookEventTypes: Array<string> } };
+
+export type ChooseWebhookEventTypesMutationVariables = Exact<{
+  url?: string | null | undefined;
+  eventTypes?: Array<string> | string | null | undefined;
+}>;
+
+
+export type ChooseWebhookEventTypesMutation = { setWebhookEndpoint: { webhookUrl: string | null, webhookEventTypes: Array<string> } };
+
+export type SendWebhookTestEventMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SendWebhookTestEventMutation = { sendWebhookTestEvent: { id: string, deliveryStatus: WebhookDeliveryStatus | null, attempts: Array<{ statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> } };
+
 export type WebhookEventRowFragment = { id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null };
 
 export type WebhookEventFullFragment = { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> };
@@ -801,6 +819,37 @@ export const TransactionsDocument = new TypedDocumentString(`
   updatedAt
   completedAt
 }`) as unknown as TypedDocumentString<TransactionsQuery, TransactionsQueryVariables>;
+export const WebhookSettingsDocument = new TypedDocumentString(`
+    query WebhookSettings {
+  merchant {
+    webhookUrl
+    webhookEventTypes
+  }
+  webhookEventTypes
+}
+    `) as unknown as TypedDocumentString<WebhookSettingsQuery, WebhookSettingsQueryVariables>;
+export const ChooseWebhookEventTypesDocument = new TypedDocumentString(`
+    mutation ChooseWebhookEventTypes($url: String, $eventTypes: [String!]) {
+  setWebhookEndpoint(url: $url, eventTypes: $eventTypes) {
+    webhookUrl
+    webhookEventTypes
+  }
+}
+    `) as unknown as TypedDocumentString<ChooseWebhookEventTypesMutation, ChooseWebhookEventTypesMutationVariables>;
+export const SendWebhookTestEventDocument = new TypedDocumentString(`
+    mutation SendWebhookTestEvent {
+  sendWebhookTestEvent {
+    id
+    deliveryStatus
+    attempts {
+      statusCode
+      latencyMs
+      success
+      error
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SendWebhookTestEventMutation, SendWebhookTestEventMutationVariables>;
 export const WebhookEventTypesDocument = new TypedDocumentString(`
     query WebhookEventTypes {
   webhookEventTypes

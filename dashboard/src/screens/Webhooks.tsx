@@ -3,6 +3,7 @@ import { graphql } from '../generated';
 import type { WebhookEventRowFragment } from '../generated/graphql';
 import { gql } from '../session';
 import { Empty, ErrorText, Link, Loading, StatusBadge, useLoad, when } from '../ui';
+import { EventTypeChoice, TestEventButton } from './WebhookSettings';
 
 type Row = WebhookEventRowFragment;
 graphql(`
@@ -156,6 +157,9 @@ export function Webhooks() {
     <section aria-labelledby="wh-title">
       <h2 id="wh-title">Webhooks</h2>
       <Endpoint />
+      <TestEventButton />
+      <h3>Event types</h3>
+      <EventTypeChoice />
       <h3>Event log</h3>
       <form className="filters" aria-label="Filter events" onSubmit={(e) => e.preventDefault()}>
         <label>
@@ -170,7 +174,9 @@ export function Webhooks() {
       </form>
       <ErrorText error={error} />
       {rows === null && !error && <Loading what="events" />}
-      {rows?.length === 0 && <Empty>No events yet. They are recorded when a transaction or a KYC review is decided.</Empty>}
+      {rows?.length === 0 && (
+        <Empty>No events yet. They are recorded when a transaction or a KYC review is decided (and, if you chose them, when a transaction is created).</Empty>
+      )}
       {rows && rows.length > 0 && (
         <ul className="rows" aria-label="Events">
           {rows.map((e) => (
