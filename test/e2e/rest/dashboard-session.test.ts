@@ -113,6 +113,15 @@ describe('dashboard session routes', () => {
     expect(await eventually(async () => (await profile(third.res.body.data.access_token)).status === 401)).toBe(true);
   });
 
+  it('two refreshes with one cookie at once: one rotates, the other is reuse and ends the family (why the page takes turns)', async () => {
+    const { cookie } = await signIn();
+    const both = await Promise.all([refresh(cookie), refresh(cookie)]);
+    expect(both.map((r) => r.res.status).sort()).toEqual([200, 401]);
+    const winner = both.find((r) => r.res.status === 200)!;
+    expect(await eventually(async () => (await profile(winner.res.body.data.access_token)).status === 401)).toBe(true);
+    expect((await refresh(winner.cookie)).res.status).toBe(401);
+  });
+
   it('refresh without a cookie (or with junk in it) is 401 INVALID_TOKEN in the envelope, never a 500', async () => {
     for (const cookie of [undefined, 'junk', `rt_${'x'.repeat(500)}`, 'rt_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
       const { res } = await refresh(cookie);
