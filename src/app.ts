@@ -23,6 +23,7 @@ import type { Logger } from './shared/logger';
 import { Metrics } from './observability/metrics';
 import { registerObservability, type Observability } from './transport/observability.routes';
 import { dashboardRoutes } from './transport/dashboard/dashboard.routes';
+import { dashboardSessionRoutes } from './transport/dashboard/dashboard-session.routes';
 
 /**
  * One access line per request, written when it completes (method, route, status,
@@ -133,7 +134,8 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     degraded: unservedRoutes(services),
   });
   await fastify.register(restV1, { prefix: '/v1', services, config, rateLimits });
-  // The merchant dashboard's files (a single-page app on the GraphQL API), from memory.
+  // The merchant dashboard's session (its refresh token in an HttpOnly cookie), then its files (a single-page app on the GraphQL API), from memory.
+  await fastify.register(dashboardSessionRoutes, { services, rateLimits });
   await fastify.register(dashboardRoutes);
 
   const schema = await buildGraphQLSchema(services, config.env);

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { graphql } from './generated';
 import type { MeQuery } from './generated/graphql';
 import { usePath } from './router';
-import { gql, onSessionChange, signOut, signedIn } from './session';
+import { gql, onSessionChange, resumingSession, signOut, signedIn } from './session';
 import { Link } from './ui';
 import { SignIn } from './screens/SignIn';
 import { Transactions } from './screens/Transactions';
@@ -37,7 +37,7 @@ export function App() {
 
   // The 3-D Secure page returns the cardholder here, in its own tab: no session needed.
   if (path.startsWith('/payments/return')) return <PaymentReturn />;
-  if (!signedIn()) return <SignIn />;
+  if (!signedIn()) return resumingSession() ? <p role="status">Loading…</p> : <SignIn />;
   if (!me) return <p role="status">Loading…</p>;
 
   const sandbox = me.environment === 'SANDBOX';

@@ -3,25 +3,33 @@ import { Client as UrqlClient, fetchExchange, subscriptionExchange, type AnyVari
 import { createClient, type Client } from 'graphql-ws';
 
 /**
- * The signed-in session: tokens live in this module's memory only (never localStorage,
- * sessionStorage, a cookie or a URL), so a reload or a closed tab signs out. The access
- * token is refreshed (refresh tokens rotate: the newest is kept) a minute before it expires;
- * sign-out revokes the family. Data goes through GraphQL and graphql-ws (one urql client,
- * typed documents from ./generated); tokens through the API's OAuth endpoints.
+ * The signed-in session. The refresh token lives in an HttpOnly, SameSite=Strict cookie that the
+ * service sets on its dashboard session routes (/dashboard/session, the only path it is sent to):
+ * no script here, or injected, can read it, and it outlives a reload. The access token lives in
+ * this module's memory only (never localStorage, sessionStorage, a readable cookie or a URL). On
+ * load the page asks the refresh route for an access token, silently; without a session it shows
+ * the sign-in form. The access token is refreshed a minute before it expires (each refresh rotates
+ * the cookie's token); sign-out revokes the family and clears the cookie. Data goes through
+ * GraphQL and graphql-ws (one urql client, typed documents from ./generated).
  */
 
-interface Tokens {
-  accessToken: string;
-  refreshToken: string;
+interface Access {
+  token: string;
   expiresAt: number;
 }
 
 type Listener = () => void;
 
-let tokens: Tokens | null = null;
+/** The session routes (src/transport/dashboard/dashboard-session.routes.ts). */
+const SESSION = '/dashboard/session';
+
+let access: Access | null = null;
+let resuming = false;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 let socket: Client | null = null;
 const listeners = new Set<Listener>();
+/** Tells this origin's other tabs that the session ended here, so they show the sign-in form at once. */
+const tabs = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('dashboard-session');
 
 export class ApiError extends Error {
   constructor(
@@ -35,16 +43,26 @@ export class ApiError extends Error {
 
 const notify = () => listeners.forEach((l) => l());
 
-/** Called when the session starts, is refreshed (a new socket) or ends. */
+/** Called when the session starts, is refreshed (a new socket) or ends, and when resuming it starts or ends. */
 export function onSessionChange(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-export const signedIn = () => tokens !== null;
+export const signedIn = () => access !== null;
 
-async function oauth(path: string, body: Record<string, string>): Promise<Record<string, unknown>> {
-  const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+/** True while the page asks whether the browser still has a session (show neither the form nor data yet). */
+export const resumingSession = () => resuming;
+
+/**
+ * One call to a session route. The custom header is what the service requires of these routes (with
+ * SameSite=Strict and its Origin check, it keeps other sites' pages from using them).
+ */
+async function session(path: string, init: { body?: Record<string, string>; token?: string } = {}): Promise<Record<string, unknown>> {
+  const headers: Record<string, string> = { 'x-requested-with': 'fetch' };
+  if (init.body) headers['content-type'] = 'application/json';
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  const res = await fetch(path, { method: 'POST', credentials: 'same-origin', headers, body: init.body ? JSON.stringify(init.body) : undefined });
   const json = (await res.json().catch(() => null)) as { status?: string; data?: Record<string, unknown>; code?: string; message?: string } | null;
   if (!res.ok || json?.status !== 'success') {
     throw new ApiError(json?.message ?? `The service answered ${res.status}`, json?.code ?? 'SERVER_ERROR');
@@ -52,28 +70,56 @@ async function oauth(path: string, body: Record<string, string>): Promise<Record
   return json.data ?? {};
 }
 
+/**
+ * A refresh, one tab at a time (Web Locks, shared by this origin's tabs): each refresh rotates the
+ * cookie's token, so two tabs refreshing at once would present the same token twice, which the
+ * service takes for a stolen token and answers by revoking the whole family (signing every tab
+ * out). Under the lock, a tab's refresh sends the cookie the previous one set. Browsers without
+ * Web Locks (a page over plain http on another host than localhost) refresh unserialised.
+ */
+async function refreshExclusively(): Promise<Record<string, unknown>> {
+  const call = () => session(`${SESSION}/refresh`);
+  if (typeof navigator === 'undefined' || !navigator.locks) return call();
+  let data: Record<string, unknown> = {};
+  // Held until the answer (and its Set-Cookie) is in: the next tab's refresh sends the new cookie.
+  await navigator.locks.request('dashboard-session-refresh', async () => {
+    data = await call();
+  });
+  return data;
+}
+
 function adopt(data: Record<string, unknown>) {
-  tokens = {
-    accessToken: String(data.access_token),
-    refreshToken: String(data.refresh_token),
-    expiresAt: Date.now() + Number(data.expires_in) * 1000,
-  };
+  access = { token: String(data.access_token), expiresAt: Date.now() + Number(data.expires_in) * 1000 };
   clearTimeout(refreshTimer);
-  refreshTimer = setTimeout(() => void refresh(), Math.max(5_000, tokens.expiresAt - Date.now() - 60_000));
+  refreshTimer = setTimeout(() => void refresh(), Math.max(5_000, access.expiresAt - Date.now() - 60_000));
   // The socket's session ends with its token: a new socket with the new one.
   socket?.dispose();
   socket = null;
   notify();
 }
 
+/** On load: the session the browser's cookie holds, if it still has one; otherwise the sign-in form. */
+export async function resumeSession(): Promise<void> {
+  resuming = true;
+  notify();
+  try {
+    adopt(await refreshExclusively());
+  } catch {
+    // No session (none, expired, revoked) or no answer: the sign-in form.
+  } finally {
+    resuming = false;
+    notify();
+  }
+}
+
 export async function signIn(clientId: string, clientSecret: string): Promise<void> {
-  adopt(await oauth('/v1/oauth/token', { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }));
+  adopt(await session(SESSION, { body: { client_id: clientId, client_secret: clientSecret } }));
 }
 
 async function refresh(): Promise<void> {
-  if (!tokens) return;
+  if (!access) return;
   try {
-    adopt(await oauth('/v1/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refreshToken }));
+    adopt(await refreshExclusively());
   } catch {
     clear();
   }
@@ -81,16 +127,22 @@ async function refresh(): Promise<void> {
 
 function clear() {
   clearTimeout(refreshTimer);
-  tokens = null;
+  access = null;
   socket?.dispose();
   socket = null;
   notify();
 }
 
+tabs?.addEventListener('message', (event) => {
+  if (event.data === 'signed-out') clear();
+});
+
+/** Revokes the session's family (the cookie's, and this tab's access token's) and clears the cookie; the other tabs are told. */
 export async function signOut(): Promise<void> {
-  const refreshToken = tokens?.refreshToken;
+  const token = access?.token;
   clear();
-  if (refreshToken) await oauth('/v1/oauth/revoke', { token: refreshToken }).catch(() => undefined);
+  await session(`${SESSION}/sign-out`, { token }).catch(() => undefined);
+  tabs?.postMessage('signed-out');
 }
 
 /** The variables argument: optional when the operation has none that are required. */
@@ -106,7 +158,7 @@ const client = new UrqlClient({
   url: '/graphql',
   preferGetMethod: false,
   requestPolicy: 'network-only',
-  fetchOptions: () => ({ headers: { accept: 'application/json', authorization: `Bearer ${tokens?.accessToken ?? ''}` } }),
+  fetchOptions: () => ({ headers: { accept: 'application/json', authorization: `Bearer ${access?.token ?? ''}` } }),
   exchanges: [
     fetchExchange,
     subscriptionExchange({
@@ -127,7 +179,7 @@ function apiError(error: CombinedError): Error {
 
 /** One GraphQL operation (query or mutation) over HTTP; errors become ApiError with the API's code and field details. */
 export async function gql<T, V extends AnyVariables>(document: DocumentTypeDecoration<T, V>, ...[variables]: VariablesArg<V>): Promise<T> {
-  if (!tokens) throw new ApiError('You are signed out', 'INVALID_TOKEN');
+  if (!access) throw new ApiError('You are signed out', 'INVALID_TOKEN');
   // A generated document is its operation's text (the operation first, then the fragments it uses).
   const text = document.toString();
   const vars = (variables ?? {}) as V;
@@ -144,7 +196,7 @@ export async function gql<T, V extends AnyVariables>(document: DocumentTypeDecor
 function ws(): Client {
   if (!socket) {
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
-    const token = tokens?.accessToken ?? '';
+    const token = access?.token ?? '';
     socket = createClient({ url, connectionParams: { Authorization: `Bearer ${token}` }, retryAttempts: 5, lazy: true });
   }
   return socket;
@@ -152,7 +204,7 @@ function ws(): Client {
 
 /** Subscribes while signed in; the returned function stops it. A new session (refresh) needs a new subscription. */
 export function subscribe<T, V extends AnyVariables>(document: DocumentTypeDecoration<T, V>, variables: V, next: (data: T) => void): () => void {
-  if (!tokens) return () => undefined;
+  if (!access) return () => undefined;
   const subscription = client.subscription<T, V>(document.toString(), variables).subscribe((result) => {
     if (result.data) next(result.data);
   });
@@ -164,8 +216,8 @@ export function subscribe<T, V extends AnyVariables>(document: DocumentTypeDecor
  * header (never in a URL), handed back as a Blob with the name the service gave it.
  */
 export async function fetchFile(path: string): Promise<{ blob: Blob; filename: string }> {
-  if (!tokens) throw new ApiError('You are signed out', 'INVALID_TOKEN');
-  const res = await fetch(path, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+  if (!access) throw new ApiError('You are signed out', 'INVALID_TOKEN');
+  const res = await fetch(path, { headers: { authorization: `Bearer ${access.token}` } });
   if (!res.ok) {
     const json = (await res.json().catch(() => null)) as { code?: string; message?: string; details?: Array<{ field: string; issue: string }> } | null;
     if (json?.code === 'INVALID_TOKEN') clear();

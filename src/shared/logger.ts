@@ -9,6 +9,10 @@ import { requestIdMixin } from './request-logger';
 const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
+  // The dashboard's session cookie holds a refresh token, coming and going.
+  'headers.cookie',
+  'res.headers["set-cookie"]',
+  'headers["set-cookie"]',
   'headers.authorization',
   'authorization',
   'client_secret',

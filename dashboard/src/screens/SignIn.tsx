@@ -22,7 +22,9 @@ export function SignIn() {
   return (
     <main className="signin">
       <h1>Merchant dashboard</h1>
-      <p className="muted">Sign in with your API credentials. They are kept in this tab’s memory only: reloading signs you out.</p>
+      <p className="muted">
+        Sign in with your API credentials. The secret is sent once and kept nowhere; you stay signed in until you sign out or close the browser.
+      </p>
       <form onSubmit={submit} aria-label="Sign in">
         <label>
           Client ID

@@ -34,7 +34,7 @@ async function signIn(page: Page, app: TestApp, merchant: MerchantCredentials, s
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** Nothing of the session outlives the tab: no storage, no cookie, no token or secret in the URL. */
+/** Nothing of the session a script can read: no storage, no readable cookie (the session's is HttpOnly), no token or secret in the URL. */
 async function expectNothingKept(page: Page, secrets: string[]) {
   const stored = await page.evaluate('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })');
   expect(stored).toBe(JSON.stringify({ local: {}, session: {}, cookie: '' }));
@@ -208,6 +208,8 @@ describe('merchant dashboard (sandbox)', () => {
   });
 
   it('works from the keyboard alone: labelled fields, Tab and Enter sign in', async () => {
+    // A browser without a session (the tabs share the session's cookie; test/e2e/browser/dashboard-session.test.ts).
+    await browser.context.clearCookies();
     const keyboard = await browser.newPage();
     await keyboard.goto(`${app.url}/dashboard`);
     await keyboard.getByLabel('Client ID').waitFor();
@@ -223,11 +225,12 @@ describe('merchant dashboard (sandbox)', () => {
   });
 
   it('refreshes the token before it expires (the page’s clock and the service’s, both moved on)', async () => {
+    await browser.context.clearCookies();
     const clocked = await browser.newPage();
     await clocked.clock.install();
     await signIn(clocked, app, merchant);
     await clocked.getByRole('heading', { name: 'Overview' }).waitFor();
-    const refreshed = clocked.waitForRequest((req) => req.url().endsWith('/v1/oauth/token') && /"grant_type":"refresh_token"/.test(req.postData() ?? ''));
+    const refreshed = clocked.waitForRequest((req) => req.url().endsWith('/dashboard/session/refresh'));
     app.clock.advance(59 * 60_000);
     await clocked.clock.fastForward('59:00');
     await refreshed;
@@ -242,8 +245,8 @@ describe('merchant dashboard (sandbox)', () => {
     token = (await app.token(merchant)).accessToken;
   });
 
-  it('signs out: the refresh token is revoked and the sign-in form is back', async () => {
-    const revoked = page.waitForResponse((res) => res.url().endsWith('/v1/oauth/revoke') && res.status() === 200);
+  it('signs out: the session is revoked and the sign-in form is back', async () => {
+    const revoked = page.waitForResponse((res) => res.url().endsWith('/dashboard/session/sign-out') && res.status() === 200);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await revoked;
     await page.getByRole('button', { name: 'Sign in' }).waitFor();

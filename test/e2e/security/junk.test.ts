@@ -157,6 +157,11 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       base: async () => ({ path: '/v1/oauth/revoke', body: { token: `rt_${'x'.repeat(43)}`, ...f.client } }),
     },
     {
+      route: 'POST /dashboard/session',
+      fields: strings('client_id', 'client_secret'),
+      base: async () => ({ path: '/dashboard/session', body: { ...f.client }, headers: { 'x-requested-with': 'fetch' } }),
+    },
+    {
       route: 'POST /v1/admin/merchants',
       fields: fromZod(createMerchantSchema),
       base: async () => ({ path: '/v1/admin/merchants', body: { name: 'Junk Co' }, headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` } }),
@@ -249,6 +254,8 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
   /** Write routes with nothing to sweep in a body, and why. */
   const NO_BODY: Record<string, string> = {
     'POST /v1/webhooks/secret/rotate': 'takes no input',
+    'POST /dashboard/session/refresh': 'takes no body: its input is the session cookie (junk cookies: test/e2e/rest/dashboard-session.test.ts)',
+    'POST /dashboard/session/sign-out': 'takes no body: the session cookie and the bearer token (test/e2e/rest/dashboard-session.test.ts)',
     'POST /v1/webhooks/events/:id/resend': 'takes only the path parameter (swept below)',
     'POST /v1/admin/merchants/:merchantId/disable': 'takes only the path parameter (swept below)',
     'POST /v1/admin/merchants/:merchantId/enable': 'takes only the path parameter (swept below)',

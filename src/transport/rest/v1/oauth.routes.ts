@@ -8,7 +8,7 @@ import { revokeRequestSchema, tokenRequestSchema } from '../../../modules/auth/o
 import { fromRest } from '../field-names';
 import { EmptyAnswer } from '../openapi/components';
 import { operation } from '../openapi/operation';
-import { limitRequest } from '../rate-limit';
+import { countedTokenAttempt, limitRequest } from '../rate-limit';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { oauth: OAuthService };
@@ -86,16 +86,8 @@ export async function oauthRoutes(app: FastifyInstance, { services, rateLimits }
   app.addHook('onRequest', async (request, reply) => limitRequest(rateLimits, 'tokenIp', request.ip, reply));
   app.addHook('preHandler', async (request) => rateLimits.assertTokenAttemptAllowed(claimedClientId(request), request.ip));
   /** Runs an attempt; a failed one (wrong credentials, a bad token) is counted, and answered 429 once the client_id's ceiling is spent. */
-  const counted = async <T>(request: FastifyRequest, attempt: () => Promise<T>): Promise<T> => {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (err instanceof AppError && (err.code === 'INVALID_CLIENT' || err.code === 'INVALID_TOKEN')) {
-        throw (await rateLimits.tokenAttemptFailed(claimedClientId(request), request.ip)) ?? err;
-      }
-      throw err;
-    }
-  };
+  const counted = <T>(request: FastifyRequest, attempt: () => Promise<T>): Promise<T> =>
+    countedTokenAttempt(rateLimits, claimedClientId(request), request.ip, attempt);
   // Token responses, successful or not, must never be cached (RFC 6749 §5.1).
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
