@@ -32,6 +32,7 @@ import { dbFingerprint, dbRows, GqlSocket, graphqlRefusalProblem, mapLimit, regi
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
 import { openPage } from '../../helpers/three-ds';
 import { momoCollectionBody, momoCollectionInput, newReference, transferBody } from '../../helpers/transactions';
+import { SELECTABLE_EVENT_TYPES } from '../../../src/modules/outbox/event-types';
 
 /**
  * Junk in every string field of every write operation, through REST and GraphQL
@@ -203,8 +204,11 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     },
     {
       route: 'PUT /v1/webhooks/endpoint',
-      fields: [{ path: ['url'], accepts: (v) => v === null || typeof v === 'string' }],
-      base: async () => ({ path: '/v1/webhooks/endpoint', body: { url: null }, token: true }),
+      fields: [
+        { path: ['url'], accepts: (v) => v === null || typeof v === 'string' },
+        { path: ['event_types', '0'], accepts: (v) => (SELECTABLE_EVENT_TYPES as readonly unknown[]).includes(v) },
+      ],
+      base: async () => ({ path: '/v1/webhooks/endpoint', body: { url: null, event_types: ['collection.failed'] }, token: true }),
     },
     {
       route: 'POST /v1/sandbox/transactions/:reference/simulate',
@@ -254,6 +258,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
   /** Write routes with nothing to sweep in a body, and why. */
   const NO_BODY: Record<string, string> = {
     'POST /v1/webhooks/secret/rotate': 'takes no input',
+    'POST /v1/webhooks/test-event': 'takes no input',
     'POST /dashboard/session/refresh': 'takes no body: its input is the session cookie (junk cookies: test/e2e/rest/dashboard-session.test.ts)',
     'POST /dashboard/session/sign-out': 'takes no body: the session cookie and the bearer token (test/e2e/rest/dashboard-session.test.ts)',
     'POST /v1/webhooks/events/:id/resend': 'takes only the path parameter (swept below)',
