@@ -70,6 +70,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   await services.revocations.start();
   await services.merchantAccess.start();
   await services.fees.start();
+  await services.eventChoices.start();
   const rateLimits = new RateLimits(config.rateLimits, config.redisUrl, logger);
 
   const fastify = Fastify({
@@ -191,6 +192,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
       await services.revocations.stop();
       await services.merchantAccess.stop();
       await services.fees.stop();
+      await services.eventChoices.stop();
       await rateLimits.close();
       for (const connector of services.rails.router.all()) connector.shutdown();
     },

@@ -12,6 +12,7 @@ import { MerchantAccess } from './modules/auth/merchant-access';
 import { CustomerService } from './modules/customers/customer.service';
 import { SubscriptionService } from './modules/subscriptions/subscription.service';
 import { KycService } from './modules/kyc/kyc.service';
+import { EventChoices } from './modules/outbox/event-choices';
 import { Outbox } from './modules/outbox/outbox';
 import { parseRetrySchedule } from './modules/webhooks/retry-schedule';
 import { WebhookDispatcher } from './modules/webhooks/webhook-dispatcher';
@@ -87,6 +88,7 @@ export interface Services {
   /** Balances, balance transactions, statements, funding; the books' verification. */
   ledger: LedgerService;
   fees: FeeSchedule;
+  eventChoices: EventChoices;
   /** Where browsers reach the service; learned at listen unless PUBLIC_BASE_URL is set. */
   publicAddress: PublicAddress;
   /** CSRF tokens for the service's own HTML forms. */
@@ -130,6 +132,7 @@ export function createServices(infra: Infrastructure): Services {
   const merchantAccess = new MerchantAccess(sql, pubsub, logger);
   const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger });
   const reference = new ReferenceService(orm);
+  const eventChoices = new EventChoices({ sql, pubsub, logger });
   const fees = new FeeSchedule({ sql, pubsub, defaults: parseFeeDefaults(config.feeDefaults), minorUnitOf: (c) => reference.currencyMinorUnit(c), logger });
   const rates = new RatesService({ orm, clock, reference, table: readRateTable(), fees });
   const ledger = new LedgerService({
@@ -200,6 +203,7 @@ export function createServices(infra: Infrastructure): Services {
     clock,
     jobs,
     outbox,
+    eventChoices,
     pubsub,
     faults,
     reconcileAfterMs: config.reconcileAfterMs,
@@ -224,6 +228,7 @@ export function createServices(infra: Infrastructure): Services {
     clock,
     jobs,
     outbox,
+    eventChoices,
     secretBox,
     env: config.env,
     deliver: (eventId, attempt) => webhookDispatcher.deliver(eventId, attempt),
@@ -272,6 +277,7 @@ export function createServices(infra: Infrastructure): Services {
     refunds,
     ledger,
     fees,
+    eventChoices,
     publicAddress,
     formTokens,
     webhooks,

@@ -16,6 +16,8 @@ export enum Topic {
   BalanceChanged = 'ledger.balance_changed',
   /** An operator changed a merchant's fees: every instance forgets what it cached of them. */
   FeeScheduleChanged = 'ledger.fee_schedule_changed',
+  /** A merchant changed the event types it receives: every instance forgets what it cached of them. */
+  EventChoiceChanged = 'webhooks.event_choice_changed',
 }
 
 /** Every merchant-scoped payload names its merchant, so subscriptions can filter by it in one place. */
@@ -27,6 +29,7 @@ export interface TopicPayloads {
   [Topic.KycStatusChanged]: { merchantId: string; customerUuid: string };
   [Topic.BalanceChanged]: { merchantId: string; currency: string };
   [Topic.FeeScheduleChanged]: { merchantId: string };
+  [Topic.EventChoiceChanged]: { merchantId: string };
 }
 
 export type MerchantTopic = Topic.TransactionStatusChanged | Topic.KycStatusChanged | Topic.BalanceChanged;

@@ -12,6 +12,7 @@ import { UUID_ID, pageRequestSchema, toPage, type Page } from '../../shared/pagi
 import { REFERENCE_CHARACTERS, timestampField } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
+import type { EventChoices } from '../outbox/event-choices';
 import type { Outbox } from '../outbox/outbox';
 import { BLANK, pastDeadline, toWire, type KindColumns, type Transaction, type TransactionEvent, type TransactionOf } from './transaction.record';
 import { NO_LEDGER_EFFECT, type AnyKindHandler, type LedgerEffect, type ProviderAnswer, type TransactionKinds } from './transaction.kinds';
@@ -53,6 +54,9 @@ export const transactionListSchema = pageRequestSchema.extend({
 });
 export type TransactionListQuery = Command<typeof transactionListSchema>;
 
+/** The event of the status a transaction has reached (`collection.processing`, `payment.successful`…). */
+const eventTypeOf = (t: Transaction) => `${t.kind}.${t.status}` as EventType;
+
 /** How a sandbox simulation may decide a transaction. */
 export const SIMULATION_OUTCOMES = ['successful', 'failed'] as const;
 export type SimulationOutcome = (typeof SIMULATION_OUTCOMES)[number];
@@ -85,6 +89,8 @@ export interface TransactionServiceDeps {
   clock: Clock;
   jobs: TransactionJobQueue;
   outbox: Outbox;
+  /** Which progress events each merchant chose (the others are recorded whatever they chose). */
+  eventChoices: EventChoices;
   pubsub: PubSub;
   faults: Faults;
   reconcileAfterMs: number;
@@ -219,8 +225,9 @@ export class TransactionService {
         ? answer.followUps.map((f) => ({ name: f.name, payload: { transactionId: txn.id }, delayMs: f.delayMs, key: `${f.name}:${txn.id}` }))
         : [];
     // Every answer is an event: a final one, or the transaction's progress (`*.processing`, `payment.requires_action`),
-    // which the statement records only for a merchant who chose it.
-    const event = this.eventFor(next);
+    // which goes into the statement only for a merchant who chose it (the statement checks the choice again).
+    const type = eventTypeOf(next);
+    const event = final || (await this.deps.eventChoices.mayRecord(txn.merchantId, type)) ? this.eventFor(next) : undefined;
     const ledger = this.handlerOf(txn.kind).ledger(next);
     const change: StatusChange = { next, from: 'initiating', history: { from: null, reason }, event, jobs, ledger };
     // Durability test only: the asynchronous commit lost to a PostgreSQL crash after the answer went out.
@@ -509,7 +516,7 @@ export class TransactionService {
    */
   private eventFor(next: Transaction) {
     return this.deps.outbox.stamp(
-      { merchantId: next.merchantId, type: `${next.kind}.${next.status}` as EventType, subjectId: next.reference, payload: serializeTransaction(next) },
+      { merchantId: next.merchantId, type: eventTypeOf(next), subjectId: next.reference, payload: serializeTransaction(next) },
       { key: `${next.id}:${next.status}`, at: next.createdAt },
     );
   }

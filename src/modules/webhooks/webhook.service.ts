@@ -12,6 +12,7 @@ import { parseInput, type Command } from '../../shared/validation';
 import { Merchant } from '../merchants/merchant.entity';
 import { newWebhookSecret } from '../merchants/merchant.service';
 import { EVENT_TYPES, SELECTABLE_EVENT_TYPES, TEST_EVENT_TYPE } from '../outbox/event-types';
+import type { EventChoices } from '../outbox/event-choices';
 import type { Outbox } from '../outbox/outbox';
 import { testEventData } from './webhook.serializer';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
@@ -49,6 +50,8 @@ export interface WebhookServiceDeps {
   clock: Clock;
   jobs: WebhookJobQueue;
   outbox: Outbox;
+  /** Told when a merchant's choice of event types changes. */
+  eventChoices: EventChoices;
   secretBox: SecretBox;
   env: PaymentsEnv;
   /** Makes one delivery attempt now (WebhookDispatcher.deliver); throws when another worker holds it. */
@@ -69,6 +72,7 @@ export class WebhookService {
     if (eventTypes !== undefined) merchant.webhookEventTypes = eventTypes === null ? null : SELECTABLE_EVENT_TYPES.filter((t) => eventTypes.includes(t));
     merchant.updatedAt = this.deps.clock.now();
     await em.flush();
+    if (eventTypes !== undefined) await this.deps.eventChoices.changed(merchantId);
     return merchant;
   }
 

@@ -596,7 +596,7 @@ describe('GraphQL card payments (sandbox)', () => {
     const ofReference = (sub: ReturnType<typeof collect>, reference: string) =>
       sub.received.filter((m) => m.data?.transactionStatusChanged?.reference === reference);
 
-    it('a 3-D Secure payment: nothing while it awaits the cardholder, then its final SUCCESSFUL record once completed', async () => {
+    it('a 3-D Secure payment: REQUIRES_ACTION as it is created, then its final SUCCESSFUL record once completed', async () => {
       const client = socket();
       const input = cardPaymentInput({ card: { number: CARDS.threeDs } });
       const everything = await subscribeLive(app.url, client, `subscription { transactionStatusChanged { reference status } }`);
@@ -613,13 +613,15 @@ describe('GraphQL card payments (sandbox)', () => {
       const submitted = await submitPage(created.nextAction.url, page, 'complete');
       expect([200, 303]).toContain(submitted.status);
 
-      expect(await eventually(async () => sub.received.length > 0)).toBe(true);
-      await sentinel(everything); // no second event follows
-      expect(ofReference(everything, created.reference)).toHaveLength(1);
+      expect(await eventually(async () => sub.received.length > 1)).toBe(true);
+      await sentinel(everything); // no third event follows
+      // Issue 24: the creation is a change too (REQUIRES_ACTION, with its page), then the outcome.
+      expect(ofReference(everything, created.reference).map((m) => m.data.transactionStatusChanged.status)).toEqual(['REQUIRES_ACTION', 'SUCCESSFUL']);
       everything.stop();
       expect(sub.errors).toEqual([]);
-      expect(sub.received).toHaveLength(1);
-      const event = sub.received[0]!.data.transactionStatusChanged;
+      expect(sub.received).toHaveLength(2);
+      expect(sub.received[0]!.data.transactionStatusChanged).toMatchObject({ status: 'REQUIRES_ACTION', nextAction: { type: 'REDIRECT_TO_URL' } });
+      const event = sub.received[1]!.data.transactionStatusChanged;
       expect(event).toMatchObject({
         reference: created.reference,
         externalReference: input.reference,

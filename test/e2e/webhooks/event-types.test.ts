@@ -4,6 +4,7 @@ import { graphql, request } from '../../helpers/http';
 import { CARDS, TEST_CVC, cardPaymentBody, initiatePayment } from '../../helpers/payments';
 import { startReceiver, type Receiver, type ReceiverAnswer, type ReceivedWebhook } from '../../helpers/receiver';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { startTwoInstances, type TwoInstances } from '../../helpers/two-instances';
 import { getTransaction, momoCollectionBody, transferBody } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
 import { FAST_WEBHOOKS, dbQuery, setEndpoint, verifyDelivery } from '../../helpers/webhooks';
@@ -293,5 +294,40 @@ describe('event types: progress events, the merchant’s choice, and the test ev
       const id = sent.body.data.id;
       expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([id, id]);
     });
+  });
+});
+
+describe('event types on two instances (Redis pub/sub): a choice made on one reaches the other', () => {
+  let instances: TwoInstances;
+
+  beforeAll(async () => {
+    instances = await startTwoInstances({ REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', SANDBOX_SETTLE_MS: '600000' });
+  });
+  afterAll(async () => {
+    await instances?.close();
+  });
+
+  it('B records collection.processing soon after the merchant chose it on A (B had remembered "not chosen")', async () => {
+    const { a, b } = instances;
+    const merchant = await a.createMerchant('Two Instances');
+    const tokenA = (await a.token(merchant)).accessToken;
+    const tokenB = (await b.token(merchant)).accessToken;
+    const customer = await approvedCustomer(a, tokenA);
+    const types = async (reference: string) =>
+      (await dbQuery<{ type: string }>(a.db.url, 'select type from outbox_event where subject_id = $1', [reference])).map((r) => r.type);
+    const collectOnB = async () =>
+      (await request(b.url, 'POST', '/v1/crossborder/global-collection', { token: tokenB, body: momoCollectionBody(customer.customer_uuid) })).body.data
+        .reference as string;
+
+    // B learns the merchant's choice (none) and remembers it.
+    expect(await types(await collectOnB())).toEqual([]);
+    const chosen = await request(a.url, 'PUT', '/v1/webhooks/endpoint', { token: tokenA, body: { url: null, event_types: ['collection.processing'] } });
+    expect(chosen.status).toBe(200);
+    // Published by A after its commit; B forgets its copy when it hears it (milliseconds), not after its minute of trust.
+    let reference = '';
+    expect(await eventually(async () => (await types((reference = await collectOnB()))).includes('collection.processing'), { attempts: 40, everyMs: 50 })).toBe(
+      true,
+    );
+    expect(await types(reference)).toEqual(['collection.processing']);
   });
 });
