@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { createPaymentsClient, unwrap, verifyWebhook, WebhookVerificationError, type PaymentsClient, type Schemas, type WebhookEvent } from '../../../sdk/src';
+import { payByCard } from '../../../sdk/examples/card-payment-3ds';
+import { collectByMobileMoney } from '../../../sdk/examples/collect-mobile-money';
+import { followTransaction } from '../../../sdk/examples/graphql-subscription';
+import { payOutByBankTransfer } from '../../../sdk/examples/payout-bank-transfer';
+import { describeEvent, startWebhookReceiver } from '../../../sdk/examples/receive-webhooks';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
 import { enrollBody, kycBody } from '../../helpers/factories';
 import { request } from '../../helpers/http';
@@ -11,6 +17,7 @@ import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { momoCollectionBody, newReference, sql, transferBody } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
 import { awaitDelivery, setEndpoint } from '../../helpers/webhooks';
+import { activeSubscriptions } from '../../helpers/ws';
 
 const ROOT = path.join(__dirname, '../../..');
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
@@ -18,6 +25,8 @@ const readJson = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file)
 const kycRequest = (): Schemas['SubmitKycRequest'] => ({ ...kycBody(), id_type: 'national_id' });
 const collectionRequest = (customerUuid: string): Schemas['CollectionRequest'] => ({ ...momoCollectionBody(customerUuid), account_type: 'momo' });
 const transferRequest = (customerUuid: string): Schemas['TransferRequest'] => ({ ...transferBody(customerUuid), account_type: 'momo' });
+/** sdk/examples/, each shown in sdk/README.md and run below. */
+const EXAMPLES = ['collect-mobile-money.ts', 'payout-bank-transfer.ts', 'card-payment-3ds.ts', 'receive-webhooks.ts', 'graphql-subscription.ts'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** One request the SDK sent, as the service saw it. */
@@ -44,6 +53,7 @@ describe('the TypeScript SDK against the service', () => {
   let client: PaymentsClient;
   let customerUuid: string;
   let collectionReference: string;
+  let newSecret: string;
   const sent: Sent[] = [];
   /** The SDK's own clock runs this far ahead of the real one. */
   let sdkClockAhead = 0;
@@ -85,7 +95,8 @@ describe('the TypeScript SDK against the service', () => {
   const sentSince = (mark: number) => sent.slice(mark);
 
   beforeAll(async () => {
-    app = await createTestApp({ env: { WEBHOOK_RETRY_SCHEDULE: '200ms,200ms,200ms' } });
+    // No automatic settlement: the simulate route decides each transaction.
+    app = await createTestApp({ env: { WEBHOOK_RETRY_SCHEDULE: '200ms,200ms,200ms', SANDBOX_SETTLE_MS: '600000' } });
     merchant = await app.createMerchant('SDK Merchant');
     receiver = await startReceiver(() => 204);
     client = createPaymentsClient({
@@ -101,7 +112,7 @@ describe('the TypeScript SDK against the service', () => {
     await app?.close();
   });
 
-  it('pins the exact versions the root installs', () => {
+  it('pins the exact versions the root installs, and its README shows every example', () => {
     const sdk = readJson('sdk/package.json');
     const root = readJson('package.json');
     expect(sdk).toMatchObject({ name: '@payments-gateway/sdk', private: true });
@@ -111,6 +122,13 @@ describe('the TypeScript SDK against the service', () => {
       expect(version).toMatch(/^\d+\.\d+\.\d+$/);
     }
     expect(root.devDependencies['openapi-typescript']).toMatch(/^\d+\.\d+\.\d+$/);
+
+    // sdk/README.md shows each example whole: each line of its code block is a line of the file.
+    const readme = readFileSync(path.join(ROOT, 'sdk/README.md'), 'utf8');
+    for (const example of EXAMPLES) {
+      const block = new RegExp(`\`${example}\`[^\\n]*\\n\\n\`\`\`ts\\n([\\s\\S]*?)\\n\`\`\``).exec(readme)?.[1];
+      expect([example, block?.trim()]).toEqual([example, readFileSync(path.join(ROOT, 'sdk/examples', example), 'utf8').trim()]);
+    }
   });
 
   it('gets a token with client credentials on its first request, and sends an Idempotency-Key on each create', async () => {
@@ -242,7 +260,7 @@ describe('the TypeScript SDK against the service', () => {
     // The rotation answers a secret once: the SDK sends no Idempotency-Key there (the service would refuse it).
     const rotation = await client.POST('/v1/webhooks/secret/rotate');
     expect(sent.at(-1)).toMatchObject({ path: '/v1/webhooks/secret/rotate', idempotencyKey: null, status: 200 });
-    const newSecret = unwrap(rotation).webhook_secret;
+    newSecret = unwrap(rotation).webhook_secret;
 
     unwrap(await client.POST('/v1/crossborder/global-collection', { body: collectionRequest(customerUuid) }));
     const reference = unwrap(await client.GET('/v1/transactions', { params: { query: { limit: 1 } } }))[0]!.reference;
@@ -304,5 +322,41 @@ describe('the TypeScript SDK against the service', () => {
   it('throws an ApiError with the service’s code for an error answer', async () => {
     const result = await client.GET('/v1/crossborder/global-transfer/{reference}', { params: { path: { reference: newReference('missing') } } });
     expect(() => unwrap(result)).toThrow(expect.objectContaining({ name: 'ApiError', status: 404, code: 'NOT_FOUND' }));
+  });
+
+  it('runs the examples: mobile money collection, GraphQL subscription, webhook receiver, bank payout, 3-D Secure card payment', async () => {
+    const handled: string[] = [];
+    const examplesReceiver = await startWebhookReceiver([newSecret], (event) => handled.push(describeEvent(event)), 0);
+    try {
+      const { port } = examplesReceiver.address() as AddressInfo;
+      await setEndpoint(app.url, await client.getAccessToken(), `http://127.0.0.1:${port}/hooks`);
+
+      const collection = await collectByMobileMoney(client, customerUuid);
+      expect(collection).toMatchObject({ type: 'collection', status: 'processing', account_type: 'momo', network_id: 'ke_mpesa' });
+
+      // The subscription is set up (the service's gauge counts it) before the collection is decided.
+      const subscriptionsBefore = await activeSubscriptions(app.url);
+      const followed = followTransaction(client, collection.reference, app.url);
+      expect(await eventually(async () => (await activeSubscriptions(app.url)) > subscriptionsBefore)).toBe(true);
+      unwrap(
+        await client.POST('/v1/sandbox/transactions/{reference}/simulate', {
+          params: { path: { reference: collection.reference } },
+          body: { outcome: 'successful' },
+        }),
+      );
+      expect(await followed).toMatchObject({ reference: collection.reference, type: 'COLLECTION', status: 'SUCCESSFUL' });
+      const line = `collection ${collection.reference}: 1500 KES received`;
+      expect(await eventually(async () => handled.includes(line))).toBe(true);
+
+      const payout = await payOutByBankTransfer(client, customerUuid);
+      expect(payout).toMatchObject({ status: 'processing' });
+      expect(Number(payout.receives)).toBeGreaterThan(100);
+
+      const payment = await payByCard(client);
+      expect(payment).toMatchObject({ status: 'requires_action' });
+      expect(payment.sendCardholderTo).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/sandbox\/3ds\//);
+    } finally {
+      await new Promise((resolve) => examplesReceiver.close(resolve));
+    }
   });
 });
