@@ -67,7 +67,9 @@ function bearerAuth(tokens: TokenManager, fetch: (request: Request) => Promise<R
   }
 
   return {
-    async onRequest({ request, id }) {
+    async onRequest({ request, schemaPath, id }) {
+      // The OAuth endpoints authenticate the client, not a token (a Bearer there is refused).
+      if (schemaPath.startsWith('/v1/oauth/')) return;
       request.headers.set('Authorization', `Bearer ${await tokens.accessToken()}`);
       copies.set(id, request.clone());
     },
