@@ -3,7 +3,19 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { createPaymentsClient, unwrap, verifyWebhook, WebhookVerificationError, type PaymentsClient, type Schemas, type WebhookEvent } from '../../../sdk/src';
+import { Client as UrqlClient, fetchExchange } from '@urql/core';
+import {
+  createPaymentsClient,
+  InitiateCollectionDocument,
+  InitiateTransferDocument,
+  TransactionsDocument,
+  unwrap,
+  verifyWebhook,
+  WebhookVerificationError,
+  type PaymentsClient,
+  type Schemas,
+  type WebhookEvent,
+} from '../../../sdk/src';
 import { payByCard } from '../../../sdk/examples/card-payment-3ds';
 import { collectByMobileMoney } from '../../../sdk/examples/collect-mobile-money';
 import { followTransaction } from '../../../sdk/examples/graphql-subscription';
@@ -14,7 +26,7 @@ import { enrollBody, kycBody } from '../../helpers/factories';
 import { request } from '../../helpers/http';
 import { startReceiver, type Receiver, type ReceivedWebhook } from '../../helpers/receiver';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { momoCollectionBody, newReference, sql, transferBody } from '../../helpers/transactions';
+import { momoCollectionBody, momoCollectionInput, momoTransferInput, newReference, sql, transferBody } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
 import { awaitDelivery, setEndpoint } from '../../helpers/webhooks';
 import { activeSubscriptions } from '../../helpers/ws';
@@ -318,6 +330,32 @@ describe('the TypeScript SDK against the service', () => {
       ['/v1/oauth/token', 'client_credentials', 200],
       ['/v1/merchant', undefined, 200],
     ]);
+  });
+
+  it('exports typed GraphQL documents that a GraphQL client (urql) runs as they are: create a collection and a transfer, list transactions', async () => {
+    const urql = new UrqlClient({
+      url: `${app.url}/graphql`,
+      exchanges: [fetchExchange],
+      preferGetMethod: false,
+      fetch: async (input, init) => {
+        const headers = new Headers(init?.headers);
+        headers.set('Authorization', `Bearer ${await client.getAccessToken()}`);
+        return fetch(input, { ...init, headers });
+      },
+    });
+    const collected = await urql.mutation(InitiateCollectionDocument, { input: { ...momoCollectionInput(customerUuid), accountType: 'MOMO' } }).toPromise();
+    expect(collected.error).toBeUndefined();
+    expect(collected.data!.initiateCollection).toMatchObject({ type: 'COLLECTION', status: 'PROCESSING', accountType: 'MOMO', currency: 'KES' });
+    const transferred = await urql.mutation(InitiateTransferDocument, { input: { ...momoTransferInput(customerUuid), accountType: 'MOMO' } }).toPromise();
+    expect(transferred.error).toBeUndefined();
+    expect(transferred.data!.initiateTransfer).toMatchObject({ type: 'TRANSFER', status: 'PROCESSING', sourceCurrency: 'USD' });
+
+    const listed = await urql.query(TransactionsDocument, { first: 2 }).toPromise();
+    expect(listed.data!.transactions.edges.map((e) => e.node.reference)).toEqual([
+      transferred.data!.initiateTransfer.reference,
+      collected.data!.initiateCollection.reference,
+    ]);
+    expect(listed.data!.transactions.pageInfo.hasNextPage).toBe(true);
   });
 
   it('throws an ApiError with the service’s code for an error answer', async () => {
