@@ -27,8 +27,9 @@ const NO_SERVICE_LOCATOR = {
 };
 
 export default defineConfig([
-  // dashboard/src/generated/: written by `npm run codegen` (and checked current by `npm run codegen:check`).
-  globalIgnores(['dist/', 'coverage/', '.data/', 'bench/results/', 'dashboard/src/generated/']),
+  // dashboard/src/generated/: written by `npm run codegen` (and checked current by `npm run codegen:check`);
+  // sdk/src/generated/ and sdk/dist/: written by `npm run sdk:generate` (checked by `npm run sdk:check`) and the SDK's own build.
+  globalIgnores(['dist/', 'coverage/', '.data/', 'bench/results/', 'dashboard/src/generated/', 'sdk/src/generated/', 'sdk/dist/']),
 
   js.configs.recommended,
   // Not the type-aware presets: they build the whole TypeScript program and took about four times
@@ -170,6 +171,25 @@ export default defineConfig([
       'import-x/no-restricted-paths': [
         'error',
         { zones: [{ target: `${root}/dashboard`, from: `${root}/src`, message: 'The dashboard uses only the public API (GraphQL, graphql-ws, OAuth).' }] },
+      ],
+    },
+  },
+
+  // The SDK is published apart from the service and speaks only its public API (REST, GraphQL, webhooks).
+  {
+    files: ['sdk/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: `${root}/sdk`,
+              from: [`${root}/src`, `${root}/test`, `${root}/dashboard`],
+              message: 'The SDK uses only the public API and its generated types (sdk/src/generated/).',
+            },
+          ],
+        },
       ],
     },
   },

@@ -32,7 +32,7 @@ export function collect(client: Client, query: string, variables: Record<string,
 const ACTIVE_SUBSCRIPTIONS = /^payments_graphql_ws_active_subscriptions (\d+)$/m;
 
 /** The subscription streams the instance at `baseUrl` has set up and not ended (its /metrics gauge; sandbox, no METRICS_TOKEN). */
-async function activeSubscriptions(baseUrl: string): Promise<number> {
+export async function activeSubscriptions(baseUrl: string): Promise<number> {
   const res = await fetch(`${baseUrl}/metrics`);
   const m = ACTIVE_SUBSCRIPTIONS.exec(await res.text());
   if (!res.ok || !m) throw new Error(`no subscription gauge at ${baseUrl}/metrics (${res.status})`);

@@ -93,6 +93,8 @@ describe('eslint.config.mjs: layer boundaries and cycles', () => {
       code: "import { Params } from '../db/sql';\nimport type { Logger } from '../shared/logger';\nimport type { Config } from '../config';\nexport type X = [Params, Logger, Config];\n",
     },
     dashboardImportsService: { filePath: 'dashboard/src/x.ts', code: "import { AppError } from '../../src/shared/errors';\nexport const x = AppError;\n" },
+    sdkImportsService: { filePath: 'sdk/src/x.ts', code: "import { AppError } from '../../src/shared/errors';\nexport const x = AppError;\n" },
+    sdkImportsItsTypes: { filePath: 'sdk/src/x.ts', code: "import type { paths } from './generated/openapi';\nexport type X = paths;\n" },
     cycle: { filePath: 'test/fixtures/lint-cycle/a.ts', code: "import { b } from './b';\nexport const a = b;\n" },
     typeOnlyCycle: { filePath: 'test/fixtures/lint-cycle/a.ts', code: "import type { b } from './b';\nexport const a: typeof b = 'a';\n" },
   } satisfies Record<string, Case>;
@@ -158,6 +160,11 @@ describe('eslint.config.mjs: layer boundaries and cycles', () => {
 
   it('the dashboard may not import the service’s code: it runs on the public API alone', () => {
     expect(rules(results.dashboardImportsService)).toEqual(['import-x/no-restricted-paths']);
+  });
+
+  it('the SDK may not import the service’s code: it is a client of the public API, typed by its generated code', () => {
+    expect(rules(results.sdkImportsService)).toEqual(['import-x/no-restricted-paths']);
+    expect(results.sdkImportsItsTypes).toEqual([]);
   });
 
   it('an import cycle is an error; a type-only one is not (erased at compile time)', () => {
