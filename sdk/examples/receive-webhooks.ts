@@ -12,6 +12,8 @@ export function describeEvent(event: WebhookEvent): string {
     case 'customer.kyc.approved':
     case 'customer.kyc.rejected':
       return `customer ${event.data.customer_uuid}: KYC ${event.data.kyc_status}`;
+    case 'webhook.test':
+      return `test event (${event.data.requested_at}): verified`;
     default:
       return `${event.type} ${event.data.reference}: ${event.data.status}`;
   }

@@ -12,6 +12,8 @@ interface PayloadOfKind {
   transfer: Schemas['TransferRecord'];
   payment: Schemas['Payment'];
   refund: Schemas['Refund'];
+  /** webhook.test: sent on request (POST /v1/webhooks/test-event), about nothing. */
+  webhook: Schemas['WebhookTest'];
 }
 type PayloadOf<T extends WebhookEventType> = T extends `${infer Kind extends keyof PayloadOfKind}.${string}` ? PayloadOfKind[Kind] : never;
 // Fails to compile when the service adds an event kind that PayloadOfKind does not name.
@@ -20,8 +22,8 @@ void everyKindHasAPayload;
 
 /**
  * A webhook's body, `{id, type, created_at, data}` (the WebhookEvent record of the OpenAPI document
- * without its delivery fields), narrowed by `type`: `data` is a KycRecord for customer.kyc.*, else the
- * transaction as the status endpoint answers it.
+ * without its delivery fields), narrowed by `type`: `data` is a KycRecord for customer.kyc.*, a WebhookTest
+ * for webhook.test, else the transaction as the status endpoint answers it.
  */
 export type WebhookEvent = {
   [T in WebhookEventType]: Pick<EventRecord, 'id' | 'created_at'> & { type: T; data: PayloadOf<T> & EventRecord['data'] };

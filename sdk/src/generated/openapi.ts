@@ -529,6 +529,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/test-event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to your endpoint
+         * @description Records a `webhook.test` event and makes its first delivery attempt now, signed like every event, so that you can check your receiver without making a transaction. The answer is the event with that attempt (`attempts[0]`: your endpoint’s status code, or the error). A failed attempt is retried on the usual schedule.
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/events/{id}": {
         parameters: {
             query?: never;
@@ -919,6 +939,8 @@ export interface components {
             name: string;
             client_id: string;
             webhook_url: string | null;
+            /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -932,6 +954,8 @@ export interface components {
             name: string;
             client_id: string;
             webhook_url: string | null;
+            /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -947,6 +971,8 @@ export interface components {
             name: string;
             client_id: string;
             webhook_url: string | null;
+            /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -1222,8 +1248,8 @@ export interface components {
             /** @description `evt_…`; also the `webhook-id` header of every delivery */
             id: string;
             /** @enum {string} */
-            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.successful" | "transfer.failed" | "payment.successful" | "payment.failed" | "refund.successful" | "refund.failed";
-            /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.* */
+            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "webhook.test";
+            /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.* and webhook.test */
             reference: string | null;
             /** @description The customer the event is about (customer.kyc.*); null for a transaction’s event */
             customer_uuid: string | null;
@@ -1235,12 +1261,21 @@ export interface components {
             next_attempt_at: string | null;
             delivered_at: string | null;
         };
+        WebhookTest: {
+            /** @constant */
+            test: true;
+            message: string;
+            /** Format: uuid */
+            merchant_id: string;
+            /** Format: date-time */
+            requested_at: string;
+        };
         WebhookEvent: {
             /** @description `evt_…`; also the `webhook-id` header of every delivery */
             id: string;
             /** @enum {string} */
-            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.successful" | "transfer.failed" | "payment.successful" | "payment.failed" | "refund.successful" | "refund.failed";
-            /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.* */
+            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "webhook.test";
+            /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.* and webhook.test */
             reference: string | null;
             /** @description The customer the event is about (customer.kyc.*); null for a transaction’s event */
             customer_uuid: string | null;
@@ -1251,8 +1286,8 @@ export interface components {
             attempt_count: number;
             next_attempt_at: string | null;
             delivered_at: string | null;
-            /** @description The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*) or a KycRecord (customer.kyc.*) */
-            data: components["schemas"]["Transaction"] | components["schemas"]["KycRecord"];
+            /** @description The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*), a KycRecord (customer.kyc.*), or a WebhookTest (webhook.test) */
+            data: components["schemas"]["Transaction"] | components["schemas"]["KycRecord"] | components["schemas"]["WebhookTest"];
             attempts: {
                 attempt_number: number;
                 /** Format: date-time */
@@ -1401,6 +1436,8 @@ export interface components {
         };
         WebhookEndpointRequest: {
             url: string | null;
+            /** @description The event types recorded and sent to you. Omitted: unchanged. Null: the default, final statuses and KYC decisions. Add `*.processing` and `payment.requires_action` to hear of each transaction as it is created. */
+            event_types?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed")[] | null;
         };
         RefundRequest: {
             payment_reference: string;
@@ -3612,7 +3649,7 @@ export interface operations {
                 limit?: number | null;
                 /** @description The `meta.next_cursor` of the previous page */
                 after?: string | null;
-                type?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.successful" | "transfer.failed" | "payment.successful" | "payment.failed" | "refund.successful" | "refund.failed") | null;
+                type?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "webhook.test") | null;
             };
             header?: never;
             path?: never;
@@ -3657,6 +3694,69 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Test event sent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Test event sent */
+                        message: string;
+                        data: components["schemas"]["WebhookEvent"];
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `INVALID_STATE`: no webhook endpoint is set */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_STATE";
                     };
                 };
             };

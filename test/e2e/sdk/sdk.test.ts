@@ -236,6 +236,13 @@ describe('the TypeScript SDK against the service', () => {
     // Narrowed by type: data is the collection record.
     expect(event.data).toMatchObject({ reference: collectionReference, type: 'collection', status: 'successful', account_type: 'momo' });
     expect(event.id).toBe(eventId);
+    // A test event (issue 24) checks the receiver without a transaction: typed, verified, data narrowed to WebhookTest.
+    const test = unwrap(await client.POST('/v1/webhooks/test-event'));
+    expect(test.attempts[0]).toMatchObject({ attempt_number: 1, success: true });
+    const testDelivery = receiver.received.find((r) => r.headers['webhook-id'] === test.id)!;
+    const testEvent = verifyWebhook(testDelivery.body, testDelivery.headers, merchant.webhookSecret);
+    if (testEvent.type !== 'webhook.test') throw new Error(`expected webhook.test, got ${testEvent.type}`);
+    expect(testEvent.data).toMatchObject({ test: true, merchant_id: merchant.merchant.id });
     // A Buffer body and fetch's Headers work too.
     expect(verifyWebhook(Buffer.from(delivery.body), new Headers(delivery.headers as Record<string, string>), merchant.webhookSecret).id).toBe(eventId);
 
