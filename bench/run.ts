@@ -27,7 +27,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LoadConfig, LoadKind, LoadResult } from './load';
 import type { SubscribersConfig, SubscribersResult } from './subscribers';
-import { approvedCustomer, createMerchant, initiateCollection, setWebhookEndpoint, simulate, type BenchMerchant } from './lib/api';
+import { approvedCustomer, chooseEveryEventType, createMerchant, initiateCollection, setWebhookEndpoint, simulate, type BenchMerchant } from './lib/api';
 import { jsonLines, spawnTracked, stopAll, stopChild, tail } from './lib/children';
 import { dropCreatedDatabases, emergencyStop, rememberDatabase, runHarness } from './lib/harness';
 import { UsageWindow, type Usage } from './lib/proc';
@@ -712,13 +712,16 @@ function parseOptions() {
       scenario: { type: 'string' },
       out: { type: 'string' },
       profile: { type: 'string' },
+      'progress-events': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     allowPositionals: false,
   });
   if (values.help) {
     process.stdout.write(
-      `usage: npm run bench -- [--quick] [--scenario <${ALL_SCENARIOS.join('|')}>] [--out <file.json>] [--profile <dir>]\n` +
+      `usage: npm run bench -- [--quick] [--scenario <${ALL_SCENARIOS.join('|')}>] [--out <file.json>] [--profile <dir>] [--progress-events]\n` +
+        `--progress-events: the HTTP scenarios' merchant has an endpoint (the bench's receiver) and chose every event type,\n` +
+        `  so each initiation also records its *.processing event and delivers it (what such a merchant pays).\n` +
         `--profile: each product process writes a CPU profile into <dir> (summarise with node dist/bench/profile-summary.js <file>).\n` +
         `A full run writes bench/results/latest.json and the generated part of BENCHMARKS.md; a partial run\n` +
         `(--quick or --scenario) prints its tables and writes bench/results/latest-partial.json (or --out) only.\n`,
@@ -736,6 +739,7 @@ function parseOptions() {
     quick,
     scenario: scenario as ScenarioName | null,
     profileDir: values.profile ? path.resolve(values.profile) : null,
+    progressEvents: values['progress-events'] ?? false,
     partial,
     out: path.resolve(values.out ?? path.join(ROOT, 'bench', 'results', partial ? 'latest-partial.json' : 'latest.json')),
   };
@@ -790,6 +794,7 @@ async function main(): Promise<number> {
         const [main, subsSetup] = await Promise.all([
           (async () => {
             const merchant = await createMerchant(product.url, keys.admin, 'Bench HTTP');
+            if (opts.progressEvents) await chooseEveryEventType(product.url, merchant.token, `${receiver!.base}/hooks/http-${runId}`);
             const customerUuid = await approvedCustomer(product.url, merchant.token, `bench-http-${runId}`);
             return { merchant, customerUuid };
           })(),

@@ -5,6 +5,7 @@
 import { enrollBody, kycBody } from '../../test/helpers/factories';
 import { momoCollectionBody } from '../../test/helpers/transactions';
 import { sleep } from './stats';
+import { SELECTABLE_EVENT_TYPES } from '../../src/modules/outbox/event-types';
 
 export interface HttpAnswer {
   status: number;
@@ -78,6 +79,15 @@ export async function issueToken(base: string, clientId: string, clientSecret: s
 
 export async function setWebhookEndpoint(base: string, token: string, url: string): Promise<void> {
   expect(await call(base, 'PUT', '/v1/webhooks/endpoint', { token, body: { url } }), 200, 'set webhook endpoint');
+}
+
+/** An endpoint, and every event type the merchant may choose (the progress events too: issue 24). */
+export async function chooseEveryEventType(base: string, token: string, url: string): Promise<void> {
+  expect(
+    await call(base, 'PUT', '/v1/webhooks/endpoint', { token, body: { url, event_types: SELECTABLE_EVENT_TYPES } }),
+    200,
+    'choose every event type',
+  );
 }
 
 /** Enroll a Kenyan customer, submit KYC, and wait (boundedly) for the sandbox to approve it. */
