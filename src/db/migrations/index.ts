@@ -18,6 +18,7 @@ import { Migration20261129001000_initiation_on_row } from './Migration2026112900
 import { Migration20261129010000_cheaper_transaction_writes } from './Migration20261129010000_cheaper_transaction_writes';
 import { Migration20261130000000_time_ordered_keys } from './Migration20261130000000_time_ordered_keys';
 import { Migration20261130001000_ledger_checkpoints } from './Migration20261130001000_ledger_checkpoints';
+import { Migration20261201010000_transaction_search } from './Migration20261201010000_transaction_search';
 
 /** Every migration, in order (a timestamp must not be Luhn-valid: the card-data scan would flag its name in logs). Listed explicitly so the same list runs from TypeScript (tests) and compiled JS. */
 export const migrationsList: MigrationObject[] = [
@@ -40,4 +41,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129010000_cheaper_transaction_writes', class: Migration20261129010000_cheaper_transaction_writes },
   { name: 'Migration20261130000000_time_ordered_keys', class: Migration20261130000000_time_ordered_keys },
   { name: 'Migration20261130001000_ledger_checkpoints', class: Migration20261130001000_ledger_checkpoints },
+  { name: 'Migration20261201010000_transaction_search', class: Migration20261201010000_transaction_search },
 ];

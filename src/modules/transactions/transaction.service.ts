@@ -27,7 +27,7 @@ import {
   type TransactionKind,
   type TransactionStatus,
 } from './transaction.state';
-import { RECONCILE_KEY_PREFIX, commitsAsynchronously, type StatusChange, type TransactionStore } from './transaction.store';
+import { RECONCILE_KEY_PREFIX, commitsAsynchronously, type ListFilter, type StatusChange, type TransactionStore } from './transaction.store';
 import { refusedTheRequest, type InboundNotification, type SettlementDecision } from '../../providers/connector';
 import type { Rails } from '../rails/rails';
 
@@ -50,8 +50,22 @@ export const transactionListSchema = pageRequestSchema.extend({
   createdFrom: timestampField.nullish(),
   /** Created before this time. */
   createdTo: timestampField.nullish(),
+  /** The service's reference or the merchant's own (exactly), or a customer's email (any case). */
+  search: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(254, 'must be at most 254 characters').nullish(),
 });
 export type TransactionListQuery = Command<typeof transactionListSchema>;
+
+/** The store's filter from a parsed list query (its paging aside). */
+function listFilter(q: Omit<z.output<typeof transactionListSchema>, 'limit' | 'after'>): ListFilter {
+  return {
+    status: q.status ?? undefined,
+    kind: q.type ?? undefined,
+    customerId: q.customerUuid ?? undefined,
+    createdFrom: q.createdFrom ?? undefined,
+    createdTo: q.createdTo ?? undefined,
+    search: q.search ?? undefined,
+  };
+}
 
 /** How a sandbox simulation may decide a transaction. */
 export const SIMULATION_OUTCOMES = ['successful', 'failed'] as const;
@@ -254,15 +268,8 @@ export class TransactionService {
   }
 
   async listTransactions(merchantId: string, query: TransactionListQuery): Promise<Page<Transaction>> {
-    const { limit, after, status, type, customerUuid, createdFrom, createdTo } = parseInput(transactionListSchema, query, 'query');
-    const filter = {
-      status: status ?? undefined,
-      kind: type ?? undefined,
-      customerId: customerUuid ?? undefined,
-      createdFrom: createdFrom ?? undefined,
-      createdTo: createdTo ?? undefined,
-    };
-    const rows = await this.deps.store.list(merchantId, filter, limit, after ?? undefined);
+    const { limit, after, ...filter } = parseInput(transactionListSchema, query, 'query');
+    const rows = await this.deps.store.list(merchantId, listFilter(filter), limit, after ?? undefined);
     return toPage(rows, limit);
   }
 

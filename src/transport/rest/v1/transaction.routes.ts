@@ -125,11 +125,12 @@ const listTransactions = operation({
   access: 'bearer',
   summary: 'List your transactions, newest first',
   description:
-    'Collections, transfers and payments, each the full record the status endpoint returns; filter by status, type and customer. GraphQL: transactions(filter).',
+    'Collections, transfers and payments, each the full record the status endpoint returns; filter by status, type, customer and creation time, and search by reference or customer email. GraphQL: transactions(filter, search).',
   query: transactionListSchema,
   fields: {
     after: { description: 'The `meta.next_cursor` of the previous page' },
     type: { description: '`collection`, `transfer` or `payment`' },
+    search: { description: 'A reference, the service’s or yours (exactly), or a customer’s email (any case)' },
   },
   ok: { message: 'Transactions retrieved', data: TransactionRecord, list: 'page' },
 });
