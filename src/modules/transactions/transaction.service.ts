@@ -55,6 +55,13 @@ export const transactionListSchema = pageRequestSchema.extend({
 });
 export type TransactionListQuery = Command<typeof transactionListSchema>;
 
+/** The list's filters without its paging: what an export of every matching transaction takes. */
+export const transactionExportSchema = transactionListSchema.omit({ limit: true, after: true });
+export type TransactionExportQuery = Command<typeof transactionExportSchema>;
+
+/** How many rows an export reads at a time (keyset pages, like the list's). */
+const EXPORT_BATCH = 500;
+
 /** The store's filter from a parsed list query (its paging aside). */
 function listFilter(q: Omit<z.output<typeof transactionListSchema>, 'limit' | 'after'>): ListFilter {
   return {
@@ -271,6 +278,24 @@ export class TransactionService {
     const { limit, after, ...filter } = parseInput(transactionListSchema, query, 'query');
     const rows = await this.deps.store.list(merchantId, listFilter(filter), limit, after ?? undefined);
     return toPage(rows, limit);
+  }
+
+  /**
+   * Every transaction the filters match, newest first, in batches read as they are consumed (an export
+   * streams them; nothing holds them all). The query is checked now: a bad one throws before anything is read.
+   */
+  exportTransactions(merchantId: string, query: TransactionExportQuery): AsyncIterable<Transaction[]> {
+    const filter = listFilter(parseInput(transactionExportSchema, query, 'query'));
+    const store = this.deps.store;
+    return (async function* () {
+      let after: string | undefined;
+      for (;;) {
+        const page = toPage(await store.list(merchantId, filter, EXPORT_BATCH, after), EXPORT_BATCH);
+        if (page.items.length > 0) yield page.items.map((i) => i.node);
+        if (!page.hasMore) return;
+        after = page.items.at(-1)!.cursor;
+      }
+    })();
   }
 
   /**
