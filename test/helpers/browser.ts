@@ -136,7 +136,10 @@ export async function screenshots(
     await ready?.(page);
     // Let the layout settle at the new width (fonts, the container queries).
     await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
-    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
+    // The whole page as one viewport (not a stitched full-page capture), so a sticky sidebar spans it as on a screen.
+    const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
+    await page.setViewportSize({ width, height: Math.max(height, width === 390 ? 844 : 800) });
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`) });
   }
   if (before) await page.setViewportSize(before);
 }

@@ -217,7 +217,6 @@ describe('merchant dashboard (sandbox)', () => {
     // A badge is as wide as its word, never the column.
     const badge = row.locator('.badge');
     expect(await badge.evaluate((b) => b.getBoundingClientRect().width < b.parentElement!.getBoundingClientRect().width / 1.3)).toBe(true);
-    await shot(page, 'transactions', (p) => p.locator('tbody tr').first().waitFor());
 
     await row.getByRole('link').click();
     await page.getByRole('list', { name: 'Status history' }).waitFor();
@@ -307,6 +306,8 @@ describe('merchant dashboard (sandbox)', () => {
     await page.getByRole('button', { name: 'Export CSV' }).click();
     expect(csvReferences(readFileSync((await (await none).path())!, 'utf8'))).toEqual([]);
     await page.getByRole('button', { name: 'Clear search and filters' }).click();
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('tbody tr').length === 20);
+    await shot(page, 'transactions', (p) => p.locator('tbody tr').first().waitFor());
   });
 
   it('the sandbox tools enroll a test customer, approve its KYC, make a collection and a transfer, and decide a payment on the 3-D Secure page', async () => {
