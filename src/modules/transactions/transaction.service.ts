@@ -9,7 +9,7 @@ import { KeyedSemaphore } from '../../shared/keyed-semaphore';
 import { publishBalanceChanges } from '../ledger/ledger.service';
 import type { Logger } from '../../shared/logger';
 import { UUID_ID, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
-import { REFERENCE_CHARACTERS, timestampField } from '../../shared/fields';
+import { REFERENCE_CHARACTERS, searchText, timestampField } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
 import type { Outbox } from '../outbox/outbox';
@@ -51,7 +51,7 @@ export const transactionListSchema = pageRequestSchema.extend({
   /** Created before this time. */
   createdTo: timestampField.nullish(),
   /** The service's reference or the merchant's own (exactly), or a customer's email (any case). */
-  search: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(254, 'must be at most 254 characters').nullish(),
+  search: searchText(254),
 });
 export type TransactionListQuery = Command<typeof transactionListSchema>;
 
