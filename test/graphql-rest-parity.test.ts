@@ -58,7 +58,11 @@ const PAIRS: Array<{ rest: string; graphql: string; renamed?: Record<string, str
     },
   },
   { rest: 'TransactionStatusChange', graphql: 'TransactionStatusChange' },
-  { rest: 'WebhookEvent', graphql: 'WebhookEvent' },
+  {
+    rest: 'WebhookEvent',
+    graphql: 'WebhookEvent',
+    graphqlOnly: { customer: 'the customer_uuid’s record, a field resolver batched per operation (REST: GET /v1/customer/{uuid})' },
+  },
   { rest: 'WebhookSecretRotation', graphql: 'WebhookSecretRotation' },
 ];
 

@@ -369,9 +369,9 @@ export type TransactionsQueryVariables = Exact<{
 
 export type TransactionsQuery = { transactions: { edges: Array<{ node: { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, customer: { firstName: string, lastName: string, email: string } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
-export type WebhookEventRowFragment = { id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null };
+export type WebhookEventRowFragment = { id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, customer: { firstName: string, lastName: string } | null };
 
-export type WebhookEventFullFragment = { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> };
+export type WebhookEventFullFragment = { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }>, customer: { firstName: string, lastName: string } | null };
 
 export type WebhookEventTypesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -395,21 +395,21 @@ export type WebhookEventsQueryVariables = Exact<{
 }>;
 
 
-export type WebhookEventsQuery = { webhookEvents: { edges: Array<{ node: { id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null } }> } };
+export type WebhookEventsQuery = { webhookEvents: { edges: Array<{ node: { id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, customer: { firstName: string, lastName: string } | null } }> } };
 
 export type WebhookEventDetailQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookEventDetailQuery = { webhookEvent: { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> } };
+export type WebhookEventDetailQuery = { webhookEvent: { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }>, customer: { firstName: string, lastName: string } | null } };
 
 export type ResendWebhookEventMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type ResendWebhookEventMutation = { resendWebhookEvent: { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> } };
+export type ResendWebhookEventMutation = { resendWebhookEvent: { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }>, customer: { firstName: string, lastName: string } | null } };
 
 export type BalanceFieldsFragment = { currency: string, available: string, pending: string, reserved: string };
 
@@ -504,6 +504,10 @@ export const WebhookEventRowFragmentDoc = new TypedDocumentString(`
   type
   reference
   customerUuid
+  customer {
+    firstName
+    lastName
+  }
   createdAt
   deliveryStatus
   attemptCount
@@ -530,6 +534,10 @@ export const WebhookEventFullFragmentDoc = new TypedDocumentString(`
   type
   reference
   customerUuid
+  customer {
+    firstName
+    lastName
+  }
   createdAt
   deliveryStatus
   attemptCount
@@ -981,6 +989,10 @@ export const WebhookEventsDocument = new TypedDocumentString(`
   type
   reference
   customerUuid
+  customer {
+    firstName
+    lastName
+  }
   createdAt
   deliveryStatus
   attemptCount
@@ -998,6 +1010,10 @@ export const WebhookEventDetailDocument = new TypedDocumentString(`
   type
   reference
   customerUuid
+  customer {
+    firstName
+    lastName
+  }
   createdAt
   deliveryStatus
   attemptCount
@@ -1028,6 +1044,10 @@ export const ResendWebhookEventDocument = new TypedDocumentString(`
   type
   reference
   customerUuid
+  customer {
+    firstName
+    lastName
+  }
   createdAt
   deliveryStatus
   attemptCount

@@ -11,6 +11,10 @@ graphql(`
     type
     reference
     customerUuid
+    customer {
+      firstName
+      lastName
+    }
     createdAt
     deliveryStatus
     attemptCount
@@ -217,7 +221,7 @@ export function Webhooks() {
                     </Link>
                   </td>
                   <td className="e-about">
-                    <EventSubject reference={e.reference} customerUuid={e.customerUuid} />
+                    <EventSubject reference={e.reference} customerUuid={e.customerUuid} customer={e.customer} />
                   </td>
                   <td className="e-delivery">
                     <StatusBadge status={e.deliveryStatus ?? 'not_sent'} />
@@ -242,10 +246,15 @@ function EventType({ type }: { type: string }) {
   return <code className="event-type">{type}</code>;
 }
 
-/** What an event is about: its transaction (a link to it) or its customer. */
-function EventSubject({ reference, customerUuid }: { reference: string | null; customerUuid: string | null }) {
+/** What an event is about: its transaction (a link to it) or its customer (by name, a link to them). */
+function EventSubject({ reference, customerUuid, customer }: { reference: string | null; customerUuid: string | null; customer: Row['customer'] }) {
   if (reference) return <Link to={`/transactions/${encodeURIComponent(reference)}`}>{reference}</Link>;
-  if (customerUuid) return <span className="muted">customer {customerUuid}</span>;
+  if (customerUuid)
+    return (
+      <span className="muted">
+        customer <Link to={`/customers/${customerUuid}`}>{customer ? `${customer.firstName} ${customer.lastName}` : customerUuid}</Link>
+      </span>
+    );
   return null;
 }
 
@@ -288,7 +297,8 @@ export function WebhookEvent({ id }: { id: string }) {
         <EventType type={e.type} /> <StatusBadge status={e.deliveryStatus ?? 'not_sent'} />
       </h2>
       <p className="muted">
-        <span className="mono">{e.id}</span> · recorded {when(e.createdAt)} · <EventSubject reference={e.reference} customerUuid={e.customerUuid} />
+        <span className="mono">{e.id}</span> · recorded {when(e.createdAt)} ·{' '}
+        <EventSubject reference={e.reference} customerUuid={e.customerUuid} customer={e.customer} />
       </p>
       <button type="button" onClick={() => void resend()}>
         Resend now

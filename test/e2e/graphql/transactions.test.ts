@@ -486,6 +486,15 @@ describe('GraphQL cross-border collections and transfers', () => {
       expect(await search({ search: col.externalReference }, otherMerchantToken)).toEqual([]);
       expect(await search({ search: theirsCol.reference })).toEqual([]);
 
+      // An event about a customer names them too (WebhookEvent.customer, batched the same way).
+      const events = ok<any>(
+        await graphql(app.url, '{ webhookEvents(first: 20, type: "customer.kyc.approved") { edges { node { customerUuid customer { email } } } } }', {
+          token: searcherToken,
+        }),
+        'webhookEvents',
+      );
+      expect(events.edges.map((e: any) => e.node)).toEqual([{ customerUuid: mine.customer_uuid, customer: { email: 'Kofi.Mensah@Example.org' } }]);
+
       const blank = await graphql(app.url, SEARCH, { token: searcherToken, variables: { search: '   ' } });
       expect(codeOf(blank)).toBe('INVALID_REQUEST');
       expect(fieldsOf(blank)).toEqual(['search']);
