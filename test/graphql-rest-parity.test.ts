@@ -52,10 +52,17 @@ const PAIRS: Array<{ rest: string; graphql: string; renamed?: Record<string, str
   {
     rest: 'Transaction',
     graphql: 'Transaction',
-    graphqlOnly: { history: 'the status history, a field resolver (REST: GET /v1/transactions/{reference}/events)' },
+    graphqlOnly: {
+      history: 'the status history, a field resolver (REST: GET /v1/transactions/{reference}/events)',
+      customer: 'the customer_uuid’s record, a field resolver batched per operation (REST: GET /v1/customer/{uuid})',
+    },
   },
   { rest: 'TransactionStatusChange', graphql: 'TransactionStatusChange' },
-  { rest: 'WebhookEvent', graphql: 'WebhookEvent' },
+  {
+    rest: 'WebhookEvent',
+    graphql: 'WebhookEvent',
+    graphqlOnly: { customer: 'the customer_uuid’s record, a field resolver batched per operation (REST: GET /v1/customer/{uuid})' },
+  },
   { rest: 'WebhookSecretRotation', graphql: 'WebhookSecretRotation' },
 ];
 

@@ -24,16 +24,37 @@ const ME = graphql(`
   }
 `);
 
+/** The main navigation, in the order a finance team reads it. */
+const SECTIONS: Array<{ to: string; label: string; section: string; sandboxOnly?: true }> = [
+  { to: '/', label: 'Overview', section: 'overview' },
+  { to: '/transactions', label: 'Transactions', section: 'transactions' },
+  { to: '/balance', label: 'Balance', section: 'balance' },
+  { to: '/customers', label: 'Customers', section: 'customers' },
+  { to: '/webhooks', label: 'Webhooks', section: 'webhooks' },
+  { to: '/credentials', label: 'Credentials', section: 'credentials' },
+  { to: '/sandbox', label: 'Sandbox tools', section: 'sandbox', sandboxOnly: true },
+];
+
 export function App() {
   const path = usePath();
   const [session, setSession] = useState(0);
   const [me, setMe] = useState<MeQuery | null>(null);
+  /** The phone's menu (on a wide screen the navigation is always shown, as a sidebar). */
+  const [menuOpen, setMenuOpen] = useState(false);
 
   useEffect(() => onSessionChange(() => setSession((n) => n + 1)), []);
   useEffect(() => {
     if (!signedIn()) return setMe(null);
     gql(ME).then(setMe, () => setMe(null));
   }, [session]);
+  // A page chosen from the menu closes it; so does Escape.
+  useEffect(() => setMenuOpen(false), [path]);
+  useEffect(() => {
+    if (!menuOpen) return undefined;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMenuOpen(false);
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [menuOpen]);
 
   // The 3-D Secure page returns the cardholder here, in its own tab: no session needed.
   if (path.startsWith('/payments/return')) return <PaymentReturn />;
@@ -42,10 +63,15 @@ export function App() {
 
   const sandbox = me.environment === 'SANDBOX';
   const [, section, id] = path.split('/');
+  const current = section || 'overview';
   const page = (() => {
     switch (section) {
       case 'transactions':
-        return id ? <TransactionDetail key={`${id}-${session}`} reference={decodeURIComponent(id)} sandbox={sandbox} /> : <Transactions key={session} />;
+        return id ? (
+          <TransactionDetail key={`${id}-${session}`} reference={decodeURIComponent(id)} sandbox={sandbox} />
+        ) : (
+          <Transactions key={session} sandbox={sandbox} />
+        );
       case 'customers':
         return id ? <CustomerDetail key={`${id}-${session}`} uuid={decodeURIComponent(id)} /> : <Customers />;
       case 'webhooks':
@@ -63,40 +89,40 @@ export function App() {
   })();
 
   return (
-    <div className="app">
-      <header>
-        <div className="brand">
-          <strong>{me.merchant.name}</strong> <span className={`env env-${me.environment.toLowerCase()}`}>{me.environment.toLowerCase()}</span>
+    <div className={`app${menuOpen ? ' menu-open' : ''}`}>
+      <aside className="sidebar">
+        <div className="sidebar-head">
+          <button
+            type="button"
+            className="menu-button"
+            aria-label="Menu"
+            aria-expanded={menuOpen}
+            aria-controls="main-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
+              {menuOpen ? <path d="M4 4l12 12M16 4L4 16" /> : <path d="M3 5h14M3 10h14M3 15h14" />}
+            </svg>
+          </button>
+          <div className="brand">
+            <strong title={me.merchant.name}>{me.merchant.name}</strong>
+            <span className={`env env-${me.environment.toLowerCase()}`}>{me.environment.toLowerCase()}</span>
+          </div>
         </div>
-        <nav aria-label="Main">
-          <Link to="/" current={!section || section === 'overview'}>
-            Overview
-          </Link>
-          <Link to="/transactions" current={section === 'transactions'}>
-            Transactions
-          </Link>
-          <Link to="/balance" current={section === 'balance'}>
-            Balance
-          </Link>
-          <Link to="/customers" current={section === 'customers'}>
-            Customers
-          </Link>
-          <Link to="/webhooks" current={section === 'webhooks'}>
-            Webhooks
-          </Link>
-          <Link to="/credentials" current={section === 'credentials'}>
-            Credentials
-          </Link>
-          {sandbox && (
-            <Link to="/sandbox" current={section === 'sandbox'}>
-              Sandbox tools
-            </Link>
-          )}
-        </nav>
-        <button type="button" className="secondary" onClick={() => void signOut()}>
-          Sign out
-        </button>
-      </header>
+        <div className="sidebar-body" id="main-menu">
+          <nav aria-label="Main">
+            {SECTIONS.filter((s) => sandbox || !s.sandboxOnly).map((s) => (
+              <Link key={s.to} to={s.to} current={current === s.section}>
+                {s.label}
+              </Link>
+            ))}
+          </nav>
+          <button type="button" className="secondary sign-out" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </aside>
+      {menuOpen && <div className="scrim" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
       <main>{page}</main>
     </div>
   );

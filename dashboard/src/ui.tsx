@@ -65,6 +65,35 @@ export function Empty({ children }: { children: ReactNode }) {
   return <p className="empty">{children}</p>;
 }
 
+/** A list with nothing to show: what is missing, why, and what to do (a link or a button in `action`). */
+export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="empty-state" role="status">
+      <svg viewBox="0 0 40 40" width="40" height="40" aria-hidden="true">
+        <rect x="6" y="9" width="28" height="22" rx="3" />
+        <path d="M6 16h28M12 23h10M12 27h6" />
+      </svg>
+      <p className="empty-title">{title}</p>
+      {children && <p className="muted">{children}</p>}
+      {action}
+    </div>
+  );
+}
+
+/** Hands a Blob to the browser as a download named `filename`. */
+export function saveFile(blob: Blob, filename: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // The download has its own copy by then; the URL is let go a little later.
+  setTimeout(() => URL.revokeObjectURL(url), 30_000);
+}
+
 /** An in-app link: a real <a href>, so it opens in a new tab too, navigated without a reload; `current` marks the page it is on. */
 export function Link({ to, children, current = false }: { to: string; children: ReactNode; current?: boolean }) {
   return (
@@ -89,7 +118,12 @@ export const dayAfter = (day: string) => (day ? new Date(new Date(`${day}T00:00:
 /** A date input's value (YYYY-MM-DD, the browser's time zone) for a time. */
 export const dateValue = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
-export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+/** Times in the browser's own locale and time zone (never a fixed format): "27 Nov 2026, 14:05" in en-GB. */
+const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const DATE_TIME_SECONDS = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+export const when = (iso: string | null | undefined) => (iso ? DATE_TIME.format(new Date(iso)) : '—');
+/** With seconds, where they matter (a delivery attempt, a status change). */
+export const whenExactly = (iso: string | null | undefined) => (iso ? DATE_TIME_SECONDS.format(new Date(iso)) : '—');
 export const words = (value: string | null | undefined) => (value ? value.toLowerCase().replace(/_/g, ' ') : '—');
 
 export function StatusBadge({ status }: { status: string | null | undefined }) {

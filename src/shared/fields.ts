@@ -45,6 +45,19 @@ export const optionalText = (max: number) =>
     .refine(withoutCardNumber, NO_CARD_NUMBER)
     .nullish();
 
+/**
+ * Text to look for (a search), never stored: trimmed, not empty, bounded, without control characters
+ * (PostgreSQL refuses NUL in a parameter; none belongs in a reference or an email). Null is absent.
+ */
+export const searchText = (max: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine((text) => !CONTROL_CHARACTERS.test(text), 'must not contain control characters')
+    .nullish();
+
 /** Any other string the service stores and sends on (a URL, an email, a reason), held to the same rule: no card number in it. */
 export const withoutCardNumberIn = <S extends z.ZodType<string>>(schema: S) => schema.refine(withoutCardNumber, NO_CARD_NUMBER);
 

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,8 +33,8 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** A headless Chromium on a fresh, empty profile (a temporary user data dir, removed on close). */
-export async function launchBrowser(): Promise<TestBrowser> {
+/** A headless Chromium on a fresh, empty profile (a temporary user data dir, removed on close); `locale`: the browser's language. */
+export async function launchBrowser(opts: { locale?: string } = {}): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`No Chromium at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH`);
   }
@@ -46,6 +46,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
       headless: true,
       args: ARGS,
       viewport: { width: 800, height: 640 },
+      ...(opts.locale ? { locale: opts.locale } : {}),
     });
   } catch (err) {
     await rm(userDataDir, { recursive: true, force: true });
@@ -102,3 +103,43 @@ export async function startPageServer(pages: Record<string, string> = {}) {
 }
 
 export type PageServer = Awaited<ReturnType<typeof startPageServer>>;
+
+/**
+ * Opens a screen of the merchant dashboard from its main navigation: the sidebar on a wide
+ * screen, or (on a phone, where the sidebar is a menu) the menu button first.
+ */
+export async function openScreen(page: Page, name: string): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) {
+    if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+  }
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+}
+
+/**
+ * Screenshots of the dashboard for docs/dashboard/, at a desktop's width and a phone's, when
+ * SCREENSHOTS=1 (the tests that call it are the script: `npm run screenshots:dashboard`).
+ * `name-1280.png` and `name-390.png`, whole pages; the viewport is given back as it was.
+ */
+export async function screenshots(
+  page: Page,
+  dir: string | null,
+  name: string,
+  ready?: (page: Page) => Promise<unknown>,
+  widths: number[] = [1280, 390],
+): Promise<void> {
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const before = page.viewportSize();
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await ready?.(page);
+    // Let the layout settle at the new width (fonts, the container queries).
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    // The whole page as one viewport (not a stitched full-page capture), so a sticky sidebar spans it as on a screen.
+    const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
+    await page.setViewportSize({ width, height: Math.max(height, width === 390 ? 844 : 800) });
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`) });
+  }
+  if (before) await page.setViewportSize(before);
+}

@@ -28,6 +28,10 @@ type Documents = {
     "\n  fragment PaymentFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n  }\n": typeof types.PaymentFieldsFragmentDoc,
     "\n  subscription PaymentChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      ...PaymentFields\n    }\n  }\n": typeof types.PaymentChangedDocument,
     "\n  mutation InitiatePayment($input: InitiatePaymentInput!) {\n    initiatePayment(input: $input) {\n      ...PaymentFields\n      nextAction {\n        url\n      }\n    }\n  }\n": typeof types.InitiatePaymentDocument,
+    "\n  fragment SandboxTransactionFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n    amount\n    currency\n    sourceAmount\n    sourceCurrency\n    destinationAmount\n    destinationCurrency\n  }\n": typeof types.SandboxTransactionFieldsFragmentDoc,
+    "\n  mutation SandboxCollect($input: InitiateCollectionInput!) {\n    initiateCollection(input: $input) {\n      ...SandboxTransactionFields\n    }\n  }\n": typeof types.SandboxCollectDocument,
+    "\n  mutation SandboxTransfer($input: InitiateTransferInput!) {\n    initiateTransfer(input: $input) {\n      ...SandboxTransactionFields\n    }\n  }\n": typeof types.SandboxTransferDocument,
+    "\n  subscription SandboxKycChanged {\n    kycStatusChanged {\n      customerUuid\n      kycStatus\n    }\n  }\n": typeof types.SandboxKycChangedDocument,
     "\n  mutation TopUpBalance($currency: String!, $amount: Decimal!) {\n    topUpBalance(currency: $currency, amount: $amount) {\n      ...BalanceFields\n    }\n  }\n": typeof types.TopUpBalanceDocument,
     "\n  query SandboxCustomers {\n    customers(first: 100) {\n      edges {\n        node {\n          customerUuid\n          firstName\n          lastName\n          kycStatus\n        }\n      }\n    }\n  }\n": typeof types.SandboxCustomersDocument,
     "\n  query TransactionDetail($r: String!) {\n    transaction(reference: $r) {\n      ...TransactionFields\n      rate\n      fee\n      accountNumber\n      countryCode\n      expiresAt\n      amountRefunded\n      paymentReference\n      bankInfo {\n        accountName\n        accountNumber\n        bankName\n        bankCode\n      }\n      beneficiary {\n        accountName\n        accountNumber\n        networkId\n      }\n      card {\n        brand\n        last4\n      }\n      history {\n        fromStatus\n        toStatus\n        reason\n        occurredAt\n      }\n    }\n  }\n": typeof types.TransactionDetailDocument,
@@ -36,11 +40,11 @@ type Documents = {
     "\n  subscription RefundChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      ...RefundFields\n    }\n  }\n": typeof types.RefundChangedDocument,
     "\n  subscription TransactionStatusChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      status\n    }\n  }\n": typeof types.TransactionStatusChangedDocument,
     "\n  mutation SimulateTransaction($r: String!, $o: SimulationOutcome!) {\n    simulateTransaction(reference: $r, outcome: $o) {\n      status\n    }\n  }\n": typeof types.SimulateTransactionDocument,
-    "\n  query Transactions($filter: TransactionFilter, $first: Int, $after: String) {\n    transactions(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...TransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.TransactionsDocument,
+    "\n  query Transactions($filter: TransactionFilter, $search: String, $first: Int, $after: String) {\n    transactions(filter: $filter, search: $search, first: $first, after: $after) {\n      edges {\n        node {\n          ...TransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.TransactionsDocument,
     "\n  query WebhookSettings {\n    merchant {\n      webhookUrl\n      webhookEventTypes\n    }\n    webhookEventTypes\n  }\n": typeof types.WebhookSettingsDocument,
     "\n  mutation ChooseWebhookEventTypes($url: String, $eventTypes: [String!]) {\n    setWebhookEndpoint(url: $url, eventTypes: $eventTypes) {\n      webhookUrl\n      webhookEventTypes\n    }\n  }\n": typeof types.ChooseWebhookEventTypesDocument,
     "\n  mutation SendWebhookTestEvent {\n    sendWebhookTestEvent {\n      id\n      deliveryStatus\n      attempts {\n        statusCode\n        latencyMs\n        success\n        error\n      }\n    }\n  }\n": typeof types.SendWebhookTestEventDocument,
-    "\n  fragment WebhookEventRow on WebhookEvent {\n    id\n    type\n    reference\n    customerUuid\n    createdAt\n    deliveryStatus\n    attemptCount\n    deliveredAt\n    nextAttemptAt\n  }\n": typeof types.WebhookEventRowFragmentDoc,
+    "\n  fragment WebhookEventRow on WebhookEvent {\n    id\n    type\n    reference\n    customerUuid\n    customer {\n      firstName\n      lastName\n    }\n    createdAt\n    deliveryStatus\n    attemptCount\n    deliveredAt\n    nextAttemptAt\n  }\n": typeof types.WebhookEventRowFragmentDoc,
     "\n  fragment WebhookEventFull on WebhookEvent {\n    ...WebhookEventRow\n    data\n    attempts {\n      attemptNumber\n      attemptedAt\n      url\n      statusCode\n      latencyMs\n      success\n      error\n    }\n  }\n": typeof types.WebhookEventFullFragmentDoc,
     "\n  query WebhookEventTypes {\n    webhookEventTypes\n  }\n": typeof types.WebhookEventTypesDocument,
     "\n  query WebhookEndpoint {\n    merchant {\n      webhookUrl\n    }\n  }\n": typeof types.WebhookEndpointDocument,
@@ -52,7 +56,7 @@ type Documents = {
     "\n  query Balances {\n    balances {\n      ...BalanceFields\n    }\n  }\n": typeof types.BalancesDocument,
     "\n  subscription BalanceChanged($currency: String) {\n    balanceChanged(currency: $currency) {\n      ...BalanceFields\n    }\n  }\n": typeof types.BalanceChangedDocument,
     "\n  fragment BalanceTransactionFields on BalanceTransaction {\n    id\n    type\n    currency\n    amount\n    fee\n    net\n    balanceAfter\n    sourceReference\n    createdAt\n  }\n": typeof types.BalanceTransactionFieldsFragmentDoc,
-    "\n  fragment TransactionFields on Transaction {\n    reference\n    externalReference\n    type\n    status\n    failureReason\n    amount\n    currency\n    sourceAmount\n    sourceCurrency\n    destinationAmount\n    destinationCurrency\n    customerUuid\n    accountType\n    createdAt\n    updatedAt\n    completedAt\n  }\n": typeof types.TransactionFieldsFragmentDoc,
+    "\n  fragment TransactionFields on Transaction {\n    reference\n    externalReference\n    type\n    status\n    failureReason\n    amount\n    currency\n    sourceAmount\n    sourceCurrency\n    destinationAmount\n    destinationCurrency\n    customerUuid\n    customer {\n      firstName\n      lastName\n      email\n    }\n    accountType\n    createdAt\n    updatedAt\n    completedAt\n  }\n": typeof types.TransactionFieldsFragmentDoc,
     "\n  subscription TransactionChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      ...TransactionFields\n    }\n  }\n": typeof types.TransactionChangedDocument,
 };
 const documents: Documents = {
@@ -69,6 +73,10 @@ const documents: Documents = {
     "\n  fragment PaymentFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n  }\n": types.PaymentFieldsFragmentDoc,
     "\n  subscription PaymentChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      ...PaymentFields\n    }\n  }\n": types.PaymentChangedDocument,
     "\n  mutation InitiatePayment($input: InitiatePaymentInput!) {\n    initiatePayment(input: $input) {\n      ...PaymentFields\n      nextAction {\n        url\n      }\n    }\n  }\n": types.InitiatePaymentDocument,
+    "\n  fragment SandboxTransactionFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n    amount\n    currency\n    sourceAmount\n    sourceCurrency\n    destinationAmount\n    destinationCurrency\n  }\n": types.SandboxTransactionFieldsFragmentDoc,
+    "\n  mutation SandboxCollect($input: InitiateCollectionInput!) {\n    initiateCollection(input: $input) {\n      ...SandboxTransactionFields\n    }\n  }\n": types.SandboxCollectDocument,
+    "\n  mutation SandboxTransfer($input: InitiateTransferInput!) {\n    initiateTransfer(input: $input) {\n      ...SandboxTransactionFields\n    }\n  }\n": types.SandboxTransferDocument,
+    "\n  subscription SandboxKycChanged {\n    kycStatusChanged {\n      customerUuid\n      kycStatus\n    }\n  }\n": types.SandboxKycChangedDocument,
     "\n  mutation TopUpBalance($currency: String!, $amount: Decimal!) {\n    topUpBalance(currency: $currency, amount: $amount) {\n      ...BalanceFields\n    }\n  }\n": types.TopUpBalanceDocument,
     "\n  query SandboxCustomers {\n    customers(first: 100) {\n      edges {\n        node {\n          customerUuid\n          firstName\n          lastName\n          kycStatus\n        }\n      }\n    }\n  }\n": types.SandboxCustomersDocument,
     "\n  query TransactionDetail($r: String!) {\n    transaction(reference: $r) {\n      ...TransactionFields\n      rate\n      fee\n      accountNumber\n      countryCode\n      expiresAt\n      amountRefunded\n      paymentReference\n      bankInfo {\n        accountName\n        accountNumber\n        bankName\n        bankCode\n      }\n      beneficiary {\n        accountName\n        accountNumber\n        networkId\n      }\n      card {\n        brand\n        last4\n      }\n      history {\n        fromStatus\n        toStatus\n        reason\n        occurredAt\n      }\n    }\n  }\n": types.TransactionDetailDocument,
@@ -77,11 +85,11 @@ const documents: Documents = {
     "\n  subscription RefundChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      ...RefundFields\n    }\n  }\n": types.RefundChangedDocument,
     "\n  subscription TransactionStatusChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      status\n    }\n  }\n": types.TransactionStatusChangedDocument,
     "\n  mutation SimulateTransaction($r: String!, $o: SimulationOutcome!) {\n    simulateTransaction(reference: $r, outcome: $o) {\n      status\n    }\n  }\n": types.SimulateTransactionDocument,
-    "\n  query Transactions($filter: TransactionFilter, $first: Int, $after: String) {\n    transactions(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...TransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.TransactionsDocument,
+    "\n  query Transactions($filter: TransactionFilter, $search: String, $first: Int, $after: String) {\n    transactions(filter: $filter, search: $search, first: $first, after: $after) {\n      edges {\n        node {\n          ...TransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.TransactionsDocument,
     "\n  query WebhookSettings {\n    merchant {\n      webhookUrl\n      webhookEventTypes\n    }\n    webhookEventTypes\n  }\n": types.WebhookSettingsDocument,
     "\n  mutation ChooseWebhookEventTypes($url: String, $eventTypes: [String!]) {\n    setWebhookEndpoint(url: $url, eventTypes: $eventTypes) {\n      webhookUrl\n      webhookEventTypes\n    }\n  }\n": types.ChooseWebhookEventTypesDocument,
     "\n  mutation SendWebhookTestEvent {\n    sendWebhookTestEvent {\n      id\n      deliveryStatus\n      attempts {\n        statusCode\n        latencyMs\n        success\n        error\n      }\n    }\n  }\n": types.SendWebhookTestEventDocument,
-    "\n  fragment WebhookEventRow on WebhookEvent {\n    id\n    type\n    reference\n    customerUuid\n    createdAt\n    deliveryStatus\n    attemptCount\n    deliveredAt\n    nextAttemptAt\n  }\n": types.WebhookEventRowFragmentDoc,
+    "\n  fragment WebhookEventRow on WebhookEvent {\n    id\n    type\n    reference\n    customerUuid\n    customer {\n      firstName\n      lastName\n    }\n    createdAt\n    deliveryStatus\n    attemptCount\n    deliveredAt\n    nextAttemptAt\n  }\n": types.WebhookEventRowFragmentDoc,
     "\n  fragment WebhookEventFull on WebhookEvent {\n    ...WebhookEventRow\n    data\n    attempts {\n      attemptNumber\n      attemptedAt\n      url\n      statusCode\n      latencyMs\n      success\n      error\n    }\n  }\n": types.WebhookEventFullFragmentDoc,
     "\n  query WebhookEventTypes {\n    webhookEventTypes\n  }\n": types.WebhookEventTypesDocument,
     "\n  query WebhookEndpoint {\n    merchant {\n      webhookUrl\n    }\n  }\n": types.WebhookEndpointDocument,
@@ -93,7 +101,7 @@ const documents: Documents = {
     "\n  query Balances {\n    balances {\n      ...BalanceFields\n    }\n  }\n": types.BalancesDocument,
     "\n  subscription BalanceChanged($currency: String) {\n    balanceChanged(currency: $currency) {\n      ...BalanceFields\n    }\n  }\n": types.BalanceChangedDocument,
     "\n  fragment BalanceTransactionFields on BalanceTransaction {\n    id\n    type\n    currency\n    amount\n    fee\n    net\n    balanceAfter\n    sourceReference\n    createdAt\n  }\n": types.BalanceTransactionFieldsFragmentDoc,
-    "\n  fragment TransactionFields on Transaction {\n    reference\n    externalReference\n    type\n    status\n    failureReason\n    amount\n    currency\n    sourceAmount\n    sourceCurrency\n    destinationAmount\n    destinationCurrency\n    customerUuid\n    accountType\n    createdAt\n    updatedAt\n    completedAt\n  }\n": types.TransactionFieldsFragmentDoc,
+    "\n  fragment TransactionFields on Transaction {\n    reference\n    externalReference\n    type\n    status\n    failureReason\n    amount\n    currency\n    sourceAmount\n    sourceCurrency\n    destinationAmount\n    destinationCurrency\n    customerUuid\n    customer {\n      firstName\n      lastName\n      email\n    }\n    accountType\n    createdAt\n    updatedAt\n    completedAt\n  }\n": types.TransactionFieldsFragmentDoc,
     "\n  subscription TransactionChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      ...TransactionFields\n    }\n  }\n": types.TransactionChangedDocument,
 };
 
@@ -152,6 +160,22 @@ export function graphql(source: "\n  mutation InitiatePayment($input: InitiatePa
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  fragment SandboxTransactionFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n    amount\n    currency\n    sourceAmount\n    sourceCurrency\n    destinationAmount\n    destinationCurrency\n  }\n"): typeof import('./graphql').SandboxTransactionFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SandboxCollect($input: InitiateCollectionInput!) {\n    initiateCollection(input: $input) {\n      ...SandboxTransactionFields\n    }\n  }\n"): typeof import('./graphql').SandboxCollectDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SandboxTransfer($input: InitiateTransferInput!) {\n    initiateTransfer(input: $input) {\n      ...SandboxTransactionFields\n    }\n  }\n"): typeof import('./graphql').SandboxTransferDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription SandboxKycChanged {\n    kycStatusChanged {\n      customerUuid\n      kycStatus\n    }\n  }\n"): typeof import('./graphql').SandboxKycChangedDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation TopUpBalance($currency: String!, $amount: Decimal!) {\n    topUpBalance(currency: $currency, amount: $amount) {\n      ...BalanceFields\n    }\n  }\n"): typeof import('./graphql').TopUpBalanceDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -184,7 +208,7 @@ export function graphql(source: "\n  mutation SimulateTransaction($r: String!, $
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Transactions($filter: TransactionFilter, $first: Int, $after: String) {\n    transactions(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...TransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): typeof import('./graphql').TransactionsDocument;
+export function graphql(source: "\n  query Transactions($filter: TransactionFilter, $search: String, $first: Int, $after: String) {\n    transactions(filter: $filter, search: $search, first: $first, after: $after) {\n      edges {\n        node {\n          ...TransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): typeof import('./graphql').TransactionsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -200,7 +224,7 @@ export function graphql(source: "\n  mutation SendWebhookTestEvent {\n    sendWe
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment WebhookEventRow on WebhookEvent {\n    id\n    type\n    reference\n    customerUuid\n    createdAt\n    deliveryStatus\n    attemptCount\n    deliveredAt\n    nextAttemptAt\n  }\n"): typeof import('./graphql').WebhookEventRowFragmentDoc;
+export function graphql(source: "\n  fragment WebhookEventRow on WebhookEvent {\n    id\n    type\n    reference\n    customerUuid\n    customer {\n      firstName\n      lastName\n    }\n    createdAt\n    deliveryStatus\n    attemptCount\n    deliveredAt\n    nextAttemptAt\n  }\n"): typeof import('./graphql').WebhookEventRowFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -248,7 +272,7 @@ export function graphql(source: "\n  fragment BalanceTransactionFields on Balanc
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment TransactionFields on Transaction {\n    reference\n    externalReference\n    type\n    status\n    failureReason\n    amount\n    currency\n    sourceAmount\n    sourceCurrency\n    destinationAmount\n    destinationCurrency\n    customerUuid\n    accountType\n    createdAt\n    updatedAt\n    completedAt\n  }\n"): typeof import('./graphql').TransactionFieldsFragmentDoc;
+export function graphql(source: "\n  fragment TransactionFields on Transaction {\n    reference\n    externalReference\n    type\n    status\n    failureReason\n    amount\n    currency\n    sourceAmount\n    sourceCurrency\n    destinationAmount\n    destinationCurrency\n    customerUuid\n    customer {\n      firstName\n      lastName\n      email\n    }\n    accountType\n    createdAt\n    updatedAt\n    completedAt\n  }\n"): typeof import('./graphql').TransactionFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

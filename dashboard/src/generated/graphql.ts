@@ -67,6 +67,29 @@ export type IdType =
   | 'NATIONAL_ID'
   | 'PASSPORT';
 
+export type InitiateCollectionInput = {
+  /** MOMO: the wallet’s national number, without the dial code or a leading 0 (712345678 for +254); 0712345678, 254712345678 and +254 712 345 678 are accepted and stored as 712345678. BANK: 4 to 34 letters or digits, kept as given. */
+  accountNumber: string;
+  /** Must be the channel’s type. */
+  accountType: ChannelType;
+  /** In currency, within the channel’s bounds and the currency’s decimals. */
+  amount: string;
+  /** e.g. "ke_momo_deposit"; a DEPOSIT channel for collections, WITHDRAWAL for transfers. */
+  channelId: string;
+  /** ISO 3166-1 alpha-2 of the customer’s (collection) or beneficiary’s (transfer) country. */
+  countryCode: string;
+  /** The country’s currency, e.g. "KES". */
+  currency: string;
+  customerUuid: string;
+  /** The country’s dial code, e.g. "+254". */
+  dialCode: string;
+  /** e.g. "ke_mpesa"; a network of the country and channel type. A bank collection’s virtual account is at that bank where the provider allows it (the sandbox; Flutterwave uses its own partner bank). */
+  networkId: string;
+  reason: string;
+  /** Your own reference; unique across all your transactions. */
+  reference: string;
+};
+
 export type InitiatePaymentInput = {
   /** Within the currency’s decimals. */
   amount: string;
@@ -81,6 +104,34 @@ export type InitiatePaymentInput = {
   redirectUrl?: string | null | undefined;
   /** Your own reference; unique across all your transactions. */
   reference: string;
+};
+
+export type InitiateTransferInput = {
+  /** The beneficiary’s name. */
+  accountName: string;
+  /** MOMO: the wallet’s national number, without the dial code or a leading 0 (712345678 for +254); 0712345678, 254712345678 and +254 712 345 678 are accepted and stored as 712345678. BANK: 4 to 34 letters or digits, kept as given. */
+  accountNumber: string;
+  /** Must be the channel’s type. */
+  accountType: ChannelType;
+  /** What you send, in sourceCurrency. */
+  amount: string;
+  /** e.g. "ke_momo_deposit"; a DEPOSIT channel for collections, WITHDRAWAL for transfers. */
+  channelId: string;
+  /** ISO 3166-1 alpha-2 of the customer’s (collection) or beneficiary’s (transfer) country. */
+  countryCode: string;
+  customerUuid: string;
+  /** The destination country’s currency. */
+  destinationCurrency: string;
+  /** The country’s dial code, e.g. "+254". */
+  dialCode: string;
+  /** e.g. "ke_mpesa"; a network of the country and channel type. A bank collection’s virtual account is at that bank where the provider allows it (the sandbox; Flutterwave uses its own partner bank). */
+  networkId: string;
+  /** A live quote (from rate) for this pair and amount locks its rate. */
+  quoteId?: string | null | undefined;
+  reason: string;
+  /** Your own reference; unique across all your transactions. */
+  reference: string;
+  sourceCurrency: string;
 };
 
 export type KycAddressInput = {
@@ -236,6 +287,27 @@ export type InitiatePaymentMutationVariables = Exact<{
 
 export type InitiatePaymentMutation = { initiatePayment: { reference: string, externalReference: string, status: TransactionStatus, failureReason: string | null, nextAction: { url: string } | null } };
 
+export type SandboxTransactionFieldsFragment = { reference: string, externalReference: string, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null };
+
+export type SandboxCollectMutationVariables = Exact<{
+  input: InitiateCollectionInput;
+}>;
+
+
+export type SandboxCollectMutation = { initiateCollection: { reference: string, externalReference: string, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null } };
+
+export type SandboxTransferMutationVariables = Exact<{
+  input: InitiateTransferInput;
+}>;
+
+
+export type SandboxTransferMutation = { initiateTransfer: { reference: string, externalReference: string, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null } };
+
+export type SandboxKycChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SandboxKycChangedSubscription = { kycStatusChanged: { customerUuid: string, kycStatus: KycStatus } };
+
 export type TopUpBalanceMutationVariables = Exact<{
   currency: string;
   amount: string;
@@ -254,7 +326,7 @@ export type TransactionDetailQueryVariables = Exact<{
 }>;
 
 
-export type TransactionDetailQuery = { transaction: { rate: string | null, fee: string | null, accountNumber: string | null, countryCode: string | null, expiresAt: string | null, amountRefunded: string | null, paymentReference: string | null, reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, bankInfo: { accountName: string, accountNumber: string, bankName: string, bankCode: string } | null, beneficiary: { accountName: string, accountNumber: string, networkId: string } | null, card: { brand: string, last4: string } | null, history: Array<{ fromStatus: TransactionStatus | null, toStatus: TransactionStatus, reason: string | null, occurredAt: string }> } };
+export type TransactionDetailQuery = { transaction: { rate: string | null, fee: string | null, accountNumber: string | null, countryCode: string | null, expiresAt: string | null, amountRefunded: string | null, paymentReference: string | null, reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, bankInfo: { accountName: string, accountNumber: string, bankName: string, bankCode: string } | null, beneficiary: { accountName: string, accountNumber: string, networkId: string } | null, card: { brand: string, last4: string } | null, history: Array<{ fromStatus: TransactionStatus | null, toStatus: TransactionStatus, reason: string | null, occurredAt: string }>, customer: { firstName: string, lastName: string, email: string } | null } };
 
 export type RefundFieldsFragment = { reference: string, externalReference: string, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null };
 
@@ -289,12 +361,13 @@ export type SimulateTransactionMutation = { simulateTransaction: { status: Trans
 
 export type TransactionsQueryVariables = Exact<{
   filter?: TransactionFilter | null | undefined;
+  search?: string | null | undefined;
   first?: number | null | undefined;
   after?: string | null | undefined;
 }>;
 
 
-export type TransactionsQuery = { transactions: { edges: Array<{ node: { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type TransactionsQuery = { transactions: { edges: Array<{ node: { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, customer: { firstName: string, lastName: string, email: string } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type WebhookSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -314,9 +387,9 @@ export type SendWebhookTestEventMutationVariables = Exact<{ [key: string]: never
 
 export type SendWebhookTestEventMutation = { sendWebhookTestEvent: { id: string, deliveryStatus: WebhookDeliveryStatus | null, attempts: Array<{ statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> } };
 
-export type WebhookEventRowFragment = { id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null };
+export type WebhookEventRowFragment = { id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, customer: { firstName: string, lastName: string } | null };
 
-export type WebhookEventFullFragment = { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> };
+export type WebhookEventFullFragment = { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }>, customer: { firstName: string, lastName: string } | null };
 
 export type WebhookEventTypesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -340,21 +413,21 @@ export type WebhookEventsQueryVariables = Exact<{
 }>;
 
 
-export type WebhookEventsQuery = { webhookEvents: { edges: Array<{ node: { id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null } }> } };
+export type WebhookEventsQuery = { webhookEvents: { edges: Array<{ node: { id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, customer: { firstName: string, lastName: string } | null } }> } };
 
 export type WebhookEventDetailQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookEventDetailQuery = { webhookEvent: { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> } };
+export type WebhookEventDetailQuery = { webhookEvent: { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }>, customer: { firstName: string, lastName: string } | null } };
 
 export type ResendWebhookEventMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type ResendWebhookEventMutation = { resendWebhookEvent: { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> } };
+export type ResendWebhookEventMutation = { resendWebhookEvent: { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }>, customer: { firstName: string, lastName: string } | null } };
 
 export type BalanceFieldsFragment = { currency: string, available: string, pending: string, reserved: string };
 
@@ -372,14 +445,14 @@ export type BalanceChangedSubscription = { balanceChanged: { currency: string, a
 
 export type BalanceTransactionFieldsFragment = { id: string, type: BalanceTransactionType, currency: string, amount: string, fee: string, net: string, balanceAfter: string, sourceReference: string | null, createdAt: string };
 
-export type TransactionFieldsFragment = { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null };
+export type TransactionFieldsFragment = { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, customer: { firstName: string, lastName: string, email: string } | null };
 
 export type TransactionChangedSubscriptionVariables = Exact<{
   r?: string | null | undefined;
 }>;
 
 
-export type TransactionChangedSubscription = { transactionStatusChanged: { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null } };
+export type TransactionChangedSubscription = { transactionStatusChanged: { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, customer: { firstName: string, lastName: string, email: string } | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -419,6 +492,20 @@ export const PaymentFieldsFragmentDoc = new TypedDocumentString(`
   failureReason
 }
     `, {"fragmentName":"PaymentFields"}) as unknown as TypedDocumentString<PaymentFieldsFragment, unknown>;
+export const SandboxTransactionFieldsFragmentDoc = new TypedDocumentString(`
+    fragment SandboxTransactionFields on Transaction {
+  reference
+  externalReference
+  status
+  failureReason
+  amount
+  currency
+  sourceAmount
+  sourceCurrency
+  destinationAmount
+  destinationCurrency
+}
+    `, {"fragmentName":"SandboxTransactionFields"}) as unknown as TypedDocumentString<SandboxTransactionFieldsFragment, unknown>;
 export const RefundFieldsFragmentDoc = new TypedDocumentString(`
     fragment RefundFields on Transaction {
   reference
@@ -435,6 +522,10 @@ export const WebhookEventRowFragmentDoc = new TypedDocumentString(`
   type
   reference
   customerUuid
+  customer {
+    firstName
+    lastName
+  }
   createdAt
   deliveryStatus
   attemptCount
@@ -461,6 +552,10 @@ export const WebhookEventFullFragmentDoc = new TypedDocumentString(`
   type
   reference
   customerUuid
+  customer {
+    firstName
+    lastName
+  }
   createdAt
   deliveryStatus
   attemptCount
@@ -502,6 +597,11 @@ export const TransactionFieldsFragmentDoc = new TypedDocumentString(`
   destinationAmount
   destinationCurrency
   customerUuid
+  customer {
+    firstName
+    lastName
+    email
+  }
   accountType
   createdAt
   updatedAt
@@ -667,6 +767,50 @@ export const InitiatePaymentDocument = new TypedDocumentString(`
   status
   failureReason
 }`) as unknown as TypedDocumentString<InitiatePaymentMutation, InitiatePaymentMutationVariables>;
+export const SandboxCollectDocument = new TypedDocumentString(`
+    mutation SandboxCollect($input: InitiateCollectionInput!) {
+  initiateCollection(input: $input) {
+    ...SandboxTransactionFields
+  }
+}
+    fragment SandboxTransactionFields on Transaction {
+  reference
+  externalReference
+  status
+  failureReason
+  amount
+  currency
+  sourceAmount
+  sourceCurrency
+  destinationAmount
+  destinationCurrency
+}`) as unknown as TypedDocumentString<SandboxCollectMutation, SandboxCollectMutationVariables>;
+export const SandboxTransferDocument = new TypedDocumentString(`
+    mutation SandboxTransfer($input: InitiateTransferInput!) {
+  initiateTransfer(input: $input) {
+    ...SandboxTransactionFields
+  }
+}
+    fragment SandboxTransactionFields on Transaction {
+  reference
+  externalReference
+  status
+  failureReason
+  amount
+  currency
+  sourceAmount
+  sourceCurrency
+  destinationAmount
+  destinationCurrency
+}`) as unknown as TypedDocumentString<SandboxTransferMutation, SandboxTransferMutationVariables>;
+export const SandboxKycChangedDocument = new TypedDocumentString(`
+    subscription SandboxKycChanged {
+  kycStatusChanged {
+    customerUuid
+    kycStatus
+  }
+}
+    `) as unknown as TypedDocumentString<SandboxKycChangedSubscription, SandboxKycChangedSubscriptionVariables>;
 export const TopUpBalanceDocument = new TypedDocumentString(`
     mutation TopUpBalance($currency: String!, $amount: Decimal!) {
   topUpBalance(currency: $currency, amount: $amount) {
@@ -740,6 +884,11 @@ export const TransactionDetailDocument = new TypedDocumentString(`
   destinationAmount
   destinationCurrency
   customerUuid
+  customer {
+    firstName
+    lastName
+    email
+  }
   accountType
   createdAt
   updatedAt
@@ -788,8 +937,8 @@ export const SimulateTransactionDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<SimulateTransactionMutation, SimulateTransactionMutationVariables>;
 export const TransactionsDocument = new TypedDocumentString(`
-    query Transactions($filter: TransactionFilter, $first: Int, $after: String) {
-  transactions(filter: $filter, first: $first, after: $after) {
+    query Transactions($filter: TransactionFilter, $search: String, $first: Int, $after: String) {
+  transactions(filter: $filter, search: $search, first: $first, after: $after) {
     edges {
       node {
         ...TransactionFields
@@ -814,6 +963,11 @@ export const TransactionsDocument = new TypedDocumentString(`
   destinationAmount
   destinationCurrency
   customerUuid
+  customer {
+    firstName
+    lastName
+    email
+  }
   accountType
   createdAt
   updatedAt
@@ -884,6 +1038,10 @@ export const WebhookEventsDocument = new TypedDocumentString(`
   type
   reference
   customerUuid
+  customer {
+    firstName
+    lastName
+  }
   createdAt
   deliveryStatus
   attemptCount
@@ -901,6 +1059,10 @@ export const WebhookEventDetailDocument = new TypedDocumentString(`
   type
   reference
   customerUuid
+  customer {
+    firstName
+    lastName
+  }
   createdAt
   deliveryStatus
   attemptCount
@@ -931,6 +1093,10 @@ export const ResendWebhookEventDocument = new TypedDocumentString(`
   type
   reference
   customerUuid
+  customer {
+    firstName
+    lastName
+  }
   createdAt
   deliveryStatus
   attemptCount
@@ -993,6 +1159,11 @@ export const TransactionChangedDocument = new TypedDocumentString(`
   destinationAmount
   destinationCurrency
   customerUuid
+  customer {
+    firstName
+    lastName
+    email
+  }
   accountType
   createdAt
   updatedAt

@@ -3,7 +3,7 @@ import { graphql } from '../generated';
 import type { BalanceTransactionFilter, BalanceTransactionType } from '../generated/graphql';
 import { formatAmount } from '../money';
 import { fetchFile, gql, subscribe } from '../session';
-import { Empty, ErrorText, Link, Loading, dateValue, dayAfter, dayStart, useLoad, when, words } from '../ui';
+import { Empty, ErrorText, Link, Loading, dateValue, dayAfter, dayStart, saveFile, useLoad, when, words } from '../ui';
 import { BALANCE_CHANGED, BALANCE_TRANSACTION_TYPES, BALANCES, FROM_A_TRANSACTION, type BalanceTransactionRow } from './ledger.gql';
 
 const PAGE_SIZE = 20;
@@ -165,18 +165,6 @@ function BalanceTransactions({ currencies }: { currencies: string[] }) {
 }
 
 /** Saves a Blob as a file: through an object URL (the token stays in a header, never in a URL). */
-function save(blob: Blob, filename: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.hidden = true;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // The download has its own copy by then; the URL is let go a little later.
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
-}
 
 /** A period's statement (CSV): the opening balance, every movement with the balance after it, the closing balance and totals. */
 function Statement({ currencies }: { currencies: string[] }) {
@@ -200,7 +188,7 @@ function Statement({ currencies }: { currencies: string[] }) {
     try {
       const query = new URLSearchParams({ currency: String(f.get('currency')), from: dayStart(from)!, to: dayAfter(to)! });
       const { blob, filename } = await fetchFile(`/v1/reports/statement?${query}`);
-      save(blob, filename);
+      saveFile(blob, filename);
       setStatus(`Downloaded ${filename}.`);
     } catch (err) {
       setError(err);

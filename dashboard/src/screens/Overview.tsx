@@ -26,6 +26,10 @@ const ACTIVITY = graphql(`
   }
 `);
 
+/** A UTC day (YYYY-MM-DD) as the browser's locale writes a date ("27 Nov 2026" in en-GB). */
+const DAY = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+const showDay = (day: string | undefined) => (day ? DAY.format(new Date(`${day}T00:00:00Z`)) : '');
+
 /** YYYY-MM-DD (UTC, as the activity's days are) of a time. */
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -137,12 +141,12 @@ function VolumeChart({ days, currency, decimals }: { days: Day[]; currency: stri
         })}
       </svg>
       <div className="chart-axis muted" aria-hidden="true">
-        <span>{range[0]}</span>
-        <span>{range.at(-1)}</span>
+        <span>{showDay(range[0])}</span>
+        <span>{showDay(range.at(-1))}</span>
       </div>
       <figcaption className="muted">
         Each day (UTC): successful collections and card payments in, transfers and refunds out.
-        {peak && ` Busiest day: ${peak.day}.`} {top > 0 && `The tallest bar is ${inCurrency(formatTop(inRange), currency)}.`}
+        {peak && ` Busiest day: ${showDay(peak.day)}.`} {top > 0 && `The tallest bar is ${inCurrency(formatTop(inRange), currency)}.`}
       </figcaption>
       {inRange.length > 0 && (
         <details>
@@ -164,7 +168,7 @@ function VolumeChart({ days, currency, decimals }: { days: Day[]; currency: stri
               <tbody>
                 {inRange.map((d) => (
                   <tr key={d.day}>
-                    <td>{d.day}</td>
+                    <td>{showDay(d.day)}</td>
                     <td className="num">{formatAmount(d.collected)}</td>
                     <td className="num">{formatAmount(d.paidOut)}</td>
                   </tr>

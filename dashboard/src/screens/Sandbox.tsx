@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { graphql } from '../generated';
-import type { EnrollCustomerMutation, PaymentFieldsFragment, SandboxCustomersQuery } from '../generated/graphql';
+import type { EnrollCustomerMutation, PaymentFieldsFragment, SandboxCustomersQuery, SandboxTransactionFieldsFragment } from '../generated/graphql';
 import { inCurrency } from '../money';
 import { gql, subscribe } from '../session';
 import { BASE } from '../router';
@@ -45,6 +45,42 @@ const PAY = graphql(`
       nextAction {
         url
       }
+    }
+  }
+`);
+graphql(`
+  fragment SandboxTransactionFields on Transaction {
+    reference
+    externalReference
+    status
+    failureReason
+    amount
+    currency
+    sourceAmount
+    sourceCurrency
+    destinationAmount
+    destinationCurrency
+  }
+`);
+const COLLECT = graphql(`
+  mutation SandboxCollect($input: InitiateCollectionInput!) {
+    initiateCollection(input: $input) {
+      ...SandboxTransactionFields
+    }
+  }
+`);
+const TRANSFER = graphql(`
+  mutation SandboxTransfer($input: InitiateTransferInput!) {
+    initiateTransfer(input: $input) {
+      ...SandboxTransactionFields
+    }
+  }
+`);
+const KYC_CHANGED = graphql(`
+  subscription SandboxKycChanged {
+    kycStatusChanged {
+      customerUuid
+      kycStatus
     }
   }
 `);
@@ -128,6 +164,182 @@ function EnrollCustomer({ onDone }: { onDone: () => void }) {
 }
 
 type SandboxCustomer = SandboxCustomersQuery['customers']['edges'][number]['node'];
+type Made = SandboxTransactionFieldsFragment;
+
+/** The sandbox's Kenyan routes: the wallet and bank a test collection comes from, the wallet a transfer goes to. */
+const COLLECTION_ROUTES = {
+  momo: { channelId: 'ke_momo_deposit', networkId: 'ke_mpesa', accountType: 'MOMO', accountNumber: '712345678', label: 'M-Pesa wallet (a payment prompt)' },
+  bank: { channelId: 'ke_bank_deposit', networkId: 'ke_kcb', accountType: 'BANK', accountNumber: '0123456789', label: 'KCB bank transfer (a virtual account)' },
+} as const;
+
+/** A transaction just made here: a link to it, its amount and its status. */
+function MadeLine({ made }: { made: Made | null }) {
+  if (!made) return null;
+  const amount = made.amount ? inCurrency(made.amount, made.currency) : inCurrency(made.sourceAmount, made.sourceCurrency);
+  return (
+    <p role="status" className="made">
+      Created <Link to={`/transactions/${encodeURIComponent(made.reference)}`}>{made.externalReference}</Link> · {amount} <StatusBadge status={made.status} />
+      {made.failureReason && <span className="muted"> · {words(made.failureReason)}</span>}
+    </p>
+  );
+}
+
+/** The customers a collection or a transfer may name: KYC-approved ones. */
+function ApprovedCustomer({ customers }: { customers: SandboxCustomer[] }) {
+  return (
+    <label>
+      Customer (KYC approved)
+      <select name="customer" required>
+        {customers.map((c) => (
+          <option key={c.customerUuid} value={c.customerUuid}>
+            {c.firstName} {c.lastName}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A collection from a Kenyan customer (initiateCollection): a wallet prompt, or a bank transfer into a virtual account. */
+function TestCollection({ customers }: { customers: SandboxCustomer[] }) {
+  const [error, setError] = useState<unknown>(null);
+  const [made, setMade] = useState<Made | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const route = COLLECTION_ROUTES[f.get('route') === 'bank' ? 'bank' : 'momo'];
+    setError(null);
+    setBusy(true);
+    try {
+      const { initiateCollection } = await gql(COLLECT, {
+        input: {
+          customerUuid: String(f.get('customer')),
+          amount: String(f.get('amount')).trim(),
+          currency: 'KES',
+          countryCode: 'KE',
+          dialCode: '+254',
+          channelId: route.channelId,
+          networkId: route.networkId,
+          accountType: route.accountType,
+          accountNumber: route.accountNumber,
+          reason: String(f.get('reason')).trim(),
+          reference: newReference('test-collection'),
+        },
+      });
+      setMade(initiateCollection);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form onSubmit={submit} aria-labelledby="collect-title" className="card">
+      <h3 id="collect-title">Test collection (Kenya)</h3>
+      {customers.length === 0 ? (
+        <p className="empty">No KYC-approved customer yet: enroll one and submit KYC first.</p>
+      ) : (
+        <>
+          <ApprovedCustomer customers={customers} />
+          <label>
+            Paid by
+            <select name="route">
+              {Object.entries(COLLECTION_ROUTES).map(([key, r]) => (
+                <option key={key} value={key}>
+                  {r.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Amount (KES)
+            <input name="amount" inputMode="decimal" defaultValue="1500.00" required spellCheck={false} />
+          </label>
+          <label>
+            Reason
+            <input name="reason" defaultValue="Invoice 42" required maxLength={255} />
+          </label>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Collecting…' : 'Collect'}
+          </button>
+        </>
+      )}
+      <MadeLine made={made} />
+      <ErrorText error={error} showCode />
+    </form>
+  );
+}
+
+/** A transfer from the USD balance to a Kenyan M-Pesa wallet, converted at the current rate (initiateTransfer). */
+function TestTransfer({ customers }: { customers: SandboxCustomer[] }) {
+  const [error, setError] = useState<unknown>(null);
+  const [made, setMade] = useState<Made | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    setError(null);
+    setBusy(true);
+    try {
+      const { initiateTransfer } = await gql(TRANSFER, {
+        input: {
+          customerUuid: String(f.get('customer')),
+          amount: String(f.get('amount')).trim(),
+          sourceCurrency: 'USD',
+          destinationCurrency: 'KES',
+          countryCode: 'KE',
+          dialCode: '+254',
+          channelId: 'ke_momo_withdrawal',
+          networkId: 'ke_mpesa',
+          accountType: 'MOMO',
+          accountNumber: String(f.get('wallet')).trim(),
+          accountName: String(f.get('accountName')).trim(),
+          reason: String(f.get('reason')).trim(),
+          reference: newReference('test-transfer'),
+        },
+      });
+      setMade(initiateTransfer);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form onSubmit={submit} aria-labelledby="transfer-title" className="card">
+      <h3 id="transfer-title">Test transfer (USD → KES)</h3>
+      {customers.length === 0 ? (
+        <p className="empty">No KYC-approved customer yet: enroll one and submit KYC first.</p>
+      ) : (
+        <>
+          <ApprovedCustomer customers={customers} />
+          <label>
+            Amount (USD, from your balance)
+            <input name="amount" inputMode="decimal" defaultValue="100.00" required spellCheck={false} />
+          </label>
+          <label>
+            Beneficiary name
+            <input name="accountName" defaultValue="Wanjiru Kamau" required maxLength={100} />
+          </label>
+          <label>
+            M-Pesa wallet
+            <input name="wallet" defaultValue="711111111" required inputMode="numeric" spellCheck={false} />
+          </label>
+          <label>
+            Reason
+            <input name="reason" defaultValue="Supplier payout" required maxLength={255} />
+          </label>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Sending…' : 'Send transfer'}
+          </button>
+        </>
+      )}
+      <MadeLine made={made} />
+      <ErrorText error={error} showCode />
+    </form>
+  );
+}
 
 function SubmitKyc({ customers }: { customers: SandboxCustomer[] }) {
   const [error, setError] = useState<unknown>(null);
@@ -313,13 +525,19 @@ function TopUp({ currencies }: { currencies: string[] }) {
 export function Sandbox() {
   const customers = useLoad(() => gql(CUSTOMERS), []);
   const balances = useLoad(() => gql(BALANCES), []);
+  // A KYC decision (the sandbox makes it in a moment) changes who may collect and receive.
+  useEffect(() => subscribe(KYC_CHANGED, {}, () => customers.reload()), [customers.reload]);
+  const all = customers.data?.customers.edges.map((e) => e.node) ?? [];
+  const approved = all.filter((c) => c.kycStatus === 'APPROVED');
   return (
     <section aria-labelledby="sb-title">
       <h2 id="sb-title">Sandbox tools</h2>
       <p className="muted">Test data only: these tools do not exist in production. Simulate a transaction’s outcome from its page.</p>
       <div className="grid">
         <EnrollCustomer onDone={customers.reload} />
-        <SubmitKyc customers={customers.data?.customers.edges.map((e) => e.node) ?? []} />
+        <SubmitKyc customers={all} />
+        <TestCollection customers={approved} />
+        <TestTransfer customers={approved} />
         <TestCardPayment />
         {/* Made anew once the currencies are read: the select's default (NGN) applies only when it is made. */}
         <TopUp key={balances.data ? 'ready' : 'loading'} currencies={balances.data?.balances.map((b) => b.currency) ?? []} />

@@ -3,10 +3,13 @@ import { graphql } from '../generated';
 import type { RefundFieldsFragment, TransactionDetailQuery } from '../generated/graphql';
 import { compare, inCurrency, isZero, minus } from '../money';
 import { gql, subscribe } from '../session';
-import { ErrorText, Link, Loading, StatusBadge, newReference, useLoad, when, words } from '../ui';
+import { ErrorText, Link, Loading, StatusBadge, newReference, useLoad, when, whenExactly, words } from '../ui';
 import { money } from './Transactions';
 
 type Detail = TransactionDetailQuery['transaction'];
+
+/** Statuses nothing changes any more. */
+const FINAL: string[] = ['SUCCESSFUL', 'FAILED', 'EXPIRED'];
 
 const DETAIL = graphql(`
   query TransactionDetail($r: String!) {
@@ -210,7 +213,8 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
     ['Card', t.card ? `${t.card.brand} ···· ${t.card.last4}` : null],
     ['Created', when(t.createdAt)],
     ['Completed', t.completedAt ? when(t.completedAt) : null],
-    ['Expires', t.expiresAt ? when(t.expiresAt) : null],
+    // Only while it can still expire: a decided transaction has no deadline left.
+    ['Expires', t.expiresAt && !FINAL.includes(t.status) ? when(t.expiresAt) : null],
   ];
 
   return (
@@ -244,10 +248,17 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
           </div>
         )}
         {t.customerUuid && (
-          <div>
+          <div data-testid="customer">
             <dt>Customer</dt>
             <dd>
-              <Link to={`/customers/${t.customerUuid}`}>{t.customerUuid}</Link>
+              {t.customer ? (
+                <>
+                  <Link to={`/customers/${t.customerUuid}`}>{`${t.customer.firstName} ${t.customer.lastName}`}</Link>
+                  <span className="sub">{t.customer.email}</span>
+                </>
+              ) : (
+                <Link to={`/customers/${t.customerUuid}`}>{t.customerUuid}</Link>
+              )}
             </dd>
           </div>
         )}
@@ -296,7 +307,7 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
       <ol className="timeline" aria-label="Status history">
         {t.history.map((h, i) => (
           <li key={i}>
-            <StatusBadge status={h.toStatus} /> <span className="muted">{when(h.occurredAt)}</span>
+            <StatusBadge status={h.toStatus} /> <span className="muted">{whenExactly(h.occurredAt)}</span>
             {h.reason && <span className="muted"> · {words(h.reason)}</span>}
           </li>
         ))}

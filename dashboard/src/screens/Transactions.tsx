@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { graphql } from '../generated';
 import type { TransactionFieldsFragment, TransactionFilter, TransactionStatus, TransactionType } from '../generated/graphql';
-import { inCurrency } from '../money';
-import { gql, subscribe } from '../session';
-import { Empty, ErrorText, Link, Loading, StatusBadge, dayAfter, dayStart, when, words } from '../ui';
+import { formatAmount } from '../money';
+import { navigate } from '../router';
+import { fetchFile, gql, subscribe } from '../session';
+import { EmptyState, ErrorText, Link, Loading, StatusBadge, dayAfter, dayStart, saveFile, when, words } from '../ui';
 import { STATUS_CHANGED } from './transactions.gql';
 
 export type Row = TransactionFieldsFragment;
@@ -11,10 +12,12 @@ export type Row = TransactionFieldsFragment;
 const TYPES: TransactionType[] = ['COLLECTION', 'TRANSFER', 'PAYMENT', 'REFUND'];
 const STATUSES: TransactionStatus[] = ['PROCESSING', 'REQUIRES_ACTION', 'SUCCESSFUL', 'FAILED', 'EXPIRED'];
 const PAGE_SIZE = 20;
+/** How long typing rests before the search runs. */
+const SEARCH_DELAY_MS = 300;
 
 const LIST = graphql(`
-  query Transactions($filter: TransactionFilter, $first: Int, $after: String) {
-    transactions(filter: $filter, first: $first, after: $after) {
+  query Transactions($filter: TransactionFilter, $search: String, $first: Int, $after: String) {
+    transactions(filter: $filter, search: $search, first: $first, after: $after) {
       edges {
         node {
           ...TransactionFields
@@ -29,18 +32,41 @@ const LIST = graphql(`
 `);
 
 type Money = { amount: string | null; currency: string | null; sourceAmount: string | null; sourceCurrency: string | null };
-export const money = (t: Money) => (t.amount ? inCurrency(t.amount, t.currency) : t.sourceAmount ? inCurrency(t.sourceAmount, t.sourceCurrency) : '—');
+/** What moves, in its currency: a transfer's is what the merchant sends. */
+export const amountOf = (t: Money) =>
+  t.amount ? { value: t.amount, currency: t.currency } : t.sourceAmount ? { value: t.sourceAmount, currency: t.sourceCurrency } : null;
+export const money = (t: Money) => {
+  const a = amountOf(t);
+  return a ? `${formatAmount(a.value)} ${a.currency ?? ''}`.trim() : '—';
+};
 
-/** The transactions list: filters, paging, and statuses that change as the events arrive. */
-export function Transactions({ customerUuid }: { customerUuid?: string }) {
+/** The customer as a person reads them: a name, then the email. */
+export function CustomerCell({ customer }: { customer: Row['customer'] }) {
+  if (!customer) return <span className="muted">—</span>;
+  return (
+    <>
+      <span className="customer-name">
+        {customer.firstName} {customer.lastName}
+      </span>
+      <span className="sub">{customer.email}</span>
+    </>
+  );
+}
+
+/** The transactions list: search, filters, paging, CSV export, and statuses that change as the events arrive. */
+export function Transactions({ customerUuid, sandbox = false }: { customerUuid?: string; sandbox?: boolean }) {
   const [type, setType] = useState('');
   const [status, setStatus] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
   const [rows, setRows] = useState<Row[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [announce, setAnnounce] = useState('');
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState<unknown>(null);
 
   const filter: TransactionFilter = {
     type: (type || null) as TransactionType | null,
@@ -49,12 +75,19 @@ export function Transactions({ customerUuid }: { customerUuid?: string }) {
     createdFrom: dayStart(from),
     createdTo: dayAfter(to),
   };
-  const key = JSON.stringify(filter);
+  const key = JSON.stringify([filter, search]);
+  const filtered = Boolean(type || status || from || to || search);
+
+  // The search runs once typing rests (Enter runs it at once).
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(typed.trim()), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
 
   async function load(after: string | null) {
     setError(null);
     try {
-      const page = await gql(LIST, { filter, first: PAGE_SIZE, after });
+      const page = await gql(LIST, { filter, search: search || null, first: PAGE_SIZE, after });
       const nodes = page.transactions.edges.map((e) => e.node);
       setRows((old) => (after && old ? [...old, ...nodes] : nodes));
       setCursor(page.transactions.pageInfo.hasNextPage ? page.transactions.pageInfo.endCursor : null);
@@ -77,19 +110,76 @@ export function Transactions({ customerUuid }: { customerUuid?: string }) {
           if (!old) return old;
           const at = old.findIndex((r) => r.reference === t.reference);
           if (at >= 0) return old.map((r, i) => (i === at ? { ...r, ...t } : r));
-          return fits && !from && !to ? [t, ...old] : old;
+          return fits && !from && !to && !search ? [t, ...old] : old;
         });
         setAnnounce(`${t.externalReference} is now ${words(t.status)}`);
       }),
     [key],
   );
 
+  /** The whole filtered list (every page) as the service writes it: GET /v1/transactions/export.csv. */
+  async function exportCsv() {
+    setExportError(null);
+    setExporting(true);
+    try {
+      const query = new URLSearchParams();
+      if (type) query.set('type', type.toLowerCase());
+      if (status) query.set('status', status.toLowerCase());
+      if (customerUuid) query.set('customer_uuid', customerUuid);
+      if (filter.createdFrom) query.set('created_from', filter.createdFrom);
+      if (filter.createdTo) query.set('created_to', filter.createdTo);
+      if (search) query.set('search', search);
+      const { blob, filename } = await fetchFile(`/v1/transactions/export.csv${query.size ? `?${query}` : ''}`);
+      saveFile(blob, filename);
+      setAnnounce(`Downloaded ${filename}.`);
+    } catch (err) {
+      setExportError(err);
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  function clear() {
+    setType('');
+    setStatus('');
+    setFrom('');
+    setTo('');
+    setTyped('');
+    setSearch('');
+  }
+
   return (
     <section aria-labelledby="tx-title">
-      <h2 id="tx-title">{customerUuid ? 'Their transactions' : 'Transactions'}</h2>
-      <form className="filters" aria-label="Filter transactions" onSubmit={(e) => e.preventDefault()}>
+      <div className="page-head">
+        <h2 id="tx-title">{customerUuid ? 'Their transactions' : 'Transactions'}</h2>
+        <button type="button" className="secondary" onClick={() => void exportCsv()} disabled={exporting}>
+          {exporting ? 'Exporting…' : 'Export CSV'}
+        </button>
+      </div>
+      <form
+        className="filters"
+        role="search"
+        aria-label="Filter transactions"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSearch(typed.trim());
+        }}
+      >
+        {!customerUuid && (
+          <label className="search">
+            Search
+            <input
+              type="search"
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              placeholder="Reference or customer email"
+              spellCheck={false}
+              autoComplete="off"
+            />
+          </label>
+        )}
         <label>
-          Kind
+          Type
           <select value={type} onChange={(e) => setType(e.target.value)}>
             <option value="">All</option>
             {TYPES.map((t) => (
@@ -122,24 +212,88 @@ export function Transactions({ customerUuid }: { customerUuid?: string }) {
       <p className="sr-only" aria-live="polite">
         {announce}
       </p>
+      <ErrorText error={exportError} />
       <ErrorText error={error} />
       {rows === null && !error && <Loading what="transactions" />}
-      {rows?.length === 0 && <Empty>No transactions match. Make one with the API or the sandbox tools.</Empty>}
+      {rows?.length === 0 &&
+        (filtered ? (
+          <EmptyState
+            title={search ? `No transactions match “${search}”` : 'No transactions match these filters'}
+            action={
+              <button type="button" className="secondary" onClick={clear}>
+                Clear search and filters
+              </button>
+            }
+          >
+            Search finds a whole reference (yours or the service’s) or a customer’s exact email, in any case.
+          </EmptyState>
+        ) : (
+          <EmptyState title="No transactions yet" action={sandbox && !customerUuid ? <Link to="/sandbox">Open the sandbox tools</Link> : undefined}>
+            Collections, transfers and card payments appear here as soon as they are created, through the API
+            {sandbox ? ' or the sandbox tools' : ''}, and their statuses change live.
+          </EmptyState>
+        ))}
       {rows && rows.length > 0 && (
-        <ul className="rows" aria-label="Transactions">
-          {rows.map((t) => (
-            <li key={t.reference} className="row" data-reference={t.reference}>
-              <Link to={`/transactions/${encodeURIComponent(t.reference)}`}>{t.externalReference}</Link>
-              <span className="muted">{words(t.type)}</span>
-              <span>{money(t)}</span>
-              <StatusBadge status={t.status} />
-              <span className="muted">{when(t.createdAt)}</span>
-            </li>
-          ))}
-        </ul>
+        <div className="table-card">
+          <table className="list txns" aria-labelledby="tx-title">
+            <colgroup>
+              <col className="c-date" />
+              <col className="c-ref" />
+              <col className="c-customer" />
+              <col className="c-type" />
+              <col className="c-amount" />
+              <col className="c-status" />
+            </colgroup>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Reference</th>
+                <th scope="col">Customer</th>
+                <th scope="col">Type</th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((t) => {
+                const to = `/transactions/${encodeURIComponent(t.reference)}`;
+                const a = amountOf(t);
+                return (
+                  <tr
+                    key={t.reference}
+                    data-reference={t.reference}
+                    className="clickable"
+                    onClick={(e) => {
+                      if ((e.target as HTMLElement).closest('a')) return;
+                      navigate(to);
+                    }}
+                  >
+                    <td className="t-date">{when(t.createdAt)}</td>
+                    <td className="t-ref">
+                      <Link to={to}>{t.externalReference}</Link>
+                      <span className="sub mono">{t.reference}</span>
+                    </td>
+                    <td className="t-customer">
+                      <CustomerCell customer={t.customer} />
+                    </td>
+                    <td className="t-type">{words(t.type)}</td>
+                    <td className="t-amount num">
+                      {a ? formatAmount(a.value) : '—'} <span className="ccy">{a?.currency}</span>
+                    </td>
+                    <td className="t-status">
+                      <StatusBadge status={t.status} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
       {cursor && (
-        <button type="button" className="secondary" onClick={() => void load(cursor)}>
+        <button type="button" className="secondary load-more" onClick={() => void load(cursor)}>
           Load more
         </button>
       )}

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { graphql } from '../generated';
 import type { WebhookEventRowFragment } from '../generated/graphql';
 import { gql } from '../session';
-import { Empty, ErrorText, Link, Loading, StatusBadge, useLoad, when } from '../ui';
+import { Empty, EmptyState, ErrorText, Link, Loading, StatusBadge, useLoad, when, whenExactly } from '../ui';
 import { EventTypeChoice, TestEventButton } from './WebhookSettings';
 
 type Row = WebhookEventRowFragment;
@@ -12,6 +12,10 @@ graphql(`
     type
     reference
     customerUuid
+    customer {
+      firstName
+      lastName
+    }
     createdAt
     deliveryStatus
     attemptCount
@@ -174,32 +178,87 @@ export function Webhooks() {
       </form>
       <ErrorText error={error} />
       {rows === null && !error && <Loading what="events" />}
-      {rows?.length === 0 && (
-        <Empty>No events yet. They are recorded when a transaction or a KYC review is decided (and, if you chose them, when a transaction is created).</Empty>
-      )}
+      {rows?.length === 0 &&
+        (type ? (
+          <EmptyState
+            title={`No ${type} events yet`}
+            action={
+              <button type="button" className="secondary" onClick={() => setType('')}>
+                Show every type
+              </button>
+            }
+          >
+            Events of this type are recorded when it happens; the log keeps the rest.
+          </EmptyState>
+        ) : (
+          <EmptyState title="No events yet">
+            An event is recorded when a transaction or a KYC review is decided (and, if you chose them, when a transaction is created), and sent to your endpoint when one is set.
+          </EmptyState>
+        ))}
       {rows && rows.length > 0 && (
-        <ul className="rows" aria-label="Events">
-          {rows.map((e) => (
-            <li key={e.id} className="row" data-event={e.id}>
-              <Link to={`/webhooks/${e.id}`}>{e.type}</Link>
-              <EventSubject reference={e.reference} customerUuid={e.customerUuid} />
-              <StatusBadge status={e.deliveryStatus ?? 'not_sent'} />
-              <span className="muted">
-                {e.attemptCount} attempt{e.attemptCount === 1 ? '' : 's'}
-              </span>
-              <span className="muted">{when(e.createdAt)}</span>
-            </li>
-          ))}
-        </ul>
+        <div className="table-card">
+          <table className="list events" aria-label="Events">
+            <colgroup>
+              <col className="c-event" />
+              <col className="c-about" />
+              <col className="c-delivery" />
+              <col className="c-attempts" />
+              <col className="c-date" />
+            </colgroup>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">About</th>
+                <th scope="col">Delivery</th>
+                <th scope="col" className="num">
+                  Attempts
+                </th>
+                <th scope="col">Date</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((e) => (
+                <tr key={e.id} data-event={e.id}>
+                  <td className="e-type">
+                    <Link to={`/webhooks/${e.id}`}>
+                      <EventType type={e.type} />
+                    </Link>
+                  </td>
+                  <td className="e-about">
+                    <EventSubject reference={e.reference} customerUuid={e.customerUuid} customer={e.customer} />
+                  </td>
+                  <td className="e-delivery">
+                    <StatusBadge status={e.deliveryStatus ?? 'not_sent'} />
+                  </td>
+                  <td className="e-attempts num">
+                    {e.attemptCount}
+                    <span className="sr-only"> attempt{e.attemptCount === 1 ? '' : 's'}</span>
+                  </td>
+                  <td className="e-date muted">{when(e.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
 }
 
-/** What an event is about: its transaction (a link to it) or its customer. */
-function EventSubject({ reference, customerUuid }: { reference: string | null; customerUuid: string | null }) {
+/** An event type such as `payment.successful`: kept whole on one line (it never breaks mid-word). */
+function EventType({ type }: { type: string }) {
+  return <code className="event-type">{type}</code>;
+}
+
+/** What an event is about: its transaction (a link to it) or its customer (by name, a link to them). */
+function EventSubject({ reference, customerUuid, customer }: { reference: string | null; customerUuid: string | null; customer: Row['customer'] }) {
   if (reference) return <Link to={`/transactions/${encodeURIComponent(reference)}`}>{reference}</Link>;
-  if (customerUuid) return <span className="muted">customer {customerUuid}</span>;
+  if (customerUuid)
+    return (
+      <span className="muted">
+        customer <Link to={`/customers/${customerUuid}`}>{customer ? `${customer.firstName} ${customer.lastName}` : customerUuid}</Link>
+      </span>
+    );
   return null;
 }
 
@@ -238,28 +297,33 @@ export function WebhookEvent({ id }: { id: string }) {
       <p>
         <Link to="/webhooks">← Webhooks</Link>
       </p>
-      <h2 id="ev-title">
-        {e.type} <StatusBadge status={e.deliveryStatus ?? 'not_sent'} />
+      <h2 id="ev-title" className="title-with-badge">
+        <EventType type={e.type} /> <StatusBadge status={e.deliveryStatus ?? 'not_sent'} />
       </h2>
       <p className="muted">
-        {e.id} · recorded {when(e.createdAt)} · <EventSubject reference={e.reference} customerUuid={e.customerUuid} />
+        <span className="mono">{e.id}</span> · recorded {when(e.createdAt)} ·{' '}
+        <EventSubject reference={e.reference} customerUuid={e.customerUuid} customer={e.customer} />
       </p>
       <button type="button" onClick={() => void resend()}>
         Resend now
       </button>
       <ErrorText error={resendError} />
-      <h3>Attempts</h3>
+      <h3 id="attempts-title">Attempts</h3>
       {e.attempts.length === 0 ? (
         <Empty>Not attempted yet.</Empty>
       ) : (
-        <div className="scroll">
-          <table>
+        <div className="table-card scroll" role="region" aria-labelledby="attempts-title" tabIndex={0}>
+          <table className="attempts">
             <thead>
               <tr>
                 <th scope="col">#</th>
                 <th scope="col">Time</th>
-                <th scope="col">Status code</th>
-                <th scope="col">Latency</th>
+                <th scope="col" className="num">
+                  Status code
+                </th>
+                <th scope="col" className="num">
+                  Latency
+                </th>
                 <th scope="col">Error</th>
               </tr>
             </thead>
@@ -268,9 +332,9 @@ export function WebhookEvent({ id }: { id: string }) {
                 // An interrupted attempt and its retry share a number.
                 <tr key={`${a.attemptNumber}-${i}`}>
                   <td>{a.attemptNumber}</td>
-                  <td>{when(a.attemptedAt)}</td>
-                  <td>{a.statusCode ?? '—'}</td>
-                  <td>{a.latencyMs === null ? '—' : `${a.latencyMs} ms`}</td>
+                  <td>{whenExactly(a.attemptedAt)}</td>
+                  <td className="num">{a.statusCode ?? '—'}</td>
+                  <td className="num">{a.latencyMs === null ? '—' : `${a.latencyMs} ms`}</td>
                   <td>{a.error ?? (a.success === null ? 'in flight' : a.success ? 'delivered' : '—')}</td>
                 </tr>
               ))}

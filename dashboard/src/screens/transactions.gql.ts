@@ -15,6 +15,11 @@ graphql(`
     destinationAmount
     destinationCurrency
     customerUuid
+    customer {
+      firstName
+      lastName
+      email
+    }
     accountType
     createdAt
     updatedAt

@@ -105,6 +105,13 @@ export class CustomerService {
     return customer;
   }
 
+  /** Several of the merchant's customers at once (one query); ids that are not theirs are simply absent. */
+  async customersByIds(merchantId: string, customerUuids: readonly string[]): Promise<Customer[]> {
+    const ids = [...new Set(customerUuids.filter((id) => UUID.test(id)))];
+    if (ids.length === 0) return [];
+    return this.orm.em.find(Customer, { id: { $in: ids }, merchantId });
+  }
+
   /** Newest first, by keyset (created_at, id), so pages stay stable while customers are added. */
   async listCustomers(merchantId: string, query: PageQuery): Promise<Page<Customer>> {
     const { limit, after } = parseInput(pageRequestSchema, query, 'query');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textCell } from '../../shared/csv';
 import { toJsonMoney, type Decimal } from '../../shared/money';
 import { currency, money as moneyField, record, timestamp, type RecordOf } from '../../shared/records';
 import { PRICED_KINDS, type FeeRule, type PricedKind } from './fee-schedule';
@@ -94,13 +95,6 @@ export function serializeFeeRule(r: FeeRule & { kind: PricedKind; currency: stri
   return { kind: r.kind, currency: r.currency, percent: r.percent.toFixed(), fixed: r.fixed.toFixed() };
 }
 
-/** A text cell a spreadsheet must not read as a formula (CSV injection): one that starts with = + - @ is quoted with a leading '. */
-function cell(value: string | null): string {
-  if (value === null) return '';
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 /**
  * GET /v1/reports/statement as CSV (RFC 4180): the opening balance, every entry in posting
  * order with the balance after it, the closing balance, then the totals by type.
@@ -121,7 +115,7 @@ export function statementCsv(s: Statement): string {
       amount(e.fee),
       amount(e.net),
       amount(e.balanceAfter),
-      cell(e.sourceReference),
+      textCell(e.sourceReference),
       e.createdAt.toISOString(),
     );
   }

@@ -9,7 +9,7 @@ import { KeyedSemaphore } from '../../shared/keyed-semaphore';
 import { publishBalanceChanges } from '../ledger/ledger.service';
 import type { Logger } from '../../shared/logger';
 import { UUID_ID, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
-import { REFERENCE_CHARACTERS, timestampField } from '../../shared/fields';
+import { REFERENCE_CHARACTERS, searchText, timestampField } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
 import type { EventChoices } from '../outbox/event-choices';
@@ -28,7 +28,7 @@ import {
   type TransactionKind,
   type TransactionStatus,
 } from './transaction.state';
-import { RECONCILE_KEY_PREFIX, commitsAsynchronously, type StatusChange, type TransactionStore } from './transaction.store';
+import { RECONCILE_KEY_PREFIX, commitsAsynchronously, type ListFilter, type StatusChange, type TransactionStore } from './transaction.store';
 import { refusedTheRequest, type InboundNotification, type SettlementDecision } from '../../providers/connector';
 import type { Rails } from '../rails/rails';
 
@@ -51,11 +51,32 @@ export const transactionListSchema = pageRequestSchema.extend({
   createdFrom: timestampField.nullish(),
   /** Created before this time. */
   createdTo: timestampField.nullish(),
+  /** The service's reference or the merchant's own (exactly), or a customer's email (any case). */
+  search: searchText(254),
 });
 export type TransactionListQuery = Command<typeof transactionListSchema>;
 
 /** The event of the status a transaction has reached (`collection.processing`, `payment.successful`…). */
 const eventTypeOf = (t: Transaction) => `${t.kind}.${t.status}` as EventType;
+
+/** The list's filters without its paging: what an export of every matching transaction takes. */
+export const transactionExportSchema = transactionListSchema.omit({ limit: true, after: true });
+export type TransactionExportQuery = Command<typeof transactionExportSchema>;
+
+/** How many rows an export reads at a time (keyset pages, like the list's). */
+const EXPORT_BATCH = 500;
+
+/** The store's filter from a parsed list query (its paging aside). */
+function listFilter(q: Omit<z.output<typeof transactionListSchema>, 'limit' | 'after'>): ListFilter {
+  return {
+    status: q.status ?? undefined,
+    kind: q.type ?? undefined,
+    customerId: q.customerUuid ?? undefined,
+    createdFrom: q.createdFrom ?? undefined,
+    createdTo: q.createdTo ?? undefined,
+    search: q.search ?? undefined,
+  };
+}
 
 /** How a sandbox simulation may decide a transaction. */
 export const SIMULATION_OUTCOMES = ['successful', 'failed'] as const;
@@ -263,16 +284,27 @@ export class TransactionService {
   }
 
   async listTransactions(merchantId: string, query: TransactionListQuery): Promise<Page<Transaction>> {
-    const { limit, after, status, type, customerUuid, createdFrom, createdTo } = parseInput(transactionListSchema, query, 'query');
-    const filter = {
-      status: status ?? undefined,
-      kind: type ?? undefined,
-      customerId: customerUuid ?? undefined,
-      createdFrom: createdFrom ?? undefined,
-      createdTo: createdTo ?? undefined,
-    };
-    const rows = await this.deps.store.list(merchantId, filter, limit, after ?? undefined);
+    const { limit, after, ...filter } = parseInput(transactionListSchema, query, 'query');
+    const rows = await this.deps.store.list(merchantId, listFilter(filter), limit, after ?? undefined);
     return toPage(rows, limit);
+  }
+
+  /**
+   * Every transaction the filters match, newest first, in batches read as they are consumed (an export
+   * streams them; nothing holds them all). The query is checked now: a bad one throws before anything is read.
+   */
+  exportTransactions(merchantId: string, query: TransactionExportQuery): AsyncIterable<Transaction[]> {
+    const filter = listFilter(parseInput(transactionExportSchema, query, 'query'));
+    const store = this.deps.store;
+    return (async function* () {
+      let after: string | undefined;
+      for (;;) {
+        const page = toPage(await store.list(merchantId, filter, EXPORT_BATCH, after), EXPORT_BATCH);
+        if (page.items.length > 0) yield page.items.map((i) => i.node);
+        if (!page.hasMore) return;
+        after = page.items.at(-1)!.cursor;
+      }
+    })();
   }
 
   /**

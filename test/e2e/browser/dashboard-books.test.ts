@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
 import { DASHBOARD_DIST } from '../../../src/transport/dashboard/dashboard.routes';
-import { launchBrowser, type TestBrowser } from '../../helpers/browser';
+import { launchBrowser, openScreen, screenshots, type TestBrowser } from '../../helpers/browser';
 import { graphql, request } from '../../helpers/http';
 import { cardPaymentBody, initiatePayment } from '../../helpers/payments';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -19,11 +19,8 @@ import { createTestApp, type TestApp } from '../../helpers/test-app';
 const SHOTS = process.env.SCREENSHOTS === '1' ? path.resolve(__dirname, '../../../docs/dashboard') : null;
 const STATEMENT_HEADER = 'row,id,type,currency,amount,fee,net,balance_after,source_reference,created_at';
 
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+/** docs/dashboard/<name>-1280.png and -390.png (SCREENSHOTS=1 only). */
+const shot = (page: Page, name: string) => screenshots(page, SHOTS, name);
 
 /** An amount as the dashboard shows it, made here independently: "1002462.50" → "1,002,462.50". */
 const shown = (value: string | number, decimals = 2) =>
@@ -71,7 +68,8 @@ describe('merchant dashboard: the books (sandbox)', () => {
     expect(res.body.errors).toBeUndefined();
     return (res.body.data.balances as Array<Record<string, string>>).find((b) => b.currency === currency)!;
   };
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+  /** A screen from the main navigation (the sidebar, or the phone's menu). */
+  const nav = (name: string) => ({ click: () => openScreen(page, name) });
   const balanceCard = (currency: string) => page.locator(`li.balance[data-currency="${currency}"]`);
 
   beforeAll(async () => {
@@ -113,7 +111,6 @@ describe('merchant dashboard: the books (sandbox)', () => {
       .filter({ hasText: /Collected 0(\.0+)? [A-Z]{3}/ })
       .waitFor();
     await live;
-    await shot(page, 'overview-opening');
   });
 
   it('a card payment made through the API updates the balance, the chart and the success rate live', async () => {
@@ -316,7 +313,6 @@ describe('merchant dashboard: the books (sandbox)', () => {
       .waitFor();
     expect(await form.getByRole('alert').count()).toBe(0);
     expect((await balance('NGN')).available).toBe((Number(before.available) + 5000).toFixed(2));
-    await shot(page, 'sandbox-top-up');
 
     await nav('Overview').click();
     await balanceCard('NGN').locator('.available dd', { hasText: expected }).waitFor();
@@ -347,7 +343,6 @@ describe('merchant dashboard: the books (sandbox)', () => {
       else await page.locator('li.balance').first().waitFor();
       const width = await page.evaluate('document.scrollingElement.scrollWidth');
       expect({ screen, width }).toEqual({ screen, width: 360 });
-      await shot(page, `${screen.toLowerCase()}-360`);
     }
     // The wide table is a focusable region: Tab reaches it (after the filters), arrow keys scroll it.
     const region = page.getByRole('region', { name: 'Balance transactions' });

@@ -1,31 +1,39 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
 import { EVENT_TYPES } from '../../../src/modules/outbox/event-types';
 import { DASHBOARD_DIST } from '../../../src/transport/dashboard/dashboard.routes';
-import { launchBrowser, type TestBrowser } from '../../helpers/browser';
+import { launchBrowser, openScreen, screenshots, type TestBrowser } from '../../helpers/browser';
 import { approvedCustomer } from '../../helpers/factories';
 import { request } from '../../helpers/http';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { momoCollectionBody } from '../../helpers/transactions';
+import { bankCollectionBody, momoCollectionBody } from '../../helpers/transactions';
 import { FAST_WEBHOOKS } from '../../helpers/webhooks';
 
 /**
  * The merchant dashboard (issue #12) in headless Chromium against a real service: sign-in,
  * secret rotation, a webhook delivery in the event log, a status changing live, a refused
  * sign-in, production hiding the sandbox tools; plus the page's own promises (headers, no
- * secret kept in the browser, usable at 360 px). With SCREENSHOTS=1 it writes docs/dashboard/.
+ * secret kept in the browser, usable at 360 px). Issue 24: the transactions table (headers,
+ * customers by name, fixed columns), search, the CSV export, dates in the browser's locale, the
+ * sidebar and the phone's menu at 390 px, empty states, the sandbox's collection and transfer,
+ * the favicon. With SCREENSHOTS=1 it writes docs/dashboard/ (`npm run screenshots:dashboard`).
  */
 
 const SHOTS = process.env.SCREENSHOTS === '1' ? path.resolve(__dirname, '../../../docs/dashboard') : null;
 
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+/** docs/dashboard/<name>-1280.png and -390.png (SCREENSHOTS=1 only). */
+const shot = (page: Page, name: string, ready?: (page: Page) => Promise<unknown>, widths?: number[]) => screenshots(page, SHOTS, name, ready, widths);
+
+/** The service's references in a CSV export (the second column; references hold no comma or quote). */
+const csvReferences = (text: string) =>
+  text
+    .split('\r\n')
+    .filter(Boolean)
+    .slice(1)
+    .map((line) => line.split(',')[1]);
 
 async function signIn(page: Page, app: TestApp, merchant: MerchantCredentials, secret = merchant.clientSecret) {
   await page.goto(`${app.url}/dashboard`);
@@ -58,6 +66,8 @@ describe('merchant dashboard (sandbox)', () => {
     token = (await app.token(merchant)).accessToken;
     browser = await launchBrowser();
     page = await browser.newPage();
+    // A desktop's width: the transactions table with its columns (narrower, each row stacks into lines).
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
   afterAll(async () => {
     await browser?.close();
@@ -82,6 +92,12 @@ describe('merchant dashboard (sandbox)', () => {
     const missing = await request(app.url, 'GET', '/dashboard/assets/nope.js');
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('NOT_FOUND');
+    // The favicon: an SVG Vite bundles, linked from the page (no 404 for /favicon.ico in the log).
+    const icon = /<link rel="icon" type="image\/svg\+xml" href="(\/dashboard\/assets\/favicon-[^"]+\.svg)"/.exec(res.text)![1]!;
+    const favicon = await request(app.url, 'GET', icon);
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(favicon.text).toContain('<svg');
   });
 
   it('a failed sign-in shows an error in plain words, and keeps nothing', async () => {
@@ -96,9 +112,17 @@ describe('merchant dashboard (sandbox)', () => {
     await page.getByRole('heading', { name: 'Overview', level: 2 }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBe('page');
     await expectNothingKept(page, [merchant.clientSecret]);
-    await page.getByRole('link', { name: 'Transactions' }).click();
+    // The navigation is a sidebar on a wide screen: no menu button, and links that are not underlined.
+    expect(await page.getByRole('button', { name: 'Menu' }).isVisible()).toBe(false);
+    const navLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Transactions', exact: true });
+    expect(await navLink.evaluate((a) => (globalThis as any).getComputedStyle(a).textDecorationLine)).toBe('none');
+    await navLink.click();
     await page.getByRole('heading', { name: 'Transactions' }).waitFor();
-    await page.getByText('No transactions match').waitFor();
+    // Empty states say what is missing and what to do.
+    await page.getByText('No transactions yet').waitFor();
+    await page.getByRole('link', { name: 'Open the sandbox tools' }).waitFor();
+    await openScreen(page, 'Webhooks');
+    await page.getByText('No events yet').waitFor();
   });
 
   it('rotates the webhook secret: the new one shown once, the overlap shown', async () => {
@@ -134,21 +158,23 @@ describe('merchant dashboard (sandbox)', () => {
     const reference: string = created.body.data.reference;
     await request(app.url, 'POST', `/v1/sandbox/transactions/${reference}/simulate`, { token, body: { outcome: 'successful' } });
 
-    const row = page.locator('li.row', { hasText: 'collection.successful' });
+    const row = page.locator('tbody tr', { hasText: 'collection.successful' });
     await row.getByText('delivered').waitFor({ timeout: 20_000 });
-    await shot(page, 'webhooks');
     // The type filter offers the service's own list (the webhookEventTypes query), and filters by it.
     const filter = page.getByLabel('Event type');
     await filter.locator('option', { hasText: EVENT_TYPES.at(-1) }).waitFor({ state: 'attached' });
     expect(await filter.locator('option').allTextContents()).toEqual(['All', ...EVENT_TYPES]);
     await filter.selectOption('collection.failed');
-    await page.getByText('No events yet.').waitFor();
+    await page.getByText('No collection.failed events yet').waitFor();
+    await page.getByRole('button', { name: 'Show every type' }).waitFor();
     await filter.selectOption('collection.successful');
     await row.waitFor();
     await filter.selectOption('');
     // Each event names what it is about: the collection's reference (a link to it), the KYC decision's customer.
     await row.getByRole('link', { name: reference }).waitFor();
-    await page.locator('li.row', { hasText: 'customer.kyc.approved' }).getByText(`customer ${customer}`).waitFor();
+    // (a KYC decision names its customer, by name: a link to them)
+    await page.locator('tbody tr', { hasText: 'customer.kyc.approved' }).getByRole('link', { name: 'Amina Otieno' }).first().waitFor();
+    expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Event', 'About', 'Delivery', 'Attempts', 'Date']);
     await row.getByRole('link', { name: 'collection.successful' }).click();
     await page.getByRole('link', { name: reference }).waitFor();
     await page.getByRole('columnheader', { name: 'Status code' }).waitFor();
@@ -159,30 +185,167 @@ describe('merchant dashboard (sandbox)', () => {
   });
 
   it('a collection made through the API appears, and its status changes live, without a reload', async () => {
-    await page.getByRole('link', { name: 'Transactions' }).click();
-    await page.locator('li.row').first().waitFor();
-    const customer = (await approvedCustomer(app, token)).customer_uuid;
+    await openScreen(page, 'Transactions');
+    await page.locator('tbody tr').first().waitFor();
+    const customer = (await approvedCustomer(app, token, { first_name: 'Wanjiru', last_name: 'Kamau', email: 'Wanjiru.Kamau@Example.com' })).customer_uuid;
     const body = momoCollectionBody(customer);
     const created = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body });
     const reference: string = created.body.data.reference;
     const navigations: string[] = [];
     page.on('framenavigated', (frame) => navigations.push(frame.url()));
     await request(app.url, 'POST', `/v1/sandbox/transactions/${reference}/simulate`, { token, body: { outcome: 'failed' } });
-    const row = page.locator(`li.row[data-reference="${reference}"]`);
+    const row = page.locator(`tr[data-reference="${reference}"]`);
     await row.getByText('failed').waitFor();
     expect(navigations).toEqual([]);
-    await shot(page, 'transactions');
+
+    // A table a finance team reads: headers, the customer by name and email, amounts right-aligned in tabular figures.
+    expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Date', 'Reference', 'Customer', 'Type', 'Amount', 'Status']);
+    await row.getByText('Wanjiru Kamau').waitFor();
+    await row.getByText('Wanjiru.Kamau@Example.com').waitFor();
+    expect(await row.textContent()).not.toContain(customer);
+    const amount = row.locator('td.t-amount');
+    expect(await amount.textContent()).toBe('1,500.00 KES');
+    const style = await amount.evaluate((td) => {
+      const css = (globalThis as any).getComputedStyle(td);
+      return [css.textAlign, css.fontVariantNumeric];
+    });
+    expect(style).toEqual(['right', 'tabular-nums']);
+    // Columns do not move with a row's badge: every row's cells start and end at the same x (a failed and a successful one here).
+    const edges = async (cells: string) =>
+      new Set(await page.locator(cells).evaluateAll((tds) => tds.map((td) => `${td.getBoundingClientRect().left}-${td.getBoundingClientRect().right}`)));
+    expect(await page.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+    for (const cells of ['td.t-amount', 'td.t-status', 'td.t-customer']) expect((await edges(cells)).size).toBe(1);
+    // A badge is as wide as its word, never the column.
+    const badge = row.locator('.badge');
+    expect(await badge.evaluate((b) => b.getBoundingClientRect().width < b.parentElement!.getBoundingClientRect().width / 1.3)).toBe(true);
 
     await row.getByRole('link').click();
     await page.getByRole('list', { name: 'Status history' }).waitFor();
     expect(await page.getByRole('list', { name: 'Status history' }).locator('li').count()).toBe(2);
-    await shot(page, 'transaction-detail');
+    // The customer by name (a link to them) and email, not their uuid.
+    const customerFact = page.getByTestId('customer');
+    await customerFact.getByRole('link', { name: 'Wanjiru Kamau' }).waitFor();
+    await customerFact.getByText('Wanjiru.Kamau@Example.com').waitFor();
   });
 
-  it('the sandbox tools enroll a test customer, and decide a payment on the 3-D Secure page', async () => {
-    await page.getByRole('link', { name: 'Sandbox tools' }).click();
+  it('a bank collection shows when it expires while it waits, and no “Expires” once decided', async () => {
+    const customer = (await approvedCustomer(app, token)).customer_uuid;
+    const created = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: bankCollectionBody(customer) });
+    expect(created.body.data.status).toBe('processing');
+    const reference: string = created.body.data.reference;
+    // In the app (a reload would sign out: the session is in the tab's memory).
+    await page.evaluate(`history.pushState(null, '', '/dashboard/transactions/${reference}'); dispatchEvent(new PopStateEvent('popstate'))`);
+    const facts = page.locator('dl.facts').first();
+    await facts.getByText('Expires').waitFor();
+    await shot(page, 'transaction-detail', (p) => p.getByText('Bank details for the sender').waitFor());
+    await page.getByRole('button', { name: 'Simulate success' }).click();
+    await page.locator('h2 .badge', { hasText: 'successful' }).waitFor();
+    await facts.getByText('Completed').waitFor();
+    expect(await facts.getByText('Expires').count()).toBe(0);
+  });
+
+  it('search finds a transaction by either reference or by the customer’s email in any case; nothing else matches', async () => {
+    const customer = (await approvedCustomer(app, token, { first_name: 'Kofi', last_name: 'Mensah', email: 'kofi@example.org' })).customer_uuid;
+    const made = [];
+    for (let i = 0; i < 2; i++) {
+      app.clock.advance(1000);
+      made.push((await request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollectionBody(customer) })).body.data);
+    }
+    const [first, second] = made as [{ reference: string; external_reference: string }, { reference: string; external_reference: string }];
+    await openScreen(page, 'Transactions');
+    const search = page.getByRole('searchbox', { name: 'Search' });
+    /** Waits until the table shows exactly these transactions, in this order. */
+    const shows = (references: string[]) =>
+      page.waitForFunction(
+        (want) => JSON.stringify([...(globalThis as any).document.querySelectorAll('tbody tr')].map((tr: any) => tr.getAttribute('data-reference'))) === want,
+        JSON.stringify(references),
+      );
+    await search.fill(second.reference);
+    await shows([second.reference]);
+    await search.fill(first.external_reference);
+    await shows([first.reference]);
+    await search.fill('KOFI@Example.ORG');
+    await shows([second.reference, first.reference]);
+    await page.locator('tbody tr').first().getByText('Kofi Mensah').waitFor();
+    await search.fill('nobody@example.org');
+    await page.getByText('No transactions match “nobody@example.org”').waitFor();
+    await shot(page, 'transactions-no-match');
+    await page.getByRole('button', { name: 'Clear search and filters' }).click();
+    expect(await search.inputValue()).toBe('');
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('tbody tr').length > 2);
+  });
+
+  it('exports the filtered list as CSV, every page of it (not only the rows shown)', async () => {
+    // 25 more of one customer's collections: two pages of 20 in the list.
+    const customer = (await approvedCustomer(app, token, { first_name: 'Ama', last_name: 'Owusu', email: 'ama.owusu@example.org' })).customer_uuid;
+    const references: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      app.clock.advance(1000);
+      references.unshift(
+        (await request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollectionBody(customer) })).body.data.reference,
+      );
+    }
+    await openScreen(page, 'Transactions');
+    await page.getByRole('searchbox', { name: 'Search' }).fill('ama.owusu@example.org');
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('tbody tr').length === 20);
+    await page.getByRole('button', { name: 'Load more' }).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('transactions.csv');
+    const text = readFileSync((await file.path())!, 'utf8');
+    expect(text.split('\r\n')[0]).toBe(
+      'created_at,reference,external_reference,type,status,amount,currency,fee,destination_amount,destination_currency,customer_name,customer_email,customer_uuid,failure_reason,completed_at',
+    );
+    expect(csvReferences(text)).toEqual(references);
+    expect(text).toContain(',1500.00,KES,');
+    expect(text).toContain(',Ama Owusu,ama.owusu@example.org,');
+    // With a type filter that matches none of them: the header alone.
+    await page.getByRole('search', { name: 'Filter transactions' }).getByLabel('Type').selectOption('TRANSFER');
+    await page.getByText('No transactions match').waitFor();
+    const none = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    expect(csvReferences(readFileSync((await (await none).path())!, 'utf8'))).toEqual([]);
+    await page.getByRole('button', { name: 'Clear search and filters' }).click();
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('tbody tr').length === 20);
+    await shot(page, 'transactions', (p) => p.locator('tbody tr').first().waitFor());
+  });
+
+  it('the sandbox tools enroll a test customer, approve its KYC, make a collection and a transfer, and decide a payment on the 3-D Secure page', async () => {
+    await openScreen(page, 'Sandbox tools');
+    const enroll = page.getByRole('form', { name: 'Enroll a test customer (Kenya)' });
+    await enroll.getByLabel('First name').fill('Zawadi');
+    await enroll.getByLabel('Last name').fill('Njeri');
+    await enroll.getByLabel('Email').fill('zawadi@example.com');
     await page.getByRole('button', { name: 'Enroll' }).click();
     await page.getByText('Enrolled').waitFor();
+    const kyc = page.getByRole('form', { name: 'Submit KYC' });
+    await kyc.getByLabel('Customer').selectOption({ label: 'Zawadi Njeri' });
+    await kyc.getByRole('button', { name: 'Submit KYC' }).click();
+    await kyc.getByText('KYC submitted').waitFor();
+
+    // Once the sandbox approves the KYC (a moment later), the collection and transfer forms offer the customer.
+    const collect = page.getByRole('form', { name: 'Test collection (Kenya)' });
+    await collect.getByLabel('Customer (KYC approved)').locator('option', { hasText: 'Zawadi Njeri' }).waitFor({ state: 'attached', timeout: 20_000 });
+    await collect.getByLabel('Customer (KYC approved)').selectOption({ label: 'Zawadi Njeri' });
+    await collect.getByLabel('Amount (KES)').fill('2750.00');
+    await collect.getByRole('button', { name: 'Collect' }).click();
+    const collected = collect.getByRole('status').filter({ hasText: 'Created' });
+    await collected.getByText('2,750.00 KES').waitFor();
+    const collectionRef = decodeURIComponent((await collected.getByRole('link').getAttribute('href'))!.split('/').pop()!);
+    const collection = (await request(app.url, 'GET', `/v1/crossborder/global-transfer/${collectionRef}`, { token })).body.data;
+    expect(collection).toMatchObject({ type: 'collection', amount: 2750, currency: 'KES', customer_uuid: expect.any(String) });
+
+    const transfer = page.getByRole('form', { name: 'Test transfer (USD → KES)' });
+    await transfer.getByLabel('Customer (KYC approved)').selectOption({ label: 'Zawadi Njeri' });
+    await transfer.getByLabel('Amount (USD, from your balance)').fill('40.00');
+    await transfer.getByRole('button', { name: 'Send transfer' }).click();
+    const sent = transfer.getByRole('status').filter({ hasText: 'Created' });
+    await sent.getByText('40.00 USD').waitFor();
+    const transferRef = decodeURIComponent((await sent.getByRole('link').getAttribute('href'))!.split('/').pop()!);
+    const made = (await request(app.url, 'GET', `/v1/crossborder/global-transfer/${transferRef}`, { token })).body.data;
+    expect(made).toMatchObject({ type: 'transfer', source_amount: 40, source_currency: 'USD', destination_currency: 'KES' });
+
     await page.locator('select[name="card"]').selectOption({ label: 'Needs 3-D Secure (…3155)' });
     const cardholder = page.context().waitForEvent('page');
     await page.getByRole('button', { name: 'Pay' }).click();
@@ -195,16 +358,60 @@ describe('merchant dashboard (sandbox)', () => {
     await shot(page, 'sandbox');
   });
 
+  it('on a phone (390 px): a menu button opens the navigation, the header stays short, and no screen scrolls sideways', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await menu.waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.isVisible()).toBe(false);
+    expect(await page.locator('.sidebar-head').evaluate((h) => h.getBoundingClientRect().height)).toBeLessThanOrEqual(56);
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await nav.getByRole('link', { name: 'Webhooks', exact: true }).waitFor();
+    await shot(page, 'menu-open', undefined, [390]);
+    await page.keyboard.press('Escape');
+    expect(await nav.isVisible()).toBe(false);
+    for (const screen of ['Overview', 'Transactions', 'Balance', 'Customers', 'Webhooks', 'Credentials', 'Sandbox tools']) {
+      await openScreen(page, screen);
+      await page.getByRole('heading', { level: 2 }).first().waitFor();
+      expect(await nav.isVisible()).toBe(false); // choosing a page closes the menu
+      const width = await page.evaluate('document.scrollingElement.scrollWidth');
+      expect({ screen, width }).toEqual({ screen, width: 390 });
+    }
+    // The event log: a type such as collection.successful stays on one line, its badge as wide as its word.
+    await openScreen(page, 'Webhooks');
+    const type = page.locator('.event-type', { hasText: 'collection.successful' }).first();
+    await type.waitFor();
+    expect(await type.evaluate((el) => el.getClientRects().length)).toBe(1);
+    expect(await type.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    const delivered = page.locator('tbody tr .badge').first();
+    expect(await delivered.evaluate((b) => b.getBoundingClientRect().width < 200)).toBe(true);
+    // An event's attempts table fits, or scrolls inside its card: never the page.
+    await type.click();
+    await page.getByRole('columnheader', { name: 'Status code' }).waitFor();
+    expect(await page.evaluate('document.scrollingElement.scrollWidth')).toBe(390);
+    const region = page.getByRole('region', { name: 'Attempts' });
+    expect(await region.evaluate((r) => r.getBoundingClientRect().right <= 390)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('screens for the docs: the event log with data (the overview’s are the books test’s)', async () => {
+    await openScreen(page, 'Webhooks');
+    await page.locator('tbody tr').first().waitFor();
+    await shot(page, 'webhooks', (p) => p.locator('tbody tr').first().waitFor());
+    expect(await page.locator('tbody tr').count()).toBeGreaterThan(0);
+  });
+
   it('is usable at 360 px: no sideways scrolling on the main screens', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
     for (const screen of ['Overview', 'Transactions', 'Balance', 'Customers', 'Webhooks', 'Credentials', 'Sandbox tools']) {
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: screen, exact: true }).click();
+      await openScreen(page, screen);
       await page.getByRole('heading', { level: 2 }).first().waitFor();
       const width = await page.evaluate('document.scrollingElement.scrollWidth');
       expect({ screen, width }).toEqual({ screen, width: 360 });
-      if (screen === 'Transactions') await shot(page, 'transactions-360');
     }
-    await page.setViewportSize({ width: 800, height: 640 });
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('works from the keyboard alone: labelled fields, Tab and Enter sign in', async () => {
@@ -237,7 +444,7 @@ describe('merchant dashboard (sandbox)', () => {
     await clocked.waitForResponse((res) => res.url().endsWith('/graphql') && res.status() === 200);
     // Past the first token's hour by the service's clock: the page works on with the new one.
     app.clock.advance(2 * 60_000);
-    await clocked.getByRole('link', { name: 'Customers' }).click();
+    await openScreen(clocked, 'Customers');
     await clocked.getByRole('heading', { name: 'Customers' }).waitFor();
     await clocked.locator('li.row').first().waitFor();
     expect(await clocked.getByRole('alert').count()).toBe(0);
@@ -275,5 +482,38 @@ describe('merchant dashboard (production)', () => {
     await page.getByRole('link', { name: 'Balance' }).waitFor();
     expect(await page.getByRole('link', { name: 'Sandbox tools' }).count()).toBe(0);
     expect(await page.locator('.env').textContent()).toBe('production');
+  });
+});
+
+describe('merchant dashboard in a German browser', () => {
+  let app: TestApp;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    app = await createTestApp({ env: { SANDBOX_SETTLE_MS: '600000' } });
+    browser = await launchBrowser({ locale: 'de-DE' });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('shows dates in the browser’s locale, not a fixed US format', async () => {
+    const merchant = await app.createMerchant('Locale Merchant');
+    const token = (await app.token(merchant)).accessToken;
+    const customer = (await approvedCustomer(app, token)).customer_uuid;
+    const created = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollectionBody(customer) });
+    const page = await browser.newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signIn(page, app, merchant);
+    await openScreen(page, 'Transactions');
+    const date = (await page.locator(`tr[data-reference="${created.body.data.reference}"] td.t-date`).textContent())!;
+    // de-DE: "27.11.2026, 22:05" (day.month.year, a 24-hour clock), in the browser's time zone.
+    expect(date).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
+    const at = new Date(
+      created.body.data.created_at ??
+        (await request(app.url, 'GET', `/v1/crossborder/global-transfer/${created.body.data.reference}`, { token })).body.data.created_at,
+    );
+    expect(date.slice(0, 10)).toBe(`${String(at.getDate()).padStart(2, '0')}.${String(at.getMonth() + 1).padStart(2, '0')}.${at.getFullYear()}`);
   });
 });

@@ -451,6 +451,56 @@ describe('GraphQL cross-border collections and transfers', () => {
     });
   });
 
+  describe('transactions(search)', () => {
+    const SEARCH = `query($search: String, $filter: TransactionFilter) {
+      transactions(search: $search, filter: $filter, first: 50) {
+        edges { node { reference externalReference customerUuid customer { customerUuid firstName lastName email } } }
+      }
+    }`;
+    it('finds by either reference or a customer’s email in any case, only among the merchant’s own', async () => {
+      const searcher = await app.createMerchant('GraphQL Searcher');
+      const searcherToken = (await app.token(searcher)).accessToken;
+      const other = await app.createMerchant('GraphQL Searcher Other');
+      const otherMerchantToken = (await app.token(other)).accessToken;
+      const mine = await approvedCustomer(app, searcherToken, { email: 'Kofi.Mensah@Example.org' });
+      const theirs = await approvedCustomer(app, otherMerchantToken, { email: 'kofi.mensah@example.org' });
+      const col = ok<{ reference: string; externalReference: string }>(await collect(momoCollection(mine.customer_uuid), searcherToken), 'initiateCollection');
+      const trf = ok<{ reference: string }>(await transfer(momoTransferInput(mine.customer_uuid), searcherToken), 'initiateTransfer');
+      const theirsCol = ok<{ reference: string }>(await collect(momoCollection(theirs.customer_uuid), otherMerchantToken), 'initiateCollection');
+
+      const search = async (variables: Record<string, unknown>, auth = searcherToken) =>
+        ok<any>(await graphql(app.url, SEARCH, { token: auth, variables }), 'transactions').edges.map((e: any) => e.node.reference);
+      expect(await search({ search: col.reference })).toEqual([col.reference]);
+      expect(await search({ search: col.externalReference })).toEqual([col.reference]);
+      expect(new Set(await search({ search: 'KOFI.MENSAH@example.ORG' }))).toEqual(new Set([col.reference, trf.reference]));
+      expect(await search({ search: 'kofi.mensah@example.org', filter: { type: 'TRANSFER' } })).toEqual([trf.reference]);
+      expect(await search({ search: 'kofi' })).toEqual([]);
+      // Each row names its customer (resolved per page in one read).
+      const rows = ok<any>(await graphql(app.url, SEARCH, { token: searcherToken, variables: { search: 'kofi.mensah@example.org' } }), 'transactions');
+      for (const { node } of rows.edges) {
+        expect(node.customer).toEqual({ customerUuid: mine.customer_uuid, firstName: 'Amina', lastName: 'Otieno', email: 'Kofi.Mensah@Example.org' });
+      }
+      // The other merchant's customer has the same email: neither sees the other's transactions.
+      expect(await search({ search: 'kofi.mensah@example.org' }, otherMerchantToken)).toEqual([theirsCol.reference]);
+      expect(await search({ search: col.reference }, otherMerchantToken)).toEqual([]);
+      expect(await search({ search: col.externalReference }, otherMerchantToken)).toEqual([]);
+      expect(await search({ search: theirsCol.reference })).toEqual([]);
+
+      // An event about a customer names them too (WebhookEvent.customer, batched the same way).
+      const events = ok<any>(
+        await graphql(app.url, '{ webhookEvents(first: 20, type: "customer.kyc.approved") { edges { node { customerUuid customer { email } } } } }', {
+          token: searcherToken,
+        }),
+        'webhookEvents',
+      );
+      expect(events.edges.map((e: any) => e.node)).toEqual([{ customerUuid: mine.customer_uuid, customer: { email: 'Kofi.Mensah@Example.org' } }]);
+
+      const blank = await graphql(app.url, SEARCH, { token: searcherToken, variables: { search: '   ' } });
+      expect(codeOf(blank)).toBe('INVALID_REQUEST');
+      expect(fieldsOf(blank)).toEqual(['search']);
+    });
+  });
+
   describe('errors, with the same codes as REST', () => {
     it('a customer without approved KYC is KYC_REQUIRED (403), before any route check', async () => {
       const pending = (await enroll(app, token)).customer_uuid;

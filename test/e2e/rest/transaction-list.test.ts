@@ -19,7 +19,7 @@ describe('REST GET /v1/transactions', () => {
     app = await createTestApp({ env: { SANDBOX_SETTLE_MS: '600000' } });
     const { mine, theirs } = await twoMerchants(app, 'Lister', { approvedCustomer: true });
     [tokenA, tokenB, customerA, customerB] = [mine.token, theirs.token, mine.customerUuid, theirs.customerUuid];
-    customerA2 = (await approvedCustomer(app, tokenA)).customer_uuid;
+    customerA2 = (await approvedCustomer(app, tokenA, { email: 'Wanjiru.K@Example.com' })).customer_uuid;
     // A: two collections for one customer, one for another, and a transfer; B: one collection.
     for (const [path, body] of [
       ['/v1/crossborder/global-collection', momoCollectionBody(customerA)],
@@ -114,6 +114,39 @@ describe('REST GET /v1/transactions', () => {
     const bWithA = await list(tokenB, `?after=${encodeURIComponent(aCursor)}`);
     expect(bWithA.status).toBe(200);
     expect(bWithA.body.data.every((t: { customer_uuid: string }) => t.customer_uuid === customerB)).toBe(true);
+  });
+
+  it('search finds by the service’s reference, the merchant’s own, or a customer’s email in any case', async () => {
+    const refs = (res: { body: { data: Array<{ reference: string }> } }) => res.body.data.map((t) => t.reference);
+    expect(refs(await list(tokenA, `?search=${created[2]}`))).toEqual([created[2]]);
+    const own = (await request(app.url, 'GET', `/v1/crossborder/global-transfer/${created[3]}`, { token: tokenA })).body.data.external_reference;
+    expect(refs(await list(tokenA, `?search=${encodeURIComponent(own)}`))).toEqual([created[3]]);
+    // Stored as enrolled ('Wanjiru.K@Example.com'); found in any case, and with spaces around it.
+    expect(refs(await list(tokenA, `?search=${encodeURIComponent(' wanjiru.k@example.COM ')}`))).toEqual([created[2]]);
+    // With other filters, both apply.
+    expect(refs(await list(tokenA, '?search=amina%40example.com&type=collection'))).toEqual([created[1], created[0]]);
+    expect(refs(await list(tokenA, '?search=amina%40example.com&limit=1'))).toEqual([created[3]]);
+    // Not a prefix or a part: exact only.
+    expect(refs(await list(tokenA, `?search=${created[2]!.slice(0, 10)}`))).toEqual([]);
+    expect(refs(await list(tokenA, '?search=wanjiru'))).toEqual([]);
+    for (const bad of ['%20%20', 'col_1%00', 'x'.repeat(255)]) {
+      const res = await list(tokenA, `?search=${bad}`);
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([expect.objectContaining({ field: 'search' })]);
+    }
+  });
+
+  it('search never finds another merchant’s transactions, by reference or by a customer email both merchants have', async () => {
+    const refs = (res: { body: { data: Array<{ reference: string }> } }) => res.body.data.map((t) => t.reference);
+    expect(refs(await list(tokenB, `?search=${created[0]}`))).toEqual([]);
+    const own = (await request(app.url, 'GET', `/v1/crossborder/global-transfer/${created[0]}`, { token: tokenA })).body.data.external_reference;
+    expect(refs(await list(tokenB, `?search=${encodeURIComponent(own)}`))).toEqual([]);
+    expect(refs(await list(tokenB, '?search=wanjiru.k%40example.com'))).toEqual([]);
+    // Both merchants have a customer amina@example.com: each finds only its own transactions.
+    const bOwn = await list(tokenB, '?search=amina%40example.com');
+    expect(bOwn.body.data).toHaveLength(1);
+    expect(bOwn.body.data[0].customer_uuid).toBe(customerB);
+    expect(refs(await list(tokenA, '?search=amina%40example.com'))).toEqual([created[3], created[1], created[0]]);
   });
 
   it('bad filters are 400 naming the field; no token is 401', async () => {

@@ -596,6 +596,13 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       '/v1/balance-transactions?limit=100',
       `/v1/balance-transactions?limit=100&after=${cursorsOfA.restBalance}`,
       `/v1/reports/statement?currency=NGN&from=2000-01-01T00:00:00Z&to=2099-01-01T00:00:00Z`,
+      // Search by A's references and by the email both merchants' customers share (the factories' default); the CSV export.
+      `/v1/transactions?limit=100&search=${A.payment.reference}`,
+      `/v1/transactions?limit=100&search=${A.payment.external_reference}`,
+      '/v1/transactions?limit=100&search=amina%40example.com',
+      '/v1/transactions/export.csv',
+      `/v1/transactions/export.csv?search=${A.payment.external_reference}`,
+      `/v1/transactions/export.csv?customer_uuid=${A.customer}`,
     ];
     const answers: Array<[string, string]> = [];
     for (const p of rest) {
@@ -610,6 +617,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       ['query($a: String) { transactions(first: 100, after: $a) { edges { node { reference externalReference } } } }', { a: cursorsOfA.gqlTransactions }],
       ['query($c: String) { transactions(first: 100, filter: { customerUuid: $c }) { edges { node { reference externalReference } } } }', { c: A.customer }],
       ['query { transactions(first: 100, filter: { type: PAYMENT }) { edges { node { reference externalReference } } } }', {}],
+      ['query($s: String) { transactions(first: 100, search: $s) { edges { node { reference externalReference } } } }', { s: A.payment.reference }],
+      ['query { transactions(first: 100, search: "AMINA@example.com") { edges { node { reference customer { customerUuid customerId email } } } } }', {}],
       ['query { webhookEvents(first: 100) { edges { node { id type data } } } }', {}],
       ['query($a: String) { webhookEvents(first: 100, after: $a) { edges { node { id type data } } } }', { a: cursorsOfA.gqlEvents }],
       ['query { balances { currency available pending reserved } }', {}],

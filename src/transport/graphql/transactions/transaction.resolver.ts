@@ -1,6 +1,7 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { PaymentsEnv } from '../../../config';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
+import type { CustomerService } from '../../../modules/customers/customer.service';
 import type { CollectionService } from '../../../modules/transactions/collection.service';
 import type { TransactionService, SimulationOutcome } from '../../../modules/transactions/transaction.service';
 import type { TransferService } from '../../../modules/transactions/transfer.service';
@@ -9,6 +10,8 @@ import { AppError } from '../../../shared/errors';
 import { SimulationOutcomeEnum } from '../enums';
 import type { GraphQLContext } from '../context';
 import { toConnection } from '../relay';
+import { batchedPerOperation } from '../batch';
+import { CustomerObject } from '../customers/customer.types';
 import {
   InitiateCollectionInput,
   InitiateTransferInput,
@@ -19,11 +22,23 @@ import {
 } from './transaction.types';
 
 /** The services this file calls (the composition root passes them). */
-type UsedServices = { collections: CollectionService; reference: ReferenceService; transactions: TransactionService; transfers: TransferService };
+type UsedServices = {
+  collections: CollectionService;
+  customers: CustomerService;
+  reference: ReferenceService;
+  transactions: TransactionService;
+  transfers: TransferService;
+};
 
 /** Cross-border collections and transfers; the same service calls as /v1/crossborder/global-* and /v1/sandbox. */
 @Resolver(() => TransactionObject)
 export class TransactionResolver {
+  /** The customers of a page of transactions, read together (one query per operation and tick, not one per row). */
+  private readonly customerOf = batchedPerOperation(async (ctx, ids: string[]) => {
+    const customers = await this.services.customers.customersByIds(ctx.auth.merchantId, ids);
+    return new Map(customers.map((c) => [c.id, CustomerObject.from(c)]));
+  });
+
   constructor(
     private readonly services: UsedServices,
     private readonly env: PaymentsEnv,
@@ -40,9 +55,15 @@ export class TransactionResolver {
     @Arg('filter', () => TransactionFilter, { nullable: true }) filter?: TransactionFilter,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('search', () => String, {
+      nullable: true,
+      description: 'Your reference or the service’s (exactly), or a customer’s email (any case); with the filter, both apply.',
+    })
+    search?: string,
   ): Promise<TransactionConnection> {
     const page = await this.services.transactions.listTransactions(ctx.auth.merchantId, {
       ...filter,
+      search,
       limit: first,
       after,
     });
@@ -75,6 +96,11 @@ export class TransactionResolver {
   @FieldResolver(() => [TransactionStatusChangeObject], { description: 'Every status change, oldest first.' })
   async history(@Root() transaction: TransactionObject): Promise<TransactionStatusChangeObject[]> {
     return (await this.services.transactions.history(transaction.transactionId)).map(TransactionStatusChangeObject.from);
+  }
+
+  @FieldResolver(() => CustomerObject, { nullable: true, description: 'Who pays (collection) or receives (transfer); null for card payments and refunds.' })
+  async customer(@Root() transaction: TransactionObject, @Ctx() ctx: GraphQLContext): Promise<CustomerObject | null> {
+    return transaction.customerUuid ? ((await this.customerOf(ctx, transaction.customerUuid)) ?? null) : null;
   }
 
   private toType(t: Transaction): TransactionObject {

@@ -1,19 +1,33 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { CustomerService } from '../../../modules/customers/customer.service';
 import type { MerchantService } from '../../../modules/merchants/merchant.service';
 import type { WebhookService } from '../../../modules/webhooks/webhook.service';
 import { EVENT_TYPES, type EventType, type SelectableEventType } from '../../../modules/outbox/event-types';
+import { batchedPerOperation } from '../batch';
+import { CustomerObject } from '../customers/customer.types';
 import type { GraphQLContext } from '../context';
 import { MerchantObject } from '../merchant/merchant.types';
 import { toConnection } from '../relay';
 import { WebhookAttemptObject, WebhookEventConnection, WebhookEventObject, WebhookSecretRotationObject } from './webhook.types';
 
 /** The services this file calls (the composition root passes them). */
-type UsedServices = { merchants: MerchantService; webhooks: WebhookService };
+type UsedServices = { customers: CustomerService; merchants: MerchantService; webhooks: WebhookService };
 
 /** Webhook endpoint, secret rotation and the event log; the same service calls as /v1/webhooks/*. */
 @Resolver(() => WebhookEventObject)
 export class WebhookResolver {
+  /** The customers a page of events is about, read together (one query per operation and tick). */
+  private readonly customerOf = batchedPerOperation(async (ctx, ids: string[]) => {
+    const customers = await this.services.customers.customersByIds(ctx.auth.merchantId, ids);
+    return new Map(customers.map((c) => [c.id, CustomerObject.from(c)]));
+  });
+
   constructor(private readonly services: UsedServices) {}
+
+  @FieldResolver(() => CustomerObject, { nullable: true, description: 'The customer a customer.* event is about (customerUuid’s record).' })
+  async customer(@Root() event: WebhookEventObject, @Ctx() ctx: GraphQLContext): Promise<CustomerObject | null> {
+    return event.customerUuid ? ((await this.customerOf(ctx, event.customerUuid)) ?? null) : null;
+  }
 
   @Mutation(() => MerchantObject, {
     description:

@@ -294,9 +294,9 @@ export function openApiOptions(config: Pick<Config, 'env' | 'adminApiKey'>): Fas
       extra.example = op.body.example;
     }
     if (op.raw?.requestBody) extra.requestBody = op.raw.requestBody;
-    const responses = op.raw ? op.raw.responses : { ...successResponse(op), ...errorResponses(op) };
+    const responses = op.raw ? { ...op.raw.responses, ...(op.raw.withErrors ? errorResponses(op) : {}) } : { ...successResponse(op), ...errorResponses(op) };
     out.response = Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, swaggerResponse(response)]));
-    if (!op.raw && !responses['500']) extra.serverError = true;
+    if ((!op.raw || op.raw.withErrors) && !responses['500']) extra.serverError = true;
     if (op.sandboxOnly) out['x-sandbox-only'] = true;
     finish.set(op.operationId, extra);
     return { schema: out, url };

@@ -39,8 +39,11 @@ export interface OperationSpec<Data extends z.ZodType | undefined = z.ZodType | 
   ok?: { status?: 200 | 201; message: string; data?: Data; list?: 'count' | 'page'; noStore?: true };
   /** The errors this route answers beyond those its access and input imply, each with when. */
   errors?: Partial<Record<ErrorCode, string>>;
-  /** A route that is not JSON (an HTML page, a provider's notification): its request body and answers as written. */
-  raw?: { requestBody?: JsonSchema; responses: Record<string, JsonSchema> };
+  /**
+   * A route that is not JSON (an HTML page, a provider's notification, a CSV file): its request body and answers as
+   * written; `withErrors`: the JSON error answers its access, input and `errors` imply are documented as usual.
+   */
+  raw?: { requestBody?: JsonSchema; responses: Record<string, JsonSchema>; withErrors?: true };
 }
 
 declare module 'fastify' {

@@ -1,4 +1,8 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { CustomerService } from '../../../modules/customers/customer.service';
+import type { ReferenceService } from '../../../modules/reference/reference.service';
+import { TRANSACTION_CSV_COLUMNS, transactionsCsv } from '../../../modules/transactions/transaction.csv';
 import type { CollectionService } from '../../../modules/transactions/collection.service';
 import type { TransactionService } from '../../../modules/transactions/transaction.service';
 import type { TransferService } from '../../../modules/transactions/transfer.service';
@@ -13,7 +17,7 @@ import {
   TransactionStatusChangeRecord,
   TransferInitiationRecord,
 } from '../../../modules/transactions/transaction.serializer';
-import { simulateSchema, transactionListSchema } from '../../../modules/transactions/transaction.service';
+import { simulateSchema, transactionExportSchema, transactionListSchema } from '../../../modules/transactions/transaction.service';
 import { transferSchema } from '../../../modules/transactions/transfer.service';
 import { authOf } from '../auth';
 import { pageMeta } from '../envelope';
@@ -21,7 +25,13 @@ import { fromRest } from '../field-names';
 import { operation } from '../openapi/operation';
 
 /** The services this file calls (the composition root passes them). */
-type UsedServices = { collections: CollectionService; transactions: TransactionService; transfers: TransferService };
+type UsedServices = {
+  collections: CollectionService;
+  customers: CustomerService;
+  reference: ReferenceService;
+  transactions: TransactionService;
+  transfers: TransferService;
+};
 
 /** CONTRACT §6a, said once for both initiations. */
 const ACCOUNT_NUMBER =
@@ -125,13 +135,42 @@ const listTransactions = operation({
   access: 'bearer',
   summary: 'List your transactions, newest first',
   description:
-    'Collections, transfers and payments, each the full record the status endpoint returns; filter by status, type and customer. GraphQL: transactions(filter).',
+    'Collections, transfers and payments, each the full record the status endpoint returns; filter by status, type, customer and creation time, and search by reference or customer email. GraphQL: transactions(filter, search).',
   query: transactionListSchema,
   fields: {
     after: { description: 'The `meta.next_cursor` of the previous page' },
     type: { description: '`collection`, `transfer` or `payment`' },
+    search: { description: 'A reference, the service’s or yours (exactly), or a customer’s email (any case)' },
   },
   ok: { message: 'Transactions retrieved', data: TransactionRecord, list: 'page' },
+});
+
+const exportTransactions = operation({
+  operationId: 'exportTransactions',
+  tag: 'Transactions',
+  access: 'bearer',
+  summary: 'Every transaction the filters match, as a CSV file',
+  description:
+    'The list’s filters and search, without paging: every matching transaction, newest first, streamed as it is read. RFC 4180 (CRLF, ' +
+    'quoted where needed); amounts as decimal strings with the currency’s decimals and a currency column (a transfer’s amount is what ' +
+    'you send, its fee in the same currency); times ISO 8601 in UTC; a text cell a spreadsheet would read as a formula (starting with ' +
+    "= + - @) is prefixed with `'`. Columns: " +
+    TRANSACTION_CSV_COLUMNS.map((c) => `\`${c}\``).join(', ') +
+    '.',
+  query: transactionExportSchema,
+  fields: {
+    type: { description: '`collection`, `transfer`, `payment` or `refund`' },
+    search: { description: 'A reference, the service’s or yours (exactly), or a customer’s email (any case)' },
+  },
+  raw: {
+    responses: {
+      '200': {
+        description: 'The CSV file (`Content-Disposition: attachment`)',
+        content: { 'text/csv': { schema: { type: 'string' }, example: `${TRANSACTION_CSV_COLUMNS.join(',')}\r\n` } },
+      },
+    },
+    withErrors: true,
+  },
 });
 
 const getTransaction = operation({
@@ -192,6 +231,20 @@ export async function transactionRoutes(app: FastifyInstance, { services }: { se
       page.items.map((i) => serializeTransaction(i.node)),
       { meta: pageMeta(page) },
     );
+  });
+
+  // The list as a file: the same filters, every page, streamed (the dashboard's "Export CSV").
+  app.get<{ Querystring: Record<string, string | undefined> }>('/transactions/export.csv', exportTransactions.route, async (request, reply) => {
+    const merchantId = authOf(request).merchantId;
+    const batches = services.transactions.exportTransactions(merchantId, fromRest(request.query));
+    const customersOf = async (uuids: string[]) => new Map((await services.customers.customersByIds(merchantId, uuids)).map((c) => [c.id, c]));
+    const lines = transactionsCsv(batches, customersOf, (currency) => services.reference.currencyMinorUnit(currency));
+    return reply
+      .code(200)
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="transactions.csv"')
+      .header('cache-control', 'no-store')
+      .send(Readable.from(lines));
   });
 
   app.get<ReferenceParams>('/transactions/:reference/events', transactionHistory.route, async (request, reply) => {
