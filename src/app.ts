@@ -71,6 +71,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   await services.merchantAccess.start();
   await services.fees.start();
   await services.eventChoices.start();
+  await services.listeners.start();
   const rateLimits = new RateLimits(config.rateLimits, config.redisUrl, logger);
 
   const fastify = Fastify({
@@ -193,6 +194,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
       await services.merchantAccess.stop();
       await services.fees.stop();
       await services.eventChoices.stop();
+      await services.listeners.stop();
       await rateLimits.close();
       for (const connector of services.rails.router.all()) connector.shutdown();
     },

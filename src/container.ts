@@ -13,6 +13,7 @@ import { CustomerService } from './modules/customers/customer.service';
 import { SubscriptionService } from './modules/subscriptions/subscription.service';
 import { KycService } from './modules/kyc/kyc.service';
 import { EventChoices } from './modules/outbox/event-choices';
+import { ListenerPresence } from './events/listener-presence';
 import { Outbox } from './modules/outbox/outbox';
 import { parseRetrySchedule } from './modules/webhooks/retry-schedule';
 import { WebhookDispatcher } from './modules/webhooks/webhook-dispatcher';
@@ -89,6 +90,7 @@ export interface Services {
   ledger: LedgerService;
   fees: FeeSchedule;
   eventChoices: EventChoices;
+  listeners: ListenerPresence;
   /** Where browsers reach the service; learned at listen unless PUBLIC_BASE_URL is set. */
   publicAddress: PublicAddress;
   /** CSRF tokens for the service's own HTML forms. */
@@ -133,6 +135,7 @@ export function createServices(infra: Infrastructure): Services {
   const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger });
   const reference = new ReferenceService(orm);
   const eventChoices = new EventChoices({ sql, pubsub, logger });
+  const listeners = new ListenerPresence(pubsub);
   const fees = new FeeSchedule({ sql, pubsub, defaults: parseFeeDefaults(config.feeDefaults), minorUnitOf: (c) => reference.currencyMinorUnit(c), logger });
   const rates = new RatesService({ orm, clock, reference, table: readRateTable(), fees });
   const ledger = new LedgerService({
@@ -204,6 +207,7 @@ export function createServices(infra: Infrastructure): Services {
     jobs,
     outbox,
     eventChoices,
+    listeners,
     pubsub,
     faults,
     reconcileAfterMs: config.reconcileAfterMs,
@@ -246,7 +250,7 @@ export function createServices(infra: Infrastructure): Services {
     logger,
     observeAttempt: infra.metrics?.webhookAttempt,
   });
-  const subscriptions = new SubscriptionService(pubsub, kyc, ledger);
+  const subscriptions = new SubscriptionService(pubsub, kyc, ledger, listeners);
   // A claim still in flight this long after it was made is taken to belong to a process that died. A live
   // request holds one while its handler runs (milliseconds; provider calls are the slow part), and nothing
   // else bounds a handler, so the margin is wide: REQUEST_TIMEOUT_MS + 30 s (60 s by default).
@@ -278,6 +282,7 @@ export function createServices(infra: Infrastructure): Services {
     ledger,
     fees,
     eventChoices,
+    listeners,
     publicAddress,
     formTokens,
     webhooks,

@@ -46,13 +46,15 @@ const fanouts = new WeakMap<PubSub, MerchantFanout>();
 /**
  * The one place subscriptions are filtered by merchant: an async iterator over a
  * topic that yields only `merchantId`'s events (and only those `accept` keeps).
- * Unsubscribes when the consumer stops (socket closed, operation completed).
+ * Unsubscribes when the consumer stops (socket closed, operation completed). `presence` is told
+ * when the stream starts and ends (ListenerPresence: who listens to a merchant's transactions).
  */
 export async function merchantEvents<T extends MerchantTopic>(
   pubsub: PubSub,
   topic: T,
   merchantId: string,
   accept: (payload: TopicPayloads[T]) => boolean = () => true,
+  presence?: { joined(merchantId: string): void; left(merchantId: string): void },
 ): Promise<AsyncIterableIterator<TopicPayloads[T]>> {
   const queue: TopicPayloads[T][] = [];
   let waiting: ((result: IteratorResult<TopicPayloads[T]>) => void) | undefined;
@@ -68,10 +70,12 @@ export async function merchantEvents<T extends MerchantTopic>(
       queue.push(payload);
     }
   });
+  presence?.joined(merchantId);
   const finish = async (): Promise<IteratorResult<TopicPayloads[T]>> => {
     if (!done) {
       done = true;
       unsubscribe();
+      presence?.left(merchantId);
       waiting?.({ value: undefined, done: true });
       waiting = undefined;
     }

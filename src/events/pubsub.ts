@@ -18,6 +18,8 @@ export enum Topic {
   FeeScheduleChanged = 'ledger.fee_schedule_changed',
   /** A merchant changed the event types it receives: every instance forgets what it cached of them. */
   EventChoiceChanged = 'webhooks.event_choice_changed',
+  /** Which merchants have transaction subscribers on which instance (events/listener-presence.ts). */
+  ListenerPresence = 'subscriptions.listener_presence',
 }
 
 /** Every merchant-scoped payload names its merchant, so subscriptions can filter by it in one place. */
@@ -30,6 +32,7 @@ export interface TopicPayloads {
   [Topic.BalanceChanged]: { merchantId: string; currency: string };
   [Topic.FeeScheduleChanged]: { merchantId: string };
   [Topic.EventChoiceChanged]: { merchantId: string };
+  [Topic.ListenerPresence]: { instanceId: string; present?: string[]; gone?: string[]; rollCall?: boolean };
 }
 
 export type MerchantTopic = Topic.TransactionStatusChanged | Topic.KycStatusChanged | Topic.BalanceChanged;

@@ -4,6 +4,7 @@ import { fromWire, type Transaction } from '../transactions/transaction.record';
 import type { TransactionStatus } from '../transactions/transaction.state';
 import { mapAsyncIterator } from '../../shared/async-iterator';
 import { merchantEvents } from '../../events/merchant-events';
+import type { ListenerPresence } from '../../events/listener-presence';
 import { Topic, type PubSub } from '../../events/pubsub';
 
 /**
@@ -16,6 +17,8 @@ export class SubscriptionService {
     private readonly pubsub: PubSub,
     private readonly kyc: KycService,
     private readonly ledger: LedgerService,
+    /** Told of each transaction stream, so that creations are published only when someone listens. */
+    private readonly presence: ListenerPresence,
   ) {}
 
   /** The merchant's balance in a currency (one, or every one when omitted), read after each change commits. */
@@ -38,6 +41,7 @@ export class SubscriptionService {
       Topic.TransactionStatusChanged,
       merchantId,
       (e) => (!reference || e.reference === reference || e.externalReference === reference) && (!statuses || statuses.includes(e.transaction.status)),
+      this.presence,
     );
     return mapAsyncIterator(events, async (e) => fromWire(e.transaction));
   }

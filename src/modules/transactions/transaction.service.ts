@@ -112,6 +112,8 @@ export interface TransactionServiceDeps {
   outbox: Outbox;
   /** Which progress events each merchant chose (the others are recorded whatever they chose). */
   eventChoices: EventChoices;
+  /** Whether anyone subscribes to a merchant's transactions (a creation is published only then). */
+  listeners: { mayHaveListeners(merchantId: string): boolean };
   pubsub: PubSub;
   faults: Faults;
   reconcileAfterMs: number;
@@ -553,9 +555,14 @@ export class TransactionService {
     );
   }
 
-  /** After a commit: tell subscribers (with the record, so they need not read it again). The store woke the workers. */
+  /**
+   * After a commit: tell subscribers (with the record, so they need not read it again). A final status
+   * always; a creation only when some instance has a subscriber of the merchant's transactions. The
+   * store woke the workers.
+   */
   private afterChange(next: Transaction, ledger: LedgerEffect = NO_LEDGER_EFFECT): void {
     this.ledgerChanged(next, ledger);
+    if (!isFinal(next.status) && !this.deps.listeners.mayHaveListeners(next.merchantId)) return;
     publishAfterCommit(this.deps.pubsub, this.deps.logger, Topic.TransactionStatusChanged, {
       merchantId: next.merchantId,
       reference: next.reference,

@@ -122,6 +122,8 @@ describe('event types: progress events, the merchant’s choice, and the test ev
     expect(processing.data).toEqual((await getTransaction(app, token, reference)).body.data);
     expect(processing.data).toMatchObject({ reference, status: 'processing', completed_at: null });
 
+    // The test clock stands still: a second later, so the two events' times (which order the log) differ.
+    app.clock.advance(1000);
     expect((await simulate(token, reference, 'successful')).status).toBe(200);
     expect(await eventually(async () => webhooksAbout(merchant, receiver, reference).length === 2)).toBe(true);
     const [, successful] = webhooksAbout(merchant, receiver, reference);
