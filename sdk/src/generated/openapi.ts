@@ -381,9 +381,29 @@ export interface paths {
         };
         /**
          * List your transactions, newest first
-         * @description Collections, transfers and payments, each the full record the status endpoint returns; filter by status, type and customer. GraphQL: transactions(filter).
+         * @description Collections, transfers and payments, each the full record the status endpoint returns; filter by status, type, customer and creation time, and search by reference or customer email. GraphQL: transactions(filter, search).
          */
         get: operations["listTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every transaction the filters match, as a CSV file
+         * @description The list’s filters and search, without paging: every matching transaction, newest first, streamed as it is read. RFC 4180 (CRLF, quoted where needed); amounts as decimal strings with the currency’s decimals and a currency column (a transfer’s amount is what you send, its fee in the same currency); times ISO 8601 in UTC; a text cell a spreadsheet would read as a formula (starting with = + - @) is prefixed with `'`. Columns: `created_at`, `reference`, `external_reference`, `type`, `status`, `amount`, `currency`, `fee`, `destination_amount`, `destination_currency`, `customer_name`, `customer_email`, `customer_uuid`, `failure_reason`, `completed_at`.
+         */
+        get: operations["exportTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3074,6 +3094,8 @@ export interface operations {
                 customer_uuid?: string | null;
                 created_from?: string | null;
                 created_to?: string | null;
+                /** @description A reference, the service’s or yours (exactly), or a customer’s email (any case) */
+                search?: string | null;
             };
             header?: never;
             path?: never;
@@ -3095,6 +3117,73 @@ export interface operations {
                         data: components["schemas"]["Transaction"][];
                         meta: components["schemas"]["PageMeta"];
                     };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    exportTransactions: {
+        parameters: {
+            query?: {
+                status?: ("initiating" | "processing" | "requires_action" | "successful" | "failed" | "expired") | null;
+                /** @description `collection`, `transfer`, `payment` or `refund` */
+                type?: ("collection" | "transfer" | "payment" | "refund") | null;
+                customer_uuid?: string | null;
+                created_from?: string | null;
+                created_to?: string | null;
+                /** @description A reference, the service’s or yours (exactly), or a customer’s email (any case) */
+                search?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example created_at,reference,external_reference,type,status,amount,currency,fee,destination_amount,destination_currency,customer_name,customer_email,customer_uuid,failure_reason,completed_at */
+                    "text/csv": string;
                 };
             };
             /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
