@@ -83,11 +83,7 @@ export async function setWebhookEndpoint(base: string, token: string, url: strin
 
 /** An endpoint, and every event type the merchant may choose (the progress events too: issue 24). */
 export async function chooseEveryEventType(base: string, token: string, url: string): Promise<void> {
-  expect(
-    await call(base, 'PUT', '/v1/webhooks/endpoint', { token, body: { url, event_types: SELECTABLE_EVENT_TYPES } }),
-    200,
-    'choose every event type',
-  );
+  expect(await call(base, 'PUT', '/v1/webhooks/endpoint', { token, body: { url, event_types: SELECTABLE_EVENT_TYPES } }), 200, 'choose every event type');
 }
 
 /** Enroll a Kenyan customer, submit KYC, and wait (boundedly) for the sandbox to approve it. */

@@ -192,7 +192,8 @@ export function Webhooks() {
           </EmptyState>
         ) : (
           <EmptyState title="No events yet">
-            An event is recorded when a transaction or a KYC review is decided (and, if you chose them, when a transaction is created), and sent to your endpoint when one is set.
+            An event is recorded when a transaction or a KYC review is decided (and, if you chose them, when a transaction is created), and sent to your
+            endpoint when one is set.
           </EmptyState>
         ))}
       {rows && rows.length > 0 && (
