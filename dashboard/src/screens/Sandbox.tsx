@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { graphql } from '../generated';
 import type { EnrollCustomerMutation, PaymentFieldsFragment, SandboxCustomersQuery, SandboxTransactionFieldsFragment } from '../generated/graphql';
 import { inCurrency } from '../money';
@@ -200,34 +200,34 @@ function ApprovedCustomer({ customers }: { customers: SandboxCustomer[] }) {
   );
 }
 
-/** A collection from a Kenyan customer (initiateCollection): a wallet prompt, or a bank transfer into a virtual account. */
-function TestCollection({ customers }: { customers: SandboxCustomer[] }) {
+/** A sandbox form that makes one transaction: its busy state, its error, and what it made. */
+function InitiationForm({
+  id,
+  title,
+  customers,
+  action,
+  busyLabel,
+  make,
+  children,
+}: {
+  id: string;
+  title: string;
+  customers: SandboxCustomer[];
+  action: string;
+  busyLabel: string;
+  make: (f: FormData) => Promise<Made>;
+  children: ReactNode;
+}) {
   const [error, setError] = useState<unknown>(null);
   const [made, setMade] = useState<Made | null>(null);
   const [busy, setBusy] = useState(false);
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    const route = COLLECTION_ROUTES[f.get('route') === 'bank' ? 'bank' : 'momo'];
     setError(null);
     setBusy(true);
     try {
-      const { initiateCollection } = await gql(COLLECT, {
-        input: {
-          customerUuid: String(f.get('customer')),
-          amount: String(f.get('amount')).trim(),
-          currency: 'KES',
-          countryCode: 'KE',
-          dialCode: '+254',
-          channelId: route.channelId,
-          networkId: route.networkId,
-          accountType: route.accountType,
-          accountNumber: route.accountNumber,
-          reason: String(f.get('reason')).trim(),
-          reference: newReference('test-collection'),
-        },
-      });
-      setMade(initiateCollection);
+      setMade(await make(f));
     } catch (err) {
       setError(err);
     } finally {
@@ -235,33 +235,16 @@ function TestCollection({ customers }: { customers: SandboxCustomer[] }) {
     }
   }
   return (
-    <form onSubmit={submit} aria-labelledby="collect-title" className="card">
-      <h3 id="collect-title">Test collection (Kenya)</h3>
+    <form onSubmit={submit} aria-labelledby={id} className="card">
+      <h3 id={id}>{title}</h3>
       {customers.length === 0 ? (
         <p className="empty">No KYC-approved customer yet: enroll one and submit KYC first.</p>
       ) : (
         <>
           <ApprovedCustomer customers={customers} />
-          <label>
-            Paid by
-            <select name="route">
-              {Object.entries(COLLECTION_ROUTES).map(([key, r]) => (
-                <option key={key} value={key}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Amount (KES)
-            <input name="amount" inputMode="decimal" defaultValue="1500.00" required spellCheck={false} />
-          </label>
-          <label>
-            Reason
-            <input name="reason" defaultValue="Invoice 42" required maxLength={255} />
-          </label>
+          {children}
           <button type="submit" disabled={busy}>
-            {busy ? 'Collecting…' : 'Collect'}
+            {busy ? busyLabel : action}
           </button>
         </>
       )}
@@ -271,73 +254,92 @@ function TestCollection({ customers }: { customers: SandboxCustomer[] }) {
   );
 }
 
-/** A transfer from the USD balance to a Kenyan M-Pesa wallet, converted at the current rate (initiateTransfer). */
-function TestTransfer({ customers }: { customers: SandboxCustomer[] }) {
-  const [error, setError] = useState<unknown>(null);
-  const [made, setMade] = useState<Made | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    setError(null);
-    setBusy(true);
-    try {
-      const { initiateTransfer } = await gql(TRANSFER, {
-        input: {
-          customerUuid: String(f.get('customer')),
-          amount: String(f.get('amount')).trim(),
-          sourceCurrency: 'USD',
-          destinationCurrency: 'KES',
-          countryCode: 'KE',
-          dialCode: '+254',
-          channelId: 'ke_momo_withdrawal',
-          networkId: 'ke_mpesa',
-          accountType: 'MOMO',
-          accountNumber: String(f.get('wallet')).trim(),
-          accountName: String(f.get('accountName')).trim(),
-          reason: String(f.get('reason')).trim(),
-          reference: newReference('test-transfer'),
-        },
-      });
-      setMade(initiateTransfer);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+/** A collection from a Kenyan customer (initiateCollection): a wallet prompt, or a bank transfer into a virtual account. */
+function TestCollection({ customers }: { customers: SandboxCustomer[] }) {
+  async function make(f: FormData): Promise<Made> {
+    const route = COLLECTION_ROUTES[f.get('route') === 'bank' ? 'bank' : 'momo'];
+    const { initiateCollection } = await gql(COLLECT, {
+      input: {
+        customerUuid: String(f.get('customer')),
+        amount: String(f.get('amount')).trim(),
+        currency: 'KES',
+        countryCode: 'KE',
+        dialCode: '+254',
+        channelId: route.channelId,
+        networkId: route.networkId,
+        accountType: route.accountType,
+        accountNumber: route.accountNumber,
+        reason: String(f.get('reason')).trim(),
+        reference: newReference('test-collection'),
+      },
+    });
+    return initiateCollection;
   }
   return (
-    <form onSubmit={submit} aria-labelledby="transfer-title" className="card">
-      <h3 id="transfer-title">Test transfer (USD → KES)</h3>
-      {customers.length === 0 ? (
-        <p className="empty">No KYC-approved customer yet: enroll one and submit KYC first.</p>
-      ) : (
-        <>
-          <ApprovedCustomer customers={customers} />
-          <label>
-            Amount (USD, from your balance)
-            <input name="amount" inputMode="decimal" defaultValue="100.00" required spellCheck={false} />
-          </label>
-          <label>
-            Beneficiary name
-            <input name="accountName" defaultValue="Wanjiru Kamau" required maxLength={100} />
-          </label>
-          <label>
-            M-Pesa wallet
-            <input name="wallet" defaultValue="711111111" required inputMode="numeric" spellCheck={false} />
-          </label>
-          <label>
-            Reason
-            <input name="reason" defaultValue="Supplier payout" required maxLength={255} />
-          </label>
-          <button type="submit" disabled={busy}>
-            {busy ? 'Sending…' : 'Send transfer'}
-          </button>
-        </>
-      )}
-      <MadeLine made={made} />
-      <ErrorText error={error} showCode />
-    </form>
+    <InitiationForm id="collect-title" title="Test collection (Kenya)" customers={customers} action="Collect" busyLabel="Collecting…" make={make}>
+      <label>
+        Paid by
+        <select name="route">
+          {Object.entries(COLLECTION_ROUTES).map(([key, r]) => (
+            <option key={key} value={key}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Amount (KES)
+        <input name="amount" inputMode="decimal" defaultValue="1500.00" required spellCheck={false} />
+      </label>
+      <label>
+        Reason
+        <input name="reason" defaultValue="Invoice 42" required maxLength={255} />
+      </label>
+    </InitiationForm>
+  );
+}
+
+/** A transfer from the USD balance to a Kenyan M-Pesa wallet, converted at the current rate (initiateTransfer). */
+function TestTransfer({ customers }: { customers: SandboxCustomer[] }) {
+  async function make(f: FormData): Promise<Made> {
+    const { initiateTransfer } = await gql(TRANSFER, {
+      input: {
+        customerUuid: String(f.get('customer')),
+        amount: String(f.get('amount')).trim(),
+        sourceCurrency: 'USD',
+        destinationCurrency: 'KES',
+        countryCode: 'KE',
+        dialCode: '+254',
+        channelId: 'ke_momo_withdrawal',
+        networkId: 'ke_mpesa',
+        accountType: 'MOMO',
+        accountNumber: String(f.get('wallet')).trim(),
+        accountName: String(f.get('accountName')).trim(),
+        reason: String(f.get('reason')).trim(),
+        reference: newReference('test-transfer'),
+      },
+    });
+    return initiateTransfer;
+  }
+  return (
+    <InitiationForm id="transfer-title" title="Test transfer (USD → KES)" customers={customers} action="Send transfer" busyLabel="Sending…" make={make}>
+      <label>
+        Amount (USD, from your balance)
+        <input name="amount" inputMode="decimal" defaultValue="100.00" required spellCheck={false} />
+      </label>
+      <label>
+        Beneficiary name
+        <input name="accountName" defaultValue="Wanjiru Kamau" required maxLength={100} />
+      </label>
+      <label>
+        M-Pesa wallet
+        <input name="wallet" defaultValue="711111111" required inputMode="numeric" spellCheck={false} />
+      </label>
+      <label>
+        Reason
+        <input name="reason" defaultValue="Supplier payout" required maxLength={255} />
+      </label>
+    </InitiationForm>
   );
 }
 

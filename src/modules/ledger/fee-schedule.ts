@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Sql } from '../../db/sql';
-import { Topic, type PubSub, type Unsubscribe } from '../../events/pubsub';
+import { MerchantCache } from '../../events/merchant-cache';
+import { Topic, type PubSub } from '../../events/pubsub';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { Decimal, parseAmount, readPositiveDecimal, roundMoney } from '../../shared/money';
@@ -49,9 +50,6 @@ export const setFeeSchema = z.object({
 });
 export type SetFeeCommand = Command<typeof setFeeSchema>;
 
-const TRUST_MS = 60_000;
-const REMEMBER_MAX = 10_000;
-
 type Rules = Map<string, FeeRule>;
 
 /** What FeeSchedule is built with (the composition root passes it). */
@@ -68,24 +66,37 @@ export interface FeeScheduleDeps {
 /**
  * Prices: a merchant's own rules (merchant_fee, set by an operator) over the defaults.
  * Read on every initiation, so held in memory per merchant and forgotten when an operator
- * changes them (here at once, on other instances by pub/sub, after TRUST_MS at the latest).
+ * changes them (MerchantCache: here at once, on other instances by pub/sub, after a minute at the latest).
  */
 export class FeeSchedule {
-  private readonly known = new Map<string, { rules: Rules; until: number }>();
-  private unsubscribe?: Unsubscribe;
-
-  private readonly deps: Required<FeeScheduleDeps>;
+  private readonly cache: MerchantCache<Rules>;
+  private readonly deps: FeeScheduleDeps;
 
   constructor(deps: FeeScheduleDeps) {
-    this.deps = { now: Date.now, ...deps };
+    this.deps = deps;
+    this.cache = new MerchantCache({
+      pubsub: deps.pubsub,
+      topic: Topic.FeeScheduleChanged,
+      logger: deps.logger,
+      what: 'a fee change',
+      now: deps.now,
+      load: async (merchantId) => {
+        const rows = await deps.sql.query<{ kind: string; currency: string; percent: string; fixed: string }>(
+          'select kind, currency, percent, fixed from merchant_fee where merchant_id = $1',
+          [merchantId],
+          'merchant_fees',
+        );
+        return new Map(rows.map((r) => [`${r.kind}:${r.currency.trim()}`, { percent: new Decimal(r.percent), fixed: new Decimal(r.fixed) }]));
+      },
+    });
   }
 
-  async start(): Promise<void> {
-    this.unsubscribe = await this.deps.pubsub.subscribe(Topic.FeeScheduleChanged, ({ merchantId }) => this.known.delete(merchantId));
+  start(): Promise<void> {
+    return this.cache.start();
   }
 
-  async stop(): Promise<void> {
-    await this.unsubscribe?.();
+  stop(): Promise<void> {
+    return this.cache.stop();
   }
 
   /** The rule that prices `kind` in `currency` for this merchant. */
@@ -133,25 +144,12 @@ export class FeeSchedule {
     await this.changed(merchantId);
   }
 
-  private async rulesOf(merchantId: string): Promise<Rules> {
-    const hit = this.known.get(merchantId);
-    if (hit && hit.until > this.deps.now()) return hit.rules;
-    const rows = await this.deps.sql.query<{ kind: string; currency: string; percent: string; fixed: string }>(
-      'select kind, currency, percent, fixed from merchant_fee where merchant_id = $1',
-      [merchantId],
-      'merchant_fees',
-    );
-    const rules: Rules = new Map(rows.map((r) => [`${r.kind}:${r.currency.trim()}`, { percent: new Decimal(r.percent), fixed: new Decimal(r.fixed) }]));
-    if (this.known.size >= REMEMBER_MAX && !this.known.has(merchantId)) this.known.delete(this.known.keys().next().value!);
-    this.known.set(merchantId, { rules, until: this.deps.now() + TRUST_MS });
-    return rules;
+  private rulesOf(merchantId: string): Promise<Rules> {
+    return this.cache.get(merchantId);
   }
 
-  private async changed(merchantId: string): Promise<void> {
-    this.known.delete(merchantId);
-    await this.deps.pubsub.publish(Topic.FeeScheduleChanged, { merchantId }).catch((err) => {
-      this.deps.logger.warn({ err: (err as Error).message }, 'could not publish a fee change; other instances use their copy for at most a minute');
-    });
+  private changed(merchantId: string): Promise<void> {
+    return this.cache.changed(merchantId);
   }
 }
 
