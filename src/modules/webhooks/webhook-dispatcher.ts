@@ -43,6 +43,9 @@ export type WebhookAttemptObserver = (outcome: WebhookAttemptOutcome, requestSec
 /** What an attempt left unfinished by a dead process says, once the next claim of its event finds it. */
 export const INTERRUPTED = 'interrupted: the sending process stopped before the answer was recorded; the event is sent again';
 
+/** The attempt asked for is being made by another job (the caller need not make it). */
+export class AttemptTakenElsewhere extends Error {}
+
 /** How long a claim outlives the attempt's timeout. */
 const CLAIM_MARGIN_MS = 5_000;
 
@@ -165,7 +168,7 @@ export class WebhookDispatcher {
       [eventId],
     );
     if (row?.status === 'pending' && row.claimed && (attempt === undefined || attempt === row.attemptCount + 1)) {
-      throw new Error(`delivery attempt ${row.attemptCount + 1} of ${eventId} is being made by another worker`);
+      throw new AttemptTakenElsewhere(`delivery attempt ${row.attemptCount + 1} of ${eventId} is being made by another worker`);
     }
   }
 

@@ -17,6 +17,7 @@ import type { Outbox } from '../outbox/outbox';
 import { testEventData } from './webhook.serializer';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { assertWebhookUrlAllowed } from './url-policy';
+import { AttemptTakenElsewhere } from './webhook-dispatcher';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookJob, type WebhookJobQueue } from './webhook.jobs';
 
@@ -136,8 +137,10 @@ export class WebhookService {
       const now = this.deps.clock.now();
       return this.deps.outbox.record(em, { merchantId, type: TEST_EVENT_TYPE, subjectId: merchantId, payload: testEventData(merchantId, now) });
     });
-    // Refused only when a worker claimed it first (its job is queued with the event): the answer then shows the attempt in flight.
-    await this.deps.deliver(eventId, 1).catch(() => undefined);
+    // A worker may claim it first (its job is queued with the event): the answer then shows the attempt in flight.
+    await this.deps.deliver(eventId, 1).catch((err: unknown) => {
+      if (!(err instanceof AttemptTakenElsewhere)) throw err;
+    });
     return this.getEvent(merchantId, eventId, this.deps.orm.em.fork());
   }
 
