@@ -7,7 +7,7 @@ import { openDatabase } from './db/database';
 import { LOCK_KEYS, createOrm, migrate, withAdvisoryLock, type Orm } from './db/orm';
 import { createPubSub, type PubSub } from './events/pubsub';
 import { Sql } from './db/sql';
-import { JOB_CATALOGUE } from './job-catalogue';
+import { DELIVERY_LANE, JOB_CATALOGUE } from './job-catalogue';
 import { JobRunner, migrateJobSchema } from './jobs/job-runner';
 import { Metrics } from './observability/metrics';
 import type { MerchantCredentials } from './modules/merchants/merchant.service';
@@ -67,6 +67,8 @@ export async function startService(
     logger,
     {
       concurrency: config.jobConcurrency,
+      // Deliveries wait on merchants' servers: their own workers, so they never hold settlement's.
+      lanes: { [DELIVERY_LANE]: config.webhookCapacity.laneConcurrency },
       pollIntervalMs: config.jobPollIntervalMs,
       heartbeatMs: config.jobHeartbeatMs,
       // A job runs at most the webhook timeout; an instance silent for much longer than a heartbeat is gone.

@@ -100,6 +100,12 @@ const envSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: z.preprocess(emptyToUndefined, z.string().default('5s,30s,2m,10m,30m,1h,2h,4h,8h,12h')),
   WEBHOOK_TIMEOUT_MS: intWithDefault(10_000, 100),
   JOB_CONCURRENCY: intWithDefault(16, 1),
+  WEBHOOK_CONCURRENCY: intWithDefault(32, 1),
+  WEBHOOK_ENDPOINT_CONCURRENCY: intWithDefault(4, 1),
+  WEBHOOK_CIRCUIT_FAILURES: intWithDefault(5, 1),
+  WEBHOOK_CIRCUIT_OPEN_S: intWithDefault(30, 1),
+  WEBHOOK_CIRCUIT_MAX_OPEN_S: intWithDefault(3600, 1),
+  WEBHOOK_TEST_EVENTS_PER_MINUTE: intWithDefault(10, 1),
   JOB_HEARTBEAT_MS: intWithDefault(5000, 100),
   RECONCILE_AFTER_MS: intWithDefault(10_000, 100),
   FAULT_INJECT: z.preprocess(emptyToUndefined, z.enum(FAULT_POINTS).optional()),
@@ -288,6 +294,21 @@ function connectorsConfig(e: Env, env: PaymentsEnv): Pick<ConnectorsConfig, 'mtn
   return { mtnMomo, mpesa, flutterwave };
 }
 
+/** How webhook deliveries share capacity: their own lane, a cap per endpoint, a circuit per endpoint. */
+export interface WebhookCapacityConfig {
+  /** Deliveries one instance makes at once, in a lane of their own (never settlement's slots). */
+  laneConcurrency: number;
+  /** Deliveries in flight to one merchant's endpoint at once, across every instance; the rest wait. */
+  perEndpoint: number;
+  /** Consecutive unanswered attempts (timeout, refused connection) that open an endpoint's circuit. */
+  circuitFailures: number;
+  /** How long a circuit first stays open; each reopening doubles it, up to `circuitMaxOpenS`. */
+  circuitOpenS: number;
+  circuitMaxOpenS: number;
+  /** `webhook.test` events one merchant may send per minute. */
+  testEventsPerMinute: number;
+}
+
 export interface Config {
   env: PaymentsEnv;
   port: number;
@@ -336,7 +357,9 @@ export interface Config {
   /** Delays before each webhook retry, e.g. `5s,30s,2m`; after the last one a delivery is failed. */
   webhookRetrySchedule: string;
   webhookTimeoutMs: number;
-  /** Jobs one instance runs at once. */
+  /** How webhook deliveries share capacity (docs/operations.md, *Webhook delivery capacity*). */
+  webhookCapacity: WebhookCapacityConfig;
+  /** Jobs of the default lane (everything but webhook deliveries) one instance runs at once. */
   jobConcurrency: number;
   /** How often an instance tells the others it is alive; the jobs of one silent for several beats are released. */
   jobHeartbeatMs: number;
@@ -431,6 +454,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: e.PUBLIC_BASE_URL,
     webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    webhookCapacity: {
+      laneConcurrency: e.WEBHOOK_CONCURRENCY,
+      perEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
+      circuitFailures: e.WEBHOOK_CIRCUIT_FAILURES,
+      circuitOpenS: e.WEBHOOK_CIRCUIT_OPEN_S,
+      circuitMaxOpenS: Math.max(e.WEBHOOK_CIRCUIT_MAX_OPEN_S, e.WEBHOOK_CIRCUIT_OPEN_S),
+      testEventsPerMinute: e.WEBHOOK_TEST_EVENTS_PER_MINUTE,
+    },
     jobConcurrency: e.JOB_CONCURRENCY,
     jobHeartbeatMs: e.JOB_HEARTBEAT_MS,
     reconcileAfterMs,

@@ -235,6 +235,7 @@ export function createServices(infra: Infrastructure): Services {
     eventChoices,
     secretBox,
     env: config.env,
+    testEventsPerMinute: config.webhookCapacity.testEventsPerMinute,
     deliver: (eventId, attempt) => webhookDispatcher.deliver(eventId, attempt),
   });
   const webhookDispatcher = new WebhookDispatcher({
@@ -246,6 +247,7 @@ export function createServices(infra: Infrastructure): Services {
       env: config.env,
       timeoutMs: config.webhookTimeoutMs,
       schedule: parseRetrySchedule(config.webhookRetrySchedule),
+      capacity: config.webhookCapacity,
     },
     logger,
     observeAttempt: infra.metrics?.webhookAttempt,

@@ -21,14 +21,20 @@ export type JobPayloads = KycJobPayloads & TransactionJobPayloads & WebhookJobPa
  * Priority: lower runs first among due jobs. A webhook delivery tells a merchant about a change
  * already made, so it goes ahead of a backlog of settlements that make new changes: under load,
  * commit → webhook stays short.
+ *
+ * Lanes: deliveries wait on merchants' servers (up to the webhook timeout each), so they run in a
+ * lane of their own with their own workers (WEBHOOK_CONCURRENCY): however many endpoints hang,
+ * settlement, reconciliation, polls and KYC keep every slot of the default lane (JOB_CONCURRENCY).
  */
+export const DELIVERY_LANE = 'deliveries';
+
 export const JOB_CATALOGUE: JobCatalogue<JobPayloads> = {
   [KycJob.KycReview]: { priority: 0 },
   [TransactionJob.SettleTransaction]: { priority: 0 },
   [TransactionJob.ExpireCollection]: { priority: 0 },
   [TransactionJob.ExpirePaymentAction]: { priority: 0 },
   [TransactionJob.ReconcileInitiation]: { priority: 0 },
-  [WebhookJob.DeliverWebhook]: { priority: -10 },
+  [WebhookJob.DeliverWebhook]: { priority: -10, lane: DELIVERY_LANE },
   [KycJob.PublishKycStatus]: { priority: -10 },
   [TransactionJob.ReleaseFunds]: { priority: 0 },
   [TransactionJob.CheckTransaction]: { priority: -5 },

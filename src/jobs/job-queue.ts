@@ -53,6 +53,11 @@ export interface JobQueue<J extends { name: string; payload: unknown }> {
    * `wakeIfDue` after the commit. For the hot paths; such jobs carry no key.
    */
   jobsSql(params: Params, jobs: J[], guard: string, prefix: string): JobsSql;
+  /**
+   * Jobs named `name`, added by the caller's own statement, one per row of the CTE `from`, each with
+   * the payload the SQL expression `payloadSql` (json) builds from that row; due now, no key.
+   */
+  jobsFromRowsSql<N extends J['name']>(params: Params, name: N, payloadSql: string, from: string, prefix: string): JobsSql;
   /** After the commit of a statement built with `jobsSql`: wakes workers if it added a job due now. */
   wakeIfDue(row: Record<string, unknown> | undefined, selects: string[]): void;
   /** Wakes workers for jobs a committed change made due now (coalesced: one notification per turn of the event loop). */
@@ -69,8 +74,14 @@ export interface JobQueue<J extends { name: string; payload: unknown }> {
 
 /** Per-job options, given once for every job name at the composition root. */
 interface JobOptions {
-  /** Lower runs first among due jobs. */
+  /** Lower runs first among due jobs of its lane. */
   priority: number;
+  /**
+   * The workers that run it (JobRunnerSettings.lanes); the default lane when omitted. Each lane
+   * has its own workers and fetches only its own tasks, so a lane full of slow jobs (deliveries
+   * waiting on merchants' servers) takes no capacity from another (settlement).
+   */
+  lane?: string;
 }
 
 /** Every job name of `P` with its options: what a JobRunner runs. Its keys are graphile-worker task identifiers, stored with each queued job. */

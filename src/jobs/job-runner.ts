@@ -5,6 +5,9 @@ import { Params, executeOnOrm, type Sql } from '../db/sql';
 import type { Logger } from '../shared/logger';
 import type { JobCatalogue, JobHandlers, JobQueue, JobSpec, JobsSql } from './job-queue';
 
+/** The lane of every task whose catalogue entry names none. */
+const DEFAULT_LANE = 'default';
+
 /** One task's jobs as the queue holds them now (`JobRunner.queueStats`). */
 export interface JobQueueStats {
   task: string;
@@ -21,8 +24,14 @@ export interface JobQueueStats {
 }
 
 export interface JobRunnerSettings {
-  /** Jobs run at once by this instance (webhook deliveries mostly wait on the network). */
+  /** Jobs of the default lane (every task whose catalogue entry names no lane) run at once by this instance. */
   concurrency: number;
+  /**
+   * Named lanes and how many of their jobs this instance runs at once. Each lane has its own
+   * graphile-worker pool that fetches only the lane's tasks, so jobs of one lane never wait
+   * for a slot held by another's. A lane named by the catalogue but not here runs `concurrency`.
+   */
+  lanes?: Record<string, number>;
   /** How often idle workers look for due jobs when no notification arrives (delayed jobs, or PGlite). */
   pollIntervalMs: number;
   /** How often this instance proves it is alive; an instance silent for `deadAfterMs` has its jobs released. */
@@ -52,8 +61,9 @@ export interface JobRunnerSettings {
 export class JobRunner<P> implements JobQueue<JobSpec<P>> {
   /** graphile-worker's id for each task, resolved once at start so a hot path adds a job with one plain INSERT. */
   private readonly taskIds = new Map<string, number>();
-  private runner?: Runner;
-  private pool?: WorkerPool;
+  private runners: Runner[] = [];
+  /** One graphile-worker pool per lane, each with its own id (its jobs are locked by that id). */
+  private readonly pools: WorkerPool[] = [];
   private heartbeat?: NodeJS.Timeout;
   /** Wakes asked for since the last notification was sent (coalesced: one NOTIFY per turn of the event loop). */
   private pendingWakes = 0;
@@ -66,7 +76,7 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
     private readonly settings: JobRunnerSettings,
     private readonly embedded: boolean,
   ) {
-    this.events.on('pool:create', ({ workerPool }) => (this.pool = workerPool));
+    this.events.on('pool:create', ({ workerPool }) => void this.pools.push(workerPool));
   }
 
   /** Registers every task and learns its id (after the queue's migrations, before any job is added). */
@@ -115,13 +125,47 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
     };
   }
 
+  /**
+   * Jobs of one kind added by the caller's own statement, one per row of `from` (a CTE), each with
+   * the payload the SQL expression `payloadSql` builds from its row: for follow-ups whose subjects
+   * the statement itself finds (the next delivery waiting for an endpoint). Like `jobsSql`: no
+   * notification, no key; hand the row to `wakeIfDue` after the commit.
+   */
+  jobsFromRowsSql<K extends keyof P & string>(params: Params, name: K, payloadSql: string, from: string, prefix: string): JobsSql {
+    const taskId = this.taskIds.get(name);
+    if (taskId === undefined) throw new Error(`job runner not prepared: no task id for ${name}`);
+    return {
+      ctes: [
+        `${prefix}_jobs as (
+          insert into graphile_worker._private_jobs (task_id, payload, run_at, priority)
+          select ${params.p(taskId)}::int, ${payloadSql}, now(), ${params.p(this.catalogue[name].priority)}::smallint from ${from}
+          returning run_at)`,
+        `${prefix}_wake as (select 1 from ${prefix}_jobs limit 1)`,
+      ],
+      selects: [`${prefix}_wake`],
+    };
+  }
+
   async start(handlers: JobHandlers<P>): Promise<void> {
-    const taskList: TaskList = {};
+    const lanes = new Map<string, TaskList>();
     for (const [name, handler] of Object.entries<(payload: never) => Promise<void>>(handlers)) {
+      const lane = this.catalogue[name as keyof P & string].lane ?? DEFAULT_LANE;
+      const taskList = lanes.get(lane) ?? lanes.set(lane, {}).get(lane)!;
       taskList[name] = async (payload) => handler(payload as never);
     }
-    const { concurrency, pollIntervalMs } = this.settings;
-    this.runner = await run({
+    // One after another: each run() checks graphile-worker's schema, and the checks need not race.
+    for (const [lane, taskList] of lanes) {
+      this.runners.push(await this.runLane(taskList, this.settings.lanes?.[lane] ?? this.settings.concurrency));
+    }
+    await this.beat();
+    this.heartbeat = setInterval(() => {
+      this.beat().catch((err) => this.logger.warn({ err: (err as Error).message }, 'job heartbeat failed'));
+    }, this.settings.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  private runLane(taskList: TaskList, concurrency: number): Promise<Runner> {
+    return run({
       pgPool: this.sql.pool,
       taskList,
       noHandleSignals: true,
@@ -131,7 +175,7 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
       preset: {
         worker: {
           concurrentJobs: concurrency,
-          pollInterval: pollIntervalMs,
+          pollInterval: this.settings.pollIntervalMs,
           // No deeper than the workers: a job fetched into the local queue waits behind all before it, whatever its priority.
           localQueue: { size: concurrency },
           completeJobBatchDelay: 0,
@@ -141,19 +185,15 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
         },
       },
     });
-    await this.beat();
-    this.heartbeat = setInterval(() => {
-      this.beat().catch((err) => this.logger.warn({ err: (err as Error).message }, 'job heartbeat failed'));
-    }, this.settings.heartbeatMs);
-    this.heartbeat.unref();
   }
 
   /** Finishes running jobs (waiting at most `drainMs`), returns fetched and unfinished ones to the queue, and stops. */
   async stop(): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat);
-    await this.runner?.stop();
-    if (this.pool) await this.sql.query('delete from job_worker_instance where pool_id = $1', [this.pool.id]);
-    this.runner = undefined;
+    await Promise.all(this.runners.map((runner) => runner.stop()));
+    if (this.pools.length) await this.sql.query('delete from job_worker_instance where pool_id = any($1::text[])', [this.poolIds()]);
+    this.runners = [];
+    this.pools.length = 0;
   }
 
   /**
@@ -161,25 +201,29 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
    * not: one statement, run by every instance every `heartbeatMs`.
    */
   private async beat(): Promise<void> {
-    if (!this.pool) return;
+    if (!this.pools.length) return;
     // Only an instance whose own previous beat is fresh judges the others: after a stall that
     // silenced everyone (a database failover, a long pause), the first beats only re-announce,
-    // and only instances that stay silent are declared dead.
+    // and only instances that stay silent are declared dead. Each lane's pool beats as its own row.
     await this.sql.query(
       `with previous as (
-         select heartbeat_at from job_worker_instance where pool_id = $1
+         select min(heartbeat_at) as heartbeat_at from job_worker_instance where pool_id = any($1::text[])
        ), me as (
-         insert into job_worker_instance (pool_id, heartbeat_at) values ($1, now())
+         insert into job_worker_instance (pool_id, heartbeat_at) select unnest($1::text[]), now()
          on conflict (pool_id) do update set heartbeat_at = now()
        ), dead as (
          delete from job_worker_instance
-         where pool_id <> $1 and heartbeat_at < now() - make_interval(secs => $2)
+         where pool_id <> all($1::text[]) and heartbeat_at < now() - make_interval(secs => $2)
            and exists (select 1 from previous where heartbeat_at >= now() - make_interval(secs => $2))
          returning pool_id
        )
        select graphile_worker.force_unlock_workers(array(select pool_id from dead)) where exists (select 1 from dead)`,
-      [this.pool.id, this.settings.deadAfterMs / 1000],
+      [this.poolIds(), this.settings.deadAfterMs / 1000],
     );
+  }
+
+  private poolIds(): string[] {
+    return this.pools.map((pool) => pool.id);
   }
 
   /**
@@ -192,7 +236,7 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
    */
   wake(): void {
     if (this.embedded) {
-      this.pool?.nudge(1);
+      for (const pool of this.pools) pool.nudge(1);
       return;
     }
     if (this.pendingWakes++ > 0) return;
@@ -210,7 +254,7 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
    * notifies by itself on PostgreSQL: only PGlite's local workers need a nudge.
    */
   nudgeLocal(): void {
-    if (this.embedded) this.pool?.nudge(1);
+    if (this.embedded) for (const pool of this.pools) pool.nudge(1);
   }
 
   /** After the commit of a statement built with `jobsSql`: wakes workers if it added a job due now. */

@@ -39,6 +39,8 @@ export interface ErrorView {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetail[];
+  /** For RATE_LIMITED: when to try again, in seconds (REST sends it as Retry-After). */
+  retryAfterS?: number;
   /**
    * Set when the message is made of the details (`Invalid query: limit must be at most 100`):
    * the words before them. Each door then says it again in its own field names.
@@ -55,6 +57,13 @@ export class AppError extends Error {
 
   get httpStatus(): number {
     return ERROR_HTTP_STATUS[this.code];
+  }
+
+  /** 429 RATE_LIMITED with the seconds to wait (a limit the service keeps itself, not a RateLimits budget). */
+  static rateLimited(message: string, retryAfterS: number): AppError {
+    const err = new AppError('RATE_LIMITED', message);
+    err.retryAfterS = retryAfterS;
+    return err;
   }
 
   /** A request error whose message is written out, not made of field names (those go in `details`, if any). */

@@ -18,7 +18,12 @@ export type ReceiverAnswer = number | 'hang' | { status: number; headers: Record
  */
 export async function startReceiver(respond: (req: ReceivedWebhook, n: number) => ReceiverAnswer = () => 200) {
   const received: ReceivedWebhook[] = [];
+  /** Requests open now (a hanging answer stays open until the sender gives up), and the most at once. */
+  const load = { open: 0, maxOpen: 0 };
   const server = http.createServer((req, res) => {
+    load.open++;
+    load.maxOpen = Math.max(load.maxOpen, load.open);
+    res.on('close', () => load.open--);
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
@@ -36,6 +41,7 @@ export async function startReceiver(respond: (req: ReceivedWebhook, n: number) =
     url: `http://127.0.0.1:${port}/hooks`,
     port,
     received,
+    load,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

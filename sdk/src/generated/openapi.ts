@@ -560,7 +560,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to your endpoint
-         * @description Records a `webhook.test` event and makes its first delivery attempt now, signed like every event, so that you can check your receiver without making a transaction. The answer is the event with that attempt (`attempts[0]`: your endpoint’s status code, or the error). A failed attempt is retried on the usual schedule.
+         * @description Records a `webhook.test` event and makes its first delivery attempt now, signed like every event, so that you can check your receiver without making a transaction. The answer is the event with that attempt (`attempts[0]`: your endpoint’s status code, or the error); with your endpoint’s deliveries all in flight, or its circuit open, it has no attempt yet and waits its turn. A failed attempt is retried on the usual schedule. At most 10 a minute.
          */
         post: operations["sendWebhookTestEvent"];
         delete?: never;
@@ -3849,7 +3849,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            /** @description `RATE_LIMITED`: more test events than allowed in a minute (Retry-After says when to send the next) */
             429: {
                 headers: {
                     [name: string]: unknown;

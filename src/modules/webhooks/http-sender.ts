@@ -10,7 +10,16 @@ export interface SendResult {
   statusCode: number | null;
   latencyMs: number;
   error: string | null;
+  /**
+   * The endpoint gave no answer: the attempt timed out or its connection failed. What the
+   * endpoint's circuit counts. False for an answer of any status, and for an address the
+   * policy refused (nothing was sent).
+   */
+  unanswered: boolean;
 }
+
+/** The address policy refused the resolved address: nothing was sent, and the endpoint is not to blame for a silence. */
+class RefusedAddress extends Error {}
 
 /**
  * A lookup that refuses forbidden addresses, used for the connection itself, so a
@@ -23,7 +32,7 @@ function guardedLookup(env: PaymentsEnv): LookupFunction {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err);
       const forbidden = addresses.map((a) => checkAddress(a.address, env)).find((v) => !v.allowed);
-      if (forbidden && !forbidden.allowed) return callback(new Error(`refused: ${forbidden.reason}`));
+      if (forbidden && !forbidden.allowed) return callback(new RefusedAddress(`refused: ${forbidden.reason}`));
       if (options?.all) return callback(null, addresses);
       const first = addresses[0]!;
       return callback(null, first.address, first.family);
@@ -43,7 +52,7 @@ export async function postWebhook(url: string, body: string, headers: Record<str
   try {
     target = await assertWebhookUrlAllowed(url, env);
   } catch (err) {
-    return { statusCode: null, latencyMs: elapsed(), error: err instanceof AppError ? err.message : 'url refused' };
+    return { statusCode: null, latencyMs: elapsed(), error: err instanceof AppError ? err.message : 'url refused', unanswered: false };
   }
   return new Promise((resolve) => {
     const client = target.protocol === 'https:' ? https : http;
@@ -58,13 +67,13 @@ export async function postWebhook(url: string, body: string, headers: Record<str
       },
       (response) => {
         response.resume(); // the body is not needed; drain it so the socket closes
-        response.on('end', () => resolve({ statusCode: response.statusCode ?? null, latencyMs: elapsed(), error: null }));
-        response.on('error', (err) => resolve({ statusCode: response.statusCode ?? null, latencyMs: elapsed(), error: err.message }));
+        response.on('end', () => resolve({ statusCode: response.statusCode ?? null, latencyMs: elapsed(), error: null, unanswered: false }));
+        response.on('error', (err) => resolve({ statusCode: response.statusCode ?? null, latencyMs: elapsed(), error: err.message, unanswered: false }));
       },
     );
     const deadline = setTimeout(() => request.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
     request.on('timeout', () => request.destroy(new Error(`timed out after ${timeoutMs} ms`)));
-    request.on('error', (err) => resolve({ statusCode: null, latencyMs: elapsed(), error: err.message }));
+    request.on('error', (err) => resolve({ statusCode: null, latencyMs: elapsed(), error: err.message, unanswered: !(err instanceof RefusedAddress) }));
     request.on('close', () => clearTimeout(deadline));
     request.end(body);
   });

@@ -17,10 +17,11 @@ import type { Outbox } from '../outbox/outbox';
 import { testEventData } from './webhook.serializer';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { assertWebhookUrlAllowed } from './url-policy';
-import { AttemptTakenElsewhere } from './webhook-dispatcher';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookJob, type WebhookJobQueue } from './webhook.jobs';
 
+/** The window of the test-event limit. */
+const TEST_EVENT_WINDOW_MS = 60_000;
 /** How long the old secret keeps signing after a rotation. */
 const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** Rotated-out secrets that may sign at once (each delivery carries one signature per secret). */
@@ -55,7 +56,9 @@ export interface WebhookServiceDeps {
   eventChoices: EventChoices;
   secretBox: SecretBox;
   env: PaymentsEnv;
-  /** Makes one delivery attempt now (WebhookDispatcher.deliver); throws when another worker holds it. */
+  /** `webhook.test` events one merchant may send per minute (each is a POST, and its retries, to a URL the merchant chose). */
+  testEventsPerMinute: number;
+  /** Makes one delivery attempt now (WebhookDispatcher.deliver), unless another job holds it or its endpoint has no free slot. */
   deliver: (eventId: string, attempt: number) => Promise<void>;
 }
 
@@ -132,16 +135,33 @@ export class WebhookService {
    */
   async sendTestEvent(merchantId: string): Promise<EventWithDelivery & { attempts: WebhookAttempt[] }> {
     const eventId = await this.deps.orm.em.fork().transactional(async (em) => {
-      const merchant = await em.findOneOrFail(Merchant, { id: merchantId });
+      // Locked: concurrent test events of one merchant are counted one after another, so the limit is exact.
+      const merchant = await em.findOneOrFail(Merchant, { id: merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!merchant.webhookUrl) throw new AppError('INVALID_STATE', 'No webhook endpoint is configured; set one, then send a test event');
       const now = this.deps.clock.now();
+      await this.assertTestEventAllowed(em, merchantId, now);
       return this.deps.outbox.record(em, { merchantId, type: TEST_EVENT_TYPE, subjectId: merchantId, payload: testEventData(merchantId, now) });
     });
-    // A worker may claim it first (its job is queued with the event): the answer then shows the attempt in flight.
-    await this.deps.deliver(eventId, 1).catch((err: unknown) => {
-      if (!(err instanceof AttemptTakenElsewhere)) throw err;
-    });
+    // A worker may claim it first (its job is queued with the event), or the endpoint's slots may all be in
+    // flight: the answer then shows the attempt in flight, or none yet.
+    await this.deps.deliver(eventId, 1);
     return this.getEvent(merchantId, eventId, this.deps.orm.em.fork());
+  }
+
+  /** At most `testEventsPerMinute` test events in any minute: each one is POSTs to a URL the merchant chose. */
+  private async assertTestEventAllowed(em: EntityManager, merchantId: string, now: Date): Promise<void> {
+    const windowStart = new Date(now.getTime() - TEST_EVENT_WINDOW_MS);
+    const [row] = await em.getConnection().execute<{ count: number; oldest: Date | null }[]>(
+      `select count(*)::int as count, min(created_at) as oldest from outbox_event
+       where subject_id = ? and merchant_id = ? and type = ? and created_at > ?`,
+      [merchantId, merchantId, TEST_EVENT_TYPE, windowStart],
+      'all',
+      em.getTransactionContext(),
+    );
+    const limit = this.deps.testEventsPerMinute;
+    if (row.count < limit) return;
+    const retryAfterS = Math.max(1, Math.ceil((new Date(row.oldest!).getTime() + TEST_EVENT_WINDOW_MS - now.getTime()) / 1000));
+    throw AppError.rateLimited(`At most ${limit} test events a minute; send the next one in ${retryAfterS} s`, retryAfterS);
   }
 
   /**

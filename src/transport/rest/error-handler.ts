@@ -73,6 +73,7 @@ export function registerRestErrorHandling(app: FastifyInstance, bodyLimit: numbe
     const publicError = appError ?? toPublicError(err);
     if (publicError.code === 'INVALID_TOKEN') reply.header('www-authenticate', 'Bearer error="invalid_token"');
     if (publicError instanceof RateLimitedError) reply.headers(rateLimitHeaders(publicError.state, true));
+    else if (publicError.retryAfterS !== undefined) reply.header('retry-after', String(publicError.retryAfterS));
     // GraphQL clients expect GraphQL's shape even when the body never reached Apollo.
     if (request.url.startsWith('/graphql')) {
       return reply.code(publicError.httpStatus).send({

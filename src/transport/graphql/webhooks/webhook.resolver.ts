@@ -67,7 +67,7 @@ export class WebhookResolver {
 
   @Mutation(() => WebhookEventObject, {
     description:
-      'Records a "webhook.test" event and makes its first delivery attempt now, signed like every event: checks your receiver without making a transaction. The answer carries that attempt (your endpoint’s status code, or the error).',
+      'Records a "webhook.test" event and makes its first delivery attempt now, signed like every event: checks your receiver without making a transaction. The answer carries that attempt (your endpoint’s status code, or the error), or none yet while your endpoint’s deliveries are all in flight or its circuit is open. At most 10 a minute (then RATE_LIMITED).',
   })
   async sendWebhookTestEvent(@Ctx() ctx: GraphQLContext): Promise<WebhookEventObject> {
     const detail = await this.services.webhooks.sendTestEvent(ctx.auth.merchantId);

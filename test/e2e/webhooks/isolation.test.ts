@@ -1,0 +1,213 @@
+import { approvedCustomer } from '../../helpers/factories';
+import { graphql, request } from '../../helpers/http';
+import { startReceiver, type Receiver } from '../../helpers/receiver';
+import { momoCollectionBody } from '../../helpers/transactions';
+import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { startTwoInstances, type TwoInstances } from '../../helpers/two-instances';
+import { eventually } from '../../helpers/wait';
+import { dbQuery, setEndpoint } from '../../helpers/webhooks';
+
+/**
+ * Issue 34, H1: one merchant's endpoint that never answers must not hold up anyone else.
+ * Deliveries run in a lane of their own (never settlement's workers), each endpoint has a few
+ * deliveries in flight at most (the rest wait), and an endpoint that keeps timing out has its
+ * circuit opened: attempted less often, recovering by itself, its deliveries kept.
+ */
+
+/** Settlement quick enough to measure, attempts that give up after 2 s, and every test event allowed. */
+const ENV = {
+  SANDBOX_SETTLE_MS: '300',
+  WEBHOOK_TIMEOUT_MS: '2000',
+  WEBHOOK_RETRY_SCHEDULE: '300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms',
+  WEBHOOK_TEST_EVENTS_PER_MINUTE: '1000',
+  JOB_HEARTBEAT_MS: '500',
+};
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+interface Merchant {
+  token: string;
+  customerUuid: string;
+}
+
+async function merchantWithEndpoint(app: TestApp, name: string, endpoint: string, withCustomer: boolean): Promise<Merchant> {
+  const credentials = await app.createMerchant(name);
+  const { accessToken: token } = await app.token(credentials);
+  await setEndpoint(app.url, token, endpoint);
+  const customerUuid = withCustomer ? (await approvedCustomer(app, token)).customer_uuid : '';
+  return { token, customerUuid };
+}
+
+/**
+ * One collection of Y's, timed on the wall clock: from its initiation to its final status (the
+ * settlement, a job), and to its `collection.successful` webhook at Y's receiver.
+ */
+async function timeCollection(app: TestApp, y: Merchant, receiver: Receiver): Promise<{ settleMs: number; webhookMs: number }> {
+  const started = Date.now();
+  const created = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token: y.token, body: momoCollectionBody(y.customerUuid) });
+  expect(created.status).toBe(200);
+  const reference: string = created.body.data.reference;
+  let settleMs = 0;
+  const settled = await eventually(
+    async () => {
+      const res = await request(app.url, 'GET', `/v1/crossborder/global-transfer/${reference}`, { token: y.token });
+      if (res.body.data.status === 'processing') return false;
+      settleMs = Date.now() - started;
+      return true;
+    },
+    { attempts: 2000, everyMs: 10 },
+  );
+  expect(settled).toBe(true);
+  const hook = () => receiver.received.find((r) => r.body.includes(reference) && r.body.includes('collection.successful'));
+  expect(await eventually(async () => hook() !== undefined, { attempts: 2000, everyMs: 10 })).toBe(true);
+  return { settleMs, webhookMs: hook()!.at - started };
+}
+
+async function timeCollections(app: TestApp, y: Merchant, receiver: Receiver, n = 5) {
+  const runs = [];
+  for (let i = 0; i < n; i++) runs.push(await timeCollection(app, y, receiver));
+  return { settleMs: median(runs.map((r) => r.settleMs)), webhookMs: median(runs.map((r) => r.webhookMs)) };
+}
+
+/** X sends test events as fast as it can (each answer comes at once: an attempt beyond X's slots waits). */
+async function flood(app: TestApp, x: Merchant, n: number): Promise<number[]> {
+  const statuses = await Promise.all(
+    Array.from({ length: n }, () => request(app.url, 'POST', '/v1/webhooks/test-event', { token: x.token }).then((r) => r.status)),
+  );
+  return statuses;
+}
+
+describe.each([
+  ['one instance', 1],
+  ['two instances', 2],
+])("a merchant whose endpoint never answers, on %s: everyone else's settlement and webhooks keep their pace", (_label, instances) => {
+  let apps: TestApp[];
+  let two: TwoInstances | undefined;
+  let hanging: Receiver;
+  let healthy: Receiver;
+
+  beforeAll(async () => {
+    hanging = await startReceiver(() => 'hang');
+    healthy = await startReceiver(() => 200);
+    if (instances === 1) apps = [await createTestApp({ env: ENV })];
+    else {
+      two = await startTwoInstances(ENV);
+      apps = [two.a, two.b];
+    }
+  });
+  afterAll(async () => {
+    await hanging.close();
+    await healthy.close();
+    if (two) await two.close();
+    else await apps[0]!.close();
+  });
+
+  it("X's 100 test events to a hanging URL leave Y's settlement within 2 × its unloaded time, and X gets at most its slots at once", async () => {
+    const [first] = apps;
+    const x = await merchantWithEndpoint(first!, 'Merchant X (dark endpoint)', hanging.url, false);
+    const y = await merchantWithEndpoint(first!, 'Merchant Y', healthy.url, true);
+    // Y's own pace with nothing else running, measured on the instance it uses under load.
+    const unloaded = await timeCollections(apps[apps.length - 1]!, y, healthy);
+
+    // X's flood goes to every instance, so each one's workers see X's deliveries.
+    const statuses = (await Promise.all(apps.map((app) => flood(app, x, 100 / instances)))).flat();
+    expect(statuses.every((s) => s === 201)).toBe(true);
+    // X's endpoint now holds what it can: its slots, every one of them waiting on a POST that never ends.
+    expect(await eventually(async () => hanging.load.open >= 1)).toBe(true);
+
+    const loaded = await timeCollections(apps[apps.length - 1]!, y, healthy);
+    expect(loaded.settleMs).toBeLessThanOrEqual(2 * unloaded.settleMs);
+    expect(loaded.webhookMs).toBeLessThanOrEqual(2 * unloaded.webhookMs);
+
+    // Across every instance, X never had more than its endpoint's slots (WEBHOOK_ENDPOINT_CONCURRENCY, 4) in flight.
+    expect(hanging.load.maxOpen).toBeGreaterThanOrEqual(1);
+    expect(hanging.load.maxOpen).toBeLessThanOrEqual(4);
+    // None of X's deliveries was dropped: each is pending (waiting, or between attempts), none failed.
+    const rows = await dbQuery<{ status: string; count: number }>(
+      first!.db.url,
+      `select d.status, count(*)::int as count from webhook_delivery d join outbox_event e on e.id = d.event_id
+       where e.type = 'webhook.test' group by d.status`,
+    );
+    expect(rows).toEqual([{ status: 'pending', count: 100 }]);
+  });
+});
+
+describe('the per-endpoint cap and the circuit', () => {
+  let app: TestApp;
+  let answer: 'hang' | 200 = 'hang';
+  let endpoint: Receiver;
+
+  beforeAll(async () => {
+    endpoint = await startReceiver(() => answer);
+    app = await createTestApp({
+      env: {
+        ...ENV,
+        WEBHOOK_TIMEOUT_MS: '500',
+        WEBHOOK_ENDPOINT_CONCURRENCY: '2',
+        WEBHOOK_CIRCUIT_FAILURES: '3',
+        WEBHOOK_CIRCUIT_OPEN_S: '2',
+      },
+    });
+  });
+  afterAll(async () => {
+    await endpoint.close();
+    await app.close();
+  });
+
+  it('opens after repeated timeouts (nothing is sent while open), lets one attempt through after, and closes on an answer: every delivery kept and delivered', async () => {
+    const x = await merchantWithEndpoint(app, 'Merchant X (flaky endpoint)', endpoint.url, false);
+    const statuses = await flood(app, x, 12);
+    expect(statuses.every((s) => s === 201)).toBe(true);
+
+    // Three unanswered attempts in a row open the circuit.
+    const circuit = async () =>
+      (await dbQuery<{ failures: number; open: boolean }>(app.db.url, 'select failures, open_until > now() as open from webhook_endpoint'))[0];
+    expect(await eventually(async () => (await circuit())?.open === true, { attempts: 200, everyMs: 25 })).toBe(true);
+    expect(endpoint.load.maxOpen).toBeLessThanOrEqual(2);
+
+    // While open, nothing more is sent: the count of requests stands still once the last in flight timed out.
+    expect(await eventually(async () => endpoint.load.open === 0, { attempts: 200, everyMs: 25 })).toBe(true);
+    const sentWhileOpen = endpoint.received.length;
+    const stillOpen = await circuit();
+    expect(stillOpen?.open).toBe(true);
+    await eventually(async () => (await circuit())?.open === false, { attempts: 200, everyMs: 25 });
+    // Sent during the open period: nothing (read before it ended).
+    expect(endpoint.received.length - sentWhileOpen).toBeLessThanOrEqual(1);
+
+    // The endpoint comes back; the circuit's probe gets an answer and every kept delivery goes out.
+    answer = 200;
+    const delivered = async () =>
+      (await dbQuery<{ n: number }>(app.db.url, `select count(*)::int as n from webhook_delivery where status = 'delivered'`))[0]!.n === 12;
+    expect(await eventually(delivered, { attempts: 600, everyMs: 50 })).toBe(true);
+    const failed = await dbQuery<{ n: number }>(app.db.url, `select count(*)::int as n from webhook_delivery where status = 'failed'`);
+    expect(failed[0]!.n).toBe(0);
+    expect((await circuit())?.failures).toBe(0);
+    expect(endpoint.load.maxOpen).toBeLessThanOrEqual(2);
+  });
+
+  it('test events are limited per merchant: the 11th in a minute is 429 RATE_LIMITED with Retry-After, in both doors', async () => {
+    const limited = await createTestApp({ env: { WEBHOOK_TIMEOUT_MS: '500' } });
+    try {
+      const receiver = await startReceiver(() => 200);
+      try {
+        const x = await merchantWithEndpoint(limited, 'Merchant X (tester)', receiver.url, false);
+        const other = await merchantWithEndpoint(limited, 'Merchant Z (tester)', receiver.url, false);
+        for (let i = 0; i < 10; i++) expect((await request(limited.url, 'POST', '/v1/webhooks/test-event', { token: x.token })).status).toBe(201);
+        const refused = await request(limited.url, 'POST', '/v1/webhooks/test-event', { token: x.token });
+        expect(refused.status).toBe(429);
+        expect(refused.body).toMatchObject({ status: 'error', code: 'RATE_LIMITED' });
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        const viaGraphql = await graphql(limited.url, 'mutation { sendWebhookTestEvent { id } }', { token: x.token });
+        expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+        // Nothing was recorded for the refused ones, and another merchant is not affected.
+        const count = await dbQuery<{ n: number }>(limited.db.url, `select count(*)::int as n from outbox_event where type = 'webhook.test'`);
+        expect(count[0]!.n).toBe(10);
+        expect((await request(limited.url, 'POST', '/v1/webhooks/test-event', { token: other.token })).status).toBe(201);
+      } finally {
+        await receiver.close();
+      }
+    } finally {
+      await limited.close();
+    }
+  });
+});
