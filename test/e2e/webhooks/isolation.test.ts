@@ -1,3 +1,6 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DestinationStream } from 'pino';
 import { approvedCustomer } from '../../helpers/factories';
 import { graphql, request } from '../../helpers/http';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
@@ -209,5 +212,49 @@ describe('the per-endpoint cap and the circuit', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('a test event whose attempt the request makes while its job runs (L5)', () => {
+  const lines: string[] = [];
+  const capture: DestinationStream = { write: (chunk: string) => void lines.push(chunk) };
+  let app: TestApp;
+  let slow: http.Server;
+  let url: string;
+
+  beforeAll(async () => {
+    // Answers 200 after 300 ms: the request's own attempt is in flight when the event's job runs.
+    slow = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => setTimeout(() => res.writeHead(200).end('ok'), 300));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`;
+    app = await createTestApp({ env: { WEBHOOK_TIMEOUT_MS: '1000' }, logDestination: capture });
+  });
+  afterAll(async () => {
+    await app.close();
+    slow.closeAllConnections();
+    await new Promise((resolve) => slow.close(resolve));
+  });
+
+  it('logs no error: the job that finds the attempt held leaves one follow-up for when the hold lapses', async () => {
+    const x = await merchantWithEndpoint(app, 'Merchant X (tests its receiver)', url, false);
+    for (let i = 0; i < 5; i++) {
+      const sent = await request(app.url, 'POST', '/v1/webhooks/test-event', { token: x.token });
+      expect(sent.status).toBe(201);
+      expect(sent.body.data.attempts).toHaveLength(1);
+      expect(sent.body.data.attempts[0].status_code).toBe(200);
+    }
+    const errors = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50);
+    expect(errors).toEqual([]);
+    // The jobs did run into the held attempts: each left its follow-up (keyed, one per attempt).
+    const followUps = await dbQuery<{ n: number }>(
+      app.db.url,
+      `select count(*)::int as n from graphile_worker._private_jobs where key like 'deliver-after-claim:%'`,
+    );
+    expect(followUps[0]!.n).toBeGreaterThanOrEqual(1);
+    const delivered = await dbQuery<{ n: number }>(app.db.url, `select count(*)::int as n from webhook_delivery where status = 'delivered'`);
+    expect(delivered[0]!.n).toBe(5);
   });
 });
