@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthService, TokenGrant } from '../../modules/auth/oauth.service';
 import { AppError } from '../../shared/errors';
 import type { PublicAddress } from '../../shared/public-address';
-import { configuredOrigin, servedOverHttps } from '../https';
+import { configuredOrigin, servedOverHttps } from '../proxy';
 import type { RateLimits } from '../rate-limits';
 import { sendSuccess } from '../rest/envelope';
 import { countedTokenAttempt, limitRequest } from '../rest/rate-limit';
