@@ -24,6 +24,7 @@ import { Metrics } from './observability/metrics';
 import { registerObservability, type Observability } from './transport/observability.routes';
 import { dashboardRoutes } from './transport/dashboard/dashboard.routes';
 import { dashboardSessionRoutes } from './transport/dashboard/dashboard-session.routes';
+import { registerHsts, warnOnUntrustedForwarding } from './transport/proxy';
 
 /**
  * One access line per request, written when it completes (method, route, status,
@@ -113,6 +114,10 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Strict-Transport-Security on every answer served over https (a trusted proxy's X-Forwarded-Proto, or an https PUBLIC_BASE_URL).
+  registerHsts(fastify, services.publicAddress);
+  // Behind a proxy without TRUST_PROXY, every client shares the proxy's address in the per-address rate limits: said once, in the log.
+  warnOnUntrustedForwarding(fastify, config.trustProxy, logger);
   registerRestErrorHandling(fastify, config.bodyLimitBytes);
   // Every door's input, before any handler: a string PostgreSQL cannot store is a 400 naming its field, never a 500.
   fastify.addHook('preValidation', async (request) => {

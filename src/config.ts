@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { FAULT_POINTS, type FaultPoint } from './shared/faults';
@@ -127,6 +128,15 @@ const envSchema = z.object({
   RATE_LIMIT_TOKEN_FAILURES: intWithDefault(10),
   RATE_LIMIT_TOKEN_IP_FAILURES: intWithDefault(60),
   RATE_LIMIT_ADMIN: intWithDefault(120),
+  RATE_LIMIT_ADMIN_FAILURES: intWithDefault(30),
+  /** What this deployment's rate-limit keys start with in Redis; default: the database's name (rateLimitPrefix). */
+  RATE_LIMIT_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{1,100}$/, 'must be 1 to 100 printable ASCII characters without spaces')
+      .optional(),
+  ),
   RATE_LIMIT_GRAPHQL_COST_UNIT: intWithDefault(50, 1),
   /** Routing rules over the reference table: `GH/momo/MTN/collection=mtn_momo;KE/momo/MPESA/transfer=mpesa,sandbox` (docs/providers.md). */
   PROVIDER_ROUTES: z.preprocess(emptyToUndefined, z.string().default('')),
@@ -159,17 +169,23 @@ export type PaymentsEnv = (typeof PAYMENTS_ENVS)[number];
  * - tokenClient: failed attempts by client_id from every address, a looser ceiling against a
  *   distributed attack: spent, a failing attempt is answered 429 rather than 401 and the attack is
  *   logged, but the right secret still gets a token, so a stranger can never lock a merchant out;
- * - admin: every request to /v1/admin/*, by address, counted before the key is checked.
- * A budget of 0 turns that limit off.
+ * - admin: requests to /v1/admin/* with the right key, by address;
+ * - adminFailures: requests to /v1/admin/* with a wrong or missing key, by address: spent, a wrong
+ *   key is answered 429 rather than 401, and the right key from that address still works.
+ * A budget of 0 turns that limit off. Every key starts with `prefix` (RATE_LIMIT_PREFIX, else the
+ * database's name), so deployments sharing one Redis never share a budget.
  */
 export interface RateLimitConfig {
   windowS: number;
+  /** What the keys start with (`rl:<prefix>:<budget>:<key>`). */
+  prefix: string;
   merchant: number;
   tokenClient: number;
   tokenIp: number;
   tokenFailures: number;
   tokenIpFailures: number;
   admin: number;
+  adminFailures: number;
   /** GraphQL cost per point of the merchant budget: an operation costing up to this counts as one request. */
   graphqlCostUnit: number;
 }
@@ -399,6 +415,22 @@ export interface Config {
   connectors: ConnectorsConfig;
 }
 
+/**
+ * The rate-limit keys' default prefix: the database's name (DATABASE_URL's path; with an empty
+ * path, its user's name, as PostgreSQL defaults), so that two deployments on one Redis keep apart
+ * and two instances of one deployment share. The embedded PGlite has no name: its data
+ * directory's (a digest of its absolute path, stable across restarts).
+ */
+export function rateLimitPrefix(databaseUrl: string | undefined, dataDir: string): string {
+  if (databaseUrl === undefined) return `pglite-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
+  try {
+    const url = new URL(databaseUrl);
+    return decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
+  } catch {
+    throw new Error('Invalid configuration: DATABASE_URL is not a URL, so RATE_LIMIT_PREFIX cannot default to its database’s name: set RATE_LIMIT_PREFIX');
+  }
+}
+
 function parseTrustProxy(value: string | undefined): boolean | number | string {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
@@ -484,12 +516,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     rateLimits: {
       windowS: e.RATE_LIMIT_WINDOW_S,
+      prefix: e.RATE_LIMIT_PREFIX ?? rateLimitPrefix(e.DATABASE_URL, path.resolve(e.DATA_DIR)),
       merchant: e.RATE_LIMIT_MERCHANT,
       tokenClient: e.RATE_LIMIT_TOKEN_CLIENT,
       tokenIp: e.RATE_LIMIT_TOKEN_IP,
       tokenFailures: e.RATE_LIMIT_TOKEN_FAILURES,
       tokenIpFailures: e.RATE_LIMIT_TOKEN_IP_FAILURES,
       admin: e.RATE_LIMIT_ADMIN,
+      adminFailures: e.RATE_LIMIT_ADMIN_FAILURES,
       graphqlCostUnit: e.RATE_LIMIT_GRAPHQL_COST_UNIT,
     },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

@@ -4,8 +4,8 @@ import { AppError } from '../shared/errors';
 import type { RateLimitConfig } from '../config';
 import type { Logger } from '../shared/logger';
 
-export type Budget = 'merchant' | 'tokenClient' | 'tokenIp' | 'tokenFailures' | 'tokenIpFailures' | 'admin';
-const BUDGETS: Budget[] = ['merchant', 'tokenClient', 'tokenIp', 'tokenFailures', 'tokenIpFailures', 'admin'];
+export type Budget = 'merchant' | 'tokenClient' | 'tokenIp' | 'tokenFailures' | 'tokenIpFailures' | 'admin' | 'adminFailures';
+const BUDGETS: Budget[] = ['merchant', 'tokenClient', 'tokenIp', 'tokenFailures', 'tokenIpFailures', 'admin', 'adminFailures'];
 
 /** What the RateLimit-* headers say after a request was counted. */
 export interface RateLimitState {
@@ -91,7 +91,8 @@ export class RateLimits {
     for (const budget of BUDGETS) {
       const points = config[budget];
       if (points <= 0) continue;
-      const opts = { points, duration: config.windowS, keyPrefix: `rl:${budget}` };
+      // The deployment's prefix first: two deployments on one Redis never share a budget (issue 34).
+      const opts = { points, duration: config.windowS, keyPrefix: `rl:${config.prefix}:${budget}` };
       const memory = new RateLimiterMemory(opts);
       this.limiters.set(
         budget,

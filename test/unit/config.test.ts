@@ -20,6 +20,22 @@ describe('loadConfig', () => {
     expect(config.adminApiKey).toBeUndefined();
   });
 
+  it('rate-limit keys start with RATE_LIMIT_PREFIX, by default the database’s name (issue 34)', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql://pay:pw@db.internal:5432/payments_live?sslmode=require' }).rateLimits.prefix).toBe('payments_live');
+    expect(loadConfig({ DATABASE_URL: 'postgres://pay@db.internal/pay%2Dstaging' }).rateLimits.prefix).toBe('pay-staging');
+    // An empty path: PostgreSQL's default database, the user's name.
+    expect(loadConfig({ DATABASE_URL: 'postgresql://ops@db.internal:5432' }).rateLimits.prefix).toBe('ops');
+    // The embedded PGlite: its data directory's, stable across restarts, different for another directory.
+    const embedded = loadConfig({ DATA_DIR: '/srv/a/.data' }).rateLimits.prefix;
+    expect(embedded).toMatch(/^pglite-[0-9a-f]{12}$/);
+    expect(loadConfig({ DATA_DIR: '/srv/a/.data' }).rateLimits.prefix).toBe(embedded);
+    expect(loadConfig({ DATA_DIR: '/srv/b/.data' }).rateLimits.prefix).not.toBe(embedded);
+    // Set, it wins; it must be printable without spaces.
+    expect(loadConfig({ DATABASE_URL: 'postgresql://h/payments', RATE_LIMIT_PREFIX: 'eu-prod' }).rateLimits.prefix).toBe('eu-prod');
+    expect(() => loadConfig({ RATE_LIMIT_PREFIX: 'two words' })).toThrow(/RATE_LIMIT_PREFIX/);
+    expect(loadConfig({}).rateLimits.adminFailures).toBe(30);
+  });
+
   it('production refuses a weak ADMIN_API_KEY (shorter than 16 characters, as METRICS_TOKEN); the sandbox takes it', () => {
     expect(() => loadConfig({ PAYMENTS_ENV: 'production', ADMIN_API_KEY: 'x'.repeat(15) })).toThrow(
       /ADMIN_API_KEY must be at least 16 characters in production/,

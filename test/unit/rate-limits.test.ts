@@ -6,12 +6,14 @@ import { RateLimitedError, RateLimits, rateLimitHeaders } from '../../src/transp
 
 const config = (overrides: Partial<RateLimitConfig> = {}): RateLimitConfig => ({
   windowS: 60,
+  prefix: 'unit',
   merchant: 10,
   tokenClient: 3,
   tokenIp: 0,
   tokenFailures: 0,
   tokenIpFailures: 0,
   admin: 2,
+  adminFailures: 2,
   graphqlCostUnit: 50,
   ...overrides,
 });
@@ -127,7 +129,7 @@ describe('RateLimits with Redis: the merchant budget is leased', () => {
   const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
   const redis = new Redis(REDIS_URL);
   afterAll(() => redis.quit());
-  const counter = async (key: string) => Number(await redis.get(`rl:merchant:${key}`));
+  const counter = async (key: string) => Number(await redis.get(`rl:unit:merchant:${key}`));
 
   it('one round trip takes a hundredth of the budget; requests spend it locally; the headers count down', async () => {
     const limits = new RateLimits(config({ merchant: 1000 }), REDIS_URL, logger);

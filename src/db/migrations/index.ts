@@ -21,6 +21,7 @@ import { Migration20261130001000_ledger_checkpoints } from './Migration202611300
 import { Migration20261201000000_webhook_event_types } from './Migration20261201000000_webhook_event_types';
 import { Migration20261201020000_transaction_search } from './Migration20261201020000_transaction_search';
 import { Migration20261202001000_webhook_endpoint_capacity } from './Migration20261202001000_webhook_endpoint_capacity';
+import { Migration20261202034000_notification_cap } from './Migration20261202034000_notification_cap';
 
 /** Every migration, in order (a timestamp must not be Luhn-valid: the card-data scan would flag its name in logs). Listed explicitly so the same list runs from TypeScript (tests) and compiled JS. */
 export const migrationsList: MigrationObject[] = [
@@ -46,4 +47,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261201000000_webhook_event_types', class: Migration20261201000000_webhook_event_types },
   { name: 'Migration20261201020000_transaction_search', class: Migration20261201020000_transaction_search },
   { name: 'Migration20261202001000_webhook_endpoint_capacity', class: Migration20261202001000_webhook_endpoint_capacity },
+  { name: 'Migration20261202034000_notification_cap', class: Migration20261202034000_notification_cap },
 ];

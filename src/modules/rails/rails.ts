@@ -131,17 +131,32 @@ export class Rails {
   /**
    * Keeps a notification raw, once: a duplicate (same transaction, connector and dedupe key)
    * changes nothing and answers false. A new one adds, in the same statement, the job that asks
-   * the provider (only its answer changes the transaction).
+   * the provider (only its answer changes the transaction). At most MAX_NOTIFICATIONS are kept per
+   * transaction, and the cap holds under concurrency: the statement first takes a slot in the
+   * transaction's tally, an upsert whose `kept < cap` is re-checked on the row's latest version under
+   * its lock, so concurrent statements take slots one after another (a count each insert read for
+   * itself let 150 at once keep 103). A known duplicate takes no slot; two copies of one body arriving
+   * together may both take one, and one of them is kept.
    */
   async receive(n: ReceivedNotification): Promise<boolean> {
     const params = new Params();
     const jobs = this.jobs.jobsSql(params, [{ name: TransactionJob.CheckTransaction, payload: { transactionId: n.transactionId } }], 'kept', 'check');
+    const transactionId = params.p(n.transactionId);
+    const connector = params.p(n.connector);
+    const dedupeKey = params.p(n.parsed.dedupeKey);
     const [row] = await this.sql.query<{ kept: string; check_wake: string }>(
-      `with kept as (
+      `with slot as (
+         insert into provider_notification_tally as tally (transaction_id, kept)
+         select ${transactionId}::uuid, 1
+          where not exists (select 1 from provider_notification
+                             where transaction_id = ${transactionId}::uuid and connector = ${connector} and dedupe_key = ${dedupeKey})
+         on conflict (transaction_id) do update set kept = tally.kept + 1 where tally.kept < ${MAX_NOTIFICATIONS}
+         returning transaction_id),
+       kept as (
          insert into provider_notification (connector, transaction_id, dedupe_key, method, content_type, body, parsed)
-         select ${params.p(n.connector)}, ${params.p(n.transactionId)}::uuid, ${params.p(n.parsed.dedupeKey)}, ${params.p(n.method)},
+         select ${connector}, slot.transaction_id, ${dedupeKey}, ${params.p(n.method)},
                 ${params.p(n.contentType)}, ${params.p(n.body)}, ${params.p(JSON.stringify(n.parsed))}::jsonb
-         where (select count(*) from provider_notification where transaction_id = ${params.p(n.transactionId)}::uuid) < ${MAX_NOTIFICATIONS}
+           from slot
          on conflict (transaction_id, connector, dedupe_key) do nothing
          returning id),
        ${jobs.ctes.join(',\n')}

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthService, TokenGrant } from '../../modules/auth/oauth.service';
 import { AppError } from '../../shared/errors';
 import type { PublicAddress } from '../../shared/public-address';
+import { configuredOrigin, servedOverHttps } from '../proxy';
 import type { RateLimits } from '../rate-limits';
 import { sendSuccess } from '../rest/envelope';
 import { countedTokenAttempt, limitRequest } from '../rest/rate-limit';
@@ -9,10 +10,16 @@ import { countedTokenAttempt, limitRequest } from '../rest/rate-limit';
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { oauth: OAuthService; publicAddress: PublicAddress };
 
-/** Where the dashboard's session routes live, and the only path its cookie is sent to. */
+/** Where the dashboard's session routes live, and (over plain http) the only path its cookie is sent to. */
 export const DASHBOARD_SESSION_PATH = '/dashboard/session';
-/** The cookie holding the session's refresh token (HttpOnly: no script reads it). */
+/** The cookie holding the session's refresh token over plain http, local development (HttpOnly: no script reads it). */
 export const DASHBOARD_SESSION_COOKIE = 'dashboard_session';
+/**
+ * Its name over https. A `__Host-` cookie is Secure, has Path=/ and no Domain, and browsers refuse any
+ * other: no related subdomain, and no page over plain http, can set or shadow it. Path=/ sends it to
+ * every path of this host; only the session routes read it, each on its exact path.
+ */
+export const DASHBOARD_SESSION_HOST_COOKIE = `__Host-${DASHBOARD_SESSION_COOKIE}`;
 /** The header every call must carry: a cross-site page cannot send it without a CORS preflight, which this service never grants. */
 export const DASHBOARD_SESSION_HEADER = 'x-requested-with';
 
@@ -20,17 +27,31 @@ export const DASHBOARD_SESSION_HEADER = 'x-requested-with';
 const REFRESH_TOKEN = /^rt_[A-Za-z0-9_-]{16,128}$/;
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/-]{1,4000}=*)\s*$/i;
 
-/** The session cookie's value, when the request carries one of the right shape. */
-function sessionCookie(request: FastifyRequest): string | undefined {
+/** What the request's cookies say about the session: none, one (its refresh token), or more than one (refused). */
+type SessionCookie = { kind: 'none' } | { kind: 'one'; refreshToken: string } | { kind: 'many' };
+
+/**
+ * Reads the raw Cookie header(s) (Node joins repeated ones with `; `), counting every session cookie of
+ * either name. A browser sends two when a cookie was planted beside ours (from a related subdomain with
+ * Domain=, or with a longer Path, which a browser sends first): a parser keeping the first or the last
+ * would let the planted one sign the victim into the attacker's merchant, or end the victim's session,
+ * so two are refused. One counts only under the name this scheme uses (`__Host-` over https).
+ */
+function sessionCookie(request: FastifyRequest, https: boolean): SessionCookie {
+  const found: Array<{ name: string; value: string }> = [];
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === DASHBOARD_SESSION_COOKIE) {
-      const value = part.slice(eq + 1).trim();
-      return REFRESH_TOKEN.test(value) ? value : undefined;
-    }
+    const name = (eq < 0 ? part : part.slice(0, eq)).trim();
+    if (name === DASHBOARD_SESSION_COOKIE || name === DASHBOARD_SESSION_HOST_COOKIE) found.push({ name, value: eq < 0 ? '' : part.slice(eq + 1).trim() });
   }
-  return undefined;
+  if (found.length > 1) return { kind: 'many' };
+  const [cookie] = found;
+  if (!cookie || cookie.name !== (https ? DASHBOARD_SESSION_HOST_COOKIE : DASHBOARD_SESSION_COOKIE) || !REFRESH_TOKEN.test(cookie.value))
+    return { kind: 'none' };
+  return { kind: 'one', refreshToken: cookie.value };
 }
+
+const DUPLICATE_SESSION = 'More than one dashboard session cookie: refused; sign in again';
 
 /**
  * The request came from a page of this service, or from no page at all (a script, curl): a cross-site
@@ -44,16 +65,7 @@ function fromThisOrigin(request: FastifyRequest, publicAddress: PublicAddress): 
   const origin = request.headers.origin;
   if (origin === undefined) return true;
   if (origin === 'null') return site === 'same-origin';
-  return origin === `${request.protocol}://${request.host}` || origin === publicOrigin(publicAddress);
-}
-
-/** PUBLIC_BASE_URL's origin, or the listening address's; none before the service listens. */
-function publicOrigin(publicAddress: PublicAddress): string | undefined {
-  try {
-    return publicAddress.origin;
-  } catch {
-    return undefined;
-  }
+  return origin === `${request.protocol}://${request.host}` || origin === configuredOrigin(publicAddress);
 }
 
 /** What the page keeps in memory: the access token alone (the refresh token never leaves the cookie). */
@@ -62,12 +74,19 @@ const accessAnswer = (grant: TokenGrant) => ({ access_token: grant.accessToken, 
 /**
  * The merchant dashboard's session (README → Merchant dashboard; docs/design.md → The dashboard):
  * sign-in with the client credentials, refresh, sign-out, over the OAuth service's grants. The
- * refresh token lives in an HttpOnly, SameSite=Strict cookie sent only to these routes (Secure when
- * the page is served over https); the access token is answered in the body and kept in the page's
- * memory. Dashboard-internal: not in the OpenAPI document (an integration uses /v1/oauth/*). Rate
- * limited as /v1/oauth/* is: every call by address, failed ones by address and client_id.
+ * refresh token lives in an HttpOnly, SameSite=Strict cookie: over https `__Host-dashboard_session`
+ * (Secure, Path=/), over plain http `dashboard_session` with Path=/dashboard/session. A request
+ * with two session cookies is refused. The access token is answered in the body and kept in the
+ * page's memory. Dashboard-internal: not in the OpenAPI document (an integration uses /v1/oauth/*).
+ * Rate limited as /v1/oauth/* is: every call by address, failed ones by address and client_id.
  */
 export async function dashboardSessionRoutes(app: FastifyInstance, { services, rateLimits }: { services: UsedServices; rateLimits: RateLimits }) {
+  // Over https the cookie is sent to every path of the host (Path=/), so no path scopes it any more: each route
+  // answers its exact path only, not another spelling the router would match (`/dashboard/session/%72efresh`).
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?')[0];
+    if (path !== request.routeOptions.url) throw AppError.notFound(`Route ${request.method} ${DASHBOARD_SESSION_PATH}`);
+  });
   app.addHook('onRequest', async (request, reply) => limitRequest(rateLimits, 'tokenIp', request.ip, reply));
   // CSRF: SameSite=Strict keeps the cookie off cross-site requests; the custom header and the origin check
   // refuse a cross-site page's request (a forged sign-in, a sign-out) before anything is read.
@@ -80,20 +99,35 @@ export async function dashboardSessionRoutes(app: FastifyInstance, { services, r
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   });
 
-  const secure = (request: FastifyRequest) => request.protocol === 'https' || publicOrigin(services.publicAddress)?.startsWith('https:') === true;
-  // A browser-session cookie (no Max-Age): it outlives reloads and is shared by the tabs, and ends with the browser; the refresh token itself lasts 30 days.
+  const https = (request: FastifyRequest) => servedOverHttps(request, services.publicAddress);
+  const attributes = '; HttpOnly; SameSite=Strict';
+  const clearedPlain = (secure: boolean) => `${DASHBOARD_SESSION_COOKIE}=; Path=${DASHBOARD_SESSION_PATH}; Max-Age=0${attributes}${secure ? '; Secure' : ''}`;
+  // A browser-session cookie (no Max-Age): it outlives reloads and is shared by the tabs, and ends with the browser; the refresh
+  // token itself lasts 30 days. Over https the cookie of the plain name, which an earlier version set there, is cleared.
   const setSession = (request: FastifyRequest, reply: FastifyReply, refreshToken: string) =>
     reply.header(
       'set-cookie',
-      `${DASHBOARD_SESSION_COOKIE}=${refreshToken}; Path=${DASHBOARD_SESSION_PATH}; HttpOnly; SameSite=Strict${secure(request) ? '; Secure' : ''}`,
+      https(request)
+        ? [`${DASHBOARD_SESSION_HOST_COOKIE}=${refreshToken}; Path=/${attributes}; Secure`, clearedPlain(true)]
+        : `${DASHBOARD_SESSION_COOKIE}=${refreshToken}; Path=${DASHBOARD_SESSION_PATH}${attributes}`,
     );
   const clearSession = (request: FastifyRequest, reply: FastifyReply) =>
     reply.header(
       'set-cookie',
-      `${DASHBOARD_SESSION_COOKIE}=; Path=${DASHBOARD_SESSION_PATH}; Max-Age=0; HttpOnly; SameSite=Strict${secure(request) ? '; Secure' : ''}`,
+      https(request) ? [`${DASHBOARD_SESSION_HOST_COOKIE}=; Path=/; Max-Age=0${attributes}; Secure`, clearedPlain(true)] : clearedPlain(false),
     );
+  /** Two session cookies: 401 INVALID_TOKEN, clearing what this service can clear (a cookie planted with Domain= stays until it expires). */
+  const refuseDuplicates = (request: FastifyRequest, reply: FastifyReply): never => {
+    clearSession(request, reply);
+    throw AppError.invalidToken(DUPLICATE_SESSION);
+  };
+  const readSession = (request: FastifyRequest, reply: FastifyReply): SessionCookie => {
+    const session = sessionCookie(request, https(request));
+    return session.kind === 'many' ? refuseDuplicates(request, reply) : session;
+  };
 
   app.post(DASHBOARD_SESSION_PATH, async (request, reply) => {
+    readSession(request, reply);
     const body = request.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       throw AppError.invalidRequest('The body must be a JSON object with client_id and client_secret');
@@ -108,15 +142,17 @@ export async function dashboardSessionRoutes(app: FastifyInstance, { services, r
   });
 
   app.post(`${DASHBOARD_SESSION_PATH}/refresh`, async (request, reply) => {
-    const refreshToken = sessionCookie(request);
-    if (!refreshToken) {
+    const session = readSession(request, reply);
+    if (session.kind !== 'one') {
       clearSession(request, reply);
       throw AppError.invalidToken('No dashboard session: sign in');
     }
     await rateLimits.assertTokenAttemptAllowed(undefined, request.ip);
     let grant: TokenGrant;
     try {
-      grant = await countedTokenAttempt(rateLimits, undefined, request.ip, () => services.oauth.issueToken({ grantType: 'refresh_token', refreshToken }));
+      grant = await countedTokenAttempt(rateLimits, undefined, request.ip, () =>
+        services.oauth.issueToken({ grantType: 'refresh_token', refreshToken: session.refreshToken }),
+      );
     } catch (err) {
       // A refused token stays refused: the browser stops sending it.
       if (err instanceof AppError && err.code === 'INVALID_TOKEN') clearSession(request, reply);
@@ -128,10 +164,16 @@ export async function dashboardSessionRoutes(app: FastifyInstance, { services, r
 
   // Revokes the cookie's family and the family of the access token the page sends (another tab may have
   // signed in since, putting a new family in the cookie), then clears the cookie. 200 whether or not either was known.
+  // With two session cookies neither is trusted (one may be an attacker's): the page's own access token is still
+  // signed out, and the answer is the 401 every session route gives them.
   app.post(`${DASHBOARD_SESSION_PATH}/sign-out`, async (request, reply) => {
-    const refreshToken = sessionCookie(request);
     const accessToken = BEARER.exec(request.headers.authorization ?? '')?.[1];
-    for (const token of [refreshToken, accessToken]) if (token) await services.oauth.revokeToken({ token });
+    const session = sessionCookie(request, https(request));
+    if (session.kind === 'many') {
+      if (accessToken) await services.oauth.revokeToken({ token: accessToken });
+      refuseDuplicates(request, reply);
+    }
+    for (const token of [session.kind === 'one' ? session.refreshToken : undefined, accessToken]) if (token) await services.oauth.revokeToken({ token });
     clearSession(request, reply);
     return sendSuccess(reply, 'Signed out', {});
   });

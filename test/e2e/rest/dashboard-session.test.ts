@@ -13,6 +13,8 @@ import { eventually } from '../../helpers/wait';
 
 const SESSION = '/dashboard/session';
 const XRW = { 'x-requested-with': 'fetch' };
+/** A request a TLS-terminating proxy forwards (the suite's app trusts one hop: TRUST_PROXY=1). */
+const HTTPS = { ...XRW, 'x-forwarded-proto': 'https' };
 
 /** The one Set-Cookie line an answer carries (undefined when none). */
 function setCookie(res: HttpResult): string | undefined {
@@ -23,6 +25,8 @@ function setCookie(res: HttpResult): string | undefined {
 
 /** The session cookie's value from a Set-Cookie line. */
 const cookieValue = (line: string | undefined) => /^dashboard_session=([^;]*)/.exec(line ?? '')?.[1];
+/** The same, under its https name. */
+const hostCookieValue = (line: string | undefined) => /^__Host-dashboard_session=([^;]*)/.exec(line ?? '')?.[1];
 
 const attributes = (line: string) =>
   line
@@ -46,7 +50,9 @@ describe('dashboard session routes', () => {
 
   const signIn = async (headers: Record<string, string> = XRW, secret = merchant.clientSecret) => {
     const res = await request(app.url, 'POST', SESSION, { headers, body: { client_id: merchant.merchant.clientId, client_secret: secret } });
-    const cookie = cookieValue(setCookie(res));
+    // Over https a second line clears the plain name (the https test looks at both).
+    const [line] = res.headers.getSetCookie();
+    const cookie = cookieValue(line) ?? hostCookieValue(line);
     if (cookie) seen.push(cookie);
     if (res.body?.data?.access_token) seen.push(res.body.data.access_token);
     return { res, cookie };
@@ -78,10 +84,129 @@ describe('dashboard session routes', () => {
     expect((await profile(res.body.data.access_token)).status).toBe(200);
   });
 
-  it('the cookie is Secure when the page is served over https (here: a trusted proxy says so)', async () => {
-    const { res } = await signIn({ ...XRW, 'x-forwarded-proto': 'https' });
+  it('over https (here: a trusted proxy says so) the cookie is __Host-: Secure, Path=/, no Domain; the plain name is cleared', async () => {
+    const { res } = await signIn(HTTPS);
     expect(res.status).toBe(200);
-    expect(attributes(setCookie(res)!)).toEqual(['HttpOnly', 'Path=/dashboard/session', 'SameSite=Strict', 'Secure']);
+    const [session, cleared, ...more] = res.headers.getSetCookie();
+    expect(more).toEqual([]);
+    const token = hostCookieValue(session);
+    expect(token).toMatch(/^rt_[A-Za-z0-9_-]+$/);
+    seen.push(token!);
+    expect(attributes(session!)).toEqual(['HttpOnly', 'Path=/', 'SameSite=Strict', 'Secure']);
+    // A cookie an earlier version set under the plain name over https is cleared, so it never rides beside the new one.
+    expect(cleared).toBe('dashboard_session=; Path=/dashboard/session; Max-Age=0; HttpOnly; SameSite=Strict; Secure');
+
+    // Refresh reads the __Host- cookie over https and rotates it; the plain name alone is no session there.
+    const next = await request(app.url, 'POST', `${SESSION}/refresh`, { headers: { ...HTTPS, cookie: `__Host-dashboard_session=${token}` } });
+    expect(next.status).toBe(200);
+    const rotated = hostCookieValue(next.headers.getSetCookie()[0]);
+    expect(rotated).toMatch(/^rt_/);
+    expect(rotated).not.toBe(token);
+    seen.push(rotated!, next.body.data.access_token);
+    const plain = await request(app.url, 'POST', `${SESSION}/refresh`, { headers: { ...HTTPS, cookie: `dashboard_session=${rotated}` } });
+    expect([plain.status, plain.body.code, plain.body.message]).toEqual([401, 'INVALID_TOKEN', 'No dashboard session: sign in']);
+    expect(plain.headers.getSetCookie()).toEqual([
+      '__Host-dashboard_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure',
+      'dashboard_session=; Path=/dashboard/session; Max-Age=0; HttpOnly; SameSite=Strict; Secure',
+    ]);
+    // Over plain http it is the other way round: the __Host- name is no session.
+    expect((await request(app.url, 'POST', `${SESSION}/refresh`, { headers: { ...XRW, cookie: `__Host-dashboard_session=${rotated}` } })).status).toBe(401);
+    // The rotated token was never used by those refusals: it still refreshes.
+    expect((await request(app.url, 'POST', `${SESSION}/refresh`, { headers: { ...HTTPS, cookie: `__Host-dashboard_session=${rotated}` } })).status).toBe(200);
+  });
+
+  it('two session cookies are refused (401 INVALID_TOKEN, cleared), whichever comes first, of either name; neither is used', async () => {
+    const victim = await signIn();
+    const attacker = await signIn();
+    const refuse = async (path: string, cookie: string, headers: Record<string, string>, token?: string) => {
+      const res = await request(app.url, 'POST', path, {
+        headers: { ...headers, cookie },
+        token,
+        body: { client_id: merchant.merchant.clientId, client_secret: merchant.clientSecret },
+      });
+      expect([path, cookie, res.status, res.body]).toEqual([
+        path,
+        cookie,
+        401,
+        { status: 'error', code: 'INVALID_TOKEN', message: 'More than one dashboard session cookie: refused; sign in again' },
+      ]);
+      return res;
+    };
+    const plain = (t: string) => `dashboard_session=${t}`;
+    const host = (t: string) => `__Host-dashboard_session=${t}`;
+    for (const [a, b] of [
+      [victim.cookie!, attacker.cookie!],
+      [attacker.cookie!, victim.cookie!],
+    ]) {
+      // Over plain http: the planted cookie beside ours (a longer Path is sent first, a Domain= one in any order).
+      const res = await refuse(`${SESSION}/refresh`, `${plain(a)}; ${plain(b)}`, XRW);
+      expect(res.headers.getSetCookie()).toEqual(['dashboard_session=; Path=/dashboard/session; Max-Age=0; HttpOnly; SameSite=Strict']);
+      await refuse(`${SESSION}/refresh`, `theme=dark; ${plain(a)}; lang=en; ${plain(b)}`, XRW);
+      // Over https: a __Host- cookie and a plain one planted by a subdomain, in either order, or two __Host- ones.
+      const secure = await refuse(`${SESSION}/refresh`, `${host(a)}; ${plain(b)}`, HTTPS);
+      expect(secure.headers.getSetCookie()).toEqual([
+        '__Host-dashboard_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure',
+        'dashboard_session=; Path=/dashboard/session; Max-Age=0; HttpOnly; SameSite=Strict; Secure',
+      ]);
+      await refuse(`${SESSION}/refresh`, `${plain(a)}; ${host(b)}`, HTTPS);
+      await refuse(`${SESSION}/refresh`, `${host(a)}; ${host(b)}`, HTTPS);
+      // Sign-in and sign-out too.
+      await refuse(SESSION, `${plain(a)}; ${plain(b)}`, XRW);
+      await refuse(`${SESSION}/sign-out`, `${plain(a)}; ${plain(b)}`, XRW);
+      // Even a second one that is not a token, or is empty.
+      await refuse(`${SESSION}/refresh`, `${plain(a)}; dashboard_session=`, XRW);
+      await refuse(`${SESSION}/refresh`, `${plain(a)}; __Host-dashboard_session=junk`, XRW);
+    }
+    // Nothing was rotated or revoked by the refusals: each session still refreshes, as its own.
+    for (const session of [victim, attacker]) {
+      const own = await refresh(session.cookie);
+      expect(own.res.status).toBe(200);
+      expect((await profile(own.res.body.data.access_token)).status).toBe(200);
+    }
+    // A sign-out with two cookies still signs out the page's own access token (but neither cookie's family).
+    const page = await signIn();
+    const other = await signIn();
+    await refuse(`${SESSION}/sign-out`, `${plain(page.cookie!)}; ${plain(other.cookie!)}`, XRW, page.res.body.data.access_token);
+    expect(await eventually(async () => (await profile(page.res.body.data.access_token)).status === 401)).toBe(true);
+    expect((await refresh(other.cookie)).res.status).toBe(200);
+  });
+
+  it('the session routes answer their exact path only: another spelling the router matches is 404, the cookie untouched', async () => {
+    const { cookie } = await signIn();
+    for (const path of ['/dashboard/session/%72efresh', '/dashboard/%73ession/refresh', '/dashboard/session/sign-%6Fut', '/dashboard/sessio%6E']) {
+      const res = await request(app.url, 'POST', path, {
+        headers: { ...XRW, cookie: `dashboard_session=${cookie}` },
+        body: { client_id: merchant.merchant.clientId, client_secret: merchant.clientSecret },
+      });
+      expect([path, res.status, res.body.code]).toEqual([path, 404, 'NOT_FOUND']);
+      expect(res.headers.getSetCookie()).toEqual([]);
+    }
+    // A query string is not part of the path.
+    const own = await request(app.url, 'POST', `${SESSION}/refresh?from=reload`, { headers: { ...XRW, cookie: `dashboard_session=${cookie}` } });
+    expect(own.status).toBe(200);
+    seen.push(cookieValue(setCookie(own))!, own.body.data.access_token);
+  });
+
+  it('Strict-Transport-Security on every answer over https (any route, errors included), never over plain http', async () => {
+    const { res } = await signIn(HTTPS);
+    seen.push(hostCookieValue(res.headers.getSetCookie()[0])!, res.body.data.access_token);
+    const answers = [
+      res,
+      await request(app.url, 'GET', '/v1/merchant', { headers: { 'x-forwarded-proto': 'https' }, token: res.body.data.access_token }),
+      await request(app.url, 'GET', '/v1/merchant', { headers: { 'x-forwarded-proto': 'https' } }),
+      await request(app.url, 'GET', '/health/live', { headers: { 'x-forwarded-proto': 'https' } }),
+      await request(app.url, 'GET', '/no/such/route', { headers: { 'x-forwarded-proto': 'https' } }),
+      await request(app.url, 'POST', `${SESSION}/refresh`, { headers: HTTPS }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 401, 200, 404, 401]);
+    for (const answer of answers) expect(answer.headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
+    const plain = [
+      await request(app.url, 'GET', '/health/live'),
+      await request(app.url, 'GET', '/v1/merchant'),
+      await request(app.url, 'POST', `${SESSION}/refresh`, { headers: XRW }),
+      await request(app.url, 'GET', '/health/live', { headers: { 'x-forwarded-proto': 'http' } }),
+    ];
+    for (const answer of plain) expect(answer.headers.get('strict-transport-security')).toBeNull();
   });
 
   it('refresh rotates: a new cookie and access token; the old cookie is refused afterwards (and, being reuse, ends the family)', async () => {
@@ -243,6 +368,12 @@ describe('dashboard session rate limits', () => {
   });
   afterAll(() => app?.close());
 
+  it('without TRUST_PROXY a client’s X-Forwarded-Proto is not believed: no HSTS', async () => {
+    const res = await request(app.url, 'GET', '/health/live', { headers: { 'x-forwarded-proto': 'https' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('strict-transport-security')).toBeNull();
+  });
+
   it('the per-address token budget covers the session routes: past it, 429 RATE_LIMITED with Retry-After', async () => {
     const statuses: number[] = [];
     let last: HttpResult | undefined;
@@ -253,5 +384,26 @@ describe('dashboard session rate limits', () => {
     expect(statuses).toEqual([401, 401, 401, 429]);
     expect(last!.body).toMatchObject({ status: 'error', code: 'RATE_LIMITED' });
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('dashboard session behind https named by PUBLIC_BASE_URL (no TRUST_PROXY)', () => {
+  let app: TestApp;
+  let merchant: MerchantCredentials;
+  beforeAll(async () => {
+    app = await createTestApp({ env: { PUBLIC_BASE_URL: 'https://pay.example.test' } });
+    merchant = await app.createMerchant('Public Https Merchant');
+  });
+  afterAll(() => app?.close());
+
+  it('the operator’s https address is enough: HSTS on every answer, the __Host- cookie', async () => {
+    const res = await request(app.url, 'POST', SESSION, {
+      headers: XRW,
+      body: { client_id: merchant.merchant.clientId, client_secret: merchant.clientSecret },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.getSetCookie()[0]).toMatch(/^__Host-dashboard_session=rt_[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
+    expect(res.headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
+    expect((await request(app.url, 'GET', '/health/live')).headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
   });
 });

@@ -47,6 +47,7 @@ describe('rate limits (in process)', () => {
         RATE_LIMIT_TOKEN_FAILURES: '2',
         RATE_LIMIT_TOKEN_IP_FAILURES: '6',
         RATE_LIMIT_ADMIN: '2',
+        RATE_LIMIT_ADMIN_FAILURES: '2',
         RATE_LIMIT_GRAPHQL_COST_UNIT: '50',
         // The per-address budgets read X-Forwarded-For from the local proxy only.
         TRUST_PROXY: '127.0.0.1',
@@ -182,26 +183,77 @@ describe('rate limits (in process)', () => {
     // X-Forwarded-For from an untrusted peer is ignored: covered by TRUST_PROXY naming 127.0.0.1 only, which is this test's peer.
   });
 
-  it('the admin API: every request counts by address, a wrong key included', async () => {
+  it('the admin API: wrong keys and the right key are counted apart by address; spent failures never refuse the right key (issue 34)', async () => {
     const address = someAddress();
-    const wrong = await request(app.url, 'POST', '/v1/admin/merchants', {
-      headers: { 'x-forwarded-for': address, authorization: 'Bearer nope' },
-      body: { name: 'X' },
-    });
-    expect(wrong.status).toBe(401);
-    const right = await request(app.url, 'POST', '/v1/admin/merchants', {
-      headers: { 'x-forwarded-for': address, authorization: `Bearer ${TEST_ADMIN_KEY}` },
-      body: { name: 'Y' },
-    });
-    expect(right.status).toBe(201);
-    const third = await request(app.url, 'POST', '/v1/admin/merchants', {
-      headers: { 'x-forwarded-for': address, authorization: `Bearer ${TEST_ADMIN_KEY}` },
-      body: { name: 'Z' },
-    });
+    const admin = (authorization: string | undefined, name: string, from = address) =>
+      request(app.url, 'POST', '/v1/admin/merchants', {
+        headers: { 'x-forwarded-for': from, ...(authorization ? { authorization } : {}) },
+        body: { name },
+      });
+    // Two failures (RATE_LIMIT_ADMIN_FAILURES), a missing key among them; then wrong keys are refused with 429.
+    const failures = [await admin('Bearer nope', 'W1'), await admin(undefined, 'W2'), await admin('Bearer nope', 'W3')];
+    expect(failures.map((r) => r.status)).toEqual([401, 401, 429]);
+    expectLimited(failures[2]!);
+    expect(failures[2]!.body.code).toBe('RATE_LIMITED');
+    // The right key from that same address still works, on its own budget (RATE_LIMIT_ADMIN: 2)…
+    expect((await admin(`Bearer ${TEST_ADMIN_KEY}`, 'Y1')).status).toBe(201);
+    expect((await admin(`Bearer ${TEST_ADMIN_KEY}`, 'Y2')).status).toBe(201);
+    // …which successes alone spend.
+    const third = await admin(`Bearer ${TEST_ADMIN_KEY}`, 'Z');
     expectLimited(third);
     expect(third.body.code).toBe('RATE_LIMITED');
-    expect(await count(app, 'select count(*) from merchant where name = ?', ['Z'])).toBe(0);
-    expect(await count(app, 'select count(*) from merchant where name = ?', ['Y'])).toBe(1);
+    // Wrong keys are still refused, and another address has both budgets whole.
+    expect((await admin('Bearer nope', 'W4')).status).toBe(429);
+    expect((await admin('Bearer nope', 'W5', someAddress())).status).toBe(401);
+    expect((await admin(`Bearer ${TEST_ADMIN_KEY}`, 'Y3', someAddress())).status).toBe(201);
+    expect(await count(app, `select count(*) from merchant where name in ('Y1', 'Y2', 'Y3')`, [])).toBe(3);
+    expect(await count(app, `select count(*) from merchant where name in ('Z', 'W1', 'W2', 'W3', 'W4', 'W5')`, [])).toBe(0);
+  });
+});
+
+describe('behind a proxy TRUST_PROXY does not name (issue 34)', () => {
+  const captured = () => {
+    const lines: string[] = [];
+    return { lines, destination: { write: (line: string) => void lines.push(line) } };
+  };
+  const warnings = (lines: string[]) =>
+    lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.msg.includes('X-Forwarded-For') && l.msg.includes('TRUST_PROXY'));
+
+  it('without TRUST_PROXY, the first request with X-Forwarded-For logs one warning saying what to set; no later one does', async () => {
+    const log = captured();
+    const app = await createTestApp({ logDestination: log.destination });
+    try {
+      expect((await request(app.url, 'GET', '/health/live')).status).toBe(200);
+      expect(warnings(log.lines)).toEqual([]);
+      for (let i = 0; i < 3; i++) {
+        await request(app.url, 'POST', '/v1/oauth/token', {
+          headers: { 'x-forwarded-for': `198.51.100.${200 + i}` },
+          body: { grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'x' },
+        });
+      }
+      expect((await request(app.url, 'GET', '/v1/merchant', { headers: { 'x-forwarded-for': '198.51.100.210' } })).status).toBe(401);
+      const said = warnings(log.lines);
+      expect(said).toHaveLength(1);
+      expect(said[0]!.level).toBe(40);
+      expect(said[0]!.msg).toContain('Set TRUST_PROXY to the number of proxies in front of the service (e.g. 1)');
+      // The positive control: the requests after it were logged (their access lines), without a second warning.
+      expect(log.lines.filter((l) => l.includes('"path":"/v1/oauth/token"')).length).toBe(3);
+      expect(log.lines.some((l) => l.includes('"path":"/v1/merchant"'))).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('with TRUST_PROXY set, X-Forwarded-For is expected: no warning', async () => {
+    const log = captured();
+    const app = await createTestApp({ env: { TRUST_PROXY: '1' }, logDestination: log.destination });
+    try {
+      expect((await request(app.url, 'GET', '/v1/merchant', { headers: { 'x-forwarded-for': '198.51.100.211' } })).status).toBe(401);
+      expect(log.lines.some((l) => l.includes('"path":"/v1/merchant"'))).toBe(true);
+      expect(warnings(log.lines)).toEqual([]);
+    } finally {
+      await app.close();
+    }
   });
 });
 
@@ -266,5 +318,48 @@ describe('rate limits with Redis: one budget across instances', () => {
       statuses.push((await request(target.url, 'GET', '/v1/customers', { token: accessToken })).status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+  });
+});
+
+describe('rate limit keys: one Redis, several deployments (issue 34)', () => {
+  let sameDatabase: TwoInstances;
+  let otherDatabase: TestApp;
+  let named: TestApp;
+
+  beforeAll(async () => {
+    const env = { REDIS_URL, RATE_LIMIT_TOKEN_IP: '3', TRUST_PROXY: '127.0.0.1' };
+    // Two instances of one deployment (one database), another deployment (its own database), and a third whose
+    // RATE_LIMIT_PREFIX names the first's database: the default prefix is the database's name.
+    sameDatabase = await startTwoInstances(env);
+    otherDatabase = await createTestApp({ env });
+    named = await createTestApp({ env: { ...env, RATE_LIMIT_PREFIX: new URL(sameDatabase.db.url).pathname.slice(1) } });
+  });
+  afterAll(async () => {
+    await named?.close();
+    await otherDatabase?.close();
+    await sameDatabase?.close();
+  });
+
+  it('instances on one database share a budget; a deployment on another database does not, unless RATE_LIMIT_PREFIX says so', async () => {
+    // An address of this run's own: the budget is per address (RATE_LIMIT_TOKEN_IP, counted before the body is read).
+    const address = `198.18.${1 + Math.floor(Math.random() * 254)}.${1 + Math.floor(Math.random() * 254)}`;
+    const attempt = (target: TestApp) =>
+      request(target.url, 'POST', '/v1/oauth/token', {
+        headers: { 'x-forwarded-for': address },
+        body: { grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'x' },
+      });
+    const spent = [await attempt(sameDatabase.a), await attempt(sameDatabase.a), await attempt(sameDatabase.a)];
+    expect(spent.map((r) => [r.status, remaining(r)])).toEqual([
+      [401, 2],
+      [401, 1],
+      [401, 0],
+    ]);
+    // The same deployment's other instance: the same counter.
+    expectLimited(await attempt(sameDatabase.b));
+    // Another deployment on the same Redis: its own, whole budget.
+    const other = await attempt(otherDatabase);
+    expect([other.status, remaining(other)]).toEqual([401, 2]);
+    // A deployment told to use the first's prefix shares its budget.
+    expectLimited(await attempt(named));
   });
 });

@@ -100,10 +100,14 @@ export async function adminRoutes(
   { services, adminApiKey, rateLimits }: { services: UsedServices; adminApiKey: string; rateLimits: RateLimits },
 ) {
   app.addHook('onRequest', async (request, reply) => {
-    // Counted before the key is checked: a wrong key costs as much as a right one.
-    await limitRequest(rateLimits, 'admin', request.ip, reply);
+    // Failures and successes are counted apart (issue 34): 120 wrong keys from one address made the right key
+    // answer 429. A spent failure budget refuses wrong keys only (429 instead of 401); the right key keeps its own.
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    if (!match || !safeEqual(match[1]!, adminApiKey)) throw AppError.invalidToken('A valid admin API key is required');
+    if (!match || !safeEqual(match[1]!, adminApiKey)) {
+      await limitRequest(rateLimits, 'adminFailures', request.ip, reply);
+      throw AppError.invalidToken('A valid admin API key is required');
+    }
+    await limitRequest(rateLimits, 'admin', request.ip, reply);
   });
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
