@@ -71,6 +71,8 @@ export class WebhookService {
     const checked = url === null ? null : (await assertWebhookUrlAllowed(url, this.deps.env)).toString();
     const em = this.deps.orm.em.fork();
     const merchant = await em.findOneOrFail(Merchant, { id: merchantId });
+    // A new address starts with a closed circuit: the old one's silences say nothing of it.
+    if (merchant.webhookUrl !== checked) await em.getConnection().execute('delete from webhook_endpoint where merchant_id = ?', [merchantId]);
     merchant.webhookUrl = checked;
     // In the service's order, each once.
     if (eventTypes !== undefined) merchant.webhookEventTypes = eventTypes === null ? null : SELECTABLE_EVENT_TYPES.filter((t) => eventTypes.includes(t));
@@ -142,10 +144,21 @@ export class WebhookService {
       await this.assertTestEventAllowed(em, merchantId, now);
       return this.deps.outbox.record(em, { merchantId, type: TEST_EVENT_TYPE, subjectId: merchantId, payload: testEventData(merchantId, now) });
     });
+    // Asked for by the merchant, typically to check a receiver it just mended: an open circuit lets this one through.
+    await this.letOneThrough(merchantId);
     // A worker may claim it first (its job is queued with the event), or the endpoint's slots may all be in
     // flight: the answer then shows the attempt in flight, or none yet.
     await this.deps.deliver(eventId, 1);
     return this.getEvent(merchantId, eventId, this.deps.orm.em.fork());
+  }
+
+  /**
+   * Ends the open period of the endpoint's circuit, if any: it lets one attempt through (half-open), and
+   * an answer closes it. For the merchant's own requests (a test event, a resend), which say that the
+   * receiver may be back; one attempt each, as before the circuit existed.
+   */
+  private async letOneThrough(merchantId: string): Promise<void> {
+    await this.deps.orm.em.getConnection().execute('update webhook_endpoint set open_until = null where merchant_id = ? and open_until > now()', [merchantId]);
   }
 
   /** At most `testEventsPerMinute` test events in any minute: each one is POSTs to a URL the merchant chose. */
@@ -172,6 +185,7 @@ export class WebhookService {
    */
   async resend(merchantId: string, eventId: string): Promise<EventWithDelivery & { attempts: WebhookAttempt[] }> {
     await this.getEvent(merchantId, eventId);
+    await this.letOneThrough(merchantId);
     await this.deps.orm.em.fork().transactional(async (em) => {
       const merchant = await em.findOneOrFail(Merchant, { id: merchantId });
       if (!merchant.webhookUrl) throw new AppError('INVALID_STATE', 'No webhook endpoint is configured; set one, then resend');

@@ -188,6 +188,55 @@ describe('the per-endpoint cap and the circuit', () => {
     expect(endpoint.load.maxOpen).toBeLessThanOrEqual(2);
   });
 
+  it("the merchant's own test event or resend lets one attempt through an open circuit, and a new endpoint address starts closed", async () => {
+    let reply: 'hang' | 200 = 'hang';
+    const mended = await startReceiver(() => reply);
+    const other = await startReceiver(() => 200);
+    const paused = await createTestApp({
+      env: { ...ENV, WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_CIRCUIT_FAILURES: '2', WEBHOOK_CIRCUIT_OPEN_S: '600' },
+    });
+    try {
+      const circuitOpen = async () =>
+        (await dbQuery<{ open: boolean }>(paused.db.url, 'select open_until > now() as open from webhook_endpoint'))[0]?.open === true;
+      const x = await merchantWithEndpoint(paused, 'Merchant X (mends its receiver)', mended.url, false);
+      expect((await flood(paused, x, 4)).every((s) => s === 201)).toBe(true);
+      expect(await eventually(circuitOpen, { attempts: 200, everyMs: 25 })).toBe(true);
+
+      // Mended: the merchant's test event goes through the open circuit at once, and its answer closes it.
+      reply = 200;
+      const probe = await request(paused.url, 'POST', '/v1/webhooks/test-event', { token: x.token });
+      expect(probe.status).toBe(201);
+      expect(probe.body.data.attempts.map((a: { status_code: number | null }) => a.status_code)).toEqual([200]);
+      expect(await circuitOpen()).toBe(false);
+      const allDelivered = async () =>
+        (await dbQuery<{ n: number }>(paused.db.url, `select count(*)::int as n from webhook_delivery where status <> 'delivered'`))[0]!.n === 0;
+      expect(await eventually(allDelivered, { attempts: 400, everyMs: 25 })).toBe(true);
+
+      // Dark again: the circuit opens; a resend is let through (one attempt, which times out and reopens it).
+      reply = 'hang';
+      expect((await flood(paused, x, 3)).every((s) => s === 201)).toBe(true);
+      expect(await eventually(circuitOpen, { attempts: 200, everyMs: 25 })).toBe(true);
+      // (Each test event was let through the circuit in turn: the ones after it opened are retries in waiting.)
+      const [waiting] = await dbQuery<{ id: string }>(
+        paused.db.url,
+        `select event_id as id from webhook_delivery where status = 'pending' order by event_id limit 1`,
+      );
+      const before = mended.received.length;
+      expect((await request(paused.url, 'POST', `/v1/webhooks/events/${waiting!.id}/resend`, { token: x.token })).status).toBe(200);
+      expect(await eventually(async () => mended.received.length === before + 1, { attempts: 200, everyMs: 25 })).toBe(true);
+
+      // A new address: its circuit starts closed, and every waiting delivery goes there.
+      await setEndpoint(paused.url, x.token, other.url);
+      expect(await circuitOpen()).toBe(false);
+      expect(await eventually(allDelivered, { attempts: 600, everyMs: 50 })).toBe(true);
+      expect(other.received.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await paused.close();
+      await mended.close();
+      await other.close();
+    }
+  });
+
   it('test events are limited per merchant: the 11th in a minute is 429 RATE_LIMITED with Retry-After, in both doors', async () => {
     const limited = await createTestApp({ env: { WEBHOOK_TIMEOUT_MS: '500' } });
     try {
