@@ -1,4 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import type { PaymentsEnv } from '../../config';
 import { Migration20261122000000_foundation } from './Migration20261122000000_foundation';
 import { Migration20261122010000_reference } from './Migration20261122010000_reference';
 import { Migration20261122020000_customers } from './Migration20261122020000_customers';
@@ -20,9 +21,13 @@ import { Migration20261130000000_time_ordered_keys } from './Migration2026113000
 import { Migration20261130001000_ledger_checkpoints } from './Migration20261130001000_ledger_checkpoints';
 import { Migration20261201000000_webhook_event_types } from './Migration20261201000000_webhook_event_types';
 import { Migration20261201020000_transaction_search } from './Migration20261201020000_transaction_search';
+import { deploymentStampMigration } from './Migration20261202010000_deployment_stamp';
 
-/** Every migration, in order (a timestamp must not be Luhn-valid: the card-data scan would flag its name in logs). Listed explicitly so the same list runs from TypeScript (tests) and compiled JS. */
-export const migrationsList: MigrationObject[] = [
+/**
+ * Every migration, in order (a timestamp must not be Luhn-valid: the card-data scan would flag its name in logs). Listed explicitly so the same list runs from TypeScript (tests) and compiled JS.
+ * `environment`: the migrating process's PAYMENTS_ENV, which the deployment stamp records (issue 34).
+ */
+export const migrationsFor = (environment: PaymentsEnv): MigrationObject[] => [
   { name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation },
   { name: 'Migration20261122010000_reference', class: Migration20261122010000_reference },
   { name: 'Migration20261122020000_customers', class: Migration20261122020000_customers },
@@ -44,4 +49,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261130001000_ledger_checkpoints', class: Migration20261130001000_ledger_checkpoints },
   { name: 'Migration20261201000000_webhook_event_types', class: Migration20261201000000_webhook_event_types },
   { name: 'Migration20261201020000_transaction_search', class: Migration20261201020000_transaction_search },
+  { name: 'Migration20261202010000_deployment_stamp', class: deploymentStampMigration(environment) },
 ];
