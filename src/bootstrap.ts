@@ -138,7 +138,10 @@ export async function startService(
       // closed with 1001, in-flight requests finished) and the jobs (running ones finish, the rest released).
       app.observability.markNotReady();
       sweeps.stop();
-      await Promise.all([app.close(), jobs.stop()]);
+      // The instance stays listed until the doors are closed: an Idempotency-Key claimed by a request still
+      // finishing is held by a live instance until then (idempotency.store.ts).
+      await Promise.all([app.close(), jobs.stop({ keepInstance: true })]);
+      await jobs.retire();
       await pubsub.close();
       await sql.close();
       await orm.close();

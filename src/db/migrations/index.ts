@@ -23,6 +23,7 @@ import { Migration20261201000000_webhook_event_types } from './Migration20261201
 import { Migration20261201020000_transaction_search } from './Migration20261201020000_transaction_search';
 import { deploymentStampMigration } from './Migration20261202010000_deployment_stamp';
 import { Migration20261202020000_single_use_quotes } from './Migration20261202020000_single_use_quotes';
+import { Migration20261202030000_idempotency_holder } from './Migration20261202030000_idempotency_holder';
 
 /**
  * Every migration, in order (a timestamp must not be Luhn-valid: the card-data scan would flag its name in logs). Listed explicitly so the same list runs from TypeScript (tests) and compiled JS.
@@ -52,4 +53,5 @@ export const migrationsFor = (environment: PaymentsEnv): MigrationObject[] => [
   { name: 'Migration20261201020000_transaction_search', class: Migration20261201020000_transaction_search },
   { name: 'Migration20261202010000_deployment_stamp', class: deploymentStampMigration(environment) },
   { name: 'Migration20261202020000_single_use_quotes', class: Migration20261202020000_single_use_quotes },
+  { name: 'Migration20261202030000_idempotency_holder', class: Migration20261202030000_idempotency_holder },
 ];
