@@ -4,6 +4,7 @@ import type { DestinationStream } from 'pino';
 import { createApp, type App } from './app';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
+import { EnvironmentMismatchError, environmentMismatch, hasMigrated, readDeploymentStamp, unstampedDatabase } from './db/deployment';
 import { LOCK_KEYS, createOrm, migrate, withAdvisoryLock, type Orm } from './db/orm';
 import { createPubSub, type PubSub } from './events/pubsub';
 import { Sql } from './db/sql';
@@ -19,21 +20,48 @@ import { createLogger, type Logger } from './shared/logger';
 import { serializeCredentials } from './modules/merchants/merchant.serializer';
 import { jobHandlers, startSweeps } from './workers';
 
-/** Database, ORM, migrations and reference data: what the service and every CLI need first. */
-export async function openStorage(config: Config, logger: Logger, opts: { reuseRunning?: boolean; mustExist?: boolean } = {}) {
+/** How openStorage holds the process to the database's environment stamp (issue 34, src/db/deployment.ts). */
+export interface StorageOptions {
+  reuseRunning?: boolean;
+  mustExist?: boolean;
+  /**
+   * `config` (default): the process's PAYMENTS_ENV must be the database's, or nothing is done.
+   * `database`: the database decides (ledger:verify); only an explicitly set PAYMENTS_ENV that disagrees is refused.
+   */
+  environment?: 'config' | 'database';
+  /** False for operator tools: a database in use that has no stamp yet is refused, not stamped with the shell's guess. */
+  mayStamp?: boolean;
+}
+
+/**
+ * Database, ORM, migrations and reference data: what the service and every CLI need first. Before
+ * anything is migrated or read, the database's environment stamp is compared with the process's;
+ * `environment` is the database's (the one just stamped, on a database this process migrated first).
+ */
+export async function openStorage(config: Config, logger: Logger, opts: StorageOptions = {}) {
   const database = await openDatabase(config, logger, opts);
   let orm: Orm | undefined;
   let sql: Sql | undefined;
   try {
-    orm = await createOrm(database.url, config.dbPoolMax, logger);
     const direct = new Sql(database.url, { max: config.dbPoolMax, embedded: database.embedded, logger });
     sql = direct;
+    const stamped = await readDeploymentStamp(direct);
+    if (stamped && stamped !== config.env && (opts.environment !== 'database' || config.envExplicit)) {
+      throw environmentMismatch(stamped, config.env, config.envExplicit);
+    }
+    if (!stamped && opts.mayStamp === false && (await hasMigrated(direct))) throw unstampedDatabase();
+    const environment = stamped ?? config.env;
+    orm = await createOrm(database.url, config.dbPoolMax, logger, environment);
     // The job queue's schema first: the service's own migrations may add jobs.
     await withAdvisoryLock(orm, LOCK_KEYS.jobs, () => migrateJobSchema(direct, logger));
     const applied = await migrate(orm);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    // Stamped just now by this process, or by another that migrated it at the same time: compared again.
+    const now = stamped ?? (await readDeploymentStamp(direct));
+    if (!now) throw new Error('the database has no environment stamp after its migrations (the deployment table is empty)');
+    if (now !== environment) throw environmentMismatch(now, config.env, config.envExplicit);
     await seedReferenceData(orm, logger);
-    return { database, orm, sql };
+    return { database, orm, sql, environment: now };
   } catch (err) {
     await sql?.close();
     await orm?.close();
@@ -58,7 +86,11 @@ export async function startService(
   // Before anything is written (keys, the database, the demo merchant whose client secret is shown once).
   await assertPortFree(config.port, config.host);
   const keys = resolveKeys(config, logger);
-  const { database, orm, sql } = await openStorage(config, logger);
+  const { database, orm, sql } = await openStorage(config, logger).catch((err: unknown) => {
+    // A production server on a sandbox database (or the reverse) never starts: one plain line, then the exit.
+    if (err instanceof EnvironmentMismatchError) logger.fatal({ database: err.database, env: err.process }, `refusing to start: ${err.message}`);
+    throw err;
+  });
   if (!database.embedded) await warnOnServerSettings(sql, logger);
   const pubsub: PubSub = createPubSub(config.redisUrl, logger);
   const jobs = new JobRunner(
@@ -108,7 +140,10 @@ export async function startService(
       // closed with 1001, in-flight requests finished) and the jobs (running ones finish, the rest released).
       app.observability.markNotReady();
       sweeps.stop();
-      await Promise.all([app.close(), jobs.stop()]);
+      // The instance stays listed until the doors are closed: an Idempotency-Key claimed by a request still
+      // finishing is held by a live instance until then (idempotency.store.ts).
+      await Promise.all([app.close(), jobs.stop({ keepInstance: true })]);
+      await jobs.retire();
       await pubsub.close();
       await sql.close();
       await orm.close();

@@ -327,6 +327,8 @@ export interface WebhookCapacityConfig {
 
 export interface Config {
   env: PaymentsEnv;
+  /** PAYMENTS_ENV was set (not left to its default): a tool that takes the environment from the database refuses only a said one. */
+  envExplicit: boolean;
   port: number;
   host: string;
   /** Unset: an embedded PGlite is started under dataDir. */
@@ -437,6 +439,14 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
+/**
+ * The configuration for the environment a database is stamped with (issue 34: ledger:verify takes
+ * it from the database): the same variables, with PAYMENTS_ENV (and what it defaults) set to it.
+ */
+export function loadConfigFor(environment: PaymentsEnv, env: NodeJS.ProcessEnv = process.env): Config {
+  return { ...loadConfig({ ...env, PAYMENTS_ENV: environment }), envExplicit: emptyToUndefined(env.PAYMENTS_ENV) !== undefined };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -460,6 +470,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     connectors.mtnMomo || connectors.mpesa || connectors.flutterwave ? Math.max(e.RECONCILE_AFTER_MS, 4 * e.PROVIDER_TIMEOUT_MS + 1000) : e.RECONCILE_AFTER_MS;
   return {
     env: e.PAYMENTS_ENV,
+    envExplicit: emptyToUndefined(env.PAYMENTS_ENV) !== undefined,
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,

@@ -266,6 +266,8 @@ export function createServices(infra: Infrastructure): Services {
       lockTimeoutMs: config.timeouts.requestMs + 30_000,
     },
     logger,
+    // A claim held by an instance that stopped heartbeating (kill -9) is free at once, not after the lock timeout.
+    instances: jobs,
   });
   return {
     merchants,

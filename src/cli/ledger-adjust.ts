@@ -5,7 +5,8 @@ import { exitWith, runWithServices } from './operator-cli';
 
 const USAGE = `usage: npm run ledger:adjust -- <merchant_id> --currency NGN --amount=-250.00 --reason "…" --reference ADJ-42
 Posts an operator adjustment against the external-funds account: a positive amount credits the merchant's
-available balance, a negative one debits it (never below zero; write it --amount=-250.00). The same reference posts once.`;
+available balance, a negative one debits it (never below zero; write it --amount=-250.00). The same reference posts once:
+again with the same currency and amount it posts nothing ("posted": false); with another it is refused (DUPLICATE_REQUEST, exit 1).`;
 
 /** npm run ledger:adjust: the operator's adjustment (docs/ledger.md), the CLI twin of POST /v1/admin/merchants/{id}/adjustments. */
 async function main(): Promise<number> {

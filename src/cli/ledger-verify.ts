@@ -9,21 +9,29 @@ import { exitWith, runWithServices } from './operator-cli';
  *
  * `-- --since-last-run`: the periodic check instead (what was posted since its last run, and its
  * checkpoint advanced; it writes, so not on a replica), with how long each check took.
+ *
+ * What each transaction must have posted depends on the environment (its settlement delay), so the
+ * environment is the database's own (its deployment stamp, issue 34), whatever the shell says when
+ * PAYMENTS_ENV is unset; a PAYMENTS_ENV set to another is refused.
  */
 const { values } = parseArgs({ options: { 'since-last-run': { type: 'boolean' } }, strict: true });
 let clean = true;
 exitWith(
   'ledger:verify',
-  runWithServices(false, async (services) => {
-    const rules = services.transactions.expectedLegs();
-    if (values['since-last-run']) {
-      const report = await services.ledger.verifySinceLastRun(rules);
-      if (report === null) return { ok: true, skipped: 'another instance advanced the checkpoint from the same run' };
+  runWithServices(
+    false,
+    async (services) => {
+      const rules = services.transactions.expectedLegs();
+      if (values['since-last-run']) {
+        const report = await services.ledger.verifySinceLastRun(rules);
+        if (report === null) return { ok: true, skipped: 'another instance advanced the checkpoint from the same run' };
+        clean = report.problems.length === 0;
+        return { ok: clean, ...report };
+      }
+      const report = await services.ledger.verify(rules);
       clean = report.problems.length === 0;
       return { ok: clean, ...report };
-    }
-    const report = await services.ledger.verify(rules);
-    clean = report.problems.length === 0;
-    return { ok: clean, ...report };
-  }).then((code) => (code === 0 && !clean ? 1 : code)),
+    },
+    { environment: 'database' },
+  ).then((code) => (code === 0 && !clean ? 1 : code)),
 );

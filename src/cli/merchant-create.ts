@@ -29,7 +29,8 @@ async function main() {
   }
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
-  const { database, orm, sql } = await openStorage(config, logger, { reuseRunning: true, mustExist: true });
+  // The shell's PAYMENTS_ENV must be the database's (issue 34); a tool never stamps a database itself.
+  const { database, orm, sql } = await openStorage(config, logger, { reuseRunning: true, mustExist: true, mayStamp: false });
   process.stderr.write(`database: ${database.description}\n`);
   // After the database: a tool refused for want of one writes nothing, generated keys included.
   const keys = resolveKeys(config, logger);

@@ -3,7 +3,11 @@ import { openStorage } from '../bootstrap';
 import { loadConfig } from '../config';
 import { createLogger } from '../shared/logger';
 
-/** npm run migrate: applies pending migrations (the service also does this at start). */
+/**
+ * npm run migrate: applies pending migrations (the service also does this at start). On a database
+ * without an environment stamp it stamps PAYMENTS_ENV (issue 34): run it with the database's own.
+ * On a stamped database of another environment it is refused, like every tool.
+ */
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, process.stderr);

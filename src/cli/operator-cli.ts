@@ -1,6 +1,6 @@
 import { RequestContext } from '@mikro-orm/core';
 import { openStorage } from '../bootstrap';
-import { loadConfig } from '../config';
+import { loadConfig, loadConfigFor } from '../config';
 import { createServices, type Services } from '../container';
 import { createPubSub, InProcessPubSub } from '../events/pubsub';
 import { JOB_CATALOGUE } from '../job-catalogue';
@@ -17,12 +17,28 @@ import { createLogger } from '../shared/logger';
  * stderr. Jobs are only added here; a running service runs them. `broadcast`: publish
  * through the configured pub/sub (Redis when REDIS_URL is set), so running instances
  * hear of the change at once; without it they learn it from the database.
+ * Refused, before anything is read or written, on a database of another environment (issue 34).
  */
-export async function runWithServices(broadcast: boolean, work: (services: Services) => Promise<unknown>): Promise<number> {
-  const config = loadConfig();
+export async function runWithServices(
+  broadcast: boolean,
+  work: (services: Services) => Promise<unknown>,
+  opts: { environment?: 'config' | 'database' } = {},
+): Promise<number> {
+  let config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
-  const { database, orm, sql } = await openStorage(config, logger, { reuseRunning: true, mustExist: true });
+  // The shell's PAYMENTS_ENV must be the database's (its deployment stamp), or the tool stops here; a tool
+  // never stamps a database itself. With `environment: 'database'`, the stamp decides and PAYMENTS_ENV may be left unset.
+  const { database, orm, sql, environment } = await openStorage(config, logger, {
+    reuseRunning: true,
+    mustExist: true,
+    mayStamp: false,
+    environment: opts.environment ?? 'config',
+  });
   process.stderr.write(`database: ${database.description}\n`);
+  if (environment !== config.env) {
+    config = loadConfigFor(environment);
+    process.stderr.write(`environment: ${environment} (the database’s stamp; PAYMENTS_ENV is unset)\n`);
+  }
   // After the database: a tool refused for want of one writes nothing, generated keys included.
   const keys = resolveKeys(config, logger);
   const pubsub = broadcast ? createPubSub(config.redisUrl, logger) : new InProcessPubSub();

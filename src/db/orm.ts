@@ -3,11 +3,13 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Logger } from '../shared/logger';
 import { entities } from './entities';
-import { migrationsList } from './migrations';
+import type { PaymentsEnv } from '../config';
+import { migrationsFor } from './migrations';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
-export async function createOrm(clientUrl: string, poolMax: number, logger: Logger): Promise<Orm> {
+/** `environment`: the process's PAYMENTS_ENV, stamped on the database by the migration that creates `deployment`. */
+export async function createOrm(clientUrl: string, poolMax: number, logger: Logger, environment: PaymentsEnv): Promise<Orm> {
   return MikroORM.init<PostgreSqlDriver>({
     driver: PostgreSqlDriver,
     clientUrl,
@@ -15,7 +17,7 @@ export async function createOrm(clientUrl: string, poolMax: number, logger: Logg
     metadataProvider: ReflectMetadataProvider,
     discovery: { disableDynamicFileAccess: true },
     extensions: [Migrator],
-    migrations: { migrationsList, tableName: 'mikro_orm_migrations', transactional: true, allOrNothing: true },
+    migrations: { migrationsList: migrationsFor(environment), tableName: 'mikro_orm_migrations', transactional: true, allOrNothing: true },
     pool: { min: 0, max: poolMax },
     forceUtcTimezone: true,
     // A request must work on its own fork (RequestContext); touching the global

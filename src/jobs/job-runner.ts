@@ -187,13 +187,41 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
     });
   }
 
-  /** Finishes running jobs (waiting at most `drainMs`), returns fetched and unfinished ones to the queue, and stops. */
-  async stop(): Promise<void> {
+  /**
+   * Finishes running jobs (waiting at most `drainMs`), returns fetched and unfinished ones to the queue, and stops.
+   * `keepInstance`: this instance stays listed (with its last heartbeat) until `retire()`, because something
+   * else it holds (an Idempotency-Key claim of a request still finishing) is judged by its liveness.
+   */
+  async stop(opts: { keepInstance?: boolean } = {}): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat);
     await Promise.all(this.runners.map((runner) => runner.stop()));
-    if (this.pools.length) await this.sql.query('delete from job_worker_instance where pool_id = any($1::text[])', [this.poolIds()]);
     this.runners = [];
+    if (!opts.keepInstance) await this.retire();
+  }
+
+  /** Removes this instance (each lane's pool) from `job_worker_instance`: what it held is no longer held by a live instance. */
+  async retire(): Promise<void> {
+    if (this.pools.length) await this.sql.query('delete from job_worker_instance where pool_id = any($1::text[])', [this.poolIds()]);
     this.pools.length = 0;
+  }
+
+  /** This instance's id in `job_worker_instance` (its first lane's pool's), once started; undefined before (and in a CLI). */
+  get instanceId(): string | undefined {
+    return this.pools[0]?.id;
+  }
+
+  /** How long an instance may be silent before it counts as dead (its jobs released, its claims abandoned). */
+  get deadAfterMs(): number {
+    return this.settings.deadAfterMs;
+  }
+
+  /**
+   * An SQL condition: the instance whose id is the expression `idSql` is not alive: no heartbeat within
+   * `secondsSql` seconds (an SQL expression), or no row at all (it stopped, or a live instance reaped it).
+   * Judged by the database's clock, as the heartbeats are written.
+   */
+  instanceGoneSql(idSql: string, secondsSql: string): string {
+    return `not exists (select 1 from job_worker_instance where pool_id = ${idSql} and heartbeat_at >= now() - make_interval(secs => ${secondsSql}))`;
   }
 
   /**

@@ -101,6 +101,25 @@ export function parseAmount(value: unknown, minorUnit: number, field = 'amount')
   return amount;
 }
 
+/**
+ * Reads a signed amount (an operator's adjustment: "250.00" credits, "-250.00" debits): parseAmount's
+ * rules for its magnitude, with one optional leading minus written against the digits. The text is
+ * trimmed at its ends, as every amount is; anything else around the sign (`"- 5"`, `"--5"`, `"-+5"`,
+ * `"+5"`) is refused, so a sign is never guessed. Returns the signed amount.
+ */
+export function parseSignedAmount(value: unknown, minorUnit: number, field = 'amount'): Decimal {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw invalid(field, 'must be a finite number');
+    const magnitude = parseAmount(Math.abs(value), minorUnit, field);
+    return value < 0 ? magnitude.negated() : magnitude;
+  }
+  if (typeof value !== 'string' || !value.trim().startsWith('-')) return parseAmount(value, minorUnit, field);
+  const magnitude = value.trim().slice(1);
+  // Only digits may follow the minus: "- 5", "--5", "-+5" are not amounts.
+  if (!/^\d/.test(magnitude)) throw invalid(field, 'must be a decimal number with an optional leading minus, e.g. "-250.00"');
+  return parseAmount(magnitude, minorUnit, field).negated();
+}
+
 /** The amount rounded to the currency's minor unit with the given mode. */
 export function roundMoney(amount: Decimal, minorUnit: number, mode: RoundingMode): Decimal {
   return new Decimal(amount).toDecimalPlaces(minorUnit, ROUNDING[mode]);

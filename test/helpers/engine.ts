@@ -76,7 +76,12 @@ export async function stopIfRunning(proc: ServiceProcess | undefined, signal: No
 export type Attempt = { status: number; body: any; text: string } | { error: string };
 
 /** A request whose connection may be cut off (the server dying): never throws, says what happened. */
-export async function attempt(baseUrl: string, method: string, path: string, opts: { body?: unknown; token?: string } = {}): Promise<Attempt> {
+export async function attempt(
+  baseUrl: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<Attempt> {
   try {
     const res = await request(baseUrl, method, path, opts);
     return { status: res.status, body: res.body, text: res.text };

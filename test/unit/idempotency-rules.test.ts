@@ -92,6 +92,14 @@ describe('Idempotency-Key rules', () => {
       expect(storedKeyState(row(false), 'f', later(limits.lockTimeoutMs - 1), limits)).toBe('in_progress');
       expect(storedKeyState(row(false), 'f', later(limits.lockTimeoutMs), limits)).toBe('absent');
     });
+
+    it('a claim whose holder is gone (its instance stopped heartbeating) is abandoned at once; a completed row or another request is not', () => {
+      const gone = (completed: boolean, fingerprint = 'f') => ({ ...row(completed, fingerprint), holderGone: true });
+      expect(storedKeyState(gone(false), 'f', later(0), limits)).toBe('absent');
+      expect(storedKeyState({ ...row(false), holderGone: false }, 'f', later(0), limits)).toBe('in_progress');
+      expect(storedKeyState(gone(true), 'f', later(0), limits)).toBe('replay');
+      expect(storedKeyState(gone(false), 'g', later(0), limits)).toBe('mismatch');
+    });
   });
 
   it('keeps the answers of requests that began to execute: not a 5xx, not a 400 INVALID_REQUEST', () => {

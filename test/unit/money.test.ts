@@ -1,6 +1,6 @@
 import { AppError } from '../../src/shared/errors';
 import fc from 'fast-check';
-import { Decimal, MAX_SIGNIFICANT_DIGITS, formatAmount, maxAmount, parseAmount, roundMoney, toJsonMoney } from '../../src/shared/money';
+import { Decimal, MAX_SIGNIFICANT_DIGITS, formatAmount, maxAmount, parseAmount, parseSignedAmount, roundMoney, toJsonMoney } from '../../src/shared/money';
 
 function rejection(fn: () => unknown): AppError {
   try {
@@ -96,6 +96,26 @@ describe('parseAmount', () => {
 
   it('names the field it was given', () => {
     expect(rejection(() => parseAmount('x', 2, 'min_amount')).details).toEqual([{ field: 'min_amount', issue: 'must be a decimal number, e.g. "100.50"' }]);
+  });
+});
+
+describe('parseAmount and parseSignedAmount: signs and whitespace (issue 34)', () => {
+  it('an amount takes no sign and no notation other than plain digits; whitespace around it is trimmed', () => {
+    for (const text of ['+5', '--5', '- 5', '5e2', '0x10', '5-', '−5', '5 0']) {
+      expect(rejection(() => parseAmount(text, 2)).details).toEqual([{ field: 'amount', issue: expect.any(String) }]);
+    }
+    expect(parseAmount(' 5', 2).toFixed()).toBe('5');
+    expect(parseAmount('5 ', 2).toFixed()).toBe('5');
+  });
+
+  it('a signed amount takes one leading minus against its digits, and nothing else', () => {
+    expect(parseSignedAmount('-250.00', 2).toFixed()).toBe('-250');
+    expect(parseSignedAmount('  -5 ', 0).toFixed()).toBe('-5');
+    expect(parseSignedAmount('250.5', 2).toFixed()).toBe('250.5');
+    expect(parseSignedAmount(-7, 0).toFixed()).toBe('-7');
+    for (const value of ['- 5', '--5', '-+5', '+5', '-', '- 5.00', '-5e2', '-0x10', '-0', '-1.234', '−5', -0, Number.NaN]) {
+      expect(rejection(() => parseSignedAmount(value, 2)).details).toEqual([{ field: 'amount', issue: expect.any(String) }]);
+    }
   });
 });
 

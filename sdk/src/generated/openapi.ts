@@ -246,7 +246,7 @@ export interface paths {
         };
         /**
          * Get an exchange rate quote
-         * @description Prices and stores a new quote on every call (never cached). Pass its quote_id to a transfer within 60 seconds to lock the rate.
+         * @description Prices and stores a new quote on every call (never cached). Pass its quote_id to a transfer within 60 seconds to lock the rate; a quote serves one transfer.
          */
         get: operations["createQuote"];
         put?: never;
@@ -1432,7 +1432,7 @@ export interface components {
             source_currency: string;
             destination_currency: string;
             account_name: string;
-            /** @description A live quote of yours for this currency pair and amount (GET /v1/crossborder/rates) */
+            /** @description A live quote of yours for this currency pair and amount (GET /v1/crossborder/rates), not used by another transfer: a quote serves one transfer */
             quote_id?: string | null;
         };
         PaymentRequest: {
@@ -3020,7 +3020,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `DUPLICATE_REQUEST`: reference already used (`details` names the existing transaction); `INVALID_STATE`: a request with this `Idempotency-Key` is still in progress (retry after `Retry-After` seconds) */
+            /** @description `DUPLICATE_REQUEST`: reference already used (`details` names the existing transaction); `INVALID_STATE`: the quote_id was already used by another transfer (`details` names it); get a new rate; a request with this `Idempotency-Key` is still in progress (retry after `Retry-After` seconds) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import type { PaymentsEnv } from '../../config';
 import { Migration20261122000000_foundation } from './Migration20261122000000_foundation';
 import { Migration20261122010000_reference } from './Migration20261122010000_reference';
 import { Migration20261122020000_customers } from './Migration20261122020000_customers';
@@ -22,9 +23,15 @@ import { Migration20261201000000_webhook_event_types } from './Migration20261201
 import { Migration20261201020000_transaction_search } from './Migration20261201020000_transaction_search';
 import { Migration20261202001000_webhook_endpoint_capacity } from './Migration20261202001000_webhook_endpoint_capacity';
 import { Migration20261202034000_notification_cap } from './Migration20261202034000_notification_cap';
+import { deploymentStampMigration } from './Migration20261202010000_deployment_stamp';
+import { Migration20261202020000_single_use_quotes } from './Migration20261202020000_single_use_quotes';
+import { Migration20261202030000_idempotency_holder } from './Migration20261202030000_idempotency_holder';
 
-/** Every migration, in order (a timestamp must not be Luhn-valid: the card-data scan would flag its name in logs). Listed explicitly so the same list runs from TypeScript (tests) and compiled JS. */
-export const migrationsList: MigrationObject[] = [
+/**
+ * Every migration, in order (a timestamp must not be Luhn-valid: the card-data scan would flag its name in logs). Listed explicitly so the same list runs from TypeScript (tests) and compiled JS.
+ * `environment`: the migrating process's PAYMENTS_ENV, which the deployment stamp records (issue 34).
+ */
+export const migrationsFor = (environment: PaymentsEnv): MigrationObject[] => [
   { name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation },
   { name: 'Migration20261122010000_reference', class: Migration20261122010000_reference },
   { name: 'Migration20261122020000_customers', class: Migration20261122020000_customers },
@@ -47,5 +54,8 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261201000000_webhook_event_types', class: Migration20261201000000_webhook_event_types },
   { name: 'Migration20261201020000_transaction_search', class: Migration20261201020000_transaction_search },
   { name: 'Migration20261202001000_webhook_endpoint_capacity', class: Migration20261202001000_webhook_endpoint_capacity },
+  { name: 'Migration20261202010000_deployment_stamp', class: deploymentStampMigration(environment) },
+  { name: 'Migration20261202020000_single_use_quotes', class: Migration20261202020000_single_use_quotes },
+  { name: 'Migration20261202030000_idempotency_holder', class: Migration20261202030000_idempotency_holder },
   { name: 'Migration20261202034000_notification_cap', class: Migration20261202034000_notification_cap },
 ];

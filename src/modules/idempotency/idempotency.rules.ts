@@ -55,12 +55,13 @@ export type StoredKeyState = 'absent' | 'mismatch' | 'replay' | 'in_progress';
 /**
  * The rules, in order: a row older than the retention is absent (the key may be used afresh);
  * another request under the key is a mismatch (even if the first one's claim was abandoned);
- * a completed row is replayed; a claim older than the lock timeout was abandoned by a process
- * that died, and is taken over; otherwise the first request is still in flight.
+ * a completed row is replayed; a claim whose holder is gone (the instance that made it no longer
+ * heartbeats: killed, or restarted under a new id) or older than the lock timeout was abandoned by
+ * a process that died, and is taken over; otherwise the first request is still in flight.
  * The claim statement (idempotency.store.ts) takes a row over under the same conditions.
  */
 export function storedKeyState(
-  row: { fingerprint: string; createdAt: Date; completed: boolean },
+  row: { fingerprint: string; createdAt: Date; completed: boolean; holderGone?: boolean },
   fingerprint: string,
   now: Date,
   limits: IdempotencyLimits,
@@ -69,7 +70,7 @@ export function storedKeyState(
   if (age >= limits.retentionMs) return 'absent';
   if (row.fingerprint !== fingerprint) return 'mismatch';
   if (row.completed) return 'replay';
-  if (age >= limits.lockTimeoutMs) return 'absent';
+  if (age >= limits.lockTimeoutMs || row.holderGone === true) return 'absent';
   return 'in_progress';
 }
 

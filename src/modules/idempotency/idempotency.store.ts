@@ -30,22 +30,45 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 const PURGE_BATCH = 5000;
 
 /**
- * A new key is inserted as a claim. An existing row is taken over only when it has expired, or
- * when it is a claim abandoned past the lock timeout by a process that died (same request only):
- * the same conditions as storedKeyState. Otherwise nothing is written and nothing returned.
+ * Which instance holds a claim, and whether an instance is still alive: the job runner's heartbeats
+ * (`job_worker_instance`), which every instance of the service writes anyway (JobRunner).
  */
-const CLAIM = `
-  insert into idempotency_key as k (merchant_id, idempotency_key, fingerprint, claim_id, created_at)
-  values ($1, $2, $3, $4, $5)
+export interface InstanceLiveness {
+  /** This instance's id; undefined while it has none (before its job runner starts; a CLI). */
+  readonly instanceId: string | undefined;
+  /** An instance silent this long is dead. */
+  readonly deadAfterMs: number;
+  /** SQL: the instance `idSql` is not alive (no heartbeat within `secondsSql` seconds, or no row). */
+  instanceGoneSql(idSql: string, secondsSql: string): string;
+}
+
+/**
+ * A new key is inserted as a claim, with the instance that holds it: one statement, as before
+ * holders existed. An existing row is taken over only when it has expired, or when it is a claim
+ * (same request only) abandoned by a process that died: its holder no longer heartbeats, or it is
+ * past the lock timeout (a claim without a holder: made before holders were kept, or by an
+ * instance whose runner had not started). The same conditions as storedKeyState. Otherwise
+ * nothing is written and nothing returned. The holder's liveness is read only on a conflict (a
+ * retry of a known key), never for a new key.
+ */
+const claimSql = (gone: (idSql: string, secondsSql: string) => string) => `
+  insert into idempotency_key as k (merchant_id, idempotency_key, fingerprint, claim_id, created_at, holder)
+  values ($1, $2, $3, $4, $5, $8)
   on conflict (merchant_id, idempotency_key) do update
-    set fingerprint = excluded.fingerprint, claim_id = excluded.claim_id, created_at = excluded.created_at,
+    set fingerprint = excluded.fingerprint, claim_id = excluded.claim_id, created_at = excluded.created_at, holder = excluded.holder,
         completed_at = null, status_code = null, response_sealed = null
-    where k.created_at <= $6 or (k.completed_at is null and k.created_at <= $7 and k.fingerprint = excluded.fingerprint)
+    where k.created_at <= $6
+       or (k.completed_at is null and k.fingerprint = excluded.fingerprint
+           and (k.created_at <= $7 or (k.holder is not null and ${gone('k.holder', '$9::float8')})))
   returning claim_id`;
 
-const FIND = `
-  select fingerprint, created_at, completed_at is not null as completed, status_code, response_sealed
+const findSql = (gone: (idSql: string, secondsSql: string) => string) => `
+  select fingerprint, created_at, completed_at is not null as completed, status_code, response_sealed,
+         (holder is not null and ${gone('holder', '$3::float8')}) as holder_gone
     from idempotency_key where merchant_id = $1 and idempotency_key = $2`;
+
+/** Without liveness (a store outside a running service): no holder is ever gone; the lock timeout decides. (Names the parameter, which the statement still sends.) */
+const NEVER_GONE = (_idSql: string, secondsSql: string) => `(${secondsSql} < 0)`;
 
 /** Only the claim's own holder completes or releases it: a slow request whose claim was taken over changes nothing. */
 const COMPLETE = `
@@ -68,6 +91,7 @@ interface StoredRow {
   completed: boolean;
   status_code: number | null;
   response_sealed: string | null;
+  holder_gone: boolean;
 }
 
 /** What IdempotencyStore is built with (the composition root passes it). */
@@ -79,6 +103,8 @@ export interface IdempotencyStoreDeps {
   fingerprintKey: Buffer;
   limits: IdempotencyLimits;
   logger: Logger;
+  /** Which instance this is and whether another is alive (the job runner); without it, only the lock timeout frees a claim. */
+  instances?: InstanceLiveness;
 }
 
 /**
@@ -87,7 +113,19 @@ export interface IdempotencyStoreDeps {
  * and its completion one more; a retry of a known key reads its row once.
  */
 export class IdempotencyStore {
-  constructor(private readonly deps: IdempotencyStoreDeps) {}
+  private readonly claimStatement: string;
+  private readonly findStatement: string;
+
+  constructor(private readonly deps: IdempotencyStoreDeps) {
+    const gone = deps.instances ? deps.instances.instanceGoneSql.bind(deps.instances) : NEVER_GONE;
+    this.claimStatement = claimSql(gone);
+    this.findStatement = findSql(gone);
+  }
+
+  /** Seconds of silence after which a claim's holder counts as dead. */
+  private get deadAfterS(): number {
+    return (this.deps.instances?.deadAfterMs ?? this.deps.limits.lockTimeoutMs) / 1000;
+  }
 
   /** How long answers are kept, and when a claim in flight is taken to be a dead process's. */
   get limits(): IdempotencyLimits {
@@ -105,14 +143,29 @@ export class IdempotencyStore {
       const now = this.deps.clock.now();
       const claimId = randomUUID();
       const claimed = await this.deps.sql.query(
-        CLAIM,
-        [merchantId, key, fingerprint, claimId, now, this.before(now, this.deps.limits.retentionMs), this.before(now, this.deps.limits.lockTimeoutMs)],
+        this.claimStatement,
+        [
+          merchantId,
+          key,
+          fingerprint,
+          claimId,
+          now,
+          this.before(now, this.deps.limits.retentionMs),
+          this.before(now, this.deps.limits.lockTimeoutMs),
+          this.deps.instances?.instanceId ?? null,
+          this.deadAfterS,
+        ],
         'idempotency_claim',
       );
       if (claimed.length === 1) return { outcome: 'claimed', claim: { merchantId, key, claimId } };
-      const [row] = await this.deps.sql.query<StoredRow>(FIND, [merchantId, key], 'idempotency_find');
+      const [row] = await this.deps.sql.query<StoredRow>(this.findStatement, [merchantId, key, this.deadAfterS], 'idempotency_find');
       if (!row) continue;
-      const state = storedKeyState({ fingerprint: row.fingerprint, createdAt: row.created_at, completed: row.completed }, fingerprint, now, this.deps.limits);
+      const state = storedKeyState(
+        { fingerprint: row.fingerprint, createdAt: row.created_at, completed: row.completed, holderGone: row.holder_gone },
+        fingerprint,
+        now,
+        this.deps.limits,
+      );
       if (state === 'absent') continue;
       if (state !== 'replay') return { outcome: state };
       try {

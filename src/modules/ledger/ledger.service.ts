@@ -4,10 +4,10 @@ import { Params, type Sql } from '../../db/sql';
 import { publishAfterCommit } from '../../events/merchant-events';
 import { Topic, type PubSub } from '../../events/pubsub';
 import type { Clock } from '../../shared/clock';
-import { AppError } from '../../shared/errors';
+import { AppError, type ErrorDetail } from '../../shared/errors';
 import { currencyField, referenceField, requiredText, timestampField, upperCased } from '../../shared/fields';
 import type { Logger } from '../../shared/logger';
-import { Decimal, parseAmount } from '../../shared/money';
+import { Decimal, parseAmount, parseSignedAmount } from '../../shared/money';
 import { UUID_ID, decodeCursor, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { parseInput, type Command } from '../../shared/validation';
 import {
@@ -281,25 +281,44 @@ export class LedgerService {
   async adjust(merchantId: string, command: AdjustmentCommand): Promise<{ balance: Balance; posted: boolean }> {
     const body = parseInput(adjustmentSchema, command);
     if (!UUID_ID.test(merchantId)) throw AppError.notFound('Merchant');
-    const raw = typeof body.amount === 'string' ? body.amount.trim() : body.amount;
-    const negative = typeof raw === 'string' ? raw.startsWith('-') : typeof raw === 'number' && raw < 0;
-    const magnitude = parseAmount(
-      typeof raw === 'string' && negative ? raw.slice(1) : typeof raw === 'number' ? Math.abs(raw) : raw,
-      this.minorUnit(body.currency),
-    );
+    const amount = parseSignedAmount(body.amount, this.minorUnit(body.currency));
     const [merchant] = await this.deps.sql.query('select 1 from merchant where id = $1', [merchantId]);
     if (!merchant) throw AppError.notFound('Merchant');
-    const entry = this.funding(
-      merchantId,
-      body.currency,
-      negative ? magnitude.negated() : magnitude,
-      `adjustment:${merchantId}:${body.reference}`,
-      'adjustment',
-      body.reason,
-      body.reference,
-    );
+    const key = `adjustment:${merchantId}:${body.reference}`;
+    const entry = this.funding(merchantId, body.currency, amount, key, 'adjustment', body.reason, body.reference);
     const posted = await this.post([entry]);
+    // Posted before under this reference: the same adjustment again (a retry) changes nothing; another one is refused.
+    if (!posted) await this.assertSameAdjustment(key, body.reference, body.currency, amount);
     return { balance: await this.balance(merchantId, body.currency), posted };
+  }
+
+  /**
+   * The adjustment posted under `key` moved `amount` (signed) in `currency`; otherwise the reference is
+   * being reused for another adjustment: 409 DUPLICATE_REQUEST saying what differs, nothing posted.
+   */
+  private async assertSameAdjustment(key: string, reference: string, currency: string, amount: Decimal): Promise<void> {
+    const [first] = await this.deps.sql.query<{ currency: string; amount: string }>(
+      `select bt.currency, bt.amount from ledger_entry e join balance_transaction bt on bt.entry_id = e.id where e.key = $1`,
+      [key],
+    );
+    if (!first) return;
+    const firstCurrency = first.currency.trim();
+    const firstAmount = new Decimal(first.amount);
+    const differences: ErrorDetail[] = [];
+    if (firstCurrency !== currency)
+      differences.push({ field: 'currency', issue: `is ${currency}; the adjustment posted under this reference is in ${firstCurrency}` });
+    if (!firstAmount.eq(amount)) {
+      const what = firstAmount.isNegative() !== amount.isNegative() ? (firstAmount.isNegative() ? 'a debit' : 'a credit') : 'an adjustment';
+      differences.push({ field: 'amount', issue: `is ${amount.toFixed()}; the adjustment posted under this reference is ${what} of ${firstAmount.toFixed()}` });
+    }
+    if (differences.length === 0) return;
+    throw new AppError(
+      'DUPLICATE_REQUEST',
+      `An adjustment with reference ${reference} was already posted with a different ${differences.map((d) => d.field).join(' and ')} (${differences
+        .map((d) => `${d.field} ${d.issue}`)
+        .join('; ')}); nothing was posted. Use a new reference for a new adjustment`,
+      differences,
+    );
   }
 
   private currencyList?: string[];

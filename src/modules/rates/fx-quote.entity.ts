@@ -36,4 +36,8 @@ export class FxQuote {
 
   @Property({ type: 'datetime' })
   expiresAt!: Date;
+
+  /** The transaction that consumed it (a quote locks its rate for one transfer), set by that transaction's insert. */
+  @Property({ type: 'uuid', nullable: true })
+  usedBy?: string | null = null;
 }

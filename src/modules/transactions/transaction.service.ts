@@ -164,16 +164,16 @@ export class TransactionService {
     }
     // A kind that holds money at initiation (a transfer's reservation) posts it in the insert's statement.
     const ledger = handler.ledger(txn);
-    if ((await this.onMerchantBalance(txn, ledger, () => this.deps.store.insert(txn, ledger))) === 'parent_claim_refused') {
-      throw AppError.invalidField('amount', 'is more than what is left of the payment to refund');
-    }
+    const inserted = await this.onMerchantBalance(txn, ledger, () => this.deps.store.insert(txn, ledger));
+    if (inserted === 'parent_claim_refused') throw AppError.invalidField('amount', 'is more than what is left of the payment to refund');
+    if (inserted === 'quote_used') throw await this.quoteUsed(txn.quoteId!);
     let answer: ProviderAnswer;
     try {
       answer = await handler.callProvider(txn, txn.id, transient);
     } catch (err) {
       if (err instanceof AppError) {
         // A definite refusal: nothing was started, so nothing is kept, the reference stays free, and what was held goes back.
-        await this.deps.store.deleteInitiating(txn.id, handler.ledger({ ...txn, status: 'failed' }));
+        await this.deps.store.deleteInitiating(txn.id, handler.ledger({ ...txn, status: 'failed' }), txn.quoteId);
         throw err;
       }
       // The error itself, so the logger's error serializer can cut any card number a provider's message quotes.
@@ -186,6 +186,19 @@ export class TransactionService {
     this.deps.faults.hit('crash-after-provider-call');
     // The record of the kind `fields` gave (a row never changes kind).
     return ((await this.recordAnswer(txn, answer, 'initiated')) ?? (await this.reload(txn.id))) as TransactionOf<F['kind']>;
+  }
+
+  /** A locked quote serves one transfer (issue 34): 409 INVALID_STATE on the quote, naming the transfer that used it. */
+  private async quoteUsed(quoteId: string): Promise<AppError> {
+    const user = await this.deps.store.quoteUser(quoteId);
+    const details = [
+      { field: 'quoteId', issue: `was already used${user ? ` by transfer ${user}` : ''}; a quote locks its rate for one transfer: get a new rate` },
+    ];
+    return new AppError(
+      'INVALID_STATE',
+      `This quote was already used${user ? ` by transfer ${user}` : ''}; a quote locks its rate for one transfer: get a new rate`,
+      details,
+    );
   }
 
   /** Reconciliation job: finishes a transaction whose creation a crash cut short, asking the provider again with the same key. */

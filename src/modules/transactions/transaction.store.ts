@@ -136,7 +136,7 @@ export interface StatusChange {
 }
 
 /** Whether an insert happened, and why not when it did not. */
-export type InsertOutcome = 'inserted' | 'parent_claim_refused';
+export type InsertOutcome = 'inserted' | 'parent_claim_refused' | 'quote_used';
 
 /**
  * Every statement on the `transaction` and `transaction_event` tables. Each
@@ -166,9 +166,22 @@ export class TransactionStore {
     const values = FIELDS.map((f) => `${params.p(this.rows.toDatabase(f, txn[f]))}${f === 'bankInfo' ? '::jsonb' : ''}`).join(', ');
     const ctes: string[] = [];
     const claim = ledger.parentClaim;
-    if (claim) ctes.push(parentClaimSql(params, claim.parentId, claim.amount, txn.merchantId));
+    const guards: string[] = [];
+    if (claim) {
+      ctes.push(parentClaimSql(params, claim.parentId, claim.amount, txn.merchantId));
+      guards.push('parent_claim');
+    }
+    // A locked quote serves one transaction: consumed here, in the insert's own statement, only while unused. Of two
+    // inserts racing on one quote, the second waits for the first's row lock, then finds it used and inserts nothing.
+    if (txn.quoteId) {
+      ctes.push(
+        `quote_claim as (update fx_quote set used_by = ${params.p(txn.id)}::uuid
+           where id = ${params.p(txn.quoteId)} and merchant_id = ${params.p(txn.merchantId)}::uuid and used_by is null returning id)`,
+      );
+      guards.push('quote_claim');
+    }
     ctes.push(
-      `inserted as (insert into "transaction" (${INSERT_COLUMNS}) select ${values} ${claim ? 'from parent_claim' : ''} returning id)`,
+      `inserted as (insert into "transaction" (${INSERT_COLUMNS}) select ${values} ${guards.length > 0 ? `from ${guards.join(', ')}` : ''} returning id)`,
       `initiation as (insert into transaction_initiation (transaction_id, created_at) select id, now() from inserted)`,
       ...postingsSql(params, ledger.postings, 'inserted', 'ledger').ctes,
     );
@@ -178,18 +191,36 @@ export class TransactionStore {
         `with ${ctes.join(',\n')} select (select count(*) from inserted) as inserted`,
         params.values,
       );
-      return Number(row?.inserted) === 1 ? 'inserted' : 'parent_claim_refused';
+      if (Number(row?.inserted) === 1) return 'inserted';
+      if (!txn.quoteId) return 'parent_claim_refused';
+      // The quote was used. By this very request, retried under the same reference: that answers as before.
+      await this.assertReferenceFree(txn);
+      return 'quote_used';
     } catch (err) {
       if (isOverdraft(err)) throw insufficientFunds(ledger.postings[0]?.lines[0]?.currency ?? txn.currency ?? '');
       if (uniqueViolation(err) === 'transaction_merchant_external_reference_unique') {
-        const [existing] = await this.sql.query<{ reference: string }>(
-          'select reference from "transaction" where merchant_id = $1 and external_reference = $2',
-          [txn.merchantId, txn.externalReference],
-        );
-        throw duplicateReference(txn.externalReference, existing?.reference);
+        await this.assertReferenceFree(txn);
+        throw duplicateReference(txn.externalReference, undefined);
       }
       throw err;
     }
+  }
+
+  /** DUPLICATE_REQUEST naming the transaction that holds the merchant's reference, if one does. */
+  private async assertReferenceFree(txn: Transaction): Promise<void> {
+    const [existing] = await this.sql.query<{ reference: string }>('select reference from "transaction" where merchant_id = $1 and external_reference = $2', [
+      txn.merchantId,
+      txn.externalReference,
+    ]);
+    if (existing) throw duplicateReference(txn.externalReference, existing.reference);
+  }
+
+  /** The service's reference of the transaction that consumed a quote (null when none has, or it is gone). */
+  async quoteUser(quoteId: string): Promise<string | null> {
+    const [row] = await this.sql.query<{ reference: string }>('select t.reference from fx_quote q join "transaction" t on t.id = q.used_by where q.id = $1', [
+      quoteId,
+    ]);
+    return row?.reference ?? null;
   }
 
   /** By the service's reference or the merchant's own; the service's wins when both match. One statement. */
@@ -250,14 +281,16 @@ export class TransactionStore {
 
   /**
    * Removes a row whose initiation the provider refused outright (nothing was started), with
-   * what its insert posted given back (`ledger`: its kind's effect for a failure) in the same statement.
+   * what its insert posted given back (`ledger`: its kind's effect for a failure) in the same statement,
+   * and the quote it consumed (`quoteId`) free again: nothing was created with it.
    */
-  async deleteInitiating(id: string, ledger: LedgerEffect = NO_LEDGER_EFFECT): Promise<void> {
+  async deleteInitiating(id: string, ledger: LedgerEffect = NO_LEDGER_EFFECT, quoteId: string | null = null): Promise<void> {
     const params = new Params();
     const ctes = [
       `removed as (delete from "transaction" where id = ${params.p(id)} and status = 'initiating' returning id)`,
       `initiation_done as (delete from transaction_initiation where transaction_id in (select id from removed))`,
     ];
+    if (quoteId) ctes.push(`quote_freed as (update fx_quote set used_by = null where id = ${params.p(quoteId)} and used_by in (select id from removed))`);
     if (ledger.parentClaim) ctes.push(parentClaimSql(params, ledger.parentClaim.parentId, ledger.parentClaim.amount, null, 'removed'));
     ctes.push(...postingsSql(params, ledger.postings, 'removed', 'ledger').ctes);
     await this.sql.query(`with ${ctes.join(',\n')} select count(*) from removed`, params.values);

@@ -60,7 +60,7 @@ const adjustBalance = operation({
   access: 'admin',
   summary: 'Post an adjustment to a merchant’s available balance',
   description:
-    'Against the external-funds account, with its reason; shown in the merchant’s statement as `adjustment`. A negative amount debits (never below zero). The same reference posts once (200 then, 201 the first time).',
+    'Against the external-funds account, with its reason; shown in the merchant’s statement as `adjustment`. A negative amount debits (never below zero). The same reference posts once: 201 the first time, 200 when it comes again with the same currency and amount, 409 DUPLICATE_REQUEST (saying what differs, nothing posted) with another.',
   params: { merchantId: 'The merchant’s id' },
   body: {
     name: 'AdjustmentRequest',
@@ -69,7 +69,11 @@ const adjustBalance = operation({
   },
   fields: { amount: { required: true, schema: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' }, description: 'Signed' } },
   ok: { status: 201, message: 'Adjustment posted', data: BalanceRecord },
-  errors: { NOT_FOUND: 'no merchant has this id', INSUFFICIENT_FUNDS: 'a debit the available balance cannot cover' },
+  errors: {
+    NOT_FOUND: 'no merchant has this id',
+    INSUFFICIENT_FUNDS: 'a debit the available balance cannot cover',
+    DUPLICATE_REQUEST: 'the reference was used for an adjustment of another currency or amount',
+  },
 });
 
 const setMerchantFee = operation({
@@ -131,7 +135,8 @@ export async function adminRoutes(
     return enableMerchant.send(reply, serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant), { admin: true }));
   });
 
-  // The books (docs/ledger.md): an adjustment against the external-funds account, with its reason; the same reference posts once.
+  // The books (docs/ledger.md): an adjustment against the external-funds account, with its reason; the same reference posts once
+  // (a retry of the same adjustment is 200; another adjustment under it is 409, from the service).
   app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/adjustments', adjustBalance.route, async (request, reply) => {
     const { balance, posted } = await services.ledger.adjust(parseUuid(request.params.merchantId, 'merchantId'), fromRest(request.body));
     return adjustBalance.send(

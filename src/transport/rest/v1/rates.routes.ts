@@ -15,7 +15,8 @@ const createQuote = operation({
   tag: 'Rates',
   access: 'bearer',
   summary: 'Get an exchange rate quote',
-  description: 'Prices and stores a new quote on every call (never cached). Pass its quote_id to a transfer within 60 seconds to lock the rate.',
+  description:
+    'Prices and stores a new quote on every call (never cached). Pass its quote_id to a transfer within 60 seconds to lock the rate; a quote serves one transfer.',
   query: quoteRequestSchema,
   fields: { amount: { required: true, schema: AMOUNT_QUERY, description: 'The amount in source_currency, within its minor-unit decimals' } },
   ok: { message: 'Rate quote created', data: QuoteRecord, noStore: true },

@@ -123,10 +123,13 @@ const initiateTransfer = operation({
     customer_uuid: { description: 'A customer of yours whose overall_kyc_status is approved' },
     channel_id: { description: 'A `withdrawal` channel of country_code with the same account_type' },
     account_number: { description: ACCOUNT_NUMBER },
-    quote_id: { description: 'A live quote of yours for this currency pair and amount (GET /v1/crossborder/rates)' },
+    quote_id: {
+      description:
+        'A live quote of yours for this currency pair and amount (GET /v1/crossborder/rates), not used by another transfer: a quote serves one transfer',
+    },
   },
   ok: { message: 'Transfer initiated; the final status comes by webhook or the status endpoint', data: TransferInitiationRecord },
-  errors: CROSS_BORDER_ERRORS,
+  errors: { ...CROSS_BORDER_ERRORS, INVALID_STATE: 'the quote_id was already used by another transfer (`details` names it); get a new rate' },
 });
 
 const listTransactions = operation({
