@@ -221,7 +221,7 @@ describe('the statement CSV', () => {
     expect(statementCsv(statement('ADJ-1')).split('\r\n')).toEqual([
       'row,id,type,currency,amount,fee,net,balance_after,source_reference,created_at',
       'opening_balance,,,NGN,,,,100.00,,2026-11-25T12:00:00.000Z',
-      'entry,b1,adjustment,NGN,-2.50,0.00,-2.50,97.50,ADJ-1,2026-11-25T12:00:00.000Z',
+      'entry,b1,adjustment,NGN,-2.50,0.00,-2.50,97.50,"ADJ-1",2026-11-25T12:00:00.000Z',
       'closing_balance,,,NGN,,,,97.50,,2026-11-26T00:00:00.000Z',
       'total,1,adjustment,NGN,-2.50,0.00,-2.50,,,',
       '',
@@ -229,8 +229,10 @@ describe('the statement CSV', () => {
   });
 
   it('a reference a spreadsheet would run as a formula is written as text', () => {
-    expect(statementCsv(statement('=HYPERLINK(1)')).split('\r\n')[2]).toContain(`,'=HYPERLINK(1),`);
-    expect(statementCsv(statement('-1+2')).split('\r\n')[2]).toContain(`,'-1+2,`);
+    expect(statementCsv(statement('=HYPERLINK(1)')).split('\r\n')[2]).toContain(`,"'=HYPERLINK(1)",`);
+    expect(statementCsv(statement('-1+2')).split('\r\n')[2]).toContain(`,"'-1+2",`);
     expect(statementCsv(statement('a,"b"')).split('\r\n')[2]).toContain(`,"a,""b""",`);
+    // A piece after a separator of another locale (`;`, Excel's in much of Europe) that starts a formula is guarded too.
+    expect(statementCsv(statement('Ann;=2+3; Lee')).split('\r\n')[2]).toContain(`,"Ann;'=2+3; Lee",`);
   });
 });

@@ -401,7 +401,7 @@ export interface paths {
         };
         /**
          * Every transaction the filters match, as a CSV file
-         * @description The list’s filters and search, without paging: every matching transaction, newest first, streamed as it is read. RFC 4180 (CRLF, quoted where needed); amounts as decimal strings with the currency’s decimals and a currency column (a transfer’s amount is what you send, its fee in the same currency); times ISO 8601 in UTC; a text cell a spreadsheet would read as a formula (starting with = + - @) is prefixed with `'`. Columns: `created_at`, `reference`, `external_reference`, `type`, `status`, `amount`, `currency`, `fee`, `destination_amount`, `destination_currency`, `customer_name`, `customer_email`, `customer_uuid`, `failure_reason`, `completed_at`.
+         * @description The list’s filters and search, without paging: every matching transaction, newest first, streamed as it is read. RFC 4180 (CRLF, quoted where needed); amounts as decimal strings with the currency’s decimals and a currency column (a transfer’s amount is what you send, its fee in the same currency); times ISO 8601 in UTC. A text cell is quoted when it holds a separator (`,` `;` tab), a quote, a line break or a formula character (= + - @); it, and each `,`/`;`/tab-separated piece of it, that would start a formula is prefixed with `'`, whatever separator a spreadsheet opens the file with; amounts stay bare numbers. Columns: `created_at`, `reference`, `external_reference`, `type`, `status`, `amount`, `currency`, `fee`, `destination_amount`, `destination_currency`, `customer_name`, `customer_email`, `customer_uuid`, `failure_reason`, `completed_at`.
          */
         get: operations["exportTransactions"];
         put?: never;

@@ -153,8 +153,9 @@ const exportTransactions = operation({
   description:
     'The list’s filters and search, without paging: every matching transaction, newest first, streamed as it is read. RFC 4180 (CRLF, ' +
     'quoted where needed); amounts as decimal strings with the currency’s decimals and a currency column (a transfer’s amount is what ' +
-    'you send, its fee in the same currency); times ISO 8601 in UTC; a text cell a spreadsheet would read as a formula (starting with ' +
-    "= + - @) is prefixed with `'`. Columns: " +
+    'you send, its fee in the same currency); times ISO 8601 in UTC. A text cell is quoted when it holds a separator (`,` `;` tab), a ' +
+    'quote, a line break or a formula character (= + - @); it, and each `,`/`;`/tab-separated piece of it, that would start a formula ' +
+    "is prefixed with `'`, whatever separator a spreadsheet opens the file with; amounts stay bare numbers. Columns: " +
     TRANSACTION_CSV_COLUMNS.map((c) => `\`${c}\``).join(', ') +
     '.',
   query: transactionExportSchema,
