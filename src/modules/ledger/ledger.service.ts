@@ -202,6 +202,10 @@ export class LedgerService {
   /** Every balance transaction of [from, to) in posting order, with the balance before and after. */
   async statement(merchantId: string, query: StatementQuery): Promise<Statement> {
     const { currency, from, to } = parseInput(statementSchema, query, 'query');
+    const minorUnit = this.deps.minorUnitOf(currency);
+    if (minorUnit === undefined || !this.currencies().includes(currency)) {
+      throw AppError.invalidFields([{ field: 'currency', issue: 'is not a supported currency' }], 'query');
+    }
     if (to <= from) throw AppError.invalidFields([{ field: 'to', issue: 'must be after from' }], 'query');
     const [opening] = await this.deps.sql.query<{ balance: string }>(
       `select balance_after as balance from balance_transaction
@@ -234,7 +238,7 @@ export class LedgerService {
       );
       throw new AppError('SERVER_ERROR', 'The statement could not be produced; the books are being checked');
     }
-    return { currency, minorUnit: this.deps.minorUnitOf(currency) ?? 2, from, to, openingBalance, closingBalance, entries, totals: [...totals.values()] };
+    return { currency, minorUnit, from, to, openingBalance, closingBalance, entries, totals: [...totals.values()] };
   }
 
   /**
