@@ -13,6 +13,8 @@ const config = (overrides: Partial<RateLimitConfig> = {}): RateLimitConfig => ({
   tokenIpFailures: 0,
   admin: 2,
   graphqlCostUnit: 50,
+  streamRowsPerPoint: 100,
+  streamsPerMerchant: 2,
   ...overrides,
 });
 const logger = pino({ level: 'silent' });

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toPublicError } from '../../shared/errors';
 import { RateLimitedError, rateLimitHeaders } from '../rate-limits';
+import { StreamsBusyError } from '../stream-slots';
 import { errorBody } from './envelope';
 import { describePath } from './request-path';
 
@@ -73,6 +74,7 @@ export function registerRestErrorHandling(app: FastifyInstance, bodyLimit: numbe
     const publicError = appError ?? toPublicError(err);
     if (publicError.code === 'INVALID_TOKEN') reply.header('www-authenticate', 'Bearer error="invalid_token"');
     if (publicError instanceof RateLimitedError) reply.headers(rateLimitHeaders(publicError.state, true));
+    if (publicError instanceof StreamsBusyError) reply.header('retry-after', String(publicError.retryAfterS));
     // GraphQL clients expect GraphQL's shape even when the body never reached Apollo.
     if (request.url.startsWith('/graphql')) {
       return reply.code(publicError.httpStatus).send({
