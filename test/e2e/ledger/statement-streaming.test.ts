@@ -165,6 +165,8 @@ describe('statements stream (in process)', () => {
   });
 
   it('a third statement or export of the same merchant while two stream is 429 with Retry-After; others are not held up; a slot frees when its client goes', async () => {
+    // Refused statements give their slot back: three 400s in a row leave both slots free.
+    for (let i = 0; i < 3; i++) expect((await request(app.url, 'GET', statementPath('XXX'), { token: big.token })).status).toBe(400);
     const held = [await open(app.url, statementPath(), big.token, JSON_ACCEPT), await open(app.url, statementPath(), big.token)];
     expect(held.map((h) => h.res.statusCode)).toEqual([200, 200]);
     const third = await request(app.url, 'GET', statementPath(), { token: big.token });
