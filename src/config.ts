@@ -138,6 +138,8 @@ const envSchema = z.object({
       .optional(),
   ),
   RATE_LIMIT_GRAPHQL_COST_UNIT: intWithDefault(50, 1),
+  RATE_LIMIT_STREAM_ROWS_PER_POINT: intWithDefault(100, 1),
+  RATE_LIMIT_STREAMS_PER_MERCHANT: intWithDefault(2, 1),
   /** Routing rules over the reference table: `GH/momo/MTN/collection=mtn_momo;KE/momo/MPESA/transfer=mpesa,sandbox` (docs/providers.md). */
   PROVIDER_ROUTES: z.preprocess(emptyToUndefined, z.string().default('')),
   PROVIDER_TIMEOUT_MS: intWithDefault(8_000, 100),
@@ -161,7 +163,8 @@ export type PaymentsEnv = (typeof PAYMENTS_ENVS)[number];
 
 /**
  * The budgets, each counted in a fixed window of `windowS` seconds:
- * - merchant: every authenticated REST request (1 point) and GraphQL operation (its cost, in units);
+ * - merchant: every authenticated REST request (1 point) and GraphQL operation (its cost, in units); a statement or
+ *   the transaction export also costs a point per `streamRowsPerPoint` rows it holds (at most half the budget);
  * - tokenIp: every attempt at /v1/oauth/token and /v1/oauth/revoke, by address, before the body is read;
  * - tokenFailures: failed attempts (wrong secret, unknown client, bad refresh token) by client_id and
  *   address: spent, that address is refused for that client_id, and for no other address;
@@ -188,6 +191,10 @@ export interface RateLimitConfig {
   adminFailures: number;
   /** GraphQL cost per point of the merchant budget: an operation costing up to this counts as one request. */
   graphqlCostUnit: number;
+  /** Rows of a streamed file (a statement, the transaction export) per point of the merchant budget, charged before the first byte. */
+  streamRowsPerPoint: number;
+  /** Statements and exports one merchant may have streaming at once (across instances with Redis); one more is 429. */
+  streamsPerMerchant: number;
 }
 
 /** MTN MoMo Open API: one target environment (a country, or `sandbox`), with the products configured. */
@@ -536,6 +543,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       admin: e.RATE_LIMIT_ADMIN,
       adminFailures: e.RATE_LIMIT_ADMIN_FAILURES,
       graphqlCostUnit: e.RATE_LIMIT_GRAPHQL_COST_UNIT,
+      streamRowsPerPoint: e.RATE_LIMIT_STREAM_ROWS_PER_POINT,
+      streamsPerMerchant: e.RATE_LIMIT_STREAMS_PER_MERCHANT,
     },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     connectors: {

@@ -3,6 +3,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { AppError } from '../shared/errors';
 import type { RateLimitConfig } from '../config';
 import type { Logger } from '../shared/logger';
+import { StreamSlots } from './stream-slots';
 
 export type Budget = 'merchant' | 'tokenClient' | 'tokenIp' | 'tokenFailures' | 'tokenIpFailures' | 'admin' | 'adminFailures';
 const BUDGETS: Budget[] = ['merchant', 'tokenClient', 'tokenIp', 'tokenFailures', 'tokenIpFailures', 'admin', 'adminFailures'];
@@ -77,6 +78,8 @@ export class RateLimits {
   private readonly refills = new Map<string, Promise<void>>();
   /** The client_ids whose failure ceiling was logged as spent, and until when (one line per window). */
   private readonly attacksLogged = new Map<string, number>();
+  /** Statements and exports streaming per merchant (shared through the same Redis). */
+  readonly streams: StreamSlots;
 
   constructor(
     readonly config: RateLimitConfig,
@@ -88,6 +91,7 @@ export class RateLimits {
       this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
       this.redis.on('error', (err) => logger.debug({ err: err.message }, 'rate limit store: redis error'));
     }
+    this.streams = new StreamSlots(config.streamsPerMerchant, this.redis, logger, config.prefix);
     for (const budget of BUDGETS) {
       const points = config[budget];
       if (points <= 0) continue;
@@ -121,6 +125,22 @@ export class RateLimits {
   /** Points a GraphQL operation of this cost takes from the merchant budget (at least one). */
   graphqlPoints(cost: number): number {
     return Math.max(1, Math.ceil(cost / this.config.graphqlCostUnit));
+  }
+
+  /**
+   * What a streamed file (a statement, the transaction export) costs on top of its request: a point
+   * per `streamRowsPerPoint` rows, at most half the merchant budget, so that the largest file can
+   * still be had once a window.
+   */
+  streamPoints(rows: number): number {
+    const most = Math.max(1, Math.floor(this.config.merchant / 2));
+    return Math.min(most, Math.ceil(rows / this.config.streamRowsPerPoint));
+  }
+
+  /** Charges a streamed file's rows to the merchant budget (nothing for an empty one); throws RateLimitedError when it does not fit. */
+  async chargeStream(merchantId: string, rows: number): Promise<RateLimitState | undefined> {
+    const points = this.streamPoints(rows);
+    return points > 0 ? this.consume('merchant', merchantId, points) : undefined;
   }
 
   /**

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { feeFor, parseFeeDefaults } from '../../src/modules/ledger/fee-schedule';
 import { isBalanced, merchantAccount, move, posting, type Posting } from '../../src/modules/ledger/ledger.model';
 import { statementCsv } from '../../src/modules/ledger/ledger.serializer';
-import type { Statement } from '../../src/modules/ledger/ledger.service';
+import type { BalanceTransaction, Statement } from '../../src/modules/ledger/ledger.service';
 import { moneyInLedger, moneyInLegs, moneyOutLedger, moneyOutLegs } from '../../src/modules/transactions/transaction.ledger';
 import { BLANK, type TransactionColumns, type TransactionOf, type TransferTransaction } from '../../src/modules/transactions/transaction.record';
 import type { TransactionKind, TransactionStatus } from '../../src/modules/transactions/transaction.state';
@@ -211,26 +211,46 @@ describe('the statement CSV', () => {
     to: new Date('2026-11-26T00:00:00Z'),
     openingBalance: D('100'),
     closingBalance: D('97.5'),
-    entries: [
-      { id: 'b1', type: 'adjustment', currency: 'NGN', amount: D('-2.5'), fee: D(0), net: D('-2.5'), balanceAfter: D('97.5'), sourceReference, createdAt: NOW },
-    ],
+    entryCount: 1,
+    entries: (async function* () {
+      yield [
+        {
+          id: 'b1',
+          type: 'adjustment',
+          currency: 'NGN',
+          amount: D('-2.5'),
+          fee: D(0),
+          net: D('-2.5'),
+          balanceAfter: D('97.5'),
+          sourceReference,
+          createdAt: NOW,
+        },
+      ] satisfies BalanceTransaction[];
+    })(),
     totals: [{ type: 'adjustment', count: 1, amount: D('-2.5'), fee: D(0), net: D('-2.5') }],
   });
+  const csvOf = async (s: Statement) => {
+    let text = '';
+    for await (const chunk of statementCsv(s)) text += chunk;
+    return text;
+  };
 
-  it('writes every amount with the currency’s decimals, opening and closing rows, and totals', () => {
-    expect(statementCsv(statement('ADJ-1')).split('\r\n')).toEqual([
+  it('writes every amount with the currency’s decimals, opening and closing rows, and totals', async () => {
+    expect((await csvOf(statement('ADJ-1'))).split('\r\n')).toEqual([
       'row,id,type,currency,amount,fee,net,balance_after,source_reference,created_at',
       'opening_balance,,,NGN,,,,100.00,,2026-11-25T12:00:00.000Z',
-      'entry,b1,adjustment,NGN,-2.50,0.00,-2.50,97.50,ADJ-1,2026-11-25T12:00:00.000Z',
+      'entry,b1,adjustment,NGN,-2.50,0.00,-2.50,97.50,"ADJ-1",2026-11-25T12:00:00.000Z',
       'closing_balance,,,NGN,,,,97.50,,2026-11-26T00:00:00.000Z',
       'total,1,adjustment,NGN,-2.50,0.00,-2.50,,,',
       '',
     ]);
   });
 
-  it('a reference a spreadsheet would run as a formula is written as text', () => {
-    expect(statementCsv(statement('=HYPERLINK(1)')).split('\r\n')[2]).toContain(`,'=HYPERLINK(1),`);
-    expect(statementCsv(statement('-1+2')).split('\r\n')[2]).toContain(`,'-1+2,`);
-    expect(statementCsv(statement('a,"b"')).split('\r\n')[2]).toContain(`,"a,""b""",`);
+  it('a reference a spreadsheet would run as a formula is written as text', async () => {
+    expect((await csvOf(statement('=HYPERLINK(1)'))).split('\r\n')[2]).toContain(`,"'=HYPERLINK(1)",`);
+    expect((await csvOf(statement('-1+2'))).split('\r\n')[2]).toContain(`,"'-1+2",`);
+    expect((await csvOf(statement('a,"b"'))).split('\r\n')[2]).toContain(`,"a,""b""",`);
+    // A piece after a separator of another locale (`;`, Excel's in much of Europe) that starts a formula is guarded too.
+    expect((await csvOf(statement('Ann;=2+3; Lee'))).split('\r\n')[2]).toContain(`,"Ann;'=2+3; Lee",`);
   });
 });

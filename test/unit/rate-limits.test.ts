@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import pino from 'pino';
 import type { RateLimitConfig } from '../../src/config';
 import { RateLimitedError, RateLimits, rateLimitHeaders } from '../../src/transport/rate-limits';
+import { StreamsBusyError } from '../../src/transport/stream-slots';
 
 const config = (overrides: Partial<RateLimitConfig> = {}): RateLimitConfig => ({
   windowS: 60,
@@ -15,6 +16,8 @@ const config = (overrides: Partial<RateLimitConfig> = {}): RateLimitConfig => ({
   admin: 2,
   adminFailures: 2,
   graphqlCostUnit: 50,
+  streamRowsPerPoint: 100,
+  streamsPerMerchant: 2,
   ...overrides,
 });
 const logger = pino({ level: 'silent' });
@@ -48,6 +51,29 @@ describe('RateLimits', () => {
     expect(limits.graphqlPoints(30000)).toBe(600);
   });
 
+  it('a streamed file costs a point per streamRowsPerPoint rows, at most half the merchant budget (issue 34)', async () => {
+    const limits = new RateLimits(config({ merchant: 6000, streamRowsPerPoint: 100 }), undefined, logger);
+    expect([0, 1, 100, 101, 20_000, 100_000, 300_000, 10_000_000].map((rows) => limits.streamPoints(rows))).toEqual([0, 1, 1, 2, 200, 1000, 3000, 3000]);
+    // An empty file costs nothing beyond its request; a large one is charged at once.
+    expect(await limits.chargeStream('m1', 0)).toBeUndefined();
+    expect(await limits.chargeStream('m1', 20_000)).toMatchObject({ remaining: 5800 });
+  });
+
+  it('stream slots: two per merchant in process, a third refused with Retry-After, freed once released (issue 34)', async () => {
+    const limits = new RateLimits(config({ streamsPerMerchant: 2 }), undefined, logger);
+    const [a, b] = [await limits.streams.acquire('m1'), await limits.streams.acquire('m1')];
+    const refusal = await limits.streams.acquire('m1').catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(StreamsBusyError);
+    expect(refusal).toMatchObject({ code: 'RATE_LIMITED', httpStatus: 429, retryAfterS: 5 });
+    await limits.streams.acquire('m2'); // another merchant's own
+    a.release();
+    a.release(); // twice is once
+    const c = await limits.streams.acquire('m1');
+    expect(await limits.streams.acquire('m1').catch((e: unknown) => e)).toBeInstanceOf(StreamsBusyError);
+    b.release();
+    c.release();
+  });
+
   it('headers: RateLimit-* always, Retry-After only on a refusal', () => {
     const state = { limit: 10, remaining: 3, resetS: 42, windowS: 60 };
     expect(rateLimitHeaders(state, false)).toEqual({
@@ -75,6 +101,10 @@ describe('RateLimits', () => {
       await expect(limits.consume('admin', '198.51.100.1')).resolves.toMatchObject({ remaining: 1 });
       await expect(limits.consume('admin', '198.51.100.1')).resolves.toMatchObject({ remaining: 0 });
       await expect(limits.consume('admin', '198.51.100.1')).rejects.toBeInstanceOf(RateLimitedError);
+      // Stream slots too: counted in this instance while Redis does not answer.
+      await limits.streams.acquire('m1');
+      await limits.streams.acquire('m1');
+      await expect(limits.streams.acquire('m1')).rejects.toBeInstanceOf(StreamsBusyError);
     } finally {
       await limits.close();
     }

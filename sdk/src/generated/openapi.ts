@@ -401,7 +401,7 @@ export interface paths {
         };
         /**
          * Every transaction the filters match, as a CSV file
-         * @description The list’s filters and search, without paging: every matching transaction, newest first, streamed as it is read. RFC 4180 (CRLF, quoted where needed); amounts as decimal strings with the currency’s decimals and a currency column (a transfer’s amount is what you send, its fee in the same currency); times ISO 8601 in UTC; a text cell a spreadsheet would read as a formula (starting with = + - @) is prefixed with `'`. Columns: `created_at`, `reference`, `external_reference`, `type`, `status`, `amount`, `currency`, `fee`, `destination_amount`, `destination_currency`, `customer_name`, `customer_email`, `customer_uuid`, `failure_reason`, `completed_at`.
+         * @description The list’s filters and search, without paging: every matching transaction, newest first, streamed as it is read. RFC 4180 (CRLF, quoted where needed); amounts as decimal strings with the currency’s decimals and a currency column (a transfer’s amount is what you send, its fee in the same currency); times ISO 8601 in UTC. A text cell is quoted when it holds a separator (`,` `;` tab), a quote, a line break or a formula character (= + - @); it, and each `,`/`;`/tab-separated piece of it, that would start a formula is prefixed with `'`, whatever separator a spreadsheet opens the file with; amounts stay bare numbers. Columns: `created_at`, `reference`, `external_reference`, `type`, `status`, `amount`, `currency`, `fee`, `destination_amount`, `destination_currency`, `customer_name`, `customer_email`, `customer_uuid`, `failure_reason`, `completed_at`. Cost: besides the request’s point, one point of your request budget per 100 rows (RATE_LIMIT_STREAM_ROWS_PER_POINT), at most half the budget, counted before the first byte; and at most 2 statements or exports of yours stream at once (RATE_LIMIT_STREAMS_PER_MERCHANT): one more is 429 RATE_LIMITED with Retry-After.
          */
         get: operations["exportTransactions"];
         put?: never;
@@ -655,7 +655,7 @@ export interface paths {
         };
         /**
          * A statement of one currency for [from, to): CSV, or JSON with Accept: application/json
-         * @description The opening balance, every entry in posting order with the balance after it, the closing balance and totals by type. Opening + the entries’ net = closing, always.
+         * @description The opening balance, every entry in posting order with the balance after it, the closing balance and totals by type. Opening + the entries’ net = closing, always. At most 100,000 entries (a longer period is a 400 on `from`); `currency` must be one the service supports. Streamed as it is read. Cost: besides the request’s point, one point of your request budget per 100 rows (RATE_LIMIT_STREAM_ROWS_PER_POINT), at most half the budget, counted before the first byte; and at most 2 statements or exports of yours stream at once (RATE_LIMIT_STREAMS_PER_MERCHANT): one more is 429 RATE_LIMITED with Retry-After.
          */
         get: operations["getStatement"];
         put?: never;
@@ -3210,7 +3210,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            /** @description `RATE_LIMITED`: your request budget is spent, or cannot cover this file’s rows, or two of your statements or exports are streaming already (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4222,7 +4222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            /** @description `RATE_LIMITED`: your request budget is spent, or cannot cover this file’s rows, or two of your statements or exports are streaming already (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;

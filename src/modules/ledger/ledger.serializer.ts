@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { textCell } from '../../shared/csv';
+import { csvLine, textCell } from '../../shared/csv';
+import { chunksOf } from '../../shared/streaming';
 import { toJsonMoney, type Decimal } from '../../shared/money';
 import { currency, money as moneyField, record, timestamp, type RecordOf } from '../../shared/records';
 import { PRICED_KINDS, type FeeRule, type PricedKind } from './fee-schedule';
@@ -77,17 +78,36 @@ export function serializeBalanceTransaction(t: BalanceTransaction): RecordOf<typ
   };
 }
 
-/** GET /v1/reports/statement as JSON. */
-export function serializeStatement(s: Statement): RecordOf<typeof StatementRecord> {
-  return {
-    currency: s.currency,
-    from: s.from.toISOString(),
-    to: s.to.toISOString(),
-    opening_balance: money(s.openingBalance),
-    closing_balance: money(s.closingBalance),
-    totals: s.totals.map((t) => ({ type: t.type, count: t.count, amount: money(t.amount), fee: money(t.fee), net: money(t.net) })),
-    entries: s.entries.map(serializeBalanceTransaction),
-  };
+/**
+ * GET /v1/reports/statement as JSON, written as its entries arrive: the envelope and the head as
+ * JSON.stringify writes them, then each entry, then the closing brackets; the same bytes as the
+ * whole document stringified at once (entries is the record's last field).
+ */
+export async function* statementJson(s: Statement, message: string): AsyncGenerator<string> {
+  const head = JSON.stringify({
+    status: 'success',
+    message,
+    data: {
+      currency: s.currency,
+      from: s.from.toISOString(),
+      to: s.to.toISOString(),
+      opening_balance: money(s.openingBalance),
+      closing_balance: money(s.closingBalance),
+      totals: s.totals.map((t) => ({ type: t.type, count: t.count, amount: money(t.amount), fee: money(t.fee), net: money(t.net) })),
+      entries: [],
+    } satisfies RecordOf<typeof StatementRecord>,
+  });
+  const close = ']}}';
+  yield head.slice(0, -close.length); // up to and with the entries’ opening bracket
+  let first = true;
+  for await (const batch of s.entries) {
+    for (const chunk of chunksOf(batch)) {
+      const json = chunk.map((e) => JSON.stringify(serializeBalanceTransaction(e))).join(',');
+      yield first ? json : `,${json}`;
+      first = false;
+    }
+  }
+  yield close;
 }
 
 /** A merchant's own price for one kind (and currency, or every currency), as the operator API shows it. */
@@ -95,31 +115,34 @@ export function serializeFeeRule(r: FeeRule & { kind: PricedKind; currency: stri
   return { kind: r.kind, currency: r.currency, percent: r.percent.toFixed(), fixed: r.fixed.toFixed() };
 }
 
+/** One entry of the statement CSV. */
+function statementCsvLine(e: BalanceTransaction, amount: (d: Decimal) => string): string {
+  return csvLine([
+    'entry',
+    e.id,
+    e.type,
+    e.currency,
+    amount(e.amount),
+    amount(e.fee),
+    amount(e.net),
+    amount(e.balanceAfter),
+    textCell(e.sourceReference),
+    e.createdAt.toISOString(),
+  ]);
+}
+
 /**
- * GET /v1/reports/statement as CSV (RFC 4180): the opening balance, every entry in posting
- * order with the balance after it, the closing balance, then the totals by type.
+ * GET /v1/reports/statement as CSV (RFC 4180), written as its entries arrive: the opening balance,
+ * every entry in posting order with the balance after it, the closing balance, then the totals by type.
  */
-export function statementCsv(s: Statement): string {
-  const rows: string[] = [];
+export async function* statementCsv(s: Statement): AsyncGenerator<string> {
   const amount = (d: Decimal) => d.toFixed(s.minorUnit);
-  const line = (...cells: Array<string | number>) => rows.push(cells.map((c) => (typeof c === 'number' ? String(c) : c)).join(','));
-  line('row', 'id', 'type', 'currency', 'amount', 'fee', 'net', 'balance_after', 'source_reference', 'created_at');
-  line('opening_balance', '', '', s.currency, '', '', '', amount(s.openingBalance), '', s.from.toISOString());
-  for (const e of s.entries) {
-    line(
-      'entry',
-      e.id,
-      e.type,
-      e.currency,
-      amount(e.amount),
-      amount(e.fee),
-      amount(e.net),
-      amount(e.balanceAfter),
-      textCell(e.sourceReference),
-      e.createdAt.toISOString(),
-    );
+  let text = csvLine(['row', 'id', 'type', 'currency', 'amount', 'fee', 'net', 'balance_after', 'source_reference', 'created_at']);
+  yield text + csvLine(['opening_balance', '', '', s.currency, '', '', '', amount(s.openingBalance), '', s.from.toISOString()]);
+  for await (const batch of s.entries) {
+    for (const chunk of chunksOf(batch)) yield chunk.map((e) => statementCsvLine(e, amount)).join('');
   }
-  line('closing_balance', '', '', s.currency, '', '', '', amount(s.closingBalance), '', s.to.toISOString());
-  for (const t of s.totals) line('total', String(t.count), t.type, s.currency, amount(t.amount), amount(t.fee), amount(t.net), '', '', '');
-  return `${rows.join('\r\n')}\r\n`;
+  text = csvLine(['closing_balance', '', '', s.currency, '', '', '', amount(s.closingBalance), '', s.to.toISOString()]);
+  for (const t of s.totals) text += csvLine(['total', String(t.count), t.type, s.currency, amount(t.amount), amount(t.fee), amount(t.net), '', '', '']);
+  yield text;
 }

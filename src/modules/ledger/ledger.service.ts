@@ -9,6 +9,7 @@ import { currencyField, referenceField, requiredText, timestampField, upperCased
 import type { Logger } from '../../shared/logger';
 import { Decimal, parseAmount, parseSignedAmount } from '../../shared/money';
 import { UUID_ID, decodeCursor, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
+import { keysetBatches } from '../../shared/streaming';
 import { parseInput, type Command } from '../../shared/validation';
 import {
   BALANCE_TRANSACTION_TYPES,
@@ -80,8 +81,8 @@ export interface Activity {
   successful: number;
 }
 
-/** A statement: opening + Σ net of its entries = closing, always. */
-export interface Statement {
+/** What a statement says before its entries: opening + Σ net of its entries = closing, always. */
+export interface StatementHead {
   currency: string;
   /** The currency's decimals: what the CSV writes every amount with. */
   minorUnit: number;
@@ -89,8 +90,15 @@ export interface Statement {
   to: Date;
   openingBalance: Decimal;
   closingBalance: Decimal;
-  entries: BalanceTransaction[];
+  /** How many entries the statement holds (what `entries` yields, in all). */
+  entryCount: number;
+  /** By type, in the order each type first appears among the entries. */
   totals: Array<{ type: BalanceTransactionType; count: number; amount: Decimal; fee: Decimal; net: Decimal }>;
+}
+
+/** A statement: its head, read and checked at once, and its entries in posting order, read batch by batch as they are written. */
+export interface Statement extends StatementHead {
+  entries: AsyncIterable<BalanceTransaction[]>;
 }
 
 export const topUpSchema = z.object({ currency: upperCased(currencyField), amount: z.unknown() });
@@ -107,8 +115,57 @@ export const adjustmentSchema = z.object({
 export type AdjustmentCommand = Command<typeof adjustmentSchema>;
 
 const STATEMENT_MAX_ENTRIES = 100_000;
+/** Entries read per query while a statement streams (keyset batches, shared/streaming.ts). */
+const STATEMENT_BATCH = 500;
 
 const BT_SELECT = `id, type, currency, amount, fee, net, balance_after as "balanceAfter", source_reference as "sourceReference", created_at as "createdAt"`;
+
+/**
+ * A statement's head, in one statement (one snapshot): the balance before `from` (the last entry
+ * before it, by the statement index, backwards), and over [from, to) the totals by type (exact
+ * decimals, as text), the number of entries, and the last entry's seq and balance.
+ */
+const STATEMENT_HEAD_SQL = `
+  with period as (
+    select seq, created_at, type, amount, fee, net, balance_after from balance_transaction
+    where merchant_id = $1 and currency = $2 and created_at >= $3 and created_at < $4
+  ),
+  by_type as (
+    select type, count(*) as count, sum(amount) as amount, sum(fee) as fee, sum(net) as net, min(seq) as first_seq from period group by type
+  ),
+  last as (select seq, balance_after from period order by created_at desc, seq desc limit 1)
+  select
+    (select balance_after from balance_transaction where merchant_id = $1 and currency = $2 and created_at < $3
+      order by created_at desc, seq desc limit 1)::text as opening,
+    (select coalesce(sum(count), 0) from by_type)::text as count,
+    (select seq from last)::text as last_seq,
+    (select balance_after from last)::text as last_balance,
+    (select coalesce(json_agg(json_build_object('type', type, 'count', count::text, 'amount', amount::text, 'fee', fee::text, 'net', net::text)
+      order by first_seq), '[]') from by_type) as totals`;
+
+/**
+ * One batch of a statement's entries: after the entry `$6` (seq; null: from the start), up to the
+ * last entry the head counted (`$5`), in the statement index's order, which is posting order.
+ */
+const STATEMENT_ENTRIES_SQL = `
+  select ${BT_SELECT}, bt.seq::text as seq from balance_transaction bt
+  where merchant_id = $1 and currency = $2 and created_at >= $3 and created_at < $4
+    and (bt.created_at, bt.seq) <= ((select b.created_at from balance_transaction b where b.seq = $5::bigint), $5::bigint)
+    and ($6::bigint is null or (bt.created_at, bt.seq) > ((select b.created_at from balance_transaction b where b.seq = $6::bigint), $6::bigint))
+  order by bt.created_at, bt.seq limit $7`;
+
+type StatementHeadRow = {
+  opening: string | null;
+  count: string;
+  last_seq: string | null;
+  last_balance: string | null;
+  totals: Array<{ type: BalanceTransactionType; count: string; amount: string; fee: string; net: string }>;
+};
+
+/** An entry as a statement reads it: with its seq, the keyset's position. */
+type StatementEntry = BalanceTransaction & { seq: string };
+
+async function* emptyBatches(): AsyncGenerator<BalanceTransaction[]> {}
 
 type AccountRow = { code: string; currency: string; balance: string };
 
@@ -199,42 +256,52 @@ export class LedgerService {
     return toPage(rows.map(toBalanceTransaction), limit);
   }
 
-  /** Every balance transaction of [from, to) in posting order, with the balance before and after. */
+  /**
+   * Every balance transaction of [from, to) in posting order, with the balance before and after.
+   * The head (opening, closing, totals, how many entries) is read by one statement, so it is one
+   * snapshot, and checked before anything is sent; the entries then come in keyset batches of
+   * STATEMENT_BATCH, up to the last entry the head counted: in one merchant's currency an entry is
+   * numbered (seq) and stamped under the accounts' lock and committed before the next one can be,
+   * so every entry up to that one was visible to the head, and a later one is left out.
+   */
   async statement(merchantId: string, query: StatementQuery): Promise<Statement> {
     const { currency, from, to } = parseInput(statementSchema, query, 'query');
+    const minorUnit = this.deps.minorUnitOf(currency);
+    if (minorUnit === undefined || !this.currencies().includes(currency)) {
+      throw AppError.invalidFields([{ field: 'currency', issue: 'is not a supported currency' }], 'query');
+    }
     if (to <= from) throw AppError.invalidFields([{ field: 'to', issue: 'must be after from' }], 'query');
-    const [opening] = await this.deps.sql.query<{ balance: string }>(
-      `select balance_after as balance from balance_transaction
-       where merchant_id = $1 and currency = $2 and created_at < $3 order by seq desc limit 1`,
-      [merchantId, currency, from],
-    );
-    const rows = await this.deps.sql.query(
-      `select ${BT_SELECT} from balance_transaction
-       where merchant_id = $1 and currency = $2 and created_at >= $3 and created_at < $4 order by seq limit $5`,
-      [merchantId, currency, from, to, STATEMENT_MAX_ENTRIES + 1],
-    );
-    if (rows.length > STATEMENT_MAX_ENTRIES) {
+    const [head] = await this.deps.sql.query<StatementHeadRow>(STATEMENT_HEAD_SQL, [merchantId, currency, from, to], 'ledger_statement_head');
+    const entryCount = Number(head?.count ?? 0);
+    if (entryCount > STATEMENT_MAX_ENTRIES) {
       throw AppError.invalidFields([{ field: 'from', issue: `the period holds more than ${STATEMENT_MAX_ENTRIES} entries; ask for a shorter one` }], 'query');
     }
-    const entries = rows.map(toBalanceTransaction);
-    const openingBalance = new Decimal(opening?.balance ?? 0);
-    const totals = new Map<BalanceTransactionType, Statement['totals'][number]>();
-    let closingBalance = openingBalance;
-    for (const e of entries) {
-      closingBalance = closingBalance.plus(e.net);
-      const t = totals.get(e.type) ?? { type: e.type, count: 0, amount: new Decimal(0), fee: new Decimal(0), net: new Decimal(0) };
-      totals.set(e.type, { type: e.type, count: t.count + 1, amount: t.amount.plus(e.amount), fee: t.fee.plus(e.fee), net: t.net.plus(e.net) });
-    }
-    const last = entries.at(-1);
-    if (last && !last.balanceAfter.eq(closingBalance)) {
+    const openingBalance = new Decimal(head?.opening ?? 0);
+    const totals = (head?.totals ?? []).map((t) => ({
+      type: t.type,
+      count: Number(t.count),
+      amount: new Decimal(t.amount),
+      fee: new Decimal(t.fee),
+      net: new Decimal(t.net),
+    }));
+    const closingBalance = totals.reduce((sum, t) => sum.plus(t.net), openingBalance);
+    if (head?.last_balance != null && !new Decimal(head.last_balance).eq(closingBalance)) {
       // The books disagree with themselves: ledger:verify says where. Never hand out a statement that does not add up.
-      this.deps.logger.error(
-        { merchantId, currency, closing: closingBalance.toFixed(), balanceAfter: last.balanceAfter.toFixed() },
-        'statement does not add up',
-      );
+      this.deps.logger.error({ merchantId, currency, closing: closingBalance.toFixed(), balanceAfter: head.last_balance }, 'statement does not add up');
       throw new AppError('SERVER_ERROR', 'The statement could not be produced; the books are being checked');
     }
-    return { currency, minorUnit: this.deps.minorUnitOf(currency) ?? 2, from, to, openingBalance, closingBalance, entries, totals: [...totals.values()] };
+    const sql = this.deps.sql;
+    const lastSeq = head?.last_seq ?? null;
+    const read = async (after: BalanceTransaction | undefined, size: number) => {
+      const rows = await sql.query(
+        STATEMENT_ENTRIES_SQL,
+        [merchantId, currency, from, to, lastSeq, (after as StatementEntry | undefined)?.seq ?? null, size],
+        'ledger_statement_entries',
+      );
+      return rows.map(toBalanceTransaction); // each keeps its seq (StatementEntry), which no serializer writes
+    };
+    const entries = lastSeq === null ? emptyBatches() : keysetBatches<BalanceTransaction>(read, STATEMENT_BATCH, entryCount);
+    return { currency, minorUnit, from, to, openingBalance, closingBalance, entryCount, totals, entries };
   }
 
   /**

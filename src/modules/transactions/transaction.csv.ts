@@ -1,5 +1,6 @@
 import { csvLine, quoted, textCell } from '../../shared/csv';
 import { formatAmount, type Decimal } from '../../shared/money';
+import { chunksOf } from '../../shared/streaming';
 import type { Transaction } from './transaction.record';
 
 /** What a row shows of the transaction's customer. */
@@ -76,6 +77,8 @@ export async function* transactionsCsv(
   for await (const batch of batches) {
     const uuids = batch.map((t) => t.customerId).filter((id): id is string => id !== null);
     const customers = uuids.length > 0 ? await customersOf(uuids) : new Map<string, CsvCustomer>();
-    yield batch.map((t) => transactionCsvLine(t, t.customerId ? customers.get(t.customerId) : undefined, minorUnitOf)).join('');
+    for (const chunk of chunksOf(batch)) {
+      yield chunk.map((t) => transactionCsvLine(t, t.customerId ? customers.get(t.customerId) : undefined, minorUnitOf)).join('');
+    }
   }
 }

@@ -8,7 +8,8 @@ import type { Faults } from '../../shared/faults';
 import { KeyedSemaphore } from '../../shared/keyed-semaphore';
 import { publishBalanceChanges } from '../ledger/ledger.service';
 import type { Logger } from '../../shared/logger';
-import { UUID_ID, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
+import { UUID_ID, encodeCursor, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
+import { keysetBatches } from '../../shared/streaming';
 import { REFERENCE_CHARACTERS, searchText, timestampField } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { EventType } from '../outbox/event-types';
@@ -308,18 +309,17 @@ export class TransactionService {
    * Every transaction the filters match, newest first, in batches read as they are consumed (an export
    * streams them; nothing holds them all). The query is checked now: a bad one throws before anything is read.
    */
-  exportTransactions(merchantId: string, query: TransactionExportQuery): AsyncIterable<Transaction[]> {
+  /**
+   * The list as a file: how many transactions the filters match (what the export costs), and every
+   * one of them, newest first, in keyset batches of EXPORT_BATCH read as the file is written.
+   */
+  async exportTransactions(merchantId: string, query: TransactionExportQuery): Promise<{ count: number; batches: AsyncIterable<Transaction[]> }> {
     const filter = listFilter(parseInput(transactionExportSchema, query, 'query'));
     const store = this.deps.store;
-    return (async function* () {
-      let after: string | undefined;
-      for (;;) {
-        const page = toPage(await store.list(merchantId, filter, EXPORT_BATCH, after), EXPORT_BATCH);
-        if (page.items.length > 0) yield page.items.map((i) => i.node);
-        if (!page.hasMore) return;
-        after = page.items.at(-1)!.cursor;
-      }
-    })();
+    const count = await store.count(merchantId, filter);
+    const read = async (after: Transaction | undefined, size: number) =>
+      (await store.list(merchantId, filter, size, after && encodeCursor(after.createdAt, after.id))).slice(0, size);
+    return { count, batches: keysetBatches(read, EXPORT_BATCH) };
   }
 
   /**

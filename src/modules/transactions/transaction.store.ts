@@ -120,6 +120,27 @@ export interface ListFilter {
   search?: string;
 }
 
+/** The conditions of a merchant's list (and its export) for a filter, in `params`. */
+function listWhere(params: Params, merchantId: string, filter: ListFilter): string[] {
+  const where = [`merchant_id = ${params.p(merchantId)}`];
+  if (filter.status) where.push(`status = ${params.p(filter.status)}`);
+  if (filter.kind) where.push(`kind = ${params.p(filter.kind)}`);
+  if (filter.customerId) where.push(`customer_id = ${params.p(filter.customerId)}`);
+  if (filter.createdFrom) where.push(`created_at >= ${params.p(filter.createdFrom)}`);
+  if (filter.createdTo) where.push(`created_at < ${params.p(filter.createdTo)}`);
+  if (filter.search) {
+    // Each arm has its index: reference (unique), (merchant_id, external_reference), customer_id, found together
+    // (BitmapOr). The customers' ids come first, by (merchant_id, lower(email)), as one array (an InitPlan): an
+    // `in (select …)` here would be a filter instead, read row by row through all the merchant's transactions.
+    const term = params.p(filter.search);
+    where.push(
+      `(reference = ${term} or external_reference = ${term} or customer_id = any(array(` +
+        `select id from customer where merchant_id = ${params.p(merchantId)} and lower(email) = lower(${term}))))`,
+    );
+  }
+  return where;
+}
+
 /** A status change, written by one statement with everything that goes with it. */
 export interface StatusChange {
   /** The transaction as it will be after the change (its status, reason, provider fields, times). */
@@ -243,22 +264,7 @@ export class TransactionStore {
   /** Newest first by keyset (created_at, id); `limit + 1` rows, the extra one only saying there is more. */
   async list(merchantId: string, filter: ListFilter, limit: number, after?: string): Promise<Transaction[]> {
     const params = new Params();
-    const where = [`merchant_id = ${params.p(merchantId)}`];
-    if (filter.status) where.push(`status = ${params.p(filter.status)}`);
-    if (filter.kind) where.push(`kind = ${params.p(filter.kind)}`);
-    if (filter.customerId) where.push(`customer_id = ${params.p(filter.customerId)}`);
-    if (filter.createdFrom) where.push(`created_at >= ${params.p(filter.createdFrom)}`);
-    if (filter.createdTo) where.push(`created_at < ${params.p(filter.createdTo)}`);
-    if (filter.search) {
-      // Each arm has its index: reference (unique), (merchant_id, external_reference), customer_id, found together
-      // (BitmapOr). The customers' ids come first, by (merchant_id, lower(email)), as one array (an InitPlan): an
-      // `in (select …)` here would be a filter instead, read row by row through all the merchant's transactions.
-      const term = params.p(filter.search);
-      where.push(
-        `(reference = ${term} or external_reference = ${term} or customer_id = any(array(` +
-          `select id from customer where merchant_id = ${params.p(merchantId)} and lower(email) = lower(${term}))))`,
-      );
-    }
+    const where = listWhere(params, merchantId, filter);
     if (after) {
       const cursor = decodeCursor(after, UUID_ID);
       where.push(`(created_at, id) < (${params.p(cursor.createdAt)}, ${params.p(cursor.id)}::uuid)`);
@@ -268,6 +274,16 @@ export class TransactionStore {
       params.values,
     );
     return rows.map(this.rows.toTransaction);
+  }
+
+  /** How many transactions the filter matches (what an export will hold, give or take those changing meanwhile). */
+  async count(merchantId: string, filter: ListFilter): Promise<number> {
+    const params = new Params();
+    const [row] = await this.sql.query<{ count: string }>(
+      `select count(*) as count from "transaction" where ${listWhere(params, merchantId, filter).join(' and ')}`,
+      params.values,
+    );
+    return Number(row?.count ?? 0);
   }
 
   async history(transactionId: string): Promise<TransactionEvent[]> {

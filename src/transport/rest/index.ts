@@ -45,10 +45,10 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
     await protectedScope.register(referenceRoutes, { services });
     await protectedScope.register(ratesRoutes, { services });
     await protectedScope.register(customerRoutes, { services });
-    await protectedScope.register(transactionRoutes, { services });
+    await protectedScope.register(transactionRoutes, { services, rateLimits });
     await protectedScope.register(paymentRoutes, { services });
     await protectedScope.register(webhookRoutes, { services });
-    await protectedScope.register(ledgerRoutes, { services });
+    await protectedScope.register(ledgerRoutes, { services, rateLimits });
     if (config.env === 'sandbox') {
       await protectedScope.register(sandboxRoutes, { services });
       await protectedScope.register(sandboxLedgerRoutes, { services });

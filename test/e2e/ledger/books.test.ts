@@ -446,6 +446,22 @@ describe('statements', () => {
     const bad = await request(app.url, 'GET', `/v1/reports/statement?currency=NGN&from=${to}&to=${from}`, { token });
     expect([bad.status, bad.body.code]).toEqual([400, 'INVALID_REQUEST']);
   });
+
+  it('a currency the service does not support (XXX, or a real one it does not serve) is 400 naming currency, in JSON and CSV alike, not an empty statement (issue 34, L8)', async () => {
+    const { token } = await newMerchant('Statement currency');
+    const period = `from=2026-01-01T00:00:00Z&to=2027-01-01T00:00:00Z`;
+    for (const currency of ['XXX', 'CHF', 'xxx']) {
+      for (const headers of [{ accept: 'application/json' }, {}] as Array<Record<string, string>>) {
+        const res = await request(app.url, 'GET', `/v1/reports/statement?currency=${currency}&${period}`, { token, headers });
+        expect([res.status, res.body?.status, res.body?.code]).toEqual([400, 'error', 'INVALID_REQUEST']);
+        expect(res.body.details).toEqual([{ field: 'currency', issue: 'is not a supported currency' }]);
+        expect(res.body.message).toMatch(/currency/);
+      }
+    }
+    // A supported currency the merchant never moved is a statement: its opening balance and no entries.
+    const ok = await request(app.url, 'GET', `/v1/reports/statement?currency=KES&${period}`, { token, headers: { accept: 'application/json' } });
+    expect(ok.status).toBe(200);
+  });
 });
 
 describe('the database enforces the books', () => {

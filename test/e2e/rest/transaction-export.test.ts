@@ -149,8 +149,8 @@ describe('REST GET /v1/transactions/export.csv', () => {
       customer_uuid: tricky,
     });
     expect(c.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    // The raw line: the name is quoted, its quotes doubled.
-    expect(res.text).toContain(`,"'=HYPERLINK(""http://x"") O""Neil, Jr",Tricky@Example.com,`);
+    // The raw line: the name is quoted, its quotes doubled; the email too (it holds a formula character, @).
+    expect(res.text).toContain(`,"'=HYPERLINK(""http://x"") O""Neil, Jr","Tricky@Example.com",`);
   });
 
   it('takes the list’s filters and search: type, status, customer, time, reference and email', async () => {

@@ -6,8 +6,8 @@ import {
   BalanceTransactionRecord,
   serializeBalance,
   serializeBalanceTransaction,
-  serializeStatement,
   statementCsv,
+  statementJson,
   StatementRecord,
 } from '../../../modules/ledger/ledger.serializer';
 import { balanceTransactionListSchema, statementSchema, topUpSchema } from '../../../modules/ledger/ledger.service';
@@ -18,6 +18,8 @@ import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
 import { AMOUNT_QUERY } from '../openapi/json-schema';
 import { operation } from '../openapi/operation';
+import type { RateLimits } from '../../rate-limits';
+import { STREAM_COST, STREAM_ERRORS, sendStreamedFile } from '../streaming';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { ledger: LedgerService; refunds: RefundService };
@@ -44,15 +46,20 @@ const listBalanceTransactions = operation({
   ok: { message: 'Balance transactions retrieved', data: BalanceTransactionRecord, list: 'page' },
 });
 
+const STATEMENT_RETRIEVED = 'Statement retrieved';
+
 const getStatement = operation({
   operationId: 'getStatement',
   tag: 'Balances',
   access: 'bearer',
   summary: 'A statement of one currency for [from, to): CSV, or JSON with Accept: application/json',
   description:
-    'The opening balance, every entry in posting order with the balance after it, the closing balance and totals by type. Opening + the entries’ net = closing, always.',
+    'The opening balance, every entry in posting order with the balance after it, the closing balance and totals by type. Opening + the entries’ net = closing, always. ' +
+    'At most 100,000 entries (a longer period is a 400 on `from`); `currency` must be one the service supports. Streamed as it is read. ' +
+    STREAM_COST,
   query: statementSchema,
-  ok: { message: 'Statement retrieved', data: StatementRecord },
+  ok: { message: STATEMENT_RETRIEVED, data: StatementRecord },
+  errors: STREAM_ERRORS,
 });
 
 const refundPayment = operation({
@@ -101,7 +108,7 @@ const topUpBalance = operation({
 type Query = { Querystring: Record<string, string | undefined> };
 
 /** The books as a merchant sees them, and refunds (issue 19); registered in the bearer-protected scope. */
-export async function ledgerRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
+export async function ledgerRoutes(app: FastifyInstance, { services, rateLimits }: { services: UsedServices; rateLimits: RateLimits }) {
   app.get('/balances', listBalances.route, async (request, reply) => {
     const balances = await services.ledger.balances(authOf(request).merchantId);
     return listBalances.send(reply, balances.map(serializeBalance));
@@ -116,17 +123,17 @@ export async function ledgerRoutes(app: FastifyInstance, { services }: { service
     );
   });
 
-  // CSV unless the client asks for JSON (Accept: application/json).
+  // CSV unless the client asks for JSON (Accept: application/json); streamed either way, charged by its entries.
   app.get<Query>('/reports/statement', getStatement.route, async (request, reply) => {
-    const statement = await services.ledger.statement(authOf(request).merchantId, fromRest(request.query));
+    const merchantId = authOf(request).merchantId;
     const wantsJson = /application\/json/i.test(request.headers.accept ?? '');
-    if (wantsJson) return getStatement.send(reply, serializeStatement(statement));
-    const name = `statement-${statement.currency}-${statement.from.toISOString().slice(0, 10)}-${statement.to.toISOString().slice(0, 10)}.csv`;
-    return reply
-      .code(200)
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${name}"`)
-      .send(statementCsv(statement));
+    return sendStreamedFile(reply, rateLimits, merchantId, async () => {
+      const statement = await services.ledger.statement(merchantId, fromRest(request.query));
+      const rows = statement.entryCount;
+      if (wantsJson) return { rows, contentType: 'application/json; charset=utf-8', body: statementJson(statement, STATEMENT_RETRIEVED) };
+      const name = `statement-${statement.currency}-${statement.from.toISOString().slice(0, 10)}-${statement.to.toISOString().slice(0, 10)}.csv`;
+      return { rows, contentType: 'text/csv; charset=utf-8', filename: name, body: statementCsv(statement) };
+    });
   });
 
   app.post('/refunds', refundPayment.route, async (request, reply) => {

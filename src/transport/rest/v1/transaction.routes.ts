@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { CustomerService } from '../../../modules/customers/customer.service';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
@@ -23,6 +22,8 @@ import { authOf } from '../auth';
 import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
 import { operation } from '../openapi/operation';
+import type { RateLimits } from '../../rate-limits';
+import { STREAM_COST, STREAM_ERRORS, sendStreamedFile } from '../streaming';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = {
@@ -156,11 +157,14 @@ const exportTransactions = operation({
   description:
     'The list’s filters and search, without paging: every matching transaction, newest first, streamed as it is read. RFC 4180 (CRLF, ' +
     'quoted where needed); amounts as decimal strings with the currency’s decimals and a currency column (a transfer’s amount is what ' +
-    'you send, its fee in the same currency); times ISO 8601 in UTC; a text cell a spreadsheet would read as a formula (starting with ' +
-    "= + - @) is prefixed with `'`. Columns: " +
+    'you send, its fee in the same currency); times ISO 8601 in UTC. A text cell is quoted when it holds a separator (`,` `;` tab), a ' +
+    'quote, a line break or a formula character (= + - @); it, and each `,`/`;`/tab-separated piece of it, that would start a formula ' +
+    "is prefixed with `'`, whatever separator a spreadsheet opens the file with; amounts stay bare numbers. Columns: " +
     TRANSACTION_CSV_COLUMNS.map((c) => `\`${c}\``).join(', ') +
-    '.',
+    '. ' +
+    STREAM_COST,
   query: transactionExportSchema,
+  errors: STREAM_ERRORS,
   fields: {
     type: { description: '`collection`, `transfer`, `payment` or `refund`' },
     search: { description: 'A reference, the service’s or yours (exactly), or a customer’s email (any case)' },
@@ -215,7 +219,7 @@ const simulateTransaction = operation({
 type ReferenceParams = { Params: { reference: string } };
 
 /** Cross-border collections and transfers (spec §4.2, CONTRACT §6); registered in the bearer-protected scope. */
-export async function transactionRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
+export async function transactionRoutes(app: FastifyInstance, { services, rateLimits }: { services: UsedServices; rateLimits: RateLimits }) {
   app.post('/crossborder/global-collection', initiateCollection.route, async (request, reply) => {
     const txn = await services.collections.initiateCollection(authOf(request).merchantId, fromRest(request.body));
     return initiateCollection.send(reply, serializeCollectionInitiation(txn));
@@ -236,18 +240,15 @@ export async function transactionRoutes(app: FastifyInstance, { services }: { se
     );
   });
 
-  // The list as a file: the same filters, every page, streamed (the dashboard's "Export CSV").
+  // The list as a file: the same filters, every page, streamed (the dashboard's "Export CSV"), charged by its rows.
   app.get<{ Querystring: Record<string, string | undefined> }>('/transactions/export.csv', exportTransactions.route, async (request, reply) => {
     const merchantId = authOf(request).merchantId;
-    const batches = services.transactions.exportTransactions(merchantId, fromRest(request.query));
-    const customersOf = async (uuids: string[]) => new Map((await services.customers.customersByIds(merchantId, uuids)).map((c) => [c.id, c]));
-    const lines = transactionsCsv(batches, customersOf, (currency) => services.reference.currencyMinorUnit(currency));
-    return reply
-      .code(200)
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', 'attachment; filename="transactions.csv"')
-      .header('cache-control', 'no-store')
-      .send(Readable.from(lines));
+    return sendStreamedFile(reply, rateLimits, merchantId, async () => {
+      const { count, batches } = await services.transactions.exportTransactions(merchantId, fromRest(request.query));
+      const customersOf = async (uuids: string[]) => new Map((await services.customers.customersByIds(merchantId, uuids)).map((c) => [c.id, c]));
+      const body = transactionsCsv(batches, customersOf, (currency) => services.reference.currencyMinorUnit(currency));
+      return { rows: count, contentType: 'text/csv; charset=utf-8', filename: 'transactions.csv', body };
+    });
   });
 
   app.get<ReferenceParams>('/transactions/:reference/events', transactionHistory.route, async (request, reply) => {
