@@ -145,8 +145,10 @@ describe('statements stream (in process)', () => {
 
   it('another merchant’s requests stay fast while the largest statement streams, twice at once', async () => {
     const balances = () => request(app.url, 'GET', '/v1/balances', { token: other.token });
-    await pacedLatencies(balances, 25, 10, () => true); // warm
-    const unloaded = await pacedLatencies(balances, 25, 40, () => true);
+    // Paced every 100 ms: slow enough that a machine shared with other work (CI's two test workers) keeps up, so a late
+    // answer means the server stalled, not that the client outran it (lateness is measured from when each was due).
+    await pacedLatencies(balances, 100, 5, () => true); // warm
+    const unloaded = await pacedLatencies(balances, 100, 20, () => true);
 
     let streaming = 2;
     const statements = [0, 1].map(async () => {
@@ -156,12 +158,13 @@ describe('statements stream (in process)', () => {
       streaming--;
       return bytes;
     });
-    const loaded = await pacedLatencies(balances, 25, 40, () => streaming === 0);
+    const loaded = await pacedLatencies(balances, 100, 20, () => streaming === 0);
     const sizes = await Promise.all(statements);
     expect(sizes[0]).toBe(sizes[1]);
     expect(sizes[0]).toBeGreaterThan(15_000_000);
     // Generous. Built whole, each statement stalled the process for seconds: half of these requests waited that long.
-    expect(median(loaded)).toBeLessThan(median(unloaded) * 10);
+    // The floor keeps a busy machine's noise (tens of ms) from deciding; a stall is seconds.
+    expect(median(loaded)).toBeLessThan(Math.max(median(unloaded) * 10, 300));
   });
 
   it('a third statement or export of the same merchant while two stream is 429 with Retry-After; others are not held up; a slot frees when its client goes', async () => {

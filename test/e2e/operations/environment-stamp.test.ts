@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { dbQuery } from '../../helpers/webhooks';
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { request } from '../../helpers/http';
@@ -13,15 +13,7 @@ import { createTestApp, type TestApp } from '../../helpers/test-app';
  * environment from the database.
  */
 
-const query = async <T extends Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> => {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
-};
+const query = dbQuery;
 
 /** A CLI's environment on `url`: the service's keys (createTestApp's), and PAYMENTS_ENV only when given. */
 function cliEnv(url: string, paymentsEnv?: 'sandbox' | 'production'): NodeJS.ProcessEnv {
