@@ -101,8 +101,10 @@ const envSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: z.preprocess(emptyToUndefined, z.string().default('5s,30s,2m,10m,30m,1h,2h,4h,8h,12h')),
   WEBHOOK_TIMEOUT_MS: intWithDefault(10_000, 100),
   JOB_CONCURRENCY: intWithDefault(16, 1),
-  WEBHOOK_CONCURRENCY: intWithDefault(32, 1),
-  WEBHOOK_ENDPOINT_CONCURRENCY: intWithDefault(4, 1),
+  WEBHOOK_CONCURRENCY: intWithDefault(64, 1),
+  WEBHOOK_ENDPOINT_CONCURRENCY: intWithDefault(16, 1),
+  WEBHOOK_SLOW_ENDPOINT_CONCURRENCY: intWithDefault(2, 1),
+  WEBHOOK_SLOW_MS: intWithDefault(1000, 1),
   WEBHOOK_CIRCUIT_FAILURES: intWithDefault(5, 1),
   WEBHOOK_CIRCUIT_OPEN_S: intWithDefault(30, 1),
   WEBHOOK_CIRCUIT_MAX_OPEN_S: intWithDefault(3600, 1),
@@ -321,8 +323,11 @@ function connectorsConfig(e: Env, env: PaymentsEnv): Pick<ConnectorsConfig, 'mtn
 export interface WebhookCapacityConfig {
   /** Deliveries one instance makes at once, in a lane of their own (never settlement's slots). */
   laneConcurrency: number;
-  /** Deliveries in flight to one merchant's endpoint at once, across every instance; the rest wait. */
+  /** Deliveries in flight to one merchant's endpoint at once, across every instance, while it answers promptly; the rest wait. */
   perEndpoint: number;
+  /** The same for an endpoint not known to be prompt: new, slow or silent lately, or with an attempt in flight longer than `slowMs`. */
+  slowPerEndpoint: number;
+  slowMs: number;
   /** Consecutive unanswered attempts (timeout, refused connection) that open an endpoint's circuit. */
   circuitFailures: number;
   /** How long a circuit first stays open; each reopening doubles it, up to `circuitMaxOpenS`. */
@@ -507,6 +512,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookCapacity: {
       laneConcurrency: e.WEBHOOK_CONCURRENCY,
       perEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
+      slowPerEndpoint: Math.min(e.WEBHOOK_SLOW_ENDPOINT_CONCURRENCY, e.WEBHOOK_ENDPOINT_CONCURRENCY),
+      slowMs: e.WEBHOOK_SLOW_MS,
       circuitFailures: e.WEBHOOK_CIRCUIT_FAILURES,
       circuitOpenS: e.WEBHOOK_CIRCUIT_OPEN_S,
       circuitMaxOpenS: Math.max(e.WEBHOOK_CIRCUIT_MAX_OPEN_S, e.WEBHOOK_CIRCUIT_OPEN_S),

@@ -22,7 +22,7 @@ export function jobHandlers(services: Services, orm: Orm): JobHandlers<JobPayloa
     [TransactionJob.ExpireCollection]: ({ transactionId }) => inContext(async () => void (await services.transactions.expire(transactionId))),
     [TransactionJob.ExpirePaymentAction]: ({ transactionId }) => inContext(async () => void (await services.transactions.expire(transactionId))),
     [TransactionJob.ReconcileInitiation]: ({ transactionId }) => inContext(() => services.transactions.reconcile(transactionId)),
-    [WebhookJob.DeliverWebhook]: ({ eventId, attempt }) => inContext(() => services.webhookDispatcher.deliver(eventId, attempt)),
+    [WebhookJob.DeliverWebhook]: ({ eventId, attempt, merchantId }) => inContext(() => services.webhookDispatcher.deliver(eventId, attempt, merchantId)),
     [KycJob.PublishKycStatus]: ({ merchantId, customerUuid }) => inContext(() => services.kyc.publishStatus(merchantId, customerUuid)),
     [TransactionJob.ReleaseFunds]: ({ transactionId }) => services.transactions.release(transactionId),
   };

@@ -3,16 +3,20 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Issue 34 (H1): one merchant's slow endpoint must not hold up anyone else.
  * - `webhook_endpoint_slot`: the deliveries in flight to one merchant's endpoint, one row per slot
- *   (WEBHOOK_ENDPOINT_CONCURRENCY of them, made on the endpoint's first delivery). A claim takes a
+ *   (WEBHOOK_ENDPOINT_CONCURRENCY of them, made on the endpoint's first delivery; one not known to be
+ *   prompt is offered only the first WEBHOOK_SLOW_ENDPOINT_CONCURRENCY). A claim takes a
  *   free slot with FOR UPDATE SKIP LOCKED, so the cap holds across instances; a slot is a lease
  *   (`held_until`), so one held by a killed process frees itself.
- * - `webhook_endpoint`: the endpoint's circuit. Consecutive unanswered attempts; once they reach
+ * - `webhook_endpoint`: the endpoint's health. `prompt_until`: it answered within WEBHOOK_SLOW_MS
+ *   lately, so all its slots are offered; otherwise (new, slow, silent) only the first
+ *   WEBHOOK_SLOW_ENDPOINT_CONCURRENCY. And its circuit. Consecutive unanswered attempts; once they reach
  *   WEBHOOK_CIRCUIT_FAILURES the circuit opens until `open_until` (doubling with each reopening,
  *   `openings`), then lets one attempt through; an answer closes it.
- * - `webhook_delivery.waiting_since`: due, but not sent for want of a slot or because the circuit
- *   is open (null: not waiting). The attempt that frees a slot wakes the endpoint's longest-waiting
- *   delivery; a sweep wakes those that a lost wake-up, a killed slot holder or a circuit's end left
- *   waiting for more than a few seconds.
+ * - A delivery waits for its endpoint simply by staying due and unclaimed: nothing is written when a
+ *   job finds no slot. The worker whose attempt frees a slot makes the endpoint's longest-due
+ *   delivery next (`webhook_delivery.handed_at`: handed to that worker, not to be handed again while
+ *   it claims it; `webhook_delivery_due_index` finds it); a sweep wakes those that a worker's death,
+ *   a killed slot holder or a circuit's end left due for more than a few seconds.
  */
 export class Migration20261202001000_webhook_endpoint_capacity extends Migration {
   override async up(): Promise<void> {
@@ -30,15 +34,16 @@ export class Migration20261202001000_webhook_endpoint_capacity extends Migration
         failures int not null default 0,
         openings int not null default 0,
         open_until timestamptz null,
+        prompt_until timestamptz null,
         updated_at timestamptz not null
       );`);
-    this.addSql(`alter table webhook_delivery add column waiting_since timestamptz null;`);
-    this.addSql(`create index webhook_delivery_waiting_index on webhook_delivery (merchant_id, waiting_since) where waiting_since is not null;`);
+    this.addSql(`alter table webhook_delivery add column handed_at timestamptz null;`);
+    this.addSql(`create index webhook_delivery_due_index on webhook_delivery (merchant_id, next_attempt_at) where status = 'pending';`);
   }
 
   override async down(): Promise<void> {
-    this.addSql('drop index if exists webhook_delivery_waiting_index;');
-    this.addSql('alter table webhook_delivery drop column if exists waiting_since;');
+    this.addSql('drop index if exists webhook_delivery_due_index;');
+    this.addSql('alter table webhook_delivery drop column if exists handed_at;');
     this.addSql('drop table if exists webhook_endpoint;');
     this.addSql('drop table if exists webhook_endpoint_slot;');
   }

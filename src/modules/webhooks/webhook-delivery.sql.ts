@@ -11,7 +11,12 @@ export function webhookDeliverySql(jobs: WebhookJobQueue): EventFollowUpsSql {
   return (params, event, recorded) => {
     const now = recorded.createdAt;
     const ev = recorded.cte;
-    const job = jobs.jobsSql(params, [{ name: WebhookJob.DeliverWebhook, payload: { eventId: event.id, attempt: 1 } }], 'outbox_dv', 'outbox');
+    const job = jobs.jobsSql(
+      params,
+      [{ name: WebhookJob.DeliverWebhook, payload: { eventId: event.id, attempt: 1, merchantId: event.merchantId } }],
+      'outbox_dv',
+      'outbox',
+    );
     return {
       ctes: [
         `outbox_dv as (

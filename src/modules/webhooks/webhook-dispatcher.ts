@@ -11,6 +11,19 @@ import { retryDelay } from './retry-schedule';
 import { webhookHeaders } from './signing';
 import { WebhookJob, type WebhookJobQueue } from './webhook.jobs';
 
+/** A delivery to attempt next, the attempt (fencing it), and whose endpoint it goes to. */
+interface Handed {
+  eventId: string;
+  attempt?: number;
+  merchantId?: string;
+}
+
+/** What one attempt came to: the delivery handed on to make next (or none), its delivery not to be made, or no slot free. */
+type Outcome = Handed | undefined | 'gone' | 'no-slot';
+
+/** The first delivery of the CTE `handed`, as a Handed (JSON). */
+const NEXT_HANDED = `(select json_build_object('eventId', event_id, 'attempt', attempt_count + 1, 'merchantId', merchant_id) from handed order by next_attempt_at, event_id limit 1)`;
+
 /** What one attempt needs, read in one statement. */
 interface PendingDelivery {
   id: string;
@@ -26,6 +39,8 @@ interface PendingDelivery {
   slot: number;
   /** The endpoint's consecutive unanswered attempts before this one (its circuit). */
   circuitFailures: number;
+  /** For how much longer the endpoint counts as prompt (seconds; null or negative: it does not). */
+  promptForS: number | null;
   webhookUrl: string | null;
   secretSealed: string;
   previousSecrets: PreviousWebhookSecret[];
@@ -56,14 +71,25 @@ const OPENED_SECRETS_MAX = 10_000;
 
 /** How many deliveries one endpoint takes at once, and when its circuit opens (config: WebhookCapacityConfig). */
 export interface EndpointCapacity {
+  /** Deliveries in flight to an endpoint that answers promptly. */
   perEndpoint: number;
+  /**
+   * Deliveries in flight to an endpoint not known to be prompt: new, or not answering within `slowMs` in
+   * the last minute, or with an attempt in flight longer than that now (slow start, as TCP's).
+   */
+  slowPerEndpoint: number;
+  slowMs: number;
   circuitFailures: number;
   circuitOpenS: number;
   circuitMaxOpenS: number;
 }
 
-/** A delivery waiting this long for its endpoint is woken by the sweep (a lost wake-up, a killed slot holder, a circuit's end). */
+/** A delivery due this long and held by nobody is woken by the sweep (a dead worker or slot holder, a circuit's end, a lost job). */
 const WAITING_GRACE_S = 5;
+/** How long an endpoint counts as prompt (all its slots offered) after an answer within `slowMs`. */
+const PROMPT_MEMORY_S = 60;
+/** A delivery handed to a worker that has not claimed it within this long is handed again (or swept): the worker died. */
+const HAND_OFF_S = 5;
 /** Waiting deliveries the sweep wakes at most per tick. */
 const SWEEP_BATCH = 500;
 
@@ -92,11 +118,62 @@ export interface WebhookDispatcherDeps {
  */
 export class WebhookDispatcher {
   private readonly opened = new Map<string, string>();
+  /** Attempts this instance has in flight, per merchant (its endpoint's slots it holds). */
+  private readonly inFlight = new Map<string, number>();
 
   constructor(private readonly deps: WebhookDispatcherDeps) {}
 
-  /** One attempt. `attempt` (from the job) fences it: a job for an attempt already made (a resend overtook a scheduled retry) does nothing. */
-  async deliver(eventId: string, attempt?: number): Promise<void> {
+  /**
+   * One attempt (`attempt`, from the job, fences it: a job for an attempt already made, a resend
+   * having overtaken a scheduled retry, does nothing); then, while its endpoint has deliveries
+   * waiting for a slot, the next of them, oldest first, on the slot this one frees. A worker that
+   * has a slot keeps it busy: the endpoint's waiting deliveries go out at its pace, with no job
+   * queued or woken per delivery.
+   */
+  async deliver(eventId: string, attempt?: number, merchantId?: string): Promise<void> {
+    // This instance alone already has as many attempts in flight to the endpoint as it may ever take: no slot is
+    // free, and those attempts hand their slots on, oldest due first, so this delivery goes out in its turn.
+    if (merchantId !== undefined && (this.inFlight.get(merchantId) ?? 0) >= this.deps.settings.capacity.perEndpoint) return;
+    let next: Handed | undefined = { eventId, attempt, merchantId };
+    // The endpoint whose slot this worker holds, counted in `inFlight` from its first claim to its last attempt, hand-offs
+    // included: while it hands its slot on, this instance's jobs for the endpoint leave their deliveries to it.
+    let holding: string | undefined;
+    try {
+      for (let handedOn = false; next; handedOn = true) {
+        const outcome: Outcome = await this.attempt(next.eventId, next.attempt, (endpoint) => {
+          if (holding !== undefined) return;
+          holding = endpoint;
+          this.inFlight.set(endpoint, (this.inFlight.get(endpoint) ?? 0) + 1);
+        });
+        if (outcome === 'gone' && handedOn && next.merchantId !== undefined) {
+          // Handed on, but another worker took it meanwhile (its own job, most often): this worker still has the
+          // slot it freed, so it asks for the next due delivery rather than leave the endpoint a worker short.
+          next = await this.handOff(next.merchantId);
+        } else if (outcome === 'no-slot' && handedOn) {
+          // Handed on, but the freed slot went to another instance: it is left for the next hand-off or the sweep.
+          await this.deps.sql.query('update webhook_delivery set handed_at = null where event_id = $1', [next.eventId]);
+          next = undefined;
+        } else next = typeof outcome === 'object' ? outcome : undefined;
+      }
+    } finally {
+      if (holding !== undefined) {
+        const left = (this.inFlight.get(holding) ?? 1) - 1;
+        if (left > 0) this.inFlight.set(holding, left);
+        else this.inFlight.delete(holding);
+      }
+    }
+  }
+
+  /** The endpoint's longest-due delivery that nobody holds, handed to this worker (one statement); none while its circuit is open. */
+  private async handOff(merchantId: string): Promise<Handed | undefined> {
+    const params = new Params();
+    const ctes = this.handOffSql(params, `${params.p(merchantId)}::uuid`, null, 'false', 1);
+    const [row] = await this.deps.sql.query<{ next: Handed | null }>(`with ${ctes.join(',\n')} select ${NEXT_HANDED} as next`, params.values);
+    return row?.next ?? undefined;
+  }
+
+  /** One attempt; what it returns is the endpoint's waiting delivery it was handed, to make next. */
+  private async attempt(eventId: string, attempt: number | undefined, claimed: (merchantId: string) => void): Promise<Outcome> {
     let claim = await this.claim(eventId, attempt);
     if (claim.kind === 'endpoint-new') {
       // The endpoint's first delivery (or a raised WEBHOOK_ENDPOINT_CONCURRENCY): its slots are made once, then claimed.
@@ -106,11 +183,20 @@ export class WebhookDispatcher {
       ]);
       claim = await this.claim(eventId, attempt);
     }
-    if (claim.kind === 'gone') return this.notClaimed(eventId, attempt);
-    // Waiting: its endpoint's slots are all in flight, or its circuit is open. The attempt that frees a
-    // slot (or the sweep, once the circuit lets one through) wakes it; nothing to retry here.
-    if (claim.kind !== 'claimed') return;
+    // Not to be made: delivered, failed for good, fenced off (made already), or held by another worker (its own
+    // job and a hand-off, a test event's attempt made within its request, a resend). The holder carries on; if it
+    // died, its claim lapses and the sweep wakes the delivery. Nothing is thrown, so nothing is logged as an error.
+    if (claim.kind === 'gone') return 'gone';
+    // No slot: its endpoint's slots are all in flight, or its circuit is open. It stays due, unclaimed: the attempt
+    // that frees a slot hands it on (or the sweep wakes it, once the circuit lets one through). Nothing is written.
+    if (claim.kind !== 'claimed') return 'no-slot';
     const delivery = claim.delivery;
+    claimed(delivery.merchantId);
+    return this.sendAndFinish(eventId, delivery);
+  }
+
+  /** Sends a claimed attempt and records its outcome; returns the endpoint's next due delivery, handed to this worker. */
+  private async sendAndFinish(eventId: string, delivery: PendingDelivery): Promise<Handed | undefined> {
     const attemptNumber = delivery.attemptCount + 1;
 
     let result: SendResult;
@@ -143,31 +229,37 @@ export class WebhookDispatcher {
             success = ${params.p(success)}::boolean, error = ${params.p(success ? null : (result.error ?? `HTTP ${result.statusCode}`))}::text,
             finished_at = ${params.p(now)}::timestamptz
         where id = ${params.p(delivery.attemptId)}::bigint)`,
-      ...this.endpointAfterAttemptSql(params, delivery, eventId, result.unanswered ? false : result.statusCode !== null ? true : null),
+      ...this.endpointAfterAttemptSql(params, delivery, eventId, result.unanswered ? false : result.statusCode !== null ? true : null, result.latencyMs),
     ];
     const retry = this.deps.jobs.jobsSql(
       params,
-      status === 'pending' ? [{ name: WebhookJob.DeliverWebhook, payload: { eventId, attempt: attemptNumber + 1 }, delayMs: delay }] : [],
+      status === 'pending'
+        ? [{ name: WebhookJob.DeliverWebhook, payload: { eventId, attempt: attemptNumber + 1, merchantId: delivery.merchantId }, delayMs: delay }]
+        : [],
       'd',
       'retry',
     );
-    const woken = this.wakeSql(params, 'woken');
-    ctes.push(...retry.ctes, ...woken.ctes);
-    const selects = [...retry.selects, ...woken.selects];
-    const [row] = await this.deps.sql.query<Record<string, unknown>>(
-      `with ${ctes.join(',\n')} select (select count(*) from d) as d, ${runSelects(selects)}`,
+    // Beyond the first handed delivery (which this worker makes next), a closing circuit's others get jobs.
+    const others = this.wakeSql(params, 'handed_others');
+    ctes.push(...retry.ctes, `handed_others as (select * from handed order by next_attempt_at, event_id offset 1)`, ...others.ctes);
+    const selects = [...retry.selects, ...others.selects];
+    const [row] = await this.deps.sql.query<Record<string, unknown> & { next: Handed | null }>(
+      `with ${ctes.join(',\n')}
+       select (select count(*) from d) as d, ${runSelects(selects)},
+              ${NEXT_HANDED} as next`,
       params.values,
     );
     this.deps.jobs.wakeIfDue(row, selects);
     this.deps.observeAttempt?.(status === 'pending' ? 'retry_scheduled' : status, delivery.webhookUrl ? result.latencyMs / 1000 : null);
     if (status === 'failed') this.deps.logger.warn({ eventId, merchantId: delivery.merchantId, attempts: attemptNumber }, 'webhook delivery failed for good');
+    return row?.next ?? undefined;
   }
 
   /**
    * Claims the attempt and one of its endpoint's slots, records the attempt as started (before
    * anything is sent: the log never shows fewer sends than the receiver saw), closes an earlier
    * attempt a dead process left unfinished, and reads what the send needs: one statement. With
-   * every slot in flight, or the endpoint's circuit open, the delivery is marked waiting instead.
+   * every slot in flight, or the endpoint's circuit open, nothing is written: the delivery stays due.
    *
    * Slots are rows taken with FOR UPDATE SKIP LOCKED, so the cap per endpoint holds across
    * instances; each is a lease as long as the claim, so one held by a killed process frees itself.
@@ -178,23 +270,30 @@ export class WebhookDispatcher {
     eventId: string,
     attempt: number | undefined,
   ): Promise<{ kind: 'claimed'; delivery: PendingDelivery } | { kind: 'waiting' } | { kind: 'endpoint-new'; merchantId: string } | { kind: 'gone' }> {
-    const { perEndpoint, circuitFailures } = this.deps.settings.capacity;
+    const { perEndpoint, slowPerEndpoint, slowMs, circuitFailures } = this.deps.settings.capacity;
+    // A slot is held as long as the claim; one held since longer than `slowMs` ago is an attempt in flight that long.
+    const leaseS = (this.deps.settings.timeoutMs + CLAIM_MARGIN_MS) / 1000;
     const rows = await this.deps.sql.query<PendingDelivery & { targetMerchantId: string; slotRows: number; claimedId: string | null }>(
       `with target as (
          select event_id, merchant_id, attempt_count from webhook_delivery
          where event_id = $1 and status = 'pending' and (claimed_until is null or claimed_until < now())
            and ($3::int is null or attempt_count + 1 = $3::int)),
        circuit as (
-         select failures, open_until from webhook_endpoint where merchant_id = (select merchant_id from target)),
+         select failures, open_until, prompt_until from webhook_endpoint where merchant_id = (select merchant_id from target)),
+       slow as (
+         select 1 where not exists (select 1 from circuit where prompt_until > now())
+           or exists (select 1 from webhook_endpoint_slot where merchant_id = (select merchant_id from target)
+                      and held_until > now() and held_until < now() + make_interval(secs => $9))),
        slot as (
          select s.merchant_id, s.slot from webhook_endpoint_slot s
          where s.merchant_id = (select merchant_id from target) and s.slot < $6
            and (s.held_until is null or s.held_until < now())
            and not exists (select 1 from circuit where open_until > now())
            and (s.slot = 0 or not exists (select 1 from circuit where failures >= $7))
+           and (s.slot < $8 or not exists (select 1 from slow))
          order by s.slot limit 1 for update skip locked),
        claimed as (
-         update webhook_delivery w set claimed_until = now() + make_interval(secs => $2), waiting_since = null
+         update webhook_delivery w set claimed_until = now() + make_interval(secs => $2), handed_at = null
          from slot
          where w.event_id = $1 and w.status = 'pending' and (w.claimed_until is null or w.claimed_until < now())
            and ($3::int is null or w.attempt_count + 1 = $3::int)
@@ -202,9 +301,6 @@ export class WebhookDispatcher {
        held as (
          update webhook_endpoint_slot s set event_id = c.event_id, held_until = now() + make_interval(secs => $2)
          from claimed c where s.merchant_id = c.merchant_id and s.slot = c.slot),
-       parked as (
-         update webhook_delivery w set waiting_since = now()
-         where w.event_id = $1 and w.waiting_since is null and exists (select 1 from target) and not exists (select 1 from slot)),
        interrupted as (
          update webhook_attempt set finished_at = $4, error = $5
          where event_id = $1 and finished_at is null and exists (select 1 from claimed)),
@@ -214,13 +310,14 @@ export class WebhookDispatcher {
          returning id)
        select t.merchant_id as "targetMerchantId",
               (select count(*) from webhook_endpoint_slot where merchant_id = t.merchant_id and slot < $6)::int as "slotRows",
-              coalesce((select failures from circuit), 0) as "circuitFailures", d.*
+              coalesce((select failures from circuit), 0) as "circuitFailures",
+              (select extract(epoch from prompt_until - now())::float8 from circuit) as "promptForS", d.*
        from target t left join lateral (
          select e.id as "claimedId", e.id, e.merchant_id as "merchantId", e.type, e.created_at as "createdAt", e.payload::text as payload,
                 c.attempt_count as "attemptCount", c.slot, (select id from started)::text as "attemptId", m.webhook_url as "webhookUrl",
                 m.webhook_secret_sealed as "secretSealed", m.previous_webhook_secrets as "previousSecrets"
          from claimed c join outbox_event e on e.id = c.event_id join merchant m on m.id = c.merchant_id) d on true`,
-      [eventId, (this.deps.settings.timeoutMs + CLAIM_MARGIN_MS) / 1000, attempt ?? null, this.deps.clock.now(), INTERRUPTED, perEndpoint, circuitFailures],
+      [eventId, leaseS, attempt ?? null, this.deps.clock.now(), INTERRUPTED, perEndpoint, circuitFailures, slowPerEndpoint, leaseS - slowMs / 1000],
       'webhook_claim_delivery',
     );
     const row = rows[0];
@@ -237,47 +334,76 @@ export class WebhookDispatcher {
    * is now open, the longest-waiting deliveries woken: one for the freed slot, or every slot when
    * an answer closes a tripped circuit.
    */
-  private endpointAfterAttemptSql(params: Params, delivery: PendingDelivery, eventId: string, answered: boolean | null): string[] {
-    const { perEndpoint, circuitFailures, circuitOpenS, circuitMaxOpenS } = this.deps.settings.capacity;
+  private endpointAfterAttemptSql(params: Params, delivery: PendingDelivery, eventId: string, answered: boolean | null, latencyMs: number): string[] {
+    const { perEndpoint, slowMs, circuitFailures, circuitOpenS, circuitMaxOpenS } = this.deps.settings.capacity;
     const merchant = `${params.p(delivery.merchantId)}::uuid`;
     const ctes = [
       `released as (
         update webhook_endpoint_slot set event_id = null, held_until = null
         where merchant_id = ${merchant} and slot = ${params.p(delivery.slot)}::smallint and event_id = ${params.p(eventId)})`,
     ];
-    if (answered === true && delivery.circuitFailures > 0) {
+    // Prompt: answered within `slowMs`. Marked for a minute, renewed once half of it has passed (one write per
+    // endpoint per half-minute, not per delivery); a slow or missing answer unmarks it at once.
+    const prompt = answered === true && latencyMs <= slowMs;
+    const promptFor = delivery.promptForS ?? -1;
+    const promptUntil = prompt
+      ? promptFor < PROMPT_MEMORY_S / 2
+        ? `now() + make_interval(secs => ${params.p(PROMPT_MEMORY_S)})`
+        : 'webhook_endpoint.prompt_until'
+      : 'null';
+    const promptChanges = prompt ? promptFor < PROMPT_MEMORY_S / 2 : promptFor > 0;
+    if (answered === true && (delivery.circuitFailures > 0 || promptChanges)) {
+      // An answer closes the circuit.
       ctes.push(`circuit as (
-        update webhook_endpoint set failures = 0, openings = 0, open_until = null, updated_at = now()
-        where merchant_id = ${merchant}
+        insert into webhook_endpoint (merchant_id, failures, openings, open_until, prompt_until, updated_at)
+        values (${merchant}, 0, 0, null, ${prompt ? `now() + make_interval(secs => ${params.p(PROMPT_MEMORY_S)})` : 'null'}, now())
+        on conflict (merchant_id) do update set failures = 0, openings = 0, open_until = null, prompt_until = ${promptUntil}, updated_at = now()
         returning open_until)`);
     } else if (answered === false) {
       const tripped = `webhook_endpoint.failures + 1 >= ${params.p(circuitFailures)}::int`;
       const first = params.p(circuitFailures <= 1);
       ctes.push(`circuit as (
-        insert into webhook_endpoint (merchant_id, failures, openings, open_until, updated_at)
+        insert into webhook_endpoint (merchant_id, failures, openings, open_until, prompt_until, updated_at)
         values (${merchant}, 1, case when ${first}::boolean then 1 else 0 end,
-                case when ${first}::boolean then now() + make_interval(secs => ${params.p(circuitOpenS)}) end, now())
+                case when ${first}::boolean then now() + make_interval(secs => ${params.p(circuitOpenS)}) end, null, now())
         on conflict (merchant_id) do update set
           failures = webhook_endpoint.failures + 1,
           openings = case when ${tripped} then webhook_endpoint.openings + 1 else webhook_endpoint.openings end,
           open_until = case when ${tripped}
             then now() + make_interval(secs => least(${params.p(circuitMaxOpenS)}::float8, ${params.p(circuitOpenS)}::float8 * power(2, webhook_endpoint.openings)))
             else webhook_endpoint.open_until end,
+          prompt_until = null,
           updated_at = now()
         returning open_until)`);
     }
     const circuitOpen = answered === false ? `exists (select 1 from circuit where open_until > now())` : 'false';
     const wakeCount = answered === true && delivery.circuitFailures >= circuitFailures ? perEndpoint : 1;
-    ctes.push(`waiting as (
-        select event_id from webhook_delivery
-        where merchant_id = ${merchant} and waiting_since is not null and status = 'pending' and event_id <> ${params.p(eventId)}
-          and not ${circuitOpen}
-        order by waiting_since, event_id limit ${params.p(wakeCount)}::int for update skip locked)`);
-    ctes.push(`woken as (
-        update webhook_delivery w set waiting_since = null from waiting
-        where w.event_id = waiting.event_id
-        returning w.event_id, w.attempt_count)`);
+    ctes.push(...this.handOffSql(params, merchant, eventId, circuitOpen, wakeCount));
     return ctes;
+  }
+
+  /**
+   * CTEs `waiting` and `handed`: the endpoint's `count` longest-due deliveries that nobody holds (but `except`),
+   * unless `circuitOpenSql`, marked `handed_at` so that no other attempt hands them on while this worker claims
+   * them (if the worker dies first, the hand-off lapses and the sweep wakes them). Finds them by
+   * `webhook_delivery_due_index`; SKIP LOCKED, so two workers handing on at once take two deliveries.
+   */
+  private handOffSql(params: Params, merchantSql: string, except: string | null, circuitOpenSql: string, count: number): string[] {
+    return [
+      `waiting as (
+        select event_id from webhook_delivery
+        where merchant_id = ${merchantSql} and status = 'pending' and next_attempt_at <= now()
+          ${except === null ? '' : `and event_id <> ${params.p(except)}`}
+          and (claimed_until is null or claimed_until < now())
+          and (handed_at is null or handed_at < now() - make_interval(secs => ${params.p(HAND_OFF_S)}))
+          and not exists (select 1 from webhook_endpoint e where e.merchant_id = ${merchantSql} and e.open_until > now())
+          and not ${circuitOpenSql}
+        order by next_attempt_at, event_id limit ${params.p(count)}::int for update skip locked)`,
+      `handed as (
+        update webhook_delivery w set handed_at = now() from waiting
+        where w.event_id = waiting.event_id
+        returning w.event_id, w.merchant_id, w.attempt_count, w.next_attempt_at)`,
+    ];
   }
 
   /** A delivery job for each row of the CTE `from` (event_id, attempt_count): its next attempt, due now. */
@@ -285,33 +411,37 @@ export class WebhookDispatcher {
     return this.deps.jobs.jobsFromRowsSql(
       params,
       WebhookJob.DeliverWebhook,
-      `json_build_object('eventId', ${from}.event_id, 'attempt', ${from}.attempt_count + 1)`,
+      `json_build_object('eventId', ${from}.event_id, 'attempt', ${from}.attempt_count + 1, 'merchantId', ${from}.merchant_id)`,
       from,
       `${from}_job`,
     );
   }
 
   /**
-   * Wakes deliveries left waiting for their endpoint more than a few seconds, up to the endpoint's
-   * slots each, whose circuit is not open: the wake-up an attempt's end sends can miss a delivery
-   * that was parking at that moment, a killed process's slot frees itself only when its lease
-   * ends, and a circuit's open period ends with no attempt to notice. Run by every instance's
-   * sweeps; bounded; two instances wake each delivery once (the update takes its row).
+   * Wakes deliveries due for more than a few seconds that nobody holds, up to the free slots of their
+   * endpoint, whose circuit is not open: a worker that died holding a claim or a hand-off, a killed
+   * process's slot (free once its lease ends), a circuit's open period ending with no attempt to
+   * notice, a job lost. Run by every instance's sweeps; bounded; two instances wake each delivery
+   * once (the update takes its row and marks it handed).
    */
   async sweepWaiting(): Promise<number> {
     const params = new Params();
+    const perEndpoint = params.p(this.deps.settings.capacity.perEndpoint);
     const ctes = [
       `candidates as (
-        select d.event_id, row_number() over (partition by d.merchant_id order by d.waiting_since, d.event_id) as place
+        select d.event_id, d.merchant_id, row_number() over (partition by d.merchant_id order by d.next_attempt_at, d.event_id) as place
         from webhook_delivery d
-        where d.waiting_since is not null and d.waiting_since < now() - make_interval(secs => ${params.p(WAITING_GRACE_S)})
-          and d.status = 'pending' and (d.claimed_until is null or d.claimed_until < now())
+        where d.status = 'pending' and d.next_attempt_at < now() - make_interval(secs => ${params.p(WAITING_GRACE_S)})
+          and (d.claimed_until is null or d.claimed_until < now())
+          and (d.handed_at is null or d.handed_at < now() - make_interval(secs => ${params.p(HAND_OFF_S)}))
           and not exists (select 1 from webhook_endpoint e where e.merchant_id = d.merchant_id and e.open_until > now())
         limit ${params.p(SWEEP_BATCH)})`,
+      // No more per endpoint than it has slots free (none while its slots are all in flight: their attempts hand on).
       `swept as (
-        update webhook_delivery w set waiting_since = null from candidates c
-        where w.event_id = c.event_id and c.place <= ${params.p(this.deps.settings.capacity.perEndpoint)} and w.waiting_since is not null
-        returning w.event_id, w.attempt_count)`,
+        update webhook_delivery w set handed_at = now() from candidates c
+        where w.event_id = c.event_id and w.status = 'pending' and (w.claimed_until is null or w.claimed_until < now())
+          and c.place <= ${perEndpoint} - (select count(*) from webhook_endpoint_slot s where s.merchant_id = c.merchant_id and s.held_until > now())
+        returning w.event_id, w.merchant_id, w.attempt_count)`,
     ];
     const jobs = this.wakeSql(params, 'swept');
     ctes.push(...jobs.ctes);
@@ -321,31 +451,6 @@ export class WebhookDispatcher {
     );
     this.deps.jobs.wakeIfDue(row, jobs.selects);
     return Number(row?.swept ?? 0);
-  }
-
-  /**
-   * The attempt was not claimed: delivered, failed for good, fenced off (made already), or
-   * claimed by another job (a test event's attempt made within its request, a resend). Only
-   * the last needs a look later: if its claimer died, the attempt is still made once the claim
-   * lapses, by a job added for that moment (one per attempt: keyed). Nothing is thrown, so
-   * nothing is logged as an error.
-   */
-  private async notClaimed(eventId: string, attempt: number | undefined): Promise<void> {
-    const [row] = await this.deps.sql.query<{ attemptCount: number; lapsesInS: number }>(
-      `select attempt_count as "attemptCount", extract(epoch from claimed_until - now())::float8 as "lapsesInS"
-       from webhook_delivery where event_id = $1 and status = 'pending' and claimed_until > now()`,
-      [eventId],
-    );
-    if (!row || (attempt !== undefined && attempt !== row.attemptCount + 1)) return;
-    const next = row.attemptCount + 1;
-    await this.deps.jobs.add([
-      {
-        name: WebhookJob.DeliverWebhook,
-        payload: { eventId, attempt: next },
-        delayMs: Math.ceil(row.lapsesInS * 1000) + 1000,
-        key: `deliver-after-claim:${eventId}:${next}`,
-      },
-    ]);
   }
 
   /** The secrets a delivery is signed with now: the current one, and the previous one during its overlap. */

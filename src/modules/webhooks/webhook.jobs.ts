@@ -12,8 +12,12 @@ export enum WebhookJob {
 
 /** The job's payload (stored as JSON with the job). */
 export interface WebhookJobPayloads {
-  /** `attempt`: the attempt this job makes; a job for an attempt already made does nothing. */
-  [WebhookJob.DeliverWebhook]: { eventId: string; attempt?: number };
+  /**
+   * `attempt`: the attempt this job makes; a job for an attempt already made does nothing.
+   * `merchantId`: whose endpoint it goes to (absent from jobs queued before issue 34), so that an
+   * instance already sending the endpoint all it may take leaves the delivery to those sends.
+   */
+  [WebhookJob.DeliverWebhook]: { eventId: string; attempt?: number; merchantId?: string };
 }
 
 export type WebhookJobQueue = JobQueue<JobSpec<WebhookJobPayloads>>;

@@ -202,7 +202,7 @@ export class WebhookService {
       delivery.updatedAt = now;
       await em.flush();
       // The next attempt's number fences it: a retry already scheduled for that attempt finds it made and does nothing.
-      await this.deps.jobs.enqueue(em, { name: WebhookJob.DeliverWebhook, payload: { eventId, attempt: delivery.attemptCount + 1 } });
+      await this.deps.jobs.enqueue(em, { name: WebhookJob.DeliverWebhook, payload: { eventId, attempt: delivery.attemptCount + 1, merchantId } });
     });
     this.deps.jobs.nudgeLocal();
     // Read afresh: the request's EntityManager still holds the delivery as it was before the resend.

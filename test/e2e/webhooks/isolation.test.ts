@@ -115,16 +115,17 @@ describe.each([
     // X's flood goes to every instance, so each one's workers see X's deliveries.
     const statuses = (await Promise.all(apps.map((app) => flood(app, x, 100 / instances)))).flat();
     expect(statuses.every((s) => s === 201)).toBe(true);
-    // X's endpoint now holds what it can: its slots, every one of them waiting on a POST that never ends.
-    expect(await eventually(async () => hanging.load.open >= 1)).toBe(true);
+    // X's endpoint has taken what it can: its slots, each waiting on a POST that never ends (until its circuit opens).
+    expect(await eventually(async () => hanging.received.length >= 1)).toBe(true);
 
     const loaded = await timeCollections(apps[apps.length - 1]!, y, healthy);
     expect(loaded.settleMs).toBeLessThanOrEqual(2 * unloaded.settleMs);
     expect(loaded.webhookMs).toBeLessThanOrEqual(2 * unloaded.webhookMs);
 
-    // Across every instance, X never had more than its endpoint's slots (WEBHOOK_ENDPOINT_CONCURRENCY, 4) in flight.
+    // Across every instance, X never had more in flight than an endpoint not known to answer promptly is offered
+    // (WEBHOOK_SLOW_ENDPOINT_CONCURRENCY, 2).
     expect(hanging.load.maxOpen).toBeGreaterThanOrEqual(1);
-    expect(hanging.load.maxOpen).toBeLessThanOrEqual(4);
+    expect(hanging.load.maxOpen).toBeLessThanOrEqual(2);
     // None of X's deliveries was dropped: each is pending (waiting, or between attempts), none failed.
     const rows = await dbQuery<{ status: string; count: number }>(
       first!.db.url,
@@ -186,6 +187,36 @@ describe('the per-endpoint cap and the circuit', () => {
     expect(failed[0]!.n).toBe(0);
     expect((await circuit())?.failures).toBe(0);
     expect(endpoint.load.maxOpen).toBeLessThanOrEqual(2);
+  });
+
+  it('an endpoint that answers promptly is offered all its slots (slow start: 2 until its first prompt answer), never more', async () => {
+    const prompt = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => setTimeout(() => res.writeHead(200).end('ok'), 150));
+    });
+    const load = { open: 0, maxOpen: 0 };
+    prompt.on('request', (_req, res) => {
+      load.maxOpen = Math.max(load.maxOpen, ++load.open);
+      res.on('close', () => load.open--);
+    });
+    await new Promise<void>((resolve) => prompt.listen(0, '127.0.0.1', resolve));
+    const wide = await createTestApp({ env: { ...ENV, WEBHOOK_ENDPOINT_CONCURRENCY: '6' } });
+    try {
+      const url = `http://127.0.0.1:${(prompt.address() as AddressInfo).port}/hooks`;
+      const x = await merchantWithEndpoint(wide, 'Merchant X (prompt endpoint)', url, false);
+      // One first, so that the endpoint is known to answer promptly; then a burst.
+      expect((await request(wide.url, 'POST', '/v1/webhooks/test-event', { token: x.token })).status).toBe(201);
+      expect((await flood(wide, x, 40)).every((s) => s === 201)).toBe(true);
+      const delivered = async () =>
+        (await dbQuery<{ n: number }>(wide.db.url, `select count(*)::int as n from webhook_delivery where status = 'delivered'`))[0]!.n === 41;
+      expect(await eventually(delivered, { attempts: 600, everyMs: 50 })).toBe(true);
+      expect(load.maxOpen).toBeGreaterThan(2);
+      expect(load.maxOpen).toBeLessThanOrEqual(6);
+    } finally {
+      await wide.close();
+      prompt.closeAllConnections();
+      await new Promise((resolve) => prompt.close(resolve));
+    }
   });
 
   it("the merchant's own test event or resend lets one attempt through an open circuit, and a new endpoint address starts closed", async () => {
@@ -287,7 +318,7 @@ describe('a test event whose attempt the request makes while its job runs (L5)',
     await new Promise((resolve) => slow.close(resolve));
   });
 
-  it('logs no error: the job that finds the attempt held leaves one follow-up for when the hold lapses', async () => {
+  it('logs no error: the job that finds the attempt held by the request leaves it to the request', async () => {
     const x = await merchantWithEndpoint(app, 'Merchant X (tests its receiver)', url, false);
     for (let i = 0; i < 5; i++) {
       const sent = await request(app.url, 'POST', '/v1/webhooks/test-event', { token: x.token });
@@ -297,12 +328,6 @@ describe('a test event whose attempt the request makes while its job runs (L5)',
     }
     const errors = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50);
     expect(errors).toEqual([]);
-    // The jobs did run into the held attempts: each left its follow-up (keyed, one per attempt).
-    const followUps = await dbQuery<{ n: number }>(
-      app.db.url,
-      `select count(*)::int as n from graphile_worker._private_jobs where key like 'deliver-after-claim:%'`,
-    );
-    expect(followUps[0]!.n).toBeGreaterThanOrEqual(1);
     const delivered = await dbQuery<{ n: number }>(app.db.url, `select count(*)::int as n from webhook_delivery where status = 'delivered'`);
     expect(delivered[0]!.n).toBe(5);
   });
