@@ -11,19 +11,6 @@ import { retryDelay } from './retry-schedule';
 import { webhookHeaders } from './signing';
 import { WebhookJob, type WebhookJobQueue } from './webhook.jobs';
 
-/** A delivery to attempt next, the attempt (fencing it), and whose endpoint it goes to. */
-interface Handed {
-  eventId: string;
-  attempt?: number;
-  merchantId?: string;
-}
-
-/** What one attempt came to: the delivery handed on to make next (or none), its delivery not to be made, or no slot free. */
-type Outcome = Handed | undefined | 'gone' | 'no-slot';
-
-/** The first delivery of the CTE `handed`, as a Handed (JSON). */
-const NEXT_HANDED = `(select json_build_object('eventId', event_id, 'attempt', attempt_count + 1, 'merchantId', merchant_id) from handed order by next_attempt_at, event_id limit 1)`;
-
 /** What one attempt needs, read in one statement. */
 interface PendingDelivery {
   id: string;
@@ -88,8 +75,10 @@ export interface EndpointCapacity {
 const WAITING_GRACE_S = 5;
 /** How long an endpoint counts as prompt (all its slots offered) after an answer within `slowMs`. */
 const PROMPT_MEMORY_S = 60;
-/** A delivery handed to a worker that has not claimed it within this long is handed again (or swept): the worker died. */
+/** The sweep wakes a delivery at most once in this long (`handed_at`): its job may still be queued behind others. */
 const HAND_OFF_S = 5;
+/** Attempts carried on to that an instance remembers at most (WebhookDispatcher.carriedOn). */
+const CARRIED_ON_MAX = 50_000;
 /** Waiting deliveries the sweep wakes at most per tick. */
 const SWEEP_BATCH = 500;
 
@@ -120,6 +109,12 @@ export class WebhookDispatcher {
   private readonly opened = new Map<string, string>();
   /** Attempts this instance has in flight, per merchant (its endpoint's slots it holds). */
   private readonly inFlight = new Map<string, number>();
+  /**
+   * The attempts (`eventId:attempt`) this instance's workers carried on to from a finished one. Each still has its
+   * own job, which would otherwise spend a statement to find it taken. Bounded: forgotten in bulk past the limit
+   * (a forgotten one only costs that statement).
+   */
+  private readonly carriedOn = new Set<string>();
 
   constructor(private readonly deps: WebhookDispatcherDeps) {}
 
@@ -132,48 +127,10 @@ export class WebhookDispatcher {
    */
   async deliver(eventId: string, attempt?: number, merchantId?: string): Promise<void> {
     // This instance alone already has as many attempts in flight to the endpoint as it may ever take: no slot is
-    // free, and those attempts hand their slots on, oldest due first, so this delivery goes out in its turn.
+    // free, and those attempts carry on with the endpoint's due deliveries, oldest first, so this one goes in its turn.
     if (merchantId !== undefined && (this.inFlight.get(merchantId) ?? 0) >= this.deps.settings.capacity.perEndpoint) return;
-    let next: Handed | undefined = { eventId, attempt, merchantId };
-    // The endpoint whose slot this worker holds, counted in `inFlight` from its first claim to its last attempt, hand-offs
-    // included: while it hands its slot on, this instance's jobs for the endpoint leave their deliveries to it.
-    let holding: string | undefined;
-    try {
-      for (let handedOn = false; next; handedOn = true) {
-        const outcome: Outcome = await this.attempt(next.eventId, next.attempt, (endpoint) => {
-          if (holding !== undefined) return;
-          holding = endpoint;
-          this.inFlight.set(endpoint, (this.inFlight.get(endpoint) ?? 0) + 1);
-        });
-        if (outcome === 'gone' && handedOn && next.merchantId !== undefined) {
-          // Handed on, but another worker took it meanwhile (its own job, most often): this worker still has the
-          // slot it freed, so it asks for the next due delivery rather than leave the endpoint a worker short.
-          next = await this.handOff(next.merchantId);
-        } else if (outcome === 'no-slot' && handedOn) {
-          // Handed on, but the freed slot went to another instance: it is left for the next hand-off or the sweep.
-          await this.deps.sql.query('update webhook_delivery set handed_at = null where event_id = $1', [next.eventId]);
-          next = undefined;
-        } else next = typeof outcome === 'object' ? outcome : undefined;
-      }
-    } finally {
-      if (holding !== undefined) {
-        const left = (this.inFlight.get(holding) ?? 1) - 1;
-        if (left > 0) this.inFlight.set(holding, left);
-        else this.inFlight.delete(holding);
-      }
-    }
-  }
-
-  /** The endpoint's longest-due delivery that nobody holds, handed to this worker (one statement); none while its circuit is open. */
-  private async handOff(merchantId: string): Promise<Handed | undefined> {
-    const params = new Params();
-    const ctes = this.handOffSql(params, `${params.p(merchantId)}::uuid`, null, 'false', 1);
-    const [row] = await this.deps.sql.query<{ next: Handed | null }>(`with ${ctes.join(',\n')} select ${NEXT_HANDED} as next`, params.values);
-    return row?.next ?? undefined;
-  }
-
-  /** One attempt; what it returns is the endpoint's waiting delivery it was handed, to make next. */
-  private async attempt(eventId: string, attempt: number | undefined, claimed: (merchantId: string) => void): Promise<Outcome> {
+    // A worker of this instance carried on to this very attempt already (its job ran late): nothing to ask.
+    if (attempt !== undefined && this.carriedOn.has(`${eventId}:${attempt}`)) return;
     let claim = await this.claim(eventId, attempt);
     if (claim.kind === 'endpoint-new') {
       // The endpoint's first delivery (or a raised WEBHOOK_ENDPOINT_CONCURRENCY): its slots are made once, then claimed.
@@ -183,20 +140,32 @@ export class WebhookDispatcher {
       ]);
       claim = await this.claim(eventId, attempt);
     }
-    // Not to be made: delivered, failed for good, fenced off (made already), or held by another worker (its own
-    // job and a hand-off, a test event's attempt made within its request, a resend). The holder carries on; if it
-    // died, its claim lapses and the sweep wakes the delivery. Nothing is thrown, so nothing is logged as an error.
-    if (claim.kind === 'gone') return 'gone';
-    // No slot: its endpoint's slots are all in flight, or its circuit is open. It stays due, unclaimed: the attempt
-    // that frees a slot hands it on (or the sweep wakes it, once the circuit lets one through). Nothing is written.
-    if (claim.kind !== 'claimed') return 'no-slot';
-    const delivery = claim.delivery;
-    claimed(delivery.merchantId);
-    return this.sendAndFinish(eventId, delivery);
+    // Not claimed: not to be made (delivered, failed for good, fenced off), held by another worker (a test event's
+    // attempt made within its request, a resend, an attempt that carried on to it), or no slot free (its endpoint's
+    // slots all in flight, or its circuit open). Nothing is written and nothing thrown: a holder carries on with the
+    // endpoint's due deliveries; if it died, its claim lapses and the sweep wakes the delivery.
+    if (claim.kind !== 'claimed') return;
+    const holding = claim.delivery.merchantId;
+    // Counted from the first claim to the last attempt: while this worker carries on, this instance's jobs for the
+    // endpoint leave their deliveries to it.
+    this.inFlight.set(holding, (this.inFlight.get(holding) ?? 0) + 1);
+    try {
+      let current: PendingDelivery | undefined = claim.delivery;
+      while (current) current = await this.sendAndFinish(current);
+    } finally {
+      const left = (this.inFlight.get(holding) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(holding, left);
+      else this.inFlight.delete(holding);
+    }
   }
 
-  /** Sends a claimed attempt and records its outcome; returns the endpoint's next due delivery, handed to this worker. */
-  private async sendAndFinish(eventId: string, delivery: PendingDelivery): Promise<Handed | undefined> {
+  /**
+   * Sends a claimed attempt and records its outcome, and in the same statement claims, on the slot it frees, the
+   * endpoint's longest-due delivery that nobody holds: what it returns, for this worker to send next. An endpoint's
+   * backlog thus drains at its cap, two statements per delivery as before the cap, with no job queued or woken.
+   */
+  private async sendAndFinish(delivery: PendingDelivery): Promise<PendingDelivery | undefined> {
+    const eventId = delivery.id;
     const attemptNumber = delivery.attemptCount + 1;
 
     let result: SendResult;
@@ -213,6 +182,7 @@ export class WebhookDispatcher {
     const delay = success ? undefined : retryDelay(this.deps.settings.schedule, attemptNumber);
     const status = success ? 'delivered' : delay === undefined ? 'failed' : 'pending';
 
+    const answered = result.unanswered ? false : result.statusCode !== null ? true : null;
     const params = new Params();
     const ctes = [
       `d as (
@@ -229,7 +199,7 @@ export class WebhookDispatcher {
             success = ${params.p(success)}::boolean, error = ${params.p(success ? null : (result.error ?? `HTTP ${result.statusCode}`))}::text,
             finished_at = ${params.p(now)}::timestamptz
         where id = ${params.p(delivery.attemptId)}::bigint)`,
-      ...this.endpointAfterAttemptSql(params, delivery, eventId, result.unanswered ? false : result.statusCode !== null ? true : null, result.latencyMs),
+      ...this.endpointAfterAttemptSql(params, delivery, answered, result.latencyMs, now),
     ];
     const retry = this.deps.jobs.jobsSql(
       params,
@@ -239,20 +209,31 @@ export class WebhookDispatcher {
       'd',
       'retry',
     );
-    // Beyond the first handed delivery (which this worker makes next), a closing circuit's others get jobs.
-    const others = this.wakeSql(params, 'handed_others');
-    ctes.push(...retry.ctes, `handed_others as (select * from handed order by next_attempt_at, event_id offset 1)`, ...others.ctes);
+    // Beyond the one this worker claimed, a closing circuit's other due deliveries get jobs.
+    const others = this.wakeSql(params, 'next_others');
+    ctes.push(...retry.ctes, ...others.ctes);
     const selects = [...retry.selects, ...others.selects];
-    const [row] = await this.deps.sql.query<Record<string, unknown> & { next: Handed | null }>(
+    const [row] = await this.deps.sql.query<Record<string, unknown> & { next: (Omit<PendingDelivery, 'createdAt'> & { createdAt: string }) | null }>(
       `with ${ctes.join(',\n')}
        select (select count(*) from d) as d, ${runSelects(selects)},
-              ${NEXT_HANDED} as next`,
+              (select row_to_json(x) from (
+                 select e.id, e.merchant_id as "merchantId", e.type, e.created_at as "createdAt", e.payload::text as payload,
+                        c.attempt_count as "attemptCount", (select id from next_started)::text as "attemptId", ${params.p(delivery.slot)}::int as slot,
+                        m.webhook_url as "webhookUrl", m.webhook_secret_sealed as "secretSealed", m.previous_webhook_secrets as "previousSecrets"
+                 from next_claimed c join outbox_event e on e.id = c.event_id join merchant m on m.id = c.merchant_id) x) as next`,
       params.values,
     );
     this.deps.jobs.wakeIfDue(row, selects);
     this.deps.observeAttempt?.(status === 'pending' ? 'retry_scheduled' : status, delivery.webhookUrl ? result.latencyMs / 1000 : null);
     if (status === 'failed') this.deps.logger.warn({ eventId, merchantId: delivery.merchantId, attempts: attemptNumber }, 'webhook delivery failed for good');
-    return row?.next ?? undefined;
+    if (!row?.next) return undefined;
+    if (this.carriedOn.size >= CARRIED_ON_MAX) this.carriedOn.clear();
+    this.carriedOn.add(`${row.next.id}:${row.next.attemptCount + 1}`);
+    // The endpoint as this statement left it, for the next attempt's own finish.
+    const circuitFailures = answered === true ? 0 : answered === false ? delivery.circuitFailures + 1 : delivery.circuitFailures;
+    const prompt = answered === true && result.latencyMs <= this.deps.settings.capacity.slowMs;
+    const promptForS = prompt ? Math.max(delivery.promptForS ?? 0, PROMPT_MEMORY_S / 2) : answered === null ? delivery.promptForS : null;
+    return { ...row.next, createdAt: new Date(row.next.createdAt), circuitFailures, promptForS };
   }
 
   /**
@@ -328,20 +309,19 @@ export class WebhookDispatcher {
   }
 
   /**
-   * The endpoint's part of the attempt's finishing statement: its slot freed, its circuit told
-   * whether the endpoint answered (`answered`; null when nothing was sent: no endpoint, or an address
-   * the policy refused), and, unless the circuit
-   * is now open, the longest-waiting deliveries woken: one for the freed slot, or every slot when
-   * an answer closes a tripped circuit.
+   * The endpoint's part of the attempt's finishing statement: its circuit told whether the endpoint answered
+   * (`answered`; null when nothing was sent: no endpoint, or an address the policy refused), and its slot moved on
+   * to the endpoint's longest-due delivery that nobody holds (claimed here, its attempt recorded as started:
+   * `next_claimed`, `next_started`), or freed when there is none, or when the slot is no longer the endpoint's to
+   * use (its circuit open now; a slot beyond the slow cap of an endpoint no longer prompt; half-open, slot 0 only).
+   * An answer that closes a tripped circuit also picks the endpoint's other slots' worth of due deliveries
+   * (`next_others`), which get jobs.
    */
-  private endpointAfterAttemptSql(params: Params, delivery: PendingDelivery, eventId: string, answered: boolean | null, latencyMs: number): string[] {
-    const { perEndpoint, slowMs, circuitFailures, circuitOpenS, circuitMaxOpenS } = this.deps.settings.capacity;
+  private endpointAfterAttemptSql(params: Params, delivery: PendingDelivery, answered: boolean | null, latencyMs: number, now: Date): string[] {
+    const { perEndpoint, slowPerEndpoint, slowMs, circuitFailures, circuitOpenS, circuitMaxOpenS } = this.deps.settings.capacity;
     const merchant = `${params.p(delivery.merchantId)}::uuid`;
-    const ctes = [
-      `released as (
-        update webhook_endpoint_slot set event_id = null, held_until = null
-        where merchant_id = ${merchant} and slot = ${params.p(delivery.slot)}::smallint and event_id = ${params.p(eventId)})`,
-    ];
+    const eventId = params.p(delivery.id);
+    const ctes: string[] = [];
     // Prompt: answered within `slowMs`. Marked for a minute, renewed once half of it has passed (one write per
     // endpoint per half-minute, not per delivery); a slow or missing answer unmarks it at once.
     const prompt = answered === true && latencyMs <= slowMs;
@@ -376,34 +356,50 @@ export class WebhookDispatcher {
           updated_at = now()
         returning open_until)`);
     }
-    const circuitOpen = answered === false ? `exists (select 1 from circuit where open_until > now())` : 'false';
-    const wakeCount = answered === true && delivery.circuitFailures >= circuitFailures ? perEndpoint : 1;
-    ctes.push(...this.handOffSql(params, merchant, eventId, circuitOpen, wakeCount));
-    return ctes;
-  }
-
-  /**
-   * CTEs `waiting` and `handed`: the endpoint's `count` longest-due deliveries that nobody holds (but `except`),
-   * unless `circuitOpenSql`, marked `handed_at` so that no other attempt hands them on while this worker claims
-   * them (if the worker dies first, the hand-off lapses and the sweep wakes them). Finds them by
-   * `webhook_delivery_due_index`; SKIP LOCKED, so two workers handing on at once take two deliveries.
-   */
-  private handOffSql(params: Params, merchantSql: string, except: string | null, circuitOpenSql: string, count: number): string[] {
-    return [
-      `waiting as (
-        select event_id from webhook_delivery
-        where merchant_id = ${merchantSql} and status = 'pending' and next_attempt_at <= now()
-          ${except === null ? '' : `and event_id <> ${params.p(except)}`}
+    const leaseS = (this.deps.settings.timeoutMs + CLAIM_MARGIN_MS) / 1000;
+    // Whether the slot stays this endpoint's to use for one more attempt.
+    const tripped = delivery.circuitFailures >= circuitFailures;
+    const promptAfter = prompt || (answered === null && (delivery.promptForS ?? -1) > 0);
+    let keepSlot: string;
+    if (tripped && answered !== true && delivery.slot !== 0) keepSlot = 'false';
+    else if (delivery.slot < slowPerEndpoint) keepSlot = 'true';
+    else if (!promptAfter) keepSlot = 'false';
+    else
+      keepSlot = `not exists (select 1 from webhook_endpoint_slot where merchant_id = ${merchant} and slot <> ${params.p(delivery.slot)}::smallint
+                   and held_until > now() and held_until < now() + make_interval(secs => ${params.p(leaseS - slowMs / 1000)}))`;
+    const circuitOpen =
+      answered === true
+        ? 'false'
+        : `(exists (select 1 from webhook_endpoint e where e.merchant_id = ${merchant} and e.open_until > now())${answered === false ? ' or exists (select 1 from circuit where open_until > now())' : ''})`;
+    const count = answered === true && tripped ? perEndpoint : 1;
+    const lease = `now() + make_interval(secs => ${params.p(leaseS)})`;
+    ctes.push(
+      `next as (
+        select event_id, merchant_id, attempt_count, next_attempt_at from webhook_delivery
+        where merchant_id = ${merchant} and status = 'pending' and next_attempt_at <= now() and event_id <> ${eventId}
           and (claimed_until is null or claimed_until < now())
-          and (handed_at is null or handed_at < now() - make_interval(secs => ${params.p(HAND_OFF_S)}))
-          and not exists (select 1 from webhook_endpoint e where e.merchant_id = ${merchantSql} and e.open_until > now())
-          and not ${circuitOpenSql}
+          and not ${circuitOpen} and ${keepSlot}
         order by next_attempt_at, event_id limit ${params.p(count)}::int for update skip locked)`,
-      `handed as (
-        update webhook_delivery w set handed_at = now() from waiting
-        where w.event_id = waiting.event_id
-        returning w.event_id, w.merchant_id, w.attempt_count, w.next_attempt_at)`,
-    ];
+      `next_claimed as (
+        update webhook_delivery w set claimed_until = ${lease}, handed_at = null
+        from (select event_id from next order by next_attempt_at, event_id limit 1) n
+        where w.event_id = n.event_id
+        returning w.event_id, w.merchant_id, w.attempt_count)`,
+      `next_others as (select * from next where event_id not in (select event_id from next_claimed))`,
+      `next_slot as (
+        update webhook_endpoint_slot
+        set event_id = (select event_id from next_claimed), held_until = case when exists (select 1 from next_claimed) then ${lease} end
+        where merchant_id = ${merchant} and slot = ${params.p(delivery.slot)}::smallint and event_id = ${eventId})`,
+      `next_interrupted as (
+        update webhook_attempt set finished_at = ${params.p(now)}::timestamptz, error = ${params.p(INTERRUPTED)}
+        where event_id = (select event_id from next_claimed) and finished_at is null)`,
+      `next_started as (
+        insert into webhook_attempt (event_id, merchant_id, attempt_number, url, attempted_at)
+        select c.event_id, c.merchant_id, c.attempt_count + 1, m.webhook_url, ${params.p(now)}::timestamptz
+        from next_claimed c join merchant m on m.id = c.merchant_id
+        returning id)`,
+    );
+    return ctes;
   }
 
   /** A delivery job for each row of the CTE `from` (event_id, attempt_count): its next attempt, due now. */
