@@ -1,4 +1,4 @@
-import type { PaymentsEnv } from '../../config';
+import type { PaymentsEnv, WebhookCapacityConfig } from '../../config';
 import type { JobsSql } from '../../jobs/job-queue';
 import type { PreviousWebhookSecret } from '../merchants/merchant.entity';
 import { Params, type Sql } from '../../db/sql';
@@ -56,20 +56,14 @@ const CLAIM_MARGIN_MS = 5_000;
 /** Opened webhook secrets, keyed by their sealed form: a rotation changes the key, so an entry is never stale. */
 const OPENED_SECRETS_MAX = 10_000;
 
-/** How many deliveries one endpoint takes at once, and when its circuit opens (config: WebhookCapacityConfig). */
-export interface EndpointCapacity {
-  /** Deliveries in flight to an endpoint that answers promptly. */
-  perEndpoint: number;
-  /**
-   * Deliveries in flight to an endpoint not known to be prompt: new, or not answering within `slowMs` in
-   * the last minute, or with an attempt in flight longer than that now (slow start, as TCP's).
-   */
-  slowPerEndpoint: number;
-  slowMs: number;
-  circuitFailures: number;
-  circuitOpenS: number;
-  circuitMaxOpenS: number;
-}
+/**
+ * How many deliveries one endpoint takes at once (all its slots while it answers promptly; a few while it is new,
+ * slow or silent: slow start, as TCP's), and when its circuit opens.
+ */
+export type EndpointCapacity = Pick<
+  WebhookCapacityConfig,
+  'perEndpoint' | 'slowPerEndpoint' | 'slowMs' | 'circuitFailures' | 'circuitOpenS' | 'circuitMaxOpenS'
+>;
 
 /** A delivery due this long and held by nobody is woken by the sweep (a dead worker or slot holder, a circuit's end, a lost job). */
 const WAITING_GRACE_S = 5;
