@@ -3849,7 +3849,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: more test events than allowed in a minute (Retry-After says when to send the next) */
+            /** @description `RATE_LIMITED`: your request budget is spent, or more test events than allowed in a minute (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -13,10 +13,10 @@ import { Migration } from '@mikro-orm/migrations';
  *   WEBHOOK_CIRCUIT_FAILURES the circuit opens until `open_until` (doubling with each reopening,
  *   `openings`), then lets one attempt through; an answer closes it.
  * - A delivery waits for its endpoint simply by staying due and unclaimed: nothing is written when a
- *   job finds no slot. The worker whose attempt frees a slot makes the endpoint's longest-due
- *   delivery next (`webhook_delivery.handed_at`: handed to that worker, not to be handed again while
- *   it claims it; `webhook_delivery_due_index` finds it); a sweep wakes those that a worker's death,
- *   a killed slot holder or a circuit's end left due for more than a few seconds.
+ *   job finds no slot. The statement that finishes an attempt claims the endpoint's longest-due
+ *   delivery on the slot it frees (`webhook_delivery_due_index` finds it); a sweep wakes those that
+ *   a worker's death, a killed slot holder or a circuit's end left due for more than a few seconds
+ *   (`webhook_delivery.woken_at`: when it last did, so that it wakes each at most every few seconds).
  */
 export class Migration20261202001000_webhook_endpoint_capacity extends Migration {
   override async up(): Promise<void> {
@@ -37,13 +37,13 @@ export class Migration20261202001000_webhook_endpoint_capacity extends Migration
         prompt_until timestamptz null,
         updated_at timestamptz not null
       );`);
-    this.addSql(`alter table webhook_delivery add column handed_at timestamptz null;`);
+    this.addSql(`alter table webhook_delivery add column woken_at timestamptz null;`);
     this.addSql(`create index webhook_delivery_due_index on webhook_delivery (merchant_id, next_attempt_at) where status = 'pending';`);
   }
 
   override async down(): Promise<void> {
     this.addSql('drop index if exists webhook_delivery_due_index;');
-    this.addSql('alter table webhook_delivery drop column if exists handed_at;');
+    this.addSql('alter table webhook_delivery drop column if exists woken_at;');
     this.addSql('drop table if exists webhook_endpoint;');
     this.addSql('drop table if exists webhook_endpoint_slot;');
   }

@@ -69,12 +69,38 @@ export type EndpointCapacity = Pick<
 const WAITING_GRACE_S = 5;
 /** How long an endpoint counts as prompt (all its slots offered) after an answer within `slowMs`. */
 const PROMPT_MEMORY_S = 60;
-/** The sweep wakes a delivery at most once in this long (`handed_at`): its job may still be queued behind others. */
-const HAND_OFF_S = 5;
+/** The sweep wakes a delivery at most once in this long (`woken_at`): its job may still be queued behind others. */
+const REWAKE_AFTER_S = 5;
 /** Attempts carried on to that an instance remembers at most (WebhookDispatcher.carriedOn). */
 const CARRIED_ON_MAX = 50_000;
 /** Waiting deliveries the sweep wakes at most per tick. */
 const SWEEP_BATCH = 500;
+
+/**
+ * CTEs that record the attempt of the claimed delivery in the CTE `claimed` (event_id, merchant_id, attempt_count)
+ * as started, before anything is sent (the log never shows fewer sends than the receiver saw), and close an earlier
+ * attempt of it that a dead process left unfinished. `${prefix}started` returns the new attempt's id.
+ */
+function startAttemptSql(params: Params, claimed: string, prefix: string, now: Date): string[] {
+  const at = `${params.p(now)}::timestamptz`;
+  return [
+    `${prefix}interrupted as (
+      update webhook_attempt set finished_at = ${at}, error = ${params.p(INTERRUPTED)}
+      where event_id = (select event_id from ${claimed}) and finished_at is null)`,
+    `${prefix}started as (
+      insert into webhook_attempt (event_id, merchant_id, attempt_number, url, attempted_at)
+      select c.event_id, c.merchant_id, c.attempt_count + 1, m.webhook_url, ${at} from ${claimed} c join merchant m on m.id = c.merchant_id
+      returning id)`,
+  ];
+}
+
+/** What the send of the attempt started by `startAttemptSql` needs (a PendingDelivery but the endpoint's state), as a SELECT. */
+function sendDataSql(claimed: string, prefix: string, slotSql: string): string {
+  return `select e.id, e.merchant_id as "merchantId", e.type, e.created_at as "createdAt", e.payload::text as payload,
+                 c.attempt_count as "attemptCount", (select id from ${prefix}started)::text as "attemptId", ${slotSql} as slot,
+                 m.webhook_url as "webhookUrl", m.webhook_secret_sealed as "secretSealed", m.previous_webhook_secrets as "previousSecrets"
+          from ${claimed} c join outbox_event e on e.id = c.event_id join merchant m on m.id = c.merchant_id`;
+}
 
 /** What WebhookDispatcher is built with (the composition root passes it). */
 export interface WebhookDispatcherDeps {
@@ -210,11 +236,7 @@ export class WebhookDispatcher {
     const [row] = await this.deps.sql.query<Record<string, unknown> & { next: (Omit<PendingDelivery, 'createdAt'> & { createdAt: string }) | null }>(
       `with ${ctes.join(',\n')}
        select (select count(*) from d) as d, ${runSelects(selects)},
-              (select row_to_json(x) from (
-                 select e.id, e.merchant_id as "merchantId", e.type, e.created_at as "createdAt", e.payload::text as payload,
-                        c.attempt_count as "attemptCount", (select id from next_started)::text as "attemptId", ${params.p(delivery.slot)}::int as slot,
-                        m.webhook_url as "webhookUrl", m.webhook_secret_sealed as "secretSealed", m.previous_webhook_secrets as "previousSecrets"
-                 from next_claimed c join outbox_event e on e.id = c.event_id join merchant m on m.id = c.merchant_id) x) as next`,
+              (select row_to_json(x) from (${sendDataSql('next_claimed', 'next_', `${params.p(delivery.slot)}::int`)}) x) as next`,
       params.values,
     );
     this.deps.jobs.wakeIfDue(row, selects);
@@ -248,56 +270,51 @@ export class WebhookDispatcher {
     const { perEndpoint, slowPerEndpoint, slowMs, circuitFailures } = this.deps.settings.capacity;
     // A slot is held as long as the claim; one held since longer than `slowMs` ago is an attempt in flight that long.
     const leaseS = (this.deps.settings.timeoutMs + CLAIM_MARGIN_MS) / 1000;
-    const rows = await this.deps.sql.query<PendingDelivery & { targetMerchantId: string; slotRows: number; claimedId: string | null }>(
+    const params = new Params();
+    const event = params.p(eventId);
+    const lease = `now() + make_interval(secs => ${params.p(leaseS)})`;
+    const attemptParam = params.p(attempt ?? null);
+    // The job's attempt fences it: a job for an attempt already made does nothing.
+    const fenced = (count: string) => `(${attemptParam}::int is null or ${count} + 1 = ${attemptParam}::int)`;
+    const capped = params.p(perEndpoint);
+    const rows = await this.deps.sql.query<PendingDelivery & { targetMerchantId: string; slotRows: number }>(
       `with target as (
          select event_id, merchant_id, attempt_count from webhook_delivery
-         where event_id = $1 and status = 'pending' and (claimed_until is null or claimed_until < now())
-           and ($3::int is null or attempt_count + 1 = $3::int)),
+         where event_id = ${event} and status = 'pending' and (claimed_until is null or claimed_until < now()) and ${fenced('attempt_count')}),
        circuit as (
          select failures, open_until, prompt_until from webhook_endpoint where merchant_id = (select merchant_id from target)),
        slow as (
          select 1 where not exists (select 1 from circuit where prompt_until > now())
            or exists (select 1 from webhook_endpoint_slot where merchant_id = (select merchant_id from target)
-                      and held_until > now() and held_until < now() + make_interval(secs => $9))),
+                      and held_until > now() and held_until < now() + make_interval(secs => ${params.p(leaseS - slowMs / 1000)}))),
        slot as (
          select s.merchant_id, s.slot from webhook_endpoint_slot s
-         where s.merchant_id = (select merchant_id from target) and s.slot < $6
+         where s.merchant_id = (select merchant_id from target) and s.slot < ${capped}
            and (s.held_until is null or s.held_until < now())
            and not exists (select 1 from circuit where open_until > now())
-           and (s.slot = 0 or not exists (select 1 from circuit where failures >= $7))
-           and (s.slot < $8 or not exists (select 1 from slow))
+           and (s.slot = 0 or not exists (select 1 from circuit where failures >= ${params.p(circuitFailures)}))
+           and (s.slot < ${params.p(slowPerEndpoint)} or not exists (select 1 from slow))
          order by s.slot limit 1 for update skip locked),
        claimed as (
-         update webhook_delivery w set claimed_until = now() + make_interval(secs => $2), handed_at = null
+         update webhook_delivery w set claimed_until = ${lease}, woken_at = null
          from slot
-         where w.event_id = $1 and w.status = 'pending' and (w.claimed_until is null or w.claimed_until < now())
-           and ($3::int is null or w.attempt_count + 1 = $3::int)
+         where w.event_id = ${event} and w.status = 'pending' and (w.claimed_until is null or w.claimed_until < now()) and ${fenced('w.attempt_count')}
          returning w.event_id, w.merchant_id, w.attempt_count, slot.slot),
        held as (
-         update webhook_endpoint_slot s set event_id = c.event_id, held_until = now() + make_interval(secs => $2)
+         update webhook_endpoint_slot s set event_id = c.event_id, held_until = ${lease}
          from claimed c where s.merchant_id = c.merchant_id and s.slot = c.slot),
-       interrupted as (
-         update webhook_attempt set finished_at = $4, error = $5
-         where event_id = $1 and finished_at is null and exists (select 1 from claimed)),
-       started as (
-         insert into webhook_attempt (event_id, merchant_id, attempt_number, url, attempted_at)
-         select c.event_id, c.merchant_id, c.attempt_count + 1, m.webhook_url, $4 from claimed c join merchant m on m.id = c.merchant_id
-         returning id)
+       ${startAttemptSql(params, 'claimed', '', this.deps.clock.now()).join(',\n')}
        select t.merchant_id as "targetMerchantId",
-              (select count(*) from webhook_endpoint_slot where merchant_id = t.merchant_id and slot < $6)::int as "slotRows",
+              (select count(*) from webhook_endpoint_slot where merchant_id = t.merchant_id and slot < ${capped})::int as "slotRows",
               coalesce((select failures from circuit), 0) as "circuitFailures",
               (select extract(epoch from prompt_until - now())::float8 from circuit) as "promptForS", d.*
-       from target t left join lateral (
-         select e.id as "claimedId", e.id, e.merchant_id as "merchantId", e.type, e.created_at as "createdAt", e.payload::text as payload,
-                c.attempt_count as "attemptCount", c.slot, (select id from started)::text as "attemptId", m.webhook_url as "webhookUrl",
-                m.webhook_secret_sealed as "secretSealed", m.previous_webhook_secrets as "previousSecrets"
-         from claimed c join outbox_event e on e.id = c.event_id join merchant m on m.id = c.merchant_id) d on true`,
-      [eventId, leaseS, attempt ?? null, this.deps.clock.now(), INTERRUPTED, perEndpoint, circuitFailures, slowPerEndpoint, leaseS - slowMs / 1000],
+       from target t left join lateral (${sendDataSql('claimed', '', 'c.slot')}) d on true`,
+      params.values,
       'webhook_claim_delivery',
     );
     const row = rows[0];
     if (!row) return { kind: 'gone' };
-    if (row.claimedId) return { kind: 'claimed', delivery: row };
+    if (row.id) return { kind: 'claimed', delivery: row };
     if (row.slotRows < perEndpoint) return { kind: 'endpoint-new', merchantId: row.targetMerchantId };
     return { kind: 'waiting' };
   }
@@ -375,7 +392,7 @@ export class WebhookDispatcher {
           and not ${circuitOpen} and ${keepSlot}
         order by next_attempt_at, event_id limit ${params.p(count)}::int for update skip locked)`,
       `next_claimed as (
-        update webhook_delivery w set claimed_until = ${lease}, handed_at = null
+        update webhook_delivery w set claimed_until = ${lease}, woken_at = null
         from (select event_id from next order by next_attempt_at, event_id limit 1) n
         where w.event_id = n.event_id
         returning w.event_id, w.merchant_id, w.attempt_count)`,
@@ -384,14 +401,7 @@ export class WebhookDispatcher {
         update webhook_endpoint_slot
         set event_id = (select event_id from next_claimed), held_until = case when exists (select 1 from next_claimed) then ${lease} end
         where merchant_id = ${merchant} and slot = ${params.p(delivery.slot)}::smallint and event_id = ${eventId})`,
-      `next_interrupted as (
-        update webhook_attempt set finished_at = ${params.p(now)}::timestamptz, error = ${params.p(INTERRUPTED)}
-        where event_id = (select event_id from next_claimed) and finished_at is null)`,
-      `next_started as (
-        insert into webhook_attempt (event_id, merchant_id, attempt_number, url, attempted_at)
-        select c.event_id, c.merchant_id, c.attempt_count + 1, m.webhook_url, ${params.p(now)}::timestamptz
-        from next_claimed c join merchant m on m.id = c.merchant_id
-        returning id)`,
+      ...startAttemptSql(params, 'next_claimed', 'next_', now),
     );
     return ctes;
   }
@@ -409,10 +419,10 @@ export class WebhookDispatcher {
 
   /**
    * Wakes deliveries due for more than a few seconds that nobody holds, up to the free slots of their
-   * endpoint, whose circuit is not open: a worker that died holding a claim or a hand-off, a killed
+   * endpoint, whose circuit is not open: a worker that died holding a claim, a killed
    * process's slot (free once its lease ends), a circuit's open period ending with no attempt to
    * notice, a job lost. Run by every instance's sweeps; bounded; two instances wake each delivery
-   * once (the update takes its row and marks it handed).
+   * once (the update takes its row and marks it woken).
    */
   async sweepWaiting(): Promise<number> {
     const params = new Params();
@@ -423,12 +433,12 @@ export class WebhookDispatcher {
         from webhook_delivery d
         where d.status = 'pending' and d.next_attempt_at < now() - make_interval(secs => ${params.p(WAITING_GRACE_S)})
           and (d.claimed_until is null or d.claimed_until < now())
-          and (d.handed_at is null or d.handed_at < now() - make_interval(secs => ${params.p(HAND_OFF_S)}))
+          and (d.woken_at is null or d.woken_at < now() - make_interval(secs => ${params.p(REWAKE_AFTER_S)}))
           and not exists (select 1 from webhook_endpoint e where e.merchant_id = d.merchant_id and e.open_until > now())
         limit ${params.p(SWEEP_BATCH)})`,
       // No more per endpoint than it has slots free (none while its slots are all in flight: their attempts hand on).
       `swept as (
-        update webhook_delivery w set handed_at = now() from candidates c
+        update webhook_delivery w set woken_at = now() from candidates c
         where w.event_id = c.event_id and w.status = 'pending' and (w.claimed_until is null or w.claimed_until < now())
           and c.place <= ${perEndpoint} - (select count(*) from webhook_endpoint_slot s where s.merchant_id = c.merchant_id and s.held_until > now())
         returning w.event_id, w.merchant_id, w.attempt_count)`,

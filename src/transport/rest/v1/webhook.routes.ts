@@ -81,7 +81,10 @@ const sendWebhookTestEvent = operation({
   description:
     'Records a `webhook.test` event and makes its first delivery attempt now, signed like every event, so that you can check your receiver without making a transaction. The answer is the event with that attempt (`attempts[0]`: your endpoint’s status code, or the error); with your endpoint’s deliveries all in flight, or its circuit open, it has no attempt yet and waits its turn. A failed attempt is retried on the usual schedule. At most 10 a minute.',
   ok: { status: 201, message: 'Test event sent', data: WebhookEventRecord },
-  errors: { INVALID_STATE: 'no webhook endpoint is set', RATE_LIMITED: 'more test events than allowed in a minute (Retry-After says when to send the next)' },
+  errors: {
+    INVALID_STATE: 'no webhook endpoint is set',
+    RATE_LIMITED: 'your request budget is spent, or more test events than allowed in a minute (see Retry-After)',
+  },
 });
 
 type IdParams = { Params: { id: string } };
