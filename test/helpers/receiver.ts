@@ -9,8 +9,11 @@ export interface ReceivedWebhook {
   at: number;
 }
 
-/** A status code; 'hang' to never answer; or a status with response headers (e.g. a redirect's location). */
-export type ReceiverAnswer = number | 'hang' | { status: number; headers: Record<string, string> };
+/**
+ * A status code; 'hang' to never answer; 'reset' to drop the connection unanswered (a failed connection, at once:
+ * unanswered like a timeout, with no timing to race on a loaded machine); or a status with response headers.
+ */
+export type ReceiverAnswer = number | 'hang' | 'reset' | { status: number; headers: Record<string, string> };
 
 /**
  * A webhook receiver on loopback. `respond` decides each answer (status code, or
@@ -31,6 +34,7 @@ export async function startReceiver(respond: (req: ReceivedWebhook, n: number) =
       received.push(entry);
       const answer = respond(entry, received.length);
       if (answer === 'hang') return;
+      if (answer === 'reset') return void req.socket.destroy();
       const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
       res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end('ok');
     });

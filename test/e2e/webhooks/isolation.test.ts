@@ -220,11 +220,13 @@ describe('the per-endpoint cap and the circuit', () => {
   });
 
   it("the merchant's own test event or resend lets one attempt through an open circuit, and a new endpoint address starts closed", async () => {
-    let reply: 'hang' | 200 = 'hang';
+    // Unanswered by a dropped connection (at once), not a short timeout: on a loaded machine a short timeout also
+    // cuts the mended receiver's answers, and two such reopen the circuit for 600 s.
+    let reply: 'reset' | 200 = 'reset';
     const mended = await startReceiver(() => reply);
     const other = await startReceiver(() => 200);
     const paused = await createTestApp({
-      env: { ...ENV, WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_CIRCUIT_FAILURES: '2', WEBHOOK_CIRCUIT_OPEN_S: '600' },
+      env: { ...ENV, WEBHOOK_TIMEOUT_MS: '10000', WEBHOOK_CIRCUIT_FAILURES: '2', WEBHOOK_CIRCUIT_OPEN_S: '600' },
     });
     try {
       const circuitOpen = async () =>
@@ -243,8 +245,8 @@ describe('the per-endpoint cap and the circuit', () => {
         (await dbQuery<{ n: number }>(paused.db.url, `select count(*)::int as n from webhook_delivery where status <> 'delivered'`))[0]!.n === 0;
       expect(await eventually(allDelivered, { attempts: 400, everyMs: 25 })).toBe(true);
 
-      // Dark again: the circuit opens; a resend is let through (one attempt, which times out and reopens it).
-      reply = 'hang';
+      // Dark again: the circuit opens; a resend is let through (one attempt, unanswered, which reopens it).
+      reply = 'reset';
       expect((await flood(paused, x, 3)).every((s) => s === 201)).toBe(true);
       expect(await eventually(circuitOpen, { attempts: 200, everyMs: 25 })).toBe(true);
       // (Each test event was let through the circuit in turn: the ones after it opened are retries in waiting.)
