@@ -46,7 +46,7 @@ export interface RouteLeg {
 export type PayerLookup = () => Promise<Payer>;
 
 /** The customer a transaction is for (the sender of a payout, the payer of a collection): what providers ask of them. */
-interface Payer {
+export interface Payer {
   email: string;
   name: string | null;
   countryCode: string | null;

@@ -5,7 +5,6 @@ import {
   NotSentAgain,
   ProviderRefusal,
   ProviderUnreachable,
-  msisdn,
   unknownOutcome,
   type CardCharge,
   type CardChargeRequest,
@@ -35,13 +34,17 @@ import {
   NUMERIC_ID,
   PRODUCT_NAMES,
   accountBank,
+  cardPayload,
   chargeSpec,
   encryptCardPayload,
   flutterwaveTime,
+  mobileMoneyChargeBody,
   parseFlutterwaveNotification,
   productOf,
   redactedBody,
   transactionOf,
+  transferBody,
+  virtualAccountBody,
   webhookTransactionOf,
   type FlutterwaveTransaction,
 } from './mapping';
@@ -127,19 +130,8 @@ export class FlutterwaveConnector
     }
     let res: ProviderResponse;
     try {
-      res = await this.send('POST', '/v3/transfers', 'transfer', {
-        account_bank: bank,
-        account_number: request.accountType === 'momo' ? msisdn(request.dialCode, request.accountNumber) : request.accountNumber,
-        amount: Number(request.amount),
-        narration: (request.description ?? request.reference).slice(0, 100),
-        currency: request.currency,
-        debit_currency: request.currency,
-        reference: request.idempotencyKey,
-        // No callback_url: Flutterwave takes at most 100 characters (its SDK's schema), and its webhooks come to the
-        // account's address anyway (/v1/providers/flutterwave/webhook).
-        beneficiary_name: request.accountName ?? undefined,
-        meta: bank === 'MPS' && request.currency === 'KES' ? await this.senderMeta(request) : undefined,
-      });
+      const meta = bank === 'MPS' && request.currency === 'KES' ? await this.senderMeta(request) : undefined;
+      res = await this.send('POST', '/v3/transfers', 'transfer', transferBody(request, bank, meta));
     } catch (err) {
       throw request.retry ? unknownOutcome(this.name, 'transfer', err) : err;
     }
@@ -176,20 +168,9 @@ export class FlutterwaveConnector
       if (found) return { providerReference: found.id, nextActionUrl: null };
     }
     const payer = await request.payer();
-    const network = spec.networks[request.networkCode] ?? undefined;
     let res: ProviderResponse;
     try {
-      res = await this.send('POST', `/v3/charges?type=${spec.type}`, 'charge', {
-        tx_ref: request.idempotencyKey,
-        amount: Number(request.amount),
-        currency: request.currency,
-        email: payer.email,
-        phone_number: msisdn(request.dialCode, request.accountNumber),
-        fullname: payer.name ?? undefined,
-        network,
-        country: spec.type === 'mobile_money_franco' ? request.countryCode : undefined,
-        order_id: request.currency === 'RWF' ? request.idempotencyKey : undefined,
-      });
+      res = await this.send('POST', `/v3/charges?type=${spec.type}`, 'charge', mobileMoneyChargeBody(request, spec, payer));
     } catch (err) {
       throw request.retry ? unknownOutcome(this.name, 'charge', err) : err;
     }
@@ -205,14 +186,7 @@ export class FlutterwaveConnector
   /** A temporary account for one bank collection (`is_permanent: false`): Flutterwave closes it an hour after it opens. */
   async createVirtualAccount(request: VirtualAccountRequest): Promise<VirtualAccount> {
     const payer = await request.payer();
-    const res = await this.send('POST', '/v3/virtual-account-numbers', 'virtual account', {
-      email: payer.email,
-      tx_ref: request.idempotencyKey,
-      amount: Number(request.amount),
-      currency: request.currency,
-      is_permanent: false,
-      narration: request.accountName.slice(0, 100) || undefined,
-    });
+    const res = await this.send('POST', '/v3/virtual-account-numbers', 'virtual account', virtualAccountBody(request, payer));
     const accountNumber = field(res.json, 'data', 'account_number');
     if (res.status !== 200 || field(res.json, 'status') !== 'success' || !accountNumber) throw this.refusal(res, request.retry, 'virtual account');
     const bankName = field(res.json, 'data', 'bank_name') ?? 'Flutterwave';
@@ -233,18 +207,7 @@ export class FlutterwaveConnector
    */
   async chargeCard(request: CardChargeRequest): Promise<CardCharge> {
     const payer = await request.payer();
-    const client = encryptCardPayload(this.config.encryptionKey, {
-      card_number: request.card.number,
-      cvv: request.card.cvc,
-      expiry_month: String(request.card.expMonth).padStart(2, '0'),
-      expiry_year: String(request.card.expYear).slice(-2),
-      currency: request.currency,
-      amount: Number(request.amount),
-      email: payer.email,
-      fullname: payer.name ?? undefined,
-      tx_ref: request.idempotencyKey,
-      redirect_url: request.returnUrl,
-    });
+    const client = encryptCardPayload(this.config.encryptionKey, cardPayload(request, payer));
     const res = await this.send('POST', '/v3/charges?type=card', 'card charge', { client });
     if (res.status === 200 && field(res.json, 'status') === 'success') {
       const id = field(res.json, 'data', 'id');

@@ -1,5 +1,15 @@
 import { createCipheriv } from 'node:crypto';
-import { ProviderUnreachable, type InboundNotification, type ParsedNotification, type Route } from '../connector';
+import {
+  ProviderUnreachable,
+  msisdn,
+  type CardChargeRequest,
+  type InboundNotification,
+  type InitiateRequest,
+  type ParsedNotification,
+  type Payer,
+  type Route,
+  type VirtualAccountRequest,
+} from '../connector';
 import { bodyDigest, field, lenientJson, type ProviderResponse } from '../provider-http';
 import data from './flutterwave.data.json';
 
@@ -75,6 +85,69 @@ export function transactionOf(connector: string, res: ProviderResponse): Flutter
     amount: field(res.json, 'data', 'amount'),
     currency: field(res.json, 'data', 'currency'),
     processorResponse: field(res.json, 'data', 'processor_response'),
+  };
+}
+
+/** The sender of an M-Pesa payout, as Flutterwave requires it (an array of one object: docs/providers.md). */
+type SenderMeta = Array<{ sender: string; sender_country: string; mobile_number: string }>;
+
+/** `POST /v3/transfers`: a payout to a bank account or a wallet, with our id as its `reference`. */
+export function transferBody(request: InitiateRequest, bank: string, meta: SenderMeta | undefined): Record<string, unknown> {
+  return {
+    account_bank: bank,
+    account_number: request.accountType === 'momo' ? msisdn(request.dialCode, request.accountNumber) : request.accountNumber,
+    amount: Number(request.amount),
+    narration: (request.description ?? request.reference).slice(0, 100),
+    currency: request.currency,
+    debit_currency: request.currency,
+    reference: request.idempotencyKey,
+    // No callback_url: Flutterwave takes at most 100 characters (its SDK's schema), and its webhooks come to the
+    // account's address anyway (/v1/providers/flutterwave/webhook).
+    beneficiary_name: request.accountName ?? undefined,
+    meta,
+  };
+}
+
+/** `POST /v3/charges?type=…`: a mobile money collection, with our id as its `tx_ref`. */
+export function mobileMoneyChargeBody(request: InitiateRequest, spec: ChargeSpec, payer: Payer): Record<string, unknown> {
+  return {
+    tx_ref: request.idempotencyKey,
+    amount: Number(request.amount),
+    currency: request.currency,
+    email: payer.email,
+    phone_number: msisdn(request.dialCode, request.accountNumber),
+    fullname: payer.name ?? undefined,
+    network: spec.networks[request.networkCode] ?? undefined,
+    country: spec.type === 'mobile_money_franco' ? request.countryCode : undefined,
+    order_id: request.currency === 'RWF' ? request.idempotencyKey : undefined,
+  };
+}
+
+/** `POST /v3/virtual-account-numbers`: a temporary account for one bank collection. */
+export function virtualAccountBody(request: VirtualAccountRequest, payer: Payer): Record<string, unknown> {
+  return {
+    email: payer.email,
+    tx_ref: request.idempotencyKey,
+    amount: Number(request.amount),
+    currency: request.currency,
+    is_permanent: false,
+    narration: request.accountName.slice(0, 100) || undefined,
+  };
+}
+
+/** A card charge's payload, before it is encrypted (`encryptCardPayload`). Held in memory for one request. */
+export function cardPayload(request: CardChargeRequest, payer: Payer): Record<string, unknown> {
+  return {
+    card_number: request.card.number,
+    cvv: request.card.cvc,
+    expiry_month: String(request.card.expMonth).padStart(2, '0'),
+    expiry_year: String(request.card.expYear).slice(-2),
+    currency: request.currency,
+    amount: Number(request.amount),
+    email: payer.email,
+    fullname: payer.name ?? undefined,
+    tx_ref: request.idempotencyKey,
+    redirect_url: request.returnUrl,
   };
 }
 
