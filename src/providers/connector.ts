@@ -332,20 +332,12 @@ export interface Connector {
 /** A status query's answer: the verdict, and the query the provider was sent whose answer comes later, if any. */
 export type Decided = SettlementDecision & { sentQuery?: string };
 
+/** The capabilities, and the guards the kinds ask, from the same stable path as the rest of the interface. */
 export {
-  CAPABILITIES,
   chargesCards,
-  checksRequests,
-  inProcess,
-  nothingDoneBy,
   offering,
   opensVirtualAccounts,
-  readsNotifications,
-  receivesWebhooks,
-  redactsNotifications,
   refunds,
-  roundsPayouts,
-  type CapabilityName,
   type ChargesCards,
   type ChecksRequests,
   type InProcess,
