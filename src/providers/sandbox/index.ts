@@ -13,5 +13,5 @@ export const sandbox = {
   create: (deps: SandboxDependencies) => new SandboxPaymentProvider(deps),
 };
 
-export type { SandboxBank, SandboxDependencies } from './client';
+export type { SandboxDependencies } from './client';
 export { sandboxSettlement } from './statuses';
