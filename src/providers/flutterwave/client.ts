@@ -58,7 +58,6 @@ import { chargeDecision, flutterwaveRefusal, refundDecision, transferDecision } 
  * retry finds what the first attempt started. Webhooks (`verif-hash`, a static secret compared in
  * constant time) are hints, confirmed by `GET /v3/transfers/{id}` or a transaction verify.
  */
-
 export class FlutterwaveConnector
   implements Connector, OpensVirtualAccounts, ChargesCards, Refunds, ReceivesWebhooks, RedactsNotifications, ChecksRequests, ReadsNotifications
 {

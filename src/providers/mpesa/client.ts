@@ -38,9 +38,9 @@ const STK_WINDOW_MS = 3 * 60_000;
  * - B2C: `POST /mpesa/b2c/v3/paymentrequest` with our OriginatorConversationID (the transaction's
  *   id); the result comes to ResultURL, unsigned. Daraja's status question (Transaction Status)
  *   is answered asynchronously too, so a status answer counts only when it answers a query we
- *   sent (its ConversationID is one Daraja gave us for it, kept with the transaction).
+ *   sent (its ConversationID is one Daraja gave us for it, which `decide` returns as `sentQuery`
+ *   and Rails keeps with the transaction).
  */
-
 export class MpesaConnector implements Connector, ChecksRequests, RoundsPayouts, ReadsNotifications {
   readonly name = 'mpesa';
   /** What Daraja's samples answer a callback with. */
