@@ -36,12 +36,12 @@ import { IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from './modules/idempotenc
 import { PublicAddress } from './shared/public-address';
 import type { Connector } from './providers/connector';
 import { GuardedConnector } from './providers/breaker';
-import { realConnectors } from './providers/real-connectors';
+import { realConnectors } from './providers/registry';
 import { Rails } from './modules/rails/rails';
 import { CallbackUrls, ConnectorRouter } from './providers/routing';
 import { ManualKycReviewer } from './providers/manual-kyc-reviewer';
 import { SandboxKycReviewer } from './providers/sandbox/sandbox-kyc-reviewer';
-import { SandboxPaymentProvider } from './providers/sandbox/sandbox-payment-provider';
+import { sandbox } from './providers/sandbox';
 import { sandboxVirtualAccounts } from './providers/sandbox/sandbox-virtual-accounts';
 import { readRateTable } from './modules/rates/rate-table';
 import { RatesService } from './modules/rates/rates.service';
@@ -171,16 +171,14 @@ export function createServices(infra: Infrastructure): Services {
   });
   const publicAddress = new PublicAddress(config.publicBaseUrl);
   const cardCharges = config.env === 'sandbox' ? new SandboxCardCharges(sql) : null;
-  const connectors = createConnectors(infra, reference, cardCharges, publicAddress, (connector, transactionId, queryId) =>
-    rails.recordQuery(connector, transactionId, queryId),
-  );
-  const rails = new Rails(
-    new ConnectorRouter(connectors, config.connectors.routes, config.env),
-    new CallbackUrls(deriveKey(keys.encryptionKey, 'provider-callback'), publicAddress),
+  const connectors = createConnectors(infra, reference, cardCharges, publicAddress);
+  const rails = new Rails({
+    router: new ConnectorRouter(connectors, config.connectors.routes, config.env),
+    callbacks: new CallbackUrls(deriveKey(keys.encryptionKey, 'provider-callback'), publicAddress),
     sql,
     jobs,
-    { sandboxSettleMs: config.sandboxSettleMs, pollScheduleMs: parseRetrySchedule(config.connectors.pollSchedule, 'PROVIDER_POLL_SCHEDULE', 100) },
-  );
+    timing: { sandboxSettleMs: config.sandboxSettleMs, pollScheduleMs: parseRetrySchedule(config.connectors.pollSchedule, 'PROVIDER_POLL_SCHEDULE', 100) },
+  });
   // The channels lookup shows a channel no provider serves here as unavailable.
   reference.useRouting((channel, network) =>
     rails.router.serves({
@@ -306,25 +304,24 @@ function createConnectors(
   reference: ReferenceService,
   cardCharges: SandboxCardCharges | null,
   publicAddress: PublicAddress,
-  recordQuery: (connector: string, transactionId: string, queryId: string) => Promise<void>,
 ): Map<string, GuardedConnector> {
   const { connectors: settings } = config;
-  const list: Connector[] = realConnectors(settings, () => clock.now(), recordQuery);
+  const list: Connector[] = realConnectors(settings, { timeoutMs: settings.timeoutMs, now: () => clock.now() }).map((c) => c.connector);
   if (config.env === 'sandbox' && cardCharges) list.unshift(createSandboxConnector(sql, reference, cardCharges, publicAddress));
   return new Map(list.map((c) => [c.name, new GuardedConnector(c, settings.breaker, metrics?.connectors, logger)]));
 }
 
 /** The in-process sandbox: decides by its tables (CONTRACT §6), with a virtual account per collection kept in the database. */
 function createSandboxConnector(sql: Sql, reference: ReferenceService, cardCharges: SandboxCardCharges, publicAddress: PublicAddress): Connector {
-  return new SandboxPaymentProvider(
-    sandboxVirtualAccounts(sql),
+  return sandbox.create({
+    accountNumberFor: sandboxVirtualAccounts(sql),
     // The virtual account is at the bank the collection's network_id names (checked to be a bank of the country).
-    (countryCode, networkCode) => {
+    bankFor: (countryCode, networkCode) => {
       const banks = reference.networks(countryCode, 'bank');
       const bank = banks.find((b) => b.code === networkCode) ?? banks[0];
       return { bankName: bank?.name ?? 'Sandbox Bank', bankCode: bank?.code ?? 'SANDBOX' };
     },
     cardCharges,
-    () => publicAddress.url,
-  );
+    publicBaseUrl: () => publicAddress.url,
+  });
 }

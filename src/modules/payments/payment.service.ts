@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capability, type CardDetails, type DecideTrigger, type Route, type RouteLeg, type SettlementDecision } from '../../providers/connector';
+import { chargesCards, offering, type CardDetails, type DecideTrigger, type Route, type RouteLeg, type SettlementDecision } from '../../providers/connector';
 import type { Rails } from '../rails/rails';
 import type { Clock } from '../../shared/clock';
 import { hmac } from '../../shared/crypto';
@@ -239,10 +239,7 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
   async callProvider(txn: PaymentTransaction, idempotencyKey: string, card?: CardDetails): Promise<ProviderAnswer> {
     const connector = this.rails.of(txn);
     const charge = card
-      ? await capability(
-          connector,
-          'chargeCard',
-        )({
+      ? await offering(connector, chargesCards, 'chargeCard').chargeCard({
           idempotencyKey,
           reference: txn.reference,
           amount: amountOf(this.reference, txn),
@@ -251,7 +248,10 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
           payer: this.rails.payer(txn),
           returnUrl: this.rails.returnUrl(txn),
         })
-      : await capability(connector, 'concludeCardCharge')(idempotencyKey, { amount: amountOf(this.reference, txn), currency: txn.currency });
+      : await offering(connector, chargesCards, 'concludeCardCharge').concludeCardCharge(idempotencyKey, {
+          amount: amountOf(this.reference, txn),
+          currency: txn.currency,
+        });
     switch (charge.outcome) {
       case 'successful':
         return { status: 'successful', providerReference: charge.providerReference };
@@ -275,7 +275,7 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
   async settle(txn: PaymentTransaction, trigger: DecideTrigger): Promise<SettlementDecision> {
     const connector = this.rails.of(txn);
     if (connector.inProcess) return { outcome: 'pending' };
-    return connector.decide({
+    return this.rails.decide(txn, {
       kind: 'payment',
       idempotencyKey: txn.id,
       amount: amountOf(this.reference, txn),

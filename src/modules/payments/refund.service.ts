@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capability, type DecideTrigger } from '../../providers/connector';
+import { offering, refunds, type DecideTrigger } from '../../providers/connector';
 import type { Rails } from '../rails/rails';
 import { AppError } from '../../shared/errors';
 import { referenceField, requiredText } from '../../shared/fields';
@@ -89,10 +89,7 @@ export class RefundKind implements TransactionKindHandler<'refund'> {
 
   async callProvider(txn: RefundTransaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
     const minorUnit = this.reference.currencyMinorUnit(txn.currency) ?? 2;
-    const { providerReference } = await capability(
-      this.rails.of(txn),
-      'refund',
-    )({
+    const { providerReference } = await offering(this.rails.of(txn), refunds, 'refund').refund({
       idempotencyKey,
       reference: txn.reference,
       chargeKey: txn.parentId,
@@ -106,7 +103,7 @@ export class RefundKind implements TransactionKindHandler<'refund'> {
   }
 
   async settle(txn: RefundTransaction, trigger: DecideTrigger) {
-    return this.rails.of(txn).decide({
+    return this.rails.decide(txn, {
       kind: 'refund',
       idempotencyKey: txn.id,
       chargeKey: txn.parentId,

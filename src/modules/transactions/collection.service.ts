@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capability, type DecideTrigger, type RouteLeg } from '../../providers/connector';
+import { offering, opensVirtualAccounts, type DecideTrigger, type RouteLeg } from '../../providers/connector';
 import type { Rails } from '../rails/rails';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
@@ -96,10 +96,7 @@ export class CollectionKind implements TransactionKindHandler<'collection'> {
   async callProvider(txn: CollectionTransaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
     const connector = this.rails.of(txn);
     if (txn.accountType === 'bank') {
-      const account = await capability(
-        connector,
-        'createVirtualAccount',
-      )({
+      const account = await offering(connector, opensVirtualAccounts, 'createVirtualAccount').createVirtualAccount({
         idempotencyKey,
         reference: txn.reference,
         countryCode: txn.countryCode,

@@ -164,7 +164,7 @@ export async function crossBorderDecide(
   txn: CrossBorderTransaction,
   trigger: DecideTrigger,
 ): Promise<SettlementDecision> {
-  return rails.of(txn).decide({
+  return rails.decide(txn, {
     kind: txn.kind,
     idempotencyKey: txn.id,
     accountType: txn.accountType,
