@@ -8,7 +8,8 @@ import { EnvironmentMismatchError, environmentMismatch, hasMigrated, readDeploym
 import { LOCK_KEYS, createOrm, migrate, withAdvisoryLock, type Orm } from './db/orm';
 import { createPubSub, type PubSub } from './events/pubsub';
 import { Sql } from './db/sql';
-import { DELIVERY_LANE, JOB_CATALOGUE } from './job-catalogue';
+import { JOB_CATALOGUE } from './job-catalogue';
+import { DELIVERY_LANE } from './modules/webhooks/webhook.jobs';
 import { JobRunner, migrateJobSchema } from './jobs/job-runner';
 import { Metrics } from './observability/metrics';
 import type { MerchantCredentials } from './modules/merchants/merchant.service';

@@ -1,5 +1,6 @@
 import type { Sql } from '../../db/sql';
-import { Topic, type PubSub, type Unsubscribe } from '../../events/pubsub';
+import type { PubSub, Unsubscribe } from '../../events/pubsub';
+import { AuthTopic } from './auth.topics';
 import type { Logger } from '../../shared/logger';
 import { UUID_ID } from '../../shared/pagination';
 
@@ -28,7 +29,7 @@ export class MerchantAccess {
   ) {}
 
   async start(): Promise<void> {
-    this.unsubscribe = await this.pubsub.subscribe(Topic.MerchantAccessChanged, ({ merchantId }) => this.known.delete(merchantId));
+    this.unsubscribe = await this.pubsub.subscribe(AuthTopic.MerchantAccessChanged, ({ merchantId }) => this.known.delete(merchantId));
   }
 
   async stop(): Promise<void> {
@@ -64,7 +65,7 @@ export class MerchantAccess {
   /** After an operator's change has committed: forget here at once, and tell the other instances. */
   async changed(merchantId: string): Promise<void> {
     this.known.delete(merchantId);
-    await this.pubsub.publish(Topic.MerchantAccessChanged, { merchantId }).catch((err) => {
+    await this.pubsub.publish(AuthTopic.MerchantAccessChanged, { merchantId }).catch((err) => {
       this.logger.warn({ err: (err as Error).message }, 'could not publish a merchant access change; other instances trust their copy for at most a minute');
     });
   }

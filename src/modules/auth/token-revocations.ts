@@ -1,5 +1,6 @@
 import type { Orm } from '../../db/orm';
-import { Topic, type PubSub, type Unsubscribe } from '../../events/pubsub';
+import type { PubSub, Unsubscribe } from '../../events/pubsub';
+import { AuthTopic } from './auth.topics';
 import type { Logger } from '../../shared/logger';
 
 /** Access tokens live an hour; a revoked family needs remembering a little longer than that. */
@@ -28,7 +29,7 @@ export class TokenRevocations {
 
   async start(): Promise<void> {
     await this.poll(`revoked_at > now() - interval '2 hours'`);
-    this.unsubscribe = await this.pubsub.subscribe(Topic.TokenFamilyRevoked, ({ familyId }) => this.remember(familyId));
+    this.unsubscribe = await this.pubsub.subscribe(AuthTopic.TokenFamilyRevoked, ({ familyId }) => this.remember(familyId));
     this.timer = setInterval(() => {
       this.poll().catch((err) => this.logger.warn({ err: (err as Error).message }, 'token revocation poll failed'));
     }, this.pollMs);
@@ -53,7 +54,7 @@ export class TokenRevocations {
   /** Called after the revocation has committed. */
   async announce(familyId: string): Promise<void> {
     this.remember(familyId);
-    await this.pubsub.publish(Topic.TokenFamilyRevoked, { familyId }).catch((err) => {
+    await this.pubsub.publish(AuthTopic.TokenFamilyRevoked, { familyId }).catch((err) => {
       this.logger.warn({ err: (err as Error).message }, 'could not publish a token revocation; other instances will poll it');
     });
   }

@@ -5,7 +5,10 @@ import type { TransactionStatus } from '../transactions/transaction.state';
 import { mapAsyncIterator } from '../../shared/async-iterator';
 import { merchantEvents } from '../../events/merchant-events';
 import type { ListenerPresence } from '../../events/listener-presence';
-import { Topic, type PubSub } from '../../events/pubsub';
+import type { PubSub } from '../../events/pubsub';
+import { KycTopic } from '../kyc/kyc.topics';
+import { LedgerTopic } from '../ledger/ledger.topics';
+import { TransactionTopic } from '../transactions/transaction.topics';
 
 /**
  * What GraphQL subscriptions stream: a merchant's own status changes, each as
@@ -23,7 +26,7 @@ export class SubscriptionService {
 
   /** The merchant's balance in a currency (one, or every one when omitted), read after each change commits. */
   async balanceChanges(merchantId: string, currency?: string | null): Promise<AsyncIterableIterator<Balance>> {
-    const events = await merchantEvents(this.pubsub, Topic.BalanceChanged, merchantId, (e) => !currency || e.currency === currency);
+    const events = await merchantEvents(this.pubsub, LedgerTopic.BalanceChanged, merchantId, (e) => !currency || e.currency === currency);
     return mapAsyncIterator(events, (e) => this.ledger.balance(merchantId, e.currency));
   }
 
@@ -38,7 +41,7 @@ export class SubscriptionService {
   ): Promise<AsyncIterableIterator<Transaction>> {
     const events = await merchantEvents(
       this.pubsub,
-      Topic.TransactionStatusChanged,
+      TransactionTopic.StatusChanged,
       merchantId,
       (e) => (!reference || e.reference === reference || e.externalReference === reference) && (!statuses || statuses.includes(e.transaction.status)),
       this.presence,
@@ -47,7 +50,7 @@ export class SubscriptionService {
   }
 
   async kycChanges(merchantId: string, customerUuid?: string | null): Promise<AsyncIterableIterator<KycRecord>> {
-    const events = await merchantEvents(this.pubsub, Topic.KycStatusChanged, merchantId, (e) => !customerUuid || e.customerUuid === customerUuid);
+    const events = await merchantEvents(this.pubsub, KycTopic.StatusChanged, merchantId, (e) => !customerUuid || e.customerUuid === customerUuid);
     return mapAsyncIterator(events, (e) => this.kyc.getKycDetached(merchantId, e.customerUuid));
   }
 }
