@@ -30,10 +30,14 @@ export class ListenerPresence {
   private unsubscribe?: Unsubscribe;
   private timer?: ReturnType<typeof setInterval>;
 
-  constructor(
-    private readonly pubsub: PubSub,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly pubsub: PubSub;
+  private readonly now: () => number;
+
+  /** `now`: milliseconds since the epoch (Date.now unless a test passes its own). */
+  constructor(deps: { pubsub: PubSub; now?: () => number }) {
+    this.pubsub = deps.pubsub;
+    this.now = deps.now ?? Date.now;
+  }
 
   async start(): Promise<void> {
     this.unsubscribe = await this.pubsub.subscribe(ListenerPresenceTopic, (m) => this.heard(m));
