@@ -68,10 +68,10 @@ class RedisPubSub implements PubSub {
   /** Every topic subscribed to, so that a subscription asked for while Redis was unreachable is made once it is back. */
   private readonly topics = new Set<string>();
 
-  constructor(
-    url: string,
-    private readonly logger: Logger,
-  ) {
+  private readonly logger: Logger;
+
+  constructor({ url, logger }: { url: string; logger: Logger }) {
+    this.logger = logger;
     this.publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     this.subscriber = new Redis(url, { lazyConnect: true });
     for (const client of [this.publisher, this.subscriber]) {
@@ -124,5 +124,5 @@ class RedisPubSub implements PubSub {
 }
 
 export function createPubSub(redisUrl: string | undefined, logger: Logger): PubSub {
-  return redisUrl ? new RedisPubSub(redisUrl, logger) : new InProcessPubSub();
+  return redisUrl ? new RedisPubSub({ url: redisUrl, logger }) : new InProcessPubSub();
 }
