@@ -2,7 +2,7 @@ import type { Config } from './config';
 import type { Orm } from './db/orm';
 import type { Sql } from './db/sql';
 import type { PubSub } from './events/pubsub';
-import type { JobPayloads } from './job-catalogue';
+import { JOB_CATALOGUE, type JobPayloads } from './job-catalogue';
 import type { JobRunner } from './jobs/job-runner';
 import type { Metrics } from './observability/metrics';
 import { parseRetrySchedule } from './modules/webhooks/retry-schedule';
@@ -164,7 +164,7 @@ export function createServices(infra: Infrastructure): Services {
 
 export function compose(infra: Infrastructure): Composition {
   const { config, logger, clock, sql, pubsub, keys, jobs, faults } = infra;
-  assertTopicsUnique();
+  assertModulesDeclared();
   const secretBox = new SecretBox(keys.encryptionKey);
   const base = { ...infra, secretBox };
   const parts: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [];
@@ -279,11 +279,17 @@ export function compose(infra: Infrastructure): Composition {
   };
 }
 
-/** Two modules declaring one topic name would hear each other's messages: refused at start (once, before anything is made). */
-function assertTopicsUnique(): void {
+/**
+ * The modules' static parts, checked once before anything is made: two modules declaring one topic
+ * name would hear each other's messages, and a module's job missing from the catalogue
+ * (src/job-catalogue.ts) would be added to the queue with no task to run it.
+ */
+function assertModulesDeclared(): void {
   const names = MODULES.flatMap((m) => (m.topics ?? []).map((t) => t.name));
   const twice = names.filter((n, i) => names.indexOf(n) !== i);
   if (twice.length > 0) throw new Error(`pub/sub topics declared by two modules: ${twice.join(', ')}`);
+  const missing = MODULES.flatMap((m) => (m.jobs ?? []).map((j) => j.name)).filter((name) => !(name in JOB_CATALOGUE));
+  if (missing.length > 0) throw new Error(`jobs missing from src/job-catalogue.ts: ${missing.join(', ')}`);
 }
 
 /**
