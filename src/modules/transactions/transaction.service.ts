@@ -1,7 +1,8 @@
 import { timeOrderedBytes, timeOrderedUuid } from '../../shared/crypto';
 import { z } from 'zod';
 import { publishAfterCommit } from '../../events/merchant-events';
-import { Topic, type PubSub } from '../../events/pubsub';
+import type { PubSub } from '../../events/pubsub';
+import { TransactionTopic } from './transaction.topics';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import type { Faults } from '../../shared/faults';
@@ -576,7 +577,7 @@ export class TransactionService {
   private afterChange(next: Transaction, ledger: LedgerEffect = NO_LEDGER_EFFECT): void {
     this.ledgerChanged(next, ledger);
     if (!isFinal(next.status) && !this.deps.listeners.mayHaveListeners(next.merchantId)) return;
-    publishAfterCommit(this.deps.pubsub, this.deps.logger, Topic.TransactionStatusChanged, {
+    publishAfterCommit(this.deps.pubsub, this.deps.logger, TransactionTopic.StatusChanged, {
       merchantId: next.merchantId,
       reference: next.reference,
       externalReference: next.externalReference,
