@@ -2,9 +2,9 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 't
 import type { PaymentsEnv } from '../../../config';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import type { CustomerService } from '../../../modules/customers/customer.service';
-import type { CollectionService } from '../../../modules/transactions/collection.service';
+import type { CollectionService } from '../../../modules/transactions/kinds/collection/collection.service';
 import type { TransactionService, SimulationOutcome } from '../../../modules/transactions/transaction.service';
-import type { TransferService } from '../../../modules/transactions/transfer.service';
+import type { TransferService } from '../../../modules/transactions/kinds/transfer/transfer.service';
 import type { Transaction } from '../../../modules/transactions/transaction.record';
 import { AppError } from '../../../shared/errors';
 import { SimulationOutcomeEnum } from '../enums';

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { CustomerService } from '../../../modules/customers/customer.service';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import { TRANSACTION_CSV_COLUMNS, transactionsCsv } from '../../../modules/transactions/transaction.csv';
-import type { CollectionService } from '../../../modules/transactions/collection.service';
+import type { CollectionService } from '../../../modules/transactions/kinds/collection/collection.service';
 import type { TransactionService } from '../../../modules/transactions/transaction.service';
-import type { TransferService } from '../../../modules/transactions/transfer.service';
-import { collectionSchema } from '../../../modules/transactions/collection.service';
+import type { TransferService } from '../../../modules/transactions/kinds/transfer/transfer.service';
+import { collectionSchema } from '../../../modules/transactions/kinds/collection/collection.service';
 import {
   CollectionInitiationRecord,
   serializeCollectionInitiation,
@@ -17,7 +17,7 @@ import {
   TransferInitiationRecord,
 } from '../../../modules/transactions/transaction.serializer';
 import { simulateSchema, transactionExportSchema, transactionListSchema } from '../../../modules/transactions/transaction.service';
-import { transferSchema } from '../../../modules/transactions/transfer.service';
+import { transferSchema } from '../../../modules/transactions/kinds/transfer/transfer.service';
 import { authOf } from '../auth';
 import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { AppError } from '../../shared/errors';
-import { formatAmount, parseAmount, type Decimal } from '../../shared/money';
-import { accountNumberField, amountField, BANK_ACCOUNT_NUMBER, countryCodeField, dialCodeField, referenceField, requiredText } from '../../shared/fields';
-import { requireNationalNumber } from '../../shared/phone-numbers';
-import type { CustomerService, Payer } from '../customers/customer.service';
-import type { DecideTrigger, Route as ConnectorRoute, RouteLeg, SettlementDecision } from '../../providers/connector';
-import type { Rails } from '../rails/rails';
-import type { ReferenceService } from '../reference/reference.service';
-import type { CollectionTransaction, TransferTransaction } from './transaction.record';
-import { CHANNEL_TYPES, type Channel, type ChannelType, type Country, type Network, type RampType } from '../reference/reference.types';
+import { AppError } from '../../../shared/errors';
+import { formatAmount, parseAmount, type Decimal } from '../../../shared/money';
+import { accountNumberField, amountField, BANK_ACCOUNT_NUMBER, countryCodeField, dialCodeField, referenceField, requiredText } from '../../../shared/fields';
+import { requireNationalNumber } from '../../../shared/phone-numbers';
+import type { CustomerService, Payer } from '../../customers/customer.service';
+import type { DecideTrigger, Route as ConnectorRoute, RouteLeg, SettlementDecision } from '../../../providers/connector';
+import type { Rails } from '../../rails/rails';
+import type { ReferenceService } from '../../reference/reference.service';
+import type { CollectionTransaction, TransferTransaction } from '../transaction.record';
+import { CHANNEL_TYPES, type Channel, type ChannelType, type Country, type Network, type RampType } from '../../reference/reference.types';
 
 /** Fields every cross-border transaction has, in the domain's names. */
 export const crossBorderFields = {

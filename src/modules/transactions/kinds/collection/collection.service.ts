@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { capability, type DecideTrigger, type RouteLeg } from '../../providers/connector';
-import type { Rails } from '../rails/rails';
-import type { Clock } from '../../shared/clock';
-import { AppError } from '../../shared/errors';
-import { currencyField } from '../../shared/fields';
-import { parseInput, type Command } from '../../shared/validation';
-import type { CustomerService } from '../customers/customer.service';
-import type { ReferenceService } from '../reference/reference.service';
+import { capability, type DecideTrigger, type RouteLeg } from '../../../../providers/connector';
+import type { Rails } from '../../../rails/rails';
+import type { Clock } from '../../../../shared/clock';
+import { AppError } from '../../../../shared/errors';
+import { currencyField } from '../../../../shared/fields';
+import { parseInput, type Command } from '../../../../shared/validation';
+import type { CustomerService } from '../../../customers/customer.service';
+import type { ReferenceService } from '../../../reference/reference.service';
 import {
   askedToMove,
   bankAccountNumbers,
@@ -19,13 +19,13 @@ import {
   crossBorderRequest,
   crossBorderLeg,
   routeColumns,
-} from './cross-border.checks';
-import { TransactionJob } from './transaction.jobs';
-import type { CollectionTransaction } from './transaction.record';
-import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
-import { moneyInLedger, moneyInLegs } from './transaction.ledger';
-import type { FeeSchedule } from '../ledger/fee-schedule';
-import type { TransactionService } from './transaction.service';
+} from '../cross-border.checks';
+import { TransactionJob } from '../../transaction.jobs';
+import type { CollectionTransaction } from '../../transaction.record';
+import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
+import { moneyInLedger, moneyInLegs } from '../../transaction.ledger';
+import type { FeeSchedule } from '../../../ledger/fee-schedule';
+import type { TransactionService } from '../../transaction.service';
 
 /** Spec §4.2's collection, in the domain's names. */
 export const collectionSchema = z

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import type { Rails } from '../rails/rails';
-import type { DecideTrigger, RouteLeg } from '../../providers/connector';
-import type { Clock } from '../../shared/clock';
-import { AppError } from '../../shared/errors';
-import { Decimal, parseAmount, roundMoney } from '../../shared/money';
-import { currencyField, requiredText } from '../../shared/fields';
-import { parseInput, type Command } from '../../shared/validation';
-import type { CustomerService } from '../customers/customer.service';
-import { isQuoteLive, type RatesService } from '../rates/rates.service';
-import type { ReferenceService } from '../reference/reference.service';
+import type { Rails } from '../../../rails/rails';
+import type { DecideTrigger, RouteLeg } from '../../../../providers/connector';
+import type { Clock } from '../../../../shared/clock';
+import { AppError } from '../../../../shared/errors';
+import { Decimal, parseAmount, roundMoney } from '../../../../shared/money';
+import { currencyField, requiredText } from '../../../../shared/fields';
+import { parseInput, type Command } from '../../../../shared/validation';
+import type { CustomerService } from '../../../customers/customer.service';
+import { isQuoteLive, type RatesService } from '../../../rates/rates.service';
+import type { ReferenceService } from '../../../reference/reference.service';
 import {
   bankAccountNumbers,
   checkAccountNumber,
@@ -20,12 +20,12 @@ import {
   crossBorderRequest,
   crossBorderLeg,
   routeColumns,
-} from './cross-border.checks';
-import { TransactionJob } from './transaction.jobs';
-import type { TransferTransaction } from './transaction.record';
-import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
-import { moneyOutLedger, moneyOutLegs } from './transaction.ledger';
-import type { TransactionService } from './transaction.service';
+} from '../cross-border.checks';
+import { TransactionJob } from '../../transaction.jobs';
+import type { TransferTransaction } from '../../transaction.record';
+import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
+import { moneyOutLedger, moneyOutLegs } from '../../transaction.ledger';
+import type { TransactionService } from '../../transaction.service';
 
 /** CONTRACT §6's transfer, in the domain's names. */
 export const transferSchema = z

@@ -1,21 +1,21 @@
 import { z } from 'zod';
-import { capability, type CardDetails, type DecideTrigger, type Route, type RouteLeg, type SettlementDecision } from '../../providers/connector';
-import type { Rails } from '../rails/rails';
-import type { Clock } from '../../shared/clock';
-import { hmac } from '../../shared/crypto';
-import { AppError } from '../../shared/errors';
-import { formatAmount, parseAmount } from '../../shared/money';
-import { amountField, currencyField, optionalText, referenceField, withoutCardNumberIn } from '../../shared/fields';
-import { parseInput, type Command } from '../../shared/validation';
-import type { CustomerService } from '../customers/customer.service';
-import type { MerchantService } from '../merchants/merchant.service';
-import type { ReferenceService } from '../reference/reference.service';
-import { TransactionJob } from '../transactions/transaction.jobs';
-import { pastDeadline, sameKind, type PaymentTransaction } from '../transactions/transaction.record';
-import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../transactions/transaction.kinds';
-import { moneyInLedger, moneyInLegs } from '../transactions/transaction.ledger';
-import type { FeeSchedule } from '../ledger/fee-schedule';
-import type { TransactionService } from '../transactions/transaction.service';
+import { capability, type CardDetails, type DecideTrigger, type Route, type RouteLeg, type SettlementDecision } from '../../../../providers/connector';
+import type { Rails } from '../../../rails/rails';
+import type { Clock } from '../../../../shared/clock';
+import { hmac } from '../../../../shared/crypto';
+import { AppError } from '../../../../shared/errors';
+import { formatAmount, parseAmount } from '../../../../shared/money';
+import { amountField, currencyField, optionalText, referenceField, withoutCardNumberIn } from '../../../../shared/fields';
+import { parseInput, type Command } from '../../../../shared/validation';
+import type { CustomerService } from '../../../customers/customer.service';
+import type { MerchantService } from '../../../merchants/merchant.service';
+import type { ReferenceService } from '../../../reference/reference.service';
+import { TransactionJob } from '../../transaction.jobs';
+import { pastDeadline, sameKind, type PaymentTransaction } from '../../transaction.record';
+import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
+import { moneyInLedger, moneyInLegs } from '../../transaction.ledger';
+import type { FeeSchedule } from '../../../ledger/fee-schedule';
+import type { TransactionService } from '../../transaction.service';
 import { checkCard } from './card.rules';
 
 /** Month or year as a JSON number or a digit string ("04", "2030", "30"). */

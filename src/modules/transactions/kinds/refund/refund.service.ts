@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { capability, type DecideTrigger } from '../../providers/connector';
-import type { Rails } from '../rails/rails';
-import { AppError } from '../../shared/errors';
-import { referenceField, requiredText } from '../../shared/fields';
-import { Decimal, formatAmount, parseAmount } from '../../shared/money';
-import { parseInput, type Command } from '../../shared/validation';
-import type { ReferenceService } from '../reference/reference.service';
-import { TransactionJob } from '../transactions/transaction.jobs';
-import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../transactions/transaction.kinds';
-import { moneyOutLedger, moneyOutLegs } from '../transactions/transaction.ledger';
-import type { RefundTransaction, Transaction } from '../transactions/transaction.record';
-import type { TransactionService } from '../transactions/transaction.service';
+import { capability, type DecideTrigger } from '../../../../providers/connector';
+import type { Rails } from '../../../rails/rails';
+import { AppError } from '../../../../shared/errors';
+import { referenceField, requiredText } from '../../../../shared/fields';
+import { Decimal, formatAmount, parseAmount } from '../../../../shared/money';
+import { parseInput, type Command } from '../../../../shared/validation';
+import type { ReferenceService } from '../../../reference/reference.service';
+import { TransactionJob } from '../../transaction.jobs';
+import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
+import { moneyOutLedger, moneyOutLegs } from '../../transaction.ledger';
+import type { RefundTransaction, Transaction } from '../../transaction.record';
+import type { TransactionService } from '../../transaction.service';
 
 /** POST /v1/refunds, in the domain's names. */
 export const refundSchema = z.object({
