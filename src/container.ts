@@ -20,16 +20,20 @@ import { WebhookDispatcher } from './modules/webhooks/webhook-dispatcher';
 import { WebhookService } from './modules/webhooks/webhook.service';
 import { webhookDeliverySql } from './modules/webhooks/webhook-delivery.sql';
 import { MerchantService } from './modules/merchants/merchant.service';
-import { CollectionKind, CollectionService } from './modules/transactions/kinds/collection/collection.service';
+import { CollectionKind } from './modules/transactions/kinds/collection/collection.kind';
+import { CollectionService } from './modules/transactions/kinds/collection/collection.service';
 import type { TransactionKinds } from './modules/transactions/transaction.kinds';
-import { RefundKind, RefundService } from './modules/transactions/kinds/refund/refund.service';
+import { RefundKind } from './modules/transactions/kinds/refund/refund.kind';
+import { RefundService } from './modules/transactions/kinds/refund/refund.service';
 import { LedgerService } from './modules/ledger/ledger.service';
 import { FeeSchedule, parseFeeDefaults } from './modules/ledger/fee-schedule';
 import { Decimal } from './shared/money';
 import { TransactionService } from './modules/transactions/transaction.service';
 import { TransactionStore } from './modules/transactions/transaction.store';
-import { TransferKind, TransferService } from './modules/transactions/kinds/transfer/transfer.service';
-import { CARD_ROUTE, PaymentKind, PaymentService } from './modules/transactions/kinds/payment/payment.service';
+import { TransferKind } from './modules/transactions/kinds/transfer/transfer.kind';
+import { TransferService } from './modules/transactions/kinds/transfer/transfer.service';
+import { CARD_ROUTE, PaymentKind } from './modules/transactions/kinds/payment/payment.kind';
+import { PaymentService } from './modules/transactions/kinds/payment/payment.service';
 import { SandboxCardCharges } from './providers/sandbox/sandbox-card-charges';
 import { FormTokens } from './shared/form-tokens';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from './modules/idempotency/idempotency.store';
@@ -194,10 +198,10 @@ export function createServices(infra: Infrastructure): Services {
   const releaseDelayMs = config.settlementDelayS * 1000;
   const transactionStore = new TransactionStore(sql, jobs, outbox, secretBox);
   const kinds: TransactionKinds = {
-    collection: new CollectionKind(reference, rails, { collectionTtlS: config.collectionTtlS, releaseDelayMs }),
-    transfer: new TransferKind(reference, rails),
-    payment: new PaymentKind(reference, rails, clock, config.paymentActionTtlS, releaseDelayMs) as TransactionKinds['payment'],
-    refund: new RefundKind(reference, rails, (id) => transactionStore.findById(id)),
+    collection: new CollectionKind({ reference, rails, collectionTtlS: config.collectionTtlS, releaseDelayMs }),
+    transfer: new TransferKind({ reference, rails }),
+    payment: new PaymentKind({ reference, rails, clock, actionTtlS: config.paymentActionTtlS, releaseDelayMs }),
+    refund: new RefundKind({ reference, rails, payments: transactionStore }),
   };
   const transactions = new TransactionService({
     store: transactionStore,
@@ -225,7 +229,7 @@ export function createServices(infra: Infrastructure): Services {
     fingerprintKey: deriveKey(keys.encryptionKey, 'card-fingerprint'),
     handles: cardCharges,
   });
-  const refunds = new RefundService(transactions, reference);
+  const refunds = new RefundService({ transactions, reference });
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const webhooks = new WebhookService({
     orm,

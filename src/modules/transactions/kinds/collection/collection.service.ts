@@ -1,29 +1,12 @@
 import { z } from 'zod';
-import { capability, type DecideTrigger, type RouteLeg } from '../../../../providers/connector';
-import type { Rails } from '../../../rails/rails';
 import type { Clock } from '../../../../shared/clock';
 import { AppError } from '../../../../shared/errors';
 import { currencyField } from '../../../../shared/fields';
 import { parseInput, type Command } from '../../../../shared/validation';
 import type { CustomerService } from '../../../customers/customer.service';
 import type { ReferenceService } from '../../../reference/reference.service';
-import {
-  askedToMove,
-  bankAccountNumbers,
-  checkAccountNumber,
-  checkDialCode,
-  checkLocalAmount,
-  checkRoute,
-  crossBorderDecide,
-  crossBorderFields,
-  crossBorderRequest,
-  crossBorderLeg,
-  routeColumns,
-} from '../cross-border.checks';
-import { TransactionJob } from '../../transaction.jobs';
+import { bankAccountNumbers, checkAccountNumber, checkDialCode, checkLocalAmount, checkRoute, crossBorderFields, routeColumns } from '../cross-border.checks';
 import type { CollectionTransaction } from '../../transaction.record';
-import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
-import { moneyInLedger, moneyInLegs } from '../../transaction.ledger';
 import type { FeeSchedule } from '../../../ledger/fee-schedule';
 import type { TransactionService } from '../../transaction.service';
 
@@ -71,82 +54,5 @@ export class CollectionService {
       fee: await this.deps.fees.fee(merchantId, 'collection', country.currency, amount),
       expiresAt: bank ? new Date(this.deps.clock.now().getTime() + this.deps.collectionTtlS * 1000) : null,
     });
-  }
-}
-
-/** The collection kind: a virtual account or a prompt; settled by the provider (momo) or the sender (bank); money in. */
-export class CollectionKind implements TransactionKindHandler<'collection'> {
-  readonly kind = 'collection' as const;
-  readonly expiry: Expiry = { from: 'processing', to: 'expired', reason: 'not_paid_before_expiry', job: TransactionJob.ExpireCollection };
-  readonly expectedLegs: TransactionKindHandler<'collection'>['expectedLegs'];
-
-  constructor(
-    private readonly reference: ReferenceService,
-    private readonly rails: Rails,
-    private readonly timing: { collectionTtlS: number; releaseDelayMs: number },
-  ) {
-    this.expectedLegs = moneyInLegs(timing.releaseDelayMs);
-  }
-
-  route(txn: CollectionTransaction): RouteLeg {
-    return crossBorderLeg(this.reference, txn);
-  }
-
-  /** A virtual account (bank) or a payment prompt (momo), from the stored row, so reconciliation can ask again. */
-  async callProvider(txn: CollectionTransaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
-    const connector = this.rails.of(txn);
-    if (txn.accountType === 'bank') {
-      const account = await capability(
-        connector,
-        'createVirtualAccount',
-      )({
-        idempotencyKey,
-        reference: txn.reference,
-        countryCode: txn.countryCode,
-        networkCode: this.reference.network(txn.networkId)?.code ?? txn.networkId,
-        ...askedToMove(this.reference, txn),
-        accountName: txn.accountName ?? '',
-        payer: this.rails.payer(txn),
-        retry,
-      });
-      // The provider may close its account before our deadline (Flutterwave's last an hour): the collection expires then.
-      const expiresAt = account.expiresAt ?? null;
-      const expiryMs = expiresAt
-        ? Math.min(this.timing.collectionTtlS * 1000, Math.max(0, expiresAt.getTime() - Date.now()))
-        : this.timing.collectionTtlS * 1000;
-      return {
-        status: 'processing',
-        providerReference: account.providerReference,
-        bankInfo: { accountName: account.accountName, accountNumber: account.accountNumber, bankName: account.bankName, bankCode: account.bankCode },
-        virtualAccountNumber: account.accountNumber,
-        expiresAt,
-        followUps: [
-          { name: TransactionJob.ExpireCollection, delayMs: expiryMs },
-          // A real provider is asked too (a lost webhook); the sandbox's account is paid by simulation.
-          ...(connector.inProcess ? [] : [{ name: TransactionJob.SettleTransaction, delayMs: this.rails.firstPollMs(txn) } as const]),
-        ],
-      };
-    }
-    const { providerReference, nextActionUrl } = await connector.initiate({
-      ...crossBorderRequest(this.reference, txn, idempotencyKey),
-      accountName: null,
-      callbackUrl: this.rails.callbackUrl(txn),
-      payer: this.rails.payer(txn),
-      retry: retry ? await this.rails.retryContext(txn) : null,
-    });
-    return {
-      status: 'processing',
-      providerReference,
-      nextActionUrl: nextActionUrl ?? null,
-      followUps: [{ name: TransactionJob.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }],
-    };
-  }
-
-  settle(txn: CollectionTransaction, trigger: DecideTrigger) {
-    return crossBorderDecide(this.rails, this.reference, txn, trigger);
-  }
-
-  ledger(txn: CollectionTransaction): LedgerEffect {
-    return moneyInLedger(txn, txn.connector, this.timing.releaseDelayMs);
   }
 }

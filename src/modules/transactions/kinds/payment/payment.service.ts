@@ -1,22 +1,19 @@
 import { z } from 'zod';
-import { capability, type CardDetails, type DecideTrigger, type Route, type RouteLeg, type SettlementDecision } from '../../../../providers/connector';
-import type { Rails } from '../../../rails/rails';
+import type { CardDetails } from '../../../../providers/connector';
 import type { Clock } from '../../../../shared/clock';
 import { hmac } from '../../../../shared/crypto';
 import { AppError } from '../../../../shared/errors';
-import { formatAmount, parseAmount } from '../../../../shared/money';
+import { parseAmount } from '../../../../shared/money';
 import { amountField, currencyField, optionalText, referenceField, withoutCardNumberIn } from '../../../../shared/fields';
 import { parseInput, type Command } from '../../../../shared/validation';
 import type { CustomerService } from '../../../customers/customer.service';
 import type { MerchantService } from '../../../merchants/merchant.service';
 import type { ReferenceService } from '../../../reference/reference.service';
-import { TransactionJob } from '../../transaction.jobs';
 import { pastDeadline, sameKind, type PaymentTransaction } from '../../transaction.record';
-import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
-import { moneyInLedger, moneyInLegs } from '../../transaction.ledger';
 import type { FeeSchedule } from '../../../ledger/fee-schedule';
 import type { TransactionService } from '../../transaction.service';
 import { checkCard } from './card.rules';
+import { amountOf } from './payment.kind';
 
 /** Month or year as a JSON number or a digit string ("04", "2030", "30"). */
 const datePart = z
@@ -193,105 +190,5 @@ export class PaymentService {
 
   private amountOf(payment: PaymentTransaction): string {
     return amountOf(this.deps.reference, payment);
-  }
-}
-
-/** A transaction's amount with exactly its currency's decimals ("2500.00", "3700"). */
-function amountOf(reference: Pick<ReferenceService, 'currencyMinorUnit'>, txn: Pick<PaymentTransaction, 'amount' | 'currency'>): string {
-  const minorUnit = reference.currencyMinorUnit(txn.currency);
-  if (minorUnit === undefined) throw new Error(`No minor unit is known for ${txn.currency}`);
-  return formatAmount(txn.amount, minorUnit);
-}
-
-/** Domestic card payments: one route, whatever the card. */
-export const CARD_ROUTE: Route = { channelType: 'card', countryCode: null, networkCode: null, direction: 'collection' };
-
-/**
- * The payment kind: a card charge, decided at once or by 3-D Secure (its authentication step,
- * PaymentService.authenticate), which expires into a failure; money in.
- */
-export class PaymentKind implements TransactionKindHandler<'payment', CardDetails> {
-  readonly kind = 'payment' as const;
-  readonly expiry: Expiry = { from: 'requires_action', to: 'failed', reason: 'authentication_expired', job: TransactionJob.ExpirePaymentAction };
-  readonly expectedLegs: TransactionKindHandler<'payment'>['expectedLegs'];
-
-  constructor(
-    private readonly reference: ReferenceService,
-    private readonly rails: Rails,
-    private readonly clock: Clock,
-    /** How long a cardholder has to complete 3-D Secure (PAYMENT_ACTION_TTL_S). */
-    private readonly actionTtlS: number,
-    private readonly releaseDelayMs: number,
-  ) {
-    this.expectedLegs = moneyInLegs(releaseDelayMs);
-  }
-
-  /**
-   * The charge, with the card passed on from the request. Without the card
-   * (reconciliation after a crash), the provider is asked what became of the
-   * charge made with this key; one it never received is closed, so it never
-   * happens.
-   */
-  route(txn: PaymentTransaction): RouteLeg {
-    return { route: CARD_ROUTE, amount: amountOf(this.reference, txn), currency: txn.currency, accountNumber: null };
-  }
-
-  async callProvider(txn: PaymentTransaction, idempotencyKey: string, card?: CardDetails): Promise<ProviderAnswer> {
-    const connector = this.rails.of(txn);
-    const charge = card
-      ? await capability(
-          connector,
-          'chargeCard',
-        )({
-          idempotencyKey,
-          reference: txn.reference,
-          amount: amountOf(this.reference, txn),
-          currency: txn.currency,
-          card,
-          payer: this.rails.payer(txn),
-          returnUrl: this.rails.returnUrl(txn),
-        })
-      : await capability(connector, 'concludeCardCharge')(idempotencyKey, { amount: amountOf(this.reference, txn), currency: txn.currency });
-    switch (charge.outcome) {
-      case 'successful':
-        return { status: 'successful', providerReference: charge.providerReference };
-      case 'failed':
-        return { status: 'failed', failureReason: charge.reason, providerReference: charge.providerReference };
-      case 'requires_action':
-        return {
-          status: 'requires_action',
-          providerReference: charge.providerReference,
-          nextActionUrl: charge.authenticationUrl,
-          expiresAt: new Date(this.clock.now().getTime() + this.actionTtlS * 1000),
-          followUps: [{ name: TransactionJob.ExpirePaymentAction, delayMs: this.actionTtlS * 1000 }],
-        };
-    }
-  }
-
-  /**
-   * A payment awaiting the cardholder on a real processor's page: what the processor says now (its
-   * webhook, the return to our page, or the expiry ask). The sandbox's page decides by itself.
-   */
-  async settle(txn: PaymentTransaction, trigger: DecideTrigger): Promise<SettlementDecision> {
-    const connector = this.rails.of(txn);
-    if (connector.inProcess) return { outcome: 'pending' };
-    return connector.decide({
-      kind: 'payment',
-      idempotencyKey: txn.id,
-      amount: amountOf(this.reference, txn),
-      currency: txn.currency,
-      providerReference: txn.providerReference,
-      ...(await this.rails.decideContext(txn, trigger)),
-    });
-  }
-
-  ledger(txn: PaymentTransaction): LedgerEffect {
-    return moneyInLedger(txn, txn.connector, this.releaseDelayMs);
-  }
-
-  simulationRefusal(txn: PaymentTransaction): string | null {
-    return txn.status === 'requires_action'
-      ? 'The payment awaits the cardholder’s 3-D Secure authentication: it is decided on its page (the next action’s URL), not simulated'
-      : null;
   }
 }
