@@ -28,7 +28,10 @@ import { RefundService } from './modules/transactions/kinds/refund/refund.servic
 import { LedgerService } from './modules/ledger/ledger.service';
 import { FeeSchedule, parseFeeDefaults } from './modules/ledger/fee-schedule';
 import { Decimal } from './shared/money';
-import { TransactionService } from './modules/transactions/transaction.service';
+import { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
+import { TransactionLifecycle } from './modules/transactions/lifecycle.service';
+import { ProviderSignals } from './modules/transactions/provider-signals.service';
+import { TransactionQueries } from './modules/transactions/queries.service';
 import { TransactionStore } from './modules/transactions/transaction.store';
 import { TransferKind } from './modules/transactions/kinds/transfer/transfer.kind';
 import { TransferService } from './modules/transactions/kinds/transfer/transfer.service';
@@ -85,7 +88,14 @@ export interface Services {
   rates: RatesService;
   customers: CustomerService;
   kyc: KycService;
-  transactions: TransactionService;
+  /** Creation and status changes of every kind. */
+  transactions: TransactionLifecycle;
+  /** Reads, lists and exports of transactions. */
+  transactionQueries: TransactionQueries;
+  /** What providers send (callbacks, webhooks, the 3-D Secure return) and answer (status queries, reconciliation). */
+  providerSignals: ProviderSignals;
+  /** What each transaction job runs, and the sweep of stuck initiations. */
+  transactionJobs: TransactionJobHandlers;
   collections: CollectionService;
   transfers: TransferService;
   payments: PaymentService;
@@ -203,24 +213,48 @@ export function createServices(infra: Infrastructure): Services {
     payment: new PaymentKind({ reference, rails, clock, actionTtlS: config.paymentActionTtlS, releaseDelayMs }),
     refund: new RefundKind({ reference, rails, payments: transactionStore }),
   };
-  const transactions = new TransactionService({
+  const transactionQueries = new TransactionQueries({ store: transactionStore });
+  const transactions = new TransactionLifecycle({
     store: transactionStore,
     kinds,
     rails,
+    queries: transactionQueries,
     clock,
-    jobs,
     outbox,
     eventChoices,
     listeners,
     pubsub,
     faults,
+    logger,
+  });
+  const providerSignals = new ProviderSignals({
+    store: transactionStore,
+    kinds,
+    rails,
+    lifecycle: transactions,
+    queries: transactionQueries,
+    clock,
+    jobs,
     reconcileAfterMs: config.reconcileAfterMs,
     logger,
   });
-  const collections = new CollectionService({ customers, reference, transactions, fees, collectionTtlS: config.collectionTtlS, clock });
-  const transfers = new TransferService({ customers, reference, rates, transactions, clock, rails });
+  const transactionJobs = new TransactionJobHandlers({
+    store: transactionStore,
+    kinds,
+    rails,
+    lifecycle: transactions,
+    queries: transactionQueries,
+    signals: providerSignals,
+    clock,
+    jobs,
+    reconcileAfterMs: config.reconcileAfterMs,
+  });
+  const collections = new CollectionService({ customers, reference, lifecycle: transactions, fees, collectionTtlS: config.collectionTtlS, clock });
+  const transfers = new TransferService({ customers, reference, rates, lifecycle: transactions, clock, rails });
   const payments = new PaymentService({
-    transactions,
+    lifecycle: transactions,
+    queries: transactionQueries,
+    expiry: transactionJobs,
     customers,
     merchants,
     reference,
@@ -229,7 +263,7 @@ export function createServices(infra: Infrastructure): Services {
     fingerprintKey: deriveKey(keys.encryptionKey, 'card-fingerprint'),
     handles: cardCharges,
   });
-  const refunds = new RefundService({ transactions, reference });
+  const refunds = new RefundService({ lifecycle: transactions, queries: transactionQueries, reference });
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const webhooks = new WebhookService({
     orm,
@@ -283,6 +317,9 @@ export function createServices(infra: Infrastructure): Services {
     customers,
     kyc,
     transactions,
+    transactionQueries,
+    providerSignals,
+    transactionJobs,
     collections,
     transfers,
     payments,

@@ -17,14 +17,14 @@ export function jobHandlers(services: Services, orm: Orm): JobHandlers<JobPayloa
   const inContext = <T>(fn: () => Promise<T>) => RequestContext.create(orm.em, fn);
   return {
     [KycJob.KycReview]: ({ submissionId }) => inContext(() => services.kyc.reviewSubmission(submissionId)),
-    [TransactionJob.SettleTransaction]: ({ transactionId, poll }) => inContext(() => services.transactions.settle(transactionId, poll ?? 0)),
-    [TransactionJob.CheckTransaction]: ({ transactionId }) => inContext(() => services.transactions.checkTransaction(transactionId)),
-    [TransactionJob.ExpireCollection]: ({ transactionId }) => inContext(async () => void (await services.transactions.expire(transactionId))),
-    [TransactionJob.ExpirePaymentAction]: ({ transactionId }) => inContext(async () => void (await services.transactions.expire(transactionId))),
-    [TransactionJob.ReconcileInitiation]: ({ transactionId }) => inContext(() => services.transactions.reconcile(transactionId)),
+    [TransactionJob.SettleTransaction]: ({ transactionId, poll }) => inContext(() => services.transactionJobs.settle(transactionId, poll ?? 0)),
+    [TransactionJob.CheckTransaction]: ({ transactionId }) => inContext(() => services.transactionJobs.checkTransaction(transactionId)),
+    [TransactionJob.ExpireCollection]: ({ transactionId }) => inContext(async () => void (await services.transactionJobs.expire(transactionId))),
+    [TransactionJob.ExpirePaymentAction]: ({ transactionId }) => inContext(async () => void (await services.transactionJobs.expire(transactionId))),
+    [TransactionJob.ReconcileInitiation]: ({ transactionId }) => inContext(() => services.transactionJobs.reconcile(transactionId)),
     [WebhookJob.DeliverWebhook]: ({ eventId, attempt, merchantId }) => inContext(() => services.webhookDispatcher.deliver(eventId, attempt, merchantId)),
     [KycJob.PublishKycStatus]: ({ merchantId, customerUuid }) => inContext(() => services.kyc.publishStatus(merchantId, customerUuid)),
-    [TransactionJob.ReleaseFunds]: ({ transactionId }) => services.transactions.release(transactionId),
+    [TransactionJob.ReleaseFunds]: ({ transactionId }) => services.transactionJobs.release(transactionId),
   };
 }
 
@@ -39,7 +39,7 @@ const IDEMPOTENCY_PURGE_EVERY_MS = 60_000;
  */
 export function startSweeps(services: Services, everyMs: number, onError: (err: Error) => void, ledgerVerifyEveryMs = 0): { stop(): void } {
   const timers = [
-    every(everyMs, () => services.transactions.sweepInitiating(), onError),
+    every(everyMs, () => services.transactionJobs.sweepInitiating(), onError),
     every(IDEMPOTENCY_PURGE_EVERY_MS, () => services.idempotency.purgeExpired(), onError),
     every(everyMs, () => services.webhookDispatcher.sweepWaiting(), onError),
   ];

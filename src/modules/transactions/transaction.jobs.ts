@@ -1,7 +1,7 @@
 import type { JobQueue, JobSpec } from '../../jobs/job-queue';
 
 /**
- * The jobs of the transaction engine, run by TransactionService (which runs each is wired at the
+ * The jobs of the transaction engine, run by TransactionJobHandlers (which runs each is wired at the
  * composition root: src/workers.ts). The values are graphile-worker task identifiers, stored with
  * every queued job: a renamed one would leave a running deployment's queued jobs without a task.
  */

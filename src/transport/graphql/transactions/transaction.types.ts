@@ -4,7 +4,7 @@ import type { ChannelType, ReferenceService } from '../../../modules/reference/r
 import type { CollectionCommand } from '../../../modules/transactions/kinds/collection/collection.service';
 import type { Transaction, TransactionEvent } from '../../../modules/transactions/transaction.record';
 import { nextActionOf } from '../../../modules/transactions/transaction.serializer';
-import type { TransactionListQuery } from '../../../modules/transactions/transaction.service';
+import type { TransactionListQuery } from '../../../modules/transactions/queries.service';
 import type { TransactionKind, TransactionStatus } from '../../../modules/transactions/transaction.state';
 import type { TransferCommand } from '../../../modules/transactions/kinds/transfer/transfer.service';
 import { formatAmount, type Decimal } from '../../../shared/money';

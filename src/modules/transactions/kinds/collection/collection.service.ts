@@ -8,7 +8,7 @@ import type { ReferenceService } from '../../../reference/reference.service';
 import { bankAccountNumbers, checkAccountNumber, checkDialCode, checkLocalAmount, checkRoute, crossBorderFields, routeColumns } from '../cross-border.checks';
 import type { CollectionTransaction } from '../../transaction.record';
 import type { FeeSchedule } from '../../../ledger/fee-schedule';
-import type { TransactionService } from '../../transaction.service';
+import type { TransactionLifecycle } from '../../lifecycle.service';
 
 /** Spec §4.2's collection, in the domain's names. */
 export const collectionSchema = z
@@ -23,7 +23,7 @@ export type CollectionCommand = Command<typeof collectionSchema>;
 export interface CollectionServiceDeps {
   customers: CustomerService;
   reference: ReferenceService;
-  transactions: TransactionService;
+  lifecycle: TransactionLifecycle;
   fees: FeeSchedule;
   collectionTtlS: number;
   clock: Clock;
@@ -43,7 +43,7 @@ export class CollectionService {
     const accountNumber = checkAccountNumber(country, body);
     const amount = checkLocalAmount(channel, body.amount);
     const bank = body.accountType === 'bank';
-    return this.deps.transactions.initiate({
+    return this.deps.lifecycle.initiate({
       merchantId,
       kind: 'collection',
       ...routeColumns(route, body, accountNumber),

@@ -11,7 +11,9 @@ import type { MerchantService } from '../../../merchants/merchant.service';
 import type { ReferenceService } from '../../../reference/reference.service';
 import { pastDeadline, sameKind, type PaymentTransaction } from '../../transaction.record';
 import type { FeeSchedule } from '../../../ledger/fee-schedule';
-import type { TransactionService } from '../../transaction.service';
+import type { TransactionJobHandlers } from '../../job-handlers.service';
+import type { TransactionLifecycle } from '../../lifecycle.service';
+import type { TransactionQueries } from '../../queries.service';
 import { checkCard } from './card.rules';
 import { amountOf } from './payment.kind';
 
@@ -83,7 +85,10 @@ interface AuthenticationHandles {
 
 /** What PaymentService is built with (the composition root passes it). */
 export interface PaymentServiceDeps {
-  transactions: TransactionService;
+  lifecycle: TransactionLifecycle;
+  queries: TransactionQueries;
+  /** A 3-D Secure verdict that comes after the deadline fails the payment as its expiry job would. */
+  expiry: Pick<TransactionJobHandlers, 'expire'>;
   customers: CustomerService;
   merchants: MerchantService;
   reference: ReferenceService;
@@ -112,7 +117,7 @@ export class PaymentService {
     const amount = parseAmount(body.amount, minorUnit);
     const customer = body.customerUuid ? await this.deps.customers.getPayer(merchantId, body.customerUuid) : null;
     const details: CardDetails = { number: card.digits, expMonth: card.expMonth, expYear: card.expYear, cvc: card.cvc, postalCode: card.postalCode };
-    return this.deps.transactions.initiate(
+    return this.deps.lifecycle.initiate(
       {
         merchantId,
         kind: 'payment',
@@ -135,7 +140,7 @@ export class PaymentService {
 
   /** The payment's current record; a collection's or transfer's reference, or another merchant's, is NOT_FOUND. */
   async verifyPayment(merchantId: string, referenceOrExternal: string): Promise<PaymentTransaction> {
-    const txn = await this.deps.transactions.getTransaction(merchantId, referenceOrExternal).catch((err: unknown) => {
+    const txn = await this.deps.queries.getTransaction(merchantId, referenceOrExternal).catch((err: unknown) => {
       throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Payment') : err;
     });
     if (txn.kind !== 'payment') throw AppError.notFound('Payment');
@@ -172,14 +177,14 @@ export class PaymentService {
   ): Promise<{ transaction: PaymentTransaction; decided: boolean; late: boolean }> {
     if (txn.status !== 'requires_action') return { transaction: txn, decided: false, late: false };
     if (pastDeadline(txn, this.deps.clock.now()))
-      return { transaction: sameKind(txn, await this.deps.transactions.expire(txn.id)) ?? txn, decided: false, late: true };
-    const changed = await this.deps.transactions.decide(txn, authenticated ? 'successful' : 'failed', authenticated ? null : 'authentication_failed', '3ds');
-    return { transaction: changed ?? sameKind(txn, await this.deps.transactions.reload(txn.id)), decided: changed !== null, late: false };
+      return { transaction: sameKind(txn, await this.deps.expiry.expire(txn.id)) ?? txn, decided: false, late: true };
+    const changed = await this.deps.lifecycle.transition(txn, authenticated ? 'successful' : 'failed', authenticated ? null : 'authentication_failed', '3ds');
+    return { transaction: changed ?? sameKind(txn, await this.deps.queries.reload(txn.id)), decided: changed !== null, late: false };
   }
 
   private async paymentOfHandle(handle: string): Promise<PaymentTransaction | null> {
     const id = this.deps.handles ? await this.deps.handles.keyOfHandle(handle) : null;
-    const payment = id ? await this.deps.transactions.findById(id) : null;
+    const payment = id ? await this.deps.queries.findById(id) : null;
     return payment?.kind === 'payment' ? payment : null;
   }
 

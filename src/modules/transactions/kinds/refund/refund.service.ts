@@ -5,7 +5,8 @@ import { Decimal, formatAmount, parseAmount } from '../../../../shared/money';
 import { parseInput, type Command } from '../../../../shared/validation';
 import type { ReferenceService } from '../../../reference/reference.service';
 import type { RefundTransaction } from '../../transaction.record';
-import type { TransactionService } from '../../transaction.service';
+import type { TransactionLifecycle } from '../../lifecycle.service';
+import type { TransactionQueries } from '../../queries.service';
 
 /** POST /v1/refunds, in the domain's names. */
 export const refundSchema = z.object({
@@ -19,7 +20,8 @@ export type RefundCommand = Command<typeof refundSchema>;
 
 /** What RefundService is built with (the composition root passes it). */
 export interface RefundServiceDeps {
-  transactions: TransactionService;
+  lifecycle: TransactionLifecycle;
+  queries: TransactionQueries;
   reference: ReferenceService;
 }
 
@@ -34,7 +36,7 @@ export class RefundService {
 
   async refundPayment(merchantId: string, command: RefundCommand): Promise<RefundTransaction> {
     const body = parseInput(refundSchema, command);
-    const payment = await this.deps.transactions.getTransaction(merchantId, body.paymentReference).catch((err: unknown) => {
+    const payment = await this.deps.queries.getTransaction(merchantId, body.paymentReference).catch((err: unknown) => {
       throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Payment') : err;
     });
     if (payment.kind !== 'payment') throw AppError.notFound('Payment');
@@ -46,7 +48,7 @@ export class RefundService {
     const tooMuch = () =>
       AppError.invalidField('amount', `is more than what is left to refund of the payment, ${formatAmount(left, minorUnit)} ${payment.currency}`);
     if (amount.gt(left)) throw tooMuch();
-    const refund = await this.deps.transactions.initiate({
+    const refund = await this.deps.lifecycle.initiate({
       merchantId,
       kind: 'refund',
       externalReference: body.reference,
@@ -65,7 +67,7 @@ export class RefundService {
 
   /** The refund's current record; another kind's reference, or another merchant's, is NOT_FOUND. */
   async getRefund(merchantId: string, referenceOrExternal: string): Promise<RefundTransaction> {
-    const txn = await this.deps.transactions.getTransaction(merchantId, referenceOrExternal).catch((err: unknown) => {
+    const txn = await this.deps.queries.getTransaction(merchantId, referenceOrExternal).catch((err: unknown) => {
       throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Refund') : err;
     });
     if (txn.kind !== 'refund') throw AppError.notFound('Refund');

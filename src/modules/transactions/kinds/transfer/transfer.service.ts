@@ -10,7 +10,7 @@ import { isQuoteLive, type RatesService } from '../../../rates/rates.service';
 import type { ReferenceService } from '../../../reference/reference.service';
 import { bankAccountNumbers, checkAccountNumber, checkDialCode, checkRoute, checkWithinBounds, crossBorderFields, routeColumns } from '../cross-border.checks';
 import type { TransferTransaction } from '../../transaction.record';
-import type { TransactionService } from '../../transaction.service';
+import type { TransactionLifecycle } from '../../lifecycle.service';
 
 /** CONTRACT §6's transfer, in the domain's names. */
 export const transferSchema = z
@@ -38,7 +38,7 @@ export interface TransferServiceDeps {
   customers: CustomerService;
   reference: ReferenceService;
   rates: RatesService;
-  transactions: TransactionService;
+  lifecycle: TransactionLifecycle;
   clock: Clock;
   rails: Rails;
 }
@@ -75,7 +75,7 @@ export class TransferService {
     }
     if (pricing.destinationAmount.isZero()) throw bad('amount', `converts to 0 ${country.currency}`);
     checkWithinBounds(channel, pricing.destinationAmount, 'amount');
-    return this.deps.transactions.initiate({
+    return this.deps.lifecycle.initiate({
       merchantId,
       kind: 'transfer',
       ...routeColumns(route, body, accountNumber),
