@@ -97,7 +97,7 @@ async function main() {
         id: timeOrderedUuid(),
         merchantId,
         kind: 'collection',
-        reference: newTransactionReference('collection'),
+        reference: newTransactionReference('col'),
         externalReference: b.reference,
         status: 'initiating',
         connector: 'sandbox',

@@ -6,7 +6,6 @@ import type { TransactionQueries } from './queries.service';
 import { pastDeadline, type Transaction } from './transaction.record';
 import { handlerOf, type AnyKindHandler, type TransactionKinds } from './transaction.kinds';
 import { TransactionJob, type TransactionJobQueue } from './transaction.jobs';
-import { netOf, releaseEntry } from './transaction.ledger';
 import type { TransactionKind } from './transaction.state';
 import { RECONCILE_KEY_PREFIX, type TransactionStore } from './transaction.store';
 
@@ -67,11 +66,12 @@ export class TransactionJobHandlers {
     return stale.length;
   }
 
-  /** ReleaseFunds job: a settled transaction's net, pending → available, once its delay is over (idempotent by its key). */
+  /** ReleaseFunds job: what a settled transaction's kind releases once its delay is over (money in: its net, pending → available; idempotent by its key). */
   async release(transactionId: string): Promise<void> {
     const txn = await this.deps.store.findById(transactionId);
-    if (!txn || txn.status !== 'successful' || (txn.kind !== 'collection' && txn.kind !== 'payment')) return;
-    await this.deps.lifecycle.post(txn, { postings: [releaseEntry(txn, netOf(txn))] });
+    if (!txn || txn.status !== 'successful') return;
+    const kind = this.handlerOf(txn.kind);
+    if (kind.release) await this.deps.lifecycle.post(txn, kind.release(txn));
   }
 
   /**

@@ -29,10 +29,11 @@ import {
 import { commitsAsynchronously, type StatusChange, type TransactionStore } from './transaction.store';
 import type { TransactionQueries } from './queries.service';
 
-const REFERENCE_PREFIX: Record<TransactionKind, string> = { collection: 'col', transfer: 'trf', payment: 'pay', refund: 'rfd' };
-
-/** A service-assigned reference, e.g. `col_01a21de034b1…` (24 hex: the time in ms, then 6 random bytes; crypto.ts). */
-export const newTransactionReference = (kind: TransactionKind) => `${REFERENCE_PREFIX[kind]}_${timeOrderedBytes(12).toString('hex')}`;
+/**
+ * A service-assigned reference, e.g. `col_01a21de034b1…`: the kind's prefix (its handler's `referencePrefix`),
+ * then 24 hex (the time in ms, then 6 random bytes; crypto.ts).
+ */
+export const newTransactionReference = (prefix: string) => `${prefix}_${timeOrderedBytes(12).toString('hex')}`;
 
 /** The columns a kind's checks produce (its own columns among them); the creation path adds identity, status and times. */
 export type NewTransaction = {
@@ -97,7 +98,7 @@ export class TransactionLifecycle {
       ...BLANK,
       ...fields,
       id: timeOrderedUuid(),
-      reference: newTransactionReference(fields.kind),
+      reference: newTransactionReference(handler.referencePrefix),
       status: 'initiating',
       connector: fields.connector ?? '',
       createdAt: now,

@@ -190,8 +190,9 @@ export class ProviderSignals {
   async returnFromAuthentication(connector: string, token: string): Promise<Transaction> {
     const transactionId = this.deps.rails.transactionOfToken(connector, token, 'return');
     const txn = transactionId ? await this.deps.store.findById(transactionId) : null;
-    if (!txn || txn.connector !== connector || txn.kind !== 'payment') throw AppError.notFound('Payment');
-    if (txn.status === 'requires_action') {
+    const step = txn && this.handlerOf(txn.kind).authentication;
+    if (!txn || txn.connector !== connector || !step) throw AppError.notFound('Payment');
+    if (txn.status === step.awaiting) {
       await this.settle(txn.id, null).catch((err: unknown) =>
         this.deps.logger.warn({ reference: txn.reference, connector, err }, 'status query on the cardholder’s return failed; the webhook or expiry decides'),
       );

@@ -76,6 +76,8 @@ export interface ExpectedLegs {
  */
 export interface TransactionKindHandler<K extends TransactionKind = TransactionKind, T = never> {
   readonly kind: K;
+  /** What its service-assigned references start with (`col` in `col_01a21de034b1…`). */
+  readonly referencePrefix: string;
   /**
    * The route a new transaction travels (routing picks its connector by it) and the amount the
    * connector is asked to move. Absent: the transaction takes its connector from its fields (a
@@ -90,6 +92,16 @@ export interface TransactionKindHandler<K extends TransactionKind = TransactionK
   readonly expiry?: Expiry;
   /** The books: what entering `txn.status` posts (`initiating`: its insert). */
   ledger(txn: TransactionOf<K>): LedgerEffect;
+  /**
+   * ReleaseFunds: what the end of the settlement delay posts for a successful transaction (money
+   * in: its net, pending → available). Absent: the kind leaves nothing pending.
+   */
+  release?(txn: TransactionOf<K>): LedgerEffect;
+  /**
+   * The kind's authentication step (a payment's 3-D Secure), if it has one: the status in which a
+   * transaction waits for its customer. Only such a kind's customer comes back from a provider's page.
+   */
+  readonly authentication?: { awaiting: TransactionStatus };
   /** What ledger:verify expects a transaction of this kind to have posted in `status`. */
   expectedLegs(status: TransactionStatus): ExpectedLegs;
   /** Why simulate must not decide the transaction as it is (e.g. 3-D Secure decides it); null: it may. */

@@ -5,7 +5,7 @@ import { askedToMove, crossBorderDecide, crossBorderLeg, crossBorderRequest } fr
 import { TransactionJob } from '../../transaction.jobs';
 import type { CollectionTransaction } from '../../transaction.record';
 import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
-import { moneyInLedger, moneyInLegs } from '../../transaction.ledger';
+import { moneyInLedger, moneyInLegs, moneyInRelease } from '../../transaction.ledger';
 
 /** What CollectionKind is built with (the composition root passes it). */
 export interface CollectionKindDeps {
@@ -20,6 +20,7 @@ export interface CollectionKindDeps {
 /** The collection kind: a virtual account or a prompt; settled by the provider (momo) or the sender (bank); money in. */
 export class CollectionKind implements TransactionKindHandler<'collection'> {
   readonly kind = 'collection' as const;
+  readonly referencePrefix = 'col';
   readonly expiry: Expiry = { from: 'processing', to: 'expired', reason: 'not_paid_before_expiry', job: TransactionJob.ExpireCollection };
   readonly expectedLegs: TransactionKindHandler<'collection'>['expectedLegs'];
 
@@ -85,5 +86,9 @@ export class CollectionKind implements TransactionKindHandler<'collection'> {
 
   ledger(txn: CollectionTransaction): LedgerEffect {
     return moneyInLedger(txn, txn.connector, this.deps.releaseDelayMs);
+  }
+
+  release(txn: CollectionTransaction): LedgerEffect {
+    return moneyInRelease(txn);
   }
 }

@@ -5,7 +5,7 @@ import type { Rails } from '../../../rails/rails';
 import type { ReferenceService } from '../../../reference/reference.service';
 import { TransactionJob } from '../../transaction.jobs';
 import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
-import { moneyInLedger, moneyInLegs } from '../../transaction.ledger';
+import { moneyInLedger, moneyInLegs, moneyInRelease } from '../../transaction.ledger';
 import type { PaymentTransaction } from '../../transaction.record';
 
 /** A transaction's amount with exactly its currency's decimals ("2500.00", "3700"). */
@@ -35,7 +35,10 @@ export interface PaymentKindDeps {
  */
 export class PaymentKind implements TransactionKindHandler<'payment', CardDetails> {
   readonly kind = 'payment' as const;
+  readonly referencePrefix = 'pay';
   readonly expiry: Expiry = { from: 'requires_action', to: 'failed', reason: 'authentication_expired', job: TransactionJob.ExpirePaymentAction };
+  /** 3-D Secure: the cardholder authenticates on the processor's page (or the sandbox's, PaymentService.authenticate). */
+  readonly authentication = { awaiting: 'requires_action' } as const;
   readonly expectedLegs: TransactionKindHandler<'payment'>['expectedLegs'];
 
   constructor(private readonly deps: PaymentKindDeps) {
@@ -103,6 +106,10 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
 
   ledger(txn: PaymentTransaction): LedgerEffect {
     return moneyInLedger(txn, txn.connector, this.deps.releaseDelayMs);
+  }
+
+  release(txn: PaymentTransaction): LedgerEffect {
+    return moneyInRelease(txn);
   }
 
   simulationRefusal(txn: PaymentTransaction): string | null {

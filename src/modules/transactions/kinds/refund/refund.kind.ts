@@ -18,6 +18,7 @@ export interface RefundKindDeps {
 /** The refund kind: money out of the merchant's balance, back to the card through the provider; settled by it. */
 export class RefundKind implements TransactionKindHandler<'refund'> {
   readonly kind = 'refund' as const;
+  readonly referencePrefix = 'rfd';
   readonly expectedLegs = moneyOutLegs;
 
   constructor(private readonly deps: RefundKindDeps) {}

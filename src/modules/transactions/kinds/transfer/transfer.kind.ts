@@ -16,6 +16,7 @@ export interface TransferKindDeps {
 /** The transfer kind: a payout through the provider, settled by it; money out, in the source currency, paid in the destination's. */
 export class TransferKind implements TransactionKindHandler<'transfer'> {
   readonly kind = 'transfer' as const;
+  readonly referencePrefix = 'trf';
 
   constructor(private readonly deps: TransferKindDeps) {}
 
