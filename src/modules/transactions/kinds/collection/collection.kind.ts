@@ -1,7 +1,7 @@
 import { capability, type DecideTrigger, type RouteLeg } from '../../../../providers/connector';
 import type { Rails } from '../../../rails/rails';
 import type { ReferenceService } from '../../../reference/reference.service';
-import { askedToMove, crossBorderDecide, crossBorderLeg, crossBorderRequest } from '../cross-border.checks';
+import { askedToMove, crossBorderDecide, crossBorderLeg, crossBorderRequest, type Moved } from '../cross-border.checks';
 import { TransactionJob } from '../../transaction.jobs';
 import type { CollectionTransaction } from '../../transaction.record';
 import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
@@ -17,6 +17,9 @@ export interface CollectionKindDeps {
   releaseDelayMs: number;
 }
 
+/** A collection asks the provider for its amount. */
+const moved = (txn: CollectionTransaction): Moved => ({ amount: txn.amount, currency: txn.currency });
+
 /** The collection kind: a virtual account or a prompt; settled by the provider (momo) or the sender (bank); money in. */
 export class CollectionKind implements TransactionKindHandler<'collection'> {
   readonly kind = 'collection' as const;
@@ -29,7 +32,7 @@ export class CollectionKind implements TransactionKindHandler<'collection'> {
   }
 
   route(txn: CollectionTransaction): RouteLeg {
-    return crossBorderLeg(this.deps.reference, txn);
+    return crossBorderLeg(this.deps.reference, txn, moved(txn));
   }
 
   /** A virtual account (bank) or a payment prompt (momo), from the stored row, so reconciliation can ask again. */
@@ -44,7 +47,7 @@ export class CollectionKind implements TransactionKindHandler<'collection'> {
         reference: txn.reference,
         countryCode: txn.countryCode,
         networkCode: this.deps.reference.network(txn.networkId)?.code ?? txn.networkId,
-        ...askedToMove(this.deps.reference, txn),
+        ...askedToMove(this.deps.reference, moved(txn)),
         accountName: txn.accountName ?? '',
         payer: this.deps.rails.payer(txn),
         retry,
@@ -66,7 +69,7 @@ export class CollectionKind implements TransactionKindHandler<'collection'> {
       };
     }
     const { providerReference, nextActionUrl } = await connector.initiate({
-      ...crossBorderRequest(this.deps.reference, txn, idempotencyKey),
+      ...crossBorderRequest(this.deps.reference, txn, moved(txn), idempotencyKey),
       accountName: null,
       callbackUrl: this.deps.rails.callbackUrl(txn),
       payer: this.deps.rails.payer(txn),
@@ -81,7 +84,7 @@ export class CollectionKind implements TransactionKindHandler<'collection'> {
   }
 
   settle(txn: CollectionTransaction, trigger: DecideTrigger) {
-    return crossBorderDecide(this.deps.rails, this.deps.reference, txn, trigger);
+    return crossBorderDecide(this.deps.rails, this.deps.reference, txn, moved(txn), trigger);
   }
 
   ledger(txn: CollectionTransaction): LedgerEffect {

@@ -1,7 +1,7 @@
 import type { DecideTrigger, RouteLeg } from '../../../../providers/connector';
 import type { Rails } from '../../../rails/rails';
 import type { ReferenceService } from '../../../reference/reference.service';
-import { crossBorderDecide, crossBorderLeg, crossBorderRequest } from '../cross-border.checks';
+import { crossBorderDecide, crossBorderLeg, crossBorderRequest, type Moved } from '../cross-border.checks';
 import { TransactionJob } from '../../transaction.jobs';
 import type { TransferTransaction } from '../../transaction.record';
 import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
@@ -13,6 +13,9 @@ export interface TransferKindDeps {
   rails: Rails;
 }
 
+/** A transfer asks the provider to pay out its destination amount, in the destination currency. */
+const moved = (txn: TransferTransaction): Moved => ({ amount: txn.destinationAmount, currency: txn.destinationCurrency });
+
 /** The transfer kind: a payout through the provider, settled by it; money out, in the source currency, paid in the destination's. */
 export class TransferKind implements TransactionKindHandler<'transfer'> {
   readonly kind = 'transfer' as const;
@@ -22,13 +25,13 @@ export class TransferKind implements TransactionKindHandler<'transfer'> {
 
   /** What the beneficiary receives, in the destination currency with its decimals. */
   route(txn: TransferTransaction): RouteLeg {
-    return crossBorderLeg(this.deps.reference, txn);
+    return crossBorderLeg(this.deps.reference, txn, moved(txn));
   }
 
   /** The payout, from the stored row, so reconciliation can ask again with the same key. */
   async callProvider(txn: TransferTransaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
     const { providerReference } = await this.deps.rails.of(txn).initiate({
-      ...crossBorderRequest(this.deps.reference, txn, idempotencyKey),
+      ...crossBorderRequest(this.deps.reference, txn, moved(txn), idempotencyKey),
       accountName: txn.accountName,
       callbackUrl: this.deps.rails.callbackUrl(txn),
       payer: this.deps.rails.payer(txn),
@@ -38,7 +41,7 @@ export class TransferKind implements TransactionKindHandler<'transfer'> {
   }
 
   settle(txn: TransferTransaction, trigger: DecideTrigger) {
-    return crossBorderDecide(this.deps.rails, this.deps.reference, txn, trigger);
+    return crossBorderDecide(this.deps.rails, this.deps.reference, txn, moved(txn), trigger);
   }
 
   ledger(txn: TransferTransaction): LedgerEffect {
