@@ -34,13 +34,20 @@ import { ratesModule } from './modules/rates/rates.module';
 import { referenceModule } from './modules/reference/reference.module';
 import { subscriptionsModule } from './modules/subscriptions/subscriptions.module';
 import { webhooksModule } from './modules/webhooks/webhooks.module';
-import { CollectionKind, CollectionService } from './modules/transactions/collection.service';
 import type { TransactionKinds } from './modules/transactions/transaction.kinds';
-import { RefundKind, RefundService } from './modules/payments/refund.service';
-import { TransactionService } from './modules/transactions/transaction.service';
+import { CollectionKind } from './modules/transactions/kinds/collection/collection.kind';
+import { CollectionService } from './modules/transactions/kinds/collection/collection.service';
+import { RefundKind } from './modules/transactions/kinds/refund/refund.kind';
+import { RefundService } from './modules/transactions/kinds/refund/refund.service';
+import { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
+import { TransactionLifecycle } from './modules/transactions/lifecycle.service';
+import { ProviderSignals } from './modules/transactions/provider-signals.service';
+import { TransactionQueries } from './modules/transactions/queries.service';
 import { TransactionStore } from './modules/transactions/transaction.store';
-import { TransferKind, TransferService } from './modules/transactions/transfer.service';
-import { CARD_ROUTE, PaymentKind, PaymentService } from './modules/payments/payment.service';
+import { TransferKind } from './modules/transactions/kinds/transfer/transfer.kind';
+import { TransferService } from './modules/transactions/kinds/transfer/transfer.service';
+import { CARD_ROUTE, PaymentKind } from './modules/transactions/kinds/payment/payment.kind';
+import { PaymentService } from './modules/transactions/kinds/payment/payment.service';
 import { SandboxCardCharges } from './providers/sandbox/sandbox-card-charges';
 import { FormTokens } from './shared/form-tokens';
 import { PublicAddress } from './shared/public-address';
@@ -86,7 +93,14 @@ export interface Services {
   rates: RatesService;
   customers: CustomerService;
   kyc: KycService;
-  transactions: TransactionService;
+  /** Creation and status changes of every kind. */
+  transactions: TransactionLifecycle;
+  /** Reads, lists and exports of transactions. */
+  transactionQueries: TransactionQueries;
+  /** What providers send (callbacks, webhooks, the 3-D Secure return) and answer (status queries, reconciliation). */
+  providerSignals: ProviderSignals;
+  /** What each transaction job runs, and the sweep of stuck initiations. */
+  transactionJobs: TransactionJobHandlers;
   collections: CollectionService;
   transfers: TransferService;
   payments: PaymentService;
@@ -207,29 +221,53 @@ export function compose(infra: Infrastructure): Composition {
   const releaseDelayMs = config.settlementDelayS * 1000;
   const transactionStore = new TransactionStore(sql, jobs, outbox, secretBox);
   const kinds: TransactionKinds = {
-    collection: new CollectionKind(reference, rails, { collectionTtlS: config.collectionTtlS, releaseDelayMs }),
-    transfer: new TransferKind(reference, rails),
-    payment: new PaymentKind(reference, rails, clock, config.paymentActionTtlS, releaseDelayMs) as TransactionKinds['payment'],
-    refund: new RefundKind(reference, rails, (id) => transactionStore.findById(id)),
+    collection: new CollectionKind({ reference, rails, collectionTtlS: config.collectionTtlS, releaseDelayMs }),
+    transfer: new TransferKind({ reference, rails }),
+    payment: new PaymentKind({ reference, rails, clock, actionTtlS: config.paymentActionTtlS, releaseDelayMs }),
+    refund: new RefundKind({ reference, rails, payments: transactionStore }),
   };
-  const transactions = new TransactionService({
+  const transactionQueries = new TransactionQueries({ store: transactionStore });
+  const transactions = new TransactionLifecycle({
     store: transactionStore,
     kinds,
     rails,
+    queries: transactionQueries,
     clock,
-    jobs,
     outbox,
     eventChoices,
     listeners,
     pubsub,
     faults,
+    logger,
+  });
+  const providerSignals = new ProviderSignals({
+    store: transactionStore,
+    kinds,
+    rails,
+    lifecycle: transactions,
+    queries: transactionQueries,
+    clock,
+    jobs,
     reconcileAfterMs: config.reconcileAfterMs,
     logger,
   });
-  const collections = new CollectionService({ customers, reference, transactions, fees, collectionTtlS: config.collectionTtlS, clock });
-  const transfers = new TransferService({ customers, reference, rates, transactions, clock, rails });
+  const transactionJobs = new TransactionJobHandlers({
+    store: transactionStore,
+    kinds,
+    rails,
+    lifecycle: transactions,
+    queries: transactionQueries,
+    signals: providerSignals,
+    clock,
+    jobs,
+    reconcileAfterMs: config.reconcileAfterMs,
+  });
+  const collections = new CollectionService({ customers, reference, lifecycle: transactions, fees, collectionTtlS: config.collectionTtlS, clock });
+  const transfers = new TransferService({ customers, reference, rates, lifecycle: transactions, clock, rails });
   const payments = new PaymentService({
-    transactions,
+    lifecycle: transactions,
+    queries: transactionQueries,
+    expiry: transactionJobs,
     customers,
     merchants,
     reference,
@@ -238,7 +276,7 @@ export function compose(infra: Infrastructure): Composition {
     fingerprintKey: deriveKey(keys.encryptionKey, 'card-fingerprint'),
     handles: cardCharges,
   });
-  const refunds = new RefundService(transactions, reference);
+  const refunds = new RefundService({ lifecycle: transactions, queries: transactionQueries, reference });
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {
     merchants,
@@ -250,6 +288,9 @@ export function compose(infra: Infrastructure): Composition {
     customers,
     kyc,
     transactions,
+    transactionQueries,
+    providerSignals,
+    transactionJobs,
     collections,
     transfers,
     payments,

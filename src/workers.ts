@@ -26,7 +26,7 @@ const IDEMPOTENCY_PURGE_EVERY_MS = 60_000;
  */
 export function startSweeps(services: Services, everyMs: number, onError: (err: Error) => void, ledgerVerifyEveryMs = 0): { stop(): void } {
   const timers = [
-    every(everyMs, () => services.transactions.sweepInitiating(), onError),
+    every(everyMs, () => services.transactionJobs.sweepInitiating(), onError),
     every(IDEMPOTENCY_PURGE_EVERY_MS, () => services.idempotency.purgeExpired(), onError),
     every(everyMs, () => services.webhookDispatcher.sweepWaiting(), onError),
   ];

@@ -27,7 +27,7 @@ import { readPayer } from '../../src/modules/customers/customer.service';
 import { Outbox } from '../../src/modules/outbox/outbox';
 import { TransactionJob } from '../../src/modules/transactions/transaction.jobs';
 import { BLANK, type Transaction } from '../../src/modules/transactions/transaction.record';
-import { newTransactionReference } from '../../src/modules/transactions/transaction.service';
+import { newTransactionReference } from '../../src/modules/transactions/lifecycle.service';
 import { TransactionStore } from '../../src/modules/transactions/transaction.store';
 import { webhookDeliverySql } from '../../src/modules/webhooks/webhook-delivery.sql';
 import { systemClock } from '../../src/shared/clock';
@@ -103,7 +103,7 @@ async function main() {
         id: timeOrderedUuid(),
         merchantId,
         kind: 'collection',
-        reference: newTransactionReference('collection'),
+        reference: newTransactionReference('col'),
         externalReference: b.reference,
         status: 'initiating',
         connector: 'sandbox',

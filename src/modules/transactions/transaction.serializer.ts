@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toJsonMoney, type Decimal } from '../../shared/money';
 import { countryCode, currency, money as moneyField, nullableTimestamp, record, timestamp, type RecordOf } from '../../shared/records';
-import { CARD_BRANDS, type CardBrand } from '../payments/card.rules';
+import { CARD_BRANDS, type CardBrand } from './kinds/payment/card.rules';
 import { CHANNEL_TYPES } from '../reference/reference.types';
 import type { CollectionTransaction, PaymentTransaction, RefundTransaction, Transaction, TransactionEvent, TransferTransaction } from './transaction.record';
 import { TRANSACTION_STATUSES } from './transaction.state';

@@ -42,7 +42,7 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
   // The cardholder's 3-D Secure page: public (the handle is its key), sandbox only.
   if (config.env === 'sandbox') await app.register(sandbox3dsRoutes, { services: pick(services, 'formTokens', 'payments', 'publicAddress') });
   // Providers' notifications: public (a per-transaction token says which), raw bodies (docs/providers.md).
-  await app.register(providerCallbackRoutes, { services: pick(services, 'transactions') });
+  await app.register(providerCallbackRoutes, { services: pick(services, 'providerSignals') });
   // This layer's OpenAPI document and its docs page: public, generated once when the service is ready.
   await app.register(openApiRoutes);
   await app.register(async (protectedScope) => {
@@ -51,7 +51,7 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
     await protectedScope.register(referenceRoutes, { services: pick(services, 'reference') });
     await protectedScope.register(ratesRoutes, { services: pick(services, 'rates') });
     await protectedScope.register(customerRoutes, { services: pick(services, 'customers', 'kyc') });
-    const transactionServices = pick(services, 'collections', 'customers', 'reference', 'transactions', 'transfers');
+    const transactionServices = pick(services, 'collections', 'customers', 'reference', 'transactions', 'transactionQueries', 'transfers');
     await protectedScope.register(transactionRoutes, { services: transactionServices, rateLimits });
     await protectedScope.register(paymentRoutes, { services: pick(services, 'payments') });
     await protectedScope.register(webhookRoutes, { services: pick(services, 'merchants', 'webhooks') });

@@ -1,12 +1,12 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import type { NEXT_ACTION_TYPES, PaymentMethod } from '../../../modules/payments/payment.service';
+import type { NEXT_ACTION_TYPES, PaymentMethod } from '../../../modules/transactions/kinds/payment/payment.service';
 import type { ChannelType, ReferenceService } from '../../../modules/reference/reference.service';
-import type { CollectionCommand } from '../../../modules/transactions/collection.service';
+import type { CollectionCommand } from '../../../modules/transactions/kinds/collection/collection.service';
 import type { Transaction, TransactionEvent } from '../../../modules/transactions/transaction.record';
 import { nextActionOf } from '../../../modules/transactions/transaction.serializer';
-import type { TransactionListQuery } from '../../../modules/transactions/transaction.service';
+import type { TransactionListQuery } from '../../../modules/transactions/queries.service';
 import type { TransactionKind, TransactionStatus } from '../../../modules/transactions/transaction.state';
-import type { TransferCommand } from '../../../modules/transactions/transfer.service';
+import type { TransferCommand } from '../../../modules/transactions/kinds/transfer/transfer.service';
 import { formatAmount, type Decimal } from '../../../shared/money';
 import { ChannelTypeEnum, NextActionTypeEnum, PaymentMethodEnum, TransactionStatusEnum, TransactionTypeEnum } from '../enums';
 import { Connection } from '../relay';
