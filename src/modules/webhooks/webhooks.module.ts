@@ -18,7 +18,7 @@ type WebhooksInfra = Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'sec
 export const webhooksModule = defineModule({
   name: 'webhooks',
   jobs: WEBHOOK_JOBS,
-  outboxFollowUps: ({ jobs }: Pick<WebhooksInfra, 'jobs'>) => webhookDeliverySql(jobs),
+  outboxFollowUps: ({ jobs, config }: Pick<WebhooksInfra, 'jobs' | 'config'>) => webhookDeliverySql(jobs, config.webhookTimeoutMs),
   create: (infra: WebhooksInfra, { outbox, eventChoices }: { outbox: Outbox; eventChoices: EventChoices }) => {
     const { config, orm, sql, clock, secretBox, logger, metrics, jobs } = infra;
     const webhookDispatcher = new WebhookDispatcher({
