@@ -34,8 +34,8 @@ const ENUMS: Record<string, object> = {
   WebhookDeliveryStatus: WebhookDeliveryStatusEnum,
 };
 
-function enumNamed(name: string): object {
-  const found = ENUMS[name];
+function enumNamed(name: string, more?: Record<string, object>): object {
+  const found = more?.[name] ?? ENUMS[name];
   if (!found) throw new Error(`GraphQL has no enum ${name} (transport/graphql/record-types.ts)`);
   return found;
 }
@@ -50,10 +50,10 @@ export interface GeneratedType<R, Ctx extends [] | [MinorUnits], Shape> {
 
 type Conversion = (value: unknown, source: never, ctx: MinorUnits | undefined) => unknown;
 
-function graphqlTypeOf(type: ValueType, named: string | undefined): () => unknown {
+function graphqlTypeOf(type: ValueType, named: string | undefined, enums?: Record<string, object>): () => unknown {
   if (named === 'ID') return () => ID;
   if (named) {
-    const found = enumNamed(named);
+    const found = enumNamed(named, enums);
     return () => found;
   }
   switch (type.kind) {
@@ -69,7 +69,7 @@ function graphqlTypeOf(type: ValueType, named: string | undefined): () => unknow
     case 'boolean':
       return () => Boolean;
     case 'enum': {
-      const found = enumNamed(type.graphqlEnum);
+      const found = enumNamed(type.graphqlEnum, enums);
       return () => found;
     }
     case 'money':
@@ -115,11 +115,12 @@ type Generated<R, F extends string, Extra, U extends boolean> = GeneratedType<R,
  * The GraphQL object type of a definition: one field per field GraphQL shows, with its type,
  * nullability and description. `extra` adds properties that are not fields of the schema
  * (what a field resolver needs: the transaction's id for its history). `units`: it has money
- * fields, so `from` takes the currencies' minor units.
+ * fields, so `from` takes the currencies' minor units. `enums`: the enums it names that are
+ * declared beside their types rather than in enums.ts.
  */
 export function objectTypeOf<R, F extends string, Extra extends object = object, U extends boolean = false>(
   definition: RecordDefinition<R, F>,
-  options: { extra?: (source: R) => Extra; units?: U } = {},
+  options: { extra?: (source: R) => Extra; units?: U; enums?: Record<string, object> } = {},
 ): Generated<R, F, Extra, U> {
   const known = generated.get(definition);
   if (known) return known as unknown as Generated<R, F, Extra, U>;
@@ -146,7 +147,7 @@ export function objectTypeOf<R, F extends string, Extra extends object = object,
     if (spec.graphql === false) continue;
     const door = spec.graphql ?? {};
     const nullable = door.nullable ?? spec.nullable ?? false;
-    Field(graphqlTypeOf(spec.type, door.type) as never, {
+    Field(graphqlTypeOf(spec.type, door.type, options.enums) as never, {
       ...(nullable ? { nullable: true } : {}),
       ...((door.description ?? spec.description) ? { description: door.description ?? spec.description } : {}),
       ...(door.deprecationReason ? { deprecationReason: door.deprecationReason } : {}),
