@@ -16,7 +16,7 @@ import { countryCode, currency, money as moneySchema, record as registerRecord, 
 // ---------------------------------------------------------------------------------------------
 // Value types: what a field holds, and so how each door writes it.
 
-/** A field's value type. `T` is its domain (TypeScript) type, for the stored columns. */
+/** A field's value type: what REST's schema and GraphQL's type of it are, and how each door writes its value. */
 export type ValueType =
   | { kind: 'text' }
   /** Text GraphQL shows as an ID. */
@@ -27,8 +27,6 @@ export type ValueType =
   | { kind: 'currency' }
   /** ISO 3166-1 alpha-2 code (REST: its pattern; GraphQL: String). */
   | { kind: 'country' }
-  | { kind: 'int' }
-  | { kind: 'boolean' }
   /** One of `values`; GraphQL's enum type of that name (transport/graphql/enums.ts). */
   | { kind: 'enum'; values: readonly [string, ...string[]]; graphqlEnum: string }
   /**
@@ -48,8 +46,6 @@ export const id: ValueType = { kind: 'id' };
 export const uuid: ValueType = { kind: 'uuid' };
 export const currencyCode: ValueType = { kind: 'currency' };
 export const countryCodeType: ValueType = { kind: 'country' };
-export const int: ValueType = { kind: 'int' };
-export const boolean: ValueType = { kind: 'boolean' };
 export const decimal: ValueType = { kind: 'decimal' };
 export const timestamp: ValueType = { kind: 'timestamp' };
 export const enumOf = (values: readonly [string, ...string[]], graphqlEnum: string): ValueType => ({ kind: 'enum', values, graphqlEnum });
@@ -80,7 +76,7 @@ export interface FieldSpec<R> {
   from?: string;
   /** REST's name; by default the snake_case of the field's name. */
   wire?: string;
-  /** GraphQL's view of the field, or false: REST only. */
+  /** GraphQL's view of the field, or false: REST only. `type`: GraphQL's type by name when not the value type's ('ID', or an enum's name). */
   graphql?: false | (DoorOverride<R> & { deprecationReason?: string; type?: string });
   /** REST's view of the field, or false: GraphQL only. */
   rest?: false | (DoorOverride<R> & { schema?: z.ZodType });
@@ -124,7 +120,7 @@ interface RestFieldOptions {
   literal?: string;
 }
 
-export type RestFieldEntry<F extends string> = F | readonly [F, RestFieldOptions];
+type RestFieldEntry<F extends string> = F | readonly [F, RestFieldOptions];
 
 export interface RestView<F extends string> {
   /**
@@ -139,8 +135,8 @@ export interface RestView<F extends string> {
   schemaOrder?: { move: F; after: F };
 }
 
-export type RestRecord = Record<string, unknown>;
-export type RestSchema = z.ZodObject<Record<string, z.ZodType>>;
+type RestRecord = Record<string, unknown>;
+type RestSchema = z.ZodObject<Record<string, z.ZodType>>;
 
 interface RestPlan<R> {
   wire: string;
@@ -159,10 +155,6 @@ function restBaseSchema(type: ValueType): z.ZodType {
       return currency;
     case 'country':
       return countryCode;
-    case 'int':
-      return z.int();
-    case 'boolean':
-      return z.boolean();
     case 'enum':
       return z.enum(type.values);
     case 'money':
@@ -220,7 +212,7 @@ const restFieldsOf = (definition: RecordDefinition<never>): string[] =>
     .filter(([, spec]) => spec.rest !== false)
     .map(([name]) => name);
 
-export interface RestRecordView<R> {
+interface RestRecordView<R> {
   schema: RestSchema;
   serialize: (source: R) => RestRecord;
   /** The schema, registered as its OpenAPI component (shared/records.ts). */
@@ -286,7 +278,7 @@ export function restView<R, F extends string>(definition: RecordDefinition<R, F>
 // Stored columns (a record read and written by direct statements: the transaction).
 
 /** One stored column: its domain type `T`, whether it may be null, and its value before anything sets it. */
-export class Column<T, N extends boolean = false, D extends boolean = false> {
+class Column<T, N extends boolean = false, D extends boolean = false> {
   declare readonly _type: T;
   constructor(
     readonly storage: 'plain' | 'decimal' | 'timestamp' | 'json' | 'sealed',
@@ -339,7 +331,7 @@ export type BlankOf<C extends Record<string, AnyColumn>> = {
   -readonly [K in keyof C as C[K] extends Column<unknown, boolean, true> ? K : never]: ColumnsOf<C>[K];
 };
 
-export interface ColumnMap<C extends Record<string, AnyColumn>> {
+interface ColumnMap<C extends Record<string, AnyColumn>> {
   /** Field → column name, in table order. */
   columns: { readonly [K in keyof C]: string };
   fields: ReadonlyArray<keyof C & string>;

@@ -3,15 +3,13 @@ import { chunksOf } from '../../shared/streaming';
 import { TRANSACTION_CSV, type CsvContext, type CsvCustomer } from './transaction.definition';
 import type { Transaction } from './transaction.record';
 
-export type { CsvCustomer } from './transaction.definition';
-
 /** The columns of GET /v1/transactions/export.csv (defined with the transaction: transaction.definition.ts). */
 export const TRANSACTION_CSV_COLUMNS: readonly string[] = TRANSACTION_CSV.map((c) => c.header);
 
 type MinorUnitOf = (currency: string) => number | undefined;
 
 /** One transaction as a CSV line (RFC 4180; text from outside guarded against formula injection). */
-export function transactionCsvLine(t: Transaction, customer: CsvCustomer | undefined, minorUnitOf: MinorUnitOf): string {
+function transactionCsvLine(t: Transaction, customer: CsvCustomer | undefined, minorUnitOf: MinorUnitOf): string {
   const row: CsvContext = { customer, minorUnitOf };
   return csvLine(TRANSACTION_CSV.map((column) => column.cell(t, row)));
 }

@@ -115,7 +115,7 @@ export const KIND_COLUMNS = {
 // ---------------------------------------------------------------------------------------------
 // The nested records.
 
-export const BANK_INFO = defineRecord<BankInfo>()({
+const BANK_INFO = defineRecord<BankInfo>()({
   name: 'BankInfo',
   description: 'The virtual bank account a sender pays a bank collection into; unique to that collection.',
   // Irregular: REST names these in camelCase too (spec §4.2).
@@ -137,7 +137,7 @@ interface BeneficiaryValue {
   accountNumber: string | null;
   networkId: string | null;
 }
-export const BENEFICIARY = defineRecord<BeneficiaryValue>()({
+const BENEFICIARY = defineRecord<BeneficiaryValue>()({
   name: 'Beneficiary',
   description: 'Who receives a transfer.',
   // REST shows each as it is stored (nullable); GraphQL shows a beneficiary only when all three are set.
@@ -154,7 +154,7 @@ interface CardValue {
   last4: string | null;
   fingerprint: string | null;
 }
-export const CARD = defineRecord<CardValue>()({
+const CARD = defineRecord<CardValue>()({
   name: 'Card',
   description: 'What is kept of a card: never its number, CVC or expiry.',
   fields: {
@@ -174,7 +174,7 @@ interface NextActionValue {
   url: string;
   expiresAt: Date | null;
 }
-export const NEXT_ACTION = defineRecord<NextActionValue>()({
+const NEXT_ACTION = defineRecord<NextActionValue>()({
   name: 'NextAction',
   description: 'A payment awaiting 3-D Secure: send the cardholder’s browser to url before expiresAt.',
   fields: {
@@ -189,7 +189,7 @@ export const NEXT_ACTION = defineRecord<NextActionValue>()({
  * or a mobile money collection whose provider has the payer approve on a page (Flutterwave's
  * Ghana, Uganda, Rwanda and Zambia charges). Null otherwise.
  */
-export function nextAction(t: Transaction): NextActionValue | null {
+function nextAction(t: Transaction): NextActionValue | null {
   const waiting = t.status === 'requires_action' || (t.kind === 'collection' && t.status === 'processing');
   return waiting && t.nextActionUrl ? { type: 'redirect_to_url', url: t.nextActionUrl, expiresAt: t.expiresAt } : null;
 }
@@ -475,7 +475,7 @@ export interface CsvContext {
   minorUnitOf: (currency: string) => number | undefined;
 }
 
-export interface CsvColumn {
+interface CsvColumn {
   header: string;
   cell: (t: Transaction, row: CsvContext) => string;
 }

@@ -5,7 +5,6 @@ import {
   BeneficiaryRest,
   CollectionInitiationRest,
   CollectionRest,
-  nextAction,
   PaymentRest,
   RefundRest,
   TransactionStatusChangeRest,
@@ -70,13 +69,4 @@ const serializers: { [K in Transaction['kind']]: (t: Transaction) => RecordOf<ty
  */
 export function serializeTransaction(t: Transaction): RecordOf<typeof TransactionRecord> {
   return serializers[t.kind](t);
-}
-
-/**
- * Where the customer must go before the transaction can be decided, as REST writes it (`next_action`):
- * a payment awaiting 3-D Secure, or a mobile money collection whose provider has the payer approve on a page.
- */
-export function nextActionOf(t: Transaction): { type: 'redirect_to_url'; url: string; expires_at: string | null } | null {
-  const action = nextAction(t);
-  return action && { type: action.type, url: action.url, expires_at: action.expiresAt?.toISOString() ?? null };
 }

@@ -1,4 +1,4 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, ObjectType } from 'type-graphql';
 import type { ReferenceService } from '../../modules/reference/reference.service';
 import { formatAmount, type Decimal } from '../../shared/money';
 import { readerOf, type FieldSpec, type RecordDefinition, type ValueType } from '../../shared/record-definition';
@@ -21,7 +21,7 @@ import { DecimalScalar } from './scalars';
  */
 
 /** Reads a currency's minor unit, so amounts carry exactly its decimals ("100.00", "3700"). */
-export type MinorUnits = Pick<ReferenceService, 'currencyMinorUnit'>;
+type MinorUnits = Pick<ReferenceService, 'currencyMinorUnit'>;
 
 /** The enums a definition names (by their GraphQL names). */
 const ENUMS: Record<string, object> = {
@@ -41,7 +41,7 @@ function enumNamed(name: string, more?: Record<string, object>): object {
 }
 
 /** A generated object type: its class (for type-graphql) and the filling of an instance. */
-export interface GeneratedType<R, Ctx extends [] | [MinorUnits], Shape> {
+interface GeneratedType<R, Ctx extends [] | [MinorUnits], Shape> {
   new (): Shape;
   prototype: Shape;
   /** An instance filled from `source`; a type with money fields takes the currencies' minor units. */
@@ -64,10 +64,6 @@ function graphqlTypeOf(type: ValueType, named: string | undefined, enums?: Recor
     case 'id':
     case 'uuid':
       return () => ID;
-    case 'int':
-      return () => Int;
-    case 'boolean':
-      return () => Boolean;
     case 'enum': {
       const found = enumNamed(type.graphqlEnum, enums);
       return () => found;

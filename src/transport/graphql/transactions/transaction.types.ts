@@ -1,7 +1,7 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 import type { ChannelType } from '../../../modules/reference/reference.service';
 import type { CollectionCommand } from '../../../modules/transactions/collection.service';
-import { BANK_INFO, BENEFICIARY, CARD, NEXT_ACTION, TRANSACTION, TRANSACTION_STATUS_CHANGE } from '../../../modules/transactions/transaction.definition';
+import { TRANSACTION, TRANSACTION_STATUS_CHANGE } from '../../../modules/transactions/transaction.definition';
 import type { TransactionListQuery } from '../../../modules/transactions/transaction.service';
 import type { TransactionKind, TransactionStatus } from '../../../modules/transactions/transaction.state';
 import type { TransferCommand } from '../../../modules/transactions/transfer.service';
@@ -13,8 +13,8 @@ import { DecimalScalar } from '../scalars';
 
 /*
  * The object types of a transaction, generated from its definition
- * (modules/transactions/transaction.definition.ts): Transaction, its nested BankInfo,
- * Beneficiary, Card and NextAction, and TransactionStatusChange.
+ * (modules/transactions/transaction.definition.ts): Transaction (with its nested BankInfo,
+ * Beneficiary, Card and NextAction, generated with it) and TransactionStatusChange.
  */
 export const TransactionObject = objectTypeOf(TRANSACTION, {
   units: true,
@@ -23,11 +23,6 @@ export const TransactionObject = objectTypeOf(TRANSACTION, {
   extra: (t) => ({ transactionId: t.id, customerUuid: t.customerId }),
 });
 export type TransactionObject = InstanceType<typeof TransactionObject>;
-
-export const BankInfoObject = objectTypeOf(BANK_INFO);
-export const BeneficiaryObject = objectTypeOf(BENEFICIARY);
-export const CardObject = objectTypeOf(CARD);
-export const NextActionObject = objectTypeOf(NEXT_ACTION);
 
 export const TransactionStatusChangeObject = objectTypeOf(TRANSACTION_STATUS_CHANGE);
 export type TransactionStatusChangeObject = InstanceType<typeof TransactionStatusChangeObject>;
