@@ -1,7 +1,7 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import type { ReferenceService } from '../../modules/reference/reference.service';
 import { formatAmount, type Decimal } from '../../shared/money';
-import { readerOf, type FieldSpec, type RecordDefinition, type ValueType } from '../../shared/record-definition';
+import { type FieldSpec, type RecordDefinition, type ValueType } from '../../shared/record-definition';
 import {
   ChannelTypeEnum,
   KycStatusEnum,
@@ -124,21 +124,14 @@ export function objectTypeOf<R, F extends string, Extra extends object = object,
   // Only a type with money reads minor units; any other ignores what a caller passes after the source (a map's index).
   const takesUnits = options.units === true;
 
-  const plan: Array<{ name: string; value: (source: R, ctx: MinorUnits | undefined) => unknown }> = [];
-  const holder = {
-    [`${definition.name}Object`]: class {
-      static from(source: R, units?: MinorUnits): unknown {
-        const instance = new (holder[`${definition.name}Object`] as unknown as new () => Record<string, unknown>)();
-        if (extra) Object.assign(instance, extra(source));
-        const minorUnits = takesUnits ? units : undefined;
-        for (const field of plan) instance[field.name] = field.value(source, minorUnits);
-        return instance;
-      }
-    },
-  };
-  const type = holder[`${definition.name}Object`]!;
+  const className = `${definition.name}Object`;
+  // A class of that name (as a hand-written one would be), with nothing of its own: its fields are decorated below.
+  const type = { [className]: class {} }[className]! as new () => Record<string, unknown>;
   generated.set(definition, type as unknown as GeneratedType<never, [], object>);
 
+  const readers: Array<((source: R) => unknown) | undefined> = [];
+  const conversions: Array<Conversion | undefined> = [];
+  const assignments: string[] = [];
   for (const [name, spec] of Object.entries(definition.fields) as Array<[string, FieldSpec<R>]>) {
     if (spec.graphql === false) continue;
     const door = spec.graphql ?? {};
@@ -148,10 +141,30 @@ export function objectTypeOf<R, F extends string, Extra extends object = object,
       ...((door.description ?? spec.description) ? { description: door.description ?? spec.description } : {}),
       ...(door.deprecationReason ? { deprecationReason: door.deprecationReason } : {}),
     })(type.prototype, name);
-    const read = door.read ?? readerOf(name, spec);
-    const convert = door.raw ? undefined : conversionOf(spec.type);
-    plan.push({ name, value: convert ? (source, ctx) => convert(read(source), source as never, ctx) : read });
+    const i = readers.length;
+    const read = door.read ?? spec.read;
+    readers.push(read);
+    conversions.push(door.raw ? undefined : conversionOf(spec.type));
+    const value = read ? `r[${i}](s)` : `s[${JSON.stringify(spec.from ?? name)}]`;
+    assignments.push(`o[${JSON.stringify(name)}] = ${conversions[i] ? `c[${i}](${value}, s, u)` : value};`);
   }
+  // `from` is written out once, here, as a hand-written one would be: one named read and store per field
+  // (a loop over the fields would make every read and store a lookup by a key known only at run time).
+  // Its text is made of the definition's own names, JSON-quoted; nothing from outside reaches it.
+  const compile = new Function(
+    'T',
+    'x',
+    'r',
+    'c',
+    `return function from(s, units) {
+      const u = ${takesUnits ? 'units' : 'undefined'};
+      const o = new T();
+      ${extra ? 'Object.assign(o, x(s));' : ''}
+      ${assignments.join('\n      ')}
+      return o;
+    }`,
+  ) as (...args: unknown[]) => (source: R, units?: MinorUnits) => Record<string, unknown>;
+  Object.assign(type, { from: compile(type, extra, readers, conversions) });
   ObjectType(definition.name, definition.description ? { description: definition.description } : {})(type);
   return type as unknown as Generated<R, F, Extra, U>;
 }
