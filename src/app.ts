@@ -4,7 +4,7 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import { RequestContext } from '@mikro-orm/core';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { createServices, unservedRoutes, type Infrastructure, type Services } from './container';
+import { compose, unservedRoutes, type Infrastructure, type Services } from './container';
 import { authenticatedContext, type GraphQLContext } from './transport/graphql/context';
 import { formatGraphQLError } from './transport/graphql/errors';
 import { buildGraphQLSchema } from './transport/graphql/schema';
@@ -65,14 +65,10 @@ export interface App {
  */
 export async function createApp(infra: Infrastructure): Promise<App> {
   const { config, logger, orm } = infra;
-  const services = createServices(infra);
-  // Static reference data, read once before any door can ask for it.
-  await services.reference.load();
-  await services.revocations.start();
-  await services.merchantAccess.start();
-  await services.fees.start();
-  await services.eventChoices.start();
-  await services.listeners.start();
+  const composition = compose(infra);
+  const { services } = composition;
+  // Each module's start, in order: static reference data read, caches that listen to pub/sub subscribed; before any door can ask.
+  await composition.start();
   const rateLimits = new RateLimits(config.rateLimits, config.redisUrl, logger);
 
   const fastify = Fastify({
@@ -142,7 +138,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   });
   await fastify.register(restV1, { prefix: '/v1', services, config, rateLimits });
   // The merchant dashboard's session (its refresh token in an HttpOnly cookie), then its files (a single-page app on the GraphQL API), from memory.
-  await fastify.register(dashboardSessionRoutes, { services, rateLimits });
+  await fastify.register(dashboardSessionRoutes, { services: { oauth: services.oauth, publicAddress: services.publicAddress }, rateLimits });
   await fastify.register(dashboardRoutes);
 
   const schema = await buildGraphQLSchema(services, config.env);
@@ -166,10 +162,11 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   await fastify.register(fastifyApollo(apollo), {
     path: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
-    context: async (request) => authenticatedContext(services, request.headers.authorization),
+    context: async (request) => authenticatedContext({ oauth: services.oauth }, request.headers.authorization),
   });
 
-  const ws = attachGraphQLWebSocket(fastify.server, schema, services, inDatabaseContext, logger, {
+  const { oauth, revocations, subscriptions } = services;
+  const ws = attachGraphQLWebSocket(fastify.server, schema, { oauth, revocations, subscriptions }, inDatabaseContext, logger, {
     maxFrameBytes: config.bodyLimitBytes,
     maxSocketsPerMerchant: config.maxSocketsPerMerchant,
     validationRules,
@@ -195,11 +192,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
       observability.markNotReady();
       await ws.close();
       await fastify.close();
-      await services.revocations.stop();
-      await services.merchantAccess.stop();
-      await services.fees.stop();
-      await services.eventChoices.stop();
-      await services.listeners.stop();
+      await composition.stop();
       await rateLimits.close();
       for (const connector of services.rails.router.all()) connector.shutdown();
     },

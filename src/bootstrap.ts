@@ -8,7 +8,8 @@ import { EnvironmentMismatchError, environmentMismatch, hasMigrated, readDeploym
 import { LOCK_KEYS, createOrm, migrate, withAdvisoryLock, type Orm } from './db/orm';
 import { createPubSub, type PubSub } from './events/pubsub';
 import { Sql } from './db/sql';
-import { DELIVERY_LANE, JOB_CATALOGUE } from './job-catalogue';
+import { JOB_CATALOGUE } from './job-catalogue';
+import { DELIVERY_LANE } from './modules/webhooks/webhook.jobs';
 import { JobRunner, migrateJobSchema } from './jobs/job-runner';
 import { Metrics } from './observability/metrics';
 import type { MerchantCredentials } from './modules/merchants/merchant.service';
@@ -93,11 +94,11 @@ export async function startService(
   });
   if (!database.embedded) await warnOnServerSettings(sql, logger);
   const pubsub: PubSub = createPubSub(config.redisUrl, logger);
-  const jobs = new JobRunner(
-    JOB_CATALOGUE,
+  const jobs = new JobRunner({
+    catalogue: JOB_CATALOGUE,
     sql,
     logger,
-    {
+    settings: {
       concurrency: config.jobConcurrency,
       // Deliveries wait on merchants' servers: their own workers, so they never hold settlement's.
       lanes: { [DELIVERY_LANE]: config.webhookCapacity.laneConcurrency },
@@ -108,8 +109,8 @@ export async function startService(
       // A webhook attempt in flight at shutdown may run to its own timeout, within the shutdown's deadline.
       drainMs: Math.min(config.webhookTimeoutMs + 1000, config.shutdownTimeoutMs),
     },
-    database.embedded,
-  );
+    embedded: database.embedded,
+  });
   const faults = new Faults(config.faultInject);
   const metrics = new Metrics({ sql, orm, jobs, logger, poolMax: config.dbPoolMax });
   const app = await createApp({ config, logger, clock: opts.clock ?? systemClock, orm, sql, pubsub, keys, jobs, faults, metrics });

@@ -3,35 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { FAULT_POINTS, type FaultPoint } from './shared/faults';
 import type { BreakerSettings } from './providers/breaker';
-
-/** Every provider connector's variables (docs/providers.md). */
-const MTN_PRODUCT_VARIABLES = (product: 'COLLECTION' | 'DISBURSEMENT') =>
-  [`MTN_MOMO_${product}_PRIMARY_KEY`, `MTN_MOMO_${product}_USER_ID`, `MTN_MOMO_${product}_API_KEY`] as const;
-const MPESA_STK_VARIABLES = ['MPESA_CONSUMER_KEY', 'MPESA_CONSUMER_SECRET', 'MPESA_SHORTCODE', 'MPESA_PASSKEY'] as const;
-const MPESA_B2C_VARIABLES = [
-  'MPESA_CONSUMER_KEY',
-  'MPESA_CONSUMER_SECRET',
-  'MPESA_B2C_SHORTCODE',
-  'MPESA_B2C_INITIATOR_NAME',
-  'MPESA_B2C_SECURITY_CREDENTIAL',
-] as const;
-const FLUTTERWAVE_VARIABLES = ['FLUTTERWAVE_SECRET_KEY', 'FLUTTERWAVE_ENCRYPTION_KEY', 'FLUTTERWAVE_WEBHOOK_HASH'] as const;
-const CONNECTOR_VARIABLES = [
-  'MTN_MOMO_BASE_URL',
-  'MTN_MOMO_TARGET_ENVIRONMENT',
-  ...MTN_PRODUCT_VARIABLES('COLLECTION'),
-  ...MTN_PRODUCT_VARIABLES('DISBURSEMENT'),
-  'MPESA_BASE_URL',
-  'MPESA_CONSUMER_KEY',
-  'MPESA_CONSUMER_SECRET',
-  'MPESA_SHORTCODE',
-  'MPESA_PASSKEY',
-  'MPESA_B2C_SHORTCODE',
-  'MPESA_B2C_INITIATOR_NAME',
-  'MPESA_B2C_SECURITY_CREDENTIAL',
-  'FLUTTERWAVE_BASE_URL',
-  ...FLUTTERWAVE_VARIABLES,
-] as const;
+import { PROVIDER_VARIABLES, anyProviderConfigured, configureProviders, type ProviderSettings } from './providers/registry';
 
 /** Sandbox (test data, simulations) or production (live traffic). */
 export const PAYMENTS_ENVS = ['sandbox', 'production'] as const;
@@ -151,7 +123,8 @@ const envSchema = z.object({
   PROVIDER_BREAKER_WINDOW_MS: intWithDefault(60_000, 1000),
   /** Delays between status queries of a transaction a provider has not decided (the last one repeats). */
   PROVIDER_POLL_SCHEDULE: z.preprocess(emptyToUndefined, z.string().default('15s,30s,1m,2m,5m,10m,30m,1h')),
-  ...Object.fromEntries(CONNECTOR_VARIABLES.map((name) => [name, optionalString])),
+  /** Each provider's own variables, declared in its folder (src/providers/<name>/index.ts). */
+  ...PROVIDER_VARIABLES,
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z
@@ -199,125 +172,15 @@ export interface RateLimitConfig {
   streamsPerMerchant: number;
 }
 
-/** MTN MoMo Open API: one target environment (a country, or `sandbox`), with the products configured. */
-export interface MtnMomoConfig {
-  baseUrl: string;
-  targetEnvironment: string;
-  collection: MtnMomoProduct | null;
-  disbursement: MtnMomoProduct | null;
-}
-export interface MtnMomoProduct {
-  primaryKey: string;
-  userId: string;
-  apiKey: string;
-}
-
-/** Safaricom M-Pesa Daraja: STK Push collections and B2C payouts, each when configured. */
-export interface MpesaConfig {
-  baseUrl: string;
-  consumerKey: string;
-  consumerSecret: string;
-  stk: { shortcode: string; passkey: string } | null;
-  b2c: { shortcode: string; initiatorName: string; securityCredential: string } | null;
-}
-
-/** Flutterwave v3: one secret key, the card payload's encryption key, and the webhooks' `verif-hash`. */
-export interface FlutterwaveConfig {
-  baseUrl: string;
-  secretKey: string;
-  encryptionKey: string;
-  webhookHash: string;
-}
-
-export interface ConnectorsConfig {
+/** Provider connectors: routing, timeouts, breakers and polling, and each provider's settings under its key (null: not configured). */
+export type ConnectorsConfig = ProviderSettings & {
   /** PROVIDER_ROUTES, parsed by the routing table. */
   routes: string;
   /** Every call to a provider is aborted after this long (its outcome is then unknown, and asked for later). */
   timeoutMs: number;
   breaker: BreakerSettings;
   pollSchedule: string;
-  mtnMomo: MtnMomoConfig | null;
-  mpesa: MpesaConfig | null;
-  flutterwave: FlutterwaveConfig | null;
-}
-
-/** The providers' real addresses (docs/providers.md); a test always points a connector at its fake instead. */
-const PROVIDER_BASE_URLS = {
-  mtnMomoSandbox: 'https://sandbox.momodeveloper.mtn.com',
-  mtnMomoLive: 'https://proxy.momoapi.mtn.com',
-  mpesaSandbox: 'https://sandbox.safaricom.co.ke',
-  mpesaLive: 'https://api.safaricom.co.ke',
-  flutterwave: 'https://api.flutterwave.com',
-} as const;
-
-type Env = Record<string, string | undefined>;
-
-/** A group of variables is all or nothing: any one set requires the rest, and the error names what is missing. */
-function group<T extends readonly string[]>(e: Env, names: T, what: string): Record<T[number], string> | null {
-  const present = names.filter((n) => e[n] !== undefined);
-  if (present.length === 0) return null;
-  const missing = names.filter((n) => e[n] === undefined);
-  if (missing.length > 0)
-    throw new Error(
-      `Invalid configuration: ${what} is configured (${present.join(', ')}) but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`,
-    );
-  return Object.fromEntries(names.map((n) => [n, e[n]!])) as Record<T[number], string>;
-}
-
-function connectorsConfig(e: Env, env: PaymentsEnv): Pick<ConnectorsConfig, 'mtnMomo' | 'mpesa' | 'flutterwave'> {
-  const collection = group(e, MTN_PRODUCT_VARIABLES('COLLECTION'), 'MTN MoMo collections');
-  const disbursement = group(e, MTN_PRODUCT_VARIABLES('DISBURSEMENT'), 'MTN MoMo disbursements');
-  let mtnMomo: MtnMomoConfig | null = null;
-  if (collection || disbursement) {
-    const target = e.MTN_MOMO_TARGET_ENVIRONMENT ?? (env === 'sandbox' ? 'sandbox' : undefined);
-    if (!target) throw new Error('Invalid configuration: MTN MoMo is configured but MTN_MOMO_TARGET_ENVIRONMENT is missing (e.g. mtnghana, mtnuganda)');
-    // MTN's test environment pays nothing real: production on it would credit merchants for collections that never happened.
-    if (target === 'sandbox' && env !== 'sandbox') {
-      throw new Error("Invalid configuration: MTN_MOMO_TARGET_ENVIRONMENT 'sandbox' is MTN's test environment; production needs a country's (e.g. mtnghana)");
-    }
-    const product = (v: Record<string, string> | null, p: string) =>
-      v && { primaryKey: v[`MTN_MOMO_${p}_PRIMARY_KEY`]!, userId: v[`MTN_MOMO_${p}_USER_ID`]!, apiKey: v[`MTN_MOMO_${p}_API_KEY`]! };
-    mtnMomo = {
-      baseUrl: e.MTN_MOMO_BASE_URL ?? (target === 'sandbox' ? PROVIDER_BASE_URLS.mtnMomoSandbox : PROVIDER_BASE_URLS.mtnMomoLive),
-      targetEnvironment: target,
-      collection: product(collection, 'COLLECTION'),
-      disbursement: product(disbursement, 'DISBURSEMENT'),
-    };
-  }
-  const stkVars = group(e, MPESA_STK_VARIABLES, 'M-Pesa STK Push');
-  const b2cVars = group(e, MPESA_B2C_VARIABLES, 'M-Pesa B2C');
-  let mpesa: MpesaConfig | null = null;
-  if (stkVars || b2cVars) {
-    mpesa = {
-      baseUrl: e.MPESA_BASE_URL ?? (env === 'sandbox' ? PROVIDER_BASE_URLS.mpesaSandbox : PROVIDER_BASE_URLS.mpesaLive),
-      consumerKey: e.MPESA_CONSUMER_KEY!,
-      consumerSecret: e.MPESA_CONSUMER_SECRET!,
-      stk: stkVars && { shortcode: stkVars.MPESA_SHORTCODE, passkey: stkVars.MPESA_PASSKEY },
-      b2c: b2cVars && {
-        shortcode: b2cVars.MPESA_B2C_SHORTCODE,
-        initiatorName: b2cVars.MPESA_B2C_INITIATOR_NAME,
-        securityCredential: b2cVars.MPESA_B2C_SECURITY_CREDENTIAL,
-      },
-    };
-  }
-  const flw = group(e, FLUTTERWAVE_VARIABLES, 'Flutterwave');
-  // The card payload's 3DES key: Flutterwave's dashboard gives 24 characters (FLWSECK_TEST + 12 hex in test mode).
-  if (flw && Buffer.byteLength(flw.FLUTTERWAVE_ENCRYPTION_KEY, 'utf8') !== 24) {
-    throw new Error('Invalid configuration: FLUTTERWAVE_ENCRYPTION_KEY must be the 24-character encryption key from Flutterwave’s dashboard (API keys)');
-  }
-  // A test-mode key moves no money: production on it would credit merchants for card payments and collections that
-  // never happened (as MTN's sandbox target, refused above).
-  if (flw && env !== 'sandbox' && flw.FLUTTERWAVE_SECRET_KEY.startsWith('FLWSECK_TEST')) {
-    throw new Error('Invalid configuration: FLUTTERWAVE_SECRET_KEY is a test-mode key (FLWSECK_TEST-…); production needs the live key');
-  }
-  const flutterwave = flw && {
-    baseUrl: e.FLUTTERWAVE_BASE_URL ?? PROVIDER_BASE_URLS.flutterwave,
-    secretKey: flw.FLUTTERWAVE_SECRET_KEY,
-    encryptionKey: flw.FLUTTERWAVE_ENCRYPTION_KEY,
-    webhookHash: flw.FLUTTERWAVE_WEBHOOK_HASH,
-  };
-  return { mtnMomo, mpesa, flutterwave };
-}
+};
 
 /** How webhook deliveries share capacity: their own lane, a cap per endpoint, a circuit per endpoint. */
 export interface WebhookCapacityConfig {
@@ -471,15 +334,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('Invalid configuration: ADMIN_API_KEY must be at least 16 characters in production');
   }
   if (e.FAULT_INJECT && e.PAYMENTS_ENV !== 'sandbox') throw new Error('Invalid configuration: FAULT_INJECT is for sandbox durability tests only');
-  const connectors = connectorsConfig(e as unknown as Env, e.PAYMENTS_ENV);
+  const connectors = configureProviders(e as unknown as Record<string, string | undefined>, e.PAYMENTS_ENV);
   // A provider's callbacks must reach this service from the internet: production needs its public address.
-  if (e.PAYMENTS_ENV === 'production' && (connectors.mtnMomo || connectors.mpesa || connectors.flutterwave) && !e.PUBLIC_BASE_URL) {
+  if (e.PAYMENTS_ENV === 'production' && anyProviderConfigured(connectors) && !e.PUBLIC_BASE_URL) {
     throw new Error('Invalid configuration: PUBLIC_BASE_URL is required in production when a provider connector is configured (its callbacks are sent there)');
   }
   // Reconciliation must not ask a provider again while the first creation may still be waiting: one creation makes
   // at most four calls (a token, the request, a fresh token after a 401, the request again), each with its timeout.
-  const reconcileAfterMs =
-    connectors.mtnMomo || connectors.mpesa || connectors.flutterwave ? Math.max(e.RECONCILE_AFTER_MS, 4 * e.PROVIDER_TIMEOUT_MS + 1000) : e.RECONCILE_AFTER_MS;
+  const reconcileAfterMs = anyProviderConfigured(connectors) ? Math.max(e.RECONCILE_AFTER_MS, 4 * e.PROVIDER_TIMEOUT_MS + 1000) : e.RECONCILE_AFTER_MS;
   return {
     env: e.PAYMENTS_ENV,
     envExplicit: emptyToUndefined(env.PAYMENTS_ENV) !== undefined,

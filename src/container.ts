@@ -2,50 +2,62 @@ import type { Config } from './config';
 import type { Orm } from './db/orm';
 import type { Sql } from './db/sql';
 import type { PubSub } from './events/pubsub';
-import type { JobPayloads } from './job-catalogue';
+import { JOB_CATALOGUE, type JobPayloads } from './job-catalogue';
 import type { JobRunner } from './jobs/job-runner';
 import type { Metrics } from './observability/metrics';
-import { AccessTokens } from './modules/auth/access-tokens';
-import { OAuthService } from './modules/auth/oauth.service';
-import { TokenRevocations } from './modules/auth/token-revocations';
-import { MerchantAccess } from './modules/auth/merchant-access';
-import { CustomerService } from './modules/customers/customer.service';
-import { SubscriptionService } from './modules/subscriptions/subscription.service';
-import { KycService } from './modules/kyc/kyc.service';
-import { EventChoices } from './modules/outbox/event-choices';
-import { ListenerPresence } from './events/listener-presence';
-import { Outbox } from './modules/outbox/outbox';
 import { parseRetrySchedule } from './modules/webhooks/retry-schedule';
-import { WebhookDispatcher } from './modules/webhooks/webhook-dispatcher';
-import { WebhookService } from './modules/webhooks/webhook.service';
-import { webhookDeliverySql } from './modules/webhooks/webhook-delivery.sql';
-import { MerchantService } from './modules/merchants/merchant.service';
-import { CollectionKind, CollectionService } from './modules/transactions/collection.service';
+import type { OAuthService } from './modules/auth/oauth.service';
+import type { TokenRevocations } from './modules/auth/token-revocations';
+import type { MerchantAccess } from './modules/auth/merchant-access';
+import type { CustomerService } from './modules/customers/customer.service';
+import type { SubscriptionService } from './modules/subscriptions/subscription.service';
+import type { KycService } from './modules/kyc/kyc.service';
+import type { EventChoices } from './modules/outbox/event-choices';
+import type { ListenerPresence } from './events/listener-presence';
+import type { WebhookDispatcher } from './modules/webhooks/webhook-dispatcher';
+import type { WebhookService } from './modules/webhooks/webhook.service';
+import type { MerchantService } from './modules/merchants/merchant.service';
+import type { LedgerService } from './modules/ledger/ledger.service';
+import type { FeeSchedule } from './modules/ledger/fee-schedule';
+import type { IdempotencyStore } from './modules/idempotency/idempotency.store';
+import type { RatesService } from './modules/rates/rates.service';
+import type { ReferenceService } from './modules/reference/reference.service';
+import type { ModuleParts } from './modules/module';
+import { authModule } from './modules/auth/auth.module';
+import { customersModule } from './modules/customers/customers.module';
+import { idempotencyModule } from './modules/idempotency/idempotency.module';
+import { kycModule } from './modules/kyc/kyc.module';
+import { feesModule, ledgerModule } from './modules/ledger/ledger.module';
+import { merchantsModule } from './modules/merchants/merchants.module';
+import { outboxModule } from './modules/outbox/outbox.module';
+import { ratesModule } from './modules/rates/rates.module';
+import { referenceModule } from './modules/reference/reference.module';
+import { subscriptionsModule } from './modules/subscriptions/subscriptions.module';
+import { webhooksModule } from './modules/webhooks/webhooks.module';
 import type { TransactionKinds } from './modules/transactions/transaction.kinds';
-import { RefundKind, RefundService } from './modules/payments/refund.service';
-import { LedgerService } from './modules/ledger/ledger.service';
-import { FeeSchedule, parseFeeDefaults } from './modules/ledger/fee-schedule';
-import { Decimal } from './shared/money';
-import { TransactionService } from './modules/transactions/transaction.service';
+import { CollectionKind } from './modules/transactions/kinds/collection/collection.kind';
+import { CollectionService } from './modules/transactions/kinds/collection/collection.service';
+import { RefundKind } from './modules/transactions/kinds/refund/refund.kind';
+import { RefundService } from './modules/transactions/kinds/refund/refund.service';
+import { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
+import { TransactionLifecycle } from './modules/transactions/lifecycle.service';
+import { ProviderSignals } from './modules/transactions/provider-signals.service';
+import { TransactionQueries } from './modules/transactions/queries.service';
 import { TransactionStore } from './modules/transactions/transaction.store';
-import { TransferKind, TransferService } from './modules/transactions/transfer.service';
-import { CARD_ROUTE, PaymentKind, PaymentService } from './modules/payments/payment.service';
+import { TransferKind } from './modules/transactions/kinds/transfer/transfer.kind';
+import { TransferService } from './modules/transactions/kinds/transfer/transfer.service';
+import { CARD_ROUTE, PaymentKind } from './modules/transactions/kinds/payment/payment.kind';
+import { PaymentService } from './modules/transactions/kinds/payment/payment.service';
 import { SandboxCardCharges } from './providers/sandbox/sandbox-card-charges';
 import { FormTokens } from './shared/form-tokens';
-import { IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from './modules/idempotency/idempotency.store';
 import { PublicAddress } from './shared/public-address';
 import type { Connector } from './providers/connector';
 import { GuardedConnector } from './providers/breaker';
-import { realConnectors } from './providers/real-connectors';
+import { realConnectors } from './providers/registry';
 import { Rails } from './modules/rails/rails';
 import { CallbackUrls, ConnectorRouter } from './providers/routing';
-import { ManualKycReviewer } from './providers/manual-kyc-reviewer';
-import { SandboxKycReviewer } from './providers/sandbox/sandbox-kyc-reviewer';
-import { SandboxPaymentProvider } from './providers/sandbox/sandbox-payment-provider';
+import { sandbox } from './providers/sandbox';
 import { sandboxVirtualAccounts } from './providers/sandbox/sandbox-virtual-accounts';
-import { readRateTable } from './modules/rates/rate-table';
-import { RatesService } from './modules/rates/rates.service';
-import { ReferenceService } from './modules/reference/reference.service';
 import type { Clock } from './shared/clock';
 import type { Faults } from './shared/faults';
 import { SecretBox, deriveKey } from './shared/crypto';
@@ -81,7 +93,14 @@ export interface Services {
   rates: RatesService;
   customers: CustomerService;
   kyc: KycService;
-  transactions: TransactionService;
+  /** Creation and status changes of every kind. */
+  transactions: TransactionLifecycle;
+  /** Reads, lists and exports of transactions. */
+  transactionQueries: TransactionQueries;
+  /** What providers send (callbacks, webhooks, the 3-D Secure return) and answer (status queries, reconciliation). */
+  providerSignals: ProviderSignals;
+  /** What each transaction job runs, and the sweep of stuck initiations. */
+  transactionJobs: TransactionJobHandlers;
   collections: CollectionService;
   transfers: TransferService;
   payments: PaymentService;
@@ -124,63 +143,71 @@ export function unservedRoutes(services: Services): () => string[] {
   };
 }
 
+/**
+ * Every module of the service, in the order they are made (each only uses services of modules
+ * before it) and started; stopped in the reverse order. Each declares its jobs, topics and outbox
+ * follow-ups (modules/module.ts); the transaction engine and the rails are still wired by hand below.
+ */
+const MODULES = [
+  referenceModule,
+  merchantsModule,
+  authModule,
+  outboxModule,
+  feesModule,
+  ratesModule,
+  ledgerModule,
+  customersModule,
+  kycModule,
+  webhooksModule,
+  subscriptionsModule,
+  idempotencyModule,
+] as const;
+
+/** The services, and what starts and stops with them (caches that listen to pub/sub, reference data). */
+export interface Composition {
+  services: Services;
+  /** Before the doors open. */
+  start(): Promise<void>;
+  /** After the doors closed. */
+  stop(): Promise<void>;
+}
+
 export function createServices(infra: Infrastructure): Services {
-  const { config, logger, clock, orm, sql, pubsub, keys, jobs, faults } = infra;
+  return compose(infra).services;
+}
+
+export function compose(infra: Infrastructure): Composition {
+  const { config, logger, clock, sql, pubsub, keys, jobs, faults } = infra;
+  assertModulesDeclared();
   const secretBox = new SecretBox(keys.encryptionKey);
-  // `ledger` is made below; a merchant is only created once the services exist.
-  const merchants = new MerchantService({ orm, clock, secretBox, logger, opened: (merchantId) => ledger.openMerchant(merchantId) });
-  const revocations = new TokenRevocations(orm, pubsub, config.tokenRevocationPollMs, logger);
-  const accessTokens = new AccessTokens(keys.tokenSigningKey, clock);
-  const merchantAccess = new MerchantAccess(sql, pubsub, logger);
-  const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger });
-  const reference = new ReferenceService(orm);
-  const eventChoices = new EventChoices({ sql, pubsub, logger });
-  const listeners = new ListenerPresence(pubsub);
-  const fees = new FeeSchedule({ sql, pubsub, defaults: parseFeeDefaults(config.feeDefaults), minorUnitOf: (c) => reference.currencyMinorUnit(c), logger });
-  const rates = new RatesService({ orm, clock, reference, table: readRateTable(), fees });
-  const ledger = new LedgerService({
-    sql,
-    clock,
-    pubsub,
-    minorUnitOf: (c) => reference.currencyMinorUnit(c),
-    supportedCurrencies: () =>
-      reference
-        .listCurrencies()
-        .map((c) => c.code)
-        .filter((c) => rates.isSupportedCurrency(c)),
-    openingBalance: config.env === 'sandbox' ? new Decimal(config.sandboxOpeningBalance) : new Decimal(0),
-    logger,
-    verified: infra.metrics?.ledgerVerified,
-  });
-  const customers = new CustomerService(orm, sql, clock, reference);
-  // An event's statement also writes its webhook delivery and the job that attempts it (the webhooks module's SQL).
-  const outbox = new Outbox(clock, webhookDeliverySql(jobs));
-  // Sandbox: the id_number rule decides after SANDBOX_KYC_DELAY_MS. Production: operators decide (docs/kyc-review.md).
-  const kycReviewer = config.env === 'sandbox' ? new SandboxKycReviewer() : new ManualKycReviewer();
-  const kyc = new KycService({
-    orm,
-    clock,
-    customers,
-    reviewer: kycReviewer,
-    jobs,
-    outbox,
-    pubsub,
-    secretBox,
-    reviewDelayMs: config.env === 'sandbox' ? config.sandboxKycDelayMs : 0,
-    logger,
-  });
+  const base = { ...infra, secretBox };
+  const parts: Array<{ start?(): Promise<void>; stop?(): Promise<void> }> = [];
+  const made = <S>(p: ModuleParts<S>): S => (parts.push(p), p.services);
+
+  const { reference } = made(referenceModule.create(base, {}));
+  const { merchants, merchantCreated } = made(merchantsModule.create(base, {}));
+  const { oauth, revocations, merchantAccess } = made(authModule.create(base, { merchants }));
+  // What every event's statement also writes, from each module that declares it (webhooks: the delivery row and its job).
+  const followUps = MODULES.flatMap((m) => (m.outboxFollowUps ? [m.outboxFollowUps(base)] : []));
+  const { outbox, eventChoices } = made(outboxModule.create(base, { followUps }));
+  const { fees } = made(feesModule.create(base, { reference }));
+  const { rates } = made(ratesModule.create(base, { reference, fees }));
+  const { ledger } = made(ledgerModule.create(base, { reference, rates, merchantCreated }));
+  const { customers } = made(customersModule.create(base, { reference }));
+  const { kyc } = made(kycModule.create(base, { customers, outbox }));
+  const { webhooks, webhookDispatcher } = made(webhooksModule.create(base, { outbox, eventChoices }));
+  const { subscriptions, listeners } = made(subscriptionsModule.create(base, { kyc, ledger }));
+  const { idempotency } = made(idempotencyModule.create(base, {}));
   const publicAddress = new PublicAddress(config.publicBaseUrl);
   const cardCharges = config.env === 'sandbox' ? new SandboxCardCharges(sql) : null;
-  const connectors = createConnectors(infra, reference, cardCharges, publicAddress, (connector, transactionId, queryId) =>
-    rails.recordQuery(connector, transactionId, queryId),
-  );
-  const rails = new Rails(
-    new ConnectorRouter(connectors, config.connectors.routes, config.env),
-    new CallbackUrls(deriveKey(keys.encryptionKey, 'provider-callback'), publicAddress),
+  const connectors = createConnectors(infra, reference, cardCharges, publicAddress);
+  const rails = new Rails({
+    router: new ConnectorRouter(connectors, config.connectors.routes, config.env),
+    callbacks: new CallbackUrls(deriveKey(keys.encryptionKey, 'provider-callback'), publicAddress),
     sql,
     jobs,
-    { sandboxSettleMs: config.sandboxSettleMs, pollScheduleMs: parseRetrySchedule(config.connectors.pollSchedule, 'PROVIDER_POLL_SCHEDULE', 100) },
-  );
+    timing: { sandboxSettleMs: config.sandboxSettleMs, pollScheduleMs: parseRetrySchedule(config.connectors.pollSchedule, 'PROVIDER_POLL_SCHEDULE', 100) },
+  });
   // The channels lookup shows a channel no provider serves here as unavailable.
   reference.useRouting((channel, network) =>
     rails.router.serves({
@@ -194,29 +221,53 @@ export function createServices(infra: Infrastructure): Services {
   const releaseDelayMs = config.settlementDelayS * 1000;
   const transactionStore = new TransactionStore(sql, jobs, outbox, secretBox);
   const kinds: TransactionKinds = {
-    collection: new CollectionKind(reference, rails, { collectionTtlS: config.collectionTtlS, releaseDelayMs }),
-    transfer: new TransferKind(reference, rails),
-    payment: new PaymentKind(reference, rails, clock, config.paymentActionTtlS, releaseDelayMs) as TransactionKinds['payment'],
-    refund: new RefundKind(reference, rails, (id) => transactionStore.findById(id)),
+    collection: new CollectionKind({ reference, rails, collectionTtlS: config.collectionTtlS, releaseDelayMs }),
+    transfer: new TransferKind({ reference, rails }),
+    payment: new PaymentKind({ reference, rails, clock, actionTtlS: config.paymentActionTtlS, releaseDelayMs }),
+    refund: new RefundKind({ reference, rails, payments: transactionStore }),
   };
-  const transactions = new TransactionService({
+  const transactionQueries = new TransactionQueries({ store: transactionStore });
+  const transactions = new TransactionLifecycle({
     store: transactionStore,
     kinds,
     rails,
+    queries: transactionQueries,
     clock,
-    jobs,
     outbox,
     eventChoices,
     listeners,
     pubsub,
     faults,
+    logger,
+  });
+  const providerSignals = new ProviderSignals({
+    store: transactionStore,
+    kinds,
+    rails,
+    lifecycle: transactions,
+    queries: transactionQueries,
+    clock,
+    jobs,
     reconcileAfterMs: config.reconcileAfterMs,
     logger,
   });
-  const collections = new CollectionService({ customers, reference, transactions, fees, collectionTtlS: config.collectionTtlS, clock });
-  const transfers = new TransferService({ customers, reference, rates, transactions, clock, rails });
+  const transactionJobs = new TransactionJobHandlers({
+    store: transactionStore,
+    kinds,
+    rails,
+    lifecycle: transactions,
+    queries: transactionQueries,
+    signals: providerSignals,
+    clock,
+    jobs,
+    reconcileAfterMs: config.reconcileAfterMs,
+  });
+  const collections = new CollectionService({ customers, reference, lifecycle: transactions, fees, collectionTtlS: config.collectionTtlS, clock });
+  const transfers = new TransferService({ customers, reference, rates, lifecycle: transactions, clock, rails });
   const payments = new PaymentService({
-    transactions,
+    lifecycle: transactions,
+    queries: transactionQueries,
+    expiry: transactionJobs,
     customers,
     merchants,
     reference,
@@ -225,51 +276,9 @@ export function createServices(infra: Infrastructure): Services {
     fingerprintKey: deriveKey(keys.encryptionKey, 'card-fingerprint'),
     handles: cardCharges,
   });
-  const refunds = new RefundService(transactions, reference);
+  const refunds = new RefundService({ lifecycle: transactions, queries: transactionQueries, reference });
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
-  const webhooks = new WebhookService({
-    orm,
-    clock,
-    jobs,
-    outbox,
-    eventChoices,
-    secretBox,
-    env: config.env,
-    testEventsPerMinute: config.webhookCapacity.testEventsPerMinute,
-    deliver: (eventId, attempt) => webhookDispatcher.deliver(eventId, attempt),
-  });
-  const webhookDispatcher = new WebhookDispatcher({
-    sql,
-    clock,
-    jobs,
-    secretBox,
-    settings: {
-      env: config.env,
-      timeoutMs: config.webhookTimeoutMs,
-      schedule: parseRetrySchedule(config.webhookRetrySchedule),
-      capacity: config.webhookCapacity,
-    },
-    logger,
-    observeAttempt: infra.metrics?.webhookAttempt,
-  });
-  const subscriptions = new SubscriptionService(pubsub, kyc, ledger, listeners);
-  // A claim still in flight this long after it was made is taken to belong to a process that died. A live
-  // request holds one while its handler runs (milliseconds; provider calls are the slow part), and nothing
-  // else bounds a handler, so the margin is wide: REQUEST_TIMEOUT_MS + 30 s (60 s by default).
-  const idempotency = new IdempotencyStore({
-    sql,
-    clock,
-    box: secretBox,
-    fingerprintKey: deriveKey(keys.encryptionKey, 'idempotency-fingerprint'),
-    limits: {
-      retentionMs: IDEMPOTENCY_RETENTION_MS,
-      lockTimeoutMs: config.timeouts.requestMs + 30_000,
-    },
-    logger,
-    // A claim held by an instance that stopped heartbeating (kill -9) is free at once, not after the lock timeout.
-    instances: jobs,
-  });
-  return {
+  const services: Services = {
     merchants,
     oauth,
     revocations,
@@ -279,6 +288,9 @@ export function createServices(infra: Infrastructure): Services {
     customers,
     kyc,
     transactions,
+    transactionQueries,
+    providerSignals,
+    transactionJobs,
     collections,
     transfers,
     payments,
@@ -295,6 +307,28 @@ export function createServices(infra: Infrastructure): Services {
     idempotency,
     rails,
   };
+  return {
+    services,
+    async start() {
+      for (const p of parts) await p.start?.();
+    },
+    async stop() {
+      for (const p of [...parts].reverse()) await p.stop?.();
+    },
+  };
+}
+
+/**
+ * The modules' static parts, checked once before anything is made: two modules declaring one topic
+ * name would hear each other's messages, and a module's job missing from the catalogue
+ * (src/job-catalogue.ts) would be added to the queue with no task to run it.
+ */
+function assertModulesDeclared(): void {
+  const names = MODULES.flatMap((m) => (m.topics ?? []).map((t) => t.name));
+  const twice = names.filter((n, i) => names.indexOf(n) !== i);
+  if (twice.length > 0) throw new Error(`pub/sub topics declared by two modules: ${twice.join(', ')}`);
+  const missing = MODULES.flatMap((m) => (m.jobs ?? []).map((j) => j.name)).filter((name) => !(name in JOB_CATALOGUE));
+  if (missing.length > 0) throw new Error(`jobs missing from src/job-catalogue.ts: ${missing.join(', ')}`);
 }
 
 /**
@@ -306,25 +340,24 @@ function createConnectors(
   reference: ReferenceService,
   cardCharges: SandboxCardCharges | null,
   publicAddress: PublicAddress,
-  recordQuery: (connector: string, transactionId: string, queryId: string) => Promise<void>,
 ): Map<string, GuardedConnector> {
   const { connectors: settings } = config;
-  const list: Connector[] = realConnectors(settings, () => clock.now(), recordQuery);
+  const list: Connector[] = realConnectors(settings, { timeoutMs: settings.timeoutMs, now: () => clock.now() }).map((c) => c.connector);
   if (config.env === 'sandbox' && cardCharges) list.unshift(createSandboxConnector(sql, reference, cardCharges, publicAddress));
   return new Map(list.map((c) => [c.name, new GuardedConnector(c, settings.breaker, metrics?.connectors, logger)]));
 }
 
 /** The in-process sandbox: decides by its tables (CONTRACT §6), with a virtual account per collection kept in the database. */
 function createSandboxConnector(sql: Sql, reference: ReferenceService, cardCharges: SandboxCardCharges, publicAddress: PublicAddress): Connector {
-  return new SandboxPaymentProvider(
-    sandboxVirtualAccounts(sql),
+  return sandbox.create({
+    accountNumberFor: sandboxVirtualAccounts(sql),
     // The virtual account is at the bank the collection's network_id names (checked to be a bank of the country).
-    (countryCode, networkCode) => {
+    bankFor: (countryCode, networkCode) => {
       const banks = reference.networks(countryCode, 'bank');
       const bank = banks.find((b) => b.code === networkCode) ?? banks[0];
       return { bankName: bank?.name ?? 'Sandbox Bank', bankCode: bank?.code ?? 'SANDBOX' };
     },
     cardCharges,
-    () => publicAddress.url,
-  );
+    publicBaseUrl: () => publicAddress.url,
+  });
 }

@@ -1,31 +1,18 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { Services } from './container';
 import type { Orm } from './db/orm';
-import type { JobPayloads } from './job-catalogue';
+import { JOBS, type JobPayloads } from './job-catalogue';
+import { handlersOf } from './jobs/define-job';
 import type { JobHandlers } from './jobs/job-queue';
-import { KycJob } from './modules/kyc/kyc.jobs';
-import { TransactionJob } from './modules/transactions/transaction.jobs';
-import { WebhookJob } from './modules/webhooks/webhook.jobs';
 
 /*
- * The workers' wiring, part of the composition root beside container.ts: which service operation
- * runs each job of the catalogue (job-catalogue.ts), and the periodic sweeps.
+ * The workers' wiring, part of the composition root beside container.ts: the services the jobs'
+ * `run` calls (each job is declared with its work in its module's *.jobs.ts), and the periodic sweeps.
  */
 
-/** Which service operation each kind of job runs. Each job gets its own EntityManager context, like a request. */
+/** Each job's work, given the services it calls; each job gets its own EntityManager context, like a request, unless it says otherwise. */
 export function jobHandlers(services: Services, orm: Orm): JobHandlers<JobPayloads> {
-  const inContext = <T>(fn: () => Promise<T>) => RequestContext.create(orm.em, fn);
-  return {
-    [KycJob.KycReview]: ({ submissionId }) => inContext(() => services.kyc.reviewSubmission(submissionId)),
-    [TransactionJob.SettleTransaction]: ({ transactionId, poll }) => inContext(() => services.transactions.settle(transactionId, poll ?? 0)),
-    [TransactionJob.CheckTransaction]: ({ transactionId }) => inContext(() => services.transactions.checkTransaction(transactionId)),
-    [TransactionJob.ExpireCollection]: ({ transactionId }) => inContext(async () => void (await services.transactions.expire(transactionId))),
-    [TransactionJob.ExpirePaymentAction]: ({ transactionId }) => inContext(async () => void (await services.transactions.expire(transactionId))),
-    [TransactionJob.ReconcileInitiation]: ({ transactionId }) => inContext(() => services.transactions.reconcile(transactionId)),
-    [WebhookJob.DeliverWebhook]: ({ eventId, attempt, merchantId }) => inContext(() => services.webhookDispatcher.deliver(eventId, attempt, merchantId)),
-    [KycJob.PublishKycStatus]: ({ merchantId, customerUuid }) => inContext(() => services.kyc.publishStatus(merchantId, customerUuid)),
-    [TransactionJob.ReleaseFunds]: ({ transactionId }) => services.transactions.release(transactionId),
-  };
+  return handlersOf(JOBS, services, (fn) => RequestContext.create(orm.em, fn));
 }
 
 /** How often expired Idempotency-Key rows are deleted (they count as absent from the moment they expire). */
@@ -39,7 +26,7 @@ const IDEMPOTENCY_PURGE_EVERY_MS = 60_000;
  */
 export function startSweeps(services: Services, everyMs: number, onError: (err: Error) => void, ledgerVerifyEveryMs = 0): { stop(): void } {
   const timers = [
-    every(everyMs, () => services.transactions.sweepInitiating(), onError),
+    every(everyMs, () => services.transactionJobs.sweepInitiating(), onError),
     every(IDEMPOTENCY_PURGE_EVERY_MS, () => services.idempotency.purgeExpired(), onError),
     every(everyMs, () => services.webhookDispatcher.sweepWaiting(), onError),
   ];

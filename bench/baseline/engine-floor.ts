@@ -27,7 +27,7 @@ import { readPayer } from '../../src/modules/customers/customer.service';
 import { Outbox } from '../../src/modules/outbox/outbox';
 import { TransactionJob } from '../../src/modules/transactions/transaction.jobs';
 import { BLANK, type Transaction } from '../../src/modules/transactions/transaction.record';
-import { newTransactionReference } from '../../src/modules/transactions/transaction.service';
+import { newTransactionReference } from '../../src/modules/transactions/lifecycle.service';
 import { TransactionStore } from '../../src/modules/transactions/transaction.store';
 import { webhookDeliverySql } from '../../src/modules/webhooks/webhook-delivery.sql';
 import { systemClock } from '../../src/shared/clock';
@@ -54,10 +54,16 @@ async function main() {
   if (!databaseUrl) throw new Error('DATABASE_URL is required');
   const logger = createLogger('silent');
   const sql = new Sql(databaseUrl, { max: Number(process.env.DB_POOL_MAX ?? 10), embedded: false, logger });
-  const jobs = new JobRunner(JOB_CATALOGUE, sql, logger, { concurrency: 1, pollIntervalMs: 60_000, heartbeatMs: 60_000, deadAfterMs: 240_000 }, false);
+  const jobs = new JobRunner({
+    catalogue: JOB_CATALOGUE,
+    sql,
+    logger,
+    settings: { concurrency: 1, pollIntervalMs: 60_000, heartbeatMs: 60_000, deadAfterMs: 240_000 },
+    embedded: false,
+  });
   await jobs.prepare(); // task ids only: no worker runs here
   const key = process.env.ENCRYPTION_KEY ? Buffer.from(process.env.ENCRYPTION_KEY, 'base64') : randomBytes(32);
-  const store = new TransactionStore(sql, jobs, new Outbox(systemClock, webhookDeliverySql(jobs)), new SecretBox(key));
+  const store = new TransactionStore(sql, jobs, new Outbox({ clock: systemClock, followUps: [webhookDeliverySql(jobs)] }), new SecretBox(key));
   const settleMs = Number(process.env.FLOOR_SETTLE_MS ?? 3_600_000);
 
   const app = Fastify({ logger: false, bodyLimit: 1_048_576 });
@@ -97,7 +103,7 @@ async function main() {
         id: timeOrderedUuid(),
         merchantId,
         kind: 'collection',
-        reference: newTransactionReference('collection'),
+        reference: newTransactionReference('col'),
         externalReference: b.reference,
         status: 'initiating',
         connector: 'sandbox',

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useQuery } from './data';
 import { graphql } from './generated';
-import type { MeQuery } from './generated/graphql';
 import { usePath } from './router';
-import { gql, onSessionChange, resumingSession, signOut, signedIn } from './session';
+import { onSessionChange, resumingSession, signOut, signedIn } from './session';
 import { Link } from './ui';
 import { SignIn } from './screens/SignIn';
 import { Transactions } from './screens/Transactions';
@@ -38,15 +38,22 @@ const SECTIONS: Array<{ to: string; label: string; section: string; sandboxOnly?
 export function App() {
   const path = usePath();
   const [session, setSession] = useState(0);
-  const [me, setMe] = useState<MeQuery | null>(null);
+  useEffect(() => onSessionChange(() => setSession((n) => n + 1)), []);
+
+  // The 3-D Secure page returns the cardholder here, in its own tab: no session needed.
+  if (path.startsWith('/payments/return')) return <PaymentReturn />;
+  if (!signedIn()) return resumingSession() ? <p role="status">Loading…</p> : <SignIn />;
+  return <Dashboard path={path} session={session} />;
+}
+
+/** The signed-in dashboard: made anew at each sign-in, so nothing of a previous merchant is shown. */
+function Dashboard({ path, session }: { path: string; session: number }) {
+  // Read again at each change of the session (a refresh), as the screens keyed by it are.
+  const context = useMemo(() => ({ session }), [session]);
+  const [{ data: me }] = useQuery({ query: ME, context });
   /** The phone's menu (on a wide screen the navigation is always shown, as a sidebar). */
   const [menuOpen, setMenuOpen] = useState(false);
 
-  useEffect(() => onSessionChange(() => setSession((n) => n + 1)), []);
-  useEffect(() => {
-    if (!signedIn()) return setMe(null);
-    gql(ME).then(setMe, () => setMe(null));
-  }, [session]);
   // A page chosen from the menu closes it; so does Escape.
   useEffect(() => setMenuOpen(false), [path]);
   useEffect(() => {
@@ -56,9 +63,6 @@ export function App() {
     return () => removeEventListener('keydown', onKey);
   }, [menuOpen]);
 
-  // The 3-D Secure page returns the cardholder here, in its own tab: no session needed.
-  if (path.startsWith('/payments/return')) return <PaymentReturn />;
-  if (!signedIn()) return resumingSession() ? <p role="status">Loading…</p> : <SignIn />;
   if (!me) return <p role="status">Loading…</p>;
 
   const sandbox = me.environment === 'SANDBOX';

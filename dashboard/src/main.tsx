@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { Provider } from 'urql';
 import { App } from './App';
-import { resumeSession } from './session';
+import { client, resumeSession } from './session';
 import './styles.css';
 
 // A session the browser still holds (its HttpOnly cookie) is resumed, silently; until then, neither the form nor data.
@@ -9,6 +10,8 @@ void resumeSession();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <Provider value={client}>
+      <App />
+    </Provider>
   </StrictMode>,
 );

@@ -1,5 +1,5 @@
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
-import { Client as UrqlClient, fetchExchange, subscriptionExchange, type AnyVariables, type CombinedError } from '@urql/core';
+import { Client as UrqlClient, CombinedError, fetchExchange, mapExchange, subscriptionExchange, type AnyVariables } from '@urql/core';
 import { createClient, type Client } from 'graphql-ws';
 
 /**
@@ -10,7 +10,8 @@ import { createClient, type Client } from 'graphql-ws';
  * load the page asks the refresh route for an access token, silently; without a session it shows
  * the sign-in form. The access token is refreshed a minute before it expires (each refresh rotates
  * the cookie's token); sign-out revokes the family and clears the cookie. Data goes through
- * GraphQL and graphql-ws (one urql client, typed documents from ./generated).
+ * GraphQL and graphql-ws (one urql client, typed documents from ./generated; the screens use it
+ * through the hooks in ./data.ts).
  */
 
 interface Access {
@@ -152,14 +153,24 @@ type VariablesArg<V> = Record<string, never> extends V ? [variables?: V] : [vari
  * The GraphQL client: urql's core, with no document cache (every screen reads fresh data, and a
  * cache would add `__typename` to each selection, which the API's cost limit charges). It keeps
  * urql's de-duplication of identical queries in flight, sends POST (as before; no GET), and hands
- * subscriptions to the session's graphql-ws socket. The token is read for each request.
+ * subscriptions to the session's graphql-ws socket. The token is read for each request. A query or
+ * mutation refused for its token ends the session here (the sign-in form), whoever sent it: a
+ * screen's hook (./data.ts) or `gql`. The screens reach it through urql's React bindings (the
+ * `Provider` in main.tsx).
  */
-const client = new UrqlClient({
+export const client = new UrqlClient({
   url: '/graphql',
   preferGetMethod: false,
   requestPolicy: 'network-only',
   fetchOptions: () => ({ headers: { accept: 'application/json', authorization: `Bearer ${access?.token ?? ''}` } }),
   exchanges: [
+    mapExchange({
+      onError(error, operation) {
+        if (operation.kind === 'subscription') return;
+        const api = toApiError(error);
+        if (api instanceof ApiError && api.code === 'INVALID_TOKEN') clear();
+      },
+    }),
     fetchExchange,
     subscriptionExchange({
       forwardSubscription: (request) => ({
@@ -169,26 +180,30 @@ const client = new UrqlClient({
   ],
 });
 
-/** An urql error as an ApiError with the API's code and field details; a failed connection stays what it was. */
-function apiError(error: CombinedError): Error {
+/**
+ * An urql error as an ApiError with the API's code and field details (the first GraphQL error's);
+ * a failed connection stays what it was. Anything else is handed back as it is.
+ */
+export function toApiError(error: unknown): unknown {
+  if (!(error instanceof CombinedError)) return error;
   const first = error.graphQLErrors[0] as { message: string; extensions?: { code?: string; details?: [] } } | undefined;
   if (first) return new ApiError(first.message, first.extensions?.code ?? 'SERVER_ERROR', first.extensions?.details ?? []);
   if (error.response instanceof Response) return new ApiError(`The service answered ${error.response.status}`, 'SERVER_ERROR');
   return error.networkError ?? error;
 }
 
-/** One GraphQL operation (query or mutation) over HTTP; errors become ApiError with the API's code and field details. */
+/**
+ * One GraphQL operation (query or mutation) over HTTP, outside a screen's hooks (./data.ts), for what
+ * is read once for the tab's life; errors become ApiError with the API's code and field details.
+ */
 export async function gql<T, V extends AnyVariables>(document: DocumentTypeDecoration<T, V>, ...[variables]: VariablesArg<V>): Promise<T> {
   if (!access) throw new ApiError('You are signed out', 'INVALID_TOKEN');
   // A generated document is its operation's text (the operation first, then the fragments it uses).
   const text = document.toString();
   const vars = (variables ?? {}) as V;
   const result = await (/^\s*mutation\b/.test(text) ? client.mutation<T, V>(text, vars) : client.query<T, V>(text, vars)).toPromise();
-  if (result.error || !result.data) {
-    const error = result.error ? apiError(result.error) : new ApiError('The service answered without data', 'SERVER_ERROR');
-    if (error instanceof ApiError && error.code === 'INVALID_TOKEN') clear();
-    throw error;
-  }
+  if (result.error) throw toApiError(result.error);
+  if (!result.data) throw new ApiError('The service answered without data', 'SERVER_ERROR');
   return result.data;
 }
 
@@ -200,15 +215,6 @@ function ws(): Client {
     socket = createClient({ url, connectionParams: { Authorization: `Bearer ${token}` }, retryAttempts: 5, lazy: true });
   }
   return socket;
-}
-
-/** Subscribes while signed in; the returned function stops it. A new session (refresh) needs a new subscription. */
-export function subscribe<T, V extends AnyVariables>(document: DocumentTypeDecoration<T, V>, variables: V, next: (data: T) => void): () => void {
-  if (!access) return () => undefined;
-  const subscription = client.subscription<T, V>(document.toString(), variables).subscribe((result) => {
-    if (result.data) next(result.data);
-  });
-  return () => subscription.unsubscribe();
 }
 
 /**

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { ApiError } from './session';
+import type { ReactNode } from 'react';
+import { ApiError, toApiError } from './session';
 import { BASE, navigate } from './router';
 
 /** The codes a person should read in other words than the API's. */
@@ -10,10 +10,14 @@ const PLAIN: Record<string, string> = {
   SERVER_ERROR: 'The service could not do that just now. Try again in a moment.',
 };
 
-/** An error in plain words; a field-level API error lists its fields; `showCode` adds the API's code (for a developer to look up). */
+/**
+ * An error in plain words (an ApiError, or a data hook's urql error in the API's terms); a field-level
+ * API error lists its fields; `showCode` adds the API's code (for a developer to look up).
+ */
 export function ErrorText({ error, showCode = false }: { error: unknown; showCode?: boolean }) {
   if (!error) return null;
-  const api = error instanceof ApiError ? error : null;
+  const known = toApiError(error);
+  const api = known instanceof ApiError ? known : null;
   return (
     <div className="error" role="alert">
       <p>
@@ -36,21 +40,6 @@ export function ErrorText({ error, showCode = false }: { error: unknown; showCod
       )}
     </div>
   );
-}
-
-/** Loads with `load` (again when `deps` change); `reload` repeats it. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
-  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
-  const run = useCallback(load, deps);
-  const reload = useCallback(() => {
-    setState((s) => ({ ...s, loading: true }));
-    run().then(
-      (data) => setState({ data, loading: false }),
-      (error: unknown) => setState({ error, loading: false }),
-    );
-  }, [run]);
-  useEffect(reload, [reload]);
-  return { ...state, reload, set: (data: T) => setState({ data, loading: false }) };
 }
 
 export function Loading({ what }: { what: string }) {

@@ -44,13 +44,13 @@ export async function runWithServices(
   const pubsub = broadcast ? createPubSub(config.redisUrl, logger) : new InProcessPubSub();
   try {
     // prepare() learns the task ids the outbox's statement needs.
-    const jobs = new JobRunner(
-      JOB_CATALOGUE,
+    const jobs = new JobRunner({
+      catalogue: JOB_CATALOGUE,
       sql,
       logger,
-      { concurrency: 1, pollIntervalMs: config.jobPollIntervalMs, heartbeatMs: config.jobHeartbeatMs, deadAfterMs: config.jobHeartbeatMs * 4 },
-      database.embedded,
-    );
+      settings: { concurrency: 1, pollIntervalMs: config.jobPollIntervalMs, heartbeatMs: config.jobHeartbeatMs, deadAfterMs: config.jobHeartbeatMs * 4 },
+      embedded: database.embedded,
+    });
     await jobs.prepare();
     const services = createServices({ config, logger, clock: systemClock, orm, sql, pubsub, keys, jobs, faults: new Faults(undefined) });
     const output = await RequestContext.create(orm.em, () => work(services));

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { loadConfig } from '../config';
-import { realConnectors } from '../providers/real-connectors';
+import { realConnectors } from '../providers/registry';
 import { exitWith } from './operator-cli';
 
 /**
@@ -10,18 +10,9 @@ import { exitWith } from './operator-cli';
  */
 async function check(): Promise<number> {
   const config = loadConfig();
-  const connectors = realConnectors(
-    config.connectors,
-    () => new Date(),
-    async () => {},
-  );
+  const connectors = realConnectors(config.connectors, { timeoutMs: config.connectors.timeoutMs, now: () => new Date() });
   const report: Record<string, { ok: boolean; base_url?: string; lines?: string[]; error?: string }> = {};
-  for (const connector of connectors) {
-    const baseUrl = {
-      mtn_momo: config.connectors.mtnMomo?.baseUrl,
-      mpesa: config.connectors.mpesa?.baseUrl,
-      flutterwave: config.connectors.flutterwave?.baseUrl,
-    }[connector.name];
+  for (const { connector, baseUrl } of connectors) {
     try {
       report[connector.name] = { ok: true, base_url: baseUrl, lines: await connector.checkCredentials() };
     } catch (err) {

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Topic, type PubSub, type Unsubscribe } from './pubsub';
+import { defineTopic, type PubSub, type Unsubscribe } from './pubsub';
+
+/** Which merchants have transaction subscribers on which instance. */
+export const ListenerPresenceTopic = defineTopic<{ instanceId: string; present?: string[]; gone?: string[]; rollCall?: boolean }>(
+  'subscriptions.listener_presence',
+);
 
 /** How often each instance repeats which merchants it has transaction subscribers for. */
 const ANNOUNCE_MS = 20_000;
@@ -25,13 +30,17 @@ export class ListenerPresence {
   private unsubscribe?: Unsubscribe;
   private timer?: ReturnType<typeof setInterval>;
 
-  constructor(
-    private readonly pubsub: PubSub,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly pubsub: PubSub;
+  private readonly now: () => number;
+
+  /** `now`: milliseconds since the epoch (Date.now unless a test passes its own). */
+  constructor(deps: { pubsub: PubSub; now?: () => number }) {
+    this.pubsub = deps.pubsub;
+    this.now = deps.now ?? Date.now;
+  }
 
   async start(): Promise<void> {
-    this.unsubscribe = await this.pubsub.subscribe(Topic.ListenerPresence, (m) => this.heard(m));
+    this.unsubscribe = await this.pubsub.subscribe(ListenerPresenceTopic, (m) => this.heard(m));
     this.timer = setInterval(() => this.announce(), ANNOUNCE_MS).unref();
     this.say({ instanceId: this.instanceId, rollCall: true, present: [...this.local.keys()] });
   }
@@ -93,6 +102,6 @@ export class ListenerPresence {
 
   private say(message: { instanceId: string; present?: string[]; gone?: string[]; rollCall?: boolean }): void {
     // Best effort: a lost word is repeated within ANNOUNCE_MS, and a silent instance is forgotten.
-    this.pubsub.publish(Topic.ListenerPresence, message).catch(() => undefined);
+    this.pubsub.publish(ListenerPresenceTopic, message).catch(() => undefined);
   }
 }

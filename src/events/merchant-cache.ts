@@ -1,14 +1,12 @@
 import type { Logger } from '../shared/logger';
-import type { PubSub, Topic, Unsubscribe } from './pubsub';
-
-/** The topics that say "forget what you hold of this merchant". */
-type ForgetTopic = Topic.FeeScheduleChanged | Topic.EventChoiceChanged;
+import type { MerchantTopic, PubSub, Unsubscribe } from './pubsub';
 
 /** What MerchantCache is built with. */
 export interface MerchantCacheOptions<T> {
   pubsub: PubSub;
   /** Published by `changed`, heard by every instance. */
-  topic: ForgetTopic;
+  /** A topic that says "forget what you hold of this merchant". */
+  topic: MerchantTopic;
   /** Reads a merchant's value from the database. */
   load: (merchantId: string) => Promise<T>;
   logger: Logger;

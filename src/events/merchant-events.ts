@@ -1,5 +1,5 @@
 import type { Logger } from '../shared/logger';
-import type { MerchantTopic, PubSub, TopicPayloads } from './pubsub';
+import type { MerchantTopic, PubSub } from './pubsub';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one fan-out holds every topic's listeners; merchantEvents<T>() gives each its topic's payload type
 type Listener = (payload: any) => void;
@@ -10,12 +10,12 @@ type Listener = (payload: any) => void;
  * every open subscription on the instance.
  */
 class MerchantFanout {
-  private readonly byTopic = new Map<MerchantTopic, Promise<Map<string, Set<Listener>>>>();
+  private readonly byTopic = new Map<string, Promise<Map<string, Set<Listener>>>>();
 
   constructor(private readonly pubsub: PubSub) {}
 
   async add(topic: MerchantTopic, merchantId: string, listener: Listener): Promise<() => void> {
-    let routes = this.byTopic.get(topic);
+    let routes = this.byTopic.get(topic.name);
     if (!routes) {
       const map = new Map<string, Set<Listener>>();
       routes = this.pubsub
@@ -25,11 +25,11 @@ class MerchantFanout {
         .then(
           () => map,
           (err) => {
-            this.byTopic.delete(topic); // the next subscriber tries again
+            this.byTopic.delete(topic.name); // the next subscriber tries again
             throw err;
           },
         );
-      this.byTopic.set(topic, routes);
+      this.byTopic.set(topic.name, routes);
     }
     const map = await routes;
     const set = map.get(merchantId) ?? map.set(merchantId, new Set()).get(merchantId)!;
@@ -49,18 +49,18 @@ const fanouts = new WeakMap<PubSub, MerchantFanout>();
  * Unsubscribes when the consumer stops (socket closed, operation completed). `presence` is told
  * when the stream starts and ends (ListenerPresence: who listens to a merchant's transactions).
  */
-export async function merchantEvents<T extends MerchantTopic>(
+export async function merchantEvents<P extends { merchantId: string }>(
   pubsub: PubSub,
-  topic: T,
+  topic: MerchantTopic<P>,
   merchantId: string,
-  accept: (payload: TopicPayloads[T]) => boolean = () => true,
+  accept: (payload: P) => boolean = () => true,
   presence?: { joined(merchantId: string): void; left(merchantId: string): void },
-): Promise<AsyncIterableIterator<TopicPayloads[T]>> {
-  const queue: TopicPayloads[T][] = [];
-  let waiting: ((result: IteratorResult<TopicPayloads[T]>) => void) | undefined;
+): Promise<AsyncIterableIterator<P>> {
+  const queue: P[] = [];
+  let waiting: ((result: IteratorResult<P>) => void) | undefined;
   let done = false;
   const fanout = fanouts.get(pubsub) ?? fanouts.set(pubsub, new MerchantFanout(pubsub)).get(pubsub)!;
-  const unsubscribe = await fanout.add(topic, merchantId, (payload: TopicPayloads[T]) => {
+  const unsubscribe = await fanout.add(topic, merchantId, (payload: P) => {
     if (done || payload.merchantId !== merchantId || !accept(payload)) return;
     if (waiting) {
       const resolve = waiting;
@@ -71,7 +71,7 @@ export async function merchantEvents<T extends MerchantTopic>(
     }
   });
   presence?.joined(merchantId);
-  const finish = async (): Promise<IteratorResult<TopicPayloads[T]>> => {
+  const finish = async (): Promise<IteratorResult<P>> => {
     if (!done) {
       done = true;
       unsubscribe();
@@ -81,7 +81,7 @@ export async function merchantEvents<T extends MerchantTopic>(
     }
     return { value: undefined, done: true };
   };
-  const iterator: AsyncIterableIterator<TopicPayloads[T]> = {
+  const iterator: AsyncIterableIterator<P> = {
     next: () => {
       if (queue.length > 0) return Promise.resolve({ value: queue.shift()!, done: false });
       if (done) return Promise.resolve({ value: undefined, done: true });
@@ -98,6 +98,6 @@ export async function merchantEvents<T extends MerchantTopic>(
 }
 
 /** Publishes after a commit; a failed publish is logged, never turned into a failed request (the state is committed). */
-export function publishAfterCommit<T extends MerchantTopic>(pubsub: PubSub, logger: Logger, topic: T, payload: TopicPayloads[T]): void {
-  pubsub.publish(topic, payload).catch((err) => logger.warn({ topic, err: (err as Error).message }, 'could not publish an event to subscribers'));
+export function publishAfterCommit<P extends { merchantId: string }>(pubsub: PubSub, logger: Logger, topic: MerchantTopic<P>, payload: P): void {
+  pubsub.publish(topic, payload).catch((err) => logger.warn({ topic: topic.name, err: (err as Error).message }, 'could not publish an event to subscribers'));
 }

@@ -1,41 +1,25 @@
 import { EventEmitter } from 'node:events';
 import Redis from 'ioredis';
-import type { TransactionWire } from '../modules/transactions/transaction.record';
 import type { Logger } from '../shared/logger';
 
-/** Every topic the service publishes. Payload types are fixed per topic. */
-export enum Topic {
-  TokenFamilyRevoked = 'auth.token_family_revoked',
-  /** A merchant was disabled or enabled: every instance forgets what it cached of its status. */
-  MerchantAccessChanged = 'auth.merchant_access_changed',
-  /** A transaction's status changed (published after the commit). */
-  TransactionStatusChanged = 'transaction.status_changed',
-  /** A customer's KYC status changed (published after the commit). */
-  KycStatusChanged = 'kyc.status_changed',
-  /** A merchant's balance in a currency changed (published after the commit). */
-  BalanceChanged = 'ledger.balance_changed',
-  /** An operator changed a merchant's fees: every instance forgets what it cached of them. */
-  FeeScheduleChanged = 'ledger.fee_schedule_changed',
-  /** A merchant changed the event types it receives: every instance forgets what it cached of them. */
-  EventChoiceChanged = 'webhooks.event_choice_changed',
-  /** Which merchants have transaction subscribers on which instance (events/listener-presence.ts). */
-  ListenerPresence = 'subscriptions.listener_presence',
+/**
+ * A pub/sub topic: its name (the Redis channel) and, in its type only, its payload. Each module
+ * declares the topics it publishes (`<area>.topics.ts`, or beside the one class that uses it), so
+ * events/ knows no module's payload; a module's factory lists its topics.
+ */
+export interface Topic<P> {
+  readonly name: string;
+  /** Never set: carries the payload type. */
+  readonly payload?: P;
 }
 
-/** Every merchant-scoped payload names its merchant, so subscriptions can filter by it in one place. */
-export interface TopicPayloads {
-  [Topic.TokenFamilyRevoked]: { familyId: string };
-  [Topic.MerchantAccessChanged]: { merchantId: string };
-  /** Carries the record itself, so no subscriber reads it again from the database. */
-  [Topic.TransactionStatusChanged]: { merchantId: string; reference: string; externalReference: string; transaction: TransactionWire };
-  [Topic.KycStatusChanged]: { merchantId: string; customerUuid: string };
-  [Topic.BalanceChanged]: { merchantId: string; currency: string };
-  [Topic.FeeScheduleChanged]: { merchantId: string };
-  [Topic.EventChoiceChanged]: { merchantId: string };
-  [Topic.ListenerPresence]: { instanceId: string; present?: string[]; gone?: string[]; rollCall?: boolean };
+/** Declares a topic: `defineTopic<{ familyId: string }>('auth.token_family_revoked')`. */
+export function defineTopic<P>(name: string): Topic<P> {
+  return { name };
 }
 
-export type MerchantTopic = Topic.TransactionStatusChanged | Topic.KycStatusChanged | Topic.BalanceChanged;
+/** A topic about one merchant: subscriptions filter it by `merchantId` in one place (merchant-events.ts). */
+export type MerchantTopic<P extends { merchantId: string } = { merchantId: string }> = Topic<P>;
 
 export type Unsubscribe = () => Promise<void>;
 
@@ -45,8 +29,8 @@ export type Unsubscribe = () => Promise<void>;
  * anything that must not be lost is also in PostgreSQL.
  */
 export interface PubSub {
-  publish<T extends Topic>(topic: T, payload: TopicPayloads[T]): Promise<void>;
-  subscribe<T extends Topic>(topic: T, handler: (payload: TopicPayloads[T]) => void): Promise<Unsubscribe>;
+  publish<P>(topic: Topic<P>, payload: P): Promise<void>;
+  subscribe<P>(topic: Topic<P>, handler: (payload: P) => void): Promise<Unsubscribe>;
   /** Resolves if the transport answers now, else throws (readiness checks; in-process always answers). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -55,13 +39,18 @@ export interface PubSub {
 export class InProcessPubSub implements PubSub {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
-  async publish<T extends Topic>(topic: T, payload: TopicPayloads[T]): Promise<void> {
-    this.emitter.emit(topic, payload);
+  async publish<P>(topic: Topic<P>, payload: P): Promise<void> {
+    this.emitter.emit(topic.name, payload);
   }
 
-  async subscribe<T extends Topic>(topic: T, handler: (payload: TopicPayloads[T]) => void): Promise<Unsubscribe> {
-    this.emitter.on(topic, handler);
-    return async () => void this.emitter.off(topic, handler);
+  async subscribe<P>(topic: Topic<P>, handler: (payload: P) => void): Promise<Unsubscribe> {
+    this.emitter.on(topic.name, handler);
+    return async () => void this.emitter.off(topic.name, handler);
+  }
+
+  /** A message heard on a channel (RedisPubSub's subscriber), to this process's subscribers of that topic. */
+  deliver(channel: string, payload: unknown): void {
+    this.emitter.emit(channel, payload);
   }
 
   async ping(): Promise<void> {}
@@ -77,12 +66,12 @@ class RedisPubSub implements PubSub {
   private readonly local = new InProcessPubSub();
   private readonly connected: Promise<unknown>;
   /** Every topic subscribed to, so that a subscription asked for while Redis was unreachable is made once it is back. */
-  private readonly topics = new Set<Topic>();
+  private readonly topics = new Set<string>();
 
-  constructor(
-    url: string,
-    private readonly logger: Logger,
-  ) {
+  private readonly logger: Logger;
+
+  constructor({ url, logger }: { url: string; logger: Logger }) {
+    this.logger = logger;
     this.publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     this.subscriber = new Redis(url, { lazyConnect: true });
     for (const client of [this.publisher, this.subscriber]) {
@@ -101,23 +90,23 @@ class RedisPubSub implements PubSub {
     });
     this.subscriber.on('message', (channel: string, message: string) => {
       try {
-        void this.local.publish(channel as Topic, JSON.parse(message));
+        this.local.deliver(channel, JSON.parse(message));
       } catch (err) {
         this.logger.warn({ channel, err: (err as Error).message }, 'dropped malformed pub/sub message');
       }
     });
   }
 
-  async publish<T extends Topic>(topic: T, payload: TopicPayloads[T]): Promise<void> {
+  async publish<P>(topic: Topic<P>, payload: P): Promise<void> {
     await this.connected;
-    await this.publisher.publish(topic, JSON.stringify(payload));
+    await this.publisher.publish(topic.name, JSON.stringify(payload));
   }
 
-  async subscribe<T extends Topic>(topic: T, handler: (payload: TopicPayloads[T]) => void): Promise<Unsubscribe> {
+  async subscribe<P>(topic: Topic<P>, handler: (payload: P) => void): Promise<Unsubscribe> {
     await this.connected;
-    this.topics.add(topic);
+    this.topics.add(topic.name);
     // Unreachable Redis does not stop the service starting (delivery is best effort): the 'ready' handler subscribes later.
-    if (this.subscriber.status === 'ready') await this.subscriber.subscribe(topic);
+    if (this.subscriber.status === 'ready') await this.subscriber.subscribe(topic.name);
     return this.local.subscribe(topic, handler);
   }
 
@@ -135,5 +124,5 @@ class RedisPubSub implements PubSub {
 }
 
 export function createPubSub(redisUrl: string | undefined, logger: Logger): PubSub {
-  return redisUrl ? new RedisPubSub(redisUrl, logger) : new InProcessPubSub();
+  return redisUrl ? new RedisPubSub({ url: redisUrl, logger }) : new InProcessPubSub();
 }

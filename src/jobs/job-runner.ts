@@ -69,13 +69,15 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
   private pendingWakes = 0;
   private readonly events: WorkerEvents = new EventEmitter() as WorkerEvents;
 
-  constructor(
-    private readonly catalogue: JobCatalogue<P>,
-    private readonly sql: Sql,
-    private readonly logger: Logger,
-    private readonly settings: JobRunnerSettings,
-    private readonly embedded: boolean,
-  ) {
+  private readonly catalogue: JobCatalogue<P>;
+  private readonly sql: Sql;
+  private readonly logger: Logger;
+  private readonly settings: JobRunnerSettings;
+  private readonly embedded: boolean;
+
+  /** `embedded`: the database is PGlite (no cross-connection notifications, no prepared statements through graphile-worker). */
+  constructor(deps: { catalogue: JobCatalogue<P>; sql: Sql; logger: Logger; settings: JobRunnerSettings; embedded: boolean }) {
+    ({ catalogue: this.catalogue, sql: this.sql, logger: this.logger, settings: this.settings, embedded: this.embedded } = deps);
     this.events.on('pool:create', ({ workerPool }) => void this.pools.push(workerPool));
   }
 

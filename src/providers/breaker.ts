@@ -1,7 +1,19 @@
 import CircuitBreaker from 'opossum';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
-import { NotSentAgain, ProviderRefusal, nothingDoneBy, type Connector, type InitiateRequest, type Route, type RouteLeg } from './connector';
+import {
+  checksRequests,
+  inProcess,
+  nothingDoneBy,
+  readsNotifications,
+  receivesWebhooks,
+  redactsNotifications,
+  roundsPayouts,
+  type ChargesCards,
+  type OpensVirtualAccounts,
+  type Refunds,
+} from './capabilities';
+import { NotSentAgain, ProviderRefusal, type Connector, type InitiateRequest, type Route, type RouteLeg } from './connector';
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
 
@@ -30,7 +42,7 @@ const OPERATIONS = [
   'chargeCard',
   'concludeCardCharge',
   'refund',
-] as const satisfies ReadonlyArray<keyof Connector>;
+] as const satisfies ReadonlyArray<keyof (Connector & OpensVirtualAccounts & ChargesCards & Refunds)>;
 
 /** Reconciliation's call (its first attempt may have reached the provider): an initiate with its retry context, a virtual account or refund flagged. */
 function isRetry(operation: string, request: unknown): boolean {
@@ -54,7 +66,7 @@ const answeredFine = (err: unknown) => (err instanceof AppError && !(err instanc
  * `resetTimeoutMs` one trial call goes through (half-open): success closes it, failure opens it
  * again. The state is this instance's (each instance judges the provider by its own calls).
  */
-export class GuardedConnector implements Connector {
+export class GuardedConnector implements Connector, Partial<OpensVirtualAccounts & ChargesCards & Refunds> {
   readonly name: string;
   readonly acknowledgement: unknown;
   readonly readsNotifications: boolean;
@@ -70,8 +82,8 @@ export class GuardedConnector implements Connector {
   ) {
     this.name = inner.name;
     this.acknowledgement = inner.acknowledgement;
-    this.readsNotifications = inner.readsNotifications ?? false;
-    this.inProcess = inner.inProcess ?? false;
+    this.readsNotifications = readsNotifications(inner);
+    this.inProcess = inProcess(inner);
     this.breaker = new CircuitBreaker((call: () => Promise<unknown>) => call(), {
       // Each call has its own timeout (the HTTP client aborts it); the breaker only counts.
       timeout: false,
@@ -90,10 +102,11 @@ export class GuardedConnector implements Connector {
     this.breaker.on('close', () => this.moved('closed'));
     observer?.state(this.name, 'closed');
     for (const op of OPERATIONS) {
-      const fn = inner[op] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+      // A capability the connector lacks stays absent here too, so the same type guards answer for the guarded connector.
+      const fn = (inner as unknown as Record<string, unknown>)[op] as ((...args: unknown[]) => Promise<unknown>) | undefined;
       if (!fn) continue;
       // An in-process connector (the sandbox) has no network to fail: its calls go straight through (measured, BENCHMARKS.md).
-      (this as Record<string, unknown>)[op] = inner.inProcess
+      (this as Record<string, unknown>)[op] = this.inProcess
         ? fn.bind(inner)
         : (...args: unknown[]) => this.call(op, () => fn.apply(inner, args), isRetry(op, args[0]));
     }
@@ -141,39 +154,41 @@ export class GuardedConnector implements Connector {
     return this.inner.serves(route);
   }
 
+  /** The connector's own rules on a new transaction's request, if it has any. */
   check(leg: RouteLeg): void {
-    this.inner.check?.(leg);
+    if (checksRequests(this.inner)) this.inner.check(leg);
   }
 
   payoutDecimals(route: Route): number | undefined {
-    return this.inner.payoutDecimals?.(route);
+    return roundsPayouts(this.inner) ? this.inner.payoutDecimals(route) : undefined;
   }
 
   parseNotification(notification: Parameters<Connector['parseNotification']>[0]) {
     return this.inner.parseNotification(notification);
   }
 
+  /** The body as it may be kept: as received, unless the connector redacts it. */
   storableBody(body: string): string {
-    return this.inner.storableBody?.(body) ?? body;
+    return redactsNotifications(this.inner) ? this.inner.storableBody(body) : body;
   }
 
   /** False for a connector that takes no account-wide webhooks. */
   authenticateWebhook(headers: Record<string, string | string[] | undefined>): boolean {
-    return this.inner.authenticateWebhook?.(headers) ?? false;
+    return receivesWebhooks(this.inner) && this.inner.authenticateWebhook(headers);
   }
 
   webhookTransaction(notification: Parameters<Connector['parseNotification']>[0]): string | null {
-    return this.inner.webhookTransaction?.(notification) ?? null;
+    return receivesWebhooks(this.inner) ? this.inner.webhookTransaction(notification) : null;
   }
 
   // Replaced in the constructor by the guarded calls.
   declare initiate: Connector['initiate'];
   declare decide: Connector['decide'];
   declare checkCredentials: Connector['checkCredentials'];
-  declare createVirtualAccount?: Connector['createVirtualAccount'];
-  declare chargeCard?: Connector['chargeCard'];
-  declare concludeCardCharge?: Connector['concludeCardCharge'];
-  declare refund?: Connector['refund'];
+  declare createVirtualAccount?: OpensVirtualAccounts['createVirtualAccount'];
+  declare chargeCard?: ChargesCards['chargeCard'];
+  declare concludeCardCharge?: ChargesCards['concludeCardCharge'];
+  declare refund?: Refunds['refund'];
 
   /** Stops the breaker's timers (shutdown, tests). */
   shutdown(): void {

@@ -46,7 +46,7 @@ export interface RouteLeg {
 export type PayerLookup = () => Promise<Payer>;
 
 /** The customer a transaction is for (the sender of a payout, the payer of a collection): what providers ask of them. */
-interface Payer {
+export interface Payer {
   email: string;
   name: string | null;
   countryCode: string | null;
@@ -78,11 +78,6 @@ export function checkWalletNumber(accountNumber: string | null): void {
 function nothingDone(route: Route): string {
   if (route.channelType !== 'card') return 'nothing was written or sent';
   return route.direction === 'collection' ? 'nothing was created or charged' : 'nothing was written or refunded';
-}
-
-/** The same, for a refusal that knows only the provider operation: only a card charge "charged". */
-export function nothingDoneBy(operation: string): string {
-  return operation === 'chargeCard' ? 'nothing was created or charged' : 'nothing was created or sent';
 }
 
 /** A route nobody serves here (production: no connector is configured for it). Nothing is written. */
@@ -306,63 +301,50 @@ export interface ParsedNotification {
   sentQuery?: string;
 }
 
+/**
+ * The base every connector implements; what some offer beyond it is a capability (capabilities.ts),
+ * declared by the class and asked by a type guard.
+ */
 export interface Connector {
   /** Names it in routing, callback paths, metrics and the ledger's clearing accounts. */
   readonly name: string;
-  /** Whether it can serve the route with the credentials it has. */
+  /** Whether it can serve the route with the credentials it has (collecting, paying out, card payments). */
   serves(route: Route): boolean;
-  /** A provider's own rules on the request (M-Pesa takes whole shillings; a wallet number is digits), checked before anything is written. */
-  check?(leg: RouteLeg): void;
-  /** The decimals it can pay out on a route, when fewer than the currency's (M-Pesa: whole shillings). */
-  payoutDecimals?(route: Route): number | undefined;
   /**
    * Sends a mobile money payment prompt (collection) or a payout (transfer). `nextActionUrl`: the payer
    * must open this page to approve (Flutterwave's Ghana, Uganda, Rwanda and Zambia mobile money).
    */
   initiate(request: InitiateRequest): Promise<{ providerReference: string; nextActionUrl?: string | null }>;
-  /** The outcome of a processing transaction, as far as the provider knows (its status query). */
-  decide(request: DecideRequest): Promise<SettlementDecision & { sentQuery?: string }>;
+  /**
+   * The outcome of a processing transaction, as far as the provider knows (its status query).
+   * `sentQuery`: the id of a status query it sent whose answer comes later (M-Pesa's Transaction
+   * Status); the caller keeps it with the transaction, so that the answer can be matched.
+   */
+  decide(request: DecideRequest): Promise<Decided>;
   /** Reads a notification (never trusting it); the body may be anything at all. */
   parseNotification(notification: InboundNotification): ParsedNotification;
-  /** In process (the sandbox): no network, so no breaker, timeouts or call metrics. */
-  readonly inProcess?: boolean;
-  /** Whether `decide` and retries read the stored notifications (else they are not loaded: one read less per settlement). */
-  readonly readsNotifications?: boolean;
-  /**
-   * Providers that send account-wide webhooks to one address (Flutterwave) instead of a callback per
-   * transaction: whether the request is theirs (a shared secret), and which of our transactions it names.
-   */
-  authenticateWebhook?(headers: Record<string, string | string[] | undefined>): boolean;
-  webhookTransaction?(notification: InboundNotification): string | null;
-  /** The body as it may be kept (provider_notification): card details a provider echoes (Flutterwave's `data.card`) removed. Absent: kept as received. */
-  storableBody?(body: string): string;
   /** What the provider expects back from a callback it sent (HTTP 200 with this body). */
   readonly acknowledgement: unknown;
   /** A token call (or the like) for each product configured: `npm run provider:check`. */
   checkCredentials(): Promise<string[]>;
-  /** A bank account, unique to one collection, that the sender pays into. */
-  createVirtualAccount?(request: VirtualAccountRequest): Promise<VirtualAccount>;
-  /** Charges a card (domestic payments). */
-  chargeCard?(request: CardChargeRequest): Promise<CardCharge>;
-  /**
-   * Reconciliation's question, asked instead of charging again (the card a second
-   * charge would need is never stored): what became of the charge with this key?
-   * If the provider never received one, it closes the key, so that the original
-   * request, should it still arrive late, is refused rather than charged, and
-   * answers failed (`processing_error`). Whatever the timing, the provider and the
-   * gateway then agree. (A real processor: look up by key, else void by key.)
-   */
-  concludeCardCharge?(idempotencyKey: string, expected: { amount: string; currency: string }): Promise<CardCharge>;
-  /** Refunds (part of) a charge; the outcome comes by `decide`. */
-  refund?(request: RefundRequest): Promise<{ providerReference: string }>;
 }
 
-/** The connector's optional capability, or a definite refusal when it has none (routing should have prevented it). */
-export function capability<K extends 'createVirtualAccount' | 'chargeCard' | 'concludeCardCharge' | 'refund'>(
-  connector: Connector,
-  name: K,
-): NonNullable<Connector[K]> {
-  const fn = connector[name];
-  if (!fn) throw new AppError('ROUTE_UNAVAILABLE', `The provider ${connector.name} does not offer ${name}; ${nothingDoneBy(name)}`);
-  return (fn as (...args: unknown[]) => unknown).bind(connector) as NonNullable<Connector[K]>;
-}
+/** A status query's answer: the verdict, and the query the provider was sent whose answer comes later, if any. */
+export type Decided = SettlementDecision & { sentQuery?: string };
+
+/** The capabilities, and the guards the kinds ask, from the same stable path as the rest of the interface. */
+export {
+  chargesCards,
+  offering,
+  opensVirtualAccounts,
+  refunds,
+  type ChargesCards,
+  type ChecksRequests,
+  type InProcess,
+  type OpensVirtualAccounts,
+  type ReadsNotifications,
+  type ReceivesWebhooks,
+  type RedactsNotifications,
+  type Refunds,
+  type RoundsPayouts,
+} from './capabilities';

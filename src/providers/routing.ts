@@ -137,7 +137,7 @@ export class ConnectorRouter {
 /**
  * The address a provider calls back for one transaction: `/v1/providers/{connector}/callback/{token}`.
  * The token is the transaction's id and a MAC over it and the connector's name: unguessable, and
- * checked without a read. Nothing in a callback is trusted by itself (transaction.service.ts).
+ * checked without a read. Nothing in a callback is trusted by itself (provider-signals.service.ts).
  */
 export class CallbackUrls {
   constructor(

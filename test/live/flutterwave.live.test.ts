@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config';
 import type { CardDetails } from '../../src/providers/connector';
-import { FlutterwaveConnector } from '../../src/providers/flutterwave/flutterwave.connector';
+import { FlutterwaveConnector } from '../../src/providers/flutterwave/client';
 
 /**
  * Live contract test against Flutterwave's test mode: runs only when FLUTTERWAVE_* credentials are in

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config';
-import { MpesaConnector } from '../../src/providers/mpesa/mpesa.connector';
+import { MpesaConnector } from '../../src/providers/mpesa/client';
 
 /**
  * Live contract test against Safaricom's Daraja sandbox: runs only when M-Pesa credentials are in
@@ -32,12 +32,7 @@ describe(`M-Pesa Daraja live contract${mpesa?.stk ? ` (${mpesa.baseUrl})` : ' â€
   let connector: MpesaConnector;
   beforeAll(() => {
     if (!live) return;
-    connector = new MpesaConnector(
-      mpesa!,
-      20_000,
-      () => new Date(),
-      async () => {},
-    );
+    connector = new MpesaConnector(mpesa!, 20_000, () => new Date());
   });
   const base = (kind: 'collection' | 'transfer') => {
     const id = randomUUID();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config';
-import { MtnMomoConnector } from '../../src/providers/mtn-momo/mtn-momo.connector';
+import { MtnMomoConnector } from '../../src/providers/mtn-momo/client';
 
 /**
  * Live contract test against MTN's own sandbox: runs only when MTN MoMo credentials are in the

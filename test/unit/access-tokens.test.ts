@@ -29,7 +29,7 @@ describe('AccessTokens', () => {
 
   beforeEach(() => {
     clock = new ManualClock(START);
-    tokens = new AccessTokens(KEY, clock);
+    tokens = new AccessTokens({ signingKey: KEY, clock });
   });
 
   describe('a token verified once (remembered)', () => {
@@ -87,8 +87,8 @@ describe('AccessTokens', () => {
   });
 
   it('rejects a token signed with another key', async () => {
-    const foreign = await new AccessTokens(OTHER_KEY, clock).issue(merchantId, 'ci_abc', familyId);
-    await expect(new AccessTokens(OTHER_KEY, clock).verify(foreign)).resolves.toMatchObject({ merchantId });
+    const foreign = await new AccessTokens({ signingKey: OTHER_KEY, clock }).issue(merchantId, 'ci_abc', familyId);
+    await expect(new AccessTokens({ signingKey: OTHER_KEY, clock }).verify(foreign)).resolves.toMatchObject({ merchantId });
     await expectInvalidToken(tokens.verify(foreign));
   });
 

@@ -9,7 +9,7 @@ import {
   validLengthFor,
   type CardBrand,
   type CardInput,
-} from '../../src/modules/payments/card.rules';
+} from '../../src/modules/transactions/kinds/payment/card.rules';
 import { AppError } from '../../src/shared/errors';
 
 const card = luhnCard;

@@ -30,7 +30,7 @@ describe('event types', () => {
   });
 
   it('an event that happens once has an id derived from it: stamped again (reconciliation), the same id', () => {
-    const outbox = new Outbox({ now: () => new Date('2026-11-27T10:00:00Z') }, () => ({ ctes: [], selects: [] }));
+    const outbox = new Outbox({ clock: { now: () => new Date('2026-11-27T10:00:00Z') }, followUps: [() => ({ ctes: [], selects: [] })] });
     const event = { merchantId: 'm', type: 'collection.processing' as const, subjectId: 'col_1', payload: {} };
     const at = new Date('2026-11-27T09:59:59.123Z');
     const first = outbox.stamp(event, { key: 'txn-1:processing', at });

@@ -1,13 +1,8 @@
 import { createDecipheriv } from 'node:crypto';
 import type { Route } from '../../src/providers/connector';
-import {
-  FlutterwaveConnector,
-  chargeFailureReason,
-  encryptCardPayload,
-  flutterwaveTime,
-  refundDecision,
-  transferFailureReason,
-} from '../../src/providers/flutterwave/flutterwave.connector';
+import { FlutterwaveConnector } from '../../src/providers/flutterwave/client';
+import { encryptCardPayload, flutterwaveTime } from '../../src/providers/flutterwave/mapping';
+import { chargeFailureReason, refundDecision, transferFailureReason } from '../../src/providers/flutterwave/statuses';
 import { encrypt3des } from '../fakes/flutterwave.fake';
 
 /** Flutterwave's pure rules: the card payload's encryption, its times, its reasons, and which routes its data serves. */

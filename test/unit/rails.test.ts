@@ -1,11 +1,13 @@
 import { loadConfig } from '../../src/config';
 import { GuardedConnector } from '../../src/providers/breaker';
-import { NotSentAgain, describeRoute, msisdn, type Connector, type Route } from '../../src/providers/connector';
+import { NotSentAgain, describeRoute, msisdn, type Connector, type Refunds, type Route } from '../../src/providers/connector';
 import { AppError } from '../../src/shared/errors';
 import { timeOrderedUuid } from '../../src/shared/crypto';
-import { b2cFailureReason, darajaTimestamp, stkFailureReason, stkPassword } from '../../src/providers/mpesa/mpesa.connector';
-import { momoNote, mtnFailureReason, referenceIdOf } from '../../src/providers/mtn-momo/mtn-momo.connector';
-import { transferFailureReason } from '../../src/providers/flutterwave/flutterwave.connector';
+import { darajaTimestamp, stkPassword } from '../../src/providers/mpesa/mapping';
+import { b2cFailureReason, stkFailureReason } from '../../src/providers/mpesa/statuses';
+import { momoNote, referenceIdOf } from '../../src/providers/mtn-momo/mapping';
+import { mtnFailureReason } from '../../src/providers/mtn-momo/statuses';
+import { transferFailureReason } from '../../src/providers/flutterwave/statuses';
 import { ConnectorRouter, parseRoutingRules } from '../../src/providers/routing';
 import { TokenCache } from '../../src/providers/provider-http';
 import { createLogger } from '../../src/shared/logger';
@@ -79,7 +81,7 @@ describe('routing rules', () => {
     checkCredentials: async () => [],
   });
   const logger = createLogger('silent');
-  const guard = (c: Connector) =>
+  const guard = (c: Connector & Partial<Refunds>) =>
     new GuardedConnector(c, { volumeThreshold: 1, errorThresholdPercentage: 50, resetTimeoutMs: 60_000, rollingWindowMs: 10_000 }, undefined, logger);
   const GH_MTN: Route = { channelType: 'momo', countryCode: 'GH', networkCode: 'MTN', direction: 'collection' };
 

@@ -1,4 +1,4 @@
-import { checkCard } from '../../src/modules/payments/card.rules';
+import { checkCard } from '../../src/modules/transactions/kinds/payment/card.rules';
 import { SANDBOX_TEST_CARDS, sandboxCardBehaviour, type SandboxCardBehaviour } from '../../src/providers/sandbox/sandbox-cards';
 import { luhnValid } from '../../src/shared/card-numbers';
 

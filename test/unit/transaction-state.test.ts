@@ -6,7 +6,7 @@ import {
   type TransactionKind,
   type TransactionStatus,
 } from '../../src/modules/transactions/transaction.state';
-import { sandboxSettlement } from '../../src/providers/sandbox/sandbox-payment-provider';
+import { sandboxSettlement } from '../../src/providers/sandbox';
 import { AppError } from '../../src/shared/errors';
 
 /**

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { usePages, useQuery, useSubscription } from '../data';
 import { graphql } from '../generated';
 import type { BalanceTransactionFilter, BalanceTransactionType } from '../generated/graphql';
 import { formatAmount } from '../money';
-import { fetchFile, gql, subscribe } from '../session';
-import { Empty, ErrorText, Link, Loading, dateValue, dayAfter, dayStart, saveFile, useLoad, when, words } from '../ui';
-import { BALANCE_CHANGED, BALANCE_TRANSACTION_TYPES, BALANCES, FROM_A_TRANSACTION, type BalanceTransactionRow } from './ledger.gql';
+import { fetchFile } from '../session';
+import { Empty, ErrorText, Link, Loading, dateValue, dayAfter, dayStart, saveFile, when, words } from '../ui';
+import { BALANCE_CHANGED, BALANCE_TRANSACTION_TYPES, BALANCES, FROM_A_TRANSACTION } from './ledger.gql';
 
 const PAGE_SIZE = 20;
 const LIST = graphql(`
@@ -27,55 +28,22 @@ const LIST = graphql(`
 function BalanceTransactions({ currencies }: { currencies: string[] }) {
   const [currency, setCurrency] = useState('');
   const [type, setType] = useState('');
-  /** The rows read for one filter (`key`): rows of another filter are never shown, even for a moment. */
-  const [list, setList] = useState<{ key: string; rows: BalanceTransactionRow[]; cursor: string | null } | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [announce, setAnnounce] = useState('');
 
   const filter: BalanceTransactionFilter = { currency: currency || null, type: (type || null) as BalanceTransactionType | null };
-  const key = JSON.stringify(filter);
-  const current = useRef(key);
-  current.current = key;
-  const rows = list?.key === key ? list.rows : null;
-  const cursor = list?.key === key ? list.cursor : null;
-
-  async function load(after: string | null) {
-    setError(null);
-    try {
-      const page = await gql(LIST, { filter, first: PAGE_SIZE, after });
-      if (current.current !== key) return; // the filter changed meanwhile
-      const nodes = page.balanceTransactions.edges.map((e) => e.node);
-      const next = page.balanceTransactions.pageInfo.hasNextPage ? page.balanceTransactions.pageInfo.endCursor : null;
-      setList((old) => ({ key, rows: after && old?.key === key ? [...old.rows, ...nodes] : nodes, cursor: next }));
-    } catch (err) {
-      setError(err);
-    }
-  }
-
-  useEffect(() => {
-    void load(null);
-  }, [key]);
+  // The rows read for this filter (rows of another filter are never shown, even for a moment).
+  const list = usePages({ query: LIST, variables: { filter, first: PAGE_SIZE } }, (data) => data.balanceTransactions);
+  const { error, loadMore } = list;
 
   // Live: when a balance (of the chosen currency) changes, its newest movements are read and the new ones put on top.
-  useEffect(
-    () =>
-      subscribe(BALANCE_CHANGED, { currency: currency || null }, ({ balanceChanged: b }) => {
-        gql(LIST, { filter, first: PAGE_SIZE, after: null }).then(
-          (page) => {
-            const nodes = page.balanceTransactions.edges.map((e) => e.node);
-            setList((old) => {
-              if (!old || old.key !== key) return old;
-              const known = new Set(old.rows.map((r) => r.id));
-              const fresh = nodes.filter((n) => !known.has(n.id));
-              return fresh.length > 0 ? { ...old, rows: [...fresh, ...old.rows] } : old;
-            });
-            setAnnounce(`The ${b.currency} balance changed`);
-          },
-          () => undefined,
-        );
-      }),
-    [key],
-  );
+  const [{ data: heard }] = useSubscription({ query: BALANCE_CHANGED, variables: { currency: currency || null } });
+  const [{ data: newest }, readNewest] = useQuery({ query: LIST, variables: { filter, first: PAGE_SIZE, after: null }, pause: true });
+  useEffect(() => {
+    if (heard) readNewest();
+  }, [heard, readNewest]);
+  const known = new Set(list.rows?.map((r) => r.id));
+  const fresh = (newest?.balanceTransactions.edges ?? []).map((e) => e.node).filter((n) => !known.has(n.id));
+  const rows = list.rows && [...fresh, ...list.rows];
+  const announce = newest && heard ? `The ${heard.balanceChanged.currency} balance changed` : '';
 
   return (
     <div aria-busy={rows === null && !error}>
@@ -155,8 +123,8 @@ function BalanceTransactions({ currencies }: { currencies: string[] }) {
           </table>
         </div>
       )}
-      {cursor && (
-        <button type="button" className="secondary" onClick={() => void load(cursor)}>
+      {loadMore && (
+        <button type="button" className="secondary" onClick={loadMore}>
           Load more
         </button>
       )}
@@ -237,7 +205,7 @@ function Statement({ currencies }: { currencies: string[] }) {
 
 /** The books: the balance transactions behind every balance, and statements to download. */
 export function Balance() {
-  const { data, error } = useLoad(() => gql(BALANCES), []);
+  const [{ data, error }] = useQuery({ query: BALANCES });
   const currencies = (data?.balances ?? []).map((b) => b.currency);
   return (
     <section aria-labelledby="bal-title">

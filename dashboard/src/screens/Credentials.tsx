@@ -1,7 +1,7 @@
 import { useState } from 'react';
+import { useMutation, useQuery } from '../data';
 import { graphql } from '../generated';
-import { gql } from '../session';
-import { ErrorText, Loading, useLoad, when } from '../ui';
+import { ErrorText, Loading, when } from '../ui';
 
 const CREDENTIALS = graphql(`
   query Credentials {
@@ -21,22 +21,19 @@ const ROTATE = graphql(`
 `);
 
 export function Credentials() {
-  const { data, error, reload } = useLoad(() => gql(CREDENTIALS), []);
+  const [{ data, error }, reload] = useQuery({ query: CREDENTIALS });
+  const [rotation, rotateSecret] = useMutation(ROTATE);
+  /** The new secret, until "I have stored it". */
   const [secret, setSecret] = useState<string | null>(null);
   const [copied, setCopied] = useState('');
-  const [rotateError, setRotateError] = useState<unknown>(null);
 
   async function rotate() {
     if (!confirm('Rotate the webhook signing secret? The old one keeps signing for 24 hours.')) return;
-    setRotateError(null);
-    try {
-      const res = await gql(ROTATE);
-      setSecret(res.rotateWebhookSecret.webhookSecret);
-      setCopied('');
-      reload();
-    } catch (err) {
-      setRotateError(err);
-    }
+    const res = await rotateSecret({});
+    if (!res.data) return;
+    setSecret(res.data.rotateWebhookSecret.webhookSecret);
+    setCopied('');
+    reload();
   }
 
   async function copy() {
@@ -79,7 +76,7 @@ export function Credentials() {
       <button type="button" onClick={() => void rotate()}>
         Rotate webhook secret
       </button>
-      <ErrorText error={rotateError} />
+      <ErrorText error={rotation.error} />
       {secret && (
         <div className="secret" role="region" aria-label="New webhook secret">
           <p>

@@ -1,11 +1,8 @@
-import { useState } from 'react';
+import { usePages, useQuery } from '../data';
 import { graphql } from '../generated';
-import type { CustomerRowFragment } from '../generated/graphql';
-import { gql } from '../session';
-import { Empty, ErrorText, Link, Loading, StatusBadge, useLoad, when } from '../ui';
+import { Empty, ErrorText, Link, Loading, StatusBadge, when } from '../ui';
 import { Transactions } from './Transactions';
 
-type Row = CustomerRowFragment;
 graphql(`
   fragment CustomerRow on Customer {
     customerUuid
@@ -53,28 +50,12 @@ const CUSTOMER = graphql(`
 `);
 
 export function Customers() {
-  const [extra, setExtra] = useState<Row[]>([]);
-  const [cursor, setCursor] = useState<string | null | undefined>(undefined);
-  const [error, setError] = useState<unknown>(null);
-  const first = useLoad(() => gql(CUSTOMERS), []);
-  const next = cursor === undefined ? (first.data?.customers.pageInfo.hasNextPage ? first.data.customers.pageInfo.endCursor : null) : cursor;
-
-  async function more() {
-    try {
-      const page = await gql(CUSTOMERS, { after: next });
-      setExtra((old) => [...old, ...page.customers.edges.map((e) => e.node)]);
-      setCursor(page.customers.pageInfo.hasNextPage ? page.customers.pageInfo.endCursor : null);
-    } catch (err) {
-      setError(err);
-    }
-  }
-
-  const rows = first.data ? [...first.data.customers.edges.map((e) => e.node), ...extra] : null;
+  const { rows, error, loadMore } = usePages({ query: CUSTOMERS, variables: {} }, (data) => data.customers);
   return (
     <section aria-labelledby="cust-title">
       <h2 id="cust-title">Customers</h2>
-      <ErrorText error={first.error ?? error} />
-      {!rows && !first.error && <Loading what="customers" />}
+      <ErrorText error={error} />
+      {!rows && !error && <Loading what="customers" />}
       {rows?.length === 0 && <Empty>No customers yet. Enroll one with the API or the sandbox tools.</Empty>}
       {rows && rows.length > 0 && (
         <ul className="rows" aria-label="Customers">
@@ -91,8 +72,8 @@ export function Customers() {
           ))}
         </ul>
       )}
-      {next && (
-        <button type="button" className="secondary" onClick={() => void more()}>
+      {loadMore && (
+        <button type="button" className="secondary" onClick={loadMore}>
           Load more
         </button>
       )}
@@ -101,7 +82,7 @@ export function Customers() {
 }
 
 export function CustomerDetail({ uuid }: { uuid: string }) {
-  const { data, error } = useLoad(() => gql(CUSTOMER, { u: uuid }), [uuid]);
+  const [{ data, error }] = useQuery({ query: CUSTOMER, variables: { u: uuid } });
   if (error) return <ErrorText error={error} />;
   if (!data) return <Loading what="the customer" />;
   const { customer: c, kyc } = data;

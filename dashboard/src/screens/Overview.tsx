@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useQuery, useSubscription } from '../data';
 import { graphql } from '../generated';
 import type { ActivityQuery } from '../generated/graphql';
 import { decimalsOf, formatAmount, inCurrency, isZero, sum } from '../money';
-import { gql, subscribe } from '../session';
-import { Empty, ErrorText, Loading, useLoad } from '../ui';
+import { Empty, ErrorText, Loading } from '../ui';
 import { BALANCE_CHANGED, BALANCES, withBalance, type BalanceRow } from './ledger.gql';
 
 type ActivityData = ActivityQuery['activity'];
@@ -202,43 +202,32 @@ function SuccessRate({ activity }: { activity: ActivityData }) {
   );
 }
 
+/** The balances heard live: the latest of each currency, and the last one heard. */
+interface Live {
+  last: BalanceRow;
+  balances: BalanceRow[];
+}
+
 /** The landing page: balances, 30 days of volume and the success rate, kept current by balanceChanged. */
 export function Overview() {
-  const [balances, setBalances] = useState<BalanceRow[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
   const [chosen, setChosen] = useState<string | null>(null);
-  const [announce, setAnnounce] = useState('');
-  /** Balances heard live before the first read answered: they win over it. */
-  const heard = useRef(new Map<string, BalanceRow>());
-  const activity = useLoad(() => gql(ACTIVITY, { days: DAYS }), []);
-  const reloadActivity = activity.reload;
+  const [{ data: read, error }] = useQuery({ query: BALANCES });
+  const [activity, reloadActivity] = useQuery({ query: ACTIVITY, variables: { days: DAYS } });
+  // Live: every balance heard, the latest of each currency; they win over the read (even one heard before it answered).
+  const [{ data: live }] = useSubscription({ query: BALANCE_CHANGED, variables: { currency: null } }, (heard: Live | undefined, { balanceChanged: b }) => ({
+    last: b,
+    balances: withBalance(heard?.balances ?? [], b),
+  }));
+  const balances = read ? (live ? live.balances.reduce(withBalance, read.balances) : read.balances) : null;
+  const b = live?.last;
+  const announce = b ? `${b.currency} balance changed: ${inCurrency(b.available, b.currency)} available` : '';
 
+  // The activity is read again once a burst of balance changes is over.
   useEffect(() => {
-    let stopped = false;
-    gql(BALANCES).then(
-      ({ balances: list }) => !stopped && setBalances(list.map((b) => heard.current.get(b.currency) ?? b)),
-      (err: unknown) => !stopped && setError(err),
-    );
-    return () => {
-      stopped = true;
-    };
-  }, []);
-
-  // Live: a balance that changes is replaced; the activity is read again once a burst of changes is over.
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stop = subscribe(BALANCE_CHANGED, { currency: null }, ({ balanceChanged: b }) => {
-      heard.current.set(b.currency, b);
-      setBalances((old) => (old ? withBalance(old, b) : old));
-      setAnnounce(`${b.currency} balance changed: ${inCurrency(b.available, b.currency)} available`);
-      clearTimeout(timer);
-      timer = setTimeout(reloadActivity, 300);
-    });
-    return () => {
-      stop();
-      clearTimeout(timer);
-    };
-  }, [reloadActivity]);
+    if (!live) return undefined;
+    const timer = setTimeout(reloadActivity, 300);
+    return () => clearTimeout(timer);
+  }, [live, reloadActivity]);
 
   const days = activity.data?.activity.days ?? [];
   const currencies = byVolume(

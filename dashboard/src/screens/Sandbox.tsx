@@ -1,11 +1,12 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, type FormEvent, type ReactNode } from 'react';
+import type { CombinedError } from 'urql';
+import { useMutation, useQuery, useSubscription } from '../data';
 import { graphql } from '../generated';
-import type { EnrollCustomerMutation, PaymentFieldsFragment, SandboxCustomersQuery, SandboxTransactionFieldsFragment } from '../generated/graphql';
+import type { SandboxCustomersQuery, SandboxTransactionFieldsFragment } from '../generated/graphql';
 import { inCurrency } from '../money';
-import { gql, subscribe } from '../session';
 import { BASE } from '../router';
-import { ErrorText, Link, StatusBadge, newReference, useLoad, words } from '../ui';
-import { BALANCES, type BalanceRow } from './ledger.gql';
+import { ErrorText, Link, StatusBadge, newReference, words } from '../ui';
+import { BALANCES } from './ledger.gql';
 
 const ENROLL = graphql(`
   mutation EnrollCustomer($input: EnrollCustomerInput!) {
@@ -113,29 +114,23 @@ const TEST_CARDS = [
   { number: '4000000000009995', label: 'Declined, insufficient funds (…9995)' },
 ];
 function EnrollCustomer({ onDone }: { onDone: () => void }) {
-  const [error, setError] = useState<unknown>(null);
-  const [done, setDone] = useState<EnrollCustomerMutation['enrollCustomer'] | null>(null);
+  const [{ data, error }, enroll] = useMutation(ENROLL);
+  const done = data?.enrollCustomer;
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    setError(null);
-    try {
-      const { enrollCustomer } = await gql(ENROLL, {
-        input: {
-          customerId: newReference('test-customer'),
-          firstName: f.get('firstName') as string,
-          lastName: f.get('lastName') as string,
-          email: f.get('email') as string,
-          phoneNumber: '712345678',
-          dialCode: '+254',
-          countryCode: 'KE',
-        },
-      });
-      setDone(enrollCustomer);
-      onDone();
-    } catch (err) {
-      setError(err);
-    }
+    const res = await enroll({
+      input: {
+        customerId: newReference('test-customer'),
+        firstName: f.get('firstName') as string,
+        lastName: f.get('lastName') as string,
+        email: f.get('email') as string,
+        phoneNumber: '712345678',
+        dialCode: '+254',
+        countryCode: 'KE',
+      },
+    });
+    if (res.data) onDone();
   }
   return (
     <form onSubmit={submit} aria-labelledby="enroll-title" className="card">
@@ -200,13 +195,14 @@ function ApprovedCustomer({ customers }: { customers: SandboxCustomer[] }) {
   );
 }
 
-/** A sandbox form that makes one transaction: its busy state, its error, and what it made. */
+/** A sandbox form that makes one transaction: its busy state, its error, and what it made (its mutation's state). */
 function InitiationForm({
   id,
   title,
   customers,
   action,
   busyLabel,
+  making,
   make,
   children,
 }: {
@@ -215,24 +211,14 @@ function InitiationForm({
   customers: SandboxCustomer[];
   action: string;
   busyLabel: string;
-  make: (f: FormData) => Promise<Made>;
+  making: { fetching: boolean; error?: CombinedError; made?: Made };
+  make: (f: FormData) => void;
   children: ReactNode;
 }) {
-  const [error, setError] = useState<unknown>(null);
-  const [made, setMade] = useState<Made | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function submit(e: FormEvent<HTMLFormElement>) {
+  const busy = making.fetching;
+  function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    setError(null);
-    setBusy(true);
-    try {
-      setMade(await make(f));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    make(new FormData(e.currentTarget));
   }
   return (
     <form onSubmit={submit} aria-labelledby={id} className="card">
@@ -248,17 +234,18 @@ function InitiationForm({
           </button>
         </>
       )}
-      <MadeLine made={made} />
-      <ErrorText error={error} showCode />
+      <MadeLine made={making.made ?? null} />
+      <ErrorText error={making.error} showCode />
     </form>
   );
 }
 
 /** A collection from a Kenyan customer (initiateCollection): a wallet prompt, or a bank transfer into a virtual account. */
 function TestCollection({ customers }: { customers: SandboxCustomer[] }) {
-  async function make(f: FormData): Promise<Made> {
+  const [{ fetching, error, data }, collect] = useMutation(COLLECT);
+  function make(f: FormData) {
     const route = COLLECTION_ROUTES[f.get('route') === 'bank' ? 'bank' : 'momo'];
-    const { initiateCollection } = await gql(COLLECT, {
+    void collect({
       input: {
         customerUuid: String(f.get('customer')),
         amount: String(f.get('amount')).trim(),
@@ -273,10 +260,17 @@ function TestCollection({ customers }: { customers: SandboxCustomer[] }) {
         reference: newReference('test-collection'),
       },
     });
-    return initiateCollection;
   }
   return (
-    <InitiationForm id="collect-title" title="Test collection (Kenya)" customers={customers} action="Collect" busyLabel="Collecting…" make={make}>
+    <InitiationForm
+      id="collect-title"
+      title="Test collection (Kenya)"
+      customers={customers}
+      action="Collect"
+      busyLabel="Collecting…"
+      making={{ fetching, error, made: data?.initiateCollection }}
+      make={make}
+    >
       <label>
         Paid by
         <select name="route">
@@ -301,8 +295,9 @@ function TestCollection({ customers }: { customers: SandboxCustomer[] }) {
 
 /** A transfer from the USD balance to a Kenyan M-Pesa wallet, converted at the current rate (initiateTransfer). */
 function TestTransfer({ customers }: { customers: SandboxCustomer[] }) {
-  async function make(f: FormData): Promise<Made> {
-    const { initiateTransfer } = await gql(TRANSFER, {
+  const [{ fetching, error, data }, transfer] = useMutation(TRANSFER);
+  function make(f: FormData) {
+    void transfer({
       input: {
         customerUuid: String(f.get('customer')),
         amount: String(f.get('amount')).trim(),
@@ -319,10 +314,17 @@ function TestTransfer({ customers }: { customers: SandboxCustomer[] }) {
         reference: newReference('test-transfer'),
       },
     });
-    return initiateTransfer;
   }
   return (
-    <InitiationForm id="transfer-title" title="Test transfer (USD → KES)" customers={customers} action="Send transfer" busyLabel="Sending…" make={make}>
+    <InitiationForm
+      id="transfer-title"
+      title="Test transfer (USD → KES)"
+      customers={customers}
+      action="Send transfer"
+      busyLabel="Sending…"
+      making={{ fetching, error, made: data?.initiateTransfer }}
+      make={make}
+    >
       <label>
         Amount (USD, from your balance)
         <input name="amount" inputMode="decimal" defaultValue="100.00" required spellCheck={false} />
@@ -344,28 +346,22 @@ function TestTransfer({ customers }: { customers: SandboxCustomer[] }) {
 }
 
 function SubmitKyc({ customers }: { customers: SandboxCustomer[] }) {
-  const [error, setError] = useState<unknown>(null);
-  const [status, setStatus] = useState('');
+  const [{ data, error }, submitKyc] = useMutation(SUBMIT_KYC);
+  const status = data ? `KYC submitted: ${words(data.submitKyc.kycStatus)}. The sandbox decides it in a moment.` : '';
   const waiting = customers.filter((c) => c.kycStatus === 'PENDING_KYC' || c.kycStatus === 'REJECTED');
-  async function submit(e: FormEvent<HTMLFormElement>) {
+  function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    setError(null);
-    try {
-      const { submitKyc } = await gql(SUBMIT_KYC, {
-        u: f.get('customer') as string,
-        input: {
-          idType: 'NATIONAL_ID',
-          idNumber: f.get('outcome') === 'reject' ? 'REJECT-0001' : 'A12345678',
-          idCountry: 'KE',
-          dateOfBirth: '1990-04-12',
-          address: { line1: '12 Moi Avenue', city: 'Nairobi', countryCode: 'KE' },
-        },
-      });
-      setStatus(`KYC submitted: ${words(submitKyc.kycStatus)}. The sandbox decides it in a moment.`);
-    } catch (err) {
-      setError(err);
-    }
+    void submitKyc({
+      u: f.get('customer') as string,
+      input: {
+        idType: 'NATIONAL_ID',
+        idNumber: f.get('outcome') === 'reject' ? 'REJECT-0001' : 'A12345678',
+        idCountry: 'KE',
+        dateOfBirth: '1990-04-12',
+        address: { line1: '12 Moi Avenue', city: 'Nairobi', countryCode: 'KE' },
+      },
+    });
   }
   return (
     <form onSubmit={submit} aria-labelledby="kyc-title" className="card">
@@ -400,41 +396,34 @@ function SubmitKyc({ customers }: { customers: SandboxCustomer[] }) {
   );
 }
 
-type Payment = PaymentFieldsFragment & { nextAction: { url: string } | null };
-
 function TestCardPayment() {
-  const [error, setError] = useState<unknown>(null);
-  const [payment, setPayment] = useState<Payment | null>(null);
-
-  useEffect(() => {
-    if (!payment || payment.status !== 'REQUIRES_ACTION') return undefined;
-    return subscribe(PAYMENT_CHANGED, { r: payment.reference }, ({ transactionStatusChanged: t }) =>
-      setPayment((p) => (p ? { ...p, ...t, nextAction: null } : p)),
-    );
-  }, [payment?.reference, payment?.status]);
+  const [{ data, error }, pay] = useMutation(PAY);
+  const made = data?.initiatePayment;
+  // Live: a payment awaiting 3-D Secure is decided in the cardholder's tab; its status changes here.
+  const [{ data: heard }] = useSubscription({
+    query: PAYMENT_CHANGED,
+    variables: { r: made?.reference ?? null },
+    pause: made?.status !== 'REQUIRES_ACTION',
+  });
+  const decided = heard && heard.transactionStatusChanged.reference === made?.reference ? heard.transactionStatusChanged : null;
+  const payment = made && (decided ? { ...made, ...decided, nextAction: null } : made);
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    setError(null);
-    setPayment(null);
-    try {
-      const { initiatePayment } = await gql(PAY, {
-        input: {
-          reference: newReference('test-payment'),
-          amount: String(f.get('amount')),
-          currency: 'NGN',
-          // Read from the form and sent: never kept by the dashboard.
-          card: { number: String(f.get('card')), expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123' },
-          redirectUrl: `${location.origin}${BASE}/payments/return`,
-        },
-      });
-      setPayment(initiatePayment);
-      // The cardholder's page opens in its own tab: this one keeps the session (it is in memory only).
-      if (initiatePayment.nextAction) window.open(initiatePayment.nextAction.url, '_blank', 'noopener');
-    } catch (err) {
-      setError(err);
-    }
+    const res = await pay({
+      input: {
+        reference: newReference('test-payment'),
+        amount: String(f.get('amount')),
+        currency: 'NGN',
+        // Read from the form and sent: never kept by the dashboard.
+        card: { number: String(f.get('card')), expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123' },
+        redirectUrl: `${location.origin}${BASE}/payments/return`,
+      },
+    });
+    // The cardholder's page opens in its own tab: this one keeps the session (it is in memory only).
+    const nextAction = res.data?.initiatePayment.nextAction;
+    if (nextAction) window.open(nextAction.url, '_blank', 'noopener');
   }
   return (
     <form onSubmit={submit} aria-labelledby="pay-title" className="card">
@@ -477,22 +466,12 @@ function TestCardPayment() {
 
 /** Test money: adds to the available balance of one currency (topUpBalance; sandbox only). */
 function TopUp({ currencies }: { currencies: string[] }) {
-  const [error, setError] = useState<unknown>(null);
-  const [balance, setBalance] = useState<BalanceRow | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function submit(e: FormEvent<HTMLFormElement>) {
+  const [{ data, fetching: busy, error }, topUp] = useMutation(TOP_UP);
+  const balance = data?.topUpBalance;
+  function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    setError(null);
-    setBusy(true);
-    try {
-      const { topUpBalance } = await gql(TOP_UP, { currency: f.get('currency') as string, amount: String(f.get('amount')).trim() });
-      setBalance(topUpBalance);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    void topUp({ currency: f.get('currency') as string, amount: String(f.get('amount')).trim() });
   }
   return (
     <form onSubmit={submit} aria-labelledby="topup-title" className="card">
@@ -525,10 +504,13 @@ function TopUp({ currencies }: { currencies: string[] }) {
 }
 
 export function Sandbox() {
-  const customers = useLoad(() => gql(CUSTOMERS), []);
-  const balances = useLoad(() => gql(BALANCES), []);
+  const [customers, reloadCustomers] = useQuery({ query: CUSTOMERS });
+  const [balances] = useQuery({ query: BALANCES });
   // A KYC decision (the sandbox makes it in a moment) changes who may collect and receive.
-  useEffect(() => subscribe(KYC_CHANGED, {}, () => customers.reload()), [customers.reload]);
+  const [{ data: decided }] = useSubscription({ query: KYC_CHANGED });
+  useEffect(() => {
+    if (decided) reloadCustomers();
+  }, [decided, reloadCustomers]);
   const all = customers.data?.customers.edges.map((e) => e.node) ?? [];
   const approved = all.filter((c) => c.kycStatus === 'APPROVED');
   return (
@@ -536,7 +518,7 @@ export function Sandbox() {
       <h2 id="sb-title">Sandbox tools</h2>
       <p className="muted">Test data only: these tools do not exist in production. Simulate a transaction’s outcome from its page.</p>
       <div className="grid">
-        <EnrollCustomer onDone={customers.reload} />
+        <EnrollCustomer onDone={reloadCustomers} />
         <SubmitKyc customers={all} />
         <TestCollection customers={approved} />
         <TestTransfer customers={approved} />

@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useSubscription } from '../data';
 import { graphql } from '../generated';
 import type { RefundFieldsFragment, TransactionDetailQuery } from '../generated/graphql';
 import { compare, inCurrency, isZero, minus } from '../money';
-import { gql, subscribe } from '../session';
-import { ErrorText, Link, Loading, StatusBadge, newReference, useLoad, when, whenExactly, words } from '../ui';
+import { ErrorText, Link, Loading, StatusBadge, newReference, when, whenExactly, words } from '../ui';
 import { money } from './Transactions';
 
 type Detail = TransactionDetailQuery['transaction'];
@@ -102,29 +102,20 @@ function refundable(t: Detail): string | null {
 function RefundForm({ payment, left, onCreated }: { payment: Detail; left: string; onCreated: (refund: Refund) => void }) {
   // A new reference of your own for each refund (the form is made anew after one).
   const [reference] = useState(() => newReference('refund'));
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const [{ fetching: busy, error }, refund] = useMutation(REFUND);
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    setError(null);
-    setBusy(true);
-    try {
-      const { refundPayment } = await gql(REFUND, {
-        input: {
-          paymentReference: payment.reference,
-          amount: String(f.get('amount')).trim() || null,
-          reason: String(f.get('reason')).trim(),
-          reference: String(f.get('reference')).trim(),
-        },
-      });
-      onCreated(refundPayment);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    const { data } = await refund({
+      input: {
+        paymentReference: payment.reference,
+        amount: String(f.get('amount')).trim() || null,
+        reason: String(f.get('reason')).trim(),
+        reference: String(f.get('reference')).trim(),
+      },
+    });
+    if (data) onCreated(data.refundPayment);
   }
 
   return (
@@ -155,39 +146,45 @@ function RefundForm({ payment, left, onCreated }: { payment: Detail; left: strin
   );
 }
 
-export function TransactionDetail({ reference, sandbox }: { reference: string; sandbox: boolean }) {
-  const { data, error, loading, reload } = useLoad(() => gql(DETAIL, { r: reference }), [reference]);
-  const [actionError, setActionError] = useState<unknown>(null);
-  /** The refunds made here, newest first; their statuses change live. */
-  const [refunds, setRefunds] = useState<Refund[]>([]);
-  const watched = refunds
-    .filter((r) => r.status === 'PROCESSING' || r.status === 'INITIATING')
-    .map((r) => r.reference)
-    .join(' ');
-
-  // Live: a refund made here that is decided updates its line, and the payment (a failed refund gives its amount back).
+/**
+ * A refund made here: its status changes live until it is decided; then the payment is read again
+ * (a failed refund gives its amount back).
+ */
+function RefundMade({ made, onDecided }: { made: Refund; onDecided: () => void }) {
+  const [{ data: heard }] = useSubscription({
+    query: REFUND_CHANGED,
+    variables: { r: made.reference },
+    pause: made.status !== 'PROCESSING' && made.status !== 'INITIATING',
+  });
+  const r = heard ? { ...made, ...heard.transactionStatusChanged } : made;
   useEffect(() => {
-    if (!watched) return undefined;
-    const stops = watched.split(' ').map((r) =>
-      subscribe(REFUND_CHANGED, { r }, ({ transactionStatusChanged: changed }) => {
-        setRefunds((old) => old.map((x) => (x.reference === changed.reference ? { ...x, ...changed } : x)));
-        reload();
-      }),
-    );
-    return () => stops.forEach((stop) => stop());
-  }, [watched, reload]);
+    if (heard) onDecided();
+  }, [heard, onDecided]);
+  return (
+    <li className="row refund-made" data-reference={r.reference}>
+      <Link to={`/transactions/${encodeURIComponent(r.reference)}`}>{r.externalReference}</Link>
+      <span className="muted">refund created</span>
+      <span>{inCurrency(r.amount, r.currency)}</span>
+      <StatusBadge status={r.status} />
+      <span className="muted">{r.failureReason ? words(r.failureReason) : r.reference}</span>
+    </li>
+  );
+}
+
+export function TransactionDetail({ reference, sandbox }: { reference: string; sandbox: boolean }) {
+  const [{ data, error, fetching: loading }, reload] = useQuery({ query: DETAIL, variables: { r: reference } });
+  const [simulation, simulateOutcome] = useMutation(SIMULATE);
+  /** The refunds made here, newest first; their statuses change live (each line listens to its own). */
+  const [refunds, setRefunds] = useState<Refund[]>([]);
 
   // Live: a status change of this transaction reloads it (its history grows too).
-  useEffect(() => subscribe(STATUS_CHANGED, { r: reference }, () => reload()), [reference, reload]);
+  const [{ data: changed }] = useSubscription({ query: STATUS_CHANGED, variables: { r: reference } });
+  useEffect(() => {
+    if (changed) reload();
+  }, [changed, reload]);
 
   async function simulate(outcome: 'SUCCESSFUL' | 'FAILED') {
-    setActionError(null);
-    try {
-      await gql(SIMULATE, { r: reference, o: outcome });
-      reload();
-    } catch (err) {
-      setActionError(err);
-    }
+    if ((await simulateOutcome({ r: reference, o: outcome })).data) reload();
   }
 
   if (error) return <ErrorText error={error} />;
@@ -322,7 +319,7 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
           </button>
         </div>
       )}
-      <ErrorText error={actionError} />
+      <ErrorText error={simulation.error} />
       {left && (
         <RefundForm
           key={left}
@@ -339,13 +336,7 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
         {refunds.length > 0 && (
           <ul className="rows" aria-labelledby="refunds-title">
             {refunds.map((r) => (
-              <li key={r.reference} className="row refund-made" data-reference={r.reference}>
-                <Link to={`/transactions/${encodeURIComponent(r.reference)}`}>{r.externalReference}</Link>
-                <span className="muted">refund created</span>
-                <span>{inCurrency(r.amount, r.currency)}</span>
-                <StatusBadge status={r.status} />
-                <span className="muted">{r.failureReason ? words(r.failureReason) : r.reference}</span>
-              </li>
+              <RefundMade key={r.reference} made={r} onDecided={reload} />
             ))}
           </ul>
         )}

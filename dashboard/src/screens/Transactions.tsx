@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { usePages, useSubscription } from '../data';
 import { graphql } from '../generated';
 import type { TransactionFieldsFragment, TransactionFilter, TransactionStatus, TransactionType } from '../generated/graphql';
 import { formatAmount } from '../money';
 import { navigate } from '../router';
-import { fetchFile, gql, subscribe } from '../session';
+import { fetchFile } from '../session';
 import { EmptyState, ErrorText, Link, Loading, StatusBadge, dayAfter, dayStart, saveFile, when, words } from '../ui';
 import { STATUS_CHANGED } from './transactions.gql';
 
@@ -53,6 +54,12 @@ export function CustomerCell({ customer }: { customer: Row['customer'] }) {
   );
 }
 
+/** The status changes heard while one list (one `showing` of its filters) is shown, oldest first. */
+interface Heard {
+  showing: number;
+  changes: Row[];
+}
+
 /** The transactions list: search, filters, paging, CSV export, and statuses that change as the events arrive. */
 export function Transactions({ customerUuid, sandbox = false }: { customerUuid?: string; sandbox?: boolean }) {
   const [type, setType] = useState('');
@@ -61,9 +68,6 @@ export function Transactions({ customerUuid, sandbox = false }: { customerUuid?:
   const [to, setTo] = useState('');
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
-  const [rows, setRows] = useState<Row[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
   const [announce, setAnnounce] = useState('');
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<unknown>(null);
@@ -84,38 +88,32 @@ export function Transactions({ customerUuid, sandbox = false }: { customerUuid?:
     return () => clearTimeout(timer);
   }, [typed]);
 
-  async function load(after: string | null) {
-    setError(null);
-    try {
-      const page = await gql(LIST, { filter, search: search || null, first: PAGE_SIZE, after });
-      const nodes = page.transactions.edges.map((e) => e.node);
-      setRows((old) => (after && old ? [...old, ...nodes] : nodes));
-      setCursor(page.transactions.pageInfo.hasNextPage ? page.transactions.pageInfo.endCursor : null);
-    } catch (err) {
-      setError(err);
-    }
+  const list = usePages({ query: LIST, variables: { filter, search: search || null, first: PAGE_SIZE } }, (data) => data.transactions);
+  const { error, loadMore } = list;
+
+  // Live: the status changes heard while this list (these filters) is shown; each updates its row, or adds the
+  // transaction when it fits the filters.
+  // Each showing has its own number: changes heard while these filters were shown before are not replayed.
+  const shown = useRef({ key, showing: 0, loaded: false });
+  if (shown.current.key !== key) shown.current = { key, showing: shown.current.showing + 1, loaded: false };
+  shown.current.loaded = list.rows !== null;
+  const [{ data: heard }] = useSubscription({ query: STATUS_CHANGED, variables: {} }, (old: Heard | undefined, { transactionStatusChanged: t }) => {
+    const { showing, loaded } = shown.current;
+    const changes = old?.showing === showing ? old.changes : [];
+    return { showing, changes: loaded ? [...changes, t] : changes };
+  });
+  const changes = heard?.showing === shown.current.showing ? heard.changes : [];
+  let rows = list.rows;
+  for (const t of rows ? changes : []) {
+    const fits = (!type || t.type === type) && (!status || t.status === status) && (!customerUuid || t.customerUuid === customerUuid);
+    const at = rows!.findIndex((r) => r.reference === t.reference);
+    if (at >= 0) rows = rows!.map((r, i) => (i === at ? { ...r, ...t } : r));
+    else if (fits && !from && !to && !search) rows = [t, ...rows!];
   }
-
+  const last = changes.at(-1);
   useEffect(() => {
-    setRows(null);
-    void load(null);
-  }, [key]);
-
-  // Live: a status change updates its row, or adds the transaction when it fits the filters.
-  useEffect(
-    () =>
-      subscribe(STATUS_CHANGED, {}, ({ transactionStatusChanged: t }) => {
-        const fits = (!type || t.type === type) && (!status || t.status === status) && (!customerUuid || t.customerUuid === customerUuid);
-        setRows((old) => {
-          if (!old) return old;
-          const at = old.findIndex((r) => r.reference === t.reference);
-          if (at >= 0) return old.map((r, i) => (i === at ? { ...r, ...t } : r));
-          return fits && !from && !to && !search ? [t, ...old] : old;
-        });
-        setAnnounce(`${t.externalReference} is now ${words(t.status)}`);
-      }),
-    [key],
-  );
+    if (last) setAnnounce(`${last.externalReference} is now ${words(last.status)}`);
+  }, [last]);
 
   /** The whole filtered list (every page) as the service writes it: GET /v1/transactions/export.csv. */
   async function exportCsv() {
@@ -292,8 +290,8 @@ export function Transactions({ customerUuid, sandbox = false }: { customerUuid?:
           </table>
         </div>
       )}
-      {cursor && (
-        <button type="button" className="secondary load-more" onClick={() => void load(cursor)}>
+      {loadMore && (
+        <button type="button" className="secondary load-more" onClick={loadMore}>
           Load more
         </button>
       )}

@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
+import { useMutation, useQuery } from '../data';
 import { graphql } from '../generated';
-import { gql } from '../session';
-import { ErrorText, Link, Loading, useLoad } from '../ui';
+import type { SendWebhookTestEventMutation } from '../generated/graphql';
+import { ErrorText, Link, Loading } from '../ui';
 
 const SETTINGS = graphql(`
   query WebhookSettings {
@@ -42,21 +43,14 @@ const isProgress = (type: string) => type.endsWith('.processing') || type.endsWi
 
 /** Which event types are recorded and sent: the merchant's choice, saved with its endpoint. */
 export function EventTypeChoice() {
-  const { data, error, set } = useLoad(() => gql(SETTINGS), []);
-  const [saveError, setSaveError] = useState<unknown>(null);
-  const [saved, setSaved] = useState('');
+  const [{ data, error }, reread] = useQuery({ query: SETTINGS });
+  const [saving, choose] = useMutation(CHOOSE);
+  const saved = saving.data ? (saving.operation?.variables.eventTypes ? 'Event types saved.' : 'Back to the default event types.') : '';
 
   async function save(eventTypes: string[] | null) {
     if (!data) return;
-    setSaveError(null);
-    setSaved('');
-    try {
-      const res = await gql(CHOOSE, { url: data.merchant.webhookUrl, eventTypes });
-      set({ ...data, merchant: res.setWebhookEndpoint });
-      setSaved(eventTypes ? 'Event types saved.' : 'Back to the default event types.');
-    } catch (err) {
-      setSaveError(err);
-    }
+    // The saved choice, read again: the boxes start from it.
+    if ((await choose({ url: data.merchant.webhookUrl, eventTypes })).data) reread();
   }
 
   function submit(e: FormEvent<HTMLFormElement>) {
@@ -96,50 +90,39 @@ export function EventTypeChoice() {
       <p role="status" className="muted">
         {saved}
       </p>
-      <ErrorText error={saveError} />
+      <ErrorText error={saving.error} />
     </form>
   );
 }
 
+/** How the endpoint answered a test event (its first attempt), in words. */
+function outcome(event: SendWebhookTestEventMutation['sendWebhookTestEvent']): string {
+  const attempt = event.attempts[0];
+  return !attempt
+    ? 'Test event queued.'
+    : attempt.success
+      ? `Your endpoint answered ${attempt.statusCode} in ${attempt.latencyMs} ms.`
+      : attempt.statusCode
+        ? `Your endpoint answered ${attempt.statusCode}; it will be retried.`
+        : attempt.error
+          ? `Not delivered: ${attempt.error}. It will be retried.`
+          : 'Sending…';
+}
+
 /** Sends a signed webhook.test now and says how the endpoint answered. */
 export function TestEventButton() {
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ id: string; text: string } | null>(null);
-  const [error, setError] = useState<unknown>(null);
-
-  async function send() {
-    setBusy(true);
-    setError(null);
-    setResult(null);
-    try {
-      const { sendWebhookTestEvent: event } = await gql(SEND_TEST);
-      const attempt = event.attempts[0];
-      const text = !attempt
-        ? 'Test event queued.'
-        : attempt.success
-          ? `Your endpoint answered ${attempt.statusCode} in ${attempt.latencyMs} ms.`
-          : attempt.statusCode
-            ? `Your endpoint answered ${attempt.statusCode}; it will be retried.`
-            : attempt.error
-              ? `Not delivered: ${attempt.error}. It will be retried.`
-              : 'Sending…';
-      setResult({ id: event.id, text });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const [{ data, fetching: busy, error }, sendTest] = useMutation(SEND_TEST);
+  const event = data?.sendWebhookTestEvent;
 
   return (
     <div className="test-event">
-      <button type="button" onClick={() => void send()} disabled={busy}>
+      <button type="button" onClick={() => void sendTest({})} disabled={busy}>
         {busy ? 'Sending…' : 'Send test event'}
       </button>
       <p role="status" className="muted">
-        {result && (
+        {event && (
           <>
-            {result.text} <Link to={`/webhooks/${result.id}`}>See the event</Link>
+            {outcome(event)} <Link to={`/webhooks/${event.id}`}>See the event</Link>
           </>
         )}
       </p>

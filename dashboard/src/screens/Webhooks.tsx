@@ -1,8 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from '../data';
 import { graphql } from '../generated';
 import type { WebhookEventRowFragment } from '../generated/graphql';
 import { gql } from '../session';
-import { Empty, EmptyState, ErrorText, Link, Loading, StatusBadge, useLoad, when, whenExactly } from '../ui';
+import { Empty, EmptyState, ErrorText, Link, Loading, StatusBadge, when, whenExactly } from '../ui';
 import { EventTypeChoice, TestEventButton } from './WebhookSettings';
 
 type Row = WebhookEventRowFragment;
@@ -56,6 +57,21 @@ function readEventTypes(): Promise<string[]> {
   );
   return eventTypes;
 }
+/** The event types, once read (none until then, or if they could not be). */
+function useEventTypes(): string[] {
+  const [types, setTypes] = useState<string[]>([]);
+  useEffect(() => {
+    let shown = true;
+    readEventTypes().then(
+      (list) => shown && setTypes(list),
+      () => undefined,
+    );
+    return () => {
+      shown = false;
+    };
+  }, []);
+  return types;
+}
 
 const ENDPOINT = graphql(`
   query WebhookEndpoint {
@@ -100,22 +116,14 @@ const RESEND = graphql(`
 const REFRESH_MS = 2000;
 
 function Endpoint() {
-  const { data, error, set } = useLoad(() => gql(ENDPOINT), []);
-  const [saveError, setSaveError] = useState<unknown>(null);
-  const [saved, setSaved] = useState('');
+  const [{ data, error }] = useQuery({ query: ENDPOINT });
+  const [saving, setEndpoint] = useMutation(SET_ENDPOINT);
+  const saved = saving.data ? (saving.data.setWebhookEndpoint.webhookUrl ? 'Endpoint saved.' : 'Endpoint removed.') : '';
 
-  async function save(e: FormEvent<HTMLFormElement>) {
+  function save(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const url = String(new FormData(e.currentTarget).get('url')).trim();
-    setSaveError(null);
-    setSaved('');
-    try {
-      const res = await gql(SET_ENDPOINT, { url: url || null });
-      set({ merchant: res.setWebhookEndpoint });
-      setSaved(url ? 'Endpoint saved.' : 'Endpoint removed.');
-    } catch (err) {
-      setSaveError(err);
-    }
+    void setEndpoint({ url: url || null });
   }
 
   if (error) return <ErrorText error={error} />;
@@ -130,32 +138,22 @@ function Endpoint() {
       <p role="status" className="muted">
         {saved}
       </p>
-      <ErrorText error={saveError} />
+      <ErrorText error={saving.error} />
     </form>
   );
 }
 
 export function Webhooks() {
-  const types = useLoad(readEventTypes, []);
+  const types = useEventTypes();
   const [type, setType] = useState('');
-  const [rows, setRows] = useState<Row[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const [{ data, error }, reread] = useQuery({ query: EVENTS, variables: { type: type || null } });
+  const rows = data ? data.webhookEvents.edges.map((e) => e.node) : null;
 
+  // Read again every REFRESH_MS while the log is open.
   useEffect(() => {
-    let stopped = false;
-    const read = () =>
-      gql(EVENTS, { type: type || null }).then(
-        (page) => !stopped && (setRows(page.webhookEvents.edges.map((e) => e.node)), setError(null)),
-        (err: unknown) => !stopped && setError(err),
-      );
-    setRows(null);
-    void read();
-    const timer = setInterval(() => void read(), REFRESH_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, [type]);
+    const timer = setInterval(reread, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [reread]);
 
   return (
     <section aria-labelledby="wh-title">
@@ -170,7 +168,7 @@ export function Webhooks() {
           Event type
           <select value={type} onChange={(e) => setType(e.target.value)}>
             <option value="">All</option>
-            {(types.data ?? []).map((t) => (
+            {types.map((t) => (
               <option key={t}>{t}</option>
             ))}
           </select>
@@ -264,8 +262,8 @@ function EventSubject({ reference, customerUuid, customer }: { reference: string
 }
 
 export function WebhookEvent({ id }: { id: string }) {
-  const { data, error, set, reload } = useLoad(() => gql(EVENT, { id }), [id]);
-  const [resendError, setResendError] = useState<unknown>(null);
+  const [{ data, error }, reload] = useQuery({ query: EVENT, variables: { id } });
+  const [resending, resendEvent] = useMutation(RESEND);
   /** After a resend: the attempt count it must pass (a new attempt is on its way). */
   const [awaiting, setAwaiting] = useState<number | null>(null);
   const count = data?.webhookEvent.attemptCount ?? 0;
@@ -280,14 +278,10 @@ export function WebhookEvent({ id }: { id: string }) {
   }, [watching, reload]);
 
   async function resend() {
-    setResendError(null);
-    try {
-      const res = await gql(RESEND, { id });
-      setAwaiting(count);
-      set({ webhookEvent: res.resendWebhookEvent });
-    } catch (err) {
-      setResendError(err);
-    }
+    const res = await resendEvent({ id });
+    if (!res.data) return;
+    setAwaiting(count);
+    reload();
   }
 
   if (error) return <ErrorText error={error} />;
@@ -308,7 +302,7 @@ export function WebhookEvent({ id }: { id: string }) {
       <button type="button" onClick={() => void resend()}>
         Resend now
       </button>
-      <ErrorText error={resendError} />
+      <ErrorText error={resending.error} />
       <h3 id="attempts-title">Attempts</h3>
       {e.attempts.length === 0 ? (
         <Empty>Not attempted yet.</Empty>

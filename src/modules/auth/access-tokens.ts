@@ -38,11 +38,11 @@ export class AccessTokens {
    */
   private readonly verified = new Map<string, { auth: AuthContext; issuedAt: Date }>();
 
-  constructor(
-    key: Uint8Array,
-    private readonly clock: Clock,
-  ) {
-    this.key = createSecretKey(key);
+  private readonly clock: Clock;
+
+  constructor(deps: { signingKey: Uint8Array; clock: Clock }) {
+    this.key = createSecretKey(deps.signingKey);
+    this.clock = deps.clock;
   }
 
   async issue(merchantId: string, clientId: string, familyId: string): Promise<string> {

@@ -1,5 +1,6 @@
 import type { Sql } from '../../db/sql';
-import { Topic, type PubSub, type Unsubscribe } from '../../events/pubsub';
+import type { PubSub, Unsubscribe } from '../../events/pubsub';
+import { AuthTopic } from './auth.topics';
 import type { Logger } from '../../shared/logger';
 import { UUID_ID } from '../../shared/pagination';
 
@@ -7,6 +8,15 @@ import { UUID_ID } from '../../shared/pagination';
 const TRUST_MS = 60_000;
 /** Statuses remembered at most (a flood of forged merchant ids cannot grow memory without bound). */
 const REMEMBER_MAX = 50_000;
+
+/** What MerchantAccess is built with (its module's factory passes it). */
+export interface MerchantAccessDeps {
+  sql: Sql;
+  pubsub: PubSub;
+  logger: Logger;
+  /** Milliseconds since the epoch (Date.now unless a test passes its own). */
+  now?: () => number;
+}
 
 /**
  * Whether a token's merchant may still act: it exists and is not disabled. Held in
@@ -20,15 +30,14 @@ export class MerchantAccess {
   private readonly known = new Map<string, { active: boolean; until: number }>();
   private unsubscribe?: Unsubscribe;
 
-  constructor(
-    private readonly sql: Sql,
-    private readonly pubsub: PubSub,
-    private readonly logger: Logger,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly now: () => number;
+
+  constructor(private readonly deps: MerchantAccessDeps) {
+    this.now = deps.now ?? Date.now;
+  }
 
   async start(): Promise<void> {
-    this.unsubscribe = await this.pubsub.subscribe(Topic.MerchantAccessChanged, ({ merchantId }) => this.known.delete(merchantId));
+    this.unsubscribe = await this.deps.pubsub.subscribe(AuthTopic.MerchantAccessChanged, ({ merchantId }) => this.known.delete(merchantId));
   }
 
   async stop(): Promise<void> {
@@ -40,7 +49,7 @@ export class MerchantAccess {
     const hit = this.known.get(merchantId);
     if (hit && hit.until > this.now()) return hit.active;
     if (!UUID_ID.test(merchantId)) return false;
-    const [row] = await this.sql.query<{ disabled: boolean }>(
+    const [row] = await this.deps.sql.query<{ disabled: boolean }>(
       'select disabled_at is not null as disabled from merchant where id = $1',
       [merchantId],
       'merchant_access',
@@ -64,8 +73,11 @@ export class MerchantAccess {
   /** After an operator's change has committed: forget here at once, and tell the other instances. */
   async changed(merchantId: string): Promise<void> {
     this.known.delete(merchantId);
-    await this.pubsub.publish(Topic.MerchantAccessChanged, { merchantId }).catch((err) => {
-      this.logger.warn({ err: (err as Error).message }, 'could not publish a merchant access change; other instances trust their copy for at most a minute');
+    await this.deps.pubsub.publish(AuthTopic.MerchantAccessChanged, { merchantId }).catch((err) => {
+      this.deps.logger.warn(
+        { err: (err as Error).message },
+        'could not publish a merchant access change; other instances trust their copy for at most a minute',
+      );
     });
   }
 }

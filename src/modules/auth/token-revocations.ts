@@ -1,9 +1,19 @@
 import type { Orm } from '../../db/orm';
-import { Topic, type PubSub, type Unsubscribe } from '../../events/pubsub';
+import type { PubSub, Unsubscribe } from '../../events/pubsub';
+import { AuthTopic } from './auth.topics';
 import type { Logger } from '../../shared/logger';
 
 /** Access tokens live an hour; a revoked family needs remembering a little longer than that. */
 const REMEMBER_MS = 2 * 60 * 60 * 1000;
+
+/** What TokenRevocations is built with (its module's factory passes it). */
+export interface TokenRevocationsDeps {
+  orm: Orm;
+  pubsub: PubSub;
+  /** How often revocations made elsewhere are read again, in case a pub/sub message was lost. */
+  pollMs: number;
+  logger: Logger;
+}
 
 /**
  * The set of revoked token families, held in memory so that checking an access
@@ -19,19 +29,14 @@ export class TokenRevocations {
   private timer?: NodeJS.Timeout;
   private unsubscribe?: Unsubscribe;
 
-  constructor(
-    private readonly orm: Orm,
-    private readonly pubsub: PubSub,
-    private readonly pollMs: number,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly deps: TokenRevocationsDeps) {}
 
   async start(): Promise<void> {
     await this.poll(`revoked_at > now() - interval '2 hours'`);
-    this.unsubscribe = await this.pubsub.subscribe(Topic.TokenFamilyRevoked, ({ familyId }) => this.remember(familyId));
+    this.unsubscribe = await this.deps.pubsub.subscribe(AuthTopic.TokenFamilyRevoked, ({ familyId }) => this.remember(familyId));
     this.timer = setInterval(() => {
-      this.poll().catch((err) => this.logger.warn({ err: (err as Error).message }, 'token revocation poll failed'));
-    }, this.pollMs);
+      this.poll().catch((err) => this.deps.logger.warn({ err: (err as Error).message }, 'token revocation poll failed'));
+    }, this.deps.pollMs);
     this.timer.unref();
   }
 
@@ -53,8 +58,8 @@ export class TokenRevocations {
   /** Called after the revocation has committed. */
   async announce(familyId: string): Promise<void> {
     this.remember(familyId);
-    await this.pubsub.publish(Topic.TokenFamilyRevoked, { familyId }).catch((err) => {
-      this.logger.warn({ err: (err as Error).message }, 'could not publish a token revocation; other instances will poll it');
+    await this.deps.pubsub.publish(AuthTopic.TokenFamilyRevoked, { familyId }).catch((err) => {
+      this.deps.logger.warn({ err: (err as Error).message }, 'could not publish a token revocation; other instances will poll it');
     });
   }
 
@@ -66,13 +71,13 @@ export class TokenRevocations {
       try {
         listener(familyId);
       } catch (err) {
-        this.logger.warn({ err }, 'a token revocation listener failed');
+        this.deps.logger.warn({ err }, 'a token revocation listener failed');
       }
     }
   }
 
   private async poll(extraCondition?: string): Promise<void> {
-    const em = this.orm.em.fork();
+    const em = this.deps.orm.em.fork();
     const where = extraCondition ? `seq > ? and ${extraCondition}` : 'seq > ?';
     const rows: Array<{ seq: string; family_id: string }> = await em.execute(`select seq, family_id from token_revocation where ${where} order by seq`, [
       this.lastSeq,

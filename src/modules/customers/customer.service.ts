@@ -45,26 +45,29 @@ export async function readPayer(sql: Sql, merchantId: string, customerUuid: stri
   return payer;
 }
 
+/** What CustomerService is built with (its module's factory passes it). */
+export interface CustomerServiceDeps {
+  orm: Orm;
+  sql: Sql;
+  clock: Clock;
+  reference: ReferenceService;
+}
+
 export class CustomerService {
-  constructor(
-    private readonly orm: Orm,
-    private readonly sql: Sql,
-    private readonly clock: Clock,
-    private readonly reference: ReferenceService,
-  ) {}
+  constructor(private readonly deps: CustomerServiceDeps) {}
 
   async enrollCustomer(merchantId: string, command: EnrollCustomerCommand): Promise<Customer> {
     const body = parseInput(enrollCustomerSchema, command);
-    const country = this.reference.country(body.countryCode);
+    const country = this.deps.reference.country(body.countryCode);
     if (!country) throw AppError.invalidField('countryCode', 'is not a supported country');
     if (body.dialCode !== country.dialCode) throw AppError.invalidField('dialCode', `must be ${country.dialCode} for ${country.code}`);
     // Kept as the national number (CONTRACT §6a): +254 712 345 678, 254712345678 and 0712345678 are 712345678.
     const phoneNumber = requireNationalNumber(body.phoneNumber, country.dialCode, 'phoneNumber', 'phone');
-    if (body.dateOfBirth && body.dateOfBirth > this.clock.now().toISOString().slice(0, 10)) {
+    if (body.dateOfBirth && body.dateOfBirth > this.deps.clock.now().toISOString().slice(0, 10)) {
       throw AppError.invalidField('dateOfBirth', 'must not be in the future');
     }
-    const now = this.clock.now();
-    const em = this.orm.em.fork();
+    const now = this.deps.clock.now();
+    const em = this.deps.orm.em.fork();
     const customer = em.create(Customer, {
       merchantId,
       customerid: body.customerId,
@@ -83,7 +86,7 @@ export class CustomerService {
       await em.flush();
     } catch (err) {
       if (!(err instanceof UniqueConstraintViolationException)) throw err;
-      const existing = await this.orm.em.fork().findOne(Customer, { merchantId, customerid: body.customerId });
+      const existing = await this.deps.orm.em.fork().findOne(Customer, { merchantId, customerid: body.customerId });
       throw AppError.duplicateField('customerId', `is already enrolled${existing ? ` (customer ${existing.id})` : ''}`);
     }
     return customer;
@@ -94,13 +97,13 @@ export class CustomerService {
    * no unit of work). Another merchant's customer is NOT_FOUND.
    */
   async getPayer(merchantId: string, customerUuid: string): Promise<Payer> {
-    const payer = UUID.test(customerUuid) ? await readPayer(this.sql, merchantId, customerUuid) : undefined;
+    const payer = UUID.test(customerUuid) ? await readPayer(this.deps.sql, merchantId, customerUuid) : undefined;
     if (!payer) throw AppError.notFound('Customer');
     return payer;
   }
 
   async getCustomer(merchantId: string, customerUuid: string): Promise<Customer> {
-    const customer = UUID.test(customerUuid) ? await this.orm.em.findOne(Customer, { id: customerUuid, merchantId }) : null;
+    const customer = UUID.test(customerUuid) ? await this.deps.orm.em.findOne(Customer, { id: customerUuid, merchantId }) : null;
     if (!customer) throw AppError.notFound('Customer');
     return customer;
   }
@@ -109,7 +112,7 @@ export class CustomerService {
   async customersByIds(merchantId: string, customerUuids: readonly string[]): Promise<Customer[]> {
     const ids = [...new Set(customerUuids.filter((id) => UUID.test(id)))];
     if (ids.length === 0) return [];
-    return this.orm.em.find(Customer, { id: { $in: ids }, merchantId });
+    return this.deps.orm.em.find(Customer, { id: { $in: ids }, merchantId });
   }
 
   /** Newest first, by keyset (created_at, id), so pages stay stable while customers are added. */
@@ -117,7 +120,7 @@ export class CustomerService {
     const { limit, after } = parseInput(pageRequestSchema, query, 'query');
     const where: Record<string, unknown> = { merchantId };
     Object.assign(where, afterCursor(after, UUID_ID));
-    const rows = await this.orm.em.find(Customer, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: limit + 1 });
+    const rows = await this.deps.orm.em.find(Customer, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: limit + 1 });
     return toPage(rows, limit);
   }
 }

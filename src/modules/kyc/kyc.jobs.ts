@@ -1,8 +1,11 @@
+import { z } from 'zod';
+import { defineJob, type JobPayloadsOf } from '../../jobs/define-job';
 import type { JobQueue, JobSpec } from '../../jobs/job-queue';
+import type { KycService } from './kyc.service';
 
 /**
- * The jobs of KYC, run by KycService (wired at the composition root: src/workers.ts). The values are
- * graphile-worker task identifiers, stored with every queued job: never rename one.
+ * The jobs of KYC, run by KycService. The values are graphile-worker task identifiers, stored with
+ * every queued job: never rename one.
  */
 export enum KycJob {
   KycReview = 'kyc-review',
@@ -13,10 +16,21 @@ export enum KycJob {
   PublishKycStatus = 'publish-kyc-status',
 }
 
-/** Each job's payload (stored as JSON with the job). */
-export interface KycJobPayloads {
-  [KycJob.KycReview]: { submissionId: string };
-  [KycJob.PublishKycStatus]: { merchantId: string; customerUuid: string };
-}
+/** Each job: its payload (stored as JSON with the job: its shape outlives a deployment), options and work. */
+export const KYC_JOBS = [
+  defineJob({
+    name: KycJob.KycReview,
+    payload: z.object({ submissionId: z.string() }),
+    priority: 0,
+    run: ({ submissionId }, { kyc }: { kyc: KycService }) => kyc.reviewSubmission(submissionId),
+  }),
+  defineJob({
+    name: KycJob.PublishKycStatus,
+    payload: z.object({ merchantId: z.string(), customerUuid: z.string() }),
+    priority: -10,
+    run: ({ merchantId, customerUuid }, { kyc }: { kyc: KycService }) => kyc.publishStatus(merchantId, customerUuid),
+  }),
+] as const;
 
+export type KycJobPayloads = JobPayloadsOf<typeof KYC_JOBS>;
 export type KycJobQueue = JobQueue<JobSpec<KycJobPayloads>>;

@@ -11,7 +11,8 @@ import { parseInput, type Command } from '../../shared/validation';
 import { Customer } from '../customers/customer.entity';
 import type { CustomerService } from '../customers/customer.service';
 import { publishAfterCommit } from '../../events/merchant-events';
-import { Topic, type PubSub } from '../../events/pubsub';
+import type { PubSub } from '../../events/pubsub';
+import { KycTopic } from './kyc.topics';
 import { AppError } from '../../shared/errors';
 import type { Outbox } from '../outbox/outbox';
 import { KycSubmission } from './kyc-submission.entity';
@@ -116,7 +117,7 @@ export class KycService {
       return this.toRecord(customer, submission);
     });
     this.deps.jobs.nudgeLocal();
-    publishAfterCommit(this.deps.pubsub, this.deps.logger, Topic.KycStatusChanged, { merchantId, customerUuid });
+    publishAfterCommit(this.deps.pubsub, this.deps.logger, KycTopic.StatusChanged, { merchantId, customerUuid });
     return record;
   }
 
@@ -257,7 +258,7 @@ export class KycService {
 
   /** Tells subscribers a customer's KYC changed (the job a decision enqueues); a failed publish is retried by the job. */
   async publishStatus(merchantId: string, customerUuid: string): Promise<void> {
-    await this.deps.pubsub.publish(Topic.KycStatusChanged, { merchantId, customerUuid });
+    await this.deps.pubsub.publish(KycTopic.StatusChanged, { merchantId, customerUuid });
   }
 
   /** The KYC record on its own EntityManager (for subscriptions, outside any request). */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Sql } from '../../db/sql';
 import { MerchantCache } from '../../events/merchant-cache';
-import { Topic, type PubSub } from '../../events/pubsub';
+import type { PubSub } from '../../events/pubsub';
+import { LedgerTopic } from './ledger.topics';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { Decimal, parseAmount, readPositiveDecimal, roundMoney } from '../../shared/money';
@@ -76,7 +77,7 @@ export class FeeSchedule {
     this.deps = deps;
     this.cache = new MerchantCache({
       pubsub: deps.pubsub,
-      topic: Topic.FeeScheduleChanged,
+      topic: LedgerTopic.FeeScheduleChanged,
       logger: deps.logger,
       what: 'a fee change',
       now: deps.now,

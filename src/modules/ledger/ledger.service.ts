@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Params, type Sql } from '../../db/sql';
 import { publishAfterCommit } from '../../events/merchant-events';
-import { Topic, type PubSub } from '../../events/pubsub';
+import type { PubSub } from '../../events/pubsub';
+import { LedgerTopic } from './ledger.topics';
 import type { Clock } from '../../shared/clock';
 import { AppError, type ErrorDetail } from '../../shared/errors';
 import { currencyField, referenceField, requiredText, timestampField, upperCased } from '../../shared/fields';
@@ -185,7 +186,7 @@ function toBalances(rows: AccountRow[]): Balance[] {
 export function publishBalanceChanges(pubsub: PubSub, logger: Logger, merchantId: string, postings: readonly Posting[]): void {
   const currencies = new Set<string>();
   for (const p of postings) for (const l of p.lines) if (l.account.startsWith('m:')) currencies.add(l.currency);
-  for (const currency of currencies) publishAfterCommit(pubsub, logger, Topic.BalanceChanged, { merchantId, currency });
+  for (const currency of currencies) publishAfterCommit(pubsub, logger, LedgerTopic.BalanceChanged, { merchantId, currency });
 }
 
 function toBalanceTransaction(row: Record<string, unknown>): BalanceTransaction {

@@ -1,6 +1,6 @@
 import { Params, type Sql } from '../../db/sql';
 
-/** What each kind must have posted in each status (TransactionService.expectedLegs). */
+/** What each kind must have posted in each status (TransactionLifecycle.expectedLegs). */
 export interface LegRule {
   kind: string;
   status: string;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { LOCK_KEYS, withAdvisoryLock, type Orm } from '../../db/orm';
+import type { DomainEvent } from '../../events/domain-event';
 import type { Clock } from '../../shared/clock';
 import { SecretBox, randomToken, sha256Hex } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
@@ -31,16 +32,15 @@ export interface MerchantServiceDeps {
   clock: Clock;
   secretBox: SecretBox;
   logger: Logger;
-  /** What a new merchant starts with (the sandbox's opening balance); re-run at start for any merchant a crash left without it. */
-  opened?: (merchantId: string) => Promise<void>;
+  /**
+   * `merchant.created`, emitted once the merchant is stored and before its credentials are answered:
+   * other modules subscribe (the ledger opens the sandbox's opening balance). None: nobody listens (CLIs).
+   */
+  created?: DomainEvent<{ merchantId: string }>;
 }
 
 export class MerchantService {
-  private readonly deps: Required<MerchantServiceDeps>;
-
-  constructor(deps: MerchantServiceDeps) {
-    this.deps = { opened: async () => {}, ...deps };
-  }
+  constructor(private readonly deps: MerchantServiceDeps) {}
 
   /** Until when a rotated-out webhook secret still signs beside the current one (by the service's clock); null when none does. */
   webhookSecretOverlapUntil(merchant: Merchant): Date | null {
@@ -62,7 +62,7 @@ export class MerchantService {
       updatedAt: now,
     });
     await this.deps.orm.em.persistAndFlush(merchant);
-    await this.deps.opened(merchant.id);
+    await this.deps.created?.emit({ merchantId: merchant.id });
     this.deps.logger.info({ merchantId: merchant.id, clientId: merchant.clientId }, 'merchant created');
     return { merchant, clientSecret, webhookSecret };
   }

@@ -1,6 +1,7 @@
 import type { Sql } from '../../db/sql';
 import { MerchantCache } from '../../events/merchant-cache';
-import { Topic, type PubSub } from '../../events/pubsub';
+import type { PubSub } from '../../events/pubsub';
+import { OutboxTopic } from './outbox.topics';
 import type { Logger } from '../../shared/logger';
 import { PROGRESS_EVENT_TYPES, type EventType } from './event-types';
 
@@ -29,7 +30,7 @@ export class EventChoices {
   constructor(deps: EventChoicesDeps) {
     this.cache = new MerchantCache({
       pubsub: deps.pubsub,
-      topic: Topic.EventChoiceChanged,
+      topic: OutboxTopic.EventChoiceChanged,
       logger: deps.logger,
       what: 'an event-type choice',
       now: deps.now,

@@ -20,7 +20,7 @@ export type StampedEvent = NewEvent & { id: string; createdAt: Date };
 export type EventSql = JobsSql;
 
 /**
- * What else an event's statement writes, given by the composition root: the webhooks module's
+ * What else an event's statement writes, given by another module's factory: the webhooks module's
  * delivery row and the job that attempts it (webhooks/webhook-delivery.sql.ts). CTEs that read
  * `recorded.cte` (the event's row, `id` and `merchant_id`; none when the event was not written);
  * `recorded.createdAt` is the event's time, a parameter already bound. Their names start with
@@ -35,10 +35,14 @@ export type EventFollowUpsSql = (params: Params, event: StampedEvent, recorded: 
  * at all. No change is ever without its event, and no event is lost to a crash.
  */
 export class Outbox {
-  constructor(
-    private readonly clock: Clock,
-    private readonly followUps: EventFollowUpsSql,
-  ) {}
+  private readonly clock: Pick<Clock, 'now'>;
+  private readonly followUps: EventFollowUpsSql;
+
+  /** `followUps`: what other modules add to an event's statement (the webhooks module's delivery row and job), in order. */
+  constructor(deps: { clock: Pick<Clock, 'now'>; followUps: EventFollowUpsSql[] }) {
+    this.clock = deps.clock;
+    this.followUps = combineFollowUps(deps.followUps);
+  }
 
   /**
    * A new event's id and time. `once`: the event can happen only once for its subject (a transaction
@@ -98,6 +102,15 @@ export class Outbox {
 }
 
 const DEFAULT_TYPES: ReadonlySet<string> = new Set(DEFAULT_EVENT_TYPES);
+
+/** Several modules' follow-ups as one (their CTEs and SELECTs one after another); one alone as it is. */
+function combineFollowUps(followUps: EventFollowUpsSql[]): EventFollowUpsSql {
+  if (followUps.length === 1) return followUps[0]!;
+  return (params, event, recorded) => {
+    const parts = followUps.map((f) => f(params, event, recorded));
+    return { ctes: parts.flatMap((p) => p.ctes), selects: parts.flatMap((p) => p.selects) };
+  };
+}
 
 /** 16 bytes: the time (ms) in the first six, as `timeOrderedBytes`, then ten derived from `key`. */
 function derivedTimeOrderedBytes(key: string, at: Date): Buffer {

@@ -5,12 +5,14 @@ import type { Transaction } from '../transactions/transaction.record';
 import type { GuardedConnector } from '../../providers/breaker';
 import {
   msisdn,
+  type DecideRequest,
   type DecideTrigger,
   type InboundNotification,
   type ParsedNotification,
   type PayerLookup,
   type Route,
   type RouteLeg,
+  type SettlementDecision,
   type StoredNotification,
 } from '../../providers/connector';
 import { SANDBOX_CONNECTOR, type CallbackUrls, type ConnectorRouter } from '../../providers/routing';
@@ -29,19 +31,34 @@ export interface ReceivedNotification extends InboundNotification {
  * What the kinds need of the rails: the routing table, each transaction's connector, its callback
  * address, and what providers have sent about it (provider_notification).
  */
+/** What the rails are built from (the composition root). */
+export interface RailsDependencies {
+  router: ConnectorRouter;
+  callbacks: CallbackUrls;
+  sql: Sql;
+  jobs: TransactionJobQueue;
+  timing: {
+    /** The sandbox decides this long after initiation (SANDBOX_SETTLE_MS). */
+    sandboxSettleMs: number;
+    /** Delays between status queries of an undecided transaction (PROVIDER_POLL_SCHEDULE); the last repeats. */
+    pollScheduleMs: number[];
+  };
+}
+
 export class Rails {
-  constructor(
-    readonly router: ConnectorRouter,
-    private readonly callbacks: CallbackUrls,
-    private readonly sql: Sql,
-    private readonly jobs: TransactionJobQueue,
-    private readonly timing: {
-      /** The sandbox decides this long after initiation (SANDBOX_SETTLE_MS). */
-      sandboxSettleMs: number;
-      /** Delays between status queries of an undecided transaction (PROVIDER_POLL_SCHEDULE); the last repeats. */
-      pollScheduleMs: number[];
-    },
-  ) {}
+  readonly router: ConnectorRouter;
+  private readonly callbacks: CallbackUrls;
+  private readonly sql: Sql;
+  private readonly jobs: TransactionJobQueue;
+  private readonly timing: RailsDependencies['timing'];
+
+  constructor({ router, callbacks, sql, jobs, timing }: RailsDependencies) {
+    this.router = router;
+    this.callbacks = callbacks;
+    this.sql = sql;
+    this.jobs = jobs;
+    this.timing = timing;
+  }
 
   /** When a processing transaction is first asked about: the sandbox's settle delay, or the poll schedule's first step. */
   firstPollMs(txn: Pick<Transaction, 'connector'>): number {
@@ -68,6 +85,19 @@ export class Rails {
   /** A started transaction's connector: the one it was created with, for life. */
   of(txn: Pick<Transaction, 'connector'>): GuardedConnector {
     return this.router.connector(txn.connector);
+  }
+
+  /**
+   * The status query, asked of the transaction's connector. A query the provider answers later (M-Pesa's
+   * Transaction Status) comes back as `sentQuery`, and is kept here with the transaction so that its
+   * answer can be matched: the connector itself writes nothing.
+   */
+  async decide(txn: Pick<Transaction, 'id' | 'connector'>, request: DecideRequest): Promise<SettlementDecision> {
+    const decided = await this.of(txn).decide(request);
+    if (decided.sentQuery === undefined) return decided;
+    const { sentQuery, ...decision } = decided;
+    await this.recordQuery(txn.connector, txn.id, sentQuery);
+    return decision;
   }
 
   /** The connector's callback address for the transaction ('' for an in-process connector, which sends none). */
@@ -168,7 +198,7 @@ export class Rails {
   }
 
   /** A status query a connector sent, kept so that its asynchronous answer can be matched. */
-  async recordQuery(connector: string, transactionId: string, queryId: string): Promise<void> {
+  private async recordQuery(connector: string, transactionId: string, queryId: string): Promise<void> {
     const parsed: ParsedNotification = { dedupeKey: `query:${queryId}`, providerReference: null, claimed: null, sentQuery: queryId };
     await this.sql.query(
       `insert into provider_notification (connector, transaction_id, dedupe_key, method, body, parsed)

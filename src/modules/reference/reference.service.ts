@@ -43,11 +43,11 @@ export class ReferenceService {
   private served: (channel: Channel, network: Network) => boolean = () => true;
   private readonly availability = new Map<string, boolean>();
 
-  constructor(private readonly orm: Orm) {}
+  constructor(private readonly deps: { orm: Orm }) {}
 
   /** Reads the reference tables into memory; called once at start (after seeding). */
   async load(): Promise<void> {
-    const em = this.orm.em.fork();
+    const em = this.deps.orm.em.fork();
     const [currencyRows, countryRows, channelRows, networkRows] = await Promise.all([
       em.find(CurrencyRecord, {}, { orderBy: { code: 'asc' } }),
       em.find(CountryRecord, {}, { orderBy: { name: 'asc' } }),

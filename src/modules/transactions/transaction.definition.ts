@@ -20,7 +20,7 @@ import {
   wireName,
   type FieldSpec,
 } from '../../shared/record-definition';
-import { CARD_BRANDS } from '../payments/card.rules';
+import { CARD_BRANDS } from './kinds/payment/card.rules';
 import { CHANNEL_TYPES } from '../reference/reference.types';
 import type { Transaction, TransactionEvent } from './transaction.record';
 import { TRANSACTION_KINDS, TRANSACTION_STATUSES, type TransactionKind, type TransactionStatus } from './transaction.state';

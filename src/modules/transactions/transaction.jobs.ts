@@ -1,8 +1,11 @@
+import { z } from 'zod';
+import { defineJob, type JobPayloadsOf } from '../../jobs/define-job';
 import type { JobQueue, JobSpec } from '../../jobs/job-queue';
+import type { TransactionJobHandlers } from './job-handlers.service';
 
 /**
- * The jobs of the transaction engine, run by TransactionService (which runs each is wired at the
- * composition root: src/workers.ts). The values are graphile-worker task identifiers, stored with
+ * The jobs of the transaction engine, run by TransactionJobHandlers (each declared below with its work;
+ * the composition root only concatenates the modules' lists: src/job-catalogue.ts). The values are graphile-worker task identifiers, stored with
  * every queued job: a renamed one would leave a running deployment's queued jobs without a task.
  */
 export enum TransactionJob {
@@ -20,16 +23,53 @@ export enum TransactionJob {
   CheckTransaction = 'check-transaction',
 }
 
-/** Each job's payload (stored as JSON with the job: its shape outlives a deployment). */
-export interface TransactionJobPayloads {
-  /** `poll`: the how-many-th status query this is (its backoff follows PROVIDER_POLL_SCHEDULE). */
-  [TransactionJob.SettleTransaction]: { transactionId: string; poll?: number };
-  [TransactionJob.CheckTransaction]: { transactionId: string };
-  [TransactionJob.ExpireCollection]: { transactionId: string };
-  [TransactionJob.ExpirePaymentAction]: { transactionId: string };
-  [TransactionJob.ReconcileInitiation]: { transactionId: string };
-  [TransactionJob.ReleaseFunds]: { transactionId: string };
-}
+const transactionId = z.object({ transactionId: z.string() });
+type Handlers = { transactionJobs: TransactionJobHandlers };
+
+/** Each job: its payload (stored as JSON with the job: its shape outlives a deployment), options and work. */
+export const TRANSACTION_JOBS = [
+  defineJob({
+    name: TransactionJob.SettleTransaction,
+    /** `poll`: the how-many-th status query this is (its backoff follows PROVIDER_POLL_SCHEDULE). */
+    payload: z.object({ transactionId: z.string(), poll: z.number().optional() }),
+    priority: 0,
+    run: ({ transactionId, poll }, { transactionJobs }: Handlers) => transactionJobs.settle(transactionId, poll ?? 0),
+  }),
+  defineJob({
+    name: TransactionJob.ExpireCollection,
+    payload: transactionId,
+    priority: 0,
+    run: ({ transactionId }, { transactionJobs }: Handlers) => transactionJobs.expire(transactionId),
+  }),
+  defineJob({
+    name: TransactionJob.ExpirePaymentAction,
+    payload: transactionId,
+    priority: 0,
+    run: ({ transactionId }, { transactionJobs }: Handlers) => transactionJobs.expire(transactionId),
+  }),
+  defineJob({
+    name: TransactionJob.ReconcileInitiation,
+    payload: transactionId,
+    priority: 0,
+    run: ({ transactionId }, { transactionJobs }: Handlers) => transactionJobs.reconcile(transactionId),
+  }),
+  // Statements only: no database context of its own.
+  defineJob({
+    name: TransactionJob.ReleaseFunds,
+    payload: transactionId,
+    priority: 0,
+    inContext: false,
+    run: ({ transactionId }, { transactionJobs }: Handlers) => transactionJobs.release(transactionId),
+  }),
+  defineJob({
+    name: TransactionJob.CheckTransaction,
+    payload: transactionId,
+    priority: -5,
+    run: ({ transactionId }, { transactionJobs }: Handlers) => transactionJobs.checkTransaction(transactionId),
+  }),
+] as const;
+
+export type TransactionJobPayloads = JobPayloadsOf<typeof TRANSACTION_JOBS>;
 
 export type TransactionJobSpec = JobSpec<TransactionJobPayloads>;
 export type TransactionJobQueue = JobQueue<TransactionJobSpec>;

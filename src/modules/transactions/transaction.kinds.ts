@@ -6,9 +6,11 @@ import type { TransactionJob, TransactionJobSpec } from './transaction.jobs';
 import type { FinalStatus, TransactionKind, TransactionStatus } from './transaction.state';
 
 /**
- * What each kind of transaction (collection, transfer, payment, refund) plugs into the one
- * model of TransactionService. The kinds map is built at the composition root (container.ts);
- * TransactionService keeps only what every kind shares.
+ * What each kind of transaction (collection, transfer, payment, refund; one folder each under
+ * kinds/) plugs into the one model: the lifecycle (lifecycle.service.ts), the provider's signals
+ * (provider-signals.service.ts) and the jobs (job-handlers.service.ts). The kinds map is built at
+ * the composition root (container.ts); the generic services keep only what every kind shares
+ * and never ask which kind they hold: what differs is a member of this interface.
  */
 
 /** Work that follows a transaction the provider accepted (settlement, expiry); the job receives the transaction's id. */
@@ -69,11 +71,13 @@ export interface ExpectedLegs {
  * expires, and its ledger postings. `transient` is what the call needs once and is never stored
  * (a card): the creation path passes it; reconciliation cannot, so there the kind must look the
  * outcome up by the key instead of asking again. Checks (request → columns) stay with each
- * kind's service, which calls TransactionService.initiate. `K`: the kind; its methods take
- * that kind's record (TransactionService hands each kind only its own).
+ * kind's service, which calls TransactionLifecycle.initiate. `K`: the kind; its methods take
+ * that kind's record (the generic services hand each kind only its own).
  */
 export interface TransactionKindHandler<K extends TransactionKind = TransactionKind, T = never> {
   readonly kind: K;
+  /** What its service-assigned references start with (`col` in `col_01a21de034b1…`). */
+  readonly referencePrefix: string;
   /**
    * The route a new transaction travels (routing picks its connector by it) and the amount the
    * connector is asked to move. Absent: the transaction takes its connector from its fields (a
@@ -88,6 +92,16 @@ export interface TransactionKindHandler<K extends TransactionKind = TransactionK
   readonly expiry?: Expiry;
   /** The books: what entering `txn.status` posts (`initiating`: its insert). */
   ledger(txn: TransactionOf<K>): LedgerEffect;
+  /**
+   * ReleaseFunds: what the end of the settlement delay posts for a successful transaction (money
+   * in: its net, pending → available). Absent: the kind leaves nothing pending.
+   */
+  release?(txn: TransactionOf<K>): LedgerEffect;
+  /**
+   * The kind's authentication step (a payment's 3-D Secure), if it has one: the status in which a
+   * transaction waits for its customer. Only such a kind's customer comes back from a provider's page.
+   */
+  readonly authentication?: { awaiting: TransactionStatus };
   /** What ledger:verify expects a transaction of this kind to have posted in `status`. */
   expectedLegs(status: TransactionStatus): ExpectedLegs;
   /** Why simulate must not decide the transaction as it is (e.g. 3-D Secure decides it); null: it may. */
@@ -101,3 +115,8 @@ export type TransactionKinds = { [K in TransactionKind]: TransactionKindHandler<
  * only ever handed its own records, which the types cannot follow through the lookup.
  */
 export type AnyKindHandler = TransactionKindHandler<TransactionKind, unknown>;
+
+/** The handler of a record's own kind (`kinds[txn.kind]`). */
+export function handlerOf(kinds: TransactionKinds, kind: TransactionKind): AnyKindHandler {
+  return kinds[kind] as AnyKindHandler;
+}

@@ -44,7 +44,7 @@ function entry(txn: Transaction, leg: string, type: BalanceTransactionType | Int
 }
 
 /** The settlement delay's release: pending → available. Its own leg, posted now or by the release job. */
-export function releaseEntry(txn: MoneyInTransaction, net: Decimal): Posting {
+function releaseEntry(txn: MoneyInTransaction, net: Decimal): Posting {
   const currency = txn.currency;
   return entry(
     txn,
@@ -56,7 +56,7 @@ export function releaseEntry(txn: MoneyInTransaction, net: Decimal): Posting {
 }
 
 /** What a successful collection or payment pays the merchant after its fee. */
-export const netOf = (txn: MoneyInTransaction) => txn.amount.minus(txn.fee ?? ZERO);
+const netOf = (txn: MoneyInTransaction) => txn.amount.minus(txn.fee ?? ZERO);
 
 /**
  * Money in: settled on success, released now (delay 0) or by ReleaseFunds after `releaseDelayMs`.
@@ -78,6 +78,11 @@ export function moneyInLedger(txn: MoneyInTransaction, provider: string, release
     postings: [settle],
     jobs: [{ name: TransactionJob.ReleaseFunds, payload: { transactionId: txn.id }, delayMs: releaseDelayMs }],
   };
+}
+
+/** Money in at the end of the settlement delay (ReleaseFunds): the settled net, pending → available. */
+export function moneyInRelease(txn: MoneyInTransaction): LedgerEffect {
+  return { postings: [releaseEntry(txn, netOf(txn))] };
 }
 
 export function moneyInLegs(releaseDelayMs: number) {

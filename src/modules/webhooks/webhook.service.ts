@@ -19,6 +19,7 @@ import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { assertWebhookUrlAllowed } from './url-policy';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookJob, type WebhookJobQueue } from './webhook.jobs';
+import type { WebhookDispatcher } from './webhook-dispatcher';
 
 /** The window of the test-event limit. */
 const TEST_EVENT_WINDOW_MS = 60_000;
@@ -58,8 +59,8 @@ export interface WebhookServiceDeps {
   env: PaymentsEnv;
   /** `webhook.test` events one merchant may send per minute (each is a POST, and its retries, to a URL the merchant chose). */
   testEventsPerMinute: number;
-  /** Makes one delivery attempt now (WebhookDispatcher.deliver), unless another job holds it or its endpoint has no free slot. */
-  deliver: (eventId: string, attempt: number) => Promise<void>;
+  /** Makes a test event's first attempt within its request, unless another job holds it or its endpoint has no free slot (built first, in the same module). */
+  dispatcher: Pick<WebhookDispatcher, 'deliver'>;
 }
 
 /** The merchant's webhook settings (endpoint, secret rotation) and its event log. */
@@ -148,7 +149,7 @@ export class WebhookService {
     await this.letOneThrough(merchantId);
     // A worker may claim it first (its job is queued with the event), or the endpoint's slots may all be in
     // flight: the answer then shows the attempt in flight, or none yet.
-    await this.deps.deliver(eventId, 1);
+    await this.deps.dispatcher.deliver(eventId, 1);
     return this.getEvent(merchantId, eventId, this.deps.orm.em.fork());
   }
 

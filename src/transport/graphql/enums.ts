@@ -2,9 +2,9 @@ import { registerEnumType } from 'type-graphql';
 import { PAYMENTS_ENVS } from '../../config';
 import { ID_TYPES } from '../../modules/kyc/kyc.service';
 import { KYC_STATUSES } from '../../modules/kyc/kyc.state';
-import { NEXT_ACTION_TYPES, PAYMENT_METHODS } from '../../modules/payments/payment.service';
+import { NEXT_ACTION_TYPES, PAYMENT_METHODS } from '../../modules/transactions/kinds/payment/payment.service';
 import { CHANNEL_STATUSES, CHANNEL_TYPES, RAMP_TYPES } from '../../modules/reference/reference.types';
-import { SIMULATION_OUTCOMES } from '../../modules/transactions/transaction.service';
+import { SIMULATION_OUTCOMES } from '../../modules/transactions/lifecycle.service';
 import { TRANSACTION_KINDS, TRANSACTION_STATUSES } from '../../modules/transactions/transaction.state';
 import { DELIVERY_STATUSES } from '../../modules/webhooks/webhook-delivery.entity';
 

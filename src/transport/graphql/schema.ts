@@ -4,6 +4,7 @@ import { GraphQLDateTime } from 'graphql-scalars';
 import { buildSchema } from 'type-graphql';
 import type { PaymentsEnv } from '../../config';
 import type { Services } from '../../container';
+import { pick } from '../pick';
 import { CustomerResolver } from './customers/customer.resolver';
 import { MerchantResolver } from './merchant/merchant.resolver';
 import { PaymentResolver } from './payments/payment.resolver';
@@ -14,18 +15,24 @@ import { TransactionResolver } from './transactions/transaction.resolver';
 import { WebhookResolver } from './webhooks/webhook.resolver';
 import { LedgerResolver } from './ledger/ledger.resolver';
 
-/** Resolvers get the service layer and, for sandbox-only operations, the environment. */
-const resolverClasses: [typeof MerchantResolver, ...Array<new (services: Services, env: PaymentsEnv) => object>] = [
-  MerchantResolver,
-  CustomerResolver,
-  ReferenceResolver,
-  RatesResolver,
-  TransactionResolver,
-  PaymentResolver,
-  WebhookResolver,
-  LedgerResolver,
-  SubscriptionResolver,
+/** Each resolver with the services it names (its `UsedServices`, picked from the bag) and, for sandbox-only operations, the environment. */
+const resolvers = [
+  resolver(MerchantResolver, (s, env) => new MerchantResolver(pick(s, 'merchants'), env)),
+  resolver(CustomerResolver, (s) => new CustomerResolver(pick(s, 'customers', 'kyc'))),
+  resolver(ReferenceResolver, (s) => new ReferenceResolver(pick(s, 'reference'))),
+  resolver(RatesResolver, (s) => new RatesResolver(pick(s, 'rates'))),
+  resolver(TransactionResolver, (s, env) => new TransactionResolver(pick(s, 'collections', 'customers', 'reference', 'transactions', 'transactionQueries', 'transfers'), env)),
+  resolver(PaymentResolver, (s, env) => new PaymentResolver(pick(s, 'payments', 'reference'), env)),
+  resolver(WebhookResolver, (s) => new WebhookResolver(pick(s, 'customers', 'merchants', 'webhooks'))),
+  resolver(LedgerResolver, (s, env) => new LedgerResolver(pick(s, 'ledger', 'reference', 'refunds'), env)),
+  resolver(SubscriptionResolver, (s, env) => new SubscriptionResolver(pick(s, 'reference'), env)),
 ];
+const [first, ...others] = resolvers;
+const resolverClasses = [first.cls, ...others.map((r) => r.cls)] as const;
+
+function resolver<C extends object>(cls: new (...args: never[]) => C, make: (services: Services, env: PaymentsEnv) => C) {
+  return { cls, make };
+}
 
 /**
  * Builds the code-first schema. Resolvers are constructed here with the service
@@ -35,7 +42,7 @@ const resolverClasses: [typeof MerchantResolver, ...Array<new (services: Service
 export function buildGraphQLSchema(): Promise<GraphQLSchema>;
 export function buildGraphQLSchema(services: Services, env: PaymentsEnv): Promise<GraphQLSchema>;
 export async function buildGraphQLSchema(services?: Services, env?: PaymentsEnv): Promise<GraphQLSchema> {
-  const instances = new Map<unknown, unknown>(services && env ? resolverClasses.map((cls) => [cls, new cls(services, env)]) : []);
+  const instances = new Map<unknown, unknown>(services && env ? resolvers.map((r) => [r.cls, r.make(services, env)]) : []);
   return buildSchema({
     resolvers: resolverClasses,
     container: { get: (cls) => instances.get(cls) },

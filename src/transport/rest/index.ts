@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Services } from '../../container';
 import type { RateLimits } from '../rate-limits';
+import { pick } from '../pick';
 import { requireBearer } from './auth';
 import { registerIdempotency } from './idempotency';
 import { openApiOptions } from './openapi/document';
@@ -21,7 +22,7 @@ import { providerCallbackRoutes } from './v1/provider-callback.routes';
 import { ledgerRoutes, sandboxLedgerRoutes } from './v1/ledger.routes';
 
 /**
- * The /v1 REST compatibility layer. Public: /v1/oauth/*, /v1/admin/* (own key), the sandbox 3-D Secure
+ * The /v1 REST compatibility layer. Each route module gets the services it names (its `UsedServices`), picked here from the bag. Public: /v1/oauth/*, /v1/admin/* (own key), the sandbox 3-D Secure
  * page (its handle is its key), providers' callbacks (their token is their key). Everything else: bearer.
  * Sandbox-only routes do not exist in production (404).
  */
@@ -31,27 +32,34 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
   // The OpenAPI document is generated from the routes registered below, each described where it is
   // registered (openapi/operation.ts): @fastify/swagger collects them, document.ts says how.
   await app.register(fastifySwagger, openApiOptions(config));
-  await app.register(oauthRoutes, { services, rateLimits });
-  if (config.adminApiKey) await app.register(adminRoutes, { services, adminApiKey: config.adminApiKey, rateLimits });
+  await app.register(oauthRoutes, { services: pick(services, 'oauth'), rateLimits });
+  if (config.adminApiKey)
+    await app.register(adminRoutes, {
+      services: pick(services, 'fees', 'kyc', 'ledger', 'merchants', 'oauth'),
+      adminApiKey: config.adminApiKey,
+      rateLimits,
+    });
   // The cardholder's 3-D Secure page: public (the handle is its key), sandbox only.
-  if (config.env === 'sandbox') await app.register(sandbox3dsRoutes, { services });
+  if (config.env === 'sandbox') await app.register(sandbox3dsRoutes, { services: pick(services, 'formTokens', 'payments', 'publicAddress') });
   // Providers' notifications: public (a per-transaction token says which), raw bodies (docs/providers.md).
-  await app.register(providerCallbackRoutes, { services });
+  await app.register(providerCallbackRoutes, { services: pick(services, 'providerSignals') });
   // This layer's OpenAPI document and its docs page: public, generated once when the service is ready.
   await app.register(openApiRoutes);
   await app.register(async (protectedScope) => {
     requireBearer(protectedScope, services.oauth, rateLimits);
-    await protectedScope.register(merchantRoutes, { services });
-    await protectedScope.register(referenceRoutes, { services });
-    await protectedScope.register(ratesRoutes, { services });
-    await protectedScope.register(customerRoutes, { services });
-    await protectedScope.register(transactionRoutes, { services, rateLimits });
-    await protectedScope.register(paymentRoutes, { services });
-    await protectedScope.register(webhookRoutes, { services });
-    await protectedScope.register(ledgerRoutes, { services, rateLimits });
+    await protectedScope.register(merchantRoutes, { services: pick(services, 'merchants') });
+    await protectedScope.register(referenceRoutes, { services: pick(services, 'reference') });
+    await protectedScope.register(ratesRoutes, { services: pick(services, 'rates') });
+    await protectedScope.register(customerRoutes, { services: pick(services, 'customers', 'kyc') });
+    const transactionServices = pick(services, 'collections', 'customers', 'reference', 'transactions', 'transactionQueries', 'transfers');
+    await protectedScope.register(transactionRoutes, { services: transactionServices, rateLimits });
+    await protectedScope.register(paymentRoutes, { services: pick(services, 'payments') });
+    await protectedScope.register(webhookRoutes, { services: pick(services, 'merchants', 'webhooks') });
+    const ledgerServices = pick(services, 'ledger', 'refunds');
+    await protectedScope.register(ledgerRoutes, { services: ledgerServices, rateLimits });
     if (config.env === 'sandbox') {
-      await protectedScope.register(sandboxRoutes, { services });
-      await protectedScope.register(sandboxLedgerRoutes, { services });
+      await protectedScope.register(sandboxRoutes, { services: transactionServices });
+      await protectedScope.register(sandboxLedgerRoutes, { services: ledgerServices });
     }
   });
 }

@@ -30,7 +30,13 @@ describe('job wake-ups', () => {
     await app.service.close();
     const logger = pino({ level: 'silent' });
     sql = new Sql(db.url, { max: 4, embedded: false, logger });
-    jobs = new JobRunner(JOB_CATALOGUE, sql, logger, { concurrency: 1, pollIntervalMs: 60_000, heartbeatMs: 60_000, deadAfterMs: 240_000 }, false);
+    jobs = new JobRunner({
+      catalogue: JOB_CATALOGUE,
+      sql,
+      logger,
+      settings: { concurrency: 1, pollIntervalMs: 60_000, heartbeatMs: 60_000, deadAfterMs: 240_000 },
+      embedded: false,
+    });
     await jobs.prepare();
     listener = new Client({ connectionString: db.url });
     await listener.connect();

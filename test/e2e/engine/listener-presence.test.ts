@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { Topic } from '../../../src/events/pubsub';
+import { TransactionTopic } from '../../../src/modules/transactions/transaction.topics';
 import { approvedCustomer } from '../../helpers/factories';
 import { request } from '../../helpers/http';
 import { momoCollectionBody } from '../../helpers/transactions';
@@ -24,7 +24,7 @@ describe('creations are published only when someone listens', () => {
   beforeAll(async () => {
     instances = await startTwoInstances({ REDIS_URL, SANDBOX_SETTLE_MS: '600000' });
     channel = new Redis(REDIS_URL);
-    await channel.subscribe(Topic.TransactionStatusChanged);
+    await channel.subscribe(TransactionTopic.StatusChanged.name);
     channel.on('message', (_topic: string, message: string) => {
       const { reference, transaction } = JSON.parse(message) as { reference: string; transaction: { status: string } };
       published.set(reference, [...(published.get(reference) ?? []), transaction.status]);

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { sandboxSettlement } from '../../../src/providers/sandbox/sandbox-payment-provider';
+import { sandboxSettlement } from '../../../src/providers/sandbox';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { approvedCustomer, kycBody } from '../../helpers/factories';
 import { request } from '../../helpers/http';

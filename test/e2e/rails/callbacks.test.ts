@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { referenceIdOf } from '../../../src/providers/mtn-momo/mtn-momo.connector';
+import { referenceIdOf } from '../../../src/providers/mtn-momo/mapping';
 import { CallbackUrls } from '../../../src/providers/routing';
 import { deriveKey } from '../../../src/shared/crypto';
 import { PublicAddress } from '../../../src/shared/public-address';

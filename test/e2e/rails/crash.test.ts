@@ -1,4 +1,4 @@
-import { referenceIdOf } from '../../../src/providers/mtn-momo/mtn-momo.connector';
+import { referenceIdOf } from '../../../src/providers/mtn-momo/mapping';
 import { FlutterwaveFake } from '../../fakes/flutterwave.fake';
 import { MpesaFake } from '../../fakes/mpesa.fake';
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';

@@ -1,4 +1,4 @@
-import { referenceIdOf } from '../../../src/providers/mtn-momo/mtn-momo.connector';
+import { referenceIdOf } from '../../../src/providers/mtn-momo/mapping';
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';
 import { approvedCustomer } from '../../helpers/factories';
 import { request } from '../../helpers/http';

@@ -1,4 +1,4 @@
-import { referenceIdOf } from '../../../src/providers/mtn-momo/mtn-momo.connector';
+import { referenceIdOf } from '../../../src/providers/mtn-momo/mapping';
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';
 import { graphql, request } from '../../helpers/http';
 import {

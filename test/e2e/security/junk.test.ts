@@ -19,12 +19,12 @@ import { enrollCustomerSchema } from '../../../src/modules/customers/customer.se
 import { submitKycSchema } from '../../../src/modules/kyc/kyc.service';
 import { operatorDecisionSchema } from '../../../src/modules/kyc/kyc-review.inputs';
 import { createMerchantSchema } from '../../../src/modules/merchants/merchant.service';
-import { paymentSchema } from '../../../src/modules/payments/payment.service';
-import { refundSchema } from '../../../src/modules/payments/refund.service';
+import { paymentSchema } from '../../../src/modules/transactions/kinds/payment/payment.service';
+import { refundSchema } from '../../../src/modules/transactions/kinds/refund/refund.service';
 import { setFeeSchema } from '../../../src/modules/ledger/fee-schedule';
 import { adjustmentSchema, topUpSchema } from '../../../src/modules/ledger/ledger.service';
-import { collectionSchema } from '../../../src/modules/transactions/collection.service';
-import { transferSchema } from '../../../src/modules/transactions/transfer.service';
+import { collectionSchema } from '../../../src/modules/transactions/kinds/collection/collection.service';
+import { transferSchema } from '../../../src/modules/transactions/kinds/transfer/transfer.service';
 import { approvedCustomer, enroll, enrollBody, enrollInput, kycBody } from '../../helpers/factories';
 import { graphql, request, type HttpResult } from '../../helpers/http';
 import { CARDS, cardPaymentBody, cardPaymentInput } from '../../helpers/payments';

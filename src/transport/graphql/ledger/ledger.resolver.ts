@@ -1,7 +1,7 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { PaymentsEnv } from '../../../config';
 import type { LedgerService } from '../../../modules/ledger/ledger.service';
-import type { RefundService } from '../../../modules/payments/refund.service';
+import type { RefundService } from '../../../modules/transactions/kinds/refund/refund.service';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import { AppError } from '../../../shared/errors';
 import type { GraphQLContext } from '../context';

@@ -4,7 +4,7 @@ import type { ReferenceService } from '../../../modules/reference/reference.serv
 import { formatAmount, type Decimal } from '../../../shared/money';
 import { BALANCE_TRANSACTION_TYPES, type BalanceTransactionType } from '../../../modules/ledger/ledger.model';
 import type { Activity, Balance, BalanceTransactionListQuery } from '../../../modules/ledger/ledger.service';
-import type { RefundCommand } from '../../../modules/payments/refund.service';
+import type { RefundCommand } from '../../../modules/transactions/kinds/refund/refund.service';
 import { domainEnum } from '../enums';
 import { objectTypeOf } from '../record-types';
 import { Connection } from '../relay';

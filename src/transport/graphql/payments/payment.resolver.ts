@@ -1,6 +1,6 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { PaymentsEnv } from '../../../config';
-import type { PaymentService } from '../../../modules/payments/payment.service';
+import type { PaymentService } from '../../../modules/transactions/kinds/payment/payment.service';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import type { GraphQLContext } from '../context';
 import { TransactionObject } from '../transactions/transaction.types';

@@ -1,5 +1,5 @@
 import { Field, InputType, Int } from 'type-graphql';
-import type { PaymentCommand, PaymentMethod } from '../../../modules/payments/payment.service';
+import type { PaymentCommand, PaymentMethod } from '../../../modules/transactions/kinds/payment/payment.service';
 import type { Decimal } from '../../../shared/money';
 import { PaymentMethodEnum } from '../enums';
 import { DecimalScalar } from '../scalars';

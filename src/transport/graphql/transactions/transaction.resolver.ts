@@ -2,9 +2,10 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 't
 import type { PaymentsEnv } from '../../../config';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import type { CustomerService } from '../../../modules/customers/customer.service';
-import type { CollectionService } from '../../../modules/transactions/collection.service';
-import type { TransactionService, SimulationOutcome } from '../../../modules/transactions/transaction.service';
-import type { TransferService } from '../../../modules/transactions/transfer.service';
+import type { CollectionService } from '../../../modules/transactions/kinds/collection/collection.service';
+import type { TransactionLifecycle, SimulationOutcome } from '../../../modules/transactions/lifecycle.service';
+import type { TransactionQueries } from '../../../modules/transactions/queries.service';
+import type { TransferService } from '../../../modules/transactions/kinds/transfer/transfer.service';
 import type { Transaction } from '../../../modules/transactions/transaction.record';
 import { AppError } from '../../../shared/errors';
 import { SimulationOutcomeEnum } from '../enums';
@@ -26,7 +27,8 @@ type UsedServices = {
   collections: CollectionService;
   customers: CustomerService;
   reference: ReferenceService;
-  transactions: TransactionService;
+  transactions: TransactionLifecycle;
+  transactionQueries: TransactionQueries;
   transfers: TransferService;
 };
 
@@ -46,7 +48,7 @@ export class TransactionResolver {
 
   @Query(() => TransactionObject, { description: 'One of your transactions, by the service’s reference or your own (externalReference).' })
   async transaction(@Arg('reference', () => String) reference: string, @Ctx() ctx: GraphQLContext): Promise<TransactionObject> {
-    return this.toType(await this.services.transactions.getTransaction(ctx.auth.merchantId, reference));
+    return this.toType(await this.services.transactionQueries.getTransaction(ctx.auth.merchantId, reference));
   }
 
   @Query(() => TransactionConnection, { description: 'Your transactions, newest first.' })
@@ -61,7 +63,7 @@ export class TransactionResolver {
     })
     search?: string,
   ): Promise<TransactionConnection> {
-    const page = await this.services.transactions.listTransactions(ctx.auth.merchantId, {
+    const page = await this.services.transactionQueries.listTransactions(ctx.auth.merchantId, {
       ...filter,
       search,
       limit: first,
@@ -95,7 +97,7 @@ export class TransactionResolver {
 
   @FieldResolver(() => [TransactionStatusChangeObject], { description: 'Every status change, oldest first.' })
   async history(@Root() transaction: TransactionObject): Promise<TransactionStatusChangeObject[]> {
-    return (await this.services.transactions.history(transaction.transactionId)).map(TransactionStatusChangeObject.from);
+    return (await this.services.transactionQueries.history(transaction.transactionId)).map(TransactionStatusChangeObject.from);
   }
 
   @FieldResolver(() => CustomerObject, { nullable: true, description: 'Who pays (collection) or receives (transfer); null for card payments and refunds.' })

@@ -1,10 +1,10 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 import type { ChannelType } from '../../../modules/reference/reference.service';
-import type { CollectionCommand } from '../../../modules/transactions/collection.service';
+import type { CollectionCommand } from '../../../modules/transactions/kinds/collection/collection.service';
+import type { TransactionListQuery } from '../../../modules/transactions/queries.service';
 import { TRANSACTION, TRANSACTION_STATUS_CHANGE } from '../../../modules/transactions/transaction.definition';
-import type { TransactionListQuery } from '../../../modules/transactions/transaction.service';
 import type { TransactionKind, TransactionStatus } from '../../../modules/transactions/transaction.state';
-import type { TransferCommand } from '../../../modules/transactions/transfer.service';
+import type { TransferCommand } from '../../../modules/transactions/kinds/transfer/transfer.service';
 import type { Decimal } from '../../../shared/money';
 import { ChannelTypeEnum, TransactionStatusEnum, TransactionTypeEnum } from '../enums';
 import { objectTypeOf } from '../record-types';

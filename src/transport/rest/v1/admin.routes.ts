@@ -117,7 +117,7 @@ export async function adminRoutes(
     reply.header('cache-control', 'no-store');
   });
   // A child of this scope: it inherits the key check above (tested in test/e2e/kyc/review.test.ts).
-  await app.register(adminKycRoutes, { services });
+  await app.register(adminKycRoutes, { services: { kyc: services.kyc } });
 
   app.post('/admin/merchants', createMerchant.route, async (request, reply) => {
     const created = await services.merchants.createMerchant(fromRest(request.body));

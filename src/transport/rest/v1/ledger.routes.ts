@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { LedgerService } from '../../../modules/ledger/ledger.service';
-import type { RefundService } from '../../../modules/payments/refund.service';
+import type { RefundService } from '../../../modules/transactions/kinds/refund/refund.service';
 import {
   BalanceRecord,
   BalanceTransactionRecord,
@@ -11,7 +11,7 @@ import {
   StatementRecord,
 } from '../../../modules/ledger/ledger.serializer';
 import { balanceTransactionListSchema, statementSchema, topUpSchema } from '../../../modules/ledger/ledger.service';
-import { refundSchema } from '../../../modules/payments/refund.service';
+import { refundSchema } from '../../../modules/transactions/kinds/refund/refund.service';
 import { RefundRecord, serializeRefund } from '../../../modules/transactions/transaction.serializer';
 import { authOf } from '../auth';
 import { pageMeta } from '../envelope';

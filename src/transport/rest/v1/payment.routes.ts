@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { PaymentService } from '../../../modules/payments/payment.service';
-import { paymentSchema } from '../../../modules/payments/payment.service';
+import type { PaymentService } from '../../../modules/transactions/kinds/payment/payment.service';
+import { paymentSchema } from '../../../modules/transactions/kinds/payment/payment.service';
 import type { Transaction } from '../../../modules/transactions/transaction.record';
 import { PaymentRecord, serializePayment } from '../../../modules/transactions/transaction.serializer';
 import { authOf } from '../auth';

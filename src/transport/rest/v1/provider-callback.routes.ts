@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { TransactionService } from '../../../modules/transactions/transaction.service';
+import type { ProviderSignals } from '../../../modules/transactions/provider-signals.service';
 import { messagePage } from '../../../providers/sandbox/three-ds-page';
 import { AppError } from '../../../shared/errors';
 import { operation } from '../openapi/operation';
 import { backToMerchant, html, outcomeMessage } from './payment-pages';
 
 /** The services this file calls (the composition root passes them). */
-type UsedServices = { transactions: TransactionService };
+type UsedServices = { providerSignals: ProviderSignals };
 
 /** A provider's notification is small; anything larger is not one. */
 const CALLBACK_BODY_LIMIT = 64 * 1024;
@@ -87,13 +87,13 @@ type CallbackRoute = { Params: { connector: string; token: string }; Body: strin
  * send their notifications. Public, as providers send no credentials; the token (per transaction,
  * unguessable) says which transaction, and a wrong one is NOT_FOUND with nothing kept. The body
  * is taken as raw text, whatever its content type, and kept as it came; it only prompts a status
- * query (TransactionService.receiveNotification). The answer is the one the provider expects.
+ * query (ProviderSignals.receiveNotification). The answer is the one the provider expects.
  */
 export async function providerCallbackRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: CALLBACK_BODY_LIMIT }, (_request, body, done) => done(null, body));
   const handler = async (request: FastifyRequest<CallbackRoute>) =>
-    services.transactions.receiveNotification(request.params.connector, request.params.token, {
+    services.providerSignals.receiveNotification(request.params.connector, request.params.token, {
       method: request.method,
       contentType: request.headers['content-type'] ?? null,
       body: typeof request.body === 'string' ? request.body : '',
@@ -110,7 +110,7 @@ export async function providerCallbackRoutes(app: FastifyInstance, { services }:
   // The cardholder's browser, back from a processor's authentication page (3-D Secure): the processor is asked at
   // once, then the browser goes on to the merchant's redirect_url. A wrong token is a 404 page; nothing is changed.
   app.get<{ Params: { connector: string; token: string } }>('/providers/:connector/return/:token', returnFromAuthentication.route, async (request, reply) => {
-    const payment = await services.transactions.returnFromAuthentication(request.params.connector, request.params.token).catch((err: unknown) => {
+    const payment = await services.providerSignals.returnFromAuthentication(request.params.connector, request.params.token).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'NOT_FOUND') return null;
       throw err;
     });
@@ -122,7 +122,7 @@ export async function providerCallbackRoutes(app: FastifyInstance, { services }:
     '/providers/:connector/webhook',
     { bodyLimit: CALLBACK_BODY_LIMIT, ...receiveProviderWebhook.route },
     async (request) =>
-      services.transactions.receiveWebhook(request.params.connector, request.headers, {
+      services.providerSignals.receiveWebhook(request.params.connector, request.headers, {
         method: request.method,
         contentType: request.headers['content-type'] ?? null,
         body: typeof request.body === 'string' ? request.body : '',

@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { PaymentService, AuthenticationView } from '../../../modules/payments/payment.service';
+import type { PaymentService, AuthenticationView } from '../../../modules/transactions/kinds/payment/payment.service';
 import type { FormTokens } from '../../../shared/form-tokens';
 import type { PublicAddress } from '../../../shared/public-address';
 import { sandboxAuthenticationPath } from '../../../providers/sandbox/sandbox-card-charges';

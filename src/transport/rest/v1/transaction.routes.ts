@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { CustomerService } from '../../../modules/customers/customer.service';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import { TRANSACTION_CSV_COLUMNS, transactionsCsv } from '../../../modules/transactions/transaction.csv';
-import type { CollectionService } from '../../../modules/transactions/collection.service';
-import type { TransactionService } from '../../../modules/transactions/transaction.service';
-import type { TransferService } from '../../../modules/transactions/transfer.service';
-import { collectionSchema } from '../../../modules/transactions/collection.service';
+import type { CollectionService } from '../../../modules/transactions/kinds/collection/collection.service';
+import type { TransactionLifecycle } from '../../../modules/transactions/lifecycle.service';
+import type { TransactionQueries } from '../../../modules/transactions/queries.service';
+import type { TransferService } from '../../../modules/transactions/kinds/transfer/transfer.service';
+import { collectionSchema } from '../../../modules/transactions/kinds/collection/collection.service';
 import {
   CollectionInitiationRecord,
   serializeCollectionInitiation,
@@ -16,8 +17,9 @@ import {
   TransactionStatusChangeRecord,
   TransferInitiationRecord,
 } from '../../../modules/transactions/transaction.serializer';
-import { simulateSchema, transactionExportSchema, transactionListSchema } from '../../../modules/transactions/transaction.service';
-import { transferSchema } from '../../../modules/transactions/transfer.service';
+import { simulateSchema } from '../../../modules/transactions/lifecycle.service';
+import { transactionExportSchema, transactionListSchema } from '../../../modules/transactions/queries.service';
+import { transferSchema } from '../../../modules/transactions/kinds/transfer/transfer.service';
 import { authOf } from '../auth';
 import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
@@ -30,7 +32,8 @@ type UsedServices = {
   collections: CollectionService;
   customers: CustomerService;
   reference: ReferenceService;
-  transactions: TransactionService;
+  transactions: TransactionLifecycle;
+  transactionQueries: TransactionQueries;
   transfers: TransferService;
 };
 
@@ -232,7 +235,7 @@ export async function transactionRoutes(app: FastifyInstance, { services, rateLi
 
   // The REST twin of GraphQL's transactions(filter): newest first, paged, by status, type and customer.
   app.get<{ Querystring: Record<string, string | undefined> }>('/transactions', listTransactions.route, async (request, reply) => {
-    const page = await services.transactions.listTransactions(authOf(request).merchantId, fromRest(request.query));
+    const page = await services.transactionQueries.listTransactions(authOf(request).merchantId, fromRest(request.query));
     return listTransactions.send(
       reply,
       page.items.map((i) => serializeTransaction(i.node)),
@@ -244,7 +247,7 @@ export async function transactionRoutes(app: FastifyInstance, { services, rateLi
   app.get<{ Querystring: Record<string, string | undefined> }>('/transactions/export.csv', exportTransactions.route, async (request, reply) => {
     const merchantId = authOf(request).merchantId;
     return sendStreamedFile(reply, rateLimits, merchantId, async () => {
-      const { count, batches } = await services.transactions.exportTransactions(merchantId, fromRest(request.query));
+      const { count, batches } = await services.transactionQueries.exportTransactions(merchantId, fromRest(request.query));
       const customersOf = async (uuids: string[]) => new Map((await services.customers.customersByIds(merchantId, uuids)).map((c) => [c.id, c]));
       const body = transactionsCsv(batches, customersOf, (currency) => services.reference.currencyMinorUnit(currency));
       return { rows: count, contentType: 'text/csv; charset=utf-8', filename: 'transactions.csv', body };
@@ -252,12 +255,12 @@ export async function transactionRoutes(app: FastifyInstance, { services, rateLi
   });
 
   app.get<ReferenceParams>('/transactions/:reference/events', transactionHistory.route, async (request, reply) => {
-    const history = await services.transactions.historyOf(authOf(request).merchantId, request.params.reference);
+    const history = await services.transactionQueries.historyOf(authOf(request).merchantId, request.params.reference);
     return transactionHistory.send(reply, history.map(serializeStatusChange), { meta: { count: history.length } });
   });
 
   app.get<ReferenceParams>('/crossborder/global-transfer/:reference', getTransaction.route, async (request, reply) => {
-    const txn = await services.transactions.getTransaction(authOf(request).merchantId, request.params.reference);
+    const txn = await services.transactionQueries.getTransaction(authOf(request).merchantId, request.params.reference);
     return getTransaction.send(reply, serializeTransaction(txn));
   });
 }

@@ -1,30 +1,23 @@
-import type { MtnMomoConfig, MtnMomoProduct } from '../../config';
 import { AppError } from '../../shared/errors';
 import {
   checkWalletNumber,
-  msisdn,
-  type RouteLeg,
   unknownOutcome,
   ProviderRefusal,
   ProviderUnreachable,
+  type ChecksRequests,
   type Connector,
   type DecideRequest,
   type InboundNotification,
   type InitiateRequest,
   type ParsedNotification,
   type Route,
+  type RouteLeg,
   type SettlementDecision,
 } from '../connector';
-import { ProviderHttp, TokenCache, bodyDigest, field, lenientJson, type ProviderResponse } from '../provider-http';
-
-/**
- * MTN wants `X-Reference-Id` to be a version-4 UUID; a transaction's id is a UUIDv7 (time-ordered,
- * shared/crypto.ts). Its version digit set to 4 is still unique (every v7 id has 7 there) and the
- * same on every call, so a retry and a reconciliation name the same request. Older v4 ids stay as they are.
- */
-export function referenceIdOf(transactionId: string): string {
-  return `${transactionId.slice(0, 14)}4${transactionId.slice(15)}`;
-}
+import { ProviderHttp, TokenCache, field, type ProviderResponse } from '../provider-http';
+import type { MtnMomoConfig, MtnMomoProduct } from './index';
+import { MTN_TARGET_COUNTRIES, PRODUCT_PATHS, creationBody, parseMtnNotification, referenceIdOf } from './mapping';
+import { creationRefusal, mtnDecision } from './statuses';
 
 /**
  * MTN MoMo Open API (docs/providers.md): collections by request-to-pay, payouts by
@@ -38,72 +31,7 @@ export function referenceIdOf(transactionId: string): string {
  *   `GET …/{referenceId}`.
  * - The result comes once, unsigned, to `X-Callback-Url`; it is only a hint: the GET decides.
  */
-
-/** A target environment is one country's MTN; `sandbox` is MTN's test environment (every MTN country here routes to it). */
-const MTN_TARGET_COUNTRIES: Record<string, string> = {
-  mtnghana: 'GH',
-  mtnuganda: 'UG',
-  mtnrwanda: 'RW',
-  mtnsouthafrica: 'ZA',
-  mtnbenin: 'BJ',
-  mtncameroon: 'CM',
-  mtnivorycoast: 'CI',
-  mtncongo: 'CG',
-  mtnzambia: 'ZM',
-};
-
-/** MTN's reasons for a FAILED request → our failure_reason (docs/providers.md). */
-const FAILURE_REASONS: Record<string, { collection: string; transfer: string }> = {
-  PAYER_NOT_FOUND: { collection: 'sender_account_not_found', transfer: 'beneficiary_account_unavailable' },
-  PAYEE_NOT_FOUND: { collection: 'provider_declined', transfer: 'beneficiary_account_unavailable' },
-  PAYEE_NOT_ALLOWED_TO_RECEIVE: { collection: 'provider_declined', transfer: 'beneficiary_account_unavailable' },
-  NOT_ENOUGH_FUNDS: { collection: 'sender_insufficient_funds', transfer: 'provider_float_insufficient' },
-  APPROVAL_REJECTED: { collection: 'payment_declined_by_sender', transfer: 'provider_declined' },
-  EXPIRED: { collection: 'sender_did_not_respond', transfer: 'provider_declined' },
-  TRANSACTION_CANCELED: { collection: 'payment_declined_by_sender', transfer: 'provider_declined' },
-  PAYER_LIMIT_REACHED: { collection: 'sender_limit_reached', transfer: 'provider_declined' },
-  PAYEE_LIMIT_REACHED: { collection: 'provider_declined', transfer: 'beneficiary_limit_reached' },
-  NOT_ALLOWED: { collection: 'provider_refused', transfer: 'provider_refused' },
-  NOT_ALLOWED_TARGET_ENVIRONMENT: { collection: 'provider_refused', transfer: 'provider_refused' },
-  INVALID_CALLBACK_URL_HOST: { collection: 'provider_refused', transfer: 'provider_refused' },
-  INVALID_CURRENCY: { collection: 'provider_refused', transfer: 'provider_refused' },
-  INTERNAL_PROCESSING_ERROR: { collection: 'provider_error', transfer: 'provider_error' },
-  SERVICE_UNAVAILABLE: { collection: 'provider_error', transfer: 'provider_error' },
-  COULD_NOT_PERFORM_TRANSACTION: { collection: 'provider_error', transfer: 'provider_error' },
-};
-
-export function mtnFailureReason(code: string | null, kind: 'collection' | 'transfer'): string {
-  return (code && FAILURE_REASONS[code]?.[kind]) ?? 'provider_declined';
-}
-
-/** The reason MTN gives: `{ code, message }` in its documentation, a bare string from its sandbox. */
-function reasonCode(json: unknown): string | null {
-  return field(json, 'reason', 'code') ?? field(json, 'reason');
-}
-
-/**
- * payerMessage / payeeNote: at most 160 characters, and MTN refuses some characters outright
- * (an apostrophe, `&`): only letters, digits, spaces and plain punctuation go through.
- */
-export function momoNote(text: string): string {
-  return (
-    text
-      .replace(/[^\p{L}\p{N} .,:;\-_/#()]/gu, ' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 160) || 'Payment'
-  );
-}
-
-/** MTN's 500s that are about our account's configuration, not a failure to answer (its error codes page). */
-const CONFIGURATION_CODES = new Set(['NOT_ALLOWED_TARGET_ENVIRONMENT', 'INVALID_CALLBACK_URL_HOST', 'INVALID_CURRENCY', 'NOT_ALLOWED']);
-
-const PRODUCT_PATHS = {
-  collection: { product: 'collection', create: '/collection/v1_0/requesttopay', party: 'payer' },
-  transfer: { product: 'disbursement', create: '/disbursement/v1_0/transfer', party: 'payee' },
-} as const;
-
-export class MtnMomoConnector implements Connector {
+export class MtnMomoConnector implements Connector, ChecksRequests {
   readonly name = 'mtn_momo';
   /** MTN reads only the status code of a callback's answer. */
   readonly acknowledgement = { status: 'received' };
@@ -202,7 +130,6 @@ export class MtnMomoConnector implements Connector {
         throw unknownOutcome(this.name, 'status', err);
       }
     }
-    const note = momoNote(request.description ?? request.reference);
     let res: ProviderResponse;
     try {
       res = await this.call(
@@ -211,15 +138,7 @@ export class MtnMomoConnector implements Connector {
         path.create,
         operation,
         { 'x-reference-id': referenceId, 'x-callback-url': request.callbackUrl },
-        {
-          amount: request.amount,
-          // MTN's sandbox environment takes EUR only (its documentation); a country's takes its currency.
-          currency: this.config.targetEnvironment === 'sandbox' ? 'EUR' : request.currency,
-          externalId: request.reference,
-          [path.party]: { partyIdType: 'MSISDN', partyId: msisdn(request.dialCode, request.accountNumber) },
-          payerMessage: note,
-          payeeNote: note,
-        },
+        creationBody(request, this.config.targetEnvironment),
       );
     } catch (err) {
       // First attempt: a token refused is definite (nothing was sent). A retry's first attempt may have gone through.
@@ -228,7 +147,7 @@ export class MtnMomoConnector implements Connector {
     if (res.status === 202) return { providerReference: referenceId };
     // 409 on this X-Reference-Id: MTN holds a request with it (a retry's first attempt); the status query says what became of it.
     if (res.status === 409) return { providerReference: referenceId };
-    throw this.refusal(res, kind, operation);
+    throw creationRefusal(this.name, res, kind, operation);
   }
 
   /** Whether MTN has the request (GET answers it), for a retry; 404: it never arrived. */
@@ -239,34 +158,6 @@ export class MtnMomoConnector implements Connector {
     throw new ProviderUnreachable(this.name, 'status', `HTTP ${res.status}`);
   }
 
-  /**
-   * What MTN's answer to a creation means. A 400 refuses the request itself (a bad number, a message
-   * MTN will not take): the client's error, not MTN's fault. 401/403 (our credentials, our
-   * subscription) and the 500s MTN documents for our account's configuration
-   * (NOT_ALLOWED_TARGET_ENVIRONMENT, INVALID_CALLBACK_URL_HOST, INVALID_CURRENCY, NOT_ALLOWED) are
-   * definite too, and the provider's side: the breaker counts them. Any other 5xx, or a 429: unknown.
-   * MTN's own words go to the log, never to the merchant.
-   */
-  private refusal(res: ProviderResponse, kind: 'collection' | 'transfer', operation: string): Error {
-    const code = field(res.json, 'code');
-    if (res.status === 400) {
-      return new ProviderRefusal(
-        'INVALID_REQUEST',
-        `MTN MoMo refused the ${kind === 'collection' ? 'payment request' : 'payout'} for this account (${code ?? 'bad request'})`,
-        mtnFailureReason(code, kind),
-      );
-    }
-    if (res.status === 401 || res.status === 403 || (res.status >= 500 && code !== null && CONFIGURATION_CODES.has(code))) {
-      return new ProviderRefusal(
-        'PROVIDER_UNAVAILABLE',
-        'MTN MoMo refused our account’s request; nothing was sent. Try again shortly',
-        'provider_refused',
-        true,
-      );
-    }
-    return new ProviderUnreachable(this.name, operation, `HTTP ${res.status} ${code ?? ''}`.trim());
-  }
-
   async decide(request: DecideRequest): Promise<SettlementDecision> {
     if (request.kind === 'refund' || request.kind === 'payment') throw new AppError('ROUTE_UNAVAILABLE', 'MTN MoMo does not carry card payments');
     const res = await this.call(request.kind, 'GET', `${PRODUCT_PATHS[request.kind].create}/${referenceIdOf(request.idempotencyKey)}`, 'status');
@@ -275,20 +166,11 @@ export class MtnMomoConnector implements Connector {
       if (res.status === 404) return { outcome: 'pending' };
       throw new ProviderUnreachable(this.name, 'status', `HTTP ${res.status}`);
     }
-    const status = field(res.json, 'status');
-    if (status === 'SUCCESSFUL') return { outcome: 'successful' };
-    if (status === 'FAILED') return { outcome: 'failed', reason: mtnFailureReason(reasonCode(res.json), request.kind) };
-    return { outcome: 'pending' };
+    return mtnDecision(res.json, request.kind);
   }
 
-  /** The callback is the GET's body, unsigned: kept, never believed. Any body at all is fine here. */
   parseNotification(notification: InboundNotification): ParsedNotification {
-    const json = lenientJson(notification.body);
-    return {
-      dedupeKey: bodyDigest(notification.body),
-      providerReference: field(json, 'referenceId') ?? field(json, 'financialTransactionId'),
-      claimed: field(json, 'status'),
-    };
+    return parseMtnNotification(notification);
   }
 
   async checkCredentials(): Promise<string[]> {

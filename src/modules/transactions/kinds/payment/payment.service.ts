@@ -1,22 +1,21 @@
 import { z } from 'zod';
-import { capability, type CardDetails, type DecideTrigger, type Route, type RouteLeg, type SettlementDecision } from '../../providers/connector';
-import type { Rails } from '../rails/rails';
-import type { Clock } from '../../shared/clock';
-import { hmac } from '../../shared/crypto';
-import { AppError } from '../../shared/errors';
-import { formatAmount, parseAmount } from '../../shared/money';
-import { amountField, currencyField, optionalText, referenceField, withoutCardNumberIn } from '../../shared/fields';
-import { parseInput, type Command } from '../../shared/validation';
-import type { CustomerService } from '../customers/customer.service';
-import type { MerchantService } from '../merchants/merchant.service';
-import type { ReferenceService } from '../reference/reference.service';
-import { TransactionJob } from '../transactions/transaction.jobs';
-import { pastDeadline, sameKind, type PaymentTransaction } from '../transactions/transaction.record';
-import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../transactions/transaction.kinds';
-import { moneyInLedger, moneyInLegs } from '../transactions/transaction.ledger';
-import type { FeeSchedule } from '../ledger/fee-schedule';
-import type { TransactionService } from '../transactions/transaction.service';
+import type { CardDetails } from '../../../../providers/connector';
+import type { Clock } from '../../../../shared/clock';
+import { hmac } from '../../../../shared/crypto';
+import { AppError } from '../../../../shared/errors';
+import { parseAmount } from '../../../../shared/money';
+import { amountField, currencyField, optionalText, referenceField, withoutCardNumberIn } from '../../../../shared/fields';
+import { parseInput, type Command } from '../../../../shared/validation';
+import type { CustomerService } from '../../../customers/customer.service';
+import type { MerchantService } from '../../../merchants/merchant.service';
+import type { ReferenceService } from '../../../reference/reference.service';
+import { pastDeadline, sameKind, type PaymentTransaction } from '../../transaction.record';
+import type { FeeSchedule } from '../../../ledger/fee-schedule';
+import type { TransactionJobHandlers } from '../../job-handlers.service';
+import type { TransactionLifecycle } from '../../lifecycle.service';
+import type { TransactionQueries } from '../../queries.service';
 import { checkCard } from './card.rules';
+import { amountOf } from './payment.kind';
 
 /** Month or year as a JSON number or a digit string ("04", "2030", "30"). */
 const datePart = z
@@ -86,7 +85,10 @@ interface AuthenticationHandles {
 
 /** What PaymentService is built with (the composition root passes it). */
 export interface PaymentServiceDeps {
-  transactions: TransactionService;
+  lifecycle: TransactionLifecycle;
+  queries: TransactionQueries;
+  /** A 3-D Secure verdict that comes after the deadline fails the payment as its expiry job would. */
+  expiry: Pick<TransactionJobHandlers, 'expire'>;
   customers: CustomerService;
   merchants: MerchantService;
   reference: ReferenceService;
@@ -115,7 +117,7 @@ export class PaymentService {
     const amount = parseAmount(body.amount, minorUnit);
     const customer = body.customerUuid ? await this.deps.customers.getPayer(merchantId, body.customerUuid) : null;
     const details: CardDetails = { number: card.digits, expMonth: card.expMonth, expYear: card.expYear, cvc: card.cvc, postalCode: card.postalCode };
-    return this.deps.transactions.initiate(
+    return this.deps.lifecycle.initiate(
       {
         merchantId,
         kind: 'payment',
@@ -138,7 +140,7 @@ export class PaymentService {
 
   /** The payment's current record; a collection's or transfer's reference, or another merchant's, is NOT_FOUND. */
   async verifyPayment(merchantId: string, referenceOrExternal: string): Promise<PaymentTransaction> {
-    const txn = await this.deps.transactions.getTransaction(merchantId, referenceOrExternal).catch((err: unknown) => {
+    const txn = await this.deps.queries.getTransaction(merchantId, referenceOrExternal).catch((err: unknown) => {
       throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Payment') : err;
     });
     if (txn.kind !== 'payment') throw AppError.notFound('Payment');
@@ -175,14 +177,14 @@ export class PaymentService {
   ): Promise<{ transaction: PaymentTransaction; decided: boolean; late: boolean }> {
     if (txn.status !== 'requires_action') return { transaction: txn, decided: false, late: false };
     if (pastDeadline(txn, this.deps.clock.now()))
-      return { transaction: sameKind(txn, await this.deps.transactions.expire(txn.id)) ?? txn, decided: false, late: true };
-    const changed = await this.deps.transactions.decide(txn, authenticated ? 'successful' : 'failed', authenticated ? null : 'authentication_failed', '3ds');
-    return { transaction: changed ?? sameKind(txn, await this.deps.transactions.reload(txn.id)), decided: changed !== null, late: false };
+      return { transaction: sameKind(txn, await this.deps.expiry.expire(txn.id)) ?? txn, decided: false, late: true };
+    const changed = await this.deps.lifecycle.transition(txn, authenticated ? 'successful' : 'failed', authenticated ? null : 'authentication_failed', '3ds');
+    return { transaction: changed ?? sameKind(txn, await this.deps.queries.reload(txn.id)), decided: changed !== null, late: false };
   }
 
   private async paymentOfHandle(handle: string): Promise<PaymentTransaction | null> {
     const id = this.deps.handles ? await this.deps.handles.keyOfHandle(handle) : null;
-    const payment = id ? await this.deps.transactions.findById(id) : null;
+    const payment = id ? await this.deps.queries.findById(id) : null;
     return payment?.kind === 'payment' ? payment : null;
   }
 
@@ -193,105 +195,5 @@ export class PaymentService {
 
   private amountOf(payment: PaymentTransaction): string {
     return amountOf(this.deps.reference, payment);
-  }
-}
-
-/** A transaction's amount with exactly its currency's decimals ("2500.00", "3700"). */
-function amountOf(reference: Pick<ReferenceService, 'currencyMinorUnit'>, txn: Pick<PaymentTransaction, 'amount' | 'currency'>): string {
-  const minorUnit = reference.currencyMinorUnit(txn.currency);
-  if (minorUnit === undefined) throw new Error(`No minor unit is known for ${txn.currency}`);
-  return formatAmount(txn.amount, minorUnit);
-}
-
-/** Domestic card payments: one route, whatever the card. */
-export const CARD_ROUTE: Route = { channelType: 'card', countryCode: null, networkCode: null, direction: 'collection' };
-
-/**
- * The payment kind: a card charge, decided at once or by 3-D Secure (its authentication step,
- * PaymentService.authenticate), which expires into a failure; money in.
- */
-export class PaymentKind implements TransactionKindHandler<'payment', CardDetails> {
-  readonly kind = 'payment' as const;
-  readonly expiry: Expiry = { from: 'requires_action', to: 'failed', reason: 'authentication_expired', job: TransactionJob.ExpirePaymentAction };
-  readonly expectedLegs: TransactionKindHandler<'payment'>['expectedLegs'];
-
-  constructor(
-    private readonly reference: ReferenceService,
-    private readonly rails: Rails,
-    private readonly clock: Clock,
-    /** How long a cardholder has to complete 3-D Secure (PAYMENT_ACTION_TTL_S). */
-    private readonly actionTtlS: number,
-    private readonly releaseDelayMs: number,
-  ) {
-    this.expectedLegs = moneyInLegs(releaseDelayMs);
-  }
-
-  /**
-   * The charge, with the card passed on from the request. Without the card
-   * (reconciliation after a crash), the provider is asked what became of the
-   * charge made with this key; one it never received is closed, so it never
-   * happens.
-   */
-  route(txn: PaymentTransaction): RouteLeg {
-    return { route: CARD_ROUTE, amount: amountOf(this.reference, txn), currency: txn.currency, accountNumber: null };
-  }
-
-  async callProvider(txn: PaymentTransaction, idempotencyKey: string, card?: CardDetails): Promise<ProviderAnswer> {
-    const connector = this.rails.of(txn);
-    const charge = card
-      ? await capability(
-          connector,
-          'chargeCard',
-        )({
-          idempotencyKey,
-          reference: txn.reference,
-          amount: amountOf(this.reference, txn),
-          currency: txn.currency,
-          card,
-          payer: this.rails.payer(txn),
-          returnUrl: this.rails.returnUrl(txn),
-        })
-      : await capability(connector, 'concludeCardCharge')(idempotencyKey, { amount: amountOf(this.reference, txn), currency: txn.currency });
-    switch (charge.outcome) {
-      case 'successful':
-        return { status: 'successful', providerReference: charge.providerReference };
-      case 'failed':
-        return { status: 'failed', failureReason: charge.reason, providerReference: charge.providerReference };
-      case 'requires_action':
-        return {
-          status: 'requires_action',
-          providerReference: charge.providerReference,
-          nextActionUrl: charge.authenticationUrl,
-          expiresAt: new Date(this.clock.now().getTime() + this.actionTtlS * 1000),
-          followUps: [{ name: TransactionJob.ExpirePaymentAction, delayMs: this.actionTtlS * 1000 }],
-        };
-    }
-  }
-
-  /**
-   * A payment awaiting the cardholder on a real processor's page: what the processor says now (its
-   * webhook, the return to our page, or the expiry ask). The sandbox's page decides by itself.
-   */
-  async settle(txn: PaymentTransaction, trigger: DecideTrigger): Promise<SettlementDecision> {
-    const connector = this.rails.of(txn);
-    if (connector.inProcess) return { outcome: 'pending' };
-    return connector.decide({
-      kind: 'payment',
-      idempotencyKey: txn.id,
-      amount: amountOf(this.reference, txn),
-      currency: txn.currency,
-      providerReference: txn.providerReference,
-      ...(await this.rails.decideContext(txn, trigger)),
-    });
-  }
-
-  ledger(txn: PaymentTransaction): LedgerEffect {
-    return moneyInLedger(txn, txn.connector, this.releaseDelayMs);
-  }
-
-  simulationRefusal(txn: PaymentTransaction): string | null {
-    return txn.status === 'requires_action'
-      ? 'The payment awaits the cardholder’s 3-D Secure authentication: it is decided on its page (the next action’s URL), not simulated'
-      : null;
   }
 }

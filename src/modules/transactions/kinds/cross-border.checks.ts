@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { AppError } from '../../shared/errors';
-import { formatAmount, parseAmount, type Decimal } from '../../shared/money';
-import { accountNumberField, amountField, BANK_ACCOUNT_NUMBER, countryCodeField, dialCodeField, referenceField, requiredText } from '../../shared/fields';
-import { requireNationalNumber } from '../../shared/phone-numbers';
-import type { CustomerService, Payer } from '../customers/customer.service';
-import type { DecideTrigger, Route as ConnectorRoute, RouteLeg, SettlementDecision } from '../../providers/connector';
-import type { Rails } from '../rails/rails';
-import type { ReferenceService } from '../reference/reference.service';
-import type { CollectionTransaction, TransferTransaction } from './transaction.record';
-import { CHANNEL_TYPES, type Channel, type ChannelType, type Country, type Network, type RampType } from '../reference/reference.types';
+import { AppError } from '../../../shared/errors';
+import { formatAmount, parseAmount, type Decimal } from '../../../shared/money';
+import { accountNumberField, amountField, BANK_ACCOUNT_NUMBER, countryCodeField, dialCodeField, referenceField, requiredText } from '../../../shared/fields';
+import { requireNationalNumber } from '../../../shared/phone-numbers';
+import type { CustomerService, Payer } from '../../customers/customer.service';
+import type { DecideTrigger, Route as ConnectorRoute, RouteLeg, SettlementDecision } from '../../../providers/connector';
+import type { Rails } from '../../rails/rails';
+import type { ReferenceService } from '../../reference/reference.service';
+import type { CollectionTransaction, TransferTransaction } from '../transaction.record';
+import { CHANNEL_TYPES, type Channel, type ChannelType, type Country, type Network, type RampType } from '../../reference/reference.types';
 
 /** Fields every cross-border transaction has, in the domain's names. */
 export const crossBorderFields = {
@@ -130,15 +130,24 @@ function crossBorderRoute(reference: ReferenceService, txn: CrossBorderTransacti
   };
 }
 
+/**
+ * What the provider is asked to move, in its currency: each kind says which of its amounts (a collection its
+ * amount, a transfer its payout, the destination amount).
+ */
+export interface Moved {
+  amount: Decimal;
+  currency: string;
+}
+
 /** A new cross-border transaction's leg: its route, and what the provider is asked to move there, to or from which account. */
-export function crossBorderLeg(reference: ReferenceService, txn: CrossBorderTransaction): RouteLeg {
-  return { route: crossBorderRoute(reference, txn), ...askedToMove(reference, txn), accountNumber: txn.accountNumber };
+export function crossBorderLeg(reference: ReferenceService, txn: CrossBorderTransaction, moved: Moved): RouteLeg {
+  return { route: crossBorderRoute(reference, txn), ...askedToMove(reference, moved), accountNumber: txn.accountNumber };
 }
 
 /** What every provider request of a cross-border transaction says about its route, account and money (from the stored row). */
-export function crossBorderRequest(reference: ReferenceService, txn: CrossBorderTransaction, idempotencyKey: string) {
+export function crossBorderRequest(reference: ReferenceService, txn: CrossBorderTransaction, moved: Moved, idempotencyKey: string) {
   return {
-    ...askedToMove(reference, txn),
+    ...askedToMove(reference, moved),
     idempotencyKey,
     kind: txn.kind,
     reference: txn.reference,
@@ -151,9 +160,8 @@ export function crossBorderRequest(reference: ReferenceService, txn: CrossBorder
   };
 }
 
-/** What the provider was asked to move: a collection's amount, or a transfer's payout (its destination amount). */
-export function askedToMove(reference: ReferenceService, txn: CrossBorderTransaction): { amount: string; currency: string } {
-  const [amount, currency] = txn.kind === 'transfer' ? [txn.destinationAmount, txn.destinationCurrency] : [txn.amount, txn.currency];
+/** What the provider was asked to move, with its currency's decimals. */
+export function askedToMove(reference: ReferenceService, { amount, currency }: Moved): { amount: string; currency: string } {
   return { amount: formatAmount(amount, reference.currencyMinorUnit(currency) ?? 2), currency };
 }
 
@@ -162,14 +170,15 @@ export async function crossBorderDecide(
   rails: Rails,
   reference: ReferenceService,
   txn: CrossBorderTransaction,
+  moved: Moved,
   trigger: DecideTrigger,
 ): Promise<SettlementDecision> {
-  return rails.of(txn).decide({
+  return rails.decide(txn, {
     kind: txn.kind,
     idempotencyKey: txn.id,
     accountType: txn.accountType,
     accountNumber: txn.accountNumber,
-    ...askedToMove(reference, txn),
+    ...askedToMove(reference, moved),
     providerReference: txn.providerReference,
     ...(await rails.decideContext(txn, trigger)),
   });

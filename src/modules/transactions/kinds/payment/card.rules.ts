@@ -1,5 +1,5 @@
-import { luhnValid } from '../../shared/card-numbers';
-import { AppError } from '../../shared/errors';
+import { luhnValid } from '../../../../shared/card-numbers';
+import { AppError } from '../../../../shared/errors';
 
 /**
  * Card rules: pure functions, no I/O. The number, CVC and expiry they read are

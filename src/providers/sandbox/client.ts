@@ -1,35 +1,23 @@
-import { createHash } from 'node:crypto';
 import type {
   CardCharge,
   CardChargeRequest,
+  ChargesCards,
   Connector,
   InboundNotification,
   InitiateRequest,
+  InProcess,
+  OpensVirtualAccounts,
   ParsedNotification,
   RefundRequest,
+  Refunds,
   SettlementDecision,
   VirtualAccountRequest,
 } from '../connector';
 import { bodyDigest } from '../provider-http';
 import { sandboxAuthenticationPath, type SandboxCardCharges } from './sandbox-card-charges';
 import { sandboxCardBehaviour } from './sandbox-cards';
-
-/** The sandbox rule (CONTRACT §6): an account number ending in 000 fails; anything else succeeds. */
-export function sandboxSettlement(
-  request:
-    { kind: 'refund'; refundsFail: boolean } | { kind: 'payment' } | { kind: 'collection' | 'transfer'; accountType: 'bank' | 'momo'; accountNumber: string },
-): SettlementDecision {
-  // A refund goes through, unless its payment's test card says refunds fail (simulate decides otherwise).
-  if (request.kind === 'refund') return request.refundsFail ? { outcome: 'failed', reason: 'refund_declined' } : { outcome: 'successful' };
-  // A payment awaiting 3-D Secure is decided on the sandbox's page.
-  if (request.kind === 'payment') return { outcome: 'pending' };
-  // A bank collection is decided by the sender paying (the simulate route) or by expiry, never by the provider.
-  if (request.kind === 'collection' && request.accountType === 'bank') return { outcome: 'pending' };
-  if (request.accountNumber.endsWith('000')) {
-    return { outcome: 'failed', reason: request.kind === 'collection' ? 'payment_declined_by_sender' : 'beneficiary_account_unavailable' };
-  }
-  return { outcome: 'successful' };
-}
+import { providerReference } from './mapping';
+import { sandboxSettlement } from './statuses';
 
 /** The bank a sandbox virtual account is opened at: the network asked for, by its reference data name and code. */
 export interface SandboxBank {
@@ -44,10 +32,21 @@ export interface SandboxBank {
  * decides by its table, so it sends no notifications; one sent to its callback address is kept and
  * answered like any other (a status query that finds nothing new).
  */
-export class SandboxPaymentProvider implements Connector {
+/** What the sandbox connector is built with (the composition root). */
+export interface SandboxDependencies {
+  /** The account number held for an idempotency key: the same key always gets the same account. */
+  accountNumberFor: (idempotencyKey: string) => Promise<string>;
+  /** The bank of a country with this network code (the one asked for); a stand-in when reference data has none. */
+  bankFor: (countryCode: string, networkCode: string) => SandboxBank;
+  cardCharges: SandboxCardCharges;
+  /** The service's public base URL, where the cardholder's browser reaches the 3-D Secure page. */
+  publicBaseUrl: () => string;
+}
+
+export class SandboxPaymentProvider implements Connector, InProcess, OpensVirtualAccounts, ChargesCards, Refunds {
   readonly name = 'sandbox';
   readonly acknowledgement = { received: true };
-  readonly inProcess = true;
+  readonly inProcess = true as const;
 
   serves(): boolean {
     return true;
@@ -61,15 +60,17 @@ export class SandboxPaymentProvider implements Connector {
     return ['in process: nothing to check'];
   }
 
-  constructor(
-    /** The account number held for an idempotency key: the same key always gets the same account. */
-    private readonly accountNumberFor: (idempotencyKey: string) => Promise<string>,
-    /** The bank of a country with this network code (the one asked for); a stand-in when reference data has none. */
-    private readonly bankFor: (countryCode: string, networkCode: string) => SandboxBank,
-    private readonly cardCharges: SandboxCardCharges,
-    /** The service's public base URL, where the cardholder's browser reaches the 3-D Secure page. */
-    private readonly publicBaseUrl: () => string,
-  ) {}
+  private readonly accountNumberFor: SandboxDependencies['accountNumberFor'];
+  private readonly bankFor: SandboxDependencies['bankFor'];
+  private readonly cardCharges: SandboxCardCharges;
+  private readonly publicBaseUrl: () => string;
+
+  constructor({ accountNumberFor, bankFor, cardCharges, publicBaseUrl }: SandboxDependencies) {
+    this.accountNumberFor = accountNumberFor;
+    this.bankFor = bankFor;
+    this.cardCharges = cardCharges;
+    this.publicBaseUrl = publicBaseUrl;
+  }
 
   async initiate(request: InitiateRequest): Promise<{ providerReference: string }> {
     return { providerReference: providerReference(request.kind === 'collection' ? 'prompt' : 'payout', request.idempotencyKey) };
@@ -114,8 +115,4 @@ export class SandboxPaymentProvider implements Connector {
     if (charge.outcome !== 'requires_action' || !handle) return charge;
     return { ...charge, authenticationUrl: `${this.publicBaseUrl()}${sandboxAuthenticationPath(handle)}` };
   }
-}
-
-function providerReference(prefix: string, idempotencyKey: string): string {
-  return `sbx_${prefix}_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 20)}`;
 }

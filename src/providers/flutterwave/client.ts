@@ -1,5 +1,3 @@
-import { createCipheriv } from 'node:crypto';
-import type { FlutterwaveConfig } from '../../config';
 import { safeEqual } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
 import { Decimal } from '../../shared/money';
@@ -7,24 +5,50 @@ import {
   NotSentAgain,
   ProviderRefusal,
   ProviderUnreachable,
-  msisdn,
   unknownOutcome,
+  type CardCharge,
+  type CardChargeRequest,
+  type ChargesCards,
+  type ChecksRequests,
   type Connector,
   type DecideRequest,
   type InboundNotification,
   type InitiateRequest,
+  type OpensVirtualAccounts,
   type ParsedNotification,
-  type CardCharge,
-  type CardChargeRequest,
+  type ReadsNotifications,
+  type ReceivesWebhooks,
+  type RedactsNotifications,
   type RefundRequest,
+  type Refunds,
   type Route,
   type RouteLeg,
   type SettlementDecision,
   type VirtualAccount,
   type VirtualAccountRequest,
 } from '../connector';
-import { ProviderHttp, bodyDigest, field, lenientJson, type ProviderResponse } from '../provider-http';
-import data from './flutterwave.data.json';
+import { ProviderHttp, field, type ProviderResponse } from '../provider-http';
+import type { FlutterwaveConfig } from './index';
+import {
+  DATA,
+  NUMERIC_ID,
+  PRODUCT_NAMES,
+  accountBank,
+  cardPayload,
+  chargeSpec,
+  encryptCardPayload,
+  flutterwaveTime,
+  mobileMoneyChargeBody,
+  parseFlutterwaveNotification,
+  productOf,
+  redactedBody,
+  transactionOf,
+  transferBody,
+  virtualAccountBody,
+  webhookTransactionOf,
+  type FlutterwaveTransaction,
+} from './mapping';
+import { chargeDecision, flutterwaveRefusal, refundDecision, transferDecision } from './statuses';
 
 /**
  * Flutterwave v3 (docs/providers.md): payouts to banks and wallets (`POST /v3/transfers`), bank
@@ -34,41 +58,13 @@ import data from './flutterwave.data.json';
  * retry finds what the first attempt started. Webhooks (`verif-hash`, a static secret compared in
  * constant time) are hints, confirmed by `GET /v3/transfers/{id}` or a transaction verify.
  */
-
-interface Limit {
-  min: string;
-  max: string;
-}
-interface ChargeSpec {
-  type: string;
-  currency: string;
-  /** Our network code → Flutterwave's `network` (null: the type takes none, as M-Pesa's). */
-  networks: Record<string, string | null>;
-}
-/** flutterwave.data.json: Flutterwave's side of our routes, as data (docs/providers.md). */
-interface FlutterwaveData {
-  transfer_codes: Record<string, Record<string, string>>;
-  virtual_accounts: Record<string, { currency: string }>;
-  charges: Record<string, ChargeSpec>;
-  card: { currencies: string[] };
-  limits: Record<Product, Record<string, Limit>>;
-}
-type Product = 'transfer' | 'virtual_account' | 'mobile_money' | 'card';
-
-const DATA = data as FlutterwaveData;
-const PRODUCT_NAMES: Record<Product, string> = {
-  transfer: 'payouts',
-  virtual_account: 'bank collections',
-  mobile_money: 'mobile money collections',
-  card: 'card payments',
-};
-const NUMERIC_ID = /^\d+$/;
-
-export class FlutterwaveConnector implements Connector {
+export class FlutterwaveConnector
+  implements Connector, OpensVirtualAccounts, ChargesCards, Refunds, ReceivesWebhooks, RedactsNotifications, ChecksRequests, ReadsNotifications
+{
   readonly name = 'flutterwave';
   readonly acknowledgement = { status: 'success' };
   /** A retry looks for the transfer a webhook named. */
-  readonly readsNotifications = true;
+  readonly readsNotifications = true as const;
   private readonly http: ProviderHttp;
 
   constructor(
@@ -89,24 +85,7 @@ export class FlutterwaveConnector implements Connector {
    * and mobile money collections in the countries its data names; card payments and their refunds.
    */
   serves(route: Route): boolean {
-    return this.product(route) !== null;
-  }
-
-  /** Which Flutterwave product carries a route (null: none). */
-  private product(route: Route): Product | null {
-    if (route.channelType === 'card') return 'card';
-    if (route.direction === 'transfer') return this.accountBank(route.countryCode, route.networkCode) ? 'transfer' : null;
-    if (route.channelType === 'bank') return route.countryCode && DATA.virtual_accounts[route.countryCode] ? 'virtual_account' : null;
-    return this.chargeSpec(route.countryCode, route.networkCode) ? 'mobile_money' : null;
-  }
-
-  private accountBank(countryCode: string | null, networkCode: string | null): string | null {
-    return (countryCode && networkCode && DATA.transfer_codes[countryCode]?.[networkCode]) || null;
-  }
-
-  private chargeSpec(countryCode: string | null, networkCode: string | null): ChargeSpec | null {
-    const spec = countryCode ? DATA.charges[countryCode] : undefined;
-    return spec && networkCode && Object.hasOwn(spec.networks, networkCode) ? spec : null;
+    return productOf(route) !== null;
   }
 
   /**
@@ -114,7 +93,7 @@ export class FlutterwaveConnector implements Connector {
    * most per transaction (reference data). A refund is held to no limit: it gives back what was charged.
    */
   check(leg: RouteLeg): void {
-    const product = this.product(leg.route);
+    const product = productOf(leg.route);
     if (!product || (product === 'card' && leg.route.direction === 'transfer')) return;
     if (product === 'card' && !DATA.card.currencies.includes(leg.currency)) {
       throw AppError.invalidField('currency', `is not one our card processor charges in; it takes ${DATA.card.currencies.join(', ')}`);
@@ -139,8 +118,8 @@ export class FlutterwaveConnector implements Connector {
   }
 
   private async transfer(request: InitiateRequest): Promise<{ providerReference: string }> {
-    const accountBank = this.accountBank(request.countryCode, request.networkCode);
-    if (!accountBank) throw new ProviderRefusal('ROUTE_UNAVAILABLE', 'Flutterwave does not serve this bank or wallet', 'provider_refused', true);
+    const bank = accountBank(request.countryCode, request.networkCode);
+    if (!bank) throw new ProviderRefusal('ROUTE_UNAVAILABLE', 'Flutterwave does not serve this bank or wallet', 'provider_refused', true);
     // A retry: a webhook (authenticated by verif-hash) may have named the transfer; it is ours if Flutterwave's GET says
     // its reference is our id. Otherwise the same reference is sent again, which Flutterwave refuses if it has it.
     if (request.retry) {
@@ -150,19 +129,8 @@ export class FlutterwaveConnector implements Connector {
     }
     let res: ProviderResponse;
     try {
-      res = await this.send('POST', '/v3/transfers', 'transfer', {
-        account_bank: accountBank,
-        account_number: request.accountType === 'momo' ? msisdn(request.dialCode, request.accountNumber) : request.accountNumber,
-        amount: Number(request.amount),
-        narration: (request.description ?? request.reference).slice(0, 100),
-        currency: request.currency,
-        debit_currency: request.currency,
-        reference: request.idempotencyKey,
-        // No callback_url: Flutterwave takes at most 100 characters (its SDK's schema), and its webhooks come to the
-        // account's address anyway (/v1/providers/flutterwave/webhook).
-        beneficiary_name: request.accountName ?? undefined,
-        meta: accountBank === 'MPS' && request.currency === 'KES' ? await this.senderMeta(request) : undefined,
-      });
+      const meta = bank === 'MPS' && request.currency === 'KES' ? await this.senderMeta(request) : undefined;
+      res = await this.send('POST', '/v3/transfers', 'transfer', transferBody(request, bank, meta));
     } catch (err) {
       throw request.retry ? unknownOutcome(this.name, 'transfer', err) : err;
     }
@@ -190,7 +158,7 @@ export class FlutterwaveConnector implements Connector {
    * wallets prompt the phone. A retry first asks by `tx_ref` whether Flutterwave has the charge.
    */
   private async chargeMobileMoney(request: InitiateRequest): Promise<{ providerReference: string; nextActionUrl: string | null }> {
-    const spec = this.chargeSpec(request.countryCode, request.networkCode);
+    const spec = chargeSpec(request.countryCode, request.networkCode);
     if (!spec) throw new ProviderRefusal('ROUTE_UNAVAILABLE', 'Flutterwave does not serve this wallet', 'provider_refused', true);
     if (request.retry) {
       const found = await this.byReference(request.idempotencyKey).catch((err: unknown) => {
@@ -199,20 +167,9 @@ export class FlutterwaveConnector implements Connector {
       if (found) return { providerReference: found.id, nextActionUrl: null };
     }
     const payer = await request.payer();
-    const network = spec.networks[request.networkCode] ?? undefined;
     let res: ProviderResponse;
     try {
-      res = await this.send('POST', `/v3/charges?type=${spec.type}`, 'charge', {
-        tx_ref: request.idempotencyKey,
-        amount: Number(request.amount),
-        currency: request.currency,
-        email: payer.email,
-        phone_number: msisdn(request.dialCode, request.accountNumber),
-        fullname: payer.name ?? undefined,
-        network,
-        country: spec.type === 'mobile_money_franco' ? request.countryCode : undefined,
-        order_id: request.currency === 'RWF' ? request.idempotencyKey : undefined,
-      });
+      res = await this.send('POST', `/v3/charges?type=${spec.type}`, 'charge', mobileMoneyChargeBody(request, spec, payer));
     } catch (err) {
       throw request.retry ? unknownOutcome(this.name, 'charge', err) : err;
     }
@@ -228,14 +185,7 @@ export class FlutterwaveConnector implements Connector {
   /** A temporary account for one bank collection (`is_permanent: false`): Flutterwave closes it an hour after it opens. */
   async createVirtualAccount(request: VirtualAccountRequest): Promise<VirtualAccount> {
     const payer = await request.payer();
-    const res = await this.send('POST', '/v3/virtual-account-numbers', 'virtual account', {
-      email: payer.email,
-      tx_ref: request.idempotencyKey,
-      amount: Number(request.amount),
-      currency: request.currency,
-      is_permanent: false,
-      narration: request.accountName.slice(0, 100) || undefined,
-    });
+    const res = await this.send('POST', '/v3/virtual-account-numbers', 'virtual account', virtualAccountBody(request, payer));
     const accountNumber = field(res.json, 'data', 'account_number');
     if (res.status !== 200 || field(res.json, 'status') !== 'success' || !accountNumber) throw this.refusal(res, request.retry, 'virtual account');
     const bankName = field(res.json, 'data', 'bank_name') ?? 'Flutterwave';
@@ -256,18 +206,7 @@ export class FlutterwaveConnector implements Connector {
    */
   async chargeCard(request: CardChargeRequest): Promise<CardCharge> {
     const payer = await request.payer();
-    const client = encryptCardPayload(this.config.encryptionKey, {
-      card_number: request.card.number,
-      cvv: request.card.cvc,
-      expiry_month: String(request.card.expMonth).padStart(2, '0'),
-      expiry_year: String(request.card.expYear).slice(-2),
-      currency: request.currency,
-      amount: Number(request.amount),
-      email: payer.email,
-      fullname: payer.name ?? undefined,
-      tx_ref: request.idempotencyKey,
-      redirect_url: request.returnUrl,
-    });
+    const client = encryptCardPayload(this.config.encryptionKey, cardPayload(request, payer));
     const res = await this.send('POST', '/v3/charges?type=card', 'card charge', { client });
     if (res.status === 200 && field(res.json, 'status') === 'success') {
       const id = field(res.json, 'data', 'id');
@@ -297,7 +236,7 @@ export class FlutterwaveConnector implements Connector {
 
   /** A charge's verdict as a card charge: the same rule as every charge (ours, our currency, our amount); undecided is 3-D Secure still open. */
   private cardVerdict(tx: FlutterwaveTransaction | null, request: { idempotencyKey: string; amount: string; currency: string }, id: string): CardCharge {
-    const decision = this.chargeDecision(tx, request);
+    const decision = chargeDecision(tx, request);
     if (decision.outcome === 'successful') return { outcome: 'successful', providerReference: id };
     if (decision.outcome === 'failed') return { outcome: 'failed', providerReference: id, reason: decision.reason };
     return { outcome: 'requires_action', providerReference: id, authenticationUrl: null };
@@ -322,37 +261,8 @@ export class FlutterwaveConnector implements Connector {
     throw this.refusal(res, false, 'refund');
   }
 
-  /**
-   * A refused transfer. A 400 about the request (an account that does not resolve, an amount out of
-   * bounds) is the request's; a 401/403 is our key's. On a retry, a refusal that may mean "this
-   * reference exists" is unknown: the webhook or the next poll names the transfer.
-   */
   private refusal(res: ProviderResponse, retry: boolean, operation: string): Error {
-    const message = field(res.json, 'message') ?? `HTTP ${res.status}`;
-    if (retry) return new ProviderUnreachable(this.name, operation, `refused on retry: ${message}`);
-    if (res.status === 401 || res.status === 403) {
-      return new ProviderRefusal(
-        'PROVIDER_UNAVAILABLE',
-        'Flutterwave refused our account’s request; nothing was sent. Try again shortly',
-        'provider_refused',
-        true,
-      );
-    }
-    if (res.status === 400 && /decrypt/i.test(message)) {
-      // Our encryption key does not match the account's: every card would fail the same way.
-      return new ProviderRefusal(
-        'PROVIDER_UNAVAILABLE',
-        'Our card processor could not read the request; nothing was charged. Try again shortly',
-        'provider_refused',
-        true,
-      );
-    }
-    if (res.status >= 400 && res.status < 500) {
-      return operation === 'transfer'
-        ? new ProviderRefusal('INVALID_REQUEST', 'Flutterwave refused the payout for this account', 'beneficiary_account_unavailable')
-        : new ProviderRefusal('INVALID_REQUEST', `Flutterwave refused the ${operation} for this account`, 'provider_refused');
-    }
-    return new ProviderUnreachable(this.name, operation, `HTTP ${res.status}`);
+    return flutterwaveRefusal(this.name, res, retry, operation);
   }
 
   /** The reference of the transfer with this id (null when Flutterwave has none). */
@@ -373,10 +283,10 @@ export class FlutterwaveConnector implements Connector {
         return this.decideRefund(request.providerReference);
       case 'payment': {
         if (!request.providerReference || !NUMERIC_ID.test(request.providerReference)) return { outcome: 'pending' };
-        return this.chargeDecision(await this.verify(request.providerReference), request);
+        return chargeDecision(await this.verify(request.providerReference), request);
       }
       case 'collection':
-        return this.chargeDecision(await this.byReference(request.idempotencyKey), request);
+        return chargeDecision(await this.byReference(request.idempotencyKey), request);
     }
   }
 
@@ -384,10 +294,7 @@ export class FlutterwaveConnector implements Connector {
     if (!providerReference || !NUMERIC_ID.test(providerReference)) return { outcome: 'pending' };
     const res = await this.send('GET', `/v3/transfers/${providerReference}`, 'transfer status');
     if (res.status !== 200) throw new ProviderUnreachable(this.name, 'transfer status', `HTTP ${res.status}`);
-    const status = field(res.json, 'data', 'status');
-    if (status === 'SUCCESSFUL') return { outcome: 'successful' };
-    if (status === 'FAILED') return { outcome: 'failed', reason: transferFailureReason(field(res.json, 'data', 'complete_message')) };
-    return { outcome: 'pending' };
+    return transferDecision(res.json);
   }
 
   /** `GET /v3/refunds/{id}`: completed is done; failed gives the payment's amount back to refund again (refundDecision). */
@@ -398,64 +305,23 @@ export class FlutterwaveConnector implements Connector {
     return refundDecision(field(res.json, 'data', 'status'));
   }
 
-  /**
-   * A charge's verdict, trusted only when it is ours: our id as its `tx_ref`, our currency, and at least our amount
-   * (a bank transfer into a virtual account may carry more; less is never taken as paid, and is logged for a person).
-   */
-  private chargeDecision(tx: FlutterwaveTransaction | null, request: { idempotencyKey: string; amount: string; currency: string }): SettlementDecision {
-    if (!tx || tx.txRef !== request.idempotencyKey) return { outcome: 'pending' };
-    if (tx.status === 'failed') return { outcome: 'failed', reason: chargeFailureReason(tx.processorResponse) };
-    if (tx.status !== 'successful') return { outcome: 'pending' };
-    if (tx.currency !== request.currency || tx.amount === null || new Decimal(tx.amount).lt(request.amount)) {
-      // Thrown, not decided: the status query's failure is logged, and the transaction waits (or expires) for a person.
-      throw new Error(`flutterwave charge ${tx.id} paid ${tx.amount} ${tx.currency}, not ${request.amount} ${request.currency}: left for review`);
-    }
-    return { outcome: 'successful' };
-  }
-
   /** `GET /v3/transactions/{id}/verify`; null when Flutterwave has no such transaction. */
   private async verify(id: string): Promise<FlutterwaveTransaction | null> {
-    return this.transactionOf(await this.send('GET', `/v3/transactions/${id}/verify`, 'verify'));
+    return transactionOf(this.name, await this.send('GET', `/v3/transactions/${id}/verify`, 'verify'));
   }
 
   /** `GET /v3/transactions/verify_by_reference?tx_ref=`; null when Flutterwave has none with our id. */
   private async byReference(txRef: string): Promise<FlutterwaveTransaction | null> {
-    return this.transactionOf(await this.send('GET', `/v3/transactions/verify_by_reference?tx_ref=${encodeURIComponent(txRef)}`, 'verify'));
-  }
-
-  private transactionOf(res: ProviderResponse): FlutterwaveTransaction | null {
-    // "No transaction was found for this id": a 400 (a 404 too, to be safe).
-    if ((res.status === 400 || res.status === 404) && /no transaction/i.test(field(res.json, 'message') ?? '')) return null;
-    const id = field(res.json, 'data', 'id');
-    if (res.status !== 200 || !id) throw new ProviderUnreachable(this.name, 'verify', `HTTP ${res.status}`);
-    return {
-      id,
-      txRef: field(res.json, 'data', 'tx_ref'),
-      status: (field(res.json, 'data', 'status') ?? '').toLowerCase(),
-      amount: field(res.json, 'data', 'amount'),
-      currency: field(res.json, 'data', 'currency'),
-      processorResponse: field(res.json, 'data', 'processor_response'),
-    };
+    return transactionOf(this.name, await this.send('GET', `/v3/transactions/verify_by_reference?tx_ref=${encodeURIComponent(txRef)}`, 'verify'));
   }
 
   parseNotification(notification: InboundNotification): ParsedNotification {
-    const json = lenientJson(notification.body);
-    return {
-      dedupeKey: bodyDigest(notification.body),
-      providerReference: field(json, 'data', 'id'),
-      claimed: field(json, 'data', 'status'),
-    };
+    return parseFlutterwaveNotification(notification);
   }
 
-  /**
-   * A charge's webhook echoes the card (`data.card`: its first six and last four digits, expiry and a reusable token):
-   * none of it is kept. The rest of the body is kept as it came; a body that is not JSON is kept as is.
-   */
+  /** The card a charge's webhook echoes is not kept. */
   storableBody(body: string): string {
-    const json = lenientJson(body);
-    const data = json && typeof json === 'object' ? (json as { data?: unknown }).data : undefined;
-    if (!data || typeof data !== 'object' || !('card' in data)) return body;
-    return JSON.stringify({ ...(json as object), data: { ...(data as object), card: '[redacted]' } });
+    return redactedBody(body);
   }
 
   /** Flutterwave's webhook carries `verif-hash`: the static secret set on its dashboard, compared in constant time. */
@@ -466,8 +332,7 @@ export class FlutterwaveConnector implements Connector {
 
   /** The transaction a webhook is about: our id, sent as the transfer's `reference` (or a charge's `tx_ref`). */
   webhookTransaction(notification: InboundNotification): string | null {
-    const json = lenientJson(notification.body);
-    return field(json, 'data', 'reference') ?? field(json, 'data', 'tx_ref');
+    return webhookTransactionOf(notification);
   }
 
   async checkCredentials(): Promise<string[]> {
@@ -476,61 +341,4 @@ export class FlutterwaveConnector implements Connector {
       throw new ProviderRefusal('PROVIDER_UNAVAILABLE', `Flutterwave refused our secret key (HTTP ${res.status})`, 'provider_refused', true);
     return ['secret key accepted (balances read)'];
   }
-}
-
-/** What we read of a Flutterwave transaction (a charge: card, mobile money or a bank transfer into a virtual account). */
-interface FlutterwaveTransaction {
-  id: string;
-  txRef: string | null;
-  status: string;
-  amount: string | null;
-  currency: string | null;
-  processorResponse: string | null;
-}
-
-/**
- * The card payload as Flutterwave's API demands it ([SDK] lib/security.js): 3DES-EDE3 in ECB mode under the
- * 24-character encryption key, PKCS#7 padding, base64. Built in memory for one request.
- */
-export function encryptCardPayload(encryptionKey: string, payload: Record<string, unknown>): string {
-  const cipher = createCipheriv('des-ede3', Buffer.from(encryptionKey, 'utf8'), null);
-  return Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]).toString('base64');
-}
-
-/** Flutterwave's "YYYY-MM-DD HH:mm:ss" (UTC) or ISO time; null when absent or unreadable ("N/A"). */
-export function flutterwaveTime(value: string | null): Date | null {
-  if (!value || !/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(value)) return null;
-  const date = new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-/**
- * A refund's `status` → our verdict. Flutterwave's samples answer `completed`; live refunds carry the rail too
- * (`completed-mpgs`, `completed-momo`, `completed-bank-transfer`, …), and a failed one says so (`failed`, "DISBURSE
- * FAILED"). Anything else (`pending…`) is polled.
- */
-export function refundDecision(status: string | null): SettlementDecision {
-  const text = (status ?? '').toLowerCase();
-  if (text.startsWith('completed') || text === 'successful') return { outcome: 'successful' };
-  if (/fail/.test(text)) return { outcome: 'failed', reason: 'refund_declined' };
-  return { outcome: 'pending' };
-}
-
-/** A failed charge's `processor_response` → our failure_reason (docs/providers.md). */
-export function chargeFailureReason(response: string | null): string {
-  const text = (response ?? '').toLowerCase();
-  if (/insufficient/.test(text)) return 'insufficient_funds';
-  if (/declin|not honou?r|do not honou?r/.test(text)) return 'card_declined';
-  if (/expired/.test(text)) return 'expired_card';
-  if (/cancel|abandon|timeout|timed out/.test(text)) return 'payment_declined_by_sender';
-  if (/otp|pin|authenticat|3ds|authori[sz]ation failed/.test(text)) return 'authentication_failed';
-  return 'provider_declined';
-}
-
-/** Flutterwave's `complete_message` on a failed transfer → our failure_reason (docs/providers.md). */
-export function transferFailureReason(message: string | null): string {
-  const text = (message ?? '').toLowerCase();
-  if (/insufficient/.test(text)) return 'provider_float_insufficient';
-  if (/invalid account|account.*(not|could not).*(found|resolved)|unable to resolve|dormant|closed/.test(text)) return 'beneficiary_account_unavailable';
-  return 'provider_declined';
 }

@@ -1,23 +1,31 @@
-import type { MpesaConfig } from '../../config';
 import { AppError } from '../../shared/errors';
 import {
   checkWalletNumber,
   msisdn,
-  type RouteLeg,
   refusedTheRequest,
   unknownOutcome,
   ProviderRefusal,
   ProviderUnreachable,
+  type ChecksRequests,
   type Connector,
   type DecideRequest,
+  type Decided,
   type InboundNotification,
   type InitiateRequest,
   type ParsedNotification,
+  type ReadsNotifications,
+  type RoundsPayouts,
   type Route,
+  type RouteLeg,
   type SettlementDecision,
-  type StoredNotification,
 } from '../connector';
-import { ProviderHttp, TokenCache, bodyDigest, field, lenientJson, type ProviderResponse } from '../provider-http';
+import { ProviderHttp, TokenCache, field, type ProviderResponse } from '../provider-http';
+import type { MpesaConfig } from './index';
+import { darajaTimestamp, isAnswer, parseDarajaNotification, questionOut, references, stkPassword, validAnswer } from './mapping';
+import { b2cFailureReason, darajaRefusal, stkDecision } from './statuses';
+
+/** How long an STK prompt can still be answered: after it, a prompt we never learned the id of is over. */
+const STK_WINDOW_MS = 3 * 60_000;
 
 /**
  * Safaricom M-Pesa Daraja (docs/providers.md): collections by STK Push (Lipa na M-Pesa
@@ -30,83 +38,14 @@ import { ProviderHttp, TokenCache, bodyDigest, field, lenientJson, type Provider
  * - B2C: `POST /mpesa/b2c/v3/paymentrequest` with our OriginatorConversationID (the transaction's
  *   id); the result comes to ResultURL, unsigned. Daraja's status question (Transaction Status)
  *   is answered asynchronously too, so a status answer counts only when it answers a query we
- *   sent (its ConversationID is one Daraja gave us for it, kept with the transaction).
+ *   sent (its ConversationID is one Daraja gave us for it, which `decide` returns as `sentQuery`
+ *   and Rails keeps with the transaction).
  */
-
-/** M-Pesa's STK ResultCode → our failure_reason (docs/providers.md). */
-const STK_REASONS: Record<string, string> = {
-  '1': 'sender_insufficient_funds',
-  '1032': 'payment_declined_by_sender',
-  '1037': 'sender_unreachable',
-  '2001': 'sender_authentication_failed',
-  '1019': 'sender_did_not_respond',
-  '1001': 'sender_busy',
-  '1025': 'provider_error',
-  '9999': 'provider_error',
-  // Daraja's result-code table: limit rules, a rule-limited customer, a request not permitted, our credential locked.
-  '2': 'sender_limit_reached',
-  '3': 'sender_limit_reached',
-  '4': 'sender_limit_reached',
-  '8': 'sender_limit_reached',
-  '17': 'provider_declined',
-  '2028': 'provider_refused',
-  '8006': 'provider_refused',
-  SFC_IC0003: 'provider_refused',
-};
-
-/** B2C and Transaction Status ResultCodes → our failure_reason. */
-const B2C_REASONS: Record<string, string> = {
-  '1': 'provider_float_insufficient',
-  '2001': 'provider_refused',
-  '8006': 'provider_refused',
-  '2040': 'beneficiary_account_unavailable',
-  '2028': 'provider_refused',
-  '17': 'provider_error',
-  // Daraja's B2C result codes: amounts outside the limits, the receiver's limits, refused requests, no such operator.
-  '2': 'beneficiary_limit_reached',
-  '3': 'beneficiary_limit_reached',
-  '4': 'beneficiary_limit_reached',
-  '8': 'beneficiary_limit_reached',
-  '11': 'provider_refused',
-  '21': 'provider_refused',
-  '2006': 'provider_refused',
-  SFC_IC0003: 'beneficiary_account_unavailable',
-};
-
-export const stkFailureReason = (code: string) => STK_REASONS[code] ?? 'provider_declined';
-export const b2cFailureReason = (code: string) => B2C_REASONS[code] ?? 'provider_declined';
-
-/** How long an STK prompt can still be answered: after it, a prompt we never learned the id of is over. */
-const STK_WINDOW_MS = 3 * 60_000;
-
-/** Daraja's timestamp, YYYYMMDDHHmmss in Kenya's time (UTC+3, no daylight saving). */
-export function darajaTimestamp(at: Date): string {
-  return new Date(at.getTime() + 3 * 3600_000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
-}
-
-export function stkPassword(shortcode: string, passkey: string, timestamp: string): string {
-  return Buffer.from(`${shortcode}${passkey}${timestamp}`).toString('base64');
-}
-
-/** 2547XXXXXXXX. */
-const phone = msisdn;
-
-/** Daraja's items (`[{Name|Key, Value}]`) as a map. */
-function items(list: unknown): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const item of Array.isArray(list) ? list : list ? [list] : []) {
-    const key = field(item, 'Name') ?? field(item, 'Key');
-    const value = field(item, 'Value');
-    if (key && value !== null) map.set(key, value);
-  }
-  return map;
-}
-
-export class MpesaConnector implements Connector {
+export class MpesaConnector implements Connector, ChecksRequests, RoundsPayouts, ReadsNotifications {
   readonly name = 'mpesa';
   /** What Daraja's samples answer a callback with. */
   readonly acknowledgement = { ResultCode: 0, ResultDesc: 'Accepted' };
-  readonly readsNotifications = true;
+  readonly readsNotifications = true as const;
   private readonly http: ProviderHttp;
   private readonly tokens: TokenCache;
 
@@ -114,8 +53,6 @@ export class MpesaConnector implements Connector {
     private readonly config: MpesaConfig,
     timeoutMs: number,
     private readonly now: () => Date,
-    /** Keeps a status query we sent with its transaction, so that its answer can be matched. */
-    private readonly recordQuery: (transactionId: string, queryId: string) => Promise<void>,
   ) {
     this.http = new ProviderHttp(this.name, config.baseUrl.replace(/\/+$/, ''), timeoutMs);
     this.tokens = new TokenCache(() => this.fetchToken());
@@ -159,52 +96,8 @@ export class MpesaConnector implements Connector {
     );
   }
 
-  /** A 5xx other than the ones a call reads, or a 429: the outcome is unknown. */
-  private unknown(res: ProviderResponse, operation: string): ProviderUnreachable {
-    return new ProviderUnreachable(
-      this.name,
-      operation,
-      `HTTP ${res.status} ${field(res.json, 'errorCode') ?? ''} ${field(res.json, 'errorMessage') ?? ''}`.trim(),
-    );
-  }
-
-  /**
-   * What Daraja's error means. `400.002.02 Bad Request - Invalid <Field>` refuses the request itself
-   * (a bad phone, an amount out of bounds): the client's error. Its 500.001.1001 carries definite
-   * refusals too, told apart by their text: our credentials ("Wrong credentials", "Merchant does not
-   * exist": the provider's side, counted by the breaker) or a prompt already pending on the phone
-   * ("Unable to lock subscriber": the request's). Any other 5xx, or a 429, is unknown; any other 4xx
-   * is about our account or configuration. Daraja's own words go to the log, not to the merchant,
-   * except the field a bad request names.
-   */
   private refusal(res: ProviderResponse, operation: string): Error {
-    const code = field(res.json, 'errorCode') ?? '';
-    const message = field(res.json, 'errorMessage') ?? field(res.json, 'ResponseDescription') ?? '';
-    if (res.status >= 500 && code === '500.001.1001') {
-      if (/wrong credentials|merchant does not exist/i.test(message)) return this.ourSide();
-      if (/unable to lock subscriber/i.test(message)) {
-        return new ProviderRefusal(
-          'INVALID_REQUEST',
-          'M-Pesa: a payment prompt is already pending on this phone; try again once it is answered',
-          'sender_busy',
-        );
-      }
-    }
-    if (res.status >= 500 || res.status === 429) return this.unknown(res, operation);
-    if (res.status === 400 && code.startsWith('400.002')) {
-      const invalid = /Invalid ([A-Za-z]+)/.exec(message)?.[1];
-      return new ProviderRefusal(
-        'INVALID_REQUEST',
-        `M-Pesa refused the request${invalid ? `: invalid ${invalid}` : ''}`,
-        /phone|party/i.test(invalid ?? '') ? 'sender_account_not_found' : 'provider_declined',
-      );
-    }
-    return this.ourSide();
-  }
-
-  /** Our credentials or configuration refused: nothing was sent, and the breaker counts it. */
-  private ourSide(): ProviderRefusal {
-    return new ProviderRefusal('PROVIDER_UNAVAILABLE', 'M-Pesa refused our account’s request; nothing was sent. Try again shortly', 'provider_refused', true);
+    return darajaRefusal(this.name, res, operation);
   }
 
   async initiate(request: InitiateRequest): Promise<{ providerReference: string }> {
@@ -226,7 +119,7 @@ export class MpesaConnector implements Connector {
       throw new ProviderRefusal('SERVER_ERROR', 'M-Pesa never confirmed the payment prompt', 'provider_no_answer');
     }
     const timestamp = darajaTimestamp(this.now());
-    const number = phone(request.dialCode, request.accountNumber);
+    const number = msisdn(request.dialCode, request.accountNumber);
     const res = await this.post('/mpesa/stkpush/v1/processrequest', 'stkpush', {
       BusinessShortCode: stk.shortcode,
       Password: stkPassword(stk.shortcode, stk.passkey, timestamp),
@@ -269,7 +162,7 @@ export class MpesaConnector implements Connector {
         CommandID: 'BusinessPayment',
         Amount: Number(request.amount),
         PartyA: b2c.shortcode,
-        PartyB: phone(request.dialCode, request.accountNumber),
+        PartyB: msisdn(request.dialCode, request.accountNumber),
         Remarks: (request.description ?? request.reference).slice(0, 100).padEnd(2, '.'),
         QueueTimeOutURL: request.callbackUrl,
         ResultURL: request.callbackUrl,
@@ -289,8 +182,8 @@ export class MpesaConnector implements Connector {
     throw request.retry && !refusedTheRequest(refused) ? unknownOutcome(this.name, 'b2c', refused) : refused;
   }
 
-  /** Transaction Status: answered later, to `callbackUrl`; the query's id is kept so the answer can be matched. */
-  private async statusQuery(transactionId: string, callbackUrl: string, subject: Record<string, string>): Promise<void> {
+  /** Transaction Status: answered later, to `callbackUrl`. Its id is returned, for the caller to keep so the answer can be matched. */
+  private async statusQuery(callbackUrl: string, subject: Record<string, string>): Promise<string> {
     const b2c = this.config.b2c!;
     const res = await this.post('/mpesa/transactionstatus/v1/query', 'transactionstatus', {
       Initiator: b2c.initiatorName,
@@ -306,10 +199,11 @@ export class MpesaConnector implements Connector {
     });
     const queryId = field(res.json, 'ConversationID');
     if (res.status !== 200 || !queryId) throw this.refusal(res, 'transactionstatus');
-    await this.recordQuery(transactionId, queryId);
+    return queryId;
   }
 
-  async decide(request: DecideRequest): Promise<SettlementDecision> {
+  /** A B2C payout's status question goes out here and is answered later: its id comes back as `sentQuery`, for the caller to keep. */
+  async decide(request: DecideRequest): Promise<Decided> {
     if (request.kind === 'refund' || request.kind === 'payment') throw new AppError('ROUTE_UNAVAILABLE', 'M-Pesa does not carry card payments');
     if (request.kind === 'collection') return this.stkQuery(request.providerReference!);
     const { notifications } = request;
@@ -326,7 +220,7 @@ export class MpesaConnector implements Connector {
     const triggeredByAnswer = request.trigger === 'notification' && newest !== undefined && isAnswer(newest, notifications);
     if (!triggeredByAnswer && !questionOut(notifications, wallClock())) {
       // By our own OriginatorConversationID: nothing a callback says is used to ask.
-      await this.statusQuery(request.idempotencyKey, request.callbackUrl, { OriginalConversationID: request.idempotencyKey });
+      return { outcome: 'pending', sentQuery: await this.statusQuery(request.callbackUrl, { OriginalConversationID: request.idempotencyKey }) };
     }
     return { outcome: 'pending' };
   }
@@ -355,39 +249,11 @@ export class MpesaConnector implements Connector {
     if (res.status === 500 && /being processed/i.test(field(res.json, 'errorMessage') ?? '')) return { outcome: 'pending' };
     const code = field(res.json, 'ResultCode');
     if (res.status !== 200 || code === null) throw this.refusal(res, 'stkpushquery');
-    if (code === '0') return { outcome: 'successful' };
-    // Only the result codes Daraja documents as final decide; anything else is asked again.
-    return code in STK_REASONS ? { outcome: 'failed', reason: stkFailureReason(code) } : { outcome: 'pending' };
+    return stkDecision(code);
   }
 
-  /**
-   * An STK callback (`Body.stkCallback`), a B2C result or a Transaction Status result (`Result`),
-   * or anything else: kept and read, never believed by itself.
-   */
   parseNotification(notification: InboundNotification): ParsedNotification {
-    const json = lenientJson(notification.body);
-    const parsed: ParsedNotification = {
-      dedupeKey: bodyDigest(notification.body),
-      providerReference: null,
-      claimed: null,
-    };
-    const stk = (json as { Body?: { stkCallback?: unknown } } | undefined)?.Body?.stkCallback;
-    if (stk) {
-      parsed.providerReference = field(stk, 'CheckoutRequestID');
-      parsed.claimed = field(stk, 'ResultCode');
-      return parsed;
-    }
-    const result = (json as { Result?: unknown } | undefined)?.Result;
-    if (!result) return parsed;
-    const code = field(result, 'ResultCode');
-    const conversation = field(result, 'ConversationID');
-    const params = items((result as { ResultParameters?: { ResultParameter?: unknown } }).ResultParameters?.ResultParameter);
-    parsed.claimed = code;
-    parsed.providerReference = conversation;
-    // Read as a Transaction Status answer too: it counts as one only if `conversation` is the id of a query we sent
-    // (a B2C's own result carries the payment's ConversationID, which is no query's).
-    if (conversation) parsed.answersQuery = { queryId: conversation, decision: statusVerdict(code, params) };
-    return parsed;
+    return parseDarajaNotification(notification);
   }
 
   async checkCredentials(): Promise<string[]> {
@@ -397,51 +263,7 @@ export class MpesaConnector implements Connector {
   }
 }
 
-/**
- * A Transaction Status answer's verdict. Only a query that succeeded (ResultCode 0) says anything about
- * the payment: `TransactionStatus` Completed, or a documented final failure. A non-zero code is about the
- * query itself (the initiator's rights, a queue timeout, an id not found yet): pending, asked again.
- */
-function statusVerdict(code: string | null, params: Map<string, string>): SettlementDecision {
-  if (code !== '0') return { outcome: 'pending' };
-  const status = (params.get('TransactionStatus') ?? '').toLowerCase();
-  if (status === 'completed') return { outcome: 'successful' };
-  if (status === 'failed' || status === 'cancelled' || status === 'declined' || status === 'expired') return { outcome: 'failed', reason: 'provider_declined' };
-  return { outcome: 'pending' };
-}
-
-/** How long a status question is taken to be out (unanswered) before another may be asked. */
-const QUESTION_OUT_MS = 60_000;
-
-/** Whether a notification answers a status query we sent. */
-function isAnswer(n: StoredNotification, notifications: StoredNotification[]): boolean {
-  const id = n.parsed.answersQuery?.queryId;
-  return id !== undefined && notifications.some((m) => m.parsed.sentQuery === id);
-}
-
-/** Whether the newest query we sent is still unanswered and recent. */
-function questionOut(notifications: StoredNotification[], now: Date): boolean {
-  const sent = [...notifications].reverse().find((n) => n.parsed.sentQuery);
-  if (!sent) return false;
-  const answered = notifications.some((n) => n.parsed.answersQuery?.queryId === sent.parsed.sentQuery);
-  return !answered && now.getTime() - new Date(sent.receivedAt).getTime() < QUESTION_OUT_MS;
-}
-
 /** The wall clock, as the database's `received_at` is (not the service's injected clock, which tests stop). */
 function wallClock(): Date {
   return new Date();
-}
-
-/** The newest status answer that answers a query we sent (a forged one answers none). */
-function validAnswer(notifications: StoredNotification[]): ParsedNotification['answersQuery'] | null {
-  const sent = new Set(notifications.map((n) => n.parsed.sentQuery).filter(Boolean));
-  for (const n of [...notifications].reverse()) {
-    if (n.parsed.answersQuery && sent.has(n.parsed.answersQuery.queryId)) return n.parsed.answersQuery;
-  }
-  return null;
-}
-
-/** The provider references notifications named, newest first. */
-function references(notifications: StoredNotification[]): string[] {
-  return [...new Set([...notifications].reverse().flatMap((n) => (n.parsed.providerReference ? [n.parsed.providerReference] : [])))];
 }

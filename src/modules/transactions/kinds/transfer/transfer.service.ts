@@ -1,31 +1,16 @@
 import { z } from 'zod';
-import type { Rails } from '../rails/rails';
-import type { DecideTrigger, RouteLeg } from '../../providers/connector';
-import type { Clock } from '../../shared/clock';
-import { AppError } from '../../shared/errors';
-import { Decimal, parseAmount, roundMoney } from '../../shared/money';
-import { currencyField, requiredText } from '../../shared/fields';
-import { parseInput, type Command } from '../../shared/validation';
-import type { CustomerService } from '../customers/customer.service';
-import { isQuoteLive, type RatesService } from '../rates/rates.service';
-import type { ReferenceService } from '../reference/reference.service';
-import {
-  bankAccountNumbers,
-  checkAccountNumber,
-  checkDialCode,
-  checkRoute,
-  checkWithinBounds,
-  crossBorderDecide,
-  crossBorderFields,
-  crossBorderRequest,
-  crossBorderLeg,
-  routeColumns,
-} from './cross-border.checks';
-import { TransactionJob } from './transaction.jobs';
-import type { TransferTransaction } from './transaction.record';
-import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from './transaction.kinds';
-import { moneyOutLedger, moneyOutLegs } from './transaction.ledger';
-import type { TransactionService } from './transaction.service';
+import type { Rails } from '../../../rails/rails';
+import type { Clock } from '../../../../shared/clock';
+import { AppError } from '../../../../shared/errors';
+import { Decimal, parseAmount, roundMoney } from '../../../../shared/money';
+import { currencyField, requiredText } from '../../../../shared/fields';
+import { parseInput, type Command } from '../../../../shared/validation';
+import type { CustomerService } from '../../../customers/customer.service';
+import { isQuoteLive, type RatesService } from '../../../rates/rates.service';
+import type { ReferenceService } from '../../../reference/reference.service';
+import { bankAccountNumbers, checkAccountNumber, checkDialCode, checkRoute, checkWithinBounds, crossBorderFields, routeColumns } from '../cross-border.checks';
+import type { TransferTransaction } from '../../transaction.record';
+import type { TransactionLifecycle } from '../../lifecycle.service';
 
 /** CONTRACT §6's transfer, in the domain's names. */
 export const transferSchema = z
@@ -53,7 +38,7 @@ export interface TransferServiceDeps {
   customers: CustomerService;
   reference: ReferenceService;
   rates: RatesService;
-  transactions: TransactionService;
+  lifecycle: TransactionLifecycle;
   clock: Clock;
   rails: Rails;
 }
@@ -90,7 +75,7 @@ export class TransferService {
     }
     if (pricing.destinationAmount.isZero()) throw bad('amount', `converts to 0 ${country.currency}`);
     checkWithinBounds(channel, pricing.destinationAmount, 'amount');
-    return this.deps.transactions.initiate({
+    return this.deps.lifecycle.initiate({
       merchantId,
       kind: 'transfer',
       ...routeColumns(route, body, accountNumber),
@@ -121,48 +106,4 @@ export class TransferService {
     if (!quote.sourceAmount.eq(amount)) throw bad('quoteId', `is for an amount of ${quote.sourceAmount.toFixed()} ${source}, not ${amount.toFixed()}`);
     return { rate: quote.rate, fee: quote.fee, destinationAmount: quote.destinationAmount, quoteId: quote.id };
   }
-}
-
-/** The transfer kind: a payout through the provider, settled by it; money out, in the source currency, paid in the destination's. */
-export class TransferKind implements TransactionKindHandler<'transfer'> {
-  readonly kind = 'transfer' as const;
-
-  constructor(
-    private readonly reference: ReferenceService,
-    private readonly rails: Rails,
-  ) {}
-
-  /** What the beneficiary receives, in the destination currency with its decimals. */
-  route(txn: TransferTransaction): RouteLeg {
-    return crossBorderLeg(this.reference, txn);
-  }
-
-  /** The payout, from the stored row, so reconciliation can ask again with the same key. */
-  async callProvider(txn: TransferTransaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
-    const { providerReference } = await this.rails.of(txn).initiate({
-      ...crossBorderRequest(this.reference, txn, idempotencyKey),
-      accountName: txn.accountName,
-      callbackUrl: this.rails.callbackUrl(txn),
-      payer: this.rails.payer(txn),
-      retry: retry ? await this.rails.retryContext(txn) : null,
-    });
-    return { status: 'processing', providerReference, followUps: [{ name: TransactionJob.SettleTransaction, delayMs: this.rails.firstPollMs(txn) }] };
-  }
-
-  settle(txn: TransferTransaction, trigger: DecideTrigger) {
-    return crossBorderDecide(this.rails, this.reference, txn, trigger);
-  }
-
-  ledger(txn: TransferTransaction): LedgerEffect {
-    return moneyOutLedger(txn, txn.connector, {
-      type: 'transfer',
-      currency: txn.sourceCurrency,
-      amount: txn.sourceAmount,
-      fee: txn.fee,
-      payoutCurrency: txn.destinationCurrency,
-      payoutAmount: txn.destinationAmount,
-    });
-  }
-
-  expectedLegs = moneyOutLegs;
 }

@@ -1,0 +1,31 @@
+import type { MerchantService } from '../merchants/merchant.service';
+import { defineModule, type ModuleInfra } from '../module';
+import { AccessTokens } from './access-tokens';
+import { AuthTopic } from './auth.topics';
+import { MerchantAccess } from './merchant-access';
+import { OAuthService } from './oauth.service';
+import { TokenRevocations } from './token-revocations';
+
+/** OAuth: tokens, their revocation (heard by every instance), and whether a token's merchant may still act. */
+export const authModule = defineModule({
+  name: 'auth',
+  topics: Object.values(AuthTopic),
+  create: (infra: Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'pubsub' | 'keys' | 'logger'>, { merchants }: { merchants: MerchantService }) => {
+    const { config, orm, sql, clock, pubsub, keys, logger } = infra;
+    const revocations = new TokenRevocations({ orm, pubsub, pollMs: config.tokenRevocationPollMs, logger });
+    const accessTokens = new AccessTokens({ signingKey: keys.tokenSigningKey, clock });
+    const merchantAccess = new MerchantAccess({ sql, pubsub, logger });
+    const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger });
+    return {
+      services: { oauth, revocations, merchantAccess },
+      start: async () => {
+        await revocations.start();
+        await merchantAccess.start();
+      },
+      stop: async () => {
+        await revocations.stop();
+        await merchantAccess.stop();
+      },
+    };
+  },
+});

@@ -1,0 +1,94 @@
+import { offering, opensVirtualAccounts, type DecideTrigger, type RouteLeg } from '../../../../providers/connector';
+import type { Rails } from '../../../rails/rails';
+import type { ReferenceService } from '../../../reference/reference.service';
+import { askedToMove, crossBorderDecide, crossBorderLeg, crossBorderRequest, type Moved } from '../cross-border.checks';
+import { TransactionJob } from '../../transaction.jobs';
+import type { CollectionTransaction } from '../../transaction.record';
+import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
+import { moneyInLedger, moneyInLegs, moneyInRelease } from '../../transaction.ledger';
+
+/** What CollectionKind is built with (the composition root passes it). */
+export interface CollectionKindDeps {
+  reference: ReferenceService;
+  rails: Rails;
+  /** How long a bank collection's virtual account stays open (COLLECTION_TTL_S). */
+  collectionTtlS: number;
+  /** The settlement delay: a settled collection's net is released after it. */
+  releaseDelayMs: number;
+}
+
+/** A collection asks the provider for its amount. */
+const moved = (txn: CollectionTransaction): Moved => ({ amount: txn.amount, currency: txn.currency });
+
+/** The collection kind: a virtual account or a prompt; settled by the provider (momo) or the sender (bank); money in. */
+export class CollectionKind implements TransactionKindHandler<'collection'> {
+  readonly kind = 'collection' as const;
+  readonly referencePrefix = 'col';
+  readonly expiry: Expiry = { from: 'processing', to: 'expired', reason: 'not_paid_before_expiry', job: TransactionJob.ExpireCollection };
+  readonly expectedLegs: TransactionKindHandler<'collection'>['expectedLegs'];
+
+  constructor(private readonly deps: CollectionKindDeps) {
+    this.expectedLegs = moneyInLegs(deps.releaseDelayMs);
+  }
+
+  route(txn: CollectionTransaction): RouteLeg {
+    return crossBorderLeg(this.deps.reference, txn, moved(txn));
+  }
+
+  /** A virtual account (bank) or a payment prompt (momo), from the stored row, so reconciliation can ask again. */
+  async callProvider(txn: CollectionTransaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
+    const connector = this.deps.rails.of(txn);
+    if (txn.accountType === 'bank') {
+      const account = await offering(connector, opensVirtualAccounts, 'createVirtualAccount').createVirtualAccount({
+        idempotencyKey,
+        reference: txn.reference,
+        countryCode: txn.countryCode,
+        networkCode: this.deps.reference.network(txn.networkId)?.code ?? txn.networkId,
+        ...askedToMove(this.deps.reference, moved(txn)),
+        accountName: txn.accountName ?? '',
+        payer: this.deps.rails.payer(txn),
+        retry,
+      });
+      // The provider may close its account before our deadline (Flutterwave's last an hour): the collection expires then.
+      const expiresAt = account.expiresAt ?? null;
+      const expiryMs = expiresAt ? Math.min(this.deps.collectionTtlS * 1000, Math.max(0, expiresAt.getTime() - Date.now())) : this.deps.collectionTtlS * 1000;
+      return {
+        status: 'processing',
+        providerReference: account.providerReference,
+        bankInfo: { accountName: account.accountName, accountNumber: account.accountNumber, bankName: account.bankName, bankCode: account.bankCode },
+        virtualAccountNumber: account.accountNumber,
+        expiresAt,
+        followUps: [
+          { name: TransactionJob.ExpireCollection, delayMs: expiryMs },
+          // A real provider is asked too (a lost webhook); the sandbox's account is paid by simulation.
+          ...(connector.inProcess ? [] : [{ name: TransactionJob.SettleTransaction, delayMs: this.deps.rails.firstPollMs(txn) } as const]),
+        ],
+      };
+    }
+    const { providerReference, nextActionUrl } = await connector.initiate({
+      ...crossBorderRequest(this.deps.reference, txn, moved(txn), idempotencyKey),
+      accountName: null,
+      callbackUrl: this.deps.rails.callbackUrl(txn),
+      payer: this.deps.rails.payer(txn),
+      retry: retry ? await this.deps.rails.retryContext(txn) : null,
+    });
+    return {
+      status: 'processing',
+      providerReference,
+      nextActionUrl: nextActionUrl ?? null,
+      followUps: [{ name: TransactionJob.SettleTransaction, delayMs: this.deps.rails.firstPollMs(txn) }],
+    };
+  }
+
+  settle(txn: CollectionTransaction, trigger: DecideTrigger) {
+    return crossBorderDecide(this.deps.rails, this.deps.reference, txn, moved(txn), trigger);
+  }
+
+  ledger(txn: CollectionTransaction): LedgerEffect {
+    return moneyInLedger(txn, txn.connector, this.deps.releaseDelayMs);
+  }
+
+  release(txn: CollectionTransaction): LedgerEffect {
+    return moneyInRelease(txn);
+  }
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { AppError } from '../../../../shared/errors';
+import { referenceField, requiredText } from '../../../../shared/fields';
+import { Decimal, formatAmount, parseAmount } from '../../../../shared/money';
+import { parseInput, type Command } from '../../../../shared/validation';
+import type { ReferenceService } from '../../../reference/reference.service';
+import type { RefundTransaction } from '../../transaction.record';
+import type { TransactionLifecycle } from '../../lifecycle.service';
+import type { TransactionQueries } from '../../queries.service';
+
+/** POST /v1/refunds, in the domain's names. */
+export const refundSchema = z.object({
+  paymentReference: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  /** What to give back; absent: everything not yet refunded. */
+  amount: z.unknown().optional(),
+  reason: requiredText(255),
+  reference: referenceField,
+});
+export type RefundCommand = Command<typeof refundSchema>;
+
+/** What RefundService is built with (the composition root passes it). */
+export interface RefundServiceDeps {
+  lifecycle: TransactionLifecycle;
+  queries: TransactionQueries;
+  reference: ReferenceService;
+}
+
+/**
+ * Refunds of card payments, full or partial, on the one creation path. The refund's insert
+ * claims its amount on the payment (refunded_amount, never above the amount captured, checked
+ * on the row's latest version, so concurrent refunds cannot overshoot) and reserves it from the
+ * merchant's available balance (402 INSUFFICIENT_FUNDS when it cannot), in one statement.
+ */
+export class RefundService {
+  constructor(private readonly deps: RefundServiceDeps) {}
+
+  async refundPayment(merchantId: string, command: RefundCommand): Promise<RefundTransaction> {
+    const body = parseInput(refundSchema, command);
+    const payment = await this.deps.queries.getTransaction(merchantId, body.paymentReference).catch((err: unknown) => {
+      throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Payment') : err;
+    });
+    if (payment.kind !== 'payment') throw AppError.notFound('Payment');
+    if (payment.status !== 'successful') throw new AppError('INVALID_STATE', `The payment is ${payment.status}: only a successful payment can be refunded`);
+    const minorUnit = this.deps.reference.currencyMinorUnit(payment.currency) ?? 2;
+    const left = payment.amount.minus(payment.refundedAmount);
+    if (left.lte(0)) throw new AppError('INVALID_STATE', 'The payment is refunded in full already');
+    const amount = body.amount === undefined || body.amount === null ? left : parseAmount(body.amount, minorUnit);
+    const tooMuch = () =>
+      AppError.invalidField('amount', `is more than what is left to refund of the payment, ${formatAmount(left, minorUnit)} ${payment.currency}`);
+    if (amount.gt(left)) throw tooMuch();
+    const refund = await this.deps.lifecycle.initiate({
+      merchantId,
+      kind: 'refund',
+      externalReference: body.reference,
+      customerId: payment.customerId,
+      amount,
+      currency: payment.currency,
+      fee: new Decimal(0),
+      reason: body.reason,
+      parentId: payment.id,
+      parentReference: payment.reference,
+      // Back through the processor that charged it.
+      connector: payment.connector,
+    });
+    return refund;
+  }
+
+  /** The refund's current record; another kind's reference, or another merchant's, is NOT_FOUND. */
+  async getRefund(merchantId: string, referenceOrExternal: string): Promise<RefundTransaction> {
+    const txn = await this.deps.queries.getTransaction(merchantId, referenceOrExternal).catch((err: unknown) => {
+      throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Refund') : err;
+    });
+    if (txn.kind !== 'refund') throw AppError.notFound('Refund');
+    return txn;
+  }
+}

@@ -1,0 +1,117 @@
+import { AppError } from '../shared/errors';
+import type {
+  CardCharge,
+  CardChargeRequest,
+  Connector,
+  InboundNotification,
+  RefundRequest,
+  Route,
+  RouteLeg,
+  VirtualAccount,
+  VirtualAccountRequest,
+} from './connector';
+
+/*
+ * What a connector offers beyond the base (connector.ts): each capability is a small interface that a
+ * connector class declares (`implements`), and a type guard that a caller asks before using it. Nothing
+ * asks an optional method: a connector has a capability or not. Collecting and paying out are the base's
+ * `initiate`, per route (`serves` says which directions); no connector resolves account names yet.
+ */
+
+/** Opens a bank account, unique to one collection, that the sender pays into (bank collections). */
+export interface OpensVirtualAccounts {
+  createVirtualAccount(request: VirtualAccountRequest): Promise<VirtualAccount>;
+}
+
+/** Charges cards (domestic payments), and answers reconciliation's question about a charge. */
+export interface ChargesCards {
+  chargeCard(request: CardChargeRequest): Promise<CardCharge>;
+  /**
+   * Reconciliation's question, asked instead of charging again (the card a second
+   * charge would need is never stored): what became of the charge with this key?
+   * If the provider never received one, it closes the key, so that the original
+   * request, should it still arrive late, is refused rather than charged, and
+   * answers failed (`processing_error`). Whatever the timing, the provider and the
+   * gateway then agree. (A real processor: look up by key, else void by key.)
+   */
+  concludeCardCharge(idempotencyKey: string, expected: { amount: string; currency: string }): Promise<CardCharge>;
+}
+
+/** Refunds (part of) a charge; the outcome comes by `decide`. */
+export interface Refunds {
+  refund(request: RefundRequest): Promise<{ providerReference: string }>;
+}
+
+/**
+ * Receives account-wide webhooks at one address (Flutterwave) instead of a callback per transaction:
+ * whether the request is theirs (a shared secret), and which of our transactions it names.
+ */
+export interface ReceivesWebhooks {
+  authenticateWebhook(headers: Record<string, string | string[] | undefined>): boolean;
+  webhookTransaction(notification: InboundNotification): string | null;
+}
+
+/** Keeps a notification's body only redacted (provider_notification): card details a provider echoes (Flutterwave's `data.card`) removed. */
+export interface RedactsNotifications {
+  storableBody(body: string): string;
+}
+
+/** Has rules of its own on a request (M-Pesa takes whole shillings; a wallet number is digits), checked before anything is written. */
+export interface ChecksRequests {
+  check(leg: RouteLeg): void;
+}
+
+/** Pays out with fewer decimals than the currency's on some routes (M-Pesa: whole shillings). */
+export interface RoundsPayouts {
+  payoutDecimals(route: Route): number | undefined;
+}
+
+/** `decide` and retries read the stored notifications (else they are not loaded: one read less per settlement). */
+export interface ReadsNotifications {
+  readonly readsNotifications: true;
+}
+
+/** In process (the sandbox): no network, so no breaker, timeouts, call metrics or callback address. */
+export interface InProcess {
+  readonly inProcess: true;
+}
+
+export const opensVirtualAccounts = (c: Connector): c is Connector & OpensVirtualAccounts =>
+  typeof (c as Partial<OpensVirtualAccounts>).createVirtualAccount === 'function';
+export const chargesCards = (c: Connector): c is Connector & ChargesCards => typeof (c as Partial<ChargesCards>).chargeCard === 'function';
+export const refunds = (c: Connector): c is Connector & Refunds => typeof (c as Partial<Refunds>).refund === 'function';
+export const receivesWebhooks = (c: Connector): c is Connector & ReceivesWebhooks => typeof (c as Partial<ReceivesWebhooks>).authenticateWebhook === 'function';
+export const redactsNotifications = (c: Connector): c is Connector & RedactsNotifications =>
+  typeof (c as Partial<RedactsNotifications>).storableBody === 'function';
+export const checksRequests = (c: Connector): c is Connector & ChecksRequests => typeof (c as Partial<ChecksRequests>).check === 'function';
+export const roundsPayouts = (c: Connector): c is Connector & RoundsPayouts => typeof (c as Partial<RoundsPayouts>).payoutDecimals === 'function';
+export const readsNotifications = (c: Connector): c is Connector & ReadsNotifications => (c as Partial<ReadsNotifications>).readsNotifications === true;
+export const inProcess = (c: Connector): c is Connector & InProcess => (c as Partial<InProcess>).inProcess === true;
+
+/** The capabilities a provider declares (its index.ts), by their guards' names. */
+export const CAPABILITIES = {
+  opensVirtualAccounts,
+  chargesCards,
+  refunds,
+  receivesWebhooks,
+  redactsNotifications,
+  checksRequests,
+  roundsPayouts,
+  readsNotifications,
+  inProcess,
+} as const;
+export type CapabilityName = keyof typeof CAPABILITIES;
+
+/** The same, for a refusal that knows only the provider operation: only a card charge "charged". */
+export function nothingDoneBy(operation: string): string {
+  return operation === 'chargeCard' ? 'nothing was created or charged' : 'nothing was created or sent';
+}
+
+/**
+ * The connector, when it has the capability; else a definite refusal naming the operation (routing
+ * should have prevented it: a route is served only by a connector that can carry it).
+ */
+export function offering<C extends Connector, T>(connector: C, has: (c: Connector) => c is Connector & T, operation: string): C & T {
+  if (!has(connector)) throw new AppError('ROUTE_UNAVAILABLE', `The provider ${connector.name} does not offer ${operation}; ${nothingDoneBy(operation)}`);
+  return connector as C & T;
+}

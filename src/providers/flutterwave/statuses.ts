@@ -1,0 +1,91 @@
+import { Decimal } from '../../shared/money';
+import { ProviderRefusal, ProviderUnreachable, type SettlementDecision } from '../connector';
+import { field, type ProviderResponse } from '../provider-http';
+import type { FlutterwaveTransaction } from './mapping';
+
+/** A transfer's `status` (`GET /v3/transfers/{id}`'s body) → our verdict. */
+export function transferDecision(json: unknown): SettlementDecision {
+  const status = field(json, 'data', 'status');
+  if (status === 'SUCCESSFUL') return { outcome: 'successful' };
+  if (status === 'FAILED') return { outcome: 'failed', reason: transferFailureReason(field(json, 'data', 'complete_message')) };
+  return { outcome: 'pending' };
+}
+
+/**
+ * A charge's verdict, trusted only when it is ours: our id as its `tx_ref`, our currency, and at least our amount
+ * (a bank transfer into a virtual account may carry more; less is never taken as paid, and is logged for a person).
+ */
+export function chargeDecision(tx: FlutterwaveTransaction | null, request: { idempotencyKey: string; amount: string; currency: string }): SettlementDecision {
+  if (!tx || tx.txRef !== request.idempotencyKey) return { outcome: 'pending' };
+  if (tx.status === 'failed') return { outcome: 'failed', reason: chargeFailureReason(tx.processorResponse) };
+  if (tx.status !== 'successful') return { outcome: 'pending' };
+  if (tx.currency !== request.currency || tx.amount === null || new Decimal(tx.amount).lt(request.amount)) {
+    // Thrown, not decided: the status query's failure is logged, and the transaction waits (or expires) for a person.
+    throw new Error(`flutterwave charge ${tx.id} paid ${tx.amount} ${tx.currency}, not ${request.amount} ${request.currency}: left for review`);
+  }
+  return { outcome: 'successful' };
+}
+
+/**
+ * A refund's `status` → our verdict. Flutterwave's samples answer `completed`; live refunds carry the rail too
+ * (`completed-mpgs`, `completed-momo`, `completed-bank-transfer`, …), and a failed one says so (`failed`, "DISBURSE
+ * FAILED"). Anything else (`pending…`) is polled.
+ */
+export function refundDecision(status: string | null): SettlementDecision {
+  const text = (status ?? '').toLowerCase();
+  if (text.startsWith('completed') || text === 'successful') return { outcome: 'successful' };
+  if (/fail/.test(text)) return { outcome: 'failed', reason: 'refund_declined' };
+  return { outcome: 'pending' };
+}
+
+/** A failed charge's `processor_response` → our failure_reason (docs/providers.md). */
+export function chargeFailureReason(response: string | null): string {
+  const text = (response ?? '').toLowerCase();
+  if (/insufficient/.test(text)) return 'insufficient_funds';
+  if (/declin|not honou?r|do not honou?r/.test(text)) return 'card_declined';
+  if (/expired/.test(text)) return 'expired_card';
+  if (/cancel|abandon|timeout|timed out/.test(text)) return 'payment_declined_by_sender';
+  if (/otp|pin|authenticat|3ds|authori[sz]ation failed/.test(text)) return 'authentication_failed';
+  return 'provider_declined';
+}
+
+/** Flutterwave's `complete_message` on a failed transfer → our failure_reason (docs/providers.md). */
+export function transferFailureReason(message: string | null): string {
+  const text = (message ?? '').toLowerCase();
+  if (/insufficient/.test(text)) return 'provider_float_insufficient';
+  if (/invalid account|account.*(not|could not).*(found|resolved)|unable to resolve|dormant|closed/.test(text)) return 'beneficiary_account_unavailable';
+  return 'provider_declined';
+}
+
+/**
+ * A refused request. A 400 about the request (an account that does not resolve, an amount out of
+ * bounds) is the request's; a 401/403 is our key's. On a retry, a refusal that may mean "this
+ * reference exists" is unknown: the webhook or the next poll names the transfer.
+ */
+export function flutterwaveRefusal(connector: string, res: ProviderResponse, retry: boolean, operation: string): Error {
+  const message = field(res.json, 'message') ?? `HTTP ${res.status}`;
+  if (retry) return new ProviderUnreachable(connector, operation, `refused on retry: ${message}`);
+  if (res.status === 401 || res.status === 403) {
+    return new ProviderRefusal(
+      'PROVIDER_UNAVAILABLE',
+      'Flutterwave refused our account’s request; nothing was sent. Try again shortly',
+      'provider_refused',
+      true,
+    );
+  }
+  if (res.status === 400 && /decrypt/i.test(message)) {
+    // Our encryption key does not match the account's: every card would fail the same way.
+    return new ProviderRefusal(
+      'PROVIDER_UNAVAILABLE',
+      'Our card processor could not read the request; nothing was charged. Try again shortly',
+      'provider_refused',
+      true,
+    );
+  }
+  if (res.status >= 400 && res.status < 500) {
+    return operation === 'transfer'
+      ? new ProviderRefusal('INVALID_REQUEST', 'Flutterwave refused the payout for this account', 'beneficiary_account_unavailable')
+      : new ProviderRefusal('INVALID_REQUEST', `Flutterwave refused the ${operation} for this account`, 'provider_refused');
+  }
+  return new ProviderUnreachable(connector, operation, `HTTP ${res.status}`);
+}

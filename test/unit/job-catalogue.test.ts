@@ -1,0 +1,34 @@
+import { JOB_CATALOGUE, JOBS } from '../../src/job-catalogue';
+
+/**
+ * Job names are graphile-worker task identifiers stored with every queued job, and their options
+ * decide the order and lane they run in: the catalogue built from the modules' defineJob lists is
+ * the one the composition root used to write by hand (issue 35).
+ */
+describe('the job catalogue', () => {
+  it('names every job with its priority and lane, as before the modules declared them', () => {
+    expect(JOB_CATALOGUE).toEqual({
+      'kyc-review': { priority: 0 },
+      'settle-transaction': { priority: 0 },
+      'expire-collection': { priority: 0 },
+      'expire-payment-action': { priority: 0 },
+      'reconcile-initiation': { priority: 0 },
+      'deliver-webhook': { priority: -10, lane: 'deliveries' },
+      'publish-kyc-status': { priority: -10 },
+      'release-funds': { priority: 0 },
+      'check-transaction': { priority: -5 },
+    });
+  });
+
+  it('declares each name once, and each payload schema accepts the payloads queued before (optional fields optional)', () => {
+    const names = JOBS.map((j) => j.name);
+    expect(new Set(names).size).toBe(names.length);
+    const byName = new Map(JOBS.map((j) => [j.name as string, j.payload]));
+    expect(byName.get('deliver-webhook')!.safeParse({ eventId: 'evt_1' }).success).toBe(true);
+    expect(byName.get('deliver-webhook')!.safeParse({ eventId: 'evt_1', attempt: 2, merchantId: 'm' }).success).toBe(true);
+    expect(byName.get('settle-transaction')!.safeParse({ transactionId: 't' }).success).toBe(true);
+    expect(byName.get('settle-transaction')!.safeParse({ transactionId: 't', poll: 3 }).success).toBe(true);
+    expect(byName.get('kyc-review')!.safeParse({ submissionId: 's' }).success).toBe(true);
+    expect(byName.get('publish-kyc-status')!.safeParse({ merchantId: 'm', customerUuid: 'c' }).success).toBe(true);
+  });
+});
