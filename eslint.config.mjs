@@ -129,6 +129,25 @@ export default defineConfig([
       ],
     },
   },
+  // Time is read through the clock (shared/clock.ts): the injected one, or `systemClock` where a reading must be
+  // real time whatever the service's clock; a duration through performance.now(). Tests then control time.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/shared/clock.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'Read time through the clock: the injected Clock, systemClock (real time on purpose), or performance.now() for a duration.',
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read time through the clock: the injected Clock, or systemClock (real time on purpose).',
+        },
+      ],
+    },
+  },
   {
     files: ['src/transport/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_DATABASE_IN_TRANSPORT, NO_SERVICE_LOCATOR] }] },

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { loadConfig } from '../config';
 import { realConnectors } from '../providers/registry';
 import { exitWith } from './operator-cli';
+import { systemClock } from '../shared/clock';
 
 /**
  * npm run provider:check: a token call to each configured provider connector (no payment is
@@ -10,7 +11,7 @@ import { exitWith } from './operator-cli';
  */
 async function check(): Promise<number> {
   const config = loadConfig();
-  const connectors = realConnectors(config.connectors, { timeoutMs: config.connectors.timeoutMs, now: () => new Date() });
+  const connectors = realConnectors(config.connectors, { timeoutMs: config.connectors.timeoutMs, now: () => systemClock.now() });
   const report: Record<string, { ok: boolean; base_url?: string; lines?: string[]; error?: string }> = {};
   for (const { connector, baseUrl } of connectors) {
     try {

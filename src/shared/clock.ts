@@ -3,6 +3,11 @@ export interface Clock {
   now(): Date;
 }
 
+/**
+ * The wall clock. The service's clock in production; named where a reading must be real time whatever clock the
+ * service runs on (a timestamp a receiver checks, a provider's own deadline, a time-ordered id, a rate limit's
+ * window, a cache's housekeeping). Nothing else reads `Date.now()` or `new Date()` (the lint holds it).
+ */
 export const systemClock: Clock = { now: () => new Date() };
 
 /** A clock that only moves when told to. */

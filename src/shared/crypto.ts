@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { systemClock } from './clock';
 
 /** A random token with a readable prefix, e.g. `sk_…`, so leaked secrets are recognisable by scanners. */
 export function randomToken(prefix: string, bytes = 32): string {
@@ -16,7 +17,7 @@ export { v7 as timeOrderedUuid } from 'uuid';
 /** `length` bytes: the time in milliseconds (6 bytes, big-endian, as UUIDv7's), then random bytes. */
 export function timeOrderedBytes(length: number): Buffer {
   const bytes = randomBytes(length);
-  bytes.writeUIntBE(Date.now(), 0, 6);
+  bytes.writeUIntBE(systemClock.now().getTime(), 0, 6);
   return bytes;
 }
 

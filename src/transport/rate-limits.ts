@@ -4,6 +4,7 @@ import { AppError } from '../shared/errors';
 import type { RateLimitConfig } from '../config';
 import type { Logger } from '../shared/logger';
 import { StreamSlots } from './stream-slots';
+import { systemClock } from '../shared/clock';
 
 export type Budget = 'merchant' | 'tokenClient' | 'tokenIp' | 'tokenFailures' | 'tokenIpFailures' | 'admin' | 'adminFailures';
 const BUDGETS: Budget[] = ['merchant', 'tokenClient', 'tokenIp', 'tokenFailures', 'tokenIpFailures', 'admin', 'adminFailures'];
@@ -193,7 +194,7 @@ export class RateLimits {
    */
   private async consumeLeased(limiter: RateLimiterAbstract, key: string, points: number): Promise<RateLimitState> {
     for (let round = 0; ; round++) {
-      const now = Date.now();
+      const now = systemClock.now().getTime();
       const lease = this.leases.get(key);
       if (lease?.spent && lease.until > now) throw new RateLimitedError({ ...lease.spent, resetS: Math.max(1, Math.ceil((lease.until - now) / 1000)) });
       if (lease && lease.until > now && lease.left >= points) {
@@ -216,7 +217,7 @@ export class RateLimits {
 
   /** Takes `chunk` points from the shared counter into this instance's lease, keeping what the lease still held in this window. */
   private async takeLease(limiter: RateLimiterAbstract, key: string, chunk: number): Promise<void> {
-    const now = Date.now();
+    const now = systemClock.now().getTime();
     let res: RateLimiterRes;
     try {
       res = await limiter.consume(key, chunk);
@@ -275,7 +276,7 @@ export class RateLimits {
       clientId === undefined ? undefined : this.countFailure('tokenClient', clientId),
     ]);
     if (!ceiling || clientId === undefined) return undefined;
-    const now = Date.now();
+    const now = systemClock.now().getTime();
     if ((this.attacksLogged.get(clientId) ?? 0) <= now) {
       if (this.attacksLogged.size >= LEASES_MAX) this.attacksLogged.clear();
       this.attacksLogged.set(clientId, now + ceiling.resetS * 1000);

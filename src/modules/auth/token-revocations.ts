@@ -2,6 +2,7 @@ import type { Orm } from '../../db/orm';
 import type { PubSub, Unsubscribe } from '../../events/pubsub';
 import { AuthTopic } from './auth.topics';
 import type { Logger } from '../../shared/logger';
+import { systemClock } from '../../shared/clock';
 
 /** Access tokens live an hour; a revoked family needs remembering a little longer than that. */
 const REMEMBER_MS = 2 * 60 * 60 * 1000;
@@ -65,7 +66,7 @@ export class TokenRevocations {
 
   private remember(familyId: string): void {
     const known = this.revoked.has(familyId);
-    this.revoked.set(familyId, Date.now());
+    this.revoked.set(familyId, systemClock.now().getTime());
     if (known) return;
     for (const listener of this.listeners) {
       try {
@@ -90,7 +91,7 @@ export class TokenRevocations {
       const [max] = await em.execute<Array<{ seq: string | null }>>('select max(seq) as seq from token_revocation');
       this.lastSeq = Number(max?.seq ?? 0);
     }
-    const cutoff = Date.now() - REMEMBER_MS;
+    const cutoff = systemClock.now().getTime() - REMEMBER_MS;
     for (const [familyId, at] of this.revoked) if (at < cutoff) this.revoked.delete(familyId);
   }
 }

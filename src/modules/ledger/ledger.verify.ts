@@ -1,4 +1,5 @@
 import { Params, type Sql } from '../../db/sql';
+import { systemClock } from '../../shared/clock';
 
 /** What each kind must have posted in each status (TransactionLifecycle.expectedLegs). */
 export interface LegRule {
@@ -307,7 +308,7 @@ async function runChecks(
          union select id from "transaction" where ${
            scope.transactionFloor === null
              ? 'true'
-             : `id >= ${params.p(scope.transactionFloor)}::uuid and id <= ${params.p(uuidV7Floor(Date.now() + 86_400_000))}::uuid`
+             : `id >= ${params.p(scope.transactionFloor)}::uuid and id <= ${params.p(uuidV7Floor(systemClock.now().getTime() + 86_400_000))}::uuid`
          }`;
   const [transactions] = await timed('transactions', () =>
     sql.query<{ checked: string; wrong: Array<Record<string, unknown>> }>(

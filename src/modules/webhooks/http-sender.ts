@@ -46,8 +46,9 @@ function guardedLookup(env: PaymentsEnv): LookupFunction {
  * bounded by `timeoutMs`.
  */
 export async function postWebhook(url: string, body: string, headers: Record<string, string>, env: PaymentsEnv, timeoutMs: number): Promise<SendResult> {
-  const started = Date.now();
-  const elapsed = () => Date.now() - started;
+  // A duration: the monotonic clock, which no wall-clock step moves.
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
   let target: URL;
   try {
     target = await assertWebhookUrlAllowed(url, env);

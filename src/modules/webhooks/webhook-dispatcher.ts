@@ -3,7 +3,7 @@ import type { JobsSql } from '../../jobs/job-queue';
 import type { PreviousWebhookSecret } from '../merchants/merchant.entity';
 import { Params, type Sql } from '../../db/sql';
 import { runSelects } from '../../jobs/job-queue';
-import type { Clock } from '../../shared/clock';
+import { systemClock, type Clock } from '../../shared/clock';
 import type { SecretBox } from '../../shared/crypto';
 import type { Logger } from '../../shared/logger';
 import { postWebhook, type SendResult } from './http-sender';
@@ -194,7 +194,7 @@ export class WebhookDispatcher {
     } else {
       const body = webhookBody(delivery, delivery.payload);
       // webhook-timestamp is wall-clock time: receivers check it against their own clocks.
-      const headers = webhookHeaders(this.signingSecrets(delivery), delivery.id, new Date(), body);
+      const headers = webhookHeaders(this.signingSecrets(delivery), delivery.id, systemClock.now(), body);
       result = await postWebhook(delivery.webhookUrl, body, headers, this.deps.settings.env, this.deps.settings.timeoutMs);
     }
     const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;

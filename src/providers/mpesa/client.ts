@@ -23,6 +23,7 @@ import { ProviderHttp, TokenCache, field, type ProviderResponse } from '../provi
 import type { MpesaConfig } from './index';
 import { darajaTimestamp, isAnswer, parseDarajaNotification, questionOut, references, stkPassword, validAnswer } from './mapping';
 import { b2cFailureReason, darajaRefusal, stkDecision } from './statuses';
+import { systemClock } from '../../shared/clock';
 
 /** How long an STK prompt can still be answered: after it, a prompt we never learned the id of is over. */
 const STK_WINDOW_MS = 3 * 60_000;
@@ -265,5 +266,5 @@ export class MpesaConnector implements Connector, ChecksRequests, RoundsPayouts,
 
 /** The wall clock, as the database's `received_at` is (not the service's injected clock, which tests stop). */
 function wallClock(): Date {
-  return new Date();
+  return systemClock.now();
 }

@@ -6,6 +6,7 @@ import { TransactionJob } from '../../transaction.jobs';
 import type { CollectionTransaction } from '../../transaction.record';
 import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
 import { moneyInLedger, moneyInLegs, moneyInRelease } from '../../transaction.ledger';
+import { systemClock } from '../../../../shared/clock';
 
 /** What CollectionKind is built with (the composition root passes it). */
 export interface CollectionKindDeps {
@@ -50,8 +51,11 @@ export class CollectionKind implements TransactionKindHandler<'collection'> {
         retry,
       });
       // The provider may close its account before our deadline (Flutterwave's last an hour): the collection expires then.
+      // Its deadline is real time, as the expiry job's delay is: the wall clock, whatever the service's clock.
       const expiresAt = account.expiresAt ?? null;
-      const expiryMs = expiresAt ? Math.min(this.deps.collectionTtlS * 1000, Math.max(0, expiresAt.getTime() - Date.now())) : this.deps.collectionTtlS * 1000;
+      const expiryMs = expiresAt
+        ? Math.min(this.deps.collectionTtlS * 1000, Math.max(0, expiresAt.getTime() - systemClock.now().getTime()))
+        : this.deps.collectionTtlS * 1000;
       return {
         status: 'processing',
         providerReference: account.providerReference,
