@@ -3,6 +3,7 @@ import { csvLine, textCell } from '../../shared/csv';
 import { chunksOf } from '../../shared/streaming';
 import { toJsonMoney, type Decimal } from '../../shared/money';
 import { currency, money as moneyField, record, timestamp, type RecordOf } from '../../shared/records';
+import { BalanceTransactionRest } from './balance-transaction.definition';
 import { PRICED_KINDS, type FeeRule, type PricedKind } from './fee-schedule';
 import { BALANCE_TRANSACTION_TYPES } from './ledger.model';
 import type { Balance, BalanceTransaction, Statement } from './ledger.service';
@@ -20,20 +21,8 @@ export const BalanceRecord = record(
 );
 
 const balanceTransactionType = z.enum(BALANCE_TRANSACTION_TYPES);
-export const BalanceTransactionRecord = record(
-  'BalanceTransaction',
-  z.object({
-    id: z.string(),
-    type: balanceTransactionType,
-    currency,
-    amount: moneyField.describe('What moved before the fee; negative for money out'),
-    fee: moneyField,
-    net: moneyField.describe('amount − fee: what available + pending changed by'),
-    balance_after: moneyField.describe('available + pending after it'),
-    source_reference: z.string().nullable().describe('The transaction (or adjustment) it comes from'),
-    created_at: timestamp,
-  }),
-);
+/** One movement of available + pending: a view of its definition (balance-transaction.definition.ts). */
+export const BalanceTransactionRecord = BalanceTransactionRest.registered();
 
 export const StatementRecord = record(
   'Statement',
@@ -64,19 +53,7 @@ export function serializeBalance(b: Balance): RecordOf<typeof BalanceRecord> {
 }
 
 /** GET /v1/balance-transactions: one movement of available + pending. */
-export function serializeBalanceTransaction(t: BalanceTransaction): RecordOf<typeof BalanceTransactionRecord> {
-  return {
-    id: t.id,
-    type: t.type,
-    currency: t.currency,
-    amount: money(t.amount),
-    fee: money(t.fee),
-    net: money(t.net),
-    balance_after: money(t.balanceAfter),
-    source_reference: t.sourceReference,
-    created_at: t.createdAt.toISOString(),
-  };
-}
+export const serializeBalanceTransaction: (t: BalanceTransaction) => RecordOf<typeof BalanceTransactionRecord> = BalanceTransactionRest.serialize;
 
 /**
  * GET /v1/reports/statement as JSON, written as its entries arrive: the envelope and the head as

@@ -9,58 +9,16 @@ import { insufficientFunds, isOverdraft } from '../ledger/ledger.model';
 import { postingsSql } from '../ledger/ledger.sql';
 import type { TransactionJobQueue, TransactionJobSpec } from './transaction.jobs';
 import { NO_LEDGER_EFFECT, type LedgerEffect } from './transaction.kinds';
+import { TRANSACTION_COLUMNS } from './transaction.definition';
 import { asTransaction, type Transaction, type TransactionColumns, type TransactionEvent } from './transaction.record';
 import type { TransactionKind, TransactionStatus } from './transaction.state';
 
-/** Record field → column, for every column of the `transaction` table. */
-const COLUMNS = {
-  id: 'id',
-  merchantId: 'merchant_id',
-  kind: 'kind',
-  reference: 'reference',
-  externalReference: 'external_reference',
-  status: 'status',
-  customerId: 'customer_id',
-  accountType: 'account_type',
-  countryCode: 'country_code',
-  channelId: 'channel_id',
-  networkId: 'network_id',
-  accountNumber: 'account_number',
-  accountName: 'account_name',
-  dialCode: 'dial_code',
-  reason: 'reason',
-  amount: 'amount',
-  currency: 'currency',
-  sourceAmount: 'source_amount',
-  sourceCurrency: 'source_currency',
-  destinationAmount: 'destination_amount',
-  destinationCurrency: 'destination_currency',
-  rate: 'rate',
-  fee: 'fee',
-  quoteId: 'quote_id',
-  bankInfo: 'bank_info',
-  virtualAccountNumber: 'virtual_account_number',
-  providerReference: 'provider_reference',
-  connector: 'connector',
-  failureReason: 'failure_reason',
-  paymentMethod: 'payment_method',
-  cardBrand: 'card_brand',
-  cardLast4: 'card_last4',
-  cardFingerprint: 'card_fingerprint',
-  redirectUrl: 'redirect_url',
-  description: 'description',
-  nextActionUrl: 'next_action_url',
-  parentId: 'parent_id',
-  parentReference: 'parent_reference',
-  refundedAmount: 'refunded_amount',
-  createdAt: 'created_at',
-  updatedAt: 'updated_at',
-  completedAt: 'completed_at',
-  expiresAt: 'expires_at',
-} as const satisfies Record<keyof TransactionColumns, string>;
-
-const FIELDS = Object.keys(COLUMNS) as Array<keyof TransactionColumns>;
-const DECIMALS = new Set<keyof TransactionColumns>(['amount', 'sourceAmount', 'destinationAmount', 'rate', 'fee', 'refundedAmount']);
+/** Record field → column, for every column of the `transaction` table (transaction.definition.ts). */
+const COLUMNS = TRANSACTION_COLUMNS.columns;
+const FIELDS = TRANSACTION_COLUMNS.fields;
+const DECIMALS = TRANSACTION_COLUMNS.decimals;
+const JSON_FIELDS = TRANSACTION_COLUMNS.json;
+const SEALED = TRANSACTION_COLUMNS.sealed;
 const SELECT_LIST = FIELDS.map((f) => `${COLUMNS[f]} as "${f}"`).join(', ');
 const INSERT_COLUMNS = FIELDS.map((f) => COLUMNS[f]).join(', ');
 /** What a status change may write besides the status. */
@@ -86,7 +44,7 @@ class RowMapping {
   /** A row read with SELECT_LIST (columns aliased to field names) → the record of its kind (an error if it lacks one of its kind's columns). */
   toTransaction = (row: Record<string, unknown>): Transaction => {
     for (const field of DECIMALS) if (row[field] !== null) row[field] = new Decimal(row[field] as string);
-    if (row.nextActionUrl !== null) row.nextActionUrl = this.openLink(row.nextActionUrl as string);
+    for (const field of SEALED) if (row[field] !== null) row[field] = this.openLink(row[field] as string);
     return asTransaction(row as unknown as TransactionColumns);
   };
 
@@ -102,8 +60,8 @@ class RowMapping {
   toDatabase(field: keyof TransactionColumns, value: unknown): unknown {
     if (value === null || value === undefined) return null;
     if (DECIMALS.has(field)) return (value as Decimal).toFixed();
-    if (field === 'bankInfo') return JSON.stringify(value);
-    if (field === 'nextActionUrl') return this.box.seal(value as string);
+    if (JSON_FIELDS.has(field)) return JSON.stringify(value);
+    if (SEALED.has(field)) return this.box.seal(value as string);
     return value;
   }
 }

@@ -1,10 +1,12 @@
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
+import { BALANCE_TRANSACTION } from '../../../modules/ledger/balance-transaction.definition';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import { formatAmount, type Decimal } from '../../../shared/money';
 import { BALANCE_TRANSACTION_TYPES, type BalanceTransactionType } from '../../../modules/ledger/ledger.model';
-import type { Activity, Balance, BalanceTransaction, BalanceTransactionListQuery } from '../../../modules/ledger/ledger.service';
+import type { Activity, Balance, BalanceTransactionListQuery } from '../../../modules/ledger/ledger.service';
 import type { RefundCommand } from '../../../modules/transactions/kinds/refund/refund.service';
 import { domainEnum } from '../enums';
+import { objectTypeOf } from '../record-types';
 import { Connection } from '../relay';
 import { DecimalScalar } from '../scalars';
 
@@ -35,32 +37,9 @@ export class BalanceObject {
   }
 }
 
-@ObjectType('BalanceTransaction', { description: 'One movement of available + pending: net = amount − fee; balanceAfter follows it.' })
-export class BalanceTransactionObject {
-  @Field(() => String) id!: string;
-  @Field(() => BalanceTransactionTypeEnum) type!: BalanceTransactionType;
-  @Field(() => String) currency!: string;
-  @Field(() => DecimalScalar, { description: 'What moved before the fee; negative for money out.' }) amount!: string;
-  @Field(() => DecimalScalar) fee!: string;
-  @Field(() => DecimalScalar) net!: string;
-  @Field(() => DecimalScalar) balanceAfter!: string;
-  @Field(() => String, { nullable: true, description: 'The transaction (or adjustment) it comes from.' }) sourceReference!: string | null;
-  @Field(() => Date) createdAt!: Date;
-
-  static from(t: BalanceTransaction, units: MinorUnits): BalanceTransactionObject {
-    return Object.assign(new BalanceTransactionObject(), {
-      id: t.id,
-      type: t.type,
-      currency: t.currency,
-      amount: money(t.amount, t.currency, units),
-      fee: money(t.fee, t.currency, units),
-      net: money(t.net, t.currency, units),
-      balanceAfter: money(t.balanceAfter, t.currency, units),
-      sourceReference: t.sourceReference,
-      createdAt: t.createdAt,
-    });
-  }
-}
+/** The BalanceTransaction type, generated from its definition (modules/ledger/balance-transaction.definition.ts). */
+export const BalanceTransactionObject = objectTypeOf(BALANCE_TRANSACTION, { units: true, enums: { BalanceTransactionType: BalanceTransactionTypeEnum } });
+export type BalanceTransactionObject = InstanceType<typeof BalanceTransactionObject>;
 
 @ObjectType('BalanceTransactionConnection')
 export class BalanceTransactionConnection extends Connection(BalanceTransactionObject, 'BalanceTransaction') {}
