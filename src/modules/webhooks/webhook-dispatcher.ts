@@ -388,10 +388,17 @@ export class WebhookDispatcher {
           and (claimed_until is null or claimed_until < now())
           and not ${circuitOpen} and ${keepSlot}
         order by next_attempt_at, event_id limit ${params.p(count)}::int for update skip locked)`,
+      // The slot is carried on only while it is still this attempt's: one whose lease ran out during a slow finish may
+      // have been taken by another claim, and carrying on then would send beyond the endpoint's cap. Locked, so the check
+      // reads the row's latest version (the delivery then gets a job instead, in next_others).
+      `slot_held as (
+        select 1 from webhook_endpoint_slot
+        where merchant_id = ${merchant} and slot = ${params.p(delivery.slot)}::smallint and event_id = ${eventId}
+        for update)`,
       `next_claimed as (
         update webhook_delivery w set claimed_until = ${lease}, woken_at = null
         from (select event_id from next order by next_attempt_at, event_id limit 1) n
-        where w.event_id = n.event_id
+        where w.event_id = n.event_id and exists (select 1 from slot_held)
         returning w.event_id, w.merchant_id, w.attempt_count)`,
       `next_others as (select * from next where event_id not in (select event_id from next_claimed))`,
       `next_slot as (
