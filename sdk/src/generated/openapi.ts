@@ -1165,6 +1165,7 @@ export interface components {
             created_at: string | null;
             updated_at: string | null;
             completed_at: string | null;
+            available_at: string | null;
         };
         TransferRecord: {
             reference: string;
@@ -1240,6 +1241,7 @@ export interface components {
             created_at: string | null;
             updated_at: string | null;
             completed_at: string | null;
+            available_at: string | null;
         };
         Refund: {
             /** @description The service’s reference, `rfd_…` */

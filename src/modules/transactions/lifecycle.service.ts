@@ -176,6 +176,7 @@ export class TransactionLifecycle {
       updatedAt: now,
       completedAt: final ? now : null,
     };
+    next.availableAt = this.availableAt(next);
     const jobs: TransactionJobSpec[] =
       'followUps' in answer
         ? answer.followUps.map((f) => ({ name: f.name, payload: { transactionId: txn.id }, delayMs: f.delayMs, key: `${f.name}:${txn.id}` }))
@@ -227,6 +228,7 @@ export class TransactionLifecycle {
       updatedAt: now,
       completedAt: now,
     };
+    next.availableAt = this.availableAt(next);
     const event = this.eventFor(next);
     const ledger = this.handlerOf(txn.kind).ledger(next);
     const changed = await this.deps.store.applyChange({
@@ -240,6 +242,12 @@ export class TransactionLifecycle {
     this.deps.logger.info({ merchantId: txn.merchantId, reference: txn.reference, from: txn.status, to, source }, 'transaction status changed');
     this.afterChange(next, ledger);
     return next;
+  }
+
+  /** When a transaction that has just reached its status makes its money available: its kind's to say, once successful. */
+  private availableAt(next: Transaction): Date | null {
+    if (next.status !== 'successful') return null;
+    return this.handlerOf(next.kind).availableAt?.(next) ?? null;
   }
 
   /**

@@ -99,6 +99,8 @@ export const TRANSACTION_COLUMNS = defineColumns({
   completedAt: column.timestamp().nullable(),
   /** Bank collections: when an unpaid one expires. Payments awaiting 3-D Secure: when the authentication does. */
   expiresAt: column.timestamp().nullable(),
+  /** Successful collections and payments: when the net becomes available (the settlement delay's end). */
+  availableAt: column.timestamp().nullable(),
 });
 
 /** The columns every cross-border transaction (collection, transfer) has: its route and its account. */
@@ -304,6 +306,12 @@ export const TRANSACTION = defineRecord<Transaction>()({
       nullable: true,
       description: 'Bank collections: when an unpaid one expires. Payments awaiting 3-D Secure: the authentication deadline.',
     },
+    availableAt: {
+      type: timestamp,
+      nullable: true,
+      description:
+        'Successful collections and payments: when the net (amount less fee) becomes available in your balance, at the end of the settlement delay. Null until successful, and for other kinds.',
+    },
   },
 });
 
@@ -376,6 +384,7 @@ export const CollectionRest = restView(TRANSACTION, {
     COLLECTION_NEXT_ACTION,
     ['expiresAt', { description: 'Bank collections: when an unpaid one expires' }],
     ...TIMES,
+    'availableAt',
   ],
   schemaOrder: TYPE_AFTER_COMMON,
 });
@@ -407,6 +416,7 @@ export const PaymentRest = restView(TRANSACTION, {
     'redirectUrl',
     'providerReference',
     ...TIMES,
+    'availableAt',
   ],
 });
 

@@ -97,6 +97,8 @@ export interface TransactionKindHandler<K extends TransactionKind = TransactionK
    * in: its net, pending → available). Absent: the kind leaves nothing pending.
    */
   release?(txn: TransactionOf<K>): LedgerEffect;
+  /** When a transaction of this kind that just succeeded makes its money available (money in: after the settlement delay). Absent: never. */
+  availableAt?(txn: TransactionOf<K>): Date;
   /**
    * The kind's authentication step (a payment's 3-D Secure), if it has one: the status in which a
    * transaction waits for its customer. Only such a kind's customer comes back from a provider's page.

@@ -32,6 +32,7 @@ const MUTABLE: Array<keyof TransactionColumns> = [
   'updatedAt',
   'completedAt',
   'expiresAt',
+  'availableAt',
 ];
 /** The key of a transaction's reconciliation job is this prefix and its id. */
 export const RECONCILE_KEY_PREFIX = 'reconcile:';

@@ -8,7 +8,7 @@ import { momoCollectionInput, momoTransferInput } from '../../helpers/transactio
 const TXN_FIELDS = `reference externalReference type status failureReason customerUuid accountType countryCode channelId networkId
   dialCode reason providerReference amount currency accountNumber bankInfo { accountName accountNumber bankName bankCode }
   sourceAmount sourceCurrency destinationAmount destinationCurrency rate fee quoteId beneficiary { accountName accountNumber networkId }
-  createdAt updatedAt completedAt expiresAt history { fromStatus toStatus reason occurredAt }`;
+  createdAt updatedAt completedAt expiresAt availableAt history { fromStatus toStatus reason occurredAt }`;
 
 const COLLECT = `mutation($input: InitiateCollectionInput!) { initiateCollection(input: $input) { ${TXN_FIELDS} } }`;
 const TRANSFER = `mutation($input: InitiateTransferInput!) { initiateTransfer(input: $input) { ${TXN_FIELDS} } }`;
@@ -116,11 +116,14 @@ describe('GraphQL cross-border collections and transfers', () => {
         updatedAt: now,
         completedAt: null,
         expiresAt: null,
+        availableAt: null,
         history: [{ fromStatus: null, toStatus: 'PROCESSING', reason: 'initiated', occurredAt: now }],
       });
 
       const settled = await awaitFinal(created.reference);
       expect(settled).toMatchObject({ status: 'SUCCESSFUL', failureReason: null, completedAt: expect.any(String) });
+      // No settlement delay in the sandbox by default: its net is available when it succeeds.
+      expect(settled.availableAt).toBe(settled.completedAt);
       expect(settled.history).toEqual([
         { fromStatus: null, toStatus: 'PROCESSING', reason: 'initiated', occurredAt: now },
         { fromStatus: 'PROCESSING', toStatus: 'SUCCESSFUL', reason: 'provider', occurredAt: settled.completedAt },
@@ -153,6 +156,7 @@ describe('GraphQL cross-border collections and transfers', () => {
         providerReference: expect.stringMatching(/^sbx_va_[0-9a-f]{20}$/),
         beneficiary: null,
         expiresAt: new Date(now.getTime() + 86_400_000).toISOString(),
+        availableAt: null,
       });
       expect(created.bankInfo).toEqual({
         accountName: 'Amina Otieno',
@@ -241,6 +245,7 @@ describe('GraphQL cross-border collections and transfers', () => {
         created_at: gql.createdAt,
         updated_at: gql.updatedAt,
         completed_at: gql.completedAt,
+        available_at: gql.availableAt,
       }).toEqual(r);
     });
 
@@ -289,6 +294,7 @@ describe('GraphQL cross-border collections and transfers', () => {
         updatedAt: now.toISOString(),
         completedAt: null,
         expiresAt: null,
+        availableAt: null,
         history: [{ fromStatus: null, toStatus: 'PROCESSING', reason: 'initiated', occurredAt: now.toISOString() }],
       });
       const settled = await awaitFinal(created.reference);

@@ -544,6 +544,14 @@ describe('settlement delay', () => {
       const token = (await delayed.token(merchant)).accessToken;
       const payment = await initiatePayment(delayed, token, cardPaymentBody({ amount: '1000.00' }));
       expect(payment.body.data.status).toBe('successful');
+      // It says when: completed_at plus the delay, in each door (the field added by the recipe, docs/architecture.md).
+      const completedAt = Date.parse(payment.body.data.completed_at);
+      expect(Date.parse(payment.body.data.available_at)).toBe(completedAt + 1000);
+      const viaGraphql = await graphql(delayed.url, 'query($r: String!) { transaction(reference: $r) { availableAt } }', {
+        token,
+        variables: { r: payment.body.data.reference },
+      });
+      expect(Date.parse(viaGraphql.body.data.transaction.availableAt)).toBe(completedAt + 1000);
       const ngn = async () => (await request(delayed.url, 'GET', '/v1/balances', { token })).body.data.find((b: any) => b.currency === 'NGN');
       expect(await ngn()).toEqual({ currency: 'NGN', available: 1_000_000, pending: 985, reserved: 0 });
       expect(await eventually(async () => (await ngn()).available === 1_000_985, { attempts: 200, everyMs: 50 })).toBe(true);

@@ -70,6 +70,7 @@ describe('REST GET /v1/crossborder/global-transfer/{reference}', () => {
       created_at: createdAt,
       updated_at: createdAt,
       completed_at: null,
+      available_at: null,
     });
 
     app.clock.advance(5_000);
@@ -82,6 +83,8 @@ describe('REST GET /v1/crossborder/global-transfer/{reference}', () => {
       failure_reason: 'simulated_failure',
       updated_at: decidedAt,
       completed_at: decidedAt,
+      // A failed collection makes nothing available.
+      available_at: null,
     });
   });
 

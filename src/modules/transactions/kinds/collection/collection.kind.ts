@@ -92,6 +92,10 @@ export class CollectionKind implements TransactionKindHandler<'collection'> {
     return moneyInLedger(txn, txn.connector, this.deps.releaseDelayMs);
   }
 
+  availableAt(txn: CollectionTransaction): Date {
+    return new Date((txn.completedAt ?? txn.updatedAt).getTime() + this.deps.releaseDelayMs);
+  }
+
   release(txn: CollectionTransaction): LedgerEffect {
     return moneyInRelease(txn);
   }

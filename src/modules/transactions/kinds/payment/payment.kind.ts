@@ -1,4 +1,12 @@
-import { chargesCards, offering, type CardDetails, type DecideTrigger, type Route, type RouteLeg, type SettlementDecision } from '../../../../providers/connector';
+import {
+  chargesCards,
+  offering,
+  type CardDetails,
+  type DecideTrigger,
+  type Route,
+  type RouteLeg,
+  type SettlementDecision,
+} from '../../../../providers/connector';
 import type { Clock } from '../../../../shared/clock';
 import { formatAmount } from '../../../../shared/money';
 import type { Rails } from '../../../rails/rails';
@@ -106,6 +114,10 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
 
   ledger(txn: PaymentTransaction): LedgerEffect {
     return moneyInLedger(txn, txn.connector, this.deps.releaseDelayMs);
+  }
+
+  availableAt(txn: PaymentTransaction): Date {
+    return new Date((txn.completedAt ?? txn.updatedAt).getTime() + this.deps.releaseDelayMs);
   }
 
   release(txn: PaymentTransaction): LedgerEffect {
