@@ -21,7 +21,10 @@ const resolvers = [
   resolver(CustomerResolver, (s) => new CustomerResolver(pick(s, 'customers', 'kyc'))),
   resolver(ReferenceResolver, (s) => new ReferenceResolver(pick(s, 'reference'))),
   resolver(RatesResolver, (s) => new RatesResolver(pick(s, 'rates'))),
-  resolver(TransactionResolver, (s, env) => new TransactionResolver(pick(s, 'collections', 'customers', 'reference', 'transactions', 'transactionQueries', 'transfers'), env)),
+  resolver(
+    TransactionResolver,
+    (s, env) => new TransactionResolver(pick(s, 'collections', 'customers', 'reference', 'transactions', 'transactionQueries', 'transfers'), env),
+  ),
   resolver(PaymentResolver, (s, env) => new PaymentResolver(pick(s, 'payments', 'reference'), env)),
   resolver(WebhookResolver, (s) => new WebhookResolver(pick(s, 'customers', 'merchants', 'webhooks'))),
   resolver(LedgerResolver, (s, env) => new LedgerResolver(pick(s, 'ledger', 'reference', 'refunds'), env)),
