@@ -80,6 +80,11 @@ export function moneyInLedger(txn: MoneyInTransaction, provider: string, release
   };
 }
 
+/** When a successful money-in transaction's net becomes available: its completion plus the settlement delay (ReleaseFunds' delay). */
+export function moneyInAvailableAt(txn: MoneyInTransaction, releaseDelayMs: number): Date {
+  return new Date((txn.completedAt ?? txn.updatedAt).getTime() + releaseDelayMs);
+}
+
 /** Money in at the end of the settlement delay (ReleaseFunds): the settled net, pending → available. */
 export function moneyInRelease(txn: MoneyInTransaction): LedgerEffect {
   return { postings: [releaseEntry(txn, netOf(txn))] };

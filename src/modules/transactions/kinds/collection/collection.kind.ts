@@ -5,7 +5,7 @@ import { askedToMove, crossBorderDecide, crossBorderLeg, crossBorderRequest, typ
 import { TransactionJob } from '../../transaction.jobs';
 import type { CollectionTransaction } from '../../transaction.record';
 import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
-import { moneyInLedger, moneyInLegs, moneyInRelease } from '../../transaction.ledger';
+import { moneyInAvailableAt, moneyInLedger, moneyInLegs, moneyInRelease } from '../../transaction.ledger';
 import { systemClock } from '../../../../shared/clock';
 
 /** What CollectionKind is built with (the composition root passes it). */
@@ -93,7 +93,7 @@ export class CollectionKind implements TransactionKindHandler<'collection'> {
   }
 
   availableAt(txn: CollectionTransaction): Date {
-    return new Date((txn.completedAt ?? txn.updatedAt).getTime() + this.deps.releaseDelayMs);
+    return moneyInAvailableAt(txn, this.deps.releaseDelayMs);
   }
 
   release(txn: CollectionTransaction): LedgerEffect {

@@ -13,7 +13,7 @@ import type { Rails } from '../../../rails/rails';
 import type { ReferenceService } from '../../../reference/reference.service';
 import { TransactionJob } from '../../transaction.jobs';
 import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
-import { moneyInLedger, moneyInLegs, moneyInRelease } from '../../transaction.ledger';
+import { moneyInAvailableAt, moneyInLedger, moneyInLegs, moneyInRelease } from '../../transaction.ledger';
 import type { PaymentTransaction } from '../../transaction.record';
 
 /** A transaction's amount with exactly its currency's decimals ("2500.00", "3700"). */
@@ -117,7 +117,7 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
   }
 
   availableAt(txn: PaymentTransaction): Date {
-    return new Date((txn.completedAt ?? txn.updatedAt).getTime() + this.deps.releaseDelayMs);
+    return moneyInAvailableAt(txn, this.deps.releaseDelayMs);
   }
 
   release(txn: PaymentTransaction): LedgerEffect {
