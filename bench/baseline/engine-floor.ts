@@ -63,7 +63,12 @@ async function main() {
   });
   await jobs.prepare(); // task ids only: no worker runs here
   const key = process.env.ENCRYPTION_KEY ? Buffer.from(process.env.ENCRYPTION_KEY, 'base64') : randomBytes(32);
-  const store = new TransactionStore(sql, jobs, new Outbox({ clock: systemClock, followUps: [webhookDeliverySql(jobs, 10_000)] }), new SecretBox(key));
+  const store = new TransactionStore({
+    sql,
+    jobs,
+    outbox: new Outbox({ clock: systemClock, followUps: [webhookDeliverySql(jobs, 10_000)] }),
+    secretBox: new SecretBox(key),
+  });
   const settleMs = Number(process.env.FLOOR_SETTLE_MS ?? 3_600_000);
 
   const app = Fastify({ logger: false, bodyLimit: 1_048_576 });
