@@ -29,8 +29,8 @@ export const railsModule = defineModule({
     const cardCharges = config.env === 'sandbox' ? new SandboxCardCharges(sql) : null;
     const connectors = createConnectors(infra, reference, cardCharges, publicAddress);
     const rails = new Rails({
-      router: new ConnectorRouter(connectors, config.connectors.routes, config.env),
-      callbacks: new CallbackUrls(deriveKey(keys.encryptionKey, 'provider-callback'), publicAddress),
+      router: new ConnectorRouter({ connectors, routes: config.connectors.routes, env: config.env }),
+      callbacks: new CallbackUrls({ key: deriveKey(keys.encryptionKey, 'provider-callback'), publicAddress }),
       sql,
       jobs,
       timing: {
@@ -64,7 +64,7 @@ function createConnectors(
   const { connectors: settings } = config;
   const list: Connector[] = realConnectors(settings, { timeoutMs: settings.timeoutMs, now: () => clock.now() }).map((c) => c.connector);
   if (config.env === 'sandbox' && cardCharges) list.unshift(createSandboxConnector(sql, reference, cardCharges, publicAddress));
-  return new Map(list.map((c) => [c.name, new GuardedConnector(c, settings.breaker, metrics?.connectors, logger)]));
+  return new Map(list.map((c) => [c.name, new GuardedConnector({ connector: c, settings: settings.breaker, observer: metrics?.connectors, logger })]));
 }
 
 /** The in-process sandbox: decides by its tables (CONTRACT §6), with a virtual account per collection kept in the database. */
