@@ -199,13 +199,13 @@ describe('provider details', () => {
   it('caches a token until shortly before it expires, and shares one fetch between concurrent callers', async () => {
     let now = 0;
     let fetched = 0;
-    const cache = new TokenCache(
-      async () => {
+    const cache = new TokenCache({
+      fetchToken: async () => {
         fetched += 1;
         return { value: `t${fetched}`, expiresInS: 3600 };
       },
-      () => now,
-    );
+      now: () => now,
+    });
     expect(await Promise.all([cache.get(), cache.get(), cache.get()])).toEqual(['t1', 't1', 't1']);
     now = 3_500_000;
     expect(await cache.get()).toBe('t1');
