@@ -173,7 +173,7 @@ export interface RateLimitConfig {
 }
 
 /** Provider connectors: routing, timeouts, breakers and polling, and each provider's settings under its key (null: not configured). */
-export type ConnectorsConfig = ProviderSettings & {
+type ConnectorsConfig = ProviderSettings & {
   /** PROVIDER_ROUTES, parsed by the routing table. */
   routes: string;
   /** Every call to a provider is aborted after this long (its outcome is then unknown, and asked for later). */
@@ -298,7 +298,7 @@ export interface Config {
  * and two instances of one deployment share. The embedded PGlite has no name: its data
  * directory's (a digest of its absolute path, stable across restarts).
  */
-export function rateLimitPrefix(databaseUrl: string | undefined, dataDir: string): string {
+function rateLimitPrefix(databaseUrl: string | undefined, dataDir: string): string {
   if (databaseUrl === undefined) return `pglite-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
   try {
     const url = new URL(databaseUrl);

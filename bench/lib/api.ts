@@ -13,7 +13,7 @@ export interface HttpAnswer {
   text: string;
 }
 
-export async function call(
+async function call(
   base: string,
   method: string,
   path: string,

@@ -30,7 +30,7 @@ export interface AutovacuumStandIn {
 }
 
 /** The server's autovacuum setting ('on' or 'off'). */
-export async function serverAutovacuum(db: Client): Promise<string> {
+async function serverAutovacuum(db: Client): Promise<string> {
   return (await db.query<{ autovacuum: string }>('show autovacuum')).rows[0].autovacuum;
 }
 

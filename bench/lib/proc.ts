@@ -8,7 +8,7 @@ import fs from 'node:fs';
 let ticksPerSecond: number | undefined;
 
 /** USER_HZ, the unit of utime/stime in /proc/<pid>/stat. */
-export function clockTicks(): number {
+function clockTicks(): number {
   if (ticksPerSecond === undefined) {
     try {
       ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -20,7 +20,7 @@ export function clockTicks(): number {
 }
 
 /** utime + stime of one process, in clock ticks; undefined when it is gone. */
-export function cpuTicks(pid: number): number | undefined {
+function cpuTicks(pid: number): number | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -47,7 +47,7 @@ export function rssKb(pid: number): number | undefined {
  * connected to another database (other work on a shared machine). The postmaster
  * and the shared auxiliary processes (WAL writer, checkpointer, …) are included.
  */
-export function postgresTicks(database: string): Map<number, number> {
+function postgresTicks(database: string): Map<number, number> {
   const out = new Map<number, number>();
   let entries: string[];
   try {

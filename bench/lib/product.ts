@@ -14,9 +14,9 @@ import { sleep } from './stats';
 import type { MachineFacts } from './types';
 
 export const ROOT = path.resolve(__dirname, '..', '..', '..');
-export const PRODUCT_MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
-export const PG_HOST = '127.0.0.1:5432';
-export const REDIS_URL = 'redis://127.0.0.1:6379';
+const PRODUCT_MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
+const PG_HOST = '127.0.0.1:5432';
+const REDIS_URL = 'redis://127.0.0.1:6379';
 
 export const round = (v: number | null | undefined, digits = 2) =>
   v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10 ** digits) / 10 ** digits;
@@ -24,7 +24,7 @@ export const round = (v: number | null | undefined, digits = 2) =>
 // ---------------------------------------------------------------------------------------------
 // Databases
 
-export async function withAdminClient<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+async function withAdminClient<T>(fn: (c: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: `postgres://postgres@${PG_HOST}/postgres` });
   await client.connect();
   try {

@@ -1,8 +1,8 @@
 /** BENCHMARKS.md: the generated part, between the bench markers. */
 import type { BenchResults, HttpScenario } from './types';
 
-export const BEGIN = '<!-- bench:begin -->';
-export const END = '<!-- bench:end -->';
+const BEGIN = '<!-- bench:begin -->';
+const END = '<!-- bench:end -->';
 
 const n = (v: number | null | undefined, digits?: number) => {
   if (v === null || v === undefined || !Number.isFinite(v)) return '—';

@@ -31,7 +31,7 @@ export async function* keysetBatches<T>(read: KeysetRead<T>, size: number, total
  * this many, each its own chunk, so that one slice of CPU work (a few ms) is the longest another
  * request waits behind a streaming file (transport/rest/streaming.ts yields between chunks).
  */
-export const ROWS_PER_CHUNK = 100;
+const ROWS_PER_CHUNK = 100;
 
 /** The rows of a batch in slices of ROWS_PER_CHUNK. */
 export function* chunksOf<T>(rows: readonly T[], size = ROWS_PER_CHUNK): Generator<readonly T[]> {

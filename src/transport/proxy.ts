@@ -6,7 +6,7 @@ import type { PublicAddress } from '../shared/public-address';
 /* What the proxy in front of the service tells it (TRUST_PROXY, PUBLIC_BASE_URL): the scheme browsers use, and the client's address. */
 
 /** Two years, this host and its subdomains (issue 34): what browsers' preload lists ask for, without the preload flag. */
-export const HSTS = 'max-age=63072000; includeSubDomains';
+const HSTS = 'max-age=63072000; includeSubDomains';
 
 /**
  * Whether browsers reach this service over https. The service speaks plain HTTP itself; TLS ends at a

@@ -73,7 +73,7 @@ export async function startFakeServer<T>(
 }
 
 /** The whole body as UTF-8 text. A request that errors never resolves (its socket is gone; nothing to answer). */
-export function readBody(req: http.IncomingMessage): Promise<string> {
+function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

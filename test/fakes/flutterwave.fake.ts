@@ -195,8 +195,8 @@ export interface FlutterwaveFakeOptions {
   keys?: 'live' | 'test';
 }
 
-export type FlwTransferStatus = 'NEW' | 'PENDING' | 'SUCCESSFUL' | 'FAILED';
-export type FlwChargeStatus = 'pending' | 'successful' | 'failed';
+type FlwTransferStatus = 'NEW' | 'PENDING' | 'SUCCESSFUL' | 'FAILED';
+type FlwChargeStatus = 'pending' | 'successful' | 'failed';
 
 type MomoType =
   'mobile_money_uganda' | 'mobile_money_ghana' | 'mobile_money_rwanda' | 'mobile_money_zambia' | 'mobile_money_franco' | 'mobile_money_tanzania' | 'mpesa';

@@ -123,7 +123,7 @@ import { closeFake, FakeTimers, FaultRules, LoopbackCallbacks, serveFakeRequest,
 import type { CallbackDelivery, FakeFault, FakeIntake, RecordedRequest } from './fake-http';
 
 export type MomoProduct = 'collection' | 'disbursement';
-export type MomoStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';
+type MomoStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';
 
 export type MomoRecordedRequest = RecordedRequest;
 

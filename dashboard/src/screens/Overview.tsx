@@ -40,7 +40,7 @@ function dayRange(last: string, count: number): string[] {
 }
 
 /** Only the currencies holding anything; every one when all are zero. */
-export function shownBalances(balances: BalanceRow[]): BalanceRow[] {
+function shownBalances(balances: BalanceRow[]): BalanceRow[] {
   const holding = balances.filter((b) => !isZero(b.available) || !isZero(b.pending) || !isZero(b.reserved));
   return holding.length > 0 ? holding : balances;
 }

@@ -8,7 +8,7 @@ import { fetchFile } from '../session';
 import { EmptyState, ErrorText, Link, Loading, StatusBadge, dayAfter, dayStart, saveFile, when, words } from '../ui';
 import { STATUS_CHANGED } from './transactions.gql';
 
-export type Row = TransactionFieldsFragment;
+type Row = TransactionFieldsFragment;
 
 const TYPES: TransactionType[] = ['COLLECTION', 'TRANSFER', 'PAYMENT', 'REFUND'];
 const STATUSES: TransactionStatus[] = ['PROCESSING', 'REQUIRES_ACTION', 'SUCCESSFUL', 'FAILED', 'EXPIRED'];
@@ -34,7 +34,7 @@ const LIST = graphql(`
 
 type Money = { amount: string | null; currency: string | null; sourceAmount: string | null; sourceCurrency: string | null };
 /** What moves, in its currency: a transfer's is what the merchant sends. */
-export const amountOf = (t: Money) =>
+const amountOf = (t: Money) =>
   t.amount ? { value: t.amount, currency: t.currency } : t.sourceAmount ? { value: t.sourceAmount, currency: t.sourceCurrency } : null;
 export const money = (t: Money) => {
   const a = amountOf(t);
@@ -42,7 +42,7 @@ export const money = (t: Money) => {
 };
 
 /** The customer as a person reads them: a name, then the email. */
-export function CustomerCell({ customer }: { customer: Row['customer'] }) {
+function CustomerCell({ customer }: { customer: Row['customer'] }) {
   if (!customer) return <span className="muted">—</span>;
   return (
     <>

@@ -1,5 +1,5 @@
 import { graphql } from '../generated';
-import type { BalanceFieldsFragment, BalanceTransactionFieldsFragment, BalanceTransactionType } from '../generated/graphql';
+import type { BalanceFieldsFragment, BalanceTransactionType } from '../generated/graphql';
 
 /** The books: balances, their movements and their live changes. */
 export type BalanceRow = BalanceFieldsFragment;
@@ -29,8 +29,6 @@ export const BALANCE_CHANGED = graphql(`
     }
   }
 `);
-
-export type BalanceTransactionRow = BalanceTransactionFieldsFragment;
 
 graphql(`
   fragment BalanceTransactionFields on BalanceTransaction {

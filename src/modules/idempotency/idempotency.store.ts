@@ -33,7 +33,7 @@ const PURGE_BATCH = 5000;
  * Which instance holds a claim, and whether an instance is still alive: the job runner's heartbeats
  * (`job_worker_instance`), which every instance of the service writes anyway (JobRunner).
  */
-export interface InstanceLiveness {
+interface InstanceLiveness {
   /** This instance's id; undefined while it has none (before its job runner starts; a CLI). */
   readonly instanceId: string | undefined;
   /** An instance silent this long is dead. */

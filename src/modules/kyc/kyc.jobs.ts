@@ -32,5 +32,5 @@ export const KYC_JOBS = [
   }),
 ] as const;
 
-export type KycJobPayloads = JobPayloadsOf<typeof KYC_JOBS>;
+type KycJobPayloads = JobPayloadsOf<typeof KYC_JOBS>;
 export type KycJobQueue = JobQueue<JobSpec<KycJobPayloads>>;

@@ -83,7 +83,7 @@ export interface Activity {
 }
 
 /** What a statement says before its entries: opening + Σ net of its entries = closing, always. */
-export interface StatementHead {
+interface StatementHead {
   currency: string;
   /** The currency's decimals: what the CSV writes every amount with. */
   minorUnit: number;

@@ -69,7 +69,7 @@ export const TRANSACTION_JOBS = [
   }),
 ] as const;
 
-export type TransactionJobPayloads = JobPayloadsOf<typeof TRANSACTION_JOBS>;
+type TransactionJobPayloads = JobPayloadsOf<typeof TRANSACTION_JOBS>;
 
 export type TransactionJobSpec = JobSpec<TransactionJobPayloads>;
 export type TransactionJobQueue = JobQueue<TransactionJobSpec>;

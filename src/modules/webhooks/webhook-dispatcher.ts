@@ -60,10 +60,7 @@ const OPENED_SECRETS_MAX = 10_000;
  * How many deliveries one endpoint takes at once (all its slots while it answers promptly; a few while it is new,
  * slow or silent: slow start, as TCP's), and when its circuit opens.
  */
-export type EndpointCapacity = Pick<
-  WebhookCapacityConfig,
-  'perEndpoint' | 'slowPerEndpoint' | 'slowMs' | 'circuitFailures' | 'circuitOpenS' | 'circuitMaxOpenS'
->;
+type EndpointCapacity = Pick<WebhookCapacityConfig, 'perEndpoint' | 'slowPerEndpoint' | 'slowMs' | 'circuitFailures' | 'circuitOpenS' | 'circuitMaxOpenS'>;
 
 /** A delivery due this long and held by nobody is woken by the sweep (a dead worker or slot holder, a circuit's end, a lost job). */
 const WAITING_GRACE_S = 5;

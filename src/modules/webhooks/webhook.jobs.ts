@@ -37,5 +37,5 @@ export const WEBHOOK_JOBS = [
   }),
 ] as const;
 
-export type WebhookJobPayloads = JobPayloadsOf<typeof WEBHOOK_JOBS>;
+type WebhookJobPayloads = JobPayloadsOf<typeof WEBHOOK_JOBS>;
 export type WebhookJobQueue = JobQueue<JobSpec<WebhookJobPayloads>>;

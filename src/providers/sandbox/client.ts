@@ -20,7 +20,7 @@ import { providerReference } from './mapping';
 import { sandboxSettlement } from './statuses';
 
 /** The bank a sandbox virtual account is opened at: the network asked for, by its reference data name and code. */
-export interface SandboxBank {
+interface SandboxBank {
   bankName: string;
   bankCode: string;
 }

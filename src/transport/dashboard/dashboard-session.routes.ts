@@ -11,17 +11,17 @@ import { countedTokenAttempt, limitRequest } from '../rest/rate-limit';
 type UsedServices = { oauth: OAuthService; publicAddress: PublicAddress };
 
 /** Where the dashboard's session routes live, and (over plain http) the only path its cookie is sent to. */
-export const DASHBOARD_SESSION_PATH = '/dashboard/session';
+const DASHBOARD_SESSION_PATH = '/dashboard/session';
 /** The cookie holding the session's refresh token over plain http, local development (HttpOnly: no script reads it). */
-export const DASHBOARD_SESSION_COOKIE = 'dashboard_session';
+const DASHBOARD_SESSION_COOKIE = 'dashboard_session';
 /**
  * Its name over https. A `__Host-` cookie is Secure, has Path=/ and no Domain, and browsers refuse any
  * other: no related subdomain, and no page over plain http, can set or shadow it. Path=/ sends it to
  * every path of this host; only the session routes read it, each on its exact path.
  */
-export const DASHBOARD_SESSION_HOST_COOKIE = `__Host-${DASHBOARD_SESSION_COOKIE}`;
+const DASHBOARD_SESSION_HOST_COOKIE = `__Host-${DASHBOARD_SESSION_COOKIE}`;
 /** The header every call must carry: a cross-site page cannot send it without a CORS preflight, which this service never grants. */
-export const DASHBOARD_SESSION_HEADER = 'x-requested-with';
+const DASHBOARD_SESSION_HEADER = 'x-requested-with';
 
 /** A refresh token as the service issues them (randomToken('rt')); anything else in the cookie is no session. */
 const REFRESH_TOKEN = /^rt_[A-Za-z0-9_-]{16,128}$/;

@@ -24,7 +24,8 @@ import { jsonSchemaOptions, type JsonSchema } from './json-schema';
 /**
  * The document's answer components: every record (each defined once, beside its serializer in
  * modules/<area>/<area>.serializer.ts, registered in shared/records.ts) and the envelope's parts.
- * Listed here so that importing this file registers them all.
+ * Listed here so that importing this file registers them all (exported so that nothing drops the imports as unused).
+ * @public
  */
 export const RECORDS = [
   MerchantRecord,
