@@ -53,7 +53,7 @@ async function main() {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required');
   const logger = createLogger('silent');
-  const sql = new Sql(databaseUrl, { max: Number(process.env.DB_POOL_MAX ?? 10), embedded: false, logger });
+  const sql = new Sql({ url: databaseUrl, max: Number(process.env.DB_POOL_MAX ?? 10), embedded: false, logger });
   const jobs = new JobRunner({
     catalogue: JOB_CATALOGUE,
     sql,
