@@ -69,7 +69,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   const { services } = composition;
   // Each module's start, in order: static reference data read, caches that listen to pub/sub subscribed; before any door can ask.
   await composition.start();
-  const rateLimits = new RateLimits(config.rateLimits, config.redisUrl, logger);
+  const rateLimits = new RateLimits({ config: config.rateLimits, redisUrl: config.redisUrl, logger });
 
   const fastify = Fastify({
     loggerInstance: logger as FastifyBaseLogger,

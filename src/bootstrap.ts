@@ -44,7 +44,7 @@ export async function openStorage(config: Config, logger: Logger, opts: StorageO
   let orm: Orm | undefined;
   let sql: Sql | undefined;
   try {
-    const direct = new Sql(database.url, { max: config.dbPoolMax, embedded: database.embedded, logger });
+    const direct = new Sql({ url: database.url, max: config.dbPoolMax, embedded: database.embedded, logger });
     sql = direct;
     const stamped = await readDeploymentStamp(direct);
     if (stamped && stamped !== config.env && (opts.environment !== 'database' || config.envExplicit)) {

@@ -5,7 +5,6 @@ import type { PubSub } from './events/pubsub';
 import { JOB_CATALOGUE, type JobPayloads } from './job-catalogue';
 import type { JobRunner } from './jobs/job-runner';
 import type { Metrics } from './observability/metrics';
-import { parseRetrySchedule } from './modules/webhooks/retry-schedule';
 import type { OAuthService } from './modules/auth/oauth.service';
 import type { TokenRevocations } from './modules/auth/token-revocations';
 import type { MerchantAccess } from './modules/auth/merchant-access';
@@ -34,30 +33,20 @@ import { ratesModule } from './modules/rates/rates.module';
 import { referenceModule } from './modules/reference/reference.module';
 import { subscriptionsModule } from './modules/subscriptions/subscriptions.module';
 import { webhooksModule } from './modules/webhooks/webhooks.module';
-import type { TransactionKinds } from './modules/transactions/transaction.kinds';
-import { CollectionKind } from './modules/transactions/kinds/collection/collection.kind';
-import { CollectionService } from './modules/transactions/kinds/collection/collection.service';
-import { RefundKind } from './modules/transactions/kinds/refund/refund.kind';
-import { RefundService } from './modules/transactions/kinds/refund/refund.service';
-import { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
-import { TransactionLifecycle } from './modules/transactions/lifecycle.service';
-import { ProviderSignals } from './modules/transactions/provider-signals.service';
-import { TransactionQueries } from './modules/transactions/queries.service';
-import { TransactionStore } from './modules/transactions/transaction.store';
-import { TransferKind } from './modules/transactions/kinds/transfer/transfer.kind';
-import { TransferService } from './modules/transactions/kinds/transfer/transfer.service';
-import { CARD_ROUTE, PaymentKind } from './modules/transactions/kinds/payment/payment.kind';
-import { PaymentService } from './modules/transactions/kinds/payment/payment.service';
-import { SandboxCardCharges } from './providers/sandbox/sandbox-card-charges';
+import { railsModule } from './modules/rails/rails.module';
+import { transactionsModule } from './modules/transactions/transactions.module';
+import type { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
+import type { TransactionLifecycle } from './modules/transactions/lifecycle.service';
+import type { ProviderSignals } from './modules/transactions/provider-signals.service';
+import type { TransactionQueries } from './modules/transactions/queries.service';
+import type { CollectionService } from './modules/transactions/kinds/collection/collection.service';
+import type { TransferService } from './modules/transactions/kinds/transfer/transfer.service';
+import type { PaymentService } from './modules/transactions/kinds/payment/payment.service';
+import type { RefundService } from './modules/transactions/kinds/refund/refund.service';
+import { CARD_ROUTE } from './modules/transactions/kinds/payment/payment.kind';
+import type { Rails } from './modules/rails/rails';
 import { FormTokens } from './shared/form-tokens';
 import { PublicAddress } from './shared/public-address';
-import type { Connector } from './providers/connector';
-import { GuardedConnector } from './providers/breaker';
-import { realConnectors } from './providers/registry';
-import { Rails } from './modules/rails/rails';
-import { CallbackUrls, ConnectorRouter } from './providers/routing';
-import { sandbox } from './providers/sandbox';
-import { sandboxVirtualAccounts } from './providers/sandbox/sandbox-virtual-accounts';
 import type { Clock } from './shared/clock';
 import type { Faults } from './shared/faults';
 import { SecretBox, deriveKey } from './shared/crypto';
@@ -146,7 +135,7 @@ export function unservedRoutes(services: Services): () => string[] {
 /**
  * Every module of the service, in the order they are made (each only uses services of modules
  * before it) and started; stopped in the reverse order. Each declares its jobs, topics and outbox
- * follow-ups (modules/module.ts); the transaction engine and the rails are still wired by hand below.
+ * follow-ups (modules/module.ts).
  */
 const MODULES = [
   referenceModule,
@@ -161,6 +150,8 @@ const MODULES = [
   webhooksModule,
   subscriptionsModule,
   idempotencyModule,
+  railsModule,
+  transactionsModule,
 ] as const;
 
 /** The services, and what starts and stops with them (caches that listen to pub/sub, reference data). */
@@ -177,7 +168,7 @@ export function createServices(infra: Infrastructure): Services {
 }
 
 export function compose(infra: Infrastructure): Composition {
-  const { config, logger, clock, sql, pubsub, keys, jobs, faults } = infra;
+  const { config, keys } = infra;
   assertModulesDeclared();
   const secretBox = new SecretBox(keys.encryptionKey);
   const base = { ...infra, secretBox };
@@ -199,84 +190,10 @@ export function compose(infra: Infrastructure): Composition {
   const { subscriptions, listeners } = made(subscriptionsModule.create(base, { kyc, ledger }));
   const { idempotency } = made(idempotencyModule.create(base, {}));
   const publicAddress = new PublicAddress(config.publicBaseUrl);
-  const cardCharges = config.env === 'sandbox' ? new SandboxCardCharges(sql) : null;
-  const connectors = createConnectors(infra, reference, cardCharges, publicAddress);
-  const rails = new Rails({
-    router: new ConnectorRouter(connectors, config.connectors.routes, config.env),
-    callbacks: new CallbackUrls(deriveKey(keys.encryptionKey, 'provider-callback'), publicAddress),
-    sql,
-    jobs,
-    timing: { sandboxSettleMs: config.sandboxSettleMs, pollScheduleMs: parseRetrySchedule(config.connectors.pollSchedule, 'PROVIDER_POLL_SCHEDULE', 100) },
-  });
-  // The channels lookup shows a channel no provider serves here as unavailable.
-  reference.useRouting((channel, network) =>
-    rails.router.serves({
-      channelType: channel.channelType,
-      countryCode: channel.countryCode,
-      networkCode: network.code,
-      direction: channel.rampType === 'deposit' ? 'collection' : 'transfer',
-    }),
+  const { rails, cardCharges } = made(railsModule.create(base, { reference, publicAddress }));
+  const { transactions, transactionQueries, providerSignals, transactionJobs, collections, transfers, payments, refunds } = made(
+    transactionsModule.create(base, { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges }),
   );
-  // The kinds map: every kind's plug-in (provider call, settlement, expiry, postings), built here so a reader can follow each call.
-  const releaseDelayMs = config.settlementDelayS * 1000;
-  const transactionStore = new TransactionStore(sql, jobs, outbox, secretBox);
-  const kinds: TransactionKinds = {
-    collection: new CollectionKind({ reference, rails, collectionTtlS: config.collectionTtlS, releaseDelayMs }),
-    transfer: new TransferKind({ reference, rails }),
-    payment: new PaymentKind({ reference, rails, clock, actionTtlS: config.paymentActionTtlS, releaseDelayMs }),
-    refund: new RefundKind({ reference, rails, payments: transactionStore }),
-  };
-  const transactionQueries = new TransactionQueries({ store: transactionStore });
-  const transactions = new TransactionLifecycle({
-    store: transactionStore,
-    kinds,
-    rails,
-    queries: transactionQueries,
-    clock,
-    outbox,
-    eventChoices,
-    listeners,
-    pubsub,
-    faults,
-    logger,
-  });
-  const providerSignals = new ProviderSignals({
-    store: transactionStore,
-    kinds,
-    rails,
-    lifecycle: transactions,
-    queries: transactionQueries,
-    clock,
-    jobs,
-    reconcileAfterMs: config.reconcileAfterMs,
-    logger,
-  });
-  const transactionJobs = new TransactionJobHandlers({
-    store: transactionStore,
-    kinds,
-    rails,
-    lifecycle: transactions,
-    queries: transactionQueries,
-    signals: providerSignals,
-    clock,
-    jobs,
-    reconcileAfterMs: config.reconcileAfterMs,
-  });
-  const collections = new CollectionService({ customers, reference, lifecycle: transactions, fees, collectionTtlS: config.collectionTtlS, clock });
-  const transfers = new TransferService({ customers, reference, rates, lifecycle: transactions, clock, rails });
-  const payments = new PaymentService({
-    lifecycle: transactions,
-    queries: transactionQueries,
-    expiry: transactionJobs,
-    customers,
-    merchants,
-    reference,
-    fees,
-    clock,
-    fingerprintKey: deriveKey(keys.encryptionKey, 'card-fingerprint'),
-    handles: cardCharges,
-  });
-  const refunds = new RefundService({ lifecycle: transactions, queries: transactionQueries, reference });
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {
     merchants,
@@ -329,35 +246,4 @@ function assertModulesDeclared(): void {
   if (twice.length > 0) throw new Error(`pub/sub topics declared by two modules: ${twice.join(', ')}`);
   const missing = MODULES.flatMap((m) => (m.jobs ?? []).map((j) => j.name)).filter((name) => !(name in JOB_CATALOGUE));
   if (missing.length > 0) throw new Error(`jobs missing from src/job-catalogue.ts: ${missing.join(', ')}`);
-}
-
-/**
- * Every configured connector, each behind its circuit breaker: the sandbox's (sandbox only) and
- * each real provider whose variables are set (config.ts refuses a half-configured one at start).
- */
-function createConnectors(
-  { config, sql, logger, clock, metrics }: Infrastructure,
-  reference: ReferenceService,
-  cardCharges: SandboxCardCharges | null,
-  publicAddress: PublicAddress,
-): Map<string, GuardedConnector> {
-  const { connectors: settings } = config;
-  const list: Connector[] = realConnectors(settings, { timeoutMs: settings.timeoutMs, now: () => clock.now() }).map((c) => c.connector);
-  if (config.env === 'sandbox' && cardCharges) list.unshift(createSandboxConnector(sql, reference, cardCharges, publicAddress));
-  return new Map(list.map((c) => [c.name, new GuardedConnector(c, settings.breaker, metrics?.connectors, logger)]));
-}
-
-/** The in-process sandbox: decides by its tables (CONTRACT §6), with a virtual account per collection kept in the database. */
-function createSandboxConnector(sql: Sql, reference: ReferenceService, cardCharges: SandboxCardCharges, publicAddress: PublicAddress): Connector {
-  return sandbox.create({
-    accountNumberFor: sandboxVirtualAccounts(sql),
-    // The virtual account is at the bank the collection's network_id names (checked to be a bank of the country).
-    bankFor: (countryCode, networkCode) => {
-      const banks = reference.networks(countryCode, 'bank');
-      const bank = banks.find((b) => b.code === networkCode) ?? banks[0];
-      return { bankName: bank?.name ?? 'Sandbox Bank', bankCode: bank?.code ?? 'SANDBOX' };
-    },
-    cardCharges,
-    publicBaseUrl: () => publicAddress.url,
-  });
 }

@@ -53,7 +53,7 @@ async function main() {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required');
   const logger = createLogger('silent');
-  const sql = new Sql(databaseUrl, { max: Number(process.env.DB_POOL_MAX ?? 10), embedded: false, logger });
+  const sql = new Sql({ url: databaseUrl, max: Number(process.env.DB_POOL_MAX ?? 10), embedded: false, logger });
   const jobs = new JobRunner({
     catalogue: JOB_CATALOGUE,
     sql,
@@ -63,7 +63,12 @@ async function main() {
   });
   await jobs.prepare(); // task ids only: no worker runs here
   const key = process.env.ENCRYPTION_KEY ? Buffer.from(process.env.ENCRYPTION_KEY, 'base64') : randomBytes(32);
-  const store = new TransactionStore(sql, jobs, new Outbox({ clock: systemClock, followUps: [webhookDeliverySql(jobs, 10_000)] }), new SecretBox(key));
+  const store = new TransactionStore({
+    sql,
+    jobs,
+    outbox: new Outbox({ clock: systemClock, followUps: [webhookDeliverySql(jobs, 10_000)] }),
+    secretBox: new SecretBox(key),
+  });
   const settleMs = Number(process.env.FLOOR_SETTLE_MS ?? 3_600_000);
 
   const app = Fastify({ logger: false, bodyLimit: 1_048_576 });

@@ -26,24 +26,26 @@ export async function hasMigrated(sql: Sql): Promise<boolean> {
 /** The refusal when the process's environment is not the database's. */
 export class EnvironmentMismatchError extends Error {
   override readonly name = 'EnvironmentMismatchError';
-  constructor(
-    message: string,
-    readonly database: PaymentsEnv,
-    readonly process: PaymentsEnv,
-  ) {
+  readonly database: PaymentsEnv;
+  readonly process: PaymentsEnv;
+
+  constructor({ message, database, process }: { message: string; database: PaymentsEnv; process: PaymentsEnv }) {
     super(message);
+    this.database = database;
+    this.process = process;
   }
 }
 
 /** The refusal when the process's environment is not the database's: says both, and what to do. */
 export function environmentMismatch(database: PaymentsEnv, process: PaymentsEnv, explicit: boolean): EnvironmentMismatchError {
   const said = explicit ? `PAYMENTS_ENV is ${process}` : `PAYMENTS_ENV is unset, which means ${process}`;
-  return new EnvironmentMismatchError(
-    `This database belongs to ${database} (its deployment stamp) but ${said}: refusing to work on it, nothing was read or changed. ` +
+  return new EnvironmentMismatchError({
+    message:
+      `This database belongs to ${database} (its deployment stamp) but ${said}: refusing to work on it, nothing was read or changed. ` +
       `Set PAYMENTS_ENV=${database} to work on this ${database} database, or point DATABASE_URL (or DATA_DIR) at a ${process} one`,
     database,
     process,
-  );
+  });
 }
 
 /** The refusal of an operator tool on a database this version has not stamped yet (it must not stamp it with a guess). */

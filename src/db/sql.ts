@@ -21,10 +21,10 @@ export class Sql {
   private readonly shapes = new Map<string, string>();
   private readonly prepare: boolean;
 
-  constructor(url: string, opts: { max: number; embedded: boolean; logger: Logger }) {
-    this.pool = new pg.Pool({ connectionString: url, max: opts.max, idleTimeoutMillis: 30_000 });
-    this.prepare = !opts.embedded;
-    const onError = (err: Error) => opts.logger.warn({ err: err.message }, 'database connection failed');
+  constructor({ url, max, embedded, logger }: { url: string; max: number; embedded: boolean; logger: Logger }) {
+    this.pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+    this.prepare = !embedded;
+    const onError = (err: Error) => logger.warn({ err: err.message }, 'database connection failed');
     this.pool.on('error', onError);
     // A client that fails while checked out must not crash the process either.
     this.pool.on('connect', (client) => client.on('error', onError));

@@ -27,11 +27,16 @@ export class Readiness {
   private draining = false;
   private readonly down = new Set<string>();
 
-  constructor(
-    private readonly checks: Record<string, DependencyCheck>,
-    private readonly logger: Logger,
-    private readonly timeoutMs = READINESS_CHECK_TIMEOUT_MS,
-  ) {}
+  private readonly checks: Record<string, DependencyCheck>;
+  private readonly logger: Logger;
+  private readonly timeoutMs: number;
+
+  /** `timeoutMs`: how long one check may take before it counts as down. */
+  constructor({ checks, logger, timeoutMs = READINESS_CHECK_TIMEOUT_MS }: { checks: Record<string, DependencyCheck>; logger: Logger; timeoutMs?: number }) {
+    this.checks = checks;
+    this.logger = logger;
+    this.timeoutMs = timeoutMs;
+  }
 
   /** From now on answer not ready (shutdown: the load balancer stops sending before the server stops). */
   markNotReady(): void {

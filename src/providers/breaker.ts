@@ -56,6 +56,15 @@ function isRetry(operation: string, request: unknown): boolean {
  */
 const answeredFine = (err: unknown) => (err instanceof AppError && !(err instanceof ProviderRefusal && err.providerFault)) || err instanceof NotSentAgain;
 
+/** What a guarded connector is built from (the rails module). */
+interface GuardedConnectorDeps {
+  connector: Connector;
+  settings: BreakerSettings;
+  /** The connector metrics (the service's; CLIs have none). */
+  observer: ConnectorObserver | undefined;
+  logger: Logger;
+}
+
 /**
  * A connector behind its circuit breaker (opossum): every call goes through it. Failures are
  * the calls whose outcome is unknown (timeouts, 5xx, resets) and the provider's own faults (our
@@ -74,12 +83,14 @@ export class GuardedConnector implements Connector, Partial<OpensVirtualAccounts
   private readonly breaker: CircuitBreaker<[() => Promise<unknown>], unknown>;
   private current: BreakerState = 'closed';
 
-  constructor(
-    private readonly inner: Connector,
-    settings: BreakerSettings,
-    private readonly observer: ConnectorObserver | undefined,
-    private readonly logger: Logger,
-  ) {
+  private readonly inner: Connector;
+  private readonly observer: ConnectorObserver | undefined;
+  private readonly logger: Logger;
+
+  constructor({ connector: inner, settings, observer, logger }: GuardedConnectorDeps) {
+    this.inner = inner;
+    this.observer = observer;
+    this.logger = logger;
     this.name = inner.name;
     this.acknowledgement = inner.acknowledgement;
     this.readsNotifications = readsNotifications(inner);

@@ -26,11 +26,15 @@ export interface ProviderRequest {
  * connector to read.
  */
 export class ProviderHttp {
-  constructor(
-    readonly connector: string,
-    readonly baseUrl: string,
-    private readonly timeoutMs: number,
-  ) {}
+  readonly connector: string;
+  readonly baseUrl: string;
+  private readonly timeoutMs: number;
+
+  constructor({ connector, baseUrl, timeoutMs }: { connector: string; baseUrl: string; timeoutMs: number }) {
+    this.connector = connector;
+    this.baseUrl = baseUrl;
+    this.timeoutMs = timeoutMs;
+  }
 
   async send(request: ProviderRequest, options: { unknownOn5xx?: boolean } = {}): Promise<ProviderResponse> {
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
@@ -75,11 +79,23 @@ export class TokenCache {
   private token: { value: string; expiresAt: number } | null = null;
   private inFlight: Promise<string> | null = null;
 
-  constructor(
-    private readonly fetchToken: () => Promise<{ value: string; expiresInS: number }>,
-    private readonly now: () => number = Date.now,
-    private readonly marginMs = 60_000,
-  ) {}
+  private readonly fetchToken: () => Promise<{ value: string; expiresInS: number }>;
+  private readonly now: () => number;
+  private readonly marginMs: number;
+
+  constructor({
+    fetchToken,
+    now = Date.now,
+    marginMs = 60_000,
+  }: {
+    fetchToken: () => Promise<{ value: string; expiresInS: number }>;
+    now?: () => number;
+    marginMs?: number;
+  }) {
+    this.fetchToken = fetchToken;
+    this.now = now;
+    this.marginMs = marginMs;
+  }
 
   async get(): Promise<string> {
     if (this.token && this.now() < this.token.expiresAt) return this.token.value;

@@ -65,11 +65,13 @@ export class ConnectorRouter {
   private readonly rules: RoutingRule[];
   private readonly byRoute = new Map<string, GuardedConnector[]>();
 
-  constructor(
-    private readonly connectors: Map<string, GuardedConnector>,
-    configured: string,
-    private readonly env: PaymentsEnv,
-  ) {
+  private readonly connectors: Map<string, GuardedConnector>;
+  private readonly env: PaymentsEnv;
+
+  /** `routes`: PROVIDER_ROUTES, the deployment's own rules, before the reference table. */
+  constructor({ connectors, routes: configured, env }: { connectors: Map<string, GuardedConnector>; routes: string; env: PaymentsEnv }) {
+    this.connectors = connectors;
+    this.env = env;
     const own = parseRoutingRules(configured, 'PROVIDER_ROUTES');
     for (const rule of own) {
       for (const name of rule.connectors) {
@@ -140,10 +142,14 @@ export class ConnectorRouter {
  * checked without a read. Nothing in a callback is trusted by itself (provider-signals.service.ts).
  */
 export class CallbackUrls {
-  constructor(
-    private readonly key: Buffer,
-    private readonly publicAddress: PublicAddress,
-  ) {}
+  private readonly key: Buffer;
+  private readonly publicAddress: PublicAddress;
+
+  /** `key`: the MAC key, derived from the encryption key for this use only. */
+  constructor({ key, publicAddress }: { key: Buffer; publicAddress: PublicAddress }) {
+    this.key = key;
+    this.publicAddress = publicAddress;
+  }
 
   /** `purpose`: a provider's callback, or a cardholder's return; neither token opens the other's route. */
   private mac(connector: string, transactionId: string, purpose: 'callback' | 'return' = 'callback'): string {

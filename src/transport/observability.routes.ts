@@ -73,7 +73,7 @@ export function registerObservability(
     });
   }
 
-  const readiness = new Readiness(checks, logger);
+  const readiness = new Readiness({ checks, logger });
   fastify.get('/health', async (_request, reply) => {
     await health();
     return sendSuccess(reply, 'OK', { status: 'ok', env: config.env });

@@ -82,17 +82,19 @@ export class RateLimits {
   /** Statements and exports streaming per merchant (shared through the same Redis). */
   readonly streams: StreamSlots;
 
-  constructor(
-    readonly config: RateLimitConfig,
-    redisUrl: string | undefined,
-    private readonly logger: Logger,
-  ) {
+  readonly config: RateLimitConfig;
+  private readonly logger: Logger;
+
+  /** `redisUrl`: REDIS_URL; without it every instance counts its own. */
+  constructor({ config, redisUrl, logger }: { config: RateLimitConfig; redisUrl: string | undefined; logger: Logger }) {
+    this.config = config;
+    this.logger = logger;
     if (redisUrl) {
       // Its own connection: the pub/sub one is in subscriber mode. Commands fail fast while it is down (the insurance limiter answers).
       this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
       this.redis.on('error', (err) => logger.debug({ err: err.message }, 'rate limit store: redis error'));
     }
-    this.streams = new StreamSlots(config.streamsPerMerchant, this.redis, logger, config.prefix);
+    this.streams = new StreamSlots({ limit: config.streamsPerMerchant, redis: this.redis, logger, prefix: config.prefix });
     for (const budget of BUDGETS) {
       const points = config[budget];
       if (points <= 0) continue;

@@ -54,13 +54,18 @@ return 1`;
 export class StreamSlots {
   private readonly local = new Map<string, number>();
 
-  constructor(
-    readonly limit: number,
-    private readonly redis: Redis | undefined,
-    private readonly logger: Logger,
-    /** The deployment's rate-limit prefix (RATE_LIMIT_PREFIX): two deployments on one Redis never share slots. */
-    private readonly prefix: string,
-  ) {}
+  readonly limit: number;
+  private readonly redis: Redis | undefined;
+  private readonly logger: Logger;
+  /** The deployment's rate-limit prefix (RATE_LIMIT_PREFIX): two deployments on one Redis never share slots. */
+  private readonly prefix: string;
+
+  constructor({ limit, redis, logger, prefix }: { limit: number; redis: Redis | undefined; logger: Logger; prefix: string }) {
+    this.limit = limit;
+    this.redis = redis;
+    this.logger = logger;
+    this.prefix = prefix;
+  }
 
   /** Takes one of the merchant's slots, or throws StreamsBusyError when they are all taken. */
   async acquire(merchantId: string): Promise<StreamSlot> {

@@ -33,7 +33,7 @@ describe(`Flutterwave live contract${live ? ` (${flw!.baseUrl})` : ' — skipped
 
   let connector: FlutterwaveConnector;
   beforeAll(() => {
-    if (live) connector = new FlutterwaveConnector(flw!, 30_000);
+    if (live) connector = new FlutterwaveConnector({ config: flw!, timeoutMs: 30_000 });
   });
 
   maybe(

@@ -32,7 +32,7 @@ describe(`M-Pesa Daraja live contract${mpesa?.stk ? ` (${mpesa.baseUrl})` : ' â€
   let connector: MpesaConnector;
   beforeAll(() => {
     if (!live) return;
-    connector = new MpesaConnector(mpesa!, 20_000, () => new Date());
+    connector = new MpesaConnector({ config: mpesa!, timeoutMs: 20_000, now: () => new Date() });
   });
   const base = (kind: 'collection' | 'transfer') => {
     const id = randomUUID();

@@ -31,7 +31,7 @@ describe(`MTN MoMo live contract${mtn?.collection ? ` (${mtn.baseUrl})` : ' — 
   let connector: MtnMomoConnector;
   beforeAll(() => {
     if (!live) return;
-    connector = new MtnMomoConnector(mtn!, 20_000);
+    connector = new MtnMomoConnector({ config: mtn!, timeoutMs: 20_000 });
   });
   const request = (accountNumber: string, id = randomUUID()) => ({
     idempotencyKey: id,

@@ -8,7 +8,10 @@ import { encrypt3des } from '../fakes/flutterwave.fake';
 /** Flutterwave's pure rules: the card payload's encryption, its times, its reasons, and which routes its data serves. */
 
 const KEY = 'FLWSECK_TEST0123456789ab';
-const connector = new FlutterwaveConnector({ baseUrl: 'http://127.0.0.1:9', secretKey: 's', encryptionKey: KEY, webhookHash: 'h' }, 1000);
+const connector = new FlutterwaveConnector({
+  config: { baseUrl: 'http://127.0.0.1:9', secretKey: 's', encryptionKey: KEY, webhookHash: 'h' },
+  timeoutMs: 1000,
+});
 const route = (r: Partial<Route>): Route => ({ channelType: 'momo', countryCode: 'GH', networkCode: 'MTN', direction: 'collection', ...r });
 
 describe('the card payload', () => {

@@ -82,12 +82,17 @@ describe('routing rules', () => {
   });
   const logger = createLogger('silent');
   const guard = (c: Connector & Partial<Refunds>) =>
-    new GuardedConnector(c, { volumeThreshold: 1, errorThresholdPercentage: 50, resetTimeoutMs: 60_000, rollingWindowMs: 10_000 }, undefined, logger);
+    new GuardedConnector({
+      connector: c,
+      settings: { volumeThreshold: 1, errorThresholdPercentage: 50, resetTimeoutMs: 60_000, rollingWindowMs: 10_000 },
+      observer: undefined,
+      logger,
+    });
   const GH_MTN: Route = { channelType: 'momo', countryCode: 'GH', networkCode: 'MTN', direction: 'collection' };
 
   it('production: the reference table, filtered to configured connectors that serve the route; cards need a configured processor', () => {
     const mtn = guard(fakeConnector('mtn_momo', (r) => r.networkCode === 'MTN'));
-    const router = new ConnectorRouter(new Map([['mtn_momo', mtn]]), '', 'production');
+    const router = new ConnectorRouter({ connectors: new Map([['mtn_momo', mtn]]), routes: '', env: 'production' });
     expect(router.candidates(GH_MTN).map((c) => c.name)).toEqual(['mtn_momo']);
     expect(router.serves({ channelType: 'card', countryCode: null, networkCode: null, direction: 'collection' })).toBe(false);
     expect(() => router.pick({ route: { ...GH_MTN, channelType: 'bank', networkCode: 'GHCBGHAC' }, amount: '1', currency: 'GHS', accountNumber: '1' })).toThrow(
@@ -103,11 +108,13 @@ describe('routing rules', () => {
       ['mtn_momo', mtn],
       ['sandbox', sandbox],
     ]);
-    const router = new ConnectorRouter(connectors, 'GH/momo/MTN/*=mtn_momo,sandbox', 'sandbox');
+    const router = new ConnectorRouter({ connectors, routes: 'GH/momo/MTN/*=mtn_momo,sandbox', env: 'sandbox' });
     expect(router.candidates(GH_MTN).map((c) => c.name)).toEqual(['mtn_momo', 'sandbox']);
     expect(router.candidates({ ...GH_MTN, countryCode: 'UG' }).map((c) => c.name)).toEqual(['sandbox']);
-    expect(() => new ConnectorRouter(connectors, 'GH/momo/MTN/*=mpesa', 'sandbox')).toThrow('PROVIDER_ROUTES names mpesa, which is not configured');
-    expect(() => new ConnectorRouter(connectors, 'GH/momo/MTN/*=sandbox', 'production')).toThrow('does not move money in production');
+    expect(() => new ConnectorRouter({ connectors, routes: 'GH/momo/MTN/*=mpesa', env: 'sandbox' })).toThrow(
+      'PROVIDER_ROUTES names mpesa, which is not configured',
+    );
+    expect(() => new ConnectorRouter({ connectors, routes: 'GH/momo/MTN/*=sandbox', env: 'production' })).toThrow('does not move money in production');
     mtn.shutdown();
     sandbox.shutdown();
   });
@@ -192,13 +199,13 @@ describe('provider details', () => {
   it('caches a token until shortly before it expires, and shares one fetch between concurrent callers', async () => {
     let now = 0;
     let fetched = 0;
-    const cache = new TokenCache(
-      async () => {
+    const cache = new TokenCache({
+      fetchToken: async () => {
         fetched += 1;
         return { value: `t${fetched}`, expiresInS: 3600 };
       },
-      () => now,
-    );
+      now: () => now,
+    });
     expect(await Promise.all([cache.get(), cache.get(), cache.get()])).toEqual(['t1', 't1', 't1']);
     now = 3_500_000;
     expect(await cache.get()).toBe('t1');

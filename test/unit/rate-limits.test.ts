@@ -24,7 +24,7 @@ const logger = pino({ level: 'silent' });
 
 describe('RateLimits', () => {
   it('counts points per key and refuses with the state the headers need', async () => {
-    const limits = new RateLimits(config(), undefined, logger);
+    const limits = new RateLimits({ config: config(), redisUrl: undefined, logger });
     expect(await limits.consume('merchant', 'm1', 4)).toMatchObject({ limit: 10, remaining: 6, windowS: 60 });
     expect(await limits.consume('merchant', 'm1', 6)).toMatchObject({ remaining: 0 });
     const refusal = await limits.consume('merchant', 'm1').catch((e: unknown) => e);
@@ -39,12 +39,12 @@ describe('RateLimits', () => {
   });
 
   it('a budget of 0 is off', async () => {
-    const limits = new RateLimits(config({ tokenIp: 0 }), undefined, logger);
+    const limits = new RateLimits({ config: config({ tokenIp: 0 }), redisUrl: undefined, logger });
     for (let i = 0; i < 100; i++) expect(await limits.consume('tokenIp', '127.0.0.1')).toBeUndefined();
   });
 
   it('GraphQL operations cost their cost in units, at least one point', () => {
-    const limits = new RateLimits(config({ graphqlCostUnit: 50 }), undefined, logger);
+    const limits = new RateLimits({ config: config({ graphqlCostUnit: 50 }), redisUrl: undefined, logger });
     expect(limits.graphqlPoints(0)).toBe(1);
     expect(limits.graphqlPoints(50)).toBe(1);
     expect(limits.graphqlPoints(50.5)).toBe(2);
@@ -52,7 +52,7 @@ describe('RateLimits', () => {
   });
 
   it('a streamed file costs a point per streamRowsPerPoint rows, at most half the merchant budget (issue 34)', async () => {
-    const limits = new RateLimits(config({ merchant: 6000, streamRowsPerPoint: 100 }), undefined, logger);
+    const limits = new RateLimits({ config: config({ merchant: 6000, streamRowsPerPoint: 100 }), redisUrl: undefined, logger });
     expect([0, 1, 100, 101, 20_000, 100_000, 300_000, 10_000_000].map((rows) => limits.streamPoints(rows))).toEqual([0, 1, 1, 2, 200, 1000, 3000, 3000]);
     // An empty file costs nothing beyond its request; a large one is charged at once.
     expect(await limits.chargeStream('m1', 0)).toBeUndefined();
@@ -60,7 +60,7 @@ describe('RateLimits', () => {
   });
 
   it('stream slots: two per merchant in process, a third refused with Retry-After, freed once released (issue 34)', async () => {
-    const limits = new RateLimits(config({ streamsPerMerchant: 2 }), undefined, logger);
+    const limits = new RateLimits({ config: config({ streamsPerMerchant: 2 }), redisUrl: undefined, logger });
     const [a, b] = [await limits.streams.acquire('m1'), await limits.streams.acquire('m1')];
     const refusal = await limits.streams.acquire('m1').catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(StreamsBusyError);
@@ -86,7 +86,7 @@ describe('RateLimits', () => {
   });
 
   it('a refused merchant request does not count (a large operation refused leaves room for small ones); a refused admin request does', async () => {
-    const limits = new RateLimits(config({ merchant: 10, admin: 3 }), undefined, logger);
+    const limits = new RateLimits({ config: config({ merchant: 10, admin: 3 }), redisUrl: undefined, logger });
     await limits.consume('merchant', 'm', 8);
     await expect(limits.consume('merchant', 'm', 5)).rejects.toMatchObject({ state: expect.objectContaining({ remaining: 2 }) });
     await expect(limits.consume('merchant', 'm', 2)).resolves.toMatchObject({ remaining: 0 });
@@ -96,7 +96,7 @@ describe('RateLimits', () => {
   });
 
   it('with Redis unreachable, an in-process limiter stands in: the budget still holds', async () => {
-    const limits = new RateLimits(config({ admin: 2 }), 'redis://127.0.0.1:1', logger);
+    const limits = new RateLimits({ config: config({ admin: 2 }), redisUrl: 'redis://127.0.0.1:1', logger });
     try {
       await expect(limits.consume('admin', '198.51.100.1')).resolves.toMatchObject({ remaining: 1 });
       await expect(limits.consume('admin', '198.51.100.1')).resolves.toMatchObject({ remaining: 0 });
@@ -115,7 +115,7 @@ describe.each([
   ['in process', undefined],
   ['with Redis', process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'],
 ])('RateLimits, token failures (%s): guessing is slow, and nobody can lock a merchant out', (_where, redisUrl) => {
-  const limits = new RateLimits(config({ tokenFailures: 3, tokenIpFailures: 5, tokenClient: 8 }), redisUrl, logger);
+  const limits = new RateLimits({ config: config({ tokenFailures: 3, tokenIpFailures: 5, tokenClient: 8 }), redisUrl: redisUrl, logger });
   beforeAll(() => limits.ready());
   afterAll(() => limits.close());
 
@@ -162,7 +162,7 @@ describe('RateLimits with Redis: the merchant budget is leased', () => {
   const counter = async (key: string) => Number(await redis.get(`rl:unit:merchant:${key}`));
 
   it('one round trip takes a hundredth of the budget; requests spend it locally; the headers count down', async () => {
-    const limits = new RateLimits(config({ merchant: 1000 }), REDIS_URL, logger);
+    const limits = new RateLimits({ config: config({ merchant: 1000 }), redisUrl: REDIS_URL, logger });
     const key = randomUUID();
     await limits.ready();
     try {
@@ -179,8 +179,8 @@ describe('RateLimits with Redis: the merchant budget is leased', () => {
 
   it('across instances the budget stays exact: near its end each request is counted alone, and exactly the budget is granted', async () => {
     const key = randomUUID();
-    const a = new RateLimits(config({ merchant: 1000 }), REDIS_URL, logger);
-    const b = new RateLimits(config({ merchant: 1000 }), REDIS_URL, logger);
+    const a = new RateLimits({ config: config({ merchant: 1000 }), redisUrl: REDIS_URL, logger });
+    const b = new RateLimits({ config: config({ merchant: 1000 }), redisUrl: REDIS_URL, logger });
     await Promise.all([a.ready(), b.ready()]);
     try {
       // Both instances spend until each has been refused: what each holds in a lease is its own to spend.
@@ -214,7 +214,7 @@ describe('RateLimits with Redis: the merchant budget is leased', () => {
 
   it.each([10, 50])('%i concurrent requests share one lease: a busy merchant gets its whole budget, never more', async (concurrency) => {
     const key = randomUUID();
-    const limits = new RateLimits(config({ merchant: 600 }), REDIS_URL, logger);
+    const limits = new RateLimits({ config: config({ merchant: 600 }), redisUrl: REDIS_URL, logger });
     await limits.ready();
     try {
       let granted = 0;

@@ -118,6 +118,17 @@ export interface StatusChange {
 /** Whether an insert happened, and why not when it did not. */
 export type InsertOutcome = 'inserted' | 'parent_claim_refused' | 'quote_used';
 
+/** What the store is built from (the transactions module). */
+interface TransactionStoreDeps {
+  sql: Sql;
+  /** Its statements add the engine's jobs in the same statement. */
+  jobs: TransactionJobQueue;
+  /** Its status changes write their event (and each module's follow-ups) in the same statement. */
+  outbox: Outbox;
+  /** Seals the card fields at rest. */
+  secretBox: SecretBox;
+}
+
 /**
  * Every statement on the `transaction` and `transaction_event` tables. Each
  * operation is one statement: an insert, a read, or a conditional update that
@@ -125,15 +136,16 @@ export type InsertOutcome = 'inserted' | 'parent_claim_refused' | 'quote_used';
  * table expressions, so it commits atomically without a transaction block.
  */
 export class TransactionStore {
+  private readonly sql: Sql;
+  private readonly jobs: TransactionJobQueue;
+  private readonly outbox: Outbox;
   private readonly rows: RowMapping;
 
-  constructor(
-    private readonly sql: Sql,
-    private readonly jobs: TransactionJobQueue,
-    private readonly outbox: Outbox,
-    box: SecretBox,
-  ) {
-    this.rows = new RowMapping(box);
+  constructor({ sql, jobs, outbox, secretBox }: TransactionStoreDeps) {
+    this.sql = sql;
+    this.jobs = jobs;
+    this.outbox = outbox;
+    this.rows = new RowMapping(secretBox);
   }
 
   /**

@@ -67,11 +67,12 @@ export class FlutterwaveConnector
   readonly readsNotifications = true as const;
   private readonly http: ProviderHttp;
 
-  constructor(
-    private readonly config: FlutterwaveConfig,
-    timeoutMs: number,
-  ) {
-    this.http = new ProviderHttp(this.name, config.baseUrl.replace(/\/+$/, ''), timeoutMs);
+  private readonly config: FlutterwaveConfig;
+
+  /** `timeoutMs`: each call's (PROVIDER_TIMEOUT_MS). */
+  constructor({ config, timeoutMs }: { config: FlutterwaveConfig; timeoutMs: number }) {
+    this.config = config;
+    this.http = new ProviderHttp({ connector: this.name, baseUrl: config.baseUrl.replace(/\/+$/, ''), timeoutMs });
     // The card payload's cipher must exist in this runtime (an OpenSSL without 3DES would fail every card): checked at start.
     try {
       encryptCardPayload(config.encryptionKey, {});

@@ -45,5 +45,5 @@ export const flutterwave = defineProvider({
   env: variables(['FLUTTERWAVE_BASE_URL', ...VARIABLES]),
   configure,
   capabilities: ['opensVirtualAccounts', 'chargesCards', 'refunds', 'receivesWebhooks', 'redactsNotifications', 'checksRequests', 'readsNotifications'],
-  create: (settings, { timeoutMs }) => new FlutterwaveConnector(settings, timeoutMs),
+  create: (settings, { timeoutMs }) => new FlutterwaveConnector({ config: settings, timeoutMs }),
 });

@@ -50,13 +50,15 @@ export class MpesaConnector implements Connector, ChecksRequests, RoundsPayouts,
   private readonly http: ProviderHttp;
   private readonly tokens: TokenCache;
 
-  constructor(
-    private readonly config: MpesaConfig,
-    timeoutMs: number,
-    private readonly now: () => Date,
-  ) {
-    this.http = new ProviderHttp(this.name, config.baseUrl.replace(/\/+$/, ''), timeoutMs);
-    this.tokens = new TokenCache(() => this.fetchToken());
+  private readonly config: MpesaConfig;
+  private readonly now: () => Date;
+
+  /** `timeoutMs`: each call's (PROVIDER_TIMEOUT_MS); `now`: the clock's (Daraja's timestamps and passwords). */
+  constructor({ config, timeoutMs, now }: { config: MpesaConfig; timeoutMs: number; now: () => Date }) {
+    this.config = config;
+    this.now = now;
+    this.http = new ProviderHttp({ connector: this.name, baseUrl: config.baseUrl.replace(/\/+$/, ''), timeoutMs });
+    this.tokens = new TokenCache({ fetchToken: () => this.fetchToken() });
   }
 
   serves(route: Route): boolean {

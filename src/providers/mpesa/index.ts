@@ -56,5 +56,5 @@ export const mpesa = defineProvider({
   ]),
   configure,
   capabilities: ['checksRequests', 'roundsPayouts', 'readsNotifications'],
-  create: (settings, { timeoutMs, now }) => new MpesaConnector(settings, timeoutMs, now),
+  create: (settings, { timeoutMs, now }) => new MpesaConnector({ config: settings, timeoutMs, now }),
 });

@@ -39,15 +39,16 @@ export class MtnMomoConnector implements Connector, ChecksRequests {
   private readonly tokens: Partial<Record<'collection' | 'transfer', TokenCache>> = {};
   private readonly country: string | null;
 
-  constructor(
-    private readonly config: MtnMomoConfig,
-    timeoutMs: number,
-  ) {
-    this.http = new ProviderHttp(this.name, config.baseUrl.replace(/\/+$/, ''), timeoutMs);
+  private readonly config: MtnMomoConfig;
+
+  /** `timeoutMs`: each call's (PROVIDER_TIMEOUT_MS). */
+  constructor({ config, timeoutMs }: { config: MtnMomoConfig; timeoutMs: number }) {
+    this.config = config;
+    this.http = new ProviderHttp({ connector: this.name, baseUrl: config.baseUrl.replace(/\/+$/, ''), timeoutMs });
     this.country = config.targetEnvironment === 'sandbox' ? null : (MTN_TARGET_COUNTRIES[config.targetEnvironment] ?? null);
     for (const kind of ['collection', 'transfer'] as const) {
       const product = this.product(kind);
-      if (product) this.tokens[kind] = new TokenCache(() => this.fetchToken(kind, product));
+      if (product) this.tokens[kind] = new TokenCache({ fetchToken: () => this.fetchToken(kind, product) });
     }
   }
 

@@ -48,5 +48,5 @@ export const mtnMomo = defineProvider({
   env: variables(['MTN_MOMO_BASE_URL', 'MTN_MOMO_TARGET_ENVIRONMENT', ...PRODUCT_VARIABLES('COLLECTION'), ...PRODUCT_VARIABLES('DISBURSEMENT')]),
   configure,
   capabilities: ['checksRequests'],
-  create: (settings, { timeoutMs }) => new MtnMomoConnector(settings, timeoutMs),
+  create: (settings, { timeoutMs }) => new MtnMomoConnector({ config: settings, timeoutMs }),
 });

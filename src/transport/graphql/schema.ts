@@ -17,18 +17,18 @@ import { LedgerResolver } from './ledger/ledger.resolver';
 
 /** Each resolver with the services it names (its `UsedServices`, picked from the bag) and, for sandbox-only operations, the environment. */
 const resolvers = [
-  resolver(MerchantResolver, (s, env) => new MerchantResolver(pick(s, 'merchants'), env)),
+  resolver(MerchantResolver, (s, env) => new MerchantResolver({ services: pick(s, 'merchants'), env })),
   resolver(CustomerResolver, (s) => new CustomerResolver(pick(s, 'customers', 'kyc'))),
   resolver(ReferenceResolver, (s) => new ReferenceResolver(pick(s, 'reference'))),
   resolver(RatesResolver, (s) => new RatesResolver(pick(s, 'rates'))),
   resolver(
     TransactionResolver,
-    (s, env) => new TransactionResolver(pick(s, 'collections', 'customers', 'reference', 'transactions', 'transactionQueries', 'transfers'), env),
+    (s, env) => new TransactionResolver({ services: pick(s, 'collections', 'customers', 'reference', 'transactions', 'transactionQueries', 'transfers'), env }),
   ),
-  resolver(PaymentResolver, (s, env) => new PaymentResolver(pick(s, 'payments', 'reference'), env)),
+  resolver(PaymentResolver, (s) => new PaymentResolver(pick(s, 'payments', 'reference'))),
   resolver(WebhookResolver, (s) => new WebhookResolver(pick(s, 'customers', 'merchants', 'webhooks'))),
-  resolver(LedgerResolver, (s, env) => new LedgerResolver(pick(s, 'ledger', 'reference', 'refunds'), env)),
-  resolver(SubscriptionResolver, (s, env) => new SubscriptionResolver(pick(s, 'reference'), env)),
+  resolver(LedgerResolver, (s, env) => new LedgerResolver({ services: pick(s, 'ledger', 'reference', 'refunds'), env })),
+  resolver(SubscriptionResolver, (s) => new SubscriptionResolver(pick(s, 'reference'))),
 ];
 const [first, ...others] = resolvers;
 const resolverClasses = [first.cls, ...others.map((r) => r.cls)] as const;

@@ -29,7 +29,7 @@ describe('job wake-ups', () => {
     const app = await createTestApp({ database: db });
     await app.service.close();
     const logger = pino({ level: 'silent' });
-    sql = new Sql(db.url, { max: 4, embedded: false, logger });
+    sql = new Sql({ url: db.url, max: 4, embedded: false, logger });
     jobs = new JobRunner({
       catalogue: JOB_CATALOGUE,
       sql,
@@ -108,7 +108,7 @@ describe('server settings at start', () => {
     const lines: string[] = [];
     const capture: DestinationStream = { write: (chunk: string) => void lines.push(chunk) };
     const logger = pino({ level: 'warn' }, capture);
-    const sql = new Sql(db.url, { max: 1, embedded: false, logger });
+    const sql = new Sql({ url: db.url, max: 1, embedded: false, logger });
     try {
       const [setting] = await sql.query<{ autovacuum: string }>('show autovacuum');
       await warnOnServerSettings(sql, logger);

@@ -33,7 +33,7 @@ describe('provider callbacks: junk and forged tokens', () => {
     expect((await request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body })).status).toBe(200);
     transactionId = (await txnRow(app, body.reference))!.id;
     const address = new PublicAddress(app.url);
-    callbacks = new CallbackUrls(deriveKey(Buffer.alloc(32, 7), 'provider-callback'), address);
+    callbacks = new CallbackUrls({ key: deriveKey(Buffer.alloc(32, 7), 'provider-callback'), publicAddress: address });
     path = callbacks.url('sandbox', transactionId).slice(app.url.length);
   }, 60_000);
   afterAll(() => app?.close());

@@ -23,10 +23,14 @@ type UsedServices = { ledger: LedgerService; reference: ReferenceService; refund
 /** The books and refunds; the same service calls as /v1/balances, /v1/balance-transactions, /v1/refunds and the sandbox top-up. */
 @Resolver()
 export class LedgerResolver {
-  constructor(
-    private readonly services: UsedServices,
-    private readonly env: PaymentsEnv,
-  ) {}
+  private readonly services: UsedServices;
+  private readonly env: PaymentsEnv;
+
+  /** `env`: sandbox-only operations refuse elsewhere. */
+  constructor({ services, env }: { services: UsedServices; env: PaymentsEnv }) {
+    this.services = services;
+    this.env = env;
+  }
 
   @Query(() => [BalanceObject], { description: 'Your balances, one per currency.' })
   async balances(@Ctx() ctx: GraphQLContext): Promise<BalanceObject[]> {

@@ -10,10 +10,14 @@ type UsedServices = { merchants: MerchantService };
 
 @Resolver(() => MerchantObject)
 export class MerchantResolver {
-  constructor(
-    private readonly services: UsedServices,
-    private readonly env: PaymentsEnv,
-  ) {}
+  private readonly services: UsedServices;
+  private readonly env: PaymentsEnv;
+
+  /** `env`: sandbox-only operations refuse elsewhere. */
+  constructor({ services, env }: { services: UsedServices; env: PaymentsEnv }) {
+    this.services = services;
+    this.env = env;
+  }
 
   @Query(() => EnvironmentEnum, { description: 'Which environment this service is: sandbox-only operations exist only in SANDBOX.' })
   environment(): PaymentsEnv {

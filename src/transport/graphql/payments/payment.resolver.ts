@@ -1,5 +1,4 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { PaymentsEnv } from '../../../config';
 import type { PaymentService } from '../../../modules/transactions/kinds/payment/payment.service';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import type { GraphQLContext } from '../context';
@@ -12,10 +11,7 @@ type UsedServices = { payments: PaymentService; reference: ReferenceService };
 /** Domestic card payments; the same service calls as /v1/payments/initiate and /v1/payments/verify/{reference}. */
 @Resolver()
 export class PaymentResolver {
-  constructor(
-    private readonly services: UsedServices,
-    _env: PaymentsEnv,
-  ) {}
+  constructor(private readonly services: UsedServices) {}
 
   @Mutation(() => TransactionObject, {
     description:

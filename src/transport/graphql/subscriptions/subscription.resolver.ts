@@ -1,5 +1,4 @@
 import { Arg, Resolver, Root, Subscription } from 'type-graphql';
-import type { PaymentsEnv } from '../../../config';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import type { KycRecord } from '../../../modules/kyc/kyc.service';
 import type { Transaction } from '../../../modules/transactions/transaction.record';
@@ -23,10 +22,7 @@ function streams(context: GraphQLContext) {
 
 @Resolver()
 export class SubscriptionResolver {
-  constructor(
-    private readonly services: UsedServices,
-    _env: PaymentsEnv,
-  ) {}
+  constructor(private readonly services: UsedServices) {}
 
   @Subscription(() => TransactionObject, {
     description:

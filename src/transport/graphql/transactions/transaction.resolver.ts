@@ -41,10 +41,14 @@ export class TransactionResolver {
     return new Map(customers.map((c) => [c.id, CustomerObject.from(c)]));
   });
 
-  constructor(
-    private readonly services: UsedServices,
-    private readonly env: PaymentsEnv,
-  ) {}
+  private readonly services: UsedServices;
+  private readonly env: PaymentsEnv;
+
+  /** `env`: sandbox-only operations refuse elsewhere. */
+  constructor({ services, env }: { services: UsedServices; env: PaymentsEnv }) {
+    this.services = services;
+    this.env = env;
+  }
 
   @Query(() => TransactionObject, { description: 'One of your transactions, by the service’s reference or your own (externalReference).' })
   async transaction(@Arg('reference', () => String) reference: string, @Ctx() ctx: GraphQLContext): Promise<TransactionObject> {

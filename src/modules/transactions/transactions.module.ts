@@ -1,0 +1,114 @@
+import type { ListenerPresence } from '../../events/listener-presence';
+import { deriveKey } from '../../shared/crypto';
+import type { CustomerService } from '../customers/customer.service';
+import type { FeeSchedule } from '../ledger/fee-schedule';
+import type { MerchantService } from '../merchants/merchant.service';
+import { defineModule, type ModuleInfra } from '../module';
+import type { EventChoices } from '../outbox/event-choices';
+import type { Outbox } from '../outbox/outbox';
+import type { Rails } from '../rails/rails';
+import type { RatesService } from '../rates/rates.service';
+import type { ReferenceService } from '../reference/reference.service';
+import { CollectionKind } from './kinds/collection/collection.kind';
+import { CollectionService } from './kinds/collection/collection.service';
+import { PaymentKind } from './kinds/payment/payment.kind';
+import { PaymentService, type PaymentServiceDeps } from './kinds/payment/payment.service';
+import { RefundKind } from './kinds/refund/refund.kind';
+import { RefundService } from './kinds/refund/refund.service';
+import { TransferKind } from './kinds/transfer/transfer.kind';
+import { TransferService } from './kinds/transfer/transfer.service';
+import { TransactionJobHandlers } from './job-handlers.service';
+import { TransactionLifecycle } from './lifecycle.service';
+import { ProviderSignals } from './provider-signals.service';
+import { TransactionQueries } from './queries.service';
+import { TRANSACTION_JOBS, type TransactionJobQueue } from './transaction.jobs';
+import type { TransactionKinds } from './transaction.kinds';
+import { TransactionStore } from './transaction.store';
+import { TransactionTopic } from './transaction.topics';
+
+type TransactionsInfra = Pick<ModuleInfra, 'config' | 'clock' | 'sql' | 'pubsub' | 'keys' | 'secretBox' | 'faults' | 'logger'> & {
+  jobs: TransactionJobQueue;
+};
+
+/** The services of the modules the engine uses. */
+interface TransactionsDeps {
+  reference: ReferenceService;
+  rates: RatesService;
+  fees: FeeSchedule;
+  customers: CustomerService;
+  merchants: MerchantService;
+  outbox: Outbox;
+  eventChoices: EventChoices;
+  listeners: ListenerPresence;
+  rails: Rails;
+  /** Sandbox only: the 3-D Secure page's handles (the rails module's sandbox card charges). */
+  cardCharges: PaymentServiceDeps['handles'];
+}
+
+/**
+ * The transaction engine: one store, the four kinds' plug-ins (provider call, settlement, expiry,
+ * postings: transaction.kinds.ts), the generic services split by responsibility (lifecycle,
+ * queries, provider signals, job handlers) and each kind's commands. Built in this order so a
+ * reader can follow each call; every piece takes one dependencies object.
+ */
+export const transactionsModule = defineModule({
+  name: 'transactions',
+  jobs: TRANSACTION_JOBS,
+  topics: Object.values(TransactionTopic),
+  create: (infra: TransactionsInfra, deps: TransactionsDeps) => {
+    const { config, clock, sql, pubsub, keys, secretBox, faults, logger, jobs } = infra;
+    const { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges } = deps;
+    const releaseDelayMs = config.settlementDelayS * 1000;
+    const store = new TransactionStore({ sql, jobs, outbox, secretBox });
+    const kinds: TransactionKinds = {
+      collection: new CollectionKind({ reference, rails, collectionTtlS: config.collectionTtlS, releaseDelayMs }),
+      transfer: new TransferKind({ reference, rails }),
+      payment: new PaymentKind({ reference, rails, clock, actionTtlS: config.paymentActionTtlS, releaseDelayMs }),
+      refund: new RefundKind({ reference, rails, payments: store }),
+    };
+    const queries = new TransactionQueries({ store });
+    const lifecycle = new TransactionLifecycle({
+      store,
+      kinds,
+      rails,
+      queries,
+      clock,
+      outbox,
+      eventChoices,
+      listeners,
+      pubsub,
+      faults,
+      logger,
+    });
+    const { reconcileAfterMs } = config;
+    const signals = new ProviderSignals({ store, kinds, rails, lifecycle, queries, clock, jobs, reconcileAfterMs, logger });
+    const handlers = new TransactionJobHandlers({ store, kinds, rails, lifecycle, queries, signals, clock, jobs, reconcileAfterMs });
+    const collections = new CollectionService({ customers, reference, lifecycle, fees, collectionTtlS: config.collectionTtlS, clock });
+    const transfers = new TransferService({ customers, reference, rates, lifecycle, clock, rails });
+    const payments = new PaymentService({
+      lifecycle,
+      queries,
+      expiry: handlers,
+      customers,
+      merchants,
+      reference,
+      fees,
+      clock,
+      fingerprintKey: deriveKey(keys.encryptionKey, 'card-fingerprint'),
+      handles: cardCharges,
+    });
+    const refunds = new RefundService({ lifecycle, queries, reference });
+    return {
+      services: {
+        transactions: lifecycle,
+        transactionQueries: queries,
+        providerSignals: signals,
+        transactionJobs: handlers,
+        collections,
+        transfers,
+        payments,
+        refunds,
+      },
+    };
+  },
+});
