@@ -305,7 +305,8 @@ describe('a test event whose attempt the request makes while its job runs (L5)',
   let url: string;
 
   beforeAll(async () => {
-    // Answers 200 after 300 ms: the request's own attempt is in flight when the event's job runs.
+    // Answers 200 after 300 ms. The event's job now waits for the request's attempt (timeout + 5 s) instead of
+    // running while it is in flight; what stays to check is that the job then finds it made and logs nothing.
     slow = http.createServer((req, res) => {
       req.resume();
       req.on('end', () => setTimeout(() => res.writeHead(200).end('ok'), 300));
