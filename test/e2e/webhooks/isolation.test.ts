@@ -306,7 +306,8 @@ describe('a test event whose attempt the request makes while its job runs (L5)',
 
   beforeAll(async () => {
     // Answers 200 after 300 ms. The event's job now waits for the request's attempt (timeout + 5 s) instead of
-    // running while it is in flight; what stays to check is that the job then finds it made and logs nothing.
+    // running while it is in flight (webhook-delivery.sql.ts), so what this checks is that every request's own
+    // attempt is made and answered within it, and that nothing is logged as an error.
     slow = http.createServer((req, res) => {
       req.resume();
       req.on('end', () => setTimeout(() => res.writeHead(200).end('ok'), 300));
