@@ -322,8 +322,8 @@ export class WebhookDispatcher {
    * to the endpoint's longest-due delivery that nobody holds (claimed here, its attempt recorded as started:
    * `next_claimed`, `next_started`), or freed when there is none, or when the slot is no longer the endpoint's to
    * use (its circuit open now; a slot beyond the slow cap of an endpoint no longer prompt; half-open, slot 0 only).
-   * An answer that closes a tripped circuit also picks the endpoint's other slots' worth of due deliveries
-   * (`next_others`), which get jobs.
+   * An answer that closes a tripped circuit, or the first prompt one of a slow endpoint, also picks the endpoint's
+   * other slots' worth of due deliveries (`next_others`), which get jobs.
    */
   private endpointAfterAttemptSql(params: Params, delivery: PendingDelivery, answered: boolean | null, latencyMs: number, now: Date): string[] {
     const { perEndpoint, slowPerEndpoint, slowMs, circuitFailures, circuitOpenS, circuitMaxOpenS } = this.deps.settings.capacity;
@@ -379,7 +379,10 @@ export class WebhookDispatcher {
       answered === true
         ? 'false'
         : `(exists (select 1 from webhook_endpoint e where e.merchant_id = ${merchant} and e.open_until > now())${answered === false ? ' or exists (select 1 from circuit where open_until > now())' : ''})`;
-    const count = answered === true && tripped ? perEndpoint : 1;
+    // An answer that closes a tripped circuit, or the first prompt one (slow start over: all the endpoint's slots are
+    // now offered), also gives the endpoint's other due deliveries jobs, which claim the slots this worker cannot fill.
+    const becamePrompt = prompt && promptFor <= 0;
+    const count = answered === true && (tripped || becamePrompt) ? perEndpoint : 1;
     const lease = `now() + make_interval(secs => ${params.p(leaseS)})`;
     ctes.push(
       `next as (
