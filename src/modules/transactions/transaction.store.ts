@@ -155,7 +155,7 @@ export class TransactionStore {
    */
   async insert(txn: Transaction, ledger: LedgerEffect = NO_LEDGER_EFFECT): Promise<InsertOutcome> {
     const params = new Params();
-    const values = FIELDS.map((f) => `${params.p(this.rows.toDatabase(f, txn[f]))}${f === 'bankInfo' ? '::jsonb' : ''}`).join(', ');
+    const values = FIELDS.map((f) => `${params.p(this.rows.toDatabase(f, txn[f]))}${JSON_FIELDS.has(f) ? '::jsonb' : ''}`).join(', ');
     const ctes: string[] = [];
     const claim = ledger.parentClaim;
     const guards: string[] = [];
@@ -322,7 +322,7 @@ export class TransactionStore {
   async applyChange(change: StatusChange): Promise<boolean> {
     const params = new Params();
     const { next } = change;
-    const sets = MUTABLE.map((f) => `${COLUMNS[f]} = ${params.p(this.rows.toDatabase(f, next[f]))}${f === 'bankInfo' ? '::jsonb' : ''}`);
+    const sets = MUTABLE.map((f) => `${COLUMNS[f]} = ${params.p(this.rows.toDatabase(f, next[f]))}${JSON_FIELDS.has(f) ? '::jsonb' : ''}`);
     const first = change.history.from === null;
     // The first history entry rides on the row itself (the same HOT update); later ones are rows of transaction_event.
     // (SET sees the row as it was: the new values are the parameters.)
