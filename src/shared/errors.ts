@@ -9,6 +9,8 @@ export const ERROR_HTTP_STATUS = {
   INVALID_CLIENT: 401,
   INSUFFICIENT_FUNDS: 402,
   KYC_REQUIRED: 403,
+  /** The caller is known but its role (or its API key's) does not allow this. */
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   DUPLICATE_REQUEST: 409,
   INVALID_STATE: 409,
@@ -110,6 +112,11 @@ export class AppError extends Error {
   /** The right credentials, of a merchant an operator has disabled. */
   static merchantDisabled(): AppError {
     return new AppError('INVALID_CLIENT', 'Client authentication failed: this merchant is disabled');
+  }
+
+  /** 403: authenticated, but the role does not allow the action (docs/access.md). */
+  static forbidden(message: string): AppError {
+    return new AppError('FORBIDDEN', message);
   }
 
   static notFound(what: string): AppError {

@@ -4,6 +4,9 @@ import { ACCESS_TOKEN_TTL_S, AccessTokens, ISSUED_AT_SKEW_S } from '../../src/mo
 import { ManualClock } from '../../src/shared/clock';
 import { AppError } from '../../src/shared/errors';
 
+/** Whose token: a developer API key (the holder's claims ride along). */
+const HOLDER = { role: 'developer', kind: 'api_key', actorId: 'key-1' } as const;
+
 const KEY = new TextEncoder().encode('unit-test-signing-key-0123456789abcdefghijklmnop');
 const OTHER_KEY = new TextEncoder().encode('another-signing-key-0123456789abcdefghijklmnopq');
 const START = new Date('2026-11-22T12:00:00.000Z');
@@ -34,7 +37,7 @@ describe('AccessTokens', () => {
 
   describe('a token verified once (remembered)', () => {
     it('verifies again to the same claims, and expires at exactly 3600 s all the same', async () => {
-      const token = await tokens.issue(merchantId, 'ci_abc', familyId);
+      const token = await tokens.issue(merchantId, 'ci_abc', familyId, HOLDER);
       const first = await tokens.verify(token);
       clock.advance(ACCESS_TOKEN_TTL_S * 1000 - 1);
       expect(await tokens.verify(token)).toEqual(first);
@@ -44,7 +47,7 @@ describe('AccessTokens', () => {
     });
 
     it('does not make a tampered copy acceptable', async () => {
-      const token = await tokens.issue(merchantId, 'ci_abc', familyId);
+      const token = await tokens.issue(merchantId, 'ci_abc', familyId, HOLDER);
       await tokens.verify(token);
       const [header, , signature] = token.split('.');
       const forged = `${header}.${b64url({ ...decodePart(token, 1), sub: randomUUID() })}.${signature}`;
@@ -53,8 +56,8 @@ describe('AccessTokens', () => {
     });
   });
 
-  it('issues a token that verifies to the merchant, client and family', async () => {
-    const token = await tokens.issue(merchantId, 'ci_abc', familyId);
+  it('issues a token that verifies to the merchant, client, family and holder (role, kind, actor)', async () => {
+    const token = await tokens.issue(merchantId, 'ci_abc', familyId, HOLDER);
     expect(token.split('.')).toHaveLength(3);
     expect(decodePart(token, 0)).toEqual({ alg: 'HS256', typ: 'at+jwt' });
     const claims = decodePart(token, 1);
@@ -67,17 +70,21 @@ describe('AccessTokens', () => {
       clientId: 'ci_abc',
       familyId,
       expiresAt: new Date(START.getTime() + 3600_000),
+      role: 'developer',
+      kind: 'api_key',
+      actorId: 'key-1',
     });
+    expect(claims).toMatchObject({ rol: 'developer', knd: 'api_key', aid: 'key-1' });
   });
 
   it('issues a distinct token each time', async () => {
-    const a = await tokens.issue(merchantId, 'ci_abc', familyId);
-    const b = await tokens.issue(merchantId, 'ci_abc', familyId);
+    const a = await tokens.issue(merchantId, 'ci_abc', familyId, HOLDER);
+    const b = await tokens.issue(merchantId, 'ci_abc', familyId, HOLDER);
     expect(a).not.toBe(b);
   });
 
   it('is valid at iat+3599 s and rejected at exactly iat+3600 s', async () => {
-    const token = await tokens.issue(merchantId, 'ci_abc', familyId);
+    const token = await tokens.issue(merchantId, 'ci_abc', familyId, HOLDER);
     clock.advance(3599_000);
     await expect(tokens.verify(token)).resolves.toMatchObject({ merchantId });
     clock.advance(1_000);
@@ -87,13 +94,13 @@ describe('AccessTokens', () => {
   });
 
   it('rejects a token signed with another key', async () => {
-    const foreign = await new AccessTokens({ signingKey: OTHER_KEY, clock }).issue(merchantId, 'ci_abc', familyId);
+    const foreign = await new AccessTokens({ signingKey: OTHER_KEY, clock }).issue(merchantId, 'ci_abc', familyId, HOLDER);
     await expect(new AccessTokens({ signingKey: OTHER_KEY, clock }).verify(foreign)).resolves.toMatchObject({ merchantId });
     await expectInvalidToken(tokens.verify(foreign));
   });
 
   it('rejects a tampered payload', async () => {
-    const token = await tokens.issue(merchantId, 'ci_abc', familyId);
+    const token = await tokens.issue(merchantId, 'ci_abc', familyId, HOLDER);
     const [header, payload, signature] = token.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
     const otherMerchant = b64url({ ...claims, sub: randomUUID() });
@@ -105,7 +112,7 @@ describe('AccessTokens', () => {
   });
 
   it('rejects an alg:none token, with or without a signature part', async () => {
-    const token = await tokens.issue(merchantId, 'ci_abc', familyId);
+    const token = await tokens.issue(merchantId, 'ci_abc', familyId, HOLDER);
     const [, payload, signature] = token.split('.');
     const none = b64url({ alg: 'none', typ: 'at+jwt' });
     await expectInvalidToken(tokens.verify(`${none}.${payload}.`));
@@ -177,7 +184,7 @@ describe('AccessTokens', () => {
     });
 
     it('a remembered token is held to the same times: with the clock set back before its iat (beyond the skew) it is refused, and back again accepted', async () => {
-      const token = await tokens.issue(merchantId, 'ci_abc', familyId);
+      const token = await tokens.issue(merchantId, 'ci_abc', familyId, HOLDER);
       await expect(tokens.verify(token)).resolves.toMatchObject({ merchantId });
       clock.set(new Date(START.getTime() - (ISSUED_AT_SKEW_S + 1) * 1000));
       await expectInvalidToken(tokens.verify(token));

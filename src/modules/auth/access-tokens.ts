@@ -2,6 +2,7 @@ import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { AppError } from '../../shared/errors';
 import type { Clock } from '../../shared/clock';
+import { isRole, type Principal, type Role } from '../access/permissions';
 
 /** Fixed by the spec: an access token lives exactly one hour. */
 export const ACCESS_TOKEN_TTL_S = 3600;
@@ -15,13 +16,19 @@ const AUDIENCE = 'payments-gateway:v1';
 /** Verified tokens remembered at most (the oldest is forgotten first): about 5 MB. */
 const VERIFIED_TOKENS_MAX = 10_000;
 
-/** Who is calling, as proven by a valid access token. */
-export interface AuthContext {
+/** Who is calling, as proven by a valid access token: the merchant, and the key or person acting for it with their role. */
+export interface AuthContext extends Principal {
   merchantId: string;
+  /** The API key's client_id; a person's session: the merchant's own (its first key's) for the record. */
   clientId: string;
   familyId: string;
   expiresAt: Date;
+  /** The API key's id, or the person's (app_user) id. */
+  actorId: string;
 }
+
+/** What a token says of its holder besides the merchant (claims `rol`, `knd`, `aid`, `enr`). */
+export type TokenHolder = Pick<AuthContext, 'role' | 'kind' | 'actorId' | 'enrolmentOnly'>;
 
 /**
  * Access tokens are HS256 JWTs: checking one is a signature and an expiry check
@@ -45,9 +52,10 @@ export class AccessTokens {
     this.clock = deps.clock;
   }
 
-  async issue(merchantId: string, clientId: string, familyId: string): Promise<string> {
+  async issue(merchantId: string, clientId: string, familyId: string, holder: TokenHolder): Promise<string> {
     const iat = Math.floor(this.clock.now().getTime() / 1000);
-    return new SignJWT({ cid: clientId, fam: familyId })
+    const claims = { cid: clientId, fam: familyId, rol: holder.role, knd: holder.kind, aid: holder.actorId, ...(holder.enrolmentOnly ? { enr: true } : {}) };
+    return new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
       .setSubject(merchantId)
       .setIssuer(ISSUER)
@@ -84,14 +92,20 @@ export class AccessTokens {
         clockTolerance: 0,
         requiredClaims: ['sub', 'exp', 'iat'],
       });
-      const { sub, cid, fam, exp, iat } = payload;
+      const { sub, cid, fam, exp, iat, rol, knd, aid, enr } = payload;
       if (typeof sub !== 'string' || typeof cid !== 'string' || typeof fam !== 'string' || typeof exp !== 'number' || typeof iat !== 'number') {
         throw new Error('missing claims');
       }
+      // A token issued before roles existed (it lives an hour at most) was an API key's, with the default role.
+      const legacy = rol === undefined && knd === undefined && aid === undefined;
+      if (!legacy && (!isRole(rol) || (knd !== 'api_key' && knd !== 'user') || typeof aid !== 'string')) throw new Error('missing holder claims');
       const issuedAt = new Date(iat * 1000);
       const expiresAt = new Date(exp * 1000);
       if (!withinTimes(this.clock.now(), issuedAt, expiresAt)) throw new Error('token times out of bounds');
-      return { auth: { merchantId: sub, clientId: cid, familyId: fam, expiresAt }, issuedAt };
+      const holder: TokenHolder = legacy ? { role: 'developer', kind: 'api_key', actorId: cid } : { role: rol as Role, kind: knd as 'api_key' | 'user', actorId: aid as string };
+      const auth: AuthContext = { merchantId: sub, clientId: cid, familyId: fam, expiresAt, ...holder };
+      if (enr === true) auth.enrolmentOnly = true;
+      return { auth, issuedAt };
     } catch {
       throw AppError.invalidToken();
     }

@@ -13,6 +13,8 @@ import { RefreshToken } from './refresh-token.entity';
 import { TokenFamily } from './token-family.entity';
 import type { TokenRevocations } from './token-revocations';
 import type { MerchantAccess } from './merchant-access';
+import type { KeyRole, Role } from '../access/permissions';
+import type { TokenHolder } from './access-tokens';
 
 const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -37,6 +39,18 @@ export const revokeRequestSchema = z.object({
 });
 export type RevokeRequest = Command<typeof revokeRequestSchema>;
 
+/** What a refresh reads of the family's holder. */
+interface FamilyHolderRow {
+  api_key_id: string | null;
+  user_id: string | null;
+  merchant_client_id: string;
+  key_client_id: string | null;
+  key_role: KeyRole | null;
+  member_role: Role | null;
+  two_factor: boolean | null;
+  require_two_factor: boolean;
+}
+
 export interface ClientCredentials {
   clientId: string;
   clientSecret: string;
@@ -49,10 +63,13 @@ export interface TokenGrant {
   refreshToken: string;
 }
 
-/** A client whose secret was checked: the merchant it is. */
+/** A client whose secret was checked: the API key, its merchant and its role. */
 export interface AuthenticatedClient {
+  /** The merchant's id. */
   id: string;
   clientId: string;
+  keyId: string;
+  role: KeyRole;
 }
 
 // Compared against when a client_id is unknown, so both failures take the same time.
@@ -68,6 +85,8 @@ export interface OAuthServiceDeps {
   revocations: TokenRevocations;
   access: MerchantAccess;
   logger: Logger;
+  /** Whether a person in this role, at a merchant that does or does not require it, must have 2FA (accounts' policy; none: never). */
+  twoFactorRequired?: (role: Role, merchantRequires: boolean) => boolean;
 }
 
 /**
@@ -178,17 +197,22 @@ export class OAuthService {
     return { clientId: body.clientId, clientSecret: body.clientSecret };
   }
 
-  /** The client's secret checked against its hash (constant time, the same for an unknown client); a disabled merchant is refused. */
+  /**
+   * The API key's secret checked against its hash (constant time, the same for an unknown or revoked
+   * key); a disabled merchant is refused.
+   */
   private async authenticateClient(clientId: string, clientSecret: string): Promise<AuthenticatedClient> {
-    const [row] = await this.deps.sql.query<{ id: string; client_secret_hash: string; disabled_at: Date | null }>(
-      'select id, client_secret_hash, disabled_at from merchant where client_id = $1',
+    const [row] = await this.deps.sql.query<{ id: string; key_id: string; role: KeyRole; client_secret_hash: string; disabled_at: Date | null }>(
+      `select m.id, k.id as key_id, k.role, k.client_secret_hash, m.disabled_at
+         from api_key k join merchant m on m.id = k.merchant_id
+        where k.client_id = $1 and k.revoked_at is null`,
       [clientId],
       'oauth_client',
     );
     const ok = safeEqual(sha256Hex(clientSecret), row?.client_secret_hash ?? UNKNOWN_CLIENT_HASH);
     if (!row || !ok) throw AppError.invalidClient();
     if (row.disabled_at) throw AppError.merchantDisabled();
-    return { id: row.id, clientId };
+    return { id: row.id, clientId, keyId: row.key_id, role: row.role };
   }
 
   /**
@@ -200,20 +224,22 @@ export class OAuthService {
     const now = this.deps.clock.now();
     const refreshToken = randomToken('rt');
     const familyId = timeOrderedUuid();
+    // The key's row is held FOR SHARE too: a revocation (FOR UPDATE) waits, then revokes this family with the key's others.
     const [row] = await this.deps.sql.query<{ issued: number }>(
       `with enabled as (select id from merchant where id = $1 and disabled_at is null for share),
-            family as (insert into token_family (id, merchant_id, created_at, revoked_at, revoked_reason)
-                       select $2, id, $3, null, null from enabled returning id),
+            key as (update api_key set last_used_at = $3 where id = $7 and revoked_at is null and exists (select 1 from enabled) returning id),
+            family as (insert into token_family (id, merchant_id, api_key_id, created_at, revoked_at, revoked_reason)
+                       select $2, $1, key.id, $3, null, null from key returning id),
             refresh as (insert into refresh_token (id, family_id, merchant_id, token_hash, created_at, expires_at, used_at)
                         select $4, family.id, $1, $5, $3, $6, null from family returning 1)
        select (select count(*) from refresh)::int as issued`,
-      [merchant.id, familyId, now, timeOrderedUuid(), sha256Hex(refreshToken), new Date(now.getTime() + REFRESH_TOKEN_TTL_MS)],
+      [merchant.id, familyId, now, timeOrderedUuid(), sha256Hex(refreshToken), new Date(now.getTime() + REFRESH_TOKEN_TTL_MS), merchant.keyId],
       'oauth_client_credentials',
     );
     if (row?.issued !== 1) throw AppError.merchantDisabled();
     this.deps.access.learned(merchant.id, true);
     this.deps.logger.info({ merchantId: merchant.id, familyId }, 'access token issued (client_credentials)');
-    return this.grant(merchant.id, merchant.clientId, familyId, refreshToken);
+    return this.grant(merchant.id, merchant.clientId, familyId, refreshToken, { role: merchant.role, kind: 'api_key', actorId: merchant.keyId });
   }
 
   /**
@@ -224,18 +250,29 @@ export class OAuthService {
     const tokenHash = sha256Hex(presented);
     const now = this.deps.clock.now();
     const successor = randomToken('rt');
-    const [claimed] = await this.deps.sql.query<{ family_id: string; merchant_id: string }>(
+    // The holder is read afresh: a person's role (and whether they must enrol in 2FA first) as it is now,
+    // an API key's as it is now. A revoked key's or a removed member's families are revoked with them.
+    const [claimed] = await this.deps.sql.query<FamilyHolderRow & { family_id: string; merchant_id: string }>(
       `with claimed as (
          update refresh_token rt set used_at = $1
            from token_family f
           where rt.token_hash = $2 and rt.used_at is null and rt.expires_at > $1
             and f.id = rt.family_id and f.revoked_at is null
             and ($3::uuid is null or rt.merchant_id = $3::uuid)
-          returning rt.family_id, rt.merchant_id),
+          returning rt.family_id, rt.merchant_id, f.api_key_id, f.user_id),
+       seen as (update token_family set last_seen_at = $1 where id = (select family_id from claimed) and user_id is not null),
        successor as (
          insert into refresh_token (id, family_id, merchant_id, token_hash, created_at, expires_at, used_at)
          select $4, family_id, merchant_id, $5, $1, $6, null from claimed returning 1)
-       select family_id, merchant_id, (select count(*) from successor) as written from claimed`,
+       select c.family_id, c.merchant_id, c.api_key_id, c.user_id, mc.client_id as merchant_client_id,
+              k.client_id as key_client_id, k.role as key_role, ms.role as member_role,
+              u.totp_enabled_at is not null as two_factor, mc.require_two_factor,
+              (select count(*) from successor) as written
+         from claimed c
+         join merchant mc on mc.id = c.merchant_id
+         left join api_key k on k.id = c.api_key_id and k.revoked_at is null
+         left join membership ms on ms.user_id = c.user_id and ms.merchant_id = c.merchant_id
+         left join app_user u on u.id = c.user_id`,
       [now, tokenHash, client?.id ?? null, timeOrderedUuid(), sha256Hex(successor), new Date(now.getTime() + REFRESH_TOKEN_TTL_MS)],
       'oauth_refresh',
     );
@@ -243,9 +280,24 @@ export class OAuthService {
       await this.handleUnusableRefreshToken(tokenHash);
       throw AppError.invalidToken('The refresh token is invalid, expired, revoked or already used');
     }
-    const clientId = client?.clientId ?? (await this.deps.merchants.getMerchant(claimed.merchant_id)).clientId;
+    const holder = this.holderOf(claimed);
+    if (!holder) throw AppError.invalidToken('The refresh token is invalid, expired, revoked or already used');
     this.deps.logger.info({ merchantId: claimed.merchant_id, familyId: claimed.family_id }, 'access token issued (refresh_token)');
-    return this.grant(claimed.merchant_id, clientId, claimed.family_id, successor);
+    return this.grant(claimed.merchant_id, holder.clientId, claimed.family_id, successor, holder);
+  }
+
+  /** Who a family's tokens speak for now: its key (still unrevoked) or its person (still a member); none: refused. */
+  private holderOf(row: FamilyHolderRow): (TokenHolder & { clientId: string }) | undefined {
+    if (row.api_key_id) {
+      return row.key_role && row.key_client_id ? { role: row.key_role, kind: 'api_key', actorId: row.api_key_id, clientId: row.key_client_id } : undefined;
+    }
+    if (row.user_id) {
+      if (!row.member_role) return undefined;
+      const enrolmentOnly = this.deps.twoFactorRequired?.(row.member_role, row.require_two_factor) === true && !row.two_factor;
+      return { role: row.member_role, kind: 'user', actorId: row.user_id, clientId: row.merchant_client_id, ...(enrolmentOnly ? { enrolmentOnly } : {}) };
+    }
+    // A family from before keys existed: the merchant's first key, with the default role.
+    return { role: 'developer', kind: 'api_key', actorId: row.merchant_client_id, clientId: row.merchant_client_id };
   }
 
   /** A used token presented again is a stolen or replayed token: end its whole family. */
@@ -281,8 +333,9 @@ export class OAuthService {
     }
   }
 
-  private async grant(merchantId: string, clientId: string, familyId: string, refreshToken: string): Promise<TokenGrant> {
-    const accessToken = await this.deps.accessTokens.issue(merchantId, clientId, familyId);
+  /** Answers a grant: a new access token for the family's holder, with the refresh token already stored. */
+  async grant(merchantId: string, clientId: string, familyId: string, refreshToken: string, holder: TokenHolder): Promise<TokenGrant> {
+    const accessToken = await this.deps.accessTokens.issue(merchantId, clientId, familyId, holder);
     return { accessToken, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_TTL_S, refreshToken };
   }
 }

@@ -27,12 +27,13 @@ export class Merchant {
   @Property({ type: 'text' })
   name!: string;
 
+  /** The client_id of the merchant's first API key (its secret's hash lives in api_key, with the other keys'). */
   @Property({ type: 'text', unique: true })
   clientId!: string;
 
-  /** SHA-256 of the client secret; the secret itself is shown once and never stored. */
-  @Property({ type: 'text', hidden: true })
-  clientSecretHash!: string;
+  /** Whether every member must have 2FA (set by an owner or admin); production requires it anyway of roles that move money. */
+  @Property({ type: 'boolean' })
+  requireTwoFactor: Opt<boolean> = false;
 
   /** The webhook signing secret, sealed with ENCRYPTION_KEY (it must be recoverable to sign). */
   @Property({ type: 'text', hidden: true })

@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { LOCK_KEYS, withAdvisoryLock, type Orm } from '../../db/orm';
 import type { DomainEvent } from '../../events/domain-event';
 import type { Clock } from '../../shared/clock';
-import { SecretBox, randomToken, sha256Hex } from '../../shared/crypto';
+import { SecretBox, randomToken, sha256Hex, timeOrderedUuid } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { requiredText } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import { Merchant, webhookSecretOverlapUntil } from './merchant.entity';
 
-export const createMerchantSchema = z.object({ name: requiredText(200) });
+export const createMerchantSchema = z.object({ name: requiredText(200), createdBy: z.string().max(200).optional() });
 export type CreateMerchantCommand = Command<typeof createMerchantSchema>;
 
 /** Returned once, at creation: the only time the secrets exist outside the service. */
@@ -55,13 +55,20 @@ export class MerchantService {
     const merchant = this.deps.orm.em.create(Merchant, {
       name,
       clientId: randomToken('ci', 12),
-      clientSecretHash: sha256Hex(clientSecret),
       webhookSecretSealed: this.deps.secretBox.seal(webhookSecret),
       webhookUrl: null,
       createdAt: now,
       updatedAt: now,
     });
-    await this.deps.orm.em.persistAndFlush(merchant);
+    await this.deps.orm.em.transactional(async (em) => {
+      em.persist(merchant);
+      await em.flush();
+      // Its first API key: the credential the merchant's integration starts with (docs/access.md).
+      await em.execute(
+        `insert into api_key (id, merchant_id, label, role, client_id, client_secret_hash, created_at, created_by) values (?, ?, 'Default key', 'developer', ?, ?, ?, ?)`,
+        [timeOrderedUuid(), merchant.id, merchant.clientId, sha256Hex(clientSecret), now, command.createdBy ?? 'operator'],
+      );
+    });
     await this.deps.created?.emit({ merchantId: merchant.id });
     this.deps.logger.info({ merchantId: merchant.id, clientId: merchant.clientId }, 'merchant created');
     return { merchant, clientSecret, webhookSecret };
@@ -110,12 +117,11 @@ export class MerchantService {
    */
   async rotateClientSecret(merchantId: string): Promise<{ merchant: Merchant; clientSecret: string }> {
     const clientSecret = randomToken('sk');
-    const updated = await this.deps.orm.em.nativeUpdate(
-      Merchant,
-      { id: merchantId },
-      { clientSecretHash: sha256Hex(clientSecret), updatedAt: this.deps.clock.now() },
+    const rows: unknown[] = await this.deps.orm.em.execute(
+      `update api_key k set client_secret_hash = ? from merchant m where m.id = ? and k.client_id = m.client_id and k.revoked_at is null returning k.id`,
+      [sha256Hex(clientSecret), merchantId],
     );
-    if (updated === 0) throw AppError.notFound('Merchant');
+    if (rows.length === 0) throw AppError.notFound('Merchant');
     this.deps.logger.warn({ merchantId }, 'client secret rotated by an operator; the old one is refused from now on');
     return { merchant: await this.getMerchant(merchantId, true), clientSecret };
   }

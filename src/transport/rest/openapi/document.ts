@@ -17,6 +17,7 @@ const WHEN: Record<ErrorCode, string> = {
   INVALID_CLIENT: 'wrong client credentials',
   INSUFFICIENT_FUNDS: 'the available balance does not cover the amount and its fee (nothing was written or sent)',
   KYC_REQUIRED: 'the customer is not KYC-approved',
+  FORBIDDEN: 'your role, or your API key’s, does not allow this (docs/access.md)',
   NOT_FOUND: 'not found (another merchant’s resources look exactly like missing ones)',
   DUPLICATE_REQUEST: 'already used',
   INVALID_STATE: 'not allowed in the object’s current state',
