@@ -23,6 +23,10 @@ import type { RatesService } from './modules/rates/rates.service';
 import type { ReferenceService } from './modules/reference/reference.service';
 import type { ModuleParts } from './modules/module';
 import { authModule } from './modules/auth/auth.module';
+import { auditModule } from './modules/audit/audit.module';
+import type { AuditLog } from './modules/audit/audit-log';
+import { mailModule } from './modules/mail/mail.module';
+import type { Mailer } from './modules/mail/mailer';
 import { customersModule } from './modules/customers/customers.module';
 import { idempotencyModule } from './modules/idempotency/idempotency.module';
 import { kycModule } from './modules/kyc/kyc.module';
@@ -72,6 +76,10 @@ export interface Infrastructure {
 
 /** The service layer: the only code that changes state. Every door calls these. */
 export interface Services {
+  /** The append-only audit log's writer. */
+  audit: AuditLog;
+  /** Verification, reset and invitation emails. */
+  mailer: Mailer;
   merchants: MerchantService;
   oauth: OAuthService;
   revocations: TokenRevocations;
@@ -139,6 +147,8 @@ export function unservedRoutes(services: Services): () => string[] {
  */
 const MODULES = [
   referenceModule,
+  auditModule,
+  mailModule,
   merchantsModule,
   authModule,
   outboxModule,
@@ -176,6 +186,8 @@ export function compose(infra: Infrastructure): Composition {
   const made = <S>(p: ModuleParts<S>): S => (parts.push(p), p.services);
 
   const { reference } = made(referenceModule.create(base, {}));
+  const { audit } = made(auditModule.create(base, {}));
+  const { mailer } = made(mailModule.create(base, {}));
   const { merchants, merchantCreated } = made(merchantsModule.create(base, {}));
   const { oauth, revocations, merchantAccess } = made(authModule.create(base, { merchants }));
   // What every event's statement also writes, from each module that declares it (webhooks: the delivery row and its job).
@@ -196,6 +208,8 @@ export function compose(infra: Infrastructure): Composition {
   );
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {
+    audit,
+    mailer,
     merchants,
     oauth,
     revocations,

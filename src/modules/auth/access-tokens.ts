@@ -102,7 +102,9 @@ export class AccessTokens {
       const issuedAt = new Date(iat * 1000);
       const expiresAt = new Date(exp * 1000);
       if (!withinTimes(this.clock.now(), issuedAt, expiresAt)) throw new Error('token times out of bounds');
-      const holder: TokenHolder = legacy ? { role: 'developer', kind: 'api_key', actorId: cid } : { role: rol as Role, kind: knd as 'api_key' | 'user', actorId: aid as string };
+      const holder: TokenHolder = legacy
+        ? { role: 'developer', kind: 'api_key', actorId: cid }
+        : { role: rol as Role, kind: knd as 'api_key' | 'user', actorId: aid as string };
       const auth: AuthContext = { merchantId: sub, clientId: cid, familyId: fam, expiresAt, ...holder };
       if (enr === true) auth.enrolmentOnly = true;
       return { auth, issuedAt };

@@ -21,7 +21,11 @@ function mintToken(app: TestApp, merchantId: string): Promise<string> {
     ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
   });
   const keys = resolveKeys(config, pino({ level: 'silent' }));
-  return new AccessTokens({ signingKey: keys.tokenSigningKey, clock: app.clock }).issue(merchantId, 'ci_unknown', randomUUID(), { role: 'developer', kind: 'api_key', actorId: randomUUID() });
+  return new AccessTokens({ signingKey: keys.tokenSigningKey, clock: app.clock }).issue(merchantId, 'ci_unknown', randomUUID(), {
+    role: 'developer',
+    kind: 'api_key',
+    actorId: randomUUID(),
+  });
 }
 
 async function expectRefusedEverywhere(app: TestApp, token: string) {

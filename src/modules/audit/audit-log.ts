@@ -1,0 +1,120 @@
+import type { Sql } from '../../db/sql';
+import type { Clock } from '../../shared/clock';
+import { timeOrderedUuid } from '../../shared/crypto';
+import type { AuthContext } from '../auth/access-tokens';
+
+/** Who did it. */
+export interface AuditActor {
+  type: 'user' | 'api_key' | 'operator' | 'system';
+  /** The person's or key's id; the operator's CLI name. */
+  id?: string | null;
+  /** What a reader recognises: the person's email, the key's label or client_id, the CLI. */
+  label?: string | null;
+  role?: string | null;
+}
+
+/** Where a request came from (the doors know it; a CLI has none). */
+export interface RequestOrigin {
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+/** One entry: what happened to what, by whom, from where; before and after values with secrets redacted. */
+export interface AuditEntry {
+  merchantId: string | null;
+  actor: AuditActor;
+  action: AuditAction;
+  target?: { type: string; id: string } | null;
+  origin?: RequestOrigin;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+}
+
+/** Every action the log records (docs/access.md, The audit log). */
+export const AUDIT_ACTIONS = [
+  'user.signed_up',
+  'user.sign_in_succeeded',
+  'user.sign_in_failed',
+  'user.email_verified',
+  'user.two_factor_enrolled',
+  'user.two_factor_removed',
+  'user.password_changed',
+  'user.password_reset',
+  'user.sessions_ended',
+  'invitation.created',
+  'invitation.resent',
+  'invitation.revoked',
+  'invitation.accepted',
+  'member.role_changed',
+  'member.removed',
+  'team.ownership_transferred',
+  'team.two_factor_requirement_changed',
+  'api_key.created',
+  'api_key.rotated',
+  'api_key.revoked',
+  'webhook.endpoint_changed',
+  'webhook.secret_rotated',
+  'refund.created',
+  'ledger.adjustment_posted',
+  'sandbox.top_up',
+  'kyc.decided',
+  'merchant.created',
+  'merchant.disabled',
+  'merchant.enabled',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Keys whose values never enter the log, at any depth. */
+const SECRET_KEY = /secret|password|token|totp|code|cvc|cvv|pan|card_number|cardNumber|pin/i;
+
+/** A copy with every secret-looking value replaced by "[redacted]". */
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1)]));
+}
+
+/** The actor of a request's access token. */
+export function actorOf(auth: AuthContext): AuditActor {
+  return { type: auth.kind, id: auth.actorId, label: auth.kind === 'api_key' ? auth.clientId : null, role: auth.role };
+}
+
+const INSERT = `insert into audit_log (id, merchant_id, actor_type, actor_id, actor_label, role, action, target_type, target_id, ip, user_agent, before, after, created_at)
+                values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14)`;
+
+/**
+ * The append-only audit log's writer (PostgreSQL refuses UPDATE, DELETE and TRUNCATE on it: the
+ * migration's trigger). One row per security-relevant action, from every door and the operator's CLIs.
+ */
+export class AuditLog {
+  constructor(private readonly deps: { sql: Sql; clock: Clock }) {}
+
+  /** The statement and its values, for a caller that writes it inside its own transaction. */
+  statement(entry: AuditEntry): { text: string; values: unknown[] } {
+    const { actor, target, origin } = entry;
+    return {
+      text: INSERT,
+      values: [
+        timeOrderedUuid(),
+        entry.merchantId,
+        actor.type,
+        actor.id ?? null,
+        actor.label ?? null,
+        actor.role ?? null,
+        entry.action,
+        target?.type ?? null,
+        target?.id ?? null,
+        origin?.ip ?? null,
+        origin?.userAgent?.slice(0, 512) ?? null,
+        entry.before ? JSON.stringify(redact(entry.before)) : null,
+        entry.after ? JSON.stringify(redact(entry.after)) : null,
+        this.deps.clock.now(),
+      ],
+    };
+  }
+
+  async record(entry: AuditEntry): Promise<void> {
+    const { text, values } = this.statement(entry);
+    await this.deps.sql.query(text, values, 'audit_record');
+  }
+}
