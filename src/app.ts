@@ -24,6 +24,8 @@ import { Metrics } from './observability/metrics';
 import { registerObservability, type Observability } from './transport/observability.routes';
 import { dashboardRoutes } from './transport/dashboard/dashboard.routes';
 import { dashboardSessionRoutes } from './transport/dashboard/dashboard-session.routes';
+import { dashboardAccountRoutes } from './transport/dashboard/dashboard-account.routes';
+import { pick } from './transport/pick';
 import { registerHsts, warnOnUntrustedForwarding } from './transport/proxy';
 
 /**
@@ -138,7 +140,8 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   });
   await fastify.register(restV1, { prefix: '/v1', services, config, rateLimits });
   // The merchant dashboard's session (its refresh token in an HttpOnly cookie), then its files (a single-page app on the GraphQL API), from memory.
-  await fastify.register(dashboardSessionRoutes, { services: { oauth: services.oauth, publicAddress: services.publicAddress }, rateLimits });
+  await fastify.register(dashboardSessionRoutes, { services: pick(services, 'oauth', 'signIn', 'publicAddress'), rateLimits });
+  await fastify.register(dashboardAccountRoutes, { services: pick(services, 'accounts', 'passwords', 'oauth', 'publicAddress'), rateLimits });
   await fastify.register(dashboardRoutes);
 
   const schema = await buildGraphQLSchema(services, config.env);
@@ -162,7 +165,10 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   await fastify.register(fastifyApollo(apollo), {
     path: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
-    context: async (request) => authenticatedContext({ oauth: services.oauth }, request.headers.authorization),
+    context: async (request) => ({
+      ...(await authenticatedContext({ oauth: services.oauth }, request.headers.authorization)),
+      origin: { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
+    }),
   });
 
   const { oauth, revocations, subscriptions } = services;

@@ -13,6 +13,7 @@ import { DELIVERY_LANE } from './modules/webhooks/webhook.jobs';
 import { JobRunner, migrateJobSchema } from './jobs/job-runner';
 import { Metrics } from './observability/metrics';
 import type { MerchantCredentials } from './modules/merchants/merchant.service';
+import type { DemoOwner } from './modules/accounts/demo-owner.service';
 import { seedReferenceData } from './modules/reference/reference.seed';
 import { systemClock, type Clock } from './shared/clock';
 import { Faults } from './shared/faults';
@@ -126,8 +127,14 @@ export async function startService(
   if (config.env === 'sandbox') {
     // Merchants made before the books existed, or whose opening balance a crash cut short, get it now.
     await app.services.ledger.openUnopenedMerchants();
-    const demo = await RequestContext.create(orm.em, () => app.services.merchants.ensureDemoMerchant());
-    if (demo) (opts.print ?? ((t) => process.stdout.write(t)))(demoBanner(demo));
+    const { merchants, demoOwner } = app.services;
+    const { demo, owner } = await RequestContext.create(orm.em, async () => {
+      const made = await merchants.ensureDemoMerchant();
+      // Its owner, who signs in to the dashboard: made with the merchant (or, on a database from before people existed, now).
+      const merchant = made?.merchant ?? (await merchants.demoMerchant());
+      return { demo: made, owner: merchant ? await demoOwner.ensure(merchant.id) : null };
+    });
+    if (demo || owner) (opts.print ?? ((t) => process.stdout.write(t)))(demoBanner(demo, owner));
   }
 
   const url = await app.listen(config.port, config.host);
@@ -185,13 +192,27 @@ export async function warnOnServerSettings(sql: Sql, logger: Logger): Promise<vo
   }
 }
 
-function demoBanner(demo: MerchantCredentials): string {
+function demoBanner(demo: MerchantCredentials | null, owner: DemoOwner | null): string {
+  // One JSON document: the merchant's API credentials and, under dashboard_owner, how its owner signs in to the dashboard.
+  const shown = { ...(demo ? serializeCredentials(demo) : {}), ...(owner ? { dashboard_owner: { email: owner.email, password: owner.password } } : {}) };
   return [
     '',
-    '=== Sandbox demo merchant created (its client secret is shown only this once) ===',
-    JSON.stringify(serializeCredentials(demo), null, 2),
-    'Shown again by `npm run demo:credentials`, all but the client secret (only a hash of it is kept);',
-    'with `-- --rotate-secret` it issues a new client secret, and the one above stops working.',
+    demo
+      ? '=== Sandbox demo merchant created (its client secret and its owner’s password are shown only this once) ==='
+      : '=== Sandbox demo merchant: its owner created (the password is shown only this once) ===',
+    JSON.stringify(shown, null, 2),
+    ...(demo
+      ? [
+          'Shown again by `npm run demo:credentials`, all but the client secret (only a hash of it is kept);',
+          'with `-- --rotate-secret` it issues a new client secret, and the one above stops working.',
+        ]
+      : []),
+    ...(owner
+      ? [
+          `Sign in to the dashboard (/dashboard/) as ${owner.email} with the password above;`,
+          '`npm run demo:credentials -- --reset-owner-password` sets a new one.',
+        ]
+      : []),
     '================================================================================',
     '',
   ].join('\n');

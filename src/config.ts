@@ -26,6 +26,8 @@ const envSchema = z.object({
   EMBEDDED_DB_PORT: intWithDefault(0),
   REDIS_URL: optionalString,
   ADMIN_API_KEY: optionalString,
+  /** Whether anyone may sign up at /dashboard/sign-up (a new sandbox merchant and its owner): default on in the sandbox, off in production. */
+  SIGNUP_ENABLED: z.preprocess(emptyToUndefined, z.enum(['true', 'false', '1', '0']).optional()),
   /** Production on the embedded PGlite (one process, no replicas, no backups of its own): refused unless this is 1. */
   ALLOW_EMBEDDED_DATABASE: z.preprocess(emptyToUndefined, z.enum(['0', '1']).default('0')),
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
@@ -212,6 +214,8 @@ export interface Config {
   embeddedDbPort: number;
   redisUrl?: string;
   adminApiKey?: string;
+  /** SIGNUP_ENABLED: /dashboard/sign-up makes merchants (default: the sandbox yes, production no; there an operator creates merchants and invites owners). */
+  signupEnabled: boolean;
   /** ALLOW_EMBEDDED_DATABASE=1: production may run on the embedded PGlite. */
   allowEmbeddedDatabase: boolean;
   /**
@@ -352,6 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedDbPort: e.EMBEDDED_DB_PORT,
     redisUrl: e.REDIS_URL,
     adminApiKey: e.ADMIN_API_KEY,
+    signupEnabled: e.SIGNUP_ENABLED === undefined ? e.PAYMENTS_ENV === 'sandbox' : e.SIGNUP_ENABLED === 'true' || e.SIGNUP_ENABLED === '1',
     allowEmbeddedDatabase: e.ALLOW_EMBEDDED_DATABASE === '1',
     metricsToken: e.METRICS_TOKEN,
     tokenSigningKey: e.TOKEN_SIGNING_KEY,

@@ -23,6 +23,13 @@ import type { RatesService } from './modules/rates/rates.service';
 import type { ReferenceService } from './modules/reference/reference.service';
 import type { ModuleParts } from './modules/module';
 import { authModule } from './modules/auth/auth.module';
+import { accountsModule } from './modules/accounts/accounts.module';
+import type { AccountService } from './modules/accounts/account.service';
+import type { PasswordService } from './modules/accounts/password.service';
+import type { SessionService } from './modules/accounts/sessions.service';
+import type { DemoOwnerService } from './modules/accounts/demo-owner.service';
+import type { SignInService } from './modules/accounts/sign-in.service';
+import { twoFactorRequired } from './modules/accounts/two-factor-policy';
 import { auditModule } from './modules/audit/audit.module';
 import type { AuditLog } from './modules/audit/audit-log';
 import { mailModule } from './modules/mail/mail.module';
@@ -81,6 +88,16 @@ export interface Services {
   /** Verification, reset and invitation emails. */
   mailer: Mailer;
   merchants: MerchantService;
+  /** People's accounts: sign-up, email verification, who the caller is, their sessions. */
+  accounts: AccountService;
+  /** Sign-in with email and password (and 2FA), switching merchant. */
+  signIn: SignInService;
+  /** Password change, and reset by an emailed link. */
+  passwords: PasswordService;
+  /** People's dashboard sessions (token families with a person). */
+  sessions: SessionService;
+  /** The sandbox demo merchant's owner (the first start, npm run demo:credentials). */
+  demoOwner: DemoOwnerService;
   oauth: OAuthService;
   revocations: TokenRevocations;
   /** Whether a token's merchant exists and is enabled: in memory, forgotten on change. */
@@ -151,6 +168,7 @@ const MODULES = [
   mailModule,
   merchantsModule,
   authModule,
+  accountsModule,
   outboxModule,
   feesModule,
   ratesModule,
@@ -189,7 +207,13 @@ export function compose(infra: Infrastructure): Composition {
   const { audit } = made(auditModule.create(base, {}));
   const { mailer } = made(mailModule.create(base, {}));
   const { merchants, merchantCreated } = made(merchantsModule.create(base, {}));
-  const { oauth, revocations, merchantAccess } = made(authModule.create(base, { merchants }));
+  const { oauth, revocations, merchantAccess } = made(
+    authModule.create(base, { merchants, twoFactorRequired: (role, merchantRequires) => twoFactorRequired(role, merchantRequires, config.env) }),
+  );
+  const publicAddress = new PublicAddress(config.publicBaseUrl);
+  const { accounts, signIn, passwords, sessions, demoOwner } = made(
+    accountsModule.create(base, { merchants, oauth, revocations, merchantAccess, audit, mailer, publicAddress }),
+  );
   // What every event's statement also writes, from each module that declares it (webhooks: the delivery row and its job).
   const followUps = MODULES.flatMap((m) => (m.outboxFollowUps ? [m.outboxFollowUps(base)] : []));
   const { outbox, eventChoices } = made(outboxModule.create(base, { followUps }));
@@ -201,7 +225,6 @@ export function compose(infra: Infrastructure): Composition {
   const { webhooks, webhookDispatcher } = made(webhooksModule.create(base, { outbox, eventChoices }));
   const { subscriptions, listeners } = made(subscriptionsModule.create(base, { kyc, ledger }));
   const { idempotency } = made(idempotencyModule.create(base, {}));
-  const publicAddress = new PublicAddress(config.publicBaseUrl);
   const { rails, cardCharges } = made(railsModule.create(base, { reference, publicAddress }));
   const { transactions, transactionQueries, providerSignals, transactionJobs, collections, transfers, payments, refunds } = made(
     transactionsModule.create(base, { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges }),
@@ -211,6 +234,11 @@ export function compose(infra: Infrastructure): Composition {
     audit,
     mailer,
     merchants,
+    accounts,
+    signIn,
+    passwords,
+    sessions,
+    demoOwner,
     oauth,
     revocations,
     merchantAccess,

@@ -4,12 +4,13 @@ import { loadConfig } from '../config';
 import { serializeMerchant } from '../modules/merchants/merchant.serializer';
 import { exitWith, runWithServices } from './operator-cli';
 
-const USAGE = `usage: npm run demo:credentials [-- --rotate-secret]
+const USAGE = `usage: npm run demo:credentials [-- --rotate-secret] [-- --reset-owner-password]
 
 Sandbox only. Prints the sandbox demo merchant's credentials again (the merchant the first start
 created and printed once), as JSON on stdout, from the database the service uses (DATABASE_URL,
 or the embedded one under DATA_DIR, shared with a running service):
-  client_id and webhook_secret (the current one, unsealed).
+  client_id and webhook_secret (the current one, unsealed), and owner_email, the email its owner
+  signs in to the dashboard with.
 
 The client secret cannot be shown again: only its hash is stored.
   --rotate-secret  issue a new client secret and print it with the rest. This is a rotation: the
@@ -18,10 +19,13 @@ The client secret cannot be shown again: only its hash is stored.
                    until they expire (an hour at most); refresh tokens keep refreshing (that needs
                    no client secret) until revoked or unused for 30 days. To end them all, disable
                    the merchant and enable it again (npm run merchant:access).
+  --reset-owner-password
+                   set a new random password for the owner and print it (owner_password); the
+                   old one stops working and every dashboard session of the owner ends.
 `;
 
 /** What is said on stderr after the JSON, in plain words: what was (not) shown, and what a rotation did. */
-function notes(rotated: boolean, merchantId: string, disabled: boolean): string[] {
+function notes(rotated: boolean, merchantId: string, disabled: boolean, passwordReset: boolean): string[] {
   const said = rotated
     ? [
         'client_secret is NEW: the old one was replaced and stops working now (401 INVALID_CLIENT). It is shown this once; keep it.',
@@ -32,6 +36,11 @@ function notes(rotated: boolean, merchantId: string, disabled: boolean): string[
         'client_secret is not shown: only its hash is stored, so it cannot be shown again.',
         'To get a new one, run `npm run demo:credentials -- --rotate-secret`: it replaces the old secret, which stops working at once.',
       ];
+  said.push(
+    passwordReset
+      ? 'owner_password is NEW: the old one stopped working and the owner’s dashboard sessions ended. It is shown this once; keep it.'
+      : 'The owner’s password is not shown (only its hash is kept): `-- --reset-owner-password` sets a new one.',
+  );
   if (disabled) said.push(`This merchant is disabled: no token is issued to it until npm run merchant:access -- enable ${merchantId}.`);
   return said;
 }
@@ -45,7 +54,7 @@ async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     strict: true,
-    options: { 'rotate-secret': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: { 'rotate-secret': { type: 'boolean' }, 'reset-owner-password': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help || positionals.length > 0) {
     (values.help ? process.stdout : process.stderr).write(USAGE);
@@ -58,8 +67,9 @@ async function main(): Promise<number> {
     );
   }
   const rotate = values['rotate-secret'] === true;
+  const resetPassword = values['reset-owner-password'] === true;
   let said: string[] = [];
-  const code = await runWithServices(false, async ({ merchants }) => {
+  const code = await runWithServices(resetPassword, async ({ merchants, demoOwner }) => {
     const demo = await merchants.demoMerchant();
     if (!demo) {
       throw new Error(
@@ -69,11 +79,14 @@ async function main(): Promise<number> {
     // Unsealed first: under another ENCRYPTION_KEY nothing is rotated.
     const webhookSecret = unsealed(() => merchants.webhookSecretOf(demo));
     const { merchant, clientSecret } = rotate ? await merchants.rotateClientSecret(demo.id) : { merchant: demo, clientSecret: undefined };
-    said = notes(rotate, merchant.id, merchant.disabledAt !== null);
+    const owner = resetPassword ? await demoOwner.resetPassword(merchant.id) : null;
+    said = notes(rotate, merchant.id, merchant.disabledAt !== null, owner !== null);
     return {
       ...serializeMerchant(merchant, merchants.webhookSecretOverlapUntil(merchant)),
       ...(clientSecret === undefined ? {} : { client_secret: clientSecret }),
       webhook_secret: webhookSecret,
+      owner_email: owner?.email ?? (await demoOwner.ownerEmail(merchant.id)),
+      ...(owner ? { owner_password: owner.password } : {}),
     };
   });
   process.stderr.write(said.map((line) => `${line}\n`).join(''));

@@ -24,6 +24,7 @@ import { Migration20261201020000_transaction_search } from './Migration202612010
 import { Migration20261202001000_webhook_endpoint_capacity } from './Migration20261202001000_webhook_endpoint_capacity';
 import { Migration20261202034000_notification_cap } from './Migration20261202034000_notification_cap';
 import { Migration20261203000000_team_accounts } from './Migration20261203000000_team_accounts';
+import { Migration20261203011000_merchant_country } from './Migration20261203011000_merchant_country';
 import { Migration20261202040000_available_at } from './Migration20261202040000_available_at';
 import { deploymentStampMigration } from './Migration20261202010000_deployment_stamp';
 import { Migration20261202020000_single_use_quotes } from './Migration20261202020000_single_use_quotes';
@@ -62,4 +63,5 @@ export const migrationsFor = (environment: PaymentsEnv): MigrationObject[] => [
   { name: 'Migration20261202034000_notification_cap', class: Migration20261202034000_notification_cap },
   { name: 'Migration20261202040000_available_at', class: Migration20261202040000_available_at },
   { name: 'Migration20261203000000_team_accounts', class: Migration20261203000000_team_accounts },
+  { name: 'Migration20261203011000_merchant_country', class: Migration20261203011000_merchant_country },
 ];

@@ -1,3 +1,4 @@
+import type { Role } from '../access/permissions';
 import type { MerchantService } from '../merchants/merchant.service';
 import { defineModule, type ModuleInfra } from '../module';
 import { AccessTokens } from './access-tokens';
@@ -6,16 +7,22 @@ import { MerchantAccess } from './merchant-access';
 import { OAuthService } from './oauth.service';
 import { TokenRevocations } from './token-revocations';
 
+interface AuthDeps {
+  merchants: MerchantService;
+  /** The accounts' 2FA policy, bound to the environment: a person's refresh is enrolment-only while it says 2FA is needed and they have none. */
+  twoFactorRequired?: (role: Role, merchantRequires: boolean) => boolean;
+}
+
 /** OAuth: tokens, their revocation (heard by every instance), and whether a token's merchant may still act. */
 export const authModule = defineModule({
   name: 'auth',
   topics: Object.values(AuthTopic),
-  create: (infra: Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'pubsub' | 'keys' | 'logger'>, { merchants }: { merchants: MerchantService }) => {
+  create: (infra: Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'pubsub' | 'keys' | 'logger'>, { merchants, twoFactorRequired }: AuthDeps) => {
     const { config, orm, sql, clock, pubsub, keys, logger } = infra;
     const revocations = new TokenRevocations({ orm, pubsub, pollMs: config.tokenRevocationPollMs, logger });
     const accessTokens = new AccessTokens({ signingKey: keys.tokenSigningKey, clock });
     const merchantAccess = new MerchantAccess({ sql, pubsub, logger });
-    const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger });
+    const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger, twoFactorRequired });
     return {
       services: { oauth, revocations, merchantAccess },
       start: async () => {

@@ -16,7 +16,8 @@ import type { MerchantAccess } from './merchant-access';
 import type { KeyRole, Role } from '../access/permissions';
 import type { TokenHolder } from './access-tokens';
 
-const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** How long a refresh token lives unused (a session, or an integration's family, ends after this long idle). */
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 const credential = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(512, 'must be at most 512 characters').optional();
 

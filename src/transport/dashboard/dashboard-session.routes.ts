@@ -1,144 +1,78 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { SessionGrant } from '../../modules/accounts/sessions.service';
+import type { SignInService } from '../../modules/accounts/sign-in.service';
 import type { OAuthService, TokenGrant } from '../../modules/auth/oauth.service';
 import { AppError } from '../../shared/errors';
 import type { PublicAddress } from '../../shared/public-address';
-import { configuredOrigin, servedOverHttps } from '../proxy';
 import type { RateLimits } from '../rate-limits';
 import { sendSuccess } from '../rest/envelope';
-import { countedTokenAttempt, limitRequest } from '../rest/rate-limit';
+import { fromRest } from '../rest/field-names';
+import { countedTokenAttempt } from '../rest/rate-limit';
+import { DASHBOARD_SESSION_PATH, dashboardScope, originOf, sessionCookie } from './dashboard-scope';
 
 /** The services this file calls (the composition root passes them). */
-type UsedServices = { oauth: OAuthService; publicAddress: PublicAddress };
+type UsedServices = { oauth: OAuthService; signIn: SignInService; publicAddress: PublicAddress };
 
-/** Where the dashboard's session routes live, and (over plain http) the only path its cookie is sent to. */
-const DASHBOARD_SESSION_PATH = '/dashboard/session';
-/** The cookie holding the session's refresh token over plain http, local development (HttpOnly: no script reads it). */
-const DASHBOARD_SESSION_COOKIE = 'dashboard_session';
-/**
- * Its name over https. A `__Host-` cookie is Secure, has Path=/ and no Domain, and browsers refuse any
- * other: no related subdomain, and no page over plain http, can set or shadow it. Path=/ sends it to
- * every path of this host; only the session routes read it, each on its exact path.
- */
-const DASHBOARD_SESSION_HOST_COOKIE = `__Host-${DASHBOARD_SESSION_COOKIE}`;
-/** The header every call must carry: a cross-site page cannot send it without a CORS preflight, which this service never grants. */
-const DASHBOARD_SESSION_HEADER = 'x-requested-with';
-
-/** A refresh token as the service issues them (randomToken('rt')); anything else in the cookie is no session. */
-const REFRESH_TOKEN = /^rt_[A-Za-z0-9_-]{16,128}$/;
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/-]{1,4000}=*)\s*$/i;
-
-/** What the request's cookies say about the session: none, one (its refresh token), or more than one (refused). */
-type SessionCookie = { kind: 'none' } | { kind: 'one'; refreshToken: string } | { kind: 'many' };
-
-/**
- * Reads the raw Cookie header(s) (Node joins repeated ones with `; `), counting every session cookie of
- * either name. A browser sends two when a cookie was planted beside ours (from a related subdomain with
- * Domain=, or with a longer Path, which a browser sends first): a parser keeping the first or the last
- * would let the planted one sign the victim into the attacker's merchant, or end the victim's session,
- * so two are refused. One counts only under the name this scheme uses (`__Host-` over https).
- */
-function sessionCookie(request: FastifyRequest, https: boolean): SessionCookie {
-  const found: Array<{ name: string; value: string }> = [];
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    const name = (eq < 0 ? part : part.slice(0, eq)).trim();
-    if (name === DASHBOARD_SESSION_COOKIE || name === DASHBOARD_SESSION_HOST_COOKIE) found.push({ name, value: eq < 0 ? '' : part.slice(eq + 1).trim() });
-  }
-  if (found.length > 1) return { kind: 'many' };
-  const [cookie] = found;
-  if (!cookie || cookie.name !== (https ? DASHBOARD_SESSION_HOST_COOKIE : DASHBOARD_SESSION_COOKIE) || !REFRESH_TOKEN.test(cookie.value))
-    return { kind: 'none' };
-  return { kind: 'one', refreshToken: cookie.value };
-}
-
-const DUPLICATE_SESSION = 'More than one dashboard session cookie: refused; sign in again';
-
-/**
- * The request came from a page of this service, or from no page at all (a script, curl): a cross-site
- * page's request carries its own Origin, or Sec-Fetch-Site other than same-origin. Under the dashboard's
- * `Referrer-Policy: no-referrer` Chromium sends `Origin: null` on a same-origin POST; Sec-Fetch-Site,
- * which no page can set, then says where it came from.
- */
-function fromThisOrigin(request: FastifyRequest, publicAddress: PublicAddress): boolean {
-  const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin') return false;
-  const origin = request.headers.origin;
-  if (origin === undefined) return true;
-  if (origin === 'null') return site === 'same-origin';
-  return origin === `${request.protocol}://${request.host}` || origin === configuredOrigin(publicAddress);
-}
 
 /** What the page keeps in memory: the access token alone (the refresh token never leaves the cookie). */
 const accessAnswer = (grant: TokenGrant) => ({ access_token: grant.accessToken, token_type: grant.tokenType, expires_in: grant.expiresIn });
 
+/** A new session's answer: the access token, where and as what it signed in, and whether 2FA must be enrolled first. */
+export const sessionAnswer = (grant: SessionGrant) => ({
+  ...accessAnswer(grant),
+  merchant_id: grant.merchantId,
+  role: grant.role,
+  ...(grant.enrolmentOnly ? { two_factor_required: true } : {}),
+});
+
+/** The body as an object, or 400 naming what it must hold. */
+export function jsonObject(body: unknown, holds: string): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw AppError.invalidRequest(`The body must be a JSON object with ${holds}`);
+  return body as Record<string, unknown>;
+}
+
+/**
+ * The key a sign-in's failures are counted under (with the address, and alone as a looser ceiling that
+ * answers 429 but never refuses the right password): the email as typed, known or not, so both count alike.
+ */
+const accountKey = (email: unknown) => (typeof email === 'string' ? `user:${email.trim().toLowerCase().slice(0, 254)}` : undefined);
+
 /**
  * The merchant dashboard's session (README → Merchant dashboard; docs/design.md → The dashboard):
- * sign-in with the client credentials, refresh, sign-out, over the OAuth service's grants. The
+ * sign-in with a person's email and password (and 2FA code), refresh, sign-out, switching merchant,
+ * over the OAuth service's grants (a session is a token family of the person's). The
  * refresh token lives in an HttpOnly, SameSite=Strict cookie: over https `__Host-dashboard_session`
  * (Secure, Path=/), over plain http `dashboard_session` with Path=/dashboard/session. A request
  * with two session cookies is refused. The access token is answered in the body and kept in the
  * page's memory. Dashboard-internal: not in the OpenAPI document (an integration uses /v1/oauth/*).
- * Rate limited as /v1/oauth/* is: every call by address, failed ones by address and client_id.
+ * Rate limited as /v1/oauth/* is: every call by address; failed sign-ins by address and email and by
+ * address (no stranger can lock an account out: the email's own ceiling answers 429 to failures only).
  */
 export async function dashboardSessionRoutes(app: FastifyInstance, { services, rateLimits }: { services: UsedServices; rateLimits: RateLimits }) {
-  // Over https the cookie is sent to every path of the host (Path=/), so no path scopes it any more: each route
-  // answers its exact path only, not another spelling the router would match (`/dashboard/session/%72efresh`).
-  app.addHook('onRequest', async (request) => {
-    const path = request.url.split('?')[0];
-    if (path !== request.routeOptions.url) throw AppError.notFound(`Route ${request.method} ${DASHBOARD_SESSION_PATH}`);
-  });
-  app.addHook('onRequest', async (request, reply) => limitRequest(rateLimits, 'tokenIp', request.ip, reply));
-  // CSRF: SameSite=Strict keeps the cookie off cross-site requests; the custom header and the origin check
-  // refuse a cross-site page's request (a forged sign-in, a sign-out) before anything is read.
-  app.addHook('onRequest', async (request) => {
-    if (!fromThisOrigin(request, services.publicAddress))
-      throw AppError.invalidRequest('Cross-site request refused: the dashboard’s session is for its own pages');
-    if (!request.headers[DASHBOARD_SESSION_HEADER]) throw AppError.invalidRequest('The X-Requested-With header is required');
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-  });
-
-  const https = (request: FastifyRequest) => servedOverHttps(request, services.publicAddress);
-  const attributes = '; HttpOnly; SameSite=Strict';
-  const clearedPlain = (secure: boolean) => `${DASHBOARD_SESSION_COOKIE}=; Path=${DASHBOARD_SESSION_PATH}; Max-Age=0${attributes}${secure ? '; Secure' : ''}`;
-  // A browser-session cookie (no Max-Age): it outlives reloads and is shared by the tabs, and ends with the browser; the refresh
-  // token itself lasts 30 days. Over https the cookie of the plain name, which an earlier version set there, is cleared.
-  const setSession = (request: FastifyRequest, reply: FastifyReply, refreshToken: string) =>
-    reply.header(
-      'set-cookie',
-      https(request)
-        ? [`${DASHBOARD_SESSION_HOST_COOKIE}=${refreshToken}; Path=/${attributes}; Secure`, clearedPlain(true)]
-        : `${DASHBOARD_SESSION_COOKIE}=${refreshToken}; Path=${DASHBOARD_SESSION_PATH}${attributes}`,
-    );
-  const clearSession = (request: FastifyRequest, reply: FastifyReply) =>
-    reply.header(
-      'set-cookie',
-      https(request) ? [`${DASHBOARD_SESSION_HOST_COOKIE}=; Path=/; Max-Age=0${attributes}; Secure`, clearedPlain(true)] : clearedPlain(false),
-    );
-  /** Two session cookies: 401 INVALID_TOKEN, clearing what this service can clear (a cookie planted with Domain= stays until it expires). */
-  const refuseDuplicates = (request: FastifyRequest, reply: FastifyReply): never => {
-    clearSession(request, reply);
-    throw AppError.invalidToken(DUPLICATE_SESSION);
-  };
-  const readSession = (request: FastifyRequest, reply: FastifyReply): SessionCookie => {
-    const session = sessionCookie(request, https(request));
-    return session.kind === 'many' ? refuseDuplicates(request, reply) : session;
-  };
+  const { setSession, clearSession, refuseDuplicates, readSession, https } = dashboardScope(app, services.publicAddress, rateLimits);
 
   app.post(DASHBOARD_SESSION_PATH, async (request, reply) => {
     readSession(request, reply);
-    const body = request.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw AppError.invalidRequest('The body must be a JSON object with client_id and client_secret');
-    const { client_id: clientId, client_secret: clientSecret } = body as Record<string, unknown>;
-    const claimed = typeof clientId === 'string' ? clientId.slice(0, 256) : undefined;
-    await rateLimits.assertTokenAttemptAllowed(claimed, request.ip);
-    const grant = await countedTokenAttempt(rateLimits, claimed, request.ip, () =>
-      services.oauth.issueToken({ grantType: 'client_credentials', clientId: clientId as string, clientSecret: clientSecret as string }),
-    );
+    const body = jsonObject(request.body, 'email and password');
+    const account = accountKey(body.email);
+    await rateLimits.assertTokenAttemptAllowed(account, request.ip);
+    const grant = await countedTokenAttempt(rateLimits, account, request.ip, () => services.signIn.signIn(fromRest(body), originOf(request)));
     setSession(request, reply, grant.refreshToken);
-    return sendSuccess(reply, 'Signed in', accessAnswer(grant));
+    return sendSuccess(reply, 'Signed in', sessionAnswer(grant));
+  });
+
+  // The cookie's session moved to another of the person's merchants: a new session there, the old one ended.
+  app.post(`${DASHBOARD_SESSION_PATH}/switch`, async (request, reply) => {
+    const session = readSession(request, reply);
+    if (session.kind !== 'one') {
+      clearSession(request, reply);
+      throw AppError.invalidToken('No dashboard session: sign in');
+    }
+    const { merchant_id: merchantId } = jsonObject(request.body, 'merchant_id');
+    const grant = await services.signIn.switchMerchant(session.refreshToken, merchantId as string, originOf(request));
+    setSession(request, reply, grant.refreshToken);
+    return sendSuccess(reply, 'Switched merchant', sessionAnswer(grant));
   });
 
   app.post(`${DASHBOARD_SESSION_PATH}/refresh`, async (request, reply) => {

@@ -1,5 +1,6 @@
 import { registerEnumType } from 'type-graphql';
 import { PAYMENTS_ENVS } from '../../config';
+import { ROLES } from '../../modules/access/permissions';
 import { ID_TYPES } from '../../modules/kyc/kyc.service';
 import { KYC_STATUSES } from '../../modules/kyc/kyc.state';
 import { NEXT_ACTION_TYPES, PAYMENT_METHODS } from '../../modules/transactions/kinds/payment/payment.service';
@@ -51,3 +52,15 @@ export const WebhookDeliveryStatusEnum = domainEnum(
 );
 
 export const EnvironmentEnum = domainEnum(PAYMENTS_ENVS, 'Environment', 'SANDBOX (test data; simulations and test cards) or PRODUCTION (live traffic).');
+
+export const RoleEnum = domainEnum(
+  ROLES,
+  'Role',
+  'A role at a merchant (docs/access.md): OWNER and ADMIN may do everything; DEVELOPER, FINANCE, SUPPORT and VIEWER less. An API key has one of DEVELOPER, FINANCE, SUPPORT, VIEWER.',
+);
+
+export const PrincipalKindEnum = domainEnum(
+  ['api_key', 'user'] as const,
+  'PrincipalKind',
+  'Who holds the access token: an API key, or a person (a dashboard session).',
+);

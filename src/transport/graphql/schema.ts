@@ -5,6 +5,7 @@ import { buildSchema } from 'type-graphql';
 import type { PaymentsEnv } from '../../config';
 import type { Services } from '../../container';
 import { pick } from '../pick';
+import { AccountsResolver } from './accounts/accounts.resolver';
 import { CustomerResolver } from './customers/customer.resolver';
 import { MerchantResolver } from './merchant/merchant.resolver';
 import { PaymentResolver } from './payments/payment.resolver';
@@ -18,6 +19,7 @@ import { LedgerResolver } from './ledger/ledger.resolver';
 /** Each resolver with the services it names (its `UsedServices`, picked from the bag) and, for sandbox-only operations, the environment. */
 const resolvers = [
   resolver(MerchantResolver, (s, env) => new MerchantResolver({ services: pick(s, 'merchants'), env })),
+  resolver(AccountsResolver, (s) => new AccountsResolver(pick(s, 'accounts', 'passwords'))),
   resolver(CustomerResolver, (s) => new CustomerResolver(pick(s, 'customers', 'kyc'))),
   resolver(ReferenceResolver, (s) => new ReferenceResolver(pick(s, 'reference'))),
   resolver(RatesResolver, (s) => new RatesResolver(pick(s, 'rates'))),
