@@ -5,19 +5,24 @@ import { AuthTopic } from './auth.topics';
 import { MerchantAccess } from './merchant-access';
 import { OAuthService } from './oauth.service';
 import { TokenRevocations } from './token-revocations';
+import { ApiKeys } from './api-keys';
+import type { AuditLog } from '../audit/audit-log';
 
 /** OAuth: tokens, their revocation (heard by every instance), and whether a token's merchant may still act. */
 export const authModule = defineModule({
   name: 'auth',
   topics: Object.values(AuthTopic),
-  create: (infra: Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'pubsub' | 'keys' | 'logger'>, { merchants }: { merchants: MerchantService }) => {
+  create: (
+    infra: Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'pubsub' | 'keys' | 'logger'>,
+    { merchants, audit }: { merchants: MerchantService; audit: AuditLog },
+  ) => {
     const { config, orm, sql, clock, pubsub, keys, logger } = infra;
     const revocations = new TokenRevocations({ orm, pubsub, pollMs: config.tokenRevocationPollMs, logger });
     const accessTokens = new AccessTokens({ signingKey: keys.tokenSigningKey, clock });
     const merchantAccess = new MerchantAccess({ sql, pubsub, logger });
     const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger });
     return {
-      services: { oauth, revocations, merchantAccess },
+      services: { oauth, revocations, merchantAccess, apiKeys: new ApiKeys({ sql, clock, revocations, audit }) },
       start: async () => {
         await revocations.start();
         await merchantAccess.start();
