@@ -6,6 +6,7 @@ import { JOB_CATALOGUE, type JobPayloads } from './job-catalogue';
 import type { JobRunner } from './jobs/job-runner';
 import type { Metrics } from './observability/metrics';
 import type { OAuthService } from './modules/auth/oauth.service';
+import type { ApiKeys } from './modules/auth/api-keys';
 import type { TokenRevocations } from './modules/auth/token-revocations';
 import type { MerchantAccess } from './modules/auth/merchant-access';
 import type { CustomerService } from './modules/customers/customer.service';
@@ -99,6 +100,8 @@ export interface Services {
   /** The sandbox demo merchant's owner (the first start, npm run demo:credentials). */
   demoOwner: DemoOwnerService;
   oauth: OAuthService;
+  /** A merchant's API keys, managed by people (docs/access.md). */
+  apiKeys: ApiKeys;
   revocations: TokenRevocations;
   /** Whether a token's merchant exists and is enabled: in memory, forgotten on change. */
   merchantAccess: MerchantAccess;
@@ -207,8 +210,12 @@ export function compose(infra: Infrastructure): Composition {
   const { audit } = made(auditModule.create(base, {}));
   const { mailer } = made(mailModule.create(base, {}));
   const { merchants, merchantCreated } = made(merchantsModule.create(base, {}));
-  const { oauth, revocations, merchantAccess } = made(
-    authModule.create(base, { merchants, twoFactorRequired: (role, merchantRequires) => twoFactorRequired(role, merchantRequires, config.env) }),
+  const { oauth, revocations, merchantAccess, apiKeys } = made(
+    authModule.create(base, {
+      merchants,
+      audit,
+      twoFactorRequired: (role, merchantRequires) => twoFactorRequired(role, merchantRequires, config.env),
+    }),
   );
   const publicAddress = new PublicAddress(config.publicBaseUrl);
   const { accounts, signIn, passwords, sessions, demoOwner } = made(
@@ -240,6 +247,7 @@ export function compose(infra: Infrastructure): Composition {
     sessions,
     demoOwner,
     oauth,
+    apiKeys,
     revocations,
     merchantAccess,
     reference,

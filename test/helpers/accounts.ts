@@ -65,28 +65,3 @@ export async function signInDashboard(
   const res = await request(app.url, 'POST', '/dashboard/session', { headers, body });
   return { res, accessToken: res.body?.data?.access_token as string | undefined, cookie: sessionCookieOf(res) };
 }
-
-/** A mail the sandbox's log backend wrote (the mail module logs each message in full when there is no SMTP). */
-export interface LoggedMail {
-  to: string;
-  subject: string;
-  text: string;
-}
-
-/** The mails in a test app's log lines (createTestApp's logDestination), oldest first. */
-export function mailsIn(logLines: string[]): LoggedMail[] {
-  const mails: LoggedMail[] = [];
-  for (const line of logLines) {
-    if (!line.includes('"mail"')) continue;
-    const entry = JSON.parse(line) as { mail?: { to: string; subject: string }; body?: string };
-    if (entry.mail && typeof entry.body === 'string') mails.push({ to: entry.mail.to, subject: entry.mail.subject, text: entry.body });
-  }
-  return mails;
-}
-
-/** The first link in a mail's text to this path, and its token. */
-export function linkIn(mail: LoggedMail, path: string): { url: string; token: string } {
-  const match = new RegExp(`https?://\\S+${path.replace(/[/-]/g, '\\$&')}\\?token=([A-Za-z0-9_%-]+)`).exec(mail.text);
-  if (!match) throw new Error(`no ${path} link in the mail "${mail.subject}":\n${mail.text}`);
-  return { url: match[0], token: decodeURIComponent(match[1]!) };
-}

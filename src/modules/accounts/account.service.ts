@@ -12,7 +12,8 @@ import { actorOf, type AuditLog, type RequestOrigin } from '../audit/audit-log';
 import type { AuthContext } from '../auth/access-tokens';
 import type { Mailer } from '../mail/mailer';
 import type { MerchantCredentials, MerchantService } from '../merchants/merchant.service';
-import { signUpAttemptMessage, verifyEmailMessage } from './account-mail';
+import { verifyEmail } from '../mail/templates';
+import { signUpAttemptMessage } from './account-mail';
 import { inTransaction } from './in-transaction';
 import { hashPassword, passwordProblem } from './passwords';
 import type { SessionGrant, SessionService } from './sessions.service';
@@ -146,7 +147,7 @@ export class AccountService {
       throw err;
     }
     const session = await this.deps.sessions.start(userId, credentials.merchant.id, origin, false);
-    this.sendLater(verifyEmailMessage(body.email, this.verificationLink(verification)));
+    this.sendLater({ to: body.email, ...verifyEmail({ name, link: this.verificationLink(verification) }) });
     this.deps.logger.info({ merchantId: credentials.merchant.id, userId }, 'signed up');
     return { credentials, session, user: { id: userId, email: body.email, name, emailVerified: false, twoFactorEnabled: false } };
   }
@@ -183,7 +184,7 @@ export class AccountService {
       await query(`update user_token set used_at = $2 where user_id = $1 and purpose = 'verify_email' and used_at is null`, [userId, this.deps.clock.now()]);
       await query(INSERT_USER_TOKEN, userTokenRow(userId, 'verify_email', link));
     });
-    this.sendLater(verifyEmailMessage(user.email, this.verificationLink(link.token)));
+    this.sendLater({ to: user.email, ...verifyEmail({ name: user.name, link: this.verificationLink(link.token) }) });
     return true;
   }
 

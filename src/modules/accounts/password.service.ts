@@ -8,7 +8,7 @@ import { parseInput, type Command } from '../../shared/validation';
 import { actorOf, type AuditLog, type RequestOrigin } from '../audit/audit-log';
 import type { AuthContext } from '../auth/access-tokens';
 import type { Mailer, MailMessage } from '../mail/mailer';
-import { resetPasswordMessage } from './account-mail';
+import { resetPassword } from '../mail/templates';
 import { personOf } from './account.service';
 import { inTransaction } from './in-transaction';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords';
@@ -51,15 +51,18 @@ export class PasswordService {
     const now = this.deps.clock.now();
     // The link's row is written for a known email by the same statement that finds none for an unknown one.
     const link = newUserToken('reset_password', now);
-    const [row] = await this.deps.sql.query<{ email: string }>(
-      `with u as (select id, email from app_user where lower(email) = lower($1)),
+    const [row] = await this.deps.sql.query<{ email: string; name: string }>(
+      `with u as (select id, email, name from app_user where lower(email) = lower($1)),
             t as (insert into user_token (id, user_id, purpose, token_hash, created_at, expires_at, used_at)
                   select $2, u.id, 'reset_password', $3, $4, $5, null from u returning user_id)
-       select u.email from u join t on t.user_id = u.id`,
+       select u.email, u.name from u join t on t.user_id = u.id`,
       [typed, link.id, link.tokenHash, link.createdAt, link.expiresAt],
       'accounts_forgot_password',
     );
-    if (row) this.sendLater(resetPasswordMessage(row.email, `${this.deps.publicAddress.url}/dashboard/reset-password?token=${encodeURIComponent(link.token)}`));
+    if (row) {
+      const resetLink = `${this.deps.publicAddress.url}/dashboard/reset-password?token=${encodeURIComponent(link.token)}`;
+      this.sendLater({ to: row.email, ...resetPassword({ name: row.name, link: resetLink }) });
+    }
   }
 
   /** Sets a new password from an emailed link: single use, 1 hour; the email counts as verified; every session of the person ends. */

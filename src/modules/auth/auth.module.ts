@@ -6,9 +6,12 @@ import { AuthTopic } from './auth.topics';
 import { MerchantAccess } from './merchant-access';
 import { OAuthService } from './oauth.service';
 import { TokenRevocations } from './token-revocations';
+import { ApiKeys } from './api-keys';
+import type { AuditLog } from '../audit/audit-log';
 
 interface AuthDeps {
   merchants: MerchantService;
+  audit: AuditLog;
   /** The accounts' 2FA policy, bound to the environment: a person's refresh is enrolment-only while it says 2FA is needed and they have none. */
   twoFactorRequired?: (role: Role, merchantRequires: boolean) => boolean;
 }
@@ -17,14 +20,14 @@ interface AuthDeps {
 export const authModule = defineModule({
   name: 'auth',
   topics: Object.values(AuthTopic),
-  create: (infra: Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'pubsub' | 'keys' | 'logger'>, { merchants, twoFactorRequired }: AuthDeps) => {
+  create: (infra: Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'pubsub' | 'keys' | 'logger'>, { merchants, audit, twoFactorRequired }: AuthDeps) => {
     const { config, orm, sql, clock, pubsub, keys, logger } = infra;
     const revocations = new TokenRevocations({ orm, pubsub, pollMs: config.tokenRevocationPollMs, logger });
     const accessTokens = new AccessTokens({ signingKey: keys.tokenSigningKey, clock });
     const merchantAccess = new MerchantAccess({ sql, pubsub, logger });
     const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger, twoFactorRequired });
     return {
-      services: { oauth, revocations, merchantAccess },
+      services: { oauth, revocations, merchantAccess, apiKeys: new ApiKeys({ sql, clock, revocations, audit }) },
       start: async () => {
         await revocations.start();
         await merchantAccess.start();

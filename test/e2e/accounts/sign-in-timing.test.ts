@@ -65,7 +65,10 @@ describe('accounts: timing of a known and an unknown email', () => {
 
   it('sign-in with a wrong password: indistinguishable', async () => {
     const signIn = (address: string) => () =>
-      timed(() => request(app.url, 'POST', '/dashboard/session', { headers: DASHBOARD_HEADERS, body: { email: address, password: 'a wrong password 000' } }), 401);
+      timed(
+        () => request(app.url, 'POST', '/dashboard/session', { headers: DASHBOARD_HEADERS, body: { email: address, password: 'a wrong password 000' } }),
+        401,
+      );
     const result = await race(signIn(email), signIn('nobody-at-all@shop.example'));
     // The argon2 verification dominates both (tens of milliseconds): the floor is for a very fast machine.
     expect(result.known).toBeGreaterThan(5);

@@ -1,6 +1,7 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { AccountService } from '../../../modules/accounts/account.service';
 import type { PasswordService } from '../../../modules/accounts/password.service';
+import { ANY_CALLER, Requires } from '../authorization';
 import type { GraphQLContext } from '../context';
 import { MeObject, UserSessionObject } from './accounts.types';
 
@@ -9,26 +10,26 @@ type UsedServices = { accounts: AccountService; passwords: PasswordService };
 
 /**
  * The caller's own account: who they are, their sessions, their password. Any signed-in caller may ask
- * (`@Authorized()` with no permission); the session and password operations are a person's, and an API
- * key is answered FORBIDDEN by the service.
+ * (ANY_CALLER: a person who must enrol in 2FA first too); the session and password operations are a
+ * person's, and an API key is answered FORBIDDEN by the service.
  */
 @Resolver()
 export class AccountsResolver {
   constructor(private readonly services: UsedServices) {}
 
-  @Authorized()
+  @Requires(ANY_CALLER)
   @Query(() => MeObject, { description: 'Who the access token speaks for: kind, role, permissions, merchant; for a person, their account and memberships.' })
   async me(@Ctx() ctx: GraphQLContext): Promise<MeObject> {
     return MeObject.from(await this.services.accounts.me(ctx.auth));
   }
 
-  @Authorized()
+  @Requires(ANY_CALLER)
   @Query(() => [UserSessionObject], { description: 'Your dashboard sessions that can still refresh, most recently seen first (a person’s only).' })
   async mySessions(@Ctx() ctx: GraphQLContext): Promise<UserSessionObject[]> {
     return (await this.services.accounts.mySessions(ctx.auth)).map((s) => UserSessionObject.from(s));
   }
 
-  @Authorized()
+  @Requires(ANY_CALLER)
   @Mutation(() => Boolean, {
     description: 'Ends one of your sessions: its tokens stop working at once, everywhere. NOT_FOUND when it is not yours or ended already.',
   })
@@ -36,13 +37,13 @@ export class AccountsResolver {
     return this.services.accounts.endSession(ctx.auth, id, ctx.origin ?? {});
   }
 
-  @Authorized()
+  @Requires(ANY_CALLER)
   @Mutation(() => Int, { description: 'Ends every one of your sessions but this one; answers how many were ended.' })
   async endOtherSessions(@Ctx() ctx: GraphQLContext): Promise<number> {
     return this.services.accounts.endOtherSessions(ctx.auth, ctx.origin ?? {});
   }
 
-  @Authorized()
+  @Requires(ANY_CALLER)
   @Mutation(() => Boolean, { description: 'A new password (at least 10 characters, not your email); your other sessions end.' })
   async changePassword(
     @Ctx() ctx: GraphQLContext,

@@ -28,6 +28,7 @@ const listBalances = operation({
   operationId: 'listBalances',
   tag: 'Balances',
   access: 'bearer',
+  permission: 'balances:read',
   summary: 'Your balances, per currency',
   description:
     'available (yours to pay out and refund from), pending (settled, not yet released) and reserved (held for transfers and refunds in flight). GraphQL: balances.',
@@ -38,6 +39,7 @@ const listBalanceTransactions = operation({
   operationId: 'listBalanceTransactions',
   tag: 'Balances',
   access: 'bearer',
+  permission: 'balances:read',
   summary: 'Every movement of your balance, newest first',
   description:
     'One per change of available + pending: collections and payments (net of fee), transfers and refunds (amount and fee held at initiation), their reversals, top-ups and adjustments. GraphQL: balanceTransactions.',
@@ -52,6 +54,7 @@ const getStatement = operation({
   operationId: 'getStatement',
   tag: 'Balances',
   access: 'bearer',
+  permission: 'balances:read',
   summary: 'A statement of one currency for [from, to): CSV, or JSON with Accept: application/json',
   description:
     'The opening balance, every entry in posting order with the balance after it, the closing balance and totals by type. Opening + the entries’ net = closing, always. ' +
@@ -66,6 +69,7 @@ const refundPayment = operation({
   operationId: 'refundPayment',
   tag: 'Refunds',
   access: 'bearer',
+  permission: 'refunds:create',
   summary: 'Refund a card payment, in full or in part',
   description:
     'The amount (default: all that is left) is reserved from your available balance and sent back through the provider; refund.successful or refund.failed follows. GraphQL: refundPayment.',
@@ -88,6 +92,7 @@ const getRefund = operation({
   operationId: 'getRefund',
   tag: 'Refunds',
   access: 'bearer',
+  permission: 'transactions:read',
   summary: 'Get a refund',
   params: { reference: 'The service’s reference (`rfd_…`) or your own `reference`' },
   ok: { message: 'Refund successful', data: RefundRecord },
@@ -98,6 +103,7 @@ const topUpBalance = operation({
   operationId: 'topUpBalance',
   tag: 'Sandbox',
   access: 'bearer',
+  permission: 'balances:fund',
   sandboxOnly: true,
   summary: 'Add test money to your available balance',
   body: { name: 'TopUpRequest', schema: topUpSchema, example: { currency: 'NGN', amount: '50000.00' } },
