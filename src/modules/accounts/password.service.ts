@@ -7,13 +7,13 @@ import type { PublicAddress } from '../../shared/public-address';
 import { parseInput, type Command } from '../../shared/validation';
 import { actorOf, type AuditLog, type RequestOrigin } from '../audit/audit-log';
 import type { AuthContext } from '../auth/access-tokens';
-import type { Mailer, MailMessage } from '../mail/mailer';
+import type { Mailer } from '../mail/mailer';
 import { resetPassword } from '../mail/templates';
 import { personOf } from './account.service';
 import { inTransaction } from './in-transaction';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords';
 import type { SessionService } from './sessions.service';
-import { CLAIM_USER_TOKEN, newUserToken, userTokenHash } from './user-tokens';
+import { CLAIM_USER_TOKEN, INSERT_USER_TOKEN, newUserToken, userTokenHash, userTokenRow } from './user-tokens';
 
 const emailField = z.string({ error: 'is required' }).trim().min(1, 'is required').max(254, 'must be at most 254 characters');
 const passwordField = z.string({ error: 'is required' }).max(256, 'must be at most 256 characters');
@@ -45,23 +45,30 @@ const INVALID_LINK = 'is invalid, already used or expired: ask for a new link';
 export class PasswordService {
   constructor(private readonly deps: PasswordServiceDeps) {}
 
-  /** Emails a reset link when the email has an account; nothing otherwise. The caller answers the same either way. */
+  /**
+   * Emails a reset link when the email has an account; nothing otherwise. The caller answers the same
+   * either way, in the same time: the answer waits for one read, the same for both; a known email's
+   * link is written and mailed after it (a write's commit would otherwise show in the answer's time).
+   */
   async forgotPassword(email: string): Promise<void> {
     const typed = parseInput(z.object({ email: emailField }), { email }).email;
-    const now = this.deps.clock.now();
-    // The link's row is written for a known email by the same statement that finds none for an unknown one.
-    const link = newUserToken('reset_password', now);
-    const [row] = await this.deps.sql.query<{ email: string; name: string }>(
-      `with u as (select id, email, name from app_user where lower(email) = lower($1)),
-            t as (insert into user_token (id, user_id, purpose, token_hash, created_at, expires_at, used_at)
-                  select $2, u.id, 'reset_password', $3, $4, $5, null from u returning user_id)
-       select u.email, u.name from u join t on t.user_id = u.id`,
-      [typed, link.id, link.tokenHash, link.createdAt, link.expiresAt],
+    const [user] = await this.deps.sql.query<{ id: string; email: string; name: string }>(
+      'select id, email, name from app_user where lower(email) = lower($1)',
+      [typed],
       'accounts_forgot_password',
     );
-    if (row) {
+    if (user) void this.sendResetLink(user);
+  }
+
+  /** Writes a reset link and mails it; a failure is logged (the person can ask again). */
+  private async sendResetLink(user: { id: string; email: string; name: string }): Promise<void> {
+    try {
+      const link = newUserToken('reset_password', this.deps.clock.now());
+      await this.deps.sql.query(INSERT_USER_TOKEN, userTokenRow(user.id, 'reset_password', link));
       const resetLink = `${this.deps.publicAddress.url}/dashboard/reset-password?token=${encodeURIComponent(link.token)}`;
-      this.sendLater({ to: row.email, ...resetPassword({ name: row.name, link: resetLink }) });
+      await this.deps.mailer.send({ to: user.email, ...resetPassword({ name: user.name, link: resetLink }) });
+    } catch (err) {
+      this.deps.logger.warn({ err: err instanceof Error ? err.message : String(err), userId: user.id }, 'a password reset link could not be sent');
     }
   }
 
@@ -128,11 +135,5 @@ export class PasswordService {
       await query(entry.text, entry.values);
     });
     await this.deps.sessions.endAll(userId, 'password_changed', auth.familyId);
-  }
-
-  private sendLater(message: MailMessage): void {
-    void this.deps.mailer.send(message).catch((err: unknown) => {
-      this.deps.logger.warn({ err: err instanceof Error ? err.message : String(err), subject: message.subject }, 'an account email could not be sent');
-    });
   }
 }
