@@ -1,5 +1,6 @@
 import { createLogger } from '../../../src/shared/logger';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
+import { signInDashboardUser, type DashboardUser } from '../../helpers/accounts';
 import { request, type HttpResult } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
@@ -38,6 +39,8 @@ const attributes = (line: string) =>
 describe('dashboard session routes', () => {
   let app: TestApp;
   let merchant: MerchantCredentials;
+  /** The merchant's owner, who signs in (the dashboard no longer takes the client secret). */
+  let person: DashboardUser;
   const logs: string[] = [];
   /** Every token the tests saw, to look for in the logs at the end. */
   const seen: string[] = [];
@@ -45,11 +48,12 @@ describe('dashboard session routes', () => {
   beforeAll(async () => {
     app = await createTestApp({ env: { TRUST_PROXY: '1' }, logDestination: { write: (line: string) => void logs.push(line) } });
     merchant = await app.createMerchant('Dashboard Session Merchant');
+    person = await signInDashboardUser(app, merchant);
   });
   afterAll(() => app?.close());
 
-  const signIn = async (headers: Record<string, string> = XRW, secret = merchant.clientSecret) => {
-    const res = await request(app.url, 'POST', SESSION, { headers, body: { client_id: merchant.merchant.clientId, client_secret: secret } });
+  const signIn = async (headers: Record<string, string> = XRW, password = person.password) => {
+    const res = await request(app.url, 'POST', SESSION, { headers, body: { email: person.email, password } });
     // Over https a second line clears the plain name (the https test looks at both).
     const [line] = res.headers.getSetCookie();
     const cookie = cookieValue(line) ?? hostCookieValue(line);
@@ -66,13 +70,13 @@ describe('dashboard session routes', () => {
   };
   const profile = (token: string) => request(app.url, 'GET', '/v1/merchant', { token });
 
-  it('sign-in sets the cookie (HttpOnly, SameSite=Strict, Path=/dashboard/session) and answers the access token only', async () => {
+  it('sign-in sets the cookie (HttpOnly, SameSite=Strict, Path=/dashboard/session) and answers the access token, the merchant and the role (never the refresh token)', async () => {
     const { res, cookie } = await signIn();
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       status: 'success',
       message: 'Signed in',
-      data: { access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600 },
+      data: { access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, merchant_id: merchant.merchant.id, role: 'owner' },
     });
     expect(cookie).toMatch(/^rt_[A-Za-z0-9_-]+$/);
     // Never in a body: the refresh token is the cookie's alone.
@@ -122,7 +126,7 @@ describe('dashboard session routes', () => {
       const res = await request(app.url, 'POST', path, {
         headers: { ...headers, cookie },
         token,
-        body: { client_id: merchant.merchant.clientId, client_secret: merchant.clientSecret },
+        body: { email: person.email, password: person.password },
       });
       expect([path, cookie, res.status, res.body]).toEqual([
         path,
@@ -176,7 +180,7 @@ describe('dashboard session routes', () => {
     for (const path of ['/dashboard/session/%72efresh', '/dashboard/%73ession/refresh', '/dashboard/session/sign-%6Fut', '/dashboard/sessio%6E']) {
       const res = await request(app.url, 'POST', path, {
         headers: { ...XRW, cookie: `dashboard_session=${cookie}` },
-        body: { client_id: merchant.merchant.clientId, client_secret: merchant.clientSecret },
+        body: { email: person.email, password: person.password },
       });
       expect([path, res.status, res.body.code]).toEqual([path, 404, 'NOT_FOUND']);
       expect(res.headers.getSetCookie()).toEqual([]);
@@ -286,15 +290,15 @@ describe('dashboard session routes', () => {
   });
 
   it('wrong credentials: 401 INVALID_CLIENT, no cookie; a body that is not an object: 400', async () => {
-    const { res } = await signIn(XRW, 'sk_wrong');
+    const { res } = await signIn(XRW, 'a wrong password');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ status: 'error', code: 'INVALID_CLIENT', message: 'Client authentication failed' });
+    expect(res.body).toEqual({ status: 'error', code: 'INVALID_CLIENT', message: 'Wrong email or password' });
     expect(setCookie(res)).toBeUndefined();
     const array = await request(app.url, 'POST', SESSION, { headers: XRW, body: [] });
     expect([array.status, array.body.code]).toEqual([400, 'INVALID_REQUEST']);
     const form = await request(app.url, 'POST', SESSION, {
       headers: { ...XRW, 'content-type': 'application/x-www-form-urlencoded' },
-      raw: 'client_id=a&client_secret=b',
+      raw: 'email=a&password=b',
     });
     expect([form.status, form.body.code]).toEqual([400, 'INVALID_REQUEST']);
   });
@@ -313,7 +317,7 @@ describe('dashboard session routes', () => {
       for (const path of [SESSION, `${SESSION}/refresh`, `${SESSION}/sign-out`]) {
         const res = await request(app.url, 'POST', path, {
           headers: { ...headers, cookie: `dashboard_session=${cookie}` },
-          body: { client_id: merchant.merchant.clientId, client_secret: merchant.clientSecret },
+          body: { email: person.email, password: person.password },
         });
         expect([path, headers, res.status, res.body.status, res.body.code]).toEqual([path, headers, 400, 'error', 'INVALID_REQUEST']);
         expect(setCookie(res)).toBeUndefined();
@@ -389,18 +393,15 @@ describe('dashboard session rate limits', () => {
 
 describe('dashboard session behind https named by PUBLIC_BASE_URL (no TRUST_PROXY)', () => {
   let app: TestApp;
-  let merchant: MerchantCredentials;
+  let person: DashboardUser;
   beforeAll(async () => {
     app = await createTestApp({ env: { PUBLIC_BASE_URL: 'https://pay.example.test' } });
-    merchant = await app.createMerchant('Public Https Merchant');
+    person = await signInDashboardUser(app, await app.createMerchant('Public Https Merchant'));
   });
   afterAll(() => app?.close());
 
   it('the operator’s https address is enough: HSTS on every answer, the __Host- cookie', async () => {
-    const res = await request(app.url, 'POST', SESSION, {
-      headers: XRW,
-      body: { client_id: merchant.merchant.clientId, client_secret: merchant.clientSecret },
-    });
+    const res = await request(app.url, 'POST', SESSION, { headers: XRW, body: { email: person.email, password: person.password } });
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie()[0]).toMatch(/^__Host-dashboard_session=rt_[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
     expect(res.headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');

@@ -19,6 +19,10 @@ import { enrollCustomerSchema } from '../../../src/modules/customers/customer.se
 import { submitKycSchema } from '../../../src/modules/kyc/kyc.service';
 import { operatorDecisionSchema } from '../../../src/modules/kyc/kyc-review.inputs';
 import { createMerchantSchema } from '../../../src/modules/merchants/merchant.service';
+import { signUpSchema } from '../../../src/modules/accounts/account.service';
+import { resetPasswordSchema } from '../../../src/modules/accounts/password.service';
+import { signInSchema } from '../../../src/modules/accounts/sign-in.service';
+import { signInDashboardUser } from '../../helpers/accounts';
 import { paymentSchema } from '../../../src/modules/transactions/kinds/payment/payment.service';
 import { refundSchema } from '../../../src/modules/transactions/kinds/refund/refund.service';
 import { setFeeSchema } from '../../../src/modules/ledger/fee-schedule';
@@ -123,6 +127,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     schema = buildSchema(readFileSync(path.join(__dirname, '../../../schema.graphql'), 'utf8'));
     const m = await app.createMerchant('Junk Merchant');
     f.client = { client_id: m.merchant.clientId, client_secret: m.clientSecret };
+    f.person = await signInDashboardUser(app, m);
     f.token = (await app.token(m)).accessToken;
     f.approved = (await approvedCustomer(app, f.token)).customer_uuid;
     f.pending = (await enroll(app, f.token)).customer_uuid;
@@ -159,8 +164,47 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     },
     {
       route: 'POST /dashboard/session',
-      fields: strings('client_id', 'client_secret'),
-      base: async () => ({ path: '/dashboard/session', body: { ...f.client }, headers: { 'x-requested-with': 'fetch' } }),
+      fields: fromZod(signInSchema),
+      base: async () => ({
+        path: '/dashboard/session',
+        body: { email: f.person.email, password: f.person.password },
+        headers: { 'x-requested-with': 'fetch' },
+      }),
+    },
+    {
+      // A taken email: whatever gets through validation is answered 409, and nothing is made.
+      route: 'POST /dashboard/sign-up',
+      fields: fromZod(signUpSchema),
+      base: async () => ({
+        path: '/dashboard/sign-up',
+        body: { email: f.person.email, password: 'a long enough password', business_name: 'Junk Co', country: 'KE' },
+        headers: { 'x-requested-with': 'fetch' },
+      }),
+    },
+    {
+      // No session cookie: refused before the body is read.
+      route: 'POST /dashboard/session/switch',
+      fields: strings('merchant_id'),
+      base: async () => ({ path: '/dashboard/session/switch', body: { merchant_id: f.person.merchantId }, headers: { 'x-requested-with': 'fetch' } }),
+    },
+    {
+      route: 'POST /dashboard/email/verify',
+      fields: strings('token'),
+      base: async () => ({ path: '/dashboard/email/verify', body: { token: 've_none' }, headers: { 'x-requested-with': 'fetch' } }),
+    },
+    {
+      route: 'POST /dashboard/password/forgot',
+      fields: strings('email'),
+      base: async () => ({ path: '/dashboard/password/forgot', body: { email: 'nobody@junk.example' }, headers: { 'x-requested-with': 'fetch' } }),
+    },
+    {
+      route: 'POST /dashboard/password/reset',
+      fields: fromZod(resetPasswordSchema),
+      base: async () => ({
+        path: '/dashboard/password/reset',
+        body: { token: 'pr_none', password: 'a long enough password' },
+        headers: { 'x-requested-with': 'fetch' },
+      }),
     },
     {
       route: 'POST /v1/admin/merchants',
@@ -261,6 +305,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     'POST /v1/webhooks/test-event': 'takes no input',
     'POST /dashboard/session/refresh': 'takes no body: its input is the session cookie (junk cookies: test/e2e/rest/dashboard-session.test.ts)',
     'POST /dashboard/session/sign-out': 'takes no body: the session cookie and the bearer token (test/e2e/rest/dashboard-session.test.ts)',
+    'POST /dashboard/email/resend': 'takes no body: the bearer token (test/e2e/accounts/sign-in.test.ts)',
     'POST /v1/webhooks/events/:id/resend': 'takes only the path parameter (swept below)',
     'POST /v1/admin/merchants/:merchantId/disable': 'takes only the path parameter (swept below)',
     'POST /v1/admin/merchants/:merchantId/enable': 'takes only the path parameter (swept below)',
@@ -361,6 +406,11 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
         return { input: { paymentReference: f.payment, amount: '1.00', reason: 'Junk test', reference: newReference('gql-rf') } };
       case 'topUpBalance':
         return { currency: 'NGN', amount: '1.00' };
+      // The fixture's token is an API key's: a person's operations are refused (FORBIDDEN) whatever gets through.
+      case 'endSession':
+        return { id: '00000000-0000-0000-0000-000000000000' };
+      case 'changePassword':
+        return { currentPassword: 'a long enough password', newPassword: 'another long password' };
       default:
         throw new Error(`no base arguments for the mutation ${mutation}: add them here`);
     }
