@@ -12,6 +12,8 @@ interface Banner {
   client_id: string;
   client_secret: string;
   webhook_secret: string;
+  /** How the demo merchant's owner signs in to the dashboard (issue 36). */
+  dashboard_owner: { email: string; password: string };
 }
 
 /** The credentials the first start printed (the JSON between the banner's lines). */
@@ -52,7 +54,7 @@ describe('demo:credentials CLI (sandbox, against a running service)', () => {
   it('--help says what it shows, that the client secret cannot be shown, and that rotating invalidates the old one', async () => {
     const help = await demoCredentials(['--help'], env);
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^usage: npm run demo:credentials \[-- --rotate-secret\]\n/);
+    expect(help.stdout).toMatch(/^usage: npm run demo:credentials \[-- --rotate-secret\] \[-- --reset-owner-password\]\n/);
     expect(help.stdout).toContain('Sandbox only');
     expect(help.stdout).toContain('The client secret cannot be shown again');
     expect(help.stdout).toContain('old client secret stops working at once');
@@ -73,6 +75,7 @@ describe('demo:credentials CLI (sandbox, against a running service)', () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
       webhook_secret: banner.webhook_secret,
+      owner_email: 'owner@demo.example',
     });
     expect(shown.stderr).toContain(`database: ${db.url}`);
     expect(shown.stderr).toContain('client_secret is not shown: only its hash is stored, so it cannot be shown again.');
@@ -125,6 +128,31 @@ describe('demo:credentials CLI (sandbox, against a running service)', () => {
     expect(JSON.parse(again.stdout).client_secret).toBeUndefined();
     banner = { ...banner, client_secret: out.client_secret };
     expect(proc.stdout() + proc.stderr()).not.toContain(out.client_secret);
+  });
+
+  it('the first start made the owner (printed once with the credentials); --reset-owner-password sets a new password, the old one refused', async () => {
+    const signIn = (password: string) =>
+      request(proc.url, 'POST', '/dashboard/session', { headers: { 'x-requested-with': 'fetch' }, body: { email: banner.dashboard_owner.email, password } });
+    expect(banner.dashboard_owner).toEqual({ email: 'owner@demo.example', password: expect.stringMatching(/^demo_/) });
+    const first = await signIn(banner.dashboard_owner.password);
+    expect([first.status, first.body.data?.role, first.body.data?.merchant_id]).toEqual([200, 'owner', banner.merchant_id]);
+
+    const reset = await demoCredentials(['--reset-owner-password'], env);
+    expect(reset.code).toBe(0);
+    const out = JSON.parse(reset.stdout);
+    expect(out).toMatchObject({ owner_email: 'owner@demo.example', owner_password: expect.stringMatching(/^demo_/) });
+    expect(reset.stderr).toContain('owner_password is NEW');
+    expect(reset.stderr).not.toContain(out.owner_password);
+    expect((await signIn(banner.dashboard_owner.password)).status).toBe(401);
+    expect((await signIn(out.owner_password)).status).toBe(200);
+    // The session signed in before the reset ends (within the revocation poll, on the running service).
+    const [setCookie] = first.headers.getSetCookie();
+    const cookie = /^dashboard_session=([^;]*)/.exec(setCookie ?? '')?.[1];
+    const refreshed = await request(proc.url, 'POST', '/dashboard/session/refresh', {
+      headers: { 'x-requested-with': 'fetch', cookie: `dashboard_session=${cookie}` },
+    });
+    expect(refreshed.status).toBe(401);
+    banner = { ...banner, dashboard_owner: { email: 'owner@demo.example', password: out.owner_password } };
   });
 
   it('refuses outside the sandbox, before opening anything, and changes nothing', async () => {
