@@ -121,13 +121,22 @@ export class SignInService {
     const target = parseInput(z.object({ merchantId: z.uuid('must be a uuid') }), { merchantId }).merchantId;
     const session = await this.deps.sessions.ofRefreshToken(refreshToken);
     if (!session) throw AppError.invalidToken('No dashboard session: sign in');
-    const [user] = await this.deps.sql.query<{ two_factor: boolean }>(
-      'select totp_enabled_at is not null as two_factor from app_user where id = $1',
+    const [user] = await this.deps.sql.query<{ email: string; two_factor: boolean }>(
+      'select email, totp_enabled_at is not null as two_factor from app_user where id = $1',
       [session.userId],
       'accounts_user_two_factor',
     );
     const grant = await this.deps.sessions.start(session.userId, target, origin, user?.two_factor === true);
     await this.deps.sessions.end(session.userId, session.familyId, 'switched_merchant');
+    // A sign-in at the other merchant, recorded there (its log is the one its owners read).
+    await this.deps.audit.record({
+      merchantId: grant.merchantId,
+      actor: { type: 'user', id: session.userId, label: user?.email ?? null, role: grant.role },
+      action: 'user.sign_in_succeeded',
+      target: { type: 'session', id: grant.familyId },
+      origin,
+      after: { switched_from: session.merchantId, ...(grant.enrolmentOnly ? { enrolment_only: true } : {}) },
+    });
     return grant;
   }
 

@@ -327,6 +327,8 @@ describe('accounts: sign-up, sign-in, sessions, passwords', () => {
       expect(switched.body.data).toMatchObject({ merchant_id: other.merchant.id, role: 'finance' });
       expect((await me(switched.body.data.access_token)).data.me).toMatchObject({ role: 'FINANCE', merchantName: 'Second Shop' });
       expect((await refresh(first.cookie!)).status).toBe(401);
+      const [switchEntry] = await sql("select * from audit_log where action = 'user.sign_in_succeeded' and merchant_id = ?", [other.merchant.id]);
+      expect(switchEntry).toMatchObject({ actor_id: person.userId, role: 'finance', after: { switched_from: person.merchantId } });
       // Signing in straight at a merchant; one that is not theirs is refused.
       const direct = await signInDashboard(app, { email: person.email, password: person.password, merchant_id: other.merchant.id });
       expect(direct.res.body.data.role).toBe('finance');
