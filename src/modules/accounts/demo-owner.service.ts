@@ -12,7 +12,7 @@ export interface DemoOwner {
   password: string;
 }
 
-export const DEMO_OWNER_EMAIL = 'owner@demo.example';
+const DEMO_OWNER_EMAIL = 'owner@demo.example';
 
 /** A random password an operator is shown once (16 base64url characters after the prefix: 96 bits). */
 const newDemoPassword = () => randomToken('demo', 12);

@@ -22,7 +22,7 @@ const tokenField = z.string({ error: 'is required' }).min(1, 'is required').max(
 export const resetPasswordSchema = z.object({ token: tokenField, password: passwordField });
 export type ResetPasswordCommand = Command<typeof resetPasswordSchema>;
 
-export const changePasswordSchema = z.object({ currentPassword: passwordField, newPassword: passwordField });
+const changePasswordSchema = z.object({ currentPassword: passwordField, newPassword: passwordField });
 export type ChangePasswordCommand = Command<typeof changePasswordSchema>;
 
 export interface PasswordServiceDeps {

@@ -34,14 +34,14 @@ export interface UserRow {
   memberships: Array<{ merchant_id: string; role: Role }>;
 }
 
-export const USER_BY_EMAIL = `
+const USER_BY_EMAIL = `
   select u.id, u.email, u.password_hash, u.email_verified_at, u.totp_secret_sealed, u.totp_enabled_at, u.totp_last_step,
          coalesce((select json_agg(json_build_object('merchant_id', m.merchant_id, 'role', m.role) order by m.created_at, m.id)
                      from membership m where m.user_id = u.id), '[]') as memberships
     from app_user u where lower(u.email) = lower($1)`;
 
 /** The one answer to a wrong email or a wrong password: which of them was wrong is not said. */
-export const wrongCredentials = () => new AppError('INVALID_CLIENT', 'Wrong email or password');
+const wrongCredentials = () => new AppError('INVALID_CLIENT', 'Wrong email or password');
 
 export interface SignInServiceDeps {
   sql: Sql;

@@ -1,7 +1,7 @@
 import { randomToken, sha256Hex, timeOrderedUuid } from '../../shared/crypto';
 
 /** What an emailed link is for, and how long it lives (a verification link a day, a reset link an hour). */
-export const USER_TOKEN_TTL_MS = { verify_email: 24 * 60 * 60 * 1000, reset_password: 60 * 60 * 1000 } as const;
+const USER_TOKEN_TTL_MS = { verify_email: 24 * 60 * 60 * 1000, reset_password: 60 * 60 * 1000 } as const;
 export type UserTokenPurpose = keyof typeof USER_TOKEN_TTL_MS;
 
 /** A link's token as it is mailed (random, 256 bits), and its row's values: only the token's SHA-256 is stored. */
