@@ -1,0 +1,297 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import type { Orm } from '../../db/orm';
+import type { Sql } from '../../db/sql';
+import type { Clock } from '../../shared/clock';
+import { randomToken, sha256Hex, timeOrderedUuid } from '../../shared/crypto';
+import { AppError } from '../../shared/errors';
+import type { PublicAddress } from '../../shared/public-address';
+import { parseInput, parseUuid, type Command } from '../../shared/validation';
+import { assertPermitted, ROLES, type Role } from '../access/permissions';
+import { hashPassword, passwordProblem, verifyPassword, PASSWORD_MAX } from '../accounts/passwords';
+import { actorOf, type AuditLog, type RequestOrigin } from '../audit/audit-log';
+import type { AuthContext } from '../auth/access-tokens';
+import type { Mailer } from '../mail/mailer';
+import { invitationLink, invitationMessage } from './invitation.mail';
+import { recordIn } from './team.sessions';
+import { assertInvitationRole, assertPerson, INVITATION_TTL_MS, invitationStatus, UNUSABLE_INVITATION, type Acting, type InvitationStatus } from './team.rules';
+
+export interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  status: InvitationStatus;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** What the accept page shows before the person types anything. */
+export interface InvitationPreview {
+  merchantName: string;
+  email: string;
+  role: Role;
+  /** The email has an account already: its password joins, no name asked. */
+  existingUser: boolean;
+}
+
+/** Who joined where: the page then signs in with the email and the password just typed. */
+export interface AcceptedInvitation {
+  merchantId: string;
+  userId: string;
+  email: string;
+  role: Role;
+}
+
+export const inviteSchema = z.object({
+  email: z.email('must be a valid email address').max(254, 'must be at most 254 characters').trim().toLowerCase(),
+  role: z.enum(ROLES),
+});
+export type InviteCommand = Command<typeof inviteSchema>;
+
+const tokenSchema = z.string({ error: 'is required' }).min(1, 'is required').max(200, 'must be at most 200 characters');
+export const acceptInvitationSchema = z.object({
+  token: tokenSchema,
+  name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+  password: z.string({ error: 'is required' }).max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`),
+});
+export type AcceptInvitationCommand = Command<typeof acceptInvitationSchema>;
+
+interface InvitationRow {
+  id: string;
+  merchant_id: string;
+  email: string;
+  role: Role;
+  created_at: Date;
+  expires_at: Date;
+  accepted_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const COLUMNS = 'i.id, i.merchant_id, i.email, i.role, i.created_at, i.expires_at, i.accepted_at, i.revoked_at';
+
+export interface InvitationServiceDeps {
+  orm: Orm;
+  sql: Sql;
+  clock: Clock;
+  audit: AuditLog;
+  mailer: Mailer;
+  publicAddress: PublicAddress;
+}
+
+/**
+ * Invitations by email (docs/access.md): an owner or admin invites with a role they could grant
+ * (never owner: ownership is transferred). The link's token is random and stored as its SHA-256; it
+ * lives 7 days, works once, and dies when resent (a new token) or revoked. The email is sent inside
+ * the transaction that writes the invitation: a failed send leaves no invitation behind. Accepting
+ * creates the person (the link proves the mailbox, so their email is verified) or, for an existing
+ * account, needs its password; either way it adds the membership.
+ */
+export class InvitationService {
+  constructor(private readonly deps: InvitationServiceDeps) {}
+
+  async list(auth: AuthContext): Promise<Invitation[]> {
+    const rows = await this.deps.sql.query<InvitationRow>(
+      `select ${COLUMNS} from invitation i where i.merchant_id = $1 order by i.created_at desc, i.id desc limit 500`,
+      [auth.merchantId],
+      'invitation_list',
+    );
+    return rows.map((row) => this.view(row));
+  }
+
+  async invite({ auth, origin }: Acting, command: InviteCommand): Promise<Invitation> {
+    const { email, role } = parseInput(inviteSchema, command);
+    return this.deps.orm.em.fork().transactional(async (em) => {
+      const actor = await this.actor(em, auth);
+      assertInvitationRole(actor.role, role);
+      // One invitation at a time per address and merchant, even when two are sent at once.
+      await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`invitation:${auth.merchantId}:${email}`]);
+      const [member]: unknown[] = await em.execute(
+        'select 1 from membership m join app_user u on u.id = m.user_id where m.merchant_id = ? and lower(u.email) = ?',
+        [auth.merchantId, email],
+      );
+      if (member) throw AppError.duplicateField('email', 'is already a member of this team');
+      const now = this.deps.clock.now();
+      const [pending]: unknown[] = await em.execute(
+        'select 1 from invitation where merchant_id = ? and lower(email) = ? and accepted_at is null and revoked_at is null and expires_at > ?',
+        [auth.merchantId, email, now],
+      );
+      if (pending) throw AppError.duplicateField('email', 'has a pending invitation already: resend it');
+      const token = randomToken('inv');
+      const row: InvitationRow = {
+        id: timeOrderedUuid(),
+        merchant_id: auth.merchantId,
+        email,
+        role,
+        created_at: now,
+        expires_at: new Date(now.getTime() + INVITATION_TTL_MS),
+        accepted_at: null,
+        revoked_at: null,
+      };
+      await em.execute(
+        'insert into invitation (id, merchant_id, email, role, token_hash, invited_by, created_at, expires_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+        [row.id, row.merchant_id, email, role, sha256Hex(token), auth.actorId, now, row.expires_at],
+      );
+      await this.audited(em, auth, origin, 'invitation.created', row);
+      await this.send(em, auth, actor.name, row, token);
+      return this.view(row);
+    });
+  }
+
+  /** A new link (the old one dies) and a new 7 days, for an invitation not accepted or revoked. */
+  async resend({ auth, origin }: Acting, id: string): Promise<Invitation> {
+    const invitationId = parseUuid(id, 'id');
+    return this.deps.orm.em.fork().transactional(async (em) => {
+      const actor = await this.actor(em, auth);
+      const row = await this.lock(em, auth.merchantId, invitationId);
+      assertInvitationRole(actor.role, row.role);
+      const status = invitationStatus(this.dates(row), this.deps.clock.now());
+      if (status === 'accepted' || status === 'revoked') throw new AppError('INVALID_STATE', `This invitation was ${status}: invite again`);
+      const token = randomToken('inv');
+      row.expires_at = new Date(this.deps.clock.now().getTime() + INVITATION_TTL_MS);
+      await em.execute('update invitation set token_hash = ?, expires_at = ? where id = ?', [sha256Hex(token), row.expires_at, row.id]);
+      await this.audited(em, auth, origin, 'invitation.resent', row);
+      await this.send(em, auth, actor.name, row, token);
+      return this.view(row);
+    });
+  }
+
+  /** Its link stops working. Revoking a revoked invitation changes nothing; an accepted one is a member now (remove them instead). */
+  async revoke({ auth, origin }: Acting, id: string): Promise<Invitation> {
+    const invitationId = parseUuid(id, 'id');
+    return this.deps.orm.em.fork().transactional(async (em) => {
+      const actor = await this.actor(em, auth);
+      const row = await this.lock(em, auth.merchantId, invitationId);
+      assertInvitationRole(actor.role, row.role);
+      if (row.accepted_at) throw new AppError('INVALID_STATE', 'This invitation was accepted: remove the member instead');
+      if (row.revoked_at) return this.view(row);
+      row.revoked_at = this.deps.clock.now();
+      await em.execute('update invitation set revoked_at = ? where id = ?', [row.revoked_at, row.id]);
+      await this.audited(em, auth, origin, 'invitation.revoked', row);
+      return this.view(row);
+    });
+  }
+
+  /** What the link is for; one refusal for every link that cannot be used. */
+  async preview(token: string): Promise<InvitationPreview> {
+    const found = await this.usable(token);
+    return { merchantName: found.merchant_name, email: found.email, role: found.role, existingUser: found.user !== null };
+  }
+
+  /** Joins the merchant: creates the person, or checks the existing account's password, then adds the membership. */
+  async accept(command: AcceptInvitationCommand, origin?: RequestOrigin): Promise<AcceptedInvitation> {
+    const { token, name, password } = parseInput(acceptInvitationSchema, command);
+    const found = await this.usable(token);
+    // The slow hash or check runs before the transaction, so no row stays locked for it.
+    let passwordHash: string | null = null;
+    if (found.user) {
+      if (!(await verifyPassword(password, found.user.password_hash))) throw AppError.invalidField('password', 'is not the password of your account');
+    } else {
+      const problem = passwordProblem(password, found.email);
+      if (problem) throw AppError.invalidField('password', problem);
+      passwordHash = await hashPassword(password);
+    }
+    return this.deps.orm.em.fork().transactional(async (em) => {
+      const row = await this.lock(em, found.merchant_id, found.id);
+      const now = this.deps.clock.now();
+      if (invitationStatus(this.dates(row), now) !== 'pending') throw AppError.invalidRequest(UNUSABLE_INVITATION);
+      const [user]: Array<{ id: string }> = await em.execute('select id from app_user where lower(email) = ? for update', [row.email.toLowerCase()]);
+      if ((user?.id ?? null) !== (found.user?.id ?? null)) throw new AppError('INVALID_STATE', 'Your account changed meanwhile: open the link again');
+      let userId: string;
+      if (user) {
+        userId = user.id;
+        await em.execute('update app_user set email_verified_at = coalesce(email_verified_at, ?), updated_at = ? where id = ?', [now, now, userId]);
+      } else {
+        userId = timeOrderedUuid();
+        await em.execute(
+          `insert into app_user (id, email, name, password_hash, email_verified_at, password_changed_at, created_at, updated_at)
+           values (?, ?, ?, ?, ?, ?, ?, ?)`,
+          [userId, row.email, name ?? row.email.split('@')[0]!, passwordHash, now, now, now, now],
+        );
+      }
+      const joined: unknown[] = await em.execute(
+        'insert into membership (id, user_id, merchant_id, role, created_at, updated_at) values (?, ?, ?, ?, ?, ?) on conflict (user_id, merchant_id) do nothing returning id',
+        [timeOrderedUuid(), userId, row.merchant_id, row.role, now, now],
+      );
+      if (joined.length === 0) throw new AppError('INVALID_STATE', 'You are a member of this team already: sign in');
+      await em.execute('update invitation set accepted_at = ? where id = ?', [now, row.id]);
+      await recordIn(em, this.deps.audit, {
+        merchantId: row.merchant_id,
+        actor: { type: 'user', id: userId, label: row.email, role: row.role },
+        action: 'invitation.accepted',
+        target: { type: 'invitation', id: row.id },
+        origin,
+        after: { email: row.email, role: row.role, newUser: !user },
+      });
+      return { merchantId: row.merchant_id, userId, email: row.email, role: row.role };
+    });
+  }
+
+  /** The invitation of a link that can be used now (pending, of an enabled merchant), with its merchant's name and the account its email has. */
+  private async usable(token: string) {
+    const value = parseInput(z.object({ token: tokenSchema }), { token }).token;
+    const [row] = await this.deps.sql.query<InvitationRow & { merchant_name: string; user_id: string | null; password_hash: string | null }>(
+      `select ${COLUMNS}, m.name as merchant_name, u.id as user_id, u.password_hash
+         from invitation i join merchant m on m.id = i.merchant_id and m.disabled_at is null
+         left join app_user u on lower(u.email) = lower(i.email)
+        where i.token_hash = $1`,
+      [sha256Hex(value)],
+      'invitation_by_token',
+    );
+    if (!row || invitationStatus(this.dates(row), this.deps.clock.now()) !== 'pending') throw AppError.invalidRequest(UNUSABLE_INVITATION);
+    return { ...row, user: row.user_id && row.password_hash ? { id: row.user_id, password_hash: row.password_hash } : null };
+  }
+
+  /** The caller, a member whose role (as it is now) may manage the team. */
+  private async actor(em: EntityManager, auth: AuthContext): Promise<{ role: Role; name: string }> {
+    assertPerson(auth);
+    const [actor]: Array<{ role: Role; name: string }> = await em.execute(
+      'select m.role, u.name from membership m join app_user u on u.id = m.user_id where m.user_id = ? and m.merchant_id = ?',
+      [auth.actorId, auth.merchantId],
+    );
+    if (!actor) throw AppError.forbidden('You are no longer a member of this merchant');
+    assertPermitted({ role: actor.role, kind: 'user', enrolmentOnly: auth.enrolmentOnly }, 'team:manage');
+    return actor;
+  }
+
+  private async lock(em: EntityManager, merchantId: string, id: string): Promise<InvitationRow> {
+    const [row]: InvitationRow[] = await em.execute(`select ${COLUMNS} from invitation i where i.id = ? and i.merchant_id = ? for update`, [id, merchantId]);
+    if (!row) throw AppError.notFound('Invitation');
+    // The ORM's raw queries answer timestamps as text.
+    const at = (value: Date | string | null) => (value === null ? null : new Date(value));
+    return { ...row, created_at: at(row.created_at)!, expires_at: at(row.expires_at)!, accepted_at: at(row.accepted_at), revoked_at: at(row.revoked_at) };
+  }
+
+  private async send(em: EntityManager, auth: AuthContext, inviterName: string, row: InvitationRow, token: string): Promise<void> {
+    const [merchant]: Array<{ name: string }> = await em.execute('select name from merchant where id = ?', [auth.merchantId]);
+    const link = invitationLink(this.deps.publicAddress.url, token);
+    await this.deps.mailer.send(
+      invitationMessage({ to: row.email, merchantName: merchant?.name ?? 'a merchant', inviterName, role: row.role, link, expiresAt: row.expires_at }),
+    );
+  }
+
+  private async audited(
+    em: EntityManager,
+    auth: AuthContext,
+    origin: RequestOrigin | undefined,
+    action: 'invitation.created' | 'invitation.resent' | 'invitation.revoked',
+    row: InvitationRow,
+  ) {
+    await recordIn(em, this.deps.audit, {
+      merchantId: auth.merchantId,
+      actor: actorOf(auth),
+      action,
+      target: { type: 'invitation', id: row.id },
+      origin,
+      after: { email: row.email, role: row.role, expiresAt: row.expires_at.toISOString() },
+    });
+  }
+
+  private dates(row: InvitationRow) {
+    return { acceptedAt: row.accepted_at, revokedAt: row.revoked_at, expiresAt: row.expires_at };
+  }
+
+  private view(row: InvitationRow): Invitation {
+    const status = invitationStatus(this.dates(row), this.deps.clock.now());
+    return { id: row.id, email: row.email, role: row.role, status, createdAt: row.created_at, expiresAt: row.expires_at };
+  }
+}
