@@ -42,14 +42,14 @@ export interface AcceptedInvitation {
   role: Role;
 }
 
-export const inviteSchema = z.object({
+const inviteSchema = z.object({
   email: z.email('must be a valid email address').max(254, 'must be at most 254 characters').trim().toLowerCase(),
   role: z.enum(ROLES),
 });
 export type InviteCommand = Command<typeof inviteSchema>;
 
 const tokenSchema = z.string({ error: 'is required' }).min(1, 'is required').max(200, 'must be at most 200 characters');
-export const acceptInvitationSchema = z.object({
+const acceptInvitationSchema = z.object({
   token: tokenSchema,
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
   password: z.string({ error: 'is required' }).max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`),

@@ -222,6 +222,22 @@ describe('Team accounts: members, roles, invitations, 2FA', () => {
       expect(roles.map((r) => r.role)).toEqual(['admin', 'support']);
     });
 
+    it('a member of another merchant sees none of this team and can change none of it', async () => {
+      const other = await app.createMerchant('Stranger Merchant');
+      const stranger = await session(await addPerson(app, other.merchant.id, 'owner'));
+      const members = await gql(stranger, MEMBERS);
+      expect(members.body.data.teamMembers.map((m: { userId: string }) => m.userId)).not.toContain(inviter.userId);
+      const invitations = await gql(stranger, '{ invitations { email } }');
+      expect(invitations.body.data.invitations).toEqual([]);
+      expect(errorCode(await gql(stranger, CHANGE_ROLE, { id: inviter.membershipId, role: 'VIEWER' }))).toBe('NOT_FOUND');
+      expect(errorCode(await gql(stranger, REMOVE, { id: inviter.membershipId }))).toBe('NOT_FOUND');
+      expect(errorCode(await gql(stranger, TRANSFER, { id: inviter.membershipId }))).toBe('NOT_FOUND');
+      const [mine] = await dbExecute<{ id: string }>(app, 'select id from invitation where merchant_id = ? limit 1', [merchant.merchant.id]);
+      expect(errorCode(await gql(stranger, 'mutation($id: ID!) { revokeInvitation(id: $id) { id } }', { id: mine!.id }))).toBe('NOT_FOUND');
+      expect(errorCode(await gql(stranger, 'mutation($id: ID!) { resendInvitation(id: $id) { id } }', { id: mine!.id }))).toBe('NOT_FOUND');
+      expect(await roleOf(inviter)).toBe('admin');
+    });
+
     it('the accept routes refuse a request without X-Requested-With', async () => {
       const res = await request(app.url, 'GET', '/dashboard/invitations/preview?token=x');
       expect(res.status).toBe(400);
@@ -310,11 +326,18 @@ describe('Team accounts: members, roles, invitations, 2FA', () => {
       expect(await auditCount('user.two_factor_removed')).toBe(1);
     });
 
-    it('a session that may only enrol can enrol, and nothing else', async () => {
-      const { accessToken } = await personSession(app, person, { enrolmentOnly: true });
+    it('a session that may only enrol can enrol, and nothing else; once enrolled, its refreshed token is a full one', async () => {
+      const { accessToken, refreshToken } = await personSession(app, person, { enrolmentOnly: true });
       expect(errorCode(await gql(accessToken, MEMBERS))).toBe('FORBIDDEN');
       const begun = await gql(accessToken, 'mutation { beginTwoFactorEnrolment { secret } }');
       expect(begun.body.errors).toBeUndefined();
+      app.clock.advance(30_000);
+      const confirmed = await gql(accessToken, CONFIRM, { code: totpCodeAt(begun.body.data.beginTwoFactorEnrolment.secret, app.clock.now()) });
+      expect(confirmed.body.data.confirmTwoFactor).toHaveLength(10);
+      // Confirming revoked nothing: the same session refreshes (the holder is read afresh) into full access.
+      const refreshed = await request(app.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: refreshToken } });
+      expect(refreshed.status).toBe(200);
+      expect((await gql(refreshed.body.data.access_token, MEMBERS)).body.errors).toBeUndefined();
     });
   });
 });
