@@ -11,19 +11,11 @@ import { assertPermitted, ROLES, type Role } from '../access/permissions';
 import { hashPassword, passwordProblem, verifyPassword, PASSWORD_MAX } from '../accounts/passwords';
 import { actorOf, type AuditLog, type RequestOrigin } from '../audit/audit-log';
 import type { AuthContext } from '../auth/access-tokens';
-import type { Mailer } from '../mail/mailer';
-import { invitationLink, invitationMessage } from './invitation.mail';
+import { MailNotSentError, type Mailer } from '../mail/mailer';
+import { invitation as invitationMail } from '../mail/templates';
+import { COLUMNS, datesOf, lockInvitation, viewOf, type Invitation, type InvitationRow } from './invitation.rows';
 import { recordIn } from './team.sessions';
-import { assertInvitationRole, assertPerson, INVITATION_TTL_MS, invitationStatus, UNUSABLE_INVITATION, type Acting, type InvitationStatus } from './team.rules';
-
-export interface Invitation {
-  id: string;
-  email: string;
-  role: Role;
-  status: InvitationStatus;
-  createdAt: Date;
-  expiresAt: Date;
-}
+import { assertInvitationRole, assertPerson, INVITATION_TTL_MS, invitationStatus, UNUSABLE_INVITATION, type Acting } from './team.rules';
 
 /** What the accept page shows before the person types anything. */
 export interface InvitationPreview {
@@ -56,19 +48,6 @@ const acceptInvitationSchema = z.object({
 });
 export type AcceptInvitationCommand = Command<typeof acceptInvitationSchema>;
 
-interface InvitationRow {
-  id: string;
-  merchant_id: string;
-  email: string;
-  role: Role;
-  created_at: Date;
-  expires_at: Date;
-  accepted_at: Date | null;
-  revoked_at: Date | null;
-}
-
-const COLUMNS = 'i.id, i.merchant_id, i.email, i.role, i.created_at, i.expires_at, i.accepted_at, i.revoked_at';
-
 export interface InvitationServiceDeps {
   orm: Orm;
   sql: Sql;
@@ -95,7 +74,7 @@ export class InvitationService {
       [auth.merchantId],
       'invitation_list',
     );
-    return rows.map((row) => this.view(row));
+    return rows.map((row) => viewOf(row, this.deps.clock.now()));
   }
 
   async invite({ auth, origin }: Acting, command: InviteCommand): Promise<Invitation> {
@@ -133,7 +112,7 @@ export class InvitationService {
       );
       await this.audited(em, auth, origin, 'invitation.created', row);
       await this.send(em, auth, actor.name, row, token);
-      return this.view(row);
+      return viewOf(row, this.deps.clock.now());
     });
   }
 
@@ -142,16 +121,16 @@ export class InvitationService {
     const invitationId = parseUuid(id, 'id');
     return this.deps.orm.em.fork().transactional(async (em) => {
       const actor = await this.actor(em, auth);
-      const row = await this.lock(em, auth.merchantId, invitationId);
+      const row = await lockInvitation(em, auth.merchantId, invitationId);
       assertInvitationRole(actor.role, row.role);
-      const status = invitationStatus(this.dates(row), this.deps.clock.now());
+      const status = invitationStatus(datesOf(row), this.deps.clock.now());
       if (status === 'accepted' || status === 'revoked') throw new AppError('INVALID_STATE', `This invitation was ${status}: invite again`);
       const token = randomToken('inv');
       row.expires_at = new Date(this.deps.clock.now().getTime() + INVITATION_TTL_MS);
       await em.execute('update invitation set token_hash = ?, expires_at = ? where id = ?', [sha256Hex(token), row.expires_at, row.id]);
       await this.audited(em, auth, origin, 'invitation.resent', row);
       await this.send(em, auth, actor.name, row, token);
-      return this.view(row);
+      return viewOf(row, this.deps.clock.now());
     });
   }
 
@@ -160,14 +139,14 @@ export class InvitationService {
     const invitationId = parseUuid(id, 'id');
     return this.deps.orm.em.fork().transactional(async (em) => {
       const actor = await this.actor(em, auth);
-      const row = await this.lock(em, auth.merchantId, invitationId);
+      const row = await lockInvitation(em, auth.merchantId, invitationId);
       assertInvitationRole(actor.role, row.role);
       if (row.accepted_at) throw new AppError('INVALID_STATE', 'This invitation was accepted: remove the member instead');
-      if (row.revoked_at) return this.view(row);
+      if (row.revoked_at) return viewOf(row, this.deps.clock.now());
       row.revoked_at = this.deps.clock.now();
       await em.execute('update invitation set revoked_at = ? where id = ?', [row.revoked_at, row.id]);
       await this.audited(em, auth, origin, 'invitation.revoked', row);
-      return this.view(row);
+      return viewOf(row, this.deps.clock.now());
     });
   }
 
@@ -191,9 +170,9 @@ export class InvitationService {
       passwordHash = await hashPassword(password);
     }
     return this.deps.orm.em.fork().transactional(async (em) => {
-      const row = await this.lock(em, found.merchant_id, found.id);
+      const row = await lockInvitation(em, found.merchant_id, found.id);
       const now = this.deps.clock.now();
-      if (invitationStatus(this.dates(row), now) !== 'pending') throw AppError.invalidRequest(UNUSABLE_INVITATION);
+      if (invitationStatus(datesOf(row), now) !== 'pending') throw AppError.invalidRequest(UNUSABLE_INVITATION);
       const [user]: Array<{ id: string }> = await em.execute('select id from app_user where lower(email) = ? for update', [row.email.toLowerCase()]);
       if ((user?.id ?? null) !== (found.user?.id ?? null)) throw new AppError('INVALID_STATE', 'Your account changed meanwhile: open the link again');
       let userId: string;
@@ -237,7 +216,7 @@ export class InvitationService {
       [sha256Hex(value)],
       'invitation_by_token',
     );
-    if (!row || invitationStatus(this.dates(row), this.deps.clock.now()) !== 'pending') throw AppError.invalidRequest(UNUSABLE_INVITATION);
+    if (!row || invitationStatus(datesOf(row), this.deps.clock.now()) !== 'pending') throw AppError.invalidRequest(UNUSABLE_INVITATION);
     return { ...row, user: row.user_id && row.password_hash ? { id: row.user_id, password_hash: row.password_hash } : null };
   }
 
@@ -253,20 +232,17 @@ export class InvitationService {
     return actor;
   }
 
-  private async lock(em: EntityManager, merchantId: string, id: string): Promise<InvitationRow> {
-    const [row]: InvitationRow[] = await em.execute(`select ${COLUMNS} from invitation i where i.id = ? and i.merchant_id = ? for update`, [id, merchantId]);
-    if (!row) throw AppError.notFound('Invitation');
-    // The ORM's raw queries answer timestamps as text.
-    const at = (value: Date | string | null) => (value === null ? null : new Date(value));
-    return { ...row, created_at: at(row.created_at)!, expires_at: at(row.expires_at)!, accepted_at: at(row.accepted_at), revoked_at: at(row.revoked_at) };
-  }
-
+  /** The email, sent before the transaction commits: a send that fails undoes the invitation (or the resend), and says so. */
   private async send(em: EntityManager, auth: AuthContext, inviterName: string, row: InvitationRow, token: string): Promise<void> {
     const [merchant]: Array<{ name: string }> = await em.execute('select name from merchant where id = ?', [auth.merchantId]);
-    const link = invitationLink(this.deps.publicAddress.url, token);
-    await this.deps.mailer.send(
-      invitationMessage({ to: row.email, merchantName: merchant?.name ?? 'a merchant', inviterName, role: row.role, link, expiresAt: row.expires_at }),
-    );
+    const link = `${this.deps.publicAddress.url}/dashboard/accept-invitation?token=${encodeURIComponent(token)}`;
+    try {
+      await this.deps.mailer.send({ to: row.email, ...invitationMail({ inviterName, merchantName: merchant?.name ?? 'a merchant', role: row.role, link }) });
+    } catch (err) {
+      if (!(err instanceof MailNotSentError)) throw err;
+      if (err.code === 'INVALID_RECIPIENT') throw AppError.invalidField('email', 'cannot receive mail: use a plain address (name@example.com)');
+      throw new AppError('SERVER_ERROR', 'The invitation email could not be sent, so nothing was saved: try again shortly');
+    }
   }
 
   private async audited(
@@ -284,14 +260,5 @@ export class InvitationService {
       origin,
       after: { email: row.email, role: row.role, expiresAt: row.expires_at.toISOString() },
     });
-  }
-
-  private dates(row: InvitationRow) {
-    return { acceptedAt: row.accepted_at, revokedAt: row.revoked_at, expiresAt: row.expires_at };
-  }
-
-  private view(row: InvitationRow): Invitation {
-    const status = invitationStatus(this.dates(row), this.deps.clock.now());
-    return { id: row.id, email: row.email, role: row.role, status, createdAt: row.created_at, expiresAt: row.expires_at };
   }
 }

@@ -133,7 +133,7 @@ describe('Team accounts: members, roles, invitations, 2FA', () => {
       expect(invitation).toMatchObject({ email: 'new.finance@example.com', role: 'FINANCE', status: 'PENDING' });
       const message = mail.at(-1)!;
       expect(message.to).toBe('new.finance@example.com');
-      expect(message.text).toContain('Ada Admin invited you to join Team Merchant');
+      expect(message.text).toContain('Ada Admin invited you to join the team of Team Merchant');
       expect(message.html).toContain(`accept-invitation?token=${encodeURIComponent(link)}`);
       expect(JSON.stringify(await dbExecute(app, 'select * from invitation'))).not.toContain(link);
 

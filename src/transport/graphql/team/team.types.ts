@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import type { Role } from '../../../modules/access/permissions';
-import type { Invitation } from '../../../modules/team/invitation.service';
+import type { Invitation } from '../../../modules/team/invitation.rows';
 import type { TeamMember, TeamSettings } from '../../../modules/team/team.service';
 import type { InvitationStatus } from '../../../modules/team/team.rules';
 import type { TwoFactorEnrolment } from '../../../modules/team/two-factor.service';
