@@ -326,18 +326,25 @@ describe('Team accounts: members, roles, invitations, 2FA', () => {
       expect(await auditCount('user.two_factor_removed')).toBe(1);
     });
 
-    it('a session that may only enrol can enrol, and nothing else; once enrolled, its refreshed token is a full one', async () => {
-      const { accessToken, refreshToken } = await personSession(app, person, { enrolmentOnly: true });
-      expect(errorCode(await gql(accessToken, MEMBERS))).toBe('FORBIDDEN');
-      const begun = await gql(accessToken, 'mutation { beginTwoFactorEnrolment { secret } }');
+    it('where the merchant requires 2FA, a member without it refreshes into a session that can only enrol; once enrolled, into a full one', async () => {
+      const manager = await session(await addPerson(app, merchant.merchant.id, 'admin'));
+      expect((await gql(manager, 'mutation { setTwoFactorRequired(required: true) }')).body.errors).toBeUndefined();
+      const refresh = async (refreshToken: string) => {
+        const res = await request(app.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: refreshToken } });
+        expect(res.status).toBe(200);
+        return { accessToken: res.body.data.access_token as string, refreshToken: res.body.data.refresh_token as string };
+      };
+      const limited = await refresh((await personSession(app, person)).refreshToken);
+      expect(errorCode(await gql(limited.accessToken, MEMBERS))).toBe('FORBIDDEN');
+      const begun = await gql(limited.accessToken, 'mutation { beginTwoFactorEnrolment { secret } }');
       expect(begun.body.errors).toBeUndefined();
       app.clock.advance(30_000);
-      const confirmed = await gql(accessToken, CONFIRM, { code: totpCodeAt(begun.body.data.beginTwoFactorEnrolment.secret, app.clock.now()) });
+      const confirmed = await gql(limited.accessToken, CONFIRM, { code: totpCodeAt(begun.body.data.beginTwoFactorEnrolment.secret, app.clock.now()) });
       expect(confirmed.body.data.confirmTwoFactor).toHaveLength(10);
       // Confirming revoked nothing: the same session refreshes (the holder is read afresh) into full access.
-      const refreshed = await request(app.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: refreshToken } });
-      expect(refreshed.status).toBe(200);
-      expect((await gql(refreshed.body.data.access_token, MEMBERS)).body.errors).toBeUndefined();
+      const full = await refresh(limited.refreshToken);
+      expect((await gql(full.accessToken, MEMBERS)).body.errors).toBeUndefined();
+      await gql(manager, 'mutation { setTwoFactorRequired(required: false) }');
     });
   });
 });
