@@ -35,7 +35,7 @@ export interface AcceptedInvitation {
 }
 
 const inviteSchema = z.object({
-  email: z.email('must be a valid email address').max(254, 'must be at most 254 characters').trim().toLowerCase(),
+  email: z.string({ error: 'is required' }).trim().toLowerCase().pipe(z.email('must be a valid email address').max(254, 'must be at most 254 characters')),
   role: z.enum(ROLES),
 });
 export type InviteCommand = Command<typeof inviteSchema>;

@@ -129,7 +129,7 @@ describe('Team accounts: members, roles, invitations, 2FA', () => {
     };
 
     it('invites by email; the link creates the person (email verified) and their membership, once', async () => {
-      const { invitation, link } = await invite('New.Finance@Example.com');
+      const { invitation, link } = await invite('  New.Finance@Example.com ');
       expect(invitation).toMatchObject({ email: 'new.finance@example.com', role: 'FINANCE', status: 'PENDING' });
       const message = mail.at(-1)!;
       expect(message.to).toBe('new.finance@example.com');
