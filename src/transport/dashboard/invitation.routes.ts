@@ -1,16 +1,15 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { InvitationService } from '../../modules/team/invitation.service';
 import { AppError } from '../../shared/errors';
 import type { PublicAddress } from '../../shared/public-address';
 import type { RateLimits } from '../rate-limits';
 import { sendSuccess } from '../rest/envelope';
 import { limitRequest } from '../rest/rate-limit';
+import { originOf } from '../rest/v1/api-key.routes';
 import { DASHBOARD_SESSION_HEADER, fromThisOrigin } from './dashboard-session.routes';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { invitations: InvitationService; publicAddress: PublicAddress };
-
-const origin = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] ?? null });
 
 /**
  * The dashboard's accept-invitation page (unauthenticated; the link's token is the credential):
@@ -48,7 +47,7 @@ export async function invitationRoutes(app: FastifyInstance, { services, rateLim
     const { token, name, password } = body as Record<string, unknown>;
     const accepted = await services.invitations.accept(
       { token: token as string, name: name as string | undefined, password: password as string },
-      origin(request),
+      originOf(request),
     );
     return sendSuccess(reply, 'Invitation accepted: sign in', { merchant_id: accepted.merchantId, email: accepted.email, role: accepted.role });
   });
