@@ -24,6 +24,7 @@ import { Metrics } from './observability/metrics';
 import { registerObservability, type Observability } from './transport/observability.routes';
 import { dashboardRoutes } from './transport/dashboard/dashboard.routes';
 import { dashboardSessionRoutes } from './transport/dashboard/dashboard-session.routes';
+import { invitationRoutes } from './transport/dashboard/invitation.routes';
 import { registerHsts, warnOnUntrustedForwarding } from './transport/proxy';
 
 /**
@@ -139,6 +140,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   await fastify.register(restV1, { prefix: '/v1', services, config, rateLimits });
   // The merchant dashboard's session (its refresh token in an HttpOnly cookie), then its files (a single-page app on the GraphQL API), from memory.
   await fastify.register(dashboardSessionRoutes, { services: { oauth: services.oauth, publicAddress: services.publicAddress }, rateLimits });
+  await fastify.register(invitationRoutes, { services: { invitations: services.invitations, publicAddress: services.publicAddress }, rateLimits });
   await fastify.register(dashboardRoutes);
 
   const schema = await buildGraphQLSchema(services, config.env);

@@ -28,6 +28,10 @@ import { auditModule } from './modules/audit/audit.module';
 import type { AuditLog } from './modules/audit/audit-log';
 import { mailModule } from './modules/mail/mail.module';
 import type { Mailer } from './modules/mail/mailer';
+import { teamModule } from './modules/team/team.module';
+import type { TeamService } from './modules/team/team.service';
+import type { InvitationService } from './modules/team/invitation.service';
+import type { TwoFactorService } from './modules/team/two-factor.service';
 import { customersModule } from './modules/customers/customers.module';
 import { idempotencyModule } from './modules/idempotency/idempotency.module';
 import { kycModule } from './modules/kyc/kyc.module';
@@ -88,6 +92,12 @@ export interface Services {
   revocations: TokenRevocations;
   /** Whether a token's merchant exists and is enabled: in memory, forgotten on change. */
   merchantAccess: MerchantAccess;
+  /** A merchant's members, their roles, ownership and the 2FA requirement. */
+  team: TeamService;
+  /** Invitations by email, and accepting them. */
+  invitations: InvitationService;
+  /** A person's TOTP enrolment, its removal, and the second factor at sign-in. */
+  twoFactor: TwoFactorService;
   /** Countries, currencies, channels, networks: in memory after load(), which runs at start. */
   reference: ReferenceService;
   rates: RatesService;
@@ -154,6 +164,7 @@ const MODULES = [
   mailModule,
   merchantsModule,
   authModule,
+  teamModule,
   outboxModule,
   feesModule,
   ratesModule,
@@ -193,6 +204,8 @@ export function compose(infra: Infrastructure): Composition {
   const { mailer } = made(mailModule.create(base, {}));
   const { merchants, merchantCreated } = made(merchantsModule.create(base, {}));
   const { oauth, revocations, merchantAccess, apiKeys } = made(authModule.create(base, { merchants, audit }));
+  const publicAddress = new PublicAddress(config.publicBaseUrl);
+  const { team, invitations, twoFactor } = made(teamModule.create(base, { audit, mailer, revocations, publicAddress }));
   // What every event's statement also writes, from each module that declares it (webhooks: the delivery row and its job).
   const followUps = MODULES.flatMap((m) => (m.outboxFollowUps ? [m.outboxFollowUps(base)] : []));
   const { outbox, eventChoices } = made(outboxModule.create(base, { followUps }));
@@ -204,7 +217,6 @@ export function compose(infra: Infrastructure): Composition {
   const { webhooks, webhookDispatcher } = made(webhooksModule.create(base, { outbox, eventChoices }));
   const { subscriptions, listeners } = made(subscriptionsModule.create(base, { kyc, ledger }));
   const { idempotency } = made(idempotencyModule.create(base, {}));
-  const publicAddress = new PublicAddress(config.publicBaseUrl);
   const { rails, cardCharges } = made(railsModule.create(base, { reference, publicAddress }));
   const { transactions, transactionQueries, providerSignals, transactionJobs, collections, transfers, payments, refunds } = made(
     transactionsModule.create(base, { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges }),
@@ -218,6 +230,9 @@ export function compose(infra: Infrastructure): Composition {
     apiKeys,
     revocations,
     merchantAccess,
+    team,
+    invitations,
+    twoFactor,
     reference,
     rates,
     customers,

@@ -1,3 +1,4 @@
+import type { Role } from '../access/permissions';
 import type { MerchantService } from '../merchants/merchant.service';
 import { defineModule, type ModuleInfra } from '../module';
 import { AccessTokens } from './access-tokens';
@@ -7,6 +8,7 @@ import { OAuthService } from './oauth.service';
 import { TokenRevocations } from './token-revocations';
 import { ApiKeys } from './api-keys';
 import type { AuditLog } from '../audit/audit-log';
+import { twoFactorRequiredFor } from '../team/team.rules';
 
 /** OAuth: tokens, their revocation (heard by every instance), and whether a token's merchant may still act. */
 export const authModule = defineModule({
@@ -20,7 +22,10 @@ export const authModule = defineModule({
     const revocations = new TokenRevocations({ orm, pubsub, pollMs: config.tokenRevocationPollMs, logger });
     const accessTokens = new AccessTokens({ signingKey: keys.tokenSigningKey, clock });
     const merchantAccess = new MerchantAccess({ sql, pubsub, logger });
-    const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger });
+    // A person's refreshed token may only enrol while their merchant (or production, for their role) requires 2FA they lack.
+    const production = config.env === 'production';
+    const twoFactorRequired = (role: Role, merchantRequires: boolean) => twoFactorRequiredFor(production, role, merchantRequires);
+    const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger, twoFactorRequired });
     return {
       services: { oauth, revocations, merchantAccess, apiKeys: new ApiKeys({ sql, clock, revocations, audit }) },
       start: async () => {
