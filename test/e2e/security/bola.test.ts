@@ -34,6 +34,9 @@ interface Tenant {
   person: string;
   /** The id of the merchant's first API key. */
   apiKey: string;
+  /** A viewer member's membership id, and a pending invitation's id. */
+  member: string;
+  invitation: string;
   customer: string;
   customerid: string;
   pending: string;
@@ -93,11 +96,18 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
   const events = (await ok(request(app.url, 'GET', '/v1/webhooks/events', { token }), 'events')).data.map((e: { id: string }) => e.id);
   const person = (await personOf(app, creds.merchant.id, 'owner')).token;
   const apiKey = (await ok(request(app.url, 'GET', '/v1/api-keys', { token: person }), 'api keys')).data[0].id;
+  const viewer = await personOf(app, creds.merchant.id, 'viewer');
+  const team = await graphql(app.url, '{ teamMembers { id email } }', { token: person });
+  const member = team.body.data.teamMembers.find((m: { email: string }) => m.email === viewer.email).id;
+  const invited = await graphql(app.url, 'mutation { inviteMember(email: "someone@invited.test", role: FINANCE) { id } }', { token: person });
+  if (!invited.body.data) throw new Error(`invitation: ${invited.text}`);
   return {
     merchantId: creds.merchant.id,
     token,
     person,
     apiKey,
+    member,
+    invitation: invited.body.data.inviteMember.id,
     customer: customer.customer_uuid,
     customerid: customer.customerid,
     pending: pending.customer_uuid,
@@ -537,6 +547,16 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       variables: (id) => ({ input: cardPaymentInput({ customerUuid: id, reference: 'fixed-ref-p' }) }),
       code: 'NOT_FOUND',
     });
+    const teamCases: Array<[string, () => string, string]> = [
+      ['changeMemberRole', () => A.member, 'mutation($id: ID!) { changeMemberRole(id: $id, role: SUPPORT) { id } }'],
+      ['removeMember', () => A.member, 'mutation($id: ID!) { removeMember(id: $id) }'],
+      ['transferOwnership', () => A.member, 'mutation($id: ID!) { transferOwnership(id: $id) { id } }'],
+      ['resendInvitation', () => A.invitation, 'mutation($id: ID!) { resendInvitation(id: $id) { id } }'],
+      ['revokeInvitation', () => A.invitation, 'mutation($id: ID!) { revokeInvitation(id: $id) { id } }'],
+    ];
+    for (const [field, id, query] of teamCases) {
+      cases.push({ covers: [`Mutation.${field}(id)`], label: field, id, query, variables: (v) => ({ id: v }), code: 'NOT_FOUND', asPerson: true });
+    }
     for (const field of ['rotateApiKey', 'revokeApiKey']) {
       cases.push({
         covers: [`Mutation.${field}(id)`],
