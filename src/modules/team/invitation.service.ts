@@ -40,6 +40,9 @@ const inviteSchema = z.object({
 });
 export type InviteCommand = Command<typeof inviteSchema>;
 
+/** An invitation's address as it will be stored (trimmed, lower case); 400 naming `email` when it is not one. */
+export const invitationEmail = (email: string): string => parseInput(inviteSchema, { email, role: 'viewer' }).email;
+
 const tokenSchema = z.string({ error: 'is required' }).min(1, 'is required').max(200, 'must be at most 200 characters');
 const acceptInvitationSchema = z.object({
   token: tokenSchema,
@@ -82,38 +85,75 @@ export class InvitationService {
     return this.deps.orm.em.fork().transactional(async (em) => {
       const actor = await this.actor(em, auth);
       assertInvitationRole(actor.role, role);
-      // One invitation at a time per address and merchant, even when two are sent at once.
-      await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`invitation:${auth.merchantId}:${email}`]);
-      const [member]: unknown[] = await em.execute(
-        'select 1 from membership m join app_user u on u.id = m.user_id where m.merchant_id = ? and lower(u.email) = ?',
-        [auth.merchantId, email],
+      return this.create(em, { merchantId: auth.merchantId, email, role, invitedBy: auth.actorId, inviterName: actor.name }, async (row) =>
+        this.audited(em, auth, origin, 'invitation.created', row),
       );
-      if (member) throw AppError.duplicateField('email', 'is already a member of this team');
-      const now = this.deps.clock.now();
-      const [pending]: unknown[] = await em.execute(
-        'select 1 from invitation where merchant_id = ? and lower(email) = ? and accepted_at is null and revoked_at is null and expires_at > ?',
-        [auth.merchantId, email, now],
-      );
-      if (pending) throw AppError.duplicateField('email', 'has a pending invitation already: resend it');
-      const token = randomToken('inv');
-      const row: InvitationRow = {
-        id: timeOrderedUuid(),
-        merchant_id: auth.merchantId,
-        email,
-        role,
-        created_at: now,
-        expires_at: new Date(now.getTime() + INVITATION_TTL_MS),
-        accepted_at: null,
-        revoked_at: null,
-      };
-      await em.execute(
-        'insert into invitation (id, merchant_id, email, role, token_hash, invited_by, created_at, expires_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
-        [row.id, row.merchant_id, email, role, sha256Hex(token), auth.actorId, now, row.expires_at],
-      );
-      await this.audited(em, auth, origin, 'invitation.created', row);
-      await this.send(em, auth, actor.name, row, token);
-      return viewOf(row, this.deps.clock.now());
     });
+  }
+
+  /**
+   * An operator's invitation of a merchant's owner (`npm run merchant:create -- --owner-email`): in
+   * production merchants do not sign up, so their first person arrives this way. The same link, email
+   * and 7 days as a member's invitation; the audit log names the operator.
+   */
+  async inviteOwner(merchantId: string, command: { email: string }, operator: string): Promise<Invitation> {
+    const email = invitationEmail(command.email);
+    return this.deps.orm.em.fork().transactional(async (em) =>
+      this.create(em, { merchantId, email, role: 'owner', invitedBy: null, inviterName: 'The operator' }, async (row) =>
+        recordIn(em, this.deps.audit, {
+          merchantId,
+          actor: { type: 'operator', label: operator },
+          action: 'invitation.created',
+          target: { type: 'invitation', id: row.id },
+          after: { email: row.email, role: row.role, expiresAt: row.expires_at.toISOString() },
+        }),
+      ),
+    );
+  }
+
+  private async create(
+    em: EntityManager,
+    invite: { merchantId: string; email: string; role: Role; invitedBy: string | null; inviterName: string },
+    audit: (row: InvitationRow) => Promise<void>,
+  ): Promise<Invitation> {
+    const { merchantId, email, role } = invite;
+    // One invitation at a time per address and merchant, even when two are sent at once.
+    await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`invitation:${merchantId}:${email}`]);
+    const [member]: unknown[] = await em.execute(
+      'select 1 from membership m join app_user u on u.id = m.user_id where m.merchant_id = ? and lower(u.email) = ?',
+      [merchantId, email],
+    );
+    if (member) throw AppError.duplicateField('email', 'is already a member of this team');
+    const now = this.deps.clock.now();
+    const [pending]: unknown[] = await em.execute(
+      'select 1 from invitation where merchant_id = ? and lower(email) = ? and accepted_at is null and revoked_at is null and expires_at > ?',
+      [merchantId, email, now],
+    );
+    if (pending) throw AppError.duplicateField('email', 'has a pending invitation already: resend it');
+    const token = randomToken('inv');
+    const row: InvitationRow = {
+      id: timeOrderedUuid(),
+      merchant_id: merchantId,
+      email,
+      role,
+      created_at: now,
+      expires_at: new Date(now.getTime() + INVITATION_TTL_MS),
+      accepted_at: null,
+      revoked_at: null,
+    };
+    await em.execute('insert into invitation (id, merchant_id, email, role, token_hash, invited_by, created_at, expires_at) values (?, ?, ?, ?, ?, ?, ?, ?)', [
+      row.id,
+      row.merchant_id,
+      email,
+      role,
+      sha256Hex(token),
+      invite.invitedBy,
+      now,
+      row.expires_at,
+    ]);
+    await audit(row);
+    await this.send(em, merchantId, invite.inviterName, row, token);
+    return viewOf(row, this.deps.clock.now());
   }
 
   /** A new link (the old one dies) and a new 7 days, for an invitation not accepted or revoked. */
@@ -129,7 +169,7 @@ export class InvitationService {
       row.expires_at = new Date(this.deps.clock.now().getTime() + INVITATION_TTL_MS);
       await em.execute('update invitation set token_hash = ?, expires_at = ? where id = ?', [sha256Hex(token), row.expires_at, row.id]);
       await this.audited(em, auth, origin, 'invitation.resent', row);
-      await this.send(em, auth, actor.name, row, token);
+      await this.send(em, auth.merchantId, actor.name, row, token);
       return viewOf(row, this.deps.clock.now());
     });
   }
@@ -233,15 +273,15 @@ export class InvitationService {
   }
 
   /** The email, sent before the transaction commits: a send that fails undoes the invitation (or the resend), and says so. */
-  private async send(em: EntityManager, auth: AuthContext, inviterName: string, row: InvitationRow, token: string): Promise<void> {
-    const [merchant]: Array<{ name: string }> = await em.execute('select name from merchant where id = ?', [auth.merchantId]);
+  private async send(em: EntityManager, merchantId: string, inviterName: string, row: InvitationRow, token: string): Promise<void> {
+    const [merchant]: Array<{ name: string }> = await em.execute('select name from merchant where id = ?', [merchantId]);
     const link = `${this.deps.publicAddress.url}/dashboard/accept-invitation?token=${encodeURIComponent(token)}`;
     try {
       await this.deps.mailer.send({ to: row.email, ...invitationMail({ inviterName, merchantName: merchant?.name ?? 'a merchant', role: row.role, link }) });
     } catch (err) {
       if (!(err instanceof MailNotSentError)) throw err;
       if (err.code === 'INVALID_RECIPIENT') throw AppError.invalidField('email', 'cannot receive mail: use a plain address (name@example.com)');
-      throw new AppError('SERVER_ERROR', 'The invitation email could not be sent, so nothing was saved: try again shortly');
+      throw new AppError('PROVIDER_UNAVAILABLE', 'The invitation email could not be sent, so nothing was saved: try again shortly');
     }
   }
 
