@@ -162,7 +162,8 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   await fastify.register(fastifyApollo(apollo), {
     path: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
-    context: async (request) => authenticatedContext({ oauth: services.oauth }, request.headers.authorization),
+    context: async (request) =>
+      authenticatedContext({ oauth: services.oauth }, request.headers.authorization, { ip: request.ip, userAgent: request.headers['user-agent'] ?? null }),
   });
 
   const { oauth, revocations, subscriptions } = services;

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { RequestContext } from '@mikro-orm/core';
 import { openStorage } from '../bootstrap';
 import { loadConfig } from '../config';
+import { AuditLog, type AuditActor } from '../modules/audit/audit-log';
 import { MerchantService } from '../modules/merchants/merchant.service';
 import { systemClock } from '../shared/clock';
 import { SecretBox } from '../shared/crypto';
@@ -21,6 +22,9 @@ DATA_DIR, shared with a running service) and prints its credentials as JSON on s
 client_id, client_secret and webhook_secret. The secrets are shown this once; keep them.
 `;
 
+/** Who the audit log says created it. */
+const OPERATOR: AuditActor = { type: 'operator', label: 'merchant:create' };
+
 async function main() {
   const { values } = parseArgs({ options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true });
   if (values.help) {
@@ -35,8 +39,9 @@ async function main() {
   // After the database: a tool refused for want of one writes nothing, generated keys included.
   const keys = resolveKeys(config, logger);
   try {
-    const merchants = new MerchantService({ orm, clock: systemClock, secretBox: new SecretBox(keys.encryptionKey), logger });
-    const created = await RequestContext.create(orm.em, () => merchants.createMerchant({ name: values.name ?? '' }));
+    const audit = new AuditLog({ sql, clock: systemClock });
+    const merchants = new MerchantService({ orm, clock: systemClock, secretBox: new SecretBox(keys.encryptionKey), logger, audit });
+    const created = await RequestContext.create(orm.em, () => merchants.createMerchant({ name: values.name ?? '' }, { actor: OPERATOR }));
     process.stdout.write(`${JSON.stringify(serializeCredentials(created), null, 2)}\n`);
   } finally {
     await sql.close();

@@ -1,3 +1,4 @@
+import type { AuditLog } from '../audit/audit-log';
 import type { MerchantService } from '../merchants/merchant.service';
 import { defineModule, type ModuleInfra } from '../module';
 import { AccessTokens } from './access-tokens';
@@ -10,12 +11,15 @@ import { TokenRevocations } from './token-revocations';
 export const authModule = defineModule({
   name: 'auth',
   topics: Object.values(AuthTopic),
-  create: (infra: Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'pubsub' | 'keys' | 'logger'>, { merchants }: { merchants: MerchantService }) => {
+  create: (
+    infra: Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'pubsub' | 'keys' | 'logger'>,
+    { merchants, audit }: { merchants: MerchantService; audit: AuditLog },
+  ) => {
     const { config, orm, sql, clock, pubsub, keys, logger } = infra;
     const revocations = new TokenRevocations({ orm, pubsub, pollMs: config.tokenRevocationPollMs, logger });
     const accessTokens = new AccessTokens({ signingKey: keys.tokenSigningKey, clock });
     const merchantAccess = new MerchantAccess({ sql, pubsub, logger });
-    const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger });
+    const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger, audit });
     return {
       services: { oauth, revocations, merchantAccess },
       start: async () => {

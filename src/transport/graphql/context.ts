@@ -1,6 +1,7 @@
 import type { OAuthService } from '../../modules/auth/oauth.service';
 import type { SubscriptionService } from '../../modules/subscriptions/subscription.service';
 import type { AuthContext } from '../../modules/auth/access-tokens';
+import { actorOf, type AuditContext, type RequestOrigin } from '../../modules/audit/audit-log';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { toGraphQLError } from './errors';
@@ -11,6 +12,8 @@ type UsedServices = { oauth: OAuthService };
 /** What every resolver receives, over HTTP and over the socket alike. */
 export interface GraphQLContext {
   auth: AuthContext;
+  /** Where the operation came from (HTTP: the request; the socket: its opening request), for the audit log. */
+  origin?: RequestOrigin;
   /** Only over the WebSocket: the streams subscriptions read from. */
   subscriptions?: SubscriptionService;
   /** Only over the WebSocket: the operation's logger, carrying its request id (HTTP requests have Fastify's). */
@@ -19,10 +22,15 @@ export interface GraphQLContext {
 }
 
 /** Authenticates the bearer token once per operation; a failure answers 401 INVALID_TOKEN. */
-export async function authenticatedContext(services: UsedServices, authorization: unknown): Promise<GraphQLContext> {
+export async function authenticatedContext(services: UsedServices, authorization: unknown, origin?: RequestOrigin): Promise<GraphQLContext> {
   try {
-    return { auth: await services.oauth.authenticate(typeof authorization === 'string' ? authorization : undefined) };
+    return { auth: await services.oauth.authenticate(typeof authorization === 'string' ? authorization : undefined), origin };
   } catch (err) {
     throw toGraphQLError(err instanceof AppError ? err : AppError.invalidToken());
   }
+}
+
+/** Who is acting (the token's key or person) and from where: what a service that records an action takes. */
+export function auditOf(ctx: GraphQLContext): AuditContext {
+  return { actor: actorOf(ctx.auth), origin: ctx.origin };
 }

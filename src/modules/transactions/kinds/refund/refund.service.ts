@@ -3,6 +3,7 @@ import { AppError } from '../../../../shared/errors';
 import { referenceField, requiredText } from '../../../../shared/fields';
 import { Decimal, formatAmount, parseAmount } from '../../../../shared/money';
 import { parseInput, type Command } from '../../../../shared/validation';
+import type { AuditContext, AuditLog } from '../../../audit/audit-log';
 import type { ReferenceService } from '../../../reference/reference.service';
 import type { RefundTransaction } from '../../transaction.record';
 import type { TransactionLifecycle } from '../../lifecycle.service';
@@ -23,6 +24,8 @@ export interface RefundServiceDeps {
   lifecycle: TransactionLifecycle;
   queries: TransactionQueries;
   reference: ReferenceService;
+  /** The audit log's writer: a refund created writes `refund.created`. */
+  audit: AuditLog;
 }
 
 /**
@@ -34,7 +37,11 @@ export interface RefundServiceDeps {
 export class RefundService {
   constructor(private readonly deps: RefundServiceDeps) {}
 
-  async refundPayment(merchantId: string, command: RefundCommand): Promise<RefundTransaction> {
+  /**
+   * `audit`: who asks, and from where. A refund created (whatever its provider answered) writes one
+   * `refund.created` entry; a refused one (a check, a reused reference, a provider's outright refusal) writes none.
+   */
+  async refundPayment(merchantId: string, command: RefundCommand, audit?: AuditContext): Promise<RefundTransaction> {
     const body = parseInput(refundSchema, command);
     const payment = await this.deps.queries.getTransaction(merchantId, body.paymentReference).catch((err: unknown) => {
       throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Payment') : err;
@@ -62,6 +69,15 @@ export class RefundService {
       // Back through the processor that charged it.
       connector: payment.connector,
     });
+    if (audit) {
+      await this.deps.audit.record({
+        merchantId,
+        ...audit,
+        action: 'refund.created',
+        target: { type: 'refund', id: refund.reference },
+        after: { amount: formatAmount(amount, minorUnit), currency: payment.currency, payment_reference: payment.reference, status: refund.status },
+      });
+    }
     return refund;
   }
 
