@@ -2,7 +2,7 @@ import net from 'node:net';
 import { RequestContext } from '@mikro-orm/core';
 import type { DestinationStream } from 'pino';
 import { createApp, type App } from './app';
-import type { Config } from './config';
+import { assertServiceStartable, type Config } from './config';
 import { openDatabase } from './db/database';
 import { EnvironmentMismatchError, environmentMismatch, hasMigrated, readDeploymentStamp, unstampedDatabase } from './db/deployment';
 import { LOCK_KEYS, createOrm, migrate, withAdvisoryLock, type Orm } from './db/orm';
@@ -83,6 +83,8 @@ export async function startService(
   config: Config,
   opts: { clock?: Clock; logDestination?: DestinationStream; print?: (text: string) => void } = {},
 ): Promise<RunningService> {
+  // Every variable the service needs and lacks, named at once, before anything is opened or written.
+  assertServiceStartable(config);
   const logger = createLogger(config.logLevel, opts.logDestination);
   // Before anything is written (keys, the database, the demo merchant whose client secret is shown once).
   await assertPortFree(config.port, config.host);

@@ -17,6 +17,22 @@ const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 const intWithDefault = (def: number, min = 0) => z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).default(def));
 
+/** SMTP_URL's shape (nodemailer reads the rest: credentials, port, query options). */
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** `address` or `Display Name <address>`, on one line (a line break would start a header of its own). */
+const MAIL_FROM_PATTERN = /^(?:[^\r\n<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+
+/** The sandbox's sender when MAIL_FROM is unset (production requires MAIL_FROM with SMTP_URL). */
+export const SANDBOX_MAIL_FROM = 'Payments Gateway <no-reply@localhost>';
+
 const envSchema = z.object({
   PAYMENTS_ENV: z.preprocess(emptyToUndefined, z.enum(PAYMENTS_ENVS).default('sandbox')),
   PORT: intWithDefault(4000),
@@ -125,6 +141,22 @@ const envSchema = z.object({
   PROVIDER_POLL_SCHEDULE: z.preprocess(emptyToUndefined, z.string().default('15s,30s,1m,2m,5m,10m,30m,1h')),
   /** Each provider's own variables, declared in its folder (src/providers/<name>/index.ts). */
   ...PROVIDER_VARIABLES,
+  /** Where mail is sent: `smtps://user:password@smtp.example.com` (or smtp://, STARTTLS); unset in the sandbox: mail goes to the log. */
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    // The value holds a password: no message here quotes it.
+    z
+      .string()
+      .refine(isSmtpUrl, 'must be an smtp:// or smtps:// URL with a host, e.g. smtps://user:password@smtp.example.com (percent-encode @ : / in the password)')
+      .optional(),
+  ),
+  /** The From of every message: `Payments Gateway <no-reply@pay.example.com>` or a bare address. */
+  MAIL_FROM: z.preprocess(
+    emptyToUndefined,
+    z.string().regex(MAIL_FROM_PATTERN, 'must be an address or `Name <address>`, e.g. Payments Gateway <no-reply@pay.example.com>').optional(),
+  ),
+  /** Self-serve sign-up (POST /dashboard/sign-up): on by default in the sandbox, off in production unless `true`. */
+  SIGNUP_ENABLED: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z
@@ -290,6 +322,18 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** Provider connectors, routing, timeouts, breakers and polling (docs/providers.md). */
   connectors: ConnectorsConfig;
+  /** Email (src/modules/mail, docs/operations.md *Email*). */
+  mail: MailConfig;
+  /** SIGNUP_ENABLED: self-serve sign-up (default on in the sandbox, off in production). */
+  signupEnabled: boolean;
+}
+
+/** Where the service's mail goes. */
+interface MailConfig {
+  /** SMTP_URL, credentials and all: handed to the transport only, never logged. Unset: the sandbox logs each message in full. */
+  smtpUrl?: string;
+  /** MAIL_FROM; in the sandbox it defaults to SANDBOX_MAIL_FROM. Unset in production only when the service would refuse to start. */
+  from?: string;
 }
 
 /**
@@ -416,6 +460,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       streamsPerMerchant: e.RATE_LIMIT_STREAMS_PER_MERCHANT,
     },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? (e.PAYMENTS_ENV === 'sandbox' ? SANDBOX_MAIL_FROM : undefined) },
+    signupEnabled: e.SIGNUP_ENABLED === undefined ? e.PAYMENTS_ENV === 'sandbox' : e.SIGNUP_ENABLED === 'true',
     connectors: {
       routes: e.PROVIDER_ROUTES,
       timeoutMs: e.PROVIDER_TIMEOUT_MS,
@@ -429,4 +475,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...connectors,
     },
   };
+}
+
+/**
+ * What keeps the service itself from starting with this configuration, every problem at once (issue 41: a newcomer
+ * fixes them in one go), each with its fix. The operator CLIs do not ask: they send no mail of their own. Empty: it may start.
+ */
+export function serviceStartProblems(config: Config): string[] {
+  const problems: string[] = [];
+  if (config.env === 'production') {
+    // Invitations are always on, and sign-up when SIGNUP_ENABLED=true: both email links, which production never logs.
+    const needs = config.signupEnabled ? 'sign-up (SIGNUP_ENABLED=true) and invitations send' : 'invitations send';
+    if (config.mail.smtpUrl === undefined) {
+      problems.push(`SMTP_URL is required in production: ${needs} email. Set SMTP_URL=smtps://user:password@smtp.example.com`);
+    }
+    if (config.mail.from === undefined) {
+      problems.push(`MAIL_FROM is required in production: ${needs} email from it. Set MAIL_FROM="Payments Gateway <no-reply@pay.example.com>"`);
+    }
+  }
+  return problems;
+}
+
+/** Throws, naming every problem serviceStartProblems finds, before anything is started. */
+export function assertServiceStartable(config: Config): void {
+  const problems = serviceStartProblems(config);
+  if (problems.length > 0) {
+    throw new Error(`Invalid configuration, the service cannot start (${problems.length} to fix):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
 }

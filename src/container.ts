@@ -6,6 +6,7 @@ import { JOB_CATALOGUE, type JobPayloads } from './job-catalogue';
 import type { JobRunner } from './jobs/job-runner';
 import type { Metrics } from './observability/metrics';
 import type { OAuthService } from './modules/auth/oauth.service';
+import type { ApiKeys } from './modules/auth/api-keys';
 import type { TokenRevocations } from './modules/auth/token-revocations';
 import type { MerchantAccess } from './modules/auth/merchant-access';
 import type { CustomerService } from './modules/customers/customer.service';
@@ -85,6 +86,8 @@ export interface Services {
   mailer: Mailer;
   merchants: MerchantService;
   oauth: OAuthService;
+  /** A merchant's API keys, managed by people (docs/access.md). */
+  apiKeys: ApiKeys;
   revocations: TokenRevocations;
   /** Whether a token's merchant exists and is enabled: in memory, forgotten on change. */
   merchantAccess: MerchantAccess;
@@ -192,7 +195,7 @@ export function compose(infra: Infrastructure): Composition {
   const { audit, auditQueries } = made(auditModule.create(base, {}));
   const { mailer } = made(mailModule.create(base, {}));
   const { merchants, merchantCreated } = made(merchantsModule.create(base, { audit }));
-  const { oauth, revocations, merchantAccess } = made(authModule.create(base, { merchants, audit }));
+  const { oauth, revocations, merchantAccess, apiKeys } = made(authModule.create(base, { merchants, audit }));
   // What every event's statement also writes, from each module that declares it (webhooks: the delivery row and its job).
   const followUps = MODULES.flatMap((m) => (m.outboxFollowUps ? [m.outboxFollowUps(base)] : []));
   const { outbox, eventChoices } = made(outboxModule.create(base, { followUps }));
@@ -216,6 +219,7 @@ export function compose(infra: Infrastructure): Composition {
     mailer,
     merchants,
     oauth,
+    apiKeys,
     revocations,
     merchantAccess,
     reference,

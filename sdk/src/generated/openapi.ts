@@ -606,6 +606,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your API keys, live first, newest first
+         * @description A person’s session only (an API key never manages keys). GraphQL: apiKeys.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Make an API key; its secret is shown in this answer only
+         * @description `role` defaults to developer (everything the payments API offers); viewer, finance and support keys are narrower. GraphQL: createApiKey.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new secret for a key (shown once); the old secret and every token issued with the key stop working now */
+        post: operations["rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a key for good: its secret and its tokens stop working now, on every instance */
+        post: operations["revokeApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/balances": {
         parameters: {
             query?: never;
@@ -1410,6 +1468,44 @@ export interface components {
             field: string;
             issue: string;
         };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            label: string;
+            /**
+             * @description What the key may do (docs/access.md); a key never manages keys, the team or payouts, nor reads the audit log
+             * @enum {string}
+             */
+            role: "developer" | "finance" | "support" | "viewer";
+            client_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Who made it: a person’s email, or the client_id or `operator` that did */
+            created_by: string | null;
+            /** @description When it was last exchanged for a token */
+            last_used_at: string | null;
+            revoked_at: string | null;
+        };
+        NewApiKey: {
+            /** Format: uuid */
+            id: string;
+            label: string;
+            /**
+             * @description What the key may do (docs/access.md); a key never manages keys, the team or payouts, nor reads the audit log
+             * @enum {string}
+             */
+            role: "developer" | "finance" | "support" | "viewer";
+            client_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Who made it: a person’s email, or the client_id or `operator` that did */
+            created_by: string | null;
+            /** @description When it was last exchanged for a token */
+            last_used_at: string | null;
+            revoked_at: string | null;
+            /** @description Shown in this answer only: store it now */
+            client_secret: string;
+        };
         Error: {
             /** @constant */
             status: "error";
@@ -1523,6 +1619,14 @@ export interface components {
             url: string | null;
             /** @description The event types recorded and sent to you. Omitted: unchanged. Null: the default, final statuses and KYC decisions. Add `*.processing` and `payment.requires_action` to hear of each transaction as it is created. */
             event_types?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed")[] | null;
+        };
+        CreateApiKeyRequest: {
+            label: string;
+            /**
+             * @default developer
+             * @enum {string}
+             */
+            role: "developer" | "finance" | "support" | "viewer";
         };
         RefundRequest: {
             payment_reference: string;
@@ -2093,6 +2197,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
             /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
             429: {
                 headers: {
@@ -2142,6 +2258,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -2211,6 +2339,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -2292,6 +2432,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -2382,6 +2534,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
             /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
             429: {
                 headers: {
@@ -2466,6 +2630,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
             /** @description `DUPLICATE_REQUEST`: customerid already enrolled (`details` names the existing customer_uuid); `INVALID_STATE`: a request with this `Idempotency-Key` is still in progress (retry after `Retry-After` seconds) */
             409: {
                 headers: {
@@ -2541,6 +2717,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -2624,6 +2812,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
             /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
             429: {
                 headers: {
@@ -2687,6 +2887,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -2787,6 +2999,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -2901,7 +3125,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `KYC_REQUIRED`: the customer is not KYC-approved */
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md); `KYC_REQUIRED`: the customer is not KYC-approved */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2909,7 +3133,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "KYC_REQUIRED";
+                        code?: "FORBIDDEN" | "KYC_REQUIRED";
                     };
                 };
             };
@@ -3061,7 +3285,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `KYC_REQUIRED`: the customer is not KYC-approved */
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md); `KYC_REQUIRED`: the customer is not KYC-approved */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3069,7 +3293,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "KYC_REQUIRED";
+                        code?: "FORBIDDEN" | "KYC_REQUIRED";
                     };
                 };
             };
@@ -3208,6 +3432,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
             /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
             429: {
                 headers: {
@@ -3275,6 +3511,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
             /** @description `RATE_LIMITED`: your request budget is spent, or cannot cover this file’s rows, or two of your statements or exports are streaming already (see Retry-After) */
             429: {
                 headers: {
@@ -3339,6 +3587,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -3417,6 +3677,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -3517,6 +3789,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -3633,6 +3917,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
             /** @description `NOT_FOUND`: no payment of yours has this reference */
             404: {
                 headers: {
@@ -3717,6 +4013,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
             /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
             429: {
                 headers: {
@@ -3779,6 +4087,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -3851,6 +4171,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
             /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
             429: {
                 headers: {
@@ -3899,6 +4231,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -3977,6 +4321,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -4063,6 +4419,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
             /** @description `NOT_FOUND`: no event of yours has this id */
             404: {
                 headers: {
@@ -4084,6 +4452,363 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description API keys retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example API keys retrieved */
+                        message: string;
+                        data: components["schemas"]["ApiKey"][];
+                        meta: components["schemas"]["CountMeta"];
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Checkout server",
+                 *       "role": "developer"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description API key created */
+            201: {
+                headers: {
+                    /** @description Never cached */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example API key created */
+                        message: string;
+                        data: components["schemas"]["NewApiKey"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `INVALID_STATE`: the merchant has 50 live keys already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description API key rotated */
+            200: {
+                headers: {
+                    /** @description Never cached */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example API key rotated */
+                        message: string;
+                        data: components["schemas"]["NewApiKey"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no such key of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INVALID_STATE`: the key is revoked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description API key revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example API key revoked */
+                        message: string;
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no such key of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
                     };
                 };
             };
@@ -4136,6 +4861,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -4208,6 +4945,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -4284,6 +5033,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -4379,6 +5140,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
             /** @description `NOT_FOUND`: no payment of yours has this reference */
             404: {
                 headers: {
@@ -4466,6 +5239,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -4728,6 +5513,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
             /** @description `NOT_FOUND`: no transaction of yours has this reference */
             404: {
                 headers: {
@@ -4827,6 +5624,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };

@@ -110,9 +110,12 @@ export function permits(principal: Principal, permission: Permission): boolean {
   return permissionsOf(principal).has(permission);
 }
 
-/** 403 FORBIDDEN naming what is missing, unless the principal holds the permission. */
-export function assertPermitted(principal: Principal, permission: Permission): void {
-  if (permits(principal, permission)) return;
+/**
+ * 403 FORBIDDEN naming what is missing, unless the principal holds the permission. `anyRole`: every
+ * role may (the merchant's profile, reference data); only a person who must first enrol in 2FA is refused.
+ */
+export function assertPermitted(principal: Principal, permission: Permission, anyRole = false): void {
+  if (anyRole ? !principal.enrolmentOnly : permits(principal, permission)) return;
   if (principal.enrolmentOnly) throw AppError.forbidden('Two-factor authentication is required: enrol before anything else (Profile → Two-factor)');
   throw AppError.forbidden(`Your ${principal.kind === 'api_key' ? 'API key' : 'role'} (${principal.role}) does not allow this (${permission})`);
 }

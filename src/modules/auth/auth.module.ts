@@ -1,4 +1,3 @@
-import type { AuditLog } from '../audit/audit-log';
 import type { MerchantService } from '../merchants/merchant.service';
 import { defineModule, type ModuleInfra } from '../module';
 import { AccessTokens } from './access-tokens';
@@ -6,6 +5,8 @@ import { AuthTopic } from './auth.topics';
 import { MerchantAccess } from './merchant-access';
 import { OAuthService } from './oauth.service';
 import { TokenRevocations } from './token-revocations';
+import { ApiKeys } from './api-keys';
+import type { AuditLog } from '../audit/audit-log';
 
 /** OAuth: tokens, their revocation (heard by every instance), and whether a token's merchant may still act. */
 export const authModule = defineModule({
@@ -21,7 +22,7 @@ export const authModule = defineModule({
     const merchantAccess = new MerchantAccess({ sql, pubsub, logger });
     const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger, audit });
     return {
-      services: { oauth, revocations, merchantAccess },
+      services: { oauth, revocations, merchantAccess, apiKeys: new ApiKeys({ sql, clock, revocations, audit }) },
       start: async () => {
         await revocations.start();
         await merchantAccess.start();

@@ -8,14 +8,14 @@ import type { Logger } from '../../shared/logger';
 import { parseInput, type Command } from '../../shared/validation';
 import type { Merchant } from '../merchants/merchant.entity';
 import type { MerchantService } from '../merchants/merchant.service';
-import { ACCESS_TOKEN_TTL_S, type AccessTokens, type AuthContext } from './access-tokens';
+import { ACCESS_TOKEN_TTL_S } from './access-tokens';
 import { RefreshToken } from './refresh-token.entity';
 import { TokenFamily } from './token-family.entity';
 import type { TokenRevocations } from './token-revocations';
 import type { MerchantAccess } from './merchant-access';
 import type { KeyRole, Role } from '../access/permissions';
 import type { AuditContext, AuditLog } from '../audit/audit-log';
-import type { TokenHolder } from './access-tokens';
+import type { TokenHolder, AccessTokens, AuthContext } from './access-tokens';
 
 const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 

@@ -12,7 +12,7 @@ type UsedServices = { oauth: OAuthService };
 /** What every resolver receives, over HTTP and over the socket alike. */
 export interface GraphQLContext {
   auth: AuthContext;
-  /** Where the operation came from (HTTP: the request; the socket: its opening request), for the audit log. */
+  /** Where the operation came from (the audit log's address and user agent). */
   origin?: RequestOrigin;
   /** Only over the WebSocket: the streams subscriptions read from. */
   subscriptions?: SubscriptionService;
@@ -24,7 +24,7 @@ export interface GraphQLContext {
 /** Authenticates the bearer token once per operation; a failure answers 401 INVALID_TOKEN. */
 export async function authenticatedContext(services: UsedServices, authorization: unknown, origin?: RequestOrigin): Promise<GraphQLContext> {
   try {
-    return { auth: await services.oauth.authenticate(typeof authorization === 'string' ? authorization : undefined), origin };
+    return { auth: await services.oauth.authenticate(typeof authorization === 'string' ? authorization : undefined), ...(origin ? { origin } : {}) };
   } catch (err) {
     throw toGraphQLError(err instanceof AppError ? err : AppError.invalidToken());
   }

@@ -15,6 +15,8 @@ import { SubscriptionResolver } from './subscriptions/subscription.resolver';
 import { TransactionResolver } from './transactions/transaction.resolver';
 import { WebhookResolver } from './webhooks/webhook.resolver';
 import { LedgerResolver } from './ledger/ledger.resolver';
+import { ApiKeyResolver } from './keys/api-key.resolver';
+import { assertEveryRootFieldRequires, authChecker } from './authorization';
 
 /** Each resolver with the services it names (its `UsedServices`, picked from the bag) and, for sandbox-only operations, the environment. */
 const resolvers = [
@@ -31,6 +33,7 @@ const resolvers = [
   resolver(LedgerResolver, (s, env) => new LedgerResolver({ services: pick(s, 'ledger', 'reference', 'refunds'), env })),
   resolver(SubscriptionResolver, (s) => new SubscriptionResolver(pick(s, 'reference'))),
   resolver(AuditResolver, (s) => new AuditResolver(pick(s, 'auditQueries'))),
+  resolver(ApiKeyResolver, (s) => new ApiKeyResolver(pick(s, 'apiKeys'))),
 ];
 const [first, ...others] = resolvers;
 const resolverClasses = [first.cls, ...others.map((r) => r.cls)] as const;
@@ -48,9 +51,12 @@ export function buildGraphQLSchema(): Promise<GraphQLSchema>;
 export function buildGraphQLSchema(services: Services, env: PaymentsEnv): Promise<GraphQLSchema>;
 export async function buildGraphQLSchema(services?: Services, env?: PaymentsEnv): Promise<GraphQLSchema> {
   const instances = new Map<unknown, unknown>(services && env ? resolvers.map((r) => [r.cls, r.make(services, env)]) : []);
-  return buildSchema({
+  const schema = await buildSchema({
     resolvers: resolverClasses,
     container: { get: (cls) => instances.get(cls) },
+    // The role matrix (docs/access.md): each root field's @Requires, checked before its resolver runs.
+    authChecker,
+    authMode: 'error',
     scalarsMap: [{ type: Date, scalar: GraphQLDateTime }],
     validate: false,
     // type-graphql insists on a PubSub; every subscription here brings its own
@@ -62,6 +68,8 @@ export async function buildGraphQLSchema(services?: Services, env?: PaymentsEnv)
       },
     },
   });
+  assertEveryRootFieldRequires(schema);
+  return schema;
 }
 
 /** The SDL committed as schema.graphql (sorted, so it diffs cleanly). */

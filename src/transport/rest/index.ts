@@ -19,6 +19,7 @@ import { paymentRoutes } from './v1/payment.routes';
 import { sandbox3dsRoutes } from './v1/sandbox-3ds.routes';
 import { sandboxRoutes, transactionRoutes } from './v1/transaction.routes';
 import { webhookRoutes } from './v1/webhook.routes';
+import { apiKeyRoutes } from './v1/api-key.routes';
 import { providerCallbackRoutes } from './v1/provider-callback.routes';
 import { ledgerRoutes, sandboxLedgerRoutes } from './v1/ledger.routes';
 
@@ -56,6 +57,7 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
     await protectedScope.register(transactionRoutes, { services: transactionServices, rateLimits });
     await protectedScope.register(paymentRoutes, { services: pick(services, 'payments') });
     await protectedScope.register(webhookRoutes, { services: pick(services, 'merchants', 'webhooks') });
+    await protectedScope.register(apiKeyRoutes, { services: pick(services, 'apiKeys') });
     const ledgerServices = pick(services, 'ledger', 'refunds');
     await protectedScope.register(ledgerRoutes, { services: ledgerServices, rateLimits });
     await protectedScope.register(auditRoutes, { services: pick(services, 'auditQueries'), rateLimits });

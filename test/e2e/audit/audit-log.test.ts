@@ -1,8 +1,9 @@
 import { Client } from 'pg';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
 import { graphql, request } from '../../helpers/http';
+import { personOf, type TestPerson } from '../../helpers/people';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { graphqlAs, personToken } from './audit-helpers';
+import { graphqlAs } from './audit-helpers';
 
 const AUDIT_LOG = `query($first: Int, $after: String, $filter: AuditLogFilter) {
   auditLog(first: $first, after: $after, filter: $filter) {
@@ -23,8 +24,8 @@ describe('reading the audit log', () => {
   let b: MerchantCredentials;
   let keyA: string;
   let keyB: string;
-  let ownerA: { token: string; userId: string };
-  let adminB: { token: string; userId: string };
+  let ownerA: TestPerson;
+  let adminB: TestPerson;
   const times: string[] = [];
 
   const list = (token: string, query = '') => request(app.url, 'GET', `/v1/audit-logs${query}`, { token });
@@ -35,8 +36,8 @@ describe('reading the audit log', () => {
     b = await app.createMerchant('Merchant B');
     keyA = (await app.token(a)).accessToken;
     keyB = (await app.token(b)).accessToken;
-    ownerA = await personToken(app, a.merchant.id, a.merchant.clientId, 'owner');
-    adminB = await personToken(app, b.merchant.id, b.merchant.clientId, 'admin');
+    ownerA = await personOf(app, a.merchant.id, 'owner');
+    adminB = await personOf(app, b.merchant.id, 'admin');
     // A's log, a minute apart: three top-ups by its key, a secret rotation by its owner; B's: one top-up.
     for (const amount of ['10.00', '20.00', '30.00']) {
       app.clock.advance(60_000);

@@ -5,10 +5,11 @@ import { kycBody, enroll } from '../../helpers/factories';
 import { request } from '../../helpers/http';
 import { CARDS, cardPaymentBody, initiatePayment } from '../../helpers/payments';
 import { assertBuilt, DIST_CLI, serviceEnv } from '../../helpers/process';
+import { personOf, type TestPerson } from '../../helpers/people';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
 import { newReference } from '../../helpers/transactions';
 import { dbQuery } from '../../helpers/webhooks';
-import { auditRows, graphqlAs, personToken, TEST_KEYS } from './audit-helpers';
+import { auditRows, graphqlAs, TEST_KEYS } from './audit-helpers';
 
 const run = promisify(execFile);
 const REST_UA = 'audit-test/rest';
@@ -29,7 +30,7 @@ describe('the audit log records each action once, from every door', () => {
   let keyToken: string;
   let keyId: string;
   /** An owner's session. */
-  let owner: { token: string; userId: string };
+  let owner: TestPerson;
   let cliEnv: NodeJS.ProcessEnv;
 
   const rest = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -58,7 +59,7 @@ describe('the audit log records each action once, from every door', () => {
     merchantId = merchant.merchant.id;
     keyToken = (await app.token(merchant)).accessToken;
     [{ id: keyId }] = await dbQuery<{ id: string }>(app.db.url, 'select id from api_key where client_id = $1', [merchant.merchant.clientId]);
-    owner = await personToken(app, merchantId, merchant.merchant.clientId, 'owner');
+    owner = await personOf(app, merchantId, 'owner');
     cliEnv = serviceEnv(app.db.url, { ...TEST_KEYS, LOG_LEVEL: 'warn' });
   });
 

@@ -330,9 +330,18 @@ describe('a test event whose attempt the request makes while its job runs (L5)',
       expect(sent.body.data.attempts).toHaveLength(1);
       expect(sent.body.data.attempts[0].status_code).toBe(200);
     }
+    // The events' own jobs (waiting timeout + 5 s behind each request) made due now, and run: each finds its
+    // delivery done by the request and leaves it, with no second attempt and nothing logged as an error.
+    const JOBS = `select j.id from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'deliver-webhook'`;
+    const waiting = (await dbQuery<{ id: string }>(app.db.url, JOBS)).map((j) => j.id);
+    expect(waiting.length).toBeGreaterThanOrEqual(1);
+    await dbQuery(app.db.url, 'update graphile_worker._private_jobs set run_at = now() where id = any($1::bigint[])', [waiting]);
+    expect(await eventually(async () => (await dbQuery<{ id: string }>(app.db.url, JOBS)).every((j) => !waiting.includes(j.id)), { attempts: 200 })).toBe(true);
     const errors = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50);
     expect(errors).toEqual([]);
     const delivered = await dbQuery<{ n: number }>(app.db.url, `select count(*)::int as n from webhook_delivery where status = 'delivered'`);
     expect(delivered[0]!.n).toBe(5);
+    const attempts = await dbQuery<{ n: number }>(app.db.url, 'select count(*)::int as n from webhook_attempt');
+    expect(attempts[0]!.n).toBe(5);
   });
 });

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { assertPermitted } from '../../../modules/access/permissions';
 import type { AuditLogQueries } from '../../../modules/audit/audit.queries';
+import { Requires } from '../authorization';
 import type { GraphQLContext } from '../context';
 import { toConnection } from '../relay';
 import { AuditLogConnection, AuditLogEntryObject, AuditLogFilter } from './audit.types';
@@ -13,6 +13,7 @@ type UsedServices = { auditQueries: AuditLogQueries };
 export class AuditResolver {
   constructor(private readonly services: UsedServices) {}
 
+  @Requires('audit:read')
   @Query(() => AuditLogConnection, { description: 'Your audit log, newest first: who did what, with their role, from where. Owners and admins only.' })
   async auditLog(
     @Ctx() ctx: GraphQLContext,
@@ -20,8 +21,6 @@ export class AuditResolver {
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<AuditLogConnection> {
-    // permission: audit:read (until the schema's authChecker reads @Authorized)
-    assertPermitted(ctx.auth, 'audit:read');
     const page = await this.services.auditQueries.listEntries(ctx.auth.merchantId, { ...filter, limit: first, after });
     return toConnection(page, (entry) => AuditLogEntryObject.from(entry));
   }

@@ -16,6 +16,7 @@ import {
   BalanceTransactionObject,
   RefundPaymentInput,
 } from './ledger.types';
+import { Requires } from '../authorization';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { ledger: LedgerService; reference: ReferenceService; refunds: RefundService };
@@ -32,11 +33,13 @@ export class LedgerResolver {
     this.env = env;
   }
 
+  @Requires('balances:read')
   @Query(() => [BalanceObject], { description: 'Your balances, one per currency.' })
   async balances(@Ctx() ctx: GraphQLContext): Promise<BalanceObject[]> {
     return (await this.services.ledger.balances(ctx.auth.merchantId)).map((b) => BalanceObject.from(b, this.services.reference));
   }
 
+  @Requires('balances:read')
   @Query(() => BalanceTransactionConnection, { description: 'Every movement of your balance (available + pending), newest first.' })
   async balanceTransactions(
     @Ctx() ctx: GraphQLContext,
@@ -48,11 +51,13 @@ export class LedgerResolver {
     return toConnection(page, (t) => BalanceTransactionObject.from(t, this.services.reference));
   }
 
+  @Requires('transactions:read')
   @Query(() => ActivityObject, { description: 'The last `days` days (default 30): daily volume collected vs paid out, and the success rate.' })
   async activity(@Ctx() ctx: GraphQLContext, @Arg('days', () => Int, { nullable: true }) days?: number): Promise<ActivityObject> {
     return ActivityObject.from(await this.services.ledger.activity(ctx.auth.merchantId, days ?? 30), this.services.reference);
   }
 
+  @Requires('refunds:create')
   @Mutation(() => TransactionObject, {
     description: 'Refund a successful card payment in full (amount omitted) or in part; reserved from your available balance.',
   })
@@ -60,6 +65,7 @@ export class LedgerResolver {
     return TransactionObject.from(await this.services.refunds.refundPayment(ctx.auth.merchantId, input, auditOf(ctx)), this.services.reference);
   }
 
+  @Requires('balances:fund')
   @Mutation(() => BalanceObject, { description: 'Sandbox only: add test money to your available balance. In production it is NOT_FOUND, like the REST route.' })
   async topUpBalance(
     @Arg('currency', () => String) currency: string,

@@ -4,6 +4,7 @@ import type { ReferenceService } from '../../../modules/reference/reference.serv
 import type { GraphQLContext } from '../context';
 import { TransactionObject } from '../transactions/transaction.types';
 import { InitiatePaymentInput } from './payment.types';
+import { Requires } from '../authorization';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { payments: PaymentService; reference: ReferenceService };
@@ -13,6 +14,7 @@ type UsedServices = { payments: PaymentService; reference: ReferenceService };
 export class PaymentResolver {
   constructor(private readonly services: UsedServices) {}
 
+  @Requires('payments:create')
   @Mutation(() => TransactionObject, {
     description:
       'Charge a card. Answers SUCCESSFUL or FAILED (failureReason), or REQUIRES_ACTION with nextAction: send the cardholder to nextAction.url (3-D Secure).',
@@ -21,6 +23,7 @@ export class PaymentResolver {
     return TransactionObject.from(await this.services.payments.initiatePayment(ctx.auth.merchantId, input), this.services.reference);
   }
 
+  @Requires('transactions:read')
   @Query(() => TransactionObject, {
     description:
       'A payment’s current record, by the service’s reference or yours: confirm the outcome here (or by webhook), not by the redirect. A read, so a query.',

@@ -4,6 +4,7 @@ import type { Decimal } from '../../../shared/money';
 import type { GraphQLContext } from '../context';
 import { DecimalScalar } from '../scalars';
 import { QuoteObject } from './rates.types';
+import { Requires } from '../authorization';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { rates: RatesService };
@@ -13,6 +14,7 @@ type UsedServices = { rates: RatesService };
 export class RatesResolver {
   constructor(private readonly services: UsedServices) {}
 
+  @Requires('rates:read')
   @Query(() => QuoteObject, { description: 'Prices a conversion now and stores it as a quote valid for 60 seconds.' })
   async rate(
     @Ctx() ctx: GraphQLContext,

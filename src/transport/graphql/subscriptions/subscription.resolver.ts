@@ -10,6 +10,8 @@ import { KycObject } from '../customers/customer.types';
 import { BalanceObject } from '../ledger/ledger.types';
 import type { Balance } from '../../../modules/ledger/ledger.service';
 import { TransactionObject } from '../transactions/transaction.types';
+import { Requires } from '../authorization';
+import { assertPermitted, type Permission } from '../../../modules/access/permissions';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { reference: ReferenceService };
@@ -20,15 +22,22 @@ function streams(context: GraphQLContext) {
   return context.subscriptions;
 }
 
+/** The streams of a caller whose role may read them: checked when the subscription starts (the field's check runs per event). */
+function permitted(context: GraphQLContext, permission: Permission) {
+  assertPermitted(context.auth, permission);
+  return streams(context);
+}
+
 @Resolver()
 export class SubscriptionResolver {
   constructor(private readonly services: UsedServices) {}
 
+  @Requires('transactions:read')
   @Subscription(() => TransactionObject, {
     description:
       'Your transactions as they change (one, by reference or external reference, or all when omitted), after each change commits: its creation (PROCESSING, or REQUIRES_ACTION for a card payment awaiting 3-D Secure) and its final status. `statuses` keeps only those, e.g. [SUCCESSFUL, FAILED, EXPIRED] for final statuses only.',
     subscribe: ({ args, context }) =>
-      streams(context as GraphQLContext).transactionChanges((context as GraphQLContext).auth.merchantId, args.reference, args.statuses),
+      permitted(context as GraphQLContext, 'transactions:read').transactionChanges((context as GraphQLContext).auth.merchantId, args.reference, args.statuses),
   })
   transactionStatusChanged(
     @Root() transaction: Transaction,
@@ -39,17 +48,21 @@ export class SubscriptionResolver {
     return TransactionObject.from(transaction, this.services.reference);
   }
 
+  @Requires('customers:read')
   @Subscription(() => KycObject, {
     description: 'KYC status changes of your customers (one, or all when omitted), after they commit.',
-    subscribe: ({ args, context }) => streams(context as GraphQLContext).kycChanges((context as GraphQLContext).auth.merchantId, args.customerUuid),
+    subscribe: ({ args, context }) =>
+      permitted(context as GraphQLContext, 'customers:read').kycChanges((context as GraphQLContext).auth.merchantId, args.customerUuid),
   })
   kycStatusChanged(@Root() record: KycRecord, @Arg('customerUuid', () => String, { nullable: true }) _customerUuid?: string): KycObject {
     return KycObject.from(record);
   }
 
+  @Requires('balances:read')
   @Subscription(() => BalanceObject, {
     description: 'Your balance in a currency (one, or every one when omitted), each time it changes, after the change commits.',
-    subscribe: ({ args, context }) => streams(context as GraphQLContext).balanceChanges((context as GraphQLContext).auth.merchantId, args.currency),
+    subscribe: ({ args, context }) =>
+      permitted(context as GraphQLContext, 'balances:read').balanceChanges((context as GraphQLContext).auth.merchantId, args.currency),
   })
   balanceChanged(@Root() balance: Balance, @Arg('currency', () => String, { nullable: true }) _currency?: string): BalanceObject {
     return BalanceObject.from(balance, this.services.reference);

@@ -21,6 +21,7 @@ import {
   TransactionStatusChangeObject,
   TransactionObject,
 } from './transaction.types';
+import { Requires } from '../authorization';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = {
@@ -50,11 +51,13 @@ export class TransactionResolver {
     this.env = env;
   }
 
+  @Requires('transactions:read')
   @Query(() => TransactionObject, { description: 'One of your transactions, by the service’s reference or your own (externalReference).' })
   async transaction(@Arg('reference', () => String) reference: string, @Ctx() ctx: GraphQLContext): Promise<TransactionObject> {
     return this.toType(await this.services.transactionQueries.getTransaction(ctx.auth.merchantId, reference));
   }
 
+  @Requires('transactions:read')
   @Query(() => TransactionConnection, { description: 'Your transactions, newest first.' })
   async transactions(
     @Ctx() ctx: GraphQLContext,
@@ -76,6 +79,7 @@ export class TransactionResolver {
     return toConnection(page, (t) => this.toType(t));
   }
 
+  @Requires('payments:create')
   @Mutation(() => TransactionObject, { description: 'Collect from a KYC-approved customer by bank transfer (bankInfo) or mobile money (a prompt).' })
   async initiateCollection(
     @Arg('input', () => InitiateCollectionInput) input: InitiateCollectionInput,
@@ -84,11 +88,13 @@ export class TransactionResolver {
     return this.toType(await this.services.collections.initiateCollection(ctx.auth.merchantId, input));
   }
 
+  @Requires('payments:create')
   @Mutation(() => TransactionObject, { description: 'Send funds to a beneficiary, converted at the current rate or a locked quote.' })
   async initiateTransfer(@Arg('input', () => InitiateTransferInput) input: InitiateTransferInput, @Ctx() ctx: GraphQLContext): Promise<TransactionObject> {
     return this.toType(await this.services.transfers.initiateTransfer(ctx.auth.merchantId, input));
   }
 
+  @Requires('payments:create')
   @Mutation(() => TransactionObject, { description: 'Sandbox only: decide a processing transaction now. In production it is NOT_FOUND, like the REST route.' })
   async simulateTransaction(
     @Arg('reference', () => String) reference: string,

@@ -9,6 +9,7 @@ import { auditOf, type GraphQLContext } from '../context';
 import { MerchantObject } from '../merchant/merchant.types';
 import { toConnection } from '../relay';
 import { WebhookAttemptObject, WebhookEventConnection, WebhookEventObject, WebhookSecretRotationObject } from './webhook.types';
+import { Requires } from '../authorization';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { customers: CustomerService; merchants: MerchantService; webhooks: WebhookService };
@@ -29,6 +30,7 @@ export class WebhookResolver {
     return event.customerUuid ? ((await this.customerOf(ctx, event.customerUuid)) ?? null) : null;
   }
 
+  @Requires('webhooks:manage')
   @Mutation(() => MerchantObject, {
     description:
       'Sets where webhooks are delivered; null removes the endpoint. Production: https only, and the host must not resolve to a loopback, private, link-local or other reserved address.',
@@ -56,6 +58,7 @@ export class WebhookResolver {
     return MerchantObject.from(merchant, this.services.merchants.webhookSecretOverlapUntil(merchant));
   }
 
+  @Requires('webhooks:manage')
   @Mutation(() => WebhookSecretRotationObject, {
     description: 'A new signing secret, shown once; the previous one keeps signing (a second signature) for 24 hours.',
   })
@@ -63,12 +66,14 @@ export class WebhookResolver {
     return Object.assign(new WebhookSecretRotationObject(), await this.services.webhooks.rotateSecret(ctx.auth.merchantId, auditOf(ctx)));
   }
 
+  @Requires('webhooks:manage')
   @Mutation(() => WebhookEventObject, { description: 'Delivers the event again now, with the same webhook-id, whatever its delivery status.' })
   async resendWebhookEvent(@Arg('id', () => String) id: string, @Ctx() ctx: GraphQLContext): Promise<WebhookEventObject> {
     const detail = await this.services.webhooks.resend(ctx.auth.merchantId, id);
     return WebhookEventObject.from(detail, detail.attempts);
   }
 
+  @Requires('webhooks:manage')
   @Mutation(() => WebhookEventObject, {
     description:
       'Records a "webhook.test" event and makes its first delivery attempt now, signed like every event: checks your receiver without making a transaction. The answer carries that attempt (your endpoint’s status code, or the error), or none yet while your endpoint’s deliveries are all in flight or its circuit is open. At most 10 a minute (then RATE_LIMITED).',
@@ -78,6 +83,7 @@ export class WebhookResolver {
     return WebhookEventObject.from(detail, detail.attempts);
   }
 
+  @Requires('webhooks:read')
   @Query(() => WebhookEventConnection, { description: 'Your events with their delivery status, newest first.' })
   async webhookEvents(
     @Ctx() ctx: GraphQLContext,
@@ -90,6 +96,7 @@ export class WebhookResolver {
     return toConnection(page, (node) => WebhookEventObject.from(node));
   }
 
+  @Requires('webhooks:read')
   @Query(() => [String], {
     description:
       'Every event type the service sends, e.g. "collection.successful": the values of WebhookEvent.type and of the webhookEvents type filter. Strings, not an enum: event types have dots.',
@@ -99,6 +106,7 @@ export class WebhookResolver {
     return EVENT_TYPES;
   }
 
+  @Requires('webhooks:read')
   @Query(() => WebhookEventObject, { description: 'One of your events, by id, with every delivery attempt.' })
   async webhookEvent(@Arg('id', () => String) id: string, @Ctx() ctx: GraphQLContext): Promise<WebhookEventObject> {
     const detail = await this.services.webhooks.getEvent(ctx.auth.merchantId, id);

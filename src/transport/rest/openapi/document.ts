@@ -33,7 +33,11 @@ const ACCESS: Record<OperationSpec['access'], { security: JsonSchema[]; errors: 
   client: { security: [{}, { clientBasic: [] }], errors: { RATE_LIMITED: 'too many attempts from this client_id or this address (see Retry-After)' } },
   bearer: {
     security: [{ oauth2: [] }, { bearerToken: [] }],
-    errors: { INVALID_TOKEN: WHEN.INVALID_TOKEN, RATE_LIMITED: 'the merchant’s request budget is spent (see Retry-After and RateLimit-*)' },
+    errors: {
+      INVALID_TOKEN: WHEN.INVALID_TOKEN,
+      FORBIDDEN: WHEN.FORBIDDEN,
+      RATE_LIMITED: 'the merchant’s request budget is spent (see Retry-After and RateLimit-*)',
+    },
   },
   admin: {
     security: [{ adminApiKey: [] }],
@@ -299,6 +303,7 @@ export function openApiOptions(config: Pick<Config, 'env' | 'adminApiKey'>): Fas
     out.response = Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, swaggerResponse(response)]));
     if ((!op.raw || op.raw.withErrors) && !responses['500']) extra.serverError = true;
     if (op.sandboxOnly) out['x-sandbox-only'] = true;
+    if (op.permission) out['x-permission'] = op.permission;
     finish.set(op.operationId, extra);
     return { schema: out, url };
   };

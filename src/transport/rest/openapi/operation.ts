@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
+import type { Permission } from '../../../modules/access/permissions';
 import { sendSuccess } from '../envelope';
 import type { JsonSchema } from './json-schema';
 
@@ -22,6 +23,11 @@ export interface OperationSpec<Data extends z.ZodType | undefined = z.ZodType | 
    * bearer: a merchant's access token; admin: ADMIN_API_KEY as a bearer token (the route exists only when it is set).
    */
   access: 'public' | 'client' | 'bearer' | 'admin';
+  /**
+   * bearer routes: what the caller's role must allow (docs/access.md; `signed_in`: any role). The bearer
+   * hook refuses a bearer route without it, so a new route cannot be open to every role by omission.
+   */
+  permission?: Permission | 'signed_in';
   /** Registered only when PAYMENTS_ENV=sandbox (documented so: `x-sandbox-only`). */
   sandboxOnly?: true;
   /** Path parameters: name → description. */
@@ -69,6 +75,7 @@ export const TAGS = {
   Transactions: 'Cross-border collections and transfers (steps 8–9) and the status of any transaction.',
   Payments: 'Domestic card payments and 3-D Secure.',
   Webhooks: 'Where events are delivered, the signing secret, and the event log.',
+  ApiKeys: 'Your API keys, each with a label and a role (docs/access.md). Managed by people: an API key never manages keys.',
   Balances: 'Your books: balances per currency, every movement of them, and statements (docs/ledger.md).',
   Refunds: 'Refunds of card payments, full or partial.',
   Audit: 'The audit log: every security-relevant action, who did it and from where. Owners and admins only.',
@@ -101,6 +108,10 @@ export function operation<const S extends OperationSpec>(spec: S): Operation<S> 
   return {
     spec,
     route: { config: { operation: spec } },
-    send: (reply, data, answer) => sendSuccess(reply, answer?.message ?? message, data, answer?.status ?? status, answer?.meta),
+    send: (reply, data, answer) => {
+      // A documented no-store answer (a secret shown once) is never cached, whoever sends it.
+      if (spec.ok?.noStore) reply.header('cache-control', 'no-store');
+      return sendSuccess(reply, answer?.message ?? message, data, answer?.status ?? status, answer?.meta);
+    },
   };
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { assertPermitted } from '../../../modules/access/permissions';
 import { AUDIT_CSV_COLUMNS, auditLogCsv } from '../../../modules/audit/audit.csv';
 import { auditLogExportSchema, auditLogListSchema, type AuditLogQueries } from '../../../modules/audit/audit.queries';
 import { AuditLogEntryRecord, serializeAuditEntry } from '../../../modules/audit/audit.serializer';
@@ -26,6 +25,7 @@ const listAuditLog = operation({
   operationId: 'listAuditLog',
   tag: 'Audit',
   access: 'bearer',
+  permission: 'audit:read',
   summary: 'Your audit log, newest first',
   description:
     'Every security-relevant action on your account (sign-ins, team and key changes, webhook settings, refunds, adjustments, top-ups, KYC decisions): ' +
@@ -41,6 +41,7 @@ const exportAuditLog = operation({
   operationId: 'exportAuditLog',
   tag: 'Audit',
   access: 'bearer',
+  permission: 'audit:read',
   summary: 'Every audit log entry the filters match, as a CSV file',
   description:
     'The list’s filters, without paging: every matching entry, newest first, streamed as it is read. RFC 4180 (CRLF, quoted where needed); ' +
@@ -68,10 +69,7 @@ type Query = { Querystring: Record<string, string | undefined> };
 /** The audit log (docs/access.md): owners and admins read it; registered in the bearer-protected scope. */
 export async function auditRoutes(app: FastifyInstance, { services, rateLimits }: { services: UsedServices; rateLimits: RateLimits }) {
   app.get<Query>('/audit-logs', listAuditLog.route, async (request, reply) => {
-    const auth = authOf(request);
-    // permission: audit:read (until the door's permission hook reads the route's config)
-    assertPermitted(auth, 'audit:read');
-    const page = await services.auditQueries.listEntries(auth.merchantId, fromRest(request.query));
+    const page = await services.auditQueries.listEntries(authOf(request).merchantId, fromRest(request.query));
     return listAuditLog.send(
       reply,
       page.items.map((i) => serializeAuditEntry(i.node)),
@@ -80,11 +78,9 @@ export async function auditRoutes(app: FastifyInstance, { services, rateLimits }
   });
 
   app.get<Query>('/audit-logs/export.csv', exportAuditLog.route, async (request, reply) => {
-    const auth = authOf(request);
-    // permission: audit:read (until the door's permission hook reads the route's config)
-    assertPermitted(auth, 'audit:read');
-    return sendStreamedFile(reply, rateLimits, auth.merchantId, async () => {
-      const { count, batches } = await services.auditQueries.exportEntries(auth.merchantId, fromRest(request.query));
+    const merchantId = authOf(request).merchantId;
+    return sendStreamedFile(reply, rateLimits, merchantId, async () => {
+      const { count, batches } = await services.auditQueries.exportEntries(merchantId, fromRest(request.query));
       return { rows: count, contentType: 'text/csv; charset=utf-8', filename: 'audit-log.csv', body: auditLogCsv(batches) };
     });
   });

@@ -29,6 +29,7 @@ const listBalances = operation({
   operationId: 'listBalances',
   tag: 'Balances',
   access: 'bearer',
+  permission: 'balances:read',
   summary: 'Your balances, per currency',
   description:
     'available (yours to pay out and refund from), pending (settled, not yet released) and reserved (held for transfers and refunds in flight). GraphQL: balances.',
@@ -39,6 +40,7 @@ const listBalanceTransactions = operation({
   operationId: 'listBalanceTransactions',
   tag: 'Balances',
   access: 'bearer',
+  permission: 'balances:read',
   summary: 'Every movement of your balance, newest first',
   description:
     'One per change of available + pending: collections and payments (net of fee), transfers and refunds (amount and fee held at initiation), their reversals, top-ups and adjustments. GraphQL: balanceTransactions.',
@@ -53,6 +55,7 @@ const getStatement = operation({
   operationId: 'getStatement',
   tag: 'Balances',
   access: 'bearer',
+  permission: 'balances:read',
   summary: 'A statement of one currency for [from, to): CSV, or JSON with Accept: application/json',
   description:
     'The opening balance, every entry in posting order with the balance after it, the closing balance and totals by type. Opening + the entries’ net = closing, always. ' +
@@ -67,6 +70,7 @@ const refundPayment = operation({
   operationId: 'refundPayment',
   tag: 'Refunds',
   access: 'bearer',
+  permission: 'refunds:create',
   summary: 'Refund a card payment, in full or in part',
   description:
     'The amount (default: all that is left) is reserved from your available balance and sent back through the provider; refund.successful or refund.failed follows. GraphQL: refundPayment.',
@@ -89,6 +93,7 @@ const getRefund = operation({
   operationId: 'getRefund',
   tag: 'Refunds',
   access: 'bearer',
+  permission: 'transactions:read',
   summary: 'Get a refund',
   params: { reference: 'The service’s reference (`rfd_…`) or your own `reference`' },
   ok: { message: 'Refund successful', data: RefundRecord },
@@ -99,6 +104,7 @@ const topUpBalance = operation({
   operationId: 'topUpBalance',
   tag: 'Sandbox',
   access: 'bearer',
+  permission: 'balances:fund',
   sandboxOnly: true,
   summary: 'Add test money to your available balance',
   body: { name: 'TopUpRequest', schema: topUpSchema, example: { currency: 'NGN', amount: '50000.00' } },

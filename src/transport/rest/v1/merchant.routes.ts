@@ -11,6 +11,7 @@ const getMerchant = operation({
   operationId: 'getMerchant',
   tag: 'Merchant',
   access: 'bearer',
+  permission: 'signed_in',
   summary: 'Your merchant profile',
   ok: { message: 'Merchant retrieved', data: MerchantRecord },
 });

@@ -22,6 +22,7 @@ const initiatePayment = operation({
   operationId: 'initiatePayment',
   tag: 'Payments',
   access: 'bearer',
+  permission: 'payments:create',
   summary: 'Charge a card',
   description:
     'The answer is 200 whatever the outcome: `status` says it (`successful`, `failed`, or `requires_action` with `next_action.url` for 3-D Secure). ' +
@@ -54,6 +55,7 @@ const verifyPayment = operation({
   operationId: 'verifyPayment',
   tag: 'Payments',
   access: 'bearer',
+  permission: 'transactions:read',
   summary: 'Verify a payment',
   description: 'The payment’s current record; `next_action` is shown again while it awaits 3-D Secure.',
   params: { reference: 'The payment’s reference (`pay_…`) or yours' },

@@ -14,6 +14,7 @@ const createQuote = operation({
   operationId: 'createQuote',
   tag: 'Rates',
   access: 'bearer',
+  permission: 'rates:read',
   summary: 'Get an exchange rate quote',
   description:
     'Prices and stores a new quote on every call (never cached). Pass its quote_id to a transfer within 60 seconds to lock the rate; a quote serves one transfer.',

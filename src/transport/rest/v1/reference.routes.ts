@@ -19,6 +19,7 @@ const listCountries = operation({
   operationId: 'listCountries',
   tag: 'Lookups',
   access: 'bearer',
+  permission: 'signed_in',
   summary: 'List the supported countries',
   ok: { message: 'Countries retrieved', data: CountryRecord, list: 'count' },
 });
@@ -27,6 +28,7 @@ const listChannels = operation({
   operationId: 'listChannels',
   tag: 'Lookups',
   access: 'bearer',
+  permission: 'signed_in',
   summary: 'List a country’s channels',
   description: 'Use a `deposit` channel for a collection and a `withdrawal` channel for a transfer.',
   query: channelsQuerySchema,
@@ -38,6 +40,7 @@ const listNetworks = operation({
   operationId: 'listNetworks',
   tag: 'Lookups',
   access: 'bearer',
+  permission: 'signed_in',
   summary: 'List a country’s banks or mobile money operators',
   query: networksQuerySchema,
   ok: { message: 'Networks retrieved', data: NetworkRecord, list: 'count' },

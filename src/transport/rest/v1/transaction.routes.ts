@@ -59,6 +59,7 @@ const initiateCollection = operation({
   operationId: 'initiateCollection',
   tag: 'Transactions',
   access: 'bearer',
+  permission: 'payments:create',
   summary: 'Initiate a collection',
   description:
     'Pulls funds from a KYC-approved sender. Bank: the answer carries `bankInfo`, a virtual account the sender pays into. ' +
@@ -100,6 +101,7 @@ const initiateTransfer = operation({
   operationId: 'initiateTransfer',
   tag: 'Transactions',
   access: 'bearer',
+  permission: 'payments:create',
   summary: 'Initiate a transfer',
   description:
     'Sends funds to a beneficiary’s bank account or wallet. `amount` is in source_currency; it is converted at the current rate, ' +
@@ -140,6 +142,7 @@ const listTransactions = operation({
   operationId: 'listTransactions',
   tag: 'Transactions',
   access: 'bearer',
+  permission: 'transactions:read',
   summary: 'List your transactions, newest first',
   description:
     'Collections, transfers and payments, each the full record the status endpoint returns; filter by status, type, customer and creation time, and search by reference or customer email. GraphQL: transactions(filter, search).',
@@ -156,6 +159,7 @@ const exportTransactions = operation({
   operationId: 'exportTransactions',
   tag: 'Transactions',
   access: 'bearer',
+  permission: 'transactions:read',
   summary: 'Every transaction the filters match, as a CSV file',
   description:
     'The list’s filters and search, without paging: every matching transaction, newest first, streamed as it is read. RFC 4180 (CRLF, ' +
@@ -187,6 +191,7 @@ const getTransaction = operation({
   operationId: 'getTransaction',
   tag: 'Transactions',
   access: 'bearer',
+  permission: 'transactions:read',
   summary: 'Get any transaction’s status',
   description: 'The full record of a collection, transfer or payment, with the same JSON its webhooks carry.',
   params: { reference },
@@ -198,6 +203,7 @@ const transactionHistory = operation({
   operationId: 'transactionHistory',
   tag: 'Transactions',
   access: 'bearer',
+  permission: 'transactions:read',
   summary: 'A transaction’s status history',
   description:
     'Every status change of a collection, transfer, payment or refund, oldest first: the first entry is its creation (`from_status` null). GraphQL: Transaction.history.',
@@ -210,6 +216,7 @@ const simulateTransaction = operation({
   operationId: 'simulateTransaction',
   tag: 'Sandbox',
   access: 'bearer',
+  permission: 'payments:create',
   sandboxOnly: true,
   summary: 'Decide a processing transaction now',
   description: 'Sandbox only. A payment awaiting 3-D Secure is decided on its page, not here.',
