@@ -6,7 +6,7 @@ import { domainEnum } from '../enums';
 import { objectTypeOf } from '../record-types';
 import { Connection } from '../relay';
 
-export const AuditActorTypeEnum = domainEnum(
+const AuditActorTypeEnum = domainEnum(
   AUDIT_ACTOR_TYPES,
   'AuditActorType',
   'Who acted: a person (USER), an API key, an operator, or the service itself (SYSTEM).',
