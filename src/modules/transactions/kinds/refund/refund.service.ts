@@ -5,7 +5,7 @@ import { Decimal, formatAmount, parseAmount } from '../../../../shared/money';
 import { parseInput, type Command } from '../../../../shared/validation';
 import type { AuditContext, AuditLog } from '../../../audit/audit-log';
 import type { ReferenceService } from '../../../reference/reference.service';
-import type { RefundTransaction } from '../../transaction.record';
+import type { RefundTransaction, Transaction } from '../../transaction.record';
 import type { TransactionLifecycle } from '../../lifecycle.service';
 import type { TransactionQueries } from '../../queries.service';
 
@@ -55,21 +55,8 @@ export class RefundService {
     const tooMuch = () =>
       AppError.invalidField('amount', `is more than what is left to refund of the payment, ${formatAmount(left, minorUnit)} ${payment.currency}`);
     if (amount.gt(left)) throw tooMuch();
-    const refund = await this.deps.lifecycle.initiate({
-      merchantId,
-      kind: 'refund',
-      externalReference: body.reference,
-      customerId: payment.customerId,
-      amount,
-      currency: payment.currency,
-      fee: new Decimal(0),
-      reason: body.reason,
-      parentId: payment.id,
-      parentReference: payment.reference,
-      // Back through the processor that charged it.
-      connector: payment.connector,
-    });
-    if (audit) {
+    const recordCreated = async (refund: Transaction) => {
+      if (!audit) return;
       await this.deps.audit.record({
         merchantId,
         ...audit,
@@ -77,7 +64,32 @@ export class RefundService {
         target: { type: 'refund', id: refund.reference },
         after: { amount: formatAmount(amount, minorUnit), currency: payment.currency, payment_reference: payment.reference, status: refund.status },
       });
+    };
+    let refund: RefundTransaction;
+    try {
+      refund = await this.deps.lifecycle.initiate({
+        merchantId,
+        kind: 'refund',
+        externalReference: body.reference,
+        customerId: payment.customerId,
+        amount,
+        currency: payment.currency,
+        fee: new Decimal(0),
+        reason: body.reason,
+        parentId: payment.id,
+        parentReference: payment.reference,
+        // Back through the processor that charged it.
+        connector: payment.connector,
+      });
+    } catch (err) {
+      // The provider's answer is unknown: the refund is kept (and reconciled), so it was created all the same.
+      if (err instanceof AppError && err.code === 'SERVER_ERROR') {
+        const kept = await this.deps.queries.getTransaction(merchantId, body.reference).catch(() => null);
+        if (kept?.kind === 'refund' && kept.parentId === payment.id) await recordCreated(kept);
+      }
+      throw err;
     }
+    await recordCreated(refund);
     return refund;
   }
 
