@@ -7,6 +7,7 @@ import { cardPaymentBody, cardPaymentInput } from '../../helpers/payments';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { dbFingerprint, dbRows, GqlSocket, randomLike, registeredRoutes } from '../../helpers/security';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { personOf } from '../../helpers/people';
 import { momoCollectionBody, momoCollectionInput, momoTransferInput, newReference, transferBody } from '../../helpers/transactions';
 import { awaitDelivery, setEndpoint } from '../../helpers/webhooks';
 
@@ -27,7 +28,12 @@ interface Txn {
 
 interface Tenant {
   merchantId: string;
+  /** An API key's access token (the merchant's first key, developer). */
   token: string;
+  /** A dashboard session of the merchant's owner: for what only a person may do (keys, team, audit log). */
+  person: string;
+  /** The id of the merchant's first API key. */
+  apiKey: string;
   customer: string;
   customerid: string;
   pending: string;
@@ -85,9 +91,13 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
     'refund',
   );
   const events = (await ok(request(app.url, 'GET', '/v1/webhooks/events', { token }), 'events')).data.map((e: { id: string }) => e.id);
+  const person = (await personOf(app, creds.merchant.id, 'owner')).token;
+  const apiKey = (await ok(request(app.url, 'GET', '/v1/api-keys', { token: person }), 'api keys')).data[0].id;
   return {
     merchantId: creds.merchant.id,
     token,
+    person,
+    apiKey,
     customer: customer.customer_uuid,
     customerid: customer.customerid,
     pending: pending.customer_uuid,
@@ -165,6 +175,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     expected: { status: number; code: string };
     /** GET only: A's own read of the id succeeds (false where A's answer is 404 too: a collection is not a payment). */
     readableByOwner?: boolean;
+    /** Called with the tenants' owner sessions, not their API keys: what only a person may do. */
+    asPerson?: true;
   }
   const NOT_FOUND = { status: 404, code: 'NOT_FOUND' };
   const restCases = (): RestCase[] => {
@@ -302,6 +314,16 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       body: (id) => cardPaymentBody({ customer_uuid: id }),
       expected: NOT_FOUND,
     });
+    for (const action of ['rotate', 'revoke']) {
+      cases.push({
+        route: `POST /v1/api-keys/:id/${action}`,
+        label: 'api key',
+        id: () => A.apiKey,
+        path: (id) => `/v1/api-keys/${id}/${action}`,
+        expected: NOT_FOUND,
+        asPerson: true,
+      });
+    }
     return cases;
   };
 
@@ -352,14 +374,15 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       const aId = c.id();
       const rId = randomLike(aId);
       const method = c.route.split(' ')[0]!;
-      const call = (id: string, token: string) => request(app.url, method, c.path(id), { token, ...(c.body ? { body: c.body(id) } : {}) });
+      const call = (id: string, tenant: Tenant) =>
+        request(app.url, method, c.path(id), { token: c.asPerson ? tenant.person : tenant.token, ...(c.body ? { body: c.body(id) } : {}) });
       if (method === 'GET' && c.readableByOwner !== false) {
         // A's own read of the same id works: the id is real.
-        const own = await call(aId, A.token);
+        const own = await call(aId, A);
         if (own.status !== 200) failures.push(`${c.route} (${c.label}): A's own read is ${own.status}`);
       }
-      const attack = await call(aId, B.token);
-      const random = await call(rId, B.token);
+      const attack = await call(aId, B);
+      const random = await call(rId, B);
       if (attack.status !== c.expected.status || (method !== 'HEAD' && attack.body?.code !== c.expected.code)) {
         failures.push(`${c.route} (${c.label}): B got ${attack.status} ${attack.text.slice(0, 200)}`);
       }
@@ -393,6 +416,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     query: string;
     variables: (id: string) => Record<string, unknown>;
     code: string;
+    /** Run with the tenants' owner sessions, not their API keys: what only a person may do. */
+    asPerson?: true;
   }
   const gqlCases = (): GqlCase[] => {
     const cases: GqlCase[] = [];
@@ -512,6 +537,17 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       variables: (id) => ({ input: cardPaymentInput({ customerUuid: id, reference: 'fixed-ref-p' }) }),
       code: 'NOT_FOUND',
     });
+    for (const field of ['rotateApiKey', 'revokeApiKey']) {
+      cases.push({
+        covers: [`Mutation.${field}(id)`],
+        label: field,
+        id: () => A.apiKey,
+        query: `mutation($id: ID!) { ${field}(id: $id) { __typename } }`,
+        variables: (id) => ({ id }),
+        code: 'NOT_FOUND',
+        asPerson: true,
+      });
+    }
     return cases;
   };
 
@@ -561,15 +597,18 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
 
   it('GraphQL over HTTP and over the socket: B gets A’s ids answered exactly as random ids, and nothing of A’s changes', async () => {
     const before = await dbFingerprint(app.db.url);
-    const socket = await GqlSocket.connect(app, B.token);
+    const keySocket = await GqlSocket.connect(app, B.token);
+    const personSocket = await GqlSocket.connect(app, B.person);
     const failures: string[] = [];
     const cases = gqlCases();
     try {
       for (const c of cases) {
         const aId = c.id();
         const rId = randomLike(aId);
-        const attack = await graphql(app.url, c.query, { token: B.token, variables: c.variables(aId) });
-        const random = await graphql(app.url, c.query, { token: B.token, variables: c.variables(rId) });
+        const token = c.asPerson ? B.person : B.token;
+        const socket = c.asPerson ? personSocket : keySocket;
+        const attack = await graphql(app.url, c.query, { token, variables: c.variables(aId) });
+        const random = await graphql(app.url, c.query, { token, variables: c.variables(rId) });
         if (attack.body?.data != null || attack.body?.errors?.[0]?.extensions?.code !== c.code)
           failures.push(`HTTP ${c.label}: ${attack.status} ${attack.text.slice(0, 200)}`);
         const [x, y] = [comparable(attack, aId), comparable(random, rId)];
@@ -581,7 +620,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
         for (const secret of secretsOfA) if (attack.text.includes(secret) || wsAttack.includes(secret)) failures.push(`${c.label}: the answer names ${secret}`);
       }
     } finally {
-      await socket.close();
+      await keySocket.close();
+      await personSocket.close();
     }
     expect(failures).toEqual([]);
     expect(cases.length).toBeGreaterThanOrEqual(35);
