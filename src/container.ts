@@ -26,6 +26,7 @@ import type { ModuleParts } from './modules/module';
 import { authModule } from './modules/auth/auth.module';
 import { auditModule } from './modules/audit/audit.module';
 import type { AuditLog } from './modules/audit/audit-log';
+import type { AuditLogQueries } from './modules/audit/audit.queries';
 import { mailModule } from './modules/mail/mail.module';
 import type { Mailer } from './modules/mail/mailer';
 import { teamModule } from './modules/team/team.module';
@@ -83,6 +84,8 @@ export interface Infrastructure {
 export interface Services {
   /** The append-only audit log's writer. */
   audit: AuditLog;
+  /** Reading a merchant's audit log: pages and the CSV export. */
+  auditQueries: AuditLogQueries;
   /** Verification, reset and invitation emails. */
   mailer: Mailer;
   merchants: MerchantService;
@@ -200,9 +203,9 @@ export function compose(infra: Infrastructure): Composition {
   const made = <S>(p: ModuleParts<S>): S => (parts.push(p), p.services);
 
   const { reference } = made(referenceModule.create(base, {}));
-  const { audit } = made(auditModule.create(base, {}));
+  const { audit, auditQueries } = made(auditModule.create(base, {}));
   const { mailer } = made(mailModule.create(base, {}));
-  const { merchants, merchantCreated } = made(merchantsModule.create(base, {}));
+  const { merchants, merchantCreated } = made(merchantsModule.create(base, { audit }));
   const { oauth, revocations, merchantAccess, apiKeys } = made(authModule.create(base, { merchants, audit }));
   const publicAddress = new PublicAddress(config.publicBaseUrl);
   const { team, invitations, twoFactor } = made(teamModule.create(base, { audit, mailer, revocations, publicAddress }));
@@ -211,19 +214,20 @@ export function compose(infra: Infrastructure): Composition {
   const { outbox, eventChoices } = made(outboxModule.create(base, { followUps }));
   const { fees } = made(feesModule.create(base, { reference }));
   const { rates } = made(ratesModule.create(base, { reference, fees }));
-  const { ledger } = made(ledgerModule.create(base, { reference, rates, merchantCreated }));
+  const { ledger } = made(ledgerModule.create(base, { reference, rates, merchantCreated, audit }));
   const { customers } = made(customersModule.create(base, { reference }));
-  const { kyc } = made(kycModule.create(base, { customers, outbox }));
-  const { webhooks, webhookDispatcher } = made(webhooksModule.create(base, { outbox, eventChoices }));
+  const { kyc } = made(kycModule.create(base, { customers, outbox, audit }));
+  const { webhooks, webhookDispatcher } = made(webhooksModule.create(base, { outbox, eventChoices, audit }));
   const { subscriptions, listeners } = made(subscriptionsModule.create(base, { kyc, ledger }));
   const { idempotency } = made(idempotencyModule.create(base, {}));
   const { rails, cardCharges } = made(railsModule.create(base, { reference, publicAddress }));
   const { transactions, transactionQueries, providerSignals, transactionJobs, collections, transfers, payments, refunds } = made(
-    transactionsModule.create(base, { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges }),
+    transactionsModule.create(base, { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges, audit }),
   );
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {
     audit,
+    auditQueries,
     mailer,
     merchants,
     oauth,

@@ -33,7 +33,7 @@ async function main(): Promise<number> {
   return runWithServices(false, async (services) => {
     // The new merchant's sandbox opening balance is per supported currency (merchant.created → the ledger).
     await services.reference.load();
-    const created = await services.merchants.createMerchant({ name: values.name ?? '' });
+    const created = await services.merchants.createMerchant({ name: values.name ?? '' }, { actor: { type: 'operator', label: 'merchant:create' } });
     if (ownerEmail === undefined) return serializeCredentials(created);
     const invitation = await services.invitations.inviteOwner(created.merchant.id, { email: ownerEmail }, 'merchant:create');
     return {

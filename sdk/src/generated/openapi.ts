@@ -761,6 +761,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your audit log, newest first
+         * @description Every security-relevant action on your account (sign-ins, team and key changes, webhook settings, refunds, adjustments, top-ups, KYC decisions): who did it, with their role, from which address and user agent, and the values before and after with secrets redacted. Append-only. Owners and admins only. GraphQL: auditLog(filter).
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-logs/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every audit log entry the filters match, as a CSV file
+         * @description The list’s filters, without paging: every matching entry, newest first, streamed as it is read. RFC 4180 (CRLF, quoted where needed); times ISO 8601 in UTC; `before` and `after` as JSON text. A text cell that would start a formula is prefixed with `'` (as in the transaction export). Owners and admins only. Columns: `created_at`, `action`, `actor_type`, `actor_id`, `actor_label`, `role`, `target_type`, `target_id`, `ip`, `user_agent`, `before`, `after`. Cost: besides the request’s point, one point of your request budget per 100 rows (RATE_LIMIT_STREAM_ROWS_PER_POINT), at most half the budget, counted before the first byte; and at most 2 statements or exports of yours stream at once (RATE_LIMIT_STREAMS_PER_MERCHANT): one more is 429 RATE_LIMITED with Retry-After.
+         */
+        get: operations["exportAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/transactions/{reference}/simulate": {
         parameters: {
             query?: never;
@@ -805,6 +845,29 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AuditLogEntry: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "refund.created" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled";
+            /** @enum {string} */
+            actor_type: "user" | "api_key" | "operator" | "system";
+            actor_id: string | null;
+            actor_label: string | null;
+            role: string | null;
+            target_type: string | null;
+            target_id: string | null;
+            ip: string | null;
+            user_agent: string | null;
+            before: {
+                [key: string]: unknown;
+            } | null;
+            after: {
+                [key: string]: unknown;
+            } | null;
+        };
         TokenGrant: {
             /** @description An HS256 JWT; send it as `Authorization: Bearer …` */
             access_token: string;
@@ -5204,6 +5267,173 @@ export interface operations {
                 };
             };
             /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+                /** @description The `meta.next_cursor` of the previous page */
+                after?: string | null;
+                /** @description The actor’s id (a user’s or API key’s id) or label (an API key’s client_id, an operator’s tool such as `ledger:adjust`), exactly */
+                actor?: string | null;
+                /** @description One action, e.g. `webhook.secret_rotated` */
+                action?: string | null;
+                /** @description At or after this time (ISO 8601 with offset) */
+                from?: string | null;
+                /** @description Before this time (ISO 8601 with offset) */
+                to?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Audit log retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Audit log retrieved */
+                        message: string;
+                        data: components["schemas"]["AuditLogEntry"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role or API key may not read the audit log: only owners and admins may (an API key never may) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    exportAuditLog: {
+        parameters: {
+            query?: {
+                /** @description The actor’s id (a user’s or API key’s id) or label (an API key’s client_id, an operator’s tool such as `ledger:adjust`), exactly */
+                actor?: string | null;
+                /** @description One action, e.g. `webhook.secret_rotated` */
+                action?: string | null;
+                /** @description At or after this time (ISO 8601 with offset) */
+                from?: string | null;
+                /** @description Before this time (ISO 8601 with offset) */
+                to?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example created_at,action,actor_type,actor_id,actor_label,role,target_type,target_id,ip,user_agent,before,after */
+                    "text/csv": string;
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role or API key may not read the audit log: only owners and admins may (an API key never may) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: your request budget is spent, or cannot cover this file’s rows, or two of your statements or exports are streaming already (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -25,7 +25,7 @@ export const authModule = defineModule({
     // A person's refreshed token may only enrol while their merchant (or production, for their role) requires 2FA they lack.
     const production = config.env === 'production';
     const twoFactorRequired = (role: Role, merchantRequires: boolean) => twoFactorRequiredFor(production, role, merchantRequires);
-    const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger, twoFactorRequired });
+    const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger, twoFactorRequired, audit });
     return {
       services: { oauth, revocations, merchantAccess, apiKeys: new ApiKeys({ sql, clock, revocations, audit }) },
       start: async () => {

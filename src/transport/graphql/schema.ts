@@ -5,6 +5,7 @@ import { buildSchema } from 'type-graphql';
 import type { PaymentsEnv } from '../../config';
 import type { Services } from '../../container';
 import { pick } from '../pick';
+import { AuditResolver } from './audit/audit.resolver';
 import { CustomerResolver } from './customers/customer.resolver';
 import { MerchantResolver } from './merchant/merchant.resolver';
 import { PaymentResolver } from './payments/payment.resolver';
@@ -34,6 +35,7 @@ const resolvers = [
   resolver(WebhookResolver, (s) => new WebhookResolver(pick(s, 'customers', 'merchants', 'webhooks'))),
   resolver(LedgerResolver, (s, env) => new LedgerResolver({ services: pick(s, 'ledger', 'reference', 'refunds'), env })),
   resolver(SubscriptionResolver, (s) => new SubscriptionResolver(pick(s, 'reference'))),
+  resolver(AuditResolver, (s) => new AuditResolver(pick(s, 'auditQueries'))),
   resolver(ApiKeyResolver, (s) => new ApiKeyResolver(pick(s, 'apiKeys'))),
   resolver(TeamResolver, (s) => new TeamResolver(pick(s, 'team'))),
   resolver(InvitationResolver, (s) => new InvitationResolver(pick(s, 'invitations'))),

@@ -578,6 +578,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     'Query.transactions(filter.customerUuid)',
     'Query.webhookEvents(after)',
     'Query.balanceTransactions(after)',
+    'Query.auditLog(after)',
   ];
   /** Subscriptions; checked over graphql-ws in the subscriptions test. */
   const SUBSCRIPTION_COVERS = ['Subscription.kycStatusChanged(customerUuid)', 'Subscription.transactionStatusChanged(reference)'];
@@ -695,6 +696,42 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     // The unfiltered lists are B's own, so "no A" above is not the emptiness of a broken list.
     const joined = answers.map(([, t]) => t).join('\n');
     for (const mine of [B.customer, B.pending, B.collection.reference, B.payment.reference, B.refund.reference, ...B.events]) expect(joined).toContain(mine);
+    expect(await dbFingerprint(app.db.url)).toEqual(before);
+  });
+
+  it('B’s owner reads B’s audit log only, with A’s cursors and A’s key as the actor (REST, the export, GraphQL)', async () => {
+    const before = await dbFingerprint(app.db.url);
+    // A's log holds its webhook endpoint's setting and its refund (by its key): two entries, so a cursor.
+    const restCursor = (await ok(request(app.url, 'GET', '/v1/audit-logs?limit=1', { token: A.person }), 'audit log')).meta.next_cursor;
+    const ofA = await graphql(app.url, '{ auditLog(first: 1) { pageInfo { endCursor } } }', { token: A.person });
+    const gqlCursor = ofA.body.data.auditLog.pageInfo.endCursor;
+    expect([typeof restCursor, typeof gqlCursor]).toEqual(['string', 'string']);
+    const answers: Array<[string, string]> = [];
+    for (const p of [
+      '/v1/audit-logs?limit=100',
+      `/v1/audit-logs?limit=100&after=${restCursor}`,
+      `/v1/audit-logs?limit=100&actor=${A.apiKey}`,
+      '/v1/audit-logs/export.csv',
+      `/v1/audit-logs/export.csv?actor=${A.apiKey}`,
+    ]) {
+      const res = await request(app.url, 'GET', p, { token: B.person });
+      expect([p, res.status]).toEqual([p, 200]);
+      answers.push([p, res.text]);
+    }
+    const fields = 'edges { node { action actorId actorLabel targetId before after } }';
+    for (const [query, variables] of [
+      [`query { auditLog(first: 100) { ${fields} } }`, {}],
+      [`query($a: String) { auditLog(first: 100, after: $a) { ${fields} } }`, { a: gqlCursor }],
+      [`query($k: String) { auditLog(first: 100, filter: { actor: $k }) { ${fields} } }`, { k: A.apiKey }],
+    ] as Array<[string, Record<string, unknown>]>) {
+      const res = await graphql(app.url, query, { token: B.person, variables });
+      expect([query, res.status, res.body.errors]).toEqual([query, 200, undefined]);
+      answers.push([query, res.text]);
+    }
+    const leaks = answers.flatMap(([what, text]) => [...secretsOfA, A.apiKey].filter((s) => text.includes(s)).map((s) => `${what} names ${s}`));
+    expect(leaks).toEqual([]);
+    // B's own log is there (its refund), so "no A" is not the emptiness of a broken list.
+    expect(answers[0]![1]).toContain(B.refund.reference);
     expect(await dbFingerprint(app.db.url)).toEqual(before);
   });
 
