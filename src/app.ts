@@ -26,6 +26,7 @@ import { dashboardRoutes } from './transport/dashboard/dashboard.routes';
 import { dashboardSessionRoutes } from './transport/dashboard/dashboard-session.routes';
 import { dashboardAccountRoutes } from './transport/dashboard/dashboard-account.routes';
 import { pick } from './transport/pick';
+import { invitationRoutes } from './transport/dashboard/invitation.routes';
 import { registerHsts, warnOnUntrustedForwarding } from './transport/proxy';
 
 /**
@@ -142,6 +143,7 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   // The merchant dashboard's session (its refresh token in an HttpOnly cookie), then its files (a single-page app on the GraphQL API), from memory.
   await fastify.register(dashboardSessionRoutes, { services: pick(services, 'oauth', 'signIn', 'publicAddress'), rateLimits });
   await fastify.register(dashboardAccountRoutes, { services: pick(services, 'accounts', 'passwords', 'oauth', 'publicAddress'), rateLimits });
+  await fastify.register(invitationRoutes, { services: { invitations: services.invitations, publicAddress: services.publicAddress }, rateLimits });
   await fastify.register(dashboardRoutes);
 
   const schema = await buildGraphQLSchema(services, config.env);

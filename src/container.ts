@@ -30,11 +30,15 @@ import type { PasswordService } from './modules/accounts/password.service';
 import type { SessionService } from './modules/accounts/sessions.service';
 import type { DemoOwnerService } from './modules/accounts/demo-owner.service';
 import type { SignInService } from './modules/accounts/sign-in.service';
-import { twoFactorRequired } from './modules/accounts/two-factor-policy';
 import { auditModule } from './modules/audit/audit.module';
 import type { AuditLog } from './modules/audit/audit-log';
+import type { AuditLogQueries } from './modules/audit/audit.queries';
 import { mailModule } from './modules/mail/mail.module';
 import type { Mailer } from './modules/mail/mailer';
+import { teamModule } from './modules/team/team.module';
+import type { TeamService } from './modules/team/team.service';
+import type { InvitationService } from './modules/team/invitation.service';
+import type { TwoFactorService } from './modules/team/two-factor.service';
 import { customersModule } from './modules/customers/customers.module';
 import { idempotencyModule } from './modules/idempotency/idempotency.module';
 import { kycModule } from './modules/kyc/kyc.module';
@@ -86,6 +90,8 @@ export interface Infrastructure {
 export interface Services {
   /** The append-only audit log's writer. */
   audit: AuditLog;
+  /** Reading a merchant's audit log: pages and the CSV export. */
+  auditQueries: AuditLogQueries;
   /** Verification, reset and invitation emails. */
   mailer: Mailer;
   merchants: MerchantService;
@@ -105,6 +111,12 @@ export interface Services {
   revocations: TokenRevocations;
   /** Whether a token's merchant exists and is enabled: in memory, forgotten on change. */
   merchantAccess: MerchantAccess;
+  /** A merchant's members, their roles, ownership and the 2FA requirement. */
+  team: TeamService;
+  /** Invitations by email, and accepting them. */
+  invitations: InvitationService;
+  /** A person's TOTP enrolment, its removal, and the second factor at sign-in. */
+  twoFactor: TwoFactorService;
   /** Countries, currencies, channels, networks: in memory after load(), which runs at start. */
   reference: ReferenceService;
   rates: RatesService;
@@ -172,6 +184,7 @@ const MODULES = [
   merchantsModule,
   authModule,
   accountsModule,
+  teamModule,
   outboxModule,
   feesModule,
   ratesModule,
@@ -207,17 +220,12 @@ export function compose(infra: Infrastructure): Composition {
   const made = <S>(p: ModuleParts<S>): S => (parts.push(p), p.services);
 
   const { reference } = made(referenceModule.create(base, {}));
-  const { audit } = made(auditModule.create(base, {}));
+  const { audit, auditQueries } = made(auditModule.create(base, {}));
   const { mailer } = made(mailModule.create(base, {}));
-  const { merchants, merchantCreated } = made(merchantsModule.create(base, {}));
-  const { oauth, revocations, merchantAccess, apiKeys } = made(
-    authModule.create(base, {
-      merchants,
-      audit,
-      twoFactorRequired: (role, merchantRequires) => twoFactorRequired(role, merchantRequires, config.env),
-    }),
-  );
+  const { merchants, merchantCreated } = made(merchantsModule.create(base, { audit }));
+  const { oauth, revocations, merchantAccess, apiKeys } = made(authModule.create(base, { merchants, audit }));
   const publicAddress = new PublicAddress(config.publicBaseUrl);
+  const { team, invitations, twoFactor } = made(teamModule.create(base, { audit, mailer, revocations, publicAddress }));
   const { accounts, signIn, passwords, sessions, demoOwner } = made(
     accountsModule.create(base, { merchants, oauth, revocations, merchantAccess, audit, mailer, publicAddress }),
   );
@@ -226,19 +234,20 @@ export function compose(infra: Infrastructure): Composition {
   const { outbox, eventChoices } = made(outboxModule.create(base, { followUps }));
   const { fees } = made(feesModule.create(base, { reference }));
   const { rates } = made(ratesModule.create(base, { reference, fees }));
-  const { ledger } = made(ledgerModule.create(base, { reference, rates, merchantCreated }));
+  const { ledger } = made(ledgerModule.create(base, { reference, rates, merchantCreated, audit }));
   const { customers } = made(customersModule.create(base, { reference }));
-  const { kyc } = made(kycModule.create(base, { customers, outbox }));
-  const { webhooks, webhookDispatcher } = made(webhooksModule.create(base, { outbox, eventChoices }));
+  const { kyc } = made(kycModule.create(base, { customers, outbox, audit }));
+  const { webhooks, webhookDispatcher } = made(webhooksModule.create(base, { outbox, eventChoices, audit }));
   const { subscriptions, listeners } = made(subscriptionsModule.create(base, { kyc, ledger }));
   const { idempotency } = made(idempotencyModule.create(base, {}));
   const { rails, cardCharges } = made(railsModule.create(base, { reference, publicAddress }));
   const { transactions, transactionQueries, providerSignals, transactionJobs, collections, transfers, payments, refunds } = made(
-    transactionsModule.create(base, { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges }),
+    transactionsModule.create(base, { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges, audit }),
   );
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {
     audit,
+    auditQueries,
     mailer,
     merchants,
     accounts,
@@ -250,6 +259,9 @@ export function compose(infra: Infrastructure): Composition {
     apiKeys,
     revocations,
     merchantAccess,
+    team,
+    invitations,
+    twoFactor,
     reference,
     rates,
     customers,

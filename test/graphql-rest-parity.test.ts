@@ -64,6 +64,7 @@ const PAIRS: Array<{ rest: string; graphql: string; renamed?: Record<string, str
     graphqlOnly: { customer: 'the customer_uuid’s record, a field resolver batched per operation (REST: GET /v1/customer/{uuid})' },
   },
   { rest: 'WebhookSecretRotation', graphql: 'WebhookSecretRotation' },
+  { rest: 'AuditLogEntry', graphql: 'AuditLogEntry' },
 ];
 
 describe('GraphQL types mirror the REST records, field for field, in camelCase', () => {

@@ -29,12 +29,11 @@ async function main(): Promise<number> {
   return runWithServices(true, async (services) => {
     // Currencies and their minor units.
     await services.reference.load();
-    const { balance, posted } = await services.ledger.adjust(parseUuid(merchantId, 'merchantId'), {
-      currency: values.currency,
-      amount: values.amount,
-      reason: values.reason ?? '',
-      reference: values.reference ?? '',
-    });
+    const { balance, posted } = await services.ledger.adjust(
+      parseUuid(merchantId, 'merchantId'),
+      { currency: values.currency, amount: values.amount, reason: values.reason ?? '', reference: values.reference ?? '' },
+      { actor: { type: 'operator', label: 'ledger:adjust' } },
+    );
     return {
       posted,
       balance: { currency: balance.currency, available: balance.available.toFixed(), pending: balance.pending.toFixed(), reserved: balance.reserved.toFixed() },

@@ -23,7 +23,7 @@ async function main(): Promise<number> {
   }
   const id = parseUuid(merchantId, 'merchant_id');
   return runWithServices(true, async (services) => {
-    const merchant = await services.oauth.setMerchantDisabled(id, command === 'disable');
+    const merchant = await services.oauth.setMerchantDisabled(id, command === 'disable', { actor: { type: 'operator', label: 'merchant:access' } });
     return serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant), { admin: true });
   });
 }

@@ -1,51 +1,46 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { RequestContext } from '@mikro-orm/core';
-import { openStorage } from '../bootstrap';
-import { loadConfig } from '../config';
-import { MerchantService } from '../modules/merchants/merchant.service';
-import { systemClock } from '../shared/clock';
-import { SecretBox } from '../shared/crypto';
-import { resolveKeys } from '../shared/keys';
-import { createLogger } from '../shared/logger';
 import { serializeCredentials } from '../modules/merchants/merchant.serializer';
+import { invitationEmail } from '../modules/team/invitation.service';
+import { exitWith, runWithServices } from './operator-cli';
 
 /**
- * npm run merchant:create -- --name "Acme"
+ * npm run merchant:create -- --name "Acme" [--owner-email owner@acme.example]
  * Prints the new merchant's credentials as JSON on stdout (logs go to stderr).
  */
-const USAGE = `usage: npm run merchant:create -- --name "Acme Ltd"
+const USAGE = `usage: npm run merchant:create -- --name "Acme Ltd" [--owner-email owner@acme.example]
 
 Creates a merchant in the database the service uses (DATABASE_URL, or the embedded one under
 DATA_DIR, shared with a running service) and prints its credentials as JSON on stdout:
 client_id, client_secret and webhook_secret. The secrets are shown this once; keep them.
+
+--owner-email invites the merchant's owner: an email with a link, valid 7 days, to set a password
+and sign in to the dashboard (production needs SMTP_URL and MAIL_FROM in this shell). The owner then
+makes API keys and invites the team from the dashboard.
 `;
 
-async function main() {
-  const { values } = parseArgs({ options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true });
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: { name: { type: 'string' }, 'owner-email': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+  });
   if (values.help) {
     process.stdout.write(USAGE);
-    return;
+    return 0;
   }
-  const config = loadConfig();
-  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
-  // The shell's PAYMENTS_ENV must be the database's (issue 34); a tool never stamps a database itself.
-  const { database, orm, sql } = await openStorage(config, logger, { reuseRunning: true, mustExist: true, mayStamp: false });
-  process.stderr.write(`database: ${database.description}\n`);
-  // After the database: a tool refused for want of one writes nothing, generated keys included.
-  const keys = resolveKeys(config, logger);
-  try {
-    const merchants = new MerchantService({ orm, clock: systemClock, secretBox: new SecretBox(keys.encryptionKey), logger });
-    const created = await RequestContext.create(orm.em, () => merchants.createMerchant({ name: values.name ?? '' }));
-    process.stdout.write(`${JSON.stringify(serializeCredentials(created), null, 2)}\n`);
-  } finally {
-    await sql.close();
-    await orm.close();
-    await database.close();
-  }
+  // Checked before anything is written: a bad address creates no merchant.
+  const ownerEmail = values['owner-email'] === undefined ? undefined : invitationEmail(values['owner-email']);
+  return runWithServices(false, async (services) => {
+    // The new merchant's sandbox opening balance is per supported currency (merchant.created → the ledger).
+    await services.reference.load();
+    const created = await services.merchants.createMerchant({ name: values.name ?? '' }, { actor: { type: 'operator', label: 'merchant:create' } });
+    if (ownerEmail === undefined) return serializeCredentials(created);
+    const invitation = await services.invitations.inviteOwner(created.merchant.id, { email: ownerEmail }, 'merchant:create');
+    return {
+      ...serializeCredentials(created),
+      owner_invitation: { email: invitation.email, role: invitation.role, expires_at: invitation.expiresAt.toISOString() },
+    };
+  });
 }
 
-main().catch((err) => {
-  process.stderr.write(`merchant:create failed: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+exitWith('merchant:create', main());

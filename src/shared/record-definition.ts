@@ -39,7 +39,9 @@ export type ValueType =
   /** REST: ISO 8601 text; GraphQL: DateTime. */
   | { kind: 'timestamp' }
   /** A nested record, written by its own definition (or, where a field says so, as it is). */
-  | { kind: 'record'; definition: RecordDefinition<never> };
+  | { kind: 'record'; definition: RecordDefinition<never> }
+  /** A JSON object of no fixed shape, sent as it is (REST: an object; GraphQL: JSONObject). */
+  | { kind: 'json' };
 
 export const text: ValueType = { kind: 'text' };
 export const id: ValueType = { kind: 'id' };
@@ -48,6 +50,7 @@ export const currencyCode: ValueType = { kind: 'currency' };
 export const countryCodeType: ValueType = { kind: 'country' };
 export const decimal: ValueType = { kind: 'decimal' };
 export const timestamp: ValueType = { kind: 'timestamp' };
+export const jsonObject: ValueType = { kind: 'json' };
 export const enumOf = (values: readonly [string, ...string[]], graphqlEnum: string): ValueType => ({ kind: 'enum', values, graphqlEnum });
 export const money = <R>(currencyOf: (source: R) => string | null): ValueType => ({ kind: 'money', currency: currencyOf as (source: never) => string | null });
 export const nested = <R>(definition: RecordDefinition<R>): ValueType => ({ kind: 'record', definition: definition as unknown as RecordDefinition<never> });
@@ -165,6 +168,8 @@ function restBaseSchema(type: ValueType): z.ZodType {
       return timestampSchema;
     case 'record':
       return restSchemaOf(type.definition);
+    case 'json':
+      return z.record(z.string(), z.unknown());
   }
 }
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import fs from 'node:fs';
-import { TEST_ADMIN_KEY, TEST_RATE_LIMITS } from './test-app';
+import { TEST_ADMIN_KEY, TEST_PRODUCTION_MAIL, TEST_RATE_LIMITS } from './test-app';
 
 export const DIST_MAIN = path.resolve(__dirname, '../../dist/src/main.js');
 export const DIST_CLI = (name: string) => path.resolve(__dirname, `../../dist/src/cli/${name}.js`);
@@ -40,6 +40,7 @@ export function serviceEnv(databaseUrl: string, extra: Record<string, string> = 
     ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
     ADMIN_API_KEY: TEST_ADMIN_KEY,
     ...TEST_RATE_LIMITS,
+    ...(extra.PAYMENTS_ENV === 'production' ? TEST_PRODUCTION_MAIL : {}),
     ...extra,
   });
 }

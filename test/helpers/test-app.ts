@@ -9,6 +9,9 @@ import { request } from './http';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789';
 
+/** The mail settings a production test service starts with when the test brings none (port 9: nothing listens, sends fail). */
+export const TEST_PRODUCTION_MAIL = { SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: 'Payments Gateway <no-reply@pay.example.com>' };
+
 /** Suites send many requests from one address and merchant; the rate limit tests set real budgets. */
 export const TEST_RATE_LIMITS = {
   RATE_LIMIT_MERCHANT: '1000000',
@@ -48,7 +51,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const db = opts.database ?? (await createTestDatabase());
   const clock = opts.clock ?? new ManualClock(new Date('2026-11-22T12:00:00Z'));
   const printed: string[] = [];
-  const config = loadConfig({
+  const env: Record<string, string> = {
     PAYMENTS_ENV: 'sandbox',
     PORT: '0',
     HOST: '127.0.0.1',
@@ -64,7 +67,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     JOB_HEARTBEAT_MS: '500',
     ...TEST_RATE_LIMITS,
     ...opts.env,
-  });
+  };
+  // Production refuses to start without mail (invitations send it): a server nobody listens on, unless the test brings its own.
+  if (env.PAYMENTS_ENV === 'production') Object.assign(env, { ...TEST_PRODUCTION_MAIL, ...opts.env });
+  const config = loadConfig(env);
   const service = await startService(config, { clock, logDestination: opts.logDestination, print: (t) => printed.push(t) });
   const url = service.url;
   return {

@@ -1,11 +1,16 @@
-import type { Sql } from '../../db/sql';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeOnOrm, type Params, type Sql } from '../../db/sql';
 import type { Clock } from '../../shared/clock';
 import { timeOrderedUuid } from '../../shared/crypto';
 import type { AuthContext } from '../auth/access-tokens';
 
+/** Who can act: a person, an API key, an operator (a CLI, the admin API), the service itself (the sandbox's KYC reviewer). */
+export const AUDIT_ACTOR_TYPES = ['user', 'api_key', 'operator', 'system'] as const;
+export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
+
 /** Who did it. */
 export interface AuditActor {
-  type: 'user' | 'api_key' | 'operator' | 'system';
+  type: AuditActorType;
   /** The person's or key's id; the operator's CLI name. */
   id?: string | null;
   /** What a reader recognises: the person's email, the key's label or client_id, the CLI. */
@@ -17,6 +22,15 @@ export interface AuditActor {
 export interface RequestOrigin {
   ip?: string | null;
   userAgent?: string | null;
+}
+
+/**
+ * Who is acting and from where, as a door knows it: what a service that records an action takes
+ * (`audit?: AuditContext`), so every door and CLI shares the service's one record call.
+ */
+export interface AuditContext {
+  actor: AuditActor;
+  origin?: RequestOrigin;
 }
 
 /** One entry: what happened to what, by whom, from where; before and after values with secrets redacted. */
@@ -74,12 +88,29 @@ export function redact(value: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1)]));
 }
 
+/**
+ * A URL as the log keeps it: a password in it and its query's values (where tokens hide) are
+ * redacted; the scheme, host, path and query names stay, so a reader sees what changed.
+ */
+export function urlForAudit(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = 'redacted';
+    for (const key of [...parsed.searchParams.keys()]) parsed.searchParams.set(key, 'redacted');
+    return parsed.toString();
+  } catch {
+    return '[redacted]';
+  }
+}
+
 /** The actor of a request's access token. */
 export function actorOf(auth: AuthContext): AuditActor {
   return { type: auth.kind, id: auth.actorId, label: auth.kind === 'api_key' ? auth.clientId : null, role: auth.role };
 }
 
-const INSERT = `insert into audit_log (id, merchant_id, actor_type, actor_id, actor_label, role, action, target_type, target_id, ip, user_agent, before, after, created_at)
+const COLUMNS = 'id, merchant_id, actor_type, actor_id, actor_label, role, action, target_type, target_id, ip, user_agent, before, after, created_at';
+const INSERT = `insert into audit_log (${COLUMNS})
                 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14)`;
 
 /**
@@ -116,5 +147,23 @@ export class AuditLog {
   async record(entry: AuditEntry): Promise<void> {
     const { text, values } = this.statement(entry);
     await this.deps.sql.query(text, values, 'audit_record');
+  }
+
+  /** Written inside an ORM transaction (`em` is the transaction's): it commits, or not, with the change. */
+  async recordOn(em: EntityManager, entry: AuditEntry): Promise<void> {
+    const { text, values } = this.statement(entry);
+    await executeOnOrm(em, text, values);
+  }
+
+  /**
+   * A common table expression that writes the entry in another statement, once for each row of
+   * `guard` (a CTE of that statement that returns a row only when the change happened): so the
+   * entry exists exactly when the change does.
+   */
+  cte(params: Params, entry: AuditEntry, guard: string, name = 'audited'): string {
+    const { values } = this.statement(entry);
+    const casts = ['uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'jsonb', 'jsonb', 'timestamptz'];
+    const selected = values.map((v, i) => `${params.p(v)}::${casts[i]}`).join(', ');
+    return `${name} as (insert into audit_log (${COLUMNS}) select ${selected} from ${guard})`;
   }
 }

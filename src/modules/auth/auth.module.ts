@@ -8,24 +8,24 @@ import { OAuthService } from './oauth.service';
 import { TokenRevocations } from './token-revocations';
 import { ApiKeys } from './api-keys';
 import type { AuditLog } from '../audit/audit-log';
-
-interface AuthDeps {
-  merchants: MerchantService;
-  audit: AuditLog;
-  /** The accounts' 2FA policy, bound to the environment: a person's refresh is enrolment-only while it says 2FA is needed and they have none. */
-  twoFactorRequired?: (role: Role, merchantRequires: boolean) => boolean;
-}
+import { twoFactorRequiredFor } from '../team/team.rules';
 
 /** OAuth: tokens, their revocation (heard by every instance), and whether a token's merchant may still act. */
 export const authModule = defineModule({
   name: 'auth',
   topics: Object.values(AuthTopic),
-  create: (infra: Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'pubsub' | 'keys' | 'logger'>, { merchants, audit, twoFactorRequired }: AuthDeps) => {
+  create: (
+    infra: Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'pubsub' | 'keys' | 'logger'>,
+    { merchants, audit }: { merchants: MerchantService; audit: AuditLog },
+  ) => {
     const { config, orm, sql, clock, pubsub, keys, logger } = infra;
     const revocations = new TokenRevocations({ orm, pubsub, pollMs: config.tokenRevocationPollMs, logger });
     const accessTokens = new AccessTokens({ signingKey: keys.tokenSigningKey, clock });
     const merchantAccess = new MerchantAccess({ sql, pubsub, logger });
-    const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger, twoFactorRequired });
+    // A person's refreshed token may only enrol while their merchant (or production, for their role) requires 2FA they lack.
+    const production = config.env === 'production';
+    const twoFactorRequired = (role: Role, merchantRequires: boolean) => twoFactorRequiredFor(production, role, merchantRequires);
+    const oauth = new OAuthService({ orm, sql, clock, merchants, accessTokens, revocations, access: merchantAccess, logger, twoFactorRequired, audit });
     return {
       services: { oauth, revocations, merchantAccess, apiKeys: new ApiKeys({ sql, clock, revocations, audit }) },
       start: async () => {

@@ -14,6 +14,7 @@ import { TokenFamily } from './token-family.entity';
 import type { TokenRevocations } from './token-revocations';
 import type { MerchantAccess } from './merchant-access';
 import type { KeyRole, Role } from '../access/permissions';
+import type { AuditContext, AuditLog } from '../audit/audit-log';
 import type { TokenHolder, AccessTokens, AuthContext } from './access-tokens';
 
 /** How long a refresh token lives unused (a session, or an integration's family, ends after this long idle). */
@@ -88,6 +89,8 @@ export interface OAuthServiceDeps {
   logger: Logger;
   /** Whether a person in this role, at a merchant that does or does not require it, must have 2FA (accounts' policy; none: never). */
   twoFactorRequired?: (role: Role, merchantRequires: boolean) => boolean;
+  /** The audit log's writer (an operator disabling or enabling a merchant). */
+  audit: AuditLog;
 }
 
 /**
@@ -153,18 +156,32 @@ export class OAuthService {
    * An operator disables a merchant (no token is issued to it any more, and every token
    * family it holds is revoked, so its requests and open sockets end on every instance)
    * or enables it again (it then gets new tokens; the old ones stay revoked). Returns the
-   * merchant; 404 when there is none.
+   * merchant; 404 when there is none. `audit`: the operator, and from where; a change (not a
+   * merchant already so) writes one `merchant.disabled` or `merchant.enabled` entry with it.
    */
-  async setMerchantDisabled(merchantId: string, disabled: boolean): Promise<Merchant> {
+  async setMerchantDisabled(merchantId: string, disabled: boolean, audit?: AuditContext): Promise<Merchant> {
     const now = this.deps.clock.now();
     const revoked = await this.deps.orm.em.fork().transactional(async (em) => {
       // The row lock orders this against a concurrent grant (which holds it FOR SHARE): a family
       // created before this commits is revoked below; one after sees the merchant disabled.
-      const rows: Array<{ id: string }> = await em.execute(
-        `update merchant set disabled_at = ${disabled ? 'coalesce(disabled_at, ?)' : 'null'}, updated_at = ? where id = ? returning id`,
+      const rows: Array<{ id: string; was_disabled: boolean }> = await em.execute(
+        `update merchant m set disabled_at = ${disabled ? 'coalesce(m.disabled_at, ?)' : 'null'}, updated_at = ?
+           from (select id, disabled_at is not null as was_disabled from merchant where id = ? for update) old
+          where m.id = old.id returning m.id, old.was_disabled`,
         disabled ? [now, now, merchantId] : [now, merchantId],
       );
-      if (rows.length === 0) throw AppError.notFound('Merchant');
+      const [row] = rows;
+      if (!row) throw AppError.notFound('Merchant');
+      if (audit && row.was_disabled !== disabled) {
+        await this.deps.audit.recordOn(em, {
+          merchantId,
+          ...audit,
+          action: disabled ? 'merchant.disabled' : 'merchant.enabled',
+          target: { type: 'merchant', id: merchantId },
+          before: { disabled: row.was_disabled },
+          after: { disabled },
+        });
+      }
       if (!disabled) return [];
       const families: Array<{ id: string }> = await em.execute(
         `update token_family set revoked_at = ?, revoked_reason = 'merchant_disabled' where merchant_id = ? and revoked_at is null returning id`,

@@ -1,5 +1,6 @@
 import { ManualKycReviewer } from '../../providers/manual-kyc-reviewer';
 import { SandboxKycReviewer } from '../../providers/sandbox/sandbox-kyc-reviewer';
+import type { AuditLog } from '../audit/audit-log';
 import type { CustomerService } from '../customers/customer.service';
 import { defineModule, type ModuleInfra } from '../module';
 import type { Outbox } from '../outbox/outbox';
@@ -14,7 +15,7 @@ export const kycModule = defineModule({
   topics: Object.values(KycTopic),
   create: (
     infra: Pick<ModuleInfra, 'config' | 'orm' | 'clock' | 'pubsub' | 'secretBox' | 'logger'> & { jobs: KycJobQueue },
-    { customers, outbox }: { customers: CustomerService; outbox: Outbox },
+    { customers, outbox, audit }: { customers: CustomerService; outbox: Outbox; audit: AuditLog },
   ) => {
     const { config, orm, clock, pubsub, secretBox, logger, jobs } = infra;
     const sandbox = config.env === 'sandbox';
@@ -31,6 +32,7 @@ export const kycModule = defineModule({
       secretBox,
       reviewDelayMs: sandbox ? config.sandboxKycDelayMs : 0,
       logger,
+      audit,
     });
     return { services: { kyc } };
   },

@@ -8,6 +8,7 @@ import type { Logger } from '../../shared/logger';
 import { countryCodeField, isoDateField, optionalText, requiredIdentifier, requiredText } from '../../shared/fields';
 import { encodeCursor, decodeCursor, pageRequestSchema, type Page, type PageQuery, UUID_ID } from '../../shared/pagination';
 import { parseInput, type Command } from '../../shared/validation';
+import type { AuditActor, AuditLog, RequestOrigin } from '../audit/audit-log';
 import { Customer } from '../customers/customer.entity';
 import type { CustomerService } from '../customers/customer.service';
 import { publishAfterCommit } from '../../events/merchant-events';
@@ -76,6 +77,14 @@ export interface KycServiceDeps {
   secretBox: SecretBox;
   reviewDelayMs: number;
   logger: Logger;
+  /** The audit log's writer: every decision writes `kyc.decided`. */
+  audit: AuditLog;
+}
+
+/** The audit log's actor of a decision: the operator (named when they said who they are), or the reviewer as the system. */
+function deciderActor(by: KycDecider): AuditActor {
+  if (by.kind === 'reviewer') return { type: 'system', label: `reviewer:${by.name}` };
+  return { type: 'operator', id: by.operator ?? null, label: by.via === 'cli' ? 'kyc:review' : 'admin_api' };
 }
 
 export class KycService {
@@ -164,8 +173,10 @@ export class KycService {
    * Deciding a decided submission is INVALID_STATE (409) and changes nothing, so
    * concurrent deciders get one decision and one event.
    * `decision` is a KycDecision, validated here: operators and providers supply it.
+   * Every decision writes one `kyc.decided` entry in the same transaction (the actor: the operator,
+   * or the reviewer as the system); `origin`: where an operator's request came from.
    */
-  async decideSubmission(submissionId: string, decision: unknown, by: KycDecider): Promise<KycSubmissionSummary> {
+  async decideSubmission(submissionId: string, decision: unknown, by: KycDecider, origin?: RequestOrigin): Promise<KycSubmissionSummary> {
     const id = parseSubmissionId(submissionId);
     const decided = parseInput(decisionSchema, decision);
     const reviewedBy = deciderLabel(by);
@@ -195,6 +206,15 @@ export class KycService {
         payload: serializeKycRecord(record),
       });
       await this.deps.jobs.enqueue(tx, { name: KycJob.PublishKycStatus, payload: { merchantId: customer.merchantId, customerUuid: customer.id } });
+      await this.deps.audit.recordOn(tx, {
+        merchantId: customer.merchantId,
+        actor: deciderActor(by),
+        origin,
+        action: 'kyc.decided',
+        target: { type: 'kyc_submission', id },
+        before: { status: 'pending' },
+        after: { status: submission.status, customer_uuid: customer.id, ...(submission.rejectionReason ? { reason: submission.rejectionReason } : {}) },
+      });
       this.deps.logger.info(
         { merchantId: customer.merchantId, customerUuid: customer.id, submissionId: id, outcome: decided.outcome, reviewedBy },
         'KYC decided',
@@ -212,11 +232,12 @@ export class KycService {
     outcome: 'approved' | 'rejected',
     command: OperatorDecisionCommand,
     via: 'admin_api' | 'cli',
+    origin?: RequestOrigin,
   ): Promise<KycSubmissionSummary> {
     const id = parseSubmissionId(submissionId); // the path first: a bad id is a 400 before anything else
     const body = parseInput(operatorDecisionSchema, command);
     const decision = outcome === 'approved' ? { outcome } : { outcome, reason: body.reason };
-    return this.decideSubmission(id, decision, { kind: 'operator', via, operator: body.operator });
+    return this.decideSubmission(id, decision, { kind: 'operator', via, operator: body.operator }, origin);
   }
 
   /** The review queue: pending submissions of every merchant, oldest first, by keyset (submitted_at, id). */

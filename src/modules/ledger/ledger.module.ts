@@ -1,5 +1,6 @@
 import type { Subscribable } from '../../events/domain-event';
 import { Decimal } from '../../shared/money';
+import type { AuditLog } from '../audit/audit-log';
 import { defineModule, type ModuleInfra } from '../module';
 import type { RatesService } from '../rates/rates.service';
 import type { ReferenceService } from '../reference/reference.service';
@@ -32,7 +33,12 @@ export const ledgerModule = defineModule({
   topics: [LedgerTopic.BalanceChanged],
   create: (
     { config, sql, clock, pubsub, logger, metrics }: Pick<ModuleInfra, 'config' | 'sql' | 'clock' | 'pubsub' | 'logger' | 'metrics'>,
-    { reference, rates, merchantCreated }: { reference: ReferenceService; rates: RatesService; merchantCreated: Subscribable<{ merchantId: string }> },
+    {
+      reference,
+      rates,
+      merchantCreated,
+      audit,
+    }: { reference: ReferenceService; rates: RatesService; merchantCreated: Subscribable<{ merchantId: string }>; audit: AuditLog },
   ) => {
     const ledger = new LedgerService({
       sql,
@@ -46,6 +52,7 @@ export const ledgerModule = defineModule({
           .filter((c) => rates.isSupportedCurrency(c)),
       openingBalance: config.env === 'sandbox' ? new Decimal(config.sandboxOpeningBalance) : new Decimal(0),
       logger,
+      audit,
       verified: metrics?.ledgerVerified,
     });
     merchantCreated.on(({ merchantId }) => ledger.openMerchant(merchantId));

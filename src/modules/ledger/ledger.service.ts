@@ -8,7 +8,7 @@ import type { Clock } from '../../shared/clock';
 import { AppError, type ErrorDetail } from '../../shared/errors';
 import { currencyField, referenceField, requiredText, timestampField, upperCased } from '../../shared/fields';
 import type { Logger } from '../../shared/logger';
-import { Decimal, parseAmount, parseSignedAmount } from '../../shared/money';
+import { Decimal, formatAmount, parseAmount, parseSignedAmount } from '../../shared/money';
 import { UUID_ID, decodeCursor, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { keysetBatches } from '../../shared/streaming';
 import { parseInput, type Command } from '../../shared/validation';
@@ -24,6 +24,7 @@ import {
   type MerchantAccount,
   type Posting,
 } from './ledger.model';
+import type { AuditContext, AuditEntry, AuditLog } from '../audit/audit-log';
 import { postingsSql } from './ledger.sql';
 import { verifyLedger, verifyLedgerIncrementally, type IncrementalOptions, type IncrementalReport, type LedgerReport, type LegRule } from './ledger.verify';
 
@@ -206,6 +207,8 @@ export interface LedgerServiceDeps {
   /** Sandbox: what every new merchant starts with in each currency, in major units (0: nothing). */
   openingBalance: Decimal;
   logger: Logger;
+  /** The audit log's writer (top-ups, adjustments). */
+  audit: AuditLog;
   /** The metric: problems found by the last verification. */
   verified?: (problems: number) => void;
 }
@@ -334,10 +337,22 @@ export class LedgerService {
   }
 
   /** Sandbox: adds test money to the merchant's available balance. */
-  async topUp(merchantId: string, command: TopUpCommand): Promise<Balance> {
+  /** `audit`: who asks, and from where: the top-up writes one `sandbox.top_up` entry in its own statement. */
+  async topUp(merchantId: string, command: TopUpCommand, audit?: AuditContext): Promise<Balance> {
     const body = parseInput(topUpSchema, command);
-    const amount = parseAmount(body.amount, this.minorUnit(body.currency));
-    await this.post([this.funding(merchantId, body.currency, amount, `topup:${randomUUID()}`, 'top_up', 'sandbox top-up', null)]);
+    const minorUnit = this.minorUnit(body.currency);
+    const amount = parseAmount(body.amount, minorUnit);
+    const key = `topup:${randomUUID()}`;
+    await this.post(
+      [this.funding(merchantId, body.currency, amount, key, 'top_up', 'sandbox top-up', null)],
+      audit && {
+        merchantId,
+        ...audit,
+        action: 'sandbox.top_up',
+        target: { type: 'balance', id: body.currency },
+        after: { amount: formatAmount(amount, minorUnit), currency: body.currency },
+      },
+    );
     return this.balance(merchantId, body.currency);
   }
 
@@ -345,16 +360,28 @@ export class LedgerService {
    * Operator: money that reached (or left) a merchant outside any transaction, against the
    * external-funds account, with its reason; shown in the merchant's statement. A debit the
    * available balance cannot cover is INSUFFICIENT_FUNDS. The same reference posts once.
+   * `audit`: the operator, and from where: an adjustment posted (not a retry that posts nothing) writes one
+   * `ledger.adjustment_posted` entry in its own statement.
    */
-  async adjust(merchantId: string, command: AdjustmentCommand): Promise<{ balance: Balance; posted: boolean }> {
+  async adjust(merchantId: string, command: AdjustmentCommand, audit?: AuditContext): Promise<{ balance: Balance; posted: boolean }> {
     const body = parseInput(adjustmentSchema, command);
     if (!UUID_ID.test(merchantId)) throw AppError.notFound('Merchant');
-    const amount = parseSignedAmount(body.amount, this.minorUnit(body.currency));
+    const minorUnit = this.minorUnit(body.currency);
+    const amount = parseSignedAmount(body.amount, minorUnit);
     const [merchant] = await this.deps.sql.query('select 1 from merchant where id = $1', [merchantId]);
     if (!merchant) throw AppError.notFound('Merchant');
     const key = `adjustment:${merchantId}:${body.reference}`;
     const entry = this.funding(merchantId, body.currency, amount, key, 'adjustment', body.reason, body.reference);
-    const posted = await this.post([entry]);
+    const posted = await this.post(
+      [entry],
+      audit && {
+        merchantId,
+        ...audit,
+        action: 'ledger.adjustment_posted',
+        target: { type: 'adjustment', id: body.reference },
+        after: { amount: formatAmount(amount, minorUnit), currency: body.currency, reason: body.reason, reference: body.reference },
+      },
+    );
     // Posted before under this reference: the same adjustment again (a retry) changes nothing; another one is refused.
     if (!posted) await this.assertSameAdjustment(key, body.reference, body.currency, amount);
     return { balance: await this.balance(merchantId, body.currency), posted };
@@ -441,10 +468,14 @@ export class LedgerService {
     return report;
   }
 
-  /** Posts entries outside any transaction, in one statement; false when they had been posted already. */
-  private async post(postings: Posting[]): Promise<boolean> {
+  /**
+   * Posts entries outside any transaction, in one statement; false when they had been posted already.
+   * `audited`: the audit entry, written by the same statement only when the first entry is posted.
+   */
+  private async post(postings: Posting[], audited?: AuditEntry): Promise<boolean> {
     const params = new Params();
     const { ctes } = postingsSql(params, postings, undefined, 'fund');
+    if (audited) ctes.push(this.deps.audit.cte(params, audited, 'fund_entry0'));
     const entries = postings.map((_p, i) => `(select count(*) from fund_entry${i})`).join(' + ');
     try {
       const [row] = await this.deps.sql.query<{ posted: string }>(`with ${ctes.join(',\n')} select ${entries} as posted`, params.values);

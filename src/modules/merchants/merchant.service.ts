@@ -8,6 +8,7 @@ import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { requiredText } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
+import type { AuditContext, AuditLog } from '../audit/audit-log';
 import { Merchant, webhookSecretOverlapUntil } from './merchant.entity';
 
 export const createMerchantSchema = z.object({ name: requiredText(200), createdBy: z.string().max(200).optional() });
@@ -32,6 +33,8 @@ export interface MerchantServiceDeps {
   clock: Clock;
   secretBox: SecretBox;
   logger: Logger;
+  /** The audit log's writer (a merchant created by an operator). */
+  audit: AuditLog;
   /**
    * `merchant.created`, emitted once the merchant is stored and before its credentials are answered:
    * other modules subscribe (the ledger opens the sandbox's opening balance). None: nobody listens (CLIs).
@@ -47,7 +50,8 @@ export class MerchantService {
     return webhookSecretOverlapUntil(merchant.previousWebhookSecrets, this.deps.clock.now());
   }
 
-  async createMerchant(command: CreateMerchantCommand): Promise<MerchantCredentials> {
+  /** `audit`: the operator who creates it, and from where: one `merchant.created` entry, written with the merchant. */
+  async createMerchant(command: CreateMerchantCommand, audit?: AuditContext): Promise<MerchantCredentials> {
     const { name } = parseInput(createMerchantSchema, command);
     const clientSecret = randomToken('sk');
     const webhookSecret = newWebhookSecret();
@@ -68,6 +72,15 @@ export class MerchantService {
         `insert into api_key (id, merchant_id, label, role, client_id, client_secret_hash, created_at, created_by) values (?, ?, 'Default key', 'developer', ?, ?, ?, ?)`,
         [timeOrderedUuid(), merchant.id, merchant.clientId, sha256Hex(clientSecret), now, command.createdBy ?? 'operator'],
       );
+      if (audit) {
+        await this.deps.audit.recordOn(em, {
+          merchantId: merchant.id,
+          ...audit,
+          action: 'merchant.created',
+          target: { type: 'merchant', id: merchant.id },
+          after: { name, client_id: merchant.clientId },
+        });
+      }
     });
     await this.deps.created?.emit({ merchantId: merchant.id });
     this.deps.logger.info({ merchantId: merchant.id, clientId: merchant.clientId }, 'merchant created');

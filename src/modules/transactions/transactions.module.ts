@@ -14,6 +14,7 @@ import { CollectionService } from './kinds/collection/collection.service';
 import { PaymentKind } from './kinds/payment/payment.kind';
 import { PaymentService, type PaymentServiceDeps } from './kinds/payment/payment.service';
 import { RefundKind } from './kinds/refund/refund.kind';
+import type { AuditLog } from '../audit/audit-log';
 import { RefundService } from './kinds/refund/refund.service';
 import { TransferKind } from './kinds/transfer/transfer.kind';
 import { TransferService } from './kinds/transfer/transfer.service';
@@ -43,6 +44,8 @@ interface TransactionsDeps {
   rails: Rails;
   /** Sandbox only: the 3-D Secure page's handles (the rails module's sandbox card charges). */
   cardCharges: PaymentServiceDeps['handles'];
+  /** The audit log's writer (refunds). */
+  audit: AuditLog;
 }
 
 /**
@@ -57,7 +60,7 @@ export const transactionsModule = defineModule({
   topics: Object.values(TransactionTopic),
   create: (infra: TransactionsInfra, deps: TransactionsDeps) => {
     const { config, clock, sql, pubsub, keys, secretBox, faults, logger, jobs } = infra;
-    const { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges } = deps;
+    const { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges, audit } = deps;
     const releaseDelayMs = config.settlementDelayS * 1000;
     const store = new TransactionStore({ sql, jobs, outbox, secretBox });
     const kinds: TransactionKinds = {
@@ -97,7 +100,7 @@ export const transactionsModule = defineModule({
       fingerprintKey: deriveKey(keys.encryptionKey, 'card-fingerprint'),
       handles: cardCharges,
     });
-    const refunds = new RefundService({ lifecycle, queries, reference });
+    const refunds = new RefundService({ lifecycle, queries, reference, audit });
     return {
       services: {
         transactions: lifecycle,

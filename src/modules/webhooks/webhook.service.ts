@@ -9,6 +9,7 @@ import { AppError } from '../../shared/errors';
 import { withoutCardNumberIn } from '../../shared/fields';
 import { EVENT_ID, afterCursor, pageRequestSchema, toPage, type Page } from '../../shared/pagination';
 import { parseInput, type Command } from '../../shared/validation';
+import { urlForAudit, type AuditContext, type AuditLog } from '../audit/audit-log';
 import { Merchant } from '../merchants/merchant.entity';
 import { newWebhookSecret } from '../merchants/merchant.service';
 import { EVENT_TYPES, SELECTABLE_EVENT_TYPES, TEST_EVENT_TYPE } from '../outbox/event-types';
@@ -59,26 +60,46 @@ export interface WebhookServiceDeps {
   env: PaymentsEnv;
   /** `webhook.test` events one merchant may send per minute (each is a POST, and its retries, to a URL the merchant chose). */
   testEventsPerMinute: number;
+  /** The audit log's writer (endpoint changes, secret rotations). */
+  audit: AuditLog;
   /** Makes a test event's first attempt within its request, unless another job holds it or its endpoint has no free slot (built first, in the same module). */
   dispatcher: Pick<WebhookDispatcher, 'deliver'>;
 }
+
+const sameList = (a: readonly string[] | null, b: readonly string[] | null) =>
+  a === null || b === null ? a === b : a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** The merchant's webhook settings (endpoint, secret rotation) and its event log. */
 export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
 
-  async setEndpoint(merchantId: string, command: EndpointCommand): Promise<Merchant> {
+  /** `audit`: who asks, and from where; a change (and only a change) writes one `webhook.endpoint_changed` entry with it. */
+  async setEndpoint(merchantId: string, command: EndpointCommand, audit?: AuditContext): Promise<Merchant> {
     const { url, eventTypes } = parseInput(endpointSchema, command);
     const checked = url === null ? null : (await assertWebhookUrlAllowed(url, this.deps.env)).toString();
-    const em = this.deps.orm.em.fork();
-    const merchant = await em.findOneOrFail(Merchant, { id: merchantId });
-    // A new address starts with a closed circuit: the old one's silences say nothing of it.
-    if (merchant.webhookUrl !== checked) await em.getConnection().execute('delete from webhook_endpoint where merchant_id = ?', [merchantId]);
-    merchant.webhookUrl = checked;
-    // In the service's order, each once.
-    if (eventTypes !== undefined) merchant.webhookEventTypes = eventTypes === null ? null : SELECTABLE_EVENT_TYPES.filter((t) => eventTypes.includes(t));
-    merchant.updatedAt = this.deps.clock.now();
-    await em.flush();
+    const merchant = await this.deps.orm.em.fork().transactional(async (em) => {
+      const merchant = await em.findOneOrFail(Merchant, { id: merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const before = { url: merchant.webhookUrl, eventTypes: merchant.webhookEventTypes };
+      // A new address starts with a closed circuit: the old one's silences say nothing of it.
+      if (merchant.webhookUrl !== checked) await em.execute('delete from webhook_endpoint where merchant_id = ?', [merchantId]);
+      merchant.webhookUrl = checked;
+      // In the service's order, each once.
+      if (eventTypes !== undefined) merchant.webhookEventTypes = eventTypes === null ? null : SELECTABLE_EVENT_TYPES.filter((t) => eventTypes.includes(t));
+      merchant.updatedAt = this.deps.clock.now();
+      await em.flush();
+      const changed = before.url !== merchant.webhookUrl || !sameList(before.eventTypes, merchant.webhookEventTypes);
+      if (audit && changed) {
+        await this.deps.audit.recordOn(em, {
+          merchantId,
+          ...audit,
+          action: 'webhook.endpoint_changed',
+          target: { type: 'webhook_endpoint', id: merchantId },
+          before: { url: urlForAudit(before.url), event_types: before.eventTypes },
+          after: { url: urlForAudit(merchant.webhookUrl), event_types: merchant.webhookEventTypes },
+        });
+      }
+      return merchant;
+    });
     if (eventTypes !== undefined) await this.deps.eventChoices.changed(merchantId);
     return merchant;
   }
@@ -89,7 +110,7 @@ export class WebhookService {
    * At most MAX_OVERLAPPING_SECRETS may be in their overlap at once: one more is INVALID_STATE,
    * naming when the oldest expires.
    */
-  async rotateSecret(merchantId: string): Promise<{ webhookSecret: string; previousSecretExpiresAt: Date }> {
+  async rotateSecret(merchantId: string, audit?: AuditContext): Promise<{ webhookSecret: string; previousSecretExpiresAt: Date }> {
     const webhookSecret = newWebhookSecret();
     const now = this.deps.clock.now();
     const previousSecretExpiresAt = new Date(now.getTime() + SECRET_OVERLAP_MS);
@@ -103,6 +124,16 @@ export class WebhookService {
       merchant.previousWebhookSecrets = [...live, { sealed: merchant.webhookSecretSealed, expiresAt: previousSecretExpiresAt.toISOString() }];
       merchant.webhookSecretSealed = this.deps.secretBox.seal(webhookSecret);
       merchant.updatedAt = now;
+      // No secret, old or new, enters the log: only when the old one stops signing.
+      if (audit) {
+        await this.deps.audit.recordOn(em, {
+          merchantId,
+          ...audit,
+          action: 'webhook.secret_rotated',
+          target: { type: 'webhook_endpoint', id: merchantId },
+          after: { previous_signs_until: previousSecretExpiresAt.toISOString() },
+        });
+      }
     });
     return { webhookSecret, previousSecretExpiresAt };
   }

@@ -1,3 +1,4 @@
+import type { AuditLog } from '../audit/audit-log';
 import { defineModule, type ModuleInfra } from '../module';
 import type { EventChoices } from '../outbox/event-choices';
 import type { Outbox } from '../outbox/outbox';
@@ -19,7 +20,7 @@ export const webhooksModule = defineModule({
   name: 'webhooks',
   jobs: WEBHOOK_JOBS,
   outboxFollowUps: ({ jobs, config }: Pick<WebhooksInfra, 'jobs' | 'config'>) => webhookDeliverySql(jobs, config.webhookTimeoutMs),
-  create: (infra: WebhooksInfra, { outbox, eventChoices }: { outbox: Outbox; eventChoices: EventChoices }) => {
+  create: (infra: WebhooksInfra, { outbox, eventChoices, audit }: { outbox: Outbox; eventChoices: EventChoices; audit: AuditLog }) => {
     const { config, orm, sql, clock, secretBox, logger, metrics, jobs } = infra;
     const webhookDispatcher = new WebhookDispatcher({
       sql,
@@ -45,6 +46,7 @@ export const webhooksModule = defineModule({
       env: config.env,
       testEventsPerMinute: config.webhookCapacity.testEventsPerMinute,
       dispatcher: webhookDispatcher,
+      audit,
     });
     return { services: { webhooks, webhookDispatcher } };
   },

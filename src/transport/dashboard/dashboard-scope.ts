@@ -17,7 +17,7 @@ const DASHBOARD_SESSION_COOKIE = 'dashboard_session';
  */
 const DASHBOARD_SESSION_HOST_COOKIE = `__Host-${DASHBOARD_SESSION_COOKIE}`;
 /** The header every call must carry: a cross-site page cannot send it without a CORS preflight, which this service never grants. */
-const DASHBOARD_SESSION_HEADER = 'x-requested-with';
+export const DASHBOARD_SESSION_HEADER = 'x-requested-with';
 
 /** A refresh token as the service issues them (randomToken('rt')); anything else in the cookie is no session. */
 const REFRESH_TOKEN = /^rt_[A-Za-z0-9_-]{16,128}$/;
@@ -54,7 +54,7 @@ const DUPLICATE_SESSION = 'More than one dashboard session cookie: refused; sign
  * `Referrer-Policy: no-referrer` Chromium sends `Origin: null` on a same-origin POST; Sec-Fetch-Site,
  * which no page can set, then says where it came from.
  */
-function fromThisOrigin(request: FastifyRequest, publicAddress: PublicAddress): boolean {
+export function fromThisOrigin(request: FastifyRequest, publicAddress: PublicAddress): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin') return false;
   const origin = request.headers.origin;

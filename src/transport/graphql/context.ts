@@ -1,7 +1,7 @@
 import type { OAuthService } from '../../modules/auth/oauth.service';
 import type { SubscriptionService } from '../../modules/subscriptions/subscription.service';
 import type { AuthContext } from '../../modules/auth/access-tokens';
-import type { RequestOrigin } from '../../modules/audit/audit-log';
+import { actorOf, type AuditContext, type RequestOrigin } from '../../modules/audit/audit-log';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { toGraphQLError } from './errors';
@@ -28,4 +28,9 @@ export async function authenticatedContext(services: UsedServices, authorization
   } catch (err) {
     throw toGraphQLError(err instanceof AppError ? err : AppError.invalidToken());
   }
+}
+
+/** Who is acting (the token's key or person) and from where: what a service that records an action takes. */
+export function auditOf(ctx: GraphQLContext): AuditContext {
+  return { actor: actorOf(ctx.auth), origin: ctx.origin };
 }

@@ -1,6 +1,7 @@
 import { registerEnumType } from 'type-graphql';
 import { PAYMENTS_ENVS } from '../../config';
 import { ROLES } from '../../modules/access/permissions';
+import { INVITATION_STATUSES } from '../../modules/team/team.rules';
 import { ID_TYPES } from '../../modules/kyc/kyc.service';
 import { KYC_STATUSES } from '../../modules/kyc/kyc.state';
 import { NEXT_ACTION_TYPES, PAYMENT_METHODS } from '../../modules/transactions/kinds/payment/payment.service';
@@ -56,7 +57,13 @@ export const EnvironmentEnum = domainEnum(PAYMENTS_ENVS, 'Environment', 'SANDBOX
 export const RoleEnum = domainEnum(
   ROLES,
   'Role',
-  'A role at a merchant (docs/access.md): OWNER and ADMIN may do everything; DEVELOPER, FINANCE, SUPPORT and VIEWER less. An API key has one of DEVELOPER, FINANCE, SUPPORT, VIEWER.',
+  'A member’s role at a merchant (docs/access.md): OWNER (one; ownership is transferred) > ADMIN > DEVELOPER, FINANCE, SUPPORT (peers) > VIEWER. A member grants only roles at or below their own.',
+);
+
+export const InvitationStatusEnum = domainEnum(
+  INVITATION_STATUSES,
+  'InvitationStatus',
+  'PENDING (its link works) → ACCEPTED | REVOKED | EXPIRED (7 days after it was sent or last resent; a resend makes it PENDING again).',
 );
 
 export const PrincipalKindEnum = domainEnum(

@@ -1,3 +1,4 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
 import type { ReferenceService } from '../../modules/reference/reference.service';
 import { formatAmount, type Decimal } from '../../shared/money';
@@ -77,6 +78,8 @@ function graphqlTypeOf(type: ValueType, named: string | undefined, enums?: Recor
       const nestedType = objectTypeOf(type.definition);
       return () => nestedType;
     }
+    case 'json':
+      return () => GraphQLJSONObject;
   }
 }
 

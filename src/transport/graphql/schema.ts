@@ -6,6 +6,7 @@ import type { PaymentsEnv } from '../../config';
 import type { Services } from '../../container';
 import { pick } from '../pick';
 import { AccountsResolver } from './accounts/accounts.resolver';
+import { AuditResolver } from './audit/audit.resolver';
 import { CustomerResolver } from './customers/customer.resolver';
 import { MerchantResolver } from './merchant/merchant.resolver';
 import { PaymentResolver } from './payments/payment.resolver';
@@ -17,6 +18,9 @@ import { WebhookResolver } from './webhooks/webhook.resolver';
 import { LedgerResolver } from './ledger/ledger.resolver';
 import { ApiKeyResolver } from './keys/api-key.resolver';
 import { assertEveryRootFieldRequires, authChecker } from './authorization';
+import { InvitationResolver } from './team/invitation.resolver';
+import { TeamResolver } from './team/team.resolver';
+import { TwoFactorResolver } from './team/two-factor.resolver';
 
 /** Each resolver with the services it names (its `UsedServices`, picked from the bag) and, for sandbox-only operations, the environment. */
 const resolvers = [
@@ -33,7 +37,11 @@ const resolvers = [
   resolver(WebhookResolver, (s) => new WebhookResolver(pick(s, 'customers', 'merchants', 'webhooks'))),
   resolver(LedgerResolver, (s, env) => new LedgerResolver({ services: pick(s, 'ledger', 'reference', 'refunds'), env })),
   resolver(SubscriptionResolver, (s) => new SubscriptionResolver(pick(s, 'reference'))),
+  resolver(AuditResolver, (s) => new AuditResolver(pick(s, 'auditQueries'))),
   resolver(ApiKeyResolver, (s) => new ApiKeyResolver(pick(s, 'apiKeys'))),
+  resolver(TeamResolver, (s) => new TeamResolver(pick(s, 'team'))),
+  resolver(InvitationResolver, (s) => new InvitationResolver(pick(s, 'invitations'))),
+  resolver(TwoFactorResolver, (s) => new TwoFactorResolver(pick(s, 'twoFactor'))),
 ];
 const [first, ...others] = resolvers;
 const resolverClasses = [first.cls, ...others.map((r) => r.cls)] as const;

@@ -20,6 +20,7 @@ import type { OAuthService } from '../../modules/auth/oauth.service';
 import type { TokenRevocations } from '../../modules/auth/token-revocations';
 import type { SubscriptionService } from '../../modules/subscriptions/subscription.service';
 import type { AuthContext } from '../../modules/auth/access-tokens';
+import type { RequestOrigin } from '../../modules/audit/audit-log';
 import { AppError } from '../../shared/errors';
 import { mapAsyncIterator } from '../../shared/async-iterator';
 import type { Logger } from '../../shared/logger';
@@ -41,6 +42,8 @@ type UsedServices = { oauth: OAuthService; revocations: TokenRevocations; subscr
 
 interface ConnectionState {
   auth?: AuthContext;
+  /** The socket's opening request: its address and user agent (the audit log's origin of its operations). */
+  origin?: RequestOrigin;
   /** Subscribe payloads read exactly (their numbers), by operation id, until onSubscribe takes them. */
   exactPayloads?: Map<string, SubscribePayload>;
 }
@@ -159,6 +162,10 @@ export function attachGraphQLWebSocket(
               else openSockets.delete(auth.merchantId);
             });
             stateOf(ctx.extra.socket).auth = auth;
+            stateOf(ctx.extra.socket).origin = {
+              ip: ctx.extra.request.socket.remoteAddress ?? null,
+              userAgent: ctx.extra.request.headers['user-agent'] ?? null,
+            };
             // The session ends with its token: at expiry, or at revocation (4403, as for a bad token at the start).
             const socket = ctx.extra.socket;
             const family = socketsByFamily.get(auth.familyId) ?? socketsByFamily.set(auth.familyId, new Set()).get(auth.familyId)!;
@@ -182,7 +189,7 @@ export function attachGraphQLWebSocket(
         // Parsing and validating here (rather than leaving it to graphql-ws) turns a
         // syntax error into an error for that one operation instead of closing the socket.
         onSubscribe: async (ctx, _id, received) => {
-          const { auth, exactPayloads } = stateOf(ctx.extra.socket);
+          const { auth, origin, exactPayloads } = stateOf(ctx.extra.socket);
           const payload = exactPayloads?.get(_id) ?? received;
           exactPayloads?.delete(_id);
           if (!auth || !services.oauth.isStillValid(auth)) {
@@ -220,7 +227,7 @@ export function attachGraphQLWebSocket(
           // Each operation gets a request id, as an HTTP request does, on every line it logs.
           const reqId = randomUUID();
           const log = logger.child({ reqId, operationId: String(_id).slice(0, 64) });
-          const contextValue: GraphQLContext = { auth, subscriptions: services.subscriptions, log, reqId };
+          const contextValue: GraphQLContext = { auth, origin, subscriptions: services.subscriptions, log, reqId };
           return { schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue };
         },
         execute: (args: ExecutionArgs) => withRequestContext(inDatabaseContext, args, () => execute(args)),

@@ -9,6 +9,7 @@ import { registerIdempotency } from './idempotency';
 import { openApiOptions } from './openapi/document';
 import { openApiRoutes } from './openapi/openapi.routes';
 import { adminRoutes } from './v1/admin.routes';
+import { auditRoutes } from './v1/audit.routes';
 import { customerRoutes } from './v1/customer.routes';
 import { merchantRoutes } from './v1/merchant.routes';
 import { oauthRoutes } from './v1/oauth.routes';
@@ -59,6 +60,7 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
     await protectedScope.register(apiKeyRoutes, { services: pick(services, 'apiKeys') });
     const ledgerServices = pick(services, 'ledger', 'refunds');
     await protectedScope.register(ledgerRoutes, { services: ledgerServices, rateLimits });
+    await protectedScope.register(auditRoutes, { services: pick(services, 'auditQueries'), rateLimits });
     if (config.env === 'sandbox') {
       await protectedScope.register(sandboxRoutes, { services: transactionServices });
       await protectedScope.register(sandboxLedgerRoutes, { services: ledgerServices });

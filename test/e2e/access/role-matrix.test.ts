@@ -111,6 +111,6 @@ describe('role matrix', () => {
     expect(rest.status).toBe(403);
     expect(rest.body).toMatchObject({ status: 'error', code: 'FORBIDDEN', message: 'Your role (viewer) does not allow this (refunds:create)' });
     const gql = await graphql(app.url, OPERATIONS[3]!.query, { token: viewer.token });
-    expect(gql.body.errors[0]).toMatchObject({ message: 'Your role (viewer) does not allow this (refunds:create)', extensions: { code: 'FORBIDDEN' } });
+    expect(gql.body.errors?.[0]).toMatchObject({ message: 'Your role (viewer) does not allow this (refunds:create)', extensions: { code: 'FORBIDDEN' } });
   });
 });

@@ -208,7 +208,10 @@ describe('REST merchants', () => {
         },
       });
 
-      const [row] = await sql('select client_secret_hash, webhook_secret_sealed from merchant where id = ?', [created.merchant_id]);
+      const [row] = await sql(
+        'select k.client_secret_hash, m.webhook_secret_sealed from merchant m join api_key k on k.client_id = m.client_id where m.id = ?',
+        [created.merchant_id],
+      );
       const text = res.text;
       expect(text).not.toContain(created.client_secret);
       expect(text).not.toContain(created.webhook_secret);
@@ -240,7 +243,7 @@ describe('REST merchants', () => {
   describe('credential storage', () => {
     it('stores the client secret only as its SHA-256 and the webhook secret only sealed', async () => {
       const created = await createViaAdmin('Storage Co');
-      const rows = await sql('select * from merchant');
+      const rows = await sql('select m.*, k.client_secret_hash from merchant m join api_key k on k.client_id = m.client_id');
       const mine = rows.filter((r: Record<string, unknown>) => r.id === created.merchant_id);
       expect(mine).toHaveLength(1);
       const row = mine[0];
@@ -294,7 +297,7 @@ describe('REST merchants', () => {
       expect(me.status).toBe(200);
       expect(me.body.data).toMatchObject({ merchant_id: demo.merchant_id, name: 'Demo Merchant', client_id: demo.client_id });
 
-      const [row] = await sql('select client_secret_hash from merchant where id = ?', [demo.merchant_id]);
+      const [row] = await sql('select k.client_secret_hash from merchant m join api_key k on k.client_id = m.client_id where m.id = ?', [demo.merchant_id]);
       expect(row.client_secret_hash).toBe(sha256Hex(demo.client_secret));
     });
 

@@ -8,6 +8,8 @@ import { launchBrowser } from '../../helpers/browser';
 import { approvedCustomer, enroll } from '../../helpers/factories';
 import { request, type HttpResult } from '../../helpers/http';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
+import { permits, type Permission } from '../../../src/modules/access/permissions';
+import { personOf } from '../../helpers/people';
 import { bankCollectionBody, newReference } from '../../helpers/transactions';
 
 /**
@@ -106,6 +108,8 @@ describe('OpenAPI document and docs page (sandbox)', () => {
   let app: TestApp;
   let doc: Doc;
   let token: string;
+  /** The merchant owner's session: for what an API key may not do (its x-permission). */
+  let ownerToken: string;
   let credentials: { clientId: string; clientSecret: string };
 
   beforeAll(async () => {
@@ -113,6 +117,7 @@ describe('OpenAPI document and docs page (sandbox)', () => {
     const merchant = await app.createMerchant('OpenAPI Merchant');
     credentials = { clientId: merchant.merchant.clientId, clientSecret: merchant.clientSecret };
     token = (await app.token(merchant)).accessToken;
+    ownerToken = (await personOf(app, merchant.merchant.id, 'owner')).token;
     doc = (await request(app.url, 'GET', '/v1/openapi.json')).body;
   });
   afterAll(() => app?.close());
@@ -121,7 +126,9 @@ describe('OpenAPI document and docs page (sandbox)', () => {
   function call(method: string, route: string, opts: { body?: unknown; query?: string; params?: Record<string, string> } = {}) {
     const op = doc.paths[route]![method]!;
     const schemes = (op.security as Array<Record<string, unknown>>).flatMap((s) => Object.keys(s));
-    const auth = schemes.includes('adminApiKey') ? TEST_ADMIN_KEY : schemes.includes('bearerToken') ? token : undefined;
+    const permission = op['x-permission'] as string | undefined;
+    const keyMay = permission === undefined || permission === 'signed_in' || permits({ role: 'developer', kind: 'api_key' }, permission as Permission);
+    const auth = schemes.includes('adminApiKey') ? TEST_ADMIN_KEY : schemes.includes('bearerToken') ? (keyMay ? token : ownerToken) : undefined;
     const url = route.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(opts.params?.[name] ?? 'none')) + (opts.query ? `?${opts.query}` : '');
     return request(app.url, method.toUpperCase(), url, { body: opts.body, token: auth });
   }

@@ -7,6 +7,7 @@ import { cardPaymentBody, cardPaymentInput } from '../../helpers/payments';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { dbFingerprint, dbRows, GqlSocket, randomLike, registeredRoutes } from '../../helpers/security';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { personOf } from '../../helpers/people';
 import { momoCollectionBody, momoCollectionInput, momoTransferInput, newReference, transferBody } from '../../helpers/transactions';
 import { awaitDelivery, setEndpoint } from '../../helpers/webhooks';
 
@@ -27,7 +28,15 @@ interface Txn {
 
 interface Tenant {
   merchantId: string;
+  /** An API key's access token (the merchant's first key, developer). */
   token: string;
+  /** A dashboard session of the merchant's owner: for what only a person may do (keys, team, audit log). */
+  person: string;
+  /** The id of the merchant's first API key. */
+  apiKey: string;
+  /** A viewer member's membership id, and a pending invitation's id. */
+  member: string;
+  invitation: string;
   customer: string;
   customerid: string;
   pending: string;
@@ -85,9 +94,20 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
     'refund',
   );
   const events = (await ok(request(app.url, 'GET', '/v1/webhooks/events', { token }), 'events')).data.map((e: { id: string }) => e.id);
+  const person = (await personOf(app, creds.merchant.id, 'owner')).token;
+  const apiKey = (await ok(request(app.url, 'GET', '/v1/api-keys', { token: person }), 'api keys')).data[0].id;
+  const viewer = await personOf(app, creds.merchant.id, 'viewer');
+  const team = await graphql(app.url, '{ teamMembers { id email } }', { token: person });
+  const member = team.body.data.teamMembers.find((m: { email: string }) => m.email === viewer.email).id;
+  const invited = await graphql(app.url, 'mutation { inviteMember(email: "someone@invited.test", role: FINANCE) { id } }', { token: person });
+  if (!invited.body.data) throw new Error(`invitation: ${invited.text}`);
   return {
     merchantId: creds.merchant.id,
     token,
+    person,
+    apiKey,
+    member,
+    invitation: invited.body.data.inviteMember.id,
     customer: customer.customer_uuid,
     customerid: customer.customerid,
     pending: pending.customer_uuid,
@@ -165,6 +185,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     expected: { status: number; code: string };
     /** GET only: A's own read of the id succeeds (false where A's answer is 404 too: a collection is not a payment). */
     readableByOwner?: boolean;
+    /** Called with the tenants' owner sessions, not their API keys: what only a person may do. */
+    asPerson?: true;
   }
   const NOT_FOUND = { status: 404, code: 'NOT_FOUND' };
   const restCases = (): RestCase[] => {
@@ -302,6 +324,16 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       body: (id) => cardPaymentBody({ customer_uuid: id }),
       expected: NOT_FOUND,
     });
+    for (const action of ['rotate', 'revoke']) {
+      cases.push({
+        route: `POST /v1/api-keys/:id/${action}`,
+        label: 'api key',
+        id: () => A.apiKey,
+        path: (id) => `/v1/api-keys/${id}/${action}`,
+        expected: NOT_FOUND,
+        asPerson: true,
+      });
+    }
     return cases;
   };
 
@@ -352,14 +384,15 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       const aId = c.id();
       const rId = randomLike(aId);
       const method = c.route.split(' ')[0]!;
-      const call = (id: string, token: string) => request(app.url, method, c.path(id), { token, ...(c.body ? { body: c.body(id) } : {}) });
+      const call = (id: string, tenant: Tenant) =>
+        request(app.url, method, c.path(id), { token: c.asPerson ? tenant.person : tenant.token, ...(c.body ? { body: c.body(id) } : {}) });
       if (method === 'GET' && c.readableByOwner !== false) {
         // A's own read of the same id works: the id is real.
-        const own = await call(aId, A.token);
+        const own = await call(aId, A);
         if (own.status !== 200) failures.push(`${c.route} (${c.label}): A's own read is ${own.status}`);
       }
-      const attack = await call(aId, B.token);
-      const random = await call(rId, B.token);
+      const attack = await call(aId, B);
+      const random = await call(rId, B);
       if (attack.status !== c.expected.status || (method !== 'HEAD' && attack.body?.code !== c.expected.code)) {
         failures.push(`${c.route} (${c.label}): B got ${attack.status} ${attack.text.slice(0, 200)}`);
       }
@@ -393,6 +426,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     query: string;
     variables: (id: string) => Record<string, unknown>;
     code: string;
+    /** Run with the tenants' owner sessions, not their API keys: what only a person may do. */
+    asPerson?: true;
   }
   const gqlCases = (): GqlCase[] => {
     const cases: GqlCase[] = [];
@@ -512,6 +547,27 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       variables: (id) => ({ input: cardPaymentInput({ customerUuid: id, reference: 'fixed-ref-p' }) }),
       code: 'NOT_FOUND',
     });
+    const teamCases: Array<[string, () => string, string]> = [
+      ['changeMemberRole', () => A.member, 'mutation($id: ID!) { changeMemberRole(id: $id, role: SUPPORT) { id } }'],
+      ['removeMember', () => A.member, 'mutation($id: ID!) { removeMember(id: $id) }'],
+      ['transferOwnership', () => A.member, 'mutation($id: ID!) { transferOwnership(id: $id) { id } }'],
+      ['resendInvitation', () => A.invitation, 'mutation($id: ID!) { resendInvitation(id: $id) { id } }'],
+      ['revokeInvitation', () => A.invitation, 'mutation($id: ID!) { revokeInvitation(id: $id) { id } }'],
+    ];
+    for (const [field, id, query] of teamCases) {
+      cases.push({ covers: [`Mutation.${field}(id)`], label: field, id, query, variables: (v) => ({ id: v }), code: 'NOT_FOUND', asPerson: true });
+    }
+    for (const field of ['rotateApiKey', 'revokeApiKey']) {
+      cases.push({
+        covers: [`Mutation.${field}(id)`],
+        label: field,
+        id: () => A.apiKey,
+        query: `mutation($id: ID!) { ${field}(id: $id) { __typename } }`,
+        variables: (id) => ({ id }),
+        code: 'NOT_FOUND',
+        asPerson: true,
+      });
+    }
     return cases;
   };
 
@@ -522,6 +578,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     'Query.transactions(filter.customerUuid)',
     'Query.webhookEvents(after)',
     'Query.balanceTransactions(after)',
+    'Query.auditLog(after)',
   ];
   /** Subscriptions; checked over graphql-ws in the subscriptions test. */
   const SUBSCRIPTION_COVERS = ['Subscription.kycStatusChanged(customerUuid)', 'Subscription.transactionStatusChanged(reference)'];
@@ -556,15 +613,18 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
 
   it('GraphQL over HTTP and over the socket: B gets A’s ids answered exactly as random ids, and nothing of A’s changes', async () => {
     const before = await dbFingerprint(app.db.url);
-    const socket = await GqlSocket.connect(app, B.token);
+    const keySocket = await GqlSocket.connect(app, B.token);
+    const personSocket = await GqlSocket.connect(app, B.person);
     const failures: string[] = [];
     const cases = gqlCases();
     try {
       for (const c of cases) {
         const aId = c.id();
         const rId = randomLike(aId);
-        const attack = await graphql(app.url, c.query, { token: B.token, variables: c.variables(aId) });
-        const random = await graphql(app.url, c.query, { token: B.token, variables: c.variables(rId) });
+        const token = c.asPerson ? B.person : B.token;
+        const socket = c.asPerson ? personSocket : keySocket;
+        const attack = await graphql(app.url, c.query, { token, variables: c.variables(aId) });
+        const random = await graphql(app.url, c.query, { token, variables: c.variables(rId) });
         if (attack.body?.data != null || attack.body?.errors?.[0]?.extensions?.code !== c.code)
           failures.push(`HTTP ${c.label}: ${attack.status} ${attack.text.slice(0, 200)}`);
         const [x, y] = [comparable(attack, aId), comparable(random, rId)];
@@ -576,7 +636,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
         for (const secret of secretsOfA) if (attack.text.includes(secret) || wsAttack.includes(secret)) failures.push(`${c.label}: the answer names ${secret}`);
       }
     } finally {
-      await socket.close();
+      await keySocket.close();
+      await personSocket.close();
     }
     expect(failures).toEqual([]);
     expect(cases.length).toBeGreaterThanOrEqual(35);
@@ -635,6 +696,42 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     // The unfiltered lists are B's own, so "no A" above is not the emptiness of a broken list.
     const joined = answers.map(([, t]) => t).join('\n');
     for (const mine of [B.customer, B.pending, B.collection.reference, B.payment.reference, B.refund.reference, ...B.events]) expect(joined).toContain(mine);
+    expect(await dbFingerprint(app.db.url)).toEqual(before);
+  });
+
+  it('B’s owner reads B’s audit log only, with A’s cursors and A’s key as the actor (REST, the export, GraphQL)', async () => {
+    const before = await dbFingerprint(app.db.url);
+    // A's log holds its webhook endpoint's setting and its refund (by its key): two entries, so a cursor.
+    const restCursor = (await ok(request(app.url, 'GET', '/v1/audit-logs?limit=1', { token: A.person }), 'audit log')).meta.next_cursor;
+    const ofA = await graphql(app.url, '{ auditLog(first: 1) { pageInfo { endCursor } } }', { token: A.person });
+    const gqlCursor = ofA.body.data.auditLog.pageInfo.endCursor;
+    expect([typeof restCursor, typeof gqlCursor]).toEqual(['string', 'string']);
+    const answers: Array<[string, string]> = [];
+    for (const p of [
+      '/v1/audit-logs?limit=100',
+      `/v1/audit-logs?limit=100&after=${restCursor}`,
+      `/v1/audit-logs?limit=100&actor=${A.apiKey}`,
+      '/v1/audit-logs/export.csv',
+      `/v1/audit-logs/export.csv?actor=${A.apiKey}`,
+    ]) {
+      const res = await request(app.url, 'GET', p, { token: B.person });
+      expect([p, res.status]).toEqual([p, 200]);
+      answers.push([p, res.text]);
+    }
+    const fields = 'edges { node { action actorId actorLabel targetId before after } }';
+    for (const [query, variables] of [
+      [`query { auditLog(first: 100) { ${fields} } }`, {}],
+      [`query($a: String) { auditLog(first: 100, after: $a) { ${fields} } }`, { a: gqlCursor }],
+      [`query($k: String) { auditLog(first: 100, filter: { actor: $k }) { ${fields} } }`, { k: A.apiKey }],
+    ] as Array<[string, Record<string, unknown>]>) {
+      const res = await graphql(app.url, query, { token: B.person, variables });
+      expect([query, res.status, res.body.errors]).toEqual([query, 200, undefined]);
+      answers.push([query, res.text]);
+    }
+    const leaks = answers.flatMap(([what, text]) => [...secretsOfA, A.apiKey].filter((s) => text.includes(s)).map((s) => `${what} names ${s}`));
+    expect(leaks).toEqual([]);
+    // B's own log is there (its refund), so "no A" is not the emptiness of a broken list.
+    expect(answers[0]![1]).toContain(B.refund.reference);
     expect(await dbFingerprint(app.db.url)).toEqual(before);
   });
 

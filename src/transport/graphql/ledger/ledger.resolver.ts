@@ -4,7 +4,7 @@ import type { LedgerService } from '../../../modules/ledger/ledger.service';
 import type { RefundService } from '../../../modules/transactions/kinds/refund/refund.service';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import { AppError } from '../../../shared/errors';
-import type { GraphQLContext } from '../context';
+import { auditOf, type GraphQLContext } from '../context';
 import { toConnection } from '../relay';
 import { DecimalScalar } from '../scalars';
 import { TransactionObject } from '../transactions/transaction.types';
@@ -62,7 +62,7 @@ export class LedgerResolver {
     description: 'Refund a successful card payment in full (amount omitted) or in part; reserved from your available balance.',
   })
   async refundPayment(@Arg('input', () => RefundPaymentInput) input: RefundPaymentInput, @Ctx() ctx: GraphQLContext): Promise<TransactionObject> {
-    return TransactionObject.from(await this.services.refunds.refundPayment(ctx.auth.merchantId, input), this.services.reference);
+    return TransactionObject.from(await this.services.refunds.refundPayment(ctx.auth.merchantId, input, auditOf(ctx)), this.services.reference);
   }
 
   @Requires('balances:fund')
@@ -73,6 +73,6 @@ export class LedgerResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<BalanceObject> {
     if (this.env !== 'sandbox') throw new AppError('NOT_FOUND', 'Sandbox top-ups are not available in production');
-    return BalanceObject.from(await this.services.ledger.topUp(ctx.auth.merchantId, { currency, amount }), this.services.reference);
+    return BalanceObject.from(await this.services.ledger.topUp(ctx.auth.merchantId, { currency, amount }, auditOf(ctx)), this.services.reference);
   }
 }

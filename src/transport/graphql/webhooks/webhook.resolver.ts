@@ -5,7 +5,7 @@ import type { WebhookService } from '../../../modules/webhooks/webhook.service';
 import { EVENT_TYPES, type EventType, type SelectableEventType } from '../../../modules/outbox/event-types';
 import { batchedPerOperation } from '../batch';
 import { CustomerObject } from '../customers/customer.types';
-import type { GraphQLContext } from '../context';
+import { auditOf, type GraphQLContext } from '../context';
 import { MerchantObject } from '../merchant/merchant.types';
 import { toConnection } from '../relay';
 import { WebhookAttemptObject, WebhookEventConnection, WebhookEventObject, WebhookSecretRotationObject } from './webhook.types';
@@ -47,10 +47,14 @@ export class WebhookResolver {
   ): Promise<MerchantObject> {
     // An omitted url stays undefined, and the service refuses it: only an explicit null removes the endpoint.
     // The event types are Strings here (they have dots, which enum values cannot); the service checks them.
-    const merchant = await this.services.webhooks.setEndpoint(ctx.auth.merchantId, {
-      url: url as string | null,
-      eventTypes: eventTypes as SelectableEventType[] | null | undefined,
-    });
+    const merchant = await this.services.webhooks.setEndpoint(
+      ctx.auth.merchantId,
+      {
+        url: url as string | null,
+        eventTypes: eventTypes as SelectableEventType[] | null | undefined,
+      },
+      auditOf(ctx),
+    );
     return MerchantObject.from(merchant, this.services.merchants.webhookSecretOverlapUntil(merchant));
   }
 
@@ -59,7 +63,7 @@ export class WebhookResolver {
     description: 'A new signing secret, shown once; the previous one keeps signing (a second signature) for 24 hours.',
   })
   async rotateWebhookSecret(@Ctx() ctx: GraphQLContext): Promise<WebhookSecretRotationObject> {
-    return Object.assign(new WebhookSecretRotationObject(), await this.services.webhooks.rotateSecret(ctx.auth.merchantId));
+    return Object.assign(new WebhookSecretRotationObject(), await this.services.webhooks.rotateSecret(ctx.auth.merchantId, auditOf(ctx)));
   }
 
   @Requires('webhooks:manage')

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuditLogEntryRecord } from '../../../modules/audit/audit.serializer';
 import { TokenGrantRecord } from '../../../modules/auth/oauth.serializer';
 import { CustomerRecord } from '../../../modules/customers/customer.serializer';
 import { KycSubmissionDetailRecord, KycSubmissionRecord } from '../../../modules/kyc/kyc-review.serializer';
@@ -53,6 +54,7 @@ export const RECORDS = [
   AdminMerchantRecord,
   KycSubmissionRecord,
   KycSubmissionDetailRecord,
+  AuditLogEntryRecord,
 ] as const;
 
 export const EmptyAnswer = record('Empty', z.object({}), 'An empty object.');

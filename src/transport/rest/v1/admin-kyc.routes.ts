@@ -9,6 +9,7 @@ import {
 } from '../../../modules/kyc/kyc-review.serializer';
 import { pageRequestSchema } from '../../../shared/pagination';
 import { pageMeta } from '../envelope';
+import { originOf } from '../audit-context';
 import { fromRest } from '../field-names';
 import { operation } from '../openapi/operation';
 
@@ -88,12 +89,12 @@ export async function adminKycRoutes(app: FastifyInstance, { services }: { servi
   });
 
   app.post<SubmissionParams>('/admin/kyc/:submissionId/approve', approveKycSubmission.route, async (request, reply) => {
-    const decided = await services.kyc.decideByOperator(request.params.submissionId, 'approved', fromRest(request.body), 'admin_api');
+    const decided = await services.kyc.decideByOperator(request.params.submissionId, 'approved', fromRest(request.body), 'admin_api', originOf(request));
     return approveKycSubmission.send(reply, serializeKycSubmission(decided));
   });
 
   app.post<SubmissionParams>('/admin/kyc/:submissionId/reject', rejectKycSubmission.route, async (request, reply) => {
-    const decided = await services.kyc.decideByOperator(request.params.submissionId, 'rejected', fromRest(request.body), 'admin_api');
+    const decided = await services.kyc.decideByOperator(request.params.submissionId, 'rejected', fromRest(request.body), 'admin_api', originOf(request));
     return rejectKycSubmission.send(reply, serializeKycSubmission(decided));
   });
 }

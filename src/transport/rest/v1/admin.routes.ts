@@ -12,6 +12,7 @@ import { safeEqual } from '../../../shared/crypto';
 import { AppError } from '../../../shared/errors';
 import type { RateLimits } from '../../rate-limits';
 import { parseUuid } from '../../../shared/validation';
+import { operatorAuditOf } from '../audit-context';
 import { fromRest } from '../field-names';
 import { AMOUNT_QUERY } from '../openapi/json-schema';
 import { operation } from '../openapi/operation';
@@ -120,25 +121,29 @@ export async function adminRoutes(
   await app.register(adminKycRoutes, { services: { kyc: services.kyc } });
 
   app.post('/admin/merchants', createMerchant.route, async (request, reply) => {
-    const created = await services.merchants.createMerchant(fromRest(request.body));
+    const created = await services.merchants.createMerchant(fromRest(request.body), operatorAuditOf(request));
     return createMerchant.send(reply, serializeCredentials(created));
   });
 
   // Disabling revokes every token the merchant holds (requests and sockets end on every instance) and refuses new ones.
   app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/disable', disableMerchant.route, async (request, reply) => {
-    const merchant = await services.oauth.setMerchantDisabled(parseUuid(request.params.merchantId, 'merchantId'), true);
+    const merchant = await services.oauth.setMerchantDisabled(parseUuid(request.params.merchantId, 'merchantId'), true, operatorAuditOf(request));
     return disableMerchant.send(reply, serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant), { admin: true }));
   });
 
   app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/enable', enableMerchant.route, async (request, reply) => {
-    const merchant = await services.oauth.setMerchantDisabled(parseUuid(request.params.merchantId, 'merchantId'), false);
+    const merchant = await services.oauth.setMerchantDisabled(parseUuid(request.params.merchantId, 'merchantId'), false, operatorAuditOf(request));
     return enableMerchant.send(reply, serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant), { admin: true }));
   });
 
   // The books (docs/ledger.md): an adjustment against the external-funds account, with its reason; the same reference posts once
   // (a retry of the same adjustment is 200; another adjustment under it is 409, from the service).
   app.post<{ Params: { merchantId: string } }>('/admin/merchants/:merchantId/adjustments', adjustBalance.route, async (request, reply) => {
-    const { balance, posted } = await services.ledger.adjust(parseUuid(request.params.merchantId, 'merchantId'), fromRest(request.body));
+    const { balance, posted } = await services.ledger.adjust(
+      parseUuid(request.params.merchantId, 'merchantId'),
+      fromRest(request.body),
+      operatorAuditOf(request),
+    );
     return adjustBalance.send(
       reply,
       serializeBalance(balance),

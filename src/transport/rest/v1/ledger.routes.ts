@@ -13,6 +13,7 @@ import {
 import { balanceTransactionListSchema, statementSchema, topUpSchema } from '../../../modules/ledger/ledger.service';
 import { refundSchema } from '../../../modules/transactions/kinds/refund/refund.service';
 import { RefundRecord, serializeRefund } from '../../../modules/transactions/transaction.serializer';
+import { auditOf } from '../audit-context';
 import { authOf } from '../auth';
 import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
@@ -143,7 +144,7 @@ export async function ledgerRoutes(app: FastifyInstance, { services, rateLimits 
   });
 
   app.post('/refunds', refundPayment.route, async (request, reply) => {
-    const refund = await services.refunds.refundPayment(authOf(request).merchantId, fromRest(request.body));
+    const refund = await services.refunds.refundPayment(authOf(request).merchantId, fromRest(request.body), auditOf(request));
     return refundPayment.send(reply, serializeRefund(refund));
   });
 
@@ -156,7 +157,7 @@ export async function ledgerRoutes(app: FastifyInstance, { services, rateLimits 
 /** Sandbox only: test money (absent in production: 404). */
 export async function sandboxLedgerRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.post('/sandbox/balance/top-up', topUpBalance.route, async (request, reply) => {
-    const balance = await services.ledger.topUp(authOf(request).merchantId, fromRest(request.body));
+    const balance = await services.ledger.topUp(authOf(request).merchantId, fromRest(request.body), auditOf(request));
     return topUpBalance.send(reply, serializeBalance(balance));
   });
 }

@@ -11,6 +11,7 @@ import {
   WebhookSecretRotationRecord,
 } from '../../../modules/webhooks/webhook.serializer';
 import { endpointSchema, eventListSchema } from '../../../modules/webhooks/webhook.service';
+import { auditOf } from '../audit-context';
 import { authOf } from '../auth';
 import { pageMeta } from '../envelope';
 import { fromRest } from '../field-names';
@@ -98,14 +99,14 @@ type IdParams = { Params: { id: string } };
 /** Webhook endpoint, secret rotation, and the event log (CONTRACT §2, §8); bearer-protected. */
 export async function webhookRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
   app.put('/webhooks/endpoint', setWebhookEndpoint.route, async (request, reply) => {
-    const merchant = await services.webhooks.setEndpoint(authOf(request).merchantId, fromRest(request.body));
+    const merchant = await services.webhooks.setEndpoint(authOf(request).merchantId, fromRest(request.body), auditOf(request));
     return setWebhookEndpoint.send(reply, serializeMerchant(merchant, services.merchants.webhookSecretOverlapUntil(merchant)), {
       message: merchant.webhookUrl ? 'Webhook endpoint saved' : 'Webhook endpoint removed',
     });
   });
 
   app.post('/webhooks/secret/rotate', rotateWebhookSecret.route, async (request, reply) => {
-    const rotated = await services.webhooks.rotateSecret(authOf(request).merchantId);
+    const rotated = await services.webhooks.rotateSecret(authOf(request).merchantId, auditOf(request));
     reply.header('cache-control', 'no-store');
     return rotateWebhookSecret.send(reply, serializeSecretRotation(rotated));
   });

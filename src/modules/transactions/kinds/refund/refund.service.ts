@@ -3,8 +3,9 @@ import { AppError } from '../../../../shared/errors';
 import { referenceField, requiredText } from '../../../../shared/fields';
 import { Decimal, formatAmount, parseAmount } from '../../../../shared/money';
 import { parseInput, type Command } from '../../../../shared/validation';
+import type { AuditContext, AuditLog } from '../../../audit/audit-log';
 import type { ReferenceService } from '../../../reference/reference.service';
-import type { RefundTransaction } from '../../transaction.record';
+import type { RefundTransaction, Transaction } from '../../transaction.record';
 import type { TransactionLifecycle } from '../../lifecycle.service';
 import type { TransactionQueries } from '../../queries.service';
 
@@ -23,6 +24,8 @@ export interface RefundServiceDeps {
   lifecycle: TransactionLifecycle;
   queries: TransactionQueries;
   reference: ReferenceService;
+  /** The audit log's writer: a refund created writes `refund.created`. */
+  audit: AuditLog;
 }
 
 /**
@@ -34,7 +37,11 @@ export interface RefundServiceDeps {
 export class RefundService {
   constructor(private readonly deps: RefundServiceDeps) {}
 
-  async refundPayment(merchantId: string, command: RefundCommand): Promise<RefundTransaction> {
+  /**
+   * `audit`: who asks, and from where. A refund created (whatever its provider answered) writes one
+   * `refund.created` entry; a refused one (a check, a reused reference, a provider's outright refusal) writes none.
+   */
+  async refundPayment(merchantId: string, command: RefundCommand, audit?: AuditContext): Promise<RefundTransaction> {
     const body = parseInput(refundSchema, command);
     const payment = await this.deps.queries.getTransaction(merchantId, body.paymentReference).catch((err: unknown) => {
       throw err instanceof AppError && err.code === 'NOT_FOUND' ? AppError.notFound('Payment') : err;
@@ -48,20 +55,41 @@ export class RefundService {
     const tooMuch = () =>
       AppError.invalidField('amount', `is more than what is left to refund of the payment, ${formatAmount(left, minorUnit)} ${payment.currency}`);
     if (amount.gt(left)) throw tooMuch();
-    const refund = await this.deps.lifecycle.initiate({
-      merchantId,
-      kind: 'refund',
-      externalReference: body.reference,
-      customerId: payment.customerId,
-      amount,
-      currency: payment.currency,
-      fee: new Decimal(0),
-      reason: body.reason,
-      parentId: payment.id,
-      parentReference: payment.reference,
-      // Back through the processor that charged it.
-      connector: payment.connector,
-    });
+    const recordCreated = async (refund: Transaction) => {
+      if (!audit) return;
+      await this.deps.audit.record({
+        merchantId,
+        ...audit,
+        action: 'refund.created',
+        target: { type: 'refund', id: refund.reference },
+        after: { amount: formatAmount(amount, minorUnit), currency: payment.currency, payment_reference: payment.reference, status: refund.status },
+      });
+    };
+    let refund: RefundTransaction;
+    try {
+      refund = await this.deps.lifecycle.initiate({
+        merchantId,
+        kind: 'refund',
+        externalReference: body.reference,
+        customerId: payment.customerId,
+        amount,
+        currency: payment.currency,
+        fee: new Decimal(0),
+        reason: body.reason,
+        parentId: payment.id,
+        parentReference: payment.reference,
+        // Back through the processor that charged it.
+        connector: payment.connector,
+      });
+    } catch (err) {
+      // The provider's answer is unknown: the refund is kept (and reconciled), so it was created all the same.
+      if (err instanceof AppError && err.code === 'SERVER_ERROR') {
+        const kept = await this.deps.queries.getTransaction(merchantId, body.reference).catch(() => null);
+        if (kept?.kind === 'refund' && kept.parentId === payment.id) await recordCreated(kept);
+      }
+      throw err;
+    }
+    await recordCreated(refund);
     return refund;
   }
 
