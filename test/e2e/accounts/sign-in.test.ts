@@ -425,3 +425,45 @@ describe('accounts: failed sign-ins back off per account and address, and per ad
     expect((await signInDashboard(app, { email: person.email, password: person.password }, { ...XRW, 'x-forwarded-for': '192.0.2.51' })).res.status).toBe(200);
   });
 });
+
+describe('accounts in production: no sign-up unless enabled, a verified email to sign in, 2FA for roles that move money', () => {
+  let app: TestApp;
+  let smtp: TestSmtpServer;
+  const sql = (query: string, params: unknown[] = []) => app.service.orm.em.fork().execute(query, params);
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    app = await createTestApp({ env: { PAYMENTS_ENV: 'production', SMTP_URL: smtp.url(), MAIL_FROM: 'Payments Gateway <no-reply@pay.example>' } });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await smtp?.close();
+  });
+
+  it('sign-up is off (SIGNUP_ENABLED defaults to false): 403, nothing made', async () => {
+    const res = await request(app.url, 'POST', '/dashboard/sign-up', {
+      headers: XRW,
+      body: { email: 'new@shop.example', password: 'a long enough password', business_name: 'New', country: 'KE' },
+    });
+    expect([res.status, res.body.code]).toEqual([403, 'FORBIDDEN']);
+    expect(await sql("select count(*)::int as n from app_user where email = 'new@shop.example'")).toEqual([{ n: 0 }]);
+  });
+
+  it('an unverified email cannot sign in (said only after the right password); verified, an owner without 2FA may only enrol', async () => {
+    const owner = await signInDashboardUser(app, undefined, { verified: false });
+    const unverified = await signInDashboard(app, { email: owner.email, password: owner.password });
+    expect([unverified.res.status, unverified.res.body.code, unverified.res.body.message]).toEqual([
+      401,
+      'INVALID_CLIENT',
+      expect.stringContaining('Verify your email'),
+    ]);
+    expect((await signInDashboard(app, { email: owner.email, password: 'not the password' })).res.body.message).toBe('Wrong email or password');
+    await sql('update app_user set email_verified_at = now() where id = ?', [owner.userId]);
+    const verified = await signInDashboard(app, { email: owner.email, password: owner.password });
+    expect(verified.res.body.data).toMatchObject({ role: 'owner', two_factor_required: true });
+    // A viewer's role moves no money: a full session.
+    const viewer = await signInDashboardUser(app, owner.merchantId, { role: 'viewer' });
+    const viewing = await signInDashboard(app, { email: viewer.email, password: viewer.password });
+    expect(viewing.res.body.data).toEqual(expect.not.objectContaining({ two_factor_required: true }));
+    expect(viewing.res.body.data.role).toBe('viewer');
+  });
+});
