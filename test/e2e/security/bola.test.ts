@@ -37,6 +37,8 @@ interface Tenant {
   /** A viewer member's membership id, and a pending invitation's id. */
   member: string;
   invitation: string;
+  /** The owner's dashboard session (its token family's id, as mySessions shows it). */
+  session: string;
   customer: string;
   customerid: string;
   pending: string;
@@ -100,6 +102,8 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
   const team = await graphql(app.url, '{ teamMembers { id email } }', { token: person });
   const member = team.body.data.teamMembers.find((m: { email: string }) => m.email === viewer.email).id;
   const invited = await graphql(app.url, 'mutation { inviteMember(email: "someone@invited.test", role: FINANCE) { id } }', { token: person });
+  const sessions = await graphql(app.url, '{ mySessions { id } }', { token: person });
+  if (!sessions.body.data?.mySessions?.[0]) throw new Error(`sessions: ${sessions.text}`);
   if (!invited.body.data) throw new Error(`invitation: ${invited.text}`);
   return {
     merchantId: creds.merchant.id,
@@ -108,6 +112,7 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
     apiKey,
     member,
     invitation: invited.body.data.inviteMember.id,
+    session: sessions.body.data.mySessions[0].id,
     customer: customer.customer_uuid,
     customerid: customer.customerid,
     pending: pending.customer_uuid,
@@ -553,6 +558,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       ['transferOwnership', () => A.member, 'mutation($id: ID!) { transferOwnership(id: $id) { id } }'],
       ['resendInvitation', () => A.invitation, 'mutation($id: ID!) { resendInvitation(id: $id) { id } }'],
       ['revokeInvitation', () => A.invitation, 'mutation($id: ID!) { revokeInvitation(id: $id) { id } }'],
+      ['endSession', () => A.session, 'mutation($id: ID!) { endSession(id: $id) }'],
     ];
     for (const [field, id, query] of teamCases) {
       cases.push({ covers: [`Mutation.${field}(id)`], label: field, id, query, variables: (v) => ({ id: v }), code: 'NOT_FOUND', asPerson: true });
