@@ -225,10 +225,10 @@ export function compose(infra: Infrastructure): Composition {
   const { merchants, merchantCreated } = made(merchantsModule.create(base, { audit }));
   const { oauth, revocations, merchantAccess, apiKeys } = made(authModule.create(base, { merchants, audit }));
   const publicAddress = new PublicAddress(config.publicBaseUrl);
-  const { team, invitations, twoFactor } = made(teamModule.create(base, { audit, mailer, revocations, publicAddress }));
   const { accounts, signIn, passwords, sessions, demoOwner } = made(
     accountsModule.create(base, { merchants, oauth, revocations, merchantAccess, audit, mailer, publicAddress }),
   );
+  const { team, invitations, twoFactor } = made(teamModule.create(base, { audit, mailer, revocations, publicAddress }));
   // What every event's statement also writes, from each module that declares it (webhooks: the delivery row and its job).
   const followUps = MODULES.flatMap((m) => (m.outboxFollowUps ? [m.outboxFollowUps(base)] : []));
   const { outbox, eventChoices } = made(outboxModule.create(base, { followUps }));

@@ -79,13 +79,37 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Keys whose values never enter the log, at any depth. */
-const SECRET_KEY = /secret|password|token|totp|code|cvc|cvv|pan|card_number|cardNumber|pin/i;
+/** Words that make a key secret wherever they stand in it (`client_secret`, `passwordHash`, `refresh_token`). */
+const SECRET_WORDS = new Set([
+  'secret',
+  'secrets',
+  'password',
+  'passwords',
+  'passphrase',
+  'token',
+  'tokens',
+  'totp',
+  'cvc',
+  'cvv',
+  'pin',
+  'pan',
+  'hash',
+  'sealed',
+]);
+/** Whole keys that are secret though their words alone are not (`country_code` is not; `code` and `recovery_codes` are). */
+const SECRET_KEYS = new Set(['code', 'codes', 'recovery_code', 'recovery_codes', 'card_number', 'number']);
+
+/** Whether a key names a secret: by its words (snake_case or camelCase), not by letters inside a word (`company` has no `pan`). */
+function secretKey(key: string): boolean {
+  const snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  return SECRET_KEYS.has(snake) || snake.split(/[^a-z0-9]+/).some((word) => SECRET_WORDS.has(word));
+}
 
 /** A copy with every secret-looking value replaced by "[redacted]". */
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1)]));
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, secretKey(k) ? '[redacted]' : redact(v, depth + 1)]));
 }
 
 /**

@@ -14,7 +14,6 @@ import type { AuthContext } from '../auth/access-tokens';
 import { MailNotSentError, type Mailer } from '../mail/mailer';
 import { invitation as invitationMail } from '../mail/templates';
 import { COLUMNS, datesOf, lockInvitation, viewOf, type Invitation, type InvitationRow } from './invitation.rows';
-import { recordIn } from './team.sessions';
 import { assertInvitationRole, assertPerson, INVITATION_TTL_MS, invitationStatus, UNUSABLE_INVITATION, type Acting } from './team.rules';
 
 /** What the accept page shows before the person types anything. */
@@ -100,7 +99,7 @@ export class InvitationService {
     const email = invitationEmail(command.email);
     return this.deps.orm.em.fork().transactional(async (em) =>
       this.create(em, { merchantId, email, role: 'owner', invitedBy: null, inviterName: 'The operator' }, async (row) =>
-        recordIn(em, this.deps.audit, {
+        this.deps.audit.recordOn(em, {
           merchantId,
           actor: { type: 'operator', label: operator },
           action: 'invitation.created',
@@ -233,7 +232,7 @@ export class InvitationService {
       );
       if (joined.length === 0) throw new AppError('INVALID_STATE', 'You are a member of this team already: sign in');
       await em.execute('update invitation set accepted_at = ? where id = ?', [now, row.id]);
-      await recordIn(em, this.deps.audit, {
+      await this.deps.audit.recordOn(em, {
         merchantId: row.merchant_id,
         actor: { type: 'user', id: userId, label: row.email, role: row.role },
         action: 'invitation.accepted',
@@ -292,7 +291,7 @@ export class InvitationService {
     action: 'invitation.created' | 'invitation.resent' | 'invitation.revoked',
     row: InvitationRow,
   ) {
-    await recordIn(em, this.deps.audit, {
+    await this.deps.audit.recordOn(em, {
       merchantId: auth.merchantId,
       actor: actorOf(auth),
       action,

@@ -9,7 +9,7 @@ import { assertPermitted, ROLES, type Permission, type Role } from '../access/pe
 import { actorOf, type AuditLog } from '../audit/audit-log';
 import type { AuthContext } from '../auth/access-tokens';
 import type { TokenRevocations } from '../auth/token-revocations';
-import { announceRevoked, recordIn, revokeMemberSessions } from './team.sessions';
+import { announceRevoked, revokeMemberSessions } from './team.sessions';
 import { assertPerson, assertRemoval, assertRoleChange, assertTransfer, type Acting, type MemberRole } from './team.rules';
 
 /** A member of a merchant's team, as the Team page lists them. */
@@ -79,7 +79,7 @@ export class TeamService {
       const now = this.deps.clock.now();
       await em.execute('update membership set role = ?, updated_at = ? where id = ?', [newRole, now, id]);
       const families = await revokeMemberSessions(em, target.userId, auth.merchantId, 'role_changed', now);
-      await recordIn(em, this.deps.audit, {
+      await this.deps.audit.recordOn(em, {
         merchantId: auth.merchantId,
         actor: actorOf(auth),
         action: 'member.role_changed',
@@ -102,7 +102,7 @@ export class TeamService {
       const now = this.deps.clock.now();
       await em.execute('delete from membership where id = ?', [id]);
       const families = await revokeMemberSessions(em, target.userId, auth.merchantId, 'member_removed', now);
-      await recordIn(em, this.deps.audit, {
+      await this.deps.audit.recordOn(em, {
         merchantId: auth.merchantId,
         actor: actorOf(auth),
         action: 'member.removed',
@@ -128,7 +128,7 @@ export class TeamService {
       const now = this.deps.clock.now();
       await em.execute(`update membership set role = 'owner', updated_at = ? where id = ?`, [now, target.id]);
       await em.execute(`update membership set role = 'admin', updated_at = ? where id = ?`, [now, actor.id]);
-      await recordIn(em, this.deps.audit, {
+      await this.deps.audit.recordOn(em, {
         merchantId: auth.merchantId,
         actor: actorOf(auth),
         action: 'team.ownership_transferred',
@@ -152,7 +152,7 @@ export class TeamService {
       if (!merchant) throw AppError.notFound('Merchant');
       if (merchant.require_two_factor === value) return [];
       await em.execute('update merchant set require_two_factor = ?, updated_at = ? where id = ?', [value, this.deps.clock.now(), auth.merchantId]);
-      await recordIn(em, this.deps.audit, {
+      await this.deps.audit.recordOn(em, {
         merchantId: auth.merchantId,
         actor: actorOf(auth),
         action: 'team.two_factor_requirement_changed',

@@ -1,6 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executeOnOrm } from '../../db/sql';
-import type { AuditEntry, AuditLog } from '../audit/audit-log';
 import type { TokenRevocations } from '../auth/token-revocations';
 
 /**
@@ -21,10 +19,4 @@ export async function revokeMemberSessions(em: EntityManager, userId: string, me
 /** After commit: each revoked family, told to this instance and published to the others. */
 export async function announceRevoked(revocations: TokenRevocations, familyIds: readonly string[]): Promise<void> {
   for (const familyId of familyIds) await revocations.announce(familyId);
-}
-
-/** The entry written inside the caller's transaction, so the change and its record commit together. */
-export async function recordIn(em: EntityManager, audit: AuditLog, entry: AuditEntry): Promise<void> {
-  const { text, values } = audit.statement(entry);
-  await executeOnOrm(em, text, values);
 }

@@ -11,7 +11,6 @@ import { looksLikeRecoveryCode, newRecoveryCodes, recoveryCodeHash } from '../ac
 import { matchTotp, newTotpSecret, totpEnrolment } from '../accounts/totp';
 import { actorOf, type AuditLog } from '../audit/audit-log';
 import type { AuthContext } from '../auth/access-tokens';
-import { recordIn } from './team.sessions';
 import { assertPerson, twoFactorRequiredFor, type Acting } from './team.rules';
 
 /** What the enrolment screen shows: the secret for manual entry, its otpauth:// URI and that URI's QR code (SVG). */
@@ -87,7 +86,7 @@ export class TwoFactorService {
         `insert into recovery_code (id, user_id, code_hash, used_at) values ${values}`,
         codes.flatMap((c) => [timeOrderedUuid(), auth.actorId, recoveryCodeHash(c)]),
       );
-      await recordIn(em, this.deps.audit, {
+      await this.deps.audit.recordOn(em, {
         merchantId: auth.merchantId,
         actor: actorOf(auth),
         action: 'user.two_factor_enrolled',
@@ -117,7 +116,7 @@ export class TwoFactorService {
         auth.actorId,
       ]);
       await tx.execute('delete from recovery_code where user_id = ?', [auth.actorId]);
-      await recordIn(tx, this.deps.audit, {
+      await this.deps.audit.recordOn(tx, {
         merchantId: auth.merchantId,
         actor: actorOf(auth),
         action: 'user.two_factor_removed',
