@@ -54,7 +54,7 @@ const ENVIRONMENT = graphql(`
 
 /** The main navigation, in the order a finance team reads it; each page shown to the roles that may read it. */
 const SECTIONS: Array<{ to: string; label: string; section: string; permission?: Permission; sandboxOnly?: true }> = [
-  { to: '/', label: 'Overview', section: 'overview', permission: 'transactions:read' },
+  { to: '/', label: 'Overview', section: 'overview', permission: 'balances:read' },
   { to: '/transactions', label: 'Transactions', section: 'transactions', permission: 'transactions:read' },
   { to: '/balance', label: 'Balance', section: 'balance', permission: 'balances:read' },
   { to: '/customers', label: 'Customers', section: 'customers', permission: 'customers:read' },
@@ -76,7 +76,7 @@ export function App() {
   if (first === 'payments' && second === 'return') return <PaymentReturn />;
   if (first === 'verify-email') return <VerifyEmail />;
   if (first === 'reset-password') return <ResetPassword />;
-  if (first === 'invitations' && second === 'accept') return <AcceptInvitation />;
+  if (first === 'accept-invitation' || (first === 'invitations' && second === 'accept')) return <AcceptInvitation />;
   if (!signedIn()) {
     if (resumingSession()) return <p role="status">Loading…</p>;
     if (first === 'sign-up') return <SignUp />;
@@ -162,8 +162,10 @@ function Shell({
       case 'sandbox':
         return sandbox ? <Sandbox key={session} /> : <p>Sandbox tools exist only in the sandbox.</p>;
       default:
-        // The landing page ('/', '/overview' and anything unknown); a role that may not read transactions starts on its profile.
-        return can('transactions:read') ? <Overview key={session} /> : <Profile key={session} />;
+        // The landing page ('/', '/overview' and anything unknown): the balances, or for a role that may not read them
+        // (support), the transactions.
+        if (can('balances:read')) return <Overview key={session} />;
+        return can('transactions:read') ? <Transactions key={session} sandbox={sandbox} /> : <Profile key={session} />;
     }
   })();
 

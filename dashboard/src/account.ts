@@ -69,9 +69,15 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
   return { merchantName: String(data.merchant_name), email: String(data.email), role: String(data.role), existingUser: data.existing_user === true };
 }
 
-/** Joins the merchant (creating the account, or with the existing account's password) and signs in there. */
-export async function acceptInvitation(token: string, password: string, name?: string): Promise<void> {
-  adopt(await dashboardCall('/dashboard/invitations/accept', { body: { token, password, ...(name ? { name } : {}) } }));
+/**
+ * Joins the merchant (creating the account, or with the existing account's password). When the
+ * service answers a session, it is adopted; otherwise the page signs in with the email and password
+ * at that merchant (`signedIn: false`), which asks a member with 2FA for a code.
+ */
+export async function acceptInvitation(token: string, password: string, name?: string): Promise<{ email: string; merchantId: string; signedIn: boolean }> {
+  const data = await dashboardCall('/dashboard/invitations/accept', { body: { token, password, ...(name ? { name } : {}) } });
+  if (typeof data.access_token === 'string') adopt(data);
+  return { email: String(data.email ?? ''), merchantId: String(data.merchant_id ?? ''), signedIn: typeof data.access_token === 'string' };
 }
 
 /** The token of an emailed link (`?token=`, or `#token=`), read once; the address bar loses it (history keeps no token). */

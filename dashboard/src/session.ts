@@ -146,8 +146,8 @@ export async function resumeSession(): Promise<void> {
  * recovery code). Without the code the service answers INVALID_CLIENT saying one is needed
  * (`needsCode`), only once the password was right.
  */
-export async function signIn(email: string, password: string, code?: string): Promise<void> {
-  adopt(await session(SESSION, { body: { email, password, ...(code ? { totp_code: code } : {}) } }));
+export async function signIn(email: string, password: string, code?: string, merchantId?: string): Promise<void> {
+  adopt(await session(SESSION, { body: { email, password, ...(code ? { totp_code: code } : {}), ...(merchantId ? { merchant_id: merchantId } : {}) } }));
 }
 
 /** The service asked for a second factor (after a correct password). */

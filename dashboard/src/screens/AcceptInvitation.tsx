@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { acceptInvitation, previewInvitation, takeLinkToken, type InvitationPreview } from '../account';
 import { navigate } from '../router';
+import { needsCode, signIn } from '../session';
 import { ErrorText, Link, Loading, words } from '../ui';
 
 /**
@@ -26,15 +27,32 @@ export function AcceptInvitation() {
     };
   }, [token]);
 
+  /** After joining: sign in at that merchant (a member with 2FA types a code first). */
+  const [joined, setJoined] = useState<{ email: string; password: string; merchantId: string } | null>(null);
+
+  async function enter(who: { email: string; password: string; merchantId: string }, code?: string) {
+    try {
+      await signIn(who.email, who.password, code, who.merchantId);
+      navigate('/');
+    } catch (err) {
+      if (!code && needsCode(err)) setJoined(who);
+      else setError(err);
+      setBusy(false);
+    }
+  }
+
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     setBusy(true);
     setError(null);
+    if (joined) return void enter(joined, String(f.get('code')).replace(/\s+/g, ''));
+    const password = String(f.get('password'));
     try {
       const name = f.get('name');
-      await acceptInvitation(token, String(f.get('password')), name ? String(name).trim() : undefined);
-      navigate('/');
+      const accepted = await acceptInvitation(token, password, name ? String(name).trim() : undefined);
+      if (accepted.signedIn) return navigate('/');
+      await enter({ email: accepted.email || preview!.email, password, merchantId: accepted.merchantId });
     } catch (err) {
       setError(err);
       setBusy(false);
@@ -55,6 +73,18 @@ export function AcceptInvitation() {
         </>
       ) : !preview ? (
         <Loading what="the invitation" />
+      ) : joined ? (
+        <form onSubmit={submit} aria-label="Two-factor code" key="code">
+          <p>You joined {preview.merchantName}. Enter the 6-digit code your authenticator app shows (or a recovery code) to sign in.</p>
+          <label>
+            Authentication code
+            <input name="code" autoComplete="one-time-code" required spellCheck={false} autoFocus />
+          </label>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Checking…' : 'Sign in'}
+          </button>
+          <ErrorText error={error} />
+        </form>
       ) : (
         <form onSubmit={submit} aria-label="Accept invitation">
           <p>
