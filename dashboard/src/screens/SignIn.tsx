@@ -24,6 +24,9 @@ export function SignIn() {
       if (!code && needsCode(err)) setPending({ email, password });
       // The password was right: a refusal now is the code's.
       else if (code && err instanceof ApiError && err.code === 'INVALID_CLIENT') setError(WRONG_CODE);
+      // Production: the right password, an email not yet confirmed. The service's own words (not "do not match").
+      else if (err instanceof ApiError && err.code === 'INVALID_CLIENT' && /verify|confirm/i.test(err.message))
+        setError(new ApiError(err.message, 'EMAIL_UNVERIFIED'));
       else setError(err);
       setBusy(false);
     }
