@@ -243,7 +243,7 @@ function MerchantSwitcher({ me }: { me: Me }) {
       <select aria-label="Merchant" className="switcher-select" value={me.merchantId} onChange={(e) => void choose(e.target.value)}>
         {me.memberships.map((m) => (
           <option key={m.merchantId} value={m.merchantId}>
-            {m.merchantName} ({words(m.role)})
+            {m.merchantName}
           </option>
         ))}
       </select>

@@ -124,7 +124,7 @@ let seq = 0;
 export const newReference = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}-${++seq}`;
 
 /** Copies `value` to the clipboard, and says whether it could. */
-export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+export function CopyButton({ value, label = 'Copy', name }: { value: string; label?: string; name?: string }) {
   const [said, setSaid] = useState('');
   async function copy() {
     try {
@@ -136,7 +136,7 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
   }
   return (
     <>
-      <button type="button" className="secondary" onClick={() => void copy()}>
+      <button type="button" className="secondary" onClick={() => void copy()} aria-label={name}>
         {label}
       </button>
       <span role="status" className="muted">
@@ -172,7 +172,7 @@ export function ShownOnce({
         <div key={s.testId} className="secret-value">
           <span className="muted">{s.label}</span>
           <code data-testid={s.testId}>{s.value}</code>
-          <CopyButton value={s.value} label={`Copy ${s.label.toLowerCase()}`} />
+          <CopyButton value={s.value} name={`Copy the ${s.label.toLowerCase().replace(' id', ' ID')}`} />
         </div>
       ))}
       <div className="actions">

@@ -90,9 +90,11 @@ export function ApiKeys() {
     setShown({ title: `A new secret for “${label}”`, clientId: made.apiKey.clientId, secret: made.clientSecret });
     reread();
   }
-  async function revokeOne(id: string, label: string) {
+  async function revokeOne(id: string, clientId: string, label: string) {
     if (!confirm(`Revoke “${label}”? Every integration using it stops working at once. This cannot be undone.`)) return;
-    if ((await revoke({ id })).data) reread();
+    if (!(await revoke({ id })).data) return;
+    if (shown?.clientId === clientId) setShown(null); // a secret that no longer works
+    reread();
   }
 
   if (!can('keys:manage'))
@@ -169,17 +171,19 @@ export function ApiKeys() {
                     {k.createdBy && <span className="sub">by {k.createdBy}</span>}
                   </td>
                   <td>{k.revokedAt ? `revoked ${when(k.revokedAt)}` : when(k.lastUsedAt)}</td>
-                  <td className="actions-cell">
-                    {!k.revokedAt && (
-                      <>
-                        <button type="button" className="secondary" onClick={() => void rotateOne(k.id, k.label)} disabled={rotating.fetching}>
-                          Rotate
-                        </button>
-                        <button type="button" className="secondary" onClick={() => void revokeOne(k.id, k.label)} disabled={revoking.fetching}>
-                          Revoke
-                        </button>
-                      </>
-                    )}
+                  <td>
+                    <div className="row-actions">
+                      {!k.revokedAt && (
+                        <>
+                          <button type="button" className="secondary" onClick={() => void rotateOne(k.id, k.label)} disabled={rotating.fetching}>
+                            Rotate
+                          </button>
+                          <button type="button" className="secondary" onClick={() => void revokeOne(k.id, k.clientId, k.label)} disabled={revoking.fetching}>
+                            Revoke
+                          </button>
+                        </>
+                      )}
+                    </div>
                   </td>
                 </tr>
               ))}

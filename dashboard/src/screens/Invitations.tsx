@@ -136,17 +136,19 @@ export function Invitations({ manage, roles }: { manage: boolean; roles: Role[] 
                     </td>
                     <td>{pending ? when(i.expiresAt) : '—'}</td>
                     {manage && (
-                      <td className="actions-cell">
-                        {resendable && (
-                          <button type="button" className="secondary" onClick={() => void resendOne(i.id, i.email)} disabled={resending.fetching}>
-                            Resend
-                          </button>
-                        )}
-                        {pending && (
-                          <button type="button" className="secondary" onClick={() => void revokeOne(i.id, i.email)} disabled={revoking.fetching}>
-                            Revoke
-                          </button>
-                        )}
+                      <td>
+                        <div className="row-actions">
+                          {resendable && (
+                            <button type="button" className="secondary" onClick={() => void resendOne(i.id, i.email)} disabled={resending.fetching}>
+                              Resend
+                            </button>
+                          )}
+                          {pending && (
+                            <button type="button" className="secondary" onClick={() => void revokeOne(i.id, i.email)} disabled={revoking.fetching}>
+                              Revoke
+                            </button>
+                          )}
+                        </div>
                       </td>
                     )}
                   </tr>

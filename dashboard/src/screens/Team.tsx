@@ -164,17 +164,19 @@ export function Team() {
                     </td>
                     <td>{when(m.lastSignInAt)}</td>
                     {manage && (
-                      <td className="actions-cell">
-                        {!self && (m.role !== 'OWNER' || owners > 1) && (me.role === 'OWNER' || m.role !== 'OWNER') && (
-                          <button type="button" className="secondary" onClick={() => void removeOne(m.id, m.email)} disabled={removing.fetching}>
-                            Remove
-                          </button>
-                        )}
-                        {me.role === 'OWNER' && !self && m.role !== 'OWNER' && (
-                          <button type="button" className="secondary" onClick={() => void transferTo(m.id, m.email)} disabled={transferring.fetching}>
-                            Make owner
-                          </button>
-                        )}
+                      <td>
+                        <div className="row-actions">
+                          {!self && (m.role !== 'OWNER' || owners > 1) && (me.role === 'OWNER' || m.role !== 'OWNER') && (
+                            <button type="button" className="secondary" onClick={() => void removeOne(m.id, m.email)} disabled={removing.fetching}>
+                              Remove
+                            </button>
+                          )}
+                          {me.role === 'OWNER' && !self && m.role !== 'OWNER' && (
+                            <button type="button" className="secondary" onClick={() => void transferTo(m.id, m.email)} disabled={transferring.fetching}>
+                              Make owner
+                            </button>
+                          )}
+                        </div>
                       </td>
                     )}
                   </tr>
