@@ -28,6 +28,7 @@ const ME = graphql(`
     me {
       kind
       role
+      enrolmentOnly
       permissions
       merchantId
       merchantName
@@ -109,6 +110,7 @@ function Dashboard({ path, session }: { path: string; session: number }) {
   if (error && !data) return <ErrorText error={error} />;
   if (!data) return <p role="status">Loading…</p>;
   const me = data.me;
+  if (me.enrolmentOnly) return <EnrolmentOnly />;
   return (
     <MeContext.Provider value={me}>
       <Shell me={me} environment={env?.environment ?? null} path={path} session={session} menuOpen={menuOpen} setMenuOpen={setMenuOpen} />

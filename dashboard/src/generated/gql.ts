@@ -15,7 +15,7 @@ import * as types from './graphql';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  query Me {\n    me {\n      kind\n      role\n      permissions\n      merchantId\n      merchantName\n      user {\n        id\n        email\n        name\n        emailVerified\n        twoFactorEnabled\n      }\n      memberships {\n        merchantId\n        merchantName\n        role\n      }\n    }\n  }\n": typeof types.MeDocument,
+    "\n  query Me {\n    me {\n      kind\n      role\n      enrolmentOnly\n      permissions\n      merchantId\n      merchantName\n      user {\n        id\n        email\n        name\n        emailVerified\n        twoFactorEnabled\n      }\n      memberships {\n        merchantId\n        merchantName\n        role\n      }\n    }\n  }\n": typeof types.MeDocument,
     "\n  query Environment {\n    environment\n  }\n": typeof types.EnvironmentDocument,
     "\n  query ApiKeys {\n    apiKeys {\n      id\n      label\n      role\n      clientId\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n": typeof types.ApiKeysDocument,
     "\n  mutation CreateApiKey($label: String!, $role: KeyRole) {\n    createApiKey(label: $label, role: $role) {\n      apiKey {\n        id\n        clientId\n      }\n      clientSecret\n    }\n  }\n": typeof types.CreateApiKeyDocument,
@@ -84,7 +84,7 @@ type Documents = {
     "\n  subscription TransactionChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      ...TransactionFields\n    }\n  }\n": typeof types.TransactionChangedDocument,
 };
 const documents: Documents = {
-    "\n  query Me {\n    me {\n      kind\n      role\n      permissions\n      merchantId\n      merchantName\n      user {\n        id\n        email\n        name\n        emailVerified\n        twoFactorEnabled\n      }\n      memberships {\n        merchantId\n        merchantName\n        role\n      }\n    }\n  }\n": types.MeDocument,
+    "\n  query Me {\n    me {\n      kind\n      role\n      enrolmentOnly\n      permissions\n      merchantId\n      merchantName\n      user {\n        id\n        email\n        name\n        emailVerified\n        twoFactorEnabled\n      }\n      memberships {\n        merchantId\n        merchantName\n        role\n      }\n    }\n  }\n": types.MeDocument,
     "\n  query Environment {\n    environment\n  }\n": types.EnvironmentDocument,
     "\n  query ApiKeys {\n    apiKeys {\n      id\n      label\n      role\n      clientId\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n": types.ApiKeysDocument,
     "\n  mutation CreateApiKey($label: String!, $role: KeyRole) {\n    createApiKey(label: $label, role: $role) {\n      apiKey {\n        id\n        clientId\n      }\n      clientSecret\n    }\n  }\n": types.CreateApiKeyDocument,
@@ -156,7 +156,7 @@ const documents: Documents = {
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Me {\n    me {\n      kind\n      role\n      permissions\n      merchantId\n      merchantName\n      user {\n        id\n        email\n        name\n        emailVerified\n        twoFactorEnabled\n      }\n      memberships {\n        merchantId\n        merchantName\n        role\n      }\n    }\n  }\n"): typeof import('./graphql').MeDocument;
+export function graphql(source: "\n  query Me {\n    me {\n      kind\n      role\n      enrolmentOnly\n      permissions\n      merchantId\n      merchantName\n      user {\n        id\n        email\n        name\n        emailVerified\n        twoFactorEnabled\n      }\n      memberships {\n        merchantId\n        merchantName\n        role\n      }\n    }\n  }\n"): typeof import('./graphql').MeDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

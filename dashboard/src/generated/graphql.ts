@@ -4,6 +4,13 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** Who acted: a person (USER), an API key, an operator, or the service itself (SYSTEM). */
+export type AuditActorType =
+  | 'API_KEY'
+  | 'OPERATOR'
+  | 'SYSTEM'
+  | 'USER';
+
 export type AuditLogFilter = {
   action?: string | null | undefined;
   actor?: string | null | undefined;
@@ -141,6 +148,12 @@ export type InitiateTransferInput = {
   sourceCurrency: string;
 };
 
+export type InvitationStatus =
+  | 'ACCEPTED'
+  | 'EXPIRED'
+  | 'PENDING'
+  | 'REVOKED';
+
 /** What an API key may do (docs/access.md): DEVELOPER (the default) or a narrower FINANCE, SUPPORT or VIEWER. */
 export type KeyRole =
   | 'DEVELOPER'
@@ -164,6 +177,10 @@ export type KycStatus =
 /** How a domestic payment is paid. */
 export type PaymentMethod =
   | 'CARD';
+
+export type PrincipalKind =
+  | 'API_KEY'
+  | 'USER';
 
 export type RefundPaymentInput = {
   /** At most what is left to refund; omitted: all of it. */
@@ -234,7 +251,7 @@ export type WebhookDeliveryStatus =
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { kind: string, role: Role, permissions: Array<string>, merchantId: string, merchantName: string, user: { id: string, email: string, name: string, emailVerified: boolean, twoFactorEnabled: boolean } | null, memberships: Array<{ merchantId: string, merchantName: string, role: Role }> } };
+export type MeQuery = { me: { kind: PrincipalKind, role: Role, enrolmentOnly: boolean, permissions: Array<string>, merchantId: string, merchantName: string, user: { id: string, email: string, name: string, emailVerified: boolean, twoFactorEnabled: boolean } | null, memberships: Array<{ merchantId: string, merchantName: string, role: Role }> } };
 
 export type EnvironmentQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -268,7 +285,7 @@ export type RevokeApiKeyMutationVariables = Exact<{
 
 export type RevokeApiKeyMutation = { revokeApiKey: { id: string, revokedAt: string | null } };
 
-export type AuditLogEntryFieldsFragment = { id: string, createdAt: string, action: string, actorType: string, actorId: string | null, actorLabel: string | null, role: string | null, targetType: string | null, targetId: string | null, ip: string | null, userAgent: string | null, before: Record<string, unknown> | null, after: Record<string, unknown> | null };
+export type AuditLogEntryFieldsFragment = { id: string, createdAt: string, action: string, actorType: AuditActorType, actorId: string | null, actorLabel: string | null, role: string | null, targetType: string | null, targetId: string | null, ip: string | null, userAgent: string | null, before: Record<string, unknown> | null, after: Record<string, unknown> | null };
 
 export type AuditLogQueryVariables = Exact<{
   filter?: AuditLogFilter | null | undefined;
@@ -277,7 +294,7 @@ export type AuditLogQueryVariables = Exact<{
 }>;
 
 
-export type AuditLogQuery = { auditLog: { edges: Array<{ node: { id: string, createdAt: string, action: string, actorType: string, actorId: string | null, actorLabel: string | null, role: string | null, targetType: string | null, targetId: string | null, ip: string | null, userAgent: string | null, before: Record<string, unknown> | null, after: Record<string, unknown> | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type AuditLogQuery = { auditLog: { edges: Array<{ node: { id: string, createdAt: string, action: string, actorType: AuditActorType, actorId: string | null, actorLabel: string | null, role: string | null, targetType: string | null, targetId: string | null, ip: string | null, userAgent: string | null, before: Record<string, unknown> | null, after: Record<string, unknown> | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type BalanceTransactionsQueryVariables = Exact<{
   filter?: BalanceTransactionFilter | null | undefined;
@@ -307,7 +324,7 @@ export type CustomerQuery = { customer: { email: string, phoneNumber: string, di
 export type InvitationsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type InvitationsQuery = { invitations: Array<{ id: string, email: string, role: Role, status: string, createdAt: string, expiresAt: string }> };
+export type InvitationsQuery = { invitations: Array<{ id: string, email: string, role: Role, status: InvitationStatus, createdAt: string, expiresAt: string }> };
 
 export type InviteMemberMutationVariables = Exact<{
   email: string;
@@ -329,7 +346,7 @@ export type RevokeInvitationMutationVariables = Exact<{
 }>;
 
 
-export type RevokeInvitationMutation = { revokeInvitation: { id: string, status: string } };
+export type RevokeInvitationMutation = { revokeInvitation: { id: string, status: InvitationStatus } };
 
 export type ActivityQueryVariables = Exact<{
   days?: number | null | undefined;
@@ -806,6 +823,7 @@ export const MeDocument = new TypedDocumentString(`
   me {
     kind
     role
+    enrolmentOnly
     permissions
     merchantId
     merchantName

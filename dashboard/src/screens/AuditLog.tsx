@@ -3,7 +3,7 @@ import { usePages } from '../data';
 import { graphql } from '../generated';
 import type { AuditLogEntryFieldsFragment, AuditLogFilter } from '../generated/graphql';
 import { fetchFile } from '../session';
-import { EmptyState, ErrorText, Loading, dayAfter, dayStart, saveFile, whenExactly } from '../ui';
+import { EmptyState, ErrorText, Loading, dayAfter, dayStart, saveFile, whenExactly, words } from '../ui';
 
 const PAGE_SIZE = 50;
 /** How long typing rests before the actor filter applies. */
@@ -142,7 +142,14 @@ export function AuditLog() {
       <form className="filters" role="search" aria-label="Filter the audit log" onSubmit={(e) => e.preventDefault()}>
         <label className="search">
           Actor
-          <input type="search" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="Email, key or id" spellCheck={false} autoComplete="off" />
+          <input
+            type="search"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            placeholder="A member’s or key’s id, or a client ID"
+            spellCheck={false}
+            autoComplete="off"
+          />
         </label>
         <label>
           Action
@@ -192,7 +199,7 @@ export function AuditLog() {
                   <td>
                     {actorOf(e)}
                     <span className="sub">
-                      {ACTOR_KINDS[e.actorType] ?? e.actorType}
+                      {ACTOR_KINDS[e.actorType.toLowerCase()] ?? words(e.actorType)}
                       {e.role ? ` · ${e.role}` : ''}
                     </span>
                   </td>
