@@ -14,8 +14,8 @@ export interface DashboardLogin {
 export async function signInWith(page: Page, app: TestApp, login: DashboardLogin, opts: { code?: string; goto?: boolean } = {}): Promise<void> {
   if (opts.goto !== false) await page.goto(`${app.url}/dashboard`);
   const form = page.getByRole('form', { name: 'Sign in' });
-  await form.getByLabel('Email').fill(login.email);
-  await form.getByLabel('Password').fill(login.password);
+  await form.getByLabel('Email', { exact: true }).fill(login.email);
+  await form.getByLabel('Password', { exact: true }).fill(login.password);
   await form.getByRole('button', { name: 'Sign in' }).click();
   if (opts.code === undefined) return;
   const second = page.getByRole('form', { name: 'Two-factor code' });

@@ -83,11 +83,11 @@ describe('team accounts in the dashboard', () => {
     await page.goto(`${app.url}/dashboard`);
     await page.getByRole('link', { name: 'Create an account' }).click();
     const form = page.getByRole('form', { name: 'Sign up' });
-    await form.getByLabel('Email').fill(OWNER.email);
+    await form.getByLabel('Email', { exact: true }).fill(OWNER.email);
     await form.getByLabel('Your name').fill('Ada Obi');
     await form.getByLabel('Business name').fill(BUSINESS);
     await form.getByLabel('Country').fill('NG');
-    await form.getByLabel('Password').fill(OWNER.password);
+    await form.getByLabel(/^Password/).fill(OWNER.password);
     await form.getByRole('button', { name: 'Create account' }).click();
 
     const secrets = page.getByRole('region', { name: 'Your API secrets' });
@@ -142,7 +142,8 @@ describe('team accounts in the dashboard', () => {
     await form.getByRole('button', { name: 'Turn on' }).click();
 
     const codes = page.getByRole('region', { name: 'Recovery codes' });
-    await expect(codes.getByTestId('recovery-codes').locator('li').count()).resolves.toBe(10);
+    await codes.getByTestId('recovery-codes').waitFor();
+    expect(await codes.getByTestId('recovery-codes').locator('li').count()).toBe(10);
     await shot(page, 'profile-recovery-codes');
     await codes.getByRole('button', { name: 'I have saved them' }).click();
     await page.getByTestId('two-factor-status').filter({ hasText: 'On.' }).waitFor();
@@ -163,7 +164,7 @@ describe('team accounts in the dashboard', () => {
     const owner = page.locator(`tr[data-member="${OWNER.email}"]`);
     await owner.getByText('on', { exact: true }).waitFor(); // 2FA on
     const invite = page.getByRole('form', { name: 'Invite a member' });
-    await invite.getByLabel('Email').fill(FINANCE.email);
+    await invite.getByLabel('Email', { exact: true }).fill(FINANCE.email);
     await invite.getByLabel('Role').selectOption('FINANCE');
     await invite.getByRole('button', { name: 'Invite' }).click();
     await invite.getByText(`Invitation sent to ${FINANCE.email}.`).waitFor();
