@@ -9,6 +9,7 @@ import { launchBrowser, openScreen, screenshots, type TestBrowser } from '../../
 import { approvedCustomer } from '../../helpers/factories';
 import { request } from '../../helpers/http';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
+import { startSmtpServer, type TestSmtpServer } from '../../helpers/smtp';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { bankCollectionBody, momoCollectionBody } from '../../helpers/transactions';
 import { FAST_WEBHOOKS } from '../../helpers/webhooks';
@@ -469,14 +470,18 @@ describe('merchant dashboard (sandbox)', () => {
 describe('merchant dashboard (production)', () => {
   let app: TestApp;
   let browser: TestBrowser;
+  let smtp: TestSmtpServer;
 
   beforeAll(async () => {
-    app = await createTestApp({ env: { PAYMENTS_ENV: 'production' } });
+    // Production refuses to start without mail (invitations send email).
+    smtp = await startSmtpServer();
+    app = await createTestApp({ env: { PAYMENTS_ENV: 'production', SMTP_URL: smtp.url(), MAIL_FROM: 'Payments Gateway <no-reply@pay.example.com>' } });
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+    await smtp?.close();
   });
 
   it('asks an owner to enrol in 2FA before anything else, then hides the sandbox tools', async () => {
