@@ -258,4 +258,51 @@ describe('team accounts in the dashboard', () => {
     expect(csv).toContain('invitation.created');
     await shot(page, 'audit-log');
   });
+
+  it('the member’s sessions are listed on their profile, and they can end the others', async () => {
+    // The member signed in twice (the page, and the service call above): two sessions, this browser's marked.
+    await openScreen(member, 'Profile');
+    const sessions = member.getByRole('table', { name: 'Sessions' });
+    await sessions.getByText('this browser').waitFor();
+    expect(await sessions.locator('tbody tr').count()).toBe(2);
+    member.once('dialog', (dialog) => void dialog.accept());
+    await member.getByRole('button', { name: 'End all other sessions' }).click();
+    await member.getByText('1 other session ended.').waitFor();
+    expect(await eventually(async () => (await sessions.locator('tbody tr').count()) === 1)).toBe(true);
+  });
+
+  it('forgot password: the emailed link (its token out of the address bar) sets a new one; the old one is refused', async () => {
+    await member.getByRole('button', { name: 'Sign out' }).click();
+    await member.getByRole('link', { name: 'Forgot your password?' }).click();
+    await member.getByLabel('Email', { exact: true }).fill(FINANCE.email);
+    await member.getByRole('button', { name: 'Send the link' }).click();
+    await member.getByText('If that email has an account').waitFor();
+
+    const message = await mailTo(smtp, FINANCE.email, /password/i);
+    await member.goto(onService(app, linkIn(message, '/dashboard/reset-password')));
+    FINANCE.password = 'a brand new passphrase';
+    await member.getByLabel(/^New password/).fill(FINANCE.password);
+    expect(member.url()).toBe(`${app.url}/dashboard/reset-password`);
+    await member.getByRole('button', { name: 'Set password' }).click();
+    await member.getByText('Your password is changed').waitFor();
+    await member.getByRole('link', { name: 'Sign in' }).click();
+    await signInWith(member, app, { ...FINANCE, password: 'ledger lines and totals' }, { goto: false });
+    await member.getByRole('alert').filter({ hasText: 'That email and password do not match' }).waitFor();
+    await signInWith(member, app, FINANCE, { goto: false });
+    await member.getByRole('heading', { name: 'Overview', level: 2 }).waitFor();
+  });
+
+  it('the owner makes the member a viewer: their session ends, and they sign in again as a viewer', async () => {
+    await openScreen(page, 'Team');
+    const role = page.locator(`tr[data-member="${FINANCE.email}"]`).getByLabel(`Role of ${FINANCE.email}`);
+    await role.selectOption('VIEWER');
+    expect(await eventually(async () => (await role.inputValue()) === 'VIEWER')).toBe(true);
+    // The last owner cannot be removed: no button offers it.
+    expect(await page.locator(`tr[data-member="${OWNER.email}"]`).getByRole('button', { name: 'Remove' }).count()).toBe(0);
+
+    await member.reload();
+    await member.getByRole('form', { name: 'Sign in' }).waitFor();
+    await signInWith(member, app, FINANCE, { goto: false });
+    await member.locator('.who').getByText('viewer').waitFor();
+  });
 });
