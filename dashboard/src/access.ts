@@ -42,7 +42,7 @@ export function useCan(): (permission: Permission) => boolean {
 }
 
 /** The roles, most powerful first, as GraphQL names them; a member may grant only roles at or below their own. */
-export const ROLES = ['OWNER', 'ADMIN', 'DEVELOPER', 'FINANCE', 'SUPPORT', 'VIEWER'] as const;
+const ROLES = ['OWNER', 'ADMIN', 'DEVELOPER', 'FINANCE', 'SUPPORT', 'VIEWER'] as const;
 const RANK: Record<string, number> = { OWNER: 4, ADMIN: 3, DEVELOPER: 2, FINANCE: 2, SUPPORT: 2, VIEWER: 1 };
 /** The roles `granter` may give (never owner: ownership is transferred). The service checks the same rule. */
 export const grantable = (granter: string) => ROLES.filter((r) => r !== 'OWNER' && RANK[r]! <= (RANK[granter] ?? 0));

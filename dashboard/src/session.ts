@@ -154,7 +154,7 @@ export async function signIn(email: string, password: string, code?: string, mer
 export const needsCode = (err: unknown) => err instanceof ApiError && err.code === 'INVALID_CLIENT' && /\b(code|two-factor|2fa)\b/i.test(err.message);
 
 /** A member who must enrol in 2FA before anything else: the service's 403 says so. */
-export const mustEnrol = (err: unknown) => err instanceof ApiError && err.code === 'FORBIDDEN' && /enrol/i.test(err.message);
+const mustEnrol = (err: unknown) => err instanceof ApiError && err.code === 'FORBIDDEN' && /enrol/i.test(err.message);
 
 /** The same person at another of their merchants: a new session there (the cookie's family ends). */
 export async function switchMerchant(merchantId: string): Promise<void> {

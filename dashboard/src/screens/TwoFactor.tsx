@@ -33,7 +33,7 @@ type Enrolment = BeginTwoFactorMutation['beginTwoFactorEnrolment'];
  * from the app to confirm, then the 10 recovery codes, shown this once. `onDone` runs when the
  * person says they stored them.
  */
-export function TwoFactorSetup({ onDone }: { onDone: () => void }) {
+function TwoFactorSetup({ onDone }: { onDone: () => void }) {
   const [begun, begin] = useMutation(BEGIN);
   const [confirming, confirm] = useMutation(CONFIRM);
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
