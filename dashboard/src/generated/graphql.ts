@@ -148,6 +148,7 @@ export type InitiateTransferInput = {
   sourceCurrency: string;
 };
 
+/** PENDING (its link works) → ACCEPTED | REVOKED | EXPIRED (7 days after it was sent or last resent; a resend makes it PENDING again). */
 export type InvitationStatus =
   | 'ACCEPTED'
   | 'EXPIRED'
@@ -192,6 +193,7 @@ export type RefundPaymentInput = {
   reference: string;
 };
 
+/** A member’s role at a merchant (docs/access.md): OWNER (one; ownership is transferred) > ADMIN > DEVELOPER, FINANCE, SUPPORT (peers) > VIEWER. A member grants only roles at or below their own. */
 export type Role =
   | 'ADMIN'
   | 'DEVELOPER'
