@@ -23,6 +23,7 @@ type Documents = {
     "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": typeof types.RevokeApiKeyDocument,
     "\n  fragment AuditLogEntryFields on AuditLogEntry {\n    id\n    createdAt\n    action\n    actorType\n    actorId\n    actorLabel\n    role\n    targetType\n    targetId\n    ip\n    userAgent\n    before\n    after\n  }\n": typeof types.AuditLogEntryFieldsFragmentDoc,
     "\n  query AuditLog($filter: AuditLogFilter, $first: Int, $after: String) {\n    auditLog(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...AuditLogEntryFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.AuditLogDocument,
+    "\n  query AuditLogPeople {\n    teamMembers {\n      userId\n      email\n    }\n  }\n": typeof types.AuditLogPeopleDocument,
     "\n  query BalanceTransactions($filter: BalanceTransactionFilter, $first: Int, $after: String) {\n    balanceTransactions(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...BalanceTransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.BalanceTransactionsDocument,
     "\n  fragment CustomerRow on Customer {\n    customerUuid\n    customerId\n    firstName\n    lastName\n    countryCode\n    kycStatus\n    overallKycStatus\n    createdAt\n  }\n": typeof types.CustomerRowFragmentDoc,
     "\n  query Customers($after: String) {\n    customers(first: 20, after: $after) {\n      edges {\n        node {\n          ...CustomerRow\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.CustomersDocument,
@@ -92,6 +93,7 @@ const documents: Documents = {
     "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": types.RevokeApiKeyDocument,
     "\n  fragment AuditLogEntryFields on AuditLogEntry {\n    id\n    createdAt\n    action\n    actorType\n    actorId\n    actorLabel\n    role\n    targetType\n    targetId\n    ip\n    userAgent\n    before\n    after\n  }\n": types.AuditLogEntryFieldsFragmentDoc,
     "\n  query AuditLog($filter: AuditLogFilter, $first: Int, $after: String) {\n    auditLog(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...AuditLogEntryFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.AuditLogDocument,
+    "\n  query AuditLogPeople {\n    teamMembers {\n      userId\n      email\n    }\n  }\n": types.AuditLogPeopleDocument,
     "\n  query BalanceTransactions($filter: BalanceTransactionFilter, $first: Int, $after: String) {\n    balanceTransactions(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...BalanceTransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.BalanceTransactionsDocument,
     "\n  fragment CustomerRow on Customer {\n    customerUuid\n    customerId\n    firstName\n    lastName\n    countryCode\n    kycStatus\n    overallKycStatus\n    createdAt\n  }\n": types.CustomerRowFragmentDoc,
     "\n  query Customers($after: String) {\n    customers(first: 20, after: $after) {\n      edges {\n        node {\n          ...CustomerRow\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.CustomersDocument,
@@ -185,6 +187,10 @@ export function graphql(source: "\n  fragment AuditLogEntryFields on AuditLogEnt
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query AuditLog($filter: AuditLogFilter, $first: Int, $after: String) {\n    auditLog(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...AuditLogEntryFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): typeof import('./graphql').AuditLogDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AuditLogPeople {\n    teamMembers {\n      userId\n      email\n    }\n  }\n"): typeof import('./graphql').AuditLogPeopleDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

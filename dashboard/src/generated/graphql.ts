@@ -298,6 +298,11 @@ export type AuditLogQueryVariables = Exact<{
 
 export type AuditLogQuery = { auditLog: { edges: Array<{ node: { id: string, createdAt: string, action: string, actorType: AuditActorType, actorId: string | null, actorLabel: string | null, role: string | null, targetType: string | null, targetId: string | null, ip: string | null, userAgent: string | null, before: Record<string, unknown> | null, after: Record<string, unknown> | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
+export type AuditLogPeopleQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AuditLogPeopleQuery = { teamMembers: Array<{ userId: string, email: string }> };
+
 export type BalanceTransactionsQueryVariables = Exact<{
   filter?: BalanceTransactionFilter | null | undefined;
   first?: number | null | undefined;
@@ -922,6 +927,14 @@ export const AuditLogDocument = new TypedDocumentString(`
   before
   after
 }`) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
+export const AuditLogPeopleDocument = new TypedDocumentString(`
+    query AuditLogPeople {
+  teamMembers {
+    userId
+    email
+  }
+}
+    `) as unknown as TypedDocumentString<AuditLogPeopleQuery, AuditLogPeopleQueryVariables>;
 export const BalanceTransactionsDocument = new TypedDocumentString(`
     query BalanceTransactions($filter: BalanceTransactionFilter, $first: Int, $after: String) {
   balanceTransactions(filter: $filter, first: $first, after: $after) {

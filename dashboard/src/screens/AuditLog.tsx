@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { usePages } from '../data';
+import { useCan } from '../access';
+import { usePages, useQuery } from '../data';
 import { graphql } from '../generated';
 import type { AuditLogEntryFieldsFragment, AuditLogFilter } from '../generated/graphql';
 import { fetchFile } from '../session';
@@ -42,6 +43,16 @@ const LIST = graphql(`
   }
 `);
 
+/** The team's people, to name a member by email (an entry keeps their id). */
+const PEOPLE = graphql(`
+  query AuditLogPeople {
+    teamMembers {
+      userId
+      email
+    }
+  }
+`);
+
 /** The actions the log records (src/modules/audit/audit-log.ts, AUDIT_ACTIONS), for the filter. */
 const ACTIONS = [
   'user.signed_up',
@@ -75,8 +86,9 @@ const ACTIONS = [
   'merchant.enabled',
 ];
 
-/** Who did it, as a reader recognises them: the email, the key's label, the CLI. */
-const actorOf = (e: AuditLogEntryFieldsFragment) => e.actorLabel ?? e.actorId ?? e.actorType;
+/** Who did it, as a reader recognises them: a member's email, a key's client ID, the CLI; else the id. */
+const actorOf = (e: AuditLogEntryFieldsFragment, emails: Map<string, string>) =>
+  (e.actorType === 'USER' && e.actorId ? emails.get(e.actorId) : undefined) ?? e.actorLabel ?? e.actorId ?? words(e.actorType);
 const ACTOR_KINDS: Record<string, string> = { user: 'member', api_key: 'API key', operator: 'operator', system: 'the service' };
 
 /** What changed, when the entry says (secrets are redacted by the service). */
@@ -109,6 +121,9 @@ export function AuditLog() {
   const filter: AuditLogFilter = { actor: actor || null, action: action || null, from: dayStart(from), to: dayAfter(to) };
   const { rows, error, loadMore } = usePages({ query: LIST, variables: { filter, first: PAGE_SIZE } }, (data) => data.auditLog);
   const filtered = Boolean(actor || action || from || to);
+  const can = useCan();
+  const [{ data: people }] = useQuery({ query: PEOPLE, pause: !can('team:read') });
+  const emails = new Map((people?.teamMembers ?? []).map((m) => [m.userId, m.email]));
 
   /** The whole filtered log as the service writes it: GET /v1/audit-logs/export.csv, with the token in a header. */
   async function exportCsv() {
@@ -195,9 +210,9 @@ export function AuditLog() {
             <tbody>
               {rows.map((e) => (
                 <tr key={e.id} data-action={e.action}>
-                  <td className="e-date">{whenExactly(e.createdAt)}</td>
+                  <td>{whenExactly(e.createdAt)}</td>
                   <td>
-                    {actorOf(e)}
+                    {actorOf(e, emails)}
                     <span className="sub">
                       {ACTOR_KINDS[e.actorType.toLowerCase()] ?? words(e.actorType)}
                       {e.role ? ` · ${e.role}` : ''}
