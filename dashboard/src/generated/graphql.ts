@@ -11,10 +11,15 @@ export type AuditActorType =
   | 'SYSTEM'
   | 'USER';
 
+/** Every given condition must hold. */
 export type AuditLogFilter = {
+  /** One action, e.g. "webhook.secret_rotated" (AuditLogEntry.action lists them). */
   action?: string | null | undefined;
+  /** The actor’s id (a user’s or API key’s id) or label (an API key’s client id, an operator’s tool such as "ledger:adjust"), exactly. */
   actor?: string | null | undefined;
+  /** At or after this time. */
   from?: string | null | undefined;
+  /** Before this time. */
   to?: string | null | undefined;
 };
 
