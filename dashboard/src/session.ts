@@ -26,6 +26,7 @@ const SESSION = '/dashboard/session';
 
 let access: Access | null = null;
 let resuming = false;
+let enrolmentOnly = false;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 let socket: Client | null = null;
 const listeners = new Set<Listener>();
@@ -56,20 +57,32 @@ export const signedIn = () => access !== null;
 export const resumingSession = () => resuming;
 
 /**
- * One call to a session route. The custom header is what the service requires of these routes (with
- * SameSite=Strict and its Origin check, it keeps other sites' pages from using them).
+ * One call to a dashboard route (/dashboard/session/*, sign-up, the emailed links, invitations). The
+ * custom header is what the service requires of these routes (with SameSite=Strict and its Origin
+ * check, it keeps other sites' pages from using them). GET for a read (an invitation's preview).
  */
-async function session(path: string, init: { body?: Record<string, string>; token?: string } = {}): Promise<Record<string, unknown>> {
+export async function dashboardCall(
+  path: string,
+  init: { body?: Record<string, unknown>; token?: string; method?: 'GET' | 'POST' } = {},
+): Promise<Record<string, unknown>> {
   const headers: Record<string, string> = { 'x-requested-with': 'fetch' };
   if (init.body) headers['content-type'] = 'application/json';
   if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const res = await fetch(path, { method: 'POST', credentials: 'same-origin', headers, body: init.body ? JSON.stringify(init.body) : undefined });
-  const json = (await res.json().catch(() => null)) as { status?: string; data?: Record<string, unknown>; code?: string; message?: string } | null;
+  const method = init.method ?? 'POST';
+  const res = await fetch(path, { method, credentials: 'same-origin', headers, body: init.body ? JSON.stringify(init.body) : undefined });
+  const json = (await res.json().catch(() => null)) as {
+    status?: string;
+    data?: Record<string, unknown>;
+    code?: string;
+    message?: string;
+    details?: Array<{ field: string; issue: string }>;
+  } | null;
   if (!res.ok || json?.status !== 'success') {
-    throw new ApiError(json?.message ?? `The service answered ${res.status}`, json?.code ?? 'SERVER_ERROR');
+    throw new ApiError(json?.message ?? `The service answered ${res.status}`, json?.code ?? 'SERVER_ERROR', json?.details ?? []);
   }
   return json.data ?? {};
 }
+const session = dashboardCall;
 
 /**
  * A refresh, one tab at a time (Web Locks, shared by this origin's tabs): each refresh rotates the
@@ -89,7 +102,22 @@ async function refreshExclusively(): Promise<Record<string, unknown>> {
   return data;
 }
 
-function adopt(data: Record<string, unknown>) {
+/**
+ * Whether an access token says its holder may only enrol in 2FA (its `enr` claim). Only what to show
+ * depends on it: the service refuses everything else to such a token whatever the page shows.
+ */
+function enrolmentClaim(token: string): boolean {
+  try {
+    const payload = token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/');
+    return (JSON.parse(atob(payload)) as { enr?: unknown }).enr === true;
+  } catch {
+    return false;
+  }
+}
+
+/** A session the service answered (sign-in, sign-up, an accepted invitation, a refresh): its access token kept in memory. */
+export function adopt(data: Record<string, unknown>) {
+  enrolmentOnly = data.two_factor_required === true || enrolmentClaim(String(data.access_token));
   access = { token: String(data.access_token), expiresAt: Date.now() + Number(data.expires_in) * 1000 };
   clearTimeout(refreshTimer);
   refreshTimer = setTimeout(() => void refresh(), Math.max(5_000, access.expiresAt - Date.now() - 60_000));
@@ -113,9 +141,36 @@ export async function resumeSession(): Promise<void> {
   }
 }
 
-export async function signIn(clientId: string, clientSecret: string): Promise<void> {
-  adopt(await session(SESSION, { body: { client_id: clientId, client_secret: clientSecret } }));
+/**
+ * Sign-in with an email and password (and, for a member with 2FA, a code from their app or a
+ * recovery code). Without the code the service answers INVALID_CLIENT saying one is needed
+ * (`needsCode`), only once the password was right.
+ */
+export async function signIn(email: string, password: string, code?: string, merchantId?: string): Promise<void> {
+  adopt(await session(SESSION, { body: { email, password, ...(code ? { totp_code: code } : {}), ...(merchantId ? { merchant_id: merchantId } : {}) } }));
 }
+
+/** The service asked for a second factor (after a correct password). */
+export const needsCode = (err: unknown) => err instanceof ApiError && err.code === 'INVALID_CLIENT' && /\b(code|two-factor|2fa)\b/i.test(err.message);
+
+/** A member who must enrol in 2FA before anything else: the service's 403 says so. */
+const mustEnrol = (err: unknown) => err instanceof ApiError && err.code === 'FORBIDDEN' && /enrol/i.test(err.message);
+
+/** The same person at another of their merchants: a new session there (the cookie's family ends). */
+export async function switchMerchant(merchantId: string): Promise<void> {
+  adopt(await session(`${SESSION}/switch`, { body: { merchant_id: merchantId }, token: access?.token }));
+}
+
+/** A refresh now (after enrolling in 2FA: the new token carries the member's full role). */
+export async function refreshNow(): Promise<void> {
+  await refresh();
+}
+
+/** True while the session may only enrol in 2FA (the service said so at sign-in, or refused a request for it). */
+export const enrolmentRequired = () => enrolmentOnly;
+
+/** The access token, for a dashboard route that takes it (resending the verification email). */
+export const accessToken = () => access?.token;
 
 async function refresh(): Promise<void> {
   if (!access) return;
@@ -129,6 +184,7 @@ async function refresh(): Promise<void> {
 function clear() {
   clearTimeout(refreshTimer);
   access = null;
+  enrolmentOnly = false;
   socket?.dispose();
   socket = null;
   notify();
@@ -169,6 +225,10 @@ export const client = new UrqlClient({
         if (operation.kind === 'subscription') return;
         const api = toApiError(error);
         if (api instanceof ApiError && api.code === 'INVALID_TOKEN') clear();
+        else if (mustEnrol(api) && !enrolmentOnly) {
+          enrolmentOnly = true;
+          notify();
+        }
       },
     }),
     fetchExchange,
@@ -227,7 +287,12 @@ export async function fetchFile(path: string): Promise<{ blob: Blob; filename: s
   if (!res.ok) {
     const json = (await res.json().catch(() => null)) as { code?: string; message?: string; details?: Array<{ field: string; issue: string }> } | null;
     if (json?.code === 'INVALID_TOKEN') clear();
-    throw new ApiError(json?.message ?? `The service answered ${res.status}`, json?.code ?? 'SERVER_ERROR', json?.details ?? []);
+    const error = new ApiError(json?.message ?? `The service answered ${res.status}`, json?.code ?? 'SERVER_ERROR', json?.details ?? []);
+    if (mustEnrol(error) && !enrolmentOnly) {
+      enrolmentOnly = true;
+      notify();
+    }
+    throw error;
   }
   const filename = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
   return { blob: await res.blob(), filename };

@@ -1,10 +1,10 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ApiError, toApiError } from './session';
 import { BASE, navigate } from './router';
 
 /** The codes a person should read in other words than the API's. */
 const PLAIN: Record<string, string> = {
-  INVALID_CLIENT: 'That client ID and secret do not match. Check them and try again.',
+  INVALID_CLIENT: 'That email and password do not match. Check them and try again.',
   INVALID_TOKEN: 'Your session has ended. Sign in again.',
   RATE_LIMITED: 'Too many requests just now. Wait a minute and try again.',
   SERVER_ERROR: 'The service could not do that just now. Try again in a moment.',
@@ -122,3 +122,64 @@ export function StatusBadge({ status }: { status: string | null | undefined }) {
 let seq = 0;
 /** A new reference of your own (test data, a refund): unique in this tab, and unlikely to repeat across tabs. */
 export const newReference = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}-${++seq}`;
+
+/** Copies `value` to the clipboard, and says whether it could. */
+export function CopyButton({ value, label = 'Copy', name }: { value: string; label?: string; name?: string }) {
+  const [said, setSaid] = useState('');
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      setSaid('Copied.');
+    } catch {
+      setSaid('Could not copy: select it and copy it yourself.');
+    }
+  }
+  return (
+    <>
+      <button type="button" className="secondary" onClick={() => void copy()} aria-label={name}>
+        {label}
+      </button>
+      <span role="status" className="muted">
+        {said}
+      </span>
+    </>
+  );
+}
+
+/**
+ * Secrets shown this once (a client secret, a webhook secret, recovery codes): each with a copy
+ * button, until the person says they stored them. Nothing here keeps them once it is gone.
+ */
+export function ShownOnce({
+  title,
+  children,
+  secrets,
+  done = 'I have saved it',
+  onDone,
+}: {
+  title: string;
+  children?: ReactNode;
+  secrets: Array<{ label: string; value: string; testId: string }>;
+  done?: string;
+  onDone: () => void;
+}) {
+  return (
+    <div className="secret" role="region" aria-label={title}>
+      <p>
+        <strong>{title}.</strong> {children ?? 'It is shown only now: store it somewhere safe.'}
+      </p>
+      {secrets.map((s) => (
+        <div key={s.testId} className="secret-value">
+          <span className="muted">{s.label}</span>
+          <code data-testid={s.testId}>{s.value}</code>
+          <CopyButton value={s.value} name={`Copy the ${s.label.toLowerCase().replace(' id', ' ID')}`} />
+        </div>
+      ))}
+      <div className="actions">
+        <button type="button" onClick={onDone}>
+          {done}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -15,14 +15,28 @@ import * as types from './graphql';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  query Me {\n    merchant {\n      name\n      clientId\n    }\n    environment\n  }\n": typeof types.MeDocument,
+    "\n  query Me {\n    me {\n      kind\n      role\n      enrolmentOnly\n      permissions\n      merchantId\n      merchantName\n      user {\n        id\n        email\n        name\n        emailVerified\n        twoFactorEnabled\n      }\n      memberships {\n        merchantId\n        merchantName\n        role\n      }\n    }\n  }\n": typeof types.MeDocument,
+    "\n  query Environment {\n    environment\n  }\n": typeof types.EnvironmentDocument,
+    "\n  query ApiKeys {\n    apiKeys {\n      id\n      label\n      role\n      clientId\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n": typeof types.ApiKeysDocument,
+    "\n  mutation CreateApiKey($label: String!, $role: KeyRole) {\n    createApiKey(label: $label, role: $role) {\n      apiKey {\n        id\n        clientId\n      }\n      clientSecret\n    }\n  }\n": typeof types.CreateApiKeyDocument,
+    "\n  mutation RotateApiKey($id: ID!) {\n    rotateApiKey(id: $id) {\n      apiKey {\n        id\n        clientId\n      }\n      clientSecret\n    }\n  }\n": typeof types.RotateApiKeyDocument,
+    "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": typeof types.RevokeApiKeyDocument,
+    "\n  fragment AuditLogEntryFields on AuditLogEntry {\n    id\n    createdAt\n    action\n    actorType\n    actorId\n    actorLabel\n    role\n    targetType\n    targetId\n    ip\n    userAgent\n    before\n    after\n  }\n": typeof types.AuditLogEntryFieldsFragmentDoc,
+    "\n  query AuditLog($filter: AuditLogFilter, $first: Int, $after: String) {\n    auditLog(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...AuditLogEntryFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.AuditLogDocument,
+    "\n  query AuditLogPeople {\n    teamMembers {\n      userId\n      email\n    }\n  }\n": typeof types.AuditLogPeopleDocument,
     "\n  query BalanceTransactions($filter: BalanceTransactionFilter, $first: Int, $after: String) {\n    balanceTransactions(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...BalanceTransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.BalanceTransactionsDocument,
-    "\n  query Credentials {\n    merchant {\n      clientId\n      webhookSecretOverlapUntil\n    }\n  }\n": typeof types.CredentialsDocument,
-    "\n  mutation RotateWebhookSecret {\n    rotateWebhookSecret {\n      webhookSecret\n      previousSecretExpiresAt\n    }\n  }\n": typeof types.RotateWebhookSecretDocument,
     "\n  fragment CustomerRow on Customer {\n    customerUuid\n    customerId\n    firstName\n    lastName\n    countryCode\n    kycStatus\n    overallKycStatus\n    createdAt\n  }\n": typeof types.CustomerRowFragmentDoc,
     "\n  query Customers($after: String) {\n    customers(first: 20, after: $after) {\n      edges {\n        node {\n          ...CustomerRow\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.CustomersDocument,
     "\n  query Customer($u: String!) {\n    customer(uuid: $u) {\n      ...CustomerRow\n      email\n      phoneNumber\n      dialCode\n      dateOfBirth\n    }\n    kyc(customerUuid: $u) {\n      kycStatus\n      overallKycStatus\n      submittedAt\n      reviewedAt\n      rejectionReason\n    }\n  }\n": typeof types.CustomerDocument,
+    "\n  query Invitations {\n    invitations {\n      id\n      email\n      role\n      status\n      createdAt\n      expiresAt\n    }\n  }\n": typeof types.InvitationsDocument,
+    "\n  mutation InviteMember($email: String!, $role: Role!) {\n    inviteMember(email: $email, role: $role) {\n      id\n      email\n    }\n  }\n": typeof types.InviteMemberDocument,
+    "\n  mutation ResendInvitation($id: ID!) {\n    resendInvitation(id: $id) {\n      id\n      expiresAt\n    }\n  }\n": typeof types.ResendInvitationDocument,
+    "\n  mutation RevokeInvitation($id: ID!) {\n    revokeInvitation(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.RevokeInvitationDocument,
     "\n  query Activity($days: Int) {\n    activity(days: $days) {\n      days {\n        day\n        currency\n        collected\n        paidOut\n      }\n      finalCount\n      successfulCount\n      successRate\n    }\n  }\n": typeof types.ActivityDocument,
+    "\n  query MySessions {\n    mySessions {\n      id\n      userAgent\n      ip\n      createdAt\n      lastSeenAt\n      current\n    }\n  }\n": typeof types.MySessionsDocument,
+    "\n  mutation EndSession($id: ID!) {\n    endSession(id: $id)\n  }\n": typeof types.EndSessionDocument,
+    "\n  mutation EndOtherSessions {\n    endOtherSessions\n  }\n": typeof types.EndOtherSessionsDocument,
+    "\n  mutation ChangePassword($currentPassword: String!, $newPassword: String!) {\n    changePassword(currentPassword: $currentPassword, newPassword: $newPassword)\n  }\n": typeof types.ChangePasswordDocument,
     "\n  mutation EnrollCustomer($input: EnrollCustomerInput!) {\n    enrollCustomer(input: $input) {\n      customerUuid\n      firstName\n      lastName\n    }\n  }\n": typeof types.EnrollCustomerDocument,
     "\n  mutation SubmitKyc($u: String!, $input: SubmitKycInput!) {\n    submitKyc(customerUuid: $u, input: $input) {\n      kycStatus\n    }\n  }\n": typeof types.SubmitKycDocument,
     "\n  fragment PaymentFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n  }\n": typeof types.PaymentFieldsFragmentDoc,
@@ -34,6 +48,12 @@ type Documents = {
     "\n  subscription SandboxKycChanged {\n    kycStatusChanged {\n      customerUuid\n      kycStatus\n    }\n  }\n": typeof types.SandboxKycChangedDocument,
     "\n  mutation TopUpBalance($currency: String!, $amount: Decimal!) {\n    topUpBalance(currency: $currency, amount: $amount) {\n      ...BalanceFields\n    }\n  }\n": typeof types.TopUpBalanceDocument,
     "\n  query SandboxCustomers {\n    customers(first: 100) {\n      edges {\n        node {\n          customerUuid\n          firstName\n          lastName\n          kycStatus\n        }\n      }\n    }\n  }\n": typeof types.SandboxCustomersDocument,
+    "\n  query TeamMembers {\n    teamMembers {\n      id\n      userId\n      email\n      name\n      role\n      twoFactorEnabled\n      lastSignInAt\n      createdAt\n    }\n  }\n": typeof types.TeamMembersDocument,
+    "\n  query TeamSettings {\n    teamSettings {\n      twoFactorRequired\n    }\n  }\n": typeof types.TeamSettingsDocument,
+    "\n  mutation ChangeMemberRole($id: ID!, $role: Role!) {\n    changeMemberRole(id: $id, role: $role) {\n      id\n      role\n    }\n  }\n": typeof types.ChangeMemberRoleDocument,
+    "\n  mutation RemoveMember($id: ID!) {\n    removeMember(id: $id)\n  }\n": typeof types.RemoveMemberDocument,
+    "\n  mutation TransferOwnership($id: ID!) {\n    transferOwnership(id: $id) {\n      id\n      role\n    }\n  }\n": typeof types.TransferOwnershipDocument,
+    "\n  mutation SetTwoFactorRequired($required: Boolean!) {\n    setTwoFactorRequired(required: $required)\n  }\n": typeof types.SetTwoFactorRequiredDocument,
     "\n  query TransactionDetail($r: String!) {\n    transaction(reference: $r) {\n      ...TransactionFields\n      rate\n      fee\n      accountNumber\n      countryCode\n      expiresAt\n      amountRefunded\n      paymentReference\n      bankInfo {\n        accountName\n        accountNumber\n        bankName\n        bankCode\n      }\n      beneficiary {\n        accountName\n        accountNumber\n        networkId\n      }\n      card {\n        brand\n        last4\n      }\n      history {\n        fromStatus\n        toStatus\n        reason\n        occurredAt\n      }\n    }\n  }\n": typeof types.TransactionDetailDocument,
     "\n  fragment RefundFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n    amount\n    currency\n  }\n": typeof types.RefundFieldsFragmentDoc,
     "\n  mutation RefundPayment($input: RefundPaymentInput!) {\n    refundPayment(input: $input) {\n      ...RefundFields\n    }\n  }\n": typeof types.RefundPaymentDocument,
@@ -41,9 +61,14 @@ type Documents = {
     "\n  subscription TransactionStatusChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      status\n    }\n  }\n": typeof types.TransactionStatusChangedDocument,
     "\n  mutation SimulateTransaction($r: String!, $o: SimulationOutcome!) {\n    simulateTransaction(reference: $r, outcome: $o) {\n      status\n    }\n  }\n": typeof types.SimulateTransactionDocument,
     "\n  query Transactions($filter: TransactionFilter, $search: String, $first: Int, $after: String) {\n    transactions(filter: $filter, search: $search, first: $first, after: $after) {\n      edges {\n        node {\n          ...TransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.TransactionsDocument,
+    "\n  mutation BeginTwoFactor {\n    beginTwoFactorEnrolment {\n      secret\n      otpauthUri\n      qrSvg\n    }\n  }\n": typeof types.BeginTwoFactorDocument,
+    "\n  mutation ConfirmTwoFactor($code: String!) {\n    confirmTwoFactor(code: $code)\n  }\n": typeof types.ConfirmTwoFactorDocument,
+    "\n  mutation DisableTwoFactor($password: String!, $code: String!) {\n    disableTwoFactor(password: $password, code: $code)\n  }\n": typeof types.DisableTwoFactorDocument,
     "\n  query WebhookSettings {\n    merchant {\n      webhookUrl\n      webhookEventTypes\n    }\n    webhookEventTypes\n  }\n": typeof types.WebhookSettingsDocument,
     "\n  mutation ChooseWebhookEventTypes($url: String, $eventTypes: [String!]) {\n    setWebhookEndpoint(url: $url, eventTypes: $eventTypes) {\n      webhookUrl\n      webhookEventTypes\n    }\n  }\n": typeof types.ChooseWebhookEventTypesDocument,
     "\n  mutation SendWebhookTestEvent {\n    sendWebhookTestEvent {\n      id\n      deliveryStatus\n      attempts {\n        statusCode\n        latencyMs\n        success\n        error\n      }\n    }\n  }\n": typeof types.SendWebhookTestEventDocument,
+    "\n  query WebhookSecretOverlap {\n    merchant {\n      webhookSecretOverlapUntil\n    }\n  }\n": typeof types.WebhookSecretOverlapDocument,
+    "\n  mutation RotateWebhookSecret {\n    rotateWebhookSecret {\n      webhookSecret\n      previousSecretExpiresAt\n    }\n  }\n": typeof types.RotateWebhookSecretDocument,
     "\n  fragment WebhookEventRow on WebhookEvent {\n    id\n    type\n    reference\n    customerUuid\n    customer {\n      firstName\n      lastName\n    }\n    createdAt\n    deliveryStatus\n    attemptCount\n    deliveredAt\n    nextAttemptAt\n  }\n": typeof types.WebhookEventRowFragmentDoc,
     "\n  fragment WebhookEventFull on WebhookEvent {\n    ...WebhookEventRow\n    data\n    attempts {\n      attemptNumber\n      attemptedAt\n      url\n      statusCode\n      latencyMs\n      success\n      error\n    }\n  }\n": typeof types.WebhookEventFullFragmentDoc,
     "\n  query WebhookEventTypes {\n    webhookEventTypes\n  }\n": typeof types.WebhookEventTypesDocument,
@@ -60,14 +85,28 @@ type Documents = {
     "\n  subscription TransactionChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      ...TransactionFields\n    }\n  }\n": typeof types.TransactionChangedDocument,
 };
 const documents: Documents = {
-    "\n  query Me {\n    merchant {\n      name\n      clientId\n    }\n    environment\n  }\n": types.MeDocument,
+    "\n  query Me {\n    me {\n      kind\n      role\n      enrolmentOnly\n      permissions\n      merchantId\n      merchantName\n      user {\n        id\n        email\n        name\n        emailVerified\n        twoFactorEnabled\n      }\n      memberships {\n        merchantId\n        merchantName\n        role\n      }\n    }\n  }\n": types.MeDocument,
+    "\n  query Environment {\n    environment\n  }\n": types.EnvironmentDocument,
+    "\n  query ApiKeys {\n    apiKeys {\n      id\n      label\n      role\n      clientId\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n": types.ApiKeysDocument,
+    "\n  mutation CreateApiKey($label: String!, $role: KeyRole) {\n    createApiKey(label: $label, role: $role) {\n      apiKey {\n        id\n        clientId\n      }\n      clientSecret\n    }\n  }\n": types.CreateApiKeyDocument,
+    "\n  mutation RotateApiKey($id: ID!) {\n    rotateApiKey(id: $id) {\n      apiKey {\n        id\n        clientId\n      }\n      clientSecret\n    }\n  }\n": types.RotateApiKeyDocument,
+    "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": types.RevokeApiKeyDocument,
+    "\n  fragment AuditLogEntryFields on AuditLogEntry {\n    id\n    createdAt\n    action\n    actorType\n    actorId\n    actorLabel\n    role\n    targetType\n    targetId\n    ip\n    userAgent\n    before\n    after\n  }\n": types.AuditLogEntryFieldsFragmentDoc,
+    "\n  query AuditLog($filter: AuditLogFilter, $first: Int, $after: String) {\n    auditLog(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...AuditLogEntryFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.AuditLogDocument,
+    "\n  query AuditLogPeople {\n    teamMembers {\n      userId\n      email\n    }\n  }\n": types.AuditLogPeopleDocument,
     "\n  query BalanceTransactions($filter: BalanceTransactionFilter, $first: Int, $after: String) {\n    balanceTransactions(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...BalanceTransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.BalanceTransactionsDocument,
-    "\n  query Credentials {\n    merchant {\n      clientId\n      webhookSecretOverlapUntil\n    }\n  }\n": types.CredentialsDocument,
-    "\n  mutation RotateWebhookSecret {\n    rotateWebhookSecret {\n      webhookSecret\n      previousSecretExpiresAt\n    }\n  }\n": types.RotateWebhookSecretDocument,
     "\n  fragment CustomerRow on Customer {\n    customerUuid\n    customerId\n    firstName\n    lastName\n    countryCode\n    kycStatus\n    overallKycStatus\n    createdAt\n  }\n": types.CustomerRowFragmentDoc,
     "\n  query Customers($after: String) {\n    customers(first: 20, after: $after) {\n      edges {\n        node {\n          ...CustomerRow\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.CustomersDocument,
     "\n  query Customer($u: String!) {\n    customer(uuid: $u) {\n      ...CustomerRow\n      email\n      phoneNumber\n      dialCode\n      dateOfBirth\n    }\n    kyc(customerUuid: $u) {\n      kycStatus\n      overallKycStatus\n      submittedAt\n      reviewedAt\n      rejectionReason\n    }\n  }\n": types.CustomerDocument,
+    "\n  query Invitations {\n    invitations {\n      id\n      email\n      role\n      status\n      createdAt\n      expiresAt\n    }\n  }\n": types.InvitationsDocument,
+    "\n  mutation InviteMember($email: String!, $role: Role!) {\n    inviteMember(email: $email, role: $role) {\n      id\n      email\n    }\n  }\n": types.InviteMemberDocument,
+    "\n  mutation ResendInvitation($id: ID!) {\n    resendInvitation(id: $id) {\n      id\n      expiresAt\n    }\n  }\n": types.ResendInvitationDocument,
+    "\n  mutation RevokeInvitation($id: ID!) {\n    revokeInvitation(id: $id) {\n      id\n      status\n    }\n  }\n": types.RevokeInvitationDocument,
     "\n  query Activity($days: Int) {\n    activity(days: $days) {\n      days {\n        day\n        currency\n        collected\n        paidOut\n      }\n      finalCount\n      successfulCount\n      successRate\n    }\n  }\n": types.ActivityDocument,
+    "\n  query MySessions {\n    mySessions {\n      id\n      userAgent\n      ip\n      createdAt\n      lastSeenAt\n      current\n    }\n  }\n": types.MySessionsDocument,
+    "\n  mutation EndSession($id: ID!) {\n    endSession(id: $id)\n  }\n": types.EndSessionDocument,
+    "\n  mutation EndOtherSessions {\n    endOtherSessions\n  }\n": types.EndOtherSessionsDocument,
+    "\n  mutation ChangePassword($currentPassword: String!, $newPassword: String!) {\n    changePassword(currentPassword: $currentPassword, newPassword: $newPassword)\n  }\n": types.ChangePasswordDocument,
     "\n  mutation EnrollCustomer($input: EnrollCustomerInput!) {\n    enrollCustomer(input: $input) {\n      customerUuid\n      firstName\n      lastName\n    }\n  }\n": types.EnrollCustomerDocument,
     "\n  mutation SubmitKyc($u: String!, $input: SubmitKycInput!) {\n    submitKyc(customerUuid: $u, input: $input) {\n      kycStatus\n    }\n  }\n": types.SubmitKycDocument,
     "\n  fragment PaymentFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n  }\n": types.PaymentFieldsFragmentDoc,
@@ -79,6 +118,12 @@ const documents: Documents = {
     "\n  subscription SandboxKycChanged {\n    kycStatusChanged {\n      customerUuid\n      kycStatus\n    }\n  }\n": types.SandboxKycChangedDocument,
     "\n  mutation TopUpBalance($currency: String!, $amount: Decimal!) {\n    topUpBalance(currency: $currency, amount: $amount) {\n      ...BalanceFields\n    }\n  }\n": types.TopUpBalanceDocument,
     "\n  query SandboxCustomers {\n    customers(first: 100) {\n      edges {\n        node {\n          customerUuid\n          firstName\n          lastName\n          kycStatus\n        }\n      }\n    }\n  }\n": types.SandboxCustomersDocument,
+    "\n  query TeamMembers {\n    teamMembers {\n      id\n      userId\n      email\n      name\n      role\n      twoFactorEnabled\n      lastSignInAt\n      createdAt\n    }\n  }\n": types.TeamMembersDocument,
+    "\n  query TeamSettings {\n    teamSettings {\n      twoFactorRequired\n    }\n  }\n": types.TeamSettingsDocument,
+    "\n  mutation ChangeMemberRole($id: ID!, $role: Role!) {\n    changeMemberRole(id: $id, role: $role) {\n      id\n      role\n    }\n  }\n": types.ChangeMemberRoleDocument,
+    "\n  mutation RemoveMember($id: ID!) {\n    removeMember(id: $id)\n  }\n": types.RemoveMemberDocument,
+    "\n  mutation TransferOwnership($id: ID!) {\n    transferOwnership(id: $id) {\n      id\n      role\n    }\n  }\n": types.TransferOwnershipDocument,
+    "\n  mutation SetTwoFactorRequired($required: Boolean!) {\n    setTwoFactorRequired(required: $required)\n  }\n": types.SetTwoFactorRequiredDocument,
     "\n  query TransactionDetail($r: String!) {\n    transaction(reference: $r) {\n      ...TransactionFields\n      rate\n      fee\n      accountNumber\n      countryCode\n      expiresAt\n      amountRefunded\n      paymentReference\n      bankInfo {\n        accountName\n        accountNumber\n        bankName\n        bankCode\n      }\n      beneficiary {\n        accountName\n        accountNumber\n        networkId\n      }\n      card {\n        brand\n        last4\n      }\n      history {\n        fromStatus\n        toStatus\n        reason\n        occurredAt\n      }\n    }\n  }\n": types.TransactionDetailDocument,
     "\n  fragment RefundFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n    amount\n    currency\n  }\n": types.RefundFieldsFragmentDoc,
     "\n  mutation RefundPayment($input: RefundPaymentInput!) {\n    refundPayment(input: $input) {\n      ...RefundFields\n    }\n  }\n": types.RefundPaymentDocument,
@@ -86,9 +131,14 @@ const documents: Documents = {
     "\n  subscription TransactionStatusChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      status\n    }\n  }\n": types.TransactionStatusChangedDocument,
     "\n  mutation SimulateTransaction($r: String!, $o: SimulationOutcome!) {\n    simulateTransaction(reference: $r, outcome: $o) {\n      status\n    }\n  }\n": types.SimulateTransactionDocument,
     "\n  query Transactions($filter: TransactionFilter, $search: String, $first: Int, $after: String) {\n    transactions(filter: $filter, search: $search, first: $first, after: $after) {\n      edges {\n        node {\n          ...TransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.TransactionsDocument,
+    "\n  mutation BeginTwoFactor {\n    beginTwoFactorEnrolment {\n      secret\n      otpauthUri\n      qrSvg\n    }\n  }\n": types.BeginTwoFactorDocument,
+    "\n  mutation ConfirmTwoFactor($code: String!) {\n    confirmTwoFactor(code: $code)\n  }\n": types.ConfirmTwoFactorDocument,
+    "\n  mutation DisableTwoFactor($password: String!, $code: String!) {\n    disableTwoFactor(password: $password, code: $code)\n  }\n": types.DisableTwoFactorDocument,
     "\n  query WebhookSettings {\n    merchant {\n      webhookUrl\n      webhookEventTypes\n    }\n    webhookEventTypes\n  }\n": types.WebhookSettingsDocument,
     "\n  mutation ChooseWebhookEventTypes($url: String, $eventTypes: [String!]) {\n    setWebhookEndpoint(url: $url, eventTypes: $eventTypes) {\n      webhookUrl\n      webhookEventTypes\n    }\n  }\n": types.ChooseWebhookEventTypesDocument,
     "\n  mutation SendWebhookTestEvent {\n    sendWebhookTestEvent {\n      id\n      deliveryStatus\n      attempts {\n        statusCode\n        latencyMs\n        success\n        error\n      }\n    }\n  }\n": types.SendWebhookTestEventDocument,
+    "\n  query WebhookSecretOverlap {\n    merchant {\n      webhookSecretOverlapUntil\n    }\n  }\n": types.WebhookSecretOverlapDocument,
+    "\n  mutation RotateWebhookSecret {\n    rotateWebhookSecret {\n      webhookSecret\n      previousSecretExpiresAt\n    }\n  }\n": types.RotateWebhookSecretDocument,
     "\n  fragment WebhookEventRow on WebhookEvent {\n    id\n    type\n    reference\n    customerUuid\n    customer {\n      firstName\n      lastName\n    }\n    createdAt\n    deliveryStatus\n    attemptCount\n    deliveredAt\n    nextAttemptAt\n  }\n": types.WebhookEventRowFragmentDoc,
     "\n  fragment WebhookEventFull on WebhookEvent {\n    ...WebhookEventRow\n    data\n    attempts {\n      attemptNumber\n      attemptedAt\n      url\n      statusCode\n      latencyMs\n      success\n      error\n    }\n  }\n": types.WebhookEventFullFragmentDoc,
     "\n  query WebhookEventTypes {\n    webhookEventTypes\n  }\n": types.WebhookEventTypesDocument,
@@ -108,19 +158,43 @@ const documents: Documents = {
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Me {\n    merchant {\n      name\n      clientId\n    }\n    environment\n  }\n"): typeof import('./graphql').MeDocument;
+export function graphql(source: "\n  query Me {\n    me {\n      kind\n      role\n      enrolmentOnly\n      permissions\n      merchantId\n      merchantName\n      user {\n        id\n        email\n        name\n        emailVerified\n        twoFactorEnabled\n      }\n      memberships {\n        merchantId\n        merchantName\n        role\n      }\n    }\n  }\n"): typeof import('./graphql').MeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Environment {\n    environment\n  }\n"): typeof import('./graphql').EnvironmentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApiKeys {\n    apiKeys {\n      id\n      label\n      role\n      clientId\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n"): typeof import('./graphql').ApiKeysDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateApiKey($label: String!, $role: KeyRole) {\n    createApiKey(label: $label, role: $role) {\n      apiKey {\n        id\n        clientId\n      }\n      clientSecret\n    }\n  }\n"): typeof import('./graphql').CreateApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RotateApiKey($id: ID!) {\n    rotateApiKey(id: $id) {\n      apiKey {\n        id\n        clientId\n      }\n      clientSecret\n    }\n  }\n"): typeof import('./graphql').RotateApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n"): typeof import('./graphql').RevokeApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment AuditLogEntryFields on AuditLogEntry {\n    id\n    createdAt\n    action\n    actorType\n    actorId\n    actorLabel\n    role\n    targetType\n    targetId\n    ip\n    userAgent\n    before\n    after\n  }\n"): typeof import('./graphql').AuditLogEntryFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AuditLog($filter: AuditLogFilter, $first: Int, $after: String) {\n    auditLog(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...AuditLogEntryFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): typeof import('./graphql').AuditLogDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AuditLogPeople {\n    teamMembers {\n      userId\n      email\n    }\n  }\n"): typeof import('./graphql').AuditLogPeopleDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query BalanceTransactions($filter: BalanceTransactionFilter, $first: Int, $after: String) {\n    balanceTransactions(filter: $filter, first: $first, after: $after) {\n      edges {\n        node {\n          ...BalanceTransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): typeof import('./graphql').BalanceTransactionsDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query Credentials {\n    merchant {\n      clientId\n      webhookSecretOverlapUntil\n    }\n  }\n"): typeof import('./graphql').CredentialsDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation RotateWebhookSecret {\n    rotateWebhookSecret {\n      webhookSecret\n      previousSecretExpiresAt\n    }\n  }\n"): typeof import('./graphql').RotateWebhookSecretDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -136,7 +210,39 @@ export function graphql(source: "\n  query Customer($u: String!) {\n    customer
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query Invitations {\n    invitations {\n      id\n      email\n      role\n      status\n      createdAt\n      expiresAt\n    }\n  }\n"): typeof import('./graphql').InvitationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation InviteMember($email: String!, $role: Role!) {\n    inviteMember(email: $email, role: $role) {\n      id\n      email\n    }\n  }\n"): typeof import('./graphql').InviteMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ResendInvitation($id: ID!) {\n    resendInvitation(id: $id) {\n      id\n      expiresAt\n    }\n  }\n"): typeof import('./graphql').ResendInvitationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeInvitation($id: ID!) {\n    revokeInvitation(id: $id) {\n      id\n      status\n    }\n  }\n"): typeof import('./graphql').RevokeInvitationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query Activity($days: Int) {\n    activity(days: $days) {\n      days {\n        day\n        currency\n        collected\n        paidOut\n      }\n      finalCount\n      successfulCount\n      successRate\n    }\n  }\n"): typeof import('./graphql').ActivityDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MySessions {\n    mySessions {\n      id\n      userAgent\n      ip\n      createdAt\n      lastSeenAt\n      current\n    }\n  }\n"): typeof import('./graphql').MySessionsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation EndSession($id: ID!) {\n    endSession(id: $id)\n  }\n"): typeof import('./graphql').EndSessionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation EndOtherSessions {\n    endOtherSessions\n  }\n"): typeof import('./graphql').EndOtherSessionsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ChangePassword($currentPassword: String!, $newPassword: String!) {\n    changePassword(currentPassword: $currentPassword, newPassword: $newPassword)\n  }\n"): typeof import('./graphql').ChangePasswordDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -184,6 +290,30 @@ export function graphql(source: "\n  query SandboxCustomers {\n    customers(fir
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query TeamMembers {\n    teamMembers {\n      id\n      userId\n      email\n      name\n      role\n      twoFactorEnabled\n      lastSignInAt\n      createdAt\n    }\n  }\n"): typeof import('./graphql').TeamMembersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TeamSettings {\n    teamSettings {\n      twoFactorRequired\n    }\n  }\n"): typeof import('./graphql').TeamSettingsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ChangeMemberRole($id: ID!, $role: Role!) {\n    changeMemberRole(id: $id, role: $role) {\n      id\n      role\n    }\n  }\n"): typeof import('./graphql').ChangeMemberRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RemoveMember($id: ID!) {\n    removeMember(id: $id)\n  }\n"): typeof import('./graphql').RemoveMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TransferOwnership($id: ID!) {\n    transferOwnership(id: $id) {\n      id\n      role\n    }\n  }\n"): typeof import('./graphql').TransferOwnershipDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetTwoFactorRequired($required: Boolean!) {\n    setTwoFactorRequired(required: $required)\n  }\n"): typeof import('./graphql').SetTwoFactorRequiredDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query TransactionDetail($r: String!) {\n    transaction(reference: $r) {\n      ...TransactionFields\n      rate\n      fee\n      accountNumber\n      countryCode\n      expiresAt\n      amountRefunded\n      paymentReference\n      bankInfo {\n        accountName\n        accountNumber\n        bankName\n        bankCode\n      }\n      beneficiary {\n        accountName\n        accountNumber\n        networkId\n      }\n      card {\n        brand\n        last4\n      }\n      history {\n        fromStatus\n        toStatus\n        reason\n        occurredAt\n      }\n    }\n  }\n"): typeof import('./graphql').TransactionDetailDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -212,6 +342,18 @@ export function graphql(source: "\n  query Transactions($filter: TransactionFilt
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation BeginTwoFactor {\n    beginTwoFactorEnrolment {\n      secret\n      otpauthUri\n      qrSvg\n    }\n  }\n"): typeof import('./graphql').BeginTwoFactorDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConfirmTwoFactor($code: String!) {\n    confirmTwoFactor(code: $code)\n  }\n"): typeof import('./graphql').ConfirmTwoFactorDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DisableTwoFactor($password: String!, $code: String!) {\n    disableTwoFactor(password: $password, code: $code)\n  }\n"): typeof import('./graphql').DisableTwoFactorDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query WebhookSettings {\n    merchant {\n      webhookUrl\n      webhookEventTypes\n    }\n    webhookEventTypes\n  }\n"): typeof import('./graphql').WebhookSettingsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -221,6 +363,14 @@ export function graphql(source: "\n  mutation ChooseWebhookEventTypes($url: Stri
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation SendWebhookTestEvent {\n    sendWebhookTestEvent {\n      id\n      deliveryStatus\n      attempts {\n        statusCode\n        latencyMs\n        success\n        error\n      }\n    }\n  }\n"): typeof import('./graphql').SendWebhookTestEventDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WebhookSecretOverlap {\n    merchant {\n      webhookSecretOverlapUntil\n    }\n  }\n"): typeof import('./graphql').WebhookSecretOverlapDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RotateWebhookSecret {\n    rotateWebhookSecret {\n      webhookSecret\n      previousSecretExpiresAt\n    }\n  }\n"): typeof import('./graphql').RotateWebhookSecretDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

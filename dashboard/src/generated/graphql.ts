@@ -4,6 +4,25 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** Who acted: a person (USER), an API key, an operator, or the service itself (SYSTEM). */
+export type AuditActorType =
+  | 'API_KEY'
+  | 'OPERATOR'
+  | 'SYSTEM'
+  | 'USER';
+
+/** Every given condition must hold. */
+export type AuditLogFilter = {
+  /** One action, e.g. "webhook.secret_rotated" (AuditLogEntry.action lists them). */
+  action?: string | null | undefined;
+  /** The actor’s id (a user’s or API key’s id) or label (an API key’s client id, an operator’s tool such as "ledger:adjust"), exactly. */
+  actor?: string | null | undefined;
+  /** At or after this time. */
+  from?: string | null | undefined;
+  /** Before this time. */
+  to?: string | null | undefined;
+};
+
 /** Every given condition must hold. */
 export type BalanceTransactionFilter = {
   /** At or after this time. */
@@ -134,6 +153,20 @@ export type InitiateTransferInput = {
   sourceCurrency: string;
 };
 
+/** PENDING (its link works) → ACCEPTED | REVOKED | EXPIRED (7 days after it was sent or last resent; a resend makes it PENDING again). */
+export type InvitationStatus =
+  | 'ACCEPTED'
+  | 'EXPIRED'
+  | 'PENDING'
+  | 'REVOKED';
+
+/** What an API key may do (docs/access.md): DEVELOPER (the default) or a narrower FINANCE, SUPPORT or VIEWER. */
+export type KeyRole =
+  | 'DEVELOPER'
+  | 'FINANCE'
+  | 'SUPPORT'
+  | 'VIEWER';
+
 export type KycAddressInput = {
   city: string;
   countryCode: string;
@@ -151,6 +184,11 @@ export type KycStatus =
 export type PaymentMethod =
   | 'CARD';
 
+/** Who holds the access token: an API key, or a person (a dashboard session). */
+export type PrincipalKind =
+  | 'API_KEY'
+  | 'USER';
+
 export type RefundPaymentInput = {
   /** At most what is left to refund; omitted: all of it. */
   amount?: string | null | undefined;
@@ -160,6 +198,15 @@ export type RefundPaymentInput = {
   /** Your own reference for the refund, unique across your transactions. */
   reference: string;
 };
+
+/** A member’s role at a merchant (docs/access.md): OWNER (one; ownership is transferred) > ADMIN > DEVELOPER, FINANCE, SUPPORT (peers) > VIEWER. A member grants only roles at or below their own. */
+export type Role =
+  | 'ADMIN'
+  | 'DEVELOPER'
+  | 'FINANCE'
+  | 'OWNER'
+  | 'SUPPORT'
+  | 'VIEWER';
 
 /** How a sandbox simulation decides a transaction. */
 export type SimulationOutcome =
@@ -212,7 +259,55 @@ export type WebhookDeliveryStatus =
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { environment: Environment, merchant: { name: string, clientId: string } };
+export type MeQuery = { me: { kind: PrincipalKind, role: Role, enrolmentOnly: boolean, permissions: Array<string>, merchantId: string, merchantName: string, user: { id: string, email: string, name: string, emailVerified: boolean, twoFactorEnabled: boolean } | null, memberships: Array<{ merchantId: string, merchantName: string, role: Role }> } };
+
+export type EnvironmentQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EnvironmentQuery = { environment: Environment };
+
+export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApiKeysQuery = { apiKeys: Array<{ id: string, label: string, role: KeyRole, clientId: string, createdAt: string, createdBy: string | null, lastUsedAt: string | null, revokedAt: string | null }> };
+
+export type CreateApiKeyMutationVariables = Exact<{
+  label: string;
+  role?: KeyRole | null | undefined;
+}>;
+
+
+export type CreateApiKeyMutation = { createApiKey: { clientSecret: string, apiKey: { id: string, clientId: string } } };
+
+export type RotateApiKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RotateApiKeyMutation = { rotateApiKey: { clientSecret: string, apiKey: { id: string, clientId: string } } };
+
+export type RevokeApiKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RevokeApiKeyMutation = { revokeApiKey: { id: string, revokedAt: string | null } };
+
+export type AuditLogEntryFieldsFragment = { id: string, createdAt: string, action: string, actorType: AuditActorType, actorId: string | null, actorLabel: string | null, role: string | null, targetType: string | null, targetId: string | null, ip: string | null, userAgent: string | null, before: Record<string, unknown> | null, after: Record<string, unknown> | null };
+
+export type AuditLogQueryVariables = Exact<{
+  filter?: AuditLogFilter | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type AuditLogQuery = { auditLog: { edges: Array<{ node: { id: string, createdAt: string, action: string, actorType: AuditActorType, actorId: string | null, actorLabel: string | null, role: string | null, targetType: string | null, targetId: string | null, ip: string | null, userAgent: string | null, before: Record<string, unknown> | null, after: Record<string, unknown> | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type AuditLogPeopleQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AuditLogPeopleQuery = { teamMembers: Array<{ userId: string, email: string }> };
 
 export type BalanceTransactionsQueryVariables = Exact<{
   filter?: BalanceTransactionFilter | null | undefined;
@@ -222,16 +317,6 @@ export type BalanceTransactionsQueryVariables = Exact<{
 
 
 export type BalanceTransactionsQuery = { balanceTransactions: { edges: Array<{ node: { id: string, type: BalanceTransactionType, currency: string, amount: string, fee: string, net: string, balanceAfter: string, sourceReference: string | null, createdAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
-
-export type CredentialsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type CredentialsQuery = { merchant: { clientId: string, webhookSecretOverlapUntil: string | null } };
-
-export type RotateWebhookSecretMutationVariables = Exact<{ [key: string]: never; }>;
-
-
-export type RotateWebhookSecretMutation = { rotateWebhookSecret: { webhookSecret: string, previousSecretExpiresAt: string } };
 
 export type CustomerRowFragment = { customerUuid: string, customerId: string, firstName: string, lastName: string, countryCode: string, kycStatus: KycStatus, overallKycStatus: KycStatus, createdAt: string };
 
@@ -249,12 +334,64 @@ export type CustomerQueryVariables = Exact<{
 
 export type CustomerQuery = { customer: { email: string, phoneNumber: string, dialCode: string, dateOfBirth: string | null, customerUuid: string, customerId: string, firstName: string, lastName: string, countryCode: string, kycStatus: KycStatus, overallKycStatus: KycStatus, createdAt: string }, kyc: { kycStatus: KycStatus, overallKycStatus: KycStatus, submittedAt: string | null, reviewedAt: string | null, rejectionReason: string | null } };
 
+export type InvitationsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type InvitationsQuery = { invitations: Array<{ id: string, email: string, role: Role, status: InvitationStatus, createdAt: string, expiresAt: string }> };
+
+export type InviteMemberMutationVariables = Exact<{
+  email: string;
+  role: Role;
+}>;
+
+
+export type InviteMemberMutation = { inviteMember: { id: string, email: string } };
+
+export type ResendInvitationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ResendInvitationMutation = { resendInvitation: { id: string, expiresAt: string } };
+
+export type RevokeInvitationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RevokeInvitationMutation = { revokeInvitation: { id: string, status: InvitationStatus } };
+
 export type ActivityQueryVariables = Exact<{
   days?: number | null | undefined;
 }>;
 
 
 export type ActivityQuery = { activity: { finalCount: number, successfulCount: number, successRate: number | null, days: Array<{ day: string, currency: string, collected: string, paidOut: string }> } };
+
+export type MySessionsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MySessionsQuery = { mySessions: Array<{ id: string, userAgent: string | null, ip: string | null, createdAt: string, lastSeenAt: string | null, current: boolean }> };
+
+export type EndSessionMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type EndSessionMutation = { endSession: boolean };
+
+export type EndOtherSessionsMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EndOtherSessionsMutation = { endOtherSessions: number };
+
+export type ChangePasswordMutationVariables = Exact<{
+  currentPassword: string;
+  newPassword: string;
+}>;
+
+
+export type ChangePasswordMutation = { changePassword: boolean };
 
 export type EnrollCustomerMutationVariables = Exact<{
   input: EnrollCustomerInput;
@@ -321,6 +458,45 @@ export type SandboxCustomersQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type SandboxCustomersQuery = { customers: { edges: Array<{ node: { customerUuid: string, firstName: string, lastName: string, kycStatus: KycStatus } }> } };
 
+export type TeamMembersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TeamMembersQuery = { teamMembers: Array<{ id: string, userId: string, email: string, name: string, role: Role, twoFactorEnabled: boolean, lastSignInAt: string | null, createdAt: string }> };
+
+export type TeamSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TeamSettingsQuery = { teamSettings: { twoFactorRequired: boolean } };
+
+export type ChangeMemberRoleMutationVariables = Exact<{
+  id: string | number;
+  role: Role;
+}>;
+
+
+export type ChangeMemberRoleMutation = { changeMemberRole: { id: string, role: Role } };
+
+export type RemoveMemberMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RemoveMemberMutation = { removeMember: boolean };
+
+export type TransferOwnershipMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type TransferOwnershipMutation = { transferOwnership: { id: string, role: Role } };
+
+export type SetTwoFactorRequiredMutationVariables = Exact<{
+  required: boolean;
+}>;
+
+
+export type SetTwoFactorRequiredMutation = { setTwoFactorRequired: boolean };
+
 export type TransactionDetailQueryVariables = Exact<{
   r: string;
 }>;
@@ -369,6 +545,26 @@ export type TransactionsQueryVariables = Exact<{
 
 export type TransactionsQuery = { transactions: { edges: Array<{ node: { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, customer: { firstName: string, lastName: string, email: string } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
+export type BeginTwoFactorMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type BeginTwoFactorMutation = { beginTwoFactorEnrolment: { secret: string, otpauthUri: string, qrSvg: string } };
+
+export type ConfirmTwoFactorMutationVariables = Exact<{
+  code: string;
+}>;
+
+
+export type ConfirmTwoFactorMutation = { confirmTwoFactor: Array<string> };
+
+export type DisableTwoFactorMutationVariables = Exact<{
+  password: string;
+  code: string;
+}>;
+
+
+export type DisableTwoFactorMutation = { disableTwoFactor: boolean };
+
 export type WebhookSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -386,6 +582,16 @@ export type SendWebhookTestEventMutationVariables = Exact<{ [key: string]: never
 
 
 export type SendWebhookTestEventMutation = { sendWebhookTestEvent: { id: string, deliveryStatus: WebhookDeliveryStatus | null, attempts: Array<{ statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }> } };
+
+export type WebhookSecretOverlapQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WebhookSecretOverlapQuery = { merchant: { webhookSecretOverlapUntil: string | null } };
+
+export type RotateWebhookSecretMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RotateWebhookSecretMutation = { rotateWebhookSecret: { webhookSecret: string, previousSecretExpiresAt: string } };
 
 export type WebhookEventRowFragment = { id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, customer: { firstName: string, lastName: string } | null };
 
@@ -472,6 +678,23 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const AuditLogEntryFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AuditLogEntryFields on AuditLogEntry {
+  id
+  createdAt
+  action
+  actorType
+  actorId
+  actorLabel
+  role
+  targetType
+  targetId
+  ip
+  userAgent
+  before
+  after
+}
+    `, {"fragmentName":"AuditLogEntryFields"}) as unknown as TypedDocumentString<AuditLogEntryFieldsFragment, unknown>;
 export const CustomerRowFragmentDoc = new TypedDocumentString(`
     fragment CustomerRow on Customer {
   customerUuid
@@ -610,13 +833,114 @@ export const TransactionFieldsFragmentDoc = new TypedDocumentString(`
     `, {"fragmentName":"TransactionFields"}) as unknown as TypedDocumentString<TransactionFieldsFragment, unknown>;
 export const MeDocument = new TypedDocumentString(`
     query Me {
-  merchant {
-    name
-    clientId
+  me {
+    kind
+    role
+    enrolmentOnly
+    permissions
+    merchantId
+    merchantName
+    user {
+      id
+      email
+      name
+      emailVerified
+      twoFactorEnabled
+    }
+    memberships {
+      merchantId
+      merchantName
+      role
+    }
   }
-  environment
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
+export const EnvironmentDocument = new TypedDocumentString(`
+    query Environment {
+  environment
+}
+    `) as unknown as TypedDocumentString<EnvironmentQuery, EnvironmentQueryVariables>;
+export const ApiKeysDocument = new TypedDocumentString(`
+    query ApiKeys {
+  apiKeys {
+    id
+    label
+    role
+    clientId
+    createdAt
+    createdBy
+    lastUsedAt
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ApiKeysQuery, ApiKeysQueryVariables>;
+export const CreateApiKeyDocument = new TypedDocumentString(`
+    mutation CreateApiKey($label: String!, $role: KeyRole) {
+  createApiKey(label: $label, role: $role) {
+    apiKey {
+      id
+      clientId
+    }
+    clientSecret
+  }
+}
+    `) as unknown as TypedDocumentString<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
+export const RotateApiKeyDocument = new TypedDocumentString(`
+    mutation RotateApiKey($id: ID!) {
+  rotateApiKey(id: $id) {
+    apiKey {
+      id
+      clientId
+    }
+    clientSecret
+  }
+}
+    `) as unknown as TypedDocumentString<RotateApiKeyMutation, RotateApiKeyMutationVariables>;
+export const RevokeApiKeyDocument = new TypedDocumentString(`
+    mutation RevokeApiKey($id: ID!) {
+  revokeApiKey(id: $id) {
+    id
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const AuditLogDocument = new TypedDocumentString(`
+    query AuditLog($filter: AuditLogFilter, $first: Int, $after: String) {
+  auditLog(filter: $filter, first: $first, after: $after) {
+    edges {
+      node {
+        ...AuditLogEntryFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment AuditLogEntryFields on AuditLogEntry {
+  id
+  createdAt
+  action
+  actorType
+  actorId
+  actorLabel
+  role
+  targetType
+  targetId
+  ip
+  userAgent
+  before
+  after
+}`) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
+export const AuditLogPeopleDocument = new TypedDocumentString(`
+    query AuditLogPeople {
+  teamMembers {
+    userId
+    email
+  }
+}
+    `) as unknown as TypedDocumentString<AuditLogPeopleQuery, AuditLogPeopleQueryVariables>;
 export const BalanceTransactionsDocument = new TypedDocumentString(`
     query BalanceTransactions($filter: BalanceTransactionFilter, $first: Int, $after: String) {
   balanceTransactions(filter: $filter, first: $first, after: $after) {
@@ -642,22 +966,6 @@ export const BalanceTransactionsDocument = new TypedDocumentString(`
   sourceReference
   createdAt
 }`) as unknown as TypedDocumentString<BalanceTransactionsQuery, BalanceTransactionsQueryVariables>;
-export const CredentialsDocument = new TypedDocumentString(`
-    query Credentials {
-  merchant {
-    clientId
-    webhookSecretOverlapUntil
-  }
-}
-    `) as unknown as TypedDocumentString<CredentialsQuery, CredentialsQueryVariables>;
-export const RotateWebhookSecretDocument = new TypedDocumentString(`
-    mutation RotateWebhookSecret {
-  rotateWebhookSecret {
-    webhookSecret
-    previousSecretExpiresAt
-  }
-}
-    `) as unknown as TypedDocumentString<RotateWebhookSecretMutation, RotateWebhookSecretMutationVariables>;
 export const CustomersDocument = new TypedDocumentString(`
     query Customers($after: String) {
   customers(first: 20, after: $after) {
@@ -709,6 +1017,42 @@ export const CustomerDocument = new TypedDocumentString(`
   overallKycStatus
   createdAt
 }`) as unknown as TypedDocumentString<CustomerQuery, CustomerQueryVariables>;
+export const InvitationsDocument = new TypedDocumentString(`
+    query Invitations {
+  invitations {
+    id
+    email
+    role
+    status
+    createdAt
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<InvitationsQuery, InvitationsQueryVariables>;
+export const InviteMemberDocument = new TypedDocumentString(`
+    mutation InviteMember($email: String!, $role: Role!) {
+  inviteMember(email: $email, role: $role) {
+    id
+    email
+  }
+}
+    `) as unknown as TypedDocumentString<InviteMemberMutation, InviteMemberMutationVariables>;
+export const ResendInvitationDocument = new TypedDocumentString(`
+    mutation ResendInvitation($id: ID!) {
+  resendInvitation(id: $id) {
+    id
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ResendInvitationMutation, ResendInvitationMutationVariables>;
+export const RevokeInvitationDocument = new TypedDocumentString(`
+    mutation RevokeInvitation($id: ID!) {
+  revokeInvitation(id: $id) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeInvitationMutation, RevokeInvitationMutationVariables>;
 export const ActivityDocument = new TypedDocumentString(`
     query Activity($days: Int) {
   activity(days: $days) {
@@ -724,6 +1068,33 @@ export const ActivityDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ActivityQuery, ActivityQueryVariables>;
+export const MySessionsDocument = new TypedDocumentString(`
+    query MySessions {
+  mySessions {
+    id
+    userAgent
+    ip
+    createdAt
+    lastSeenAt
+    current
+  }
+}
+    `) as unknown as TypedDocumentString<MySessionsQuery, MySessionsQueryVariables>;
+export const EndSessionDocument = new TypedDocumentString(`
+    mutation EndSession($id: ID!) {
+  endSession(id: $id)
+}
+    `) as unknown as TypedDocumentString<EndSessionMutation, EndSessionMutationVariables>;
+export const EndOtherSessionsDocument = new TypedDocumentString(`
+    mutation EndOtherSessions {
+  endOtherSessions
+}
+    `) as unknown as TypedDocumentString<EndOtherSessionsMutation, EndOtherSessionsMutationVariables>;
+export const ChangePasswordDocument = new TypedDocumentString(`
+    mutation ChangePassword($currentPassword: String!, $newPassword: String!) {
+  changePassword(currentPassword: $currentPassword, newPassword: $newPassword)
+}
+    `) as unknown as TypedDocumentString<ChangePasswordMutation, ChangePasswordMutationVariables>;
 export const EnrollCustomerDocument = new TypedDocumentString(`
     mutation EnrollCustomer($input: EnrollCustomerInput!) {
   enrollCustomer(input: $input) {
@@ -837,6 +1208,53 @@ export const SandboxCustomersDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SandboxCustomersQuery, SandboxCustomersQueryVariables>;
+export const TeamMembersDocument = new TypedDocumentString(`
+    query TeamMembers {
+  teamMembers {
+    id
+    userId
+    email
+    name
+    role
+    twoFactorEnabled
+    lastSignInAt
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<TeamMembersQuery, TeamMembersQueryVariables>;
+export const TeamSettingsDocument = new TypedDocumentString(`
+    query TeamSettings {
+  teamSettings {
+    twoFactorRequired
+  }
+}
+    `) as unknown as TypedDocumentString<TeamSettingsQuery, TeamSettingsQueryVariables>;
+export const ChangeMemberRoleDocument = new TypedDocumentString(`
+    mutation ChangeMemberRole($id: ID!, $role: Role!) {
+  changeMemberRole(id: $id, role: $role) {
+    id
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<ChangeMemberRoleMutation, ChangeMemberRoleMutationVariables>;
+export const RemoveMemberDocument = new TypedDocumentString(`
+    mutation RemoveMember($id: ID!) {
+  removeMember(id: $id)
+}
+    `) as unknown as TypedDocumentString<RemoveMemberMutation, RemoveMemberMutationVariables>;
+export const TransferOwnershipDocument = new TypedDocumentString(`
+    mutation TransferOwnership($id: ID!) {
+  transferOwnership(id: $id) {
+    id
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<TransferOwnershipMutation, TransferOwnershipMutationVariables>;
+export const SetTwoFactorRequiredDocument = new TypedDocumentString(`
+    mutation SetTwoFactorRequired($required: Boolean!) {
+  setTwoFactorRequired(required: $required)
+}
+    `) as unknown as TypedDocumentString<SetTwoFactorRequiredMutation, SetTwoFactorRequiredMutationVariables>;
 export const TransactionDetailDocument = new TypedDocumentString(`
     query TransactionDetail($r: String!) {
   transaction(reference: $r) {
@@ -973,6 +1391,25 @@ export const TransactionsDocument = new TypedDocumentString(`
   updatedAt
   completedAt
 }`) as unknown as TypedDocumentString<TransactionsQuery, TransactionsQueryVariables>;
+export const BeginTwoFactorDocument = new TypedDocumentString(`
+    mutation BeginTwoFactor {
+  beginTwoFactorEnrolment {
+    secret
+    otpauthUri
+    qrSvg
+  }
+}
+    `) as unknown as TypedDocumentString<BeginTwoFactorMutation, BeginTwoFactorMutationVariables>;
+export const ConfirmTwoFactorDocument = new TypedDocumentString(`
+    mutation ConfirmTwoFactor($code: String!) {
+  confirmTwoFactor(code: $code)
+}
+    `) as unknown as TypedDocumentString<ConfirmTwoFactorMutation, ConfirmTwoFactorMutationVariables>;
+export const DisableTwoFactorDocument = new TypedDocumentString(`
+    mutation DisableTwoFactor($password: String!, $code: String!) {
+  disableTwoFactor(password: $password, code: $code)
+}
+    `) as unknown as TypedDocumentString<DisableTwoFactorMutation, DisableTwoFactorMutationVariables>;
 export const WebhookSettingsDocument = new TypedDocumentString(`
     query WebhookSettings {
   merchant {
@@ -1004,6 +1441,21 @@ export const SendWebhookTestEventDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SendWebhookTestEventMutation, SendWebhookTestEventMutationVariables>;
+export const WebhookSecretOverlapDocument = new TypedDocumentString(`
+    query WebhookSecretOverlap {
+  merchant {
+    webhookSecretOverlapUntil
+  }
+}
+    `) as unknown as TypedDocumentString<WebhookSecretOverlapQuery, WebhookSecretOverlapQueryVariables>;
+export const RotateWebhookSecretDocument = new TypedDocumentString(`
+    mutation RotateWebhookSecret {
+  rotateWebhookSecret {
+    webhookSecret
+    previousSecretExpiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<RotateWebhookSecretMutation, RotateWebhookSecretMutationVariables>;
 export const WebhookEventTypesDocument = new TypedDocumentString(`
     query WebhookEventTypes {
   webhookEventTypes

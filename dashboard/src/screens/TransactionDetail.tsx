@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useCan } from '../access';
 import { useMutation, useQuery, useSubscription } from '../data';
 import { graphql } from '../generated';
 import type { RefundFieldsFragment, TransactionDetailQuery } from '../generated/graphql';
@@ -174,6 +175,7 @@ function RefundMade({ made, onDecided }: { made: Refund; onDecided: () => void }
 export function TransactionDetail({ reference, sandbox }: { reference: string; sandbox: boolean }) {
   const [{ data, error, fetching: loading }, reload] = useQuery({ query: DETAIL, variables: { r: reference } });
   const [simulation, simulateOutcome] = useMutation(SIMULATE);
+  const can = useCan();
   /** The refunds made here, newest first; their statuses change live (each line listens to its own). */
   const [refunds, setRefunds] = useState<Refund[]>([]);
 
@@ -309,7 +311,7 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
           </li>
         ))}
       </ol>
-      {sandbox && t.status === 'PROCESSING' && (
+      {sandbox && can('payments:create') && t.status === 'PROCESSING' && (
         <div className="actions" role="group" aria-label="Sandbox: decide it now">
           <button type="button" onClick={() => void simulate('SUCCESSFUL')}>
             Simulate success
@@ -320,7 +322,7 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
         </div>
       )}
       <ErrorText error={simulation.error} />
-      {left && (
+      {left && can('refunds:create') && (
         <RefundForm
           key={left}
           payment={t}

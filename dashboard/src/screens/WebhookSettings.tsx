@@ -1,8 +1,8 @@
-import type { FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '../data';
 import { graphql } from '../generated';
 import type { SendWebhookTestEventMutation } from '../generated/graphql';
-import { ErrorText, Link, Loading } from '../ui';
+import { ErrorText, Link, Loading, ShownOnce, when } from '../ui';
 
 const SETTINGS = graphql(`
   query WebhookSettings {
@@ -32,6 +32,22 @@ const SEND_TEST = graphql(`
         success
         error
       }
+    }
+  }
+`);
+
+const SECRET = graphql(`
+  query WebhookSecretOverlap {
+    merchant {
+      webhookSecretOverlapUntil
+    }
+  }
+`);
+const ROTATE = graphql(`
+  mutation RotateWebhookSecret {
+    rotateWebhookSecret {
+      webhookSecret
+      previousSecretExpiresAt
     }
   }
 `);
@@ -127,6 +143,50 @@ export function TestEventButton() {
         )}
       </p>
       <ErrorText error={error} />
+    </div>
+  );
+}
+
+/** The signing secret: rotated on request, the new one shown once; the old one keeps signing for 24 hours. */
+export function WebhookSecret() {
+  const [{ data, error }, reread] = useQuery({ query: SECRET });
+  const [rotation, rotateSecret] = useMutation(ROTATE);
+  /** The new secret, until "I have stored it". */
+  const [secret, setSecret] = useState<string | null>(null);
+
+  async function rotate() {
+    if (!confirm('Rotate the webhook signing secret? The old one keeps signing for 24 hours.')) return;
+    const res = await rotateSecret({});
+    if (!res.data) return;
+    setSecret(res.data.rotateWebhookSecret.webhookSecret);
+    reread();
+  }
+
+  if (error) return <ErrorText error={error} />;
+  if (!data) return <Loading what="the signing secret" />;
+  return (
+    <div className="test-event">
+      <p className="muted">
+        {data.merchant.webhookSecretOverlapUntil ? (
+          <span data-testid="overlap">The previous secret also signs deliveries until {when(data.merchant.webhookSecretOverlapUntil)}.</span>
+        ) : (
+          'One secret signs deliveries; it was shown once, when the merchant was created.'
+        )}
+      </p>
+      <button type="button" className="secondary" onClick={() => void rotate()}>
+        Rotate webhook secret
+      </button>
+      <ErrorText error={rotation.error} />
+      {secret && (
+        <ShownOnce
+          title="Your new webhook secret"
+          secrets={[{ label: 'Webhook secret', value: secret, testId: 'new-secret' }]}
+          done="I have stored it"
+          onDone={() => setSecret(null)}
+        >
+          It is shown only now: store it where your webhook receiver reads it.
+        </ShownOnce>
+      )}
     </div>
   );
 }

@@ -4,7 +4,8 @@ import { graphql } from '../generated';
 import type { WebhookEventRowFragment } from '../generated/graphql';
 import { gql } from '../session';
 import { Empty, EmptyState, ErrorText, Link, Loading, StatusBadge, when, whenExactly } from '../ui';
-import { EventTypeChoice, TestEventButton } from './WebhookSettings';
+import { useCan } from '../access';
+import { EventTypeChoice, TestEventButton, WebhookSecret } from './WebhookSettings';
 
 type Row = WebhookEventRowFragment;
 graphql(`
@@ -144,6 +145,7 @@ function Endpoint() {
 }
 
 export function Webhooks() {
+  const manage = useCan()('webhooks:manage');
   const types = useEventTypes();
   const [type, setType] = useState('');
   const [{ data, error }, reread] = useQuery({ query: EVENTS, variables: { type: type || null } });
@@ -158,10 +160,16 @@ export function Webhooks() {
   return (
     <section aria-labelledby="wh-title">
       <h2 id="wh-title">Webhooks</h2>
-      <Endpoint />
-      <TestEventButton />
-      <h3>Event types</h3>
-      <EventTypeChoice />
+      {manage && (
+        <>
+          <Endpoint />
+          <TestEventButton />
+          <h3>Signing secret</h3>
+          <WebhookSecret />
+          <h3>Event types</h3>
+          <EventTypeChoice />
+        </>
+      )}
       <h3>Event log</h3>
       <form className="filters" aria-label="Filter events" onSubmit={(e) => e.preventDefault()}>
         <label>
@@ -262,6 +270,7 @@ function EventSubject({ reference, customerUuid, customer }: { reference: string
 }
 
 export function WebhookEvent({ id }: { id: string }) {
+  const canResend = useCan()('webhooks:manage');
   const [{ data, error }, reload] = useQuery({ query: EVENT, variables: { id } });
   const [resending, resendEvent] = useMutation(RESEND);
   /** After a resend: the attempt count it must pass (a new attempt is on its way). */
@@ -299,9 +308,11 @@ export function WebhookEvent({ id }: { id: string }) {
         <span className="mono">{e.id}</span> · recorded {when(e.createdAt)} ·{' '}
         <EventSubject reference={e.reference} customerUuid={e.customerUuid} customer={e.customer} />
       </p>
-      <button type="button" onClick={() => void resend()}>
-        Resend now
-      </button>
+      {canResend && (
+        <button type="button" onClick={() => void resend()}>
+          Resend now
+        </button>
+      )}
       <ErrorText error={resending.error} />
       <h3 id="attempts-title">Attempts</h3>
       {e.attempts.length === 0 ? (

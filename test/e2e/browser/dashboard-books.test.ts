@@ -8,6 +8,8 @@ import { launchBrowser, openScreen, screenshots, type TestBrowser } from '../../
 import { graphql, request } from '../../helpers/http';
 import { cardPaymentBody, initiatePayment } from '../../helpers/payments';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { ownerLogin } from './owner-login';
+import { signInWith } from './sign-in';
 
 /**
  * The books in the merchant dashboard, in headless Chromium against a real service: the
@@ -90,10 +92,7 @@ describe('merchant dashboard: the books (sandbox)', () => {
 
   it('signs in and lands on the overview: the opening balance in every currency, nothing final yet', async () => {
     const live = frames.next(subscribesTo('balanceChanged'));
-    await page.goto(`${app.url}/dashboard`);
-    await page.getByLabel('Client ID').fill(merchant.merchant.clientId);
-    await page.getByLabel('Client secret').fill(merchant.clientSecret);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWith(page, app, await ownerLogin(app, merchant));
     await page.getByRole('heading', { name: 'Overview', level: 2 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard');
 

@@ -10,6 +10,8 @@ import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { momoCollectionBody } from '../../helpers/transactions';
 import { FAST_WEBHOOKS, setEndpoint, verifyDelivery } from '../../helpers/webhooks';
+import { ownerLogin } from './owner-login';
+import { signInWith } from './sign-in';
 
 /**
  * Issue 24, point 3, in the dashboard (headless Chromium against a real service): a new transaction
@@ -33,10 +35,7 @@ describe('dashboard: live creations, the test event, the event types', () => {
     token = (await app.token(merchant)).accessToken;
     browser = await launchBrowser();
     page = await browser.newPage();
-    await page.goto(`${app.url}/dashboard`);
-    await page.getByLabel('Client ID').fill(merchant.merchant.clientId);
-    await page.getByLabel('Client secret').fill(merchant.clientSecret);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWith(page, app, await ownerLogin(app, merchant));
     await page.getByRole('heading', { name: 'Overview', level: 2 }).waitFor();
   });
   afterAll(async () => {

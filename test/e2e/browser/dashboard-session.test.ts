@@ -7,6 +7,8 @@ import { launchBrowser, type TestBrowser } from '../../helpers/browser';
 import { enroll } from '../../helpers/factories';
 import { request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { ownerLogin } from './owner-login';
+import { signInWith } from './sign-in';
 
 /**
  * The dashboard's session across reloads, in headless Chromium against a real service: the refresh
@@ -56,15 +58,13 @@ describe('merchant dashboard session across reloads', () => {
   it('a first visit has no session: the sign-in form, after one silent refresh refused', async () => {
     const answers = refreshAnswers(page);
     await page.goto(`${app.url}/dashboard`);
-    await page.getByLabel('Client ID').waitFor();
+    await page.getByLabel('Email').waitFor();
     expect(answers.map((r) => r.status())).toEqual([401]);
     expect(await page.getByRole('alert').count()).toBe(0);
   });
 
   it('signs in, reloads, and is still signed in with its data; no script can see the token', async () => {
-    await page.getByLabel('Client ID').fill(merchant.merchant.clientId);
-    await page.getByLabel('Client secret').fill(merchant.clientSecret);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWith(page, app, await ownerLogin(app, merchant), { goto: false });
     await page.getByRole('heading', { name: 'Overview', level: 2 }).waitFor();
 
     const [cookie] = await sessionCookies();
@@ -77,7 +77,7 @@ describe('merchant dashboard session across reloads', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Overview', level: 2 }).waitFor();
     expect(answers.map((r) => r.status())).toEqual([200]);
-    expect(await page.getByLabel('Client ID').count()).toBe(0);
+    expect(await page.getByLabel('Email').count()).toBe(0);
     // Data, through the API with the new access token.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Customers' }).click();
     await page.getByText(customerId).waitFor();
@@ -134,7 +134,7 @@ describe('merchant dashboard session across reloads', () => {
 
     const answers = refreshAnswers(page);
     await page.reload();
-    await page.getByLabel('Client ID').waitFor();
+    await page.getByLabel('Email').waitFor();
     expect(answers.map((r) => r.status())).toEqual([401]);
     // The signed-out cookie's token is revoked, not only forgotten.
     const replay = await request(app.url, 'POST', REFRESH, { headers: { 'x-requested-with': 'fetch', cookie: `dashboard_session=${cookie!.value}` } });

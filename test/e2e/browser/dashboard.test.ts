@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { totpCodeAt } from '../../../src/modules/accounts/totp';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
 import { EVENT_TYPES } from '../../../src/modules/outbox/event-types';
 import { DASHBOARD_DIST } from '../../../src/transport/dashboard/dashboard.routes';
@@ -8,12 +9,16 @@ import { launchBrowser, openScreen, screenshots, type TestBrowser } from '../../
 import { approvedCustomer } from '../../helpers/factories';
 import { request } from '../../helpers/http';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
+import { startSmtpServer, type TestSmtpServer } from '../../helpers/smtp';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { bankCollectionBody, momoCollectionBody } from '../../helpers/transactions';
 import { FAST_WEBHOOKS } from '../../helpers/webhooks';
+import { ownerLogin } from './owner-login';
+import { signInWith } from './sign-in';
 
 /**
- * The merchant dashboard (issue #12) in headless Chromium against a real service: sign-in,
+ * The merchant dashboard (issue #12) in headless Chromium against a real service: sign-in (as the
+ * merchant's owner, by email and password since issue 36; test/e2e/browser/team-accounts.test.ts has the rest),
  * secret rotation, a webhook delivery in the event log, a status changing live, a refused
  * sign-in, production hiding the sandbox tools; plus the page's own promises (headers, no
  * secret kept in the browser, usable at 360 px). Issue 24: the transactions table (headers,
@@ -35,11 +40,10 @@ const csvReferences = (text: string) =>
     .slice(1)
     .map((line) => line.split(',')[1]);
 
-async function signIn(page: Page, app: TestApp, merchant: MerchantCredentials, secret = merchant.clientSecret) {
-  await page.goto(`${app.url}/dashboard`);
-  await page.getByLabel('Client ID').fill(merchant.merchant.clientId);
-  await page.getByLabel('Client secret').fill(secret);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+/** Signs in as the merchant's owner (issue 36: a person's email and password; `password` to try another). */
+async function signIn(page: Page, app: TestApp, merchant: MerchantCredentials, password?: string) {
+  const login = await ownerLogin(app, merchant);
+  await signInWith(page, app, { email: login.email, password: password ?? login.password });
 }
 
 /** Nothing of the session a script can read: no storage, no readable cookie (the session's is HttpOnly), no token or secret in the URL. */
@@ -101,17 +105,17 @@ describe('merchant dashboard (sandbox)', () => {
   });
 
   it('a failed sign-in shows an error in plain words, and keeps nothing', async () => {
-    await signIn(page, app, merchant, 'sk_wrong');
-    await expect(page.getByRole('alert').textContent()).resolves.toContain('That client ID and secret do not match');
+    await signIn(page, app, merchant, 'not-the-password');
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('That email and password do not match');
     await shot(page, 'sign-in-error');
-    await expectNothingKept(page, ['sk_wrong']);
+    await expectNothingKept(page, ['not-the-password']);
   });
 
   it('signs in on the overview; the transactions list is empty at first', async () => {
     await signIn(page, app, merchant);
     await page.getByRole('heading', { name: 'Overview', level: 2 }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBe('page');
-    await expectNothingKept(page, [merchant.clientSecret]);
+    await expectNothingKept(page, [(await ownerLogin(app, merchant)).password, merchant.clientSecret]);
     // The navigation is a sidebar on a wide screen: no menu button, and links that are not underlined.
     expect(await page.getByRole('button', { name: 'Menu' }).isVisible()).toBe(false);
     const navLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Transactions', exact: true });
@@ -126,14 +130,15 @@ describe('merchant dashboard (sandbox)', () => {
   });
 
   it('rotates the webhook secret: the new one shown once, the overlap shown', async () => {
-    await page.getByRole('link', { name: 'Credentials' }).click();
-    await page.getByText(merchant.merchant.clientId).waitFor();
+    // On the Webhooks page since issue 36 (the Credentials page became API keys).
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Signing secret' }).waitFor();
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Rotate webhook secret' }).click();
     const secret = (await page.getByTestId('new-secret').textContent())!;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     await page.getByTestId('overlap').waitFor();
-    await shot(page, 'credentials');
+    await shot(page, 'webhook-secret');
     // The service signs with it from now on (the profile says the old one overlaps too).
     const profile = await request(app.url, 'GET', '/v1/merchant', { token });
     expect(profile.body.data.webhook_secret_overlap_until).toEqual(expect.any(String));
@@ -372,7 +377,7 @@ describe('merchant dashboard (sandbox)', () => {
     await shot(page, 'menu-open', undefined, [390]);
     await page.keyboard.press('Escape');
     expect(await nav.isVisible()).toBe(false);
-    for (const screen of ['Overview', 'Transactions', 'Balance', 'Customers', 'Webhooks', 'Credentials', 'Sandbox tools']) {
+    for (const screen of ['Overview', 'Transactions', 'Balance', 'Customers', 'Webhooks', 'Team', 'API keys', 'Audit log', 'Profile', 'Sandbox tools']) {
       await openScreen(page, screen);
       await page.getByRole('heading', { level: 2 }).first().waitFor();
       expect(await nav.isVisible()).toBe(false); // choosing a page closes the menu
@@ -405,7 +410,7 @@ describe('merchant dashboard (sandbox)', () => {
 
   it('is usable at 360 px: no sideways scrolling on the main screens', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
-    for (const screen of ['Overview', 'Transactions', 'Balance', 'Customers', 'Webhooks', 'Credentials', 'Sandbox tools']) {
+    for (const screen of ['Overview', 'Transactions', 'Balance', 'Customers', 'Webhooks', 'Team', 'API keys', 'Audit log', 'Profile', 'Sandbox tools']) {
       await openScreen(page, screen);
       await page.getByRole('heading', { level: 2 }).first().waitFor();
       const width = await page.evaluate('document.scrollingElement.scrollWidth');
@@ -418,14 +423,15 @@ describe('merchant dashboard (sandbox)', () => {
     // A browser without a session (the tabs share the session's cookie; test/e2e/browser/dashboard-session.test.ts).
     await browser.context.clearCookies();
     const keyboard = await browser.newPage();
+    const login = await ownerLogin(app, merchant);
     await keyboard.goto(`${app.url}/dashboard`);
-    await keyboard.getByLabel('Client ID').waitFor();
+    await keyboard.getByLabel('Email').waitFor();
     await keyboard.keyboard.press('Tab');
-    expect(await keyboard.evaluate('document.activeElement.name')).toBe('clientId');
-    await keyboard.keyboard.type(merchant.merchant.clientId);
+    expect(await keyboard.evaluate('document.activeElement.name')).toBe('email');
+    await keyboard.keyboard.type(login.email);
     await keyboard.keyboard.press('Tab');
-    expect(await keyboard.evaluate('document.activeElement.name')).toBe('clientSecret');
-    await keyboard.keyboard.type(merchant.clientSecret);
+    expect(await keyboard.evaluate('document.activeElement.name')).toBe('password');
+    await keyboard.keyboard.type(login.password);
     await keyboard.keyboard.press('Enter');
     await keyboard.getByRole('heading', { name: 'Overview' }).waitFor();
     await keyboard.close();
@@ -464,20 +470,33 @@ describe('merchant dashboard (sandbox)', () => {
 describe('merchant dashboard (production)', () => {
   let app: TestApp;
   let browser: TestBrowser;
+  let smtp: TestSmtpServer;
 
   beforeAll(async () => {
-    app = await createTestApp({ env: { PAYMENTS_ENV: 'production' } });
+    // Production refuses to start without mail (invitations send email).
+    smtp = await startSmtpServer();
+    app = await createTestApp({ env: { PAYMENTS_ENV: 'production', SMTP_URL: smtp.url(), MAIL_FROM: 'Payments Gateway <no-reply@pay.example.com>' } });
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+    await smtp?.close();
   });
 
-  it('hides the sandbox tools', async () => {
+  it('asks an owner to enrol in 2FA before anything else, then hides the sandbox tools', async () => {
     const merchant = await app.createMerchant('Live Dashboard Merchant');
     const page = await browser.newPage();
     await signIn(page, app, merchant);
+    // Production: an owner's role moves money, so 2FA comes first (the service refuses the rest meanwhile).
+    await page.getByRole('heading', { name: 'Set up two-factor authentication' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    const form = page.getByRole('form', { name: 'Confirm two-factor authentication' });
+    const secret = (await form.getByTestId('totp-secret').textContent())!.trim();
+    await form.getByLabel('Code from your app').fill(totpCodeAt(secret, app.clock.now()));
+    await form.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByRole('region', { name: 'Recovery codes' }).getByRole('button', { name: 'I have saved them' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await page.getByRole('link', { name: 'Balance' }).waitFor();
     expect(await page.getByRole('link', { name: 'Sandbox tools' }).count()).toBe(0);
