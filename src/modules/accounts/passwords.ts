@@ -10,11 +10,11 @@ import { randomToken } from '../../shared/crypto';
  */
 export const PASSWORD_HASH_OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-export const PASSWORD_MIN = 10;
+const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;
 
 /** A password's own rules (not the email: checked with the email by `passwordProblem`). */
-export const passwordSchema = z
+const passwordSchema = z
   .string({ error: 'is required' })
   .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
   .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`);

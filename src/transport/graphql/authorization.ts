@@ -37,8 +37,3 @@ export function assertEveryRootFieldRequires(schema: GraphQLSchema): void {
   }
   if (missing.length > 0) throw new Error(`GraphQL root fields without @Requires(…) (docs/access.md): ${missing.join(', ')}`);
 }
-
-/** For tests and docs: each root field's requirement. */
-export function rootFieldRequirements(): Map<string, string> {
-  return new Map(getMetadataStorage().authorizedFields.map((f) => [f.fieldName, String(f.roles[0])]));
-}
