@@ -43,7 +43,7 @@ export type InviteCommand = Command<typeof inviteSchema>;
 export const invitationEmail = (email: string): string => parseInput(inviteSchema, { email, role: 'viewer' }).email;
 
 const tokenSchema = z.string({ error: 'is required' }).min(1, 'is required').max(200, 'must be at most 200 characters');
-const acceptInvitationSchema = z.object({
+export const acceptInvitationSchema = z.object({
   token: tokenSchema,
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
   password: z.string({ error: 'is required' }).max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`),

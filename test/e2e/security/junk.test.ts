@@ -33,6 +33,9 @@ import { approvedCustomer, enroll, enrollBody, enrollInput, kycBody } from '../.
 import { graphql, request, type HttpResult } from '../../helpers/http';
 import { CARDS, cardPaymentBody, cardPaymentInput } from '../../helpers/payments';
 import { dbFingerprint, dbRows, GqlSocket, graphqlRefusalProblem, mapLimit, registeredRoutes, restRefusalProblem } from '../../helpers/security';
+import { personOf } from '../../helpers/people';
+import { createApiKeySchema } from '../../../src/modules/auth/api-keys';
+import { acceptInvitationSchema } from '../../../src/modules/team/invitation.service';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
 import { openPage } from '../../helpers/three-ds';
 import { momoCollectionBody, momoCollectionInput, newReference, transferBody } from '../../helpers/transactions';
@@ -128,7 +131,8 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     const m = await app.createMerchant('Junk Merchant');
     f.client = { client_id: m.merchant.clientId, client_secret: m.clientSecret };
     f.person = await signInDashboardUser(app, m);
-    f.token = (await app.token(m)).accessToken;
+    // The owner's session: every permission, so each operation's input is reached (a key would stop at FORBIDDEN for the team's and keys').
+    f.token = (await personOf(app, m.merchant.id, 'owner')).token;
     f.approved = (await approvedCustomer(app, f.token)).customer_uuid;
     f.pending = (await enroll(app, f.token)).customer_uuid;
     f.submission = (await dbRows<{ id: string }>(app.db.url, 'select id from kyc_submission where customer_id = $1', [f.approved]))[0]!.id;
@@ -203,6 +207,21 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       base: async () => ({
         path: '/dashboard/password/reset',
         body: { token: 'pr_none', password: 'a long enough password' },
+        headers: { 'x-requested-with': 'fetch' },
+      }),
+    },
+    {
+      route: 'POST /v1/api-keys',
+      fields: fromZod(createApiKeySchema),
+      base: async () => ({ path: '/v1/api-keys', body: { label: 'Junk key', role: 'viewer' }, token: true }),
+    },
+    {
+      // A link nobody issued: whatever gets through validation is refused, and nobody is made.
+      route: 'POST /dashboard/invitations/accept',
+      fields: fromZod(acceptInvitationSchema),
+      base: async () => ({
+        path: '/dashboard/invitations/accept',
+        body: { token: 'inv_none', name: 'Junk Person', password: 'a long enough password' },
         headers: { 'x-requested-with': 'fetch' },
       }),
     },
@@ -301,6 +320,8 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
 
   /** Write routes with nothing to sweep in a body, and why. */
   const NO_BODY: Record<string, string> = {
+    'POST /v1/api-keys/:id/rotate': 'takes only the path parameter (swept in test/e2e/security/bola.test.ts)',
+    'POST /v1/api-keys/:id/revoke': 'takes only the path parameter (swept in test/e2e/security/bola.test.ts)',
     'POST /v1/webhooks/secret/rotate': 'takes no input',
     'POST /v1/webhooks/test-event': 'takes no input',
     'POST /dashboard/session/refresh': 'takes no body: its input is the session cookie (junk cookies: test/e2e/rest/dashboard-session.test.ts)',
@@ -411,6 +432,24 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
         return { id: '00000000-0000-0000-0000-000000000000' };
       case 'changePassword':
         return { currentPassword: 'a long enough password', newPassword: 'another long password' };
+      case 'createApiKey':
+        return { label: 'Junk key', role: 'VIEWER' };
+      case 'rotateApiKey':
+      case 'revokeApiKey':
+      case 'resendInvitation':
+      case 'revokeInvitation':
+      case 'removeMember':
+      case 'transferOwnership':
+        return { id: '00000000-0000-4000-8000-000000000000' };
+      case 'changeMemberRole':
+        return { id: '00000000-0000-4000-8000-000000000000', role: 'VIEWER' };
+      case 'inviteMember':
+        return { email: 'junk@invited.example', role: 'VIEWER' };
+      // No enrolment begun, no 2FA on: whatever gets through validation is refused.
+      case 'confirmTwoFactor':
+        return { code: '123456' };
+      case 'disableTwoFactor':
+        return { password: 'a long enough password', code: '123456' };
       default:
         throw new Error(`no base arguments for the mutation ${mutation}: add them here`);
     }
