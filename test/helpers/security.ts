@@ -268,7 +268,16 @@ export class GqlSocket {
 }
 
 /** Codes a client error may carry; anything else (SERVER_ERROR) is the server failing. */
-const CLIENT_ERROR_CODES = ['INVALID_REQUEST', 'INVALID_TOKEN', 'INVALID_CLIENT', 'KYC_REQUIRED', 'FORBIDDEN', 'NOT_FOUND', 'DUPLICATE_REQUEST', 'INVALID_STATE'];
+const CLIENT_ERROR_CODES = [
+  'INVALID_REQUEST',
+  'INVALID_TOKEN',
+  'INVALID_CLIENT',
+  'KYC_REQUIRED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'DUPLICATE_REQUEST',
+  'INVALID_STATE',
+];
 
 /** Why a REST answer is not a clean client error in the spec's envelope, or null when it is. */
 export function restRefusalProblem(res: { status: number; body: any; text: string }): string | null {
