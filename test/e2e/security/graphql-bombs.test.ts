@@ -152,8 +152,10 @@ const BOMBS: Bomb[] = [
   },
   { name: 'fragments: A → A', query: 'query { ...A } fragment A on Query { ...A }', says: /Cannot spread fragment/ },
   {
-    name: 'fragments: a cycle of 300',
-    query: `query { ...F0 } ${times(300, (i) => `fragment F${i} on Query { ...F${(i + 1) % 300} }`)}`,
+    // 250, not 300: sent over GET its URL and the bearer token (which carries its holder's role since issue 36)
+    // must stay under Node's 16 KB of headers, or the transport refuses it before GraphQL sees it.
+    name: 'fragments: a cycle of 250',
+    query: `query { ...F0 } ${times(250, (i) => `fragment F${i} on Query { ...F${(i + 1) % 250} }`)}`,
     says: /Cannot spread fragment|tokens/,
   },
 ];
