@@ -57,7 +57,7 @@ describe('embedded default (DATABASE_URL unset)', () => {
       expect(acme.status).toBe(200);
       // --help says what it does, and creates nothing.
       const help = await run(process.execPath, [DIST_CLI('merchant-create'), '--help'], { env });
-      expect(help.stdout).toMatch(/^usage: npm run merchant:create -- --name "Acme Ltd"\n/);
+      expect(help.stdout).toMatch(/^usage: npm run merchant:create -- --name "Acme Ltd" \[--owner-email owner@acme.example\]\n/);
       expect(help.stdout).toContain('shown this once');
     } finally {
       expect(await first.stop()).toBe(0);
