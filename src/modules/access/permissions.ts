@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors';
 /**
  * Who may do what: the one place the role matrix lives (docs/access.md). Every door checks a
  * caller's permission through `assertPermitted` (REST: a route's `config.permission`; GraphQL:
- * `@Authorized(permission)`), and the service layer's own checks (a role cannot grant a role above
+ * `@Requires(permission)`, checked by a wrapper of each root resolver), and the service layer's own checks (a role cannot grant a role above
  * its own, the last owner stays) use the same tables.
  */
 export const PERMISSIONS = [
