@@ -17,6 +17,17 @@ import { NotSentAgain, ProviderRefusal, type Connector, type InitiateRequest, ty
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
 
+/**
+ * A new transaction's call refused by a breaker that opened after routing picked its connector
+ * (another call, a poll or a reconciliation, tipped it meanwhile). Nothing was sent, so the
+ * transaction may go to the route's next connector: the lifecycle routes it again.
+ */
+export class CircuitOpened extends AppError {
+  constructor(connector: string, operation: string) {
+    super('PROVIDER_UNAVAILABLE', `The provider ${connector} is not answering; ${nothingDoneBy(operation)}. Try again shortly`);
+  }
+}
+
 export interface BreakerSettings {
   /** Calls in the rolling window before the breaker may open at all. */
   volumeThreshold: number;
@@ -152,7 +163,7 @@ export class GuardedConnector implements Connector, Partial<OpensVirtualAccounts
         this.observer?.call(this.name, operation, 'rejected', 0);
         // Nothing was sent: a definite refusal for a new transaction; for the rest (a retry included), "try again later".
         if (!retry && (operation === 'initiate' || operation === 'chargeCard' || operation === 'createVirtualAccount' || operation === 'refund')) {
-          throw new AppError('PROVIDER_UNAVAILABLE', `The provider ${this.name} is not answering; ${nothingDoneBy(operation)}. Try again shortly`);
+          throw new CircuitOpened(this.name, operation);
         }
         throw new Error(`provider ${this.name}: circuit breaker open; ${operation} not sent`, { cause: err });
       }

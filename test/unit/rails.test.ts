@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config';
-import { GuardedConnector } from '../../src/providers/breaker';
+import { CircuitOpened, GuardedConnector } from '../../src/providers/breaker';
 import { NotSentAgain, describeRoute, msisdn, type Connector, type Refunds, type Route } from '../../src/providers/connector';
 import { AppError } from '../../src/shared/errors';
 import { timeOrderedUuid } from '../../src/shared/crypto';
@@ -137,7 +137,9 @@ describe('routing rules', () => {
     for (let i = 0; i < 10 && !flaky.isOpen; i += 1) await expect(flaky.refund!({ ...refund, retry: false })).rejects.toThrow('socket hang up');
     expect(flaky.isOpen).toBe(true);
     const sent = calls;
+    // A new call refused by the open breaker says so by its type: the lifecycle routes a new transaction again on it.
     await expect(flaky.refund!({ ...refund, retry: false })).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    await expect(flaky.refund!({ ...refund, retry: false })).rejects.toBeInstanceOf(CircuitOpened);
     await expect(flaky.refund!({ ...refund, retry: true })).rejects.not.toBeInstanceOf(AppError);
     expect(calls).toBe(sent);
     flaky.shutdown();

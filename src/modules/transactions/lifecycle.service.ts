@@ -13,6 +13,7 @@ import { publishBalanceChanges } from '../ledger/ledger.service';
 import type { EventType } from '../outbox/event-types';
 import type { EventChoices } from '../outbox/event-choices';
 import type { Outbox } from '../outbox/outbox';
+import { CircuitOpened } from '../../providers/breaker';
 import type { Rails } from '../rails/rails';
 import { BLANK, toWire, type KindColumns, type Transaction, type TransactionOf } from './transaction.record';
 import { NO_LEDGER_EFFECT, handlerOf, type AnyKindHandler, type LedgerEffect, type ProviderAnswer, type TransactionKinds } from './transaction.kinds';
@@ -52,6 +53,8 @@ export type SimulateCommand = Command<typeof simulateSchema>;
 
 /** Statements reserving from one merchant's balance that one instance sends at once (they serialise on its row anyway). */
 const HOT_ACCOUNT_CONCURRENCY = 2;
+/** A new transaction is routed again at most this often when its connector's breaker opens under it. */
+const MAX_REROUTES = 2;
 
 /** What TransactionLifecycle is built with (the composition root passes it). */
 export interface TransactionLifecycleDeps {
@@ -92,7 +95,7 @@ export class TransactionLifecycle {
    * A crash between 1 and 3 leaves an `initiating` row that reconciliation finishes.
    * `transient` goes to the provider call only (see TransactionKindHandler).
    */
-  async initiate<F extends NewTransaction, T>(fields: F, transient?: T): Promise<TransactionOf<F['kind']>> {
+  async initiate<F extends NewTransaction, T>(fields: F, transient?: T, rerouted = 0): Promise<TransactionOf<F['kind']>> {
     const handler = this.handlerOf(fields.kind);
     const now = this.deps.clock.now();
     const txn: Transaction = {
@@ -127,6 +130,9 @@ export class TransactionLifecycle {
       if (err instanceof AppError) {
         // A definite refusal: nothing was started, so nothing is kept, the reference stays free, and what was held goes back.
         await this.deps.store.deleteInitiating(txn.id, handler.ledger({ ...txn, status: 'failed' }), txn.quoteId);
+        // The picked connector's breaker opened meanwhile: routing now passes over it, to the route's next connector
+        // (or PROVIDER_UNAVAILABLE when none is left). Bounded, as each pass opens no breaker itself.
+        if (err instanceof CircuitOpened && !fields.connector && rerouted < MAX_REROUTES) return this.initiate(fields, transient, rerouted + 1);
         throw err;
       }
       // The error itself, so the logger's error serializer can cut any card number a provider's message quotes.
