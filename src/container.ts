@@ -51,6 +51,9 @@ import { subscriptionsModule } from './modules/subscriptions/subscriptions.modul
 import { webhooksModule } from './modules/webhooks/webhooks.module';
 import { railsModule } from './modules/rails/rails.module';
 import { transactionsModule } from './modules/transactions/transactions.module';
+import { checkoutModule } from './modules/checkout/checkout.module';
+import type { CheckoutPayments, CheckoutService } from './modules/checkout/checkout.service';
+import type { PaymentLinkService } from './modules/checkout/payment-link.service';
 import type { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
 import type { TransactionLifecycle } from './modules/transactions/lifecycle.service';
 import type { ProviderSignals } from './modules/transactions/provider-signals.service';
@@ -150,6 +153,10 @@ export interface Services {
   idempotency: IdempotencyStore;
   /** Provider connectors, the routing table, callbacks (docs/providers.md). */
   rails: Rails;
+  /** Hosted checkout sessions: created by merchants, paid on the page (issue 37). */
+  checkout: CheckoutService;
+  /** Payment links: each visit opens a checkout session. */
+  paymentLinks: PaymentLinkService;
 }
 
 /**
@@ -196,6 +203,7 @@ const MODULES = [
   idempotencyModule,
   railsModule,
   transactionsModule,
+  checkoutModule,
 ] as const;
 
 /** The services, and what starts and stops with them (caches that listen to pub/sub, reference data). */
@@ -244,6 +252,9 @@ export function compose(infra: Infrastructure): Composition {
   const { transactions, transactionQueries, providerSignals, transactionJobs, collections, transfers, payments, refunds } = made(
     transactionsModule.create(base, { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges, audit }),
   );
+  const { checkout, paymentLinks } = made(
+    checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments: checkoutPayments(payments), transactionQueries }),
+  );
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {
     audit,
@@ -285,6 +296,8 @@ export function compose(infra: Infrastructure): Composition {
     subscriptions,
     idempotency,
     rails,
+    checkout,
+    paymentLinks,
   };
   return {
     services,
@@ -294,6 +307,17 @@ export function compose(infra: Infrastructure): Composition {
     async stop() {
       for (const p of [...parts].reverse()) await p.stop?.();
     },
+  };
+}
+
+/**
+ * TEMPORARY, until main's domestic methods land (issue 37 part 1): card only, and the session id is
+ * not yet stored on the payment. Replaced by PaymentService itself at the merge.
+ */
+function checkoutPayments(payments: PaymentService): CheckoutPayments {
+  return {
+    initiatePayment: (merchantId, command) => payments.initiatePayment(merchantId, command as never),
+    domesticMethods: () => ['card'],
   };
 }
 

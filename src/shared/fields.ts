@@ -139,3 +139,6 @@ export const upperCased = <S extends z.ZodType>(schema: S) => z.preprocess((v) =
 
 /** Trimmed and lower-cased first: for words in a query string, where `Deposit` means deposit. */
 export const lowerCased = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), schema);
+
+/** An email address, trimmed and lower-cased (sign-up, a checkout's payer). */
+export const emailAddressField = lowerCased(z.email('must be a valid email address').max(254, 'must be at most 254 characters'));

@@ -3,7 +3,7 @@ import { uniqueViolation, type Sql } from '../../db/sql';
 import type { Clock } from '../../shared/clock';
 import { timeOrderedUuid } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
-import { countryCodeField, lowerCased, optionalText, requiredText, upperCased } from '../../shared/fields';
+import { countryCodeField, emailAddressField, optionalText, requiredText, upperCased } from '../../shared/fields';
 import type { Logger } from '../../shared/logger';
 import type { PublicAddress } from '../../shared/public-address';
 import { parseInput, type Command } from '../../shared/validation';
@@ -20,7 +20,7 @@ import type { SessionGrant, SessionService } from './sessions.service';
 import { CLAIM_USER_TOKEN, INSERT_USER_TOKEN, newUserToken, userTokenHash, userTokenRow } from './user-tokens';
 
 export const signUpSchema = z.object({
-  email: lowerCased(z.email('must be a valid email address').max(254, 'must be at most 254 characters')),
+  email: emailAddressField,
   password: z.string({ error: 'is required' }).max(256, 'must be at most 256 characters'),
   name: optionalText(200),
   businessName: requiredText(200),

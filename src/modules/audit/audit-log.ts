@@ -69,6 +69,8 @@ export const AUDIT_ACTIONS = [
   'webhook.endpoint_changed',
   'webhook.secret_rotated',
   'refund.created',
+  'payment_link.created',
+  'payment_link.deactivated',
   'ledger.adjustment_posted',
   'sandbox.top_up',
   'kyc.decided',

@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'refund.processing',
   'refund.successful',
   'refund.failed',
+  'checkout.session.completed',
+  'checkout.session.expired',
   'webhook.test',
 ] as const;
 
@@ -49,9 +51,10 @@ export const DEFAULT_EVENT_TYPES = SELECTABLE_EVENT_TYPES.filter((t) => !(PROGRE
 /**
  * What an event is about, from its stored subject: a transaction (its service reference) for
  * collection.*, transfer.*, payment.* and refund.* events, a customer (its uuid) for customer.kyc.*,
- * nothing for webhook.test.
+ * nothing for webhook.test and checkout.session.* (their payload's `id` names the session).
  */
 export function subjectOf(event: { type: string; subjectId: string }): { reference: string | null; customerUuid: string | null } {
-  if (event.type === TEST_EVENT_TYPE) return { reference: null, customerUuid: null };
+  // A checkout session's events are about the session (its `cs_…` id), not a transaction.
+  if (event.type === TEST_EVENT_TYPE || event.type.startsWith('checkout.')) return { reference: null, customerUuid: null };
   return event.type.startsWith('customer.') ? { reference: null, customerUuid: event.subjectId } : { reference: event.subjectId, customerUuid: null };
 }

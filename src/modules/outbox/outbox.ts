@@ -24,9 +24,10 @@ export type EventSql = JobsSql;
  * delivery row and the job that attempts it (webhooks/webhook-delivery.sql.ts). CTEs that read
  * `recorded.cte` (the event's row, `id` and `merchant_id`; none when the event was not written);
  * `recorded.createdAt` is the event's time, a parameter already bound. Their names start with
- * `outbox_`, the statement's prefix for the event's part.
+ * `outbox_`, the statement's prefix for the event's part. `recorded.guard`: the state change's CTE, for
+ * a follow-up that must happen with the change even when the merchant did not choose the event's type.
  */
-export type EventFollowUpsSql = (params: Params, event: StampedEvent, recorded: { cte: string; createdAt: string }) => EventSql;
+export type EventFollowUpsSql = (params: Params, event: StampedEvent, recorded: { cte: string; createdAt: string; guard?: string }) => EventSql;
 
 /**
  * The transactional outbox. An event is written in the same database transaction
@@ -73,7 +74,7 @@ export class Outbox {
         ? ''
         : `where exists (select 1 from merchant where id = ${merchantId}
             and coalesce(${type} = any(webhook_event_types), ${params.p(DEFAULT_TYPES.has(event.type))}::boolean))`;
-    const followUps = this.followUps(params, event, { cte: 'outbox_ev', createdAt: now });
+    const followUps = this.followUps(params, event, { cte: 'outbox_ev', createdAt: now, guard });
     return {
       ctes: [
         `outbox_ev as (

@@ -19,6 +19,8 @@ export const IDEMPOTENT_ROUTES: Readonly<Record<string, { omit?: readonly string
   'POST /v1/crossborder/global-collection': {},
   'POST /v1/crossborder/global-transfer': {},
   'POST /v1/payments/initiate': { omit: ['card.cvc'] },
+  'POST /v1/checkout/sessions': {},
+  'POST /v1/payment-links': {},
   'POST /v1/webhooks/events/:id/resend': {},
   'POST /v1/sandbox/transactions/:reference/simulate': {},
   'POST /v1/refunds': {},

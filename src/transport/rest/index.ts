@@ -16,6 +16,7 @@ import { oauthRoutes } from './v1/oauth.routes';
 import { ratesRoutes } from './v1/rates.routes';
 import { referenceRoutes } from './v1/reference.routes';
 import { paymentRoutes } from './v1/payment.routes';
+import { checkoutRoutes } from './v1/checkout.routes';
 import { sandbox3dsRoutes } from './v1/sandbox-3ds.routes';
 import { sandboxRoutes, transactionRoutes } from './v1/transaction.routes';
 import { webhookRoutes } from './v1/webhook.routes';
@@ -56,6 +57,7 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
     const transactionServices = pick(services, 'collections', 'customers', 'reference', 'transactions', 'transactionQueries', 'transfers');
     await protectedScope.register(transactionRoutes, { services: transactionServices, rateLimits });
     await protectedScope.register(paymentRoutes, { services: pick(services, 'payments') });
+    await protectedScope.register(checkoutRoutes, { services: pick(services, 'checkout', 'paymentLinks') });
     await protectedScope.register(webhookRoutes, { services: pick(services, 'merchants', 'webhooks') });
     await protectedScope.register(apiKeyRoutes, { services: pick(services, 'apiKeys') });
     const ledgerServices = pick(services, 'ledger', 'refunds');

@@ -74,6 +74,7 @@ export const TAGS = {
   Rates: 'FX quotes (step 7).',
   Transactions: 'Cross-border collections and transfers (steps 8–9) and the status of any transaction.',
   Payments: 'Domestic card payments and 3-D Secure.',
+  Checkout: 'Hosted checkout sessions and payment links: the payer pays on our page, so your server never touches card data.',
   Webhooks: 'Where events are delivered, the signing secret, and the event log.',
   ApiKeys: 'Your API keys, each with a label and a role (docs/access.md). Managed by people: an API key never manages keys.',
   Balances: 'Your books: balances per currency, every movement of them, and statements (docs/ledger.md).',

@@ -68,7 +68,7 @@ export const paymentSchema = z.object({
 });
 export type PaymentCommand = Command<typeof paymentSchema>;
 
-function isRedirectUrl(value: string): boolean {
+export function isRedirectUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
   return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '';
