@@ -10,6 +10,7 @@ import { AuditResolver } from './audit/audit.resolver';
 import { CustomerResolver } from './customers/customer.resolver';
 import { MerchantResolver } from './merchant/merchant.resolver';
 import { PaymentResolver } from './payments/payment.resolver';
+import { CheckoutResolver } from './checkout/checkout.resolver';
 import { RatesResolver } from './rates/rates.resolver';
 import { ReferenceResolver } from './reference/reference.resolver';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver';
@@ -34,6 +35,7 @@ const resolvers = [
     (s, env) => new TransactionResolver({ services: pick(s, 'collections', 'customers', 'reference', 'transactions', 'transactionQueries', 'transfers'), env }),
   ),
   resolver(PaymentResolver, (s) => new PaymentResolver(pick(s, 'payments', 'reference'))),
+  resolver(CheckoutResolver, (s) => new CheckoutResolver(pick(s, 'checkout', 'paymentLinks', 'reference'))),
   resolver(WebhookResolver, (s) => new WebhookResolver(pick(s, 'customers', 'merchants', 'webhooks'))),
   resolver(LedgerResolver, (s, env) => new LedgerResolver({ services: pick(s, 'ledger', 'reference', 'refunds'), env })),
   resolver(SubscriptionResolver, (s) => new SubscriptionResolver(pick(s, 'reference'))),
