@@ -52,7 +52,7 @@ import { webhooksModule } from './modules/webhooks/webhooks.module';
 import { railsModule } from './modules/rails/rails.module';
 import { transactionsModule } from './modules/transactions/transactions.module';
 import { checkoutModule } from './modules/checkout/checkout.module';
-import type { CheckoutPayments, CheckoutService } from './modules/checkout/checkout.service';
+import type { CheckoutService } from './modules/checkout/checkout.service';
 import type { PaymentLinkService } from './modules/checkout/payment-link.service';
 import type { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
 import type { TransactionLifecycle } from './modules/transactions/lifecycle.service';
@@ -253,7 +253,7 @@ export function compose(infra: Infrastructure): Composition {
     transactionsModule.create(base, { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges, audit }),
   );
   const { checkout, paymentLinks } = made(
-    checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments: checkoutPayments(payments), transactionQueries }),
+    checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments, rails, transactionQueries }),
   );
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {
@@ -307,17 +307,6 @@ export function compose(infra: Infrastructure): Composition {
     async stop() {
       for (const p of [...parts].reverse()) await p.stop?.();
     },
-  };
-}
-
-/**
- * TEMPORARY, until main's domestic methods land (issue 37 part 1): card only, and the session id is
- * not yet stored on the payment. Replaced by PaymentService itself at the merge.
- */
-function checkoutPayments(payments: PaymentService): CheckoutPayments {
-  return {
-    initiatePayment: (merchantId, command) => payments.initiatePayment(merchantId, command as never),
-    domesticMethods: () => ['card'],
   };
 }
 

@@ -25,6 +25,7 @@ import { Migration20261202001000_webhook_endpoint_capacity } from './Migration20
 import { Migration20261202034000_notification_cap } from './Migration20261202034000_notification_cap';
 import { Migration20261203000000_team_accounts } from './Migration20261203000000_team_accounts';
 import { Migration20261203011000_merchant_country } from './Migration20261203011000_merchant_country';
+import { Migration20261204000000_domestic_methods } from './Migration20261204000000_domestic_methods';
 import { Migration20261204010000_checkout } from './Migration20261204010000_checkout';
 import { Migration20261202040000_available_at } from './Migration20261202040000_available_at';
 import { deploymentStampMigration } from './Migration20261202010000_deployment_stamp';
@@ -65,5 +66,6 @@ export const migrationsFor = (environment: PaymentsEnv): MigrationObject[] => [
   { name: 'Migration20261202040000_available_at', class: Migration20261202040000_available_at },
   { name: 'Migration20261203000000_team_accounts', class: Migration20261203000000_team_accounts },
   { name: 'Migration20261203011000_merchant_country', class: Migration20261203011000_merchant_country },
+  { name: 'Migration20261204000000_domestic_methods', class: Migration20261204000000_domestic_methods },
   { name: 'Migration20261204010000_checkout', class: Migration20261204010000_checkout },
 ];

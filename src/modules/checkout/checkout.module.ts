@@ -3,7 +3,9 @@ import type { PublicAddress } from '../../shared/public-address';
 import type { AuditLog } from '../audit/audit-log';
 import { defineModule, type ModuleInfra } from '../module';
 import type { Outbox } from '../outbox/outbox';
+import type { Rails } from '../rails/rails';
 import type { ReferenceService } from '../reference/reference.service';
+import { domesticMethods } from '../transactions/kinds/payment/domestic.checks';
 import type { TransactionQueries } from '../transactions/queries.service';
 import { checkoutCompletionSql } from './checkout.follow-ups';
 import { CHECKOUT_JOBS, CheckoutJob, type CheckoutJobQueue } from './checkout.jobs';
@@ -21,6 +23,7 @@ interface CheckoutDeps {
   audit: AuditLog;
   publicAddress: PublicAddress;
   payments: CheckoutPayments;
+  rails: Pick<Rails, 'router'>;
   transactionQueries: Pick<TransactionQueries, 'findById'>;
 }
 
@@ -38,7 +41,8 @@ export const checkoutModule = defineModule({
   outboxFollowUps: ({ jobs }: Pick<CheckoutInfra, 'jobs'>) => checkoutCompletionSql(jobs),
   create: (infra: CheckoutInfra, deps: CheckoutDeps) => {
     const { sql, clock, logger, jobs } = infra;
-    const { reference, outbox, audit, publicAddress, payments, transactionQueries } = deps;
+    const { reference, outbox, audit, publicAddress, payments, rails, transactionQueries } = deps;
+    const methods = (country: string, currency: string) => domesticMethods(reference, (route) => rails.router.serves(route), country, currency);
     const merchants = new CheckoutMerchants({ sql, reference });
     const scheduleSweep = (slot: number) =>
       jobs.add([
@@ -53,6 +57,7 @@ export const checkoutModule = defineModule({
       store: new CheckoutStore({ sql, outbox, jobs }),
       merchants,
       payments,
+      methods,
       queries: transactionQueries,
       outbox,
       publicAddress,
@@ -60,7 +65,7 @@ export const checkoutModule = defineModule({
       logger,
       scheduleSweep,
     });
-    const paymentLinks = new PaymentLinkService({ store: new PaymentLinkStore({ sql, audit }), checkout, merchants, payments, publicAddress, clock });
+    const paymentLinks = new PaymentLinkService({ store: new PaymentLinkStore({ sql, audit }), checkout, merchants, methods, publicAddress, clock });
     return {
       services: { checkout, paymentLinks },
       // The chain of sweeps, from the next slot (the same key from every instance: one job).

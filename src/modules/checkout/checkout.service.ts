@@ -8,7 +8,8 @@ import type { PublicAddress } from '../../shared/public-address';
 import { parseInput } from '../../shared/validation';
 import type { Logger } from '../../shared/logger';
 import type { Outbox, StampedEvent } from '../outbox/outbox';
-import type { PaymentTransaction, Transaction } from '../transactions/transaction.record';
+import type { PaymentService } from '../transactions/kinds/payment/payment.service';
+import type { Transaction } from '../transactions/transaction.record';
 import type { TransactionQueries } from '../transactions/queries.service';
 import type { CheckoutMerchants } from './checkout.merchants';
 import { serializeCheckoutSession, type CheckoutSession } from './checkout.records';
@@ -16,17 +17,17 @@ import { DEFAULT_EXPIRES_IN_S, checkoutPaySchema, checkoutSessionSchema, type Ch
 import type { CheckoutStore, StoredSession } from './checkout.store';
 import { CHECKOUT_METHODS, type CheckoutAttemptView, type CheckoutMethod, type CheckoutPageView } from './checkout.views';
 
-/** What the checkout needs of the payment kind (PaymentService, issue 37 part 1). */
-export interface CheckoutPayments {
-  initiatePayment(merchantId: string, command: Record<string, unknown>, opts: { checkoutSessionId?: string }): Promise<PaymentTransaction>;
-  /** What the country, currency and configured connectors allow, in page order. */
-  domesticMethods(countryCode: string, currency: string): readonly CheckoutMethod[];
-}
+/** What the checkout needs of the payment kind (issue 37 part 1): a payment of the session. */
+export type CheckoutPayments = Pick<PaymentService, 'initiatePayment'>;
+
+/** What the country, currency and configured connectors allow, in page order (pure, in memory). */
+export type DomesticMethods = (countryCode: string, currency: string) => readonly CheckoutMethod[];
 
 export interface CheckoutServiceDeps {
   store: CheckoutStore;
   merchants: CheckoutMerchants;
   payments: CheckoutPayments;
+  methods: DomesticMethods;
   queries: Pick<TransactionQueries, 'findById'>;
   outbox: Outbox;
   publicAddress: PublicAddress;
@@ -66,7 +67,7 @@ export class CheckoutService {
     const body = parseInput(openedBy ? linkSessionSchema : checkoutSessionSchema, command);
     const { country, minorUnit } = await this.deps.merchants.domesticCurrency(merchantId, body.currency);
     const amount = parseAmount(body.amount, minorUnit);
-    const available = this.deps.payments.domesticMethods(country, body.currency);
+    const available = this.deps.methods(country, body.currency);
     if (available.length === 0) throw AppError.invalidField('currency', `has no payment method available in ${country} here yet`);
     if (body.paymentMethods && !body.paymentMethods.some((m) => available.includes(m))) {
       throw AppError.invalidField('paymentMethods', `must include one of the methods available for ${body.currency}: ${available.join(', ')}`);
@@ -160,6 +161,7 @@ export class CheckoutService {
       session.merchantId,
       {
         ...details,
+        countryCode: method === 'card' ? undefined : country,
         reference: `${session.reference}-${attempt}`,
         amount: session.amount,
         currency: session.currency,
@@ -222,7 +224,7 @@ export class CheckoutService {
 
   /** The session's methods that are available now, in page order. */
   private methodsOf(session: StoredSession, country: string): CheckoutMethod[] {
-    const available = this.deps.payments.domesticMethods(country, session.currency);
+    const available = this.deps.methods(country, session.currency);
     return CHECKOUT_METHODS.filter((m) => available.includes(m) && (session.paymentMethods === null || session.paymentMethods.includes(m)));
   }
 

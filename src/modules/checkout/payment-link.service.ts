@@ -11,7 +11,7 @@ import { parseInput } from '../../shared/validation';
 import type { AuditContext, AuditEntry } from '../audit/audit-log';
 import type { CheckoutMerchants } from './checkout.merchants';
 import type { PaymentLink } from './checkout.records';
-import { newSessionId, type CheckoutPayments, type CheckoutService } from './checkout.service';
+import { newSessionId, type CheckoutService, type DomesticMethods } from './checkout.service';
 import { openLinkSchema, paymentLinkSchema, slugField, type OpenLinkInput, type PaymentLinkCommand } from './checkout.schemas';
 import type { PaymentLinkPageView } from './checkout.views';
 import { LINK_ID, type PaymentLinkStore, type StoredLink } from './payment-link.store';
@@ -20,7 +20,7 @@ export interface PaymentLinkServiceDeps {
   store: PaymentLinkStore;
   checkout: CheckoutService;
   merchants: CheckoutMerchants;
-  payments: Pick<CheckoutPayments, 'domesticMethods'>;
+  methods: DomesticMethods;
   publicAddress: PublicAddress;
   clock: Clock;
 }
@@ -54,7 +54,7 @@ export class PaymentLinkService {
     const minAmount = body.minAmount == null ? null : parseAmount(body.minAmount, minorUnit, 'minAmount');
     const maxAmount = body.maxAmount == null ? null : parseAmount(body.maxAmount, minorUnit, 'maxAmount');
     if (minAmount && maxAmount && minAmount.gt(maxAmount)) throw AppError.invalidField('maxAmount', 'must be at least minAmount');
-    const available = this.deps.payments.domesticMethods(country, body.currency);
+    const available = this.deps.methods(country, body.currency);
     if (available.length === 0) throw AppError.invalidField('currency', `has no payment method available in ${country} here yet`);
     if (body.paymentMethods && !body.paymentMethods.some((m) => available.includes(m))) {
       throw AppError.invalidField('paymentMethods', `must include one of the methods available for ${body.currency}: ${available.join(', ')}`);

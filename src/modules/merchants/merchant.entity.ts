@@ -39,6 +39,10 @@ export class Merchant {
   @Property({ type: 'text', hidden: true })
   webhookSecretSealed!: string;
 
+  /** The country its business gave at sign-up (ISO 3166-1 alpha-2); null for a merchant an operator made. Domestic payments are its. */
+  @Property({ type: 'text', nullable: true })
+  country: string | null = null;
+
   @Property({ type: 'text', nullable: true })
   webhookUrl: string | null = null;
 

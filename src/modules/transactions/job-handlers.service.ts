@@ -85,7 +85,7 @@ export class TransactionJobHandlers {
   async expire(transactionId: string): Promise<Transaction | null> {
     const txn = await this.deps.store.findById(transactionId);
     if (!txn) return null;
-    const expiry = this.handlerOf(txn.kind).expiry;
+    const expiry = this.handlerOf(txn.kind).expiry?.(txn);
     if (!expiry || txn.status !== expiry.from) return txn;
     const now = this.deps.clock.now();
     if (txn.expiresAt && !pastDeadline(txn, now)) {

@@ -21,6 +21,7 @@ import {
   type FieldSpec,
 } from '../../shared/record-definition';
 import { CARD_BRANDS } from './kinds/payment/card.rules';
+import { PAYMENT_METHODS, type PaymentMethod } from './kinds/payment/payment-methods';
 import { CHANNEL_TYPES } from '../reference/reference.types';
 import type { Transaction, TransactionEvent } from './transaction.record';
 import { TRANSACTION_KINDS, TRANSACTION_STATUSES, type TransactionKind, type TransactionStatus } from './transaction.state';
@@ -77,8 +78,8 @@ export const TRANSACTION_COLUMNS = defineColumns({
   /** The provider connector that carries it (routing picks it at creation; it never changes). */
   connector: column.text(),
   failureReason: column.text().nullable(),
-  /** Payments: how the customer pays (only `card` so far). */
-  paymentMethod: column.plain<'card'>().nullable(),
+  /** Payments: how the customer pays: card, or (domestic, issue 37) mobile money or bank transfer. */
+  paymentMethod: column.plain<PaymentMethod>().nullable(),
   /** Payments: what is kept of the card (never its number, CVC or expiry). */
   cardBrand: column.text().nullable(),
   cardLast4: column.text().nullable(),
@@ -89,6 +90,8 @@ export const TRANSACTION_COLUMNS = defineColumns({
   description: column.text().nullable(),
   /** Payments awaiting 3-D Secure: the page the cardholder authenticates on (sealed at rest; null once decided). */
   nextActionUrl: column.sealed().nullable(),
+  /** Payments made on a hosted checkout page (issue 37): its session, `cs_…`. */
+  checkoutSessionId: column.text().nullable(),
   /** Refunds: the payment given back. */
   parentId: column.text().nullable(),
   parentReference: column.text().nullable(),
@@ -110,7 +113,7 @@ const CROSS_BORDER_COLUMNS = ['customerId', 'accountType', 'countryCode', 'chann
 export const KIND_COLUMNS = {
   collection: [...CROSS_BORDER_COLUMNS, 'amount', 'currency'],
   transfer: [...CROSS_BORDER_COLUMNS, 'accountName', 'sourceAmount', 'sourceCurrency', 'destinationAmount', 'destinationCurrency', 'rate', 'fee'],
-  payment: ['amount', 'currency', 'paymentMethod', 'cardBrand', 'cardLast4', 'cardFingerprint'],
+  payment: ['amount', 'currency', 'paymentMethod'],
   refund: ['amount', 'currency', 'fee', 'reason', 'parentId', 'parentReference'],
 } as const satisfies Record<TransactionKind, ReadonlyArray<keyof typeof TRANSACTION_COLUMNS.definition>>;
 
@@ -192,7 +195,7 @@ const NEXT_ACTION = defineRecord<NextActionValue>()({
  * Ghana, Uganda, Rwanda and Zambia charges). Null otherwise.
  */
 function nextAction(t: Transaction): NextActionValue | null {
-  const waiting = t.status === 'requires_action' || (t.kind === 'collection' && t.status === 'processing');
+  const waiting = t.status === 'requires_action' || ((t.kind === 'collection' || t.kind === 'payment') && t.status === 'processing');
   return waiting && t.nextActionUrl ? { type: 'redirect_to_url', url: t.nextActionUrl, expiresAt: t.expiresAt } : null;
 }
 
@@ -262,10 +265,9 @@ export const TRANSACTION = defineRecord<Transaction>()({
       },
     },
     paymentMethod: {
-      type: enumOf(['card'], 'PaymentMethod'),
+      type: enumOf(PAYMENT_METHODS, 'PaymentMethod'),
       nullable: true,
-      description: 'Payments only.',
-      rest: { schema: z.literal('card') },
+      description: 'Payments only: card, or (domestic) momo or bank_transfer.',
     },
     card: {
       type: nested(CARD),
@@ -296,6 +298,11 @@ export const TRANSACTION = defineRecord<Transaction>()({
       nullable: true,
       description: 'Refunds: the payment given back (its "pay_…" reference).',
       from: 'parentReference',
+    },
+    checkoutSessionId: {
+      type: text,
+      nullable: true,
+      description: 'Payments made on a hosted checkout page: its session (`cs_…`). Null otherwise.',
     },
     // Irregular: REST documents the times as nullable, though created_at and updated_at never are.
     createdAt: { type: timestamp, rest: { nullable: true } },
@@ -397,7 +404,8 @@ export const TransferRest = restView(TRANSACTION, {
 
 export const PaymentRest = restView(TRANSACTION, {
   id: 'Payment',
-  description: 'A card payment: its record as initiation, verification, the status endpoint and webhooks show it.',
+  description:
+    'A domestic payment (card, mobile money or bank transfer): its record as initiation, verification, the status endpoint and webhooks show it.',
   fields: [
     ['reference', { description: 'The service’s reference, `pay_…`' }],
     'externalReference',
@@ -410,11 +418,23 @@ export const PaymentRest = restView(TRANSACTION, {
     ['amountRefunded', { description: 'What its refunds hold, in flight or done (never more than amount)' }],
     'paymentMethod',
     'card',
-    ['nextAction', { description: 'Set while the payment awaits 3-D Secure: send the cardholder’s browser to `url`' }],
+    ['countryCode', { omitWhenNull: true, description: 'Mobile money and bank transfer payments: the payer’s country (yours)' }],
+    ['networkId', { omitWhenNull: true, description: 'Mobile money payments: the payer’s network; bank transfers: the bank paid into' }],
+    ['accountNumber', { omitWhenNull: true, description: 'Mobile money payments: the payer’s wallet, as its national number' }],
+    ['bankInfo', { omitWhenNull: true, description: 'Bank transfer payments: the account the payer pays into, unique to this payment' }],
+    [
+      'nextAction',
+      {
+        description:
+          'Set while the payment awaits the payer: 3-D Secure, or a mobile money provider’s approval page. Send the payer’s browser to `url`',
+      },
+    ],
     'customerUuid',
     'description',
     'redirectUrl',
     'providerReference',
+    ['checkoutSessionId', { description: 'The hosted checkout session it was paid on (`cs_…`), or null' }],
+    ['expiresAt', { omitWhenNull: true, description: 'Bank transfers: when an unpaid one expires. 3-D Secure: the authentication deadline' }],
     ...TIMES,
     'availableAt',
   ],

@@ -2,7 +2,7 @@ import type { BankInfo, DecideTrigger, RouteLeg, SettlementDecision } from '../.
 import type { Decimal } from '../../shared/money';
 import type { Posting } from '../ledger/ledger.model';
 import type { TransactionOf } from './transaction.record';
-import type { TransactionJob, TransactionJobSpec } from './transaction.jobs';
+import { TransactionJob, type TransactionJobSpec } from './transaction.jobs';
 import type { FinalStatus, TransactionKind, TransactionStatus } from './transaction.state';
 
 /**
@@ -44,6 +44,9 @@ export interface Expiry {
   reason: string;
   job: TransactionJob.ExpireCollection | TransactionJob.ExpirePaymentAction;
 }
+
+/** Money asked for and never paid (a bank collection's or bank transfer payment's account): it expires at its deadline. */
+export const UNPAID_EXPIRY: Expiry = { from: 'processing', to: 'expired', reason: 'not_paid_before_expiry', job: TransactionJob.ExpireCollection };
 
 /**
  * What a status change does to the books, written in the change's own statement: its entries,
@@ -88,8 +91,8 @@ export interface TransactionKindHandler<K extends TransactionKind = TransactionK
   callProvider(txn: TransactionOf<K>, idempotencyKey: string, transient?: T, retry?: boolean): Promise<ProviderAnswer>;
   /** The settlement job's question: the provider's verdict on a processing transaction. Absent: nothing to ask. */
   settle?(txn: TransactionOf<K>, trigger: DecideTrigger): Promise<SettlementDecision>;
-  /** How a transaction of this kind expires, if it can. */
-  readonly expiry?: Expiry;
+  /** How this transaction expires, if it can (a payment: by its method). */
+  expiry?(txn: TransactionOf<K>): Expiry | null;
   /** The books: what entering `txn.status` posts (`initiating`: its insert). */
   ledger(txn: TransactionOf<K>): LedgerEffect;
   /**

@@ -190,9 +190,17 @@ export class TransactionStore {
       return 'quote_used';
     } catch (err) {
       if (isOverdraft(err)) throw insufficientFunds(ledger.postings[0]?.lines[0]?.currency ?? txn.currency ?? '');
-      if (uniqueViolation(err) === 'transaction_merchant_external_reference_unique') {
+      const violated = uniqueViolation(err);
+      if (violated === 'transaction_merchant_external_reference_unique') {
         await this.assertReferenceFree(txn);
         throw duplicateReference(txn.externalReference, undefined);
+      }
+      // A checkout session's one payment in flight or done (the partial unique index): a second attempt waits for the first to end.
+      if (violated === 'transaction_checkout_session_attempt_key') {
+        throw new AppError(
+          'INVALID_STATE',
+          'This checkout already has a payment under way or complete; nothing was charged. Wait for it to end before trying again',
+        );
       }
       throw err;
     }

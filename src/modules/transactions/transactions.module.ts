@@ -66,7 +66,7 @@ export const transactionsModule = defineModule({
     const kinds: TransactionKinds = {
       collection: new CollectionKind({ reference, rails, collectionTtlS: config.collectionTtlS, releaseDelayMs }),
       transfer: new TransferKind({ reference, rails }),
-      payment: new PaymentKind({ reference, rails, clock, actionTtlS: config.paymentActionTtlS, releaseDelayMs }),
+      payment: new PaymentKind({ reference, rails, clock, actionTtlS: config.paymentActionTtlS, releaseDelayMs, collectionTtlS: config.collectionTtlS }),
       refund: new RefundKind({ reference, rails, payments: store }),
     };
     const queries = new TransactionQueries({ store });
@@ -99,6 +99,9 @@ export const transactionsModule = defineModule({
       clock,
       fingerprintKey: deriveKey(keys.encryptionKey, 'card-fingerprint'),
       handles: cardCharges,
+      rails,
+      collectionTtlS: config.collectionTtlS,
+      predictNetwork: () => null,
     });
     const refunds = new RefundService({ lifecycle, queries, reference, audit });
     return {

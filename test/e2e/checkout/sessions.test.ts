@@ -99,10 +99,15 @@ describe('REST /v1/checkout/sessions', () => {
     expect(res.body.details.map((d: { field: string }) => d.field.split('.').slice(0, field.split('.').length).join('.'))).toContain(field);
   });
 
-  it('refuses methods none of which is available here (400 naming payment_methods)', async () => {
-    const res = await createSession(app, token, sessionBody({ payment_methods: ['momo'] }));
-    expect(res.status).toBe(400);
-    expect(res.body.details).toEqual([{ field: 'payment_methods', issue: expect.any(String) }]);
+  it('the page offers the methods the session allows and the country serves, mobile money first', async () => {
+    const all = await openSession(app, token);
+    const page = await app.service.app.services.checkout.pageView(all.id);
+    expect(page).toMatchObject({ status: 'open', merchantName: 'Checkout Merchant', amount: '2500.00', currency: 'NGN', countryCode: 'NG', attempt: null });
+    expect(page!.methods).toEqual(['momo', 'card', 'bank_transfer']);
+    expect(page!.networks.length).toBeGreaterThan(0);
+    const some = await openSession(app, token, { payment_methods: ['bank_transfer', 'card'] });
+    expect((await app.service.app.services.checkout.pageView(some.id))!.methods).toEqual(['card', 'bank_transfer']);
+    expect(await app.service.app.services.checkout.pageView(`cs_${'Z'.repeat(24)}`)).toBeNull();
   });
 
   it('answers another merchant’s session and a forged id alike: 404', async () => {
@@ -119,7 +124,7 @@ describe('REST /v1/checkout/sessions', () => {
     const s = await openSession(app, token);
     const attempt = await payOnPage(app, s.id);
     expect(attempt).toMatchObject({ reference: expect.stringMatching(/^pay_/), method: 'card', status: 'successful', cardLast4: '4242' });
-    const [txn] = await sql(app, 'select external_reference from "transaction" where reference = ?', [attempt.reference]);
-    expect(txn.external_reference).toBe(`${s.reference}-1`);
+    const [txn] = await sql(app, 'select external_reference, checkout_session_id from "transaction" where reference = ?', [attempt.reference]);
+    expect(txn).toEqual({ external_reference: `${s.reference}-1`, checkout_session_id: s.id });
   });
 });

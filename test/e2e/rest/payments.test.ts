@@ -142,7 +142,8 @@ describe('REST /v1/payments', () => {
     });
     it.each([
       ['no card', { card: undefined }, 'card'],
-      ['payment_method other than card', { payment_method: 'bank_transfer' }, 'payment_method'],
+      ['an unknown payment_method', { payment_method: 'cash' }, 'payment_method'],
+      ['a card with payment_method bank_transfer', { payment_method: 'bank_transfer' }, 'card'],
       ['an amount with more decimals than the currency', { amount: '10.001' }, 'amount'],
       ['a zero amount', { amount: 0 }, 'amount'],
       ['an unsupported currency', { currency: 'XYZ' }, 'currency'],

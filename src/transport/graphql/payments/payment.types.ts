@@ -23,8 +23,27 @@ export class InitiatePaymentInput implements PaymentCommand {
   @Field(() => String, { description: 'Your own reference; unique across all your transactions.' }) reference!: string;
   @Field(() => DecimalScalar, { description: 'Within the currency’s decimals.' }) amount!: Decimal;
   @Field(() => String, { description: 'ISO 4217, e.g. "NGN".' }) currency!: string;
-  @Field(() => PaymentMethodEnum, { defaultValue: PaymentMethodEnum.CARD }) paymentMethod!: PaymentMethod;
-  @Field(() => CardInput) card!: CardInput;
+  @Field(() => PaymentMethodEnum, {
+    defaultValue: PaymentMethodEnum.CARD,
+    description: 'CARD; or, for a payer in your own country paying in its currency (no KYC), MOMO or BANK_TRANSFER.',
+  })
+  paymentMethod!: PaymentMethod;
+  @Field(() => CardInput, { nullable: true, description: 'CARD only: the card, never stored.' }) card?: CardInput | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'MOMO only: the payer’s wallet number, in any form its country’s numbering plan reads ("+233 24 123 4567", "0241234567").',
+  })
+  phone?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'MOMO only: the payer’s network, by id ("gh_mtn") or code ("MTN"); predicted from the number’s prefix when left out.',
+  })
+  network?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'MOMO and BANK_TRANSFER: the payer’s country, which is yours; needed only when your currency is several countries’ (XOF, XAF).',
+  })
+  countryCode?: string | null;
   @Field(() => String, { nullable: true, description: 'One of your customers, to link the payment to.' }) customerUuid?: string | null;
   @Field(() => String, {
     nullable: true,

@@ -11,6 +11,7 @@ import { operation } from '../openapi/operation';
 type UsedServices = { payments: PaymentService };
 
 const INITIATED: Record<string, string> = {
+  processing: 'Payment initiated: the payer approves it on their phone, or pays into bank_info; the final status comes by webhook or verification',
   successful: 'Payment successful',
   requires_action: 'Payment requires 3-D Secure authentication: send the cardholder to next_action.url',
   failed: 'Payment failed',
@@ -23,11 +24,14 @@ const initiatePayment = operation({
   tag: 'Payments',
   access: 'bearer',
   permission: 'payments:create',
-  summary: 'Charge a card',
+  summary: 'Take a domestic payment: card, mobile money or bank transfer',
   description:
-    'The answer is 200 whatever the outcome: `status` says it (`successful`, `failed`, or `requires_action` with `next_action.url` for 3-D Secure). ' +
-    'The card is checked (Luhn, brand length, expiry, CVC) before anything is stored, and is never stored, logged or echoed. ' +
-    'Sandbox cards: 4242424242424242 succeeds, 4000002500003155 needs 3-D Secure, 4000000000009995 fails (insufficient_funds).',
+    'The answer is 200 whatever the outcome: `status` says it (`successful`, `failed`, `requires_action` with `next_action.url` for 3-D Secure, or `processing`). ' +
+    '`card`: the card is checked (Luhn, brand length, expiry, CVC) before anything is stored, and is never stored, logged or echoed. ' +
+    'Sandbox cards: 4242424242424242 succeeds, 4000002500003155 needs 3-D Secure, 4000000000009995 fails (insufficient_funds). ' +
+    '`momo` and `bank_transfer` are for a payer in your own country, in its currency, with no customer or KYC (CONTRACT §7): ' +
+    '`momo` sends a payment prompt to `phone` (the network is predicted from the number, or named in `network`) and is `processing` until the payer approves; ' +
+    '`bank_transfer` answers `bank_info`, an account unique to this payment, open until `expires_at`. Sandbox: a wallet ending in 000 declines; a bank transfer is paid with simulate.',
   body: {
     name: 'PaymentRequest',
     schema: paymentSchema,
@@ -46,7 +50,8 @@ const initiatePayment = operation({
   errors: {
     NOT_FOUND: 'customer_uuid is not a customer of yours',
     DUPLICATE_REQUEST: 'reference already used',
-    ROUTE_UNAVAILABLE: 'no card processor is connected here yet (production); nothing was written or charged',
+    INVALID_STATE: 'a checkout session’s payment is already under way or complete',
+    ROUTE_UNAVAILABLE: 'no provider serves the method here (production: no card processor, or no connector for the country’s mobile money or banks); nothing was written or charged',
     SERVER_ERROR: 'the processor’s answer is unknown (reconciled later)',
   },
 });

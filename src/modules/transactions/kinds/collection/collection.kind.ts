@@ -4,7 +4,7 @@ import type { ReferenceService } from '../../../reference/reference.service';
 import { askedToMove, crossBorderDecide, crossBorderLeg, crossBorderRequest, type Moved } from '../cross-border.checks';
 import { TransactionJob } from '../../transaction.jobs';
 import type { CollectionTransaction } from '../../transaction.record';
-import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
+import { UNPAID_EXPIRY, type Expiry, type LedgerEffect, type ProviderAnswer, type TransactionKindHandler } from '../../transaction.kinds';
 import { moneyInAvailableAt, moneyInLedger, moneyInLegs, moneyInRelease } from '../../transaction.ledger';
 import { systemClock } from '../../../../shared/clock';
 
@@ -25,7 +25,9 @@ const moved = (txn: CollectionTransaction): Moved => ({ amount: txn.amount, curr
 export class CollectionKind implements TransactionKindHandler<'collection'> {
   readonly kind = 'collection' as const;
   readonly referencePrefix = 'col';
-  readonly expiry: Expiry = { from: 'processing', to: 'expired', reason: 'not_paid_before_expiry', job: TransactionJob.ExpireCollection };
+  expiry(): Expiry {
+    return UNPAID_EXPIRY;
+  }
   readonly expectedLegs: TransactionKindHandler<'collection'>['expectedLegs'];
 
   constructor(private readonly deps: CollectionKindDeps) {

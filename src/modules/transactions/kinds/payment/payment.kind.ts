@@ -1,6 +1,7 @@
 import {
   chargesCards,
   offering,
+  opensVirtualAccounts,
   type CardDetails,
   type DecideTrigger,
   type Route,
@@ -12,7 +13,8 @@ import { formatAmount } from '../../../../shared/money';
 import type { Rails } from '../../../rails/rails';
 import type { ReferenceService } from '../../../reference/reference.service';
 import { TransactionJob } from '../../transaction.jobs';
-import type { Expiry, LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
+import { UNPAID_EXPIRY, type Expiry, type LedgerEffect, type ProviderAnswer, type TransactionKindHandler } from '../../transaction.kinds';
+import { systemClock } from '../../../../shared/clock';
 import { moneyInAvailableAt, moneyInLedger, moneyInLegs, moneyInRelease } from '../../transaction.ledger';
 import type { PaymentTransaction } from '../../transaction.record';
 
@@ -35,16 +37,34 @@ export interface PaymentKindDeps {
   actionTtlS: number;
   /** The settlement delay: a settled payment's net is released after it. */
   releaseDelayMs: number;
+  /** How long a bank transfer payment's account stays open (COLLECTION_TTL_S, as a bank collection's). */
+  collectionTtlS: number;
+}
+
+/** A card's 3-D Secure not completed in time fails the payment. */
+const AUTHENTICATION_EXPIRY: Expiry = { from: 'requires_action', to: 'failed', reason: 'authentication_expired', job: TransactionJob.ExpirePaymentAction };
+
+/** The money-in route of a domestic mobile money or bank transfer payment: its country, channel type and network. */
+function domesticRoute(reference: ReferenceService, txn: PaymentTransaction): Route {
+  return {
+    channelType: txn.accountType ?? 'momo',
+    countryCode: txn.countryCode,
+    networkCode: (txn.networkId && reference.network(txn.networkId)?.code) ?? null,
+    direction: 'collection',
+  };
 }
 
 /**
- * The payment kind: a card charge, decided at once or by 3-D Secure (its authentication step,
- * PaymentService.authenticate), which expires into a failure; money in.
+ * The payment kind, money in, by its method:
+ * - card: a charge, decided at once or by 3-D Secure (its authentication step,
+ *   PaymentService.authenticate), which expires into a failure;
+ * - momo (domestic): a payment prompt on the payer's phone, decided by the provider;
+ * - bank_transfer (domestic): an account to pay into, paid by the payer or expired.
+ * The domestic methods travel a collection's route and connectors: to a provider they are collections.
  */
 export class PaymentKind implements TransactionKindHandler<'payment', CardDetails> {
   readonly kind = 'payment' as const;
   readonly referencePrefix = 'pay';
-  readonly expiry: Expiry = { from: 'requires_action', to: 'failed', reason: 'authentication_expired', job: TransactionJob.ExpirePaymentAction };
   /** 3-D Secure: the cardholder authenticates on the processor's page (or the sandbox's, PaymentService.authenticate). */
   readonly authentication = { awaiting: 'requires_action' } as const;
   readonly expectedLegs: TransactionKindHandler<'payment'>['expectedLegs'];
@@ -60,10 +80,18 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
    * happens.
    */
   route(txn: PaymentTransaction): RouteLeg {
-    return { route: CARD_ROUTE, amount: amountOf(this.deps.reference, txn), currency: txn.currency, accountNumber: null };
+    const route = txn.paymentMethod === 'card' ? CARD_ROUTE : domesticRoute(this.deps.reference, txn);
+    return { route, amount: amountOf(this.deps.reference, txn), currency: txn.currency, accountNumber: txn.accountNumber };
   }
 
-  async callProvider(txn: PaymentTransaction, idempotencyKey: string, card?: CardDetails): Promise<ProviderAnswer> {
+  expiry(txn: PaymentTransaction): Expiry | null {
+    if (txn.paymentMethod === 'card') return AUTHENTICATION_EXPIRY;
+    return txn.paymentMethod === 'bank_transfer' ? UNPAID_EXPIRY : null;
+  }
+
+  async callProvider(txn: PaymentTransaction, idempotencyKey: string, card?: CardDetails, retry = false): Promise<ProviderAnswer> {
+    if (txn.paymentMethod === 'bank_transfer') return this.openAccount(txn, idempotencyKey, retry);
+    if (txn.paymentMethod === 'momo') return this.prompt(txn, idempotencyKey, retry);
     const connector = this.deps.rails.of(txn);
     const charge = card
       ? await offering(connector, chargesCards, 'chargeCard').chargeCard({
@@ -95,11 +123,84 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
     }
   }
 
+  /** Bank transfer: an account unique to this payment, open until its deadline (the provider's, if sooner). */
+  private async openAccount(txn: PaymentTransaction, idempotencyKey: string, retry: boolean): Promise<ProviderAnswer> {
+    const connector = this.deps.rails.of(txn);
+    const payer = this.deps.rails.payer(txn);
+    const account = await offering(connector, opensVirtualAccounts, 'createVirtualAccount').createVirtualAccount({
+      idempotencyKey,
+      reference: txn.reference,
+      countryCode: txn.countryCode ?? '',
+      networkCode: (txn.networkId && this.deps.reference.network(txn.networkId)?.code) ?? '',
+      amount: amountOf(this.deps.reference, txn),
+      currency: txn.currency,
+      accountName: txn.accountName ?? '',
+      payer,
+      retry,
+    });
+    // As a bank collection's: the deadline is real time, as the expiry job's delay is.
+    const ttlMs = this.deps.collectionTtlS * 1000;
+    const expiresAt = account.expiresAt ?? null;
+    const expiryMs = expiresAt ? Math.min(ttlMs, Math.max(0, expiresAt.getTime() - systemClock.now().getTime())) : ttlMs;
+    return {
+      status: 'processing',
+      providerReference: account.providerReference,
+      bankInfo: { accountName: account.accountName, accountNumber: account.accountNumber, bankName: account.bankName, bankCode: account.bankCode },
+      virtualAccountNumber: account.accountNumber,
+      expiresAt,
+      followUps: [
+        { name: TransactionJob.ExpireCollection, delayMs: expiryMs },
+        ...(connector.inProcess ? [] : [{ name: TransactionJob.SettleTransaction, delayMs: this.deps.rails.firstPollMs(txn) } as const]),
+      ],
+    };
+  }
+
+  /** Mobile money: the payment prompt on the payer's phone (or the provider's approval page), then the provider decides. */
+  private async prompt(txn: PaymentTransaction, idempotencyKey: string, retry: boolean): Promise<ProviderAnswer> {
+    const connector = this.deps.rails.of(txn);
+    const { providerReference, nextActionUrl } = await connector.initiate({
+      idempotencyKey,
+      kind: 'collection',
+      reference: txn.reference,
+      accountType: 'momo',
+      countryCode: txn.countryCode ?? '',
+      networkCode: (txn.networkId && this.deps.reference.network(txn.networkId)?.code) ?? '',
+      dialCode: txn.dialCode ?? '',
+      accountNumber: txn.accountNumber ?? '',
+      accountName: null,
+      amount: amountOf(this.deps.reference, txn),
+      currency: txn.currency,
+      description: txn.description,
+      callbackUrl: this.deps.rails.callbackUrl(txn),
+      payer: this.deps.rails.payer(txn),
+      retry: retry ? await this.deps.rails.retryContext(txn) : null,
+    });
+    return {
+      status: 'processing',
+      providerReference,
+      nextActionUrl: nextActionUrl ?? null,
+      followUps: [{ name: TransactionJob.SettleTransaction, delayMs: this.deps.rails.firstPollMs(txn) }],
+    };
+  }
+
   /**
    * A payment awaiting the cardholder on a real processor's page: what the processor says now (its
    * webhook, the return to our page, or the expiry ask). The sandbox's page decides by itself.
    */
   async settle(txn: PaymentTransaction, trigger: DecideTrigger): Promise<SettlementDecision> {
+    if (txn.paymentMethod !== 'card') {
+      // Mobile money and bank transfers: the provider's verdict on the collection it carries.
+      return this.deps.rails.decide(txn, {
+        kind: 'collection',
+        idempotencyKey: txn.id,
+        accountType: txn.accountType ?? 'momo',
+        accountNumber: txn.accountNumber ?? txn.virtualAccountNumber ?? '',
+        amount: amountOf(this.deps.reference, txn),
+        currency: txn.currency,
+        providerReference: txn.providerReference,
+        ...(await this.deps.rails.decideContext(txn, trigger)),
+      });
+    }
     const connector = this.deps.rails.of(txn);
     if (connector.inProcess) return { outcome: 'pending' };
     return this.deps.rails.decide(txn, {

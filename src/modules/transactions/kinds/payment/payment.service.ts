@@ -4,7 +4,7 @@ import type { Clock } from '../../../../shared/clock';
 import { hmac } from '../../../../shared/crypto';
 import { AppError } from '../../../../shared/errors';
 import { parseAmount } from '../../../../shared/money';
-import { amountField, currencyField, optionalText, referenceField, withoutCardNumberIn } from '../../../../shared/fields';
+import { amountField, countryCodeField, currencyField, optionalText, referenceField, withoutCardNumberIn } from '../../../../shared/fields';
 import { parseInput, type Command } from '../../../../shared/validation';
 import type { CustomerService } from '../../../customers/customer.service';
 import type { MerchantService } from '../../../merchants/merchant.service';
@@ -14,17 +14,21 @@ import type { FeeSchedule } from '../../../ledger/fee-schedule';
 import type { TransactionJobHandlers } from '../../job-handlers.service';
 import type { TransactionLifecycle } from '../../lifecycle.service';
 import type { TransactionQueries } from '../../queries.service';
+import type { Rails } from '../../../rails/rails';
+import type { PaymentTransaction as PaymentRow } from '../../transaction.record';
 import { checkCard } from './card.rules';
-import { amountOf } from './payment.kind';
+import { amountOf, CARD_ROUTE } from './payment.kind';
+
+const CARD_REQUIRED = 'is required, with its number, expiry month and year, and CVC';
 
 /** Month or year as a JSON number or a digit string ("04", "2030", "30"). */
 const datePart = z
   .union([z.number().int('must be a whole number'), z.string().regex(/^\d{1,4}$/, 'must be digits')], { error: 'is required and must be a number' })
   .transform(Number);
 
-/** The ways a domestic payment is paid. */
-export const PAYMENT_METHODS = ['card'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+import { PAYMENT_METHODS, type PaymentMethod } from './payment-methods';
+import { checkDomesticAmount, domesticCountry, domesticMethods, momoNetwork, transferBank, walletNumber, type DomesticMethod } from './domestic.checks';
+export { PAYMENT_METHODS, type PaymentMethod };
 /** What a cardholder may have to do before a payment is decided. */
 export const NEXT_ACTION_TYPES = ['redirect_to_url'] as const;
 
@@ -33,7 +37,7 @@ export const paymentSchema = z.object({
   reference: referenceField,
   amount: amountField,
   currency: currencyField,
-  paymentMethod: z.enum(PAYMENT_METHODS, { error: 'must be card' }),
+  paymentMethod: z.enum(PAYMENT_METHODS, { error: 'must be card, momo or bank_transfer' }),
   card: z.object(
     {
       number: z.string({ error: 'is required and must be a string of digits' }).max(40, 'must be 12 to 19 digits'),
@@ -47,8 +51,14 @@ export const paymentSchema = z.object({
         .max(16, 'must be at most 16 characters')
         .nullish(),
     },
-    { error: 'is required, with its number, expiry month and year, and CVC' },
-  ),
+    { error: CARD_REQUIRED },
+  ).nullish(),
+  /** Mobile money: the payer's wallet, in any form its country's numbering plan reads (CONTRACT §6a). */
+  phone: z.string({ error: 'must be a string' }).max(32, 'must be at most 32 characters').nullish(),
+  /** Mobile money: the payer's network, by its id (gh_mtn) or code (MTN); predicted from the number when left out. */
+  network: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty; leave it out instead').max(64, 'must be at most 64 characters').nullish(),
+  /** Mobile money and bank transfer: the payer's country, which is yours; needed only when your currency is several countries' (XOF, XAF). */
+  countryCode: countryCodeField.nullish(),
   customerUuid: z
     .string({ error: 'must be a string' })
     .trim()
@@ -65,8 +75,26 @@ export const paymentSchema = z.object({
     .transform((url) => new URL(url).href)
     .nullish(),
   description: optionalText(255),
-});
+}).superRefine(methodFields);
 export type PaymentCommand = Command<typeof paymentSchema>;
+
+/**
+ * Each method's own fields, and only those: a card for `card`, a phone (and a network) for `momo`, nothing for
+ * `bank_transfer`. A field of another method is refused rather than ignored, so a mistake is seen at once.
+ */
+function methodFields(
+  body: { paymentMethod: PaymentMethod; card?: unknown; phone?: unknown; network?: unknown },
+  ctx: z.core.$RefinementCtx,
+): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  const given = (v: unknown) => v !== undefined && v !== null;
+  if (body.paymentMethod === 'card' && !given(body.card)) issue('card', CARD_REQUIRED);
+  if (body.paymentMethod !== 'card' && given(body.card)) issue('card', 'is only for payment_method card; leave it out');
+  if (body.paymentMethod === 'momo' && !given(body.phone)) issue('phone', 'is required for a mobile money payment: the payer’s wallet number');
+  for (const field of ['phone', 'network'] as const) {
+    if (body.paymentMethod !== 'momo' && given(body[field])) issue(field, 'is only for payment_method momo; leave it out');
+  }
+}
 
 export function isRedirectUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
@@ -98,6 +126,17 @@ export interface PaymentServiceDeps {
   fingerprintKey: Buffer;
   /** Sandbox only: the 3-D Secure page's handles. */
   handles: AuthenticationHandles | null;
+  /** A bank transfer payment's account stays open this long (COLLECTION_TTL_S). */
+  collectionTtlS: number;
+  /** The mobile money network a national number's prefix belongs to, by its code; null when the prefix says nothing. */
+  predictNetwork: (countryCode: string, nationalNumber: string) => string | null;
+  /** Which routes a configured connector serves (domestic mobile money and bank transfers). */
+  rails: Pick<Rails, 'router'>;
+}
+
+/** Where a payment comes from besides its command: the hosted checkout's session (issue 37). */
+export interface PaymentOrigin {
+  checkoutSessionId?: string | null;
 }
 
 /**
@@ -109,33 +148,91 @@ export interface PaymentServiceDeps {
 export class PaymentService {
   constructor(private readonly deps: PaymentServiceDeps) {}
 
-  async initiatePayment(merchantId: string, command: PaymentCommand): Promise<PaymentTransaction> {
+  async initiatePayment(merchantId: string, command: PaymentCommand, origin: PaymentOrigin = {}): Promise<PaymentTransaction> {
     const body = parseInput(paymentSchema, command);
-    const card = checkCard(body.card, this.deps.clock.now());
     const minorUnit = this.deps.reference.currencyMinorUnit(body.currency);
     if (minorUnit === undefined) throw AppError.invalidField('currency', 'is not a supported currency');
     const amount = parseAmount(body.amount, minorUnit);
+    const common = {
+      merchantId,
+      kind: 'payment' as const,
+      externalReference: body.reference,
+      amount,
+      currency: body.currency,
+      redirectUrl: body.redirectUrl ?? null,
+      description: body.description || null,
+      checkoutSessionId: origin.checkoutSessionId ?? null,
+    };
+    if (body.paymentMethod !== 'card') {
+      const columns = await this.domesticColumns(merchantId, body, body.paymentMethod, amount);
+      const customer = body.customerUuid ? await this.deps.customers.getPayer(merchantId, body.customerUuid) : null;
+      return this.deps.lifecycle.initiate({
+        ...columns,
+        ...common,
+        customerId: customer?.id ?? null,
+        paymentMethod: body.paymentMethod,
+        fee: await this.deps.fees.fee(merchantId, 'payment', body.currency, amount),
+      });
+    }
+    const card = checkCard(body.card!, this.deps.clock.now());
     const customer = body.customerUuid ? await this.deps.customers.getPayer(merchantId, body.customerUuid) : null;
     const details: CardDetails = { number: card.digits, expMonth: card.expMonth, expYear: card.expYear, cvc: card.cvc, postalCode: card.postalCode };
     return this.deps.lifecycle.initiate(
       {
-        merchantId,
-        kind: 'payment',
-        externalReference: body.reference,
+        ...common,
         customerId: customer?.id ?? null,
-        amount,
-        currency: body.currency,
         fee: await this.deps.fees.fee(merchantId, 'payment', body.currency, amount),
         paymentMethod: 'card',
         cardBrand: card.brand,
         cardLast4: card.last4,
         // Per merchant: the same card has a different fingerprint at another merchant, so fingerprints link nothing across merchants.
         cardFingerprint: `fp_${hmac(this.deps.fingerprintKey, merchantId, card.digits).slice(0, 22)}`,
-        redirectUrl: body.redirectUrl ?? null,
-        description: body.description || null,
       },
       details,
     );
+  }
+
+  /**
+   * The methods a payer can use for a merchant's payment in `currency` (the checkout page's choice): mobile money and
+   * bank transfer in its country's currency where a connector serves them, and a card where a processor is connected.
+   */
+  async availableMethods(merchantId: string, currency: string, countryCode?: string | null): Promise<PaymentMethod[]> {
+    const merchant = await this.deps.merchants.getMerchant(merchantId);
+    const serves = this.serves;
+    let country: string | null = merchant.country;
+    if (!country) {
+      try {
+        country = domesticCountry(this.deps.reference, null, { currency, countryCode }).code;
+      } catch {
+        country = null;
+      }
+    }
+    return country ? domesticMethods(this.deps.reference, serves, country, currency) : serves(CARD_ROUTE) ? ['card'] : [];
+  }
+
+  private readonly serves = (route: Parameters<Rails['router']['serves']>[0]) => this.deps.rails.router.serves(route);
+
+  /** A domestic mobile money or bank transfer payment's route columns, checked: its country, network, account and amount. */
+  private async domesticColumns(
+    merchantId: string,
+    body: Pick<PaymentCommand, 'currency' | 'countryCode' | 'phone' | 'network'>,
+    method: DomesticMethod,
+    amount: Parameters<typeof checkDomesticAmount>[4],
+  ): Promise<Partial<PaymentRow>> {
+    const merchant = await this.deps.merchants.getMerchant(merchantId);
+    const country = domesticCountry(this.deps.reference, merchant.country, body);
+    checkDomesticAmount(this.deps.reference, country, method, body.currency, amount);
+    const channelType = method === 'momo' ? ('momo' as const) : ('bank' as const);
+    const channel = this.deps.reference.channels(country.code, 'deposit').find((c) => c.channelType === channelType && c.status === 'active');
+    if (method === 'momo') {
+      const wallet = walletNumber(country, body.phone ?? '');
+      const network = momoNetwork(this.deps.reference, this.serves, country, body.network, wallet, this.deps.predictNetwork);
+      return { accountType: 'momo', countryCode: country.code, channelId: channel?.id ?? null, networkId: network.id, accountNumber: wallet, dialCode: country.dialCode };
+    }
+    const bank = transferBank(this.deps.reference, this.serves, country);
+    const expiresAt = new Date(this.deps.clock.now().getTime() + this.deps.collectionTtlS * 1000);
+    // The account is held in the merchant's name: the payer sees whom they pay.
+    return { accountType: 'bank', countryCode: country.code, channelId: channel?.id ?? null, networkId: bank.id, accountName: merchant.name.slice(0, 100), expiresAt };
   }
 
   /** The payment's current record; a collection's or transfer's reference, or another merchant's, is NOT_FOUND. */
