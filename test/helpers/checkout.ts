@@ -1,3 +1,4 @@
+import { RequestContext } from '@mikro-orm/core';
 import { request } from './http';
 import { TEST_CVC } from './payments';
 import type { TestApp } from './test-app';
@@ -43,9 +44,9 @@ export async function openSession(app: TestApp, token: string, overrides: Record
 /** What the page posts for a card (the sandbox's success card by default). */
 export const cardAttempt = (number = '4242424242424242') => ({ method: 'card' as const, card: { number, expMonth: 12, expYear: 2030, cvc: TEST_CVC } });
 
-/** Pays on the page as the page routes will: the service call itself (no bearer; the session id is the key). */
+/** Pays on the page as the page routes will: the service call itself, in a request's database context (no bearer; the session id is the key). */
 export const payOnPage = (app: TestApp, sessionId: string, input: Parameters<TestApp['service']['app']['services']['checkout']['pay']>[1] = cardAttempt()) =>
-  app.service.app.services.checkout.pay(sessionId, input);
+  RequestContext.create(app.service.orm.em, () => app.service.app.services.checkout.pay(sessionId, input));
 
 export const paymentLinkBody = (overrides: Record<string, unknown> = {}) => ({ name: 'Donation', currency: 'NGN', ...overrides });
 export const createLink = (app: TestApp, token: string, body: unknown) => request(app.url, 'POST', '/v1/payment-links', { token, body });

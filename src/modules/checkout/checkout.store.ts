@@ -149,7 +149,7 @@ export class CheckoutStore {
    * `checkout.session.completed` event, in one statement. False when it was complete already.
    * Only for a payment of this session that is successful.
    */
-  async complete(sessionId: string, transactionReference: string, now: Date, event: (s: StoredSession) => StampedEvent): Promise<boolean> {
+  async complete(sessionId: string, transactionReference: string, now: Date, event: (s: StoredSession) => StampedEvent, tries = 3): Promise<boolean> {
     // The event's payload is the record after the change: built from the row as it will be.
     const current = await this.find(sessionId);
     if (!current || current.status === 'complete') return false;
@@ -167,7 +167,9 @@ export class CheckoutStore {
       // A link's payments count its completed sessions (its max_payments).
       `link_paid as (update payment_link set payments_count = payments_count + 1 where id = (select payment_link_id from changed))`,
     ];
-    return this.run(params, ctes, this.deps.outbox.eventSql(params, event(after), 'changed'));
+    if (await this.run(params, ctes, this.deps.outbox.eventSql(params, event(after), 'changed'))) return true;
+    // Expired (or completed) between the read and the update: read it again.
+    return tries > 1 ? this.complete(sessionId, transactionReference, now, event, tries - 1) : false;
   }
 
   /** Open and due → expired, with its event, in one statement; false when it was no longer open, or has an attempt in flight. */
@@ -204,6 +206,9 @@ export class CheckoutStore {
   }
 }
 
-/** No payment of the session is still being decided (`s` is the session). */
+/**
+ * No payment of the session is still being decided, nor successful (its completion job is on its way: a
+ * session with a successful payment completes, never expires). `s` is the session.
+ */
 const NO_ATTEMPT_IN_FLIGHT = `not exists (select 1 from "transaction" t2 where t2.checkout_session_id = s.id
-  and t2.status in ('initiating', 'processing', 'requires_action'))`;
+  and t2.status in ('initiating', 'processing', 'requires_action', 'successful'))`;
