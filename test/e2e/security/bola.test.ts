@@ -4,6 +4,7 @@ import { buildSchema, getNamedType, isInputObjectType, type GraphQLArgument, typ
 import { approvedCustomer, enroll, enrollBody, kycBody } from '../../helpers/factories';
 import { graphql, request, type HttpResult } from '../../helpers/http';
 import { cardPaymentBody, cardPaymentInput } from '../../helpers/payments';
+import { paymentLinkBody, sessionBody } from '../../helpers/checkout';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { dbFingerprint, dbRows, GqlSocket, randomLike, registeredRoutes } from '../../helpers/security';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -48,6 +49,9 @@ interface Tenant {
   payment: Txn;
   refund: Txn;
   events: string[];
+  /** An open checkout session (`cs_…`) and two payment links (`plink_…`). */
+  checkoutSession: string;
+  links: string[];
 }
 
 const ok = async (res: Promise<HttpResult>, what: string, status = 200) => {
@@ -96,6 +100,9 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
     'refund',
   );
   const events = (await ok(request(app.url, 'GET', '/v1/webhooks/events', { token }), 'events')).data.map((e: { id: string }) => e.id);
+  const checkoutSession = (await ok(request(app.url, 'POST', '/v1/checkout/sessions', { token, body: sessionBody() }), 'checkout session')).data.id;
+  const links: string[] = [];
+  for (const _ of [1, 2]) links.push((await ok(request(app.url, 'POST', '/v1/payment-links', { token, body: paymentLinkBody() }), 'payment link')).data.id);
   const person = (await personOf(app, creds.merchant.id, 'owner')).token;
   const apiKey = (await ok(request(app.url, 'GET', '/v1/api-keys', { token: person }), 'api keys')).data[0].id;
   const viewer = await personOf(app, creds.merchant.id, 'viewer');
@@ -122,6 +129,8 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
     payment: payment.data,
     refund: refund.data,
     events,
+    checkoutSession,
+    links,
   };
 }
 
@@ -150,9 +159,13 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       A.quote,
       ...[A.collection, A.transfer, A.payment, A.refund].flatMap((t) => [t.reference, t.external_reference]),
       ...A.events,
+      A.checkoutSession,
+      ...A.links,
     ];
     cursorsOfA.restCustomers = (await ok(request(app.url, 'GET', '/v1/customers?limit=1', { token: A.token }), 'customers')).meta.next_cursor;
     cursorsOfA.restEvents = (await ok(request(app.url, 'GET', '/v1/webhooks/events?limit=1', { token: A.token }), 'events')).meta.next_cursor;
+    cursorsOfA.restLinks = (await ok(request(app.url, 'GET', '/v1/payment-links?limit=1', { token: A.token }), 'payment links')).meta.next_cursor;
+    cursorsOfA.gqlLinks = (await graphql(app.url, '{ paymentLinks(first: 1) { pageInfo { endCursor } } }', { token: A.token })).body.data.paymentLinks.pageInfo.endCursor;
     const balanceTxns = await ok(request(app.url, 'GET', '/v1/balance-transactions?limit=1', { token: A.token }), 'balance transactions');
     cursorsOfA.restBalance = balanceTxns.meta.next_cursor;
     cursorsOfA.gqlBalance = balanceTxns.meta.next_cursor;
@@ -329,6 +342,27 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       body: (id) => cardPaymentBody({ customer_uuid: id }),
       expected: NOT_FOUND,
     });
+    for (const method of ['GET', 'HEAD']) {
+      cases.push({
+        route: `${method} /v1/checkout/sessions/:id`,
+        label: 'checkout session',
+        id: () => A.checkoutSession,
+        path: (id) => `/v1/checkout/sessions/${id}`,
+        expected: NOT_FOUND,
+      });
+      for (const link of A.links) {
+        cases.push({ route: `${method} /v1/payment-links/:id`, label: 'payment link', id: () => link, path: (id) => `/v1/payment-links/${id}`, expected: NOT_FOUND });
+      }
+    }
+    for (const link of A.links) {
+      cases.push({
+        route: 'POST /v1/payment-links/:id/deactivate',
+        label: 'payment link',
+        id: () => link,
+        path: (id) => `/v1/payment-links/${id}/deactivate`,
+        expected: NOT_FOUND,
+      });
+    }
     for (const action of ['rotate', 'revoke']) {
       cases.push({
         route: `POST /v1/api-keys/:id/${action}`,
@@ -563,6 +597,32 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     for (const [field, id, query] of teamCases) {
       cases.push({ covers: [`Mutation.${field}(id)`], label: field, id, query, variables: (v) => ({ id: v }), code: 'NOT_FOUND', asPerson: true });
     }
+    cases.push({
+      covers: ['Query.checkoutSession(id)'],
+      label: 'checkoutSession',
+      id: () => A.checkoutSession,
+      query: 'query($id: ID!) { checkoutSession(id: $id) { id status } }',
+      variables: (id) => ({ id }),
+      code: 'NOT_FOUND',
+    });
+    for (const link of A.links) {
+      cases.push({
+        covers: ['Query.paymentLink(id)'],
+        label: 'paymentLink',
+        id: () => link,
+        query: 'query($id: ID!) { paymentLink(id: $id) { id active } }',
+        variables: (id) => ({ id }),
+        code: 'NOT_FOUND',
+      });
+      cases.push({
+        covers: ['Mutation.deactivatePaymentLink(id)'],
+        label: 'deactivatePaymentLink',
+        id: () => link,
+        query: 'mutation($id: ID!) { deactivatePaymentLink(id: $id) { id active } }',
+        variables: (id) => ({ id }),
+        code: 'NOT_FOUND',
+      });
+    }
     for (const field of ['rotateApiKey', 'revokeApiKey']) {
       cases.push({
         covers: [`Mutation.${field}(id)`],
@@ -585,6 +645,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     'Query.webhookEvents(after)',
     'Query.balanceTransactions(after)',
     'Query.auditLog(after)',
+    'Query.paymentLinks(after)',
   ];
   /** Subscriptions; checked over graphql-ws in the subscriptions test. */
   const SUBSCRIPTION_COVERS = ['Subscription.kycStatusChanged(customerUuid)', 'Subscription.transactionStatusChanged(reference)'];
@@ -595,6 +656,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     'Mutation.initiatePayment(input.reference)',
     'Mutation.initiateTransfer(input.reference)',
     'Mutation.refundPayment(input.reference)',
+    'Mutation.createCheckoutSession(input.reference)',
   ];
 
   it('coverage: every GraphQL operation argument that names a record is swept', () => {
@@ -670,6 +732,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       '/v1/transactions/export.csv',
       `/v1/transactions/export.csv?search=${A.payment.external_reference}`,
       `/v1/transactions/export.csv?customer_uuid=${A.customer}`,
+      '/v1/payment-links?limit=100',
+      `/v1/payment-links?limit=100&after=${cursorsOfA.restLinks}`,
     ];
     const answers: Array<[string, string]> = [];
     for (const p of rest) {
@@ -691,6 +755,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       ['query { balances { currency available pending reserved } }', {}],
       ['query { balanceTransactions(first: 100) { edges { node { id sourceReference } } } }', {}],
       ['query($a: String) { balanceTransactions(first: 100, after: $a) { edges { node { id sourceReference } } } }', { a: cursorsOfA.gqlBalance }],
+      ['query { paymentLinks(first: 100) { edges { node { id slug } } } }', {}],
+      ['query($a: String) { paymentLinks(first: 100, after: $a) { edges { node { id slug } } } }', { a: cursorsOfA.gqlLinks }],
     ];
     for (const [query, variables] of gql) {
       const res = await graphql(app.url, query, { token: B.token, variables });
@@ -701,7 +767,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     expect(leaks).toEqual([]);
     // The unfiltered lists are B's own, so "no A" above is not the emptiness of a broken list.
     const joined = answers.map(([, t]) => t).join('\n');
-    for (const mine of [B.customer, B.pending, B.collection.reference, B.payment.reference, B.refund.reference, ...B.events]) expect(joined).toContain(mine);
+    for (const mine of [B.customer, B.pending, B.collection.reference, B.payment.reference, B.refund.reference, ...B.events, ...B.links]) expect(joined).toContain(mine);
     expect(await dbFingerprint(app.db.url)).toEqual(before);
   });
 

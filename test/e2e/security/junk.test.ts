@@ -24,6 +24,8 @@ import { resetPasswordSchema } from '../../../src/modules/accounts/password.serv
 import { signInSchema } from '../../../src/modules/accounts/sign-in.service';
 import { signInDashboardUser } from '../../helpers/accounts';
 import { paymentSchema } from '../../../src/modules/transactions/kinds/payment/payment.service';
+import { checkoutSessionSchema, paymentLinkSchema } from '../../../src/modules/checkout/checkout.schemas';
+import { paymentLinkBody, sessionBody, sessionInput } from '../../helpers/checkout';
 import { refundSchema } from '../../../src/modules/transactions/kinds/refund/refund.service';
 import { setFeeSchema } from '../../../src/modules/ledger/fee-schedule';
 import { adjustmentSchema, topUpSchema } from '../../../src/modules/ledger/ledger.service';
@@ -266,6 +268,16 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       base: async () => ({ path: '/v1/payments/initiate', body: cardPaymentBody(), token: true }),
     },
     {
+      route: 'POST /v1/checkout/sessions',
+      fields: fromZod(checkoutSessionSchema),
+      base: async () => ({ path: '/v1/checkout/sessions', body: sessionBody(), token: true }),
+    },
+    {
+      route: 'POST /v1/payment-links',
+      fields: fromZod(paymentLinkSchema),
+      base: async () => ({ path: '/v1/payment-links', body: paymentLinkBody({ description: 'Junk test' }), token: true }),
+    },
+    {
       route: 'PUT /v1/webhooks/endpoint',
       fields: [
         { path: ['url'], accepts: (v) => v === null || typeof v === 'string' },
@@ -328,6 +340,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     'POST /dashboard/session/sign-out': 'takes no body: the session cookie and the bearer token (test/e2e/rest/dashboard-session.test.ts)',
     'POST /dashboard/email/resend': 'takes no body: the bearer token (test/e2e/accounts/sign-in.test.ts)',
     'POST /v1/webhooks/events/:id/resend': 'takes only the path parameter (swept below)',
+    'POST /v1/payment-links/:id/deactivate': 'takes only the path parameter (swept below)',
     'POST /v1/admin/merchants/:merchantId/disable': 'takes only the path parameter (swept below)',
     'POST /v1/admin/merchants/:merchantId/enable': 'takes only the path parameter (swept below)',
     'POST /v1/providers/:connector/callback/:token': 'takes any body, raw, and keeps it (junk swept in test/e2e/rails/callbacks.test.ts)',
@@ -375,6 +388,8 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     initiateTransfer: { arg: 'input', schema: transferSchema },
     initiatePayment: { arg: 'input', schema: paymentSchema },
     refundPayment: { arg: 'input', schema: refundSchema },
+    createCheckoutSession: { arg: 'input', schema: checkoutSessionSchema },
+    createPaymentLink: { arg: 'input', schema: paymentLinkSchema },
   };
 
   /** A valid set of arguments for each mutation that has a string to sweep. */
@@ -417,6 +432,12 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       }
       case 'initiatePayment':
         return { input: cardPaymentInput() };
+      case 'createCheckoutSession':
+        return { input: sessionInput() };
+      case 'createPaymentLink':
+        return { input: { name: 'Junk link', currency: 'NGN', description: 'Junk test' } };
+      case 'deactivatePaymentLink':
+        return { id: 'plink_none' };
       case 'setWebhookEndpoint':
         return { url: null };
       case 'resendWebhookEvent':
@@ -598,6 +619,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       (j) => ({ method: 'POST', p: `/v1/sandbox/3ds/${j}`, body: { decision: 'fail', csrf: f.page.csrf } }),
       (j) => ({ method: 'POST', p: `/v1/admin/kyc/${j}/reject`, body: { reason: 'x' } }),
       (j) => ({ method: 'POST', p: `/v1/admin/merchants/${j}/disable` }),
+      (j) => ({ method: 'POST', p: `/v1/payment-links/${j}/deactivate` }),
       (j) => ({ method: 'POST', p: `/v1/admin/merchants/${j}/enable` }),
       (j) => ({ method: 'GET', p: `/v1/crossborder/rates?source_currency=${j}&destination_currency=KES&amount=100` }),
       (j) => ({ method: 'GET', p: `/v1/crossborder/rates?source_currency=USD&destination_currency=KES&amount=${j}` }),
