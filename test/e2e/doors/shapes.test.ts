@@ -25,6 +25,9 @@ const VOLATILE: Array<[RegExp, string]> = [
   [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>'],
   [/\b(col|trf|pay|rfd|bt|msg|txn|qt)_[A-Za-z0-9]{8,}/g, '<$1_ref>'],
   [/\bevt_[A-Za-z0-9_-]{8,}/g, '<evt_id>'],
+  [/\b(cs|plink)_[A-Za-z0-9_-]{24}\b/g, '<$1_id>'],
+  // A payment link's QR code encodes its URL, whose port varies.
+  [/"(qr_svg|qrSvg)":"(?:[^"\\]|\\.)*"/g, '"$1":"<svg>"'],
   [/\bsbx_([a-z]+)_[0-9a-f]{8,}/g, 'sbx_$1_<id>'],
   // Times the database stamps (the ledger's), not the test's manual clock (2026-11-22).
   [/(?!2026-11-22)20\d\d-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '<database-time>'],
@@ -169,6 +172,20 @@ describe('golden answers: every door’s shapes, byte for byte', () => {
     await rest('refund.get', 'GET', `/v1/refunds/${refund.body.data.reference}`);
     tick();
 
+    // Hosted checkout: a session and a payment link.
+    const session = await rest('checkout.session.create', 'POST', '/v1/checkout/sessions', {
+      amount: '2500.00',
+      currency: 'NGN',
+      reference: 'golden-cs-1',
+      customer: { email: 'ada@example.com', name: 'Ada Obi' },
+      redirect_url: 'https://shop.example/orders/1',
+      metadata: { order_id: '1' },
+    });
+    await rest('checkout.session.get', 'GET', `/v1/checkout/sessions/${session.body.data.id}`);
+    const link = await rest('payment-link.create', 'POST', '/v1/payment-links', { name: 'Golden link', currency: 'NGN', slug: 'golden-link', min_amount: '100' });
+    await rest('payment-link.get', 'GET', `/v1/payment-links/${link.body.data.id}`);
+    tick();
+
     // Bad input and a missing record: the envelope.
     await rest('error.validation', 'POST', '/v1/crossborder/global-collection', momoCollectionBody(customerUuid, { amount: 'abc', reference: 'golden-bad' }));
     await rest('error.not-found', 'GET', '/v1/crossborder/global-transfer/golden-nothing');
@@ -199,6 +216,8 @@ describe('golden answers: every door’s shapes, byte for byte', () => {
       (b) => b.data.balanceTransactions.edges,
     );
     await gql('gql.error', `{ transaction(reference: "golden-nothing") { reference } }`);
+    await gql('gql.checkoutSession', `query($id: ID!) { checkoutSession(id: $id) { ${selectAll(schema, of('checkoutSession'))} } }`, { id: session.body.data.id });
+    await gql('gql.paymentLinks', `{ paymentLinks(first: 10) { ${selectAll(schema, of('paymentLinks'))} } }`);
 
     // Webhooks: every event delivered (their order of arrival varies: sorted by body), then their records.
     const events = await request(app.url, 'GET', '/v1/webhooks/events?limit=100', { token });
