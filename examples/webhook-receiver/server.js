@@ -16,7 +16,8 @@ const { Webhook, WebhookVerificationError } = require('standardwebhooks');
 /**
  * What to do with each event type the service sends (src/modules/outbox/event-types.ts in the
  * gateway). `data` is the record as the REST status endpoint returns it: a KycRecord for
- * customer.kyc.*, a Transaction record for a transaction's events, a WebhookTest for webhook.test. Put your own work here; this example
+ * customer.kyc.*, a Transaction record for a transaction's events, a CheckoutSession for checkout.session.*, a WebhookTest
+ * for webhook.test. Put your own work here; this example
  * describes the event in one line.
  */
 const handlers = Object.freeze({
@@ -37,6 +38,9 @@ const handlers = Object.freeze({
   'refund.processing': (t) => `refund ${t.reference} of ${t.payment_reference}: ${t.amount} ${t.currency} being given back`,
   'refund.successful': (t) => `refund ${t.reference} of ${t.payment_reference}: ${t.amount} ${t.currency} given back`,
   'refund.failed': (t) => `refund ${t.reference} of ${t.payment_reference}: failed (${t.failure_reason})`,
+  // A hosted checkout session (`data` is its record): fulfil the order named by your reference once it is complete.
+  'checkout.session.completed': (s) => `checkout ${s.id} (${s.reference}): paid by ${s.payment_reference}, ${s.amount} ${s.currency}`,
+  'checkout.session.expired': (s) => `checkout ${s.id} (${s.reference}): expired unpaid`,
   'webhook.test': () => 'test event: this receiver verified it and answered 204',
 });
 
