@@ -13,7 +13,7 @@ import { momoCollectionBody, momoCollectionInput, transferBody } from '../test/h
 import { summarize, type Summary } from './lib/stats';
 
 export type LoadKind =
-  'rest-init' | 'rest-init-idem' | 'gql-init' | 'rest-pay' | 'rest-transfer' | 'rest-get' | 'gql-get' | 'token' | 'base-insert' | 'base-get' | 'floor-init';
+  'rest-init' | 'rest-init-idem' | 'gql-init' | 'rest-pay' | 'checkout-create' | 'rest-transfer' | 'rest-get' | 'gql-get' | 'token' | 'base-insert' | 'base-get' | 'floor-init';
 
 export interface LoadConfig {
   kind: LoadKind;
@@ -170,6 +170,24 @@ function main() {
         path: '/v1/payments/initiate',
         setupRequest: (req) => ({ ...req, body: JSON.stringify(cardPaymentBody({ reference: nextRef() })) }),
         onResponse: (status, body) => collect(status, body, (j) => j?.data?.reference, false),
+      };
+      break;
+    case 'checkout-create':
+      // A hosted checkout session (issue 37): one INSERT, no job, no event.
+      request = {
+        method: 'POST',
+        path: '/v1/checkout/sessions',
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({
+            amount: '2500.00',
+            currency: 'NGN',
+            reference: nextRef(),
+            customer: { email: 'payer@example.com' },
+            redirect_url: 'https://shop.example/orders/1',
+          }),
+        }),
+        onResponse: checkRest,
       };
       break;
     case 'rest-transfer':

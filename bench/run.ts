@@ -42,7 +42,7 @@ const SUBSCRIBERS_JS = path.join(__dirname, 'subscribers.js');
 const BASELINE_JS = path.join(__dirname, 'baseline', 'server.js');
 const FLOOR_JS = path.join(__dirname, 'baseline', 'engine-floor.js');
 
-const PRODUCT_SCENARIOS = ['rest-init', 'rest-init-idem', 'gql-init', 'rest-pay', 'rest-transfer', 'token', 'rest-get', 'gql-get'] as const;
+const PRODUCT_SCENARIOS = ['rest-init', 'rest-init-idem', 'gql-init', 'rest-pay', 'checkout-create', 'rest-transfer', 'token', 'rest-get', 'gql-get'] as const;
 const ALL_SCENARIOS = [...PRODUCT_SCENARIOS, 'subscriptions', 'lifecycle'] as const;
 type ScenarioName = (typeof ALL_SCENARIOS)[number];
 
@@ -51,6 +51,7 @@ const LABELS: Record<string, string> = {
   'rest-init-idem': 'REST POST /v1/crossborder/global-collection (momo) with a new Idempotency-Key each',
   'gql-init': 'GraphQL initiateCollection',
   'rest-pay': 'REST POST /v1/payments/initiate (card 4242…, charged at once)',
+  'checkout-create': 'REST POST /v1/checkout/sessions (one INSERT: issue 37)',
   'rest-transfer': 'REST POST /v1/crossborder/global-transfer (1,000 by one merchant: each reserves from one balance)',
   token: 'POST /v1/oauth/token (client_credentials)',
   'rest-get': 'REST GET /v1/crossborder/global-transfer/{reference}',
@@ -70,6 +71,7 @@ const SEQUENCE: Array<{ id: string; kind: LoadKind }> = [
   { id: 'floor-init-2', kind: 'floor-init' },
   { id: 'baseline-insert-2', kind: 'base-insert' },
   { id: 'rest-pay', kind: 'rest-pay' },
+  { id: 'checkout-create', kind: 'checkout-create' },
   { id: 'rest-transfer', kind: 'rest-transfer' },
   { id: 'token', kind: 'token' },
   { id: 'baseline-insert-3', kind: 'base-insert' },
@@ -83,6 +85,7 @@ const BRACKETS: Record<string, string[]> = {
   'rest-init-idem': ['baseline-insert-1', 'baseline-insert-2'],
   'gql-init': ['baseline-insert-1', 'baseline-insert-2'],
   'rest-pay': ['baseline-insert-2', 'baseline-insert-3'],
+  'checkout-create': ['baseline-insert-2', 'baseline-insert-3'],
   'rest-transfer': ['baseline-insert-2', 'baseline-insert-3'],
   token: ['baseline-insert-2', 'baseline-insert-3'],
   'rest-get': ['baseline-get-1', 'baseline-get-2'],
@@ -625,6 +628,8 @@ function evaluateTargets(r: Omit<BenchResults, 'targets'>): Target[] {
   ratioTarget('rest-init', 'REST initiation', 0.3, 'INSERT');
   ratioTarget('gql-init', 'GraphQL initiateCollection', 0.25, 'INSERT');
   ratioTarget('rest-pay', 'REST card payment', 0.25, 'INSERT');
+  // One INSERT, like the baseline's: the issue's speed point.
+  ratioTarget('checkout-create', 'REST checkout session', 0.4, 'INSERT');
   ratioTarget('token', 'Token issuance', 0.3, 'INSERT');
   ratioTarget('rest-get', 'REST status GET', 0.6, 'GET');
   ratioTarget('gql-get', 'GraphQL transaction', 0.45, 'GET');
