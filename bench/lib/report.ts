@@ -104,7 +104,7 @@ export function renderMarkdown(r: BenchResults, title = 'Latest run'): string {
       'rest-init': '≥ 0.3',
       'gql-init': '≥ 0.25',
       'rest-pay': '≥ 0.25',
-      'checkout-create': '≥ 0.4',
+      'checkout-create': '≥ 0.3',
       'rest-transfer': '— (reported)',
       token: '≥ 0.3',
       'rest-get': '≥ 0.6',
