@@ -8,11 +8,13 @@ import type { Transaction, TransactionEvent } from './transaction.record';
 import { TRANSACTION_KINDS, TRANSACTION_STATUSES } from './transaction.state';
 import type { ListFilter, TransactionStore } from './transaction.store';
 
-/** A page of a merchant's transactions, by any of status, kind (`type`) and customer. */
+/** A page of a merchant's transactions, by any of status, kind (`type`), customer and payment link. */
 export const transactionListSchema = pageRequestSchema.extend({
   status: z.enum(TRANSACTION_STATUSES).nullish(),
   type: z.enum(TRANSACTION_KINDS).nullish(),
   customerUuid: z.string({ error: 'must be a string' }).uuid('must be a customer uuid').nullish(),
+  /** Payments made on the checkout sessions a payment link opened (issue 37): every attempt, whatever its status. */
+  paymentLinkId: z.string({ error: 'must be a string' }).regex(/^plink_[A-Za-z0-9_-]{24}$/, 'must be a payment link id (plink_…)').nullish(),
   /** Created at or after this time. */
   createdFrom: timestampField.nullish(),
   /** Created before this time. */
@@ -35,6 +37,7 @@ function listFilter(q: Omit<z.output<typeof transactionListSchema>, 'limit' | 'a
     status: q.status ?? undefined,
     kind: q.type ?? undefined,
     customerId: q.customerUuid ?? undefined,
+    paymentLinkId: q.paymentLinkId ?? undefined,
     createdFrom: q.createdFrom ?? undefined,
     createdTo: q.createdTo ?? undefined,
     search: q.search ?? undefined,

@@ -71,6 +71,8 @@ export interface ListFilter {
   status?: TransactionStatus;
   kind?: TransactionKind;
   customerId?: string;
+  /** Payments on the merchant's checkout sessions that this payment link opened. */
+  paymentLinkId?: string;
   /** Created at or after. */
   createdFrom?: Date;
   /** Created before. */
@@ -85,6 +87,13 @@ function listWhere(params: Params, merchantId: string, filter: ListFilter): stri
   if (filter.status) where.push(`status = ${params.p(filter.status)}`);
   if (filter.kind) where.push(`kind = ${params.p(filter.kind)}`);
   if (filter.customerId) where.push(`customer_id = ${params.p(filter.customerId)}`);
+  if (filter.paymentLinkId) {
+    // The link's sessions first (by checkout_session_link), as one array: the merchant's own sessions only.
+    where.push(
+      `checkout_session_id = any(array(select id from checkout_session where payment_link_id = ${params.p(filter.paymentLinkId)} ` +
+        `and merchant_id = ${params.p(merchantId)}::uuid))`,
+    );
+  }
   if (filter.createdFrom) where.push(`created_at >= ${params.p(filter.createdFrom)}`);
   if (filter.createdTo) where.push(`created_at < ${params.p(filter.createdTo)}`);
   if (filter.search) {

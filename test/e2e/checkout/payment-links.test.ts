@@ -1,7 +1,7 @@
 import { RequestContext } from '@mikro-orm/core';
 import { createLink, getSession, payOnPage, paymentLinkBody } from '../../helpers/checkout';
 import { twoMerchants } from '../../helpers/factories';
-import { request } from '../../helpers/http';
+import { graphql, request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { sql } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
@@ -100,7 +100,19 @@ describe('REST /v1/payment-links', () => {
     });
     expect(first.url).toBe(session.url);
     await expect(open(link.slug, { email: 'p@example.com', amount: '100' })).rejects.toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'amount' }] });
-    await payOnPage(app, first.sessionId);
+    const paid = await payOnPage(app, first.sessionId);
+    // The link's payments: the transactions list filtered by the link (REST and GraphQL); another merchant's filter finds none.
+    const listed = await request(app.url, 'GET', `/v1/transactions?payment_link_id=${link.id}`, { token });
+    expect(listed.body.data.map((t: { reference: string }) => t.reference)).toEqual([paid.reference]);
+    const viaGraphql = await graphql(app.url, 'query($l: String) { transactions(filter: { paymentLinkId: $l }) { edges { node { reference } } } }', {
+      token,
+      variables: { l: link.id },
+    });
+    expect(viaGraphql.body.data.transactions.edges).toEqual([{ node: { reference: paid.reference } }]);
+    expect((await request(app.url, 'GET', `/v1/transactions?payment_link_id=${link.id}`, { token: otherToken })).body.data).toEqual([]);
+    expect((await request(app.url, 'GET', '/v1/transactions?payment_link_id=junk', { token })).body.details).toEqual([
+      { field: 'payment_link_id', issue: expect.any(String) },
+    ]);
     expect(
       await eventually(async () => (await request(app.url, 'GET', `/v1/payment-links/${link.id}`, { token })).body.data.payments_count === 1),
     ).toBe(true);

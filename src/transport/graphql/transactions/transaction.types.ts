@@ -36,10 +36,12 @@ export class TransactionConnection extends Connection(TransactionObject, 'Transa
  * validates them, and owns the check order (CONTRACT §6).
  */
 @InputType('TransactionFilter', { description: 'Every given condition must hold.' })
-export class TransactionFilter implements Pick<TransactionListQuery, 'status' | 'type' | 'customerUuid' | 'createdFrom' | 'createdTo'> {
+export class TransactionFilter implements Pick<TransactionListQuery, 'status' | 'type' | 'customerUuid' | 'paymentLinkId' | 'createdFrom' | 'createdTo'> {
   @Field(() => TransactionStatusEnum, { nullable: true }) status?: TransactionStatus | null;
   @Field(() => TransactionTypeEnum, { nullable: true }) type?: TransactionKind | null;
   @Field(() => String, { nullable: true }) customerUuid?: string | null;
+  @Field(() => String, { nullable: true, description: 'Payments made on the checkout sessions this payment link (plink_…) opened.' })
+  paymentLinkId?: string | null;
   @Field(() => Date, { nullable: true, description: 'Created at or after this time.' }) createdFrom?: Date | null;
   @Field(() => Date, { nullable: true, description: 'Created before this time.' }) createdTo?: Date | null;
 }

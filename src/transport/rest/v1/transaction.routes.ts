@@ -151,6 +151,7 @@ const listTransactions = operation({
     after: { description: 'The `meta.next_cursor` of the previous page' },
     type: { description: '`collection`, `transfer` or `payment`' },
     search: { description: 'A reference, the service’s or yours (exactly), or a customer’s email (any case)' },
+    payment_link_id: { description: 'Payments made on the checkout sessions this payment link (`plink_…`) opened, every attempt' },
   },
   ok: { message: 'Transactions retrieved', data: TransactionRecord, list: 'page' },
 });
