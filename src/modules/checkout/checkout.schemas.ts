@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { amountField, currencyField, emailAddressField, optionalText, phoneNumberField, timestampField, withoutCardNumberIn } from '../../shared/fields';
+import { containsCardNumber } from '../../shared/card-numbers';
 import type { Command } from '../../shared/validation';
 import { isRedirectUrl } from '../transactions/kinds/payment/payment.service';
 import { LINK_COLLECT } from './checkout.records';
@@ -11,9 +12,11 @@ import { CHECKOUT_METHODS } from './checkout.views';
  */
 
 /** The merchant's reference: its attempts add `-N`, so it stays within a transaction reference's 100 characters. */
-const sessionReference = z
-  .string({ error: 'is required' })
-  .regex(/^(?=.*[A-Za-z0-9])[A-Za-z0-9._:-]{1,60}$/, 'must be 1 to 60 letters, digits or . _ : -, with at least one letter or digit');
+const sessionReference = withoutCardNumberIn(
+  z
+    .string({ error: 'is required' })
+    .regex(/^(?=.*[A-Za-z0-9])[A-Za-z0-9._:-]{1,60}$/, 'must be 1 to 60 letters, digits or . _ : -, with at least one letter or digit'),
+);
 
 /** An absolute http(s) URL without credentials, kept as the URL parser writes it. */
 export const redirectUrlField = withoutCardNumberIn(
@@ -30,14 +33,27 @@ const methodsField = z
   .refine((m) => new Set(m).size === m.length, 'must not name a method twice')
   .nullish();
 
-/** Flat: up to 20 keys (1–40 characters), string values up to 500 characters. */
+/**
+ * Flat: up to 20 keys (1–40 of letters, digits, _ . : -), string values up to 500 characters, no card
+ * number in either. Every problem is named on `metadata` itself, never on a key's path: a key is the
+ * caller's text, and an error must not echo it.
+ */
+const METADATA_KEY = /^[A-Za-z0-9_.:-]{1,40}$/;
 const metadataField = z
-  .record(
-    z.string().regex(/^[A-Za-z0-9_.:-]{1,40}$/, 'keys must be 1 to 40 letters, digits or _ . : -'),
-    withoutCardNumberIn(z.string({ error: 'values must be strings' }).max(500, 'values must be at most 500 characters')),
-    { error: 'must be an object of string values' },
-  )
-  .refine((m) => Object.keys(m).length <= 20, 'must have at most 20 keys')
+  .record(z.string(), z.unknown(), { error: 'must be an object of string values' })
+  .superRefine((m, ctx) => {
+    const problems = new Set<string>();
+    const entries = Object.entries(m);
+    if (entries.length > 20) problems.add('must have at most 20 keys');
+    for (const [key, value] of entries) {
+      if (!METADATA_KEY.test(key) || containsCardNumber(key)) problems.add('keys must be 1 to 40 letters, digits or _ . : - (and no card number)');
+      if (typeof value !== 'string') problems.add('values must be strings');
+      else if (value.length > 500) problems.add('values must be at most 500 characters');
+      else if (containsCardNumber(value)) problems.add('values must not contain a card number');
+    }
+    for (const message of problems) ctx.addIssue({ code: 'custom', message });
+  })
+  .transform((m) => m as Record<string, string>)
   .nullish();
 
 export const customerField = z.object(
@@ -95,9 +111,11 @@ export const checkoutPaySchema = z.discriminatedUnion(
 export type CheckoutPayInput = Command<typeof checkoutPaySchema>;
 
 /** A link's slug: its public address. */
-export const slugField = z
-  .string({ error: 'must be a string' })
-  .regex(/^[a-z0-9](?:[a-z0-9-]{1,62})[a-z0-9]$/, 'must be 3 to 64 lowercase letters, digits or -, not starting or ending with -');
+export const slugField = withoutCardNumberIn(
+  z
+    .string({ error: 'must be a string' })
+    .regex(/^[a-z0-9](?:[a-z0-9-]{1,62})[a-z0-9]$/, 'must be 3 to 64 lowercase letters, digits or -, not starting or ending with -'),
+);
 
 export const paymentLinkSchema = z.object({
   name: withoutCardNumberIn(z.string({ error: 'is required' }).trim().min(1, 'must not be empty').max(120, 'must be at most 120 characters')),

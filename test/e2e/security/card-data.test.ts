@@ -1,3 +1,4 @@
+import { RequestContext } from '@mikro-orm/core';
 import { runJobsNow, transactionIdOf } from '../../helpers/jobs';
 import { randomBytes } from 'node:crypto';
 import type { Client } from 'graphql-ws';
@@ -745,6 +746,53 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
   });
 
   // --- the scan ------------------------------------------------------------------
+
+  it('Checkout (issue 37): cards paid on a session’s page (the service call its routes make), and card numbers where none belongs', async () => {
+    const session = async (source: string, body: Record<string, unknown> = {}) =>
+      rest(source, app.url, 'POST', '/v1/checkout/sessions', {
+        token,
+        body: { amount: '2500.00', currency: 'NGN', reference: ref('cs'), customer: { email: 'payer@example.com' }, redirect_url: 'https://shop.example/r', ...body },
+      });
+    /** One attempt on the page, its answer (or its error) recorded as the page would show it. */
+    const pay = async (source: string, id: string, input: Record<string, unknown>) => {
+      const answer = await RequestContext.create(app.service.orm.em, () => app.service.app.services.checkout.pay(id, input as never)).then(
+        (view) => ({ view }),
+        (err: unknown) => ({ error: { code: (err as { code?: string }).code, message: (err as Error).message, details: (err as { details?: unknown }).details } }),
+      );
+      responses.push({ source: `checkout pay ${source}`, text: JSON.stringify(answer) });
+      return answer as { view?: { status: string; nextActionUrl: string | null }; error?: { code: string } };
+    };
+    const card = (number: string, more: Record<string, unknown> = {}) => ({ method: 'card', card: { number, expMonth: 12, expYear: 2030, cvc: TEST_CVC, ...more } });
+    for (const [number, status] of [[CARDS.insufficientFunds, 'failed'], [CARDS.success, 'successful']] as const) {
+      const s = (await session(`checkout session (${status})`)).body.data;
+      expect((await pay(status, s.id, card(number, { pin: '1234' }))).view?.status).toBe(status);
+      await rest('checkout session read', app.url, 'GET', `/v1/checkout/sessions/${s.id}`, { token });
+    }
+    const threeDsSession = (await session('checkout session (3DS)')).body.data;
+    const attempt = await pay('3DS', threeDsSession.id, card(CARDS.threeDs));
+    expect(attempt.view?.status).toBe('requires_action');
+    expect((await threeDs('checkout 3DS', attempt.view!.nextActionUrl!, 'complete')).status).toBe(303);
+    const refusable = (await session('checkout session (refusals)')).body.data;
+    for (const [what, input] of [
+      ['Luhn-invalid card', card(CARDS.luhnInvalid)],
+      ['bad CVC', card(CARDS.success, { cvc: BAD_VISA_CVC })],
+      ['card as a momo phone', { method: 'momo', phone: CARDS.success }],
+      ['card as a method', { method: CARDS.success }],
+    ] as const) {
+      expect((await pay(what, refusable.id, input)).error?.code).toBe('INVALID_REQUEST');
+    }
+    // A card number where none belongs is refused, never stored: a session's reference, metadata (key and value), a link's slug.
+    for (const [what, body] of [
+      ['reference', { reference: CARDS.success }],
+      ['metadata key', { metadata: { [CARDS.success]: 'x' } }],
+      ['metadata value', { metadata: { note: `card ${CARDS.success}` } }],
+      ['customer name', { customer: { email: 'payer@example.com', name: CARDS.success } }],
+    ] as const) {
+      expect((await session(`checkout session with a card in its ${what}`, body)).status).toBe(400);
+    }
+    const link = await rest('payment link with a card as its slug', app.url, 'POST', '/v1/payment-links', { token, body: { name: 'Card link', currency: 'NGN', slug: CARDS.success } });
+    expect(link.status).toBe(400);
+  });
 
   it('the scanner finds a planted card number and CVC (positive control), and nothing in hashes, UUIDs or timestamps', async () => {
     const planted = [
