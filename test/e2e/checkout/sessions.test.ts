@@ -1,4 +1,6 @@
+import pg from 'pg';
 import { createSession, getSession, openSession, payOnPage, sessionBody } from '../../helpers/checkout';
+import { request } from '../../helpers/http';
 import { twoMerchants } from '../../helpers/factories';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { sql } from '../../helpers/transactions';
@@ -48,6 +50,34 @@ describe('REST /v1/checkout/sessions', () => {
     const jobs = await sql(app, `select count(*)::int as n from graphile_worker._private_jobs where payload::text like ?`, [`%${s.id}%`]);
     expect(jobs[0].n).toBe(0);
     expect((await getSession(app, token, s.id)).body.data).toEqual(s);
+  });
+
+  it('creating a session costs one statement: its INSERT (the merchant’s country is remembered)', async () => {
+    await openSession(app, token);
+    const seen: string[] = [];
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : ((args[0] as { text?: string } | undefined)?.text ?? '');
+      // The job runner's own polling and heartbeats are not the request's.
+      if (!/graphile_worker|job_worker_instance/.test(text)) seen.push(text.trim().split(/\s+/).slice(0, 3).join(' '));
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as never;
+    try {
+      await openSession(app, token);
+    } finally {
+      pg.Client.prototype.query = original;
+    }
+    expect(seen).toEqual(['insert into checkout_session']);
+  });
+
+  it('Idempotency-Key: a retry answers the same session, and creates nothing more', async () => {
+    const body = sessionBody();
+    const headers = { 'idempotency-key': `cs-${body.reference}` };
+    const first = await request(app.url, 'POST', '/v1/checkout/sessions', { token, body, headers });
+    const again = await request(app.url, 'POST', '/v1/checkout/sessions', { token, body, headers });
+    expect(again.status).toBe(200);
+    expect(again.body.data.id).toBe(first.body.data.id);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('defaults to an hour', async () => {
