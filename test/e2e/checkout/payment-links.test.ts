@@ -173,6 +173,8 @@ describe('REST /v1/payment-links', () => {
 
   it('lists newest first with a cursor', async () => {
     const a = await made();
+    // The service's clock stands still in tests: one second apart, so that newest-first has one answer.
+    app.clock.advance(1_000);
     const b = await made();
     const page = await request(app.url, 'GET', '/v1/payment-links?limit=1', { token });
     expect(page.body.data.map((l: { id: string }) => l.id)).toEqual([b.id]);
