@@ -30,6 +30,8 @@ export interface CheckoutSession {
   redirectUrl: string;
   cancelUrl: string | null;
   metadata: Record<string, string> | null;
+  /** What the page and the payments say it is for. */
+  description: string | null;
   paymentLinkId: string | null;
   attempts: number;
   transactionId: string | null;
@@ -90,6 +92,7 @@ export const CheckoutSessionRecord = record(
     redirect_url: z.string(),
     cancel_url: orNull(z.string()),
     metadata: orNull(z.record(z.string(), z.string())),
+    description: orNull(z.string()).describe('What the page and each attempt’s payment say it is for'),
     payment_link_id: orNull(z.string()).describe('The payment link that opened it (`plink_…`), if any'),
     payment_reference: orNull(z.string()).describe('The successful payment’s reference (`pay_…`), once complete'),
     attempts: z.number().int().describe('Payment attempts started on the page'),
@@ -115,6 +118,7 @@ export function serializeCheckoutSession(s: CheckoutSession): RecordOf<typeof Ch
     redirect_url: s.redirectUrl,
     cancel_url: s.cancelUrl,
     metadata: s.metadata,
+    description: s.description,
     payment_link_id: s.paymentLinkId,
     payment_reference: s.paymentReference,
     attempts: s.attempts,

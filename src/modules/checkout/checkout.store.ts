@@ -25,7 +25,7 @@ export interface NewSession {
 }
 
 /** A row as read; `url` is added by the service. */
-export type StoredSession = Omit<CheckoutSession, 'url'> & { description: string | null };
+export type StoredSession = Omit<CheckoutSession, 'url'>;
 
 interface Row {
   id: string;

@@ -37,6 +37,7 @@ export class CheckoutSessionObject {
   @Field(() => String) redirectUrl!: string;
   @Field(() => String, { nullable: true }) cancelUrl!: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata!: Record<string, string> | null;
+  @Field(() => String, { nullable: true, description: 'What the page and each attempt’s payment say it is for.' }) description!: string | null;
   @Field(() => String, { nullable: true, description: 'The payment link that opened it (`plink_…`).' }) paymentLinkId!: string | null;
   @Field(() => String, { nullable: true, description: 'The successful payment’s reference (`pay_…`), once complete.' })
   paymentReference!: string | null;
