@@ -106,8 +106,25 @@ describe('domestic payments by mobile money and bank transfer', () => {
   it('GraphQL: the same payment by MOMO, with no customer', async () => {
     const res = await graphql(
       app.url,
-      `mutation($input: InitiatePaymentInput!) { initiatePayment(input: $input) { reference status paymentMethod countryCode networkId accountNumber card { brand } } }`,
-      { token, variables: { input: { reference: newReference('gdm'), amount: '10', currency: 'KES', paymentMethod: 'MOMO', phone: '0712345678', network: 'MPESA' } } },
+      `
+        mutation ($input: InitiatePaymentInput!) {
+          initiatePayment(input: $input) {
+            reference
+            status
+            paymentMethod
+            countryCode
+            networkId
+            accountNumber
+            card {
+              brand
+            }
+          }
+        }
+      `,
+      {
+        token,
+        variables: { input: { reference: newReference('gdm'), amount: '10', currency: 'KES', paymentMethod: 'MOMO', phone: '0712345678', network: 'MPESA' } },
+      },
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.initiatePayment).toMatchObject({
