@@ -7,7 +7,7 @@
  */
 
 /** One country's prefixes, longest first, each naming a network's code (as networks.json names it). */
-export type CountryPrefixes = ReadonlyArray<{ readonly prefix: string; readonly network: string }>;
+type CountryPrefixes = ReadonlyArray<{ readonly prefix: string; readonly network: string }>;
 
 /** Every country's prefixes, by country code (GH, KE…). */
 export type NetworkPrefixPlans = ReadonlyMap<string, CountryPrefixes>;
@@ -50,7 +50,9 @@ export function pagePrefixTable(plans: NetworkPrefixPlans, countryCode: string, 
 }
 
 /** Builds the plans from their file's shape (country → network code → prefixes), longest prefix first. */
-export function buildNetworkPrefixPlans(countries: ReadonlyArray<{ countryCode: string; networks: ReadonlyArray<{ code: string; prefixes: readonly string[] }> }>): NetworkPrefixPlans {
+export function buildNetworkPrefixPlans(
+  countries: ReadonlyArray<{ countryCode: string; networks: ReadonlyArray<{ code: string; prefixes: readonly string[] }> }>,
+): NetworkPrefixPlans {
   const plans = new Map<string, CountryPrefixes>();
   for (const country of countries) {
     const list = country.networks.flatMap((n) => n.prefixes.map((prefix) => ({ prefix, network: n.code })));

@@ -97,8 +97,26 @@ describe('readNetworkPrefixes refuses a wrong file', () => {
   it.each([
     ['a network that is not a momo network of the country', [country([{ code: 'MPESA', prefixes: ['24'] }])], /MPESA is not a mobile money network/],
     ['an unknown country', [country([{ code: 'MTN', prefixes: ['24'] }], 'ZZ')], /unknown country/],
-    ['a prefix listed twice', [country([{ code: 'MTN', prefixes: ['24'] }, { code: 'TELECEL', prefixes: ['24'] }])], /lists 24 twice/],
-    ['a prefix inside another network’s', [country([{ code: 'MTN', prefixes: ['2'] }, { code: 'TELECEL', prefixes: ['20'] }])], /20 \(TELECEL\) is inside 2 \(MTN\)/],
+    [
+      'a prefix listed twice',
+      [
+        country([
+          { code: 'MTN', prefixes: ['24'] },
+          { code: 'TELECEL', prefixes: ['24'] },
+        ]),
+      ],
+      /lists 24 twice/,
+    ],
+    [
+      'a prefix inside another network’s',
+      [
+        country([
+          { code: 'MTN', prefixes: ['2'] },
+          { code: 'TELECEL', prefixes: ['20'] },
+        ]),
+      ],
+      /20 \(TELECEL\) is inside 2 \(MTN\)/,
+    ],
     ['a prefix that is not digits', [country([{ code: 'MTN', prefixes: ['2x'] }])], /invalid/],
     ['a country listed twice', [country([{ code: 'MTN', prefixes: ['24'] }]), country([{ code: 'MTN', prefixes: ['25'] }])], /lists GH twice/],
   ])('%s', (_what, countries, message) => {

@@ -212,7 +212,8 @@ export function readNetworkPrefixes(content: unknown = networkPrefixesFile, data
     const owner = new Map(country.networks.flatMap((n) => n.prefixes.map((p) => [p, n.code] as const)));
     for (const [prefix, code] of owner) {
       for (const [other, otherCode] of owner) {
-        if (other !== prefix && other.startsWith(prefix) && otherCode !== code) throw new Error(`${where}: ${other} (${otherCode}) is inside ${prefix} (${code})`);
+        if (other !== prefix && other.startsWith(prefix) && otherCode !== code)
+          throw new Error(`${where}: ${other} (${otherCode}) is inside ${prefix} (${code})`);
       }
     }
   }
