@@ -58,7 +58,8 @@ const EN = {
   aboutMinute: 'about 1 minute',
   aboutHours: 'about {n} hours',
   expiredNow: 'the time is up',
-  differentAmount: 'If you send a different amount, it is not lost: a short payment is completed or refunded and an overpayment is refunded, as {merchant} decides.',
+  differentAmount:
+    'If you send a different amount, it is not lost: a short payment is completed or refunded and an overpayment is refunded, as {merchant} decides.',
   bankAfter: 'Once you have paid, this page updates by itself when the money arrives.',
   completeTitle: 'Payment successful',
   completeBody: 'Your payment of {amount} to {merchant} is complete.',
@@ -67,12 +68,13 @@ const EN = {
   expiredBody: 'Nothing was charged. Go back to {merchant} to start again.',
   backTo: 'Back to {merchant}',
   cancel: 'Cancel and return to {merchant}',
-  secured: 'Secure payment. Your card details go straight to the payment processor.',
+  secured: 'Secure, encrypted payment. Your card’s security code and PIN are never stored.',
   linkAmount: 'Amount ({currency})',
   linkAmountHint: 'Between {min} and {max}',
   linkAmountMin: 'At least {min}',
   linkAmountMax: 'At most {max}',
   email: 'Email',
+  phoneNumber: 'Phone number',
   fullName: 'Full name',
   continue: 'Continue to payment',
   linkInactive: 'This payment link is no longer active',
@@ -112,7 +114,8 @@ const FR: CheckoutStrings = {
   failedTitle: 'Le paiement n’a pas abouti',
   tryAgain: 'Réessayez ci-dessous, avec le même moyen ou un autre.',
   checkPhoneTitle: 'Regardez votre téléphone',
-  checkPhoneBody: 'Nous avons envoyé une demande de paiement au {phone} ({network}). Validez-la sur votre téléphone : saisissez votre code secret quand il est demandé.',
+  checkPhoneBody:
+    'Nous avons envoyé une demande de paiement au {phone} ({network}). Validez-la sur votre téléphone : saisissez votre code secret quand il est demandé.',
   checkPhoneWait: 'En attente de votre validation…',
   approveLink: 'Valider le paiement',
   approveLinkHint: 'Votre opérateur vous demande de confirmer sur sa page.',
@@ -137,7 +140,8 @@ const FR: CheckoutStrings = {
   aboutMinute: 'environ 1 minute',
   aboutHours: 'environ {n} heures',
   expiredNow: 'le délai est écoulé',
-  differentAmount: 'Si vous envoyez un autre montant, il n’est pas perdu : un paiement insuffisant est complété ou remboursé et un trop-perçu est remboursé, selon le choix de {merchant}.',
+  differentAmount:
+    'Si vous envoyez un autre montant, il n’est pas perdu : un paiement insuffisant est complété ou remboursé et un trop-perçu est remboursé, selon le choix de {merchant}.',
   bankAfter: 'Une fois le virement fait, cette page se met à jour toute seule à l’arrivée des fonds.',
   completeTitle: 'Paiement réussi',
   completeBody: 'Votre paiement de {amount} à {merchant} est effectué.',
@@ -146,12 +150,13 @@ const FR: CheckoutStrings = {
   expiredBody: 'Rien n’a été débité. Retournez sur {merchant} pour recommencer.',
   backTo: 'Retour à {merchant}',
   cancel: 'Annuler et retourner sur {merchant}',
-  secured: 'Paiement sécurisé. Les données de votre carte vont directement au processeur de paiement.',
+  secured: 'Paiement sécurisé et chiffré. Le code de sécurité et le code PIN de votre carte ne sont jamais conservés.',
   linkAmount: 'Montant ({currency})',
   linkAmountHint: 'Entre {min} et {max}',
   linkAmountMin: 'Au moins {min}',
   linkAmountMax: 'Au plus {max}',
   email: 'E-mail',
+  phoneNumber: 'Numéro de téléphone',
   fullName: 'Nom complet',
   continue: 'Continuer vers le paiement',
   linkInactive: 'Ce lien de paiement n’est plus actif',
@@ -197,7 +202,7 @@ export function failureMessage(reason: string | null, lang: CheckoutLanguage): s
 }
 
 /** Countries whose payers read French first (the page's language without a browser preference between en and fr). */
-export const FRANCOPHONE_COUNTRIES: ReadonlySet<string> = new Set(['BJ', 'BF', 'CM', 'CI', 'CD', 'CG', 'GA', 'ML', 'SN', 'TG', 'NE', 'GN']);
+const FRANCOPHONE_COUNTRIES: ReadonlySet<string> = new Set(['BJ', 'BF', 'CM', 'CI', 'CD', 'CG', 'GA', 'ML', 'SN', 'TG', 'NE', 'GN']);
 
 /**
  * The page's language: the browser's Accept-Language decides between English and French, by
