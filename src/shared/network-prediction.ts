@@ -61,3 +61,13 @@ export function buildNetworkPrefixPlans(
   }
   return plans;
 }
+
+/** predictNetwork's rule over a page table (the one the page's script applies too). */
+export function predictFromPageTable(table: PagePrefixTable, nationalNumber: string): string | null {
+  const digits = nationalNumber.replace(NOT_DIGIT, '');
+  let best: string | null = null;
+  for (const prefix of Object.keys(table.prefixes)) {
+    if (digits.startsWith(prefix) && (best === null || prefix.length > best.length)) best = prefix;
+  }
+  return best === null ? null : table.prefixes[best]!;
+}

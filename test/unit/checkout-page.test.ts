@@ -146,6 +146,14 @@ describe('renderCheckoutPage: each state', () => {
     expect(other).toContain('The payment was not completed.');
   });
 
+  it('a refused submission: the routes’ words announced above the methods, with that method open', () => {
+    const html = renderCheckoutPage(STATES.failed!, opts({ formError: { method: 'card', message: 'The expiry date <is> in the past' } }));
+    expect(html).toContain('<div class="alert" role="alert">\n<p id="form-error">The expiry date &lt;is&gt; in the past</p>');
+    expect(html).not.toContain('failure-reason'); // one alert at a time: the latest thing that went wrong
+    expect(html).toContain('<details class="method" name="method" id="method-card" open>');
+    expect(html).not.toContain('id="method-momo" open');
+  });
+
   it('momo processing: check your phone, the number and the (predicted) network, a spinner, and a retry that shows later', () => {
     const html = renderCheckoutPage(STATES.momoWaiting!, opts());
     expect(html).toContain('<h1>Check your phone</h1>');

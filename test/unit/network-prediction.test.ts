@@ -1,6 +1,6 @@
 import networkPrefixesFile from '../../src/modules/reference/data/network-prefixes.json';
 import { readNetworkPrefixes, readReferenceData } from '../../src/modules/reference/reference.data';
-import { buildNetworkPrefixPlans, pagePrefixTable, predictNetwork } from '../../src/shared/network-prediction';
+import { buildNetworkPrefixPlans, pagePrefixTable, predictFromPageTable, predictNetwork } from '../../src/shared/network-prediction';
 
 describe('predictNetwork', () => {
   const plans = buildNetworkPrefixPlans([
@@ -26,6 +26,13 @@ describe('predictNetwork', () => {
     ['abc', null],
   ])('%p → %p', (number, expected) => {
     expect(predictNetwork(plans, 'XX', number)).toBe(expected);
+  });
+
+  it('the page table predicts the same as the plans', () => {
+    const table = pagePrefixTable(plans, 'XX', '+999', '0')!;
+    for (const n of ['712345678', '722345678', '812345678', '813345678', '912345678', '', '71 2']) {
+      expect(predictFromPageTable(table, n)).toBe(predictNetwork(plans, 'XX', n));
+    }
   });
 
   it('a country without a plan predicts nothing', () => {

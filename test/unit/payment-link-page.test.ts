@@ -34,6 +34,11 @@ describe('renderPaymentLinkPage', () => {
     expect(html).not.toMatch(/<script/);
   });
 
+  it('a refused submission: the route’s words announced above the form', () => {
+    const html = renderPaymentLinkPage(link(), { ...linkOpts, formError: 'The amount must be at least GHS 10.00' });
+    expect(html).toContain('<div class="alert" role="alert">\n<p id="form-error">The amount must be at least GHS 10.00</p>\n</div>\n<form');
+  });
+
   it('active with a fixed amount: no amount field, the amount shown; only the fields it collects', () => {
     const html = renderPaymentLinkPage(link({ amount: '2500.00', collect: ['email'] }), linkOpts);
     expect(html).not.toContain('link-amount');

@@ -1,4 +1,4 @@
-import type { CheckoutLanguage } from '../../modules/checkout/checkout.views';
+import type { CheckoutLanguage, CheckoutMethod } from '../../modules/checkout/checkout.views';
 import type { PagePrefixTable } from '../../shared/network-prediction';
 import { say, compile, jsonBlock, linkable, perLanguage, tx } from './checkout-template';
 
@@ -14,6 +14,11 @@ export interface CheckoutPageOptions {
   now: Date;
   /** The country's prefixes for predicting the network as the phone is typed (pagePrefixTable); none: no prediction. */
   prefixTable?: PagePrefixTable | null;
+  /**
+   * A submission the routes refused (an invalid phone number, an expired card…), shown announced above
+   * the methods with that method's form open. The routes give the words, in `lang`.
+   */
+  formError?: { method: CheckoutMethod; message: string } | null;
 }
 
 /** The parts every page shares: the head, the merchant, the amount, and the page's body. */

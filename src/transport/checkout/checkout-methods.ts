@@ -8,6 +8,10 @@ import { compile, formatAmount, perLanguage, tx } from './checkout-template';
  * or the first, starts open). Card fields are never given a value.
  */
 const METHODS = perLanguage((t) => ({
+  formError: compile(`<div class="alert" role="alert">
+<p id="form-error">{{message}}</p>
+</div>
+`),
   failure: compile(`<div class="alert" role="alert">
 <h2>${tx(t, 'failedTitle')}</h2>
 <p id="failure-reason">{{reason}}</p>
@@ -74,11 +78,21 @@ const METHODS = perLanguage((t) => ({
 `),
 }));
 
-export function renderMethods(view: CheckoutPageView, lang: CheckoutLanguage, action: string, csrf: string): string {
+export function renderMethods(
+  view: CheckoutPageView,
+  lang: CheckoutLanguage,
+  ctx: { action: string; csrf: string; formError: { method: CheckoutMethod; message: string } | null },
+): string {
   const tpl = METHODS[lang];
+  const { action, csrf, formError } = ctx;
   const attempt = view.attempt;
   const failed = attempt !== null && (attempt.status === 'failed' || attempt.status === 'expired');
-  const openMethod: CheckoutMethod | undefined = failed && view.methods.includes(attempt.method) ? attempt.method : view.methods[0];
+  const openMethod: CheckoutMethod | undefined =
+    formError && view.methods.includes(formError.method)
+      ? formError.method
+      : failed && view.methods.includes(attempt.method)
+        ? attempt.method
+        : view.methods[0];
   const open = (m: CheckoutMethod) => (m === openMethod ? ' open' : '');
   const forms = view.methods.map((method) => {
     switch (method) {
@@ -99,6 +113,10 @@ export function renderMethods(view: CheckoutPageView, lang: CheckoutLanguage, ac
         return tpl.bank_transfer({ open: open(method), action, csrf });
     }
   });
-  const failure = failed ? tpl.failure({ reason: failureMessage(attempt.failureReason, lang) }) : '';
+  const failure = formError
+    ? tpl.formError({ message: formError.message })
+    : failed
+      ? tpl.failure({ reason: failureMessage(attempt.failureReason, lang) })
+      : '';
   return failure + tpl.chooser({ methods: forms.join('') });
 }

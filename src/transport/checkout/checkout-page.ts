@@ -1,4 +1,5 @@
 import type { CheckoutAttemptView, CheckoutPageView } from '../../modules/checkout/checkout.views';
+import { predictFromPageTable } from '../../shared/network-prediction';
 import { formatAmount, say } from './checkout-template';
 import { cancelForm, noscriptRefresh, renderLayout, scriptData, type CheckoutPageOptions } from './checkout-layout';
 import { renderMethods } from './checkout-methods';
@@ -36,14 +37,14 @@ export function renderCheckoutPage(view: CheckoutPageView, opts: CheckoutPageOpt
   } else if (view.status === 'expired') {
     body = expired(view, lang);
   } else if (attempt === null || attempt.status === 'failed' || attempt.status === 'expired') {
-    body = renderMethods(view, lang, pay, opts.csrfField);
+    body = renderMethods(view, lang, { action: pay, csrf: opts.csrfField, formError: opts.formError ?? null });
   } else {
     poll = WAITING.has(attempt.status);
     refresh = noscriptRefresh(lang, attempt.method === 'bank_transfer' ? 60 : 15);
     if (attempt.status === 'requires_action' && attempt.method !== 'momo') {
       body = requiresAction(attempt, lang);
     } else if (attempt.method === 'momo' && (attempt.status === 'processing' || attempt.status === 'requires_action')) {
-      const code = attempt.network ?? predictFromTable(opts, attempt.phone);
+      const code = attempt.network ?? (opts.prefixTable && attempt.phone ? predictFromPageTable(opts.prefixTable, attempt.phone) : null);
       const networkName = code ? (networks[code] ?? code) : null;
       body = momoWaiting(attempt, lang, { action: pay, csrf: opts.csrfField, now: opts.now, networkName });
       const untilExpiry = attempt.expiresAt ? attempt.expiresAt.getTime() - opts.now.getTime() : PROMPT_TIMEOUT_MS;
@@ -85,16 +86,4 @@ export function renderCheckoutPage(view: CheckoutPageView, opts: CheckoutPageOpt
     footer,
     data,
   });
-}
-
-/** The network the page's prefix table predicts for a national number (the same rule as predictNetwork). */
-function predictFromTable(opts: CheckoutPageOptions, phone: string | null): string | null {
-  const table = opts.prefixTable;
-  if (!table || !phone) return null;
-  const digits = phone.replace(/\D/g, '');
-  let best: string | null = null;
-  for (const prefix of Object.keys(table.prefixes)) {
-    if (digits.startsWith(prefix) && (best === null || prefix.length > best.length)) best = prefix;
-  }
-  return best === null ? null : table.prefixes[best]!;
 }

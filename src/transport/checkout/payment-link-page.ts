@@ -12,11 +12,13 @@ export interface PaymentLinkPageOptions {
   formAction?: string;
   /** The style sheet's path; by default the hashed asset's. The page needs no script. */
   assetPaths?: { css: string };
+  /** A submission the route refused (an amount out of bounds, an invalid email), announced above the form; the route's words. */
+  formError?: string | null;
 }
 
 const LINK = perLanguage((t) => ({
   active: compile(`<h1 id="link-name">{{name}}</h1>
-<form method="post" action="{{action}}" class="pay">
+{{{error}}}<form method="post" action="{{action}}" class="pay">
 <input type="hidden" name="csrf" value="{{csrf}}">{{{amount}}}{{{fields}}}
 <button type="submit">${tx(t, 'continue')}</button>
 </form>
@@ -25,6 +27,10 @@ const LINK = perLanguage((t) => ({
 <label for="link-amount">${tx(t, 'linkAmount')}</label>
 <input id="link-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" required maxlength="20" pattern="[0-9]+([.,][0-9]{1,4})?"{{{describedBy}}}>{{{hint}}}`),
   hint: compile(`\n<p class="hint" id="link-amount-hint">{{text}}</p>`),
+  error: compile(`<div class="alert" role="alert">
+<p id="form-error">{{message}}</p>
+</div>
+`),
   email: compile(`
 <label for="link-email">${tx(t, 'email')}</label>
 <input id="link-email" name="email" type="email" autocomplete="email" required maxlength="254">`),
@@ -71,6 +77,7 @@ export function renderPaymentLinkPage(view: PaymentLinkPageView, opts: PaymentLi
     const fields = (['email', 'phone', 'name'] as const).filter((f) => view.collect.includes(f)).map((f) => tpl[f]({}));
     body = tpl.active({
       name: view.name,
+      error: opts.formError ? tpl.error({ message: opts.formError }) : '',
       action: opts.formAction ?? `/pay/${encodeURIComponent(view.slug)}`,
       csrf: opts.csrfField,
       amount,
