@@ -17,6 +17,9 @@ describe('the job catalogue', () => {
       'publish-kyc-status': { priority: -10 },
       'release-funds': { priority: 0 },
       'check-transaction': { priority: -5 },
+      // Issue 37: a session's completion ahead of a settlement backlog; the expiry sweep behind it.
+      'checkout.complete-session': { priority: -5 },
+      'checkout.expire-sessions': { priority: 5 },
     });
   });
 
@@ -30,5 +33,7 @@ describe('the job catalogue', () => {
     expect(byName.get('settle-transaction')!.safeParse({ transactionId: 't', poll: 3 }).success).toBe(true);
     expect(byName.get('kyc-review')!.safeParse({ submissionId: 's' }).success).toBe(true);
     expect(byName.get('publish-kyc-status')!.safeParse({ merchantId: 'm', customerUuid: 'c' }).success).toBe(true);
+    expect(byName.get('checkout.complete-session')!.safeParse({ sessionId: 'cs_1', transactionReference: 'pay_1' }).success).toBe(true);
+    expect(byName.get('checkout.expire-sessions')!.safeParse({ slot: 1 }).success).toBe(true);
   });
 });

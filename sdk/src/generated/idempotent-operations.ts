@@ -7,6 +7,8 @@ export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /v1/crossborder/global-collection',
   'POST /v1/crossborder/global-transfer',
   'POST /v1/payments/initiate',
+  'POST /v1/checkout/sessions',
+  'POST /v1/payment-links',
   'POST /v1/webhooks/events/{id}/resend',
   'POST /v1/refunds',
   'POST /v1/sandbox/transactions/{reference}/simulate',

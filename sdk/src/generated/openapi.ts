@@ -183,6 +183,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/checkout/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your hosted checkout page’s settings */
+        get: operations["getCheckoutSettings"];
+        /**
+         * Change your hosted checkout page’s logo or embedding origins
+         * @description A field left out stays as it is; null clears it. `embed_origins` lists, exactly as browsers send them, the origins allowed to frame the page in an iframe; by default none may (frame-ancestors 'none').
+         */
+        put: operations["setCheckoutSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/crossborder/countries": {
         parameters: {
             query?: never;
@@ -462,8 +483,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Charge a card
-         * @description The answer is 200 whatever the outcome: `status` says it (`successful`, `failed`, or `requires_action` with `next_action.url` for 3-D Secure). The card is checked (Luhn, brand length, expiry, CVC) before anything is stored, and is never stored, logged or echoed. Sandbox cards: 4242424242424242 succeeds, 4000002500003155 needs 3-D Secure, 4000000000009995 fails (insufficient_funds).
+         * Take a domestic payment: card, mobile money or bank transfer
+         * @description The answer is 200 whatever the outcome: `status` says it (`successful`, `failed`, `requires_action` with `next_action.url` for 3-D Secure, or `processing`). `card`: the card is checked (Luhn, brand length, expiry, CVC) before anything is stored, and is never stored, logged or echoed. Sandbox cards: 4242424242424242 succeeds, 4000002500003155 needs 3-D Secure, 4000000000009995 fails (insufficient_funds). `momo` and `bank_transfer` are for a payer in your own country, in its currency, with no customer or KYC (CONTRACT §7): `momo` sends a payment prompt to `phone` (the network is predicted from the number, or named in `network`) and is `processing` until the payer approves; `bank_transfer` answers `bank_info`, an account unique to this payment, open until `expires_at`. Sandbox: a wallet ending in 000 declines; a bank transfer is paid with simulate.
          */
         post: operations["initiatePayment"];
         delete?: never;
@@ -486,6 +507,101 @@ export interface paths {
         get: operations["verifyPayment"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checkout/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a hosted checkout session: send the payer to its `url`
+         * @description The payer pays on our page (mobile money, card, bank transfer: what your country, currency and our connectors allow), so your server never touches card data. One session yields at most one successful payment; `checkout.session.completed` tells you it is paid (confirm with GET, never by the redirect). Each attempt on the page is a payment whose reference is yours with `-1`, `-2`… The currency is your country’s. `expires_in`: 60 to 86400 seconds (default 3600). GraphQL: createCheckoutSession.
+         */
+        post: operations["createCheckoutSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checkout/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A checkout session */
+        get: operations["getCheckoutSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your payment links, newest first */
+        get: operations["listPaymentLinks"];
+        put?: never;
+        /**
+         * Make a payment link: share its `url` or QR code; each visit opens a checkout session
+         * @description A fixed `amount`, or none: the payer chooses, within `min_amount` and `max_amount`. The payer’s email is always asked; `collect` adds phone and name. `slug` (3–64 lowercase letters, digits, -) is the link’s address, generated when left out. `max_payments` counts completed sessions. GraphQL: createPaymentLink.
+         */
+        post: operations["createPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A payment link, with its count of payments */
+        get: operations["getPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-links/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a payment link for good: its page says so, and opens no session
+         * @description Sessions already opened through it may still be paid until they expire. Deactivating twice changes nothing.
+         */
+        post: operations["deactivatePaymentLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -851,7 +967,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
-            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "refund.created" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled";
+            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "checkout.settings_changed" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled";
             /** @enum {string} */
             actor_type: "user" | "api_key" | "operator" | "system";
             actor_id: string | null;
@@ -1081,7 +1197,7 @@ export interface components {
             client_id: string;
             webhook_url: string | null;
             /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
-            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed")[];
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -1096,7 +1212,7 @@ export interface components {
             client_id: string;
             webhook_url: string | null;
             /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
-            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed")[];
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -1113,7 +1229,7 @@ export interface components {
             client_id: string;
             webhook_url: string | null;
             /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
-            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed")[];
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -1341,14 +1457,25 @@ export interface components {
              * @example 1500
              */
             amount_refunded: number;
-            payment_method: "card" | null;
+            payment_method: ("card" | "momo" | "bank_transfer") | null;
             card: {
                 /** @enum {string} */
                 brand: "visa" | "mastercard" | "amex" | "verve" | "discover" | "unknown";
                 last4: string | null;
                 fingerprint: string | null;
             } | null;
-            /** @description Set while the payment awaits 3-D Secure: send the cardholder’s browser to `url` */
+            /**
+             * @description Mobile money and bank transfer payments: the payer’s country (yours)
+             * @example KE
+             */
+            country_code?: string;
+            /** @description Mobile money payments: the payer’s network; bank transfers: the bank paid into */
+            network_id?: string;
+            /** @description Mobile money payments: the payer’s wallet, as its national number */
+            account_number?: string;
+            /** @description Bank transfer payments: the account the payer pays into, unique to this payment */
+            bankInfo?: components["schemas"]["BankInfo"];
+            /** @description Set while the payment awaits the payer: 3-D Secure, or a mobile money provider’s approval page. Send the payer’s browser to `url` */
             next_action: {
                 /** @constant */
                 type: "redirect_to_url";
@@ -1359,6 +1486,13 @@ export interface components {
             description: string | null;
             redirect_url: string | null;
             provider_reference: string | null;
+            /** @description The hosted checkout session it was paid on (`cs_…`), or null */
+            checkout_session_id: string | null;
+            /**
+             * Format: date-time
+             * @description Bank transfers: when an unpaid one expires. 3-D Secure: the authentication deadline
+             */
+            expires_at?: string;
             created_at: string | null;
             updated_at: string | null;
             completed_at: string | null;
@@ -1391,7 +1525,7 @@ export interface components {
             /** @description `evt_…`; also the `webhook-id` header of every delivery */
             id: string;
             /** @enum {string} */
-            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "webhook.test";
+            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test";
             /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.* and webhook.test */
             reference: string | null;
             /** @description The customer the event is about (customer.kyc.*); null for a transaction’s event */
@@ -1417,7 +1551,7 @@ export interface components {
             /** @description `evt_…`; also the `webhook-id` header of every delivery */
             id: string;
             /** @enum {string} */
-            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "webhook.test";
+            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test";
             /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.* and webhook.test */
             reference: string | null;
             /** @description The customer the event is about (customer.kyc.*); null for a transaction’s event */
@@ -1467,6 +1601,88 @@ export interface components {
             /** @description The field, in this door’s (snake_case) names, e.g. `card.exp_year` */
             field: string;
             issue: string;
+        };
+        CheckoutSettings: {
+            /** @description Shown on your hosted checkout page (an https URL); null: your name only */
+            logo_url: string | null;
+            /** @description Origins allowed to frame your checkout page (its frame-ancestors); empty: none may */
+            embed_origins: string[];
+        };
+        CheckoutSession: {
+            /** @description `cs_…`: the page’s key, unguessable */
+            id: string;
+            /** @constant */
+            object: "checkout.session";
+            /** @description The hosted page to send the payer to */
+            url: string;
+            /** @enum {string} */
+            status: "open" | "complete" | "expired";
+            /**
+             * @description Exact decimal, as a JSON number with at most the currency’s minor-unit decimals
+             * @example 1500
+             */
+            amount: number;
+            /** @example KES */
+            currency: string;
+            /** @description Yours; each payment attempt’s reference is it with `-1`, `-2`… added */
+            reference: string;
+            customer: {
+                email: string;
+                phone: string | null;
+                name: string | null;
+            };
+            /** @description The methods you allowed; null: every method available to your country and currency */
+            payment_methods: ("momo" | "card" | "bank_transfer")[] | null;
+            redirect_url: string;
+            cancel_url: string | null;
+            metadata: {
+                [key: string]: string;
+            } | null;
+            /** @description What the page and each attempt’s payment say it is for */
+            description: string | null;
+            /** @description The payment link that opened it (`plink_…`), if any */
+            payment_link_id: string | null;
+            /** @description The successful payment’s reference (`pay_…`), once complete */
+            payment_reference: string | null;
+            /** @description Payment attempts started on the page */
+            attempts: number;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+            completed_at: string | null;
+            expired_at: string | null;
+        };
+        PaymentLink: {
+            /** @description `plink_…` */
+            id: string;
+            /** @constant */
+            object: "payment_link";
+            /** @description The link’s public page, `/pay/{slug}` */
+            url: string;
+            /** @description The URL as a QR code, an SVG document */
+            qr_svg: string;
+            slug: string;
+            name: string;
+            active: boolean;
+            /** @description Fixed; null: the payer chooses, within min_amount and max_amount */
+            amount: number | null;
+            /** @example KES */
+            currency: string;
+            description: string | null;
+            payment_methods: ("momo" | "card" | "bank_transfer")[] | null;
+            /** @description What the payer gives; email is always asked (card processors need it) */
+            collect: ("email" | "phone" | "name")[];
+            min_amount: number | null;
+            max_amount: number | null;
+            max_payments: number | null;
+            /** @description Completed checkout sessions opened through it */
+            payments_count: number;
+            expires_at: string | null;
+            redirect_url: string | null;
+            /** Format: date-time */
+            created_at: string;
+            deactivated_at: string | null;
         };
         ApiKey: {
             /** Format: uuid */
@@ -1528,6 +1744,10 @@ export interface components {
             token_type_hint?: "refresh_token" | "access_token";
             client_id?: string;
             client_secret?: string;
+        };
+        CheckoutSettingsRequest: {
+            logo_url?: string | null;
+            embed_origins?: string[] | null;
         };
         EnrollCustomerRequest: {
             customerid: string;
@@ -1602,23 +1822,64 @@ export interface components {
             amount: string | number;
             currency: string;
             /** @enum {string} */
-            payment_method: "card";
-            card: {
+            payment_method: "card" | "momo" | "bank_transfer";
+            card?: {
                 number: string;
                 exp_month: number | string;
                 exp_year: number | string;
                 cvc: string;
                 postal_code?: string | null;
-            };
+            } | null;
+            phone?: string | null;
+            network?: string | null;
+            country_code?: string | null;
             /** @description Optional: one of your customers (no KYC needed for a domestic payment) */
             customer_uuid?: string | null;
             redirect_url?: string | null;
             description?: string | null;
         };
+        CheckoutSessionRequest: {
+            /** @description A positive decimal amount, as a string ("1500.00", preferred: it is exact) or a JSON number. No sign, no exponent, and at most the currency’s minor-unit decimals (ISO 4217: 2 for KES, 0 for UGX). */
+            amount: string | number;
+            currency: string;
+            reference: string;
+            customer: {
+                /**
+                 * Format: email
+                 * @description Case-insensitive: trimmed and lower-cased before it is checked (the constraints describe the lower-cased value).
+                 */
+                email: string;
+                phone?: string | null;
+                name?: string | null;
+            };
+            payment_methods?: ("momo" | "card" | "bank_transfer")[] | null;
+            redirect_url: string;
+            cancel_url?: string | null;
+            /** @description Your own flat key → string values (up to 20 keys, values up to 500 characters), sent back as they are */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            description?: string | null;
+            expires_in?: number | null;
+        };
+        PaymentLinkRequest: {
+            name: string;
+            amount?: (string | number) | null;
+            currency: string;
+            description?: string | null;
+            slug?: string | null;
+            payment_methods?: ("momo" | "card" | "bank_transfer")[] | null;
+            collect?: ("email" | "phone" | "name")[] | null;
+            min_amount?: (string | number) | null;
+            max_amount?: (string | number) | null;
+            max_payments?: number | null;
+            expires_at?: string | null;
+            redirect_url?: string | null;
+        };
         WebhookEndpointRequest: {
             url: string | null;
             /** @description The event types recorded and sent to you. Omitted: unchanged. Null: the default, final statuses and KYC decisions. Add `*.processing` and `payment.requires_action` to hear of each transaction as it is created. */
-            event_types?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed")[] | null;
+            event_types?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired")[] | null;
         };
         CreateApiKeyRequest: {
             label: string;
@@ -2182,6 +2443,156 @@ export interface operations {
                         /** @example Merchant retrieved */
                         message: string;
                         data: components["schemas"]["Merchant"];
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getCheckoutSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Checkout settings retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Checkout settings retrieved */
+                        message: string;
+                        data: components["schemas"]["CheckoutSettings"];
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    setCheckoutSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "logo_url": "https://shop.example/logo.png",
+                 *       "embed_origins": [
+                 *         "https://shop.example"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CheckoutSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description Checkout settings saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Checkout settings saved */
+                        message: string;
+                        data: components["schemas"]["CheckoutSettings"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
                     };
                 };
             };
@@ -3381,6 +3792,8 @@ export interface operations {
                 /** @description `collection`, `transfer` or `payment` */
                 type?: ("collection" | "transfer" | "payment" | "refund") | null;
                 customer_uuid?: string | null;
+                /** @description Payments made on the checkout sessions this payment link (`plink_…`) opened, every attempt */
+                payment_link_id?: string | null;
                 created_from?: string | null;
                 created_to?: string | null;
                 /** @description A reference, the service’s or yours (exactly), or a customer’s email (any case) */
@@ -3466,6 +3879,7 @@ export interface operations {
                 /** @description `collection`, `transfer`, `payment` or `refund` */
                 type?: ("collection" | "transfer" | "payment" | "refund") | null;
                 customer_uuid?: string | null;
+                payment_link_id?: string | null;
                 created_from?: string | null;
                 created_to?: string | null;
                 /** @description A reference, the service’s or yours (exactly), or a customer’s email (any case) */
@@ -3816,7 +4230,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `DUPLICATE_REQUEST`: reference already used; `INVALID_STATE`: a request with this `Idempotency-Key` is still in progress (retry after `Retry-After` seconds) */
+            /** @description `DUPLICATE_REQUEST`: reference already used; `INVALID_STATE`: a checkout session’s payment is already under way or complete; a request with this `Idempotency-Key` is still in progress (retry after `Retry-After` seconds) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3828,7 +4242,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ROUTE_UNAVAILABLE`: no card processor is connected here yet (production); nothing was written or charged */
+            /** @description `ROUTE_UNAVAILABLE`: no provider serves the method here (production: no card processor, or no connector for the country’s mobile money or banks); nothing was written or charged */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3930,6 +4344,578 @@ export interface operations {
                 };
             };
             /** @description `NOT_FOUND`: no payment of yours has this reference */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createCheckoutSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your key for this request (1–255 printable ASCII characters; a UUID is fine), scoped to your merchant. The same key with the same request (method, path, JSON body) within 24 h replays the first answer, status and body, with `Idempotent-Replayed: true`, and executes nothing. The same key with another request is 400; while the first request runs, another with its key is 409 `INVALID_STATE` with `Retry-After: 1`. Kept answers: those of a request that began to execute (2xx, and 4xx other than 400). A 400 `INVALID_REQUEST` or a 5xx is not kept: retry with the same key. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "2500.00",
+                 *       "currency": "NGN",
+                 *       "reference": "order-1001",
+                 *       "customer": {
+                 *         "email": "ada@example.com",
+                 *         "phone": "08012345678",
+                 *         "name": "Ada Obi"
+                 *       },
+                 *       "redirect_url": "https://shop.example/orders/1001",
+                 *       "cancel_url": "https://shop.example/cart",
+                 *       "metadata": {
+                 *         "order_id": "1001"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CheckoutSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description Checkout session created */
+            200: {
+                headers: {
+                    /** @description `true` when this is the replayed answer to an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Checkout session created */
+                        message: string;
+                        data: components["schemas"]["CheckoutSession"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit; `Idempotency-Key` malformed, or already used with a different request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `DUPLICATE_REQUEST`: reference already used by another of your sessions; `INVALID_STATE`: a request with this `Idempotency-Key` is still in progress (retry after `Retry-After` seconds) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "DUPLICATE_REQUEST" | "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getCheckoutSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The session’s id (`cs_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Checkout session retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Checkout session retrieved */
+                        message: string;
+                        data: components["schemas"]["CheckoutSession"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no session of yours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listPaymentLinks: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+                /** @description The `meta.next_cursor` of the previous page */
+                after?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payment links retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Payment links retrieved */
+                        message: string;
+                        data: components["schemas"]["PaymentLink"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your key for this request (1–255 printable ASCII characters; a UUID is fine), scoped to your merchant. The same key with the same request (method, path, JSON body) within 24 h replays the first answer, status and body, with `Idempotent-Replayed: true`, and executes nothing. The same key with another request is 400; while the first request runs, another with its key is 409 `INVALID_STATE` with `Retry-After: 1`. Kept answers: those of a request that began to execute (2xx, and 4xx other than 400). A 400 `INVALID_REQUEST` or a 5xx is not kept: retry with the same key. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Donation",
+                 *       "currency": "NGN",
+                 *       "min_amount": "500.00",
+                 *       "max_amount": "100000.00",
+                 *       "collect": [
+                 *         "email",
+                 *         "name"
+                 *       ],
+                 *       "slug": "give-to-ada"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Payment link created */
+            200: {
+                headers: {
+                    /** @description `true` when this is the replayed answer to an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Payment link created */
+                        message: string;
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit; `Idempotency-Key` malformed, or already used with a different request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `DUPLICATE_REQUEST`: slug already taken; `INVALID_STATE`: a request with this `Idempotency-Key` is still in progress (retry after `Retry-After` seconds) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "DUPLICATE_REQUEST" | "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link’s id (`plink_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payment link retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Payment link retrieved */
+                        message: string;
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no link of yours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deactivatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link’s id (`plink_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payment link deactivated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Payment link deactivated */
+                        message: string;
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no link of yours has this id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4123,7 +5109,7 @@ export interface operations {
                 limit?: number | null;
                 /** @description The `meta.next_cursor` of the previous page */
                 after?: string | null;
-                type?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "webhook.test") | null;
+                type?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test") | null;
             };
             header?: never;
             path?: never;

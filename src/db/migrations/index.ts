@@ -27,6 +27,7 @@ import { Migration20261203000000_team_accounts } from './Migration20261203000000
 import { Migration20261203011000_merchant_country } from './Migration20261203011000_merchant_country';
 import { Migration20261204000000_domestic_methods } from './Migration20261204000000_domestic_methods';
 import { Migration20261204010000_checkout } from './Migration20261204010000_checkout';
+import { Migration20261204020000_checkout_branding } from './Migration20261204020000_checkout_branding';
 import { Migration20261202040000_available_at } from './Migration20261202040000_available_at';
 import { deploymentStampMigration } from './Migration20261202010000_deployment_stamp';
 import { Migration20261202020000_single_use_quotes } from './Migration20261202020000_single_use_quotes';
@@ -68,4 +69,5 @@ export const migrationsFor = (environment: PaymentsEnv): MigrationObject[] => [
   { name: 'Migration20261203011000_merchant_country', class: Migration20261203011000_merchant_country },
   { name: 'Migration20261204000000_domestic_methods', class: Migration20261204000000_domestic_methods },
   { name: 'Migration20261204010000_checkout', class: Migration20261204010000_checkout },
+  { name: 'Migration20261204020000_checkout_branding', class: Migration20261204020000_checkout_branding },
 ];

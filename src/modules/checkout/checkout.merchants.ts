@@ -28,13 +28,13 @@ export class CheckoutMerchants {
 
   /** Fresh: what the page shows. */
   async pageMerchant(merchantId: string): Promise<PageMerchant> {
-    const [row] = await this.deps.sql.query<{ name: string; country: string | null }>(
-      'select name, country from merchant where id = $1',
+    const [row] = await this.deps.sql.query<{ name: string; country: string | null; checkout_logo_url: string | null }>(
+      'select name, country, checkout_logo_url from merchant where id = $1',
       [merchantId],
       'checkout_merchant',
     );
     if (!row) throw AppError.notFound('Merchant');
-    const merchant = { name: row.name, country: row.country, logoUrl: null };
+    const merchant = { name: row.name, country: row.country, logoUrl: row.checkout_logo_url };
     this.remembered.set(merchantId, { merchant, until: systemClock.now().getTime() + REMEMBER_MS });
     return merchant;
   }
@@ -66,6 +66,11 @@ export class CheckoutMerchants {
   /** With exactly the currency's decimals. */
   format(amount: Decimal, currency: string): string {
     return formatAmount(amount, this.deps.reference.currencyMinorUnit(currency) ?? 2);
+  }
+
+  /** A network's code (as `momoNetworks` names it), from its id. */
+  networkCode(networkId: string | null): string | null {
+    return networkId ? (this.deps.reference.network(networkId)?.code ?? null) : null;
   }
 
   momoNetworks(country: string): NetworkChoice[] {

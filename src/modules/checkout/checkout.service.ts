@@ -171,7 +171,7 @@ export class CheckoutService {
       },
       { checkoutSessionId: session.id },
     );
-    return attemptViewOf(payment);
+    return attemptViewOf(payment, this.deps.merchants);
   }
 
   /** The payer gives up: nothing changes on the session (it may still be paid until it expires); where to send them. */
@@ -231,7 +231,7 @@ export class CheckoutService {
   private async latestAttempt(sessionId: string): Promise<CheckoutAttemptView | null> {
     const id = await this.deps.store.latestAttemptId(sessionId);
     const txn = id ? await this.deps.queries.findById(id) : null;
-    return txn?.kind === 'payment' ? attemptViewOf(txn) : null;
+    return txn?.kind === 'payment' ? attemptViewOf(txn, this.deps.merchants) : null;
   }
 
   private event(type: 'checkout.session.completed' | 'checkout.session.expired', s: StoredSession): StampedEvent {
@@ -251,8 +251,13 @@ export class CheckoutService {
 }
 
 /** What the page shows of a payment of the session. */
-export function attemptViewOf(t: Transaction): CheckoutAttemptView {
-  const row = t as Transaction & { accountNumber?: string | null; bankInfo?: CheckoutAttemptView['bankDetails']; nextActionUrl?: string | null };
+function attemptViewOf(t: Transaction, networks: Pick<CheckoutMerchants, 'networkCode'>): CheckoutAttemptView {
+  const row = t as Transaction & {
+    accountNumber?: string | null;
+    networkId?: string | null;
+    bankInfo?: CheckoutAttemptView['bankDetails'];
+    nextActionUrl?: string | null;
+  };
   const method = (t.kind === 'payment' ? t.paymentMethod : 'card') as CheckoutMethod;
   return {
     reference: t.reference,
@@ -263,6 +268,7 @@ export function attemptViewOf(t: Transaction): CheckoutAttemptView {
     cardBrand: t.cardBrand ?? null,
     cardLast4: t.cardLast4 ?? null,
     phone: method === 'momo' ? (row.accountNumber ?? null) : null,
+    network: method === 'momo' ? networks.networkCode(row.networkId ?? null) : null,
     bankDetails: method === 'bank_transfer' ? (row.bankInfo ?? null) : null,
     expiresAt: t.expiresAt,
   };

@@ -101,7 +101,7 @@ export const transactionsModule = defineModule({
       handles: cardCharges,
       rails,
       collectionTtlS: config.collectionTtlS,
-      predictNetwork: () => null,
+      predictNetwork: (country, number) => reference.predictNetwork(country, number),
     });
     const refunds = new RefundService({ lifecycle, queries, reference, audit });
     return {

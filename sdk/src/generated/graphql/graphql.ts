@@ -71,6 +71,8 @@ export type TransactionFilter = {
   /** Created before this time. */
   createdTo?: string | null | undefined;
   customerUuid?: string | null | undefined;
+  /** Payments made on the checkout sessions this payment link (plink_…) opened. */
+  paymentLinkId?: string | null | undefined;
   status?: TransactionStatus | null | undefined;
   type?: TransactionType | null | undefined;
 };

@@ -15,7 +15,6 @@ import type { TransactionJobHandlers } from '../../job-handlers.service';
 import type { TransactionLifecycle } from '../../lifecycle.service';
 import type { TransactionQueries } from '../../queries.service';
 import type { Rails } from '../../../rails/rails';
-import type { PaymentTransaction as PaymentRow } from '../../transaction.record';
 import { checkCard } from './card.rules';
 import { amountOf, CARD_ROUTE } from './payment.kind';
 
@@ -33,59 +32,65 @@ export { PAYMENT_METHODS, type PaymentMethod };
 export const NEXT_ACTION_TYPES = ['redirect_to_url'] as const;
 
 /** CONTRACT §7's payment, in the domain's names. Messages say what is wrong, never what was sent: a card value is never echoed. */
-export const paymentSchema = z.object({
-  reference: referenceField,
-  amount: amountField,
-  currency: currencyField,
-  paymentMethod: z.enum(PAYMENT_METHODS, { error: 'must be card, momo or bank_transfer' }),
-  card: z.object(
-    {
-      number: z.string({ error: 'is required and must be a string of digits' }).max(40, 'must be 12 to 19 digits'),
-      expMonth: datePart,
-      expYear: datePart,
-      cvc: z.string({ error: 'is required and must be a string of digits' }).regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
-      postalCode: z
-        .string({ error: 'must be a string' })
-        .trim()
-        .min(1, 'must not be empty; leave it out instead')
-        .max(16, 'must be at most 16 characters')
-        .nullish(),
-    },
-    { error: CARD_REQUIRED },
-  ).nullish(),
-  /** Mobile money: the payer's wallet, in any form its country's numbering plan reads (CONTRACT §6a). */
-  phone: z.string({ error: 'must be a string' }).max(32, 'must be at most 32 characters').nullish(),
-  /** Mobile money: the payer's network, by its id (gh_mtn) or code (MTN); predicted from the number when left out. */
-  network: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty; leave it out instead').max(64, 'must be at most 64 characters').nullish(),
-  /** Mobile money and bank transfer: the payer's country, which is yours; needed only when your currency is several countries' (XOF, XAF). */
-  countryCode: countryCodeField.nullish(),
-  customerUuid: z
-    .string({ error: 'must be a string' })
-    .trim()
-    .min(1, 'must not be empty; leave it out instead')
-    .max(64, 'must be at most 64 characters')
-    .nullish(),
-  redirectUrl: withoutCardNumberIn(
-    z
+export const paymentSchema = z
+  .object({
+    reference: referenceField,
+    amount: amountField,
+    currency: currencyField,
+    paymentMethod: z.enum(PAYMENT_METHODS, { error: 'must be card, momo or bank_transfer' }),
+    card: z
+      .object(
+        {
+          number: z.string({ error: 'is required and must be a string of digits' }).max(40, 'must be 12 to 19 digits'),
+          expMonth: datePart,
+          expYear: datePart,
+          cvc: z.string({ error: 'is required and must be a string of digits' }).regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
+          postalCode: z
+            .string({ error: 'must be a string' })
+            .trim()
+            .min(1, 'must not be empty; leave it out instead')
+            .max(16, 'must be at most 16 characters')
+            .nullish(),
+        },
+        { error: CARD_REQUIRED },
+      )
+      .nullish(),
+    /** Mobile money: the payer's wallet, in any form its country's numbering plan reads (CONTRACT §6a). */
+    phone: z.string({ error: 'must be a string' }).max(32, 'must be at most 32 characters').nullish(),
+    /** Mobile money: the payer's network, by its id (gh_mtn) or code (MTN); predicted from the number when left out. */
+    network: z
       .string({ error: 'must be a string' })
-      .max(2048, 'must be at most 2048 characters')
-      .refine(isRedirectUrl, 'must be an absolute http or https URL without credentials'),
-  )
-    // Stored as the URL parser writes it (characters that need it percent-encoded).
-    .transform((url) => new URL(url).href)
-    .nullish(),
-  description: optionalText(255),
-}).superRefine(methodFields);
+      .trim()
+      .min(1, 'must not be empty; leave it out instead')
+      .max(64, 'must be at most 64 characters')
+      .nullish(),
+    /** Mobile money and bank transfer: the payer's country, which is yours; needed only when your currency is several countries' (XOF, XAF). */
+    countryCode: countryCodeField.nullish(),
+    customerUuid: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .min(1, 'must not be empty; leave it out instead')
+      .max(64, 'must be at most 64 characters')
+      .nullish(),
+    redirectUrl: withoutCardNumberIn(
+      z
+        .string({ error: 'must be a string' })
+        .max(2048, 'must be at most 2048 characters')
+        .refine(isRedirectUrl, 'must be an absolute http or https URL without credentials'),
+    )
+      // Stored as the URL parser writes it (characters that need it percent-encoded).
+      .transform((url) => new URL(url).href)
+      .nullish(),
+    description: optionalText(255),
+  })
+  .superRefine(methodFields);
 export type PaymentCommand = Command<typeof paymentSchema>;
 
 /**
  * Each method's own fields, and only those: a card for `card`, a phone (and a network) for `momo`, nothing for
  * `bank_transfer`. A field of another method is refused rather than ignored, so a mistake is seen at once.
  */
-function methodFields(
-  body: { paymentMethod: PaymentMethod; card?: unknown; phone?: unknown; network?: unknown },
-  ctx: z.core.$RefinementCtx,
-): void {
+function methodFields(body: { paymentMethod: PaymentMethod; card?: unknown; phone?: unknown; network?: unknown }, ctx: z.core.$RefinementCtx): void {
   const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
   const given = (v: unknown) => v !== undefined && v !== null;
   if (body.paymentMethod === 'card' && !given(body.card)) issue('card', CARD_REQUIRED);
@@ -218,7 +223,7 @@ export class PaymentService {
     body: Pick<PaymentCommand, 'currency' | 'countryCode' | 'phone' | 'network'>,
     method: DomesticMethod,
     amount: Parameters<typeof checkDomesticAmount>[4],
-  ): Promise<Partial<PaymentRow>> {
+  ): Promise<Partial<PaymentTransaction>> {
     const merchant = await this.deps.merchants.getMerchant(merchantId);
     const country = domesticCountry(this.deps.reference, merchant.country, body);
     checkDomesticAmount(this.deps.reference, country, method, body.currency, amount);
@@ -227,12 +232,26 @@ export class PaymentService {
     if (method === 'momo') {
       const wallet = walletNumber(country, body.phone ?? '');
       const network = momoNetwork(this.deps.reference, this.serves, country, body.network, wallet, this.deps.predictNetwork);
-      return { accountType: 'momo', countryCode: country.code, channelId: channel?.id ?? null, networkId: network.id, accountNumber: wallet, dialCode: country.dialCode };
+      return {
+        accountType: 'momo',
+        countryCode: country.code,
+        channelId: channel?.id ?? null,
+        networkId: network.id,
+        accountNumber: wallet,
+        dialCode: country.dialCode,
+      };
     }
     const bank = transferBank(this.deps.reference, this.serves, country);
     const expiresAt = new Date(this.deps.clock.now().getTime() + this.deps.collectionTtlS * 1000);
     // The account is held in the merchant's name: the payer sees whom they pay.
-    return { accountType: 'bank', countryCode: country.code, channelId: channel?.id ?? null, networkId: bank.id, accountName: merchant.name.slice(0, 100), expiresAt };
+    return {
+      accountType: 'bank',
+      countryCode: country.code,
+      channelId: channel?.id ?? null,
+      networkId: bank.id,
+      accountName: merchant.name.slice(0, 100),
+      expiresAt,
+    };
   }
 
   /** The payment's current record; a collection's or transfer's reference, or another merchant's, is NOT_FOUND. */
