@@ -13,7 +13,18 @@ import { momoCollectionBody, momoCollectionInput, transferBody } from '../test/h
 import { summarize, type Summary } from './lib/stats';
 
 export type LoadKind =
-  'rest-init' | 'rest-init-idem' | 'gql-init' | 'rest-pay' | 'checkout-create' | 'rest-transfer' | 'rest-get' | 'gql-get' | 'token' | 'base-insert' | 'base-get' | 'floor-init';
+  | 'rest-init'
+  | 'rest-init-idem'
+  | 'gql-init'
+  | 'rest-pay'
+  | 'checkout-create'
+  | 'rest-transfer'
+  | 'rest-get'
+  | 'gql-get'
+  | 'token'
+  | 'base-insert'
+  | 'base-get'
+  | 'floor-init';
 
 export interface LoadConfig {
   kind: LoadKind;

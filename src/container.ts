@@ -252,9 +252,7 @@ export function compose(infra: Infrastructure): Composition {
   const { transactions, transactionQueries, providerSignals, transactionJobs, collections, transfers, payments, refunds } = made(
     transactionsModule.create(base, { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges, audit }),
   );
-  const { checkout, paymentLinks } = made(
-    checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments, rails, transactionQueries }),
-  );
+  const { checkout, paymentLinks } = made(checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments, rails, transactionQueries }));
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {
     audit,

@@ -12,6 +12,8 @@ interface PayloadOfKind {
   transfer: Schemas['TransferRecord'];
   payment: Schemas['Payment'];
   refund: Schemas['Refund'];
+  /** checkout.session.*: the hosted checkout session (issue 37). */
+  checkout: Schemas['CheckoutSession'];
   /** webhook.test: sent on request (POST /v1/webhooks/test-event), about nothing. */
   webhook: Schemas['WebhookTest'];
 }
@@ -22,8 +24,8 @@ void everyKindHasAPayload;
 
 /**
  * A webhook's body, `{id, type, created_at, data}` (the WebhookEvent record of the OpenAPI document
- * without its delivery fields), narrowed by `type`: `data` is a KycRecord for customer.kyc.*, a WebhookTest
- * for webhook.test, else the transaction as the status endpoint answers it.
+ * without its delivery fields), narrowed by `type`: `data` is a KycRecord for customer.kyc.*, a CheckoutSession
+ * for checkout.session.*, a WebhookTest for webhook.test, else the transaction as the status endpoint answers it.
  */
 export type WebhookEvent = {
   [T in WebhookEventType]: Pick<EventRecord, 'id' | 'created_at'> & { type: T; data: PayloadOf<T> & EventRecord['data'] };

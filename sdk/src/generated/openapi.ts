@@ -1521,93 +1521,6 @@ export interface components {
             completed_at: string | null;
         };
         Transaction: components["schemas"]["CollectionRecord"] | components["schemas"]["TransferRecord"] | components["schemas"]["Payment"] | components["schemas"]["Refund"];
-        WebhookEventSummary: {
-            /** @description `evt_…`; also the `webhook-id` header of every delivery */
-            id: string;
-            /** @enum {string} */
-            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test";
-            /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.* and webhook.test */
-            reference: string | null;
-            /** @description The customer the event is about (customer.kyc.*); null for a transaction’s event */
-            customer_uuid: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** @description null: no endpoint was set when the event was recorded */
-            delivery_status: ("pending" | "delivered" | "failed") | null;
-            attempt_count: number;
-            next_attempt_at: string | null;
-            delivered_at: string | null;
-        };
-        WebhookTest: {
-            /** @constant */
-            test: true;
-            message: string;
-            /** Format: uuid */
-            merchant_id: string;
-            /** Format: date-time */
-            requested_at: string;
-        };
-        WebhookEvent: {
-            /** @description `evt_…`; also the `webhook-id` header of every delivery */
-            id: string;
-            /** @enum {string} */
-            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test";
-            /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.* and webhook.test */
-            reference: string | null;
-            /** @description The customer the event is about (customer.kyc.*); null for a transaction’s event */
-            customer_uuid: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** @description null: no endpoint was set when the event was recorded */
-            delivery_status: ("pending" | "delivered" | "failed") | null;
-            attempt_count: number;
-            next_attempt_at: string | null;
-            delivered_at: string | null;
-            /** @description The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*), a KycRecord (customer.kyc.*), or a WebhookTest (webhook.test) */
-            data: components["schemas"]["Transaction"] | components["schemas"]["KycRecord"] | components["schemas"]["WebhookTest"];
-            attempts: {
-                attempt_number: number;
-                /** Format: date-time */
-                attempted_at: string;
-                url: string | null;
-                status_code: number | null;
-                /** @description Null until the attempt is finished */
-                latency_ms: number | null;
-                /** @description True for a 2xx answer. Null while the outcome is not known: in flight, or interrupted (`error` says so; the event is sent again) */
-                success: boolean | null;
-                error: string | null;
-            }[];
-        };
-        WebhookSecretRotation: {
-            /** @description `whsec_…`, shown only in this answer */
-            webhook_secret: string;
-            /**
-             * Format: date-time
-             * @description Until then every delivery is signed with both secrets
-             */
-            previous_secret_expires_at: string;
-        };
-        Empty: Record<string, never>;
-        CountMeta: {
-            count: number;
-        };
-        PageMeta: {
-            count: number;
-            has_more: boolean;
-            /** @description Pass it as `after` for the next page */
-            next_cursor: string | null;
-        };
-        ErrorDetail: {
-            /** @description The field, in this door’s (snake_case) names, e.g. `card.exp_year` */
-            field: string;
-            issue: string;
-        };
-        CheckoutSettings: {
-            /** @description Shown on your hosted checkout page (an https URL); null: your name only */
-            logo_url: string | null;
-            /** @description Origins allowed to frame your checkout page (its frame-ancestors); empty: none may */
-            embed_origins: string[];
-        };
         CheckoutSession: {
             /** @description `cs_…`: the page’s key, unguessable */
             id: string;
@@ -1683,6 +1596,93 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             deactivated_at: string | null;
+        };
+        WebhookEventSummary: {
+            /** @description `evt_…`; also the `webhook-id` header of every delivery */
+            id: string;
+            /** @enum {string} */
+            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test";
+            /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.*, checkout.session.* (its `data.id` names the session) and webhook.test */
+            reference: string | null;
+            /** @description The customer the event is about (customer.kyc.*); null for a transaction’s event */
+            customer_uuid: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description null: no endpoint was set when the event was recorded */
+            delivery_status: ("pending" | "delivered" | "failed") | null;
+            attempt_count: number;
+            next_attempt_at: string | null;
+            delivered_at: string | null;
+        };
+        WebhookTest: {
+            /** @constant */
+            test: true;
+            message: string;
+            /** Format: uuid */
+            merchant_id: string;
+            /** Format: date-time */
+            requested_at: string;
+        };
+        WebhookEvent: {
+            /** @description `evt_…`; also the `webhook-id` header of every delivery */
+            id: string;
+            /** @enum {string} */
+            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test";
+            /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.*, checkout.session.* (its `data.id` names the session) and webhook.test */
+            reference: string | null;
+            /** @description The customer the event is about (customer.kyc.*); null for a transaction’s event */
+            customer_uuid: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description null: no endpoint was set when the event was recorded */
+            delivery_status: ("pending" | "delivered" | "failed") | null;
+            attempt_count: number;
+            next_attempt_at: string | null;
+            delivered_at: string | null;
+            /** @description The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*), a KycRecord (customer.kyc.*), a CheckoutSession (checkout.session.*), or a WebhookTest (webhook.test) */
+            data: components["schemas"]["Transaction"] | components["schemas"]["KycRecord"] | components["schemas"]["CheckoutSession"] | components["schemas"]["WebhookTest"];
+            attempts: {
+                attempt_number: number;
+                /** Format: date-time */
+                attempted_at: string;
+                url: string | null;
+                status_code: number | null;
+                /** @description Null until the attempt is finished */
+                latency_ms: number | null;
+                /** @description True for a 2xx answer. Null while the outcome is not known: in flight, or interrupted (`error` says so; the event is sent again) */
+                success: boolean | null;
+                error: string | null;
+            }[];
+        };
+        WebhookSecretRotation: {
+            /** @description `whsec_…`, shown only in this answer */
+            webhook_secret: string;
+            /**
+             * Format: date-time
+             * @description Until then every delivery is signed with both secrets
+             */
+            previous_secret_expires_at: string;
+        };
+        Empty: Record<string, never>;
+        CountMeta: {
+            count: number;
+        };
+        PageMeta: {
+            count: number;
+            has_more: boolean;
+            /** @description Pass it as `after` for the next page */
+            next_cursor: string | null;
+        };
+        ErrorDetail: {
+            /** @description The field, in this door’s (snake_case) names, e.g. `card.exp_year` */
+            field: string;
+            issue: string;
+        };
+        CheckoutSettings: {
+            /** @description Shown on your hosted checkout page (an https URL); null: your name only */
+            logo_url: string | null;
+            /** @description Origins allowed to frame your checkout page (its frame-ancestors); empty: none may */
+            embed_origins: string[];
         };
         ApiKey: {
             /** Format: uuid */

@@ -14,7 +14,12 @@ export function checkoutCompletionSql(jobs: CheckoutJobQueue): EventFollowUpsSql
     const sessionId = event.payload.checkout_session_id;
     if (typeof sessionId !== 'string' || sessionId === '') return { ctes: [], selects: [] };
     const guard = `outbox_cs as (select 1 ${recorded.guard ? `from ${recorded.guard}` : ''})`;
-    const job = jobs.jobsSql(params, [{ name: CheckoutJob.CompleteSession, payload: { sessionId, transactionReference: event.subjectId } }], 'outbox_cs', 'outbox_cs');
+    const job = jobs.jobsSql(
+      params,
+      [{ name: CheckoutJob.CompleteSession, payload: { sessionId, transactionReference: event.subjectId } }],
+      'outbox_cs',
+      'outbox_cs',
+    );
     return { ctes: [guard, ...job.ctes], selects: job.selects };
   };
 }

@@ -92,7 +92,14 @@ export type CheckoutSessionCommand = Command<typeof checkoutSessionSchema>;
 export const checkoutPaySchema = z.discriminatedUnion(
   'method',
   [
-    z.object({ method: z.literal('momo'), phone: phoneNumberField, network: z.string().regex(/^[A-Z0-9_]{2,20}$/, 'must be a network code').nullish() }),
+    z.object({
+      method: z.literal('momo'),
+      phone: phoneNumberField,
+      network: z
+        .string()
+        .regex(/^[A-Z0-9_]{2,20}$/, 'must be a network code')
+        .nullish(),
+    }),
     z.object({
       method: z.literal('card'),
       card: z.object({
@@ -101,7 +108,10 @@ export const checkoutPaySchema = z.discriminatedUnion(
         expYear: z.union([z.number(), z.string()]),
         cvc: z.string({ error: 'is required' }).max(4, 'must be 3 or 4 digits'),
         postalCode: z.string().max(16).nullish(),
-        pin: z.string().regex(/^\d{4}$/, 'must be 4 digits').nullish(),
+        pin: z
+          .string()
+          .regex(/^\d{4}$/, 'must be 4 digits')
+          .nullish(),
       }),
     }),
     z.object({ method: z.literal('bank_transfer') }),

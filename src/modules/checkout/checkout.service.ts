@@ -182,9 +182,7 @@ export class CheckoutService {
 
   /** The `checkout.complete-session` job: the session's payment succeeded. Idempotent. */
   async completeSession(sessionId: string, transactionReference: string): Promise<void> {
-    const done = await this.deps.store.complete(sessionId, transactionReference, this.deps.clock.now(), (s) =>
-      this.event('checkout.session.completed', s),
-    );
+    const done = await this.deps.store.complete(sessionId, transactionReference, this.deps.clock.now(), (s) => this.event('checkout.session.completed', s));
     if (done) this.deps.logger.info({ sessionId, transactionReference }, 'checkout session completed');
   }
 

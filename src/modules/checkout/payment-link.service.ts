@@ -106,7 +106,14 @@ export class PaymentLinkService {
   async deactivateLink(merchantId: string, id: string, audit: AuditContext): Promise<PaymentLinkWithQr> {
     const link = await this.own(merchantId, id);
     if (!link.active) return this.withQr(link);
-    const entry: AuditEntry = { merchantId, ...audit, action: 'payment_link.deactivated', target: { type: 'payment_link', id }, before: { active: true }, after: { active: false } };
+    const entry: AuditEntry = {
+      merchantId,
+      ...audit,
+      action: 'payment_link.deactivated',
+      target: { type: 'payment_link', id },
+      before: { active: true },
+      after: { active: false },
+    };
     return this.withQr((await this.deps.store.deactivate(id, merchantId, this.deps.clock.now(), entry)) ?? (await this.own(merchantId, id)));
   }
 
@@ -165,13 +172,16 @@ export class PaymentLinkService {
   private amountOf(link: StoredLink, given: unknown): Decimal {
     const minorUnit = this.deps.merchants.minorUnit(link.currency);
     if (link.amount !== null) {
-      if (given != null && !parseAmount(given, minorUnit).eq(link.amount)) throw AppError.invalidField('amount', `must be ${this.deps.merchants.format(link.amount, link.currency)}, the link’s amount`);
+      if (given != null && !parseAmount(given, minorUnit).eq(link.amount))
+        throw AppError.invalidField('amount', `must be ${this.deps.merchants.format(link.amount, link.currency)}, the link’s amount`);
       return link.amount;
     }
     if (given == null) throw AppError.invalidField('amount', 'is required: this link lets the payer choose it');
     const amount = parseAmount(given, minorUnit);
-    if (link.minAmount && amount.lt(link.minAmount)) throw AppError.invalidField('amount', `must be at least ${this.deps.merchants.format(link.minAmount, link.currency)}`);
-    if (link.maxAmount && amount.gt(link.maxAmount)) throw AppError.invalidField('amount', `must be at most ${this.deps.merchants.format(link.maxAmount, link.currency)}`);
+    if (link.minAmount && amount.lt(link.minAmount))
+      throw AppError.invalidField('amount', `must be at least ${this.deps.merchants.format(link.minAmount, link.currency)}`);
+    if (link.maxAmount && amount.gt(link.maxAmount))
+      throw AppError.invalidField('amount', `must be at most ${this.deps.merchants.format(link.maxAmount, link.currency)}`);
     return amount;
   }
 

@@ -14,7 +14,10 @@ export const transactionListSchema = pageRequestSchema.extend({
   type: z.enum(TRANSACTION_KINDS).nullish(),
   customerUuid: z.string({ error: 'must be a string' }).uuid('must be a customer uuid').nullish(),
   /** Payments made on the checkout sessions a payment link opened (issue 37): every attempt, whatever its status. */
-  paymentLinkId: z.string({ error: 'must be a string' }).regex(/^plink_[A-Za-z0-9_-]{24}$/, 'must be a payment link id (plink_…)').nullish(),
+  paymentLinkId: z
+    .string({ error: 'must be a string' })
+    .regex(/^plink_[A-Za-z0-9_-]{24}$/, 'must be a payment link id (plink_…)')
+    .nullish(),
   /** Created at or after this time. */
   createdFrom: timestampField.nullish(),
   /** Created before this time. */

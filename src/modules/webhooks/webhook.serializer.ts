@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nullableTimestamp, record, timestamp, type RecordOf } from '../../shared/records';
+import { CheckoutSessionRecord } from '../checkout/checkout.records';
 import { KycRecordSchema } from '../kyc/kyc.serializer';
 import { EVENT_TYPES, subjectOf } from '../outbox/event-types';
 import { TransactionRecord } from '../transactions/transaction.serializer';
@@ -15,7 +16,9 @@ const eventSummary = {
   reference: z
     .string()
     .nullable()
-    .describe('The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.* and webhook.test'),
+    .describe(
+      'The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.*, checkout.session.* (its `data.id` names the session) and webhook.test',
+    ),
   customer_uuid: z.string().nullable().describe('The customer the event is about (customer.kyc.*); null for a transaction’s event'),
   created_at: timestamp,
   delivery_status: deliveryStatus,
@@ -53,9 +56,9 @@ export function testEventData(merchantId: string, requestedAt: Date): RecordOf<t
 }
 
 const WebhookPayload = z
-  .union([TransactionRecord, KycRecordSchema, WebhookTestRecord])
+  .union([TransactionRecord, KycRecordSchema, CheckoutSessionRecord, WebhookTestRecord])
   .describe(
-    'The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*), a KycRecord (customer.kyc.*), or a WebhookTest (webhook.test)',
+    'The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*), a KycRecord (customer.kyc.*), a CheckoutSession (checkout.session.*), or a WebhookTest (webhook.test)',
   );
 
 export const WebhookEventRecord = record(

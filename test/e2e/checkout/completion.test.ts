@@ -56,7 +56,10 @@ describe('checkout session completion', () => {
     const payment = (await verifyPayment(app, token, attempt.reference)).body.data;
     expect(payment).toMatchObject({ checkout_session_id: s.id, external_reference: `${s.reference}-1` });
     // The page shows the paid attempt; paying again is refused.
-    expect(await app.service.app.services.checkout.pageView(s.id)).toMatchObject({ status: 'complete', attempt: { reference: attempt.reference, status: 'successful' } });
+    expect(await app.service.app.services.checkout.pageView(s.id)).toMatchObject({
+      status: 'complete',
+      attempt: { reference: attempt.reference, status: 'successful' },
+    });
     await expect(payOnPage(app, s.id)).rejects.toMatchObject({ code: 'INVALID_STATE' });
   });
 
@@ -83,7 +86,12 @@ describe('checkout session completion', () => {
   it('a bank transfer attempt shows the account to pay into; paid (simulated), the session completes', async () => {
     const s = await openSession(app, token, { amount: '15000.00' });
     const attempt = await payOnPage(app, s.id, { method: 'bank_transfer' });
-    expect(attempt).toMatchObject({ method: 'bank_transfer', status: 'processing', bankDetails: { accountNumber: expect.any(String) }, expiresAt: expect.any(Date) });
+    expect(attempt).toMatchObject({
+      method: 'bank_transfer',
+      status: 'processing',
+      bankDetails: { accountNumber: expect.any(String) },
+      expiresAt: expect.any(Date),
+    });
     expect(await app.service.app.services.checkout.attemptView(s.id)).toEqual(attempt);
     await request(app.url, 'POST', `/v1/sandbox/transactions/${attempt.reference}/simulate`, { token, body: { outcome: 'successful' } });
     await completed(token, s.id);

@@ -28,8 +28,7 @@ describe('checkout session expiry', () => {
   });
 
   const sweep = () => app.service.app.services.checkout.expireDue();
-  const deliveredFor = (id: string, type: string) =>
-    receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.type === type && b.data?.id === id);
+  const deliveredFor = (id: string, type: string) => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.type === type && b.data?.id === id);
 
   it('the sweep expires a due session with its signed webhook; not before its deadline', async () => {
     const s = await openSession(app, token, { expires_in: 300 });

@@ -113,15 +113,20 @@ describe('REST /v1/payment-links', () => {
     expect((await request(app.url, 'GET', '/v1/transactions?payment_link_id=junk', { token })).body.details).toEqual([
       { field: 'payment_link_id', issue: expect.any(String) },
     ]);
-    expect(
-      await eventually(async () => (await request(app.url, 'GET', `/v1/payment-links/${link.id}`, { token })).body.data.payments_count === 1),
-    ).toBe(true);
+    expect(await eventually(async () => (await request(app.url, 'GET', `/v1/payment-links/${link.id}`, { token })).body.data.payments_count === 1)).toBe(true);
   });
 
   it('an open amount: within the bounds, or refused naming amount; without a redirect the payer returns to the checkout page', async () => {
     const link = await made({ min_amount: '500', max_amount: '10000' });
     const view = await links().pageView(link.slug);
-    expect(view).toMatchObject({ state: 'active', amount: null, minAmount: '500.00', maxAmount: '10000.00', collect: ['email'], merchantName: 'Link Merchant' });
+    expect(view).toMatchObject({
+      state: 'active',
+      amount: null,
+      minAmount: '500.00',
+      maxAmount: '10000.00',
+      collect: ['email'],
+      merchantName: 'Link Merchant',
+    });
     const ok = await open(link.slug, { email: 'p@example.com', amount: '750.50' });
     const session = (await getSession(app, token, ok.sessionId)).body.data;
     expect(session).toMatchObject({ amount: 750.5, redirect_url: ok.url });

@@ -182,7 +182,12 @@ describe('golden answers: every door’s shapes, byte for byte', () => {
       metadata: { order_id: '1' },
     });
     await rest('checkout.session.get', 'GET', `/v1/checkout/sessions/${session.body.data.id}`);
-    const link = await rest('payment-link.create', 'POST', '/v1/payment-links', { name: 'Golden link', currency: 'NGN', slug: 'golden-link', min_amount: '100' });
+    const link = await rest('payment-link.create', 'POST', '/v1/payment-links', {
+      name: 'Golden link',
+      currency: 'NGN',
+      slug: 'golden-link',
+      min_amount: '100',
+    });
     await rest('payment-link.get', 'GET', `/v1/payment-links/${link.body.data.id}`);
     tick();
 
@@ -216,7 +221,9 @@ describe('golden answers: every door’s shapes, byte for byte', () => {
       (b) => b.data.balanceTransactions.edges,
     );
     await gql('gql.error', `{ transaction(reference: "golden-nothing") { reference } }`);
-    await gql('gql.checkoutSession', `query($id: ID!) { checkoutSession(id: $id) { ${selectAll(schema, of('checkoutSession'))} } }`, { id: session.body.data.id });
+    await gql('gql.checkoutSession', `query($id: ID!) { checkoutSession(id: $id) { ${selectAll(schema, of('checkoutSession'))} } }`, {
+      id: session.body.data.id,
+    });
     await gql('gql.paymentLinks', `{ paymentLinks(first: 10) { ${selectAll(schema, of('paymentLinks'))} } }`);
 
     // Webhooks: every event delivered (their order of arrival varies: sorted by body), then their records.

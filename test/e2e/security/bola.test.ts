@@ -165,7 +165,9 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     cursorsOfA.restCustomers = (await ok(request(app.url, 'GET', '/v1/customers?limit=1', { token: A.token }), 'customers')).meta.next_cursor;
     cursorsOfA.restEvents = (await ok(request(app.url, 'GET', '/v1/webhooks/events?limit=1', { token: A.token }), 'events')).meta.next_cursor;
     cursorsOfA.restLinks = (await ok(request(app.url, 'GET', '/v1/payment-links?limit=1', { token: A.token }), 'payment links')).meta.next_cursor;
-    cursorsOfA.gqlLinks = (await graphql(app.url, '{ paymentLinks(first: 1) { pageInfo { endCursor } } }', { token: A.token })).body.data.paymentLinks.pageInfo.endCursor;
+    cursorsOfA.gqlLinks = (
+      await graphql(app.url, '{ paymentLinks(first: 1) { pageInfo { endCursor } } }', { token: A.token })
+    ).body.data.paymentLinks.pageInfo.endCursor;
     const balanceTxns = await ok(request(app.url, 'GET', '/v1/balance-transactions?limit=1', { token: A.token }), 'balance transactions');
     cursorsOfA.restBalance = balanceTxns.meta.next_cursor;
     cursorsOfA.gqlBalance = balanceTxns.meta.next_cursor;
@@ -351,7 +353,13 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
         expected: NOT_FOUND,
       });
       for (const link of A.links) {
-        cases.push({ route: `${method} /v1/payment-links/:id`, label: 'payment link', id: () => link, path: (id) => `/v1/payment-links/${id}`, expected: NOT_FOUND });
+        cases.push({
+          route: `${method} /v1/payment-links/:id`,
+          label: 'payment link',
+          id: () => link,
+          path: (id) => `/v1/payment-links/${id}`,
+          expected: NOT_FOUND,
+        });
       }
     }
     for (const link of A.links) {
@@ -769,7 +777,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     expect(leaks).toEqual([]);
     // The unfiltered lists are B's own, so "no A" above is not the emptiness of a broken list.
     const joined = answers.map(([, t]) => t).join('\n');
-    for (const mine of [B.customer, B.pending, B.collection.reference, B.payment.reference, B.refund.reference, ...B.events, ...B.links]) expect(joined).toContain(mine);
+    for (const mine of [B.customer, B.pending, B.collection.reference, B.payment.reference, B.refund.reference, ...B.events, ...B.links])
+      expect(joined).toContain(mine);
     expect(await dbFingerprint(app.db.url)).toEqual(before);
   });
 

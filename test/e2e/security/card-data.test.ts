@@ -751,19 +751,34 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     const session = async (source: string, body: Record<string, unknown> = {}) =>
       rest(source, app.url, 'POST', '/v1/checkout/sessions', {
         token,
-        body: { amount: '2500.00', currency: 'NGN', reference: ref('cs'), customer: { email: 'payer@example.com' }, redirect_url: 'https://shop.example/r', ...body },
+        body: {
+          amount: '2500.00',
+          currency: 'NGN',
+          reference: ref('cs'),
+          customer: { email: 'payer@example.com' },
+          redirect_url: 'https://shop.example/r',
+          ...body,
+        },
       });
     /** One attempt on the page, its answer (or its error) recorded as the page would show it. */
     const pay = async (source: string, id: string, input: Record<string, unknown>) => {
       const answer = await RequestContext.create(app.service.orm.em, () => app.service.app.services.checkout.pay(id, input as never)).then(
         (view) => ({ view }),
-        (err: unknown) => ({ error: { code: (err as { code?: string }).code, message: (err as Error).message, details: (err as { details?: unknown }).details } }),
+        (err: unknown) => ({
+          error: { code: (err as { code?: string }).code, message: (err as Error).message, details: (err as { details?: unknown }).details },
+        }),
       );
       responses.push({ source: `checkout pay ${source}`, text: JSON.stringify(answer) });
       return answer as { view?: { status: string; nextActionUrl: string | null }; error?: { code: string } };
     };
-    const card = (number: string, more: Record<string, unknown> = {}) => ({ method: 'card', card: { number, expMonth: 12, expYear: 2030, cvc: TEST_CVC, ...more } });
-    for (const [number, status] of [[CARDS.insufficientFunds, 'failed'], [CARDS.success, 'successful']] as const) {
+    const card = (number: string, more: Record<string, unknown> = {}) => ({
+      method: 'card',
+      card: { number, expMonth: 12, expYear: 2030, cvc: TEST_CVC, ...more },
+    });
+    for (const [number, status] of [
+      [CARDS.insufficientFunds, 'failed'],
+      [CARDS.success, 'successful'],
+    ] as const) {
       const s = (await session(`checkout session (${status})`)).body.data;
       expect((await pay(status, s.id, card(number, { pin: '1234' }))).view?.status).toBe(status);
       await rest('checkout session read', app.url, 'GET', `/v1/checkout/sessions/${s.id}`, { token });
@@ -790,7 +805,10 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     ] as const) {
       expect((await session(`checkout session with a card in its ${what}`, body)).status).toBe(400);
     }
-    const link = await rest('payment link with a card as its slug', app.url, 'POST', '/v1/payment-links', { token, body: { name: 'Card link', currency: 'NGN', slug: CARDS.success } });
+    const link = await rest('payment link with a card as its slug', app.url, 'POST', '/v1/payment-links', {
+      token,
+      body: { name: 'Card link', currency: 'NGN', slug: CARDS.success },
+    });
     expect(link.status).toBe(400);
   });
 

@@ -16,7 +16,9 @@ export class CheckoutResolver {
   constructor(private readonly services: UsedServices) {}
 
   @Requires('payments:create')
-  @Mutation(() => CheckoutSessionObject, { description: 'Open a hosted checkout session: send the payer to its url. Completion comes by webhook (checkout.session.completed).' })
+  @Mutation(() => CheckoutSessionObject, {
+    description: 'Open a hosted checkout session: send the payer to its url. Completion comes by webhook (checkout.session.completed).',
+  })
   async createCheckoutSession(
     @Arg('input', () => CreateCheckoutSessionInput) input: CreateCheckoutSessionInput,
     @Ctx() ctx: GraphQLContext,
