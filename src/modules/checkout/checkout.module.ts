@@ -28,7 +28,7 @@ interface CheckoutDeps {
 }
 
 /** How often the expiry sweep runs (one run per slot in the whole cluster; slots are real time on purpose: the job runner's). */
-export const EXPIRY_SWEEP_EVERY_MS = 30_000;
+const EXPIRY_SWEEP_EVERY_MS = 30_000;
 
 /**
  * Hosted checkout (issue 37): sessions and payment links. A successful payment of a session adds, in

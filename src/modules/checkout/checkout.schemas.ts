@@ -19,7 +19,7 @@ const sessionReference = withoutCardNumberIn(
 );
 
 /** An absolute http(s) URL without credentials, kept as the URL parser writes it. */
-export const redirectUrlField = withoutCardNumberIn(
+const redirectUrlField = withoutCardNumberIn(
   z
     .string({ error: 'must be a string' })
     .max(2048, 'must be at most 2048 characters')
@@ -56,7 +56,7 @@ const metadataField = z
   .transform((m) => m as Record<string, string>)
   .nullish();
 
-export const customerField = z.object(
+const customerField = z.object(
   {
     email: emailAddressField,
     phone: phoneNumberField.nullish(),
@@ -65,8 +65,8 @@ export const customerField = z.object(
   { error: 'is required, with at least the payer’s email' },
 );
 
-export const MIN_EXPIRES_IN_S = 60;
-export const MAX_EXPIRES_IN_S = 86_400;
+const MIN_EXPIRES_IN_S = 60;
+const MAX_EXPIRES_IN_S = 86_400;
 export const DEFAULT_EXPIRES_IN_S = 3_600;
 
 export const checkoutSessionSchema = z.object({

@@ -55,7 +55,7 @@ const SELECT = `s.id, s.merchant_id, s.status, s.amount::text as amount, s.curre
   s.created_at, s.completed_at, s.expired_at`;
 const FROM = `checkout_session s left join "transaction" t on t.id = s.transaction_id`;
 
-export function sessionOfRow(r: Row): StoredSession {
+function sessionOfRow(r: Row): StoredSession {
   return {
     id: r.id,
     merchantId: r.merchant_id,
