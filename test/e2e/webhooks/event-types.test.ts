@@ -23,6 +23,9 @@ const DEFAULT_TYPES = [
   'payment.failed',
   'refund.successful',
   'refund.failed',
+  // Issue 37: a checkout session's outcome is a final state too.
+  'checkout.session.completed',
+  'checkout.session.expired',
 ];
 
 const PROGRESS_TYPES = ['collection.processing', 'transfer.processing', 'payment.processing', 'payment.requires_action', 'refund.processing'];
