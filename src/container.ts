@@ -242,7 +242,20 @@ export function compose(infra: Infrastructure): Composition {
   const { idempotency } = made(idempotencyModule.create(base, {}));
   const { rails, cardCharges } = made(railsModule.create(base, { reference, publicAddress }));
   const { transactions, transactionQueries, providerSignals, transactionJobs, collections, transfers, payments, refunds } = made(
-    transactionsModule.create(base, { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges, audit }),
+    transactionsModule.create(base, {
+      reference,
+      rates,
+      fees,
+      customers,
+      merchants,
+      outbox,
+      eventChoices,
+      listeners,
+      rails,
+      cardCharges,
+      audit,
+      publicAddress,
+    }),
   );
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {

@@ -8,6 +8,7 @@ import {
   unknownOutcome,
   type CardCharge,
   type CardChargeRequest,
+  type CardOtpRequest,
   type ChargesCards,
   type ChecksRequests,
   type Connector,
@@ -24,16 +25,20 @@ import {
   type Route,
   type RouteLeg,
   type SettlementDecision,
+  type ValidatesCardOtp,
   type VirtualAccount,
   type VirtualAccountRequest,
 } from '../connector';
 import { ProviderHttp, field, type ProviderResponse } from '../provider-http';
 import type { FlutterwaveConfig } from './index';
 import {
+  CARD_AUTHORIZATION_MISSING,
   DATA,
   NUMERIC_ID,
   PRODUCT_NAMES,
   accountBank,
+  asksCardAuthorization,
+  cardAuthorization,
   cardPayload,
   chargeSpec,
   encryptCardPayload,
@@ -59,7 +64,16 @@ import { chargeDecision, flutterwaveRefusal, refundDecision, transferDecision } 
  * constant time) are hints, confirmed by `GET /v3/transfers/{id}` or a transaction verify.
  */
 export class FlutterwaveConnector
-  implements Connector, OpensVirtualAccounts, ChargesCards, Refunds, ReceivesWebhooks, RedactsNotifications, ChecksRequests, ReadsNotifications
+  implements
+    Connector,
+    OpensVirtualAccounts,
+    ChargesCards,
+    ValidatesCardOtp,
+    Refunds,
+    ReceivesWebhooks,
+    RedactsNotifications,
+    ChecksRequests,
+    ReadsNotifications
 {
   readonly name = 'flutterwave';
   readonly acknowledgement = { status: 'success' };
@@ -201,27 +215,64 @@ export class FlutterwaveConnector
   }
 
   /**
-   * A card charge: the card is sent once, 3DES-encrypted with the encryption key (`client`), and kept nowhere. A
-   * redirect (3-D Secure) is our `requires_action`; the page sends the cardholder back to `returnUrl`. A charge that
-   * asks for the card's PIN or the billing address is declined: both need the card sent again, which we never hold.
+   * A card charge: the card is sent 3DES-encrypted with the encryption key (`client`), and kept nowhere. A charge
+   * that asks for the card's PIN or billing address (`meta.authorization.mode` pin, avs_noauth) is sent again at
+   * once with them (same payload and `tx_ref`, plus `authorization`), when the cardholder gave them on our checkout
+   * page; else it fails `pin_required` / `address_required`. A redirect (3-D Secure) is our `requires_action`; the
+   * page sends the cardholder back to `returnUrl`. An OTP (after the PIN) is our `requires_action` on our own page
+   * (`otpUrl`), which validates it (validateCardOtp).
    */
   async chargeCard(request: CardChargeRequest): Promise<CardCharge> {
-    const payer = await request.payer();
-    const client = encryptCardPayload(this.config.encryptionKey, cardPayload(request, payer));
-    const res = await this.send('POST', '/v3/charges?type=card', 'card charge', { client });
-    if (res.status === 200 && field(res.json, 'status') === 'success') {
+    const payload = cardPayload(request, await request.payer());
+    let res = await this.sendCard(payload);
+    const asked = this.succeeded(res) ? field(res.json, 'meta', 'authorization', 'mode') : null;
+    if (asksCardAuthorization(asked)) {
+      const authorization = cardAuthorization(asked, request.card);
+      if (!authorization) return { outcome: 'failed', providerReference: field(res.json, 'data', 'id'), reason: CARD_AUTHORIZATION_MISSING[asked] };
+      res = await this.sendCard({ ...payload, authorization });
+    }
+    if (this.succeeded(res)) {
       const id = field(res.json, 'data', 'id');
       const mode = field(res.json, 'meta', 'authorization', 'mode');
       const redirect = field(res.json, 'meta', 'authorization', 'redirect');
       if (mode === 'redirect' && redirect && id) return { outcome: 'requires_action', providerReference: id, authenticationUrl: redirect };
+      if (mode === 'otp' && id) return { outcome: 'requires_action', providerReference: id, authenticationUrl: request.otpUrl };
       if (mode) return { outcome: 'failed', providerReference: id, reason: 'authentication_not_supported' };
       if (id) return this.cardVerdict(await this.verify(id), request, id);
     }
-    if (res.status === 400 && !/decrypt/i.test(field(res.json, 'message') ?? '')) {
+    const message = field(res.json, 'message') ?? '';
+    if (res.status === 400 && /incorrect pin/i.test(message)) return { outcome: 'failed', providerReference: null, reason: 'incorrect_pin' };
+    if (res.status === 400 && !/decrypt/i.test(message)) {
       // The card refused before a charge was made (expired, not a valid number): a decline, not an error of ours.
       return { outcome: 'failed', providerReference: null, reason: 'card_declined' };
     }
     throw this.refusal(res, false, 'card charge');
+  }
+
+  private sendCard(payload: Record<string, unknown>): Promise<ProviderResponse> {
+    return this.send('POST', '/v3/charges?type=card', 'card charge', { client: encryptCardPayload(this.config.encryptionKey, payload) });
+  }
+
+  private succeeded(res: ProviderResponse): boolean {
+    return res.status === 200 && field(res.json, 'status') === 'success';
+  }
+
+  /**
+   * The code the issuer sent, for our charge waiting for it: `POST /v3/validate-charge {otp, flw_ref, type: card}`,
+   * then the charge as verify tells it. The `flw_ref` is read from the verify of our charge (its `data.id` is the
+   * payment's provider reference, which refunds and status queries use), which also says the charge is ours and still
+   * waiting. "Invalid OTP" leaves it waiting: `requires_action`, and the cardholder may try again.
+   */
+  async validateCardOtp(request: CardOtpRequest): Promise<CardCharge> {
+    const id = request.providerReference;
+    if (!id || !NUMERIC_ID.test(id)) throw new ProviderRefusal('INVALID_STATE', 'The payment has no Flutterwave charge awaiting a code', 'provider_refused');
+    const charge = await this.verify(id);
+    if (!charge || charge.txRef !== request.idempotencyKey || charge.status !== 'pending' || !charge.flwRef) return this.cardVerdict(charge, request, id);
+    const res = await this.send('POST', '/v3/validate-charge', 'validate charge', { otp: request.otp, flw_ref: charge.flwRef, type: 'card' });
+    if (res.status === 400 && /invalid otp/i.test(field(res.json, 'message') ?? ''))
+      return { outcome: 'requires_action', providerReference: id, authenticationUrl: null };
+    if (res.status === 200 || res.status === 400) return this.cardVerdict(await this.verify(id), request, id);
+    throw this.refusal(res, false, 'validate charge');
   }
 
   /**
