@@ -1,5 +1,6 @@
 import { createDecipheriv } from 'node:crypto';
 import { FlutterwaveFake } from '../../fakes/flutterwave.fake';
+import { ledgerVerify } from '../../helpers/engine';
 import { request } from '../../helpers/http';
 import { cardPaymentBody, checkoutCardPayment } from '../../helpers/payments';
 import { flutterwaveApp, railsMerchant, txnRow, type RailsMerchant } from '../../helpers/rails';
@@ -113,6 +114,7 @@ describe('Flutterwave PIN cards: the PIN from our page, the code on our page (pr
     // A forged handle is not a page.
     expect((await fetch(`${app.url}/checkout/otp/${payment.id}.${'A'.repeat(32)}`)).status).toBe(404);
     expect((await fetch(`${app.url}/checkout/otp/${payment.id}`)).status).toBe(404);
+    expect((await ledgerVerify(app.db.url)).ok).toBe(true);
   });
 
   it('a wrong code says so and keeps it waiting; the right one then decides it', async () => {
