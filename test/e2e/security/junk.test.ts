@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -316,6 +317,18 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       base: async () => ({ path: f.threeDsUrl.pathname, body: { decision: 'fail', csrf: f.page.csrf }, headers: { cookie: f.page.cookie } }),
       html: true,
     },
+    {
+      // A forged handle (the sandbox charges no PIN card): refused as a page; the code's own checks, on a real payment,
+      // are in test/e2e/rails/flutterwave-pin.test.ts.
+      route: 'POST /checkout/otp/:handle',
+      fields: strings('otp', 'csrf'),
+      base: async () => ({
+        path: `/checkout/otp/${randomUUID()}.${'A'.repeat(32)}`,
+        body: { otp: '12345', csrf: f.page.csrf },
+        headers: { cookie: f.page.cookie },
+      }),
+      html: true,
+    },
   ];
 
   /** Write routes with nothing to sweep in a body, and why. */
@@ -596,6 +609,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       (j) => ({ method: 'POST', p: `/v1/webhooks/events/${j}/resend` }),
       (j) => ({ method: 'POST', p: `/v1/sandbox/transactions/${j}/simulate`, body: { outcome: 'failed' } }),
       (j) => ({ method: 'POST', p: `/v1/sandbox/3ds/${j}`, body: { decision: 'fail', csrf: f.page.csrf } }),
+      (j) => ({ method: 'POST', p: `/checkout/otp/${j}`, body: { otp: '12345', csrf: f.page.csrf } }),
       (j) => ({ method: 'POST', p: `/v1/admin/kyc/${j}/reject`, body: { reason: 'x' } }),
       (j) => ({ method: 'POST', p: `/v1/admin/merchants/${j}/disable` }),
       (j) => ({ method: 'POST', p: `/v1/admin/merchants/${j}/enable` }),
@@ -613,7 +627,11 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
             body,
             headers: admin ? { authorization: `Bearer ${TEST_ADMIN_KEY}` } : undefined,
           });
-          const html = p.startsWith('/v1/sandbox/3ds/') && /text\/html/.test(res.headers.get('content-type') ?? '') && res.status >= 400 && res.status < 500;
+          const html =
+            /^\/(v1\/sandbox\/3ds|checkout\/otp)\//.test(p) &&
+            /text\/html/.test(res.headers.get('content-type') ?? '') &&
+            res.status >= 400 &&
+            res.status < 500;
           const problem = res.text.includes(CARDS.success) ? `echoes the path value: ${res.text.slice(0, 160)}` : html ? null : restRefusalProblem(res);
           return { door: 'REST', what: `${method} ${p.slice(0, 80)}`, mustRefuse: true, status: res.status, problem };
         },
