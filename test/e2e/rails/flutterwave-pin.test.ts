@@ -192,6 +192,23 @@ describe('Flutterwave PIN cards: the PIN from our page, the code on our page (pr
     expect(await pay(AVS_CARD, {})).toMatchObject({ status: 'failed', failureReason: 'address_required' });
   });
 
+  it('past the payment’s deadline the page is gone (410) and a code fails it as authentication_expired', async () => {
+    const payment = await pay(PIN_CARDS[1], { cardPin: PIN });
+    const url = payment.nextActionUrl!;
+    const page = await openPage(url, OTP_COOKIE);
+    const validations = () => flw.requests.filter((r) => r.path === '/v3/validate-charge').length;
+    const sent = validations();
+    // Past the deadline and the five minutes' grace in which Flutterwave is asked once more, on the service's clock.
+    app.clock.set(new Date(payment.expiresAt!.getTime() + 5 * 60_000 + 1000));
+    expect((await fetch(url)).status).toBe(410);
+    const late = await submitForm(url, page, { otp: OTP });
+    expect(late.status).toBe(410);
+    expect(late.html).toContain('Time is up');
+    expect(await status(payment.reference)).toMatchObject({ status: 'failed', failure_reason: 'authentication_expired' });
+    // The late code was not sent on.
+    expect(validations()).toBe(sent);
+  });
+
   it('no card number, PIN or code in any log line or any row', async () => {
     // The logger censors a PIN and a code under their names, wherever a payload may put them.
     const before = logs.length;
