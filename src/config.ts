@@ -115,6 +115,7 @@ const envSchema = z.object({
   RATE_LIMIT_MERCHANT: intWithDefault(6000),
   RATE_LIMIT_TOKEN_CLIENT: intWithDefault(1000),
   RATE_LIMIT_TOKEN_IP: intWithDefault(300),
+  RATE_LIMIT_CHECKOUT_IP: intWithDefault(60),
   RATE_LIMIT_TOKEN_FAILURES: intWithDefault(10),
   RATE_LIMIT_TOKEN_IP_FAILURES: intWithDefault(60),
   RATE_LIMIT_ADMIN: intWithDefault(120),
@@ -182,6 +183,8 @@ export type PaymentsEnv = (typeof PAYMENTS_ENVS)[number];
  * - admin: requests to /v1/admin/* with the right key, by address;
  * - adminFailures: requests to /v1/admin/* with a wrong or missing key, by address: spent, a wrong
  *   key is answered 429 rather than 401, and the right key from that address still works.
+ * - checkoutIp: submissions on the public checkout pages (a payment attempt, a cancel, a payment link
+ *   opening a session), by address: a payer needs a few; a script opening sessions by the thousand is stopped.
  * A budget of 0 turns that limit off. Every key starts with `prefix` (RATE_LIMIT_PREFIX, else the
  * database's name), so deployments sharing one Redis never share a budget.
  */
@@ -196,6 +199,7 @@ export interface RateLimitConfig {
   tokenIpFailures: number;
   admin: number;
   adminFailures: number;
+  checkoutIp: number;
   /** GraphQL cost per point of the merchant budget: an operation costing up to this counts as one request. */
   graphqlCostUnit: number;
   /** Rows of a streamed file (a statement, the transaction export) per point of the merchant budget, charged before the first byte. */
@@ -451,6 +455,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       merchant: e.RATE_LIMIT_MERCHANT,
       tokenClient: e.RATE_LIMIT_TOKEN_CLIENT,
       tokenIp: e.RATE_LIMIT_TOKEN_IP,
+      checkoutIp: e.RATE_LIMIT_CHECKOUT_IP,
       tokenFailures: e.RATE_LIMIT_TOKEN_FAILURES,
       tokenIpFailures: e.RATE_LIMIT_TOKEN_IP_FAILURES,
       admin: e.RATE_LIMIT_ADMIN,

@@ -6,8 +6,8 @@ import type { Logger } from '../shared/logger';
 import { StreamSlots } from './stream-slots';
 import { systemClock } from '../shared/clock';
 
-export type Budget = 'merchant' | 'tokenClient' | 'tokenIp' | 'tokenFailures' | 'tokenIpFailures' | 'admin' | 'adminFailures';
-const BUDGETS: Budget[] = ['merchant', 'tokenClient', 'tokenIp', 'tokenFailures', 'tokenIpFailures', 'admin', 'adminFailures'];
+export type Budget = 'merchant' | 'tokenClient' | 'tokenIp' | 'tokenFailures' | 'tokenIpFailures' | 'admin' | 'adminFailures' | 'checkoutIp';
+const BUDGETS: Budget[] = ['merchant', 'tokenClient', 'tokenIp', 'tokenFailures', 'tokenIpFailures', 'admin', 'adminFailures', 'checkoutIp'];
 
 /** What the RateLimit-* headers say after a request was counted. */
 export interface RateLimitState {

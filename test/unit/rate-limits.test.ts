@@ -13,6 +13,7 @@ const config = (overrides: Partial<RateLimitConfig> = {}): RateLimitConfig => ({
   tokenIp: 0,
   tokenFailures: 0,
   tokenIpFailures: 0,
+  checkoutIp: 0,
   admin: 2,
   adminFailures: 2,
   graphqlCostUnit: 50,

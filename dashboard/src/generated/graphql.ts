@@ -112,13 +112,21 @@ export type InitiateCollectionInput = {
 export type InitiatePaymentInput = {
   /** Within the currency’s decimals. */
   amount: string;
-  card: CardInput;
+  /** CARD only: the card, never stored. */
+  card?: CardInput | null | undefined;
+  /** MOMO and BANK_TRANSFER: the payer’s country, which is yours; needed only when your currency is several countries’ (XOF, XAF). */
+  countryCode?: string | null | undefined;
   /** ISO 4217, e.g. "NGN". */
   currency: string;
   /** One of your customers, to link the payment to. */
   customerUuid?: string | null | undefined;
   description?: string | null | undefined;
+  /** MOMO only: the payer’s network, by id ("gh_mtn") or code ("MTN"); predicted from the number’s prefix when left out. */
+  network?: string | null | undefined;
+  /** CARD; or, for a payer in your own country paying in its currency (no KYC), MOMO or BANK_TRANSFER. */
   paymentMethod?: PaymentMethod;
+  /** MOMO only: the payer’s wallet number, in any form its country’s numbering plan reads ("+233 24 123 4567", "0241234567"). */
+  phone?: string | null | undefined;
   /** Where the cardholder returns after 3-D Secure, with reference, external_reference and status in the query. */
   redirectUrl?: string | null | undefined;
   /** Your own reference; unique across all your transactions. */
@@ -182,7 +190,9 @@ export type KycStatus =
 
 /** How a domestic payment is paid. */
 export type PaymentMethod =
-  | 'CARD';
+  | 'BANK_TRANSFER'
+  | 'CARD'
+  | 'MOMO';
 
 /** Who holds the access token: an API key, or a person (a dashboard session). */
 export type PrincipalKind =

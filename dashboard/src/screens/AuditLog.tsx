@@ -77,6 +77,7 @@ const ACTIONS = [
   'api_key.revoked',
   'webhook.endpoint_changed',
   'webhook.secret_rotated',
+  'checkout.settings_changed',
   'refund.created',
   'ledger.adjustment_posted',
   'sandbox.top_up',

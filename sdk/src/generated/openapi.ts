@@ -183,6 +183,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/checkout/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your hosted checkout page’s settings */
+        get: operations["getCheckoutSettings"];
+        /**
+         * Change your hosted checkout page’s logo or embedding origins
+         * @description A field left out stays as it is; null clears it. `embed_origins` lists, exactly as browsers send them, the origins allowed to frame the page in an iframe; by default none may (frame-ancestors 'none').
+         */
+        put: operations["setCheckoutSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/crossborder/countries": {
         parameters: {
             query?: never;
@@ -462,8 +483,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Charge a card
-         * @description The answer is 200 whatever the outcome: `status` says it (`successful`, `failed`, or `requires_action` with `next_action.url` for 3-D Secure). The card is checked (Luhn, brand length, expiry, CVC) before anything is stored, and is never stored, logged or echoed. Sandbox cards: 4242424242424242 succeeds, 4000002500003155 needs 3-D Secure, 4000000000009995 fails (insufficient_funds).
+         * Take a domestic payment: card, mobile money or bank transfer
+         * @description The answer is 200 whatever the outcome: `status` says it (`successful`, `failed`, `requires_action` with `next_action.url` for 3-D Secure, or `processing`). `card`: the card is checked (Luhn, brand length, expiry, CVC) before anything is stored, and is never stored, logged or echoed. Sandbox cards: 4242424242424242 succeeds, 4000002500003155 needs 3-D Secure, 4000000000009995 fails (insufficient_funds). `momo` and `bank_transfer` are for a payer in your own country, in its currency, with no customer or KYC (CONTRACT §7): `momo` sends a payment prompt to `phone` (the network is predicted from the number, or named in `network`) and is `processing` until the payer approves; `bank_transfer` answers `bank_info`, an account unique to this payment, open until `expires_at`. Sandbox: a wallet ending in 000 declines; a bank transfer is paid with simulate.
          */
         post: operations["initiatePayment"];
         delete?: never;
@@ -851,7 +872,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
-            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "refund.created" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled";
+            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "checkout.settings_changed" | "refund.created" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled";
             /** @enum {string} */
             actor_type: "user" | "api_key" | "operator" | "system";
             actor_id: string | null;
@@ -1341,14 +1362,25 @@ export interface components {
              * @example 1500
              */
             amount_refunded: number;
-            payment_method: "card" | null;
+            payment_method: ("card" | "momo" | "bank_transfer") | null;
             card: {
                 /** @enum {string} */
                 brand: "visa" | "mastercard" | "amex" | "verve" | "discover" | "unknown";
                 last4: string | null;
                 fingerprint: string | null;
             } | null;
-            /** @description Set while the payment awaits 3-D Secure: send the cardholder’s browser to `url` */
+            /**
+             * @description Mobile money and bank transfer payments: the payer’s country (yours)
+             * @example KE
+             */
+            country_code?: string;
+            /** @description Mobile money payments: the payer’s network; bank transfers: the bank paid into */
+            network_id?: string;
+            /** @description Mobile money payments: the payer’s wallet, as its national number */
+            account_number?: string;
+            /** @description Bank transfer payments: the account the payer pays into, unique to this payment */
+            bankInfo?: components["schemas"]["BankInfo"];
+            /** @description Set while the payment awaits the payer: 3-D Secure, or a mobile money provider’s approval page. Send the payer’s browser to `url` */
             next_action: {
                 /** @constant */
                 type: "redirect_to_url";
@@ -1359,6 +1391,13 @@ export interface components {
             description: string | null;
             redirect_url: string | null;
             provider_reference: string | null;
+            /** @description The hosted checkout session it was paid on (`cs_…`), or null */
+            checkout_session_id: string | null;
+            /**
+             * Format: date-time
+             * @description Bank transfers: when an unpaid one expires. 3-D Secure: the authentication deadline
+             */
+            expires_at?: string;
             created_at: string | null;
             updated_at: string | null;
             completed_at: string | null;
@@ -1468,6 +1507,12 @@ export interface components {
             field: string;
             issue: string;
         };
+        CheckoutSettings: {
+            /** @description Shown on your hosted checkout page (an https URL); null: your name only */
+            logo_url: string | null;
+            /** @description Origins allowed to frame your checkout page (its frame-ancestors); empty: none may */
+            embed_origins: string[];
+        };
         ApiKey: {
             /** Format: uuid */
             id: string;
@@ -1528,6 +1573,10 @@ export interface components {
             token_type_hint?: "refresh_token" | "access_token";
             client_id?: string;
             client_secret?: string;
+        };
+        CheckoutSettingsRequest: {
+            logo_url?: string | null;
+            embed_origins?: string[] | null;
         };
         EnrollCustomerRequest: {
             customerid: string;
@@ -1602,14 +1651,17 @@ export interface components {
             amount: string | number;
             currency: string;
             /** @enum {string} */
-            payment_method: "card";
-            card: {
+            payment_method: "card" | "momo" | "bank_transfer";
+            card?: {
                 number: string;
                 exp_month: number | string;
                 exp_year: number | string;
                 cvc: string;
                 postal_code?: string | null;
-            };
+            } | null;
+            phone?: string | null;
+            network?: string | null;
+            country_code?: string | null;
             /** @description Optional: one of your customers (no KYC needed for a domestic payment) */
             customer_uuid?: string | null;
             redirect_url?: string | null;
@@ -2182,6 +2234,156 @@ export interface operations {
                         /** @example Merchant retrieved */
                         message: string;
                         data: components["schemas"]["Merchant"];
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getCheckoutSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Checkout settings retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Checkout settings retrieved */
+                        message: string;
+                        data: components["schemas"]["CheckoutSettings"];
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    setCheckoutSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "logo_url": "https://shop.example/logo.png",
+                 *       "embed_origins": [
+                 *         "https://shop.example"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CheckoutSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description Checkout settings saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Checkout settings saved */
+                        message: string;
+                        data: components["schemas"]["CheckoutSettings"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
                     };
                 };
             };
@@ -3816,7 +4018,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `DUPLICATE_REQUEST`: reference already used; `INVALID_STATE`: a request with this `Idempotency-Key` is still in progress (retry after `Retry-After` seconds) */
+            /** @description `DUPLICATE_REQUEST`: reference already used; `INVALID_STATE`: a checkout session’s payment is already under way or complete; a request with this `Idempotency-Key` is still in progress (retry after `Retry-After` seconds) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3828,7 +4030,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ROUTE_UNAVAILABLE`: no card processor is connected here yet (production); nothing was written or charged */
+            /** @description `ROUTE_UNAVAILABLE`: no provider serves the method here (production: no card processor, or no connector for the country’s mobile money or banks); nothing was written or charged */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -26,6 +26,7 @@ import { Migration20261202034000_notification_cap } from './Migration20261202034
 import { Migration20261203000000_team_accounts } from './Migration20261203000000_team_accounts';
 import { Migration20261203011000_merchant_country } from './Migration20261203011000_merchant_country';
 import { Migration20261204000000_domestic_methods } from './Migration20261204000000_domestic_methods';
+import { Migration20261204020000_checkout_branding } from './Migration20261204020000_checkout_branding';
 import { Migration20261205000000_card_otp_tries } from './Migration20261205000000_card_otp_tries';
 import { Migration20261202040000_available_at } from './Migration20261202040000_available_at';
 import { deploymentStampMigration } from './Migration20261202010000_deployment_stamp';
@@ -67,5 +68,6 @@ export const migrationsFor = (environment: PaymentsEnv): MigrationObject[] => [
   { name: 'Migration20261203000000_team_accounts', class: Migration20261203000000_team_accounts },
   { name: 'Migration20261203011000_merchant_country', class: Migration20261203011000_merchant_country },
   { name: 'Migration20261204000000_domestic_methods', class: Migration20261204000000_domestic_methods },
+  { name: 'Migration20261204020000_checkout_branding', class: Migration20261204020000_checkout_branding },
   { name: 'Migration20261205000000_card_otp_tries', class: Migration20261205000000_card_otp_tries },
 ];

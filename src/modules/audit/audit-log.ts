@@ -68,6 +68,7 @@ export const AUDIT_ACTIONS = [
   'api_key.revoked',
   'webhook.endpoint_changed',
   'webhook.secret_rotated',
+  'checkout.settings_changed',
   'refund.created',
   'ledger.adjustment_posted',
   'sandbox.top_up',

@@ -43,6 +43,11 @@ export interface CheckoutAttemptView {
   cardLast4: string | null;
   /** Mobile money: the wallet's number as the payer sees it (national form). */
   phone: string | null;
+  /**
+   * Mobile money: the network's code (as `networks` names it) the request went to, when the service
+   * knows it. Optional: without it the page predicts the network from the number's prefix.
+   */
+  network?: string | null;
   /** Bank transfer: where to pay, and until when. */
   bankDetails: BankDetails | null;
   expiresAt: Date | null;

@@ -39,6 +39,14 @@ export class Merchant {
   @Property({ type: 'text', hidden: true })
   webhookSecretSealed!: string;
 
+  /** Its logo on the hosted checkout page (an https URL), if it set one. */
+  @Property({ type: 'text', nullable: true })
+  checkoutLogoUrl: string | null = null;
+
+  /** Origins allowed to frame its hosted checkout page (the page's frame-ancestors); empty: none. */
+  @Property({ type: 'text[]' })
+  checkoutEmbedOrigins: Opt<string[]> = [];
+
   /** The country its business gave at sign-up (ISO 3166-1 alpha-2); null for a merchant an operator made. Domestic payments are its. */
   @Property({ type: 'text', nullable: true })
   country: string | null = null;

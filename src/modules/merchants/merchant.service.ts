@@ -10,6 +10,8 @@ import { requiredText } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import type { AuditContext, AuditLog } from '../audit/audit-log';
 import { Merchant, webhookSecretOverlapUntil } from './merchant.entity';
+import { LockMode } from '@mikro-orm/core';
+import { checkoutSettingsSchema, type CheckoutSettings, type CheckoutSettingsCommand } from './checkout-settings';
 
 export const createMerchantSchema = z.object({ name: requiredText(200), createdBy: z.string().max(200).optional() });
 export type CreateMerchantCommand = Command<typeof createMerchantSchema>;
@@ -92,6 +94,39 @@ export class MerchantService {
     const merchant = await this.deps.orm.em.findOne(Merchant, { id: merchantId }, fresh ? { refresh: true } : {});
     if (!merchant) throw AppError.notFound('Merchant');
     return merchant;
+  }
+
+  /** The hosted checkout page's logo and the origins that may frame it. */
+  async checkoutSettings(merchantId: string): Promise<CheckoutSettings> {
+    const merchant = await this.getMerchant(merchantId);
+    return { logoUrl: merchant.checkoutLogoUrl, embedOrigins: [...merchant.checkoutEmbedOrigins] };
+  }
+
+  /** Changes the checkout page's settings; a change (and only a change) writes one `checkout.settings_changed` entry. */
+  async setCheckoutSettings(merchantId: string, command: CheckoutSettingsCommand, audit?: AuditContext): Promise<CheckoutSettings> {
+    const body = parseInput(checkoutSettingsSchema, command);
+    return this.deps.orm.em.fork().transactional(async (em) => {
+      const merchant = await em.findOneOrFail(Merchant, { id: merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const before: CheckoutSettings = { logoUrl: merchant.checkoutLogoUrl, embedOrigins: [...merchant.checkoutEmbedOrigins] };
+      if (body.logoUrl !== undefined) merchant.checkoutLogoUrl = body.logoUrl;
+      if (body.embedOrigins !== undefined) merchant.checkoutEmbedOrigins = [...new Set(body.embedOrigins ?? [])];
+      const after: CheckoutSettings = { logoUrl: merchant.checkoutLogoUrl, embedOrigins: [...merchant.checkoutEmbedOrigins] };
+      if (JSON.stringify(before) !== JSON.stringify(after)) {
+        merchant.updatedAt = this.deps.clock.now();
+        if (audit) {
+          await this.deps.audit.recordOn(em, {
+            merchantId,
+            ...audit,
+            action: 'checkout.settings_changed',
+            target: { type: 'merchant', id: merchantId },
+            before: { logo_url: before.logoUrl, embed_origins: before.embedOrigins },
+            after: { logo_url: after.logoUrl, embed_origins: after.embedOrigins },
+          });
+        }
+      }
+      await em.flush();
+      return after;
+    });
   }
 
   /** The plaintext webhook secret, for signing deliveries. Never returned through an API. */

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { Decimal, parseAmount } from '../../shared/money';
+import { buildNetworkPrefixPlans, type NetworkPrefixPlans } from '../../shared/network-prediction';
 import { numberingPlan } from '../../shared/phone-numbers';
 import channelsFile from './data/channels.json';
 import countriesFile from './data/countries.json';
 import currenciesFile from './data/currencies.json';
+import networkPrefixesFile from './data/network-prefixes.json';
 import networksFile from './data/networks.json';
 import { CHANNEL_STATUSES, CHANNEL_TYPES, RAMP_TYPES, type ChannelStatus, type ChannelType, type RampType } from './reference.types';
 
@@ -166,4 +168,56 @@ export function readReferenceData(files: ReferenceFiles = BUNDLED_REFERENCE_FILE
       channelType: n.channel_type,
     })),
   };
+}
+
+const networkPrefixesFileSchema = z.object({
+  about: z.string(),
+  countries: z.array(
+    z.object({
+      country_code: z.string().regex(/^[A-Z]{2}$/),
+      source: z.string().min(1),
+      networks: z.array(z.object({ code: z.string().min(1), prefixes: z.array(z.string().regex(/^\d{1,5}$/)).min(1) })).min(1),
+    }),
+  ),
+});
+
+/**
+ * The mobile money networks' number prefixes (./data/network-prefixes.json), for predicting a
+ * payer's network from the number typed on the checkout page. Checked against the reference data
+ * (`data`, the bundled files by default): every country is known, every code is one of the
+ * country's momo networks, and no prefix is listed twice in a country (a prefix that names two
+ * networks, or one inside another's of a second network, would make the prediction arbitrary).
+ */
+export function readNetworkPrefixes(content: unknown = networkPrefixesFile, data: ReferenceDataSet = readReferenceData()): NetworkPrefixPlans {
+  const result = networkPrefixesFileSchema.safeParse(content);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Reference data network-prefixes.json is invalid: ${problems}`);
+  }
+  const countries = result.data.countries;
+  uniqueOrThrow(
+    'network-prefixes',
+    countries.map((c) => c.country_code),
+  );
+  for (const country of countries) {
+    const where = `network-prefixes.json ${country.country_code}`;
+    if (!data.countries.some((c) => c.code === country.country_code)) throw new Error(`${where}: unknown country`);
+    const momo = new Set(data.networks.filter((n) => n.countryCode === country.country_code && n.channelType === 'momo').map((n) => n.code));
+    const prefixes: string[] = [];
+    for (const network of country.networks) {
+      if (!momo.has(network.code)) throw new Error(`${where}: ${network.code} is not a mobile money network of the country`);
+      prefixes.push(...network.prefixes);
+    }
+    uniqueOrThrow(where, prefixes);
+    const owner = new Map(country.networks.flatMap((n) => n.prefixes.map((p) => [p, n.code] as const)));
+    for (const [prefix, code] of owner) {
+      for (const [other, otherCode] of owner) {
+        if (other !== prefix && other.startsWith(prefix) && otherCode !== code)
+          throw new Error(`${where}: ${other} (${otherCode}) is inside ${prefix} (${code})`);
+      }
+    }
+  }
+  return buildNetworkPrefixPlans(
+    countries.map((c) => ({ countryCode: c.country_code, networks: c.networks.map((n) => ({ code: n.code, prefixes: n.prefixes })) })),
+  );
 }

@@ -3,6 +3,9 @@ import type { Orm } from '../../db/orm';
 import { AppError } from '../../shared/errors';
 import { countryCodeField, lowerCased, upperCased } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
+import { pagePrefixTable, predictNetwork, type NetworkPrefixPlans, type PagePrefixTable } from '../../shared/network-prediction';
+import { numberingPlan } from '../../shared/phone-numbers';
+import { readNetworkPrefixes } from './reference.data';
 import { ChannelRecord, CountryRecord, CurrencyRecord, NetworkRecord } from './reference.entities';
 import { CHANNEL_TYPES, RAMP_TYPES, type Channel, type ChannelType, type Country, type Currency, type Network, type RampType } from './reference.types';
 
@@ -42,6 +45,8 @@ export class ReferenceService {
   /** Whether a provider serves a channel's network here (routing); every channel is served until told. */
   private served: (channel: Channel, network: Network) => boolean = () => true;
   private readonly availability = new Map<string, boolean>();
+  /** Each momo country's network prefixes (network-prefixes.json), read once at load(). */
+  private prefixes: NetworkPrefixPlans = new Map();
 
   constructor(private readonly deps: { orm: Orm }) {}
 
@@ -89,6 +94,7 @@ export class ReferenceService {
       countryCode: n.countryCode,
       channelType: n.channelType,
     }));
+    this.prefixes = readNetworkPrefixes();
     this.snapshot = {
       currencies,
       countries,
@@ -103,6 +109,18 @@ export class ReferenceService {
   private get data(): Snapshot {
     if (!this.snapshot) throw new Error('ReferenceService.load() has not run');
     return this.snapshot;
+  }
+
+  /** The mobile money network (its code) a national number's prefix belongs to; null when the prefix says nothing. */
+  predictNetwork(countryCode: string, nationalNumber: string): string | null {
+    return predictNetwork(this.prefixes, countryCode, nationalNumber);
+  }
+
+  /** The prefixes the checkout page's script predicts the network with as the payer types (null: none for the country). */
+  prefixTable(countryCode: string): PagePrefixTable | null {
+    const country = this.country(countryCode);
+    const plan = country ? numberingPlan(country.dialCode) : undefined;
+    return country && plan ? pagePrefixTable(this.prefixes, countryCode, country.dialCode, plan.trunkPrefix) : null;
   }
 
   /** Every supported country, by name. */

@@ -404,8 +404,7 @@ export const TransferRest = restView(TRANSACTION, {
 
 export const PaymentRest = restView(TRANSACTION, {
   id: 'Payment',
-  description:
-    'A domestic payment (card, mobile money or bank transfer): its record as initiation, verification, the status endpoint and webhooks show it.',
+  description: 'A domestic payment (card, mobile money or bank transfer): its record as initiation, verification, the status endpoint and webhooks show it.',
   fields: [
     ['reference', { description: 'The service’s reference, `pay_…`' }],
     'externalReference',
@@ -425,8 +424,7 @@ export const PaymentRest = restView(TRANSACTION, {
     [
       'nextAction',
       {
-        description:
-          'Set while the payment awaits the payer: 3-D Secure, or a mobile money provider’s approval page. Send the payer’s browser to `url`',
+        description: 'Set while the payment awaits the payer: 3-D Secure, or a mobile money provider’s approval page. Send the payer’s browser to `url`',
       },
     ],
     'customerUuid',

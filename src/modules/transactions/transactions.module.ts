@@ -117,7 +117,7 @@ export const transactionsModule = defineModule({
       otp,
       cardOtp: paymentKind,
       collectionTtlS: config.collectionTtlS,
-      predictNetwork: () => null,
+      predictNetwork: (country, number) => reference.predictNetwork(country, number),
     });
     const refunds = new RefundService({ lifecycle, queries, reference, audit });
     return {

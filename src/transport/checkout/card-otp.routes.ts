@@ -5,7 +5,9 @@ import { cardOtpPath } from '../../modules/transactions/kinds/payment/card-otp';
 import type { ThreeDsPayment } from '../../providers/sandbox/three-ds-page';
 import type { FormTokens } from '../../shared/form-tokens';
 import type { PublicAddress } from '../../shared/public-address';
+import { limitRequest } from '../rest/rate-limit';
 import { backToMerchant, csrfCookie, fromThisPage, html } from '../rest/v1/payment-pages';
+import type { RateLimits } from '../rate-limits';
 import { otpForm, otpMessage } from './card-otp.page';
 
 /** The services this file calls (the composition root passes them). */
@@ -43,7 +45,7 @@ function outcomePage(reply: FastifyReply, view: OtpView) {
  * the pages' security headers (`html`); a submission counts only from the page itself (same origin and the CSRF
  * double submit, as the sandbox's 3-D Secure page). The code is sent on to the processor and kept nowhere.
  */
-export async function cardOtpRoutes(app: FastifyInstance, { services }: { services: UsedServices }) {
+export async function cardOtpRoutes(app: FastifyInstance, { services, rateLimits }: { services: UsedServices; rateLimits: RateLimits }) {
   await app.register(formbody, { bodyLimit: 2048 });
 
   /** The form, with a fresh CSRF token (and why the last code was not taken, if it was not). */
@@ -61,6 +63,8 @@ export async function cardOtpRoutes(app: FastifyInstance, { services }: { servic
   });
 
   app.post<Submission>('/checkout/otp/:handle', { bodyLimit: 2048 }, async (request, reply) => {
+    // A submission on a public checkout page: counted by address (checkoutIp), as the checkout's own.
+    await limitRequest(rateLimits, 'checkoutIp', request.ip, reply);
     const { handle } = request.params;
     const body = request.body ?? {};
     if (!fromThisPage(request, services, CSRF_COOKIE, handle, body.csrf)) {

@@ -9,6 +9,7 @@ import { AccountsResolver } from './accounts/accounts.resolver';
 import { AuditResolver } from './audit/audit.resolver';
 import { CustomerResolver } from './customers/customer.resolver';
 import { MerchantResolver } from './merchant/merchant.resolver';
+import { CheckoutSettingsResolver } from './merchant/checkout-settings.resolver';
 import { PaymentResolver } from './payments/payment.resolver';
 import { RatesResolver } from './rates/rates.resolver';
 import { ReferenceResolver } from './reference/reference.resolver';
@@ -25,6 +26,7 @@ import { TwoFactorResolver } from './team/two-factor.resolver';
 /** Each resolver with the services it names (its `UsedServices`, picked from the bag) and, for sandbox-only operations, the environment. */
 const resolvers = [
   resolver(MerchantResolver, (s, env) => new MerchantResolver({ services: pick(s, 'merchants'), env })),
+  resolver(CheckoutSettingsResolver, (s) => new CheckoutSettingsResolver({ services: pick(s, 'merchants') })),
   resolver(AccountsResolver, (s) => new AccountsResolver(pick(s, 'accounts', 'passwords'))),
   resolver(CustomerResolver, (s) => new CustomerResolver(pick(s, 'customers', 'kyc'))),
   resolver(ReferenceResolver, (s) => new ReferenceResolver(pick(s, 'reference'))),

@@ -12,6 +12,7 @@ import { adminRoutes } from './v1/admin.routes';
 import { auditRoutes } from './v1/audit.routes';
 import { customerRoutes } from './v1/customer.routes';
 import { merchantRoutes } from './v1/merchant.routes';
+import { checkoutSettingsRoutes } from './v1/checkout-settings.routes';
 import { oauthRoutes } from './v1/oauth.routes';
 import { ratesRoutes } from './v1/rates.routes';
 import { referenceRoutes } from './v1/reference.routes';
@@ -50,6 +51,7 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
   await app.register(async (protectedScope) => {
     requireBearer(protectedScope, services.oauth, rateLimits);
     await protectedScope.register(merchantRoutes, { services: pick(services, 'merchants') });
+    await protectedScope.register(checkoutSettingsRoutes, { services: pick(services, 'merchants') });
     await protectedScope.register(referenceRoutes, { services: pick(services, 'reference') });
     await protectedScope.register(ratesRoutes, { services: pick(services, 'rates') });
     await protectedScope.register(customerRoutes, { services: pick(services, 'customers', 'kyc') });

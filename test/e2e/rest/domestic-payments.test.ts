@@ -49,7 +49,7 @@ describe('domestic payments by mobile money and bank transfer', () => {
   };
 
   it('momo: a prompt to the payer’s phone, no customer or KYC; the network is told from the prefix; the sandbox approves', async () => {
-    const body = momo({ network: 'MTN' });
+    const body = momo({ network: undefined });
     const res = await initiatePayment(app, token, body);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'success', message: expect.stringContaining('approves it on their phone') });
@@ -106,8 +106,25 @@ describe('domestic payments by mobile money and bank transfer', () => {
   it('GraphQL: the same payment by MOMO, with no customer', async () => {
     const res = await graphql(
       app.url,
-      `mutation($input: InitiatePaymentInput!) { initiatePayment(input: $input) { reference status paymentMethod countryCode networkId accountNumber card { brand } } }`,
-      { token, variables: { input: { reference: newReference('gdm'), amount: '10', currency: 'KES', paymentMethod: 'MOMO', phone: '0712345678', network: 'MPESA' } } },
+      `
+        mutation ($input: InitiatePaymentInput!) {
+          initiatePayment(input: $input) {
+            reference
+            status
+            paymentMethod
+            countryCode
+            networkId
+            accountNumber
+            card {
+              brand
+            }
+          }
+        }
+      `,
+      {
+        token,
+        variables: { input: { reference: newReference('gdm'), amount: '10', currency: 'KES', paymentMethod: 'MOMO', phone: '0712345678' } },
+      },
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.initiatePayment).toMatchObject({
@@ -118,6 +135,12 @@ describe('domestic payments by mobile money and bank transfer', () => {
       accountNumber: '712345678',
       card: null,
     });
+  });
+
+  it('momo: a number whose prefix says nothing, in a country of several networks, must name its network', async () => {
+    const res = await initiatePayment(app, token, momo({ phone: '0302123456' }));
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([{ field: 'network', issue: expect.stringContaining('could not be told from its prefix') }]);
   });
 
   it.each([

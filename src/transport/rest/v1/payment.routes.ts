@@ -51,7 +51,8 @@ const initiatePayment = operation({
     NOT_FOUND: 'customer_uuid is not a customer of yours',
     DUPLICATE_REQUEST: 'reference already used',
     INVALID_STATE: 'a checkout session’s payment is already under way or complete',
-    ROUTE_UNAVAILABLE: 'no provider serves the method here (production: no card processor, or no connector for the country’s mobile money or banks); nothing was written or charged',
+    ROUTE_UNAVAILABLE:
+      'no provider serves the method here (production: no card processor, or no connector for the country’s mobile money or banks); nothing was written or charged',
     SERVER_ERROR: 'the processor’s answer is unknown (reconciled later)',
   },
 });

@@ -83,7 +83,8 @@ export function momoNetwork(
   const byPrefix = predicted ? networks.find((n) => n.code === predicted) : undefined;
   if (byPrefix) return byPrefix;
   if (served.length === 1) return served[0]!;
-  if (served.length === 0) throw new AppError('ROUTE_UNAVAILABLE', `No provider serves mobile money payments in ${country.code} here; nothing was written or sent`);
+  if (served.length === 0)
+    throw new AppError('ROUTE_UNAVAILABLE', `No provider serves mobile money payments in ${country.code} here; nothing was written or sent`);
   throw bad('network', `is required: the number’s network could not be told from its prefix (one of ${served.map((n) => n.code).join(', ')})`);
 }
 

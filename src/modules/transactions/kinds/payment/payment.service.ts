@@ -7,7 +7,7 @@ import { parseInput } from '../../../../shared/validation';
 import type { CustomerService } from '../../../customers/customer.service';
 import type { MerchantService } from '../../../merchants/merchant.service';
 import type { ReferenceService } from '../../../reference/reference.service';
-import { pastDeadline, sameKind, type PaymentTransaction, type PaymentTransaction as PaymentRow } from '../../transaction.record';
+import { pastDeadline, sameKind, type PaymentTransaction } from '../../transaction.record';
 import type { FeeSchedule } from '../../../ledger/fee-schedule';
 import type { TransactionJobHandlers } from '../../job-handlers.service';
 import type { TransactionLifecycle } from '../../lifecycle.service';
@@ -150,7 +150,7 @@ export class PaymentService {
     body: Pick<PaymentCommand, 'currency' | 'countryCode' | 'phone' | 'network'>,
     method: DomesticMethod,
     amount: Parameters<typeof checkDomesticAmount>[4],
-  ): Promise<Partial<PaymentRow>> {
+  ): Promise<Partial<PaymentTransaction>> {
     const merchant = await this.deps.merchants.getMerchant(merchantId);
     const country = domesticCountry(this.deps.reference, merchant.country, body);
     checkDomesticAmount(this.deps.reference, country, method, body.currency, amount);
