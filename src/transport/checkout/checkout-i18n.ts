@@ -177,6 +177,8 @@ const FAILURES: Record<CheckoutLanguage, Record<string, string>> = {
     authentication_failed: 'Your bank could not confirm it was you.',
     authentication_expired: 'The confirmation with your bank took too long.',
     pin_required: 'Your card needs its PIN: enter the card again with its PIN.',
+    incorrect_pin: 'Your bank did not accept the PIN. Enter the card again with its PIN.',
+    address_required: 'Your bank asks for the card’s billing address; this card cannot be paid here without it. Try another card or method.',
     not_paid_before_expiry: 'The transfer did not arrive before the time ran out. Nothing was taken.',
     timeout: 'The payment was not approved in time.',
     processing_error: 'Something went wrong on the payment network. Nothing was taken; please try again.',
@@ -188,6 +190,9 @@ const FAILURES: Record<CheckoutLanguage, Record<string, string>> = {
     authentication_failed: 'Votre banque n’a pas pu confirmer votre identité.',
     authentication_expired: 'La confirmation auprès de votre banque a pris trop de temps.',
     pin_required: 'Votre carte demande son code PIN : saisissez à nouveau la carte avec son code PIN.',
+    incorrect_pin: 'Votre banque n’a pas accepté le code PIN. Saisissez à nouveau la carte avec son code PIN.',
+    address_required:
+      'Votre banque demande l’adresse de facturation de la carte ; cette carte ne peut pas être payée ici sans elle. Essayez une autre carte ou un autre moyen.',
     not_paid_before_expiry: 'Le virement n’est pas arrivé dans le délai. Rien n’a été débité.',
     timeout: 'Le paiement n’a pas été validé à temps.',
     processing_error: 'Un incident est survenu sur le réseau de paiement. Rien n’a été débité ; veuillez réessayer.',

@@ -106,7 +106,7 @@ export function renderMethods(
           open: open(method),
           action,
           csrf,
-          pinOpen: failed && attempt.failureReason === 'pin_required' ? ' open' : '',
+          pinOpen: failed && (attempt.failureReason === 'pin_required' || attempt.failureReason === 'incorrect_pin') ? ' open' : '',
           amount: formatAmount(view.amount, view.currency, lang),
         });
       case 'bank_transfer':
