@@ -2,6 +2,7 @@ import { AppError } from '../shared/errors';
 import type {
   CardCharge,
   CardChargeRequest,
+  CardOtpAnswer,
   CardOtpRequest,
   Connector,
   InboundNotification,
@@ -40,11 +41,10 @@ export interface ChargesCards {
 
 /**
  * Takes the one-time code an issuer sent the cardholder for a charge waiting for it (Flutterwave's PIN cards, after
- * the PIN): the charge as it stands after it. A code that is not right leaves the charge waiting (`requires_action`,
- * no URL): the cardholder may try again; anything else is the charge's verdict.
+ * the PIN): `wrong_code` leaves the charge waiting for another; anything else is the charge as it stands after it.
  */
 export interface ValidatesCardOtp {
-  validateCardOtp(request: CardOtpRequest): Promise<CardCharge>;
+  validateCardOtp(request: CardOtpRequest): Promise<CardOtpAnswer>;
 }
 
 /** Refunds (part of) a charge; the outcome comes by `decide`. */

@@ -312,6 +312,13 @@ export type CardCharge =
   | { outcome: 'requires_action'; providerReference: string; authenticationUrl: string | null }
   | { outcome: 'failed'; providerReference: string | null; reason: string };
 
+/**
+ * The processor's answer to a one-time code (ValidatesCardOtp): `wrong_code`, the code is not right and the charge
+ * still waits for one (the cardholder may try again); else the charge as it stands (`requires_action`: the code was
+ * taken, and the bank has not decided yet).
+ */
+export type CardOtpAnswer = CardCharge | { outcome: 'wrong_code'; providerReference: string };
+
 /** An inbound notification, as received at /v1/providers/{connector}/callback/{token}. */
 export interface InboundNotification {
   method: string;

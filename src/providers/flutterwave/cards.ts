@@ -1,4 +1,12 @@
-import { ProviderRefusal, type CardCharge, type CardChargeRequest, type CardOtpRequest, type ChargesCards, type ValidatesCardOtp } from '../connector';
+import {
+  ProviderRefusal,
+  type CardCharge,
+  type CardChargeRequest,
+  type CardOtpAnswer,
+  type CardOtpRequest,
+  type ChargesCards,
+  type ValidatesCardOtp,
+} from '../connector';
 import { field, type ProviderResponse } from '../provider-http';
 import {
   CARD_AUTHORIZATION_MISSING,
@@ -77,16 +85,15 @@ export class FlutterwaveCards implements ChargesCards, ValidatesCardOtp {
    * The code the issuer sent, for our charge waiting for it: `POST /v3/validate-charge {otp, flw_ref, type: card}`,
    * then the charge as verify tells it. The `flw_ref` is read from the verify of our charge (its `data.id` is the
    * payment's provider reference, which refunds and status queries use), which also says the charge is ours and still
-   * waiting. "Invalid OTP" leaves it waiting: `requires_action`, and the cardholder may try again.
+   * waiting. "Invalid OTP" leaves it waiting for another code (`wrong_code`).
    */
-  async validateCardOtp(request: CardOtpRequest): Promise<CardCharge> {
+  async validateCardOtp(request: CardOtpRequest): Promise<CardOtpAnswer> {
     const id = request.providerReference;
     if (!id || !NUMERIC_ID.test(id)) throw new ProviderRefusal('INVALID_STATE', 'The payment has no Flutterwave charge awaiting a code', 'provider_refused');
     const charge = await this.deps.verify(id);
     if (!charge || charge.txRef !== request.idempotencyKey || charge.status !== 'pending' || !charge.flwRef) return this.cardVerdict(charge, request, id);
     const res = await this.deps.send('POST', '/v3/validate-charge', 'validate charge', { otp: request.otp, flw_ref: charge.flwRef, type: 'card' });
-    if (res.status === 400 && /invalid otp/i.test(field(res.json, 'message') ?? ''))
-      return { outcome: 'requires_action', providerReference: id, authenticationUrl: null };
+    if (res.status === 400 && /invalid otp/i.test(field(res.json, 'message') ?? '')) return { outcome: 'wrong_code', providerReference: id };
     if (res.status === 200 || res.status === 400) return this.cardVerdict(await this.deps.verify(id), request, id);
     throw flutterwaveRefusal(this.deps.connector, res, false, 'validate charge');
   }

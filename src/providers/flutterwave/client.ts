@@ -8,6 +8,7 @@ import {
   unknownOutcome,
   type CardCharge,
   type CardChargeRequest,
+  type CardOtpAnswer,
   type CardOtpRequest,
   type ChargesCards,
   type ChecksRequests,
@@ -225,7 +226,7 @@ export class FlutterwaveConnector
   }
 
   /** The code the issuer sent, for our charge waiting for it (cards.ts). */
-  validateCardOtp(request: CardOtpRequest): Promise<CardCharge> {
+  validateCardOtp(request: CardOtpRequest): Promise<CardOtpAnswer> {
     return this.cards.validateCardOtp(request);
   }
 

@@ -93,7 +93,11 @@ export async function cardOtpRoutes(app: FastifyInstance, { services, rateLimits
     if (result.state === 'open') return form(reply, handle, result, 422, result.wrongCode ? WRONG_CODE : null);
     const p = result.payment;
     reply.header('set-cookie', csrfCookie(CSRF_COOKIE, cardOtpPath(handle), services.publicAddress, null));
-    const title = p.status === 'successful' ? 'Payment confirmed' : 'Payment failed';
-    return backToMerchant(reply, p, () => otpMessage(title, `The payment is ${p.status}. You can close this window.`, shown(result)));
+    // The code taken and the bank not decided yet: back to the merchant all the same (its status says so).
+    const [title, message] =
+      p.status === 'requires_action'
+        ? ['Payment being confirmed', 'Your bank has the code and has not answered yet. The merchant will be told as soon as it does.']
+        : [p.status === 'successful' ? 'Payment confirmed' : 'Payment failed', `The payment is ${p.status}. You can close this window.`];
+    return backToMerchant(reply, p, () => otpMessage(title, message, shown(result)));
   });
 }

@@ -3,8 +3,8 @@ import {
   offering,
   opensVirtualAccounts,
   validatesCardOtp,
-  type CardCharge,
   type CardDetails,
+  type CardOtpAnswer,
   type DecideTrigger,
   type Route,
   type RouteLeg,
@@ -130,7 +130,7 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
   }
 
   /** The code the issuer sent the cardholder, for the charge waiting for it: the charge as it stands after it. */
-  async validateCardOtp(txn: PaymentTransaction, otp: string): Promise<CardCharge> {
+  async validateCardOtp(txn: PaymentTransaction, otp: string): Promise<CardOtpAnswer> {
     return offering(this.deps.rails.of(txn), validatesCardOtp, 'validateCardOtp').validateCardOtp({
       providerReference: txn.providerReference,
       otp,

@@ -192,9 +192,7 @@ export class PaymentService {
 
   /** Sandbox 3-D Secure page: what it shows for a handle. Reading it changes nothing. */
   async authenticationPage(handle: string): Promise<AuthenticationView> {
-    const payment = await this.paymentOfHandle(handle);
-    if (!payment) return { state: 'invalid' };
-    return this.view(payment, payment.status !== 'requires_action' ? 'decided' : pastDeadline(payment, this.deps.clock.now()) ? 'expired' : 'open');
+    return this.page(await this.paymentOfHandle(handle));
   }
 
   /**
@@ -209,7 +207,11 @@ export class PaymentService {
 
   /** The one-time code page (a PIN card's code, after the PIN): what it shows for a handle. Reading it changes nothing. */
   async otpPage(handle: string): Promise<AuthenticationView> {
-    const payment = await this.paymentOfOtpHandle(handle);
+    return this.page(await this.paymentOfOtpHandle(handle));
+  }
+
+  /** What a cardholder's page shows for its payment (null: the handle names none). */
+  private async page(payment: PaymentTransaction | null): Promise<AuthenticationView> {
     if (!payment) return { state: 'invalid' };
     return this.view(payment, payment.status !== 'requires_action' ? 'decided' : pastDeadline(payment, this.deps.clock.now()) ? 'expired' : 'open');
   }
@@ -217,7 +219,9 @@ export class PaymentService {
   /**
    * The code the cardholder entered, sent on to the processor: the payment is decided by its answer (successful, or
    * failed with its reason). A code that is not right keeps it waiting (`wrongCode`), up to OTP_TRIES codes: the last
-   * wrong one fails it (authentication_failed). A decided payment, or one past its deadline, changes nothing.
+   * wrong one fails it (authentication_failed). A code taken while the bank has not decided leaves the payment
+   * `requires_action` until the processor says (its webhook, the poll, the deadline). A decided payment, or one past
+   * its deadline, changes nothing.
    */
   async submitOtp(handle: string, otp: string): Promise<OtpView> {
     const payment = await this.paymentOfOtpHandle(handle);
@@ -225,7 +229,8 @@ export class PaymentService {
     if (payment.status !== 'requires_action' || pastDeadline(payment, this.deps.clock.now())) return this.conclude(payment, 'authentication_failed', 'otp');
     const tries = await this.deps.otp.takeTry(payment.id);
     const charge = tries === null ? null : await this.deps.cardOtp.validateCardOtp(payment, otp);
-    if (charge?.outcome === 'requires_action' && tries! < OTP_TRIES) return { ...(await this.view(payment, 'open')), wrongCode: true };
+    if (charge?.outcome === 'wrong_code' && tries! < OTP_TRIES) return { ...(await this.view(payment, 'open')), wrongCode: true };
+    if (charge?.outcome === 'requires_action') return { ...(await this.view(payment, 'decided')), decided: true };
     const reason = charge?.outcome === 'successful' ? null : charge?.outcome === 'failed' ? charge.reason : 'authentication_failed';
     // The processor's webhook may have decided it meanwhile: this code's verdict all the same.
     return { ...(await this.conclude(payment, reason, 'otp')), decided: true };
