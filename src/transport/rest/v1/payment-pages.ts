@@ -50,7 +50,7 @@ export function outcomeMessage(p: Transaction): string {
 }
 
 /** A request's cookie by name. */
-export function cookie(request: FastifyRequest, name: string): string | undefined {
+function cookie(request: FastifyRequest, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();

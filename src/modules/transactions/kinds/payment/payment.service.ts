@@ -21,7 +21,7 @@ import { PAYMENT_METHODS, type PaymentMethod } from './payment-methods';
 import { paymentSchema, type PaymentCommand } from './payment.schema';
 import { checkDomesticAmount, domesticCountry, domesticMethods, momoNetwork, transferBank, walletNumber, type DomesticMethod } from './domestic.checks';
 export { PAYMENT_METHODS, type PaymentMethod, type PaymentOrigin };
-export { isRedirectUrl, NEXT_ACTION_TYPES, paymentSchema, type PaymentCommand } from './payment.schema';
+export { NEXT_ACTION_TYPES, paymentSchema, type PaymentCommand } from './payment.schema';
 
 /** What the sandbox's 3-D Secure page (or the one-time code page) shows about the payment behind a handle. */
 export type AuthenticationView =
