@@ -149,6 +149,18 @@ describe('Flutterwave PIN cards: the PIN from our page, the code on our page (pr
     expect(tries).toEqual({ tries: 3 });
   });
 
+  it('four codes at once: three reach Flutterwave at most, and the payment fails once', async () => {
+    const payment = await pay(PIN_CARDS[1], { cardPin: PIN });
+    const url = payment.nextActionUrl!;
+    const pages = await Promise.all([1, 2, 3, 4].map(() => openPage(url, OTP_COOKIE)));
+    const before = flw.requests.filter((r) => r.path === '/v3/validate-charge').length;
+    const answers = await Promise.all(pages.map((page) => submitForm(url, page, { otp: '22222' })));
+    expect(answers.map((a) => a.status).sort()).toEqual(expect.arrayContaining([200, 422]));
+    expect(flw.requests.filter((r) => r.path === '/v3/validate-charge').length - before).toBe(3);
+    expect(await status(payment.reference)).toMatchObject({ status: 'failed', failure_reason: 'authentication_failed' });
+    expect((await outboxRows(app, payment.reference)).map((o) => o.type)).toEqual(['payment.failed']);
+  });
+
   it('a PIN card without its PIN fails pin_required (the merchant API never takes one); a wrong PIN fails incorrect_pin', async () => {
     expect(await pay(PIN_CARDS[0], {})).toMatchObject({ status: 'failed', failureReason: 'pin_required' });
     const overRest = await request(app.url, 'POST', '/v1/payments/initiate', { token: m.token, body: cardPaymentBody({ card: { number: PIN_CARDS[1] } }) });
@@ -231,7 +243,7 @@ describe('Flutterwave PIN cards: the PIN from our page, the code on our page (pr
     ] as const) {
       for (const number of [...PIN_CARDS, AVS_CARD]) expect({ source, found: text.includes(number) }).toEqual({ source, found: false });
       // The PIN and the code as a value: quoted, or after a key; and under a key of their own.
-      for (const secret of [PIN, OTP, '99999', '11111']) {
+      for (const secret of [PIN, OTP, '99999', '11111', '22222']) {
         expect({ source, secret, found: new RegExp(`(["'=:]\\s*)${secret}(?![0-9])`).test(text) }).toEqual({ source, secret, found: false });
       }
       expect({ source, found: /"(pin|otp|cardPin)"\s*:\s*"(?!\[redacted\])/.test(text) }).toEqual({ source, found: false });
