@@ -275,6 +275,14 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       base: async () => ({ path: '/v1/webhooks/endpoint', body: { url: null, event_types: ['collection.failed'] }, token: true }),
     },
     {
+      route: 'PUT /v1/checkout/settings',
+      fields: [
+        { path: ['logo_url'], accepts: (v) => v === null || (typeof v === 'string' && /^https:\/\/[^@\s]+$/.test(v) && URL.canParse(v)) },
+        { path: ['embed_origins', '0'], accepts: (v) => typeof v === 'string' && URL.canParse(v) && new URL(v).origin === v && v.startsWith('https://') },
+      ],
+      base: async () => ({ path: '/v1/checkout/settings', body: { logo_url: null, embed_origins: ['https://shop.example'] }, token: true }),
+    },
+    {
       route: 'POST /v1/sandbox/transactions/:reference/simulate',
       fields: [oneOf('outcome', ['successful', 'failed'])],
       base: async () => ({ path: `/v1/sandbox/transactions/${f.processing}/simulate`, body: { outcome: 'failed' }, token: true }),
@@ -432,6 +440,8 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
         return { input: cardPaymentInput() };
       case 'setWebhookEndpoint':
         return { url: null };
+      case 'updateCheckoutSettings':
+        return { input: { logoUrl: null, embedOrigins: ['https://shop.example'] } };
       case 'resendWebhookEvent':
         return { id: 'evt_none' };
       case 'simulateTransaction':
