@@ -1,7 +1,5 @@
 import { details, escapeHtml, layout, messagePage, type ThreeDsPayment } from '../../providers/sandbox/three-ds-page';
-
-/** What ends the one-time code page's title. */
-const SITE = 'Secure payment';
+import { PAYMENT_SITE as SITE } from '../rest/v1/payment-pages';
 
 /**
  * The page where a cardholder enters the code the card's bank sent (a PIN card's OTP, after the PIN): plain HTML, no

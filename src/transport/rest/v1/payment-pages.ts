@@ -39,6 +39,9 @@ export function backToMerchant(reply: FastifyReply, p: Transaction, page: () => 
   return html(reply, 200, page());
 }
 
+/** What a page a cardholder meets outside the sandbox calls itself (the sandbox's own 3-D Secure page says it is the sandbox's). */
+export const PAYMENT_SITE = 'Secure payment';
+
 /** The outcome page of a payment whose cardholder came back without a merchant page to go to. */
 export function outcomeMessage(p: Transaction): string {
   const title = p.status === 'successful' ? 'Payment authenticated' : p.status === 'failed' ? 'Payment failed' : 'Payment being confirmed';
@@ -46,7 +49,7 @@ export function outcomeMessage(p: Transaction): string {
     p.status === 'requires_action'
       ? 'The card’s bank has not answered yet. The merchant will be told as soon as it does.'
       : `The payment is ${p.status}. You can close this window.`;
-  return messagePage(title, message);
+  return messagePage(title, message, undefined, PAYMENT_SITE);
 }
 
 /** A request's cookie by name. */
