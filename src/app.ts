@@ -27,6 +27,7 @@ import { dashboardSessionRoutes } from './transport/dashboard/dashboard-session.
 import { dashboardAccountRoutes } from './transport/dashboard/dashboard-account.routes';
 import { pick } from './transport/pick';
 import { invitationRoutes } from './transport/dashboard/invitation.routes';
+import { cardOtpRoutes } from './transport/checkout/card-otp.routes';
 import { registerHsts, warnOnUntrustedForwarding } from './transport/proxy';
 
 /**
@@ -140,6 +141,8 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     degraded: unservedRoutes(services),
   });
   await fastify.register(restV1, { prefix: '/v1', services, config, rateLimits });
+  // The page where a cardholder enters the code a PIN card's bank sent: public (its handle is its key).
+  await fastify.register(cardOtpRoutes, { services: pick(services, 'formTokens', 'payments', 'publicAddress'), rateLimits });
   // The merchant dashboard's session (its refresh token in an HttpOnly cookie), then its files (a single-page app on the GraphQL API), from memory.
   await fastify.register(dashboardSessionRoutes, { services: pick(services, 'oauth', 'signIn', 'publicAddress'), rateLimits });
   await fastify.register(dashboardAccountRoutes, { services: pick(services, 'accounts', 'passwords', 'oauth', 'publicAddress'), rateLimits });

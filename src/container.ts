@@ -250,7 +250,20 @@ export function compose(infra: Infrastructure): Composition {
   const { idempotency } = made(idempotencyModule.create(base, {}));
   const { rails, cardCharges } = made(railsModule.create(base, { reference, publicAddress }));
   const { transactions, transactionQueries, providerSignals, transactionJobs, collections, transfers, payments, refunds } = made(
-    transactionsModule.create(base, { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges, audit }),
+    transactionsModule.create(base, {
+      reference,
+      rates,
+      fees,
+      customers,
+      merchants,
+      outbox,
+      eventChoices,
+      listeners,
+      rails,
+      cardCharges,
+      audit,
+      publicAddress,
+    }),
   );
   const { checkout, paymentLinks } = made(checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments, rails, transactionQueries }));
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));

@@ -10,6 +10,7 @@ import {
   redactsNotifications,
   roundsPayouts,
   type ChargesCards,
+  type ValidatesCardOtp,
   type OpensVirtualAccounts,
   type Refunds,
 } from './capabilities';
@@ -52,8 +53,9 @@ const OPERATIONS = [
   'createVirtualAccount',
   'chargeCard',
   'concludeCardCharge',
+  'validateCardOtp',
   'refund',
-] as const satisfies ReadonlyArray<keyof (Connector & OpensVirtualAccounts & ChargesCards & Refunds)>;
+] as const satisfies ReadonlyArray<keyof (Connector & OpensVirtualAccounts & ChargesCards & ValidatesCardOtp & Refunds)>;
 
 /** Reconciliation's call (its first attempt may have reached the provider): an initiate with its retry context, a virtual account or refund flagged. */
 function isRetry(operation: string, request: unknown): boolean {
@@ -210,6 +212,7 @@ export class GuardedConnector implements Connector, Partial<OpensVirtualAccounts
   declare createVirtualAccount?: OpensVirtualAccounts['createVirtualAccount'];
   declare chargeCard?: ChargesCards['chargeCard'];
   declare concludeCardCharge?: ChargesCards['concludeCardCharge'];
+  declare validateCardOtp?: ValidatesCardOtp['validateCardOtp'];
   declare refund?: Refunds['refund'];
 
   /** Stops the breaker's timers (shutdown, tests). */

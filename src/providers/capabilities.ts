@@ -2,6 +2,8 @@ import { AppError } from '../shared/errors';
 import type {
   CardCharge,
   CardChargeRequest,
+  CardOtpAnswer,
+  CardOtpRequest,
   Connector,
   InboundNotification,
   RefundRequest,
@@ -35,6 +37,14 @@ export interface ChargesCards {
    * gateway then agree. (A real processor: look up by key, else void by key.)
    */
   concludeCardCharge(idempotencyKey: string, expected: { amount: string; currency: string }): Promise<CardCharge>;
+}
+
+/**
+ * Takes the one-time code an issuer sent the cardholder for a charge waiting for it (Flutterwave's PIN cards, after
+ * the PIN): `wrong_code` leaves the charge waiting for another; anything else is the charge as it stands after it.
+ */
+export interface ValidatesCardOtp {
+  validateCardOtp(request: CardOtpRequest): Promise<CardOtpAnswer>;
 }
 
 /** Refunds (part of) a charge; the outcome comes by `decide`. */
@@ -79,6 +89,7 @@ export interface InProcess {
 export const opensVirtualAccounts = (c: Connector): c is Connector & OpensVirtualAccounts =>
   typeof (c as Partial<OpensVirtualAccounts>).createVirtualAccount === 'function';
 export const chargesCards = (c: Connector): c is Connector & ChargesCards => typeof (c as Partial<ChargesCards>).chargeCard === 'function';
+export const validatesCardOtp = (c: Connector): c is Connector & ValidatesCardOtp => typeof (c as Partial<ValidatesCardOtp>).validateCardOtp === 'function';
 export const refunds = (c: Connector): c is Connector & Refunds => typeof (c as Partial<Refunds>).refund === 'function';
 export const receivesWebhooks = (c: Connector): c is Connector & ReceivesWebhooks => typeof (c as Partial<ReceivesWebhooks>).authenticateWebhook === 'function';
 export const redactsNotifications = (c: Connector): c is Connector & RedactsNotifications =>
@@ -92,6 +103,7 @@ export const inProcess = (c: Connector): c is Connector & InProcess => (c as Par
 export const CAPABILITIES = {
   opensVirtualAccounts,
   chargesCards,
+  validatesCardOtp,
   refunds,
   receivesWebhooks,
   redactsNotifications,

@@ -255,6 +255,23 @@ export interface CardDetails {
   expYear: number;
   cvc: string;
   postalCode: string | null;
+  /**
+   * The card's PIN (4 digits), given on our hosted checkout page only, never through the merchant's API: a
+   * processor that asks for it (Flutterwave's PIN cards) gets it with the card, in the same request.
+   */
+  pin: string | null;
+  /** The cardholder's billing address, from our hosted checkout page, for a processor that asks for it (AVS). */
+  billingAddress: BillingAddress | null;
+}
+
+/** A cardholder's billing address (AVS), as the hosted checkout page takes it. */
+export interface BillingAddress {
+  line1: string;
+  city: string;
+  state: string;
+  postalCode: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
 }
 
 export interface CardChargeRequest {
@@ -267,6 +284,22 @@ export interface CardChargeRequest {
   payer: PayerLookup;
   /** Where the provider's authentication page sends the cardholder back (our return route, then the merchant's page). */
   returnUrl: string;
+  /**
+   * Our page where the cardholder enters a one-time code the issuer sent (after a PIN, Flutterwave): a charge
+   * that waits for one answers `requires_action` with this as its `authenticationUrl`.
+   */
+  otpUrl: string;
+}
+
+/** The one-time code a cardholder entered on our page, for the charge waiting for it (ValidatesCardOtp). */
+export interface CardOtpRequest {
+  /** The charge's provider reference, as its `requires_action` answer gave it. */
+  providerReference: string | null;
+  otp: string;
+  /** The transaction's id, the key the charge was made with. */
+  idempotencyKey: string;
+  amount: string;
+  currency: string;
 }
 
 /**
@@ -278,6 +311,13 @@ export type CardCharge =
   | { outcome: 'successful'; providerReference: string }
   | { outcome: 'requires_action'; providerReference: string; authenticationUrl: string | null }
   | { outcome: 'failed'; providerReference: string | null; reason: string };
+
+/**
+ * The processor's answer to a one-time code (ValidatesCardOtp): `wrong_code`, the code is not right and the charge
+ * still waits for one (the cardholder may try again); else the charge as it stands (`requires_action`: the code was
+ * taken, and the bank has not decided yet).
+ */
+export type CardOtpAnswer = CardCharge | { outcome: 'wrong_code'; providerReference: string };
 
 /** An inbound notification, as received at /v1/providers/{connector}/callback/{token}. */
 export interface InboundNotification {
@@ -341,6 +381,8 @@ export {
   type ChargesCards,
   type ChecksRequests,
   type InProcess,
+  validatesCardOtp,
+  type ValidatesCardOtp,
   type OpensVirtualAccounts,
   type ReadsNotifications,
   type ReceivesWebhooks,

@@ -38,6 +38,8 @@ const REDACTED_PATHS = [
   // (about 0.3 µs, measured), so the depths are the ones a card can sit at.
   '*.*.card',
   ...['cvc', 'cvv', 'card_number', 'cardNumber', 'pan', 'exp_month', 'expMonth', 'exp_year', 'expYear'].flatMap((f) => [f, `*.${f}`]),
+  // A card's PIN and the one-time code its issuer sends (the hosted checkout's, Flutterwave's `authorization.pin`).
+  ...['pin', 'cardPin', 'card_pin', 'otp'].flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),
 ];
 
 /** A PostgreSQL error (pg's DatabaseError) or the ORM's wrapper of one (MikroORM's DriverException, via knex). */

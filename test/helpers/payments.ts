@@ -1,3 +1,5 @@
+import { RequestContext } from '@mikro-orm/core';
+import type { PaymentCommand, PaymentOrigin } from '../../src/modules/transactions/kinds/payment/payment.service';
 import { request } from './http';
 import type { TestApp } from './test-app';
 import { newReference } from './transactions';
@@ -74,4 +76,27 @@ export function luhnCard(prefix: string, length: number): string {
     sum += d;
   }
   return body + String((10 - (sum % 10)) % 10);
+}
+
+/**
+ * A card payment as the hosted checkout page starts it: through PaymentService with the page's transient origin (the
+ * card's PIN, a billing address), which no merchant API takes. `card` fields merge into a valid card (domain names).
+ */
+export function checkoutCardPayment(
+  app: TestApp,
+  merchantId: string,
+  overrides: Record<string, unknown> & { card?: Record<string, unknown> } = {},
+  origin: PaymentOrigin = {},
+) {
+  const { card, ...rest } = overrides;
+  const command = {
+    reference: newReference('checkout-pay'),
+    amount: '2500.00',
+    currency: 'NGN',
+    paymentMethod: 'card',
+    card: { number: CARDS.success, expMonth: 12, expYear: 2030, cvc: TEST_CVC, postalCode: '100001', ...card },
+    description: 'Order 1001',
+    ...rest,
+  } as unknown as PaymentCommand;
+  return RequestContext.create(app.service.orm.em, () => app.service.app.services.payments.initiatePayment(merchantId, command, origin));
 }

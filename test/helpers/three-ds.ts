@@ -36,14 +36,14 @@ const unescapeHtml = (text: string) =>
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 
-/** GETs the page; returns its cookie and CSRF field (null when it shows no form). */
-export async function openPage(nextActionUrl: string): Promise<OpenedPage> {
+/** GETs the page; returns its cookie and CSRF field (null when it shows no form). `cookieName`: the one-time code page's is `otp_csrf`. */
+export async function openPage(nextActionUrl: string, cookieName = CSRF_COOKIE): Promise<OpenedPage> {
   const res = await fetch(nextActionUrl, { redirect: 'manual' });
   const html = await res.text();
   let cookie: string | null = null;
   for (const header of res.headers.getSetCookie()) {
     const pair = header.split(';', 1)[0]!.trim();
-    if (pair.startsWith(`${CSRF_COOKIE}=`) && pair.length > CSRF_COOKIE.length + 1) cookie = pair;
+    if (pair.startsWith(`${cookieName}=`) && pair.length > cookieName.length + 1) cookie = pair;
   }
   const input = /<input\b[^>]*\bname="csrf"[^>]*>/.exec(html)?.[0];
   const value = input ? /\bvalue="([^"]*)"/.exec(input)?.[1] : undefined;
@@ -52,13 +52,18 @@ export async function openPage(nextActionUrl: string): Promise<OpenedPage> {
 
 /** POSTs the page's form (form-urlencoded) with the cookie, without following a redirect. */
 export async function submitPage(nextActionUrl: string, page: Pick<OpenedPage, 'cookie' | 'csrf'>, decision: ThreeDsDecision): Promise<Submission> {
+  return submitForm(nextActionUrl, page, { decision });
+}
+
+/** POSTs a page's form with these fields, its CSRF field and its cookie, without following a redirect. */
+export async function submitForm(url: string, page: Pick<OpenedPage, 'cookie' | 'csrf'>, fields: Record<string, string>): Promise<Submission> {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   if (page.cookie) headers.cookie = page.cookie;
-  const res = await fetch(nextActionUrl, {
+  const res = await fetch(url, {
     method: 'POST',
     redirect: 'manual',
     headers,
-    body: new URLSearchParams({ decision, csrf: page.csrf ?? '' }).toString(),
+    body: new URLSearchParams({ ...fields, csrf: page.csrf ?? '' }).toString(),
   });
   return { status: res.status, location: res.headers.get('location'), html: await res.text() };
 }

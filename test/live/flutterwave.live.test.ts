@@ -22,7 +22,7 @@ if (!live)
       : 'Flutterwave live contract tests skipped: set FLUTTERWAVE_SECRET_KEY, FLUTTERWAVE_ENCRYPTION_KEY and FLUTTERWAVE_WEBHOOK_HASH (test mode) to run them',
   );
 
-const card = (number: string): CardDetails => ({ number, expMonth: 9, expYear: 2032, cvc: '828', postalCode: null });
+const card = (number: string): CardDetails => ({ number, expMonth: 9, expYear: 2032, cvc: '828', postalCode: null, pin: null, billingAddress: null });
 const payer = async () => ({ email: 'live-contract@flutterwave-test.invalid', name: 'Live Contract', countryCode: 'NG', phone: '2348012345678' });
 
 describe(`Flutterwave live contract${live ? ` (${flw!.baseUrl})` : ' — skipped: set the FLUTTERWAVE_* test-mode keys to run'}`, () => {
@@ -69,7 +69,14 @@ describe(`Flutterwave live contract${live ? ` (${flw!.baseUrl})` : ' — skipped
   maybe(
     'a 3-D Secure test card answers a redirect; a declined one fails',
     async () => {
-      const base = { reference: 'live-card', amount: '100.00', currency: 'NGN', payer, returnUrl: 'https://127.0.0.1/v1/providers/flutterwave/return/x' };
+      const base = {
+        reference: 'live-card',
+        amount: '100.00',
+        currency: 'NGN',
+        payer,
+        returnUrl: 'https://127.0.0.1/v1/providers/flutterwave/return/x',
+        otpUrl: 'https://127.0.0.1/checkout/otp/x',
+      };
       const redirect = await connector.chargeCard({ ...base, idempotencyKey: randomUUID(), card: card('4187427415564246') });
       expect(redirect).toMatchObject({ outcome: 'requires_action', authenticationUrl: expect.stringMatching(/^https:/) });
       const declined = await connector.chargeCard({ ...base, idempotencyKey: randomUUID(), card: card('5258585922666506') });

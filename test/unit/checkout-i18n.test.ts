@@ -67,6 +67,8 @@ describe('failureMessage', () => {
     ['authentication_failed', 'could not confirm'],
     ['authentication_expired', 'too long'],
     ['pin_required', 'Your card needs its PIN: enter the card again with its PIN'],
+    ['incorrect_pin', 'did not accept the PIN'],
+    ['address_required', 'billing address'],
     ['not_paid_before_expiry', 'did not arrive'],
     ['timeout', 'not approved in time'],
     ['processing_error', 'went wrong'],

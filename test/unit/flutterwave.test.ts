@@ -1,7 +1,7 @@
 import { createDecipheriv } from 'node:crypto';
 import type { Route } from '../../src/providers/connector';
 import { FlutterwaveConnector } from '../../src/providers/flutterwave/client';
-import { encryptCardPayload, flutterwaveTime } from '../../src/providers/flutterwave/mapping';
+import { asksCardAuthorization, cardAuthorization, encryptCardPayload, flutterwaveTime } from '../../src/providers/flutterwave/mapping';
 import { chargeFailureReason, refundDecision, transferFailureReason } from '../../src/providers/flutterwave/statuses';
 import { encrypt3des } from '../fakes/flutterwave.fake';
 
@@ -28,6 +28,33 @@ describe('the card payload', () => {
   it('another key gives another ciphertext', () => {
     // (Not one differing only in a byte's lowest bit: DES ignores those, as parity bits.)
     expect(encryptCardPayload('FLWSECK_TEST0123456789az', payload)).not.toBe(encryptCardPayload(KEY, payload));
+  });
+});
+
+describe('what a PIN or AVS card is sent again with', () => {
+  const card = { number: '5531886652142950', expMonth: 9, expYear: 2032, cvc: '564', postalCode: null, pin: null, billingAddress: null };
+  const address = { line1: '12 Marina Road', city: 'Lagos', state: 'Lagos', postalCode: '100001', country: 'NG' };
+
+  it('asks only for pin and avs_noauth (a redirect or an OTP is not sent again)', () => {
+    expect(['pin', 'avs_noauth'].every(asksCardAuthorization)).toBe(true);
+    for (const mode of ['redirect', 'otp', 'noauth', null]) expect(asksCardAuthorization(mode)).toBe(false);
+  });
+
+  it('pin: the PIN, when the cardholder gave it on our page; else nothing (pin_required)', () => {
+    expect(cardAuthorization('pin', { ...card, pin: '3310' })).toEqual({ mode: 'pin', pin: '3310' });
+    expect(cardAuthorization('pin', { ...card, billingAddress: address })).toBeNull();
+  });
+
+  it('avs_noauth: the billing address in Flutterwave’s fields; else nothing (address_required)', () => {
+    expect(cardAuthorization('avs_noauth', { ...card, billingAddress: address })).toEqual({
+      mode: 'avs_noauth',
+      address: '12 Marina Road',
+      city: 'Lagos',
+      state: 'Lagos',
+      country: 'NG',
+      zipcode: '100001',
+    });
+    expect(cardAuthorization('avs_noauth', { ...card, pin: '3310' })).toBeNull();
   });
 });
 

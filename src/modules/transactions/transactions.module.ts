@@ -9,8 +9,10 @@ import type { Outbox } from '../outbox/outbox';
 import type { Rails } from '../rails/rails';
 import type { RatesService } from '../rates/rates.service';
 import type { ReferenceService } from '../reference/reference.service';
+import type { PublicAddress } from '../../shared/public-address';
 import { CollectionKind } from './kinds/collection/collection.kind';
 import { CollectionService } from './kinds/collection/collection.service';
+import { CardOtpChallenges } from './kinds/payment/card-otp';
 import { PaymentKind } from './kinds/payment/payment.kind';
 import { PaymentService, type PaymentServiceDeps } from './kinds/payment/payment.service';
 import { RefundKind } from './kinds/refund/refund.kind';
@@ -46,6 +48,8 @@ interface TransactionsDeps {
   cardCharges: PaymentServiceDeps['handles'];
   /** The audit log's writer (refunds). */
   audit: AuditLog;
+  /** Where browsers reach the service (the one-time code page's address). */
+  publicAddress: PublicAddress;
 }
 
 /**
@@ -60,13 +64,23 @@ export const transactionsModule = defineModule({
   topics: Object.values(TransactionTopic),
   create: (infra: TransactionsInfra, deps: TransactionsDeps) => {
     const { config, clock, sql, pubsub, keys, secretBox, faults, logger, jobs } = infra;
-    const { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges, audit } = deps;
+    const { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges, audit, publicAddress } = deps;
     const releaseDelayMs = config.settlementDelayS * 1000;
     const store = new TransactionStore({ sql, jobs, outbox, secretBox });
+    const otp = new CardOtpChallenges({ key: deriveKey(keys.encryptionKey, 'card-otp'), sql, publicAddress });
+    const paymentKind = new PaymentKind({
+      reference,
+      rails,
+      clock,
+      actionTtlS: config.paymentActionTtlS,
+      releaseDelayMs,
+      collectionTtlS: config.collectionTtlS,
+      otp,
+    });
     const kinds: TransactionKinds = {
       collection: new CollectionKind({ reference, rails, collectionTtlS: config.collectionTtlS, releaseDelayMs }),
       transfer: new TransferKind({ reference, rails }),
-      payment: new PaymentKind({ reference, rails, clock, actionTtlS: config.paymentActionTtlS, releaseDelayMs, collectionTtlS: config.collectionTtlS }),
+      payment: paymentKind,
       refund: new RefundKind({ reference, rails, payments: store }),
     };
     const queries = new TransactionQueries({ store });
@@ -100,6 +114,8 @@ export const transactionsModule = defineModule({
       fingerprintKey: deriveKey(keys.encryptionKey, 'card-fingerprint'),
       handles: cardCharges,
       rails,
+      otp,
+      cardOtp: paymentKind,
       collectionTtlS: config.collectionTtlS,
       predictNetwork: (country, number) => reference.predictNetwork(country, number),
     });

@@ -8,6 +8,8 @@ import {
   unknownOutcome,
   type CardCharge,
   type CardChargeRequest,
+  type CardOtpAnswer,
+  type CardOtpRequest,
   type ChargesCards,
   type ChecksRequests,
   type Connector,
@@ -24,17 +26,18 @@ import {
   type Route,
   type RouteLeg,
   type SettlementDecision,
+  type ValidatesCardOtp,
   type VirtualAccount,
   type VirtualAccountRequest,
 } from '../connector';
 import { ProviderHttp, field, type ProviderResponse } from '../provider-http';
+import { FlutterwaveCards } from './cards';
 import type { FlutterwaveConfig } from './index';
 import {
   DATA,
   NUMERIC_ID,
   PRODUCT_NAMES,
   accountBank,
-  cardPayload,
   chargeSpec,
   encryptCardPayload,
   flutterwaveTime,
@@ -59,13 +62,23 @@ import { chargeDecision, flutterwaveRefusal, refundDecision, transferDecision } 
  * constant time) are hints, confirmed by `GET /v3/transfers/{id}` or a transaction verify.
  */
 export class FlutterwaveConnector
-  implements Connector, OpensVirtualAccounts, ChargesCards, Refunds, ReceivesWebhooks, RedactsNotifications, ChecksRequests, ReadsNotifications
+  implements
+    Connector,
+    OpensVirtualAccounts,
+    ChargesCards,
+    ValidatesCardOtp,
+    Refunds,
+    ReceivesWebhooks,
+    RedactsNotifications,
+    ChecksRequests,
+    ReadsNotifications
 {
   readonly name = 'flutterwave';
   readonly acknowledgement = { status: 'success' };
   /** A retry looks for the transfer a webhook named. */
   readonly readsNotifications = true as const;
   private readonly http: ProviderHttp;
+  private readonly cards: FlutterwaveCards;
 
   private readonly config: FlutterwaveConfig;
 
@@ -73,6 +86,13 @@ export class FlutterwaveConnector
   constructor({ config, timeoutMs }: { config: FlutterwaveConfig; timeoutMs: number }) {
     this.config = config;
     this.http = new ProviderHttp({ connector: this.name, baseUrl: config.baseUrl.replace(/\/+$/, ''), timeoutMs });
+    this.cards = new FlutterwaveCards({
+      connector: this.name,
+      encryptionKey: config.encryptionKey,
+      send: (method, path, operation, body) => this.send(method, path, operation, body),
+      verify: (id) => this.verify(id),
+      byReference: (txRef) => this.byReference(txRef),
+    });
     // The card payload's cipher must exist in this runtime (an OpenSSL without 3DES would fail every card): checked at start.
     try {
       encryptCardPayload(config.encryptionKey, {});
@@ -200,47 +220,19 @@ export class FlutterwaveConnector
     };
   }
 
-  /**
-   * A card charge: the card is sent once, 3DES-encrypted with the encryption key (`client`), and kept nowhere. A
-   * redirect (3-D Secure) is our `requires_action`; the page sends the cardholder back to `returnUrl`. A charge that
-   * asks for the card's PIN or the billing address is declined: both need the card sent again, which we never hold.
-   */
-  async chargeCard(request: CardChargeRequest): Promise<CardCharge> {
-    const payer = await request.payer();
-    const client = encryptCardPayload(this.config.encryptionKey, cardPayload(request, payer));
-    const res = await this.send('POST', '/v3/charges?type=card', 'card charge', { client });
-    if (res.status === 200 && field(res.json, 'status') === 'success') {
-      const id = field(res.json, 'data', 'id');
-      const mode = field(res.json, 'meta', 'authorization', 'mode');
-      const redirect = field(res.json, 'meta', 'authorization', 'redirect');
-      if (mode === 'redirect' && redirect && id) return { outcome: 'requires_action', providerReference: id, authenticationUrl: redirect };
-      if (mode) return { outcome: 'failed', providerReference: id, reason: 'authentication_not_supported' };
-      if (id) return this.cardVerdict(await this.verify(id), request, id);
-    }
-    if (res.status === 400 && !/decrypt/i.test(field(res.json, 'message') ?? '')) {
-      // The card refused before a charge was made (expired, not a valid number): a decline, not an error of ours.
-      return { outcome: 'failed', providerReference: null, reason: 'card_declined' };
-    }
-    throw this.refusal(res, false, 'card charge');
+  /** A card charge (cards.ts): the PIN or billing address sent again where asked, 3-D Secure, or our code page. */
+  chargeCard(request: CardChargeRequest): Promise<CardCharge> {
+    return this.cards.chargeCard(request);
   }
 
-  /**
-   * Reconciliation's question: the charge with our id as `tx_ref`. Flutterwave offers no way to close a key, so one
-   * it never received answers failed (`processing_error`): its request was aborted by our timeout long before.
-   */
-  async concludeCardCharge(idempotencyKey: string, expected: { amount: string; currency: string }): Promise<CardCharge> {
-    const found = await this.byReference(idempotencyKey);
-    if (!found) return { outcome: 'failed', providerReference: null, reason: 'processing_error' };
-    const verdict = this.cardVerdict(found, { idempotencyKey, ...expected }, found.id);
-    return verdict.outcome === 'requires_action' ? { ...verdict, authenticationUrl: null } : verdict;
+  /** The code the issuer sent, for our charge waiting for it (cards.ts). */
+  validateCardOtp(request: CardOtpRequest): Promise<CardOtpAnswer> {
+    return this.cards.validateCardOtp(request);
   }
 
-  /** A charge's verdict as a card charge: the same rule as every charge (ours, our currency, our amount); undecided is 3-D Secure still open. */
-  private cardVerdict(tx: FlutterwaveTransaction | null, request: { idempotencyKey: string; amount: string; currency: string }, id: string): CardCharge {
-    const decision = chargeDecision(tx, request);
-    if (decision.outcome === 'successful') return { outcome: 'successful', providerReference: id };
-    if (decision.outcome === 'failed') return { outcome: 'failed', providerReference: id, reason: decision.reason };
-    return { outcome: 'requires_action', providerReference: id, authenticationUrl: null };
+  /** Reconciliation's question: the charge with our id as `tx_ref` (cards.ts). */
+  concludeCardCharge(idempotencyKey: string, expected: { amount: string; currency: string }): Promise<CardCharge> {
+    return this.cards.concludeCardCharge(idempotencyKey, expected);
   }
 
   /**

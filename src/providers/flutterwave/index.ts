@@ -44,6 +44,15 @@ export const flutterwave = defineProvider({
   key: 'flutterwave',
   env: variables(['FLUTTERWAVE_BASE_URL', ...VARIABLES]),
   configure,
-  capabilities: ['opensVirtualAccounts', 'chargesCards', 'refunds', 'receivesWebhooks', 'redactsNotifications', 'checksRequests', 'readsNotifications'],
+  capabilities: [
+    'opensVirtualAccounts',
+    'chargesCards',
+    'validatesCardOtp',
+    'refunds',
+    'receivesWebhooks',
+    'redactsNotifications',
+    'checksRequests',
+    'readsNotifications',
+  ],
   create: (settings, { timeoutMs }) => new FlutterwaveConnector({ config: settings, timeoutMs }),
 });

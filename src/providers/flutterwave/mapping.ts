@@ -3,6 +3,7 @@ import {
   ProviderUnreachable,
   msisdn,
   type CardChargeRequest,
+  type CardDetails,
   type InboundNotification,
   type InitiateRequest,
   type ParsedNotification,
@@ -66,6 +67,8 @@ export function productOf(route: Route): Product | null {
 export interface FlutterwaveTransaction {
   id: string;
   txRef: string | null;
+  /** Flutterwave's other reference of a charge: the one `POST /v3/validate-charge` takes. */
+  flwRef: string | null;
   status: string;
   amount: string | null;
   currency: string | null;
@@ -81,6 +84,7 @@ export function transactionOf(connector: string, res: ProviderResponse): Flutter
   return {
     id,
     txRef: field(res.json, 'data', 'tx_ref'),
+    flwRef: field(res.json, 'data', 'flw_ref'),
     status: (field(res.json, 'data', 'status') ?? '').toLowerCase(),
     amount: field(res.json, 'data', 'amount'),
     currency: field(res.json, 'data', 'currency'),
@@ -149,6 +153,23 @@ export function cardPayload(request: CardChargeRequest, payer: Payer): Record<st
     tx_ref: request.idempotencyKey,
     redirect_url: request.returnUrl,
   };
+}
+
+/** What a card charge asks for before it goes on (`meta.authorization.mode`), and our failure when we do not have it. */
+export const CARD_AUTHORIZATION_MISSING = { pin: 'pin_required', avs_noauth: 'address_required' } as const;
+export type CardAuthorizationMode = keyof typeof CARD_AUTHORIZATION_MISSING;
+export const asksCardAuthorization = (mode: string | null): mode is CardAuthorizationMode => mode === 'pin' || mode === 'avs_noauth';
+
+/**
+ * The `authorization` a card charge is sent again with (in its encrypted payload, the same `tx_ref`) when Flutterwave
+ * asks for the card's PIN or its billing address (AVS, fields city, address, state, country, zipcode); null when the
+ * cardholder gave us none. Held in memory for one request.
+ */
+export function cardAuthorization(mode: CardAuthorizationMode, card: CardDetails): Record<string, string> | null {
+  if (mode === 'pin') return card.pin ? { mode: 'pin', pin: card.pin } : null;
+  const address = card.billingAddress;
+  if (!address) return null;
+  return { mode: 'avs_noauth', city: address.city, address: address.line1, state: address.state, country: address.country, zipcode: address.postalCode };
 }
 
 /**

@@ -18,14 +18,15 @@ export interface ThreeDsPayment {
   description: string | null;
 }
 
-function layout(title: string, body: string): string {
+/** A page of ours for a cardholder: `site` ends its title (the sandbox's 3-D Secure page, the one-time code page). */
+export function layout(title: string, body: string, site = 'Sandbox 3-D Secure'): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · Sandbox 3-D Secure</title>
+<title>${escapeHtml(title)} · ${escapeHtml(site)}</title>
 <style>
   body { font-family: system-ui, sans-serif; background: #f4f5f7; color: #1d2330; margin: 0; padding: 2rem 1rem; }
   main { max-width: 26rem; margin: 0 auto; background: #fff; border-radius: 8px; padding: 1.5rem; box-shadow: 0 1px 3px rgba(0,0,0,.12); }
@@ -37,14 +38,18 @@ function layout(title: string, body: string): string {
   button { flex: 1; font-size: 1rem; padding: .7rem; border-radius: 6px; border: 1px solid #1d2330; cursor: pointer; }
   button[value=complete] { background: #1a7f37; border-color: #1a7f37; color: #fff; }
   button[value=fail] { background: #fff; color: #b42318; border-color: #b42318; }
-  button:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+  button:focus-visible, input:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+  label { display: block; font-weight: 600; margin: 0 0 .4rem; }
+  input { box-sizing: border-box; width: 100%; font-size: 1.25rem; letter-spacing: .2em; padding: .6rem; margin: 0 0 1rem; border: 1px solid #5b6475; border-radius: 6px; }
+  button.primary { background: #1a7f37; border-color: #1a7f37; color: #fff; }
+  .error { color: #b42318; font-weight: 600; }
 </style>
 </head>
 <body><main>${body}</main></body>
 </html>`;
 }
 
-function details(p: ThreeDsPayment): string {
+export function details(p: ThreeDsPayment): string {
   const card = p.cardLast4 ? `${BRANDS[p.cardBrand ?? ''] ?? 'Card'} •••• ${p.cardLast4}` : 'Card';
   return `<dl>
   <dt>Merchant</dt><dd id="merchant">${escapeHtml(p.merchantName)}</dd>
@@ -71,6 +76,6 @@ ${details(p)}
 }
 
 /** A page that only says something: the outcome, or why nothing happened. */
-export function messagePage(title: string, message: string, p?: ThreeDsPayment): string {
-  return layout(title, `<h1>${escapeHtml(title)}</h1>\n${p ? details(p) : ''}<p id="message">${escapeHtml(message)}</p>`);
+export function messagePage(title: string, message: string, p?: ThreeDsPayment, site?: string): string {
+  return layout(title, `<h1>${escapeHtml(title)}</h1>\n${p ? details(p) : ''}<p id="message">${escapeHtml(message)}</p>`, site);
 }

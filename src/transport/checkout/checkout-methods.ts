@@ -56,6 +56,17 @@ const METHODS = perLanguage((t) => ({
 </div>
 <label for="card-postal">${tx(t, 'postalCode')}</label>
 <input id="card-postal" name="postal_code" type="text" autocomplete="billing postal-code" maxlength="16">
+<details class="pin" id="card-address-box"{{{addressOpen}}}>
+<summary>${tx(t, 'addressToggle')}</summary>
+<label for="card-address-line">${tx(t, 'addressLine')}</label>
+<input id="card-address-line" name="address_line1" type="text" autocomplete="billing address-line1" maxlength="100">
+<label for="card-address-city">${tx(t, 'addressCity')}</label>
+<input id="card-address-city" name="address_city" type="text" autocomplete="billing address-level2" maxlength="60">
+<label for="card-address-state">${tx(t, 'addressState')}</label>
+<input id="card-address-state" name="address_state" type="text" autocomplete="billing address-level1" maxlength="60">
+<label for="card-address-country">${tx(t, 'addressCountry')}</label>
+<input id="card-address-country" name="address_country" type="text" autocomplete="billing country" maxlength="2" pattern="[A-Za-z]{2}">
+</details>
 <details class="pin" id="card-pin-box"{{{pinOpen}}}>
 <summary>${tx(t, 'pinToggle')}</summary>
 <label for="card-pin">${tx(t, 'pin')}</label>
@@ -106,7 +117,8 @@ export function renderMethods(
           open: open(method),
           action,
           csrf,
-          pinOpen: failed && attempt.failureReason === 'pin_required' ? ' open' : '',
+          pinOpen: failed && (attempt.failureReason === 'pin_required' || attempt.failureReason === 'incorrect_pin') ? ' open' : '',
+          addressOpen: failed && attempt.failureReason === 'address_required' ? ' open' : '',
           amount: formatAmount(view.amount, view.currency, lang),
         });
       case 'bank_transfer':

@@ -129,13 +129,13 @@ describe('Flutterwave cards and refunds (production, against the fake)', () => {
     expect(await res.text()).toContain('not valid');
   });
 
-  it('a declined card fails with its reason; a card that asks for its PIN is declined as not supported; the books are untouched', async () => {
+  it('a declined card fails with its reason; a card that asks for its PIN, paid without one (the merchant API takes none), fails pin_required; the books are untouched', async () => {
     const before = await clearing(app, 'NGN');
     const declined = await pay(FLW_CARDS.declined);
     expect(declined.status).toBe(200);
     expect(declined.body.data).toMatchObject({ status: 'failed', failure_reason: 'insufficient_funds' });
     const pin = await pay(FLW_CARDS.pin);
-    expect(pin.body.data).toMatchObject({ status: 'failed', failure_reason: 'authentication_not_supported' });
+    expect(pin.body.data).toMatchObject({ status: 'failed', failure_reason: 'pin_required' });
     expect(await clearing(app, 'NGN')).toBe(before);
     expect((await ledgerVerify(app.db.url)).ok).toBe(true);
   });

@@ -387,6 +387,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
   /** Routes whose path parameter is not a tenant's identifier, by path prefix, and why. */
   const NOT_TENANT_SCOPED: Array<[RegExp, string]> = [
     [/^\/v1\/sandbox\/3ds\//, 'public cardholder page: the unguessable handle is the credential (no token, no merchant)'],
+    [/^\/checkout\/otp\//, 'public cardholder page: the handle (a MAC over the payment’s id) is the credential (test/e2e/rails/flutterwave-pin.test.ts)'],
     [/^\/v1\/admin\//, 'operator API behind ADMIN_API_KEY: a merchant token is refused there (next test)'],
     [/^\/v1\/docs\//, 'public static documentation assets'],
     [/^\/dashboard\/assets\//, 'the dashboard’s public static files (its data comes through the API, swept here)'],

@@ -7,10 +7,10 @@ import WebSocket from 'ws';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
 import { findCardNumbers } from '../../../src/shared/card-numbers';
 import { graphql as rawGraphql, request as rawRequest, type HttpResult } from '../../helpers/http';
-import { CARDS, PAYMENT_FIELDS, TEST_AMEX_CVC, TEST_CVC, cardPaymentBody, cardPaymentInput } from '../../helpers/payments';
+import { CARDS, PAYMENT_FIELDS, TEST_AMEX_CVC, TEST_CVC, cardPaymentBody, cardPaymentInput, checkoutCardPayment } from '../../helpers/payments';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { openPage, submitPage, type ThreeDsDecision } from '../../helpers/three-ds';
+import { openPage, submitForm, submitPage, type ThreeDsDecision } from '../../helpers/three-ds';
 import { eventually } from '../../helpers/wait';
 import { FAST_WEBHOOKS, dbQuery, setEndpoint } from '../../helpers/webhooks';
 import { FlutterwaveFake } from '../../fakes/flutterwave.fake';
@@ -37,8 +37,12 @@ const BAD_AMEX_CVC = '739';
 const CVCS = [TEST_CVC, TEST_AMEX_CVC, BAD_VISA_CVC, BAD_AMEX_CVC];
 /** 20 digits: the success card with four more. */
 const TOO_LONG = `${CARDS.success}1234`;
-/** Flutterwave's test cards (3-D Secure redirect, declined, PIN), charged through its fake in production mode. */
-const FLW_CARDS = ['4187427415564246', '5258585922666506', '5531886652142950'];
+/** Flutterwave's test cards (3-D Secure redirect, declined, PIN, Verve PIN), charged through its fake in production mode. */
+const FLW_CARDS = ['4187427415564246', '5258585922666506', '5531886652142950', '5061460410120223210'];
+/** The PIN cards' PIN (given on the hosted checkout page only), and the code their issuer sends: a wrong one first. */
+const FLW_PIN = '3310';
+const FLW_OTP = '12345';
+const WRONG_OTP = '80417';
 const CARD_NUMBERS = [CARDS.success, CARDS.threeDs, CARDS.insufficientFunds, CARDS.other, CARDS.amex, CARDS.luhnInvalid, TOO_LONG, ...FLW_CARDS];
 
 interface Finding {
@@ -84,7 +88,7 @@ const fractionDigits = (text: string, index: number) => text[index - 1] === '.' 
  * prints objects so), `cvc=913`, `\"expMonth\":12`.
  */
 const CARD_KEY_WITH_VALUE =
-  /(?<![A-Za-z0-9_$])(?:\\*["'])?(cvc|cvv|cvc2|cvv2|csc|exp_month|expMonth|exp_year|expYear|card_number|cardNumber|pan|expiry_month|expiry_year)(?:\\*["'])?\s*[:=]\s*(?!(?:\\*["'])?\[redacted\])(?=\S)/gi;
+  /(?<![A-Za-z0-9_$])(?:\\*["'])?(cvc|cvv|cvc2|cvv2|csc|exp_month|expMonth|exp_year|expYear|card_number|cardNumber|pan|expiry_month|expiry_year|pin|cardPin|card_pin|otp)(?:\\*["'])?\s*[:=]\s*(?!(?:\\*["'])?\[redacted\])(?=\S)/gi;
 
 /**
  * A processor's echo of the card as a quoted JSON key (Flutterwave's `data.card`: `"expiry":"09/32"`,
@@ -96,19 +100,22 @@ const PROCESSOR_CARD_KEY = /\\*["'](expiry|first_6digits)\\*["']\s*:\s*(?!\\*["'
 const NUMERIC_KEY =
   /^(id|\w+_id|\w+Id|ms|responseTime|duration|elapsed\w*|\w*latency\w*|statusCode|status_code|\w*attempts?\w*|revision|priority|count|\w+_count|port)$/i;
 
+/** Short secrets looked for as values: the CVCs, a PIN card's PIN and the codes its issuer sent. */
+const SHORT_SECRETS: Array<[string, string]> = [...CVCS.map((c) => ['CVC', c] as [string, string]), ['PIN', FLW_PIN], ['code', FLW_OTP], ['code', WRONG_OTP]];
+
 function cvcFindings(source: string, text: string): Finding[] {
   const out: Finding[] = [];
-  for (const cvc of CVCS) {
+  for (const [what, cvc] of SHORT_SECRETS) {
     // As a quoted value of its own: "913", \"913\", '913'.
     for (const m of text.matchAll(new RegExp(`(?<![0-9A-Za-z])\\\\*["']${cvc}\\\\*["'](?![0-9A-Za-z])`, 'g'))) {
-      out.push({ source, rule: `CVC ${cvc} as a quoted value`, match: m[0], context: contextOf(text, m.index!, m[0].length) });
+      out.push({ source, rule: `${what} ${cvc} as a quoted value`, match: m[0], context: contextOf(text, m.index!, m[0].length) });
     }
     // As a bare value after ':' or '=' ("value: 913", "cvc=913", `"x":913`), unless a JSON number of a numeric field.
     for (const m of text.matchAll(new RegExp(`(?:(\\\\*["']?)([A-Za-z_$][\\w$]*)\\1)?\\s*[:=]\\s*${cvc}(?![0-9.A-Za-z_])`, 'g'))) {
       const key = m[2];
       const jsonNumber = key !== undefined && m[1] !== undefined && m[1] !== '' && !/\s/.test(m[0]);
       if (jsonNumber && NUMERIC_KEY.test(key)) continue;
-      out.push({ source, rule: `CVC ${cvc} as a bare value`, match: m[0], context: contextOf(text, m.index!, m[0].length) });
+      out.push({ source, rule: `${what} ${cvc} as a bare value`, match: m[0], context: contextOf(text, m.index!, m[0].length) });
     }
   }
   return out;
@@ -186,7 +193,7 @@ async function scanDatabase(label: string, databaseUrl: string, secrets: string[
       for (const secret of secrets.filter((x) => r.row.includes(x)))
         findings.push({ source, rule: '3-D Secure handle', match: secret, context: contextOf(r.row, r.row.indexOf(secret), secret.length) });
       // The JSON form adds the column names (key checks, numeric fields); card numbers were looked for in the row text already.
-      findings.push(...scanText(`${source} (json)`, r.json).filter((f) => f.rule.startsWith('CVC') || f.rule.startsWith('card key')));
+      findings.push(...scanText(`${source} (json)`, r.json).filter((f) => /^(CVC|PIN|code|card key)/.test(f.rule)));
     });
   }
   return { findings, tables: tables.map((t) => `${t.schema}.${t.name}`), rows };
@@ -222,6 +229,7 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
   let flw: FlutterwaveFake;
   let flwApp: TestApp;
   let flwToken: string;
+  let flwMerchantId: string;
   const clients: Client[] = [];
   let events: unknown[] = [];
 
@@ -268,7 +276,9 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     prodToken = (await prod.token(await prod.createMerchant('Live Card Merchant'))).accessToken;
     flw = await FlutterwaveFake.start({ decisionDelayMs: 10 });
     flwApp = await flutterwaveApp(flw, {}, capture('production (flutterwave) log'));
-    flwToken = (await flwApp.token(await flwApp.createMerchant('Flutterwave Card Merchant'))).accessToken;
+    const flwMerchant = await flwApp.createMerchant('Flutterwave Card Merchant');
+    flwMerchantId = flwMerchant.merchant.id;
+    flwToken = (await flwApp.token(flwMerchant)).accessToken;
     await setEndpoint(app.url, token, receiver.url);
     const client = connect(app, token);
     clients.push(client);
@@ -742,7 +752,29 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     // The processor got each card once, encrypted: no card number in any request it received.
     const cardRequests = flw.requests.filter((r) => r.path === '/v3/charges?type=card');
     expect(cardRequests).toHaveLength(3);
+
+    // A PIN card as the hosted checkout page pays it: the PIN is a transient of the service's origin (no merchant API
+    // takes one), sent again with the card; then the issuer's code on our page, a wrong one first.
+    const pinPayment = await checkoutCardPayment(flwApp, flwMerchantId, { reference: ref('flw-pin'), card: { number: FLW_CARDS[3] } }, { cardPin: FLW_PIN });
+    expect(pinPayment.status).toBe('requires_action');
+    const otpUrl = pinPayment.nextActionUrl!;
+    responses.push({ source: 'FLW PIN payment (service)', text: JSON.stringify(pinPayment) });
+    for (const [otp, expected] of [
+      [WRONG_OTP, 422],
+      [FLW_OTP, 200],
+    ] as const) {
+      const page = await openPage(otpUrl, 'otp_csrf');
+      responses.push({ source: `FLW OTP page → ${page.status}`, text: `${page.cookie ?? ''}\n${page.html}` });
+      const answer = await submitForm(otpUrl, page, { otp });
+      responses.push({ source: `FLW OTP submit → ${answer.status}`, text: `${answer.location ?? ''}\n${answer.html}` });
+      expect(answer.status).toBe(expected);
+    }
+    const verified = await rest('FLW REST verify PIN payment', flwApp.url, 'GET', `/v1/payments/verify/${pinPayment.reference}`, { token: flwToken });
+    expect(verified.body.data.status).toBe('successful');
+    expect(flw.requests.filter((r) => r.path === '/v3/charges?type=card')).toHaveLength(5);
     for (const r of flw.requests) for (const number of FLW_CARDS) expect(r.body.includes(number) || r.path.includes(number)).toBe(false);
+    // The PIN went inside the encrypted payload only; the code, to validate-charge (where Flutterwave takes it).
+    for (const r of flw.requests.filter((q) => q.path !== '/v3/validate-charge')) expect(r.body.includes(FLW_PIN)).toBe(false);
   });
 
   // --- the scan ------------------------------------------------------------------
@@ -823,6 +855,9 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
       `{"msg":"x","extra":${TEST_CVC}}`,
       `{"msg":"x","body":"{\\"exp_year\\":2030}"}`,
       `{"msg":"x","unknown":"${'6011111111111117'}"}`,
+      // A PIN card's PIN and its issuer's code, as Flutterwave's charge and validate-charge take them.
+      `{"msg":"x","client":{"authorization":{"mode":"pin","pin":"${FLW_PIN}"}}}`,
+      `{"msg":"x","note":"sent otp=${FLW_OTP}"}`,
       // A processor's echo of the card (Flutterwave's charge.completed `data.card`).
       `{"event":"charge.completed","data":{"card":{"first_6digits":"418742","last_4digits":"4246","expiry":"09/32"}}}`,
     ];
@@ -886,6 +921,12 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
 
     // The 3-D Secure handles handed out: bearer keys to decide a payment, sealed at rest; they belong in no log, row or payload either.
     const handles = [...new Set(responses.flatMap((r) => [...r.text.matchAll(/\/v1\/sandbox\/3ds\/([A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/g)].map((m) => m[1]!)))];
+    // The one-time code page's handle: the payment's id (stored, as every id) and its MAC, which belongs nowhere.
+    const otpMacs = [
+      ...new Set(responses.flatMap((r) => [...r.text.matchAll(/\/checkout\/otp\/[0-9a-f-]{36}\.([A-Za-z0-9_-]{32})(?![A-Za-z0-9_-])/g)].map((m) => m[1]!))),
+    ];
+    expect(otpMacs).toHaveLength(1);
+    handles.push(...otpMacs);
     expect(handles.length).toBeGreaterThanOrEqual(9);
     const withHandles = (source: string, text: string): Finding[] => [
       ...scanText(source, text),

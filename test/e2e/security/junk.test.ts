@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -286,6 +287,14 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       base: async () => ({ path: '/v1/webhooks/endpoint', body: { url: null, event_types: ['collection.failed'] }, token: true }),
     },
     {
+      route: 'PUT /v1/checkout/settings',
+      fields: [
+        { path: ['logo_url'], accepts: (v) => v === null || (typeof v === 'string' && /^https:\/\/[^@\s]+$/.test(v) && URL.canParse(v)) },
+        { path: ['embed_origins', '0'], accepts: (v) => typeof v === 'string' && URL.canParse(v) && new URL(v).origin === v && v.startsWith('https://') },
+      ],
+      base: async () => ({ path: '/v1/checkout/settings', body: { logo_url: null, embed_origins: ['https://shop.example'] }, token: true }),
+    },
+    {
       route: 'POST /v1/sandbox/transactions/:reference/simulate',
       fields: [oneOf('outcome', ['successful', 'failed'])],
       base: async () => ({ path: `/v1/sandbox/transactions/${f.processing}/simulate`, body: { outcome: 'failed' }, token: true }),
@@ -326,6 +335,18 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       route: 'POST /v1/sandbox/3ds/:handle',
       fields: [oneOf('decision', ['complete', 'fail']), ...strings('csrf')],
       base: async () => ({ path: f.threeDsUrl.pathname, body: { decision: 'fail', csrf: f.page.csrf }, headers: { cookie: f.page.cookie } }),
+      html: true,
+    },
+    {
+      // A forged handle (the sandbox charges no PIN card): refused as a page; the code's own checks, on a real payment,
+      // are in test/e2e/rails/flutterwave-pin.test.ts.
+      route: 'POST /checkout/otp/:handle',
+      fields: strings('otp', 'csrf'),
+      base: async () => ({
+        path: `/checkout/otp/${randomUUID()}.${'A'.repeat(32)}`,
+        body: { otp: '12345', csrf: f.page.csrf },
+        headers: { cookie: f.page.cookie },
+      }),
       html: true,
     },
   ];
@@ -440,6 +461,8 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
         return { id: 'plink_none' };
       case 'setWebhookEndpoint':
         return { url: null };
+      case 'updateCheckoutSettings':
+        return { input: { logoUrl: null, embedOrigins: ['https://shop.example'] } };
       case 'resendWebhookEvent':
         return { id: 'evt_none' };
       case 'simulateTransaction':
@@ -617,6 +640,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       (j) => ({ method: 'POST', p: `/v1/webhooks/events/${j}/resend` }),
       (j) => ({ method: 'POST', p: `/v1/sandbox/transactions/${j}/simulate`, body: { outcome: 'failed' } }),
       (j) => ({ method: 'POST', p: `/v1/sandbox/3ds/${j}`, body: { decision: 'fail', csrf: f.page.csrf } }),
+      (j) => ({ method: 'POST', p: `/checkout/otp/${j}`, body: { otp: '12345', csrf: f.page.csrf } }),
       (j) => ({ method: 'POST', p: `/v1/admin/kyc/${j}/reject`, body: { reason: 'x' } }),
       (j) => ({ method: 'POST', p: `/v1/admin/merchants/${j}/disable` }),
       (j) => ({ method: 'POST', p: `/v1/payment-links/${j}/deactivate` }),
@@ -635,7 +659,11 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
             body,
             headers: admin ? { authorization: `Bearer ${TEST_ADMIN_KEY}` } : undefined,
           });
-          const html = p.startsWith('/v1/sandbox/3ds/') && /text\/html/.test(res.headers.get('content-type') ?? '') && res.status >= 400 && res.status < 500;
+          const html =
+            /^\/(v1\/sandbox\/3ds|checkout\/otp)\//.test(p) &&
+            /text\/html/.test(res.headers.get('content-type') ?? '') &&
+            res.status >= 400 &&
+            res.status < 500;
           const problem = res.text.includes(CARDS.success) ? `echoes the path value: ${res.text.slice(0, 160)}` : html ? null : restRefusalProblem(res);
           return { door: 'REST', what: `${method} ${p.slice(0, 80)}`, mustRefuse: true, status: res.status, problem };
         },

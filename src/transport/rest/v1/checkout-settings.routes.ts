@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { checkoutSettingsSchema, type CheckoutSettings } from '../../../modules/merchants/checkout-settings';
 import type { MerchantService } from '../../../modules/merchants/merchant.service';
+import { AppError } from '../../../shared/errors';
 import { record } from '../../../shared/records';
 import { auditOf } from '../audit-context';
 import { authOf } from '../auth';
@@ -54,7 +55,11 @@ export async function checkoutSettingsRoutes(app: FastifyInstance, { services }:
   });
 
   app.put('/checkout/settings', setCheckoutSettings.route, async (request, reply) => {
-    const saved = await services.merchants.setCheckoutSettings(authOf(request).merchantId, fromRest(request.body), auditOf(request));
+    const body = request.body;
+    // A PUT names what it changes: an empty object changes nothing, but no body at all is a mistake.
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw AppError.invalidRequest('The body must be a JSON object with logo_url or embed_origins');
+    const saved = await services.merchants.setCheckoutSettings(authOf(request).merchantId, fromRest(body), auditOf(request));
     return setCheckoutSettings.send(reply, serialize(saved));
   });
 }

@@ -1,5 +1,7 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from '../../../modules/transactions/transaction.record';
+import type { FormTokens } from '../../../shared/form-tokens';
+import type { PublicAddress } from '../../../shared/public-address';
 import { messagePage } from '../../../providers/sandbox/three-ds-page';
 
 /**
@@ -37,6 +39,9 @@ export function backToMerchant(reply: FastifyReply, p: Transaction, page: () => 
   return html(reply, 200, page());
 }
 
+/** What a page a cardholder meets outside the sandbox calls itself (the sandbox's own 3-D Secure page says it is the sandbox's). */
+export const PAYMENT_SITE = 'Secure payment';
+
 /** The outcome page of a payment whose cardholder came back without a merchant page to go to. */
 export function outcomeMessage(p: Transaction): string {
   const title = p.status === 'successful' ? 'Payment authenticated' : p.status === 'failed' ? 'Payment failed' : 'Payment being confirmed';
@@ -44,5 +49,43 @@ export function outcomeMessage(p: Transaction): string {
     p.status === 'requires_action'
       ? 'The card’s bank has not answered yet. The merchant will be told as soon as it does.'
       : `The payment is ${p.status}. You can close this window.`;
-  return messagePage(title, message);
+  return messagePage(title, message, undefined, PAYMENT_SITE);
+}
+
+/** A request's cookie by name. */
+function cookie(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * The CSRF cookie of a page's form (FormTokens' double submit), scoped to the page's path so that pages of other
+ * payments open in other tabs keep their own; `clear` removes it once the form has done its work.
+ */
+export function csrfCookie(name: string, path: string, publicAddress: PublicAddress, value: string | null): string {
+  if (value === null) return `${name}=; Path=${path}; Max-Age=0; HttpOnly; SameSite=Strict`;
+  const secure = publicAddress.url.startsWith('https:');
+  return `${name}=${value}; Path=${path}; Max-Age=3600; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+}
+
+/**
+ * Whether a form submission comes from the page itself: same origin, and the CSRF cookie with its signed twin in the
+ * form (`subject`: the page's handle). Under Referrer-Policy: no-referrer a browser sends `Origin: null` on the page's
+ * own POST; Sec-Fetch-Site, which no page can set, then says where it came from.
+ */
+export function fromThisPage(
+  request: FastifyRequest,
+  { formTokens, publicAddress }: { formTokens: FormTokens; publicAddress: PublicAddress },
+  cookieName: string,
+  subject: string,
+  field: unknown,
+): boolean {
+  const site = request.headers['sec-fetch-site'];
+  const origin = request.headers.origin;
+  const originOk = origin === undefined || origin === publicAddress.origin || (origin === 'null' && site === 'same-origin');
+  const sameOrigin = (site === undefined || site === 'same-origin') && originOk;
+  return sameOrigin && formTokens.verify(subject, cookie(request, cookieName), typeof field === 'string' ? field : undefined);
 }

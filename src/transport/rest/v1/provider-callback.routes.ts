@@ -3,7 +3,7 @@ import type { ProviderSignals } from '../../../modules/transactions/provider-sig
 import { messagePage } from '../../../providers/sandbox/three-ds-page';
 import { AppError } from '../../../shared/errors';
 import { operation } from '../openapi/operation';
-import { backToMerchant, html, outcomeMessage } from './payment-pages';
+import { backToMerchant, html, outcomeMessage, PAYMENT_SITE } from './payment-pages';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { providerSignals: ProviderSignals };
@@ -114,7 +114,7 @@ export async function providerCallbackRoutes(app: FastifyInstance, { services }:
       if (err instanceof AppError && err.code === 'NOT_FOUND') return null;
       throw err;
     });
-    if (!payment) return html(reply, 404, messagePage('Link not valid', 'This payment link is not valid. Nothing was changed.'));
+    if (!payment) return html(reply, 404, messagePage('Link not valid', 'This payment link is not valid. Nothing was changed.', undefined, PAYMENT_SITE));
     return backToMerchant(reply, payment, () => outcomeMessage(payment));
   });
   // Account-wide webhooks (Flutterwave's `verif-hash`): the connector authenticates them and names the transaction.

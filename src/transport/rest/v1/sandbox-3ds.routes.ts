@@ -1,12 +1,12 @@
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { PaymentService, AuthenticationView } from '../../../modules/transactions/kinds/payment/payment.service';
 import type { FormTokens } from '../../../shared/form-tokens';
 import type { PublicAddress } from '../../../shared/public-address';
 import { sandboxAuthenticationPath } from '../../../providers/sandbox/sandbox-card-charges';
 import { authenticationForm, messagePage, type ThreeDsPayment } from '../../../providers/sandbox/three-ds-page';
 import { operation } from '../openapi/operation';
-import { backToMerchant, html } from './payment-pages';
+import { backToMerchant, csrfCookie, fromThisPage, html } from './payment-pages';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { formTokens: FormTokens; payments: PaymentService; publicAddress: PublicAddress };
@@ -82,14 +82,6 @@ type Decision = HandleRoute & { Body: { decision?: unknown; csrf?: unknown } | u
 
 const CSRF_COOKIE = 'sbx_3ds_csrf';
 
-function cookie(request: FastifyRequest, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
 const shown = (v: Exclude<AuthenticationView, { state: 'invalid' }>): ThreeDsPayment => ({
   merchantName: v.merchantName,
   amount: v.amount,
@@ -129,13 +121,8 @@ export async function sandbox3dsRoutes(app: FastifyInstance, { services }: { ser
     const { handle } = request.params;
     const view = await services.payments.authenticationPage(handle);
     if (view.state !== 'open') return outcomePage(reply, view);
-    const secure = services.publicAddress.url.startsWith('https:');
     const token = services.formTokens.issue(handle);
-    // Scoped to this page's path, so pages of other payments open in other tabs keep their own.
-    reply.header(
-      'set-cookie',
-      `${CSRF_COOKIE}=${token.cookie}; Path=${sandboxAuthenticationPath(handle)}; Max-Age=3600; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
-    );
+    reply.header('set-cookie', csrfCookie(CSRF_COOKIE, sandboxAuthenticationPath(handle), services.publicAddress, token.cookie));
     return html(reply, 200, authenticationForm(shown(view), sandboxAuthenticationPath(handle), token.field), view.payment.redirectUrl);
   });
 
@@ -143,13 +130,7 @@ export async function sandbox3dsRoutes(app: FastifyInstance, { services }: { ser
     const { handle } = request.params;
     const body = request.body ?? {};
     // A submission counts only from this page: same origin, and the CSRF cookie with its signed twin in the form.
-    // Under Referrer-Policy: no-referrer a browser sends `Origin: null` on the page's own POST; Sec-Fetch-Site,
-    // which no page can set, then says where it came from.
-    const site = request.headers['sec-fetch-site'];
-    const origin = request.headers.origin;
-    const originOk = origin === undefined || origin === services.publicAddress.origin || (origin === 'null' && site === 'same-origin');
-    const sameOrigin = (site === undefined || site === 'same-origin') && originOk;
-    if (!sameOrigin || !services.formTokens.verify(handle, cookie(request, CSRF_COOKIE), typeof body.csrf === 'string' ? body.csrf : undefined)) {
+    if (!fromThisPage(request, services, CSRF_COOKIE, handle, body.csrf)) {
       return html(
         reply,
         403,
@@ -162,7 +143,7 @@ export async function sandbox3dsRoutes(app: FastifyInstance, { services }: { ser
     const result = await services.payments.authenticate(handle, body.decision === 'complete');
     if (result.state === 'invalid' || !result.decided) return outcomePage(reply, result);
     const p = result.payment;
-    reply.header('set-cookie', `${CSRF_COOKIE}=; Path=${sandboxAuthenticationPath(handle)}; Max-Age=0; HttpOnly; SameSite=Strict`);
+    reply.header('set-cookie', csrfCookie(CSRF_COOKIE, sandboxAuthenticationPath(handle), services.publicAddress, null));
     const title = p.status === 'successful' ? 'Payment authenticated' : 'Payment failed';
     return backToMerchant(reply, p, () => messagePage(title, `The payment is ${p.status}. You can close this window.`, shown(result)));
   });

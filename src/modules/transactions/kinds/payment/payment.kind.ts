@@ -2,7 +2,9 @@ import {
   chargesCards,
   offering,
   opensVirtualAccounts,
+  validatesCardOtp,
   type CardDetails,
+  type CardOtpAnswer,
   type DecideTrigger,
   type Route,
   type RouteLeg,
@@ -17,6 +19,7 @@ import { UNPAID_EXPIRY, type Expiry, type LedgerEffect, type ProviderAnswer, typ
 import { systemClock } from '../../../../shared/clock';
 import { moneyInAvailableAt, moneyInLedger, moneyInLegs, moneyInRelease } from '../../transaction.ledger';
 import type { PaymentTransaction } from '../../transaction.record';
+import type { CardOtpChallenges } from './card-otp';
 
 /** A transaction's amount with exactly its currency's decimals ("2500.00", "3700"). */
 export function amountOf(reference: Pick<ReferenceService, 'currencyMinorUnit'>, txn: Pick<PaymentTransaction, 'amount' | 'currency'>): string {
@@ -39,6 +42,8 @@ export interface PaymentKindDeps {
   releaseDelayMs: number;
   /** How long a bank transfer payment's account stays open (COLLECTION_TTL_S, as a bank collection's). */
   collectionTtlS: number;
+  /** The page where a cardholder enters the code the issuer sent (after a PIN). */
+  otp: Pick<CardOtpChallenges, 'url'>;
 }
 
 /** A card's 3-D Secure not completed in time fails the payment. */
@@ -102,6 +107,7 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
           card,
           payer: this.deps.rails.payer(txn),
           returnUrl: this.deps.rails.returnUrl(txn),
+          otpUrl: this.deps.otp.url(txn.id),
         })
       : await offering(connector, chargesCards, 'concludeCardCharge').concludeCardCharge(idempotencyKey, {
           amount: amountOf(this.deps.reference, txn),
@@ -121,6 +127,17 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
           followUps: [{ name: TransactionJob.ExpirePaymentAction, delayMs: this.deps.actionTtlS * 1000 }],
         };
     }
+  }
+
+  /** The code the issuer sent the cardholder, for the charge waiting for it: the charge as it stands after it. */
+  async validateCardOtp(txn: PaymentTransaction, otp: string): Promise<CardOtpAnswer> {
+    return offering(this.deps.rails.of(txn), validatesCardOtp, 'validateCardOtp').validateCardOtp({
+      providerReference: txn.providerReference,
+      otp,
+      idempotencyKey: txn.id,
+      amount: amountOf(this.deps.reference, txn),
+      currency: txn.currency,
+    });
   }
 
   /** Bank transfer: an account unique to this payment, open until its deadline (the provider's, if sooner). */

@@ -1,11 +1,9 @@
-import { z } from 'zod';
 import type { CardDetails } from '../../../../providers/connector';
 import type { Clock } from '../../../../shared/clock';
 import { hmac } from '../../../../shared/crypto';
 import { AppError } from '../../../../shared/errors';
 import { parseAmount } from '../../../../shared/money';
-import { amountField, countryCodeField, currencyField, optionalText, referenceField, withoutCardNumberIn } from '../../../../shared/fields';
-import { parseInput, type Command } from '../../../../shared/validation';
+import { parseInput } from '../../../../shared/validation';
 import type { CustomerService } from '../../../customers/customer.service';
 import type { MerchantService } from '../../../merchants/merchant.service';
 import type { ReferenceService } from '../../../reference/reference.service';
@@ -16,100 +14,21 @@ import type { TransactionLifecycle } from '../../lifecycle.service';
 import type { TransactionQueries } from '../../queries.service';
 import type { Rails } from '../../../rails/rails';
 import { checkCard } from './card.rules';
-import { amountOf, CARD_ROUTE } from './payment.kind';
-
-const CARD_REQUIRED = 'is required, with its number, expiry month and year, and CVC';
-
-/** Month or year as a JSON number or a digit string ("04", "2030", "30"). */
-const datePart = z
-  .union([z.number().int('must be a whole number'), z.string().regex(/^\d{1,4}$/, 'must be digits')], { error: 'is required and must be a number' })
-  .transform(Number);
-
+import { OTP_TRIES, type CardOtpChallenges } from './card-otp';
+import { parseOrigin, type PaymentOrigin } from './payment-origin';
+import { amountOf, CARD_ROUTE, type PaymentKind } from './payment.kind';
 import { PAYMENT_METHODS, type PaymentMethod } from './payment-methods';
+import { paymentSchema, type PaymentCommand } from './payment.schema';
 import { checkDomesticAmount, domesticCountry, domesticMethods, momoNetwork, transferBank, walletNumber, type DomesticMethod } from './domestic.checks';
-export { PAYMENT_METHODS, type PaymentMethod };
-/** What a cardholder may have to do before a payment is decided. */
-export const NEXT_ACTION_TYPES = ['redirect_to_url'] as const;
+export { PAYMENT_METHODS, type PaymentMethod, type PaymentOrigin };
+export { NEXT_ACTION_TYPES, paymentSchema, type PaymentCommand } from './payment.schema';
 
-/** CONTRACT §7's payment, in the domain's names. Messages say what is wrong, never what was sent: a card value is never echoed. */
-export const paymentSchema = z
-  .object({
-    reference: referenceField,
-    amount: amountField,
-    currency: currencyField,
-    paymentMethod: z.enum(PAYMENT_METHODS, { error: 'must be card, momo or bank_transfer' }),
-    card: z
-      .object(
-        {
-          number: z.string({ error: 'is required and must be a string of digits' }).max(40, 'must be 12 to 19 digits'),
-          expMonth: datePart,
-          expYear: datePart,
-          cvc: z.string({ error: 'is required and must be a string of digits' }).regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
-          postalCode: z
-            .string({ error: 'must be a string' })
-            .trim()
-            .min(1, 'must not be empty; leave it out instead')
-            .max(16, 'must be at most 16 characters')
-            .nullish(),
-        },
-        { error: CARD_REQUIRED },
-      )
-      .nullish(),
-    /** Mobile money: the payer's wallet, in any form its country's numbering plan reads (CONTRACT §6a). */
-    phone: z.string({ error: 'must be a string' }).max(32, 'must be at most 32 characters').nullish(),
-    /** Mobile money: the payer's network, by its id (gh_mtn) or code (MTN); predicted from the number when left out. */
-    network: z
-      .string({ error: 'must be a string' })
-      .trim()
-      .min(1, 'must not be empty; leave it out instead')
-      .max(64, 'must be at most 64 characters')
-      .nullish(),
-    /** Mobile money and bank transfer: the payer's country, which is yours; needed only when your currency is several countries' (XOF, XAF). */
-    countryCode: countryCodeField.nullish(),
-    customerUuid: z
-      .string({ error: 'must be a string' })
-      .trim()
-      .min(1, 'must not be empty; leave it out instead')
-      .max(64, 'must be at most 64 characters')
-      .nullish(),
-    redirectUrl: withoutCardNumberIn(
-      z
-        .string({ error: 'must be a string' })
-        .max(2048, 'must be at most 2048 characters')
-        .refine(isRedirectUrl, 'must be an absolute http or https URL without credentials'),
-    )
-      // Stored as the URL parser writes it (characters that need it percent-encoded).
-      .transform((url) => new URL(url).href)
-      .nullish(),
-    description: optionalText(255),
-  })
-  .superRefine(methodFields);
-export type PaymentCommand = Command<typeof paymentSchema>;
-
-/**
- * Each method's own fields, and only those: a card for `card`, a phone (and a network) for `momo`, nothing for
- * `bank_transfer`. A field of another method is refused rather than ignored, so a mistake is seen at once.
- */
-function methodFields(body: { paymentMethod: PaymentMethod; card?: unknown; phone?: unknown; network?: unknown }, ctx: z.core.$RefinementCtx): void {
-  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-  const given = (v: unknown) => v !== undefined && v !== null;
-  if (body.paymentMethod === 'card' && !given(body.card)) issue('card', CARD_REQUIRED);
-  if (body.paymentMethod !== 'card' && given(body.card)) issue('card', 'is only for payment_method card; leave it out');
-  if (body.paymentMethod === 'momo' && !given(body.phone)) issue('phone', 'is required for a mobile money payment: the payer’s wallet number');
-  for (const field of ['phone', 'network'] as const) {
-    if (body.paymentMethod !== 'momo' && given(body[field])) issue(field, 'is only for payment_method momo; leave it out');
-  }
-}
-
-export function isRedirectUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '';
-}
-
-/** What the sandbox's 3-D Secure page shows about the payment behind a handle. */
+/** What the sandbox's 3-D Secure page (or the one-time code page) shows about the payment behind a handle. */
 export type AuthenticationView =
   { state: 'invalid' } | { state: 'open' | 'decided' | 'expired'; payment: PaymentTransaction; merchantName: string; amount: string };
+
+/** The one-time code page after a submission: `decided`, this code decided the payment; `wrongCode`, it was not right (try again). */
+export type OtpView = AuthenticationView & { decided?: boolean; wrongCode?: boolean };
 
 /** The sandbox processor's lookup from a 3-D Secure page handle to its charge (the transaction's id). */
 interface AuthenticationHandles {
@@ -137,11 +56,10 @@ export interface PaymentServiceDeps {
   predictNetwork: (countryCode: string, nationalNumber: string) => string | null;
   /** Which routes a configured connector serves (domestic mobile money and bank transfers). */
   rails: Pick<Rails, 'router'>;
-}
-
-/** Where a payment comes from besides its command: the hosted checkout's session (issue 37). */
-export interface PaymentOrigin {
-  checkoutSessionId?: string | null;
+  /** The one-time code page's handles and tries (a PIN card's code, after the PIN). */
+  otp: Pick<CardOtpChallenges, 'transactionOf' | 'takeTry'>;
+  /** The code, sent on to the charge's processor. */
+  cardOtp: Pick<PaymentKind, 'validateCardOtp'>;
 }
 
 /**
@@ -155,6 +73,7 @@ export class PaymentService {
 
   async initiatePayment(merchantId: string, command: PaymentCommand, origin: PaymentOrigin = {}): Promise<PaymentTransaction> {
     const body = parseInput(paymentSchema, command);
+    const from = parseOrigin(origin, body.paymentMethod);
     const minorUnit = this.deps.reference.currencyMinorUnit(body.currency);
     if (minorUnit === undefined) throw AppError.invalidField('currency', 'is not a supported currency');
     const amount = parseAmount(body.amount, minorUnit);
@@ -166,7 +85,7 @@ export class PaymentService {
       currency: body.currency,
       redirectUrl: body.redirectUrl ?? null,
       description: body.description || null,
-      checkoutSessionId: origin.checkoutSessionId ?? null,
+      checkoutSessionId: from.checkoutSessionId,
     };
     if (body.paymentMethod !== 'card') {
       const columns = await this.domesticColumns(merchantId, body, body.paymentMethod, amount);
@@ -181,7 +100,15 @@ export class PaymentService {
     }
     const card = checkCard(body.card!, this.deps.clock.now());
     const customer = body.customerUuid ? await this.deps.customers.getPayer(merchantId, body.customerUuid) : null;
-    const details: CardDetails = { number: card.digits, expMonth: card.expMonth, expYear: card.expYear, cvc: card.cvc, postalCode: card.postalCode };
+    const details: CardDetails = {
+      number: card.digits,
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      cvc: card.cvc,
+      postalCode: card.postalCode,
+      pin: from.pin,
+      billingAddress: from.billingAddress,
+    };
     return this.deps.lifecycle.initiate(
       {
         ...common,
@@ -265,37 +192,78 @@ export class PaymentService {
 
   /** Sandbox 3-D Secure page: what it shows for a handle. Reading it changes nothing. */
   async authenticationPage(handle: string): Promise<AuthenticationView> {
-    const payment = await this.paymentOfHandle(handle);
-    if (!payment) return { state: 'invalid' };
-    return this.view(payment, payment.status !== 'requires_action' ? 'decided' : pastDeadline(payment, this.deps.clock.now()) ? 'expired' : 'open');
+    return this.page(await this.paymentOfHandle(handle));
   }
 
   /**
    * Sandbox 3-D Secure page: the cardholder's verdict, applied once. A second
    * submission, or one after the deadline, changes nothing and says why.
    */
-  async authenticate(handle: string, authenticated: boolean): Promise<AuthenticationView & { decided?: boolean }> {
+  async authenticate(handle: string, authenticated: boolean): Promise<OtpView> {
     const payment = await this.paymentOfHandle(handle);
     if (!payment) return { state: 'invalid' };
+    return this.conclude(payment, authenticated ? null : 'authentication_failed', '3ds');
+  }
+
+  /** The one-time code page (a PIN card's code, after the PIN): what it shows for a handle. Reading it changes nothing. */
+  async otpPage(handle: string): Promise<AuthenticationView> {
+    return this.page(await this.paymentOfOtpHandle(handle));
+  }
+
+  /** What a cardholder's page shows for its payment (null: the handle names none). */
+  private async page(payment: PaymentTransaction | null): Promise<AuthenticationView> {
+    if (!payment) return { state: 'invalid' };
+    return this.view(payment, payment.status !== 'requires_action' ? 'decided' : pastDeadline(payment, this.deps.clock.now()) ? 'expired' : 'open');
+  }
+
+  /**
+   * The code the cardholder entered, sent on to the processor: the payment is decided by its answer (successful, or
+   * failed with its reason). A code that is not right keeps it waiting (`wrongCode`), up to OTP_TRIES codes: the last
+   * wrong one fails it (authentication_failed). A code taken while the bank has not decided leaves the payment
+   * `requires_action` until the processor says (its webhook, the poll, the deadline). A decided payment, or one past
+   * its deadline, changes nothing.
+   */
+  async submitOtp(handle: string, otp: string): Promise<OtpView> {
+    const payment = await this.paymentOfOtpHandle(handle);
+    if (!payment) return { state: 'invalid' };
+    if (payment.status !== 'requires_action' || pastDeadline(payment, this.deps.clock.now())) return this.conclude(payment, 'authentication_failed', 'otp');
+    const tries = await this.deps.otp.takeTry(payment.id);
+    const charge = tries === null ? null : await this.deps.cardOtp.validateCardOtp(payment, otp);
+    if (charge?.outcome === 'wrong_code' && tries! < OTP_TRIES) return { ...(await this.view(payment, 'open')), wrongCode: true };
+    if (charge?.outcome === 'requires_action') return { ...(await this.view(payment, 'decided')), decided: true };
+    const reason = charge?.outcome === 'successful' ? null : charge?.outcome === 'failed' ? charge.reason : 'authentication_failed';
+    // The processor's webhook may have decided it meanwhile: this code's verdict all the same.
+    return { ...(await this.conclude(payment, reason, 'otp')), decided: true };
+  }
+
+  /** The cardholder's verdict (`failureReason` null: authenticated), applied once: the page's answer. */
+  private async conclude(payment: PaymentTransaction, failureReason: string | null, source: string): Promise<OtpView> {
     // Past its deadline, the submission is refused and the payment fails as the expiry job would fail it.
-    const { transaction, decided, late } = await this.decideAuthentication(payment, authenticated);
+    const { transaction, decided, late } = await this.decideAuthentication(payment, failureReason, source);
     return { ...(await this.view(transaction, late ? 'expired' : 'decided')), decided };
   }
 
   /**
-   * The cardholder's 3-D Secure verdict on a payment awaiting it: decided once (the payment
-   * kind's authentication step). `decided` false: it was decided before, and this changed
+   * The cardholder's verdict on a payment awaiting it: decided once (the payment kind's
+   * authentication step). `decided` false: it was decided before, and this changed
    * nothing; `late`: it came after the deadline, and the payment fails as the expiry job would.
    */
   private async decideAuthentication(
     txn: PaymentTransaction,
-    authenticated: boolean,
+    failureReason: string | null,
+    source: string,
   ): Promise<{ transaction: PaymentTransaction; decided: boolean; late: boolean }> {
     if (txn.status !== 'requires_action') return { transaction: txn, decided: false, late: false };
     if (pastDeadline(txn, this.deps.clock.now()))
       return { transaction: sameKind(txn, await this.deps.expiry.expire(txn.id)) ?? txn, decided: false, late: true };
-    const changed = await this.deps.lifecycle.transition(txn, authenticated ? 'successful' : 'failed', authenticated ? null : 'authentication_failed', '3ds');
+    const changed = await this.deps.lifecycle.transition(txn, failureReason === null ? 'successful' : 'failed', failureReason, source);
     return { transaction: changed ?? sameKind(txn, await this.deps.queries.reload(txn.id)), decided: changed !== null, late: false };
+  }
+
+  private async paymentOfOtpHandle(handle: string): Promise<PaymentTransaction | null> {
+    const id = this.deps.otp.transactionOf(handle);
+    const payment = id ? await this.deps.queries.findById(id) : null;
+    return payment?.kind === 'payment' && payment.paymentMethod === 'card' ? payment : null;
   }
 
   private async paymentOfHandle(handle: string): Promise<PaymentTransaction | null> {
