@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { amountField, currencyField, emailAddressField, optionalText, phoneNumberField, timestampField, withoutCardNumberIn } from '../../shared/fields';
 import { containsCardNumber } from '../../shared/card-numbers';
 import type { Command } from '../../shared/validation';
-import { isRedirectUrl } from '../transactions/kinds/payment/payment.service';
+import { isRedirectUrl } from '../transactions/kinds/payment/payment.schema';
 import { LINK_COLLECT } from './checkout.records';
 import { CHECKOUT_METHODS } from './checkout.views';
 
@@ -108,11 +108,14 @@ export const checkoutPaySchema = z.discriminatedUnion(
         expYear: z.union([z.number(), z.string()]),
         cvc: z.string({ error: 'is required' }).max(4, 'must be 3 or 4 digits'),
         postalCode: z.string().max(16).nullish(),
+        /** A PIN card's PIN (Flutterwave's Verve cards): sent with the card to the processor, never stored. */
         pin: z
-          .string()
+          .string({ error: 'must be 4 digits' })
           .regex(/^\d{4}$/, 'must be 4 digits')
           .nullish(),
       }),
+      /** Where the processor asks for it (AVS): {line1, city, state, postalCode, country}, checked by the payment kind. */
+      billingAddress: z.unknown().optional(),
     }),
     z.object({ method: z.literal('bank_transfer') }),
   ],

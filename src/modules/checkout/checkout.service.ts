@@ -8,6 +8,7 @@ import type { PublicAddress } from '../../shared/public-address';
 import { parseInput } from '../../shared/validation';
 import type { Logger } from '../../shared/logger';
 import type { Outbox, StampedEvent } from '../outbox/outbox';
+import type { PaymentOrigin } from '../transactions/kinds/payment/payment-origin';
 import type { PaymentService } from '../transactions/kinds/payment/payment.service';
 import type { Transaction } from '../transactions/transaction.record';
 import type { TransactionQueries } from '../transactions/queries.service';
@@ -156,7 +157,8 @@ export class CheckoutService {
       this.assertOpen(await this.expiredIfDue((await this.find(sessionId)) ?? session));
       throw new AppError('INVALID_STATE', 'This checkout has expired');
     }
-    const { method, ...details } = body;
+    // The PIN and billing address go with the card to the processor, as the payment's origin (never the merchant's API).
+    const { method, cardPin, billingAddress, details } = partsOf(body);
     const payment = await this.deps.payments.initiatePayment(
       session.merchantId,
       {
@@ -169,7 +171,7 @@ export class CheckoutService {
         redirectUrl: this.pageUrl(session.id),
         description: session.description ?? undefined,
       },
-      { checkoutSessionId: session.id },
+      { checkoutSessionId: session.id, cardPin, billingAddress: billingAddress as PaymentOrigin['billingAddress'] },
     );
     return attemptViewOf(payment, this.deps.merchants);
   }
@@ -246,6 +248,16 @@ export class CheckoutService {
   private withUrl(s: StoredSession): CheckoutSession {
     return { ...s, url: this.pageUrl(s.id) };
   }
+}
+
+/** An attempt's method, its command's own fields, and what goes in the payment's origin (a card's PIN and billing address). */
+function partsOf(body: z.output<typeof checkoutPaySchema>) {
+  if (body.method !== 'card') {
+    const { method, ...details } = body;
+    return { method, details, cardPin: null, billingAddress: null };
+  }
+  const { pin, ...card } = body.card;
+  return { method: body.method, details: { card }, cardPin: pin ?? null, billingAddress: body.billingAddress ?? null };
 }
 
 /** What the page shows of a payment of the session. */

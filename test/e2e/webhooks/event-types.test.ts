@@ -113,6 +113,8 @@ describe('event types: progress events, the merchant’s choice, and the test ev
       'refund.processing',
       'refund.successful',
       'refund.failed',
+      'checkout.session.completed',
+      'checkout.session.expired',
     ]);
 
     const customer = await approvedCustomer(app, token);

@@ -83,7 +83,7 @@ function methodFields(body: { paymentMethod: PaymentMethod; card?: unknown; phon
   }
 }
 
-function isRedirectUrl(value: string): boolean {
+export function isRedirectUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
   return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '';
