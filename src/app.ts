@@ -28,6 +28,7 @@ import { dashboardAccountRoutes } from './transport/dashboard/dashboard-account.
 import { pick } from './transport/pick';
 import { invitationRoutes } from './transport/dashboard/invitation.routes';
 import { cardOtpRoutes } from './transport/checkout/card-otp.routes';
+import { checkoutPageRoutes } from './transport/checkout/checkout-pages.routes';
 import { registerHsts, warnOnUntrustedForwarding } from './transport/proxy';
 
 /**
@@ -143,6 +144,12 @@ export async function createApp(infra: Infrastructure): Promise<App> {
   await fastify.register(restV1, { prefix: '/v1', services, config, rateLimits });
   // The page where a cardholder enters the code a PIN card's bank sent: public (its handle is its key).
   await fastify.register(cardOtpRoutes, { services: pick(services, 'formTokens', 'payments', 'publicAddress'), rateLimits });
+  // The hosted checkout's pages (/checkout/{id}, /pay/{slug}) and their assets: public, the session id or slug is the key.
+  await fastify.register(checkoutPageRoutes, {
+    services: pick(services, 'checkout', 'paymentLinks', 'formTokens', 'publicAddress', 'reference'),
+    clock: infra.clock,
+    rateLimits,
+  });
   // The merchant dashboard's session (its refresh token in an HttpOnly cookie), then its files (a single-page app on the GraphQL API), from memory.
   await fastify.register(dashboardSessionRoutes, { services: pick(services, 'oauth', 'signIn', 'publicAddress'), rateLimits });
   await fastify.register(dashboardAccountRoutes, { services: pick(services, 'accounts', 'passwords', 'oauth', 'publicAddress'), rateLimits });

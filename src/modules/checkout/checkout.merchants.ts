@@ -11,6 +11,8 @@ export interface PageMerchant {
   /** Set at sign-up; null for a merchant an operator made. */
   country: string | null;
   logoUrl: string | null;
+  /** Origins allowed to frame its checkout page (its frame-ancestors); empty: none. */
+  embedOrigins: string[];
 }
 
 /** How long a merchant's country is remembered for session creation (set once at sign-up: it does not move). */
@@ -28,13 +30,13 @@ export class CheckoutMerchants {
 
   /** Fresh: what the page shows. */
   async pageMerchant(merchantId: string): Promise<PageMerchant> {
-    const [row] = await this.deps.sql.query<{ name: string; country: string | null; checkout_logo_url: string | null }>(
-      'select name, country, checkout_logo_url from merchant where id = $1',
+    const [row] = await this.deps.sql.query<{ name: string; country: string | null; checkout_logo_url: string | null; checkout_embed_origins: string[] }>(
+      'select name, country, checkout_logo_url, checkout_embed_origins from merchant where id = $1',
       [merchantId],
       'checkout_merchant',
     );
     if (!row) throw AppError.notFound('Merchant');
-    const merchant = { name: row.name, country: row.country, logoUrl: row.checkout_logo_url };
+    const merchant = { name: row.name, country: row.country, logoUrl: row.checkout_logo_url, embedOrigins: row.checkout_embed_origins };
     this.remembered.set(merchantId, { merchant, until: systemClock.now().getTime() + REMEMBER_MS });
     return merchant;
   }

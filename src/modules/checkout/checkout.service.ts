@@ -120,6 +120,7 @@ export class CheckoutService {
       status: session.status,
       merchantName: merchant.name,
       merchantLogoUrl: merchant.logoUrl,
+      embedOrigins: merchant.embedOrigins,
       amount: this.deps.merchants.format(session.amount, session.currency),
       currency: session.currency,
       countryCode: country,

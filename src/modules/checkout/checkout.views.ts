@@ -60,6 +60,8 @@ export interface CheckoutPageView {
   merchantName: string;
   /** The merchant's logo (an https URL), if it set one. Shown as an <img>; never a script. */
   merchantLogoUrl: string | null;
+  /** Origins the merchant allows to frame the page (the routes' frame-ancestors); none: never framed. */
+  embedOrigins?: readonly string[];
   /** With exactly its currency's decimals: "2500.00", "3700". */
   amount: string;
   currency: string;

@@ -1,0 +1,259 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CheckoutService } from '../../modules/checkout/checkout.service';
+import type { CheckoutLanguage, CheckoutMethod, CheckoutPageView } from '../../modules/checkout/checkout.views';
+import type { Clock } from '../../shared/clock';
+import type { PaymentLinkService } from '../../modules/checkout/payment-link.service';
+import type { ReferenceService } from '../../modules/reference/reference.service';
+import { AppError } from '../../shared/errors';
+import type { FormTokens } from '../../shared/form-tokens';
+import type { PublicAddress } from '../../shared/public-address';
+import type { RateLimits } from '../rate-limits';
+import { limitRequest } from '../rest/rate-limit';
+import { checkoutAssetPaths, findCheckoutAsset } from './checkout-assets';
+import { chooseLanguage } from './checkout-i18n';
+import { renderCheckoutPage } from './checkout-page';
+import { renderInvalidLinkPage, renderPaymentLinkPage } from './payment-link-page';
+import { csrfCookie, fromThisPage } from '../rest/v1/payment-pages';
+
+/** The services this file calls (the composition root passes them). */
+type UsedServices = {
+  checkout: CheckoutService;
+  paymentLinks: PaymentLinkService;
+  formTokens: FormTokens;
+  publicAddress: PublicAddress;
+  reference: Pick<ReferenceService, 'prefixTable'>;
+};
+
+const CSRF_COOKIE = 'co_csrf';
+const FORM_EXPIRED = 'This form has expired or did not come from this page. Reload the page and try again. Nothing was changed.';
+
+/** The billing address a card's processor may ask for (AVS), when the payer gave one. */
+function billingAddressOf(form: Form) {
+  const line1 = text(form, 'address_line1');
+  const city = text(form, 'address_city');
+  const country = text(form, 'address_country');
+  if (!line1 && !city && !country) return null;
+  return {
+    line1: line1 ?? '',
+    city: city ?? '',
+    state: text(form, 'address_state') ?? '',
+    postalCode: text(form, 'postal_code') ?? '',
+    country: (country ?? '').toUpperCase(),
+  };
+}
+const FORM_LIMIT = 4096;
+
+type Form = Record<string, unknown> | undefined;
+
+const text = (form: Form, name: string): string | undefined => {
+  const v = form?.[name];
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+};
+
+/** An origin of a URL, or nothing for one that is not http(s). */
+const originOf = (url: string | null | undefined): string[] => {
+  if (!url || !URL.canParse(url)) return [];
+  const u = new URL(url);
+  return u.protocol === 'https:' || u.protocol === 'http:' ? [u.origin] : [];
+};
+
+/**
+ * Every checkout page's headers: never cached, no Referer (the session id is in the address), a strict CSP with
+ * our own script and style only, framed only by the merchant's listed origins (else never), and forms that post
+ * only to us or, after a submission, go on to the merchant's pages.
+ */
+function page(reply: FastifyReply, status: number, body: string, opts: { embedOrigins?: readonly string[]; leadsTo?: readonly string[] } = {}) {
+  const embed = opts.embedOrigins && opts.embedOrigins.length > 0 ? opts.embedOrigins.join(' ') : "'none'";
+  const formAction = ["'self'", ...new Set(opts.leadsTo ?? [])].join(' ');
+  reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-content-type-options', 'nosniff')
+    .header(
+      'content-security-policy',
+      `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; form-action ${formAction}; frame-ancestors ${embed}; base-uri 'none'`,
+    );
+  if (embed === "'none'") reply.header('x-frame-options', 'DENY');
+  return reply.send(body);
+}
+
+/** The merchant's page after success, with what the payer did in the query (a convenience, not proof: the webhook is). */
+function backToMerchant(view: CheckoutPageView, reference: string | null): string {
+  const target = new URL(view.redirectUrl);
+  target.searchParams.set('checkout_session_id', view.id);
+  if (reference) target.searchParams.set('reference', reference);
+  target.searchParams.set('status', view.status === 'complete' ? 'successful' : (view.attempt?.status ?? view.status));
+  return target.toString();
+}
+
+/**
+ * The hosted checkout (issue 37, docs/checkout.md): `/checkout/{id}` and its forms, `/pay/{slug}` for payment links,
+ * and the pages' two static assets. Public: the session id (unguessable) or the link's slug is the key; every POST
+ * carries a CSRF token bound to it and must come from our origin.
+ */
+export async function checkoutPageRoutes(
+  app: FastifyInstance,
+  { services, clock, rateLimits }: { services: UsedServices; clock: Pick<Clock, 'now'>; rateLimits: RateLimits },
+) {
+  await app.register(formbody, { bodyLimit: FORM_LIMIT });
+  const { checkout, paymentLinks, formTokens, publicAddress, reference } = services;
+  const limited = (request: FastifyRequest, reply: FastifyReply) => limitRequest(rateLimits, 'checkoutIp', request.ip, reply);
+
+  /** A fresh CSRF pair for `subject`, its cookie scoped to `path`; the form's half is returned. */
+  const csrf = (reply: FastifyReply, subject: string, path: string): string => {
+    const token = formTokens.issue(subject);
+    reply.header('set-cookie', csrfCookie(CSRF_COOKIE, path, publicAddress, token.cookie));
+    return token.field;
+  };
+  const langOf = (request: FastifyRequest, country: string | null): CheckoutLanguage => chooseLanguage(request.headers['accept-language'], country);
+  const invalid = (request: FastifyRequest, reply: FastifyReply, status = 404) => page(reply, status, renderInvalidLinkPage(langOf(request, null)));
+
+  const ours = (request: FastifyRequest, subject: string, form: Form) => fromThisPage(request, services, CSRF_COOKIE, subject, form?.csrf);
+  const showSession = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    status = 200,
+    formError?: { method: CheckoutMethod; message: string },
+  ) => {
+    const view = await checkout.pageView(id);
+    if (!view) return invalid(request, reply);
+    const lang = langOf(request, view.countryCode);
+    const path = `/checkout/${id}`;
+    const body = renderCheckoutPage(view, {
+      lang,
+      csrfField: csrf(reply, id, path),
+      assetPaths: checkoutAssetPaths,
+      now: clock.now(),
+      prefixTable: view.methods.includes('momo') ? reference.prefixTable(view.countryCode) : null,
+      formError: formError ?? null,
+    });
+    return page(reply, status, body, { embedOrigins: view.embedOrigins, leadsTo: [...originOf(view.redirectUrl), ...originOf(view.cancelUrl)] });
+  };
+
+  app.get<{ Params: { file: string } }>('/checkout/assets/:file', async (request, reply) => {
+    const asset = findCheckoutAsset(`/checkout/assets/${request.params.file}`);
+    if (!asset) return reply.code(404).header('cache-control', 'no-store').send();
+    const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    reply
+      .header('content-type', asset.contentType)
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('etag', asset.etag)
+      .header('x-content-type-options', 'nosniff')
+      .header('vary', 'accept-encoding');
+    if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+    if (gzip) reply.header('content-encoding', 'gzip');
+    return reply.send(gzip ? asset.gzip : asset.body);
+  });
+
+  app.get<{ Params: { id: string }; Querystring: { reference?: string } }>('/checkout/:id', async (request, reply) => {
+    const { id } = request.params;
+    // Back from 3-D Secure (or a provider's page) on a session now paid: on to the merchant's page.
+    if (request.query.reference) {
+      const view = await checkout.pageView(id);
+      if (view?.status === 'complete')
+        return reply
+          .code(303)
+          .header('location', backToMerchant(view, view.attempt?.reference ?? null))
+          .header('referrer-policy', 'no-referrer')
+          .send();
+    }
+    return showSession(request, reply, id);
+  });
+
+  // The page's script polls this while an attempt is in flight: the session's status and its latest attempt's.
+  app.get<{ Params: { id: string } }>('/checkout/:id/status', async (request, reply) => {
+    const view = await checkout.pageView(request.params.id);
+    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+    if (!view) return reply.code(404).send({ status: 'not_found', attempt: null });
+    const attempt = view.attempt ? { status: view.attempt.status, failure_reason: view.attempt.failureReason } : null;
+    return reply.send({ status: view.status, attempt });
+  });
+
+  app.post<{ Params: { id: string }; Body: Form }>('/checkout/:id/pay', { bodyLimit: FORM_LIMIT }, async (request, reply) => {
+    await limited(request, reply);
+    const { id } = request.params;
+    const form = request.body;
+    const method = text(form, 'method');
+    const chosen: CheckoutMethod = method === 'card' || method === 'bank_transfer' ? method : 'momo';
+    if (!ours(request, id, form)) return showSession(request, reply, id, 403, { method: chosen, message: FORM_EXPIRED });
+    const input =
+      method === 'card'
+        ? {
+            method,
+            card: {
+              number: text(form, 'card_number') ?? '',
+              expMonth: text(form, 'expiry_month') ?? '',
+              expYear: text(form, 'expiry_year') ?? '',
+              cvc: text(form, 'cvc') ?? '',
+              postalCode: text(form, 'postal_code') ?? null,
+              pin: text(form, 'pin') ?? null,
+            },
+            billingAddress: billingAddressOf(form),
+          }
+        : method === 'momo'
+          ? { method, phone: text(form, 'phone') ?? '', network: text(form, 'network') ?? null }
+          : { method };
+    try {
+      await checkout.pay(id, input as Parameters<CheckoutService['pay']>[1]);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code === 'SERVER_ERROR') throw err;
+      if (err.code === 'NOT_FOUND') return invalid(request, reply);
+      return showSession(request, reply, id, err.httpStatus, { method: chosen, message: err.message });
+    }
+    // Post/Redirect/Get: the page shows the attempt (a prompt, an account, a failure) or goes on to the merchant.
+    const view = await checkout.pageView(id);
+    if (view?.status === 'complete')
+      return reply
+        .code(303)
+        .header('location', backToMerchant(view, view.attempt?.reference ?? null))
+        .send();
+    return reply.code(303).header('location', `/checkout/${id}`).send();
+  });
+
+  app.post<{ Params: { id: string }; Body: Form }>('/checkout/:id/cancel', { bodyLimit: FORM_LIMIT }, async (request, reply) => {
+    await limited(request, reply);
+    const { id } = request.params;
+    if (!ours(request, id, request.body)) return showSession(request, reply, id, 403, { method: 'momo', message: FORM_EXPIRED });
+    const where = await checkout.cancel(id);
+    if (!where) return invalid(request, reply);
+    return reply
+      .code(303)
+      .header('location', where.cancelUrl ?? where.redirectUrl)
+      .header('referrer-policy', 'no-referrer')
+      .send();
+  });
+
+  const showLink = async (request: FastifyRequest, reply: FastifyReply, slug: string, status = 200, formError?: string) => {
+    const view = await paymentLinks.pageView(slug);
+    if (!view) return invalid(request, reply);
+    const lang = langOf(request, null);
+    const body = renderPaymentLinkPage(view, { lang, csrfField: csrf(reply, `link:${slug}`, `/pay/${slug}`), formError: formError ?? null });
+    return page(reply, view.state === 'active' ? status : 410, body);
+  };
+
+  app.get<{ Params: { slug: string } }>('/pay/:slug', async (request, reply) => showLink(request, reply, request.params.slug));
+
+  app.post<{ Params: { slug: string }; Body: Form }>('/pay/:slug', { bodyLimit: FORM_LIMIT }, async (request, reply) => {
+    await limited(request, reply);
+    const { slug } = request.params;
+    const form = request.body;
+    if (!ours(request, `link:${slug}`, form)) return showLink(request, reply, slug, 403, FORM_EXPIRED);
+    try {
+      const opened = await paymentLinks.open(slug, {
+        amount: text(form, 'amount'),
+        email: text(form, 'email') ?? '',
+        phone: text(form, 'phone'),
+        name: text(form, 'name'),
+      });
+      return reply.code(303).header('location', `/checkout/${opened.sessionId}`).send();
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code === 'SERVER_ERROR') throw err;
+      if (err.code === 'NOT_FOUND') return invalid(request, reply);
+      return showLink(request, reply, slug, err.httpStatus, err.message);
+    }
+  });
+}
