@@ -21,6 +21,7 @@ import { Team } from './screens/Team';
 import { Profile } from './screens/Profile';
 import { EnrolmentOnly } from './screens/TwoFactor';
 import { ApiKeys } from './screens/ApiKeys';
+import { PaymentLinks } from './screens/PaymentLinks';
 import { AuditLog } from './screens/AuditLog';
 
 const ME = graphql(`
@@ -58,6 +59,7 @@ const SECTIONS: Array<{ to: string; label: string; section: string; permission?:
   { to: '/', label: 'Overview', section: 'overview', permission: 'balances:read' },
   { to: '/transactions', label: 'Transactions', section: 'transactions', permission: 'transactions:read' },
   { to: '/balance', label: 'Balance', section: 'balance', permission: 'balances:read' },
+  { to: '/payment-links', label: 'Payment links', section: 'payment-links', permission: 'transactions:read' },
   { to: '/customers', label: 'Customers', section: 'customers', permission: 'customers:read' },
   { to: '/webhooks', label: 'Webhooks', section: 'webhooks', permission: 'webhooks:read' },
   { to: '/team', label: 'Team', section: 'team', permission: 'team:read' },
@@ -152,6 +154,8 @@ function Shell({
         return id ? <WebhookEvent key={id} id={decodeURIComponent(id)} /> : <Webhooks />;
       case 'balance':
         return <Balance key={session} />;
+      case 'payment-links':
+        return <PaymentLinks key={session} />;
       case 'team':
         return <Team key={session} />;
       case 'api-keys':

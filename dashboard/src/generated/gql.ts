@@ -33,6 +33,10 @@ type Documents = {
     "\n  mutation ResendInvitation($id: ID!) {\n    resendInvitation(id: $id) {\n      id\n      expiresAt\n    }\n  }\n": typeof types.ResendInvitationDocument,
     "\n  mutation RevokeInvitation($id: ID!) {\n    revokeInvitation(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.RevokeInvitationDocument,
     "\n  query Activity($days: Int) {\n    activity(days: $days) {\n      days {\n        day\n        currency\n        collected\n        paidOut\n      }\n      finalCount\n      successfulCount\n      successRate\n    }\n  }\n": typeof types.ActivityDocument,
+    "\n  query PaymentLinks {\n    paymentLinks(first: 100) {\n      edges {\n        node {\n          id\n          name\n          slug\n          url\n          qrSvg\n          active\n          amount\n          minAmount\n          maxAmount\n          currency\n          paymentsCount\n          maxPayments\n          expiresAt\n          createdAt\n        }\n      }\n    }\n  }\n": typeof types.PaymentLinksDocument,
+    "\n  mutation CreatePaymentLink($input: CreatePaymentLinkInput!) {\n    createPaymentLink(input: $input) {\n      id\n      url\n    }\n  }\n": typeof types.CreatePaymentLinkDocument,
+    "\n  mutation DeactivatePaymentLink($id: ID!) {\n    deactivatePaymentLink(id: $id) {\n      id\n      active\n    }\n  }\n": typeof types.DeactivatePaymentLinkDocument,
+    "\n  query PaymentLinkPayments($link: String!) {\n    transactions(first: 50, filter: { paymentLinkId: $link }) {\n      edges {\n        node {\n          reference\n          externalReference\n          status\n          amount\n          currency\n          createdAt\n        }\n      }\n    }\n  }\n": typeof types.PaymentLinkPaymentsDocument,
     "\n  query MySessions {\n    mySessions {\n      id\n      userAgent\n      ip\n      createdAt\n      lastSeenAt\n      current\n    }\n  }\n": typeof types.MySessionsDocument,
     "\n  mutation EndSession($id: ID!) {\n    endSession(id: $id)\n  }\n": typeof types.EndSessionDocument,
     "\n  mutation EndOtherSessions {\n    endOtherSessions\n  }\n": typeof types.EndOtherSessionsDocument,
@@ -54,7 +58,7 @@ type Documents = {
     "\n  mutation RemoveMember($id: ID!) {\n    removeMember(id: $id)\n  }\n": typeof types.RemoveMemberDocument,
     "\n  mutation TransferOwnership($id: ID!) {\n    transferOwnership(id: $id) {\n      id\n      role\n    }\n  }\n": typeof types.TransferOwnershipDocument,
     "\n  mutation SetTwoFactorRequired($required: Boolean!) {\n    setTwoFactorRequired(required: $required)\n  }\n": typeof types.SetTwoFactorRequiredDocument,
-    "\n  query TransactionDetail($r: String!) {\n    transaction(reference: $r) {\n      ...TransactionFields\n      rate\n      fee\n      accountNumber\n      countryCode\n      expiresAt\n      amountRefunded\n      paymentReference\n      bankInfo {\n        accountName\n        accountNumber\n        bankName\n        bankCode\n      }\n      beneficiary {\n        accountName\n        accountNumber\n        networkId\n      }\n      card {\n        brand\n        last4\n      }\n      history {\n        fromStatus\n        toStatus\n        reason\n        occurredAt\n      }\n    }\n  }\n": typeof types.TransactionDetailDocument,
+    "\n  query TransactionDetail($r: String!) {\n    transaction(reference: $r) {\n      ...TransactionFields\n      rate\n      fee\n      accountNumber\n      countryCode\n      expiresAt\n      amountRefunded\n      paymentReference\n      bankInfo {\n        accountName\n        accountNumber\n        bankName\n        bankCode\n      }\n      beneficiary {\n        accountName\n        accountNumber\n        networkId\n      }\n      card {\n        brand\n        last4\n      }\n      paymentMethod\n      checkoutSessionId\n      history {\n        fromStatus\n        toStatus\n        reason\n        occurredAt\n      }\n    }\n  }\n": typeof types.TransactionDetailDocument,
     "\n  fragment RefundFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n    amount\n    currency\n  }\n": typeof types.RefundFieldsFragmentDoc,
     "\n  mutation RefundPayment($input: RefundPaymentInput!) {\n    refundPayment(input: $input) {\n      ...RefundFields\n    }\n  }\n": typeof types.RefundPaymentDocument,
     "\n  subscription RefundChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      ...RefundFields\n    }\n  }\n": typeof types.RefundChangedDocument,
@@ -103,6 +107,10 @@ const documents: Documents = {
     "\n  mutation ResendInvitation($id: ID!) {\n    resendInvitation(id: $id) {\n      id\n      expiresAt\n    }\n  }\n": types.ResendInvitationDocument,
     "\n  mutation RevokeInvitation($id: ID!) {\n    revokeInvitation(id: $id) {\n      id\n      status\n    }\n  }\n": types.RevokeInvitationDocument,
     "\n  query Activity($days: Int) {\n    activity(days: $days) {\n      days {\n        day\n        currency\n        collected\n        paidOut\n      }\n      finalCount\n      successfulCount\n      successRate\n    }\n  }\n": types.ActivityDocument,
+    "\n  query PaymentLinks {\n    paymentLinks(first: 100) {\n      edges {\n        node {\n          id\n          name\n          slug\n          url\n          qrSvg\n          active\n          amount\n          minAmount\n          maxAmount\n          currency\n          paymentsCount\n          maxPayments\n          expiresAt\n          createdAt\n        }\n      }\n    }\n  }\n": types.PaymentLinksDocument,
+    "\n  mutation CreatePaymentLink($input: CreatePaymentLinkInput!) {\n    createPaymentLink(input: $input) {\n      id\n      url\n    }\n  }\n": types.CreatePaymentLinkDocument,
+    "\n  mutation DeactivatePaymentLink($id: ID!) {\n    deactivatePaymentLink(id: $id) {\n      id\n      active\n    }\n  }\n": types.DeactivatePaymentLinkDocument,
+    "\n  query PaymentLinkPayments($link: String!) {\n    transactions(first: 50, filter: { paymentLinkId: $link }) {\n      edges {\n        node {\n          reference\n          externalReference\n          status\n          amount\n          currency\n          createdAt\n        }\n      }\n    }\n  }\n": types.PaymentLinkPaymentsDocument,
     "\n  query MySessions {\n    mySessions {\n      id\n      userAgent\n      ip\n      createdAt\n      lastSeenAt\n      current\n    }\n  }\n": types.MySessionsDocument,
     "\n  mutation EndSession($id: ID!) {\n    endSession(id: $id)\n  }\n": types.EndSessionDocument,
     "\n  mutation EndOtherSessions {\n    endOtherSessions\n  }\n": types.EndOtherSessionsDocument,
@@ -124,7 +132,7 @@ const documents: Documents = {
     "\n  mutation RemoveMember($id: ID!) {\n    removeMember(id: $id)\n  }\n": types.RemoveMemberDocument,
     "\n  mutation TransferOwnership($id: ID!) {\n    transferOwnership(id: $id) {\n      id\n      role\n    }\n  }\n": types.TransferOwnershipDocument,
     "\n  mutation SetTwoFactorRequired($required: Boolean!) {\n    setTwoFactorRequired(required: $required)\n  }\n": types.SetTwoFactorRequiredDocument,
-    "\n  query TransactionDetail($r: String!) {\n    transaction(reference: $r) {\n      ...TransactionFields\n      rate\n      fee\n      accountNumber\n      countryCode\n      expiresAt\n      amountRefunded\n      paymentReference\n      bankInfo {\n        accountName\n        accountNumber\n        bankName\n        bankCode\n      }\n      beneficiary {\n        accountName\n        accountNumber\n        networkId\n      }\n      card {\n        brand\n        last4\n      }\n      history {\n        fromStatus\n        toStatus\n        reason\n        occurredAt\n      }\n    }\n  }\n": types.TransactionDetailDocument,
+    "\n  query TransactionDetail($r: String!) {\n    transaction(reference: $r) {\n      ...TransactionFields\n      rate\n      fee\n      accountNumber\n      countryCode\n      expiresAt\n      amountRefunded\n      paymentReference\n      bankInfo {\n        accountName\n        accountNumber\n        bankName\n        bankCode\n      }\n      beneficiary {\n        accountName\n        accountNumber\n        networkId\n      }\n      card {\n        brand\n        last4\n      }\n      paymentMethod\n      checkoutSessionId\n      history {\n        fromStatus\n        toStatus\n        reason\n        occurredAt\n      }\n    }\n  }\n": types.TransactionDetailDocument,
     "\n  fragment RefundFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n    amount\n    currency\n  }\n": types.RefundFieldsFragmentDoc,
     "\n  mutation RefundPayment($input: RefundPaymentInput!) {\n    refundPayment(input: $input) {\n      ...RefundFields\n    }\n  }\n": types.RefundPaymentDocument,
     "\n  subscription RefundChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      ...RefundFields\n    }\n  }\n": types.RefundChangedDocument,
@@ -230,6 +238,22 @@ export function graphql(source: "\n  query Activity($days: Int) {\n    activity(
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query PaymentLinks {\n    paymentLinks(first: 100) {\n      edges {\n        node {\n          id\n          name\n          slug\n          url\n          qrSvg\n          active\n          amount\n          minAmount\n          maxAmount\n          currency\n          paymentsCount\n          maxPayments\n          expiresAt\n          createdAt\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').PaymentLinksDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreatePaymentLink($input: CreatePaymentLinkInput!) {\n    createPaymentLink(input: $input) {\n      id\n      url\n    }\n  }\n"): typeof import('./graphql').CreatePaymentLinkDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeactivatePaymentLink($id: ID!) {\n    deactivatePaymentLink(id: $id) {\n      id\n      active\n    }\n  }\n"): typeof import('./graphql').DeactivatePaymentLinkDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PaymentLinkPayments($link: String!) {\n    transactions(first: 50, filter: { paymentLinkId: $link }) {\n      edges {\n        node {\n          reference\n          externalReference\n          status\n          amount\n          currency\n          createdAt\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').PaymentLinkPaymentsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query MySessions {\n    mySessions {\n      id\n      userAgent\n      ip\n      createdAt\n      lastSeenAt\n      current\n    }\n  }\n"): typeof import('./graphql').MySessionsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -314,7 +338,7 @@ export function graphql(source: "\n  mutation SetTwoFactorRequired($required: Bo
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query TransactionDetail($r: String!) {\n    transaction(reference: $r) {\n      ...TransactionFields\n      rate\n      fee\n      accountNumber\n      countryCode\n      expiresAt\n      amountRefunded\n      paymentReference\n      bankInfo {\n        accountName\n        accountNumber\n        bankName\n        bankCode\n      }\n      beneficiary {\n        accountName\n        accountNumber\n        networkId\n      }\n      card {\n        brand\n        last4\n      }\n      history {\n        fromStatus\n        toStatus\n        reason\n        occurredAt\n      }\n    }\n  }\n"): typeof import('./graphql').TransactionDetailDocument;
+export function graphql(source: "\n  query TransactionDetail($r: String!) {\n    transaction(reference: $r) {\n      ...TransactionFields\n      rate\n      fee\n      accountNumber\n      countryCode\n      expiresAt\n      amountRefunded\n      paymentReference\n      bankInfo {\n        accountName\n        accountNumber\n        bankName\n        bankCode\n      }\n      beneficiary {\n        accountName\n        accountNumber\n        networkId\n      }\n      card {\n        brand\n        last4\n      }\n      paymentMethod\n      checkoutSessionId\n      history {\n        fromStatus\n        toStatus\n        reason\n        occurredAt\n      }\n    }\n  }\n"): typeof import('./graphql').TransactionDetailDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -61,6 +61,25 @@ export type ChannelType =
   | 'BANK'
   | 'MOMO';
 
+export type CreatePaymentLinkInput = {
+  /** Fixed; left out: the payer chooses within minAmount and maxAmount. */
+  amount?: string | null | undefined;
+  /** EMAIL is always asked. */
+  collect?: Array<PaymentLinkField> | null | undefined;
+  currency: string;
+  description?: string | null | undefined;
+  expiresAt?: string | null | undefined;
+  maxAmount?: string | null | undefined;
+  /** Completed payments after which the link takes no more. */
+  maxPayments?: number | null | undefined;
+  minAmount?: string | null | undefined;
+  name: string;
+  paymentMethods?: Array<PaymentMethod> | null | undefined;
+  redirectUrl?: string | null | undefined;
+  /** 3–64 lowercase letters, digits, -; generated when left out. */
+  slug?: string | null | undefined;
+};
+
 export type EnrollCustomerInput = {
   /** ISO 3166-1 alpha-2, one of the supported countries. */
   countryCode: string;
@@ -187,6 +206,12 @@ export type KycStatus =
   | 'PENDING'
   | 'PENDING_KYC'
   | 'REJECTED';
+
+/** What a payment link asks the payer: EMAIL always, PHONE and NAME when chosen. */
+export type PaymentLinkField =
+  | 'EMAIL'
+  | 'NAME'
+  | 'PHONE';
 
 /** How a domestic payment is paid. */
 export type PaymentMethod =
@@ -380,6 +405,32 @@ export type ActivityQueryVariables = Exact<{
 
 export type ActivityQuery = { activity: { finalCount: number, successfulCount: number, successRate: number | null, days: Array<{ day: string, currency: string, collected: string, paidOut: string }> } };
 
+export type PaymentLinksQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PaymentLinksQuery = { paymentLinks: { edges: Array<{ node: { id: string, name: string, slug: string, url: string, qrSvg: string, active: boolean, amount: string | null, minAmount: string | null, maxAmount: string | null, currency: string, paymentsCount: number, maxPayments: number | null, expiresAt: string | null, createdAt: string } }> } };
+
+export type CreatePaymentLinkMutationVariables = Exact<{
+  input: CreatePaymentLinkInput;
+}>;
+
+
+export type CreatePaymentLinkMutation = { createPaymentLink: { id: string, url: string } };
+
+export type DeactivatePaymentLinkMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeactivatePaymentLinkMutation = { deactivatePaymentLink: { id: string, active: boolean } };
+
+export type PaymentLinkPaymentsQueryVariables = Exact<{
+  link: string;
+}>;
+
+
+export type PaymentLinkPaymentsQuery = { transactions: { edges: Array<{ node: { reference: string, externalReference: string, status: TransactionStatus, amount: string | null, currency: string | null, createdAt: string } }> } };
+
 export type MySessionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -514,7 +565,7 @@ export type TransactionDetailQueryVariables = Exact<{
 }>;
 
 
-export type TransactionDetailQuery = { transaction: { rate: string | null, fee: string | null, accountNumber: string | null, countryCode: string | null, expiresAt: string | null, amountRefunded: string | null, paymentReference: string | null, reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, bankInfo: { accountName: string, accountNumber: string, bankName: string, bankCode: string } | null, beneficiary: { accountName: string, accountNumber: string, networkId: string } | null, card: { brand: string, last4: string } | null, history: Array<{ fromStatus: TransactionStatus | null, toStatus: TransactionStatus, reason: string | null, occurredAt: string }>, customer: { firstName: string, lastName: string, email: string } | null } };
+export type TransactionDetailQuery = { transaction: { rate: string | null, fee: string | null, accountNumber: string | null, countryCode: string | null, expiresAt: string | null, amountRefunded: string | null, paymentReference: string | null, paymentMethod: PaymentMethod | null, checkoutSessionId: string | null, reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, bankInfo: { accountName: string, accountNumber: string, bankName: string, bankCode: string } | null, beneficiary: { accountName: string, accountNumber: string, networkId: string } | null, card: { brand: string, last4: string } | null, history: Array<{ fromStatus: TransactionStatus | null, toStatus: TransactionStatus, reason: string | null, occurredAt: string }>, customer: { firstName: string, lastName: string, email: string } | null } };
 
 export type RefundFieldsFragment = { reference: string, externalReference: string, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null };
 
@@ -1080,6 +1131,62 @@ export const ActivityDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ActivityQuery, ActivityQueryVariables>;
+export const PaymentLinksDocument = new TypedDocumentString(`
+    query PaymentLinks {
+  paymentLinks(first: 100) {
+    edges {
+      node {
+        id
+        name
+        slug
+        url
+        qrSvg
+        active
+        amount
+        minAmount
+        maxAmount
+        currency
+        paymentsCount
+        maxPayments
+        expiresAt
+        createdAt
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PaymentLinksQuery, PaymentLinksQueryVariables>;
+export const CreatePaymentLinkDocument = new TypedDocumentString(`
+    mutation CreatePaymentLink($input: CreatePaymentLinkInput!) {
+  createPaymentLink(input: $input) {
+    id
+    url
+  }
+}
+    `) as unknown as TypedDocumentString<CreatePaymentLinkMutation, CreatePaymentLinkMutationVariables>;
+export const DeactivatePaymentLinkDocument = new TypedDocumentString(`
+    mutation DeactivatePaymentLink($id: ID!) {
+  deactivatePaymentLink(id: $id) {
+    id
+    active
+  }
+}
+    `) as unknown as TypedDocumentString<DeactivatePaymentLinkMutation, DeactivatePaymentLinkMutationVariables>;
+export const PaymentLinkPaymentsDocument = new TypedDocumentString(`
+    query PaymentLinkPayments($link: String!) {
+  transactions(first: 50, filter: {paymentLinkId: $link}) {
+    edges {
+      node {
+        reference
+        externalReference
+        status
+        amount
+        currency
+        createdAt
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PaymentLinkPaymentsQuery, PaymentLinkPaymentsQueryVariables>;
 export const MySessionsDocument = new TypedDocumentString(`
     query MySessions {
   mySessions {
@@ -1293,6 +1400,8 @@ export const TransactionDetailDocument = new TypedDocumentString(`
       brand
       last4
     }
+    paymentMethod
+    checkoutSessionId
     history {
       fromStatus
       toStatus

@@ -38,6 +38,8 @@ const DETAIL = graphql(`
         brand
         last4
       }
+      paymentMethod
+      checkoutSessionId
       history {
         fromStatus
         toStatus
@@ -210,6 +212,9 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
     ['Failure reason', t.failureReason ? words(t.failureReason) : null],
     ['Account', t.accountNumber ? `${words(t.accountType)} · ${t.accountNumber} · ${t.countryCode}` : null],
     ['Card', t.card ? `${t.card.brand} ···· ${t.card.last4}` : null],
+    ['Paid by', t.paymentMethod && t.paymentMethod !== 'CARD' ? words(t.paymentMethod) : null],
+    // Paid on the hosted checkout page: its session (the merchant's order reference is the session's, the payment's ends in -N).
+    ['Checkout session', t.checkoutSessionId],
     ['Created', when(t.createdAt)],
     ['Completed', t.completedAt ? when(t.completedAt) : null],
     // Only while it can still expire: a decided transaction has no deadline left.
