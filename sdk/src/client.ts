@@ -1,6 +1,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { IDEMPOTENT_OPERATIONS } from './generated/idempotent-operations';
 import type { paths } from './generated/openapi';
+import { ApiError, unwrap } from './errors';
 import { TokenManager } from './tokens';
 
 export interface PaymentsClientOptions {
@@ -18,11 +19,69 @@ export interface PaymentsClientOptions {
   now?: () => number;
 }
 
+type Body<P extends keyof paths, M extends 'post'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type Data<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { responses: { 200: { content: { 'application/json': { data: infer D } } } } }
+  ? D
+  : never;
+type Page<P extends keyof paths> = paths[P]['get'] extends { responses: { 200: { content: { 'application/json': infer E } } } }
+  ? Pick<E & { data: unknown; meta: unknown }, 'data' | 'meta'>
+  : never;
+/** Per-request options of the resource methods: your own Idempotency-Key (one is made for each create otherwise). */
+export interface RequestOptions {
+  idempotencyKey?: string;
+}
+
+/** The hosted checkout (docs/checkout.md): take a payment without touching card data. */
+export interface CheckoutResource {
+  sessions: {
+    /** `POST /v1/checkout/sessions`: send the customer to the answer's `url`; complete the order on `checkout.session.completed`. */
+    create(body: Body<'/v1/checkout/sessions', 'post'>, options?: RequestOptions): Promise<Data<'/v1/checkout/sessions', 'post'>>;
+    /** `GET /v1/checkout/sessions/{id}`. */
+    retrieve(id: string): Promise<Data<'/v1/checkout/sessions/{id}', 'get'>>;
+  };
+}
+
+/** Payment links: a page at /pay/{slug} (and its QR code) that opens a checkout session on each visit. */
+export interface PaymentLinksResource {
+  create(body: Body<'/v1/payment-links', 'post'>, options?: RequestOptions): Promise<Data<'/v1/payment-links', 'post'>>;
+  retrieve(id: string): Promise<Data<'/v1/payment-links/{id}', 'get'>>;
+  /** The newest first, a page at a time: `after` is the previous page's `meta.next_cursor`. */
+  list(query?: { limit?: number; after?: string }): Promise<Page<'/v1/payment-links'>>;
+  deactivate(id: string): Promise<Data<'/v1/payment-links/{id}/deactivate', 'post'>>;
+}
+
 /** The typed REST client (openapi-fetch over the service's OpenAPI document), authenticated. */
 export type PaymentsClient = Client<paths> & {
   /** A current access token, for the GraphQL door (`Authorization: Bearer …`, graphql-ws `connection_init`). */
   getAccessToken(): Promise<string>;
+  checkout: CheckoutResource;
+  paymentLinks: PaymentLinksResource;
 };
+
+/** Your Idempotency-Key on a create, when you give one (the middleware makes one otherwise). */
+const keyed = (options?: RequestOptions) => (options?.idempotencyKey ? { header: { [IDEMPOTENCY_KEY]: options.idempotencyKey } } : {});
+
+/** The resource methods: each one call of the typed client, its envelope's `data` unwrapped (ApiError otherwise). */
+function resources(client: Client<paths>): Pick<PaymentsClient, 'checkout' | 'paymentLinks'> {
+  return {
+    checkout: {
+      sessions: {
+        create: async (body, options) => unwrap(await client.POST('/v1/checkout/sessions', { body, params: keyed(options) as never })),
+        retrieve: async (id) => unwrap(await client.GET('/v1/checkout/sessions/{id}', { params: { path: { id } } })),
+      },
+    },
+    paymentLinks: {
+      create: async (body, options) => unwrap(await client.POST('/v1/payment-links', { body, params: keyed(options) as never })),
+      retrieve: async (id) => unwrap(await client.GET('/v1/payment-links/{id}', { params: { path: { id } } })),
+      list: async (query = {}) => {
+        const result = await client.GET('/v1/payment-links', { params: { query } });
+        if (result.data === undefined) throw ApiError.from(result.response, result.error);
+        return { data: result.data.data, meta: result.data.meta } as Page<'/v1/payment-links'>;
+      },
+      deactivate: async (id) => unwrap(await client.POST('/v1/payment-links/{id}/deactivate', { params: { path: { id } } })),
+    },
+  };
+}
 
 export const IDEMPOTENCY_KEY = 'Idempotency-Key';
 
@@ -124,5 +183,5 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
   });
   const client = createClient<paths>({ baseUrl: options.baseUrl, fetch });
   client.use(idempotencyKeys, bearerAuth(tokens, fetch, options.maxNetworkRetries ?? 2));
-  return Object.assign(client, { getAccessToken: () => tokens.accessToken() });
+  return Object.assign(client, { getAccessToken: () => tokens.accessToken() }, resources(client));
 }

@@ -17,6 +17,7 @@ import {
   type WebhookEvent,
 } from '../../../sdk/src';
 import { payByCard } from '../../../sdk/examples/card-payment-3ds';
+import { checkoutForOrder } from '../../../sdk/examples/hosted-checkout';
 import { collectByMobileMoney } from '../../../sdk/examples/collect-mobile-money';
 import { followTransaction } from '../../../sdk/examples/graphql-subscription';
 import { payOutByBankTransfer } from '../../../sdk/examples/payout-bank-transfer';
@@ -38,7 +39,14 @@ const kycRequest = (): Schemas['SubmitKycRequest'] => ({ ...kycBody(), id_type: 
 const collectionRequest = (customerUuid: string): Schemas['CollectionRequest'] => ({ ...momoCollectionBody(customerUuid), account_type: 'momo' });
 const transferRequest = (customerUuid: string): Schemas['TransferRequest'] => ({ ...transferBody(customerUuid), account_type: 'momo' });
 /** sdk/examples/, each shown in sdk/README.md and run below. */
-const EXAMPLES = ['collect-mobile-money.ts', 'payout-bank-transfer.ts', 'card-payment-3ds.ts', 'receive-webhooks.ts', 'graphql-subscription.ts'];
+const EXAMPLES = [
+  'collect-mobile-money.ts',
+  'payout-bank-transfer.ts',
+  'card-payment-3ds.ts',
+  'hosted-checkout.ts',
+  'receive-webhooks.ts',
+  'graphql-subscription.ts',
+];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** One request the SDK sent, as the service saw it. */
@@ -370,7 +378,30 @@ describe('the TypeScript SDK against the service', () => {
     expect(() => unwrap(result)).toThrow(expect.objectContaining({ name: 'ApiError', status: 404, code: 'NOT_FOUND' }));
   });
 
-  it('runs the examples: mobile money collection, GraphQL subscription, webhook receiver, bank payout, 3-D Secure card payment', async () => {
+  it('the checkout resources: a create with your Idempotency-Key replays; a list pages with meta; an unknown id is an ApiError', async () => {
+    const body = {
+      amount: '100.00',
+      currency: 'NGN',
+      reference: `sdk-${Date.now()}`,
+      customer: { email: 'ada@example.com' },
+      redirect_url: 'https://shop.example/r',
+    };
+    const first = await client.checkout.sessions.create(body, { idempotencyKey: 'sdk-checkout-1' });
+    const again = await client.checkout.sessions.create(body, { idempotencyKey: 'sdk-checkout-1' });
+    expect(again.id).toBe(first.id);
+    await client.paymentLinks.create({ name: 'One', currency: 'NGN', amount: '500.00' });
+    await client.paymentLinks.create({ name: 'Two', currency: 'NGN', amount: '700.00' });
+    const page = await client.paymentLinks.list({ limit: 1 });
+    expect(page.data).toHaveLength(1);
+    expect(page.meta).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
+    const next = await client.paymentLinks.list({ limit: 1, after: page.meta.next_cursor ?? undefined });
+    expect(next.data[0]!.id).not.toBe(page.data[0]!.id);
+    const off = await client.paymentLinks.deactivate(page.data[0]!.id);
+    expect(off.active).toBe(false);
+    await expect(client.checkout.sessions.retrieve('cs_nope')).rejects.toMatchObject({ name: 'ApiError', status: 404, code: 'NOT_FOUND' });
+  });
+
+  it('runs the examples: mobile money collection, GraphQL subscription, webhook receiver, bank payout, 3-D Secure card payment, hosted checkout', async () => {
     const handled: string[] = [];
     const examplesReceiver = await startWebhookReceiver([newSecret], (event) => handled.push(describeEvent(event)), 0);
     try {
@@ -401,6 +432,10 @@ describe('the TypeScript SDK against the service', () => {
       const payment = await payByCard(client);
       expect(payment).toMatchObject({ status: 'requires_action' });
       expect(payment.sendCardholderTo).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/sandbox\/3ds\//);
+
+      const checkout = await checkoutForOrder(client);
+      expect(checkout).toMatchObject({ status: 'open', linkUrl: expect.stringMatching(/\/pay\/[a-z0-9-]+$/), qrSvg: expect.stringMatching(/^<svg/) });
+      expect(checkout.sendCustomerTo).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/checkout\/cs_/);
     } finally {
       await new Promise((resolve) => examplesReceiver.close(resolve));
     }
