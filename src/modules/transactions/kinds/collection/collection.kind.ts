@@ -2,11 +2,10 @@ import { offering, opensVirtualAccounts, type DecideTrigger, type RouteLeg } fro
 import type { Rails } from '../../../rails/rails';
 import type { ReferenceService } from '../../../reference/reference.service';
 import { askedToMove, crossBorderDecide, crossBorderLeg, crossBorderRequest, type Moved } from '../cross-border.checks';
-import { TransactionJob } from '../../transaction.jobs';
 import type { CollectionTransaction } from '../../transaction.record';
+import { accountOpened, promptSent } from '../money-in.answers';
 import { UNPAID_EXPIRY, type Expiry, type LedgerEffect, type ProviderAnswer, type TransactionKindHandler } from '../../transaction.kinds';
 import { moneyInAvailableAt, moneyInLedger, moneyInLegs, moneyInRelease } from '../../transaction.ledger';
-import { systemClock } from '../../../../shared/clock';
 
 /** What CollectionKind is built with (the composition root passes it). */
 export interface CollectionKindDeps {
@@ -53,37 +52,16 @@ export class CollectionKind implements TransactionKindHandler<'collection'> {
         retry,
       });
       // The provider may close its account before our deadline (Flutterwave's last an hour): the collection expires then.
-      // Its deadline is real time, as the expiry job's delay is: the wall clock, whatever the service's clock.
-      const expiresAt = account.expiresAt ?? null;
-      const expiryMs = expiresAt
-        ? Math.min(this.deps.collectionTtlS * 1000, Math.max(0, expiresAt.getTime() - systemClock.now().getTime()))
-        : this.deps.collectionTtlS * 1000;
-      return {
-        status: 'processing',
-        providerReference: account.providerReference,
-        bankInfo: { accountName: account.accountName, accountNumber: account.accountNumber, bankName: account.bankName, bankCode: account.bankCode },
-        virtualAccountNumber: account.accountNumber,
-        expiresAt,
-        followUps: [
-          { name: TransactionJob.ExpireCollection, delayMs: expiryMs },
-          // A real provider is asked too (a lost webhook); the sandbox's account is paid by simulation.
-          ...(connector.inProcess ? [] : [{ name: TransactionJob.SettleTransaction, delayMs: this.deps.rails.firstPollMs(txn) } as const]),
-        ],
-      };
+      return accountOpened(account, { ttlS: this.deps.collectionTtlS, inProcess: connector.inProcess, firstPollMs: this.deps.rails.firstPollMs(txn) });
     }
-    const { providerReference, nextActionUrl } = await connector.initiate({
+    const sent = await connector.initiate({
       ...crossBorderRequest(this.deps.reference, txn, moved(txn), idempotencyKey),
       accountName: null,
       callbackUrl: this.deps.rails.callbackUrl(txn),
       payer: this.deps.rails.payer(txn),
       retry: retry ? await this.deps.rails.retryContext(txn) : null,
     });
-    return {
-      status: 'processing',
-      providerReference,
-      nextActionUrl: nextActionUrl ?? null,
-      followUps: [{ name: TransactionJob.SettleTransaction, delayMs: this.deps.rails.firstPollMs(txn) }],
-    };
+    return promptSent(sent, this.deps.rails.firstPollMs(txn));
   }
 
   settle(txn: CollectionTransaction, trigger: DecideTrigger) {

@@ -15,8 +15,8 @@ import { formatAmount } from '../../../../shared/money';
 import type { Rails } from '../../../rails/rails';
 import type { ReferenceService } from '../../../reference/reference.service';
 import { TransactionJob } from '../../transaction.jobs';
+import { accountOpened, promptSent } from '../money-in.answers';
 import { UNPAID_EXPIRY, type Expiry, type LedgerEffect, type ProviderAnswer, type TransactionKindHandler } from '../../transaction.kinds';
-import { systemClock } from '../../../../shared/clock';
 import { moneyInAvailableAt, moneyInLedger, moneyInLegs, moneyInRelease } from '../../transaction.ledger';
 import type { PaymentTransaction } from '../../transaction.record';
 import type { CardOtpChallenges } from './card-otp';
@@ -155,27 +155,13 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
       payer,
       retry,
     });
-    // As a bank collection's: the deadline is real time, as the expiry job's delay is.
-    const ttlMs = this.deps.collectionTtlS * 1000;
-    const expiresAt = account.expiresAt ?? null;
-    const expiryMs = expiresAt ? Math.min(ttlMs, Math.max(0, expiresAt.getTime() - systemClock.now().getTime())) : ttlMs;
-    return {
-      status: 'processing',
-      providerReference: account.providerReference,
-      bankInfo: { accountName: account.accountName, accountNumber: account.accountNumber, bankName: account.bankName, bankCode: account.bankCode },
-      virtualAccountNumber: account.accountNumber,
-      expiresAt,
-      followUps: [
-        { name: TransactionJob.ExpireCollection, delayMs: expiryMs },
-        ...(connector.inProcess ? [] : [{ name: TransactionJob.SettleTransaction, delayMs: this.deps.rails.firstPollMs(txn) } as const]),
-      ],
-    };
+    return accountOpened(account, { ttlS: this.deps.collectionTtlS, inProcess: connector.inProcess, firstPollMs: this.deps.rails.firstPollMs(txn) });
   }
 
   /** Mobile money: the payment prompt on the payer's phone (or the provider's approval page), then the provider decides. */
   private async prompt(txn: PaymentTransaction, idempotencyKey: string, retry: boolean): Promise<ProviderAnswer> {
     const connector = this.deps.rails.of(txn);
-    const { providerReference, nextActionUrl } = await connector.initiate({
+    const sent = await connector.initiate({
       idempotencyKey,
       kind: 'collection',
       reference: txn.reference,
@@ -192,12 +178,7 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
       payer: this.deps.rails.payer(txn),
       retry: retry ? await this.deps.rails.retryContext(txn) : null,
     });
-    return {
-      status: 'processing',
-      providerReference,
-      nextActionUrl: nextActionUrl ?? null,
-      followUps: [{ name: TransactionJob.SettleTransaction, delayMs: this.deps.rails.firstPollMs(txn) }],
-    };
+    return promptSent(sent, this.deps.rails.firstPollMs(txn));
   }
 
   /**
