@@ -2,7 +2,15 @@
  * @payments-gateway/sdk: a typed client for the payments gateway's REST API (openapi-fetch over the
  * service's OpenAPI document), webhook verification, and typed GraphQL documents for any GraphQL client.
  */
-export { createPaymentsClient, IDEMPOTENCY_KEY, type PaymentsClient, type PaymentsClientOptions } from './client';
+export {
+  createPaymentsClient,
+  IDEMPOTENCY_KEY,
+  type CheckoutResource,
+  type PaymentLinksResource,
+  type PaymentsClient,
+  type PaymentsClientOptions,
+  type RequestOptions,
+} from './client';
 export { ApiError, unwrap, type ErrorCode, type ErrorEnvelope } from './errors';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventType, type WebhookFailure, type WebhookHeaders } from './webhooks';
 export type { components, operations, paths } from './generated/openapi';

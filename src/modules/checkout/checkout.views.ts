@@ -8,7 +8,7 @@ export const CHECKOUT_METHODS = ['momo', 'card', 'bank_transfer'] as const;
 export type CheckoutMethod = (typeof CHECKOUT_METHODS)[number];
 
 /** The page's two languages. */
-export const CHECKOUT_LANGUAGES = ['en', 'fr'] as const;
+const CHECKOUT_LANGUAGES = ['en', 'fr'] as const;
 export type CheckoutLanguage = (typeof CHECKOUT_LANGUAGES)[number];
 
 export type CheckoutSessionStatus = 'open' | 'complete' | 'expired';
@@ -21,7 +21,7 @@ export interface NetworkChoice {
 }
 
 /** The account a bank-transfer attempt is paid into. */
-export interface BankDetails {
+interface BankDetails {
   accountName: string;
   accountNumber: string;
   bankName: string;

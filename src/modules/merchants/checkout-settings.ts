@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Command } from '../../shared/validation';
 
 /** At most this many origins may frame a merchant's checkout page. */
-export const MAX_EMBED_ORIGINS = 10;
+const MAX_EMBED_ORIGINS = 10;
 
 /** An origin exactly as a browser sends it: `https://shop.example` or `https://shop.example:8443`, nothing after. */
 function isOrigin(value: string): boolean {

@@ -22,7 +22,7 @@ const bad = AppError.invalidField;
 export type DomesticMethod = Exclude<PaymentMethod, 'card'>;
 
 /** The route a domestic payment of `method` travels to `network`. */
-export function domesticRouteOf(method: DomesticMethod, countryCode: string, network: Pick<Network, 'code'> | null): Route {
+function domesticRouteOf(method: DomesticMethod, countryCode: string, network: Pick<Network, 'code'> | null): Route {
   return { channelType: CHANNEL_OF_METHOD[method], countryCode, networkCode: network?.code ?? null, direction: 'collection' };
 }
 
