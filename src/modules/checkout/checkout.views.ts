@@ -8,8 +8,7 @@ export const CHECKOUT_METHODS = ['momo', 'card', 'bank_transfer'] as const;
 export type CheckoutMethod = (typeof CHECKOUT_METHODS)[number];
 
 /** The page's two languages. */
-const CHECKOUT_LANGUAGES = ['en', 'fr'] as const;
-export type CheckoutLanguage = (typeof CHECKOUT_LANGUAGES)[number];
+export type CheckoutLanguage = 'en' | 'fr';
 
 export type CheckoutSessionStatus = 'open' | 'complete' | 'expired';
 
