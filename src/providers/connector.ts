@@ -286,9 +286,10 @@ export interface CardChargeRequest {
   returnUrl: string;
   /**
    * Our page where the cardholder enters a one-time code the issuer sent (after a PIN, Flutterwave): a charge
-   * that waits for one answers `requires_action` with this as its `authenticationUrl`.
+   * that waits for one answers `requires_action` with this as its `authenticationUrl`. Made only when asked (a MAC
+   * over the transaction's id): most charges never wait for a code.
    */
-  otpUrl: string;
+  otpUrl(): string;
 }
 
 /** The one-time code a cardholder entered on our page, for the charge waiting for it (ValidatesCardOtp). */

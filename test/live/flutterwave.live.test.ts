@@ -75,7 +75,7 @@ describe(`Flutterwave live contract${live ? ` (${flw!.baseUrl})` : ' — skipped
         currency: 'NGN',
         payer,
         returnUrl: 'https://127.0.0.1/v1/providers/flutterwave/return/x',
-        otpUrl: 'https://127.0.0.1/checkout/otp/x',
+        otpUrl: () => 'https://127.0.0.1/checkout/otp/x',
       };
       const redirect = await connector.chargeCard({ ...base, idempotencyKey: randomUUID(), card: card('4187427415564246') });
       expect(redirect).toMatchObject({ outcome: 'requires_action', authenticationUrl: expect.stringMatching(/^https:/) });

@@ -51,7 +51,7 @@ const request = (card: Partial<CardChargeRequest['card']> = {}): CardChargeReque
   card: { number: '5531886652142950', expMonth: 9, expYear: 2032, cvc: '564', postalCode: null, pin: null, billingAddress: null, ...card },
   payer: async () => ({ email: 'payer@example.com', name: null, countryCode: 'NG', phone: null }),
   returnUrl: 'https://pay.example/v1/providers/flutterwave/return/x',
-  otpUrl: 'https://pay.example/checkout/otp/x',
+  otpUrl: () => 'https://pay.example/checkout/otp/x',
 });
 
 describe('a Flutterwave card charge that asks for more', () => {

@@ -60,7 +60,7 @@ export class FlutterwaveCards implements ChargesCards, ValidatesCardOtp {
       const mode = field(res.json, 'meta', 'authorization', 'mode');
       const redirect = field(res.json, 'meta', 'authorization', 'redirect');
       if (mode === 'redirect' && redirect && id) return { outcome: 'requires_action', providerReference: id, authenticationUrl: redirect };
-      if (mode === 'otp' && id) return { outcome: 'requires_action', providerReference: id, authenticationUrl: request.otpUrl };
+      if (mode === 'otp' && id) return { outcome: 'requires_action', providerReference: id, authenticationUrl: request.otpUrl() };
       if (mode) return { outcome: 'failed', providerReference: id, reason: 'authentication_not_supported' };
       if (id) return this.cardVerdict(await this.deps.verify(id), request, id);
     }

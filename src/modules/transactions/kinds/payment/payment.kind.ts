@@ -107,7 +107,7 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
           card,
           payer: this.deps.rails.payer(txn),
           returnUrl: this.deps.rails.returnUrl(txn),
-          otpUrl: this.deps.otp.url(txn.id),
+          otpUrl: () => this.deps.otp.url(txn.id),
         })
       : await offering(connector, chargesCards, 'concludeCardCharge').concludeCardCharge(idempotencyKey, {
           amount: amountOf(this.deps.reference, txn),
