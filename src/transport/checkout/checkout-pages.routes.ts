@@ -1,7 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CheckoutService } from '../../modules/checkout/checkout.service';
-import type { CheckoutLanguage, CheckoutMethod, CheckoutPageView } from '../../modules/checkout/checkout.views';
+import type { CheckoutLanguage, CheckoutMethod } from '../../modules/checkout/checkout.views';
 import type { Clock } from '../../shared/clock';
 import type { PaymentLinkService } from '../../modules/checkout/payment-link.service';
 import type { ReferenceService } from '../../modules/reference/reference.service';
@@ -13,6 +13,7 @@ import { limitRequest } from '../rest/rate-limit';
 import { checkoutAssetPaths, findCheckoutAsset } from './checkout-assets';
 import { chooseLanguage } from './checkout-i18n';
 import { renderCheckoutPage } from './checkout-page';
+import { backToMerchant } from './checkout-states';
 import { renderInvalidLinkPage, renderPaymentLinkPage } from './payment-link-page';
 import { csrfCookie, fromThisPage } from '../rest/v1/payment-pages';
 
@@ -78,15 +79,6 @@ function page(reply: FastifyReply, status: number, body: string, opts: { embedOr
     );
   if (embed === "'none'") reply.header('x-frame-options', 'DENY');
   return reply.send(body);
-}
-
-/** The merchant's page after success, with what the payer did in the query (a convenience, not proof: the webhook is). */
-function backToMerchant(view: CheckoutPageView, reference: string | null): string {
-  const target = new URL(view.redirectUrl);
-  target.searchParams.set('checkout_session_id', view.id);
-  if (reference) target.searchParams.set('reference', reference);
-  target.searchParams.set('status', view.status === 'complete' ? 'successful' : (view.attempt?.status ?? view.status));
-  return target.toString();
 }
 
 /**
@@ -157,7 +149,7 @@ export async function checkoutPageRoutes(
       if (view?.status === 'complete')
         return reply
           .code(303)
-          .header('location', backToMerchant(view, view.attempt?.reference ?? null))
+          .header('location', backToMerchant(view))
           .header('referrer-policy', 'no-referrer')
           .send();
     }
@@ -209,7 +201,7 @@ export async function checkoutPageRoutes(
     if (view?.status === 'complete')
       return reply
         .code(303)
-        .header('location', backToMerchant(view, view.attempt?.reference ?? null))
+        .header('location', backToMerchant(view))
         .send();
     return reply.code(303).header('location', `/checkout/${id}`).send();
   });
