@@ -1,7 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CheckoutService } from '../../modules/checkout/checkout.service';
-import type { CheckoutLanguage, CheckoutMethod } from '../../modules/checkout/checkout.views';
+import type { CheckoutLanguage, CheckoutMethod, CheckoutPageView } from '../../modules/checkout/checkout.views';
 import type { Clock } from '../../shared/clock';
 import type { PaymentLinkService } from '../../modules/checkout/payment-link.service';
 import type { ReferenceService } from '../../modules/reference/reference.service';
@@ -110,8 +110,9 @@ export async function checkoutPageRoutes(
     id: string,
     status = 200,
     formError?: { method: CheckoutMethod; message: string },
+    seen?: CheckoutPageView | null,
   ) => {
-    const view = await checkout.pageView(id);
+    const view = seen === undefined ? await checkout.pageView(id) : seen;
     if (!view) return invalid(request, reply);
     const lang = langOf(request, view.countryCode);
     const path = `/checkout/${id}`;
@@ -143,17 +144,17 @@ export async function checkoutPageRoutes(
 
   app.get<{ Params: { id: string }; Querystring: { reference?: string } }>('/checkout/:id', async (request, reply) => {
     const { id } = request.params;
-    // Back from 3-D Secure (or a provider's page) on a session now paid: on to the merchant's page.
-    if (request.query.reference) {
-      const view = await checkout.pageView(id);
-      if (view?.status === 'complete')
-        return reply
-          .code(303)
-          .header('location', backToMerchant(view))
-          .header('referrer-policy', 'no-referrer')
-          .send();
-    }
-    return showSession(request, reply, id);
+    // Back from 3-D Secure (or a provider's page) on a session now paid: on to the merchant's page. One read decides
+    // and renders: the session may complete meanwhile (its job), and a second read would show the success page instead
+    // of going on; while it is open, the page polls and reloads this same address.
+    const view = await checkout.pageView(id);
+    if (request.query.reference && view?.status === 'complete')
+      return reply
+        .code(303)
+        .header('location', backToMerchant(view))
+        .header('referrer-policy', 'no-referrer')
+        .send();
+    return showSession(request, reply, id, 200, undefined, view);
   });
 
   // The page's script polls this while an attempt is in flight: the session's status and its latest attempt's.
