@@ -144,16 +144,14 @@ export async function checkoutPageRoutes(
 
   app.get<{ Params: { id: string }; Querystring: { reference?: string } }>('/checkout/:id', async (request, reply) => {
     const { id } = request.params;
-    // Back from 3-D Secure (or a provider's page) on a session now paid: on to the merchant's page. One read decides
-    // and renders: the session may complete meanwhile (its job), and a second read would show the success page instead
-    // of going on; while it is open, the page polls and reloads this same address.
+    // Back from 3-D Secure (or a provider's page) on a session now paid: the success page, going on to the merchant's
+    // page at once. Not a 303: this request ends the redirects of that page's form, and Chromium holds every hop of
+    // them to that page's form-action (its own origin and ours, not the merchant's), so a 303 to the merchant was
+    // blocked whenever the session completed before the browser came back. A Refresh is a navigation of its own.
+    // One read decides and renders: the session may complete meanwhile (its job); while it is open, the page polls
+    // and reloads this same address.
     const view = await checkout.pageView(id);
-    if (request.query.reference && view?.status === 'complete')
-      return reply
-        .code(303)
-        .header('location', backToMerchant(view))
-        .header('referrer-policy', 'no-referrer')
-        .send();
+    if (request.query.reference && view?.status === 'complete') reply.header('refresh', `0; url=${backToMerchant(view)}`);
     return showSession(request, reply, id, 200, undefined, view);
   });
 
