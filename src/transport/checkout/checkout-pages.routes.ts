@@ -13,6 +13,7 @@ import { limitRequest } from '../rest/rate-limit';
 import { checkoutAssetPaths, findCheckoutAsset } from './checkout-assets';
 import { chooseLanguage } from './checkout-i18n';
 import { renderCheckoutPage } from './checkout-page';
+import { backToMerchant } from './checkout-states';
 import { renderInvalidLinkPage, renderPaymentLinkPage } from './payment-link-page';
 import { csrfCookie, fromThisPage } from '../rest/v1/payment-pages';
 
@@ -80,15 +81,6 @@ function page(reply: FastifyReply, status: number, body: string, opts: { embedOr
   return reply.send(body);
 }
 
-/** The merchant's page after success, with what the payer did in the query (a convenience, not proof: the webhook is). */
-function backToMerchant(view: CheckoutPageView, reference: string | null): string {
-  const target = new URL(view.redirectUrl);
-  target.searchParams.set('checkout_session_id', view.id);
-  if (reference) target.searchParams.set('reference', reference);
-  target.searchParams.set('status', view.status === 'complete' ? 'successful' : (view.attempt?.status ?? view.status));
-  return target.toString();
-}
-
 /**
  * The hosted checkout (issue 37, docs/checkout.md): `/checkout/{id}` and its forms, `/pay/{slug}` for payment links,
  * and the pages' two static assets. Public: the session id (unguessable) or the link's slug is the key; every POST
@@ -118,8 +110,9 @@ export async function checkoutPageRoutes(
     id: string,
     status = 200,
     formError?: { method: CheckoutMethod; message: string },
+    seen?: CheckoutPageView | null,
   ) => {
-    const view = await checkout.pageView(id);
+    const view = seen === undefined ? await checkout.pageView(id) : seen;
     if (!view) return invalid(request, reply);
     const lang = langOf(request, view.countryCode);
     const path = `/checkout/${id}`;
@@ -151,17 +144,15 @@ export async function checkoutPageRoutes(
 
   app.get<{ Params: { id: string }; Querystring: { reference?: string } }>('/checkout/:id', async (request, reply) => {
     const { id } = request.params;
-    // Back from 3-D Secure (or a provider's page) on a session now paid: on to the merchant's page.
-    if (request.query.reference) {
-      const view = await checkout.pageView(id);
-      if (view?.status === 'complete')
-        return reply
-          .code(303)
-          .header('location', backToMerchant(view, view.attempt?.reference ?? null))
-          .header('referrer-policy', 'no-referrer')
-          .send();
-    }
-    return showSession(request, reply, id);
+    // Back from 3-D Secure (or a provider's page) on a session now paid: the success page, going on to the merchant's
+    // page at once. Not a 303: this request ends the redirects of that page's form, and Chromium holds every hop of
+    // them to that page's form-action (its own origin and ours, not the merchant's), so a 303 to the merchant was
+    // blocked whenever the session completed before the browser came back. A Refresh is a navigation of its own.
+    // One read decides and renders: the session may complete meanwhile (its job); while it is open, the page polls
+    // and reloads this same address.
+    const view = await checkout.pageView(id);
+    if (request.query.reference && view?.status === 'complete') reply.header('refresh', `0; url=${backToMerchant(view)}`);
+    return showSession(request, reply, id, 200, undefined, view);
   });
 
   // The page's script polls this while an attempt is in flight: the session's status and its latest attempt's.
@@ -209,7 +200,7 @@ export async function checkoutPageRoutes(
     if (view?.status === 'complete')
       return reply
         .code(303)
-        .header('location', backToMerchant(view, view.attempt?.reference ?? null))
+        .header('location', backToMerchant(view))
         .send();
     return reply.code(303).header('location', `/checkout/${id}`).send();
   });

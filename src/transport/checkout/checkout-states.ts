@@ -115,9 +115,23 @@ export function bankTransfer(view: CheckoutPageView, attempt: CheckoutAttemptVie
   });
 }
 
+/**
+ * The merchant's page after the session, with what the payer did in the query: `checkout_session_id`, the payment's
+ * `reference` and `status` (a convenience, not proof: the webhook is). Both the redirect after paying and the
+ * success page's "Return to" link go there.
+ */
+export function backToMerchant(view: CheckoutPageView): string {
+  const target = new URL(view.redirectUrl);
+  target.searchParams.set('checkout_session_id', view.id);
+  const reference = view.attempt?.reference ?? null;
+  if (reference) target.searchParams.set('reference', reference);
+  target.searchParams.set('status', view.status === 'complete' ? 'successful' : (view.attempt?.status ?? view.status));
+  return target.toString();
+}
+
 export function complete(view: CheckoutPageView, lang: CheckoutLanguage): string {
   const tpl = STATES[lang];
-  const url = linkable(view.redirectUrl);
+  const url = linkable(view.redirectUrl) ? linkable(backToMerchant(view)) : null;
   return tpl.complete({
     amount: formatAmount(view.amount, view.currency, lang),
     merchant: view.merchantName,
