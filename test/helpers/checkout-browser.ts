@@ -23,7 +23,7 @@ export interface Watched {
 }
 
 /** Where the screenshots of the checkout's states go (docs/screenshots/checkout-<state>-<width>.png). */
-export const CHECKOUT_SCREENSHOTS = path.resolve(__dirname, '../../docs/screenshots');
+const CHECKOUT_SCREENSHOTS = path.resolve(__dirname, '../../docs/screenshots');
 
 /**
  * A new tab at `width` that records what it does. The browser cache is off for it, so each navigation is a first

@@ -197,11 +197,7 @@ export async function checkoutPageRoutes(
     }
     // Post/Redirect/Get: the page shows the attempt (a prompt, an account, a failure) or goes on to the merchant.
     const view = await checkout.pageView(id);
-    if (view?.status === 'complete')
-      return reply
-        .code(303)
-        .header('location', backToMerchant(view))
-        .send();
+    if (view?.status === 'complete') return reply.code(303).header('location', backToMerchant(view)).send();
     return reply.code(303).header('location', `/checkout/${id}`).send();
   });
 

@@ -66,7 +66,10 @@ describe('hosted checkout: a PIN card in Chromium (production, Flutterwave fake)
   }
   const pinBoxOpen = (page: Page) => page.locator('#card-pin-box').evaluate((d) => (d as unknown as { open: boolean }).open);
   const pay = (page: Page, id: string) =>
-    Promise.all([page.waitForURL((u) => u.pathname !== `/checkout/${id}` || u.search === ''), page.locator('form[data-form="card"] button[type="submit"]').click()]);
+    Promise.all([
+      page.waitForURL((u) => u.pathname !== `/checkout/${id}` || u.search === ''),
+      page.locator('form[data-form="card"] button[type="submit"]').click(),
+    ]);
 
   describe.each([390, 1280])('at %i px', (width) => {
     it('without its PIN the payment fails pin_required and the page asks for it, the PIN box open; a Verve number opens it by itself', async () => {
@@ -124,16 +127,26 @@ describe('hosted checkout: a PIN card in Chromium (production, Flutterwave fake)
         }
       })();
       await Promise.all([
-        page.waitForURL((u) => u.origin === shop.origin, { timeout: 40_000 }).catch(async (err) => {
-          throw new Error(`${String(err)}\ncomplete after ${completeAfter} ms; page: ${page.url()} ${await page.content()}`);
-        }),
+        page
+          .waitForURL((u) => u.origin === shop.origin, { timeout: 40_000 })
+          .catch(async (err) => {
+            throw new Error(`${String(err)}\ncomplete after ${completeAfter} ms; page: ${page.url()} ${await page.content()}`);
+          }),
         page.getByRole('button', { name: 'Confirm' }).click(),
       ]);
       await watch;
       console.log(`PIN card at ${width}: the session complete after ${completeAfter} ms, at the shop after ${Date.now() - clicked} ms`);
       expect(await page.locator('h1').textContent()).toBe('Back at the shop');
-      const [row] = await sql<{ reference: string }>(app, 'select reference from "transaction" where checkout_session_id = ? and status = ?', [s.id, 'successful']);
-      expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ order: '77', checkout_session_id: s.id, reference: row!.reference, status: 'successful' });
+      const [row] = await sql<{ reference: string }>(app, 'select reference from "transaction" where checkout_session_id = ? and status = ?', [
+        s.id,
+        'successful',
+      ]);
+      expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
+        order: '77',
+        checkout_session_id: s.id,
+        reference: row!.reference,
+        status: 'successful',
+      });
       expect((await getSession(app, m.token, s.id)).body.data).toMatchObject({ status: 'complete', payment_reference: row!.reference });
     });
   });

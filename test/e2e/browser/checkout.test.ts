@@ -112,7 +112,11 @@ describe('hosted checkout in headless Chromium (sandbox)', () => {
       expect(await h1(page)).toBe('How do you want to pay?');
       expect(await page.locator('#amount').textContent()).toContain('2,500.00');
       // The page, its stylesheet and its script: nothing else (no favicon probe either).
-      expect(w.urls.map((u) => new URL(u).pathname)).toEqual([`/checkout/${s.id}`, expect.stringMatching(/^\/checkout\/assets\/checkout\.[0-9a-f]{8}\.css$/), expect.stringMatching(/^\/checkout\/assets\/checkout\.[0-9a-f]{8}\.js$/)]);
+      expect(w.urls.map((u) => new URL(u).pathname)).toEqual([
+        `/checkout/${s.id}`,
+        expect.stringMatching(/^\/checkout\/assets\/checkout\.[0-9a-f]{8}\.css$/),
+        expect.stringMatching(/^\/checkout\/assets\/checkout\.[0-9a-f]{8}\.js$/),
+      ]);
       await checkoutScreenshot(page, 'methods');
       await chooseMethod(page, 'momo');
       await page.getByLabel('Mobile money number').fill('0803 123 4567');
@@ -198,9 +202,13 @@ describe('hosted checkout in headless Chromium (sandbox)', () => {
       page.on('request', (r) => through.push(r.url()));
       const clicked = Date.now();
       await Promise.all([
-        page.waitForURL((u) => u.origin === shop.origin, { timeout: 40_000 }).catch(async (err) => {
-          throw new Error(`${String(err)}\nsession: ${JSON.stringify((await getSession(app, token, s.id)).body.data)}\npage: ${page.url()} ${JSON.stringify(await page.locator("main").innerText())} ${await page.content()}`);
-        }),
+        page
+          .waitForURL((u) => u.origin === shop.origin, { timeout: 40_000 })
+          .catch(async (err) => {
+            throw new Error(
+              `${String(err)}\nsession: ${JSON.stringify((await getSession(app, token, s.id)).body.data)}\npage: ${page.url()} ${JSON.stringify(await page.locator('main').innerText())} ${await page.content()}`,
+            );
+          }),
         page.getByRole('button', { name: 'Complete', exact: true }).click(),
       ]);
       console.log(`3-D Secure at ${width}: from Complete to the shop in ${Date.now() - clicked} ms`);
