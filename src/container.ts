@@ -51,6 +51,8 @@ import { subscriptionsModule } from './modules/subscriptions/subscriptions.modul
 import { webhooksModule } from './modules/webhooks/webhooks.module';
 import { railsModule } from './modules/rails/rails.module';
 import { transactionsModule } from './modules/transactions/transactions.module';
+import { payeesModule } from './modules/payees/payees.module';
+import type { PayeesService } from './modules/payees/payees.service';
 import type { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
 import type { TransactionLifecycle } from './modules/transactions/lifecycle.service';
 import type { ProviderSignals } from './modules/transactions/provider-signals.service';
@@ -95,6 +97,8 @@ export interface Services {
   /** Verification, reset and invitation emails. */
   mailer: Mailer;
   merchants: MerchantService;
+  /** Banks by their local codes, account holders' names (GET /v1/banks, POST /v1/accounts/resolve). */
+  payees: PayeesService;
   /** People's accounts: sign-up, email verification, who the caller is, their sessions. */
   accounts: AccountService;
   /** Sign-in with email and password (and 2FA), switching merchant. */
@@ -195,6 +199,7 @@ const MODULES = [
   subscriptionsModule,
   idempotencyModule,
   railsModule,
+  payeesModule,
   transactionsModule,
 ] as const;
 
@@ -241,6 +246,7 @@ export function compose(infra: Infrastructure): Composition {
   const { subscriptions, listeners } = made(subscriptionsModule.create(base, { kyc, ledger }));
   const { idempotency } = made(idempotencyModule.create(base, {}));
   const { rails, cardCharges } = made(railsModule.create(base, { reference, publicAddress }));
+  const { payees } = made(payeesModule.create(base, { reference, rails }));
   const { transactions, transactionQueries, providerSignals, transactionJobs, collections, transfers, payments, refunds } = made(
     transactionsModule.create(base, {
       reference,
@@ -252,6 +258,7 @@ export function compose(infra: Infrastructure): Composition {
       eventChoices,
       listeners,
       rails,
+      payees,
       cardCharges,
       audit,
       publicAddress,
@@ -285,6 +292,7 @@ export function compose(infra: Infrastructure): Composition {
     transactionJobs,
     collections,
     transfers,
+    payees,
     payments,
     refunds,
     ledger,
