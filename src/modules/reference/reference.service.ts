@@ -182,6 +182,18 @@ export class ReferenceService {
     return this.data.banks.find((b) => b.countryCode === countryCode && b.code === code);
   }
 
+  /**
+   * The local code of the bank a provider opened an account at (a bankInfo's `localCode`): the network with this code
+   * (the sandbox's SWIFT codes), else the country's bank of that name, letters and digits compared in any case
+   * (Flutterwave's "WEMA BANK" is Wema Bank, 035); null when neither is listed.
+   */
+  localCodeOf(countryCode: string, bankCode: string, bankName: string): string | null {
+    const network = this.data.networks.find((n) => n.countryCode === countryCode && n.channelType === 'bank' && n.code === bankCode);
+    if (network?.localCode) return network.localCode;
+    const plain = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+    return this.banks(countryCode).find((b) => plain(b.name) === plain(bankName))?.code ?? null;
+  }
+
   /** GET /v1/banks, query banks: a supported country's banks (NOT_FOUND for a country the service does not cover). */
   lookupBanks(command: BanksQuery): Bank[] {
     const query = parseInput(banksQuerySchema, command, 'query');

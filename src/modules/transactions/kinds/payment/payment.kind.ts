@@ -162,7 +162,13 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
     return {
       status: 'processing',
       providerReference: account.providerReference,
-      bankInfo: { accountName: account.accountName, accountNumber: account.accountNumber, bankName: account.bankName, bankCode: account.bankCode },
+      bankInfo: {
+        accountName: account.accountName,
+        accountNumber: account.accountNumber,
+        bankName: account.bankName,
+        bankCode: account.bankCode,
+        localCode: this.deps.reference.localCodeOf(txn.countryCode ?? '', account.bankCode, account.bankName),
+      },
       virtualAccountNumber: account.accountNumber,
       expiresAt,
       followUps: [
