@@ -185,7 +185,7 @@ describe('GraphQL cross-border collections and transfers', () => {
       const other = ok(await collect(bankCollection(customerUuid)), 'initiateCollection');
       expect(other.bankInfo.accountNumber).not.toBe(created.bankInfo.accountNumber);
 
-      // The schema says the same: BankInfo has exactly these four non-null String fields.
+      // The schema says the same: BankInfo has exactly the spec's four non-null String fields, and issue 38's nullable localCode.
       const shape = await graphql(
         app.url,
         `
@@ -205,9 +205,10 @@ describe('GraphQL cross-border collections and transfers', () => {
         `,
         { token },
       );
-      expect(shape.body.data.__type.fields).toEqual(
-        ['accountName', 'accountNumber', 'bankName', 'bankCode'].map((name) => ({ name, type: { kind: 'NON_NULL', ofType: { name: 'String' } } })),
-      );
+      expect(shape.body.data.__type.fields).toEqual([
+        ...['accountName', 'accountNumber', 'bankName', 'bankCode'].map((name) => ({ name, type: { kind: 'NON_NULL', ofType: { name: 'String' } } })),
+        { name: 'localCode', type: { kind: 'SCALAR', ofType: null } },
+      ]);
 
       // Bank collections are decided by the sender paying, not by the provider. A mobile money collection made
       // after it is settled by the provider; once it is, a settlement of the bank one would have run first.
