@@ -19,11 +19,11 @@ export type BankListing = Bank & { methods: BankMethod[] };
 /** POST /v1/accounts/resolve: a bank by its local code, or a network (a wallet's operator, or a bank) by its id. */
 export const resolveAccountSchema = z.object({
   country: upperCased(countryCodeField),
-  bankCode: z.string({ error: 'must be a string' }).regex(/^\d{2,6}$/, 'must be a bank’s code from GET /v1/banks, e.g. 058').optional(),
+  bankCode: z.string({ error: 'must be a string' }).regex(/^\d{2,6}$/, 'must be a bank’s code from GET /v1/banks, e.g. 058').nullish(),
   network: z
     .string({ error: 'must be a string' })
     .regex(/^[a-z0-9_]{1,64}$/, 'must be a network_id from GET /v1/crossborder/networks, e.g. gh_mtn_momo')
-    .optional(),
+    .nullish(),
   accountNumber: accountNumberField,
 });
 export type ResolveAccountCommand = Command<typeof resolveAccountSchema>;
@@ -69,8 +69,9 @@ export class PayeesService {
     const body = parseInput(resolveAccountSchema, command);
     const country = this.deps.reference.country(body.country);
     if (!country) throw bad('country', 'is not a supported country');
-    if ((body.bankCode === undefined) === (body.network === undefined)) throw bad('bankCode', 'give either bank_code (a bank) or network (a wallet), not both');
-    const target = body.bankCode !== undefined ? this.bankTarget(country, body.bankCode, body.accountNumber) : this.networkTarget(country, body.network!, body.accountNumber);
+    const { bankCode, network } = body;
+    if ((bankCode == null) === (network == null)) throw bad('bankCode', 'give either bank_code (a bank) or network (a wallet), not both');
+    const target = bankCode != null ? this.bankTarget(country, bankCode, body.accountNumber) : this.networkTarget(country, network!, body.accountNumber);
     const connector = this.resolver(target);
     if (!connector) throw new AppError('ROUTE_UNAVAILABLE', `No provider here can name the holder of an account at this ${target.route.channelType === 'momo' ? 'network' : 'bank'}`);
     const resolved = await this.ask(connector, target);

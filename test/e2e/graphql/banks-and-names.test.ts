@@ -51,24 +51,24 @@ describe('GraphQL banks, resolveAccount and the name check', () => {
     const networks = await run(`{ networks(countryCode: "NG", channel: MOMO) { networkId localCode } }`);
     expect(networks.body.data.networks).toContainEqual({ networkId: 'ng_opay', localCode: '999992' });
     const unknown = await run(`{ banks(country: "FR") { code } }`);
-    expect(unknown.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(unknown.body.errors![0]!.extensions!.code).toBe('NOT_FOUND');
   });
 
   it('resolveAccount answers the sandbox’s table; NOT_FOUND, PROVIDER_UNAVAILABLE and a field named in camelCase', async () => {
     const res = await run(RESOLVE, { input: { country: 'NG', bankCode: '044', accountNumber: '0690000032' } });
     expect(res.body).toEqual({ data: { resolveAccount: { accountName: 'Amina Bello' } } });
     const missing = await run(RESOLVE, { input: { country: 'NG', bankCode: '044', accountNumber: '0690000000' } });
-    expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(missing.body.errors![0]!.extensions!.code).toBe('NOT_FOUND');
     const down = await run(RESOLVE, { input: { country: 'NG', bankCode: '044', accountNumber: '0690009999' } });
-    expect(down.body.errors[0].extensions.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(down.body.errors![0]!.extensions!.code).toBe('PROVIDER_UNAVAILABLE');
     const bad = await run(RESOLVE, { input: { country: 'NG', bankCode: '999', accountNumber: '0690000032' } });
-    expect(bad.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'bankCode', issue: expect.any(String) }] });
+    expect(bad.body.errors![0]!.extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'bankCode', issue: expect.any(String) }] });
   });
 
   it('initiateTransfer with beneficiaryName: a mismatch is BENEFICIARY_NAME_MISMATCH with nothing written; a match goes; off skips it', async () => {
     const before = await transactionCount(app);
     const wrong = await run(TRANSFER, { input: transferInput({ beneficiaryName: 'Ama Mensah' }) });
-    expect(wrong.body.errors[0].extensions.code).toBe('BENEFICIARY_NAME_MISMATCH');
+    expect(wrong.body.errors![0]!.extensions!.code).toBe('BENEFICIARY_NAME_MISMATCH');
     expect(await transactionCount(app)).toBe(before);
     const right = await run(TRANSFER, { input: transferInput({ beneficiaryName: 'mensah KWAME' }) });
     expect(right.body.errors).toBeUndefined();
@@ -78,5 +78,20 @@ describe('GraphQL banks, resolveAccount and the name check', () => {
     const unchecked = await run(TRANSFER, { input: transferInput({ beneficiaryName: 'Ama Mensah' }) });
     expect(unchecked.body.errors).toBeUndefined();
     await run(`mutation { updateNameCheck(enabled: true) { enabled } }`);
+  });
+
+  it('junk in resolveAccount’s input (a query, so outside the mutations’ junk sweep): a clean refusal, never a server error', async () => {
+    const base = { country: 'NG', bankCode: '058', accountNumber: '0123456781' };
+    const junk: unknown[] = ['a\u0000b', 'x\ud800y', 'a'.repeat(100 * 1024), "' OR 1=1 --", 123, { a: 1 }, ['a'], true, null];
+    for (const field of ['country', 'bankCode', 'network', 'accountNumber']) {
+      for (const value of junk) {
+        const res = await run(RESOLVE, { input: { ...base, [field]: value } });
+        expect(res.status).toBeLessThan(500);
+        const code = res.body.errors?.[0]?.extensions?.code;
+        // null in an optional field leaves it out: the base request is answered.
+        if (value === null && (field === 'bankCode' || field === 'network')) expect(code).toBe(field === 'network' ? undefined : 'INVALID_REQUEST');
+        else expect(['INVALID_REQUEST', 'NOT_FOUND']).toContain(code);
+      }
+    }
   });
 });

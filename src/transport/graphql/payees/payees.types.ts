@@ -44,8 +44,8 @@ export class BankObject {
 @InputType('ResolveAccountInput', { description: 'A bank by its code (banks) or a network by its id (networks), not both, and the account number.' })
 export class ResolveAccountInput implements ResolveAccountCommand {
   @Field(() => String, { description: 'ISO 3166-1 alpha-2.' }) country!: string;
-  @Field(() => String, { nullable: true, description: 'A bank’s code from banks(country).' }) bankCode?: string;
-  @Field(() => String, { nullable: true, description: 'A networkId from networks(…).' }) network?: string;
+  @Field(() => String, { nullable: true, description: 'A bank’s code from banks(country).' }) bankCode?: string | null;
+  @Field(() => String, { nullable: true, description: 'A networkId from networks(…).' }) network?: string | null;
   @Field(() => String, { description: 'A bank account number, or a wallet’s phone number (CONTRACT §6a).' }) accountNumber!: string;
 }
 
