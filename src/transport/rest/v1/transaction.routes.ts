@@ -145,7 +145,7 @@ const initiateTransfer = operation({
     ...CROSS_BORDER_ERRORS,
     NOT_FOUND: 'no customer of yours has this customer_uuid; or, with beneficiary_name, the provider says the account does not exist (nothing was written)',
     PROVIDER_UNAVAILABLE:
-      'every provider of the route is failing right now; or, with beneficiary_name, the provider could not name the account holder (the transfer is not sent unchecked); nothing was written',
+      'every provider of the route is failing right now (its circuit breaker is open); nothing was written; with beneficiary_name, also when the provider could not name the account holder (the transfer is not sent unchecked)',
     BENEFICIARY_NAME_MISMATCH: 'the account is held in another name than beneficiary_name; nothing was written or sent',
     INVALID_STATE: 'the quote_id was already used by another transfer (`details` names it); get a new rate',
   },
