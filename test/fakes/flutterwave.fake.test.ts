@@ -751,7 +751,11 @@ describe('FlutterwaveFake', () => {
     it('names the documented sample, a seeded holder, and refuses an unknown account or a missing field with 400', async () => {
       const sample = await call(fake, 'POST', '/v3/accounts/resolve', { body: { account_number: '0690000032', account_bank: '044' } });
       expect(sample.status).toBe(200);
-      expect(sample.json).toEqual({ status: 'success', message: 'Account details fetched', data: { account_number: '0690000032', account_name: 'Pastor Bright' } });
+      expect(sample.json).toEqual({
+        status: 'success',
+        message: 'Account details fetched',
+        data: { account_number: '0690000032', account_name: 'Pastor Bright' },
+      });
 
       fake.accounts.add('058', '0123456789', 'OKAFOR ADAEZE');
       const seeded = await call(fake, 'POST', '/v3/accounts/resolve', { body: { account_number: '0123456789', account_bank: '058' } });

@@ -19,7 +19,10 @@ export type BankListing = Bank & { methods: BankMethod[] };
 /** POST /v1/accounts/resolve: a bank by its local code, or a network (a wallet's operator, or a bank) by its id. */
 export const resolveAccountSchema = z.object({
   country: upperCased(countryCodeField),
-  bankCode: z.string({ error: 'must be a string' }).regex(/^\d{2,6}$/, 'must be a bank’s code from GET /v1/banks, e.g. 058').nullish(),
+  bankCode: z
+    .string({ error: 'must be a string' })
+    .regex(/^\d{2,6}$/, 'must be a bank’s code from GET /v1/banks, e.g. 058')
+    .nullish(),
   network: z
     .string({ error: 'must be a string' })
     .regex(/^[a-z0-9_]{1,64}$/, 'must be a network_id from GET /v1/crossborder/networks, e.g. gh_mtn_momo')
@@ -73,7 +76,11 @@ export class PayeesService {
     if ((bankCode == null) === (network == null)) throw bad('bankCode', 'give either bank_code (a bank) or network (a wallet), not both');
     const target = bankCode != null ? this.bankTarget(country, bankCode, body.accountNumber) : this.networkTarget(country, network!, body.accountNumber);
     const connector = this.resolver(target);
-    if (!connector) throw new AppError('ROUTE_UNAVAILABLE', `No provider here can name the holder of an account at this ${target.route.channelType === 'momo' ? 'network' : 'bank'}`);
+    if (!connector)
+      throw new AppError(
+        'ROUTE_UNAVAILABLE',
+        `No provider here can name the holder of an account at this ${target.route.channelType === 'momo' ? 'network' : 'bank'}`,
+      );
     const resolved = await this.ask(connector, target);
     return { accountName: resolved };
   }
@@ -112,10 +119,16 @@ export class PayeesService {
   /** NOT_FOUND as the provider says it; anything else but a name is PROVIDER_UNAVAILABLE. */
   private async ask(connector: GuardedConnector, target: Target): Promise<string> {
     try {
-      const { accountName } = await connector.resolveAccount!({ route: target.route, bankCode: target.bankCode, accountNumber: target.accountNumber, msisdn: target.msisdn });
+      const { accountName } = await connector.resolveAccount!({
+        route: target.route,
+        bankCode: target.bankCode,
+        accountNumber: target.accountNumber,
+        msisdn: target.msisdn,
+      });
       return accountName;
     } catch (err) {
-      if (err instanceof ProviderRefusal && err.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', 'No account with this number exists there (the provider says so)');
+      if (err instanceof ProviderRefusal && err.code === 'NOT_FOUND')
+        throw new AppError('NOT_FOUND', 'No account with this number exists there (the provider says so)');
       if (err instanceof AppError && err.code === 'PROVIDER_UNAVAILABLE') throw err;
       throw new AppError('PROVIDER_UNAVAILABLE', 'The provider could not say who holds this account right now; try again shortly');
     }
@@ -136,7 +149,10 @@ export class PayeesService {
     if (!connector) return 'skipped';
     const resolved = await this.ask(connector, target);
     if (!namesMatch(beneficiaryName, resolved)) {
-      throw new AppError('BENEFICIARY_NAME_MISMATCH', `The account is held in another name than beneficiary_name (the provider says "${resolved}"); nothing was written or sent`);
+      throw new AppError(
+        'BENEFICIARY_NAME_MISMATCH',
+        `The account is held in another name than beneficiary_name (the provider says "${resolved}"); nothing was written or sent`,
+      );
     }
     return 'matched';
   }

@@ -18,7 +18,10 @@ const banksFileSchema = z.object({
             code: z.string().regex(/^\d{2,6}$/),
             name: z.string().min(1),
             type: z.enum(['bank', 'mobile_money']),
-            network_id: z.string().regex(/^[a-z0-9_]+$/).optional(),
+            network_id: z
+              .string()
+              .regex(/^[a-z0-9_]+$/)
+              .optional(),
             checked: z.literal(false).optional(),
           }),
         )

@@ -8,7 +8,17 @@ import { numberingPlan } from '../../shared/phone-numbers';
 import { readBanks } from './banks.data';
 import { readNetworkPrefixes } from './reference.data';
 import { ChannelRecord, CountryRecord, CurrencyRecord, NetworkRecord } from './reference.entities';
-import { CHANNEL_TYPES, RAMP_TYPES, type Bank, type Channel, type ChannelType, type Country, type Currency, type Network, type RampType } from './reference.types';
+import {
+  CHANNEL_TYPES,
+  RAMP_TYPES,
+  type Bank,
+  type Channel,
+  type ChannelType,
+  type Country,
+  type Currency,
+  type Network,
+  type RampType,
+} from './reference.types';
 
 export type { Bank, Channel, ChannelStatus, ChannelType, Country, Currency, Network, RampType } from './reference.types';
 

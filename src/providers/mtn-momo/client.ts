@@ -79,7 +79,12 @@ export class MtnMomoConnector implements Connector, ChecksRequests, ResolvesAcco
   async resolveAccount(request: AccountResolutionRequest): Promise<{ accountName: string }> {
     const kind = this.product('transfer') ? 'transfer' : 'collection';
     const product = PRODUCT_PATHS[kind].product;
-    const res = await this.call(kind, 'GET', `/${product}/v1_0/accountholder/msisdn/${request.msisdn ?? request.accountNumber}/basicuserinfo`, 'account holder');
+    const res = await this.call(
+      kind,
+      'GET',
+      `/${product}/v1_0/accountholder/msisdn/${request.msisdn ?? request.accountNumber}/basicuserinfo`,
+      'account holder',
+    );
     const name = field(res.json, 'name') ?? [field(res.json, 'given_name'), field(res.json, 'family_name')].filter(Boolean).join(' ');
     if (res.status === 200 && name) return { accountName: name };
     if (res.status === 404) throw new ProviderRefusal('NOT_FOUND', 'No MTN MoMo wallet has this number', 'account_not_found');

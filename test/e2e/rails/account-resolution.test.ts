@@ -148,7 +148,13 @@ describe('account resolution and the name check (production, against the Flutter
     expect(wrong.status).toBe(422);
     const gql = await graphql(
       app.url,
-      `mutation($input: InitiateTransferInput!) { initiateTransfer(input: $input) { reference } }`,
+      `
+        mutation ($input: InitiateTransferInput!) {
+          initiateTransfer(input: $input) {
+            reference
+          }
+        }
+      `,
       {
         token: m.token,
         variables: {

@@ -123,7 +123,9 @@ describe('REST banks, account resolution and the transfer name check (sandbox)',
     it('refuses with 404 an account that does not exist and with 503 one the provider cannot check, writing nothing', async () => {
       const before = await transactionCount(app);
       expect((await transfer(transferBody(customer, { account_number: '712340000', beneficiary_name: 'Jane Wanjiru' }))).status).toBe(404);
-      expect((await transfer(transferBody(customer, { account_number: '712349999', beneficiary_name: 'Jane Wanjiru' }))).body.code).toBe('PROVIDER_UNAVAILABLE');
+      expect((await transfer(transferBody(customer, { account_number: '712349999', beneficiary_name: 'Jane Wanjiru' }))).body.code).toBe(
+        'PROVIDER_UNAVAILABLE',
+      );
       expect(await transactionCount(app)).toBe(before);
     });
 

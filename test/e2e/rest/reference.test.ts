@@ -139,7 +139,14 @@ describe('REST /v1/crossborder lookups', () => {
       expect(await names('NG', 'bank')).toEqual(expect.arrayContaining(['Access Bank', 'Guaranty Trust Bank', 'Zenith Bank']));
       const bank = (await get('/v1/crossborder/networks?country_code=NG&channel=bank')).body.data.find((n: any) => n.network_id === 'ng_access_bank');
       // Issue 38 adds the local code (the CBN/NIP code here; banks.json).
-      expect(bank).toEqual({ network_id: 'ng_access_bank', name: 'Access Bank', code: 'ABNGNGLA', country_code: 'NG', channel_type: 'bank', local_code: '044' });
+      expect(bank).toEqual({
+        network_id: 'ng_access_bank',
+        name: 'Access Bank',
+        code: 'ABNGNGLA',
+        country_code: 'NG',
+        channel_type: 'bank',
+        local_code: '044',
+      });
     });
 
     it('answers an empty list for mobile money in GB', async () => {

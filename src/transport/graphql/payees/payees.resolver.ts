@@ -21,7 +21,8 @@ export class PayeesResolver {
 
   @Requires('payments:create')
   @Query(() => ResolvedAccountObject, {
-    description: 'The holder of a bank account or wallet, asked of the provider that can tell (POST /v1/accounts/resolve). NOT_FOUND: no such account; PROVIDER_UNAVAILABLE: no answer.',
+    description:
+      'The holder of a bank account or wallet, asked of the provider that can tell (POST /v1/accounts/resolve). NOT_FOUND: no such account; PROVIDER_UNAVAILABLE: no answer.',
   })
   async resolveAccount(@Arg('input', () => ResolveAccountInput) input: ResolveAccountInput): Promise<ResolvedAccountObject> {
     return Object.assign(new ResolvedAccountObject(), await this.services.payees.resolveAccount(input));

@@ -3,11 +3,17 @@ import { BANK_METHODS, type BankListing, type BankMethod, type ResolveAccountCom
 import { domainEnum } from '../enums';
 
 export const BankMethodEnum = domainEnum(BANK_METHODS, 'BankMethod', 'What can be done with a bank here.');
-export const BankTypeEnum = domainEnum(['bank', 'mobile_money'] as const, 'BankType', 'MOBILE_MONEY: a wallet or payment service bank reached by account number.');
+export const BankTypeEnum = domainEnum(
+  ['bank', 'mobile_money'] as const,
+  'BankType',
+  'MOBILE_MONEY: a wallet or payment service bank reached by account number.',
+);
 
 @ObjectType('Bank', { description: 'A bank or wallet by its local code (GET /v1/banks).' })
 export class BankObject {
-  @Field(() => String, { description: 'Nigeria: the CBN/NIP code ("058", "50211", "999992"); Kenya: the CBK bank code; South Africa: the universal branch code.' })
+  @Field(() => String, {
+    description: 'Nigeria: the CBN/NIP code ("058", "50211", "999992"); Kenya: the CBK bank code; South Africa: the universal branch code.',
+  })
   code!: string;
 
   @Field(() => String)
@@ -22,7 +28,9 @@ export class BankObject {
   @Field(() => String, { nullable: true, description: 'The network it is, when transfers and collections route to it; null: listed by code only.' })
   networkId!: string | null;
 
-  @Field(() => [BankMethodEnum], { description: 'TRANSFER and COLLECTION: a provider serves its network here; ACCOUNT_RESOLUTION: resolveAccount can name holders.' })
+  @Field(() => [BankMethodEnum], {
+    description: 'TRANSFER and COLLECTION: a provider serves its network here; ACCOUNT_RESOLUTION: resolveAccount can name holders.',
+  })
   methods!: BankMethod[];
 
   @Field(() => String, { description: 'Where the codes come from.' })

@@ -89,7 +89,10 @@ export class NetworkObject {
   @Field(() => ChannelTypeEnum)
   channelType!: ChannelType;
 
-  @Field(() => String, { nullable: true, description: 'The code the country’s own payment system uses (Nigeria: the CBN/NIP code, e.g. "058"); null where none is listed.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The code the country’s own payment system uses (Nigeria: the CBN/NIP code, e.g. "058"); null where none is listed.',
+  })
   localCode!: string | null;
 
   static from(network: Network): NetworkObject {

@@ -21,7 +21,10 @@ const BankRecord = record(
     name: z.string(),
     country_code: countryCode,
     type: z.enum(['bank', 'mobile_money']).describe('mobile_money: a wallet or payment service bank reached by account number'),
-    network_id: z.string().nullable().describe('The network (GET /v1/crossborder/networks) it is, when transfers and collections route to it; null: listed by code only'),
+    network_id: z
+      .string()
+      .nullable()
+      .describe('The network (GET /v1/crossborder/networks) it is, when transfers and collections route to it; null: listed by code only'),
     methods: z
       .array(z.enum(BANK_METHODS))
       .describe('What can be done with it here: transfer and collection (a provider serves its network), account_resolution (POST /v1/accounts/resolve)'),

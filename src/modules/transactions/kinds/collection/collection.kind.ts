@@ -62,12 +62,12 @@ export class CollectionKind implements TransactionKindHandler<'collection'> {
         status: 'processing',
         providerReference: account.providerReference,
         bankInfo: {
-        accountName: account.accountName,
-        accountNumber: account.accountNumber,
-        bankName: account.bankName,
-        bankCode: account.bankCode,
-        localCode: this.deps.reference.localCodeOf(txn.countryCode, account.bankCode, account.bankName),
-      },
+          accountName: account.accountName,
+          accountNumber: account.accountNumber,
+          bankName: account.bankName,
+          bankCode: account.bankCode,
+          localCode: this.deps.reference.localCodeOf(txn.countryCode, account.bankCode, account.bankName),
+        },
         virtualAccountNumber: account.accountNumber,
         expiresAt,
         followUps: [
