@@ -9,7 +9,7 @@
  * recipient account could not be validated. Please try again", data: null}` (Flutterwave's errors are 400 [D]; the text
  * is as integrations quote it, not read in a Flutterwave document); a missing field → 400 "<field> is required".
  */
-export const FLW_RESOLVE_NOT_FOUND = 'Sorry, recipient account could not be validated. Please try again';
+const FLW_RESOLVE_NOT_FOUND = 'Sorry, recipient account could not be validated. Please try again';
 
 export class FlutterwaveAccounts {
   /** `account_bank/account_number` → account_name; seeded with the SDK's documented sample. */

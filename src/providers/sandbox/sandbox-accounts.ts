@@ -6,7 +6,7 @@ import { ProviderRefusal } from '../connector';
  * can reach every answer. `…0000`: no such account (404). `…9999`: the bank does not answer (503). Otherwise the
  * last digit picks a name.
  */
-export const SANDBOX_ACCOUNT_HOLDERS = [
+const SANDBOX_ACCOUNT_HOLDERS = [
   'Adaeze Okafor',
   'Chinedu Emeka Nwosu',
   'Amina Bello',

@@ -2,8 +2,8 @@ import { Field, InputType, ObjectType } from 'type-graphql';
 import { BANK_METHODS, type BankListing, type BankMethod, type ResolveAccountCommand } from '../../../modules/payees/payees.service';
 import { domainEnum } from '../enums';
 
-export const BankMethodEnum = domainEnum(BANK_METHODS, 'BankMethod', 'What can be done with a bank here.');
-export const BankTypeEnum = domainEnum(
+const BankMethodEnum = domainEnum(BANK_METHODS, 'BankMethod', 'What can be done with a bank here.');
+const BankTypeEnum = domainEnum(
   ['bank', 'mobile_money'] as const,
   'BankType',
   'MOBILE_MONEY: a wallet or payment service bank reached by account number.',
