@@ -6,7 +6,7 @@ import { eventually } from '../../helpers/wait';
 import { momoCollectionInput, momoTransferInput } from '../../helpers/transactions';
 
 const TXN_FIELDS = `reference externalReference type status failureReason customerUuid accountType countryCode channelId networkId
-  dialCode reason providerReference amount currency accountNumber bankInfo { accountName accountNumber bankName bankCode }
+  dialCode reason providerReference amount currency accountNumber bankInfo { accountName accountNumber bankName bankCode localCode }
   sourceAmount sourceCurrency destinationAmount destinationCurrency rate fee quoteId beneficiary { accountName accountNumber networkId }
   createdAt updatedAt completedAt expiresAt availableAt history { fromStatus toStatus reason occurredAt }`;
 
@@ -163,6 +163,7 @@ describe('GraphQL cross-border collections and transfers', () => {
         accountNumber: expect.stringMatching(/^\d{10}$/),
         bankName: expect.any(String),
         bankCode: expect.any(String),
+        localCode: '01', // KCB's CBK bank code (issue 38)
       });
       // The sandbox's virtual bank is one of the country's banks, with its real SWIFT code.
       const banks = ok<Array<{ name: string; code: string }>>(
