@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { GuardedConnector } from '../../providers/breaker';
-import { ProviderRefusal, type Route } from '../../providers/connector';
+import type { Route } from '../../providers/connector';
 import { AppError } from '../../shared/errors';
 import { accountNumberField, BANK_ACCOUNT_NUMBER, countryCodeField, upperCased } from '../../shared/fields';
 import { msisdn, requireNationalNumber } from '../../shared/phone-numbers';
@@ -127,7 +127,7 @@ export class PayeesService {
       });
       return accountName;
     } catch (err) {
-      if (err instanceof ProviderRefusal && err.code === 'NOT_FOUND')
+      if (err instanceof AppError && err.code === 'NOT_FOUND')
         throw new AppError('NOT_FOUND', 'No account with this number exists there (the provider says so)');
       if (err instanceof AppError && err.code === 'PROVIDER_UNAVAILABLE') throw err;
       throw new AppError('PROVIDER_UNAVAILABLE', 'The provider could not say who holds this account right now; try again shortly');

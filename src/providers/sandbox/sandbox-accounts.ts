@@ -1,10 +1,9 @@
-import { AppError } from '../../shared/errors';
 import { ProviderRefusal } from '../connector';
 
 /**
  * The sandbox's account holders (CONTRACT §6b): decided by the account number's (or wallet's) last digits, so a test
  * can reach every answer. `…0000`: no such account (404). `…9999`: the bank does not answer (503). Otherwise the
- * last digit picks a name.
+ * last digit picks a name (an account number ending in a letter does not exist).
  */
 const SANDBOX_ACCOUNT_HOLDERS = [
   'Adaeze Okafor',
@@ -24,6 +23,6 @@ export function sandboxAccountHolder(accountNumber: string): string {
   if (accountNumber.endsWith('0000')) throw new ProviderRefusal('NOT_FOUND', 'No account with this number exists at this bank or network', 'account_not_found');
   if (accountNumber.endsWith('9999')) throw new Error('sandbox: the account holder’s bank is not answering (an account number ending in 9999)');
   const last = Number(accountNumber.at(-1));
-  if (!Number.isInteger(last)) throw new AppError('NOT_FOUND', 'No account with this number exists at this bank or network');
+  if (!Number.isInteger(last)) throw new ProviderRefusal('NOT_FOUND', 'No account with this number exists at this bank or network', 'account_not_found');
   return SANDBOX_ACCOUNT_HOLDERS[last]!;
 }

@@ -77,6 +77,7 @@ describe('REST banks, account resolution and the transfer name check (sandbox)',
       const missing = await resolve({ country: 'NG', bank_code: '044', account_number: '0690000000' });
       expect(missing.status).toBe(404);
       expect(missing.body).toMatchObject({ status: 'error', code: 'NOT_FOUND' });
+      expect((await resolve({ country: 'KE', bank_code: '01', account_number: '1234ABCD' })).status).toBe(404);
       const down = await resolve({ country: 'NG', bank_code: '044', account_number: '0690009999' });
       expect(down.status).toBe(503);
       expect(down.body.code).toBe('PROVIDER_UNAVAILABLE');
