@@ -3,11 +3,7 @@ import { BANK_METHODS, type BankListing, type BankMethod, type ResolveAccountCom
 import { domainEnum } from '../enums';
 
 const BankMethodEnum = domainEnum(BANK_METHODS, 'BankMethod', 'What can be done with a bank here.');
-const BankTypeEnum = domainEnum(
-  ['bank', 'mobile_money'] as const,
-  'BankType',
-  'MOBILE_MONEY: a wallet or payment service bank reached by account number.',
-);
+const BankTypeEnum = domainEnum(['bank', 'mobile_money'] as const, 'BankType', 'MOBILE_MONEY: a wallet or payment service bank reached by account number.');
 
 @ObjectType('Bank', { description: 'A bank or wallet by its local code (GET /v1/banks).' })
 export class BankObject {
