@@ -54,6 +54,8 @@ import { transactionsModule } from './modules/transactions/transactions.module';
 import { checkoutModule } from './modules/checkout/checkout.module';
 import type { CheckoutService } from './modules/checkout/checkout.service';
 import type { PaymentLinkService } from './modules/checkout/payment-link.service';
+import { payeesModule } from './modules/payees/payees.module';
+import type { PayeesService } from './modules/payees/payees.service';
 import type { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
 import type { TransactionLifecycle } from './modules/transactions/lifecycle.service';
 import type { ProviderSignals } from './modules/transactions/provider-signals.service';
@@ -98,6 +100,8 @@ export interface Services {
   /** Verification, reset and invitation emails. */
   mailer: Mailer;
   merchants: MerchantService;
+  /** Banks by their local codes, account holders' names (GET /v1/banks, POST /v1/accounts/resolve). */
+  payees: PayeesService;
   /** People's accounts: sign-up, email verification, who the caller is, their sessions. */
   accounts: AccountService;
   /** Sign-in with email and password (and 2FA), switching merchant. */
@@ -202,6 +206,7 @@ const MODULES = [
   subscriptionsModule,
   idempotencyModule,
   railsModule,
+  payeesModule,
   transactionsModule,
   checkoutModule,
 ] as const;
@@ -249,6 +254,7 @@ export function compose(infra: Infrastructure): Composition {
   const { subscriptions, listeners } = made(subscriptionsModule.create(base, { kyc, ledger }));
   const { idempotency } = made(idempotencyModule.create(base, {}));
   const { rails, cardCharges } = made(railsModule.create(base, { reference, publicAddress }));
+  const { payees } = made(payeesModule.create(base, { reference, rails }));
   const { transactions, transactionQueries, providerSignals, transactionJobs, collections, transfers, payments, refunds } = made(
     transactionsModule.create(base, {
       reference,
@@ -260,6 +266,7 @@ export function compose(infra: Infrastructure): Composition {
       eventChoices,
       listeners,
       rails,
+      payees,
       cardCharges,
       audit,
       publicAddress,
@@ -294,6 +301,7 @@ export function compose(infra: Infrastructure): Composition {
     transactionJobs,
     collections,
     transfers,
+    payees,
     payments,
     refunds,
     ledger,

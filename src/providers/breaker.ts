@@ -9,7 +9,9 @@ import {
   receivesWebhooks,
   redactsNotifications,
   roundsPayouts,
+  resolvesAccounts,
   type ChargesCards,
+  type ResolvesAccounts,
   type ValidatesCardOtp,
   type OpensVirtualAccounts,
   type Refunds,
@@ -55,7 +57,8 @@ const OPERATIONS = [
   'concludeCardCharge',
   'validateCardOtp',
   'refund',
-] as const satisfies ReadonlyArray<keyof (Connector & OpensVirtualAccounts & ChargesCards & ValidatesCardOtp & Refunds)>;
+  'resolveAccount',
+] as const satisfies ReadonlyArray<keyof (Connector & OpensVirtualAccounts & ChargesCards & ValidatesCardOtp & Refunds & ResolvesAccounts)>;
 
 /** Reconciliation's call (its first attempt may have reached the provider): an initiate with its retry context, a virtual account or refund flagged. */
 function isRetry(operation: string, request: unknown): boolean {
@@ -164,7 +167,7 @@ export class GuardedConnector implements Connector, Partial<OpensVirtualAccounts
       if ((err as { code?: string }).code === 'EOPENBREAKER') {
         this.observer?.call(this.name, operation, 'rejected', 0);
         // Nothing was sent: a definite refusal for a new transaction; for the rest (a retry included), "try again later".
-        if (!retry && (operation === 'initiate' || operation === 'chargeCard' || operation === 'createVirtualAccount' || operation === 'refund')) {
+        if (!retry && ['initiate', 'chargeCard', 'createVirtualAccount', 'refund', 'resolveAccount'].includes(operation)) {
           throw new CircuitOpened(this.name, operation);
         }
         throw new Error(`provider ${this.name}: circuit breaker open; ${operation} not sent`, { cause: err });
@@ -201,6 +204,11 @@ export class GuardedConnector implements Connector, Partial<OpensVirtualAccounts
     return receivesWebhooks(this.inner) && this.inner.authenticateWebhook(headers);
   }
 
+  /** False for a connector that resolves no account names. */
+  resolvesAccountsOn(route: Route, bankCode: string | null): boolean {
+    return resolvesAccounts(this.inner) && this.inner.resolvesAccountsOn(route, bankCode);
+  }
+
   webhookTransaction(notification: Parameters<Connector['parseNotification']>[0]): string | null {
     return receivesWebhooks(this.inner) ? this.inner.webhookTransaction(notification) : null;
   }
@@ -214,6 +222,7 @@ export class GuardedConnector implements Connector, Partial<OpensVirtualAccounts
   declare concludeCardCharge?: ChargesCards['concludeCardCharge'];
   declare validateCardOtp?: ValidatesCardOtp['validateCardOtp'];
   declare refund?: Refunds['refund'];
+  declare resolveAccount?: ResolvesAccounts['resolveAccount'];
 
   /** Stops the breaker's timers (shutdown, tests). */
   shutdown(): void {

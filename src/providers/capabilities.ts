@@ -17,7 +17,7 @@ import type {
  * What a connector offers beyond the base (connector.ts): each capability is a small interface that a
  * connector class declares (`implements`), and a type guard that a caller asks before using it. Nothing
  * asks an optional method: a connector has a capability or not. Collecting and paying out are the base's
- * `initiate`, per route (`serves` says which directions); no connector resolves account names yet.
+ * `initiate`, per route (`serves` says which directions).
  */
 
 /** Opens a bank account, unique to one collection, that the sender pays into (bank collections). */
@@ -66,6 +66,29 @@ export interface RedactsNotifications {
   storableBody(body: string): string;
 }
 
+/** What account resolution asks: who holds this account (GET /v1/accounts/resolve, a transfer's name check). */
+export interface AccountResolutionRequest {
+  /** The account's route, as a payout to it would take (direction `transfer`). */
+  route: Route;
+  /** A bank's local code (Nigeria: its CBN/NIP code) for a bank account or a wallet reached by account number; null for a mobile money wallet by phone. */
+  bankCode: string | null;
+  /** A bank account's number as given; a wallet's national number (CONTRACT §6a). */
+  accountNumber: string;
+  /** A wallet's MSISDN (the dial code's digits and the national number); null for a bank account. */
+  msisdn: string | null;
+}
+
+/**
+ * Names the holder of an account before anything is sent (Flutterwave's account resolution for Nigerian banks, MTN
+ * MoMo's account-holder check for its wallets, the sandbox by its table). No such account: a ProviderRefusal with
+ * NOT_FOUND. No answer (a timeout, a 5xx): any other error, which the caller reports as PROVIDER_UNAVAILABLE.
+ */
+export interface ResolvesAccounts {
+  /** Whether it can name the holder of an account on this route (and, for a bank, with this local code). */
+  resolvesAccountsOn(route: Route, bankCode: string | null): boolean;
+  resolveAccount(request: AccountResolutionRequest): Promise<{ accountName: string }>;
+}
+
 /** Has rules of its own on a request (M-Pesa takes whole shillings; a wallet number is digits), checked before anything is written. */
 export interface ChecksRequests {
   check(leg: RouteLeg): void;
@@ -97,6 +120,7 @@ export const redactsNotifications = (c: Connector): c is Connector & RedactsNoti
 export const checksRequests = (c: Connector): c is Connector & ChecksRequests => typeof (c as Partial<ChecksRequests>).check === 'function';
 export const roundsPayouts = (c: Connector): c is Connector & RoundsPayouts => typeof (c as Partial<RoundsPayouts>).payoutDecimals === 'function';
 export const readsNotifications = (c: Connector): c is Connector & ReadsNotifications => (c as Partial<ReadsNotifications>).readsNotifications === true;
+export const resolvesAccounts = (c: Connector): c is Connector & ResolvesAccounts => typeof (c as Partial<ResolvesAccounts>).resolveAccount === 'function';
 export const inProcess = (c: Connector): c is Connector & InProcess => (c as Partial<InProcess>).inProcess === true;
 
 /** The capabilities a provider declares (its index.ts), by their guards' names. */
@@ -110,6 +134,7 @@ export const CAPABILITIES = {
   checksRequests,
   roundsPayouts,
   readsNotifications,
+  resolvesAccounts,
   inProcess,
 } as const;
 export type CapabilityName = keyof typeof CAPABILITIES;

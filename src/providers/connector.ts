@@ -6,6 +6,8 @@ export interface BankInfo {
   accountNumber: string;
   bankName: string;
   bankCode: string;
+  /** The bank's code in its country's payment system (Nigeria: CBN/NIP, e.g. 035); null where none is listed (and on rows stored before issue 38). */
+  localCode?: string | null;
 }
 
 /**

@@ -89,13 +89,26 @@ export class ConnectorRouter {
     const key = `${route.countryCode}/${route.channelType}/${route.networkCode}/${route.direction}`;
     let list = this.byRoute.get(key);
     if (!list) {
-      const matching = this.rules.filter((r) => matches(r, route));
-      const names = matching.flatMap((r) => r.connectors);
-      if (this.env === 'sandbox' && !matching.some((r) => r.source === 'PROVIDER_ROUTES')) names.push(SANDBOX_CONNECTOR);
-      list = [...new Set(names)].map((n) => this.connectors.get(n)).filter((c): c is GuardedConnector => c !== undefined && c.serves(route));
+      list = this.ruled(route).filter((c) => c.serves(route));
       this.byRoute.set(key, list);
     }
     return list;
+  }
+
+  /** The route's configured connectors by its rules, in order of preference, whatever they serve. */
+  private ruled(route: Route): GuardedConnector[] {
+    const matching = this.rules.filter((r) => matches(r, route));
+    const names = matching.flatMap((r) => r.connectors);
+    if (this.env === 'sandbox' && !matching.some((r) => r.source === 'PROVIDER_ROUTES')) names.push(SANDBOX_CONNECTOR);
+    return [...new Set(names)].map((n) => this.connectors.get(n)).filter((c): c is GuardedConnector => c !== undefined);
+  }
+
+  /**
+   * The connectors of the route's rules that name account holders on it, in order of preference (empty: none here;
+   * a transfer's name check is then skipped). A bank listed by code only routes as `country/bank/<code>/transfer`.
+   */
+  resolvers(route: Route, bankCode: string | null): GuardedConnector[] {
+    return this.ruled(route).filter((c) => c.resolvesAccountsOn(route, bankCode));
   }
 
   /** Whether anything serves the route here (the channels lookup's `status`). */

@@ -16,6 +16,8 @@ export const ERROR_HTTP_STATUS = {
   INVALID_STATE: 409,
   /** No provider serves the route here (production: none configured for it). */
   ROUTE_UNAVAILABLE: 422,
+  /** A transfer's beneficiary_name is not the name the provider resolved for the account (CONTRACT §6b): nothing written or sent. */
+  BENEFICIARY_NAME_MISMATCH: 422,
   RATE_LIMITED: 429,
   SERVER_ERROR: 500,
   /** Every provider of the route is failing right now (circuit breaker open): try again shortly. */

@@ -746,4 +746,29 @@ describe('FlutterwaveFake', () => {
       expect(refund.json).toEqual(errorBody('No transaction was found for this id'));
     });
   });
+
+  describe('account resolution', () => {
+    it('names the documented sample, a seeded holder, and refuses an unknown account or a missing field with 400', async () => {
+      const sample = await call(fake, 'POST', '/v3/accounts/resolve', { body: { account_number: '0690000032', account_bank: '044' } });
+      expect(sample.status).toBe(200);
+      expect(sample.json).toEqual({
+        status: 'success',
+        message: 'Account details fetched',
+        data: { account_number: '0690000032', account_name: 'Pastor Bright' },
+      });
+
+      fake.accounts.add('058', '0123456789', 'OKAFOR ADAEZE');
+      const seeded = await call(fake, 'POST', '/v3/accounts/resolve', { body: { account_number: '0123456789', account_bank: '058' } });
+      expect(seeded.json.data.account_name).toBe('OKAFOR ADAEZE');
+
+      const wrongBank = await call(fake, 'POST', '/v3/accounts/resolve', { body: { account_number: '0123456789', account_bank: '044' } });
+      expect(wrongBank.status).toBe(400);
+      expect(wrongBank.json).toEqual(errorBody('Sorry, recipient account could not be validated. Please try again'));
+      for (const body of [{ account_number: '0690000032' }, { account_bank: '044' }, { account_number: 'abc', account_bank: '044' }]) {
+        expect((await call(fake, 'POST', '/v3/accounts/resolve', { body })).status).toBe(400);
+      }
+      expect((await call(fake, 'POST', '/v3/accounts/resolve', { body: { account_number: '0690000032', account_bank: '044' }, auth: null })).status).toBe(401);
+      expect(fake.internalErrors).toEqual([]);
+    });
+  });
 });

@@ -106,6 +106,8 @@
  *    "completed", destination: "payment_source", meta: {source: "availablebalance"}, created_at} ([D], [SDK]); only
  *    successful transactions can be refunded ([D] v2) → 400 otherwise. GET /v3/refunds/:id ([D] v3 reference "get refund
  *    details", cited by Egahi/flutterwave-dotnet#41) → "Refund fetched" with the same shape and the status now.
+ *  - POST /v3/accounts/resolve {account_number, account_bank}: "Account details fetched" with the holder's name, as
+ *    flutterwave-accounts.ts says (its own sources); `accounts.add(bank, number, name)` seeds a holder.
  *  - Faults: '500' answers the documented 500 body, '503' and `down` the documented 503 body.
  *
  * WHERE THE SOURCES DISAGREE, AND WHAT THIS FAKE DOES
@@ -154,6 +156,7 @@
  *    /v3/balances/:currency ("Wallet balance fetched"). Refunds are taken for any successful collection (card, mobile
  *    money, bank transfer), not only cards; the transaction keeps status "successful" after a refund.
  */
+import { FlutterwaveAccounts } from './flutterwave-accounts';
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt } from 'node:crypto';
 import type http from 'node:http';
 import { assertLoopbackUrl, closeFake, FakeTimers, FaultRules, LoopbackCallbacks, serveFakeRequest, startFakeServer } from './fake-http';
@@ -608,6 +611,8 @@ export class FlutterwaveFake {
   private readonly transactionMap = new Map<number, FlwTransaction>();
   private readonly transferMap = new Map<number, FlwTransfer>();
   private readonly accountMap = new Map<string, FlwVirtualAccount>();
+  /** Account holders POST /v3/accounts/resolve names (flutterwave-accounts.ts). */
+  readonly accounts = new FlutterwaveAccounts();
   /** By Flutterwave id. */
   readonly transactions: Map<number, any> = this.transactionMap;
   readonly transfers: Map<number, any> = this.transferMap;
@@ -840,6 +845,7 @@ export class FlutterwaveFake {
       ['GET', /^\/v3\/transactions\/([^/]+)\/verify$/, (m) => this.verify(m[1])],
       ['POST', /^\/v3\/transactions\/([^/]+)\/refund$/, (m) => this.refund(m[1], this.json(headers, raw))],
       ['GET', /^\/v3\/refunds\/([^/]+)$/, (m) => this.getRefund(m[1])],
+      ['POST', /^\/v3\/accounts\/resolve$/, () => this.resolveAccount(this.json(headers, raw))],
       ['GET', /^\/v3\/balances$/, () => ok('Wallet balances fetched', BALANCE_CURRENCIES.map(balanceOf))],
       ['GET', /^\/v3\/balances\/([A-Za-z]{3})$/, (m) => ok('Wallet balance fetched', balanceOf(m[1].toUpperCase()))],
     ];
@@ -851,6 +857,13 @@ export class FlutterwaveFake {
     }
     // Chosen: Flutterwave's text for an unknown route is not documented.
     throw new Reject(404, 'Route not found');
+  }
+
+  /** POST /v3/accounts/resolve (flutterwave-accounts.ts). */
+  private resolveAccount(body: Body): Answer {
+    const answer = this.accounts.resolve(body);
+    if (answer.status !== 200) throw new Reject(answer.status, answer.message);
+    return ok(answer.message, answer.data);
   }
 
   /** [D]: the secret key as a Bearer token, else 401. */

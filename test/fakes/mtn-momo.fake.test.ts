@@ -561,4 +561,38 @@ describe('MtnMomoFake', () => {
     expect((await call(fake, 'GET', '/remittance/v1_0/transfer/x')).status).toBe(404);
     expect(fake.internalErrors).toEqual([]);
   });
+
+  describe('account holder (basicuserinfo)', () => {
+    it('names a seeded holder, answers the documented sandbox sample otherwise, 404 for …0004, after the usual checks', async () => {
+      const accessToken = await token(fake, 'disbursement');
+      const path = (msisdn: string, product = 'disbursement') => `/${product}/v1_0/accountholder/msisdn/${msisdn}/basicuserinfo`;
+      fake.accountHolders.add('233241234567', 'Kwame', 'Mensah');
+      const seeded = await call(fake, 'GET', path('233241234567'), apiHeaders(fake, 'disbursement', accessToken));
+      expect(seeded.status).toBe(200);
+      expect(seeded.json).toMatchObject({ name: 'Kwame Mensah', given_name: 'Kwame', family_name: 'Mensah' });
+
+      const sample = await call(fake, 'GET', path('256772123456'), apiHeaders(fake, 'disbursement', accessToken));
+      expect(sample.json).toEqual({
+        sub: '0',
+        name: 'Sand Box',
+        given_name: 'Sand',
+        family_name: 'Box',
+        birthdate: '1976-08-13',
+        locale: 'sv_SE',
+        gender: 'MALE',
+        updated_at: 1676609351,
+      });
+
+      const missing = await call(fake, 'GET', path('256772120004'), apiHeaders(fake, 'disbursement', accessToken));
+      expect(missing.status).toBe(404);
+      expect(missing.json.code).toBe('RESOURCE_NOT_FOUND');
+      expect((await call(fake, 'GET', path('25677212345x'), apiHeaders(fake, 'disbursement', accessToken))).status).toBe(400);
+      // The collection product's token does not open the disbursement product, and no token opens nothing.
+      expect((await call(fake, 'GET', path('256772123456'), { ...apiHeaders(fake, 'disbursement', accessToken), Authorization: '' })).status).toBe(401);
+      const collectionToken = await token(fake, 'collection');
+      expect((await call(fake, 'GET', path('256772123456'), apiHeaders(fake, 'disbursement', collectionToken))).status).toBe(401);
+      expect((await call(fake, 'GET', path('256772123456', 'collection'), apiHeaders(fake, 'collection', collectionToken))).status).toBe(200);
+      expect(fake.internalErrors).toEqual([]);
+    });
+  });
 });

@@ -114,10 +114,13 @@
  *  - An X-Callback-Url that is not an absolute http URL → 400 (the sandbox takes http only, [D]); https → 400.
  *  - A callback counts as delivered once the receiver answers with any HTTP status (MTN does not look at it); it times
  *    out after 10 s (one version of [D] says MTN waits 2 s).
+ *  - GET /{product}/v1_0/accountholder/msisdn/{msisdn}/basicuserinfo: the holder's name (mtn-momo-accounts.ts, with its
+ *    sources); `accountHolders.add(msisdn, given, family)` seeds one.
  *  - Faults ('500', '503', 'reset', 'timeout', accept-then-*) and `down` apply to any path, the token endpoint included;
  *    every request is recorded first, faulted or not.
  */
 import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { MtnAccountHolders } from './mtn-momo-accounts';
 import type http from 'node:http';
 import { closeFake, FakeTimers, FaultRules, LoopbackCallbacks, serveFakeRequest, startFakeServer } from './fake-http';
 import type { CallbackDelivery, FakeFault, FakeIntake, RecordedRequest } from './fake-http';
@@ -310,6 +313,8 @@ export class MtnMomoFake {
 
   private readonly tokenTtlS: number;
   private readonly targetEnvironment: string;
+  /** Wallet holders basicuserinfo names (mtn-momo-accounts.ts). */
+  readonly accountHolders = new MtnAccountHolders();
   private readonly currency: string;
   private readonly decisionDelayMs: number;
   private readonly callbackMethod: 'PUT' | 'POST';
@@ -469,6 +474,8 @@ export class MtnMomoFake {
     if (method === 'POST' && rest === `/v1_0/${shape.resource}`) return this.create(product, headers, body);
     const get = new RegExp(`^/v1_0/${shape.resource}/([^/]+)$`).exec(rest);
     if (method === 'GET' && get) return this.status(product, headers, decodeURIComponent(get[1]));
+    const holder = /^\/v1_0\/accountholder\/msisdn\/([^/]+)\/basicuserinfo$/.exec(rest);
+    if (method === 'GET' && holder) return this.basicUserInfo(product, headers, decodeURIComponent(holder[1]));
     return unknown;
   }
 
@@ -594,6 +601,17 @@ export class MtnMomoFake {
   }
 
   /** GET /collection/v1_0/requesttopay/{id}, /disbursement/v1_0/transfer/{id} */
+  /** GET /{product}/v1_0/accountholder/msisdn/{msisdn}/basicuserinfo (mtn-momo-accounts.ts). */
+  private basicUserInfo(product: MomoProduct, headers: http.IncomingHttpHeaders, msisdn: string): Answer {
+    this.checkSubscriptionKey(product, headers);
+    this.checkBearer(product, headers);
+    this.checkTargetEnvironment(headers);
+    if (!MSISDN.test(msisdn)) throw badRequest('accountHolderMSISDN is not a valid MSISDN');
+    const info = this.accountHolders.basicUserInfo(msisdn);
+    if (!info) throw new Reject(404, NOT_FOUND);
+    return { status: 200, body: info };
+  }
+
   private status(product: MomoProduct, headers: http.IncomingHttpHeaders, referenceId: string): Answer {
     this.checkSubscriptionKey(product, headers);
     this.checkBearer(product, headers);

@@ -277,6 +277,8 @@ const CLIENT_ERROR_CODES = [
   'NOT_FOUND',
   'DUPLICATE_REQUEST',
   'INVALID_STATE',
+  // A name taken as text and compared with the provider's (an SQL fragment is nobody's name): CONTRACT §6b.
+  'BENEFICIARY_NAME_MISMATCH',
 ];
 
 /** Why a REST answer is not a clean client error in the spec's envelope, or null when it is. */

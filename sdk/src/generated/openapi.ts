@@ -258,6 +258,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/banks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a country’s banks and wallets by their local codes
+         * @description Nigeria: the CBN/NIP codes every Nigerian bank API takes (GTBank 058, Kuda 50211, OPay 999992). Kenya: the CBK bank codes; South Africa: universal branch codes. A supported country with no local codes listed answers an empty list.
+         */
+        get: operations["listBanks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Name the holder of a bank account or wallet
+         * @description Asks the provider that can tell: Flutterwave for Nigerian banks (by `bank_code`), MTN MoMo for its wallets (by `network`), the sandbox by its table (an account number ending in 0000 does not exist; 9999: the provider does not answer; otherwise its last digit picks a name). Give `bank_code` or `network`, not both.
+         */
+        post: operations["resolveAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transfers/name-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether your transfers’ beneficiary_name is checked */
+        get: operations["getNameCheck"];
+        /**
+         * Turn the transfers’ beneficiary name check on or off
+         * @description On by default. Off: a transfer’s beneficiary_name is not checked (the provider is not asked). The change is in the audit log.
+         */
+        put: operations["setNameCheck"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/crossborder/rates": {
         parameters: {
             query?: never;
@@ -967,7 +1028,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
-            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "checkout.settings_changed" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled";
+            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "checkout.settings_changed" | "transfers.name_check_changed" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled";
             /** @enum {string} */
             actor_type: "user" | "api_key" | "operator" | "system";
             actor_id: string | null;
@@ -1308,12 +1369,15 @@ export interface components {
             country_code: string;
             /** @enum {string} */
             channel_type: "bank" | "momo";
+            /** @description The code the country’s own payment system uses (Nigeria: the CBN/NIP code, e.g. 058; GET /v1/banks); null where none is listed */
+            local_code: string | null;
         };
         BankInfo: {
             accountName: string;
             accountNumber: string;
             bankName: string;
             bankCode: string;
+            localCode: string | null;
         };
         Beneficiary: {
             account_name: string | null;
@@ -1684,6 +1748,32 @@ export interface components {
             /** @description Origins allowed to frame your checkout page (its frame-ancestors); empty: none may */
             embed_origins: string[];
         };
+        Bank: {
+            /** @description The local code: Nigeria’s CBN/NIP code (058, 50211, 999992), Kenya’s CBK bank code, South Africa’s universal branch code */
+            code: string;
+            name: string;
+            /** @example KE */
+            country_code: string;
+            /**
+             * @description mobile_money: a wallet or payment service bank reached by account number
+             * @enum {string}
+             */
+            type: "bank" | "mobile_money";
+            /** @description The network (GET /v1/crossborder/networks) it is, when transfers and collections route to it; null: listed by code only */
+            network_id: string | null;
+            /** @description What can be done with it here: transfer and collection (a provider serves its network), account_resolution (POST /v1/accounts/resolve) */
+            methods: ("transfer" | "collection" | "account_resolution")[];
+            /** @description Where the codes come from */
+            source: string;
+        };
+        ResolvedAccount: {
+            /** @description The holder’s name, as the provider gives it */
+            account_name: string;
+        };
+        NameCheck: {
+            /** @description Whether a transfer’s beneficiary_name is checked against the provider’s name for the account */
+            enabled: boolean;
+        };
         ApiKey: {
             /** Format: uuid */
             id: string;
@@ -1726,7 +1816,7 @@ export interface components {
             /** @constant */
             status: "error";
             /** @enum {string} */
-            code: "INVALID_REQUEST" | "INVALID_TOKEN" | "INVALID_CLIENT" | "INSUFFICIENT_FUNDS" | "KYC_REQUIRED" | "FORBIDDEN" | "NOT_FOUND" | "DUPLICATE_REQUEST" | "INVALID_STATE" | "ROUTE_UNAVAILABLE" | "RATE_LIMITED" | "SERVER_ERROR" | "PROVIDER_UNAVAILABLE";
+            code: "INVALID_REQUEST" | "INVALID_TOKEN" | "INVALID_CLIENT" | "INSUFFICIENT_FUNDS" | "KYC_REQUIRED" | "FORBIDDEN" | "NOT_FOUND" | "DUPLICATE_REQUEST" | "INVALID_STATE" | "ROUTE_UNAVAILABLE" | "BENEFICIARY_NAME_MISMATCH" | "RATE_LIMITED" | "SERVER_ERROR" | "PROVIDER_UNAVAILABLE";
             message: string;
             details?: components["schemas"]["ErrorDetail"][];
         };
@@ -1748,6 +1838,19 @@ export interface components {
         CheckoutSettingsRequest: {
             logo_url?: string | null;
             embed_origins?: string[] | null;
+        };
+        ResolveAccountRequest: {
+            /** @description Case-insensitive: trimmed and upper-cased before it is checked (the constraints describe the upper-cased value). */
+            country: string;
+            /** @description A bank’s code from GET /v1/banks */
+            bank_code?: string | null;
+            /** @description A network_id from GET /v1/crossborder/networks (a wallet’s operator, or a bank) */
+            network?: string | null;
+            /** @description A bank account number; a wallet’s phone number in any form CONTRACT §6a reads */
+            account_number: string;
+        };
+        NameCheckRequest: {
+            enabled: boolean;
         };
         EnrollCustomerRequest: {
             customerid: string;
@@ -1813,6 +1916,8 @@ export interface components {
             source_currency: string;
             destination_currency: string;
             account_name: string;
+            /** @description Optional: the name you expect the account to be held in. Where a provider of the route can name account holders, it is asked first, and a different name (by the rule of CONTRACT §6b: case, accents, punctuation and order ignored, one missing middle name allowed) refuses the transfer; skipped where none can, or when you turned the check off (PUT /v1/transfers/name-check) */
+            beneficiary_name?: string;
             /** @description A live quote of yours for this currency pair and amount (GET /v1/crossborder/rates), not used by another transfer: a quote serves one transfer */
             quote_id?: string | null;
         };
@@ -2885,6 +2990,366 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    listBanks: {
+        parameters: {
+            query: {
+                /** @description ISO 3166-1 alpha-2, e.g. NG. Case-insensitive: trimmed and upper-cased before it is checked (the constraints describe the upper-cased value). */
+                country: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Banks retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Banks retrieved */
+                        message: string;
+                        data: components["schemas"]["Bank"][];
+                        meta: components["schemas"]["CountMeta"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: a well-formed country the service does not cover */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    resolveAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "country": "NG",
+                 *       "bank_code": "058",
+                 *       "account_number": "0690000031"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResolveAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description Account resolved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Account resolved */
+                        message: string;
+                        data: components["schemas"]["ResolvedAccount"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: the provider says no such account exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `ROUTE_UNAVAILABLE`: no provider here can name holders at this bank or network */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "ROUTE_UNAVAILABLE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+            /** @description `PROVIDER_UNAVAILABLE`: the provider could not answer right now; try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "PROVIDER_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getNameCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Name check retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Name check retrieved */
+                        message: string;
+                        data: components["schemas"]["NameCheck"];
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    setNameCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["NameCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description Name check saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Name check saved */
+                        message: string;
+                        data: components["schemas"]["NameCheck"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
     createQuote: {
         parameters: {
             query: {
@@ -3708,7 +4173,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND`: no customer of yours has this customer_uuid */
+            /** @description `NOT_FOUND`: no customer of yours has this customer_uuid; or, with beneficiary_name, the provider says the account does not exist (nothing was written) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3732,7 +4197,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ROUTE_UNAVAILABLE`: no provider serves this country, channel, network and direction here (docs/providers.md); nothing was written */
+            /** @description `ROUTE_UNAVAILABLE`: no provider serves this country, channel, network and direction here (docs/providers.md); nothing was written; `BENEFICIARY_NAME_MISMATCH`: the account is held in another name than beneficiary_name; nothing was written or sent */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3740,7 +4205,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "ROUTE_UNAVAILABLE";
+                        code?: "ROUTE_UNAVAILABLE" | "BENEFICIARY_NAME_MISMATCH";
                     };
                 };
             };
@@ -3768,7 +4233,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `PROVIDER_UNAVAILABLE`: every provider of the route is failing right now (its circuit breaker is open); nothing was written */
+            /** @description `PROVIDER_UNAVAILABLE`: every provider of the route is failing right now (its circuit breaker is open); nothing was written; with beneficiary_name, also when the provider could not name the account holder (the transfer is not sent unchecked) */
             503: {
                 headers: {
                     [name: string]: unknown;

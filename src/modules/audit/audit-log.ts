@@ -69,6 +69,7 @@ export const AUDIT_ACTIONS = [
   'webhook.endpoint_changed',
   'webhook.secret_rotated',
   'checkout.settings_changed',
+  'transfers.name_check_changed',
   'refund.created',
   'payment_link.created',
   'payment_link.deactivated',

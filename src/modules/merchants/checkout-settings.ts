@@ -45,3 +45,7 @@ export interface CheckoutSettings {
   /** Origins allowed to frame the checkout page; empty: none (`frame-ancestors 'none'`). */
   embedOrigins: string[];
 }
+
+/** The transfers' beneficiary name check, on or off (CONTRACT §6b). */
+export const nameCheckSchema = z.object({ enabled: z.boolean({ error: 'must be true or false' }) });
+export type NameCheckCommand = Command<typeof nameCheckSchema>;

@@ -47,6 +47,10 @@ export class Merchant {
   @Property({ type: 'text[]' })
   checkoutEmbedOrigins: Opt<string[]> = [];
 
+  /** Whether a transfer's beneficiary_name is checked against the provider's name for the account (CONTRACT §6b). */
+  @Property({ type: 'boolean' })
+  nameCheck: Opt<boolean> = true;
+
   /** The country its business gave at sign-up (ISO 3166-1 alpha-2); null for a merchant an operator made. Domestic payments are its. */
   @Property({ type: 'text', nullable: true })
   country: string | null = null;

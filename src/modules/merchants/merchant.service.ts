@@ -11,7 +11,7 @@ import { parseInput, type Command } from '../../shared/validation';
 import type { AuditContext, AuditLog } from '../audit/audit-log';
 import { Merchant, webhookSecretOverlapUntil } from './merchant.entity';
 import { LockMode } from '@mikro-orm/core';
-import { checkoutSettingsSchema, type CheckoutSettings, type CheckoutSettingsCommand } from './checkout-settings';
+import { checkoutSettingsSchema, nameCheckSchema, type CheckoutSettings, type CheckoutSettingsCommand, type NameCheckCommand } from './checkout-settings';
 
 export const createMerchantSchema = z.object({ name: requiredText(200), createdBy: z.string().max(200).optional() });
 export type CreateMerchantCommand = Command<typeof createMerchantSchema>;
@@ -126,6 +126,36 @@ export class MerchantService {
       }
       await em.flush();
       return after;
+    });
+  }
+
+  /** Whether the merchant's transfers have their beneficiary_name checked (on unless turned off). */
+  async nameCheck(merchantId: string): Promise<boolean> {
+    return (await this.getMerchant(merchantId)).nameCheck;
+  }
+
+  /** Turns the name check on or off; a change (and only a change) writes one `transfers.name_check_changed` entry. */
+  async setNameCheck(merchantId: string, command: NameCheckCommand, audit?: AuditContext): Promise<boolean> {
+    const body = parseInput(nameCheckSchema, command);
+    return this.deps.orm.em.fork().transactional(async (em) => {
+      const merchant = await em.findOneOrFail(Merchant, { id: merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const before = merchant.nameCheck;
+      if (before !== body.enabled) {
+        merchant.nameCheck = body.enabled;
+        merchant.updatedAt = this.deps.clock.now();
+        if (audit) {
+          await this.deps.audit.recordOn(em, {
+            merchantId,
+            ...audit,
+            action: 'transfers.name_check_changed',
+            target: { type: 'merchant', id: merchantId },
+            before: { enabled: before },
+            after: { enabled: body.enabled },
+          });
+        }
+      }
+      await em.flush();
+      return merchant.nameCheck;
     });
   }
 

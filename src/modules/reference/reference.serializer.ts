@@ -22,7 +22,17 @@ export const ChannelRecord = record(
 
 export const NetworkRecord = record(
   'Network',
-  z.object({ network_id: z.string(), name: z.string(), code: z.string(), country_code: countryCode, channel_type: z.enum(CHANNEL_TYPES) }),
+  z.object({
+    network_id: z.string(),
+    name: z.string(),
+    code: z.string(),
+    country_code: countryCode,
+    channel_type: z.enum(CHANNEL_TYPES),
+    local_code: z
+      .string()
+      .nullable()
+      .describe('The code the country’s own payment system uses (Nigeria: the CBN/NIP code, e.g. 058; GET /v1/banks); null where none is listed'),
+  }),
 );
 
 /** Lookups as REST shows them. Amounts are strings with exactly the currency's minor-unit decimals. */
@@ -56,5 +66,6 @@ export function serializeNetwork(network: Network): RecordOf<typeof NetworkRecor
     code: network.code,
     country_code: network.countryCode,
     channel_type: network.channelType,
+    local_code: network.localCode,
   };
 }

@@ -5,11 +5,22 @@ import { countryCodeField, lowerCased, upperCased } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 import { pagePrefixTable, predictNetwork, type NetworkPrefixPlans, type PagePrefixTable } from '../../shared/network-prediction';
 import { numberingPlan } from '../../shared/phone-numbers';
+import { readBanks } from './banks.data';
 import { readNetworkPrefixes } from './reference.data';
 import { ChannelRecord, CountryRecord, CurrencyRecord, NetworkRecord } from './reference.entities';
-import { CHANNEL_TYPES, RAMP_TYPES, type Channel, type ChannelType, type Country, type Currency, type Network, type RampType } from './reference.types';
+import {
+  CHANNEL_TYPES,
+  RAMP_TYPES,
+  type Bank,
+  type Channel,
+  type ChannelType,
+  type Country,
+  type Currency,
+  type Network,
+  type RampType,
+} from './reference.types';
 
-export type { Channel, ChannelStatus, ChannelType, Country, Currency, Network, RampType } from './reference.types';
+export type { Bank, Channel, ChannelStatus, ChannelType, Country, Currency, Network, RampType } from './reference.types';
 
 /** Lookups match case-insensitively: "ke" is KE, "Deposit" is deposit. */
 export const channelsQuerySchema = z.object({
@@ -24,6 +35,9 @@ export const networksQuerySchema = z.object({
 });
 export type NetworksQuery = Command<typeof networksQuerySchema>;
 
+export const banksQuerySchema = z.object({ country: upperCased(countryCodeField) });
+export type BanksQuery = Command<typeof banksQuerySchema>;
+
 interface Snapshot {
   currencies: Map<string, Currency>;
   countries: Country[];
@@ -32,6 +46,7 @@ interface Snapshot {
   channelById: Map<string, Channel>;
   networks: Network[];
   networkById: Map<string, Network>;
+  banks: Bank[];
 }
 
 /**
@@ -87,12 +102,16 @@ export class ReferenceService {
         status: c.status,
       };
     });
+    const countryOfNetwork = new Map(networkRows.map((n) => [n.id, n.countryCode]));
+    const banks = readBanks((id) => countryOfNetwork.get(id)).sort((a, b) => a.countryCode.localeCompare(b.countryCode) || a.name.localeCompare(b.name));
+    const localCodes = new Map(banks.flatMap((b) => (b.networkId ? [[b.networkId, b.code] as const] : [])));
     const networks: Network[] = networkRows.map((n) => ({
       id: n.id,
       name: n.name,
       code: n.code,
       countryCode: n.countryCode,
       channelType: n.channelType,
+      localCode: localCodes.get(n.id) ?? null,
     }));
     this.prefixes = readNetworkPrefixes();
     this.snapshot = {
@@ -103,6 +122,7 @@ export class ReferenceService {
       channelById: new Map(channels.map((c) => [c.id, c])),
       networks,
       networkById: new Map(networks.map((n) => [n.id, n])),
+      banks,
     };
   }
 
@@ -160,6 +180,34 @@ export class ReferenceService {
 
   network(id: string): Network | undefined {
     return this.data.networkById.get(id);
+  }
+
+  /** A country's banks and wallets by their local codes (banks.json), by name; empty where none are listed. */
+  banks(countryCode: string): Bank[] {
+    return this.data.banks.filter((b) => b.countryCode === countryCode);
+  }
+
+  /** The bank or wallet with this local code in the country. */
+  bank(countryCode: string, code: string): Bank | undefined {
+    return this.data.banks.find((b) => b.countryCode === countryCode && b.code === code);
+  }
+
+  /**
+   * The local code of the bank a provider opened an account at (a bankInfo's `localCode`): the network with this code
+   * (the sandbox's SWIFT codes), else the country's bank of that name, letters and digits compared in any case
+   * (Flutterwave's "WEMA BANK" is Wema Bank, 035); null when neither is listed.
+   */
+  localCodeOf(countryCode: string, bankCode: string, bankName: string): string | null {
+    const network = this.data.networks.find((n) => n.countryCode === countryCode && n.channelType === 'bank' && n.code === bankCode);
+    if (network?.localCode) return network.localCode;
+    const plain = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+    return this.banks(countryCode).find((b) => plain(b.name) === plain(bankName))?.code ?? null;
+  }
+
+  /** GET /v1/banks, query banks: a supported country's banks (NOT_FOUND for a country the service does not cover). */
+  lookupBanks(command: BanksQuery): Bank[] {
+    const query = parseInput(banksQuerySchema, command, 'query');
+    return this.banks(this.countryOrThrow(query.country).code);
   }
 
   /** A country's channels of one direction (GET /v1/crossborder/channels, query channels). */

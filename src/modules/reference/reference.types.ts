@@ -52,4 +52,19 @@ export interface Network {
   code: string;
   countryCode: string;
   channelType: ChannelType;
+  /** The code the country's own payment system uses (banks.json: Nigeria's CBN/NIP code, Kenya's bank code…); null where none is listed. */
+  localCode: string | null;
+}
+
+/** A bank or wallet by its local code (banks.json): what GET /v1/banks lists and account resolution takes. */
+export interface Bank {
+  /** Nigeria: the CBN/NIP institution code (`058`, `50211`, `999992`); Kenya: the CBK bank code; South Africa: the universal branch code. */
+  code: string;
+  name: string;
+  countryCode: string;
+  type: 'bank' | 'mobile_money';
+  /** The network (networks.json) it is, when the service routes to it; null: listed by code only. */
+  networkId: string | null;
+  /** Where the codes come from. */
+  source: string;
 }

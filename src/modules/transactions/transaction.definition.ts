@@ -129,12 +129,19 @@ const BANK_INFO = defineRecord<BankInfo>()({
     accountNumber: { type: text, wire: 'accountNumber' },
     bankName: { type: text, wire: 'bankName' },
     bankCode: { type: text, wire: 'bankCode' },
+    localCode: {
+      type: text,
+      nullable: true,
+      wire: 'localCode',
+      description: 'The bank’s code in its country’s payment system (Nigeria: the CBN/NIP code, e.g. 035; GET /v1/banks); null where none is listed.',
+      read: (b: BankInfo) => b.localCode ?? null,
+    },
   },
 });
 export const BankInfoRest = restView(BANK_INFO, {
   id: 'BankInfo',
   description: 'A virtual account unique to one bank collection: the sender pays into it.',
-  fields: ['accountName', 'accountNumber', 'bankName', 'bankCode'],
+  fields: ['accountName', 'accountNumber', 'bankName', 'bankCode', 'localCode'],
 });
 
 interface BeneficiaryValue {
@@ -236,7 +243,11 @@ export const TRANSACTION = defineRecord<Transaction>()({
       read: (t) => (t.accountType === 'bank' && t.bankInfo ? t.bankInfo : null),
       // Irregular: REST names it in camelCase (spec §4.2), and copies the stored object as it is (its key order is the stored JSON's).
       wire: 'bankInfo',
-      rest: { schema: BankInfoRest.schema, read: (t) => (t.accountType === 'bank' && t.bankInfo ? { ...t.bankInfo } : null), raw: true },
+      rest: {
+        schema: BankInfoRest.schema,
+        read: (t) => (t.accountType === 'bank' && t.bankInfo ? { ...t.bankInfo, localCode: t.bankInfo.localCode ?? null } : null),
+        raw: true,
+      },
     },
     sourceAmount: { type: money((t: Transaction) => t.sourceCurrency), nullable: true },
     sourceCurrency: { type: currencyCode, nullable: true },

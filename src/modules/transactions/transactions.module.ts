@@ -3,6 +3,7 @@ import { deriveKey } from '../../shared/crypto';
 import type { CustomerService } from '../customers/customer.service';
 import type { FeeSchedule } from '../ledger/fee-schedule';
 import type { MerchantService } from '../merchants/merchant.service';
+import type { PayeesService } from '../payees/payees.service';
 import { defineModule, type ModuleInfra } from '../module';
 import type { EventChoices } from '../outbox/event-choices';
 import type { Outbox } from '../outbox/outbox';
@@ -44,6 +45,8 @@ interface TransactionsDeps {
   eventChoices: EventChoices;
   listeners: ListenerPresence;
   rails: Rails;
+  /** Account holders' names: a transfer's beneficiary name check. */
+  payees: PayeesService;
   /** Sandbox only: the 3-D Secure page's handles (the rails module's sandbox card charges). */
   cardCharges: PaymentServiceDeps['handles'];
   /** The audit log's writer (refunds). */
@@ -64,7 +67,7 @@ export const transactionsModule = defineModule({
   topics: Object.values(TransactionTopic),
   create: (infra: TransactionsInfra, deps: TransactionsDeps) => {
     const { config, clock, sql, pubsub, keys, secretBox, faults, logger, jobs } = infra;
-    const { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, cardCharges, audit, publicAddress } = deps;
+    const { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, payees, cardCharges, audit, publicAddress } = deps;
     const releaseDelayMs = config.settlementDelayS * 1000;
     const store = new TransactionStore({ sql, jobs, outbox, secretBox });
     const otp = new CardOtpChallenges({ key: deriveKey(keys.encryptionKey, 'card-otp'), sql, publicAddress });
@@ -101,7 +104,7 @@ export const transactionsModule = defineModule({
     const signals = new ProviderSignals({ store, kinds, rails, lifecycle, queries, clock, jobs, reconcileAfterMs, logger });
     const handlers = new TransactionJobHandlers({ store, kinds, rails, lifecycle, queries, signals, clock, jobs, reconcileAfterMs });
     const collections = new CollectionService({ customers, reference, lifecycle, fees, collectionTtlS: config.collectionTtlS, clock });
-    const transfers = new TransferService({ customers, reference, rates, lifecycle, clock, rails });
+    const transfers = new TransferService({ customers, reference, rates, lifecycle, clock, rails, payees, merchants });
     const payments = new PaymentService({
       lifecycle,
       queries,

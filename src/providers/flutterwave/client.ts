@@ -30,6 +30,7 @@ import {
   type VirtualAccount,
   type VirtualAccountRequest,
 } from '../connector';
+import type { AccountResolutionRequest, ResolvesAccounts } from '../capabilities';
 import { ProviderHttp, field, type ProviderResponse } from '../provider-http';
 import { FlutterwaveCards } from './cards';
 import type { FlutterwaveConfig } from './index';
@@ -71,7 +72,8 @@ export class FlutterwaveConnector
     ReceivesWebhooks,
     RedactsNotifications,
     ChecksRequests,
-    ReadsNotifications
+    ReadsNotifications,
+    ResolvesAccounts
 {
   readonly name = 'flutterwave';
   readonly acknowledgement = { status: 'success' };
@@ -218,6 +220,24 @@ export class FlutterwaveConnector
       providerReference: field(res.json, 'data', 'order_ref') ?? field(res.json, 'data', 'flw_ref') ?? request.idempotencyKey,
       expiresAt: flutterwaveTime(field(res.json, 'data', 'expiry_date')),
     };
+  }
+
+  /** Nigerian bank accounts (and wallets reached by account number), by the bank's CBN/NIP code. */
+  resolvesAccountsOn(route: Route, bankCode: string | null): boolean {
+    return route.countryCode === 'NG' && bankCode !== null;
+  }
+
+  /**
+   * `POST /v3/accounts/resolve {account_number, account_bank}` → `data.account_name`. Flutterwave answers an account
+   * it cannot find with 400 `status: error` (no such account); anything else but a 200 is no answer.
+   */
+  async resolveAccount(request: AccountResolutionRequest): Promise<{ accountName: string }> {
+    const res = await this.send('POST', '/v3/accounts/resolve', 'account resolve', { account_number: request.accountNumber, account_bank: request.bankCode });
+    const name = field(res.json, 'data', 'account_name');
+    if (res.status === 200 && field(res.json, 'status') === 'success' && name) return { accountName: name };
+    if (res.status === 400 || res.status === 404)
+      throw new ProviderRefusal('NOT_FOUND', 'No account with this number exists at this bank', 'account_not_found');
+    throw new ProviderUnreachable(this.name, 'account resolve', `HTTP ${res.status}`);
   }
 
   /** A card charge (cards.ts): the PIN or billing address sent again where asked, 3-D Secure, or our code page. */

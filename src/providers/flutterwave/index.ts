@@ -53,6 +53,7 @@ export const flutterwave = defineProvider({
     'redactsNotifications',
     'checksRequests',
     'readsNotifications',
+    'resolvesAccounts',
   ],
   create: (settings, { timeoutMs }) => new FlutterwaveConnector({ config: settings, timeoutMs }),
 });

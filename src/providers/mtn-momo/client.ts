@@ -14,6 +14,7 @@ import {
   type RouteLeg,
   type SettlementDecision,
 } from '../connector';
+import type { AccountResolutionRequest, ResolvesAccounts } from '../capabilities';
 import { ProviderHttp, TokenCache, field, type ProviderResponse } from '../provider-http';
 import type { MtnMomoConfig, MtnMomoProduct } from './index';
 import { MTN_TARGET_COUNTRIES, PRODUCT_PATHS, creationBody, parseMtnNotification, referenceIdOf } from './mapping';
@@ -31,7 +32,7 @@ import { creationRefusal, mtnDecision } from './statuses';
  *   `GET …/{referenceId}`.
  * - The result comes once, unsigned, to `X-Callback-Url`; it is only a hint: the GET decides.
  */
-export class MtnMomoConnector implements Connector, ChecksRequests {
+export class MtnMomoConnector implements Connector, ChecksRequests, ResolvesAccounts {
   readonly name = 'mtn_momo';
   /** MTN reads only the status code of a callback's answer. */
   readonly acknowledgement = { status: 'received' };
@@ -64,6 +65,30 @@ export class MtnMomoConnector implements Connector, ChecksRequests {
   serves(route: Route): boolean {
     if (route.channelType !== 'momo' || route.networkCode !== 'MTN' || !this.product(route.direction)) return false;
     return this.country === null ? Object.values(MTN_TARGET_COUNTRIES).includes(route.countryCode ?? '') : route.countryCode === this.country;
+  }
+
+  /** Its wallets, in the countries it serves, through whichever product is configured (disbursement first). */
+  resolvesAccountsOn(route: Route): boolean {
+    return this.serves({ ...route, direction: 'transfer' }) || this.serves({ ...route, direction: 'collection' });
+  }
+
+  /**
+   * MTN's account-holder check: `GET /{product}/v1_0/accountholder/msisdn/{msisdn}/basicuserinfo` → `name` (else
+   * `given_name family_name`). 404: no such wallet; anything else but a 200 is no answer.
+   */
+  async resolveAccount(request: AccountResolutionRequest): Promise<{ accountName: string }> {
+    const kind = this.product('transfer') ? 'transfer' : 'collection';
+    const product = PRODUCT_PATHS[kind].product;
+    const res = await this.call(
+      kind,
+      'GET',
+      `/${product}/v1_0/accountholder/msisdn/${request.msisdn ?? request.accountNumber}/basicuserinfo`,
+      'account holder',
+    );
+    const name = field(res.json, 'name') ?? [field(res.json, 'given_name'), field(res.json, 'family_name')].filter(Boolean).join(' ');
+    if (res.status === 200 && name) return { accountName: name };
+    if (res.status === 404) throw new ProviderRefusal('NOT_FOUND', 'No MTN MoMo wallet has this number', 'account_not_found');
+    throw new ProviderUnreachable(this.name, 'account holder', `HTTP ${res.status}`);
   }
 
   private async fetchToken(kind: 'collection' | 'transfer', product: MtnMomoProduct): Promise<{ value: string; expiresInS: number }> {

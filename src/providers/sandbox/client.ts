@@ -1,3 +1,4 @@
+import type { AccountResolutionRequest, ResolvesAccounts } from '../capabilities';
 import type {
   CardCharge,
   CardChargeRequest,
@@ -14,6 +15,7 @@ import type {
   VirtualAccountRequest,
 } from '../connector';
 import { bodyDigest } from '../provider-http';
+import { sandboxAccountHolder } from './sandbox-accounts';
 import { sandboxAuthenticationPath, type SandboxCardCharges } from './sandbox-card-charges';
 import { sandboxCardBehaviour } from './sandbox-cards';
 import { providerReference } from './mapping';
@@ -43,7 +45,7 @@ export interface SandboxDependencies {
   publicBaseUrl: () => string;
 }
 
-export class SandboxPaymentProvider implements Connector, InProcess, OpensVirtualAccounts, ChargesCards, Refunds {
+export class SandboxPaymentProvider implements Connector, InProcess, OpensVirtualAccounts, ChargesCards, Refunds, ResolvesAccounts {
   readonly name = 'sandbox';
   readonly acknowledgement = { received: true };
   readonly inProcess = true as const;
@@ -85,6 +87,15 @@ export class SandboxPaymentProvider implements Connector, InProcess, OpensVirtua
       bankCode: bank.bankCode,
       providerReference: providerReference('va', request.idempotencyKey),
     };
+  }
+
+  /** Every account on every route, by its table (sandbox-accounts.ts). */
+  resolvesAccountsOn(): boolean {
+    return true;
+  }
+
+  async resolveAccount(request: AccountResolutionRequest): Promise<{ accountName: string }> {
+    return { accountName: sandboxAccountHolder(request.accountNumber) };
   }
 
   async refund(request: RefundRequest): Promise<{ providerReference: string }> {

@@ -9,7 +9,7 @@ import { SandboxPaymentProvider, type SandboxDependencies } from './client';
  */
 export const sandbox = {
   name: 'sandbox',
-  capabilities: ['inProcess', 'opensVirtualAccounts', 'chargesCards', 'refunds'] as const satisfies readonly CapabilityName[],
+  capabilities: ['inProcess', 'opensVirtualAccounts', 'chargesCards', 'refunds', 'resolvesAccounts'] as const satisfies readonly CapabilityName[],
   create: (deps: SandboxDependencies) => new SandboxPaymentProvider(deps),
 };
 

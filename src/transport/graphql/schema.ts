@@ -14,6 +14,7 @@ import { PaymentResolver } from './payments/payment.resolver';
 import { CheckoutResolver } from './checkout/checkout.resolver';
 import { RatesResolver } from './rates/rates.resolver';
 import { ReferenceResolver } from './reference/reference.resolver';
+import { PayeesResolver } from './payees/payees.resolver';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver';
 import { TransactionResolver } from './transactions/transaction.resolver';
 import { WebhookResolver } from './webhooks/webhook.resolver';
@@ -31,6 +32,7 @@ const resolvers = [
   resolver(AccountsResolver, (s) => new AccountsResolver(pick(s, 'accounts', 'passwords'))),
   resolver(CustomerResolver, (s) => new CustomerResolver(pick(s, 'customers', 'kyc'))),
   resolver(ReferenceResolver, (s) => new ReferenceResolver(pick(s, 'reference'))),
+  resolver(PayeesResolver, (s) => new PayeesResolver(pick(s, 'payees', 'merchants'))),
   resolver(RatesResolver, (s) => new RatesResolver(pick(s, 'rates'))),
   resolver(
     TransactionResolver,

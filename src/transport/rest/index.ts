@@ -16,6 +16,7 @@ import { checkoutSettingsRoutes } from './v1/checkout-settings.routes';
 import { oauthRoutes } from './v1/oauth.routes';
 import { ratesRoutes } from './v1/rates.routes';
 import { referenceRoutes } from './v1/reference.routes';
+import { payeesRoutes } from './v1/payees.routes';
 import { paymentRoutes } from './v1/payment.routes';
 import { checkoutRoutes } from './v1/checkout.routes';
 import { sandbox3dsRoutes } from './v1/sandbox-3ds.routes';
@@ -54,6 +55,7 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
     await protectedScope.register(merchantRoutes, { services: pick(services, 'merchants') });
     await protectedScope.register(checkoutSettingsRoutes, { services: pick(services, 'merchants') });
     await protectedScope.register(referenceRoutes, { services: pick(services, 'reference') });
+    await protectedScope.register(payeesRoutes, { services: pick(services, 'payees', 'merchants') });
     await protectedScope.register(ratesRoutes, { services: pick(services, 'rates') });
     await protectedScope.register(customerRoutes, { services: pick(services, 'customers', 'kyc') });
     const transactionServices = pick(services, 'collections', 'customers', 'reference', 'transactions', 'transactionQueries', 'transfers');

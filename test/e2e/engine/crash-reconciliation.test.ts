@@ -171,6 +171,7 @@ describe('engine: a crash between the provider call and the commit is reconciled
       accountNumber: row.virtual_account_number,
       bankName: expect.any(String),
       bankCode: expect.any(String),
+      localCode: expect.stringMatching(/^\d{2}$/), // KCB's CBK code (issue 38)
     });
     await healthy.stop('SIGTERM');
   }, 60_000);

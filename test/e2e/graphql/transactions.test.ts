@@ -6,7 +6,7 @@ import { eventually } from '../../helpers/wait';
 import { momoCollectionInput, momoTransferInput } from '../../helpers/transactions';
 
 const TXN_FIELDS = `reference externalReference type status failureReason customerUuid accountType countryCode channelId networkId
-  dialCode reason providerReference amount currency accountNumber bankInfo { accountName accountNumber bankName bankCode }
+  dialCode reason providerReference amount currency accountNumber bankInfo { accountName accountNumber bankName bankCode localCode }
   sourceAmount sourceCurrency destinationAmount destinationCurrency rate fee quoteId beneficiary { accountName accountNumber networkId }
   createdAt updatedAt completedAt expiresAt availableAt history { fromStatus toStatus reason occurredAt }`;
 
@@ -163,6 +163,7 @@ describe('GraphQL cross-border collections and transfers', () => {
         accountNumber: expect.stringMatching(/^\d{10}$/),
         bankName: expect.any(String),
         bankCode: expect.any(String),
+        localCode: '01', // KCB's CBK bank code (issue 38)
       });
       // The sandbox's virtual bank is one of the country's banks, with its real SWIFT code.
       const banks = ok<Array<{ name: string; code: string }>>(
@@ -185,7 +186,7 @@ describe('GraphQL cross-border collections and transfers', () => {
       const other = ok(await collect(bankCollection(customerUuid)), 'initiateCollection');
       expect(other.bankInfo.accountNumber).not.toBe(created.bankInfo.accountNumber);
 
-      // The schema says the same: BankInfo has exactly these four non-null String fields.
+      // The schema says the same: BankInfo has exactly the spec's four non-null String fields, and issue 38's nullable localCode.
       const shape = await graphql(
         app.url,
         `
@@ -205,9 +206,10 @@ describe('GraphQL cross-border collections and transfers', () => {
         `,
         { token },
       );
-      expect(shape.body.data.__type.fields).toEqual(
-        ['accountName', 'accountNumber', 'bankName', 'bankCode'].map((name) => ({ name, type: { kind: 'NON_NULL', ofType: { name: 'String' } } })),
-      );
+      expect(shape.body.data.__type.fields).toEqual([
+        ...['accountName', 'accountNumber', 'bankName', 'bankCode'].map((name) => ({ name, type: { kind: 'NON_NULL', ofType: { name: 'String' } } })),
+        { name: 'localCode', type: { kind: 'SCALAR', ofType: null } },
+      ]);
 
       // Bank collections are decided by the sender paying, not by the provider. A mobile money collection made
       // after it is settled by the provider; once it is, a settlement of the bank one would have run first.

@@ -86,7 +86,10 @@ describe('Flutterwave collections (production, against the fake)', () => {
     expect(account).toMatchObject({ tx_ref: row.id, amount: 15000, currency: 'NGN', is_permanent: false });
     // The sender's email, as Flutterwave requires; the account shown is Flutterwave's.
     expect(account!.email).toMatch(/@/);
-    expect(res.body.data).toMatchObject({ status: 'processing', bankInfo: { accountNumber: account!.account_number, bankName: 'WEMA BANK' } });
+    expect(res.body.data).toMatchObject({
+      status: 'processing',
+      bankInfo: { accountNumber: account!.account_number, bankName: 'WEMA BANK', localCode: '035' },
+    });
     // Flutterwave's account closes an hour after it opens: the collection expires then, not at our own deadline.
     const [expiry] = await sql<{ expires_at: Date }>(app, 'select expires_at from "transaction" where id = ?', [row.id]);
     // (Flutterwave gives whole seconds.)

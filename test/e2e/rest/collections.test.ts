@@ -355,7 +355,7 @@ describe('REST POST /v1/crossborder/global-collection', () => {
       expect(res.body.data).not.toHaveProperty('bankInfo');
     });
 
-    it('bank: the same plus bankInfo with exactly accountName, accountNumber, bankName, bankCode (all strings)', async () => {
+    it('bank: the same plus bankInfo with exactly accountName, accountNumber, bankName, bankCode (all strings) and localCode (issue 38)', async () => {
       const body = bankCollectionBody(ke, { amount: 5000 });
       const res = await collect(body);
       expect(res.status).toBe(200);
@@ -363,15 +363,17 @@ describe('REST POST /v1/crossborder/global-collection', () => {
       expect(Object.keys(data).sort()).toEqual(['account_type', 'amount', 'bankInfo', 'currency', 'external_reference', 'fee', 'reference', 'status']);
       expect(data).toMatchObject({ external_reference: body.reference, status: 'processing', amount: 5000, currency: 'KES', account_type: 'bank' });
       expect(data.reference).toMatch(SERVICE_REFERENCE);
-      expect(Object.keys(data.bankInfo).sort()).toEqual(['accountName', 'accountNumber', 'bankCode', 'bankName']);
-      for (const value of Object.values(data.bankInfo)) {
+      expect(Object.keys(data.bankInfo).sort()).toEqual(['accountName', 'accountNumber', 'bankCode', 'bankName', 'localCode']);
+      const { localCode, ...spec } = data.bankInfo;
+      for (const value of Object.values(spec)) {
         expect(typeof value).toBe('string');
         expect((value as string).length).toBeGreaterThan(0);
       }
       expect(data.bankInfo.accountName).toBe('Amina Otieno');
       // The sandbox's virtual bank is one of the country's real banks, named with its code.
       const banks = await request(app.url, 'GET', '/v1/crossborder/networks?country_code=KE&channel=bank', { token });
-      expect(banks.body.data).toContainEqual(expect.objectContaining({ name: data.bankInfo.bankName, code: data.bankInfo.bankCode }));
+      expect(banks.body.data).toContainEqual(expect.objectContaining({ name: data.bankInfo.bankName, code: data.bankInfo.bankCode, local_code: localCode }));
+      expect(localCode).toMatch(/^\d{2}$/); // Kenya's CBK bank code of that bank
     });
 
     it('gives every bank collection its own account number', async () => {

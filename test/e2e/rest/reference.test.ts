@@ -123,8 +123,8 @@ describe('REST /v1/crossborder lookups', () => {
       expect(res.body.meta).toEqual({ count: 2 });
       expect(res.body.data).toEqual(
         expect.arrayContaining([
-          { network_id: 'ke_mpesa', name: 'M-Pesa', code: 'MPESA', country_code: 'KE', channel_type: 'momo' },
-          { network_id: 'ke_airtel_money', name: 'Airtel Money', code: 'AIRTEL', country_code: 'KE', channel_type: 'momo' },
+          { network_id: 'ke_mpesa', name: 'M-Pesa', code: 'MPESA', country_code: 'KE', channel_type: 'momo', local_code: null },
+          { network_id: 'ke_airtel_money', name: 'Airtel Money', code: 'AIRTEL', country_code: 'KE', channel_type: 'momo', local_code: null },
         ]),
       );
     });
@@ -138,7 +138,15 @@ describe('REST /v1/crossborder lookups', () => {
       expect(await names('NG', 'momo')).toEqual(expect.arrayContaining(['OPay', 'PalmPay', 'MTN MoMo PSB']));
       expect(await names('NG', 'bank')).toEqual(expect.arrayContaining(['Access Bank', 'Guaranty Trust Bank', 'Zenith Bank']));
       const bank = (await get('/v1/crossborder/networks?country_code=NG&channel=bank')).body.data.find((n: any) => n.network_id === 'ng_access_bank');
-      expect(bank).toEqual({ network_id: 'ng_access_bank', name: 'Access Bank', code: 'ABNGNGLA', country_code: 'NG', channel_type: 'bank' });
+      // Issue 38 adds the local code (the CBN/NIP code here; banks.json).
+      expect(bank).toEqual({
+        network_id: 'ng_access_bank',
+        name: 'Access Bank',
+        code: 'ABNGNGLA',
+        country_code: 'NG',
+        channel_type: 'bank',
+        local_code: '044',
+      });
     });
 
     it('answers an empty list for mobile money in GB', async () => {

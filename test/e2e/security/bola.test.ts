@@ -878,6 +878,26 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     expect((await request(app.url, 'PUT', '/v1/webhooks/endpoint', { token: B.token, body: { url: null } })).status).toBe(200);
   });
 
+  it('the name check setting is per merchant: B turning its own off (REST and GraphQL) changes nothing of A’s, whose transfers stay checked', async () => {
+    const rowOfA = () => dbRows(app.db.url, 'select name_check, updated_at from merchant where id = $1', [A.merchantId]);
+    const before = await rowOfA();
+    expect(before).toEqual([expect.objectContaining({ name_check: true })]);
+    expect((await request(app.url, 'PUT', '/v1/transfers/name-check', { token: B.token, body: { enabled: false } })).body.data).toEqual({ enabled: false });
+    expect((await graphql(app.url, 'mutation { updateNameCheck(enabled: false) { enabled } }', { token: B.token })).body.data).toEqual({
+      updateNameCheck: { enabled: false },
+    });
+    expect(await rowOfA()).toEqual(before);
+    expect((await request(app.url, 'GET', '/v1/transfers/name-check', { token: A.token })).body.data).toEqual({ enabled: true });
+    expect((await graphql(app.url, '{ nameCheck { enabled } }', { token: A.token })).body.data).toEqual({ nameCheck: { enabled: true } });
+    // A's transfer to the sandbox's wallet 712345678 ("Grace Achieng Otieno") under another name is still refused.
+    const refused = await request(app.url, 'POST', '/v1/crossborder/global-transfer', {
+      token: A.token,
+      body: transferBody(A.customer, { beneficiary_name: 'Somebody Else' }),
+    });
+    expect(refused.body.code).toBe('BENEFICIARY_NAME_MISMATCH');
+    expect((await request(app.url, 'PUT', '/v1/transfers/name-check', { token: B.token, body: { enabled: true } })).status).toBe(200);
+  });
+
   // ---------------------------------------------------------------- subscriptions
   it('graphql-ws: X subscribing to V’s reference, external reference or customer receives nothing of V’s (proved by X’s own sentinel events)', async () => {
     const V = await tenant(app, 'Victim V');

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { resolveAccountSchema } from '../../../src/modules/payees/payees.service';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -293,6 +294,17 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
         { path: ['embed_origins', '0'], accepts: (v) => typeof v === 'string' && URL.canParse(v) && new URL(v).origin === v && v.startsWith('https://') },
       ],
       base: async () => ({ path: '/v1/checkout/settings', body: { logo_url: null, embed_origins: ['https://shop.example'] }, token: true }),
+    },
+    {
+      // Resolution writes nothing; the sandbox's table names the holder of 0123456781 (404 for …0000, 503 for …9999).
+      route: 'POST /v1/accounts/resolve',
+      fields: fromZod(resolveAccountSchema),
+      base: async () => ({ path: '/v1/accounts/resolve', body: { country: 'NG', bank_code: '058', account_number: '0123456781' }, token: true }),
+    },
+    {
+      route: 'PUT /v1/transfers/name-check',
+      fields: [{ path: ['enabled'], accepts: (v) => typeof v === 'boolean' }],
+      base: async () => ({ path: '/v1/transfers/name-check', body: { enabled: true }, token: true }),
     },
     {
       route: 'POST /v1/sandbox/transactions/:reference/simulate',

@@ -41,6 +41,8 @@ export type InitiateTransferInput = {
   accountType: ChannelType;
   /** What you send, in sourceCurrency. */
   amount: string;
+  /** The name you expect the account to be held in: checked against the provider’s before anything is sent (BENEFICIARY_NAME_MISMATCH otherwise), unless you turned the name check off (CONTRACT §6b). */
+  beneficiaryName?: string | null | undefined;
   /** e.g. "ke_momo_deposit"; a DEPOSIT channel for collections, WITHDRAWAL for transfers. */
   channelId: string;
   /** ISO 3166-1 alpha-2 of the customer’s (collection) or beneficiary’s (transfer) country. */

@@ -13,14 +13,23 @@ import type { ProviderAnswer } from '../transaction.kinds';
  * hour). The deadline is real time, as the expiry job's delay is: the wall clock, whatever the service's clock. A real
  * provider is asked too (a lost webhook); the sandbox's account is paid by simulation.
  */
-export function accountOpened(account: VirtualAccount, opts: { ttlS: number; inProcess: boolean; firstPollMs: number }): ProviderAnswer {
+export function accountOpened(
+  account: VirtualAccount,
+  opts: { ttlS: number; inProcess: boolean; firstPollMs: number; localCode: string | null },
+): ProviderAnswer {
   const ttlMs = opts.ttlS * 1000;
   const expiresAt = account.expiresAt ?? null;
   const expiryMs = expiresAt ? Math.min(ttlMs, Math.max(0, expiresAt.getTime() - systemClock.now().getTime())) : ttlMs;
   return {
     status: 'processing',
     providerReference: account.providerReference,
-    bankInfo: { accountName: account.accountName, accountNumber: account.accountNumber, bankName: account.bankName, bankCode: account.bankCode },
+    bankInfo: {
+      accountName: account.accountName,
+      accountNumber: account.accountNumber,
+      bankName: account.bankName,
+      bankCode: account.bankCode,
+      localCode: opts.localCode,
+    },
     virtualAccountNumber: account.accountNumber,
     expiresAt,
     followUps: [

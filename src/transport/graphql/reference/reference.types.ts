@@ -89,6 +89,12 @@ export class NetworkObject {
   @Field(() => ChannelTypeEnum)
   channelType!: ChannelType;
 
+  @Field(() => String, {
+    nullable: true,
+    description: 'The code the country’s own payment system uses (Nigeria: the CBN/NIP code, e.g. "058"); null where none is listed.',
+  })
+  localCode!: string | null;
+
   static from(network: Network): NetworkObject {
     return Object.assign(new NetworkObject(), {
       networkId: network.id,
@@ -96,6 +102,7 @@ export class NetworkObject {
       code: network.code,
       countryCode: network.countryCode,
       channelType: network.channelType,
+      localCode: network.localCode,
     });
   }
 }

@@ -81,5 +81,11 @@ export class InitiateTransferInput extends CrossBorderInput implements TransferC
   @Field(() => String) sourceCurrency!: string;
   @Field(() => String, { description: 'The destination country’s currency.' }) destinationCurrency!: string;
   @Field(() => String, { description: 'The beneficiary’s name.' }) accountName!: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The name you expect the account to be held in: checked against the provider’s before anything is sent (BENEFICIARY_NAME_MISMATCH otherwise), unless you turned the name check off (CONTRACT §6b).',
+  })
+  beneficiaryName?: string;
   @Field(() => String, { nullable: true, description: 'A live quote (from rate) for this pair and amount locks its rate.' }) quoteId?: string | null;
 }

@@ -25,6 +25,7 @@ const WHEN: Record<ErrorCode, string> = {
   SERVER_ERROR: 'an unexpected failure: a generic message, with no internals',
   ROUTE_UNAVAILABLE: 'no provider serves this route (country, channel, network, direction) here; nothing was written or sent',
   PROVIDER_UNAVAILABLE: 'every provider of this route is failing right now (nothing was written or sent); try again shortly',
+  BENEFICIARY_NAME_MISMATCH: 'the account is held in another name than beneficiary_name (CONTRACT §6b); nothing was written or sent',
 };
 
 /** Each kind of access: who may call, and what a caller without it gets. */

@@ -129,13 +129,26 @@ const initiateTransfer = operation({
     customer_uuid: { description: 'A customer of yours whose overall_kyc_status is approved' },
     channel_id: { description: 'A `withdrawal` channel of country_code with the same account_type' },
     account_number: { description: ACCOUNT_NUMBER },
+    beneficiary_name: {
+      description:
+        'Optional: the name you expect the account to be held in. Where a provider of the route can name account holders, it is asked first, and a different ' +
+        'name (by the rule of CONTRACT §6b: case, accents, punctuation and order ignored, one missing middle name allowed) refuses the transfer; ' +
+        'skipped where none can, or when you turned the check off (PUT /v1/transfers/name-check)',
+    },
     quote_id: {
       description:
         'A live quote of yours for this currency pair and amount (GET /v1/crossborder/rates), not used by another transfer: a quote serves one transfer',
     },
   },
   ok: { message: 'Transfer initiated; the final status comes by webhook or the status endpoint', data: TransferInitiationRecord },
-  errors: { ...CROSS_BORDER_ERRORS, INVALID_STATE: 'the quote_id was already used by another transfer (`details` names it); get a new rate' },
+  errors: {
+    ...CROSS_BORDER_ERRORS,
+    NOT_FOUND: 'no customer of yours has this customer_uuid; or, with beneficiary_name, the provider says the account does not exist (nothing was written)',
+    PROVIDER_UNAVAILABLE:
+      'every provider of the route is failing right now (its circuit breaker is open); nothing was written; with beneficiary_name, also when the provider could not name the account holder (the transfer is not sent unchecked)',
+    BENEFICIARY_NAME_MISMATCH: 'the account is held in another name than beneficiary_name; nothing was written or sent',
+    INVALID_STATE: 'the quote_id was already used by another transfer (`details` names it); get a new rate',
+  },
 });
 
 const listTransactions = operation({

@@ -52,7 +52,12 @@ export class CollectionKind implements TransactionKindHandler<'collection'> {
         retry,
       });
       // The provider may close its account before our deadline (Flutterwave's last an hour): the collection expires then.
-      return accountOpened(account, { ttlS: this.deps.collectionTtlS, inProcess: connector.inProcess, firstPollMs: this.deps.rails.firstPollMs(txn) });
+      return accountOpened(account, {
+        ttlS: this.deps.collectionTtlS,
+        inProcess: connector.inProcess,
+        firstPollMs: this.deps.rails.firstPollMs(txn),
+        localCode: this.deps.reference.localCodeOf(txn.countryCode, account.bankCode, account.bankName),
+      });
     }
     const sent = await connector.initiate({
       ...crossBorderRequest(this.deps.reference, txn, moved(txn), idempotencyKey),

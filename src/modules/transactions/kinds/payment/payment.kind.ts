@@ -155,7 +155,12 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
       payer,
       retry,
     });
-    return accountOpened(account, { ttlS: this.deps.collectionTtlS, inProcess: connector.inProcess, firstPollMs: this.deps.rails.firstPollMs(txn) });
+    return accountOpened(account, {
+      ttlS: this.deps.collectionTtlS,
+      inProcess: connector.inProcess,
+      firstPollMs: this.deps.rails.firstPollMs(txn),
+      localCode: this.deps.reference.localCodeOf(txn.countryCode ?? '', account.bankCode, account.bankName),
+    });
   }
 
   /** Mobile money: the payment prompt on the payer's phone (or the provider's approval page), then the provider decides. */

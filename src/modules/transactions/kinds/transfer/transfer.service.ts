@@ -11,6 +11,8 @@ import type { ReferenceService } from '../../../reference/reference.service';
 import { bankAccountNumbers, checkAccountNumber, checkDialCode, checkRoute, checkWithinBounds, crossBorderFields, routeColumns } from '../cross-border.checks';
 import type { TransferTransaction } from '../../transaction.record';
 import type { TransactionLifecycle } from '../../lifecycle.service';
+import type { MerchantService } from '../../../merchants/merchant.service';
+import type { PayeesService } from '../../../payees/payees.service';
 
 /** CONTRACT §6's transfer, in the domain's names. */
 export const transferSchema = z
@@ -19,6 +21,7 @@ export const transferSchema = z
     sourceCurrency: currencyField,
     destinationCurrency: currencyField,
     accountName: requiredText(140),
+    beneficiaryName: requiredText(140).optional(),
     quoteId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64, 'must be at most 64 characters').nullish(),
   })
   .superRefine(bankAccountNumbers);
@@ -41,6 +44,8 @@ export interface TransferServiceDeps {
   lifecycle: TransactionLifecycle;
   clock: Clock;
   rails: Rails;
+  payees: PayeesService;
+  merchants: MerchantService;
 }
 
 /** CONTRACT §6: send funds to a beneficiary's bank account or wallet, converted at the rate (or a locked quote). */
@@ -75,6 +80,10 @@ export class TransferService {
     }
     if (pricing.destinationAmount.isZero()) throw bad('amount', `converts to 0 ${country.currency}`);
     checkWithinBounds(channel, pricing.destinationAmount, 'amount');
+    // CONTRACT §6b: the name the merchant expects, against the provider's, before anything is written or sent.
+    if (body.beneficiaryName !== undefined && (await this.deps.merchants.nameCheck(merchantId))) {
+      await this.deps.payees.checkBeneficiaryName(country, route.network.id, accountNumber, body.beneficiaryName);
+    }
     return this.deps.lifecycle.initiate({
       merchantId,
       kind: 'transfer',
