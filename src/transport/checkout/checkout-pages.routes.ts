@@ -47,6 +47,11 @@ const FORM_LIMIT = 4096;
 
 type Form = Record<string, unknown> | undefined;
 
+/** A form as browsers send one: every field a string. Anything else (JSON with numbers, objects, arrays) is not from our page. */
+const browserForm = (form: unknown): form is Record<string, string> =>
+  typeof form === 'object' && form !== null && !Array.isArray(form) && Object.values(form).every((v) => typeof v === 'string');
+const NOT_A_FORM = 'This form could not be read: every field must be text. Reload the page and try again. Nothing was changed.';
+
 const text = (form: Form, name: string): string | undefined => {
   const v = form?.[name];
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
@@ -171,6 +176,7 @@ export async function checkoutPageRoutes(
     const method = text(form, 'method');
     const chosen: CheckoutMethod = method === 'card' || method === 'bank_transfer' ? method : 'momo';
     if (!ours(request, id, form)) return showSession(request, reply, id, 403, { method: chosen, message: FORM_EXPIRED });
+    if (!browserForm(form)) return showSession(request, reply, id, 400, { method: chosen, message: NOT_A_FORM });
     const input =
       method === 'card'
         ? {
@@ -229,6 +235,7 @@ export async function checkoutPageRoutes(
     const { slug } = request.params;
     const form = request.body;
     if (!ours(request, `link:${slug}`, form)) return showLink(request, reply, slug, 403, FORM_EXPIRED);
+    if (!browserForm(form)) return showLink(request, reply, slug, 400, NOT_A_FORM);
     try {
       const opened = await paymentLinks.open(slug, {
         amount: text(form, 'amount'),

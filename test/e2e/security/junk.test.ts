@@ -151,6 +151,13 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     ).body.data.reference;
     f.threeDsUrl = new URL(threeDs.body.data.next_action.url);
     f.page = await openPage(f.threeDsUrl.toString());
+    // A hosted checkout session and a payment link, each page opened once for its CSRF pair.
+    const session = await request(app.url, 'POST', '/v1/checkout/sessions', { token: f.token, body: sessionBody() });
+    f.session = session.body.data.id;
+    f.checkoutPage = await openPage(session.body.data.url, 'co_csrf');
+    const link = await request(app.url, 'POST', '/v1/payment-links', { token: f.token, body: { name: 'Junk link', currency: 'NGN', min_amount: '100' } });
+    f.slug = link.body.data.slug;
+    f.linkPage = await openPage(link.body.data.url, 'co_csrf');
     if (!f.page.cookie || !f.page.csrf || collection.body.data.status !== 'processing')
       throw new Error('fixture: no 3-D Secure form or no processing collection');
   });
@@ -347,6 +354,35 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       route: 'POST /v1/sandbox/3ds/:handle',
       fields: [oneOf('decision', ['complete', 'fail']), ...strings('csrf')],
       base: async () => ({ path: f.threeDsUrl.pathname, body: { decision: 'fail', csrf: f.page.csrf }, headers: { cookie: f.page.cookie } }),
+      html: true,
+    },
+    {
+      // The hosted checkout's page: junk in the method (or any field of the method's form) is refused before an attempt
+      // starts; the base asks for a bank transfer, whose form has no other field.
+      route: 'POST /checkout/:id/pay',
+      fields: strings('method', 'csrf'),
+      base: async () => ({
+        path: `/checkout/${f.session}/pay`,
+        body: { method: 'bank_transfer', csrf: f.checkoutPage.csrf },
+        headers: { cookie: f.checkoutPage.cookie },
+      }),
+      html: true,
+    },
+    {
+      route: 'POST /checkout/:id/cancel',
+      fields: strings('csrf'),
+      base: async () => ({ path: `/checkout/${f.session}/cancel`, body: { csrf: f.checkoutPage.csrf }, headers: { cookie: f.checkoutPage.cookie } }),
+      html: true,
+    },
+    {
+      // A payment link's landing page: a refused field opens no session.
+      route: 'POST /pay/:slug',
+      fields: strings('amount', 'email', 'phone', 'name', 'csrf'),
+      base: async () => ({
+        path: `/pay/${f.slug}`,
+        body: { amount: '1500', email: 'ada@example.com', csrf: f.linkPage.csrf },
+        headers: { cookie: f.linkPage.cookie },
+      }),
       html: true,
     },
     {
@@ -747,7 +783,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
             ? `HTTP ${res.status}`
             : res.status >= 400
               ? restProblem(w, res)
-              : res.body?.status === 'success'
+              : res.body?.status === 'success' || (w.html && /text\/html/.test(res.headers.get('content-type') ?? ''))
                 ? null
                 : `not the success envelope: ${res.text.slice(0, 200)}`;
         const echoed = res.status < 300 && typeof j.value === 'string' && res.text.includes(JSON.stringify(j.value).slice(1, -1));
