@@ -388,6 +388,12 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
   const NOT_TENANT_SCOPED: Array<[RegExp, string]> = [
     [/^\/v1\/sandbox\/3ds\//, 'public cardholder page: the unguessable handle is the credential (no token, no merchant)'],
     [/^\/checkout\/otp\//, 'public cardholder page: the handle (a MAC over the payment’s id) is the credential (test/e2e/rails/flutterwave-pin.test.ts)'],
+    [/^\/checkout\/assets\//, 'the hosted checkout’s static assets: the same for everyone'],
+    [
+      /^\/checkout\/:id/,
+      'public payer page: the unguessable session id is the credential; no token names a merchant, and a forged id is refused (test/e2e/checkout/pages.test.ts)',
+    ],
+    [/^\/pay\/:slug/, 'a payment link’s public page: meant to be shared; it opens a session of the link’s own merchant only'],
     [/^\/v1\/admin\//, 'operator API behind ADMIN_API_KEY: a merchant token is refused there (next test)'],
     [/^\/v1\/docs\//, 'public static documentation assets'],
     [/^\/dashboard\/assets\//, 'the dashboard’s public static files (its data comes through the API, swept here)'],
