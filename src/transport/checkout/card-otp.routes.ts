@@ -2,11 +2,10 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AuthenticationView, OtpView, PaymentService } from '../../modules/transactions/kinds/payment/payment.service';
 import { cardOtpPath } from '../../modules/transactions/kinds/payment/card-otp';
-import type { ThreeDsPayment } from '../../providers/sandbox/three-ds-page';
 import type { FormTokens } from '../../shared/form-tokens';
 import type { PublicAddress } from '../../shared/public-address';
 import { limitRequest } from '../rest/rate-limit';
-import { backToMerchant, csrfCookie, fromThisPage, html } from '../rest/v1/payment-pages';
+import { backToMerchant, csrfCookie, fromThisPage, html, shown } from '../rest/v1/payment-pages';
 import type { RateLimits } from '../rate-limits';
 import { otpForm, otpMessage } from './card-otp.page';
 
@@ -20,14 +19,6 @@ const CSRF_COOKIE = 'otp_csrf';
 /** A code as banks send them: digits only (Flutterwave takes 5 to 7 characters; a little room either side). */
 const OTP = /^\d{4,8}$/;
 const WRONG_CODE = 'The code is not right; try again.';
-
-const shown = (v: Exclude<AuthenticationView, { state: 'invalid' }>): ThreeDsPayment => ({
-  merchantName: v.merchantName,
-  amount: v.amount,
-  cardBrand: v.payment.cardBrand,
-  cardLast4: v.payment.cardLast4,
-  description: v.payment.description,
-});
 
 function outcomePage(reply: FastifyReply, view: OtpView) {
   if (view.state === 'invalid') return html(reply, 404, otpMessage('Link not valid', 'This payment link is not valid. Nothing was changed.'));

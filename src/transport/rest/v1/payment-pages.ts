@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from '../../../modules/transactions/transaction.record';
 import type { FormTokens } from '../../../shared/form-tokens';
 import type { PublicAddress } from '../../../shared/public-address';
-import { messagePage } from '../../../providers/sandbox/three-ds-page';
+import type { AuthenticationView } from '../../../modules/transactions/kinds/payment/payment.service';
+import { messagePage, type ThreeDsPayment } from '../../../providers/sandbox/three-ds-page';
 
 /**
  * The headers of every page a cardholder's browser sees (the sandbox's 3-D Secure page, the
@@ -89,3 +90,12 @@ export function fromThisPage(
   const sameOrigin = (site === undefined || site === 'same-origin') && originOk;
   return sameOrigin && formTokens.verify(subject, cookie(request, cookieName), typeof field === 'string' ? field : undefined);
 }
+
+/** What a cardholder's page (3-D Secure, the one-time code) shows of the payment it decides. */
+export const shown = (v: Exclude<AuthenticationView, { state: 'invalid' }>): ThreeDsPayment => ({
+  merchantName: v.merchantName,
+  amount: v.amount,
+  cardBrand: v.payment.cardBrand,
+  cardLast4: v.payment.cardLast4,
+  description: v.payment.description,
+});

@@ -4,9 +4,9 @@ import type { PaymentService, AuthenticationView } from '../../../modules/transa
 import type { FormTokens } from '../../../shared/form-tokens';
 import type { PublicAddress } from '../../../shared/public-address';
 import { sandboxAuthenticationPath } from '../../../providers/sandbox/sandbox-card-charges';
-import { authenticationForm, messagePage, type ThreeDsPayment } from '../../../providers/sandbox/three-ds-page';
+import { authenticationForm, messagePage } from '../../../providers/sandbox/three-ds-page';
 import { operation } from '../openapi/operation';
-import { backToMerchant, csrfCookie, fromThisPage, html } from './payment-pages';
+import { backToMerchant, csrfCookie, fromThisPage, html, shown } from './payment-pages';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { formTokens: FormTokens; payments: PaymentService; publicAddress: PublicAddress };
@@ -81,14 +81,6 @@ type HandleRoute = { Params: { handle: string } };
 type Decision = HandleRoute & { Body: { decision?: unknown; csrf?: unknown } | undefined };
 
 const CSRF_COOKIE = 'sbx_3ds_csrf';
-
-const shown = (v: Exclude<AuthenticationView, { state: 'invalid' }>): ThreeDsPayment => ({
-  merchantName: v.merchantName,
-  amount: v.amount,
-  cardBrand: v.payment.cardBrand,
-  cardLast4: v.payment.cardLast4,
-  description: v.payment.description,
-});
 
 const INVALID = ['Link not valid', 'This authentication link is not valid. Nothing was changed.'] as const;
 
