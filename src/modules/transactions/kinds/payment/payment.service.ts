@@ -16,10 +16,10 @@ import type { Rails } from '../../../rails/rails';
 import { checkCard } from './card.rules';
 import { OTP_TRIES, type CardOtpChallenges } from './card-otp';
 import { parseOrigin, type PaymentOrigin } from './payment-origin';
-import { amountOf, CARD_ROUTE, type PaymentKind } from './payment.kind';
+import { amountOf, type PaymentKind } from './payment.kind';
 import { PAYMENT_METHODS, type PaymentMethod } from './payment-methods';
 import { paymentSchema, type PaymentCommand } from './payment.schema';
-import { checkDomesticAmount, domesticCountry, domesticMethods, momoNetwork, transferBank, walletNumber, type DomesticMethod } from './domestic.checks';
+import { checkDomesticAmount, domesticCountry, momoNetwork, transferBank, walletNumber, type DomesticMethod } from './domestic.checks';
 export { PAYMENT_METHODS, type PaymentMethod, type PaymentOrigin };
 export { NEXT_ACTION_TYPES, paymentSchema, type PaymentCommand } from './payment.schema';
 
@@ -122,24 +122,6 @@ export class PaymentService {
       },
       details,
     );
-  }
-
-  /**
-   * The methods a payer can use for a merchant's payment in `currency` (the checkout page's choice): mobile money and
-   * bank transfer in its country's currency where a connector serves them, and a card where a processor is connected.
-   */
-  async availableMethods(merchantId: string, currency: string, countryCode?: string | null): Promise<PaymentMethod[]> {
-    const merchant = await this.deps.merchants.getMerchant(merchantId);
-    const serves = this.serves;
-    let country: string | null = merchant.country;
-    if (!country) {
-      try {
-        country = domesticCountry(this.deps.reference, null, { currency, countryCode }).code;
-      } catch {
-        country = null;
-      }
-    }
-    return country ? domesticMethods(this.deps.reference, serves, country, currency) : serves(CARD_ROUTE) ? ['card'] : [];
   }
 
   private readonly serves = (route: Parameters<Rails['router']['serves']>[0]) => this.deps.rails.router.serves(route);
