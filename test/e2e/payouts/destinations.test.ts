@@ -217,6 +217,6 @@ describe('REST payout destinations: name check, maker-checker, cooling-off', () 
       ['payout_destination.approval_requested', 'user'],
       ['payout_destination.activated', 'system'],
     ]);
-    expect(trail[1]!.after.coolingOffUntil).toBe(res.body.data.effective_at);
+    expect(trail[1]!.after.cooling_off_until).toBe(res.body.data.effective_at);
   });
 });

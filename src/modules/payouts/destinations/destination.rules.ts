@@ -9,7 +9,7 @@ export const DESTINATION_STATUSES = ['active', 'pending_approval', 'replaced', '
 export type DestinationStatus = (typeof DESTINATION_STATUSES)[number];
 
 /** A change made by the only member who could approve it takes effect this long after it was made. */
-export const COOLING_OFF_MS = 24 * 60 * 60 * 1000;
+const COOLING_OFF_MS = 24 * 60 * 60 * 1000;
 
 /** The roles that hold payouts:manage: the makers and checkers of a change. */
 export const PAYOUT_ROLES: readonly Role[] = ROLES.filter((role) => ROLE_PERMISSIONS[role].includes('payouts:manage'));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { countryCode, currency, nullableTimestamp, record, timestamp, type RecordOf } from '../../../shared/records';
 import { CHANNEL_TYPES } from '../../reference/reference.types';
 import { DESTINATION_STATUSES } from './destination.rules';
-import type { PayoutDestination } from './destination.service';
+import type { PayoutDestination } from './destination.view';
 
 const Person = z.object({ id: z.uuid(), email: z.string().nullable() });
 

@@ -13,15 +13,16 @@ import { assertPermitted } from '../../access/permissions';
 import type { AuditLog } from '../../audit/audit-log';
 import type { AuthContext } from '../../auth/access-tokens';
 import type { Mailer } from '../../mail/mailer';
-import { payoutDestinationChange } from '../../mail/templates';
 import { namesMatch } from '../../payees/name-match';
 import { resolveAccountSchema, type PayeesService } from '../../payees/payees.service';
 import type { ReferenceService } from '../../reference/reference.service';
 import type { ChannelType } from '../../reference/reference.types';
 import { assertPerson, type Acting } from '../../team/team.rules';
 import { DestinationAudit } from './destination.audit';
-import { changeEffectiveAt, maskedAccount, NOTIFIED_ROLES, PAYOUT_ROLES, type DestinationStatus } from './destination.rules';
+import { notifyOwners } from './destination.mail';
+import { changeEffectiveAt, maskedAccount, PAYOUT_ROLES } from './destination.rules';
 import { DestinationStore, type DestinationRow } from './destination.store';
+import { DestinationViews, type PayoutDestination } from './destination.view';
 
 /** What payouts read: the destination payouts in a currency go to now. */
 export interface ActiveDestination {
@@ -38,31 +39,6 @@ export interface ActiveDestination {
   dialCode: string;
   accountName: string;
   masked: string;
-}
-
-/** A destination as the merchant's team sees it: never the whole account number. */
-export interface PayoutDestination {
-  id: string;
-  currency: string;
-  accountType: ChannelType;
-  countryCode: string;
-  networkId: string;
-  /** The bank's or wallet network's name. */
-  institution: string;
-  masked: string;
-  accountName: string;
-  /** Whether the holder's name was checked against the business name (false: the merchant had none to compare). */
-  nameChecked: boolean;
-  status: DestinationStatus;
-  /** When it took or takes effect: a lone member's change, at the end of its cooling-off. */
-  effectiveAt: Date | null;
-  createdAt: Date;
-  activatedAt: Date | null;
-  replacedAt: Date | null;
-  canceledAt: Date | null;
-  createdBy: { id: string; email: string | null };
-  approvedBy: { id: string; email: string | null } | null;
-  canceledBy: { id: string; email: string | null } | null;
 }
 
 export const addDestinationSchema = resolveAccountSchema.extend({
@@ -104,10 +80,12 @@ interface Member {
 export class PayoutDestinationService {
   private readonly store: DestinationStore;
   private readonly trail: DestinationAudit;
+  private readonly views: DestinationViews;
 
   constructor(private readonly deps: PayoutDestinationServiceDeps) {
     this.store = new DestinationStore(deps.sql);
     this.trail = new DestinationAudit(deps.audit);
+    this.views = new DestinationViews(deps.reference);
   }
 
   /** The destination payouts in `currency` go to now (the approved one), or null. One statement, unless a cooled-off change is promoted now. */
@@ -136,7 +114,7 @@ export class PayoutDestinationService {
       accountNumber,
       dialCode,
       accountName,
-      masked: this.masked(row),
+      masked: this.views.masked(row),
     };
   }
 
@@ -146,14 +124,14 @@ export class PayoutDestinationService {
       await this.promoteDue(auth.merchantId, null);
       rows = await this.store.list(auth.merchantId);
     }
-    return rows.map((r) => this.view(r));
+    return rows.map((r) => this.views.view(r));
   }
 
   async get(auth: AuthContext, id: string): Promise<PayoutDestination> {
     const found = await this.find(auth.merchantId, id);
-    if (!this.due(found)) return this.view(found);
+    if (!this.due(found)) return this.views.view(found);
     await this.promoteDue(auth.merchantId, found.currency);
-    return this.view(await this.find(auth.merchantId, id));
+    return this.views.view(await this.find(auth.merchantId, id));
   }
 
   /**
@@ -211,16 +189,16 @@ export class PayoutDestinationService {
         activatedAt: isChange ? null : now,
       };
       await this.store.insert(em, row);
-      const shown = { currency: row.currency, account: maskedAccount(network.name, row.accountNumber), accountName, status: row.status };
+      const shown = { currency: row.currency, account: maskedAccount(network.name, row.accountNumber), account_name: accountName, status: row.status };
       await this.trail.added(em, auth, origin, id, shown);
       if (!isChange) return;
-      await this.trail.approvalRequested(em, auth, origin, id, { ...shown, coolingOffUntil: effectiveAt?.toISOString() ?? null });
+      await this.trail.approvalRequested(em, auth, origin, id, { ...shown, cooling_off_until: effectiveAt?.toISOString() ?? null });
       if (!effectiveAt) return;
       // Sent before the change commits: a lone member's change that no owner or admin was told of must not stand.
       const maker = team.find((m) => m.userId === auth.actorId)?.email ?? 'A team member';
-      await this.notifyOwners(team, { merchantName, maker, account: shown.account, accountName, currency: row.currency, effectiveAt });
+      await notifyOwners(this.deps, team, { merchantName, maker, account: shown.account, accountName, currency: row.currency, effectiveAt });
     });
-    return this.view(await this.find(auth.merchantId, id));
+    return this.views.view(await this.find(auth.merchantId, id));
   }
 
   /** A second member with payouts:manage approves a pending change: it becomes the destination, the old one replaced. */
@@ -232,9 +210,13 @@ export class PayoutDestinationService {
       if (change.createdBy === auth.actorId) throw AppError.forbidden('You made this change: another member with payouts:manage must approve it');
       const now = this.deps.clock.now();
       await this.store.promote(em, change, auth.actorId, now);
-      await this.trail.approved(em, auth, origin, change.id, { currency: change.currency, account: this.masked(change), accountName: change.accountName });
+      await this.trail.approved(em, auth, origin, change.id, {
+        currency: change.currency,
+        account: this.views.masked(change),
+        account_name: change.accountName,
+      });
     });
-    return this.view(await this.find(auth.merchantId, destinationId));
+    return this.views.view(await this.find(auth.merchantId, destinationId));
   }
 
   /** The maker or another member with payouts:manage cancels a pending change: the current destination stays. */
@@ -244,9 +226,13 @@ export class PayoutDestinationService {
     await this.transaction(auth, async (em) => {
       const change = await this.pendingChange(em, auth.merchantId, destinationId);
       await this.store.cancel(em, change.id, auth.actorId, this.deps.clock.now());
-      await this.trail.canceled(em, auth, origin, change.id, { currency: change.currency, account: this.masked(change), accountName: change.accountName });
+      await this.trail.canceled(em, auth, origin, change.id, {
+        currency: change.currency,
+        account: this.views.masked(change),
+        account_name: change.accountName,
+      });
     });
-    return this.view(await this.find(auth.merchantId, destinationId));
+    return this.views.view(await this.find(auth.merchantId, destinationId));
   }
 
   /** A pending change of the merchant, locked; cooled-off changes are promoted first (so they are no longer pending). */
@@ -268,7 +254,11 @@ export class PayoutDestinationService {
     const now = this.deps.clock.now();
     for (const change of await this.store.lockedDue(em, merchantId, currency, now)) {
       await this.store.promote(em, change, null, now);
-      await this.trail.activated(em, merchantId, change.id, { currency: change.currency, account: this.masked(change), coolingOffEndedAt: change.effectiveAt });
+      await this.trail.activated(em, merchantId, change.id, {
+        currency: change.currency,
+        account: this.views.masked(change),
+        cooling_off_ended_at: change.effectiveAt,
+      });
     }
   }
 
@@ -297,19 +287,6 @@ export class PayoutDestinationService {
     }
   }
 
-  private async notifyOwners(team: Member[], details: Omit<Parameters<typeof payoutDestinationChange>[0], 'link'>): Promise<void> {
-    const link = `${this.deps.publicAddress.url}/dashboard/payouts`;
-    const content = payoutDestinationChange({ ...details, link });
-    for (const to of team.filter((m) => NOTIFIED_ROLES.includes(m.role as never)).map((m) => m.email)) {
-      try {
-        await this.deps.mailer.send({ to, ...content });
-      } catch {
-        this.deps.logger.warn({ currency: details.currency }, 'payout destination change: an owner or admin could not be emailed, the change is not made');
-        throw new AppError('PROVIDER_UNAVAILABLE', 'The owners and admins could not be emailed about this change, so it was not made; try again shortly');
-      }
-    }
-  }
-
   /** Before the provider is asked: a change still pending (not cooled off) blocks another. The transaction checks again. */
   private async assertNoPendingChange(merchantId: string, currency: string): Promise<void> {
     const [pending] = await this.deps.sql.query<{ id: string }>(
@@ -335,38 +312,6 @@ export class PayoutDestinationService {
 
   private due(row: DestinationRow): boolean {
     return row.status === 'pending_approval' && row.effectiveAt !== null && row.effectiveAt <= this.deps.clock.now();
-  }
-
-  private institution(row: Pick<DestinationRow, 'networkId'>): string {
-    return this.deps.reference.network(row.networkId)?.name ?? row.networkId;
-  }
-
-  private masked(row: DestinationRow): string {
-    return maskedAccount(this.institution(row), row.accountNumber);
-  }
-
-  private view(r: DestinationRow): PayoutDestination {
-    const person = (id: string | null, email: string | null) => (id === null ? null : { id, email });
-    return {
-      id: r.id,
-      currency: r.currency,
-      accountType: r.accountType,
-      countryCode: r.countryCode,
-      networkId: r.networkId,
-      institution: this.institution(r),
-      masked: this.masked(r),
-      accountName: r.accountName,
-      nameChecked: r.nameChecked,
-      status: r.status,
-      effectiveAt: r.effectiveAt,
-      createdAt: r.createdAt,
-      activatedAt: r.activatedAt,
-      replacedAt: r.replacedAt,
-      canceledAt: r.canceledAt,
-      createdBy: { id: r.createdBy, email: r.createdByEmail },
-      approvedBy: person(r.approvedBy, r.approvedByEmail),
-      canceledBy: person(r.canceledBy, r.canceledByEmail),
-    };
   }
 }
 

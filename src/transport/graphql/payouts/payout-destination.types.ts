@@ -1,6 +1,7 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { DESTINATION_STATUSES, type DestinationStatus } from '../../../modules/payouts/destinations/destination.rules';
-import type { AddDestinationCommand, PayoutDestination } from '../../../modules/payouts/destinations/destination.service';
+import type { AddDestinationCommand } from '../../../modules/payouts/destinations/destination.service';
+import type { PayoutDestination } from '../../../modules/payouts/destinations/destination.view';
 import type { ChannelType } from '../../../modules/reference/reference.types';
 import { ChannelTypeEnum, domainEnum } from '../enums';
 
