@@ -219,4 +219,24 @@ describe('REST payout destinations: name check, maker-checker, cooling-off', () 
     ]);
     expect(trail[1]!.after.cooling_off_until).toBe(res.body.data.effective_at);
   });
+
+  it('alone, a change whose email cannot be sent is not made (503), and nothing is stored or audited', async () => {
+    const mailer = app.service.app.services.mailer;
+    const send = mailer.send;
+    mailer.send = async () => {
+      throw new Error('smtp down');
+    };
+    try {
+      const before = [await rows(loneId), (await audits(loneId)).length];
+      const res = await request(app.url, 'POST', PATH, {
+        token: (await personSession(app, { ...lone, merchantId: loneId, membershipId: '' })).accessToken,
+        body: { country: 'KE', network: 'ke_mpesa', account_number: '0733000004' },
+      });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', message: expect.stringContaining('could not be emailed') });
+      expect([await rows(loneId), (await audits(loneId)).length]).toEqual(before);
+    } finally {
+      mailer.send = send;
+    }
+  });
 });
