@@ -55,6 +55,8 @@ import { checkoutModule } from './modules/checkout/checkout.module';
 import type { CheckoutService } from './modules/checkout/checkout.service';
 import type { PaymentLinkService } from './modules/checkout/payment-link.service';
 import { payeesModule } from './modules/payees/payees.module';
+import { payoutDestinationsModule } from './modules/payouts/destinations/destinations.module';
+import type { PayoutDestinationService } from './modules/payouts/destinations/destination.service';
 import type { PayeesService } from './modules/payees/payees.service';
 import type { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
 import type { TransactionLifecycle } from './modules/transactions/lifecycle.service';
@@ -102,6 +104,8 @@ export interface Services {
   merchants: MerchantService;
   /** Banks by their local codes, account holders' names (GET /v1/banks, POST /v1/accounts/resolve). */
   payees: PayeesService;
+  /** Where payouts go: name-checked destinations per currency, changed by maker-checker (issue 38). */
+  payoutDestinations: PayoutDestinationService;
   /** People's accounts: sign-up, email verification, who the caller is, their sessions. */
   accounts: AccountService;
   /** Sign-in with email and password (and 2FA), switching merchant. */
@@ -207,6 +211,7 @@ const MODULES = [
   idempotencyModule,
   railsModule,
   payeesModule,
+  payoutDestinationsModule,
   transactionsModule,
   checkoutModule,
 ] as const;
@@ -255,6 +260,7 @@ export function compose(infra: Infrastructure): Composition {
   const { idempotency } = made(idempotencyModule.create(base, {}));
   const { rails, cardCharges } = made(railsModule.create(base, { reference, publicAddress }));
   const { payees } = made(payeesModule.create(base, { reference, rails }));
+  const { payoutDestinations } = made(payoutDestinationsModule.create(base, { audit, mailer, publicAddress, payees, reference }));
   const { transactions, transactionQueries, providerSignals, transactionJobs, collections, transfers, payments, refunds } = made(
     transactionsModule.create(base, {
       reference,
@@ -302,6 +308,7 @@ export function compose(infra: Infrastructure): Composition {
     collections,
     transfers,
     payees,
+    payoutDestinations,
     payments,
     refunds,
     ledger,

@@ -17,6 +17,7 @@ import { WebhookEvent, Webhooks } from './screens/Webhooks';
 import { Sandbox, PaymentReturn } from './screens/Sandbox';
 import { Overview } from './screens/Overview';
 import { Balance } from './screens/Balance';
+import { Payouts } from './screens/Payouts';
 import { Team } from './screens/Team';
 import { Profile } from './screens/Profile';
 import { EnrolmentOnly } from './screens/TwoFactor';
@@ -62,6 +63,7 @@ const SECTIONS: Array<{ to: string; label: string; section: string; permission?:
   { to: '/payment-links', label: 'Payment links', section: 'payment-links', permission: 'transactions:read' },
   { to: '/customers', label: 'Customers', section: 'customers', permission: 'customers:read' },
   { to: '/webhooks', label: 'Webhooks', section: 'webhooks', permission: 'webhooks:read' },
+  { to: '/payouts', label: 'Payouts', section: 'payouts', permission: 'payouts:manage' },
   { to: '/team', label: 'Team', section: 'team', permission: 'team:read' },
   { to: '/api-keys', label: 'API keys', section: 'api-keys', permission: 'keys:manage' },
   { to: '/audit-log', label: 'Audit log', section: 'audit-log', permission: 'audit:read' },
@@ -156,6 +158,8 @@ function Shell({
         return <Balance key={session} />;
       case 'payment-links':
         return <PaymentLinks key={session} />;
+      case 'payouts':
+        return <Payouts key={session} />;
       case 'team':
         return <Team key={session} />;
       case 'api-keys':

@@ -37,6 +37,10 @@ type Documents = {
     "\n  mutation CreatePaymentLink($input: CreatePaymentLinkInput!) {\n    createPaymentLink(input: $input) {\n      id\n      url\n    }\n  }\n": typeof types.CreatePaymentLinkDocument,
     "\n  mutation DeactivatePaymentLink($id: ID!) {\n    deactivatePaymentLink(id: $id) {\n      id\n      active\n    }\n  }\n": typeof types.DeactivatePaymentLinkDocument,
     "\n  query PaymentLinkPayments($link: String!) {\n    transactions(first: 50, filter: { paymentLinkId: $link }) {\n      edges {\n        node {\n          reference\n          externalReference\n          status\n          amount\n          currency\n          createdAt\n        }\n      }\n    }\n  }\n": typeof types.PaymentLinkPaymentsDocument,
+    "\n  query PayoutDestinations {\n    payoutDestinations {\n      id\n      currency\n      accountType\n      countryCode\n      institution\n      masked\n      accountName\n      status\n      effectiveAt\n      createdAt\n      createdBy {\n        id\n        email\n      }\n      approvedBy {\n        email\n      }\n    }\n  }\n": typeof types.PayoutDestinationsDocument,
+    "\n  mutation AddPayoutDestination($input: AddPayoutDestinationInput!) {\n    addPayoutDestination(input: $input) {\n      id\n      masked\n      accountName\n      status\n      effectiveAt\n    }\n  }\n": typeof types.AddPayoutDestinationDocument,
+    "\n  mutation ApprovePayoutDestination($id: ID!) {\n    approvePayoutDestination(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.ApprovePayoutDestinationDocument,
+    "\n  mutation CancelPayoutDestination($id: ID!) {\n    cancelPayoutDestination(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.CancelPayoutDestinationDocument,
     "\n  query MySessions {\n    mySessions {\n      id\n      userAgent\n      ip\n      createdAt\n      lastSeenAt\n      current\n    }\n  }\n": typeof types.MySessionsDocument,
     "\n  mutation EndSession($id: ID!) {\n    endSession(id: $id)\n  }\n": typeof types.EndSessionDocument,
     "\n  mutation EndOtherSessions {\n    endOtherSessions\n  }\n": typeof types.EndOtherSessionsDocument,
@@ -111,6 +115,10 @@ const documents: Documents = {
     "\n  mutation CreatePaymentLink($input: CreatePaymentLinkInput!) {\n    createPaymentLink(input: $input) {\n      id\n      url\n    }\n  }\n": types.CreatePaymentLinkDocument,
     "\n  mutation DeactivatePaymentLink($id: ID!) {\n    deactivatePaymentLink(id: $id) {\n      id\n      active\n    }\n  }\n": types.DeactivatePaymentLinkDocument,
     "\n  query PaymentLinkPayments($link: String!) {\n    transactions(first: 50, filter: { paymentLinkId: $link }) {\n      edges {\n        node {\n          reference\n          externalReference\n          status\n          amount\n          currency\n          createdAt\n        }\n      }\n    }\n  }\n": types.PaymentLinkPaymentsDocument,
+    "\n  query PayoutDestinations {\n    payoutDestinations {\n      id\n      currency\n      accountType\n      countryCode\n      institution\n      masked\n      accountName\n      status\n      effectiveAt\n      createdAt\n      createdBy {\n        id\n        email\n      }\n      approvedBy {\n        email\n      }\n    }\n  }\n": types.PayoutDestinationsDocument,
+    "\n  mutation AddPayoutDestination($input: AddPayoutDestinationInput!) {\n    addPayoutDestination(input: $input) {\n      id\n      masked\n      accountName\n      status\n      effectiveAt\n    }\n  }\n": types.AddPayoutDestinationDocument,
+    "\n  mutation ApprovePayoutDestination($id: ID!) {\n    approvePayoutDestination(id: $id) {\n      id\n      status\n    }\n  }\n": types.ApprovePayoutDestinationDocument,
+    "\n  mutation CancelPayoutDestination($id: ID!) {\n    cancelPayoutDestination(id: $id) {\n      id\n      status\n    }\n  }\n": types.CancelPayoutDestinationDocument,
     "\n  query MySessions {\n    mySessions {\n      id\n      userAgent\n      ip\n      createdAt\n      lastSeenAt\n      current\n    }\n  }\n": types.MySessionsDocument,
     "\n  mutation EndSession($id: ID!) {\n    endSession(id: $id)\n  }\n": types.EndSessionDocument,
     "\n  mutation EndOtherSessions {\n    endOtherSessions\n  }\n": types.EndOtherSessionsDocument,
@@ -251,6 +259,22 @@ export function graphql(source: "\n  mutation DeactivatePaymentLink($id: ID!) {\
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query PaymentLinkPayments($link: String!) {\n    transactions(first: 50, filter: { paymentLinkId: $link }) {\n      edges {\n        node {\n          reference\n          externalReference\n          status\n          amount\n          currency\n          createdAt\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').PaymentLinkPaymentsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PayoutDestinations {\n    payoutDestinations {\n      id\n      currency\n      accountType\n      countryCode\n      institution\n      masked\n      accountName\n      status\n      effectiveAt\n      createdAt\n      createdBy {\n        id\n        email\n      }\n      approvedBy {\n        email\n      }\n    }\n  }\n"): typeof import('./graphql').PayoutDestinationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AddPayoutDestination($input: AddPayoutDestinationInput!) {\n    addPayoutDestination(input: $input) {\n      id\n      masked\n      accountName\n      status\n      effectiveAt\n    }\n  }\n"): typeof import('./graphql').AddPayoutDestinationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ApprovePayoutDestination($id: ID!) {\n    approvePayoutDestination(id: $id) {\n      id\n      status\n    }\n  }\n"): typeof import('./graphql').ApprovePayoutDestinationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CancelPayoutDestination($id: ID!) {\n    cancelPayoutDestination(id: $id) {\n      id\n      status\n    }\n  }\n"): typeof import('./graphql').CancelPayoutDestinationDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -4,6 +4,20 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** The account as resolveAccount takes it, and optionally its currency (the country’s). */
+export type AddPayoutDestinationInput = {
+  /** A bank account number, or a wallet’s phone number (CONTRACT §6a). */
+  accountNumber: string;
+  /** A bank’s code from banks(country). */
+  bankCode?: string | null | undefined;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  /** The country’s currency; anything else is refused. */
+  currency?: string | null | undefined;
+  /** A networkId from networks(…). */
+  network?: string | null | undefined;
+};
+
 /** Who acted: a person (USER), an API key, an operator, or the service itself (SYSTEM). */
 export type AuditActorType =
   | 'API_KEY'
@@ -221,6 +235,13 @@ export type PaymentMethod =
   | 'CARD'
   | 'MOMO';
 
+/** ACTIVE: payouts go here; PENDING_APPROVAL: a change waiting for a second member (or its cooling-off); REPLACED; CANCELED. */
+export type PayoutDestinationStatus =
+  | 'ACTIVE'
+  | 'CANCELED'
+  | 'PENDING_APPROVAL'
+  | 'REPLACED';
+
 /** Who holds the access token: an API key, or a person (a dashboard session). */
 export type PrincipalKind =
   | 'API_KEY'
@@ -432,6 +453,32 @@ export type PaymentLinkPaymentsQueryVariables = Exact<{
 
 
 export type PaymentLinkPaymentsQuery = { transactions: { edges: Array<{ node: { reference: string, externalReference: string, status: TransactionStatus, amount: string | null, currency: string | null, createdAt: string } }> } };
+
+export type PayoutDestinationsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PayoutDestinationsQuery = { payoutDestinations: Array<{ id: string, currency: string, accountType: ChannelType, countryCode: string, institution: string, masked: string, accountName: string, status: PayoutDestinationStatus, effectiveAt: string | null, createdAt: string, createdBy: { id: string, email: string | null }, approvedBy: { email: string | null } | null }> };
+
+export type AddPayoutDestinationMutationVariables = Exact<{
+  input: AddPayoutDestinationInput;
+}>;
+
+
+export type AddPayoutDestinationMutation = { addPayoutDestination: { id: string, masked: string, accountName: string, status: PayoutDestinationStatus, effectiveAt: string | null } };
+
+export type ApprovePayoutDestinationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ApprovePayoutDestinationMutation = { approvePayoutDestination: { id: string, status: PayoutDestinationStatus } };
+
+export type CancelPayoutDestinationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CancelPayoutDestinationMutation = { cancelPayoutDestination: { id: string, status: PayoutDestinationStatus } };
 
 export type MySessionsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1189,6 +1236,56 @@ export const PaymentLinkPaymentsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PaymentLinkPaymentsQuery, PaymentLinkPaymentsQueryVariables>;
+export const PayoutDestinationsDocument = new TypedDocumentString(`
+    query PayoutDestinations {
+  payoutDestinations {
+    id
+    currency
+    accountType
+    countryCode
+    institution
+    masked
+    accountName
+    status
+    effectiveAt
+    createdAt
+    createdBy {
+      id
+      email
+    }
+    approvedBy {
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PayoutDestinationsQuery, PayoutDestinationsQueryVariables>;
+export const AddPayoutDestinationDocument = new TypedDocumentString(`
+    mutation AddPayoutDestination($input: AddPayoutDestinationInput!) {
+  addPayoutDestination(input: $input) {
+    id
+    masked
+    accountName
+    status
+    effectiveAt
+  }
+}
+    `) as unknown as TypedDocumentString<AddPayoutDestinationMutation, AddPayoutDestinationMutationVariables>;
+export const ApprovePayoutDestinationDocument = new TypedDocumentString(`
+    mutation ApprovePayoutDestination($id: ID!) {
+  approvePayoutDestination(id: $id) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ApprovePayoutDestinationMutation, ApprovePayoutDestinationMutationVariables>;
+export const CancelPayoutDestinationDocument = new TypedDocumentString(`
+    mutation CancelPayoutDestination($id: ID!) {
+  cancelPayoutDestination(id: $id) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<CancelPayoutDestinationMutation, CancelPayoutDestinationMutationVariables>;
 export const MySessionsDocument = new TypedDocumentString(`
     query MySessions {
   mySessions {

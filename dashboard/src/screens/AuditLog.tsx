@@ -85,6 +85,11 @@ const ACTIONS = [
   'merchant.created',
   'merchant.disabled',
   'merchant.enabled',
+  'payout_destination.added',
+  'payout_destination.approval_requested',
+  'payout_destination.approved',
+  'payout_destination.canceled',
+  'payout_destination.activated',
 ];
 
 /** Who did it, as a reader recognises them: a member's email, a key's client ID, the CLI; else the id. */

@@ -79,6 +79,11 @@ export const AUDIT_ACTIONS = [
   'merchant.created',
   'merchant.disabled',
   'merchant.enabled',
+  'payout_destination.added',
+  'payout_destination.approval_requested',
+  'payout_destination.approved',
+  'payout_destination.canceled',
+  'payout_destination.activated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -120,3 +120,29 @@ function checkedLink(link: string): string {
 function capitalized(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
+
+/** To every owner and admin: a lone member changed where payouts go, taking effect after the cooling-off. */
+export function payoutDestinationChange(details: {
+  merchantName: string;
+  maker: string;
+  account: string;
+  accountName: string;
+  currency: string;
+  effectiveAt: Date;
+  link: string;
+}): MailContent {
+  const merchant = oneLine(details.merchantName, 80);
+  return compose({
+    subject: `${merchant}: the ${oneLine(details.currency, 3)} payout account is changing`,
+    greeting: undefined,
+    lines: [
+      `${oneLine(details.maker, 120)} changed where ${merchant}’s ${oneLine(details.currency, 3)} payouts go, to ${oneLine(details.account, 80)} ` +
+        `(${oneLine(details.accountName, 120)}).`,
+      `No other team member can approve payouts, so the change takes effect on ${details.effectiveAt.toISOString()} (24 hours after it was made).`,
+      'If you did not expect this, cancel the change before then:',
+    ],
+    link: checkedLink(details.link),
+    action: 'Review payout destinations',
+    after: ['The change and who made it are in the audit log.'],
+  });
+}

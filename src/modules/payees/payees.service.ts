@@ -31,8 +31,10 @@ export const resolveAccountSchema = z.object({
 });
 export type ResolveAccountCommand = Command<typeof resolveAccountSchema>;
 
-/** Who an account resolution asks, and about what. */
-interface Target {
+/** Who an account resolution asks, and about what: the country and its network (none for a bank listed by code only). */
+export interface AccountTarget {
+  country: Country;
+  network: Network | undefined;
   route: Route;
   bankCode: string | null;
   accountNumber: string;
@@ -69,46 +71,68 @@ export class PayeesService {
 
   /** POST /v1/accounts/resolve: the holder's name, as the provider that can tell says it. */
   async resolveAccount(command: ResolveAccountCommand): Promise<{ accountName: string }> {
+    return { accountName: await this.holderName(this.accountTarget(command)) };
+  }
+
+  /** A resolution request read (400 naming the field), without asking anyone: payout destinations check it further first. */
+  accountTarget(command: ResolveAccountCommand): AccountTarget {
     const body = parseInput(resolveAccountSchema, command);
     const country = this.deps.reference.country(body.country);
     if (!country) throw bad('country', 'is not a supported country');
     const { bankCode, network } = body;
     if ((bankCode == null) === (network == null)) throw bad('bankCode', 'give either bank_code (a bank) or network (a wallet), not both');
-    const target = bankCode != null ? this.bankTarget(country, bankCode, body.accountNumber) : this.networkTarget(country, network!, body.accountNumber);
+    return bankCode != null ? this.bankTarget(country, bankCode, body.accountNumber) : this.networkTarget(country, network!, body.accountNumber);
+  }
+
+  /** The holder's name, as the provider that can tell says it. */
+  async holderName(target: AccountTarget): Promise<string> {
     const connector = this.resolver(target);
     if (!connector)
       throw new AppError(
         'ROUTE_UNAVAILABLE',
         `No provider here can name the holder of an account at this ${target.route.channelType === 'momo' ? 'network' : 'bank'}`,
       );
-    const resolved = await this.ask(connector, target);
-    return { accountName: resolved };
+    return this.ask(connector, target);
   }
 
-  private bankTarget(country: Country, code: string, accountNumber: string): Target {
+  private bankTarget(country: Country, code: string, accountNumber: string): AccountTarget {
     const bank = this.deps.reference.bank(country.code, code);
     if (!bank) throw bad('bankCode', `is not a bank of ${country.code} (GET /v1/banks?country=${country.code})`);
     const network = bank.networkId ? this.deps.reference.network(bank.networkId) : undefined;
     if (network?.channelType === 'momo') return this.walletTarget(country, network, accountNumber, bank.code);
     if (!BANK_ACCOUNT_NUMBER.test(accountNumber)) throw bad('accountNumber', 'must be 4 to 34 letters or digits (a bank account number)');
-    return { route: this.routeOf(country.code, network, bank.code, 'transfer'), bankCode: bank.code, accountNumber, msisdn: null };
+    return { country, network, route: this.routeOf(country.code, network, bank.code, 'transfer'), bankCode: bank.code, accountNumber, msisdn: null };
   }
 
-  private networkTarget(country: Country, networkId: string, accountNumber: string): Target {
+  private networkTarget(country: Country, networkId: string, accountNumber: string): AccountTarget {
     const network = this.deps.reference.network(networkId);
     if (!network || network.countryCode !== country.code) throw bad('network', `must be a network of ${country.code} (GET /v1/crossborder/networks)`);
     if (network.channelType === 'momo') return this.walletTarget(country, network, accountNumber, network.localCode);
     if (!BANK_ACCOUNT_NUMBER.test(accountNumber)) throw bad('accountNumber', 'must be 4 to 34 letters or digits (a bank account number)');
-    return { route: this.routeOf(country.code, network, network.localCode, 'transfer'), bankCode: network.localCode, accountNumber, msisdn: null };
+    return {
+      country,
+      network,
+      route: this.routeOf(country.code, network, network.localCode, 'transfer'),
+      bankCode: network.localCode,
+      accountNumber,
+      msisdn: null,
+    };
   }
 
-  private walletTarget(country: Country, network: Network, accountNumber: string, bankCode: string | null): Target {
+  private walletTarget(country: Country, network: Network, accountNumber: string, bankCode: string | null): AccountTarget {
     const national = requireNationalNumber(accountNumber, country.dialCode, 'accountNumber', 'wallet');
-    return { route: this.routeOf(country.code, network, bankCode, 'transfer'), bankCode, accountNumber: national, msisdn: msisdn(country.dialCode, national) };
+    return {
+      country,
+      network,
+      route: this.routeOf(country.code, network, bankCode, 'transfer'),
+      bankCode,
+      accountNumber: national,
+      msisdn: msisdn(country.dialCode, national),
+    };
   }
 
   /** The first of the route's resolvers whose breaker is closed (else half-open); null: none here. */
-  private resolver(target: Target): GuardedConnector | null {
+  private resolver(target: AccountTarget): GuardedConnector | null {
     const list = this.deps.rails.router.resolvers(target.route, target.bankCode);
     if (list.length === 0) return null;
     const connector = list.find((c) => c.state === 'closed') ?? list.find((c) => !c.isOpen);
@@ -117,7 +141,7 @@ export class PayeesService {
   }
 
   /** NOT_FOUND as the provider says it; anything else but a name is PROVIDER_UNAVAILABLE. */
-  private async ask(connector: GuardedConnector, target: Target): Promise<string> {
+  private async ask(connector: GuardedConnector, target: AccountTarget): Promise<string> {
     try {
       const { accountName } = await connector.resolveAccount!({
         route: target.route,
@@ -144,7 +168,14 @@ export class PayeesService {
     const target =
       network.channelType === 'momo'
         ? this.walletTarget(country, network, accountNumber, network.localCode)
-        : { route: this.routeOf(country.code, network, network.localCode, 'transfer'), bankCode: network.localCode, accountNumber, msisdn: null };
+        : {
+            country,
+            network,
+            route: this.routeOf(country.code, network, network.localCode, 'transfer'),
+            bankCode: network.localCode,
+            accountNumber,
+            msisdn: null,
+          };
     const connector = this.resolver(target);
     if (!connector) return 'skipped';
     const resolved = await this.ask(connector, target);

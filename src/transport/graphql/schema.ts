@@ -22,6 +22,7 @@ import { LedgerResolver } from './ledger/ledger.resolver';
 import { ApiKeyResolver } from './keys/api-key.resolver';
 import { enforceRequirements } from './authorization';
 import { InvitationResolver } from './team/invitation.resolver';
+import { PayoutDestinationResolver } from './payouts/payout-destination.resolver';
 import { TeamResolver } from './team/team.resolver';
 import { TwoFactorResolver } from './team/two-factor.resolver';
 
@@ -48,6 +49,7 @@ const resolvers = [
   resolver(TeamResolver, (s) => new TeamResolver(pick(s, 'team'))),
   resolver(InvitationResolver, (s) => new InvitationResolver(pick(s, 'invitations'))),
   resolver(TwoFactorResolver, (s) => new TwoFactorResolver(pick(s, 'twoFactor'))),
+  resolver(PayoutDestinationResolver, (s) => new PayoutDestinationResolver(pick(s, 'payoutDestinations'))),
 ];
 const [first, ...others] = resolvers;
 const resolverClasses = [first.cls, ...others.map((r) => r.cls)] as const;

@@ -23,6 +23,7 @@ import { sandbox3dsRoutes } from './v1/sandbox-3ds.routes';
 import { sandboxRoutes, transactionRoutes } from './v1/transaction.routes';
 import { webhookRoutes } from './v1/webhook.routes';
 import { apiKeyRoutes } from './v1/api-key.routes';
+import { payoutDestinationRoutes } from './v1/payout-destination.routes';
 import { providerCallbackRoutes } from './v1/provider-callback.routes';
 import { ledgerRoutes, sandboxLedgerRoutes } from './v1/ledger.routes';
 
@@ -64,6 +65,7 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
     await protectedScope.register(checkoutRoutes, { services: pick(services, 'checkout', 'paymentLinks') });
     await protectedScope.register(webhookRoutes, { services: pick(services, 'merchants', 'webhooks') });
     await protectedScope.register(apiKeyRoutes, { services: pick(services, 'apiKeys') });
+    await protectedScope.register(payoutDestinationRoutes, { services: pick(services, 'payoutDestinations') });
     const ledgerServices = pick(services, 'ledger', 'refunds');
     await protectedScope.register(ledgerRoutes, { services: ledgerServices, rateLimits });
     await protectedScope.register(auditRoutes, { services: pick(services, 'auditQueries'), rateLimits });

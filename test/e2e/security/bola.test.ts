@@ -10,7 +10,7 @@ import { dbFingerprint, dbRows, GqlSocket, randomLike, registeredRoutes } from '
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { personOf } from '../../helpers/people';
 import { momoCollectionBody, momoCollectionInput, momoTransferInput, newReference, transferBody } from '../../helpers/transactions';
-import { awaitDelivery, setEndpoint } from '../../helpers/webhooks';
+import { awaitDelivery, dbQuery, setEndpoint } from '../../helpers/webhooks';
 
 /**
  * Broken object-level authorization, swept over every door: merchant B holds a
@@ -52,6 +52,8 @@ interface Tenant {
   /** An open checkout session (`cs_…`) and two payment links (`plink_…`). */
   checkoutSession: string;
   links: string[];
+  /** Payout destinations (`pdest_…`): the active one and a change pending approval. */
+  destinations: string[];
 }
 
 const ok = async (res: Promise<HttpResult>, what: string, status = 200) => {
@@ -103,7 +105,9 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
   const checkoutSession = (await ok(request(app.url, 'POST', '/v1/checkout/sessions', { token, body: sessionBody() }), 'checkout session')).data.id;
   const links: string[] = [];
   for (const _ of [1, 2]) links.push((await ok(request(app.url, 'POST', '/v1/payment-links', { token, body: paymentLinkBody() }), 'payment link')).data.id);
-  const person = (await personOf(app, creds.merchant.id, 'owner')).token;
+  const owner = await personOf(app, creds.merchant.id, 'owner');
+  const person = owner.token;
+  const destinations = await payoutDestinations(app, creds.merchant.id, owner.userId);
   const apiKey = (await ok(request(app.url, 'GET', '/v1/api-keys', { token: person }), 'api keys')).data[0].id;
   const viewer = await personOf(app, creds.merchant.id, 'viewer');
   const team = await graphql(app.url, '{ teamMembers { id email } }', { token: person });
@@ -131,7 +135,27 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
     events,
     checkoutSession,
     links,
+    destinations,
   };
+}
+
+/**
+ * An active payout destination and a change pending approval, written straight to the table: the sandbox names no
+ * holder "Tenant A", so the name check would refuse them through the API (test/e2e/payouts/destinations.test.ts).
+ */
+async function payoutDestinations(app: TestApp, merchantId: string, ownerId: string): Promise<string[]> {
+  const ids = [1, 2].map((n) => `pdest_${merchantId.replace(/-/g, '').slice(0, 20)}000${n}`);
+  const now = app.clock.now();
+  for (const [i, id] of ids.entries()) {
+    await dbQuery(
+      app.db.url,
+      `insert into payout_destination (id, merchant_id, currency, account_type, country_code, channel_id, network_id, bank_code, account_number,
+         dial_code, account_name, name_checked, status, created_by, effective_at, created_at, activated_at)
+       values ($1, $2, 'NGN', 'bank', 'NG', 'ng_bank_withdrawal', 'ng_gtbank', '058', $3, '+234', 'Adaeze Okafor', true, $4, $5, $6, $7, $6)`,
+      [id, merchantId, `012345678${i}`, i === 0 ? 'active' : 'pending_approval', ownerId, i === 0 ? now : null, now],
+    );
+  }
+  return ids;
 }
 
 describe('BOLA: merchant B with merchant A’s identifiers, through every door', () => {
@@ -156,6 +180,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       A.customer,
       A.customerid,
       A.pending,
+      ...A.destinations,
       A.quote,
       ...[A.collection, A.transfer, A.payment, A.refund].flatMap((t) => [t.reference, t.external_reference]),
       ...A.events,
@@ -370,6 +395,23 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
         path: (id) => `/v1/payment-links/${id}/deactivate`,
         expected: NOT_FOUND,
       });
+    }
+    for (const destination of A.destinations) {
+      for (const [route, suffix] of [
+        ['GET /v1/payout-destinations/:id', ''],
+        ['HEAD /v1/payout-destinations/:id', ''],
+        ['POST /v1/payout-destinations/:id/approve', '/approve'],
+        ['POST /v1/payout-destinations/:id/cancel', '/cancel'],
+      ] as const) {
+        cases.push({
+          route,
+          label: 'payout destination',
+          id: () => destination,
+          path: (id) => `/v1/payout-destinations/${id}${suffix}`,
+          expected: NOT_FOUND,
+          asPerson: true,
+        });
+      }
     }
     for (const action of ['rotate', 'revoke']) {
       cases.push({
@@ -637,6 +679,23 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
         variables: (id) => ({ id }),
         code: 'NOT_FOUND',
       });
+    }
+    for (const [field, query] of [
+      ['payoutDestination', 'query($id: ID!) { payoutDestination(id: $id) { id status } }'],
+      ['approvePayoutDestination', 'mutation($id: ID!) { approvePayoutDestination(id: $id) { id status } }'],
+      ['cancelPayoutDestination', 'mutation($id: ID!) { cancelPayoutDestination(id: $id) { id status } }'],
+    ] as const) {
+      for (const destination of A.destinations) {
+        cases.push({
+          covers: [`${field === 'payoutDestination' ? 'Query' : 'Mutation'}.${field}(id)`],
+          label: field,
+          id: () => destination,
+          query,
+          variables: (id) => ({ id }),
+          code: 'NOT_FOUND',
+          asPerson: true,
+        });
+      }
     }
     for (const field of ['rotateApiKey', 'revokeApiKey']) {
       cases.push({

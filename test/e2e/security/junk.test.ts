@@ -39,6 +39,7 @@ import { CARDS, cardPaymentBody, cardPaymentInput } from '../../helpers/payments
 import { dbFingerprint, dbRows, GqlSocket, graphqlRefusalProblem, mapLimit, registeredRoutes, restRefusalProblem } from '../../helpers/security';
 import { personOf } from '../../helpers/people';
 import { createApiKeySchema } from '../../../src/modules/auth/api-keys';
+import { addDestinationSchema } from '../../../src/modules/payouts/destinations/destination.service';
 import { acceptInvitationSchema } from '../../../src/modules/team/invitation.service';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
 import { openPage } from '../../helpers/three-ds';
@@ -309,6 +310,16 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       base: async () => ({ path: '/v1/accounts/resolve', body: { country: 'NG', bank_code: '058', account_number: '0123456781' }, token: true }),
     },
     {
+      // The merchant is not the sandbox's holder of 0123456781: a valid request is refused 422, and nothing is stored.
+      route: 'POST /v1/payout-destinations',
+      fields: fromZod(addDestinationSchema),
+      base: async () => ({
+        path: '/v1/payout-destinations',
+        body: { country: 'NG', bank_code: '058', account_number: '0123456781', currency: 'NGN' },
+        token: true,
+      }),
+    },
+    {
       route: 'PUT /v1/transfers/name-check',
       fields: [{ path: ['enabled'], accepts: (v) => typeof v === 'boolean' }],
       base: async () => ({ path: '/v1/transfers/name-check', body: { enabled: true }, token: true }),
@@ -403,6 +414,8 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
   const NO_BODY: Record<string, string> = {
     'POST /v1/api-keys/:id/rotate': 'takes only the path parameter (swept in test/e2e/security/bola.test.ts)',
     'POST /v1/api-keys/:id/revoke': 'takes only the path parameter (swept in test/e2e/security/bola.test.ts)',
+    'POST /v1/payout-destinations/:id/approve': 'takes only the path parameter (swept in test/e2e/security/bola.test.ts)',
+    'POST /v1/payout-destinations/:id/cancel': 'takes only the path parameter (swept in test/e2e/security/bola.test.ts)',
     'POST /v1/webhooks/secret/rotate': 'takes no input',
     'POST /v1/webhooks/test-event': 'takes no input',
     'POST /dashboard/session/refresh': 'takes no body: its input is the session cookie (junk cookies: test/e2e/rest/dashboard-session.test.ts)',
@@ -457,6 +470,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     initiateTransfer: { arg: 'input', schema: transferSchema },
     initiatePayment: { arg: 'input', schema: paymentSchema },
     refundPayment: { arg: 'input', schema: refundSchema },
+    addPayoutDestination: { arg: 'input', schema: addDestinationSchema },
     createCheckoutSession: { arg: 'input', schema: checkoutSessionSchema },
     createPaymentLink: { arg: 'input', schema: paymentLinkSchema },
   };
@@ -536,6 +550,11 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       case 'removeMember':
       case 'transferOwnership':
         return { id: '00000000-0000-4000-8000-000000000000' };
+      case 'addPayoutDestination':
+        return { input: { country: 'NG', bankCode: '058', accountNumber: '0123456781', currency: 'NGN' } };
+      case 'approvePayoutDestination':
+      case 'cancelPayoutDestination':
+        return { id: 'pdest_none' };
       case 'changeMemberRole':
         return { id: '00000000-0000-4000-8000-000000000000', role: 'VIEWER' };
       case 'inviteMember':

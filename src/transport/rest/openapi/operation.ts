@@ -79,6 +79,7 @@ export const TAGS = {
   ApiKeys: 'Your API keys, each with a label and a role (docs/access.md). Managed by people: an API key never manages keys.',
   Balances: 'Your books: balances per currency, every movement of them, and statements (docs/ledger.md).',
   Refunds: 'Refunds of card payments, full or partial.',
+  Payouts: 'Where your payouts go (docs/payouts.md): name-checked destinations per currency, changed by maker-checker. People only.',
   Audit: 'The audit log: every security-relevant action, who did it and from where. Owners and admins only.',
   Sandbox: 'Sandbox only: these routes do not exist in production.',
   Admin: 'Operator API. Exists only when the service has ADMIN_API_KEY set; authenticate with that key as a bearer token.',
