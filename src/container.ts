@@ -55,6 +55,8 @@ import { checkoutModule } from './modules/checkout/checkout.module';
 import type { CheckoutService } from './modules/checkout/checkout.service';
 import type { PaymentLinkService } from './modules/checkout/payment-link.service';
 import { payeesModule } from './modules/payees/payees.module';
+import type { PayoutScheduleService } from './modules/payouts/schedule/payout-schedule.service';
+import { payoutScheduleModule } from './modules/payouts/schedule/schedule.module';
 import type { PayeesService } from './modules/payees/payees.service';
 import type { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
 import type { TransactionLifecycle } from './modules/transactions/lifecycle.service';
@@ -161,6 +163,8 @@ export interface Services {
   checkout: CheckoutService;
   /** Payment links: each visit opens a checkout session. */
   paymentLinks: PaymentLinkService;
+  /** When each merchant is paid, per currency (issue 38). */
+  payoutSchedules: PayoutScheduleService;
 }
 
 /**
@@ -209,6 +213,7 @@ const MODULES = [
   payeesModule,
   transactionsModule,
   checkoutModule,
+  payoutScheduleModule,
 ] as const;
 
 /** The services, and what starts and stops with them (caches that listen to pub/sub, reference data). */
@@ -273,6 +278,7 @@ export function compose(infra: Infrastructure): Composition {
     }),
   );
   const { checkout, paymentLinks } = made(checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments, rails, transactionQueries }));
+  const { payoutSchedules } = made(payoutScheduleModule.create(base, { audit, reference }));
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {
     audit,
@@ -317,6 +323,7 @@ export function compose(infra: Infrastructure): Composition {
     rails,
     checkout,
     paymentLinks,
+    payoutSchedules,
   };
   return {
     services,
