@@ -978,6 +978,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payout-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your payout schedule in one currency
+         * @description Yours, or the default when you have not set one (`is_default`). GraphQL: payoutSchedule.
+         */
+        get: operations["getPayoutSchedule"];
+        /**
+         * Set your payout schedule in one currency
+         * @description interval is always given; a field left out keeps its current value. weekly_anchor belongs to a weekly schedule and monthly_anchor to a monthly one: either given with another interval is a 400 naming it. People only: an API key cannot change where or when money goes. GraphQL: updatePayoutSchedule.
+         */
+        put: operations["setPayoutSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/transactions/{reference}/simulate": {
         parameters: {
             query?: never;
@@ -1028,7 +1052,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
-            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "checkout.settings_changed" | "transfers.name_check_changed" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled";
+            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "checkout.settings_changed" | "transfers.name_check_changed" | "payout_schedule.changed" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled";
             /** @enum {string} */
             actor_type: "user" | "api_key" | "operator" | "system";
             actor_id: string | null;
@@ -1774,6 +1798,34 @@ export interface components {
             /** @description Whether a transfer’s beneficiary_name is checked against the provider’s name for the account */
             enabled: boolean;
         };
+        PayoutSchedule: {
+            /** @example KES */
+            currency: string;
+            /**
+             * @description daily, weekly (on weekly_anchor), monthly (on monthly_anchor) or manual (only when you ask)
+             * @enum {string}
+             */
+            interval: "daily" | "weekly" | "monthly" | "manual";
+            /** @description Weekly: the weekday of the cut-off; else null */
+            weekly_anchor: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday") | null;
+            /** @description Monthly: the date of the cut-off (a month without it pays on its last day); else null */
+            monthly_anchor: number | null;
+            /** @description A balance change is paid in the first window whose cut-off is at least this many days after it was posted */
+            delay_days: number;
+            /** @description HH:MM (24 h) in time_zone: a window closes then */
+            cutoff_time: string;
+            /** @description An IANA time zone, e.g. Africa/Lagos */
+            time_zone: string;
+            /**
+             * @description The least paid out at once in this currency (set by the service’s configuration, not by you)
+             * @example 1500
+             */
+            minimum_amount: number;
+            /** @description The next cut-off; null for a manual schedule */
+            next_payout_at: string | null;
+            /** @description true: you have not set a schedule in this currency, and this is the default */
+            is_default: boolean;
+        };
         ApiKey: {
             /** Format: uuid */
             id: string;
@@ -2003,6 +2055,17 @@ export interface components {
             amount?: string;
             reason: string;
             reference: string;
+        };
+        PayoutScheduleRequest: {
+            /** @description Case-insensitive: trimmed and upper-cased before it is checked (the constraints describe the upper-cased value). */
+            currency: string;
+            /** @enum {string} */
+            interval: "daily" | "weekly" | "monthly" | "manual";
+            weekly_anchor?: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday") | null;
+            monthly_anchor?: number | null;
+            delay_days?: number;
+            cutoff_time?: string;
+            time_zone?: string;
         };
         SimulateRequest: {
             /** @enum {string} */
@@ -6885,6 +6948,173 @@ export interface operations {
                 };
             };
             /** @description `RATE_LIMITED`: your request budget is spent, or cannot cover this file’s rows, or two of your statements or exports are streaming already (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getPayoutSchedule: {
+        parameters: {
+            query: {
+                /** @description Case-insensitive: trimmed and upper-cased before it is checked (the constraints describe the upper-cased value). */
+                currency: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payout schedule retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Payout schedule retrieved */
+                        message: string;
+                        data: components["schemas"]["PayoutSchedule"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    setPayoutSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currency": "NGN",
+                 *       "interval": "weekly",
+                 *       "weekly_anchor": "friday",
+                 *       "delay_days": 1,
+                 *       "cutoff_time": "16:00",
+                 *       "time_zone": "Africa/Lagos"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayoutScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description Payout schedule saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Payout schedule saved */
+                        message: string;
+                        data: components["schemas"]["PayoutSchedule"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
             429: {
                 headers: {
                     [name: string]: unknown;

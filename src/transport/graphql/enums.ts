@@ -73,6 +73,10 @@ export const PrincipalKindEnum = domainEnum(
   'Who holds the access token: an API key, or a person (a dashboard session).',
 );
 
-export const PayoutIntervalEnum = domainEnum(PAYOUT_INTERVALS, 'PayoutInterval', 'How often a balance is paid out: DAILY, WEEKLY (on weeklyAnchor), MONTHLY (on monthlyAnchor) or MANUAL.');
+export const PayoutIntervalEnum = domainEnum(
+  PAYOUT_INTERVALS,
+  'PayoutInterval',
+  'How often a balance is paid out: DAILY, WEEKLY (on weeklyAnchor), MONTHLY (on monthlyAnchor) or MANUAL.',
+);
 
 export const WeekdayEnum = domainEnum(WEEKDAYS, 'Weekday');

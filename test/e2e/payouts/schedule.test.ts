@@ -54,12 +54,26 @@ describe('payout schedules (sandbox)', () => {
       const res = await put({ currency: 'NGN', interval: 'weekly', weekly_anchor: 'friday', delay_days: 2, cutoff_time: '09:30', time_zone: 'Africa/Nairobi' });
       expect(res.status).toBe(200);
       // Friday 2026-11-27 09:30 in Nairobi (UTC+3).
-      expect(res.body.data).toMatchObject({ interval: 'weekly', weekly_anchor: 'friday', delay_days: 2, next_payout_at: '2026-11-27T06:30:00.000Z', is_default: false });
+      expect(res.body.data).toMatchObject({
+        interval: 'weekly',
+        weekly_anchor: 'friday',
+        delay_days: 2,
+        next_payout_at: '2026-11-27T06:30:00.000Z',
+        is_default: false,
+      });
       expect((await get('NGN')).body.data).toEqual(res.body.data);
       expect((await get('NGN', otherOwner)).body.data.is_default).toBe(true);
       expect(await audits()).toEqual([
         {
-          before: { interval: 'daily', weekly_anchor: null, monthly_anchor: null, delay_days: 0, cutoff_time: '16:00', time_zone: 'Africa/Lagos', default: true },
+          before: {
+            interval: 'daily',
+            weekly_anchor: null,
+            monthly_anchor: null,
+            delay_days: 0,
+            cutoff_time: '16:00',
+            time_zone: 'Africa/Lagos',
+            default: true,
+          },
           after: { interval: 'weekly', weekly_anchor: 'friday', monthly_anchor: null, delay_days: 2, cutoff_time: '09:30', time_zone: 'Africa/Nairobi' },
         },
       ]);
@@ -111,7 +125,8 @@ describe('payout schedules (sandbox)', () => {
   });
 
   describe('GraphQL', () => {
-    const query = (currency: string, token = owner) => graphql(app.url, `query($c: String!) { payoutSchedule(currency: $c) { ${FIELDS} } }`, { token, variables: { c: currency } });
+    const query = (currency: string, token = owner) =>
+      graphql(app.url, `query($c: String!) { payoutSchedule(currency: $c) { ${FIELDS} } }`, { token, variables: { c: currency } });
     const update = (input: Record<string, unknown>, token = owner) =>
       graphql(app.url, `mutation($i: PayoutScheduleInput!) { updatePayoutSchedule(input: $i) { ${FIELDS} } }`, { token, variables: { i: input } });
 
@@ -129,7 +144,12 @@ describe('payout schedules (sandbox)', () => {
         isDefault: true,
       });
       const res = await update({ currency: 'GHS', interval: 'WEEKLY', weeklyAnchor: 'MONDAY', timeZone: 'africa/accra' });
-      expect(res.body.data!.updatePayoutSchedule).toMatchObject({ interval: 'WEEKLY', weeklyAnchor: 'MONDAY', timeZone: 'Africa/Accra', nextPayoutAt: '2026-11-23T16:00:00.000Z' });
+      expect(res.body.data!.updatePayoutSchedule).toMatchObject({
+        interval: 'WEEKLY',
+        weeklyAnchor: 'MONDAY',
+        timeZone: 'Africa/Accra',
+        nextPayoutAt: '2026-11-23T16:00:00.000Z',
+      });
       expect((await query('GHS')).body.data!.payoutSchedule.isDefault).toBe(false);
     });
 

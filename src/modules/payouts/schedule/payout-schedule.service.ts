@@ -162,7 +162,11 @@ export class PayoutScheduleService {
       };
       return { schedule, isDefault: false };
     }
-    const [merchant] = await this.deps.sql.query<{ country: string | null }>('select country from merchant where id = $1', [merchantId], 'payout_schedule_country');
+    const [merchant] = await this.deps.sql.query<{ country: string | null }>(
+      'select country from merchant where id = $1',
+      [merchantId],
+      'payout_schedule_country',
+    );
     if (!merchant) throw AppError.notFound('Merchant');
     const schedule: PayoutSchedule = {
       merchantId,

@@ -16,7 +16,12 @@ export const updateScheduleSchema = z.object({
   interval: z.enum(PAYOUT_INTERVALS, { error: 'must be daily, weekly, monthly or manual' }),
   weeklyAnchor: z.enum(WEEKDAYS, { error: 'must be a weekday in lower case, e.g. friday' }).nullish(),
   monthlyAnchor: z.number({ error: 'must be a whole number from 1 to 31' }).int('must be a whole number from 1 to 31').min(1).max(31).nullish(),
-  delayDays: z.number({ error: `must be a whole number from 0 to ${MAX_DELAY_DAYS}` }).int(`must be a whole number from 0 to ${MAX_DELAY_DAYS}`).min(0).max(MAX_DELAY_DAYS).optional(),
+  delayDays: z
+    .number({ error: `must be a whole number from 0 to ${MAX_DELAY_DAYS}` })
+    .int(`must be a whole number from 0 to ${MAX_DELAY_DAYS}`)
+    .min(0)
+    .max(MAX_DELAY_DAYS)
+    .optional(),
   cutoffTime: z.string({ error: 'must be a time as HH:MM (24 h), e.g. 16:00' }).regex(CUTOFF_TIME, 'must be a time as HH:MM (24 h), e.g. 16:00').optional(),
   timeZone: z.string({ error: 'must be an IANA time zone, e.g. Africa/Lagos' }).min(1).max(64).optional(),
 });

@@ -42,7 +42,9 @@ class PayoutScheduleObject {
   }
 }
 
-@InputType('PayoutScheduleInput', { description: 'interval is always given; a field left out keeps its current value. An anchor given with another interval is refused.' })
+@InputType('PayoutScheduleInput', {
+  description: 'interval is always given; a field left out keeps its current value. An anchor given with another interval is refused.',
+})
 class PayoutScheduleInput implements UpdateScheduleCommand {
   @Field(() => String) currency!: string;
   @Field(() => PayoutIntervalEnum) interval!: PayoutInterval;
