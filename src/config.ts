@@ -400,7 +400,7 @@ const PAYOUT_MINIMUM_DEFAULTS: Readonly<Record<string, string>> = {
 const MINOR_UNITS = new Map(currenciesFile.map((c) => [c.code, c.minor_unit]));
 
 /** `NGN:100,KES:500.50` over the defaults: a supported currency, a positive amount within its minor unit's decimals. */
-export function parsePayoutMinimums(text: string): Readonly<Record<string, string>> {
+function parsePayoutMinimums(text: string): Readonly<Record<string, string>> {
   const minimums: Record<string, string> = { ...PAYOUT_MINIMUM_DEFAULTS };
   for (const part of text
     .split(',')
