@@ -17,6 +17,7 @@ import { WebhookEvent, Webhooks } from './screens/Webhooks';
 import { Sandbox, PaymentReturn } from './screens/Sandbox';
 import { Overview } from './screens/Overview';
 import { Balance } from './screens/Balance';
+import { PayoutSchedule } from './screens/PayoutSchedule';
 import { Team } from './screens/Team';
 import { Profile } from './screens/Profile';
 import { EnrolmentOnly } from './screens/TwoFactor';
@@ -59,6 +60,7 @@ const SECTIONS: Array<{ to: string; label: string; section: string; permission?:
   { to: '/', label: 'Overview', section: 'overview', permission: 'balances:read' },
   { to: '/transactions', label: 'Transactions', section: 'transactions', permission: 'transactions:read' },
   { to: '/balance', label: 'Balance', section: 'balance', permission: 'balances:read' },
+  { to: '/payout-schedule', label: 'Payout schedule', section: 'payout-schedule', permission: 'balances:read' },
   { to: '/payment-links', label: 'Payment links', section: 'payment-links', permission: 'transactions:read' },
   { to: '/customers', label: 'Customers', section: 'customers', permission: 'customers:read' },
   { to: '/webhooks', label: 'Webhooks', section: 'webhooks', permission: 'webhooks:read' },
@@ -154,6 +156,8 @@ function Shell({
         return id ? <WebhookEvent key={id} id={decodeURIComponent(id)} /> : <Webhooks />;
       case 'balance':
         return <Balance key={session} />;
+      case 'payout-schedule':
+        return <PayoutSchedule key={session} />;
       case 'payment-links':
         return <PaymentLinks key={session} />;
       case 'team':
