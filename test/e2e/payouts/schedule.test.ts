@@ -81,6 +81,14 @@ describe('payout schedules (sandbox)', () => {
       expect(await audits()).toHaveLength(1);
     });
 
+    it('two first changes at once: one row, and one audit entry (the second saw the first’s row, the same values)', async () => {
+      const body = { currency: 'UGX', interval: 'monthly', monthly_anchor: 15 };
+      const answers = await Promise.all([put(body), put(body)]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      expect((await rows()).filter((r: any) => r.currency === 'UGX')).toHaveLength(1);
+      expect((await audits()).filter((a: any) => a.after.monthly_anchor === 15)).toHaveLength(1);
+    });
+
     it('monthly on the 31st pays on the last day of a shorter month; manual has no next payout', async () => {
       const monthly = await put({ currency: 'NGN', interval: 'monthly', monthly_anchor: 31 });
       expect(monthly.body.data).toMatchObject({ weekly_anchor: null, monthly_anchor: 31, delay_days: 2, next_payout_at: '2026-11-30T06:30:00.000Z' });
@@ -120,7 +128,7 @@ describe('payout schedules (sandbox)', () => {
       const key = await apiKeyToken(app, owner, 'finance');
       expect((await get('NGN', key.token)).status).toBe(200);
       expect((await put({ currency: 'NGN', interval: 'daily' }, key.token)).status).toBe(403);
-      expect((await rows()).map((r: any) => r.interval)).toEqual(['manual']);
+      expect((await rows()).filter((r: any) => r.currency === 'NGN').map((r: any) => r.interval)).toEqual(['manual']);
     });
   });
 

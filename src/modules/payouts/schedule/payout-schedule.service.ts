@@ -70,9 +70,12 @@ export class PayoutScheduleService {
     if (body.interval !== 'weekly' && body.weeklyAnchor != null) throw AppError.invalidField('weeklyAnchor', 'applies to a weekly schedule only');
     if (body.interval !== 'monthly' && body.monthlyAnchor != null) throw AppError.invalidField('monthlyAnchor', 'applies to a monthly schedule only');
     return this.deps.orm.em.fork().transactional(async (em) => {
-      // The row, locked: two changes at once apply one after the other, each audited against what it replaced.
+      // The merchant, locked (no key update: inserts that reference it go on): two changes at once, even the first two
+      // when no row exists yet, apply one after the other, each audited against what it replaced.
+      const merchant = await em.execute<Array<{ id: string }>>('select id from merchant where id = ? for no key update', [merchantId]);
+      if (merchant.length === 0) throw AppError.notFound('Merchant');
       const rows = await em.execute<Row[]>(
-        'select interval, weekly_anchor, monthly_anchor, delay_days, cutoff_time, time_zone from payout_schedule where merchant_id = ? and currency = ? for update',
+        'select interval, weekly_anchor, monthly_anchor, delay_days, cutoff_time, time_zone from payout_schedule where merchant_id = ? and currency = ?',
         [merchantId, currency],
       );
       const before = await this.load(merchantId, currency, rows[0]);
