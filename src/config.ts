@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import currenciesFile from './modules/reference/data/currencies.json';
 import { FAULT_POINTS, type FaultPoint } from './shared/faults';
 import type { BreakerSettings } from './providers/breaker';
 import { PROVIDER_VARIABLES, anyProviderConfigured, configureProviders, type ProviderSettings } from './providers/registry';
@@ -73,6 +74,8 @@ const envSchema = z.object({
   ),
   /** Default fees, percent per kind: `collection:1,transfer:1,payment:1.5` (a merchant's own schedule overrides them). */
   FEE_DEFAULTS: z.preprocess(emptyToUndefined, z.string().default('')),
+  /** Payout minimums per currency, over the defaults: `NGN:100,KES:500` (issue 38; docs/payouts.md). */
+  PAYOUT_MINIMUMS: z.preprocess(emptyToUndefined, z.string().default('')),
   /** How often the books are verified in the background (0: never). */
   LEDGER_VERIFY_INTERVAL_S: intWithDefault(60),
   COLLECTION_TTL_S: intWithDefault(86400, 1),
@@ -274,6 +277,8 @@ export interface Config {
   settlementDelayS: number;
   /** Default fee percent per kind (FEE_DEFAULTS). */
   feeDefaults: string;
+  /** The least a payout may be, per currency, in major units as a decimal string (PAYOUT_MINIMUMS over the defaults). */
+  payoutMinimums: Readonly<Record<string, string>>;
   /** How often the books are verified in the background (0: never). */
   ledgerVerifyIntervalS: number;
   /** How long a card payment waits for the cardholder's 3-D Secure authentication before it fails. */
@@ -370,6 +375,50 @@ export function loadConfigFor(environment: PaymentsEnv, env: NodeJS.ProcessEnv =
   return { ...loadConfig({ ...env, PAYMENTS_ENV: environment }), envExplicit: emptyToUndefined(env.PAYMENTS_ENV) !== undefined };
 }
 
+/**
+ * The payout minimums' defaults (docs/payouts.md, "Schedules"): NGN, KES and USD are Flutterwave's published minimum
+ * settlement thresholds; the others are this service's choice, a small round sum in each currency.
+ */
+const PAYOUT_MINIMUM_DEFAULTS: Readonly<Record<string, string>> = {
+  NGN: '100',
+  KES: '500',
+  GHS: '10',
+  UGX: '1000',
+  TZS: '1000',
+  RWF: '1000',
+  ZAR: '10',
+  XOF: '500',
+  XAF: '500',
+  BWP: '10',
+  CDF: '1000',
+  MWK: '1000',
+  ZMW: '10',
+  GBP: '1',
+  USD: '1000',
+};
+
+const MINOR_UNITS = new Map(currenciesFile.map((c) => [c.code, c.minor_unit]));
+
+/** `NGN:100,KES:500.50` over the defaults: a supported currency, a positive amount within its minor unit's decimals. */
+function parsePayoutMinimums(text: string): Readonly<Record<string, string>> {
+  const minimums: Record<string, string> = { ...PAYOUT_MINIMUM_DEFAULTS };
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const match = /^([A-Z]{3}):(\d{1,15})(?:\.(\d+))?$/.exec(part);
+    if (!match) throw new Error(`Invalid configuration: PAYOUT_MINIMUMS: "${part}" is not CURRENCY:amount (e.g. NGN:100)`);
+    const [, currency, whole, fraction = ''] = match as unknown as [string, string, string, string | undefined];
+    const minorUnit = MINOR_UNITS.get(currency);
+    if (minorUnit === undefined) throw new Error(`Invalid configuration: PAYOUT_MINIMUMS: ${currency} is not a supported currency`);
+    if (fraction.length > minorUnit) throw new Error(`Invalid configuration: PAYOUT_MINIMUMS: ${currency} has ${minorUnit} decimals at most ("${part}")`);
+    const amount = fraction ? `${BigInt(whole)}.${fraction}` : `${BigInt(whole)}`;
+    if (/^0(\.0*)?$/.test(amount)) throw new Error(`Invalid configuration: PAYOUT_MINIMUMS: ${currency}'s minimum must be more than 0`);
+    minimums[currency] = amount;
+  }
+  return minimums;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -414,6 +463,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxOpeningBalance: e.SANDBOX_OPENING_BALANCE,
     settlementDelayS: e.SETTLEMENT_DELAY_S ?? (e.PAYMENTS_ENV === 'sandbox' ? 0 : 86_400),
     feeDefaults: e.FEE_DEFAULTS,
+    payoutMinimums: parsePayoutMinimums(e.PAYOUT_MINIMUMS),
     ledgerVerifyIntervalS: e.LEDGER_VERIFY_INTERVAL_S,
     paymentActionTtlS: e.PAYMENT_ACTION_TTL_S,
     publicBaseUrl: e.PUBLIC_BASE_URL,

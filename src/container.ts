@@ -57,6 +57,8 @@ import type { PaymentLinkService } from './modules/checkout/payment-link.service
 import { payeesModule } from './modules/payees/payees.module';
 import { payoutDestinationsModule } from './modules/payouts/destinations/destinations.module';
 import type { PayoutDestinationService } from './modules/payouts/destinations/destination.service';
+import type { PayoutScheduleService } from './modules/payouts/schedule/payout-schedule.service';
+import { payoutScheduleModule } from './modules/payouts/schedule/schedule.module';
 import type { PayeesService } from './modules/payees/payees.service';
 import type { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
 import type { TransactionLifecycle } from './modules/transactions/lifecycle.service';
@@ -165,6 +167,8 @@ export interface Services {
   checkout: CheckoutService;
   /** Payment links: each visit opens a checkout session. */
   paymentLinks: PaymentLinkService;
+  /** When each merchant is paid, per currency (issue 38). */
+  payoutSchedules: PayoutScheduleService;
 }
 
 /**
@@ -214,6 +218,7 @@ const MODULES = [
   payoutDestinationsModule,
   transactionsModule,
   checkoutModule,
+  payoutScheduleModule,
 ] as const;
 
 /** The services, and what starts and stops with them (caches that listen to pub/sub, reference data). */
@@ -279,6 +284,7 @@ export function compose(infra: Infrastructure): Composition {
     }),
   );
   const { checkout, paymentLinks } = made(checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments, rails, transactionQueries }));
+  const { payoutSchedules } = made(payoutScheduleModule.create(base, { audit, reference }));
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {
     audit,
@@ -324,6 +330,7 @@ export function compose(infra: Infrastructure): Composition {
     rails,
     checkout,
     paymentLinks,
+    payoutSchedules,
   };
   return {
     services,

@@ -18,6 +18,7 @@ import { Sandbox, PaymentReturn } from './screens/Sandbox';
 import { Overview } from './screens/Overview';
 import { Balance } from './screens/Balance';
 import { Payouts } from './screens/Payouts';
+import { PayoutSchedule } from './screens/PayoutSchedule';
 import { Team } from './screens/Team';
 import { Profile } from './screens/Profile';
 import { EnrolmentOnly } from './screens/TwoFactor';
@@ -60,6 +61,7 @@ const SECTIONS: Array<{ to: string; label: string; section: string; permission?:
   { to: '/', label: 'Overview', section: 'overview', permission: 'balances:read' },
   { to: '/transactions', label: 'Transactions', section: 'transactions', permission: 'transactions:read' },
   { to: '/balance', label: 'Balance', section: 'balance', permission: 'balances:read' },
+  { to: '/payout-schedule', label: 'Payout schedule', section: 'payout-schedule', permission: 'balances:read' },
   { to: '/payment-links', label: 'Payment links', section: 'payment-links', permission: 'transactions:read' },
   { to: '/customers', label: 'Customers', section: 'customers', permission: 'customers:read' },
   { to: '/webhooks', label: 'Webhooks', section: 'webhooks', permission: 'webhooks:read' },
@@ -156,6 +158,8 @@ function Shell({
         return id ? <WebhookEvent key={id} id={decodeURIComponent(id)} /> : <Webhooks />;
       case 'balance':
         return <Balance key={session} />;
+      case 'payout-schedule':
+        return <PayoutSchedule key={session} />;
       case 'payment-links':
         return <PaymentLinks key={session} />;
       case 'payouts':

@@ -173,3 +173,21 @@ describe('resolveKeys', () => {
     expect(Buffer.from(elsewhere.tokenSigningKey)).not.toEqual(Buffer.from(first.tokenSigningKey));
   });
 });
+
+describe('PAYOUT_MINIMUMS (issue 38)', () => {
+  it('defaults every supported currency, and a setting overrides only the currencies it names', () => {
+    const defaults = loadConfig({}).payoutMinimums;
+    expect(defaults).toMatchObject({ NGN: '100', KES: '500', USD: '1000', UGX: '1000' });
+    const set = loadConfig({ PAYOUT_MINIMUMS: 'NGN:1000, KES:100.50,UGX:5000' }).payoutMinimums;
+    expect(set).toMatchObject({ NGN: '1000', KES: '100.50', UGX: '5000', GHS: defaults.GHS });
+  });
+
+  it('refuses at start a malformed entry, an unknown currency, more decimals than the minor unit, or zero', () => {
+    expect(() => loadConfig({ PAYOUT_MINIMUMS: 'NGN=100' })).toThrow(/PAYOUT_MINIMUMS: "NGN=100" is not CURRENCY:amount/);
+    expect(() => loadConfig({ PAYOUT_MINIMUMS: 'EUR:10' })).toThrow(/EUR is not a supported currency/);
+    expect(() => loadConfig({ PAYOUT_MINIMUMS: 'UGX:10.5' })).toThrow(/UGX has 0 decimals at most/);
+    expect(() => loadConfig({ PAYOUT_MINIMUMS: 'KES:1.005' })).toThrow(/KES has 2 decimals at most/);
+    expect(() => loadConfig({ PAYOUT_MINIMUMS: 'NGN:0.00' })).toThrow(/must be more than 0/);
+    expect(() => loadConfig({ PAYOUT_MINIMUMS: 'NGN:-5' })).toThrow(/not CURRENCY:amount/);
+  });
+});

@@ -78,6 +78,7 @@ const ACTIONS = [
   'webhook.endpoint_changed',
   'webhook.secret_rotated',
   'checkout.settings_changed',
+  'payout_schedule.changed',
   'refund.created',
   'ledger.adjustment_posted',
   'sandbox.top_up',

@@ -31,6 +31,7 @@ import { Migration20261204020000_checkout_branding } from './Migration2026120402
 import { Migration20261205000000_card_otp_tries } from './Migration20261205000000_card_otp_tries';
 import { Migration20261206000000_name_check } from './Migration20261206000000_name_check';
 import { Migration20261207000000_payout_destinations } from './Migration20261207000000_payout_destinations';
+import { Migration20261207010000_payout_schedules } from './Migration20261207010000_payout_schedules';
 import { Migration20261202040000_available_at } from './Migration20261202040000_available_at';
 import { deploymentStampMigration } from './Migration20261202010000_deployment_stamp';
 import { Migration20261202020000_single_use_quotes } from './Migration20261202020000_single_use_quotes';
@@ -76,4 +77,5 @@ export const migrationsFor = (environment: PaymentsEnv): MigrationObject[] => [
   { name: 'Migration20261205000000_card_otp_tries', class: Migration20261205000000_card_otp_tries },
   { name: 'Migration20261206000000_name_check', class: Migration20261206000000_name_check },
   { name: 'Migration20261207000000_payout_destinations', class: Migration20261207000000_payout_destinations },
+  { name: 'Migration20261207010000_payout_schedules', class: Migration20261207010000_payout_schedules },
 ];

@@ -70,6 +70,7 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_rotated',
   'checkout.settings_changed',
   'transfers.name_check_changed',
+  'payout_schedule.changed',
   'refund.created',
   'payment_link.created',
   'payment_link.deactivated',

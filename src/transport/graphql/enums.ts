@@ -2,6 +2,7 @@ import { registerEnumType } from 'type-graphql';
 import { PAYMENTS_ENVS } from '../../config';
 import { ROLES } from '../../modules/access/permissions';
 import { INVITATION_STATUSES } from '../../modules/team/team.rules';
+import { PAYOUT_INTERVALS, WEEKDAYS } from '../../modules/payouts/schedule/schedule.rules';
 import { ID_TYPES } from '../../modules/kyc/kyc.service';
 import { KYC_STATUSES } from '../../modules/kyc/kyc.state';
 import { NEXT_ACTION_TYPES, PAYMENT_METHODS } from '../../modules/transactions/kinds/payment/payment.service';
@@ -71,3 +72,11 @@ export const PrincipalKindEnum = domainEnum(
   'PrincipalKind',
   'Who holds the access token: an API key, or a person (a dashboard session).',
 );
+
+export const PayoutIntervalEnum = domainEnum(
+  PAYOUT_INTERVALS,
+  'PayoutInterval',
+  'How often a balance is paid out: DAILY, WEEKLY (on weeklyAnchor), MONTHLY (on monthlyAnchor) or MANUAL.',
+);
+
+export const WeekdayEnum = domainEnum(WEEKDAYS, 'Weekday');

@@ -15,6 +15,7 @@ import { CheckoutResolver } from './checkout/checkout.resolver';
 import { RatesResolver } from './rates/rates.resolver';
 import { ReferenceResolver } from './reference/reference.resolver';
 import { PayeesResolver } from './payees/payees.resolver';
+import { PayoutScheduleResolver } from './payouts/payout-schedule.resolver';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver';
 import { TransactionResolver } from './transactions/transaction.resolver';
 import { WebhookResolver } from './webhooks/webhook.resolver';
@@ -50,6 +51,7 @@ const resolvers = [
   resolver(InvitationResolver, (s) => new InvitationResolver(pick(s, 'invitations'))),
   resolver(TwoFactorResolver, (s) => new TwoFactorResolver(pick(s, 'twoFactor'))),
   resolver(PayoutDestinationResolver, (s) => new PayoutDestinationResolver(pick(s, 'payoutDestinations'))),
+  resolver(PayoutScheduleResolver, (s) => new PayoutScheduleResolver(pick(s, 'payoutSchedules'))),
 ];
 const [first, ...others] = resolvers;
 const resolverClasses = [first.cls, ...others.map((r) => r.cls)] as const;

@@ -17,6 +17,7 @@ import { oauthRoutes } from './v1/oauth.routes';
 import { ratesRoutes } from './v1/rates.routes';
 import { referenceRoutes } from './v1/reference.routes';
 import { payeesRoutes } from './v1/payees.routes';
+import { payoutScheduleRoutes } from './v1/payout-schedule.routes';
 import { paymentRoutes } from './v1/payment.routes';
 import { checkoutRoutes } from './v1/checkout.routes';
 import { sandbox3dsRoutes } from './v1/sandbox-3ds.routes';
@@ -69,6 +70,7 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
     const ledgerServices = pick(services, 'ledger', 'refunds');
     await protectedScope.register(ledgerRoutes, { services: ledgerServices, rateLimits });
     await protectedScope.register(auditRoutes, { services: pick(services, 'auditQueries'), rateLimits });
+    await protectedScope.register(payoutScheduleRoutes, { services: pick(services, 'payoutSchedules') });
     if (config.env === 'sandbox') {
       await protectedScope.register(sandboxRoutes, { services: transactionServices });
       await protectedScope.register(sandboxLedgerRoutes, { services: ledgerServices });

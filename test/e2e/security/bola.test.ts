@@ -963,6 +963,32 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     expect((await request(app.url, 'PUT', '/v1/transfers/name-check', { token: B.token, body: { enabled: true } })).status).toBe(200);
   });
 
+  it('payout schedules are per merchant: B setting its own (REST and GraphQL) changes nothing of A’s, and each reads only its own', async () => {
+    const [ownerA, ownerB] = [(await personOf(app, A.merchantId, 'owner')).token, (await personOf(app, B.merchantId, 'owner')).token];
+    const weekly = { currency: 'NGN', interval: 'weekly', weekly_anchor: 'friday' };
+    expect((await request(app.url, 'PUT', '/v1/payout-schedule', { token: ownerA, body: weekly })).status).toBe(200);
+    const rowOfA = () => dbRows(app.db.url, 'select * from payout_schedule where merchant_id = $1', [A.merchantId]);
+    const before = await rowOfA();
+    expect(before).toHaveLength(1);
+    expect((await request(app.url, 'GET', '/v1/payout-schedule?currency=NGN', { token: ownerB })).body.data).toMatchObject({
+      interval: 'daily',
+      is_default: true,
+    });
+    expect((await request(app.url, 'PUT', '/v1/payout-schedule', { token: ownerB, body: { currency: 'NGN', interval: 'manual' } })).status).toBe(200);
+    const gql = await graphql(app.url, 'mutation { updatePayoutSchedule(input: { currency: "NGN", interval: MONTHLY, monthlyAnchor: 1 }) { interval } }', {
+      token: ownerB,
+    });
+    expect(gql.body.data).toEqual({ updatePayoutSchedule: { interval: 'MONTHLY' } });
+    expect(await rowOfA()).toEqual(before);
+    expect((await request(app.url, 'GET', '/v1/payout-schedule?currency=NGN', { token: A.token })).body.data).toMatchObject({
+      interval: 'weekly',
+      weekly_anchor: 'friday',
+    });
+    expect((await graphql(app.url, '{ payoutSchedule(currency: "NGN") { interval } }', { token: B.token })).body.data).toEqual({
+      payoutSchedule: { interval: 'MONTHLY' },
+    });
+  });
+
   // ---------------------------------------------------------------- subscriptions
   it('graphql-ws: X subscribing to V’s reference, external reference or customer receives nothing of V’s (proved by X’s own sentinel events)', async () => {
     const V = await tenant(app, 'Victim V');

@@ -30,6 +30,9 @@ import { checkoutSessionSchema, paymentLinkSchema } from '../../../src/modules/c
 import { paymentLinkBody, sessionBody, sessionInput } from '../../helpers/checkout';
 import { refundSchema } from '../../../src/modules/transactions/kinds/refund/refund.service';
 import { setFeeSchema } from '../../../src/modules/ledger/fee-schedule';
+import { PAYOUT_INTERVALS, WEEKDAYS } from '../../../src/modules/payouts/schedule/schedule.rules';
+import { updateScheduleSchema } from '../../../src/modules/payouts/schedule/schedule.schemas';
+import { canonicalTimeZone } from '../../../src/modules/payouts/schedule/zoned-time';
 import { adjustmentSchema, topUpSchema } from '../../../src/modules/ledger/ledger.service';
 import { collectionSchema } from '../../../src/modules/transactions/kinds/collection/collection.service';
 import { transferSchema } from '../../../src/modules/transactions/kinds/transfer/transfer.service';
@@ -316,6 +319,20 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       base: async () => ({
         path: '/v1/payout-destinations',
         body: { country: 'NG', bank_code: '058', account_number: '0123456781', currency: 'NGN' },
+      // The base is weekly: another interval, or a monthly anchor, is refused by the service whatever its value.
+      route: 'PUT /v1/payout-schedule',
+      fields: [
+        { path: ['currency'], accepts: (v) => typeof v === 'string' && ['NGN', 'KES', 'GHS', 'USD'].includes(v.trim().toUpperCase()) },
+        { path: ['interval'], accepts: (v) => v === 'weekly' && (PAYOUT_INTERVALS as readonly unknown[]).includes(v) },
+        { path: ['weekly_anchor'], accepts: (v) => v === null || (WEEKDAYS as readonly unknown[]).includes(v) },
+        { path: ['monthly_anchor'], accepts: (v) => v === null },
+        { path: ['delay_days'], accepts: (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 30 },
+        { path: ['cutoff_time'], accepts: (v) => typeof v === 'string' && /^([01]\d|2[0-3]):[0-5]\d$/.test(v) },
+        { path: ['time_zone'], accepts: (v) => typeof v === 'string' && canonicalTimeZone(v) !== null },
+      ],
+      base: async () => ({
+        path: '/v1/payout-schedule',
+        body: { currency: 'NGN', interval: 'weekly', weekly_anchor: 'friday', delay_days: 1, cutoff_time: '16:00', time_zone: 'Africa/Lagos' },
         token: true,
       }),
     },
@@ -473,6 +490,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     addPayoutDestination: { arg: 'input', schema: addDestinationSchema },
     createCheckoutSession: { arg: 'input', schema: checkoutSessionSchema },
     createPaymentLink: { arg: 'input', schema: paymentLinkSchema },
+    updatePayoutSchedule: { arg: 'input', schema: updateScheduleSchema },
   };
 
   /** A valid set of arguments for each mutation that has a string to sweep. */
@@ -526,6 +544,8 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
         return { id: 'plink_none' };
       case 'setWebhookEndpoint':
         return { url: null };
+      case 'updatePayoutSchedule':
+        return { input: { currency: 'NGN', interval: 'WEEKLY', weeklyAnchor: 'FRIDAY', delayDays: 1, cutoffTime: '16:00', timeZone: 'Africa/Lagos' } };
       case 'updateCheckoutSettings':
         return { input: { logoUrl: null, embedOrigins: ['https://shop.example'] } };
       case 'resendWebhookEvent':

@@ -78,6 +78,7 @@ export const TAGS = {
   Webhooks: 'Where events are delivered, the signing secret, and the event log.',
   ApiKeys: 'Your API keys, each with a label and a role (docs/access.md). Managed by people: an API key never manages keys.',
   Balances: 'Your books: balances per currency, every movement of them, and statements (docs/ledger.md).',
+  Payouts: 'When and where your balance is paid out to you (docs/payouts.md).',
   Refunds: 'Refunds of card payments, full or partial.',
   Payouts: 'Where your payouts go (docs/payouts.md): name-checked destinations per currency, changed by maker-checker. People only.',
   Audit: 'The audit log: every security-relevant action, who did it and from where. Owners and admins only.',
