@@ -78,6 +78,8 @@ const envSchema = z.object({
   PAYOUT_MINIMUMS: z.preprocess(emptyToUndefined, z.string().default('')),
   /** How often the books are verified in the background (0: never). */
   LEDGER_VERIFY_INTERVAL_S: intWithDefault(60),
+  /** How often due payout windows are paid (issue 38; 0: never, payouts are then manual only). */
+  PAYOUT_RUN_INTERVAL_S: intWithDefault(60),
   COLLECTION_TTL_S: intWithDefault(86400, 1),
   PAYMENT_ACTION_TTL_S: intWithDefault(900, 1),
   PUBLIC_BASE_URL: z.preprocess(
@@ -281,6 +283,7 @@ export interface Config {
   payoutMinimums: Readonly<Record<string, string>>;
   /** How often the books are verified in the background (0: never). */
   ledgerVerifyIntervalS: number;
+  payoutRunIntervalS: number;
   /** How long a card payment waits for the cardholder's 3-D Secure authentication before it fails. */
   paymentActionTtlS: number;
   /**
@@ -465,6 +468,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feeDefaults: e.FEE_DEFAULTS,
     payoutMinimums: parsePayoutMinimums(e.PAYOUT_MINIMUMS),
     ledgerVerifyIntervalS: e.LEDGER_VERIFY_INTERVAL_S,
+    payoutRunIntervalS: e.PAYOUT_RUN_INTERVAL_S,
     paymentActionTtlS: e.PAYMENT_ACTION_TTL_S,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,

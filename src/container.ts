@@ -59,6 +59,10 @@ import { payoutDestinationsModule } from './modules/payouts/destinations/destina
 import type { PayoutDestinationService } from './modules/payouts/destinations/destination.service';
 import type { PayoutScheduleService } from './modules/payouts/schedule/payout-schedule.service';
 import { payoutScheduleModule } from './modules/payouts/schedule/schedule.module';
+import { payoutsModule } from './modules/payouts/payouts.module';
+import type { PayoutService } from './modules/payouts/payout.service';
+import type { PayoutRuns } from './modules/payouts/payout.runs';
+import type { PayoutNotices } from './modules/payouts/payout.notices';
 import type { PayeesService } from './modules/payees/payees.service';
 import type { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
 import type { TransactionLifecycle } from './modules/transactions/lifecycle.service';
@@ -169,6 +173,10 @@ export interface Services {
   paymentLinks: PaymentLinkService;
   /** When each merchant is paid, per currency (issue 38). */
   payoutSchedules: PayoutScheduleService;
+  /** Payouts to the merchant's own account: manual ones, the run per schedule window, each payout's report. */
+  payouts: PayoutService;
+  payoutRuns: PayoutRuns;
+  payoutNotices: PayoutNotices;
 }
 
 /**
@@ -219,6 +227,7 @@ const MODULES = [
   transactionsModule,
   checkoutModule,
   payoutScheduleModule,
+  payoutsModule,
 ] as const;
 
 /** The services, and what starts and stops with them (caches that listen to pub/sub, reference data). */
@@ -285,6 +294,18 @@ export function compose(infra: Infrastructure): Composition {
   );
   const { checkout, paymentLinks } = made(checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments, rails, transactionQueries }));
   const { payoutSchedules } = made(payoutScheduleModule.create(base, { audit, reference }));
+  const { payouts, payoutRuns, payoutNotices } = made(
+    payoutsModule.create(base, {
+      reference,
+      fees,
+      mailer,
+      publicAddress,
+      transactions,
+      transactionQueries,
+      destinations: payoutDestinations,
+      schedules: payoutSchedules,
+    }),
+  );
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {
     audit,
@@ -331,6 +352,9 @@ export function compose(infra: Infrastructure): Composition {
     checkout,
     paymentLinks,
     payoutSchedules,
+    payouts,
+    payoutRuns,
+    payoutNotices,
   };
   return {
     services,

@@ -12,6 +12,10 @@ export function describeEvent(event: WebhookEvent): string {
     case 'customer.kyc.approved':
     case 'customer.kyc.rejected':
       return `customer ${event.data.customer_uuid}: KYC ${event.data.kyc_status}`;
+    case 'payout.created':
+    case 'payout.paid':
+    case 'payout.failed':
+      return `payout ${event.data.id}: ${event.data.amount} ${event.data.currency} ${event.data.status}`;
     case 'webhook.test':
       return `test event (${event.data.requested_at}): verified`;
     default:

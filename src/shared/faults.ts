@@ -4,7 +4,7 @@
  * the machine had lost power, so a test can show that what was in flight is
  * finished after a restart, never lost and never doubled.
  */
-export const FAULT_POINTS = ['crash-after-provider-call', 'lose-asynchronous-commit'] as const;
+export const FAULT_POINTS = ['crash-after-provider-call', 'lose-asynchronous-commit', 'crash-after-payout-claim'] as const;
 export type FaultPoint = (typeof FAULT_POINTS)[number];
 
 export class Faults {

@@ -38,7 +38,7 @@ export async function personOf(app: TestApp, merchantId: string, role: Role, opt
 }
 
 /** A new session (token family) of a person at a merchant, and its access token. */
-async function sessionToken(app: TestApp, merchantId: string, userId: string, role: Role): Promise<string> {
+export async function sessionToken(app: TestApp, merchantId: string, userId: string, role: Role): Promise<string> {
   const familyId = randomUUID();
   const refreshToken = randomToken('rt');
   const now = app.clock.now();

@@ -37,6 +37,8 @@ type Documents = {
     "\n  mutation CreatePaymentLink($input: CreatePaymentLinkInput!) {\n    createPaymentLink(input: $input) {\n      id\n      url\n    }\n  }\n": typeof types.CreatePaymentLinkDocument,
     "\n  mutation DeactivatePaymentLink($id: ID!) {\n    deactivatePaymentLink(id: $id) {\n      id\n      active\n    }\n  }\n": typeof types.DeactivatePaymentLinkDocument,
     "\n  query PaymentLinkPayments($link: String!) {\n    transactions(first: 50, filter: { paymentLinkId: $link }) {\n      edges {\n        node {\n          reference\n          externalReference\n          status\n          amount\n          currency\n          createdAt\n        }\n      }\n    }\n  }\n": typeof types.PaymentLinkPaymentsDocument,
+    "\n  query PayoutSchedule($currency: String!) {\n    payoutSchedule(currency: $currency) {\n      ...PayoutScheduleFields\n    }\n  }\n  fragment PayoutScheduleFields on PayoutSchedule {\n    currency\n    interval\n    weeklyAnchor\n    monthlyAnchor\n    delayDays\n    cutoffTime\n    timeZone\n    minimumAmount\n    nextPayoutAt\n    isDefault\n  }\n": typeof types.PayoutScheduleDocument,
+    "\n  mutation UpdatePayoutSchedule($input: PayoutScheduleInput!) {\n    updatePayoutSchedule(input: $input) {\n      ...PayoutScheduleFields\n    }\n  }\n": typeof types.UpdatePayoutScheduleDocument,
     "\n  query PayoutDestinations {\n    payoutDestinations {\n      id\n      currency\n      accountType\n      countryCode\n      institution\n      masked\n      accountName\n      status\n      effectiveAt\n      createdAt\n      createdBy {\n        id\n        email\n      }\n      approvedBy {\n        email\n      }\n    }\n  }\n": typeof types.PayoutDestinationsDocument,
     "\n  mutation AddPayoutDestination($input: AddPayoutDestinationInput!) {\n    addPayoutDestination(input: $input) {\n      id\n      masked\n      accountName\n      status\n      effectiveAt\n    }\n  }\n": typeof types.AddPayoutDestinationDocument,
     "\n  mutation ApprovePayoutDestination($id: ID!) {\n    approvePayoutDestination(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.ApprovePayoutDestinationDocument,
@@ -115,6 +117,8 @@ const documents: Documents = {
     "\n  mutation CreatePaymentLink($input: CreatePaymentLinkInput!) {\n    createPaymentLink(input: $input) {\n      id\n      url\n    }\n  }\n": types.CreatePaymentLinkDocument,
     "\n  mutation DeactivatePaymentLink($id: ID!) {\n    deactivatePaymentLink(id: $id) {\n      id\n      active\n    }\n  }\n": types.DeactivatePaymentLinkDocument,
     "\n  query PaymentLinkPayments($link: String!) {\n    transactions(first: 50, filter: { paymentLinkId: $link }) {\n      edges {\n        node {\n          reference\n          externalReference\n          status\n          amount\n          currency\n          createdAt\n        }\n      }\n    }\n  }\n": types.PaymentLinkPaymentsDocument,
+    "\n  query PayoutSchedule($currency: String!) {\n    payoutSchedule(currency: $currency) {\n      ...PayoutScheduleFields\n    }\n  }\n  fragment PayoutScheduleFields on PayoutSchedule {\n    currency\n    interval\n    weeklyAnchor\n    monthlyAnchor\n    delayDays\n    cutoffTime\n    timeZone\n    minimumAmount\n    nextPayoutAt\n    isDefault\n  }\n": types.PayoutScheduleDocument,
+    "\n  mutation UpdatePayoutSchedule($input: PayoutScheduleInput!) {\n    updatePayoutSchedule(input: $input) {\n      ...PayoutScheduleFields\n    }\n  }\n": types.UpdatePayoutScheduleDocument,
     "\n  query PayoutDestinations {\n    payoutDestinations {\n      id\n      currency\n      accountType\n      countryCode\n      institution\n      masked\n      accountName\n      status\n      effectiveAt\n      createdAt\n      createdBy {\n        id\n        email\n      }\n      approvedBy {\n        email\n      }\n    }\n  }\n": types.PayoutDestinationsDocument,
     "\n  mutation AddPayoutDestination($input: AddPayoutDestinationInput!) {\n    addPayoutDestination(input: $input) {\n      id\n      masked\n      accountName\n      status\n      effectiveAt\n    }\n  }\n": types.AddPayoutDestinationDocument,
     "\n  mutation ApprovePayoutDestination($id: ID!) {\n    approvePayoutDestination(id: $id) {\n      id\n      status\n    }\n  }\n": types.ApprovePayoutDestinationDocument,
@@ -259,6 +263,14 @@ export function graphql(source: "\n  mutation DeactivatePaymentLink($id: ID!) {\
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query PaymentLinkPayments($link: String!) {\n    transactions(first: 50, filter: { paymentLinkId: $link }) {\n      edges {\n        node {\n          reference\n          externalReference\n          status\n          amount\n          currency\n          createdAt\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').PaymentLinkPaymentsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PayoutSchedule($currency: String!) {\n    payoutSchedule(currency: $currency) {\n      ...PayoutScheduleFields\n    }\n  }\n  fragment PayoutScheduleFields on PayoutSchedule {\n    currency\n    interval\n    weeklyAnchor\n    monthlyAnchor\n    delayDays\n    cutoffTime\n    timeZone\n    minimumAmount\n    nextPayoutAt\n    isDefault\n  }\n"): typeof import('./graphql').PayoutScheduleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdatePayoutSchedule($input: PayoutScheduleInput!) {\n    updatePayoutSchedule(input: $input) {\n      ...PayoutScheduleFields\n    }\n  }\n"): typeof import('./graphql').UpdatePayoutScheduleDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

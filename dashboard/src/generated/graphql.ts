@@ -52,6 +52,8 @@ export type BalanceTransactionType =
   | 'ADJUSTMENT'
   | 'COLLECTION'
   | 'PAYMENT'
+  | 'PAYOUT'
+  | 'PAYOUT_REVERSAL'
   | 'REFUND'
   | 'REFUND_REVERSAL'
   | 'TOP_UP'
@@ -242,6 +244,28 @@ export type PayoutDestinationStatus =
   | 'PENDING_APPROVAL'
   | 'REPLACED';
 
+/** How often a balance is paid out: DAILY, WEEKLY (on weeklyAnchor), MONTHLY (on monthlyAnchor) or MANUAL. */
+export type PayoutInterval =
+  | 'DAILY'
+  | 'MANUAL'
+  | 'MONTHLY'
+  | 'WEEKLY';
+
+/** interval is always given; a field left out keeps its current value. An anchor given with another interval is refused. */
+export type PayoutScheduleInput = {
+  currency: string;
+  /** HH:MM (24 h). */
+  cutoffTime?: string | null | undefined;
+  /** 0 to 30. */
+  delayDays?: number | null | undefined;
+  interval: PayoutInterval;
+  /** 1 to 31. */
+  monthlyAnchor?: number | null | undefined;
+  /** An IANA time zone. */
+  timeZone?: string | null | undefined;
+  weeklyAnchor?: Weekday | null | undefined;
+};
+
 /** Who holds the access token: an API key, or a person (a dashboard session). */
 export type PrincipalKind =
   | 'API_KEY'
@@ -307,6 +331,7 @@ export type TransactionStatus =
 export type TransactionType =
   | 'COLLECTION'
   | 'PAYMENT'
+  | 'PAYOUT'
   | 'REFUND'
   | 'TRANSFER';
 
@@ -315,6 +340,15 @@ export type WebhookDeliveryStatus =
   | 'DELIVERED'
   | 'FAILED'
   | 'PENDING';
+
+export type Weekday =
+  | 'FRIDAY'
+  | 'MONDAY'
+  | 'SATURDAY'
+  | 'SUNDAY'
+  | 'THURSDAY'
+  | 'TUESDAY'
+  | 'WEDNESDAY';
 
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -453,6 +487,22 @@ export type PaymentLinkPaymentsQueryVariables = Exact<{
 
 
 export type PaymentLinkPaymentsQuery = { transactions: { edges: Array<{ node: { reference: string, externalReference: string, status: TransactionStatus, amount: string | null, currency: string | null, createdAt: string } }> } };
+
+export type PayoutScheduleQueryVariables = Exact<{
+  currency: string;
+}>;
+
+
+export type PayoutScheduleQuery = { payoutSchedule: { currency: string, interval: PayoutInterval, weeklyAnchor: Weekday | null, monthlyAnchor: number | null, delayDays: number, cutoffTime: string, timeZone: string, minimumAmount: string, nextPayoutAt: string | null, isDefault: boolean } };
+
+export type PayoutScheduleFieldsFragment = { currency: string, interval: PayoutInterval, weeklyAnchor: Weekday | null, monthlyAnchor: number | null, delayDays: number, cutoffTime: string, timeZone: string, minimumAmount: string, nextPayoutAt: string | null, isDefault: boolean };
+
+export type UpdatePayoutScheduleMutationVariables = Exact<{
+  input: PayoutScheduleInput;
+}>;
+
+
+export type UpdatePayoutScheduleMutation = { updatePayoutSchedule: { currency: string, interval: PayoutInterval, weeklyAnchor: Weekday | null, monthlyAnchor: number | null, delayDays: number, cutoffTime: string, timeZone: string, minimumAmount: string, nextPayoutAt: string | null, isDefault: boolean } };
 
 export type PayoutDestinationsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -819,6 +869,20 @@ export const CustomerRowFragmentDoc = new TypedDocumentString(`
   createdAt
 }
     `, {"fragmentName":"CustomerRow"}) as unknown as TypedDocumentString<CustomerRowFragment, unknown>;
+export const PayoutScheduleFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PayoutScheduleFields on PayoutSchedule {
+  currency
+  interval
+  weeklyAnchor
+  monthlyAnchor
+  delayDays
+  cutoffTime
+  timeZone
+  minimumAmount
+  nextPayoutAt
+  isDefault
+}
+    `, {"fragmentName":"PayoutScheduleFields"}) as unknown as TypedDocumentString<PayoutScheduleFieldsFragment, unknown>;
 export const PaymentFieldsFragmentDoc = new TypedDocumentString(`
     fragment PaymentFields on Transaction {
   reference
@@ -1236,6 +1300,42 @@ export const PaymentLinkPaymentsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PaymentLinkPaymentsQuery, PaymentLinkPaymentsQueryVariables>;
+export const PayoutScheduleDocument = new TypedDocumentString(`
+    query PayoutSchedule($currency: String!) {
+  payoutSchedule(currency: $currency) {
+    ...PayoutScheduleFields
+  }
+}
+    fragment PayoutScheduleFields on PayoutSchedule {
+  currency
+  interval
+  weeklyAnchor
+  monthlyAnchor
+  delayDays
+  cutoffTime
+  timeZone
+  minimumAmount
+  nextPayoutAt
+  isDefault
+}`) as unknown as TypedDocumentString<PayoutScheduleQuery, PayoutScheduleQueryVariables>;
+export const UpdatePayoutScheduleDocument = new TypedDocumentString(`
+    mutation UpdatePayoutSchedule($input: PayoutScheduleInput!) {
+  updatePayoutSchedule(input: $input) {
+    ...PayoutScheduleFields
+  }
+}
+    fragment PayoutScheduleFields on PayoutSchedule {
+  currency
+  interval
+  weeklyAnchor
+  monthlyAnchor
+  delayDays
+  cutoffTime
+  timeZone
+  minimumAmount
+  nextPayoutAt
+  isDefault
+}`) as unknown as TypedDocumentString<UpdatePayoutScheduleMutation, UpdatePayoutScheduleMutationVariables>;
 export const PayoutDestinationsDocument = new TypedDocumentString(`
     query PayoutDestinations {
   payoutDestinations {

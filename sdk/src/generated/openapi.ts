@@ -1013,6 +1013,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your payouts, newest first */
+        get: operations["listPayouts"];
+        put?: never;
+        /**
+         * Pay out part of your available balance to your active payout destination now
+         * @description Within what is available (402 INSUFFICIENT_FUNDS otherwise, and nothing is held), at least the currency’s minimum payout, to the destination active in that currency (409 INVALID_STATE when there is none). `payout.created`, then `payout.paid` or `payout.failed` follow; a failed payout gives its money back. Automatic payouts follow your schedule (PUT /v1/payout-schedule). GraphQL: createPayout.
+         */
+        post: operations["createPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A payout */
+        get: operations["getPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payouts/{id}/balance-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The balance transactions an automatic payout settles, in posting order
+         * @description Their net, plus what the payout carried in and less what it carried out, is its amount. A manual payout settles none.
+         */
+        get: operations["listPayoutBalanceTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payouts/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A payout’s report: CSV, or JSON with Accept: application/json
+         * @description Gross collected, fees, refunds, transfers, adjustments, payouts, carried in and out, and net, which equals the payout’s amount to the minor unit (a report that would not add up is refused, never served). The CSV has a line per balance transaction, then the carried amounts, then the payout’s line: the net column of the lines before it adds up to its net. Cost: besides the request’s point, one point of your request budget per 100 rows (RATE_LIMIT_STREAM_ROWS_PER_POINT), at most half the budget, counted before the first byte; and at most 2 statements or exports of yours stream at once (RATE_LIMIT_STREAMS_PER_MERCHANT): one more is 429 RATE_LIMITED with Retry-After.
+         */
+        get: operations["getPayoutReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit-logs": {
         parameters: {
             query?: never;
@@ -1046,6 +1124,30 @@ export interface paths {
          */
         get: operations["exportAuditLog"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payout-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your payout schedule in one currency
+         * @description Yours, or the default when you have not set one (`is_default`). GraphQL: payoutSchedule.
+         */
+        get: operations["getPayoutSchedule"];
+        /**
+         * Set your payout schedule in one currency
+         * @description interval is always given; a field left out keeps its current value. weekly_anchor belongs to a weekly schedule and monthly_anchor to a monthly one: either given with another interval is a 400 naming it. People only: an API key cannot change where or when money goes. GraphQL: updatePayoutSchedule.
+         */
+        put: operations["setPayoutSchedule"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1103,7 +1205,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
-            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "checkout.settings_changed" | "transfers.name_check_changed" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled" | "payout_destination.added" | "payout_destination.approval_requested" | "payout_destination.approved" | "payout_destination.canceled" | "payout_destination.activated";
+            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "checkout.settings_changed" | "transfers.name_check_changed" | "payout_schedule.changed" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled" | "payout_destination.added" | "payout_destination.approval_requested" | "payout_destination.approved" | "payout_destination.canceled" | "payout_destination.activated";
             /** @enum {string} */
             actor_type: "user" | "api_key" | "operator" | "system";
             actor_id: string | null;
@@ -1251,7 +1353,7 @@ export interface components {
         BalanceTransaction: {
             id: string;
             /** @enum {string} */
-            type: "collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment";
+            type: "collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal";
             /** @example KES */
             currency: string;
             /**
@@ -1298,7 +1400,7 @@ export interface components {
             closing_balance: number;
             totals: {
                 /** @enum {string} */
-                type: "collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment";
+                type: "collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal";
                 count: number;
                 /**
                  * @description Exact decimal, as a JSON number with at most the currency’s minor-unit decimals
@@ -1320,7 +1422,7 @@ export interface components {
         };
         FeeRule: {
             /** @enum {string} */
-            kind: "collection" | "transfer" | "payment";
+            kind: "collection" | "transfer" | "payment" | "payout";
             /** @description null: every currency */
             currency: string | null;
             percent: string;
@@ -1333,7 +1435,7 @@ export interface components {
             client_id: string;
             webhook_url: string | null;
             /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
-            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired")[];
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -1348,7 +1450,7 @@ export interface components {
             client_id: string;
             webhook_url: string | null;
             /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
-            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired")[];
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -1365,7 +1467,7 @@ export interface components {
             client_id: string;
             webhook_url: string | null;
             /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
-            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired")[];
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -1659,7 +1761,33 @@ export interface components {
             updated_at: string | null;
             completed_at: string | null;
         };
-        Transaction: components["schemas"]["CollectionRecord"] | components["schemas"]["TransferRecord"] | components["schemas"]["Payment"] | components["schemas"]["Refund"];
+        PayoutTransaction: {
+            /** @description The service’s reference, `pot_…` */
+            reference: string;
+            /** @description The payout it moves, `po_…` */
+            external_reference: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PayoutTransaction";
+            /** @enum {string} */
+            status: "initiating" | "processing" | "requires_action" | "successful" | "failed" | "expired";
+            failure_reason: string | null;
+            amount: number | null;
+            currency: string | null;
+            /** @description What the payout costs, taken from its amount (0 unless priced) */
+            fee: number | null;
+            account_type: ("bank" | "momo") | null;
+            country_code: string | null;
+            network_id: string | null;
+            /** @description The provider’s trace reference (a NIP session id, a MoMo financial transaction id) */
+            provider_reference: string | null;
+            created_at: string | null;
+            updated_at: string | null;
+            completed_at: string | null;
+        };
+        Transaction: components["schemas"]["CollectionRecord"] | components["schemas"]["TransferRecord"] | components["schemas"]["Payment"] | components["schemas"]["Refund"] | components["schemas"]["PayoutTransaction"];
         CheckoutSession: {
             /** @description `cs_…`: the page’s key, unguessable */
             id: string;
@@ -1736,12 +1864,55 @@ export interface components {
             created_at: string;
             deactivated_at: string | null;
         };
+        Payout: {
+            /** @description `po_…` */
+            id: string;
+            /** @constant */
+            object: "payout";
+            /**
+             * @description What left your balance
+             * @example 1500
+             */
+            amount: number;
+            /**
+             * @description Taken from amount; the destination receives amount − fee
+             * @example 1500
+             */
+            fee: number;
+            /** @example KES */
+            currency: string;
+            /** @enum {string} */
+            status: "pending" | "in_transit" | "paid" | "failed" | "canceled";
+            /** @description Made by your payout schedule (true) or by POST /v1/payouts (false) */
+            automatic: boolean;
+            /** @description An automatic payout’s schedule window: the local date of its cut-off */
+            window: string | null;
+            destination: {
+                /** @enum {string} */
+                account_type: "bank" | "momo";
+                country_code: string;
+                network_id: string;
+                network_name: string | null;
+                account_name: string;
+                account_number_masked: string;
+            } | null;
+            /** @description The provider’s trace reference (a NIP session id, a MoMo financial transaction id) */
+            trace_reference: string | null;
+            /** @description Its money movement, `pot_…` (GET /v1/transactions/{reference}) */
+            transaction_reference: string | null;
+            failure_reason: string | null;
+            /** Format: date-time */
+            expected_arrival_at: string;
+            /** Format: date-time */
+            created_at: string;
+            completed_at: string | null;
+        };
         WebhookEventSummary: {
             /** @description `evt_…`; also the `webhook-id` header of every delivery */
             id: string;
             /** @enum {string} */
-            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test";
-            /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.*, checkout.session.* (its `data.id` names the session) and webhook.test */
+            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test";
+            /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*; payout.*: the payout’s `pot_…` transaction); null for customer.kyc.*, checkout.session.* (its `data.id` names the session) and webhook.test */
             reference: string | null;
             /** @description The customer the event is about (customer.kyc.*); null for a transaction’s event */
             customer_uuid: string | null;
@@ -1766,8 +1937,8 @@ export interface components {
             /** @description `evt_…`; also the `webhook-id` header of every delivery */
             id: string;
             /** @enum {string} */
-            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test";
-            /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.*, checkout.session.* (its `data.id` names the session) and webhook.test */
+            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test";
+            /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*; payout.*: the payout’s `pot_…` transaction); null for customer.kyc.*, checkout.session.* (its `data.id` names the session) and webhook.test */
             reference: string | null;
             /** @description The customer the event is about (customer.kyc.*); null for a transaction’s event */
             customer_uuid: string | null;
@@ -1778,8 +1949,8 @@ export interface components {
             attempt_count: number;
             next_attempt_at: string | null;
             delivered_at: string | null;
-            /** @description The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*), a KycRecord (customer.kyc.*), a CheckoutSession (checkout.session.*), or a WebhookTest (webhook.test) */
-            data: components["schemas"]["Transaction"] | components["schemas"]["KycRecord"] | components["schemas"]["CheckoutSession"] | components["schemas"]["WebhookTest"];
+            /** @description The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*), a KycRecord (customer.kyc.*), a CheckoutSession (checkout.session.*), a Payout (payout.*), or a WebhookTest (webhook.test) */
+            data: components["schemas"]["Transaction"] | components["schemas"]["KycRecord"] | components["schemas"]["CheckoutSession"] | components["schemas"]["Payout"] | components["schemas"]["WebhookTest"];
             attempts: {
                 attempt_number: number;
                 /** Format: date-time */
@@ -1848,6 +2019,88 @@ export interface components {
         NameCheck: {
             /** @description Whether a transfer’s beneficiary_name is checked against the provider’s name for the account */
             enabled: boolean;
+        };
+        PayoutSchedule: {
+            /** @example KES */
+            currency: string;
+            /**
+             * @description daily, weekly (on weekly_anchor), monthly (on monthly_anchor) or manual (only when you ask)
+             * @enum {string}
+             */
+            interval: "daily" | "weekly" | "monthly" | "manual";
+            /** @description Weekly: the weekday of the cut-off; else null */
+            weekly_anchor: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday") | null;
+            /** @description Monthly: the date of the cut-off (a month without it pays on its last day); else null */
+            monthly_anchor: number | null;
+            /** @description A balance change is paid in the first window whose cut-off is at least this many days after it was posted */
+            delay_days: number;
+            /** @description HH:MM (24 h) in time_zone: a window closes then */
+            cutoff_time: string;
+            /** @description An IANA time zone, e.g. Africa/Lagos */
+            time_zone: string;
+            /**
+             * @description The least paid out at once in this currency (set by the service’s configuration, not by you)
+             * @example 1500
+             */
+            minimum_amount: number;
+            /** @description The next cut-off; null for a manual schedule */
+            next_payout_at: string | null;
+            /** @description true: you have not set a schedule in this currency, and this is the default */
+            is_default: boolean;
+        };
+        PayoutReport: {
+            payout: components["schemas"]["Payout"];
+            summary: {
+                /** @example KES */
+                currency: string;
+                /**
+                 * @description Collections and payments, before fees
+                 * @example 1500
+                 */
+                gross_collected: number;
+                /**
+                 * @description Every fee charged (negative), less any given back
+                 * @example 1500
+                 */
+                fees: number;
+                /**
+                 * @description Refunds (negative), and failed refunds’ money back
+                 * @example 1500
+                 */
+                refunds: number;
+                /**
+                 * @description Transfers (negative), and failed transfers’ money back
+                 * @example 1500
+                 */
+                transfers: number;
+                /**
+                 * @description Operator adjustments and sandbox top-ups
+                 * @example 1500
+                 */
+                adjustments: number;
+                /**
+                 * @description Manual payouts (negative), and failed payouts’ money back
+                 * @example 1500
+                 */
+                payouts: number;
+                /**
+                 * @description What the previous window could not pay (available did not cover it)
+                 * @example 1500
+                 */
+                carried_in: number;
+                /**
+                 * @description What this window leaves for the next (subtracted)
+                 * @example 1500
+                 */
+                carried_out: number;
+                /**
+                 * @description = the payout’s amount, to the minor unit
+                 * @example 1500
+                 */
+                net: number;
+                balance_transactions: number;
+            };
+            balance_transactions: components["schemas"]["BalanceTransaction"][];
         };
         ApiKey: {
             /** Format: uuid */
@@ -2108,7 +2361,7 @@ export interface components {
         WebhookEndpointRequest: {
             url: string | null;
             /** @description The event types recorded and sent to you. Omitted: unchanged. Null: the default, final statuses and KYC decisions. Add `*.processing` and `payment.requires_action` to hear of each transaction as it is created. */
-            event_types?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired")[] | null;
+            event_types?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired")[] | null;
         };
         CreateApiKeyRequest: {
             label: string;
@@ -2139,6 +2392,23 @@ export interface components {
             amount?: string;
             reason: string;
             reference: string;
+        };
+        PayoutRequest: {
+            /** @description Case-insensitive: trimmed and upper-cased before it is checked (the constraints describe the upper-cased value). */
+            currency: string;
+            /** @description A positive decimal amount, as a string ("1500.00", preferred: it is exact) or a JSON number. No sign, no exponent, and at most the currency’s minor-unit decimals (ISO 4217: 2 for KES, 0 for UGX). */
+            amount: string | number;
+        };
+        PayoutScheduleRequest: {
+            /** @description Case-insensitive: trimmed and upper-cased before it is checked (the constraints describe the upper-cased value). */
+            currency: string;
+            /** @enum {string} */
+            interval: "daily" | "weekly" | "monthly" | "manual";
+            weekly_anchor?: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday") | null;
+            monthly_anchor?: number | null;
+            delay_days?: number;
+            cutoff_time?: string;
+            time_zone?: string;
         };
         SimulateRequest: {
             /** @enum {string} */
@@ -4391,7 +4661,7 @@ export interface operations {
                 after?: string | null;
                 status?: ("initiating" | "processing" | "requires_action" | "successful" | "failed" | "expired") | null;
                 /** @description `collection`, `transfer` or `payment` */
-                type?: ("collection" | "transfer" | "payment" | "refund") | null;
+                type?: ("collection" | "transfer" | "payment" | "refund" | "payout") | null;
                 customer_uuid?: string | null;
                 /** @description Payments made on the checkout sessions this payment link (`plink_…`) opened, every attempt */
                 payment_link_id?: string | null;
@@ -4478,7 +4748,7 @@ export interface operations {
             query?: {
                 status?: ("initiating" | "processing" | "requires_action" | "successful" | "failed" | "expired") | null;
                 /** @description `collection`, `transfer`, `payment` or `refund` */
-                type?: ("collection" | "transfer" | "payment" | "refund") | null;
+                type?: ("collection" | "transfer" | "payment" | "refund" | "payout") | null;
                 customer_uuid?: string | null;
                 payment_link_id?: string | null;
                 created_from?: string | null;
@@ -5710,7 +5980,7 @@ export interface operations {
                 limit?: number | null;
                 /** @description The `meta.next_cursor` of the previous page */
                 after?: string | null;
-                type?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test") | null;
+                type?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test") | null;
             };
             header?: never;
             path?: never;
@@ -6978,7 +7248,7 @@ export interface operations {
                 /** @description The `meta.next_cursor` of the previous page */
                 after?: string | null;
                 currency?: string | null;
-                type?: ("collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment") | null;
+                type?: ("collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal") | null;
                 created_from?: string | null;
                 created_to?: string | null;
             };
@@ -7361,6 +7631,467 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    listPayouts: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+                /** @description The `meta.next_cursor` of the previous page */
+                after?: string | null;
+                currency?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payouts retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Payouts retrieved */
+                        message: string;
+                        data: components["schemas"]["Payout"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currency": "NGN",
+                 *       "amount": "50000.00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayoutRequest"];
+            };
+        };
+        responses: {
+            /** @description Payout created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Payout created */
+                        message: string;
+                        data: components["schemas"]["Payout"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `INSUFFICIENT_FUNDS`: available does not cover the amount */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INSUFFICIENT_FUNDS";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `INVALID_STATE`: no active payout destination in the currency */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout’s id (`po_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payout retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Payout retrieved */
+                        message: string;
+                        data: components["schemas"]["Payout"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no payout of yours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listPayoutBalanceTransactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout’s id (`po_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Balance transactions retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Balance transactions retrieved */
+                        message: string;
+                        data: components["schemas"]["BalanceTransaction"][];
+                        meta: components["schemas"]["CountMeta"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no payout of yours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getPayoutReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout’s id (`po_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payout report retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Payout report retrieved */
+                        message: string;
+                        data: components["schemas"]["PayoutReport"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no payout of yours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: your request budget is spent, or cannot cover this file’s rows, or two of your statements or exports are streaming already (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
     listAuditLog: {
         parameters: {
             query?: {
@@ -7514,6 +8245,173 @@ export interface operations {
                 };
             };
             /** @description `RATE_LIMITED`: your request budget is spent, or cannot cover this file’s rows, or two of your statements or exports are streaming already (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getPayoutSchedule: {
+        parameters: {
+            query: {
+                /** @description Case-insensitive: trimmed and upper-cased before it is checked (the constraints describe the upper-cased value). */
+                currency: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payout schedule retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Payout schedule retrieved */
+                        message: string;
+                        data: components["schemas"]["PayoutSchedule"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    setPayoutSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currency": "NGN",
+                 *       "interval": "weekly",
+                 *       "weekly_anchor": "friday",
+                 *       "delay_days": 1,
+                 *       "cutoff_time": "16:00",
+                 *       "time_zone": "Africa/Lagos"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayoutScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description Payout schedule saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Payout schedule saved */
+                        message: string;
+                        data: components["schemas"]["PayoutSchedule"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -31,8 +31,10 @@ export const PERMISSIONS = [
   /** Invite, change roles, remove members, require 2FA. */
   'team:manage',
   'audit:read',
-  /** Payout destinations and payouts (issue 38). */
+  /** Payout destinations and the payout schedule (issue 38): where the merchant's money goes. People only. */
   'payouts:manage',
+  /** Manual payouts to the active destination (issue 38): API keys of a role that has it may. */
+  'payouts:create',
   /** FX quotes and rates. */
   'rates:read',
 ] as const;
@@ -66,7 +68,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'team:read',
     'rates:read',
   ],
-  finance: ['transactions:read', 'refunds:create', 'balances:read', 'webhooks:read', 'team:read', 'payouts:manage', 'rates:read'],
+  finance: ['transactions:read', 'refunds:create', 'balances:read', 'webhooks:read', 'team:read', 'payouts:manage', 'payouts:create', 'rates:read'],
   support: ['transactions:read', 'customers:read', 'webhooks:read', 'team:read', 'rates:read'],
   viewer: ['transactions:read', 'balances:read', 'webhooks:read', 'team:read', 'rates:read'],
 };
@@ -78,7 +80,7 @@ const PEOPLE_ONLY: ReadonlySet<Permission> = new Set(['keys:manage', 'team:read'
  * Whose permissions need a second factor: a person whose role can move money or manage keys or
  * the team must have 2FA in production (and everywhere once the merchant requires it).
  */
-const SENSITIVE: ReadonlySet<Permission> = new Set(['refunds:create', 'payouts:manage', 'keys:manage', 'team:manage']);
+const SENSITIVE: ReadonlySet<Permission> = new Set(['refunds:create', 'payouts:manage', 'payouts:create', 'keys:manage', 'team:manage']);
 
 /** Each role's rank: a member may grant only roles at or below their own; developer, finance and support are peers. */
 const RANK: Readonly<Record<Role, number>> = { owner: 4, admin: 3, developer: 2, finance: 2, support: 2, viewer: 1 };

@@ -30,10 +30,13 @@ export const BALANCE_TRANSACTION_TYPES = [
   'refund_reversal',
   'top_up',
   'adjustment',
+  /** A payout to the merchant's own account (issue 38), and its money given back when it fails. */
+  'payout',
+  'payout_reversal',
 ] as const;
 export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
 /** Entry types that are never balance transactions. */
-export type InternalEntryType = 'release' | 'transfer_payout' | 'refund_payout';
+export type InternalEntryType = 'release' | 'transfer_payout' | 'refund_payout' | 'payout_sent';
 
 /** One line: `amount` > 0 credits the account, < 0 debits it. */
 export interface LedgerLine {

@@ -120,7 +120,7 @@ const STATEMENT_MAX_ENTRIES = 100_000;
 /** Entries read per query while a statement streams (keyset batches, shared/streaming.ts). */
 const STATEMENT_BATCH = 500;
 
-const BT_SELECT = `id, type, currency, amount, fee, net, balance_after as "balanceAfter", source_reference as "sourceReference", created_at as "createdAt"`;
+export const BT_SELECT = `id, type, currency, amount, fee, net, balance_after as "balanceAfter", source_reference as "sourceReference", created_at as "createdAt"`;
 
 /**
  * A statement's head, in one statement (one snapshot): the balance before `from` (the last entry
@@ -190,7 +190,7 @@ export function publishBalanceChanges(pubsub: PubSub, logger: Logger, merchantId
   for (const currency of currencies) publishAfterCommit(pubsub, logger, LedgerTopic.BalanceChanged, { merchantId, currency });
 }
 
-function toBalanceTransaction(row: Record<string, unknown>): BalanceTransaction {
+export function toBalanceTransaction(row: Record<string, unknown>): BalanceTransaction {
   for (const f of ['amount', 'fee', 'net', 'balanceAfter']) row[f] = new Decimal(row[f] as string);
   row.currency = (row.currency as string).trim();
   return row as unknown as BalanceTransaction;

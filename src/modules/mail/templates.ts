@@ -146,3 +146,18 @@ export function payoutDestinationChange(details: {
     after: ['The change and who made it are in the audit log.'],
   });
 }
+
+/** A payout failed (issue 38): its money is back in the balance; the owner checks the destination. */
+export function payoutFailed({ merchantName, amount, reason, link }: { merchantName: string; amount: string; reason: string; link: string }): MailContent {
+  return compose({
+    subject: `A payout of ${oneLine(amount, 40)} failed`,
+    greeting: null,
+    lines: [
+      `A payout of ${oneLine(amount, 40)} from ${oneLine(merchantName, 80)} to your payout destination failed (${oneLine(reason, 80)}).`,
+      'Its money is back in your available balance. Check your payout destination; the next scheduled payout includes this amount.',
+    ],
+    link: checkedLink(link),
+    action: 'See the payout',
+    after: ['You receive this email as an owner of the account.'],
+  });
+}

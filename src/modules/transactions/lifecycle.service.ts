@@ -42,9 +42,6 @@ export type NewTransaction = {
   [K in TransactionKind]: Partial<TransactionOf<K>> & Pick<TransactionOf<K>, 'merchantId' | 'kind' | 'externalReference' | KindColumns<K>>;
 }[TransactionKind];
 
-/** The event of the status a transaction has reached (`collection.processing`, `payment.successful`…). */
-const eventTypeOf = (t: Transaction) => `${t.kind}.${t.status}` as EventType;
-
 /** How a sandbox simulation may decide a transaction. */
 export const SIMULATION_OUTCOMES = ['successful', 'failed'] as const;
 export type SimulationOutcome = (typeof SIMULATION_OUTCOMES)[number];
@@ -128,11 +125,17 @@ export class TransactionLifecycle {
       answer = await handler.callProvider(txn, txn.id, transient);
     } catch (err) {
       if (err instanceof AppError) {
+        const reroute = err instanceof CircuitOpened && !fields.connector && rerouted < MAX_REROUTES;
+        // A kind that keeps its refusals (a payout) fails instead: its money returns through the books, and the merchant is told.
+        if (handler.keepsRefusals && !reroute) {
+          const failed = await this.recordAnswer(txn, { status: 'failed', failureReason: err.code.toLowerCase() }, 'initiated');
+          return (failed ?? (await this.deps.queries.reload(txn.id))) as TransactionOf<F['kind']>;
+        }
         // A definite refusal: nothing was started, so nothing is kept, the reference stays free, and what was held goes back.
         await this.deps.store.deleteInitiating(txn.id, handler.ledger({ ...txn, status: 'failed' }), txn.quoteId);
         // The picked connector's breaker opened meanwhile: routing now passes over it, to the route's next connector
         // (or PROVIDER_UNAVAILABLE when none is left). Bounded, as each pass opens no breaker itself.
-        if (err instanceof CircuitOpened && !fields.connector && rerouted < MAX_REROUTES) return this.initiate(fields, transient, rerouted + 1);
+        if (reroute) return this.initiate(fields, transient, rerouted + 1);
         throw err;
       }
       // The error itself, so the logger's error serializer can cut any card number a provider's message quotes.
@@ -189,8 +192,8 @@ export class TransactionLifecycle {
         : [];
     // Every answer is an event: a final one, or the transaction's progress (`*.processing`, `payment.requires_action`),
     // which goes into the statement only for a merchant who chose it (the statement checks the choice again).
-    const type = eventTypeOf(next);
-    const event = final || (await this.deps.eventChoices.mayRecord(txn.merchantId, type)) ? this.eventFor(next) : undefined;
+    const type = this.eventTypeOf(next);
+    const event = type && (final || (await this.deps.eventChoices.mayRecord(txn.merchantId, type))) ? this.eventFor(next, type) : undefined;
     const ledger = this.handlerOf(txn.kind).ledger(next);
     const change: StatusChange = { next, from: 'initiating', history: { from: null, reason }, event, jobs, ledger };
     // Durability test only: the asynchronous commit lost to a PostgreSQL crash after the answer went out.
@@ -235,7 +238,8 @@ export class TransactionLifecycle {
       completedAt: now,
     };
     next.availableAt = this.availableAt(next);
-    const event = this.eventFor(next);
+    const type = this.eventTypeOf(next);
+    const event = type ? this.eventFor(next, type) : undefined;
     const ledger = this.handlerOf(txn.kind).ledger(next);
     const changed = await this.deps.store.applyChange({
       next,
@@ -250,6 +254,12 @@ export class TransactionLifecycle {
     return next;
   }
 
+  /** The event of the status a transaction has reached (`collection.processing`, `payment.successful`, `payout.paid`…), or null for none. */
+  private eventTypeOf(t: Transaction): EventType | null {
+    const handler = this.handlerOf(t.kind);
+    return handler.eventType ? handler.eventType(t.status) : (`${t.kind}.${t.status}` as EventType);
+  }
+
   /** When a transaction that has just reached its status makes its money available: its kind's to say, once successful. */
   private availableAt(next: Transaction): Date | null {
     if (next.status !== 'successful') return null;
@@ -261,9 +271,10 @@ export class TransactionLifecycle {
    * event's id is derived from it and its status: recorded again after a lost asynchronous commit
    * (reconciliation), it is the same event.
    */
-  private eventFor(next: Transaction) {
+  private eventFor(next: Transaction, type: EventType) {
+    const handler = this.handlerOf(next.kind);
     return this.deps.outbox.stamp(
-      { merchantId: next.merchantId, type: eventTypeOf(next), subjectId: next.reference, payload: serializeTransaction(next) },
+      { merchantId: next.merchantId, type, subjectId: next.reference, payload: handler.eventPayload?.(next) ?? serializeTransaction(next) },
       { key: `${next.id}:${next.status}`, at: next.createdAt },
     );
   }

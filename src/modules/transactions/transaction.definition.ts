@@ -115,6 +115,8 @@ export const KIND_COLUMNS = {
   transfer: [...CROSS_BORDER_COLUMNS, 'accountName', 'sourceAmount', 'sourceCurrency', 'destinationAmount', 'destinationCurrency', 'rate', 'fee'],
   payment: ['amount', 'currency', 'paymentMethod'],
   refund: ['amount', 'currency', 'fee', 'reason', 'parentId', 'parentReference'],
+  /** A payout to the merchant's own account (issue 38): a destination's route and account, no customer. */
+  payout: ['accountType', 'countryCode', 'channelId', 'networkId', 'accountNumber', 'dialCode', 'reason', 'accountName', 'amount', 'currency', 'fee'],
 } as const satisfies Record<TransactionKind, ReadonlyArray<keyof typeof TRANSACTION_COLUMNS.definition>>;
 
 // ---------------------------------------------------------------------------------------------
@@ -463,6 +465,27 @@ export const RefundRest = restView(TRANSACTION, {
     'currency',
     'reason',
     'providerReference',
+    ...TIMES,
+  ],
+});
+
+export const PayoutTransactionRest = restView(TRANSACTION, {
+  id: 'PayoutTransaction',
+  description:
+    'The money movement of a payout to your own account (issue 38): GET /v1/payouts/{id} is the payout itself; this is its transaction, as the status endpoint and the transaction list show it. Its account number is never shown here (the payout shows it masked).',
+  fields: [
+    ['reference', { description: 'The service’s reference, `pot_…`' }],
+    ['externalReference', { description: 'The payout it moves, `po_…`' }],
+    ['type', { literal: 'payout' }],
+    'status',
+    'failureReason',
+    'amount',
+    'currency',
+    ['fee', { description: 'What the payout costs, taken from its amount (0 unless priced)' }],
+    'accountType',
+    'countryCode',
+    'networkId',
+    ['providerReference', { description: 'The provider’s trace reference (a NIP session id, a MoMo financial transaction id)' }],
     ...TIMES,
   ],
 });

@@ -1,5 +1,6 @@
 import type { BankInfo, DecideTrigger, RouteLeg, SettlementDecision } from '../../providers/connector';
 import type { Decimal } from '../../shared/money';
+import type { EventType } from '../outbox/event-types';
 import type { Posting } from '../ledger/ledger.model';
 import type { TransactionOf } from './transaction.record';
 import { TransactionJob, type TransactionJobSpec } from './transaction.jobs';
@@ -107,8 +108,20 @@ export interface TransactionKindHandler<K extends TransactionKind = TransactionK
    * transaction waits for its customer. Only such a kind's customer comes back from a provider's page.
    */
   readonly authentication?: { awaiting: TransactionStatus };
+  /**
+   * Whether a provider's definite refusal at initiation is kept as a failed transaction (a payout: the merchant is
+   * told, and the money returns through the books) rather than removed with its reference freed.
+   */
+  readonly keepsRefusals?: boolean;
   /** What ledger:verify expects a transaction of this kind to have posted in `status`. */
   expectedLegs(status: TransactionStatus): ExpectedLegs;
+  /**
+   * The event a status of this kind is (a payout's `payout.paid`). Absent: `<kind>.<status>`
+   * (`transfer.successful`). Null: that status has no event.
+   */
+  eventType?(status: TransactionStatus): EventType | null;
+  /** What this kind's events carry, if not the transaction's record (a payout's event: the payout). */
+  eventPayload?(txn: TransactionOf<K>): Record<string, unknown>;
   /** Why simulate must not decide the transaction as it is (e.g. 3-D Secure decides it); null: it may. */
   simulationRefusal?(txn: TransactionOf<K>): string | null;
 }

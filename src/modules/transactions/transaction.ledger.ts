@@ -12,7 +12,7 @@ import {
 } from '../ledger/ledger.model';
 import { TransactionJob } from './transaction.jobs';
 import { NO_LEDGER_EFFECT, type ExpectedLegs, type LedgerEffect } from './transaction.kinds';
-import type { MoneyInTransaction, RefundTransaction, Transaction, TransferTransaction } from './transaction.record';
+import type { MoneyInTransaction, PayoutTransaction, RefundTransaction, Transaction, TransferTransaction } from './transaction.record';
 
 /**
  * The postings each kind prescribes (docs/ledger.md), pure: the kinds call these from
@@ -102,11 +102,14 @@ export interface MoneyOut {
   fee: Decimal;
   payoutCurrency: string;
   payoutAmount: Decimal;
-  type: 'transfer' | 'refund';
+  type: 'transfer' | 'refund' | 'payout';
 }
 
+/** The entry type of money out's posting to the provider: never a balance transaction (available + pending is unchanged). */
+const SENT: Record<MoneyOut['type'], InternalEntryType> = { transfer: 'transfer_payout', refund: 'refund_payout', payout: 'payout_sent' };
+
 /** Money out: reserve at insert (INSUFFICIENT_FUNDS when available cannot cover it), post on success, void on failure. */
-export function moneyOutLedger(txn: TransferTransaction | RefundTransaction, provider: string, out: MoneyOut): LedgerEffect {
+export function moneyOutLedger(txn: TransferTransaction | RefundTransaction | PayoutTransaction, provider: string, out: MoneyOut): LedgerEffect {
   const { currency, amount, fee } = out;
   const held = amount.plus(fee);
   const available = merchantAccount(txn.merchantId, 'available', currency);
@@ -126,7 +129,7 @@ export function moneyOutLedger(txn: TransferTransaction | RefundTransaction, pro
               ...move(reserved, platformAccount('fx_position', currency), currency, amount),
               ...move(platformAccount('fx_position', out.payoutCurrency), payout, out.payoutCurrency, out.payoutAmount),
             ];
-      return { postings: [entry(txn, 'post', out.type === 'transfer' ? 'transfer_payout' : 'refund_payout', ZERO, lines)] };
+      return { postings: [entry(txn, 'post', SENT[out.type], ZERO, lines)] };
     }
     case 'failed':
     case 'expired':

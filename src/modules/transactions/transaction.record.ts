@@ -33,9 +33,11 @@ export type TransferTransaction = KindRecord<'transfer'>;
 export type PaymentTransaction = KindRecord<'payment'>;
 /** A refund of (part of) the payment `parentId`: `amount` in the payment's currency, for `reason`. */
 export type RefundTransaction = KindRecord<'refund'>;
+/** A payout of `amount` (its `fee` taken from it) to the merchant's own account `accountNumber`, held by `accountName`. */
+export type PayoutTransaction = KindRecord<'payout'>;
 
 /** One transaction, of one kind: narrowing on `kind` gives the fields that kind always has. */
-export type Transaction = CollectionTransaction | TransferTransaction | PaymentTransaction | RefundTransaction;
+export type Transaction = CollectionTransaction | TransferTransaction | PaymentTransaction | RefundTransaction | PayoutTransaction;
 export type TransactionOf<K extends TransactionKind> = Extract<Transaction, { kind: K }>;
 /** Money in, settled into the merchant's balance: collections and payments. */
 export type MoneyInTransaction = CollectionTransaction | PaymentTransaction;

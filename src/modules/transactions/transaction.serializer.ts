@@ -6,6 +6,7 @@ import {
   CollectionInitiationRest,
   CollectionRest,
   PaymentRest,
+  PayoutTransactionRest,
   RefundRest,
   TransactionStatusChangeRest,
   TransferInitiationRest,
@@ -30,11 +31,12 @@ export const CollectionRecord = CollectionRest.registered();
 export const TransferRecord = TransferRest.registered();
 export const PaymentRecord = PaymentRest.registered();
 export const RefundRecord = RefundRest.registered();
+const PayoutTransactionRecord = PayoutTransactionRest.registered();
 
 /** Any transaction, by kind (`type`): what the status endpoint answers and transaction webhooks carry. */
 export const TransactionRecord = record(
   'Transaction',
-  z.discriminatedUnion('type', [CollectionRecord, TransferRecord, PaymentRecord, RefundRecord]),
+  z.discriminatedUnion('type', [CollectionRecord, TransferRecord, PaymentRecord, RefundRecord, PayoutTransactionRecord]),
   'The full record of any transaction, by kind (`type`). Webhook events carry the same JSON.',
 );
 
@@ -61,6 +63,7 @@ const serializers: { [K in Transaction['kind']]: (t: Transaction) => RecordOf<ty
   transfer: TransferRest.serialize,
   payment: PaymentRest.serialize,
   refund: RefundRest.serialize,
+  payout: PayoutTransactionRest.serialize,
 };
 
 /**

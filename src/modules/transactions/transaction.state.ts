@@ -1,6 +1,6 @@
 import { AppError } from '../../shared/errors';
 
-export const TRANSACTION_KINDS = ['collection', 'transfer', 'payment', 'refund'] as const;
+export const TRANSACTION_KINDS = ['collection', 'transfer', 'payment', 'refund', 'payout'] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 
 export const TRANSACTION_STATUSES = ['initiating', 'processing', 'requires_action', 'successful', 'failed', 'expired'] as const;
@@ -29,6 +29,7 @@ const ALLOWED: Record<TransactionKind, Partial<Record<OpenStatus, readonly Trans
     requires_action: ['successful', 'failed'],
   },
   refund: { initiating: ['processing', 'failed'], processing: ['successful', 'failed'] },
+  payout: { initiating: ['processing', 'failed'], processing: ['successful', 'failed'] },
 };
 
 export function isFinal(status: TransactionStatus): status is FinalStatus {

@@ -20,6 +20,7 @@ import { RefundKind } from './kinds/refund/refund.kind';
 import type { AuditLog } from '../audit/audit-log';
 import { RefundService } from './kinds/refund/refund.service';
 import { TransferKind } from './kinds/transfer/transfer.kind';
+import { PayoutKind } from './kinds/payout/payout.kind';
 import { TransferService } from './kinds/transfer/transfer.service';
 import { TransactionJobHandlers } from './job-handlers.service';
 import { TransactionLifecycle } from './lifecycle.service';
@@ -85,6 +86,7 @@ export const transactionsModule = defineModule({
       transfer: new TransferKind({ reference, rails }),
       payment: paymentKind,
       refund: new RefundKind({ reference, rails, payments: store }),
+      payout: new PayoutKind({ reference, rails }),
     };
     const queries = new TransactionQueries({ store });
     const lifecycle = new TransactionLifecycle({

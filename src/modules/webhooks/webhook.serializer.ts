@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { nullableTimestamp, record, timestamp, type RecordOf } from '../../shared/records';
 import { CheckoutSessionRecord } from '../checkout/checkout.records';
+import { PayoutRecord } from '../transactions/kinds/payout/payout.record';
 import { KycRecordSchema } from '../kyc/kyc.serializer';
 import { EVENT_TYPES, subjectOf } from '../outbox/event-types';
 import { TransactionRecord } from '../transactions/transaction.serializer';
@@ -17,7 +18,7 @@ const eventSummary = {
     .string()
     .nullable()
     .describe(
-      'The transaction the event is about (collection.*, transfer.*, payment.*, refund.*); null for customer.kyc.*, checkout.session.* (its `data.id` names the session) and webhook.test',
+      'The transaction the event is about (collection.*, transfer.*, payment.*, refund.*; payout.*: the payout’s `pot_…` transaction); null for customer.kyc.*, checkout.session.* (its `data.id` names the session) and webhook.test',
     ),
   customer_uuid: z.string().nullable().describe('The customer the event is about (customer.kyc.*); null for a transaction’s event'),
   created_at: timestamp,
@@ -56,9 +57,9 @@ export function testEventData(merchantId: string, requestedAt: Date): RecordOf<t
 }
 
 const WebhookPayload = z
-  .union([TransactionRecord, KycRecordSchema, CheckoutSessionRecord, WebhookTestRecord])
+  .union([TransactionRecord, KycRecordSchema, CheckoutSessionRecord, PayoutRecord, WebhookTestRecord])
   .describe(
-    'The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*), a KycRecord (customer.kyc.*), a CheckoutSession (checkout.session.*), or a WebhookTest (webhook.test)',
+    'The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*), a KycRecord (customer.kyc.*), a CheckoutSession (checkout.session.*), a Payout (payout.*), or a WebhookTest (webhook.test)',
   );
 
 export const WebhookEventRecord = record(

@@ -12,6 +12,7 @@ import { MerchantResolver } from './merchant/merchant.resolver';
 import { CheckoutSettingsResolver } from './merchant/checkout-settings.resolver';
 import { PaymentResolver } from './payments/payment.resolver';
 import { CheckoutResolver } from './checkout/checkout.resolver';
+import { PayoutResolver } from './payouts/payout.resolver';
 import { RatesResolver } from './rates/rates.resolver';
 import { ReferenceResolver } from './reference/reference.resolver';
 import { PayeesResolver } from './payees/payees.resolver';
@@ -42,6 +43,7 @@ const resolvers = [
   ),
   resolver(PaymentResolver, (s) => new PaymentResolver(pick(s, 'payments', 'reference'))),
   resolver(CheckoutResolver, (s) => new CheckoutResolver(pick(s, 'checkout', 'paymentLinks', 'reference'))),
+  resolver(PayoutResolver, (s) => new PayoutResolver(pick(s, 'payouts', 'reference'))),
   resolver(WebhookResolver, (s) => new WebhookResolver(pick(s, 'customers', 'merchants', 'webhooks'))),
   resolver(LedgerResolver, (s, env) => new LedgerResolver({ services: pick(s, 'ledger', 'reference', 'refunds'), env })),
   resolver(SubscriptionResolver, (s) => new SubscriptionResolver(pick(s, 'reference'))),

@@ -20,6 +20,7 @@ import { payeesRoutes } from './v1/payees.routes';
 import { payoutScheduleRoutes } from './v1/payout-schedule.routes';
 import { paymentRoutes } from './v1/payment.routes';
 import { checkoutRoutes } from './v1/checkout.routes';
+import { payoutRoutes } from './v1/payout.routes';
 import { sandbox3dsRoutes } from './v1/sandbox-3ds.routes';
 import { sandboxRoutes, transactionRoutes } from './v1/transaction.routes';
 import { webhookRoutes } from './v1/webhook.routes';
@@ -69,6 +70,7 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
     await protectedScope.register(payoutDestinationRoutes, { services: pick(services, 'payoutDestinations') });
     const ledgerServices = pick(services, 'ledger', 'refunds');
     await protectedScope.register(ledgerRoutes, { services: ledgerServices, rateLimits });
+    await protectedScope.register(payoutRoutes, { services: pick(services, 'payouts', 'reference'), rateLimits });
     await protectedScope.register(auditRoutes, { services: pick(services, 'auditQueries'), rateLimits });
     await protectedScope.register(payoutScheduleRoutes, { services: pick(services, 'payoutSchedules') });
     if (config.env === 'sandbox') {

@@ -319,6 +319,10 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       base: async () => ({
         path: '/v1/payout-destinations',
         body: { country: 'NG', bank_code: '058', account_number: '0123456781', currency: 'NGN' },
+        token: true,
+      }),
+    },
+    {
       // The base is weekly: another interval, or a monthly anchor, is refused by the service whatever its value.
       route: 'PUT /v1/payout-schedule',
       fields: [

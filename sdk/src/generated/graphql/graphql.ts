@@ -92,6 +92,7 @@ export type TransactionStatus =
 export type TransactionType =
   | 'COLLECTION'
   | 'PAYMENT'
+  | 'PAYOUT'
   | 'REFUND'
   | 'TRANSFER';
 

@@ -1,3 +1,4 @@
+import { maskAccount } from '../../transactions/kinds/payout/payout.record';
 import { ROLE_PERMISSIONS, ROLES, type Role } from '../../access/permissions';
 
 /**
@@ -19,7 +20,7 @@ export const NOTIFIED_ROLES: readonly Role[] = ['owner', 'admin'];
 
 /** An account for display: its bank's or network's name and the last four characters, never the whole number. */
 export function maskedAccount(institution: string, accountNumber: string): string {
-  return `${institution} ••••${accountNumber.slice(-4)}`;
+  return `${institution} ${maskAccount(accountNumber)}`;
 }
 
 /**

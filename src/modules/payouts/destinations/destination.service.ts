@@ -98,6 +98,11 @@ export class PayoutDestinationService {
     return this.activeOf(rows);
   }
 
+  /** Every merchant and currency with a destination that is active or may become so (the payout run's candidates). */
+  payable(): Promise<Array<{ merchantId: string; currency: string }>> {
+    return this.store.payable();
+  }
+
   private activeOf(rows: DestinationRow[]): ActiveDestination | null {
     const row = rows.find((r) => r.status === 'active');
     if (!row) return null;

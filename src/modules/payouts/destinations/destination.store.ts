@@ -89,6 +89,15 @@ export class DestinationStore {
     );
   }
 
+  /** Every merchant and currency with a destination that is active or may become so: the payout run's candidates. */
+  payable(): Promise<Array<{ merchantId: string; currency: string }>> {
+    return this.sql.query(
+      `select distinct merchant_id as "merchantId", currency from payout_destination where status in ('active', 'pending_approval') order by 1, 2`,
+      [],
+      'payout_destinations_payable',
+    );
+  }
+
   /** The active destination and the pending change of one currency, locked. */
   async lockedOf(em: EntityManager, merchantId: string, currency: string): Promise<DestinationRow[]> {
     return em.execute(`${SELECT} where d.merchant_id = ? and d.currency = ? and d.status in ('active', 'pending_approval') for update of d`, [

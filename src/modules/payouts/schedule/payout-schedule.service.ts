@@ -8,7 +8,7 @@ import { parseInput } from '../../../shared/validation';
 import type { AuditContext, AuditLog } from '../../audit/audit-log';
 import type { ReferenceService } from '../../reference/reference.service';
 import countryZones from './country-zones.json';
-import { nextCutoff, type PayoutInterval, type PayoutSchedule, type Weekday } from './schedule.rules';
+import { coversUpTo, latestCutoff, nextCutoff, type PayoutInterval, type PayoutSchedule, type Weekday } from './schedule.rules';
 import { scheduleQuerySchema, updateScheduleSchema, type ScheduleQuery, type UpdateScheduleCommand } from './schedule.schemas';
 import { canonicalTimeZone } from './zoned-time';
 
@@ -53,6 +53,18 @@ export class PayoutScheduleService {
   /** The merchant's schedule in the currency, or the default (stored or not). */
   async schedule(merchantId: string, currency: string): Promise<PayoutSchedule> {
     return (await this.load(merchantId, this.supported(currency))).schedule;
+  }
+
+  /** The payout run's question: the window due at `now` (the latest cut-off's), what it covers and the least it pays; null when manual. */
+  async dueWindow(merchantId: string, currency: string, now: Date): Promise<{ windowKey: string; coversUpTo: Date; minimum: Decimal } | null> {
+    const schedule = await this.schedule(merchantId, currency);
+    const latest = latestCutoff(schedule, now);
+    return latest && { windowKey: latest.windowKey, coversUpTo: coversUpTo(schedule, latest.cutoff), minimum: schedule.minimumAmount };
+  }
+
+  /** The least paid out at once in a currency (PAYOUT_MINIMUMS): a manual payout's floor too. */
+  minimum(currency: string): Decimal {
+    return new Decimal(this.deps.minimums[currency] ?? '0');
   }
 
   /** GET: the schedule with its next cut-off. */
@@ -141,7 +153,7 @@ export class PayoutScheduleService {
 
   /** The stored schedule (`row`, when the caller read it already), else the default. */
   private async load(merchantId: string, currency: string, row?: Row): Promise<{ schedule: PayoutSchedule; isDefault: boolean }> {
-    const minimumAmount = new Decimal(this.deps.minimums[currency] ?? '0');
+    const minimumAmount = this.minimum(currency);
     const stored =
       row ??
       (

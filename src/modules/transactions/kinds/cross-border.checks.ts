@@ -7,7 +7,7 @@ import type { CustomerService, Payer } from '../../customers/customer.service';
 import type { DecideTrigger, Route as ConnectorRoute, RouteLeg, SettlementDecision } from '../../../providers/connector';
 import type { Rails } from '../../rails/rails';
 import type { ReferenceService } from '../../reference/reference.service';
-import type { CollectionTransaction, TransferTransaction } from '../transaction.record';
+import type { CollectionTransaction, PayoutTransaction, TransferTransaction } from '../transaction.record';
 import { CHANNEL_TYPES, type Channel, type ChannelType, type Country, type Network, type RampType } from '../../reference/reference.types';
 
 /** Fields every cross-border transaction has, in the domain's names. */
@@ -35,8 +35,14 @@ export function bankAccountNumbers(body: { accountType?: unknown; accountNumber?
   ctx.addIssue({ code: 'custom', path: ['accountNumber'], message: 'must be 4 to 34 letters or digits (a bank account number)' });
 }
 
-/** A transaction with a route and an account abroad: a collection (money in) or a transfer (money out); its kind is its direction. */
-export type CrossBorderTransaction = CollectionTransaction | TransferTransaction;
+/**
+ * A transaction with a route and an account: a collection (money in), a transfer or a payout to the merchant's own
+ * account (money out; a payout travels as a transfer does, to a destination instead of a customer's beneficiary).
+ */
+export type CrossBorderTransaction = CollectionTransaction | TransferTransaction | PayoutTransaction;
+
+/** The direction a transaction's connector serves: a payout is paid out as a transfer is. */
+const directionOf = (txn: CrossBorderTransaction) => (txn.kind === 'payout' ? 'transfer' : txn.kind);
 
 export interface Route {
   customer: Payer;
@@ -126,7 +132,7 @@ function crossBorderRoute(reference: ReferenceService, txn: CrossBorderTransacti
     channelType: txn.accountType,
     countryCode: txn.countryCode,
     networkCode: reference.network(txn.networkId)?.code ?? null,
-    direction: txn.kind,
+    direction: directionOf(txn),
   };
 }
 
@@ -149,7 +155,7 @@ export function crossBorderRequest(reference: ReferenceService, txn: CrossBorder
   return {
     ...askedToMove(reference, moved),
     idempotencyKey,
-    kind: txn.kind,
+    kind: directionOf(txn),
     reference: txn.reference,
     accountType: txn.accountType,
     countryCode: txn.countryCode,
@@ -174,7 +180,7 @@ export async function crossBorderDecide(
   trigger: DecideTrigger,
 ): Promise<SettlementDecision> {
   return rails.decide(txn, {
-    kind: txn.kind,
+    kind: directionOf(txn),
     idempotencyKey: txn.id,
     accountType: txn.accountType,
     accountNumber: txn.accountNumber,

@@ -78,9 +78,9 @@ export const TAGS = {
   Webhooks: 'Where events are delivered, the signing secret, and the event log.',
   ApiKeys: 'Your API keys, each with a label and a role (docs/access.md). Managed by people: an API key never manages keys.',
   Balances: 'Your books: balances per currency, every movement of them, and statements (docs/ledger.md).',
-  Payouts: 'When and where your balance is paid out to you (docs/payouts.md).',
+  Payouts:
+    'Your balance paid out to your own account (docs/payouts.md): payouts and their reports, the schedule (when), and the destinations (where: name-checked per currency, changed by maker-checker, people only).',
   Refunds: 'Refunds of card payments, full or partial.',
-  Payouts: 'Where your payouts go (docs/payouts.md): name-checked destinations per currency, changed by maker-checker. People only.',
   Audit: 'The audit log: every security-relevant action, who did it and from where. Owners and admins only.',
   Sandbox: 'Sandbox only: these routes do not exist in production.',
   Admin: 'Operator API. Exists only when the service has ADMIN_API_KEY set; authenticate with that key as a bearer token.',
