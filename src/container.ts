@@ -55,6 +55,9 @@ import { checkoutModule } from './modules/checkout/checkout.module';
 import type { CheckoutService } from './modules/checkout/checkout.service';
 import type { PaymentLinkService } from './modules/checkout/payment-link.service';
 import { payeesModule } from './modules/payees/payees.module';
+import { reconciliationModule } from './modules/reconciliation/reconciliation.module';
+import type { ReconciliationService } from './modules/reconciliation/reconciliation.service';
+import type { ReconciliationDaily } from './modules/reconciliation/reconciliation.daily';
 import type { PayeesService } from './modules/payees/payees.service';
 import type { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
 import type { TransactionLifecycle } from './modules/transactions/lifecycle.service';
@@ -161,6 +164,10 @@ export interface Services {
   checkout: CheckoutService;
   /** Payment links: each visit opens a checkout session. */
   paymentLinks: PaymentLinkService;
+  /** Reconciliation with the providers: runs, their items, an operator's resolution (docs/reconciliation.md). */
+  reconciliation: ReconciliationService;
+  /** The daily reconciliation job's work. */
+  reconciliationDaily: ReconciliationDaily;
 }
 
 /**
@@ -209,6 +216,7 @@ const MODULES = [
   payeesModule,
   transactionsModule,
   checkoutModule,
+  reconciliationModule,
 ] as const;
 
 /** The services, and what starts and stops with them (caches that listen to pub/sub, reference data). */
@@ -273,6 +281,7 @@ export function compose(infra: Infrastructure): Composition {
     }),
   );
   const { checkout, paymentLinks } = made(checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments, rails, transactionQueries }));
+  const { reconciliation, reconciliationDaily } = made(reconciliationModule.create(base, { rails, providerSignals, audit }));
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {
     audit,
@@ -317,6 +326,8 @@ export function compose(infra: Infrastructure): Composition {
     rails,
     checkout,
     paymentLinks,
+    reconciliation,
+    reconciliationDaily,
   };
   return {
     services,

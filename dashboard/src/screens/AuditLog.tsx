@@ -85,6 +85,7 @@ const ACTIONS = [
   'merchant.created',
   'merchant.disabled',
   'merchant.enabled',
+  'reconciliation.exception_resolved',
 ];
 
 /** Who did it, as a reader recognises them: a member's email, a key's client ID, the CLI; else the id. */

@@ -30,6 +30,7 @@ import { Migration20261204010000_checkout } from './Migration20261204010000_chec
 import { Migration20261204020000_checkout_branding } from './Migration20261204020000_checkout_branding';
 import { Migration20261205000000_card_otp_tries } from './Migration20261205000000_card_otp_tries';
 import { Migration20261206000000_name_check } from './Migration20261206000000_name_check';
+import { Migration20261207030000_reconciliation } from './Migration20261207030000_reconciliation';
 import { Migration20261202040000_available_at } from './Migration20261202040000_available_at';
 import { deploymentStampMigration } from './Migration20261202010000_deployment_stamp';
 import { Migration20261202020000_single_use_quotes } from './Migration20261202020000_single_use_quotes';
@@ -74,4 +75,5 @@ export const migrationsFor = (environment: PaymentsEnv): MigrationObject[] => [
   { name: 'Migration20261204020000_checkout_branding', class: Migration20261204020000_checkout_branding },
   { name: 'Migration20261205000000_card_otp_tries', class: Migration20261205000000_card_otp_tries },
   { name: 'Migration20261206000000_name_check', class: Migration20261206000000_name_check },
+  { name: 'Migration20261207030000_reconciliation', class: Migration20261207030000_reconciliation },
 ];

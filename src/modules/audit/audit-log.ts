@@ -79,6 +79,7 @@ export const AUDIT_ACTIONS = [
   'merchant.created',
   'merchant.disabled',
   'merchant.enabled',
+  'reconciliation.exception_resolved',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
