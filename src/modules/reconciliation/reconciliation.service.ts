@@ -5,7 +5,9 @@ import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { Decimal } from '../../shared/money';
 import type { AuditContext } from '../audit/audit-log';
+import { parseInput, parseUuid } from '../../shared/validation';
 import { countByClass, matchRecords } from './matching';
+import { listRunsSchema, resolveItemSchema, type ListRunsCommand, type ResolveItemCommand } from './reconciliation.inputs';
 import { providerRecords, type AskProvider } from './provider-records';
 import type { ClearingFigure, ReconciliationItem, ReconciliationRun, ReconciliationRunDetail, StoredItem } from './reconciliation.records';
 import type { ReconciliationStore } from './reconciliation.store';
@@ -130,20 +132,25 @@ export class ReconciliationService {
     }
   }
 
-  async listRuns(opts: { connector?: string; limit?: number; before?: string }): Promise<ReconciliationRun[]> {
-    return this.deps.store.runs({ connector: opts.connector, before: opts.before, limit: opts.limit ?? 50 });
+  /** Newest first; `after`: the last run of the previous page. */
+  async listRuns(command: ListRunsCommand): Promise<ReconciliationRun[]> {
+    const { connector, limit, after } = parseInput(listRunsSchema, command);
+    return this.deps.store.runs({ connector, before: after, limit });
   }
 
-  async getRun(id: string): Promise<ReconciliationRunDetail> {
+  async getRun(runId: string): Promise<ReconciliationRunDetail> {
+    const id = parseUuid(runId, 'runId');
     const run = await this.deps.store.run(id);
-    if (!run) throw AppError.notFound('Reconciliation run not found');
+    if (!run) throw AppError.notFound('Reconciliation run');
     return { run, items: await this.deps.store.items(id) };
   }
 
   /** An operator resolves an open exception with a note: recorded on the item and in the audit log, in one statement. */
-  async resolve(itemId: string, note: string, audit: AuditContext): Promise<ReconciliationItem> {
+  async resolve(rawItemId: string, command: ResolveItemCommand, audit: AuditContext): Promise<ReconciliationItem> {
+    const itemId = parseUuid(rawItemId, 'itemId');
+    const { note } = parseInput(resolveItemSchema, command);
     const item = await this.deps.store.item(itemId);
-    if (!item) throw AppError.notFound('Reconciliation item not found');
+    if (!item) throw AppError.notFound('Reconciliation item');
     if (item.class === 'matched' || item.class === 'in_flight') throw new AppError('INVALID_STATE', `A ${item.class} item is not an exception`);
     if (item.resolvedAt) throw new AppError('INVALID_STATE', 'This exception is resolved already');
     const by = audit.actor.label ?? audit.actor.type;
