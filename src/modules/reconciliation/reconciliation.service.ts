@@ -85,8 +85,10 @@ export class ReconciliationService {
    */
   private async clearing(connector: Connector, seen: string[], window: { from: Date }): Promise<ClearingFigure[]> {
     const at = this.deps.clock.now();
-    const currencies = [...new Set([...(await this.deps.store.clearingCurrencies(connector.name)), ...seen])].sort();
     const previous = await this.deps.store.previousClearing(connector.name, window.from);
+    // Every currency the books hold at the provider, the window moved, or the previous run checked (a wallet may move alone).
+    const known = await this.deps.store.clearingCurrencies(connector.name);
+    const currencies = [...new Set([...known, ...seen, ...(previous?.figures.map((f) => f.currency) ?? [])])].sort();
     const figures: ClearingFigure[] = [];
     for (const currency of currencies) {
       const ours = await this.deps.store.clearingBalance(connector.name, currency, at);
