@@ -178,6 +178,7 @@ export class Metrics {
   private registerReconciliationGauge(registers: Registry[]): void {
     const read = () => this.openExceptions;
     const logger = this.sources.logger;
+    const seen = new Map<string, { connector: string; class: string }>();
     const gauge: Gauge<'connector' | 'class'> = new Gauge({
       name: 'payments_reconciliation_open_exceptions',
       help: 'Reconciliation exceptions (amount_mismatch, status_mismatch, missing_at_provider, missing_here, balance_mismatch) not resolved yet, by connector and class.',
@@ -193,8 +194,13 @@ export class Metrics {
           logger.warn({ err: (err as Error).message }, 'reconciliation metrics not read; the scrape shows the last values');
           return;
         }
-        gauge.reset();
-        for (const row of rows) gauge.set({ connector: row.connector, class: row.class }, row.count);
+        // A class resolved to none drops to 0 (kept, so a graph shows it fall rather than vanish).
+        for (const labels of seen.values()) gauge.set(labels, 0);
+        for (const row of rows) {
+          const labels = { connector: row.connector, class: row.class };
+          seen.set(`${row.connector}\0${row.class}`, labels);
+          gauge.set(labels, row.count);
+        }
       },
     });
   }
