@@ -39,7 +39,14 @@ exitWith(
         clearing: run.clearing,
         open_exceptions: exceptions.filter((i) => i.resolvedAt === null).length,
         ...(values.items
-          ? { exceptions: exceptions.map((i) => ({ item_id: i.id, class: i.class, reference: i.transactionReference, provider_reference: i.providerReference })) }
+          ? {
+              exceptions: exceptions.map((i) => ({
+                item_id: i.id,
+                class: i.class,
+                reference: i.transactionReference,
+                provider_reference: i.providerReference,
+              })),
+            }
           : {}),
       };
     },

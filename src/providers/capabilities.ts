@@ -154,8 +154,7 @@ export const roundsPayouts = (c: Connector): c is Connector & RoundsPayouts => t
 export const readsNotifications = (c: Connector): c is Connector & ReadsNotifications => (c as Partial<ReadsNotifications>).readsNotifications === true;
 export const resolvesAccounts = (c: Connector): c is Connector & ResolvesAccounts => typeof (c as Partial<ResolvesAccounts>).resolveAccount === 'function';
 export const inProcess = (c: Connector): c is Connector & InProcess => (c as Partial<InProcess>).inProcess === true;
-export const listsTransactions = (c: Connector): c is Connector & ListsTransactions =>
-  typeof (c as Partial<ListsTransactions>).listTransactions === 'function';
+export const listsTransactions = (c: Connector): c is Connector & ListsTransactions => typeof (c as Partial<ListsTransactions>).listTransactions === 'function';
 export const reportsBalance = (c: Connector): c is Connector & ReportsBalance => typeof (c as Partial<ReportsBalance>).balance === 'function';
 
 /** The capabilities a provider declares (its index.ts), by their guards' names. */

@@ -774,11 +774,16 @@ describe('FlutterwaveFake', () => {
   describe('lists and balances (reconciliation)', () => {
     it('lists transactions of a day range, ten a page, newest first, with page_info; Bearer required; a bad date is 400', async () => {
       const day = new Date('2026-12-01T10:00:00Z');
-      for (let i = 0; i < 12; i++) fake.seedTransaction({ tx_ref: `ref-${i}`, amount: 100 + i, currency: 'NGN', status: 'successful', created_at: new Date(day.getTime() + i * 1000) });
+      for (let i = 0; i < 12; i++)
+        fake.seedTransaction({ tx_ref: `ref-${i}`, amount: 100 + i, currency: 'NGN', status: 'successful', created_at: new Date(day.getTime() + i * 1000) });
       fake.seedTransaction({ tx_ref: 'other-day', amount: 5, currency: 'NGN', status: 'failed', created_at: new Date('2026-12-02T00:00:01Z') });
       const first = await call(fake, 'GET', '/v3/transactions?from=2026-12-01&to=2026-12-01&page=1');
       expect(first.status).toBe(200);
-      expect(first.json).toMatchObject({ status: 'success', message: 'Transactions fetched', meta: { page_info: { total: 12, current_page: 1, total_pages: 2 } } });
+      expect(first.json).toMatchObject({
+        status: 'success',
+        message: 'Transactions fetched',
+        meta: { page_info: { total: 12, current_page: 1, total_pages: 2 } },
+      });
       expect(first.json.data).toHaveLength(10);
       expect(first.json.data[0]).toMatchObject({ tx_ref: 'ref-11', amount: 111, currency: 'NGN', status: 'successful' });
       const second = await call(fake, 'GET', '/v3/transactions?from=2026-12-01&to=2026-12-01&page=2');
@@ -802,7 +807,10 @@ describe('FlutterwaveFake', () => {
     });
 
     it('answers a balance per currency, as set', async () => {
-      expect((await call(fake, 'GET', '/v3/balances/NGN')).json).toMatchObject({ status: 'success', data: { currency: 'NGN', available_balance: 100_000_000 } });
+      expect((await call(fake, 'GET', '/v3/balances/NGN')).json).toMatchObject({
+        status: 'success',
+        data: { currency: 'NGN', available_balance: 100_000_000 },
+      });
       fake.setBalance('NGN', 1234.5);
       expect((await call(fake, 'GET', '/v3/balances/ngn')).json.data).toEqual({ currency: 'NGN', available_balance: 1234.5, ledger_balance: 1234.5 });
     });

@@ -800,7 +800,13 @@ export class FlutterwaveFake {
   }
 
   /** A payout Flutterwave has and the gateway may not: decided as given, no webhook. Returns its id. */
-  seedTransfer(fields: { reference: string; amount: number; currency: string; status: 'NEW' | 'PENDING' | 'SUCCESSFUL' | 'FAILED'; created_at?: Date }): number {
+  seedTransfer(fields: {
+    reference: string;
+    amount: number;
+    currency: string;
+    status: 'NEW' | 'PENDING' | 'SUCCESSFUL' | 'FAILED';
+    created_at?: Date;
+  }): number {
     const t: FlwTransfer = {
       id: (this.nextTransferId += randomInt(1, 20)),
       reference: fields.reference,
@@ -921,7 +927,15 @@ export class FlutterwaveFake {
       ['POST', /^\/v3\/transactions\/([^/]+)\/refund$/, (m) => this.refund(m[1], this.json(headers, raw))],
       ['GET', /^\/v3\/refunds\/([^/]+)$/, (m) => this.getRefund(m[1])],
       ['POST', /^\/v3\/accounts\/resolve$/, () => this.resolveAccount(this.json(headers, raw))],
-      ['GET', /^\/v3\/balances$/, () => ok('Wallet balances fetched', BALANCE_CURRENCIES.map((c) => this.balanceOf(c)))],
+      [
+        'GET',
+        /^\/v3\/balances$/,
+        () =>
+          ok(
+            'Wallet balances fetched',
+            BALANCE_CURRENCIES.map((c) => this.balanceOf(c)),
+          ),
+      ],
       ['GET', /^\/v3\/balances\/([A-Za-z]{3})$/, (m) => ok('Wallet balance fetched', this.balanceOf(m[1].toUpperCase()))],
       ['GET', /^\/v3\/transactions$/, () => this.list('Transactions fetched', [...this.transactionMap.values()], url, (tx) => this.renderTransaction(tx))],
       ['GET', /^\/v3\/transfers$/, () => this.list('Transfers fetched', [...this.transferMap.values()], url, (t) => this.renderTransfer(t))],
@@ -1701,4 +1715,3 @@ function eventTypeOf(paymentType: string): string {
   if (paymentType === 'bank_transfer') return 'BANK_TRANSFER_TRANSACTION';
   return `${paymentType.toUpperCase()}_TRANSACTION`;
 }
-

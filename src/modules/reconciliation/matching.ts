@@ -7,9 +7,8 @@ import type { Decimal } from '../../shared/money';
  */
 
 /** The classes a compared transaction or record falls in. `matched` and `in_flight` are not exceptions. */
-export const MATCH_CLASSES = ['matched', 'amount_mismatch', 'status_mismatch', 'missing_at_provider', 'missing_here', 'in_flight'] as const;
+const MATCH_CLASSES = ['matched', 'amount_mismatch', 'status_mismatch', 'missing_at_provider', 'missing_here', 'in_flight'] as const;
 export type MatchClass = (typeof MATCH_CLASSES)[number];
-
 
 /** One of our transactions as matching reads it: what the provider was asked to move, and where it stands. */
 export interface OurTransaction {
@@ -31,7 +30,7 @@ export interface MatchItem {
 }
 
 /** Our status in the provider's three words: expired is a failure (nothing moved); anything not final is pending. */
-export function threeWordStatus(status: string): ProviderRecord['status'] {
+function threeWordStatus(status: string): ProviderRecord['status'] {
   if (status === 'successful') return 'successful';
   if (status === 'failed' || status === 'expired') return 'failed';
   return 'pending';
@@ -67,8 +66,7 @@ export function matchRecords(ours: readonly OurTransaction[], theirs: readonly P
   const paired = new Set<string>();
   const items: MatchItem[] = [];
   for (const record of theirs) {
-    const candidate =
-      (record.ourReference !== null ? byId.get(record.ourReference) : undefined) ?? byProviderReference.get(record.providerReference);
+    const candidate = (record.ourReference !== null ? byId.get(record.ourReference) : undefined) ?? byProviderReference.get(record.providerReference);
     if (!candidate || paired.has(candidate.id)) {
       items.push({ class: 'missing_here', ours: null, theirs: record });
       continue;

@@ -16,9 +16,7 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10);
  * at the hour catches up.
  */
 export class ReconciliationDaily {
-  constructor(
-    private readonly deps: { service: ReconciliationService; jobs: ReconciliationJobQueue; clock: Clock; logger: Logger; enabled: boolean },
-  ) {}
+  constructor(private readonly deps: { service: ReconciliationService; jobs: ReconciliationJobQueue; clock: Clock; logger: Logger; enabled: boolean }) {}
 
   /** Adds the run of the day before today (the chain's first link). */
   async start(): Promise<void> {
@@ -46,7 +44,12 @@ export class ReconciliationDaily {
   private schedule(day: string): Promise<unknown> {
     const due = new Date(`${day}T00:00:00.000Z`).getTime() + DAY_MS + AFTER_DAY_ENDS_MS;
     return this.deps.jobs.add([
-      { name: ReconciliationJob.ReconcileDay, payload: { day }, key: `${ReconciliationJob.ReconcileDay}:${day}`, delayMs: Math.max(0, due - systemClock.now().getTime()) },
+      {
+        name: ReconciliationJob.ReconcileDay,
+        payload: { day },
+        key: `${ReconciliationJob.ReconcileDay}:${day}`,
+        delayMs: Math.max(0, due - systemClock.now().getTime()),
+      },
     ]);
   }
 }

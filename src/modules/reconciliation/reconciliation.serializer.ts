@@ -31,7 +31,9 @@ export const ReconciliationRunRecord = record(
           note: z.string().nullable(),
         }),
       )
-      .describe('Per currency: our clearing balance and the provider’s reported balance when the run ran (decimal strings), and how each moved since the previous run'),
+      .describe(
+        'Per currency: our clearing balance and the provider’s reported balance when the run ran (decimal strings), and how each moved since the previous run',
+      ),
     started_at: timestamp,
     finished_at: nullableTimestamp,
     error: z.string().nullable(),

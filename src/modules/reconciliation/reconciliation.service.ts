@@ -51,7 +51,8 @@ export class ReconciliationService {
 
   /** Reconciles one connector's window: a run of its own, or nothing when the window's run exists (see the store's claim). */
   async reconcile(connectorName: string, window: { from: Date; to: Date }): Promise<RunOutcome> {
-    if (!this.deps.connectorNames().includes(connectorName)) throw AppError.invalidField('connector', `is not a configured connector (${this.connectors().join(', ')})`);
+    if (!this.deps.connectorNames().includes(connectorName))
+      throw AppError.invalidField('connector', `is not a configured connector (${this.connectors().join(', ')})`);
     const connector = this.deps.connector(connectorName);
     const runId = await this.deps.store.claim(connectorName, window.from, window.to, this.deps.clock.now());
     if (!runId) {
@@ -64,7 +65,14 @@ export class ReconciliationService {
       const items: StoredItem[] = matchRecords(ours, theirs);
       const clearing = await this.clearing(connector, [...new Set([...ours.map((t) => t.currency), ...theirs.map((r) => r.currency)])], window);
       for (const c of clearing.filter(balanceMoved)) {
-        items.push({ class: 'balance_mismatch', ours: null, theirs: null, currency: c.currency, ourAmount: new Decimal(c.ours), theirAmount: new Decimal(c.theirs!) });
+        items.push({
+          class: 'balance_mismatch',
+          ours: null,
+          theirs: null,
+          currency: c.currency,
+          ourAmount: new Decimal(c.ours),
+          theirAmount: new Decimal(c.theirs!),
+        });
       }
       const counts = countByClass(items);
       await this.deps.store.complete(runId, items, clearing, counts, this.deps.clock.now());

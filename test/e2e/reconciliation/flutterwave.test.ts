@@ -74,7 +74,9 @@ describe('reconciliation with Flutterwave (production, against the fake)', () =>
     const lists = flw.requests.filter((r) => r.path.startsWith('/v3/transactions?') || r.path.startsWith('/v3/transfers?'));
     expect(lists.map((r) => r.path)).toEqual(expect.arrayContaining(['/v3/transactions?from=2026-11-10&to=2026-11-10&page=1', '/v3/transfers?page=1']));
     // The clearing check recorded both balances (the wallet's as Flutterwave reports it).
-    expect(outcome.run!.clearing).toEqual([expect.objectContaining({ currency: 'NGN', ours: '0', theirs: '100000000', difference: '100000000', oursMoved: null })]);
+    expect(outcome.run!.clearing).toEqual([
+      expect.objectContaining({ currency: 'NGN', ours: '0', theirs: '100000000', difference: '100000000', oursMoved: null }),
+    ]);
 
     // The same day again is not reconciled twice.
     const again = await reconciliation(app).reconcile('flutterwave', day(date));
@@ -93,7 +95,15 @@ describe('reconciliation with Flutterwave (production, against the fake)', () =>
       else flw.seedTransfer({ reference: t.id, amount: Number(amount), currency: 'NGN', status: 'SUCCESSFUL', created_at: at(date, hour) });
     }
     const clean = await reconciliation(app).reconcile('flutterwave', day(date));
-    expect(clean.run!.counts).toEqual({ matched: 3, amount_mismatch: 0, status_mismatch: 0, missing_at_provider: 0, missing_here: 0, in_flight: 0, balance_mismatch: 0 });
+    expect(clean.run!.counts).toEqual({
+      matched: 3,
+      amount_mismatch: 0,
+      status_mismatch: 0,
+      missing_at_provider: 0,
+      missing_here: 0,
+      in_flight: 0,
+      balance_mismatch: 0,
+    });
     // Since the previous run, neither side moved.
     expect(clean.run!.clearing[0]).toMatchObject({ currency: 'NGN', oursMoved: '0', theirsMoved: '0' });
 

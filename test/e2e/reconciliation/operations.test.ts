@@ -51,15 +51,35 @@ describe('reconciliation: the CLI, the admin API, the metric, the log and the da
   it('npm run recon reconciles a day, prints the run as JSON and exits 1 on exceptions; the API lists it; an operator resolves one with a note', async () => {
     const date = '2026-10-05';
     const at = new Date(`${date}T08:00:00Z`);
-    const short = await seedOurs(app, m.merchantId, { kind: 'collection', status: 'successful', amount: '900', currency: 'NGN', connector: 'flutterwave', createdAt: at });
+    const short = await seedOurs(app, m.merchantId, {
+      kind: 'collection',
+      status: 'successful',
+      amount: '900',
+      currency: 'NGN',
+      connector: 'flutterwave',
+      createdAt: at,
+    });
     flw.seedTransaction({ tx_ref: short.id, amount: 890, currency: 'NGN', status: 'successful', created_at: at });
-    const fine = await seedOurs(app, m.merchantId, { kind: 'collection', status: 'successful', amount: '40', currency: 'NGN', connector: 'flutterwave', createdAt: at });
+    const fine = await seedOurs(app, m.merchantId, {
+      kind: 'collection',
+      status: 'successful',
+      amount: '40',
+      currency: 'NGN',
+      connector: 'flutterwave',
+      createdAt: at,
+    });
     flw.seedTransaction({ tx_ref: fine.id, amount: 40, currency: 'NGN', status: 'successful', created_at: at });
 
     const cli = await runCli(app.db.url, 'reconcile', ['--connector', 'flutterwave', '--date', date], cliEnv());
     expect(cli.stderr).not.toMatch(/failed/);
     expect(cli.exitCode).toBe(1);
-    expect(cli.output).toMatchObject({ ran: true, connector: 'flutterwave', status: 'completed', open_exceptions: 1, counts: { matched: 1, amount_mismatch: 1 } });
+    expect(cli.output).toMatchObject({
+      ran: true,
+      connector: 'flutterwave',
+      status: 'completed',
+      open_exceptions: 1,
+      counts: { matched: 1, amount_mismatch: 1 },
+    });
     expect(cli.output.window).toEqual({ from: '2026-10-05T00:00:00.000Z', to: '2026-10-06T00:00:00.000Z' });
     // A bad date is refused, naming it.
     const bad = await runCli(app.db.url, 'reconcile', ['--connector', 'flutterwave', '--date', '5 Oct'], cliEnv());
@@ -76,9 +96,16 @@ describe('reconciliation: the CLI, the admin API, the metric, the log and the da
     const detail = await request(app.url, 'GET', `/v1/admin/reconciliation/runs/${run.run_id}`, { headers: admin });
     expect(detail.status).toBe(200);
     const item = detail.body.data.items.find((i: any) => i.class === 'amount_mismatch');
-    expect(item).toMatchObject({ transaction_id: short.id, ours: { amount: 900, currency: 'NGN', status: 'successful' }, theirs: { amount: 890 }, resolved_at: null });
+    expect(item).toMatchObject({
+      transaction_id: short.id,
+      ours: { amount: 900, currency: 'NGN', status: 'successful' },
+      theirs: { amount: 890 },
+      resolved_at: null,
+    });
     const matched = detail.body.data.items.find((i: any) => i.class === 'matched');
-    expect((await request(app.url, 'GET', `/v1/admin/reconciliation/runs/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { headers: admin })).status).toBe(404);
+    expect((await request(app.url, 'GET', `/v1/admin/reconciliation/runs/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { headers: admin })).status).toBe(
+      404,
+    );
 
     // One error line per exception, with references and no account data.
     const lines = logs.filter((l) => l.includes('reconciliation exception'));
@@ -95,15 +122,29 @@ describe('reconciliation: the CLI, the admin API, the metric, the log and the da
     expect(JSON.stringify(empty.body)).toContain('note');
     const resolved = await request(app.url, 'POST', path, { headers: admin, body: { note: 'Flutterwave kept a 10 NGN fee; agreed with finance' } });
     expect(resolved.status).toBe(200);
-    expect(resolved.body.data).toMatchObject({ item_id: item.item_id, resolved_by: 'admin_api', resolution_note: 'Flutterwave kept a 10 NGN fee; agreed with finance' });
-    const audit = await dbQuery(app.db.url, `select actor_type, target_type, target_id, after from audit_log where action = 'reconciliation.exception_resolved'`);
+    expect(resolved.body.data).toMatchObject({
+      item_id: item.item_id,
+      resolved_by: 'admin_api',
+      resolution_note: 'Flutterwave kept a 10 NGN fee; agreed with finance',
+    });
+    const audit = await dbQuery(
+      app.db.url,
+      `select actor_type, target_type, target_id, after from audit_log where action = 'reconciliation.exception_resolved'`,
+    );
     expect(audit).toEqual([
-      expect.objectContaining({ actor_type: 'operator', target_type: 'reconciliation_item', target_id: item.item_id, after: expect.objectContaining({ note: expect.stringContaining('10 NGN fee') }) }),
+      expect.objectContaining({
+        actor_type: 'operator',
+        target_type: 'reconciliation_item',
+        target_id: item.item_id,
+        after: expect.objectContaining({ note: expect.stringContaining('10 NGN fee') }),
+      }),
     ]);
     expect(await gauge('amount_mismatch')).toBe(0);
     // Once only; a matched item is no exception.
     expect((await request(app.url, 'POST', path, { headers: admin, body: { note: 'again' } })).status).toBe(409);
-    expect((await request(app.url, 'POST', `/v1/admin/reconciliation/items/${matched.item_id}/resolve`, { headers: admin, body: { note: 'n' } })).status).toBe(409);
+    expect((await request(app.url, 'POST', `/v1/admin/reconciliation/items/${matched.item_id}/resolve`, { headers: admin, body: { note: 'n' } })).status).toBe(
+      409,
+    );
     expect(await dbQuery(app.db.url, `select 1 from audit_log where action = 'reconciliation.exception_resolved'`)).toHaveLength(1);
   });
 
@@ -124,11 +165,18 @@ describe('reconciliation: the CLI, the admin API, the metric, the log and the da
     // Added at start, due an hour after the day ends: made due now (graphile-worker's clock is the database's).
     await dbQuery(app.db.url, 'update graphile_worker._private_jobs set run_at = now() where key = $1', [key(yesterday.from)]);
     const ran = await eventually(
-      async () => (await dbQuery(app.db.url, `select 1 from reconciliation_run where connector = 'flutterwave' and window_from = $1 and status = 'completed'`, [yesterday.from])).length === 1,
+      async () =>
+        (
+          await dbQuery(app.db.url, `select 1 from reconciliation_run where connector = 'flutterwave' and window_from = $1 and status = 'completed'`, [
+            yesterday.from,
+          ])
+        ).length === 1,
       { attempts: 200, everyMs: 50 },
     );
     expect(ran).toBe(true);
-    const next = await eventually(async () => (await dbQuery(app.db.url, 'select 1 from graphile_worker._private_jobs where key = $1', [key(yesterday.to)])).length === 1);
+    const next = await eventually(
+      async () => (await dbQuery(app.db.url, 'select 1 from graphile_worker._private_jobs where key = $1', [key(yesterday.to)])).length === 1,
+    );
     expect(next).toBe(true);
   });
 });

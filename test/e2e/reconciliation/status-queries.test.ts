@@ -52,13 +52,34 @@ describe('reconciliation by status queries: MTN MoMo (production, against the fa
 
     const asked = fake.requests.length;
     const outcome = await reconciliation(app).reconcile('mtn_momo', await dayOf(app, disputedRow.id));
-    expect(outcome.run!.counts).toEqual({ matched: 1, amount_mismatch: 0, status_mismatch: 1, missing_at_provider: 0, missing_here: 0, in_flight: 1, balance_mismatch: 0 });
+    expect(outcome.run!.counts).toEqual({
+      matched: 1,
+      amount_mismatch: 0,
+      status_mismatch: 1,
+      missing_at_provider: 0,
+      missing_here: 0,
+      in_flight: 1,
+      balance_mismatch: 0,
+    });
     const { items } = await reconciliation(app).getRun(outcome.run!.id);
-    expect(items.find((i) => i.transactionId === disputedRow.id)).toMatchObject({ class: 'status_mismatch', ours: { status: 'failed' }, theirs: { status: 'successful' } });
-    expect(items.find((i) => i.transactionId === pendingRow.id)).toMatchObject({ class: 'in_flight', ours: { status: 'processing' }, theirs: { status: 'pending' } });
+    expect(items.find((i) => i.transactionId === disputedRow.id)).toMatchObject({
+      class: 'status_mismatch',
+      ours: { status: 'failed' },
+      theirs: { status: 'successful' },
+    });
+    expect(items.find((i) => i.transactionId === pendingRow.id)).toMatchObject({
+      class: 'in_flight',
+      ours: { status: 'processing' },
+      theirs: { status: 'pending' },
+    });
     // One status query per transaction, by its X-Reference-Id; the balance of both products' accounts.
     const since = fake.requests.slice(asked).map((r) => r.path);
-    expect(since).toEqual(expect.arrayContaining([`/collection/v1_0/requesttopay/${referenceIdOf(disputedRow.id)}`, `/collection/v1_0/requesttopay/${referenceIdOf(pendingRow.id)}`]));
+    expect(since).toEqual(
+      expect.arrayContaining([
+        `/collection/v1_0/requesttopay/${referenceIdOf(disputedRow.id)}`,
+        `/collection/v1_0/requesttopay/${referenceIdOf(pendingRow.id)}`,
+      ]),
+    );
     expect(since).toEqual(expect.arrayContaining(['/collection/v1_0/account/balance', '/disbursement/v1_0/account/balance']));
     expect(outcome.run!.clearing).toEqual([expect.objectContaining({ currency: 'GHS', theirs: '2000000', note: null })]);
   });

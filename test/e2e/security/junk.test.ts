@@ -162,7 +162,11 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     // A reconciliation exception already resolved: whatever note gets through validation is refused as INVALID_STATE.
     f.reconciliationItem = randomUUID();
     const run = randomUUID();
-    await dbRows(app.db.url, `insert into reconciliation_run (id, connector, window_from, window_to, status, started_at) values ($1, 'sandbox', now(), now(), 'completed', now())`, [run]);
+    await dbRows(
+      app.db.url,
+      `insert into reconciliation_run (id, connector, window_from, window_to, status, started_at) values ($1, 'sandbox', now(), now(), 'completed', now())`,
+      [run],
+    );
     await dbRows(
       app.db.url,
       `insert into reconciliation_item (id, run_id, class, resolved_at, resolved_by, resolution_note) values ($1, $2, 'missing_here', now(), 'admin_api', 'seen')`,

@@ -42,7 +42,11 @@ const resolveReconciliationItem = operation({
   summary: 'Resolve a reconciliation exception with a note',
   description: 'Recorded on the item and in the audit log (`reconciliation.exception_resolved`). Nothing else changes: no money moves.',
   params: { itemId: 'The item id (a UUID)' },
-  body: { name: 'ResolveReconciliationItemRequest', schema: resolveItemSchema, example: { note: 'Flutterwave reversed the charge on 2 Dec; refunded the payer' } },
+  body: {
+    name: 'ResolveReconciliationItemRequest',
+    schema: resolveItemSchema,
+    example: { note: 'Flutterwave reversed the charge on 2 Dec; refunded the payer' },
+  },
   fields: { note: { required: true, description: 'What was found and done: 1–1000 characters' } },
   ok: { message: 'Reconciliation exception resolved', data: ReconciliationItemRecord, noStore: true },
   errors: { NOT_FOUND: 'no such item', INVALID_STATE: 'the item is not an exception, or is resolved already' },
