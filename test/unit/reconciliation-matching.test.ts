@@ -1,5 +1,6 @@
 import type { ProviderRecord } from '../../src/providers/capabilities';
 import { Decimal } from '../../src/shared/money';
+import { dayWindow } from '../../src/modules/reconciliation/reconciliation.service';
 import { classifyPair, classifyUnpaired, countByClass, matchRecords, type OurTransaction } from '../../src/modules/reconciliation/matching';
 
 /** Reconciliation's matching (docs/reconciliation.md): pure, one to one, each transaction and record in one class. */
@@ -96,5 +97,11 @@ describe('reconciliation matching', () => {
     const items = matchRecords(mine, [theirs('a', 'successful'), theirs('b', 'failed'), theirs('c', 'successful', '7.50')]);
     expect(items.every((i) => i.class === 'matched')).toBe(true);
     expect(items).toHaveLength(3);
+  });
+
+  it('a run’s window is a UTC day: the one named, or the day before now; a day that does not exist is refused', () => {
+    expect(dayWindow('2026-12-01', new Date())).toEqual({ from: new Date('2026-12-01T00:00:00Z'), to: new Date('2026-12-02T00:00:00Z') });
+    expect(dayWindow(undefined, new Date('2026-12-02T00:30:00Z'))).toEqual({ from: new Date('2026-12-01T00:00:00Z'), to: new Date('2026-12-02T00:00:00Z') });
+    for (const bad of ['2026-02-30', '1 Dec', '2026-12-1', '']) expect(() => dayWindow(bad, new Date())).toThrow(/date/);
   });
 });

@@ -32,7 +32,10 @@ export type RunOutcome = { ran: true; run: ReconciliationRun } | { ran: false; r
 export function dayWindow(date: string | undefined, now: Date): { from: Date; to: Date } {
   if (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw AppError.invalidField('date', 'must be a day, YYYY-MM-DD');
   const from = date ? new Date(`${date}T00:00:00.000Z`) : new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - DAY_MS);
-  if (Number.isNaN(from.getTime())) throw AppError.invalidField('date', 'must be a day, YYYY-MM-DD');
+  // A day that does not exist (2026-02-30) would roll over into the next month: refused, not moved.
+  if (Number.isNaN(from.getTime()) || (date !== undefined && from.toISOString().slice(0, 10) !== date)) {
+    throw AppError.invalidField('date', 'must be a day, YYYY-MM-DD');
+  }
   return { from, to: new Date(from.getTime() + DAY_MS) };
 }
 
