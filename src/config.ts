@@ -163,6 +163,8 @@ const envSchema = z.object({
   ),
   /** Self-serve sign-up (POST /dashboard/sign-up): on by default in the sandbox, off in production unless `true`. */
   SIGNUP_ENABLED: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+  /** The daily reconciliation with the providers (docs/reconciliation.md): on unless `false`. */
+  RECONCILIATION_ENABLED: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z
@@ -338,6 +340,8 @@ export interface Config {
   mail: MailConfig;
   /** SIGNUP_ENABLED: self-serve sign-up (default on in the sandbox, off in production). */
   signupEnabled: boolean;
+  /** Whether the daily reconciliation job runs (RECONCILIATION_ENABLED; the CLI and the admin API work either way). */
+  reconciliationEnabled: boolean;
 }
 
 /** Where the service's mail goes. */
@@ -521,6 +525,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? (e.PAYMENTS_ENV === 'sandbox' ? SANDBOX_MAIL_FROM : undefined) },
     signupEnabled: e.SIGNUP_ENABLED === undefined ? e.PAYMENTS_ENV === 'sandbox' : e.SIGNUP_ENABLED === 'true',
+    reconciliationEnabled: e.RECONCILIATION_ENABLED !== 'false',
     connectors: {
       routes: e.PROVIDER_ROUTES,
       timeoutMs: e.PROVIDER_TIMEOUT_MS,

@@ -63,6 +63,9 @@ import { payoutsModule } from './modules/payouts/payouts.module';
 import type { PayoutService } from './modules/payouts/payout.service';
 import type { PayoutRuns } from './modules/payouts/payout.runs';
 import type { PayoutNotices } from './modules/payouts/payout.notices';
+import { reconciliationModule } from './modules/reconciliation/reconciliation.module';
+import type { ReconciliationService } from './modules/reconciliation/reconciliation.service';
+import type { ReconciliationDaily } from './modules/reconciliation/reconciliation.daily';
 import type { PayeesService } from './modules/payees/payees.service';
 import type { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
 import type { TransactionLifecycle } from './modules/transactions/lifecycle.service';
@@ -177,6 +180,10 @@ export interface Services {
   payouts: PayoutService;
   payoutRuns: PayoutRuns;
   payoutNotices: PayoutNotices;
+  /** Reconciliation with the providers: runs, their items, an operator's resolution (docs/reconciliation.md). */
+  reconciliation: ReconciliationService;
+  /** The daily reconciliation job's work. */
+  reconciliationDaily: ReconciliationDaily;
 }
 
 /**
@@ -228,6 +235,7 @@ const MODULES = [
   checkoutModule,
   payoutScheduleModule,
   payoutsModule,
+  reconciliationModule,
 ] as const;
 
 /** The services, and what starts and stops with them (caches that listen to pub/sub, reference data). */
@@ -306,6 +314,7 @@ export function compose(infra: Infrastructure): Composition {
       schedules: payoutSchedules,
     }),
   );
+  const { reconciliation, reconciliationDaily } = made(reconciliationModule.create(base, { rails, providerSignals, audit }));
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {
     audit,
@@ -355,6 +364,8 @@ export function compose(infra: Infrastructure): Composition {
     payouts,
     payoutRuns,
     payoutNotices,
+    reconciliation,
+    reconciliationDaily,
   };
   return {
     services,

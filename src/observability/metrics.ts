@@ -67,6 +67,7 @@ export class Metrics {
   private readonly graphqlDuration: Histogram<'transport' | 'operation_type' | 'operation_name' | 'outcome'>;
   private readonly operationNames = new Set<string>();
   private queueRead?: Promise<void>;
+  private openExceptions?: () => Promise<Array<{ connector: string; class: string; count: number }>>;
 
   readonly graphql: GraphQLOperationObserver;
   readonly webhookAttempt: WebhookAttemptObserver;
@@ -164,7 +165,44 @@ export class Metrics {
 
     this.registerPoolGauges(registers);
     this.registerQueueGauges(registers);
+    this.registerReconciliationGauge(registers);
     this.registry = Registry.merge([own, processMetrics()]);
+  }
+
+  /** Where the open-exceptions gauge reads from (the reconciliation module, made after this). */
+  readReconciliation(read: () => Promise<Array<{ connector: string; class: string; count: number }>>): void {
+    this.openExceptions = read;
+  }
+
+  /** Exceptions no operator has resolved yet, by connector and class, read at scrape time (docs/reconciliation.md). */
+  private registerReconciliationGauge(registers: Registry[]): void {
+    const read = () => this.openExceptions;
+    const logger = this.sources.logger;
+    const seen = new Map<string, { connector: string; class: string }>();
+    const gauge: Gauge<'connector' | 'class'> = new Gauge({
+      name: 'payments_reconciliation_open_exceptions',
+      help: 'Reconciliation exceptions (amount_mismatch, status_mismatch, missing_at_provider, missing_here, balance_mismatch) not resolved yet, by connector and class.',
+      labelNames: ['connector', 'class'],
+      registers,
+      async collect() {
+        const source = read();
+        if (!source) return;
+        let rows: Array<{ connector: string; class: string; count: number }>;
+        try {
+          rows = await source();
+        } catch (err) {
+          logger.warn({ err: (err as Error).message }, 'reconciliation metrics not read; the scrape shows the last values');
+          return;
+        }
+        // A class resolved to none drops to 0 (kept, so a graph shows it fall rather than vanish).
+        for (const labels of seen.values()) gauge.set(labels, 0);
+        for (const row of rows) {
+          const labels = { connector: row.connector, class: row.class };
+          seen.set(`${row.connector}\0${row.class}`, labels);
+          gauge.set(labels, row.count);
+        }
+      },
+    });
   }
 
   /** Called by the onResponse hook; `route` is the matched route's pattern, undefined when none matched. */

@@ -10,7 +10,10 @@ import {
   redactsNotifications,
   roundsPayouts,
   resolvesAccounts,
+  listsTransactions,
   type ChargesCards,
+  type ListsTransactions,
+  type ReportsBalance,
   type ResolvesAccounts,
   type ValidatesCardOtp,
   type OpensVirtualAccounts,
@@ -58,7 +61,8 @@ const OPERATIONS = [
   'validateCardOtp',
   'refund',
   'resolveAccount',
-] as const satisfies ReadonlyArray<keyof (Connector & OpensVirtualAccounts & ChargesCards & ValidatesCardOtp & Refunds & ResolvesAccounts)>;
+  'balance',
+] as const satisfies ReadonlyArray<keyof (Connector & OpensVirtualAccounts & ChargesCards & ValidatesCardOtp & Refunds & ResolvesAccounts & ReportsBalance)>;
 
 /** Reconciliation's call (its first attempt may have reached the provider): an initiate with its retry context, a virtual account or refund flagged. */
 function isRetry(operation: string, request: unknown): boolean {
@@ -128,6 +132,10 @@ export class GuardedConnector implements Connector, Partial<OpensVirtualAccounts
     this.breaker.on('halfOpen', () => this.moved('half_open'));
     this.breaker.on('close', () => this.moved('closed'));
     observer?.state(this.name, 'closed');
+    // Reconciliation's listing reads page after page: each page is a call of its own through ProviderHttp (timeouts), not
+    // one breaker call (an iterator cannot be one); a listing that fails fails its run, which is retried, and never
+    // moves money, so it does not count against the provider for new transactions.
+    if (listsTransactions(inner)) this.listTransactions = (window) => inner.listTransactions(window);
     for (const op of OPERATIONS) {
       // A capability the connector lacks stays absent here too, so the same type guards answer for the guarded connector.
       const fn = (inner as unknown as Record<string, unknown>)[op] as ((...args: unknown[]) => Promise<unknown>) | undefined;
@@ -223,6 +231,8 @@ export class GuardedConnector implements Connector, Partial<OpensVirtualAccounts
   declare validateCardOtp?: ValidatesCardOtp['validateCardOtp'];
   declare refund?: Refunds['refund'];
   declare resolveAccount?: ResolvesAccounts['resolveAccount'];
+  declare balance?: ReportsBalance['balance'];
+  declare listTransactions?: ListsTransactions['listTransactions'];
 
   /** Stops the breaker's timers (shutdown, tests). */
   shutdown(): void {

@@ -1,4 +1,5 @@
 import { AppError } from '../shared/errors';
+import type { Decimal } from '../shared/money';
 import type {
   CardCharge,
   CardChargeRequest,
@@ -109,6 +110,37 @@ export interface InProcess {
   readonly inProcess: true;
 }
 
+/** A window of time, `from` inclusive, `to` exclusive (reconciliation's day, in UTC). */
+export interface RecordWindow {
+  from: Date;
+  to: Date;
+}
+
+/**
+ * One record of the provider's, as reconciliation compares it with ours: the provider's reference, the key we sent it
+ * (our transaction's id: a charge's `tx_ref`, a transfer's `reference`, MTN's `externalId`), what it moved, and its
+ * status in three words. `kind`: money in (a collection, a card payment) or out (a payout, a refund).
+ */
+export interface ProviderRecord {
+  providerReference: string;
+  /** Our transaction's id as we sent it; null when the provider's record carries none. */
+  ourReference: string | null;
+  amount: Decimal;
+  currency: string;
+  status: 'successful' | 'failed' | 'pending';
+  kind: 'in' | 'out';
+}
+
+/** Lists its own records of a window (Flutterwave's transaction and transfer lists), for reconciliation. */
+export interface ListsTransactions {
+  listTransactions(window: RecordWindow): AsyncIterable<ProviderRecord>;
+}
+
+/** Reports the balance it holds for us in a currency (Flutterwave's wallet, MTN's account), for reconciliation's clearing check. */
+export interface ReportsBalance {
+  balance(currency: string): Promise<Decimal>;
+}
+
 export const opensVirtualAccounts = (c: Connector): c is Connector & OpensVirtualAccounts =>
   typeof (c as Partial<OpensVirtualAccounts>).createVirtualAccount === 'function';
 export const chargesCards = (c: Connector): c is Connector & ChargesCards => typeof (c as Partial<ChargesCards>).chargeCard === 'function';
@@ -122,6 +154,8 @@ export const roundsPayouts = (c: Connector): c is Connector & RoundsPayouts => t
 export const readsNotifications = (c: Connector): c is Connector & ReadsNotifications => (c as Partial<ReadsNotifications>).readsNotifications === true;
 export const resolvesAccounts = (c: Connector): c is Connector & ResolvesAccounts => typeof (c as Partial<ResolvesAccounts>).resolveAccount === 'function';
 export const inProcess = (c: Connector): c is Connector & InProcess => (c as Partial<InProcess>).inProcess === true;
+export const listsTransactions = (c: Connector): c is Connector & ListsTransactions => typeof (c as Partial<ListsTransactions>).listTransactions === 'function';
+export const reportsBalance = (c: Connector): c is Connector & ReportsBalance => typeof (c as Partial<ReportsBalance>).balance === 'function';
 
 /** The capabilities a provider declares (its index.ts), by their guards' names. */
 export const CAPABILITIES = {
@@ -136,6 +170,8 @@ export const CAPABILITIES = {
   readsNotifications,
   resolvesAccounts,
   inProcess,
+  listsTransactions,
+  reportsBalance,
 } as const;
 export type CapabilityName = keyof typeof CAPABILITIES;
 

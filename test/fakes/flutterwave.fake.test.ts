@@ -771,4 +771,48 @@ describe('FlutterwaveFake', () => {
       expect(fake.internalErrors).toEqual([]);
     });
   });
+  describe('lists and balances (reconciliation)', () => {
+    it('lists transactions of a day range, ten a page, newest first, with page_info; Bearer required; a bad date is 400', async () => {
+      const day = new Date('2026-12-01T10:00:00Z');
+      for (let i = 0; i < 12; i++)
+        fake.seedTransaction({ tx_ref: `ref-${i}`, amount: 100 + i, currency: 'NGN', status: 'successful', created_at: new Date(day.getTime() + i * 1000) });
+      fake.seedTransaction({ tx_ref: 'other-day', amount: 5, currency: 'NGN', status: 'failed', created_at: new Date('2026-12-02T00:00:01Z') });
+      const first = await call(fake, 'GET', '/v3/transactions?from=2026-12-01&to=2026-12-01&page=1');
+      expect(first.status).toBe(200);
+      expect(first.json).toMatchObject({
+        status: 'success',
+        message: 'Transactions fetched',
+        meta: { page_info: { total: 12, current_page: 1, total_pages: 2 } },
+      });
+      expect(first.json.data).toHaveLength(10);
+      expect(first.json.data[0]).toMatchObject({ tx_ref: 'ref-11', amount: 111, currency: 'NGN', status: 'successful' });
+      const second = await call(fake, 'GET', '/v3/transactions?from=2026-12-01&to=2026-12-01&page=2');
+      expect(second.json.data.map((t: any) => t.tx_ref)).toEqual(['ref-1', 'ref-0']);
+      expect((await call(fake, 'GET', '/v3/transactions?from=2026-12-02&to=2026-12-02')).json.data.map((t: any) => t.tx_ref)).toEqual(['other-day']);
+      expect((await call(fake, 'GET', '/v3/transactions?from=yesterday')).status).toBe(400);
+      expect((await call(fake, 'GET', '/v3/transactions', { auth: null })).status).toBe(401);
+    });
+
+    it('lists transfers newest first, filtered by status; seeded, altered or deleted records show as such', async () => {
+      const a = fake.seedTransfer({ reference: 'trf-a', amount: 2500, currency: 'NGN', status: 'SUCCESSFUL', created_at: new Date('2026-12-01T09:00:00Z') });
+      fake.seedTransfer({ reference: 'trf-b', amount: 10, currency: 'NGN', status: 'FAILED', created_at: new Date('2026-12-01T10:00:00Z') });
+      const all = await call(fake, 'GET', '/v3/transfers?page=1');
+      expect(all.json).toMatchObject({ status: 'success', message: 'Transfers fetched', meta: { page_info: { total: 2, current_page: 1, total_pages: 1 } } });
+      expect(all.json.data.map((t: any) => t.reference)).toEqual(['trf-b', 'trf-a']);
+      expect((await call(fake, 'GET', '/v3/transfers?status=failed')).json.data.map((t: any) => t.reference)).toEqual(['trf-b']);
+      fake.transfers.get(a).amount = 2400;
+      expect((await call(fake, 'GET', '/v3/transfers/' + a)).json.data.amount).toBe(2400);
+      fake.transfers.delete(a);
+      expect((await call(fake, 'GET', '/v3/transfers')).json.data.map((t: any) => t.reference)).toEqual(['trf-b']);
+    });
+
+    it('answers a balance per currency, as set', async () => {
+      expect((await call(fake, 'GET', '/v3/balances/NGN')).json).toMatchObject({
+        status: 'success',
+        data: { currency: 'NGN', available_balance: 100_000_000 },
+      });
+      fake.setBalance('NGN', 1234.5);
+      expect((await call(fake, 'GET', '/v3/balances/ngn')).json.data).toEqual({ currency: 'NGN', available_balance: 1234.5, ledger_balance: 1234.5 });
+    });
+  });
 });

@@ -153,10 +153,16 @@
  *    beneficiary_name, else "N/A". Times are UTC.
  *  - The redirect page answers HTML; it needs no Bearer (a cardholder's browser opens it). Other /v3 paths all do.
  *  - Also served, with chosen messages: GET /v3/virtual-account-numbers/:order_ref ("Virtual account fetched"), GET
- *    /v3/balances/:currency ("Wallet balance fetched"). Refunds are taken for any successful collection (card, mobile
+ *    /v3/balances/:currency ("Wallet balance fetched"; [SDK] misc.md's sample: data {currency, available_balance,
+ *    ledger_balance}; 100 000 000 unless setBalance set another).
+ *  - The lists reconciliation reads (flutterwave-lists.ts): GET /v3/transactions?from=&to=&page= ("Transactions
+ *    fetched") and GET /v3/transfers?page=&status= ("Transfers fetched"), ten a page, newest first. Test hooks:
+ *    seedTransaction / seedTransfer (a record we do not have), and the `transactions` / `transfers` maps to alter or
+ *    delete one. Refunds are taken for any successful collection (card, mobile
  *    money, bank transfer), not only cards; the transaction keeps status "successful" after a refund.
  */
 import { FlutterwaveAccounts } from './flutterwave-accounts';
+import { listPage, listQuery } from './flutterwave-lists';
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt } from 'node:crypto';
 import type http from 'node:http';
 import { assertLoopbackUrl, closeFake, FakeTimers, FaultRules, LoopbackCallbacks, serveFakeRequest, startFakeServer } from './fake-http';
@@ -611,6 +617,7 @@ export class FlutterwaveFake {
   private readonly transactionMap = new Map<number, FlwTransaction>();
   private readonly transferMap = new Map<number, FlwTransfer>();
   private readonly accountMap = new Map<string, FlwVirtualAccount>();
+  private readonly balances = new Map<string, number>();
   /** Account holders POST /v3/accounts/resolve names (flutterwave-accounts.ts). */
   readonly accounts = new FlutterwaveAccounts();
   /** By Flutterwave id. */
@@ -750,6 +757,80 @@ export class FlutterwaveFake {
     await this.emitCharge(tx);
   }
 
+  /** The wallet's balance in a currency, as GET /v3/balances/:currency answers it from now on. */
+  setBalance(currency: string, available: number): void {
+    this.balances.set(currency, available);
+  }
+
+  /**
+   * A collection Flutterwave has and the gateway may not (reconciliation's missing_here): no webhook is sent. Returns
+   * its id. `created_at` defaults to now.
+   */
+  seedTransaction(fields: { tx_ref: string; amount: number; currency: string; status: 'pending' | 'successful' | 'failed'; created_at?: Date }): number {
+    const at = fields.created_at ?? new Date();
+    const tx: FlwTransaction = {
+      id: this.transactionId(),
+      tx_ref: fields.tx_ref,
+      flw_ref: String(randomInt(1_000_000_000, 9_999_999_999)),
+      type: 'bank_transfer',
+      payment_type: 'bank_transfer',
+      event_type: 'BANK_TRANSFER_TRANSACTION',
+      auth_model: 'AUTH',
+      amount: fields.amount,
+      currency: fields.currency,
+      app_fee: round2(fields.amount * 0.014),
+      status: fields.status,
+      processor_response: fields.status === 'successful' ? 'success' : 'Transaction in progress',
+      narration: 'FLW',
+      ip: '54.75.161.64',
+      device_fingerprint: 'N/A',
+      created_at: flwTime(at),
+      email: 'seeded@example.com',
+      customer: this.customer('seeded@example.com', null, 'Anonymous customer', at),
+      card: null,
+      phone_number: null,
+      redirect_url: null,
+      awaiting: null,
+      refunds: [],
+      originator: null,
+      body: null,
+    };
+    this.transactionMap.set(tx.id, tx);
+    return tx.id;
+  }
+
+  /** A payout Flutterwave has and the gateway may not: decided as given, no webhook. Returns its id. */
+  seedTransfer(fields: {
+    reference: string;
+    amount: number;
+    currency: string;
+    status: 'NEW' | 'PENDING' | 'SUCCESSFUL' | 'FAILED';
+    created_at?: Date;
+  }): number {
+    const t: FlwTransfer = {
+      id: (this.nextTransferId += randomInt(1, 20)),
+      reference: fields.reference,
+      account_bank: '044',
+      account_number: '0690000031',
+      amount: fields.amount,
+      currency: fields.currency,
+      debit_currency: null,
+      narration: null,
+      callback_url: null,
+      beneficiary_name: null,
+      meta: null,
+      status: fields.status,
+      complete_message: fields.status === 'SUCCESSFUL' ? 'Successful' : '',
+      fee: transferFee(fields.currency, fields.amount),
+      full_name: 'Forrest Green',
+      bank_name: 'ACCESS BANK NIGERIA',
+      created_at: flwTime(fields.created_at ?? new Date()),
+      body: null,
+    };
+    this.transferMap.set(t.id, t);
+    return t.id;
+  }
+
   /** Decide a pending transfer now (sends its webhook unless dropped). Resolves once the webhook attempt is over. */
   async completeTransfer(id: number, status: 'SUCCESSFUL' | 'FAILED', completeMessage?: string): Promise<void> {
     const t = this.transferMap.get(id);
@@ -846,8 +927,18 @@ export class FlutterwaveFake {
       ['POST', /^\/v3\/transactions\/([^/]+)\/refund$/, (m) => this.refund(m[1], this.json(headers, raw))],
       ['GET', /^\/v3\/refunds\/([^/]+)$/, (m) => this.getRefund(m[1])],
       ['POST', /^\/v3\/accounts\/resolve$/, () => this.resolveAccount(this.json(headers, raw))],
-      ['GET', /^\/v3\/balances$/, () => ok('Wallet balances fetched', BALANCE_CURRENCIES.map(balanceOf))],
-      ['GET', /^\/v3\/balances\/([A-Za-z]{3})$/, (m) => ok('Wallet balance fetched', balanceOf(m[1].toUpperCase()))],
+      [
+        'GET',
+        /^\/v3\/balances$/,
+        () =>
+          ok(
+            'Wallet balances fetched',
+            BALANCE_CURRENCIES.map((c) => this.balanceOf(c)),
+          ),
+      ],
+      ['GET', /^\/v3\/balances\/([A-Za-z]{3})$/, (m) => ok('Wallet balance fetched', this.balanceOf(m[1].toUpperCase()))],
+      ['GET', /^\/v3\/transactions$/, () => this.list('Transactions fetched', [...this.transactionMap.values()], url, (tx) => this.renderTransaction(tx))],
+      ['GET', /^\/v3\/transfers$/, () => this.list('Transfers fetched', [...this.transferMap.values()], url, (t) => this.renderTransfer(t))],
     ];
     for (const [routeMethod, pattern, handle] of routes) {
       const m = pattern.exec(p);
@@ -857,6 +948,19 @@ export class FlutterwaveFake {
     }
     // Chosen: Flutterwave's text for an unknown route is not documented.
     throw new Reject(404, 'Route not found');
+  }
+
+  /** A list's page (flutterwave-lists.ts). */
+  private list<T extends { created_at: string; status: string }>(message: string, records: T[], url: URL, render: (r: T) => Record<string, unknown>): Answer {
+    const query = listQuery(url.searchParams);
+    if (typeof query === 'string') throw bad(query);
+    const { data, meta } = listPage(records, query, render);
+    return ok(message, data, { meta });
+  }
+
+  private balanceOf(currency: string): Record<string, unknown> {
+    const available = this.balances.get(currency) ?? 100_000_000;
+    return { currency, available_balance: available, ledger_balance: available };
   }
 
   /** POST /v3/accounts/resolve (flutterwave-accounts.ts). */
@@ -1610,8 +1714,4 @@ function eventTypeOf(paymentType: string): string {
   if (paymentType === 'card') return 'CARD_TRANSACTION';
   if (paymentType === 'bank_transfer') return 'BANK_TRANSFER_TRANSACTION';
   return `${paymentType.toUpperCase()}_TRANSACTION`;
-}
-
-function balanceOf(currency: string): Record<string, unknown> {
-  return { currency, available_balance: 100_000_000, ledger_balance: 100_000_000 };
 }

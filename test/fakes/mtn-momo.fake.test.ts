@@ -595,4 +595,17 @@ describe('MtnMomoFake', () => {
       expect(fake.internalErrors).toEqual([]);
     });
   });
+  describe('account balance (reconciliation)', () => {
+    it('answers each product’s balance in the environment’s currency, with its token and headers only', async () => {
+      const access = await token(fake, 'disbursement');
+      const res = await call(fake, 'GET', '/disbursement/v1_0/account/balance', apiHeaders(fake, 'disbursement', access));
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual({ availableBalance: '1000000', currency: 'EUR' });
+      fake.setBalance('disbursement', '250.75');
+      expect((await call(fake, 'GET', '/disbursement/v1_0/account/balance', apiHeaders(fake, 'disbursement', access))).json.availableBalance).toBe('250.75');
+      // Another product's token, or none: refused.
+      expect((await call(fake, 'GET', '/collection/v1_0/account/balance', apiHeaders(fake, 'collection', access))).status).toBe(401);
+      expect((await call(fake, 'GET', '/disbursement/v1_0/account/balance', { 'X-Target-Environment': 'sandbox' })).status).toBe(401);
+    });
+  });
 });

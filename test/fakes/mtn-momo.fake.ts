@@ -116,6 +116,9 @@
  *    out after 10 s (one version of [D] says MTN waits 2 s).
  *  - GET /{product}/v1_0/accountholder/msisdn/{msisdn}/basicuserinfo: the holder's name (mtn-momo-accounts.ts, with its
  *    sources); `accountHolders.add(msisdn, given, family)` seeds one.
+ *  - GET /{product}/v1_0/account/balance ([D] collection/disbursement "GetAccountBalance": Bearer, X-Target-Environment,
+ *    the subscription key; 200 `{availableBalance, currency}`, the amount a string): each product's account holds
+ *    1 000 000 in the environment's currency unless `setBalance(product, amount)` sets another.
  *  - Faults ('500', '503', 'reset', 'timeout', accept-then-*) and `down` apply to any path, the token endpoint included;
  *    every request is recorded first, faulted or not.
  */
@@ -316,6 +319,7 @@ export class MtnMomoFake {
   /** Wallet holders basicuserinfo names (mtn-momo-accounts.ts). */
   readonly accountHolders = new MtnAccountHolders();
   private readonly currency: string;
+  private readonly balances = new Map<MomoProduct, string>();
   private readonly decisionDelayMs: number;
   private readonly callbackMethod: 'PUT' | 'POST';
   private readonly ongoingSuccessAfterMs: number;
@@ -474,6 +478,7 @@ export class MtnMomoFake {
     if (method === 'POST' && rest === `/v1_0/${shape.resource}`) return this.create(product, headers, body);
     const get = new RegExp(`^/v1_0/${shape.resource}/([^/]+)$`).exec(rest);
     if (method === 'GET' && get) return this.status(product, headers, decodeURIComponent(get[1]));
+    if (method === 'GET' && rest === '/v1_0/account/balance') return this.balance(product, headers);
     const holder = /^\/v1_0\/accountholder\/msisdn\/([^/]+)\/basicuserinfo$/.exec(rest);
     if (method === 'GET' && holder) return this.basicUserInfo(product, headers, decodeURIComponent(holder[1]));
     return unknown;
@@ -598,6 +603,19 @@ export class MtnMomoFake {
     this.resources.set(referenceId, resource);
     this.schedule(resource);
     return { status: 202 };
+  }
+
+  /** What a product's account holds, as GET /{product}/v1_0/account/balance answers it from now on. */
+  setBalance(product: MomoProduct, available: string): void {
+    this.balances.set(product, available);
+  }
+
+  /** GET /{product}/v1_0/account/balance */
+  private balance(product: MomoProduct, headers: http.IncomingHttpHeaders): Answer {
+    this.checkSubscriptionKey(product, headers);
+    this.checkBearer(product, headers);
+    this.checkTargetEnvironment(headers);
+    return { status: 200, body: { availableBalance: this.balances.get(product) ?? '1000000', currency: this.currency } };
   }
 
   /** GET /collection/v1_0/requesttopay/{id}, /disbursement/v1_0/transfer/{id} */

@@ -66,6 +66,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     SANDBOX_KYC_DELAY_MS: '100',
     JOB_POLL_INTERVAL_MS: '100',
     JOB_HEARTBEAT_MS: '500',
+    // The daily reconciliation would reconcile "yesterday" at every start, calling providers' fakes (its own tests turn it on).
+    RECONCILIATION_ENABLED: 'false',
     ...TEST_RATE_LIMITS,
     ...opts.env,
   };

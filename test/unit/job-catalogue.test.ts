@@ -20,6 +20,11 @@ describe('the job catalogue', () => {
       // Issue 37: a session's completion ahead of a settlement backlog; the expiry sweep behind it.
       'checkout.complete-session': { priority: -5 },
       'checkout.expire-sessions': { priority: 5 },
+      // Issue 38: the payout run (a chain of slots), and a failed payout's email to the owners.
+      'payouts.run': { priority: 5 },
+      'payouts.notify-failed': { priority: 0 },
+      // Issue 38: the daily reconciliation, behind everything a merchant waits on.
+      'reconciliation.reconcile-day': { priority: 10 },
     });
   });
 
@@ -35,5 +40,8 @@ describe('the job catalogue', () => {
     expect(byName.get('publish-kyc-status')!.safeParse({ merchantId: 'm', customerUuid: 'c' }).success).toBe(true);
     expect(byName.get('checkout.complete-session')!.safeParse({ sessionId: 'cs_1', transactionReference: 'pay_1' }).success).toBe(true);
     expect(byName.get('checkout.expire-sessions')!.safeParse({ slot: 1 }).success).toBe(true);
+    expect(byName.get('payouts.run')!.safeParse({ slot: 1 }).success).toBe(true);
+    expect(byName.get('payouts.notify-failed')!.safeParse({ merchantId: 'm', payoutId: 'po_1' }).success).toBe(true);
+    expect(byName.get('reconciliation.reconcile-day')!.safeParse({ day: '2026-12-01' }).success).toBe(true);
   });
 });

@@ -91,6 +91,7 @@ const ACTIONS = [
   'payout_destination.approved',
   'payout_destination.canceled',
   'payout_destination.activated',
+  'reconciliation.exception_resolved',
 ];
 
 /** Who did it, as a reader recognises them: a member's email, a key's client ID, the CLI; else the id. */

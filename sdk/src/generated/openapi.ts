@@ -1205,7 +1205,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
-            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "checkout.settings_changed" | "transfers.name_check_changed" | "payout_schedule.changed" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled" | "payout_destination.added" | "payout_destination.approval_requested" | "payout_destination.approved" | "payout_destination.canceled" | "payout_destination.activated";
+            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "checkout.settings_changed" | "transfers.name_check_changed" | "payout_schedule.changed" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled" | "payout_destination.added" | "payout_destination.approval_requested" | "payout_destination.approved" | "payout_destination.canceled" | "payout_destination.activated" | "reconciliation.exception_resolved";
             /** @enum {string} */
             actor_type: "user" | "api_key" | "operator" | "system";
             actor_id: string | null;
@@ -1987,6 +1987,104 @@ export interface components {
             /** @description The field, in this door’s (snake_case) names, e.g. `card.exp_year` */
             field: string;
             issue: string;
+        };
+        ReconciliationRun: {
+            /** Format: uuid */
+            run_id: string;
+            connector: string;
+            /** Format: date-time */
+            window_from: string;
+            /** Format: date-time */
+            window_to: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            counts: {
+                matched: number;
+                amount_mismatch: number;
+                status_mismatch: number;
+                missing_at_provider: number;
+                missing_here: number;
+                in_flight: number;
+                balance_mismatch: number;
+            };
+            /** @description Per currency: our clearing balance and the provider’s reported balance when the run ran (decimal strings), and how each moved since the previous run */
+            clearing: {
+                currency: string;
+                ours: string;
+                theirs: string | null;
+                difference: string | null;
+                ours_moved: string | null;
+                theirs_moved: string | null;
+                note: string | null;
+            }[];
+            /** Format: date-time */
+            started_at: string;
+            finished_at: string | null;
+            error: string | null;
+        };
+        ReconciliationItem: {
+            /** Format: uuid */
+            item_id: string;
+            /** Format: uuid */
+            run_id: string;
+            /** @enum {string} */
+            class: "matched" | "amount_mismatch" | "status_mismatch" | "missing_at_provider" | "missing_here" | "in_flight" | "balance_mismatch";
+            transaction_id: string | null;
+            transaction_reference: string | null;
+            kind: string | null;
+            provider_reference: string | null;
+            /** @description A balance_mismatch’s currency */
+            currency: string | null;
+            /** @description One side of the comparison; null when that side has no record */
+            ours: {
+                amount: number | null;
+                currency: string | null;
+                status: string | null;
+            } | null;
+            /** @description One side of the comparison; null when that side has no record */
+            theirs: {
+                amount: number | null;
+                currency: string | null;
+                status: string | null;
+            } | null;
+            resolved_at: string | null;
+            resolved_by: string | null;
+            resolution_note: string | null;
+        };
+        ReconciliationRunDetail: {
+            /** Format: uuid */
+            run_id: string;
+            connector: string;
+            /** Format: date-time */
+            window_from: string;
+            /** Format: date-time */
+            window_to: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            counts: {
+                matched: number;
+                amount_mismatch: number;
+                status_mismatch: number;
+                missing_at_provider: number;
+                missing_here: number;
+                in_flight: number;
+                balance_mismatch: number;
+            };
+            /** @description Per currency: our clearing balance and the provider’s reported balance when the run ran (decimal strings), and how each moved since the previous run */
+            clearing: {
+                currency: string;
+                ours: string;
+                theirs: string | null;
+                difference: string | null;
+                ours_moved: string | null;
+                theirs_moved: string | null;
+                note: string | null;
+            }[];
+            /** Format: date-time */
+            started_at: string;
+            finished_at: string | null;
+            error: string | null;
+            items: components["schemas"]["ReconciliationItem"][];
         };
         CheckoutSettings: {
             /** @description Shown on your hosted checkout page (an https URL); null: your name only */

@@ -33,6 +33,7 @@ import { Migration20261206000000_name_check } from './Migration20261206000000_na
 import { Migration20261207000000_payout_destinations } from './Migration20261207000000_payout_destinations';
 import { Migration20261207010000_payout_schedules } from './Migration20261207010000_payout_schedules';
 import { Migration20261207020000_payouts } from './Migration20261207020000_payouts';
+import { Migration20261207030000_reconciliation } from './Migration20261207030000_reconciliation';
 import { Migration20261202040000_available_at } from './Migration20261202040000_available_at';
 import { deploymentStampMigration } from './Migration20261202010000_deployment_stamp';
 import { Migration20261202020000_single_use_quotes } from './Migration20261202020000_single_use_quotes';
@@ -80,4 +81,5 @@ export const migrationsFor = (environment: PaymentsEnv): MigrationObject[] => [
   { name: 'Migration20261207000000_payout_destinations', class: Migration20261207000000_payout_destinations },
   { name: 'Migration20261207010000_payout_schedules', class: Migration20261207010000_payout_schedules },
   { name: 'Migration20261207020000_payouts', class: Migration20261207020000_payouts },
+  { name: 'Migration20261207030000_reconciliation', class: Migration20261207030000_reconciliation },
 ];

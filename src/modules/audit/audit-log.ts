@@ -85,6 +85,7 @@ export const AUDIT_ACTIONS = [
   'payout_destination.approved',
   'payout_destination.canceled',
   'payout_destination.activated',
+  'reconciliation.exception_resolved',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -101,6 +101,17 @@ export class ProviderSignals {
   }
 
   /**
+   * Reconciliation's question (docs/reconciliation.md): the provider's verdict on a transaction, as the settlement job
+   * would ask it (the kind's status query), applied to nothing. Null: its kind asks no provider. Any error is no answer.
+   */
+  async ask(transactionId: string): Promise<SettlementDecision | null> {
+    const txn = await this.deps.store.findById(transactionId);
+    const kind = txn && this.handlerOf(txn.kind);
+    if (!txn || !kind?.settle) return null;
+    return kind.settle(txn, 'poll');
+  }
+
+  /**
    * A provider's notification arrived at /v1/providers/{connector}/callback/{token}. The token
    * must name one of this connector's transactions (else NOT_FOUND, and nothing is kept). The
    * body is kept raw, once (a duplicate changes nothing), with a job that asks the provider: the

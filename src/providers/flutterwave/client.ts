@@ -30,9 +30,10 @@ import {
   type VirtualAccount,
   type VirtualAccountRequest,
 } from '../connector';
-import type { AccountResolutionRequest, ResolvesAccounts } from '../capabilities';
+import type { AccountResolutionRequest, ListsTransactions, ProviderRecord, RecordWindow, ReportsBalance, ResolvesAccounts } from '../capabilities';
 import { ProviderHttp, field, type ProviderResponse } from '../provider-http';
 import { FlutterwaveCards } from './cards';
+import { flutterwaveBalance, flutterwaveRecords } from './records';
 import type { FlutterwaveConfig } from './index';
 import {
   DATA,
@@ -73,7 +74,9 @@ export class FlutterwaveConnector
     RedactsNotifications,
     ChecksRequests,
     ReadsNotifications,
-    ResolvesAccounts
+    ResolvesAccounts,
+    ListsTransactions,
+    ReportsBalance
 {
   readonly name = 'flutterwave';
   readonly acknowledgement = { status: 'success' };
@@ -346,6 +349,16 @@ export class FlutterwaveConnector
   /** The transaction a webhook is about: our id, sent as the transfer's `reference` (or a charge's `tx_ref`). */
   webhookTransaction(notification: InboundNotification): string | null {
     return webhookTransactionOf(notification);
+  }
+
+  /** Reconciliation: the window's charges and transfers (records.ts). */
+  listTransactions(window: RecordWindow): AsyncIterable<ProviderRecord> {
+    return flutterwaveRecords((path, operation) => this.send('GET', path, operation), window);
+  }
+
+  /** Reconciliation's clearing check: the wallet's available balance in the currency. */
+  balance(currency: string): Promise<Decimal> {
+    return flutterwaveBalance((path, operation) => this.send('GET', path, operation), currency);
   }
 
   async checkCredentials(): Promise<string[]> {

@@ -54,6 +54,8 @@ export const flutterwave = defineProvider({
     'checksRequests',
     'readsNotifications',
     'resolvesAccounts',
+    'listsTransactions',
+    'reportsBalance',
   ],
   create: (settings, { timeoutMs }) => new FlutterwaveConnector({ config: settings, timeoutMs }),
 });

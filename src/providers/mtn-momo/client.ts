@@ -14,7 +14,8 @@ import {
   type RouteLeg,
   type SettlementDecision,
 } from '../connector';
-import type { AccountResolutionRequest, ResolvesAccounts } from '../capabilities';
+import { Decimal } from '../../shared/money';
+import type { AccountResolutionRequest, ReportsBalance, ResolvesAccounts } from '../capabilities';
 import { ProviderHttp, TokenCache, field, type ProviderResponse } from '../provider-http';
 import type { MtnMomoConfig, MtnMomoProduct } from './index';
 import { MTN_TARGET_COUNTRIES, PRODUCT_PATHS, creationBody, parseMtnNotification, referenceIdOf } from './mapping';
@@ -32,7 +33,7 @@ import { creationRefusal, mtnDecision } from './statuses';
  *   `GET …/{referenceId}`.
  * - The result comes once, unsigned, to `X-Callback-Url`; it is only a hint: the GET decides.
  */
-export class MtnMomoConnector implements Connector, ChecksRequests, ResolvesAccounts {
+export class MtnMomoConnector implements Connector, ChecksRequests, ResolvesAccounts, ReportsBalance {
   readonly name = 'mtn_momo';
   /** MTN reads only the status code of a callback's answer. */
   readonly acknowledgement = { status: 'received' };
@@ -193,6 +194,24 @@ export class MtnMomoConnector implements Connector, ChecksRequests, ResolvesAcco
       throw new ProviderUnreachable(this.name, 'status', `HTTP ${res.status}`);
     }
     return mtnDecision(res.json, request.kind);
+  }
+
+  /**
+   * Reconciliation's clearing check: what MTN holds for us, the collection account's and the disbursement account's
+   * together (one clearing account covers both), by `GET /{product}/v1_0/account/balance` → `{availableBalance,
+   * currency}`. An account in another currency holds none of this one.
+   */
+  async balance(currency: string): Promise<Decimal> {
+    let total = new Decimal(0);
+    for (const kind of ['collection', 'transfer'] as const) {
+      if (!this.product(kind)) continue;
+      const product = PRODUCT_PATHS[kind].product;
+      const res = await this.call(kind, 'GET', `/${product}/v1_0/account/balance`, 'balance');
+      const available = field(res.json, 'availableBalance');
+      if (res.status !== 200 || available === null) throw new ProviderUnreachable(this.name, 'balance', `HTTP ${res.status}`);
+      if (field(res.json, 'currency') === currency) total = total.plus(available);
+    }
+    return total;
   }
 
   parseNotification(notification: InboundNotification): ParsedNotification {

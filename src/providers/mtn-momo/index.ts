@@ -47,6 +47,6 @@ export const mtnMomo = defineProvider({
   key: 'mtnMomo',
   env: variables(['MTN_MOMO_BASE_URL', 'MTN_MOMO_TARGET_ENVIRONMENT', ...PRODUCT_VARIABLES('COLLECTION'), ...PRODUCT_VARIABLES('DISBURSEMENT')]),
   configure,
-  capabilities: ['checksRequests', 'resolvesAccounts'],
+  capabilities: ['checksRequests', 'resolvesAccounts', 'reportsBalance'],
   create: (settings, { timeoutMs }) => new MtnMomoConnector({ config: settings, timeoutMs }),
 });

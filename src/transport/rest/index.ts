@@ -43,7 +43,7 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
   await app.register(oauthRoutes, { services: pick(services, 'oauth'), rateLimits });
   if (config.adminApiKey)
     await app.register(adminRoutes, {
-      services: pick(services, 'fees', 'kyc', 'ledger', 'merchants', 'oauth'),
+      services: pick(services, 'fees', 'kyc', 'ledger', 'merchants', 'oauth', 'reconciliation'),
       adminApiKey: config.adminApiKey,
       rateLimits,
     });

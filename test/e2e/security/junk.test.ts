@@ -20,6 +20,7 @@ import { restKey } from '../../../src/transport/rest/field-names';
 import { enrollCustomerSchema } from '../../../src/modules/customers/customer.service';
 import { submitKycSchema } from '../../../src/modules/kyc/kyc.service';
 import { operatorDecisionSchema } from '../../../src/modules/kyc/kyc-review.inputs';
+import { resolveItemSchema } from '../../../src/modules/reconciliation/reconciliation.inputs';
 import { createMerchantSchema } from '../../../src/modules/merchants/merchant.service';
 import { signUpSchema } from '../../../src/modules/accounts/account.service';
 import { resetPasswordSchema } from '../../../src/modules/accounts/password.service';
@@ -162,6 +163,19 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     const link = await request(app.url, 'POST', '/v1/payment-links', { token: f.token, body: { name: 'Junk link', currency: 'NGN', min_amount: '100' } });
     f.slug = link.body.data.slug;
     f.linkPage = await openPage(link.body.data.url, 'co_csrf');
+    // A reconciliation exception already resolved: whatever note gets through validation is refused as INVALID_STATE.
+    f.reconciliationItem = randomUUID();
+    const run = randomUUID();
+    await dbRows(
+      app.db.url,
+      `insert into reconciliation_run (id, connector, window_from, window_to, status, started_at) values ($1, 'sandbox', now(), now(), 'completed', now())`,
+      [run],
+    );
+    await dbRows(
+      app.db.url,
+      `insert into reconciliation_item (id, run_id, class, resolved_at, resolved_by, resolution_note) values ($1, $2, 'missing_here', now(), 'admin_api', 'seen')`,
+      [f.reconciliationItem, run],
+    );
     if (!f.page.cookie || !f.page.csrf || collection.body.data.status !== 'processing')
       throw new Error('fixture: no 3-D Secure form or no processing collection');
   });
@@ -255,6 +269,15 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
         headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` },
       }),
     })),
+    {
+      route: 'POST /v1/admin/reconciliation/items/:itemId/resolve',
+      fields: fromZod(resolveItemSchema),
+      base: async () => ({
+        path: `/v1/admin/reconciliation/items/${f.reconciliationItem}/resolve`,
+        body: { note: 'Checked with the provider' },
+        headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` },
+      }),
+    },
     {
       route: 'POST /v1/customer/enroll',
       fields: fromZod(enrollCustomerSchema),
@@ -739,6 +762,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       (j) => ({ method: 'POST', p: `/v1/admin/merchants/${j}/disable` }),
       (j) => ({ method: 'POST', p: `/v1/payment-links/${j}/deactivate` }),
       (j) => ({ method: 'POST', p: `/v1/admin/merchants/${j}/enable` }),
+      (j) => ({ method: 'POST', p: `/v1/admin/reconciliation/items/${j}/resolve`, body: { note: 'x' } }),
       (j) => ({ method: 'GET', p: `/v1/crossborder/rates?source_currency=${j}&destination_currency=KES&amount=100` }),
       (j) => ({ method: 'GET', p: `/v1/crossborder/rates?source_currency=USD&destination_currency=KES&amount=${j}` }),
     ];

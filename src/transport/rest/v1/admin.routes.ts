@@ -19,9 +19,18 @@ import { operation } from '../openapi/operation';
 import { limitRequest } from '../rate-limit';
 import type { KycService } from '../../../modules/kyc/kyc.service';
 import { adminKycRoutes } from './admin-kyc.routes';
+import { adminReconciliationRoutes } from './admin-reconciliation.routes';
+import type { ReconciliationService } from '../../../modules/reconciliation/reconciliation.service';
 
 /** The services this file calls (the composition root passes them). */
-type UsedServices = { fees: FeeSchedule; kyc: KycService; ledger: LedgerService; merchants: MerchantService; oauth: OAuthService };
+type UsedServices = {
+  fees: FeeSchedule;
+  kyc: KycService;
+  ledger: LedgerService;
+  merchants: MerchantService;
+  oauth: OAuthService;
+  reconciliation: ReconciliationService;
+};
 
 const createMerchant = operation({
   operationId: 'createMerchant',
@@ -119,6 +128,7 @@ export async function adminRoutes(
   });
   // A child of this scope: it inherits the key check above (tested in test/e2e/kyc/review.test.ts).
   await app.register(adminKycRoutes, { services: { kyc: services.kyc } });
+  await app.register(adminReconciliationRoutes, { services: { reconciliation: services.reconciliation } });
 
   app.post('/admin/merchants', createMerchant.route, async (request, reply) => {
     const created = await services.merchants.createMerchant(fromRest(request.body), operatorAuditOf(request));
