@@ -1034,6 +1034,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payouts/upcoming": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your next automatic payout in a currency: when, and what it would pay were its window to close now
+         * @description An estimate: the window pays what is there at its cut-off. GraphQL: upcomingPayout.
+         */
+        get: operations["getUpcomingPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payouts/{id}": {
         parameters: {
             query?: never;
@@ -2145,6 +2165,27 @@ export interface components {
             next_payout_at: string | null;
             /** @description true: you have not set a schedule in this currency, and this is the default */
             is_default: boolean;
+        };
+        UpcomingPayout: {
+            /** @example KES */
+            currency: string;
+            /** @description The next cut-off (ISO 8601); null: your schedule is manual */
+            scheduled_at: string | null;
+            /**
+             * @description What it would pay were the window to close now (0 under the minimum, or without a destination): an estimate
+             * @example 1500
+             */
+            expected_amount: number;
+            /**
+             * @description Exact decimal, as a JSON number with at most the currency’s minor-unit decimals
+             * @example 1500
+             */
+            minimum_amount: number;
+            /** @description Where it would go; null: no active destination */
+            destination: {
+                account_name: string;
+                account_number_masked: string;
+            } | null;
         };
         PayoutReport: {
             payout: components["schemas"]["Payout"];
@@ -7901,6 +7942,84 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getUpcomingPayout: {
+        parameters: {
+            query: {
+                /** @description Case-insensitive: trimmed and upper-cased before it is checked (the constraints describe the upper-cased value). */
+                currency: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Upcoming payout retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Upcoming payout retrieved */
+                        message: string;
+                        data: components["schemas"]["UpcomingPayout"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };

@@ -6,6 +6,7 @@ import { BalanceTransactionRecord, serializeBalanceTransaction } from '../ledger
 import type { BalanceTransaction } from '../ledger/ledger.service';
 import { PayoutRecord, serializePayout, type Payout } from '../transactions/kinds/payout/payout.record';
 import type { PayoutReport } from './payout.report';
+import type { UpcomingPayout } from './payout.service';
 
 /*
  * A payout's report as REST shows it (issue 38): JSON (the payout, its figures, the balance transactions it settles)
@@ -13,6 +14,31 @@ import type { PayoutReport } from './payout.report';
  */
 
 export { PayoutRecord, serializePayout };
+
+export const UpcomingPayoutRecord = record(
+  'UpcomingPayout',
+  z.object({
+    currency,
+    scheduled_at: z.string().nullable().describe('The next cut-off (ISO 8601); null: your schedule is manual'),
+    expected_amount: money.describe('What it would pay were the window to close now (0 under the minimum, or without a destination): an estimate'),
+    minimum_amount: money,
+    destination: z
+      .object({ account_name: z.string(), account_number_masked: z.string() })
+      .nullable()
+      .describe('Where it would go; null: no active destination'),
+  }),
+  'Your next automatic payout in a currency, as things stand.',
+);
+
+export function serializeUpcomingPayout(u: UpcomingPayout): RecordOf<typeof UpcomingPayoutRecord> {
+  return {
+    currency: u.currency,
+    scheduled_at: u.scheduledAt?.toISOString() ?? null,
+    expected_amount: toJsonMoney(u.expectedAmount),
+    minimum_amount: toJsonMoney(u.minimum),
+    destination: u.destination && { account_name: u.destination.accountName, account_number_masked: u.destination.masked },
+  };
+}
 
 export const PayoutReportRecord = record(
   'PayoutReport',
@@ -56,7 +82,7 @@ export function serializePayoutReport(payout: Payout, r: PayoutReport, entries: 
   };
 }
 
-export const PAYOUT_REPORT_CSV_COLUMNS = ['row', 'id', 'type', 'currency', 'amount', 'fee', 'net', 'source_reference', 'created_at'] as const;
+const PAYOUT_REPORT_CSV_COLUMNS = ['row', 'id', 'type', 'currency', 'amount', 'fee', 'net', 'source_reference', 'created_at'] as const;
 
 /** The report as CSV: the net column of every line but the last adds up to the last line's, the payout's amount. */
 export function payoutReportCsv(payout: Payout, r: PayoutReport, entries: BalanceTransaction[], minorUnit: number): string {

@@ -19,8 +19,10 @@ import { payoutReport, type PayoutReport } from './payout.report';
 import type { PayoutRow, PayoutStore } from './payout.store';
 
 /** Where a merchant's payouts in a currency go (the destinations' service, issue 38 point 2). */
-export interface PayoutDestination {
+interface PayoutDestination {
   id: string;
+  /** For display: the institution and the last four characters. */
+  masked: string;
   accountType: 'bank' | 'momo';
   countryCode: string;
   channelId: string;
@@ -37,7 +39,7 @@ export interface PayoutDestinations {
 }
 
 /** The window a merchant's schedule has due at `now` (its latest cut-off), or null (manual). */
-export interface DueWindow {
+interface DueWindow {
   windowKey: string;
   coversUpTo: Date;
   minimum: Decimal;
@@ -45,14 +47,33 @@ export interface DueWindow {
 
 export interface PayoutSchedules {
   dueWindow(merchantId: string, currency: string, now: Date): Promise<DueWindow | null>;
+  /** The next cut-off after `now` (null: manual), and what it would cover. */
+  nextWindow(merchantId: string, currency: string, now: Date): Promise<{ at: Date; coversUpTo: Date; minimum: Decimal } | null>;
   minimum(currency: string): Decimal;
 }
+
+/** The next automatic payout of a currency, as things stand (the dashboard's overview). */
+export interface UpcomingPayout {
+  currency: string;
+  /** The next cut-off; null: the schedule is manual. */
+  scheduledAt: Date | null;
+  /** What it would pay if the window closed now: what is owed, capped by what is available; 0 under the minimum. */
+  expectedAmount: Decimal;
+  minimum: Decimal;
+  /** Where it would go; null: no active destination (nothing is paid out). */
+  destination: { accountName: string; masked: string } | null;
+}
+
+export const upcomingPayoutSchema = z.object({ currency: upperCased(currencyField) });
+export type UpcomingPayoutQuery = Command<typeof upcomingPayoutSchema>;
 
 export const createPayoutSchema = z.object({ currency: upperCased(currencyField), amount: amountField });
 export type CreatePayoutCommand = Command<typeof createPayoutSchema>;
 
 export const payoutListSchema = pageRequestSchema.extend({ currency: upperCased(currencyField).nullish() });
 export type PayoutListQuery = Command<typeof payoutListSchema>;
+
+const pick = (d: PayoutDestination) => ({ accountName: d.accountName, masked: d.masked });
 
 const PAYOUT_ID = /^po_[A-Za-z0-9_-]{24}$/;
 const newPayoutId = () => `po_${timeOrderedBytes(18).toString('base64url')}`;
@@ -143,6 +164,29 @@ export class PayoutService {
     const sent = await this.send(row, true);
     if (!sent) throw new AppError('INVALID_STATE', 'The payout could not be sent; nothing left your balance');
     return sent;
+  }
+
+  /**
+   * The next automatic payout, as things stand: its cut-off, and what it would pay were the window to close now
+   * (the balance transactions posted since the last one, up to now less the schedule's delay). An estimate: the
+   * window pays what is there at its cut-off.
+   */
+  async upcoming(merchantId: string, query: UpcomingPayoutQuery): Promise<UpcomingPayout> {
+    const { currency } = parseInput(upcomingPayoutSchema, query, 'query');
+    if (this.deps.reference.currencyMinorUnit(currency) === undefined)
+      throw AppError.invalidFields([{ field: 'currency', issue: 'is not a supported currency' }], 'query');
+    const now = this.deps.clock.now();
+    const [next, destination] = await Promise.all([
+      this.deps.schedules.nextWindow(merchantId, currency, now),
+      this.deps.destinations.activeDestination(merchantId, currency),
+    ]);
+    const minimum = next?.minimum ?? this.deps.schedules.minimum(currency);
+    const zero = new Decimal(0);
+    if (!next || !destination) return { currency, scheduledAt: next?.at ?? null, expectedAmount: zero, minimum, destination: destination && pick(destination) };
+    // What the window would cover were it to close now: the delay counts back from now as it will from the cut-off.
+    const coversUpTo = new Date(now.getTime() - (next.at.getTime() - next.coversUpTo.getTime()));
+    const { amount } = await this.deps.store.preview(merchantId, currency, coversUpTo);
+    return { currency, scheduledAt: next.at, expectedAmount: amount.lt(minimum) ? zero : amount, minimum, destination: pick(destination) };
   }
 
   async get(merchantId: string, id: string): Promise<Payout> {

@@ -59,6 +59,26 @@ const SETTLED = (m: string, c: string, after: string, through: string) => `
   where bt.merchant_id = ${m} and bt.currency = ${c} and bt.seq > ${after} and bt.seq <= ${through}
     and not (bt.type = 'payout' and exists (select 1 from payout o where o.transaction_reference = bt.source_reference and o.automatic))`;
 
+/**
+ * What the next automatic payout of a merchant's currency would pay ($1 merchant, $2 currency, $3 the posting
+ * instant it covers up to, $4 the merchant's available account): the balance transactions since the last automatic
+ * payout (by seq, up to the last one posted by $3), plus what that payout carried, capped by what is available now.
+ */
+const FIGURES = `with prev as (
+         select through_seq, carried_out from payout
+         where merchant_id = $1 and currency = $2 and automatic and canceled_reason is null order by through_seq desc limit 1),
+       base as (select coalesce((select through_seq from prev), 0) as after_seq, coalesce((select carried_out from prev), 0) as carried_in),
+       upto as (
+         select coalesce(max(bt.seq), (select after_seq from base)) as through_seq
+         from balance_transaction bt join ledger_entry e on e.id = bt.entry_id
+         where bt.merchant_id = $1 and bt.currency = $2 and bt.seq > (select after_seq from base) and e.created_at <= $3),
+       covered as (select coalesce(sum(bt.net), 0) as total ${SETTLED('$1', '$2', '(select after_seq from base)', '(select through_seq from upto)')}),
+       avail as (select coalesce((select credits_posted - debits_posted from ledger_account where id = $4), 0) as available),
+       figures as (
+         select base.after_seq, upto.through_seq, base.carried_in, covered.total + base.carried_in as owed,
+                greatest(least(covered.total + base.carried_in, avail.available), 0) as amount
+         from base, upto, covered, avail)`;
+
 type Joined = Record<string, unknown>;
 
 /** The payouts' statements: one each. */
@@ -72,20 +92,7 @@ export class PayoutStore {
    */
   async claimWindow(c: WindowClaim): Promise<PayoutRow | null> {
     const [row] = await this.deps.sql.query<Joined>(
-      `with prev as (
-         select through_seq, carried_out from payout
-         where merchant_id = $1 and currency = $2 and automatic and canceled_reason is null order by through_seq desc limit 1),
-       base as (select coalesce((select through_seq from prev), 0) as after_seq, coalesce((select carried_out from prev), 0) as carried_in),
-       upto as (
-         select coalesce(max(bt.seq), (select after_seq from base)) as through_seq
-         from balance_transaction bt join ledger_entry e on e.id = bt.entry_id
-         where bt.merchant_id = $1 and bt.currency = $2 and bt.seq > (select after_seq from base) and e.created_at <= $3),
-       covered as (select coalesce(sum(bt.net), 0) as total ${SETTLED('$1', '$2', '(select after_seq from base)', '(select through_seq from upto)')}),
-       avail as (select coalesce((select credits_posted - debits_posted from ledger_account where id = $4), 0) as available),
-       figures as (
-         select base.after_seq, upto.through_seq, base.carried_in, covered.total + base.carried_in as owed,
-                least(covered.total + base.carried_in, avail.available) as amount
-         from base, upto, covered, avail)
+      `${FIGURES}
        insert into payout (id, merchant_id, currency, amount, automatic, window_key, after_seq, through_seq, carried_in, carried_out,
                            destination_id, expected_arrival_at, created_at)
        select $5, $1, $2, amount, true, $6, after_seq, through_seq, carried_in, owed - amount, $7, $8, $9
@@ -107,6 +114,16 @@ export class PayoutStore {
       'payout_claim_window',
     );
     return row ? toRow(row) : null;
+  }
+
+  /** What the next window would pay if it closed at `coversUpTo` (nothing is claimed): the dashboard's upcoming payout. */
+  async preview(merchantId: string, currency: string, coversUpTo: Date): Promise<{ owed: Decimal; amount: Decimal }> {
+    const [row] = await this.deps.sql.query<{ owed: string; amount: string }>(
+      `${FIGURES} select owed::text, amount::text from figures`,
+      [merchantId, currency, coversUpTo, merchantAccount(merchantId, 'available', currency)],
+      'payout_preview',
+    );
+    return { owed: new Decimal(row!.owed), amount: new Decimal(row!.amount) };
   }
 
   /** A manual payout's row, before its transaction (which checks what is available). */

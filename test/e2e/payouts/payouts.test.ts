@@ -77,6 +77,15 @@ describe('automatic payouts, daily (the sandbox default: cut-off 16:00, no delay
     await topUp(s, '1000.00');
     await clockAt(s, '15:59');
     expect(await run(s)).toBeNull(); // today's window has not closed: yesterday's held nothing
+    const upcoming = await request(app.url, 'GET', '/v1/payouts/upcoming?currency=ngn', { token: s.token });
+    expect(upcoming.body.data).toEqual({
+      currency: 'NGN',
+      scheduled_at: new Date(app.clock.now().getTime() + 60_000).toISOString(),
+      expected_amount: 1000,
+      minimum_amount: 100,
+      destination: { account_name: 'Adaeze Okafor', account_number_masked: expect.stringMatching(/ ••••6780$/) },
+    });
+    expect((await request(app.url, 'GET', '/v1/payouts/upcoming?currency=XYZ', { token: s.token })).status).toBe(400);
     await clockAt(s, '16:00');
     await topUp(s, '250.00'); // at the cut-off: still today's
     await clockAt(s, '16:01');
@@ -241,7 +250,14 @@ describe('manual payouts and who may make them', () => {
       automatic: false,
       destination: { accountNumberMasked: '••••6780' },
     });
-    const read = await graphql(app.url, '{ payouts(first: 5) { edges { node { id report { net } balanceTransactions { id } } } } }', { token: s.token });
+    const read = await graphql(
+      app.url,
+      '{ payouts(first: 5) { edges { node { id report { net } balanceTransactions { id } } } } upcomingPayout(currency: "NGN") { expectedAmount } }',
+      {
+        token: s.token,
+      },
+    );
+    expect(read.body.data.upcomingPayout).toEqual({ expectedAmount: '750.00' });
     expect(read.body.data.payouts.edges).toEqual([{ node: { id: made.body.data.createPayout.id, report: { net: '150.00' }, balanceTransactions: [] } }]);
     const refused = await graphql(app.url, 'mutation { createPayout(input: { currency: "NGN", amount: "100000" }) { id } }', { token: s.owner.token });
     expect(refused.body.errors?.[0]?.extensions?.code).toBe('INSUFFICIENT_FUNDS');

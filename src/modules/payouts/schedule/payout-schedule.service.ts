@@ -62,6 +62,13 @@ export class PayoutScheduleService {
     return latest && { windowKey: latest.windowKey, coversUpTo: coversUpTo(schedule, latest.cutoff), minimum: schedule.minimumAmount };
   }
 
+  /** The next cut-off after `now` and what it would cover; null when manual. */
+  async nextWindow(merchantId: string, currency: string, now: Date): Promise<{ at: Date; coversUpTo: Date; minimum: Decimal } | null> {
+    const schedule = await this.schedule(merchantId, currency);
+    const at = nextCutoff(schedule, now);
+    return at && { at, coversUpTo: coversUpTo(schedule, at), minimum: schedule.minimumAmount };
+  }
+
   /** The least paid out at once in a currency (PAYOUT_MINIMUMS): a manual payout's floor too. */
   minimum(currency: string): Decimal {
     return new Decimal(this.deps.minimums[currency] ?? '0');

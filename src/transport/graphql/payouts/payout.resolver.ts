@@ -5,7 +5,7 @@ import { Requires } from '../authorization';
 import type { GraphQLContext } from '../context';
 import { BalanceTransactionObject } from '../ledger/ledger.types';
 import { toConnection } from '../relay';
-import { CreatePayoutInput, PayoutConnection, PayoutObject, PayoutReportObject } from './payout.types';
+import { CreatePayoutInput, PayoutConnection, PayoutObject, PayoutReportObject, UpcomingPayoutObject } from './payout.types';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { payouts: PayoutService; reference: ReferenceService };
@@ -25,6 +25,12 @@ export class PayoutResolver {
   @Query(() => PayoutObject, { description: 'One of your payouts, by its id (po_…).' })
   async payout(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<PayoutObject> {
     return PayoutObject.from(await this.services.payouts.get(ctx.auth.merchantId, id), this.services.reference);
+  }
+
+  @Requires('balances:read')
+  @Query(() => UpcomingPayoutObject, { description: 'Your next automatic payout in a currency: when, and what it would pay were its window to close now.' })
+  async upcomingPayout(@Arg('currency', () => String) currency: string, @Ctx() ctx: GraphQLContext): Promise<UpcomingPayoutObject> {
+    return UpcomingPayoutObject.from(await this.services.payouts.upcoming(ctx.auth.merchantId, { currency }), this.services.reference);
   }
 
   @Requires('balances:read')

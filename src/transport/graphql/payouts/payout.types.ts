@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import type { CreatePayoutCommand } from '../../../modules/payouts/payout.service';
+import type { CreatePayoutCommand, UpcomingPayout } from '../../../modules/payouts/payout.service';
 import type { PayoutReport } from '../../../modules/payouts/payout.report';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import { PAYOUT_STATUSES, type Payout, type PayoutStatus } from '../../../modules/transactions/kinds/payout/payout.record';
@@ -83,6 +83,25 @@ export class PayoutReportObject {
       carriedOut: m(r.carriedOut),
       net: m(r.net),
       balanceTransactions: r.count,
+    });
+  }
+}
+
+@ObjectType('UpcomingPayout', { description: 'Your next automatic payout in a currency, as things stand.' })
+export class UpcomingPayoutObject {
+  @Field(() => String) currency!: string;
+  @Field(() => Date, { nullable: true, description: 'The next cut-off; null: your schedule is manual.' }) scheduledAt!: Date | null;
+  @Field(() => DecimalScalar, { description: 'What it would pay were the window to close now: an estimate.' }) expectedAmount!: string;
+  @Field(() => DecimalScalar) minimumAmount!: string;
+  @Field(() => String, { nullable: true, description: 'Where it would go (masked); null: no active destination.' }) destination!: string | null;
+
+  static from(u: UpcomingPayout, units: MinorUnits): UpcomingPayoutObject {
+    return Object.assign(new UpcomingPayoutObject(), {
+      currency: u.currency,
+      scheduledAt: u.scheduledAt,
+      expectedAmount: money(u.expectedAmount, u.currency, units),
+      minimumAmount: money(u.minimum, u.currency, units),
+      destination: u.destination && `${u.destination.masked} (${u.destination.accountName})`,
     });
   }
 }

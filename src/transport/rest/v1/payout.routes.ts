@@ -1,6 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { createPayoutSchema, payoutListSchema, type PayoutService } from '../../../modules/payouts/payout.service';
-import { PayoutRecord, PayoutReportRecord, payoutReportCsv, serializePayout, serializePayoutReport } from '../../../modules/payouts/payout.serializer';
+import { createPayoutSchema, payoutListSchema, upcomingPayoutSchema, type PayoutService } from '../../../modules/payouts/payout.service';
+import {
+  PayoutRecord,
+  PayoutReportRecord,
+  UpcomingPayoutRecord,
+  payoutReportCsv,
+  serializePayout,
+  serializePayoutReport,
+  serializeUpcomingPayout,
+} from '../../../modules/payouts/payout.serializer';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import { BalanceTransactionRecord, serializeBalanceTransaction } from '../../../modules/ledger/ledger.serializer';
 import { authOf } from '../auth';
@@ -39,6 +47,17 @@ const listPayouts = operation({
   query: payoutListSchema,
   fields: { after: { description: 'The `meta.next_cursor` of the previous page' } },
   ok: { message: 'Payouts retrieved', data: PayoutRecord, list: 'page' },
+});
+
+const getUpcomingPayout = operation({
+  operationId: 'getUpcomingPayout',
+  tag: 'Payouts',
+  access: 'bearer',
+  permission: 'balances:read',
+  summary: 'Your next automatic payout in a currency: when, and what it would pay were its window to close now',
+  description: 'An estimate: the window pays what is there at its cut-off. GraphQL: upcomingPayout.',
+  query: upcomingPayoutSchema,
+  ok: { message: 'Upcoming payout retrieved', data: UpcomingPayoutRecord },
 });
 
 const getPayout = operation({
@@ -95,6 +114,10 @@ export async function payoutRoutes(app: FastifyInstance, { services, rateLimits 
       page.items.map((i) => serializePayout(i.node)),
       { meta: pageMeta(page) },
     );
+  });
+
+  app.get<{ Querystring: Record<string, string | undefined> }>('/payouts/upcoming', getUpcomingPayout.route, async (request, reply) => {
+    return getUpcomingPayout.send(reply, serializeUpcomingPayout(await services.payouts.upcoming(authOf(request).merchantId, fromRest(request.query))));
   });
 
   app.get<IdParams>('/payouts/:id', getPayout.route, async (request, reply) => {

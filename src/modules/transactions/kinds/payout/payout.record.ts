@@ -14,7 +14,7 @@ export const PAYOUT_STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canc
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /** Where a payout goes, as it may be shown: never the whole account number. */
-export interface PayoutDestinationView {
+interface PayoutDestinationView {
   accountType: 'bank' | 'momo';
   countryCode: string;
   networkId: string;
