@@ -54,6 +54,8 @@ interface Tenant {
   links: string[];
   /** Payout destinations (`pdest_…`): the active one and a change pending approval. */
   destinations: string[];
+  /** Manual payouts to A's active destination (issue 38): two, so a list of them has a cursor. */
+  payouts: string[];
 }
 
 const ok = async (res: Promise<HttpResult>, what: string, status = 200) => {
@@ -108,6 +110,9 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
   const owner = await personOf(app, creds.merchant.id, 'owner');
   const person = owner.token;
   const destinations = await payoutDestinations(app, creds.merchant.id, owner.userId);
+  const payouts: string[] = [];
+  for (const _ of [1, 2])
+    payouts.push((await ok(request(app.url, 'POST', '/v1/payouts', { token: person, body: { currency: 'NGN', amount: '500' } }), 'payout', 201)).data.id);
   const apiKey = (await ok(request(app.url, 'GET', '/v1/api-keys', { token: person }), 'api keys')).data[0].id;
   const viewer = await personOf(app, creds.merchant.id, 'viewer');
   const team = await graphql(app.url, '{ teamMembers { id email } }', { token: person });
@@ -136,6 +141,7 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
     checkoutSession,
     links,
     destinations,
+    payouts,
   };
 }
 
@@ -181,6 +187,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       A.customerid,
       A.pending,
       ...A.destinations,
+      ...A.payouts,
       A.quote,
       ...[A.collection, A.transfer, A.payment, A.refund].flatMap((t) => [t.reference, t.external_reference]),
       ...A.events,
@@ -190,6 +197,10 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     cursorsOfA.restCustomers = (await ok(request(app.url, 'GET', '/v1/customers?limit=1', { token: A.token }), 'customers')).meta.next_cursor;
     cursorsOfA.restEvents = (await ok(request(app.url, 'GET', '/v1/webhooks/events?limit=1', { token: A.token }), 'events')).meta.next_cursor;
     cursorsOfA.restLinks = (await ok(request(app.url, 'GET', '/v1/payment-links?limit=1', { token: A.token }), 'payment links')).meta.next_cursor;
+    cursorsOfA.restPayouts = (await ok(request(app.url, 'GET', '/v1/payouts?limit=1', { token: A.token }), 'payouts')).meta.next_cursor;
+    cursorsOfA.gqlPayouts = (
+      await graphql(app.url, '{ payouts(first: 1) { pageInfo { endCursor } } }', { token: A.token })
+    ).body.data.payouts.pageInfo.endCursor;
     cursorsOfA.gqlLinks = (
       await graphql(app.url, '{ paymentLinks(first: 1) { pageInfo { endCursor } } }', { token: A.token })
     ).body.data.paymentLinks.pageInfo.endCursor;
@@ -410,6 +421,17 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
           path: (id) => `/v1/payout-destinations/${id}${suffix}`,
           expected: NOT_FOUND,
           asPerson: true,
+        });
+      }
+    }
+    for (const method of ['GET', 'HEAD']) {
+      for (const suffix of ['', '/balance-transactions', '/report']) {
+        cases.push({
+          route: `${method} /v1/payouts/:id${suffix}`,
+          label: 'payout',
+          id: () => A.payouts[0]!,
+          path: (id) => `/v1/payouts/${id}${suffix}`,
+          expected: NOT_FOUND,
         });
       }
     }
@@ -697,6 +719,14 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
         });
       }
     }
+    cases.push({
+      covers: ['Query.payout(id)'],
+      label: 'payout',
+      id: () => A.payouts[0]!,
+      query: 'query($id: ID!) { payout(id: $id) { id amount report { net } balanceTransactions { id } } }',
+      variables: (id) => ({ id }),
+      code: 'NOT_FOUND',
+    });
     for (const field of ['rotateApiKey', 'revokeApiKey']) {
       cases.push({
         covers: [`Mutation.${field}(id)`],
@@ -720,6 +750,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     'Query.balanceTransactions(after)',
     'Query.auditLog(after)',
     'Query.paymentLinks(after)',
+    'Query.payouts(after)',
   ];
   /** Subscriptions; checked over graphql-ws in the subscriptions test. */
   const SUBSCRIPTION_COVERS = ['Subscription.kycStatusChanged(customerUuid)', 'Subscription.transactionStatusChanged(reference)'];
@@ -809,6 +840,9 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       `/v1/transactions?limit=100&payment_link_id=${A.links[0]}`,
       '/v1/payment-links?limit=100',
       `/v1/payment-links?limit=100&after=${cursorsOfA.restLinks}`,
+      '/v1/payouts?limit=100',
+      `/v1/payouts?limit=100&after=${cursorsOfA.restPayouts}`,
+      '/v1/payouts/upcoming?currency=NGN',
     ];
     const answers: Array<[string, string]> = [];
     for (const p of rest) {
@@ -833,6 +867,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       ['query($l: String) { transactions(first: 100, filter: { paymentLinkId: $l }) { edges { node { reference } } } }', { l: A.links[0] }],
       ['query { paymentLinks(first: 100) { edges { node { id slug } } } }', {}],
       ['query($a: String) { paymentLinks(first: 100, after: $a) { edges { node { id slug } } } }', { a: cursorsOfA.gqlLinks }],
+      ['query { payouts(first: 100) { edges { node { id transactionReference } } } }', {}],
+      ['query($a: String) { payouts(first: 100, after: $a) { edges { node { id transactionReference } } } }', { a: cursorsOfA.gqlPayouts }],
     ];
     for (const [query, variables] of gql) {
       const res = await graphql(app.url, query, { token: B.token, variables });
@@ -843,7 +879,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     expect(leaks).toEqual([]);
     // The unfiltered lists are B's own, so "no A" above is not the emptiness of a broken list.
     const joined = answers.map(([, t]) => t).join('\n');
-    for (const mine of [B.customer, B.pending, B.collection.reference, B.payment.reference, B.refund.reference, ...B.events, ...B.links])
+    for (const mine of [B.customer, B.pending, B.collection.reference, B.payment.reference, B.refund.reference, ...B.events, ...B.links, ...B.payouts])
       expect(joined).toContain(mine);
     expect(await dbFingerprint(app.db.url)).toEqual(before);
   });

@@ -44,6 +44,7 @@ import { dbFingerprint, dbRows, GqlSocket, graphqlRefusalProblem, mapLimit, regi
 import { personOf } from '../../helpers/people';
 import { createApiKeySchema } from '../../../src/modules/auth/api-keys';
 import { addDestinationSchema } from '../../../src/modules/payouts/destinations/destination.service';
+import { createPayoutSchema } from '../../../src/modules/payouts/payout.service';
 import { acceptInvitationSchema } from '../../../src/modules/team/invitation.service';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
 import { openPage } from '../../helpers/three-ds';
@@ -312,6 +313,12 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       route: 'POST /v1/payment-links',
       fields: fromZod(paymentLinkSchema),
       base: async () => ({ path: '/v1/payment-links', body: paymentLinkBody({ description: 'Junk test' }), token: true }),
+    },
+    {
+      // The merchant has no payout destination: a valid request is 409 INVALID_STATE, and nothing is held or sent.
+      route: 'POST /v1/payouts',
+      fields: fromZod(createPayoutSchema),
+      base: async () => ({ path: '/v1/payouts', body: { currency: 'NGN', amount: '500' }, token: true }),
     },
     {
       route: 'PUT /v1/webhooks/endpoint',
@@ -583,6 +590,9 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
         return { input: { paymentReference: f.payment, amount: '1.00', reason: 'Junk test', reference: newReference('gql-rf') } };
       case 'topUpBalance':
         return { currency: 'NGN', amount: '1.00' };
+      // No payout destination: a valid payout is INVALID_STATE, and nothing is held.
+      case 'createPayout':
+        return { input: { currency: 'NGN', amount: '500' } };
       // The fixture's token is an API key's: a person's operations are refused (FORBIDDEN) whatever gets through.
       case 'endSession':
         return { id: '00000000-0000-0000-0000-000000000000' };
