@@ -113,6 +113,9 @@ describe('event types: progress events, the merchant’s choice, and the test ev
       'refund.processing',
       'refund.successful',
       'refund.failed',
+      'payout.created',
+      'payout.paid',
+      'payout.failed',
       'checkout.session.completed',
       'checkout.session.expired',
     ]);
