@@ -109,6 +109,11 @@ export class PayeesService {
     if (!network || network.countryCode !== country.code) throw bad('network', `must be a network of ${country.code} (GET /v1/crossborder/networks)`);
     if (network.channelType === 'momo') return this.walletTarget(country, network, accountNumber, network.localCode);
     if (!BANK_ACCOUNT_NUMBER.test(accountNumber)) throw bad('accountNumber', 'must be 4 to 34 letters or digits (a bank account number)');
+    return this.bankAccountTarget(country, network, accountNumber);
+  }
+
+  /** A bank account at a bank network, reached as a payout to it would be. */
+  private bankAccountTarget(country: Country, network: Network, accountNumber: string): AccountTarget {
     return {
       country,
       network,
@@ -168,14 +173,7 @@ export class PayeesService {
     const target =
       network.channelType === 'momo'
         ? this.walletTarget(country, network, accountNumber, network.localCode)
-        : {
-            country,
-            network,
-            route: this.routeOf(country.code, network, network.localCode, 'transfer'),
-            bankCode: network.localCode,
-            accountNumber,
-            msisdn: null,
-          };
+        : this.bankAccountTarget(country, network, accountNumber);
     const connector = this.resolver(target);
     if (!connector) return 'skipped';
     const resolved = await this.ask(connector, target);

@@ -8,6 +8,8 @@ import type { DecideTrigger, Route as ConnectorRoute, RouteLeg, SettlementDecisi
 import type { Rails } from '../../rails/rails';
 import type { ReferenceService } from '../../reference/reference.service';
 import type { CollectionTransaction, PayoutTransaction, TransferTransaction } from '../transaction.record';
+import { TransactionJob } from '../transaction.jobs';
+import type { ProviderAnswer } from '../transaction.kinds';
 import { CHANNEL_TYPES, type Channel, type ChannelType, type Country, type Network, type RampType } from '../../reference/reference.types';
 
 /** Fields every cross-border transaction has, in the domain's names. */
@@ -169,6 +171,28 @@ export function crossBorderRequest(reference: ReferenceService, txn: CrossBorder
 /** What the provider was asked to move, with its currency's decimals. */
 export function askedToMove(reference: ReferenceService, { amount, currency }: Moved): { amount: string; currency: string } {
   return { amount: formatAmount(amount, reference.currencyMinorUnit(currency) ?? 2), currency };
+}
+
+/**
+ * Money out to an account (a transfer's beneficiary, a payout's destination), asked of the transaction's connector from
+ * the stored row, so reconciliation can ask again with the same key (`retry`: with what has arrived since).
+ */
+export async function payOut(
+  rails: Rails,
+  reference: ReferenceService,
+  txn: TransferTransaction | PayoutTransaction,
+  moved: Moved,
+  idempotencyKey: string,
+  retry: boolean,
+): Promise<ProviderAnswer> {
+  const { providerReference } = await rails.of(txn).initiate({
+    ...crossBorderRequest(reference, txn, moved, idempotencyKey),
+    accountName: txn.accountName,
+    callbackUrl: rails.callbackUrl(txn),
+    payer: rails.payer(txn),
+    retry: retry ? await rails.retryContext(txn) : null,
+  });
+  return { status: 'processing', providerReference, followUps: [{ name: TransactionJob.SettleTransaction, delayMs: rails.firstPollMs(txn) }] };
 }
 
 /** The status query of a cross-border transaction (the settlement job's question), from its stored row. */

@@ -2,8 +2,7 @@ import type { DecideTrigger, RouteLeg } from '../../../../providers/connector';
 import type { EventType } from '../../../outbox/event-types';
 import type { Rails } from '../../../rails/rails';
 import type { ReferenceService } from '../../../reference/reference.service';
-import { crossBorderDecide, crossBorderLeg, crossBorderRequest, type Moved } from '../cross-border.checks';
-import { TransactionJob } from '../../transaction.jobs';
+import { crossBorderDecide, crossBorderLeg, payOut, type Moved } from '../cross-border.checks';
 import type { PayoutTransaction } from '../../transaction.record';
 import type { TransactionStatus } from '../../transaction.state';
 import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
@@ -42,15 +41,8 @@ export class PayoutKind implements TransactionKindHandler<'payout'> {
   }
 
   /** From the stored row, so reconciliation can ask again with the same key. */
-  async callProvider(txn: PayoutTransaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
-    const { providerReference } = await this.deps.rails.of(txn).initiate({
-      ...crossBorderRequest(this.deps.reference, txn, moved(txn), idempotencyKey),
-      accountName: txn.accountName,
-      callbackUrl: this.deps.rails.callbackUrl(txn),
-      payer: this.deps.rails.payer(txn),
-      retry: retry ? await this.deps.rails.retryContext(txn) : null,
-    });
-    return { status: 'processing', providerReference, followUps: [{ name: TransactionJob.SettleTransaction, delayMs: this.deps.rails.firstPollMs(txn) }] };
+  callProvider(txn: PayoutTransaction, idempotencyKey: string, _transient?: never, retry = false): Promise<ProviderAnswer> {
+    return payOut(this.deps.rails, this.deps.reference, txn, moved(txn), idempotencyKey, retry);
   }
 
   settle(txn: PayoutTransaction, trigger: DecideTrigger) {
