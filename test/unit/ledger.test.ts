@@ -195,8 +195,11 @@ describe('fees', () => {
       collection: '1',
       transfer: '1',
       payment: '1.5',
+      // Payouts to the merchant's own account are free unless priced (issue 38).
+      payout: '0',
     });
     expect(parseFeeDefaults('payment:2.9, transfer:0').payment.toFixed()).toBe('2.9');
+    expect(parseFeeDefaults('payout:0.5').payout.toFixed()).toBe('0.5');
     expect(parseFeeDefaults('payment:2.9, transfer:0').transfer.toFixed()).toBe('0');
     expect(() => parseFeeDefaults('payments:2')).toThrow(/FEE_DEFAULTS/);
     expect(() => parseFeeDefaults('payment:-1')).toThrow(/FEE_DEFAULTS/);
