@@ -30,12 +30,17 @@ function NextPayout({ currency, available }: { currency: string; available: stri
     reread();
   }, [available, reread]);
   const u = data?.upcomingPayout;
+  const add = can('payouts:manage') ? <Link to="/payouts/destinations">No payout destination: add one</Link> : 'No payout destination: add one';
+  // Without a destination nothing would be paid: a short card, after the others (CSS order), so a sandbox holding
+  // every currency does not bury the ones that pay.
+  const none = u !== undefined && u.destination === null;
   return (
-    <li className="card next-payout" data-currency={currency} aria-labelledby={`np-${currency}`}>
+    <li className={`card next-payout${none ? ' none' : ''}`} data-currency={currency} aria-labelledby={`np-${currency}`}>
       <h4 id={`np-${currency}`}>Next payout, {currency}</h4>
       <ErrorText error={error} />
       {!u && !error && <p className="muted">Loading…</p>}
-      {u && (
+      {none && <p data-testid="next-payout-none">{add}</p>}
+      {u && !none && (
         <dl>
           <div>
             <dt>When</dt>
@@ -47,10 +52,7 @@ function NextPayout({ currency, available }: { currency: string; available: stri
           </div>
           <div>
             <dt>To</dt>
-            <dd>
-              {u.destination ??
-                (can('payouts:manage') ? <Link to="/payouts/destinations">No payout destination: add one</Link> : 'No payout destination: add one')}
-            </dd>
+            <dd>{u.destination}</dd>
           </div>
         </dl>
       )}
