@@ -183,4 +183,40 @@ describe('merchant dashboard: payouts (sandbox)', () => {
       await page.getByRole('heading', { name: 'Payouts', level: 2 }).waitFor();
     });
   });
+
+  it('“Pay out now” within what is available makes a payout, listed at the top, and the overview expects less', async () => {
+    await page.goto(`${app.url}/dashboard/payouts`);
+    const form = page.getByRole('form', { name: 'Pay out now' });
+    await form.getByLabel('Currency').selectOption('NGN');
+    await form.getByLabel('Amount').fill('100');
+    await form.getByRole('button', { name: 'Pay out' }).click();
+    await form.getByText(/^Payout po_\S+ of 100\.00 NGN created\.$/).waitFor();
+    const listed = (await request(app.url, 'GET', '/v1/payouts', { token })).body.data as Array<{ id: string; amount: number; automatic: boolean }>;
+    expect(listed.map((p) => [p.amount, p.automatic])).toEqual([
+      [100, false],
+      [500, false],
+      [1000, true],
+    ]);
+    await page.locator(`tr[data-payout="${listed[0]!.id}"]`).waitFor();
+    expect(await page.locator('tr[data-payout]').count()).toBe(3);
+    await openScreen(page, 'Overview');
+    await page.locator('li.next-payout[data-currency="NGN"]').getByTestId('next-payout-amount').filter({ hasText: '200.00 NGN' }).waitFor();
+  });
+
+  it('a viewer reads the payouts but may not pay out, and sees no destinations page', async () => {
+    const viewer = await personOf(app, merchant.merchant.id, 'viewer', { withPassword: true });
+    // A browser of its own: the owner's session cookie stays in the first one.
+    const viewers = await launchBrowser();
+    try {
+      const theirs = await viewers.newPage();
+      await signInWith(theirs, app, { email: viewer.email, password: viewer.password });
+      await openScreen(theirs, 'Payouts');
+      await theirs.locator('tr[data-payout]').nth(2).waitFor();
+      expect(await theirs.getByRole('form', { name: 'Pay out now' }).count()).toBe(0);
+      expect(await theirs.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Payout destinations' }).count()).toBe(0);
+      expect(await theirs.getByRole('navigation', { name: 'Payout pages' }).getByRole('link').allTextContents()).toEqual(['Payouts', 'Schedule']);
+    } finally {
+      await viewers.close();
+    }
+  });
 });
