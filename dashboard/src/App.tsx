@@ -18,6 +18,8 @@ import { Sandbox, PaymentReturn } from './screens/Sandbox';
 import { Overview } from './screens/Overview';
 import { Balance } from './screens/Balance';
 import { Payouts } from './screens/Payouts';
+import { PayoutDetail } from './screens/PayoutDetail';
+import { PayoutDestinations } from './screens/PayoutDestinations';
 import { PayoutSchedule } from './screens/PayoutSchedule';
 import { Team } from './screens/Team';
 import { Profile } from './screens/Profile';
@@ -61,11 +63,12 @@ const SECTIONS: Array<{ to: string; label: string; section: string; permission?:
   { to: '/', label: 'Overview', section: 'overview', permission: 'balances:read' },
   { to: '/transactions', label: 'Transactions', section: 'transactions', permission: 'transactions:read' },
   { to: '/balance', label: 'Balance', section: 'balance', permission: 'balances:read' },
+  { to: '/payouts', label: 'Payouts', section: 'payouts', permission: 'balances:read' },
+  { to: '/payouts/destinations', label: 'Payout destinations', section: 'payout-destinations', permission: 'payouts:manage' },
   { to: '/payout-schedule', label: 'Payout schedule', section: 'payout-schedule', permission: 'balances:read' },
   { to: '/payment-links', label: 'Payment links', section: 'payment-links', permission: 'transactions:read' },
   { to: '/customers', label: 'Customers', section: 'customers', permission: 'customers:read' },
   { to: '/webhooks', label: 'Webhooks', section: 'webhooks', permission: 'webhooks:read' },
-  { to: '/payouts', label: 'Payouts', section: 'payouts', permission: 'payouts:manage' },
   { to: '/team', label: 'Team', section: 'team', permission: 'team:read' },
   { to: '/api-keys', label: 'API keys', section: 'api-keys', permission: 'keys:manage' },
   { to: '/audit-log', label: 'Audit log', section: 'audit-log', permission: 'audit:read' },
@@ -142,7 +145,8 @@ function Shell({
   const can = useCan();
   const sandbox = environment === 'SANDBOX';
   const [, section, id] = path.split('/');
-  const current = section || 'overview';
+  // /payouts/destinations is a page of its own in the navigation; /payouts/po_… is a payout, under Payouts.
+  const current = section === 'payouts' && id === 'destinations' ? 'payout-destinations' : section || 'overview';
   const sections = SECTIONS.filter((s) => (sandbox || !s.sandboxOnly) && (!s.permission || can(s.permission)));
   const page = (() => {
     switch (section) {
@@ -163,7 +167,8 @@ function Shell({
       case 'payment-links':
         return <PaymentLinks key={session} />;
       case 'payouts':
-        return <Payouts key={session} />;
+        if (id === 'destinations') return <PayoutDestinations key={session} />;
+        return id ? <PayoutDetail key={`${id}-${session}`} id={decodeURIComponent(id)} /> : <Payouts key={session} />;
       case 'team':
         return <Team key={session} />;
       case 'api-keys':

@@ -22,6 +22,7 @@ export type Permission =
   | 'team:manage'
   | 'audit:read'
   | 'payouts:manage'
+  | 'payouts:create'
   | 'rates:read';
 
 export type Me = MeQuery['me'];

@@ -32,17 +32,22 @@ type Documents = {
     "\n  mutation InviteMember($email: String!, $role: Role!) {\n    inviteMember(email: $email, role: $role) {\n      id\n      email\n    }\n  }\n": typeof types.InviteMemberDocument,
     "\n  mutation ResendInvitation($id: ID!) {\n    resendInvitation(id: $id) {\n      id\n      expiresAt\n    }\n  }\n": typeof types.ResendInvitationDocument,
     "\n  mutation RevokeInvitation($id: ID!) {\n    revokeInvitation(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.RevokeInvitationDocument,
+    "\n  query UpcomingPayout($currency: String!) {\n    upcomingPayout(currency: $currency) {\n      currency\n      scheduledAt\n      expectedAmount\n      minimumAmount\n      destination\n    }\n  }\n": typeof types.UpcomingPayoutDocument,
     "\n  query Activity($days: Int) {\n    activity(days: $days) {\n      days {\n        day\n        currency\n        collected\n        paidOut\n      }\n      finalCount\n      successfulCount\n      successRate\n    }\n  }\n": typeof types.ActivityDocument,
     "\n  query PaymentLinks {\n    paymentLinks(first: 100) {\n      edges {\n        node {\n          id\n          name\n          slug\n          url\n          qrSvg\n          active\n          amount\n          minAmount\n          maxAmount\n          currency\n          paymentsCount\n          maxPayments\n          expiresAt\n          createdAt\n        }\n      }\n    }\n  }\n": typeof types.PaymentLinksDocument,
     "\n  mutation CreatePaymentLink($input: CreatePaymentLinkInput!) {\n    createPaymentLink(input: $input) {\n      id\n      url\n    }\n  }\n": typeof types.CreatePaymentLinkDocument,
     "\n  mutation DeactivatePaymentLink($id: ID!) {\n    deactivatePaymentLink(id: $id) {\n      id\n      active\n    }\n  }\n": typeof types.DeactivatePaymentLinkDocument,
     "\n  query PaymentLinkPayments($link: String!) {\n    transactions(first: 50, filter: { paymentLinkId: $link }) {\n      edges {\n        node {\n          reference\n          externalReference\n          status\n          amount\n          currency\n          createdAt\n        }\n      }\n    }\n  }\n": typeof types.PaymentLinkPaymentsDocument,
-    "\n  query PayoutSchedule($currency: String!) {\n    payoutSchedule(currency: $currency) {\n      ...PayoutScheduleFields\n    }\n  }\n  fragment PayoutScheduleFields on PayoutSchedule {\n    currency\n    interval\n    weeklyAnchor\n    monthlyAnchor\n    delayDays\n    cutoffTime\n    timeZone\n    minimumAmount\n    nextPayoutAt\n    isDefault\n  }\n": typeof types.PayoutScheduleDocument,
-    "\n  mutation UpdatePayoutSchedule($input: PayoutScheduleInput!) {\n    updatePayoutSchedule(input: $input) {\n      ...PayoutScheduleFields\n    }\n  }\n": typeof types.UpdatePayoutScheduleDocument,
     "\n  query PayoutDestinations {\n    payoutDestinations {\n      id\n      currency\n      accountType\n      countryCode\n      institution\n      masked\n      accountName\n      status\n      effectiveAt\n      createdAt\n      createdBy {\n        id\n        email\n      }\n      approvedBy {\n        email\n      }\n    }\n  }\n": typeof types.PayoutDestinationsDocument,
     "\n  mutation AddPayoutDestination($input: AddPayoutDestinationInput!) {\n    addPayoutDestination(input: $input) {\n      id\n      masked\n      accountName\n      status\n      effectiveAt\n    }\n  }\n": typeof types.AddPayoutDestinationDocument,
     "\n  mutation ApprovePayoutDestination($id: ID!) {\n    approvePayoutDestination(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.ApprovePayoutDestinationDocument,
     "\n  mutation CancelPayoutDestination($id: ID!) {\n    cancelPayoutDestination(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.CancelPayoutDestinationDocument,
+    "\n  query Payout($id: ID!) {\n    payout(id: $id) {\n      ...PayoutFields\n      report {\n        currency\n        grossCollected\n        fees\n        refunds\n        transfers\n        adjustments\n        payouts\n        carriedIn\n        carriedOut\n        net\n        balanceTransactions\n      }\n      balanceTransactions {\n        ...BalanceTransactionFields\n      }\n    }\n  }\n": typeof types.PayoutDocument,
+    "\n  query PayoutSchedule($currency: String!) {\n    payoutSchedule(currency: $currency) {\n      ...PayoutScheduleFields\n    }\n  }\n  fragment PayoutScheduleFields on PayoutSchedule {\n    currency\n    interval\n    weeklyAnchor\n    monthlyAnchor\n    delayDays\n    cutoffTime\n    timeZone\n    minimumAmount\n    nextPayoutAt\n    isDefault\n  }\n": typeof types.PayoutScheduleDocument,
+    "\n  mutation UpdatePayoutSchedule($input: PayoutScheduleInput!) {\n    updatePayoutSchedule(input: $input) {\n      ...PayoutScheduleFields\n    }\n  }\n": typeof types.UpdatePayoutScheduleDocument,
+    "\n  fragment PayoutFields on Payout {\n    id\n    createdAt\n    amount\n    fee\n    currency\n    status\n    automatic\n    window\n    expectedArrivalAt\n    completedAt\n    failureReason\n    traceReference\n    transactionReference\n    destination {\n      accountName\n      accountNumberMasked\n      networkName\n      accountType\n      countryCode\n    }\n  }\n": typeof types.PayoutFieldsFragmentDoc,
+    "\n  query Payouts($currency: String, $first: Int, $after: String) {\n    payouts(currency: $currency, first: $first, after: $after) {\n      edges {\n        node {\n          ...PayoutFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.PayoutsDocument,
+    "\n  mutation CreatePayout($input: CreatePayoutInput!) {\n    createPayout(input: $input) {\n      ...PayoutFields\n    }\n  }\n": typeof types.CreatePayoutDocument,
     "\n  query MySessions {\n    mySessions {\n      id\n      userAgent\n      ip\n      createdAt\n      lastSeenAt\n      current\n    }\n  }\n": typeof types.MySessionsDocument,
     "\n  mutation EndSession($id: ID!) {\n    endSession(id: $id)\n  }\n": typeof types.EndSessionDocument,
     "\n  mutation EndOtherSessions {\n    endOtherSessions\n  }\n": typeof types.EndOtherSessionsDocument,
@@ -112,17 +117,22 @@ const documents: Documents = {
     "\n  mutation InviteMember($email: String!, $role: Role!) {\n    inviteMember(email: $email, role: $role) {\n      id\n      email\n    }\n  }\n": types.InviteMemberDocument,
     "\n  mutation ResendInvitation($id: ID!) {\n    resendInvitation(id: $id) {\n      id\n      expiresAt\n    }\n  }\n": types.ResendInvitationDocument,
     "\n  mutation RevokeInvitation($id: ID!) {\n    revokeInvitation(id: $id) {\n      id\n      status\n    }\n  }\n": types.RevokeInvitationDocument,
+    "\n  query UpcomingPayout($currency: String!) {\n    upcomingPayout(currency: $currency) {\n      currency\n      scheduledAt\n      expectedAmount\n      minimumAmount\n      destination\n    }\n  }\n": types.UpcomingPayoutDocument,
     "\n  query Activity($days: Int) {\n    activity(days: $days) {\n      days {\n        day\n        currency\n        collected\n        paidOut\n      }\n      finalCount\n      successfulCount\n      successRate\n    }\n  }\n": types.ActivityDocument,
     "\n  query PaymentLinks {\n    paymentLinks(first: 100) {\n      edges {\n        node {\n          id\n          name\n          slug\n          url\n          qrSvg\n          active\n          amount\n          minAmount\n          maxAmount\n          currency\n          paymentsCount\n          maxPayments\n          expiresAt\n          createdAt\n        }\n      }\n    }\n  }\n": types.PaymentLinksDocument,
     "\n  mutation CreatePaymentLink($input: CreatePaymentLinkInput!) {\n    createPaymentLink(input: $input) {\n      id\n      url\n    }\n  }\n": types.CreatePaymentLinkDocument,
     "\n  mutation DeactivatePaymentLink($id: ID!) {\n    deactivatePaymentLink(id: $id) {\n      id\n      active\n    }\n  }\n": types.DeactivatePaymentLinkDocument,
     "\n  query PaymentLinkPayments($link: String!) {\n    transactions(first: 50, filter: { paymentLinkId: $link }) {\n      edges {\n        node {\n          reference\n          externalReference\n          status\n          amount\n          currency\n          createdAt\n        }\n      }\n    }\n  }\n": types.PaymentLinkPaymentsDocument,
-    "\n  query PayoutSchedule($currency: String!) {\n    payoutSchedule(currency: $currency) {\n      ...PayoutScheduleFields\n    }\n  }\n  fragment PayoutScheduleFields on PayoutSchedule {\n    currency\n    interval\n    weeklyAnchor\n    monthlyAnchor\n    delayDays\n    cutoffTime\n    timeZone\n    minimumAmount\n    nextPayoutAt\n    isDefault\n  }\n": types.PayoutScheduleDocument,
-    "\n  mutation UpdatePayoutSchedule($input: PayoutScheduleInput!) {\n    updatePayoutSchedule(input: $input) {\n      ...PayoutScheduleFields\n    }\n  }\n": types.UpdatePayoutScheduleDocument,
     "\n  query PayoutDestinations {\n    payoutDestinations {\n      id\n      currency\n      accountType\n      countryCode\n      institution\n      masked\n      accountName\n      status\n      effectiveAt\n      createdAt\n      createdBy {\n        id\n        email\n      }\n      approvedBy {\n        email\n      }\n    }\n  }\n": types.PayoutDestinationsDocument,
     "\n  mutation AddPayoutDestination($input: AddPayoutDestinationInput!) {\n    addPayoutDestination(input: $input) {\n      id\n      masked\n      accountName\n      status\n      effectiveAt\n    }\n  }\n": types.AddPayoutDestinationDocument,
     "\n  mutation ApprovePayoutDestination($id: ID!) {\n    approvePayoutDestination(id: $id) {\n      id\n      status\n    }\n  }\n": types.ApprovePayoutDestinationDocument,
     "\n  mutation CancelPayoutDestination($id: ID!) {\n    cancelPayoutDestination(id: $id) {\n      id\n      status\n    }\n  }\n": types.CancelPayoutDestinationDocument,
+    "\n  query Payout($id: ID!) {\n    payout(id: $id) {\n      ...PayoutFields\n      report {\n        currency\n        grossCollected\n        fees\n        refunds\n        transfers\n        adjustments\n        payouts\n        carriedIn\n        carriedOut\n        net\n        balanceTransactions\n      }\n      balanceTransactions {\n        ...BalanceTransactionFields\n      }\n    }\n  }\n": types.PayoutDocument,
+    "\n  query PayoutSchedule($currency: String!) {\n    payoutSchedule(currency: $currency) {\n      ...PayoutScheduleFields\n    }\n  }\n  fragment PayoutScheduleFields on PayoutSchedule {\n    currency\n    interval\n    weeklyAnchor\n    monthlyAnchor\n    delayDays\n    cutoffTime\n    timeZone\n    minimumAmount\n    nextPayoutAt\n    isDefault\n  }\n": types.PayoutScheduleDocument,
+    "\n  mutation UpdatePayoutSchedule($input: PayoutScheduleInput!) {\n    updatePayoutSchedule(input: $input) {\n      ...PayoutScheduleFields\n    }\n  }\n": types.UpdatePayoutScheduleDocument,
+    "\n  fragment PayoutFields on Payout {\n    id\n    createdAt\n    amount\n    fee\n    currency\n    status\n    automatic\n    window\n    expectedArrivalAt\n    completedAt\n    failureReason\n    traceReference\n    transactionReference\n    destination {\n      accountName\n      accountNumberMasked\n      networkName\n      accountType\n      countryCode\n    }\n  }\n": types.PayoutFieldsFragmentDoc,
+    "\n  query Payouts($currency: String, $first: Int, $after: String) {\n    payouts(currency: $currency, first: $first, after: $after) {\n      edges {\n        node {\n          ...PayoutFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.PayoutsDocument,
+    "\n  mutation CreatePayout($input: CreatePayoutInput!) {\n    createPayout(input: $input) {\n      ...PayoutFields\n    }\n  }\n": types.CreatePayoutDocument,
     "\n  query MySessions {\n    mySessions {\n      id\n      userAgent\n      ip\n      createdAt\n      lastSeenAt\n      current\n    }\n  }\n": types.MySessionsDocument,
     "\n  mutation EndSession($id: ID!) {\n    endSession(id: $id)\n  }\n": types.EndSessionDocument,
     "\n  mutation EndOtherSessions {\n    endOtherSessions\n  }\n": types.EndOtherSessionsDocument,
@@ -246,6 +256,10 @@ export function graphql(source: "\n  mutation RevokeInvitation($id: ID!) {\n    
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query UpcomingPayout($currency: String!) {\n    upcomingPayout(currency: $currency) {\n      currency\n      scheduledAt\n      expectedAmount\n      minimumAmount\n      destination\n    }\n  }\n"): typeof import('./graphql').UpcomingPayoutDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query Activity($days: Int) {\n    activity(days: $days) {\n      days {\n        day\n        currency\n        collected\n        paidOut\n      }\n      finalCount\n      successfulCount\n      successRate\n    }\n  }\n"): typeof import('./graphql').ActivityDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -266,14 +280,6 @@ export function graphql(source: "\n  query PaymentLinkPayments($link: String!) {
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query PayoutSchedule($currency: String!) {\n    payoutSchedule(currency: $currency) {\n      ...PayoutScheduleFields\n    }\n  }\n  fragment PayoutScheduleFields on PayoutSchedule {\n    currency\n    interval\n    weeklyAnchor\n    monthlyAnchor\n    delayDays\n    cutoffTime\n    timeZone\n    minimumAmount\n    nextPayoutAt\n    isDefault\n  }\n"): typeof import('./graphql').PayoutScheduleDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation UpdatePayoutSchedule($input: PayoutScheduleInput!) {\n    updatePayoutSchedule(input: $input) {\n      ...PayoutScheduleFields\n    }\n  }\n"): typeof import('./graphql').UpdatePayoutScheduleDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
 export function graphql(source: "\n  query PayoutDestinations {\n    payoutDestinations {\n      id\n      currency\n      accountType\n      countryCode\n      institution\n      masked\n      accountName\n      status\n      effectiveAt\n      createdAt\n      createdBy {\n        id\n        email\n      }\n      approvedBy {\n        email\n      }\n    }\n  }\n"): typeof import('./graphql').PayoutDestinationsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -287,6 +293,30 @@ export function graphql(source: "\n  mutation ApprovePayoutDestination($id: ID!)
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation CancelPayoutDestination($id: ID!) {\n    cancelPayoutDestination(id: $id) {\n      id\n      status\n    }\n  }\n"): typeof import('./graphql').CancelPayoutDestinationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Payout($id: ID!) {\n    payout(id: $id) {\n      ...PayoutFields\n      report {\n        currency\n        grossCollected\n        fees\n        refunds\n        transfers\n        adjustments\n        payouts\n        carriedIn\n        carriedOut\n        net\n        balanceTransactions\n      }\n      balanceTransactions {\n        ...BalanceTransactionFields\n      }\n    }\n  }\n"): typeof import('./graphql').PayoutDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PayoutSchedule($currency: String!) {\n    payoutSchedule(currency: $currency) {\n      ...PayoutScheduleFields\n    }\n  }\n  fragment PayoutScheduleFields on PayoutSchedule {\n    currency\n    interval\n    weeklyAnchor\n    monthlyAnchor\n    delayDays\n    cutoffTime\n    timeZone\n    minimumAmount\n    nextPayoutAt\n    isDefault\n  }\n"): typeof import('./graphql').PayoutScheduleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdatePayoutSchedule($input: PayoutScheduleInput!) {\n    updatePayoutSchedule(input: $input) {\n      ...PayoutScheduleFields\n    }\n  }\n"): typeof import('./graphql').UpdatePayoutScheduleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment PayoutFields on Payout {\n    id\n    createdAt\n    amount\n    fee\n    currency\n    status\n    automatic\n    window\n    expectedArrivalAt\n    completedAt\n    failureReason\n    traceReference\n    transactionReference\n    destination {\n      accountName\n      accountNumberMasked\n      networkName\n      accountType\n      countryCode\n    }\n  }\n"): typeof import('./graphql').PayoutFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Payouts($currency: String, $first: Int, $after: String) {\n    payouts(currency: $currency, first: $first, after: $after) {\n      edges {\n        node {\n          ...PayoutFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): typeof import('./graphql').PayoutsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreatePayout($input: CreatePayoutInput!) {\n    createPayout(input: $input) {\n      ...PayoutFields\n    }\n  }\n"): typeof import('./graphql').CreatePayoutDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -96,6 +96,11 @@ export type CreatePaymentLinkInput = {
   slug?: string | null | undefined;
 };
 
+export type CreatePayoutInput = {
+  amount: string;
+  currency: string;
+};
+
 export type EnrollCustomerInput = {
   /** ISO 3166-1 alpha-2, one of the supported countries. */
   countryCode: string;
@@ -265,6 +270,14 @@ export type PayoutScheduleInput = {
   timeZone?: string | null | undefined;
   weeklyAnchor?: Weekday | null | undefined;
 };
+
+/** PENDING, IN_TRANSIT, then PAID, FAILED (its money back) or CANCELED (never sent). */
+export type PayoutStatus =
+  | 'CANCELED'
+  | 'FAILED'
+  | 'IN_TRANSIT'
+  | 'PAID'
+  | 'PENDING';
 
 /** Who holds the access token: an API key, or a person (a dashboard session). */
 export type PrincipalKind =
@@ -455,6 +468,13 @@ export type RevokeInvitationMutationVariables = Exact<{
 
 export type RevokeInvitationMutation = { revokeInvitation: { id: string, status: InvitationStatus } };
 
+export type UpcomingPayoutQueryVariables = Exact<{
+  currency: string;
+}>;
+
+
+export type UpcomingPayoutQuery = { upcomingPayout: { currency: string, scheduledAt: string | null, expectedAmount: string, minimumAmount: string, destination: string | null } };
+
 export type ActivityQueryVariables = Exact<{
   days?: number | null | undefined;
 }>;
@@ -488,22 +508,6 @@ export type PaymentLinkPaymentsQueryVariables = Exact<{
 
 export type PaymentLinkPaymentsQuery = { transactions: { edges: Array<{ node: { reference: string, externalReference: string, status: TransactionStatus, amount: string | null, currency: string | null, createdAt: string } }> } };
 
-export type PayoutScheduleQueryVariables = Exact<{
-  currency: string;
-}>;
-
-
-export type PayoutScheduleQuery = { payoutSchedule: { currency: string, interval: PayoutInterval, weeklyAnchor: Weekday | null, monthlyAnchor: number | null, delayDays: number, cutoffTime: string, timeZone: string, minimumAmount: string, nextPayoutAt: string | null, isDefault: boolean } };
-
-export type PayoutScheduleFieldsFragment = { currency: string, interval: PayoutInterval, weeklyAnchor: Weekday | null, monthlyAnchor: number | null, delayDays: number, cutoffTime: string, timeZone: string, minimumAmount: string, nextPayoutAt: string | null, isDefault: boolean };
-
-export type UpdatePayoutScheduleMutationVariables = Exact<{
-  input: PayoutScheduleInput;
-}>;
-
-
-export type UpdatePayoutScheduleMutation = { updatePayoutSchedule: { currency: string, interval: PayoutInterval, weeklyAnchor: Weekday | null, monthlyAnchor: number | null, delayDays: number, cutoffTime: string, timeZone: string, minimumAmount: string, nextPayoutAt: string | null, isDefault: boolean } };
-
 export type PayoutDestinationsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -529,6 +533,47 @@ export type CancelPayoutDestinationMutationVariables = Exact<{
 
 
 export type CancelPayoutDestinationMutation = { cancelPayoutDestination: { id: string, status: PayoutDestinationStatus } };
+
+export type PayoutQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type PayoutQuery = { payout: { id: string, createdAt: string, amount: string, fee: string, currency: string, status: PayoutStatus, automatic: boolean, window: string | null, expectedArrivalAt: string, completedAt: string | null, failureReason: string | null, traceReference: string | null, transactionReference: string | null, report: { currency: string, grossCollected: string, fees: string, refunds: string, transfers: string, adjustments: string, payouts: string, carriedIn: string, carriedOut: string, net: string, balanceTransactions: number }, balanceTransactions: Array<{ id: string, type: BalanceTransactionType, currency: string, amount: string, fee: string, net: string, balanceAfter: string, sourceReference: string | null, createdAt: string }>, destination: { accountName: string, accountNumberMasked: string, networkName: string | null, accountType: ChannelType, countryCode: string } | null } };
+
+export type PayoutScheduleQueryVariables = Exact<{
+  currency: string;
+}>;
+
+
+export type PayoutScheduleQuery = { payoutSchedule: { currency: string, interval: PayoutInterval, weeklyAnchor: Weekday | null, monthlyAnchor: number | null, delayDays: number, cutoffTime: string, timeZone: string, minimumAmount: string, nextPayoutAt: string | null, isDefault: boolean } };
+
+export type PayoutScheduleFieldsFragment = { currency: string, interval: PayoutInterval, weeklyAnchor: Weekday | null, monthlyAnchor: number | null, delayDays: number, cutoffTime: string, timeZone: string, minimumAmount: string, nextPayoutAt: string | null, isDefault: boolean };
+
+export type UpdatePayoutScheduleMutationVariables = Exact<{
+  input: PayoutScheduleInput;
+}>;
+
+
+export type UpdatePayoutScheduleMutation = { updatePayoutSchedule: { currency: string, interval: PayoutInterval, weeklyAnchor: Weekday | null, monthlyAnchor: number | null, delayDays: number, cutoffTime: string, timeZone: string, minimumAmount: string, nextPayoutAt: string | null, isDefault: boolean } };
+
+export type PayoutFieldsFragment = { id: string, createdAt: string, amount: string, fee: string, currency: string, status: PayoutStatus, automatic: boolean, window: string | null, expectedArrivalAt: string, completedAt: string | null, failureReason: string | null, traceReference: string | null, transactionReference: string | null, destination: { accountName: string, accountNumberMasked: string, networkName: string | null, accountType: ChannelType, countryCode: string } | null };
+
+export type PayoutsQueryVariables = Exact<{
+  currency?: string | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type PayoutsQuery = { payouts: { edges: Array<{ node: { id: string, createdAt: string, amount: string, fee: string, currency: string, status: PayoutStatus, automatic: boolean, window: string | null, expectedArrivalAt: string, completedAt: string | null, failureReason: string | null, traceReference: string | null, transactionReference: string | null, destination: { accountName: string, accountNumberMasked: string, networkName: string | null, accountType: ChannelType, countryCode: string } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type CreatePayoutMutationVariables = Exact<{
+  input: CreatePayoutInput;
+}>;
+
+
+export type CreatePayoutMutation = { createPayout: { id: string, createdAt: string, amount: string, fee: string, currency: string, status: PayoutStatus, automatic: boolean, window: string | null, expectedArrivalAt: string, completedAt: string | null, failureReason: string | null, traceReference: string | null, transactionReference: string | null, destination: { accountName: string, accountNumberMasked: string, networkName: string | null, accountType: ChannelType, countryCode: string } | null } };
 
 export type MySessionsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -883,6 +928,30 @@ export const PayoutScheduleFieldsFragmentDoc = new TypedDocumentString(`
   isDefault
 }
     `, {"fragmentName":"PayoutScheduleFields"}) as unknown as TypedDocumentString<PayoutScheduleFieldsFragment, unknown>;
+export const PayoutFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PayoutFields on Payout {
+  id
+  createdAt
+  amount
+  fee
+  currency
+  status
+  automatic
+  window
+  expectedArrivalAt
+  completedAt
+  failureReason
+  traceReference
+  transactionReference
+  destination {
+    accountName
+    accountNumberMasked
+    networkName
+    accountType
+    countryCode
+  }
+}
+    `, {"fragmentName":"PayoutFields"}) as unknown as TypedDocumentString<PayoutFieldsFragment, unknown>;
 export const PaymentFieldsFragmentDoc = new TypedDocumentString(`
     fragment PaymentFields on Transaction {
   reference
@@ -1229,6 +1298,17 @@ export const RevokeInvitationDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeInvitationMutation, RevokeInvitationMutationVariables>;
+export const UpcomingPayoutDocument = new TypedDocumentString(`
+    query UpcomingPayout($currency: String!) {
+  upcomingPayout(currency: $currency) {
+    currency
+    scheduledAt
+    expectedAmount
+    minimumAmount
+    destination
+  }
+}
+    `) as unknown as TypedDocumentString<UpcomingPayoutQuery, UpcomingPayoutQueryVariables>;
 export const ActivityDocument = new TypedDocumentString(`
     query Activity($days: Int) {
   activity(days: $days) {
@@ -1300,42 +1380,6 @@ export const PaymentLinkPaymentsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PaymentLinkPaymentsQuery, PaymentLinkPaymentsQueryVariables>;
-export const PayoutScheduleDocument = new TypedDocumentString(`
-    query PayoutSchedule($currency: String!) {
-  payoutSchedule(currency: $currency) {
-    ...PayoutScheduleFields
-  }
-}
-    fragment PayoutScheduleFields on PayoutSchedule {
-  currency
-  interval
-  weeklyAnchor
-  monthlyAnchor
-  delayDays
-  cutoffTime
-  timeZone
-  minimumAmount
-  nextPayoutAt
-  isDefault
-}`) as unknown as TypedDocumentString<PayoutScheduleQuery, PayoutScheduleQueryVariables>;
-export const UpdatePayoutScheduleDocument = new TypedDocumentString(`
-    mutation UpdatePayoutSchedule($input: PayoutScheduleInput!) {
-  updatePayoutSchedule(input: $input) {
-    ...PayoutScheduleFields
-  }
-}
-    fragment PayoutScheduleFields on PayoutSchedule {
-  currency
-  interval
-  weeklyAnchor
-  monthlyAnchor
-  delayDays
-  cutoffTime
-  timeZone
-  minimumAmount
-  nextPayoutAt
-  isDefault
-}`) as unknown as TypedDocumentString<UpdatePayoutScheduleMutation, UpdatePayoutScheduleMutationVariables>;
 export const PayoutDestinationsDocument = new TypedDocumentString(`
     query PayoutDestinations {
   payoutDestinations {
@@ -1386,6 +1430,161 @@ export const CancelPayoutDestinationDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CancelPayoutDestinationMutation, CancelPayoutDestinationMutationVariables>;
+export const PayoutDocument = new TypedDocumentString(`
+    query Payout($id: ID!) {
+  payout(id: $id) {
+    ...PayoutFields
+    report {
+      currency
+      grossCollected
+      fees
+      refunds
+      transfers
+      adjustments
+      payouts
+      carriedIn
+      carriedOut
+      net
+      balanceTransactions
+    }
+    balanceTransactions {
+      ...BalanceTransactionFields
+    }
+  }
+}
+    fragment PayoutFields on Payout {
+  id
+  createdAt
+  amount
+  fee
+  currency
+  status
+  automatic
+  window
+  expectedArrivalAt
+  completedAt
+  failureReason
+  traceReference
+  transactionReference
+  destination {
+    accountName
+    accountNumberMasked
+    networkName
+    accountType
+    countryCode
+  }
+}
+fragment BalanceTransactionFields on BalanceTransaction {
+  id
+  type
+  currency
+  amount
+  fee
+  net
+  balanceAfter
+  sourceReference
+  createdAt
+}`) as unknown as TypedDocumentString<PayoutQuery, PayoutQueryVariables>;
+export const PayoutScheduleDocument = new TypedDocumentString(`
+    query PayoutSchedule($currency: String!) {
+  payoutSchedule(currency: $currency) {
+    ...PayoutScheduleFields
+  }
+}
+    fragment PayoutScheduleFields on PayoutSchedule {
+  currency
+  interval
+  weeklyAnchor
+  monthlyAnchor
+  delayDays
+  cutoffTime
+  timeZone
+  minimumAmount
+  nextPayoutAt
+  isDefault
+}`) as unknown as TypedDocumentString<PayoutScheduleQuery, PayoutScheduleQueryVariables>;
+export const UpdatePayoutScheduleDocument = new TypedDocumentString(`
+    mutation UpdatePayoutSchedule($input: PayoutScheduleInput!) {
+  updatePayoutSchedule(input: $input) {
+    ...PayoutScheduleFields
+  }
+}
+    fragment PayoutScheduleFields on PayoutSchedule {
+  currency
+  interval
+  weeklyAnchor
+  monthlyAnchor
+  delayDays
+  cutoffTime
+  timeZone
+  minimumAmount
+  nextPayoutAt
+  isDefault
+}`) as unknown as TypedDocumentString<UpdatePayoutScheduleMutation, UpdatePayoutScheduleMutationVariables>;
+export const PayoutsDocument = new TypedDocumentString(`
+    query Payouts($currency: String, $first: Int, $after: String) {
+  payouts(currency: $currency, first: $first, after: $after) {
+    edges {
+      node {
+        ...PayoutFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment PayoutFields on Payout {
+  id
+  createdAt
+  amount
+  fee
+  currency
+  status
+  automatic
+  window
+  expectedArrivalAt
+  completedAt
+  failureReason
+  traceReference
+  transactionReference
+  destination {
+    accountName
+    accountNumberMasked
+    networkName
+    accountType
+    countryCode
+  }
+}`) as unknown as TypedDocumentString<PayoutsQuery, PayoutsQueryVariables>;
+export const CreatePayoutDocument = new TypedDocumentString(`
+    mutation CreatePayout($input: CreatePayoutInput!) {
+  createPayout(input: $input) {
+    ...PayoutFields
+  }
+}
+    fragment PayoutFields on Payout {
+  id
+  createdAt
+  amount
+  fee
+  currency
+  status
+  automatic
+  window
+  expectedArrivalAt
+  completedAt
+  failureReason
+  traceReference
+  transactionReference
+  destination {
+    accountName
+    accountNumberMasked
+    networkName
+    accountType
+    countryCode
+  }
+}`) as unknown as TypedDocumentString<CreatePayoutMutation, CreatePayoutMutationVariables>;
 export const MySessionsDocument = new TypedDocumentString(`
     query MySessions {
   mySessions {

@@ -5,6 +5,7 @@ import type { ActivityQuery } from '../generated/graphql';
 import { decimalsOf, formatAmount, inCurrency, isZero, sum } from '../money';
 import { Empty, ErrorText, Loading } from '../ui';
 import { BALANCE_CHANGED, BALANCES, withBalance, type BalanceRow } from './ledger.gql';
+import { NextPayouts } from './NextPayouts';
 
 type ActivityData = ActivityQuery['activity'];
 type Day = ActivityData['days'][number];
@@ -208,7 +209,7 @@ interface Live {
   balances: BalanceRow[];
 }
 
-/** The landing page: balances, 30 days of volume and the success rate, kept current by balanceChanged. */
+/** The landing page: balances, the next payouts, 30 days of volume and the success rate, kept current by balanceChanged. */
 export function Overview() {
   const [chosen, setChosen] = useState<string | null>(null);
   const [{ data: read, error }] = useQuery({ query: BALANCES });
@@ -246,6 +247,7 @@ export function Overview() {
       <ErrorText error={error} />
       {balances === null && !error && <Loading what="balances" />}
       {balances && <Balances balances={balances} />}
+      {balances && <NextPayouts balances={balances} />}
 
       <div className="grid overview-grid">
         <section className="card" aria-labelledby="vol-title">

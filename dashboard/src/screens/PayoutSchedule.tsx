@@ -6,6 +6,7 @@ import type { PayoutInterval, PayoutScheduleInput, Weekday } from '../generated/
 import { inCurrency } from '../money';
 import { ErrorText, Loading, when } from '../ui';
 import { BALANCES } from './ledger.gql';
+import { PayoutPages } from './PayoutPages';
 
 const SCHEDULE = graphql(`
   query PayoutSchedule($currency: String!) {
@@ -140,6 +141,7 @@ export function PayoutSchedule() {
   const shown = currency || currencies[0] || '';
   return (
     <section aria-labelledby="payout-title">
+      <PayoutPages />
       <h2 id="payout-title">Payout schedule</h2>
       <p className="muted">When your balance in each currency is paid out to you.</p>
       <ErrorText error={error} />

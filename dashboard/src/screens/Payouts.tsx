@@ -1,197 +1,203 @@
 import { useState, type FormEvent } from 'react';
-import { useCan, useMe } from '../access';
-import { useMutation, useQuery } from '../data';
+import { useCan } from '../access';
+import { useMutation, usePages, useQuery } from '../data';
 import { graphql } from '../generated';
-import { EmptyState, ErrorText, Loading, StatusBadge, when } from '../ui';
+import { formatAmount } from '../money';
+import { navigate } from '../router';
+import { EmptyState, ErrorText, Link, Loading, StatusBadge, when } from '../ui';
+import { BALANCES } from './ledger.gql';
+import { PayoutPages } from './PayoutPages';
 
-const DESTINATIONS = graphql(`
-  query PayoutDestinations {
-    payoutDestinations {
-      id
-      currency
+const PAGE_SIZE = 20;
+
+graphql(`
+  fragment PayoutFields on Payout {
+    id
+    createdAt
+    amount
+    fee
+    currency
+    status
+    automatic
+    window
+    expectedArrivalAt
+    completedAt
+    failureReason
+    traceReference
+    transactionReference
+    destination {
+      accountName
+      accountNumberMasked
+      networkName
       accountType
       countryCode
-      institution
-      masked
-      accountName
-      status
-      effectiveAt
-      createdAt
-      createdBy {
-        id
-        email
-      }
-      approvedBy {
-        email
-      }
-    }
-  }
-`);
-const ADD = graphql(`
-  mutation AddPayoutDestination($input: AddPayoutDestinationInput!) {
-    addPayoutDestination(input: $input) {
-      id
-      masked
-      accountName
-      status
-      effectiveAt
-    }
-  }
-`);
-const APPROVE = graphql(`
-  mutation ApprovePayoutDestination($id: ID!) {
-    approvePayoutDestination(id: $id) {
-      id
-      status
-    }
-  }
-`);
-const CANCEL = graphql(`
-  mutation CancelPayoutDestination($id: ID!) {
-    cancelPayoutDestination(id: $id) {
-      id
-      status
     }
   }
 `);
 
-/**
- * Payout destinations (docs/payouts.md): where payouts in each currency go. The holder's name is resolved when an
- * account is added and must be the business's; a change waits for a second member's approval (or, for a team with
- * one such member, a 24-hour cooling-off).
- */
-export function Payouts() {
-  const can = useCan();
-  const me = useMe();
-  const [{ data, error }, reread] = useQuery({ query: DESTINATIONS, pause: !can('payouts:manage') });
-  const [adding, add] = useMutation(ADD);
-  const [approving, approve] = useMutation(APPROVE);
-  const [canceling, cancel] = useMutation(CANCEL);
-  const [added, setAdded] = useState<string | null>(null);
+const LIST = graphql(`
+  query Payouts($currency: String, $first: Int, $after: String) {
+    payouts(currency: $currency, first: $first, after: $after) {
+      edges {
+        node {
+          ...PayoutFields
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
 
+const CREATE = graphql(`
+  mutation CreatePayout($input: CreatePayoutInput!) {
+    createPayout(input: $input) {
+      ...PayoutFields
+    }
+  }
+`);
+
+/** "Guaranty Trust Bank ••••6780": where a payout went, never the whole number. */
+export const destinationOf = (d: { networkName?: string | null; accountNumberMasked: string } | null | undefined) =>
+  d ? [d.networkName, d.accountNumberMasked].filter(Boolean).join(' ') : '—';
+
+/** A manual payout, for members with payouts:create: the API's refusal (402 funds, 409 no destination) shown in place. */
+function PayOutNow({ currencies, onMade }: { currencies: string[]; onMade: () => void }) {
+  const [made, create] = useMutation(CREATE);
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = e.currentTarget;
     const f = new FormData(form);
-    const text = (name: string) => String(f.get(name) ?? '').trim() || null;
-    const res = await add({
-      input: { country: text('country') ?? '', bankCode: text('bankCode'), network: text('network'), accountNumber: text('accountNumber') ?? '' },
-    });
+    const res = await create({ input: { currency: String(f.get('currency')), amount: String(f.get('amount')).trim() } });
     if (!res.data) return;
-    const d = res.data.addPayoutDestination;
-    setAdded(
-      `${d.masked}, held by ${d.accountName}: ` +
-        (d.status === 'ACTIVE'
-          ? 'payouts go there now.'
-          : d.effectiveAt
-            ? `takes effect ${when(d.effectiveAt)} unless canceled.`
-            : 'waiting for another member’s approval.'),
-    );
     form.reset();
-    reread();
+    onMade();
   }
-  async function act(id: string, what: 'approve' | 'cancel') {
-    const res = what === 'approve' ? await approve({ id }) : await cancel({ id });
-    if (res.data) reread();
-  }
-
-  if (!can('payouts:manage'))
-    return (
-      <section aria-labelledby="payouts-title">
-        <h2 id="payouts-title">Payout destinations</h2>
-        <EmptyState title="Your role does not manage payouts">Owners, admins and finance members add and approve payout destinations.</EmptyState>
-      </section>
-    );
-
-  const list = data?.payoutDestinations ?? [];
+  const done = made.data?.createPayout;
   return (
-    <section aria-labelledby="payouts-title">
-      <h2 id="payouts-title">Payout destinations</h2>
-      <p className="muted">
-        One bank account or wallet per currency, held in your business’s name. A change takes effect when another member who manages payouts approves it; if you
-        are the only one, 24 hours after you make it, and every owner and admin is emailed.
+    <form className="card filters pay-out" aria-label="Pay out now" onSubmit={(e) => void submit(e)}>
+      <h3>Pay out now</h3>
+      <label>
+        Currency
+        <select name="currency" defaultValue={currencies.includes('NGN') ? 'NGN' : currencies[0]} required>
+          {currencies.map((c) => (
+            <option key={c}>{c}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Amount
+        <input name="amount" required inputMode="decimal" pattern="\d+(\.\d+)?" placeholder="50000.00" autoComplete="off" />
+      </label>
+      <button type="submit" disabled={made.fetching}>
+        {made.fetching ? 'Paying out…' : 'Pay out'}
+      </button>
+      <p role="status" className="muted">
+        {done && !made.error ? `Payout ${done.id} of ${formatAmount(done.amount)} ${done.currency} created.` : ''}
       </p>
-      <form className="inline" onSubmit={submit} aria-label="Add a payout destination">
-        <label>
-          Country
-          <input name="country" required maxLength={2} placeholder="NG" autoComplete="off" />
-        </label>
-        <label>
-          Bank code
-          <input name="bankCode" maxLength={6} placeholder="058" autoComplete="off" />
-        </label>
-        <label>
-          or network
-          <input name="network" maxLength={64} placeholder="ke_mpesa" autoComplete="off" />
-        </label>
-        <label>
-          Account number
-          <input name="accountNumber" required maxLength={40} autoComplete="off" />
-        </label>
-        <button type="submit" disabled={adding.fetching}>
-          {adding.fetching ? 'Checking the name…' : 'Add destination'}
-        </button>
-        <ErrorText error={adding.error} />
-      </form>
-      {added && (
-        <p role="status" data-testid="destination-added">
-          {added}
-        </p>
+      <ErrorText error={made.error} showCode />
+    </form>
+  );
+}
+
+/** One currency's payouts (or all), newest first, a page at a time. */
+function PayoutList({ currency }: { currency: string }) {
+  const { rows, error, loadMore } = usePages({ query: LIST, variables: { currency: currency || null, first: PAGE_SIZE } }, (d) => d.payouts);
+  return (
+    <>
+      <ErrorText error={error} />
+      {rows === null && !error && <Loading what="payouts" />}
+      {rows?.length === 0 && (
+        <EmptyState title={currency ? `No payouts in ${currency}` : 'No payouts yet'}>
+          Your balance is paid out by your schedule once you have a payout destination.
+        </EmptyState>
       )}
-      <ErrorText error={error ?? approving.error ?? canceling.error} />
-      {!data && !error && <Loading what="your payout destinations" />}
-      {data && list.length === 0 && <EmptyState title="No payout destinations">Add the account your payouts should go to.</EmptyState>}
-      {list.length > 0 && (
+      {rows && rows.length > 0 && (
         <div className="table-card scroll">
-          <table className="list" aria-label="Payout destinations">
+          <table className="list payouts" aria-labelledby="po-title">
             <thead>
               <tr>
-                <th scope="col">Account</th>
-                <th scope="col">Currency</th>
-                <th scope="col">Status</th>
-                <th scope="col">Added</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
+                <th scope="col">Created</th>
+                <th scope="col" className="num">
+                  Amount
                 </th>
+                <th scope="col">Status</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Destination</th>
+                <th scope="col">Expected arrival</th>
               </tr>
             </thead>
             <tbody>
-              {list.map((d) => (
-                <tr key={d.id} data-destination={d.id}>
-                  <td>
-                    {d.masked}
-                    <span className="sub">{d.accountName}</span>
-                  </td>
-                  <td>{d.currency}</td>
-                  <td>
-                    <StatusBadge status={d.status} />
-                    {d.status === 'PENDING_APPROVAL' && d.effectiveAt && <span className="sub">takes effect {when(d.effectiveAt)}</span>}
-                    {d.approvedBy?.email && <span className="sub">approved by {d.approvedBy.email}</span>}
-                  </td>
-                  <td>
-                    {when(d.createdAt)}
-                    {d.createdBy.email && <span className="sub">by {d.createdBy.email}</span>}
-                  </td>
-                  <td>
-                    {d.status === 'PENDING_APPROVAL' && (
-                      <div className="row-actions">
-                        {d.createdBy.id !== me.user?.id && (
-                          <button type="button" onClick={() => void act(d.id, 'approve')} disabled={approving.fetching}>
-                            Approve
-                          </button>
-                        )}
-                        <button type="button" className="secondary" onClick={() => void act(d.id, 'cancel')} disabled={canceling.fetching}>
-                          Cancel change
-                        </button>
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
+              {rows.map((p) => {
+                const to = `/payouts/${encodeURIComponent(p.id)}`;
+                return (
+                  <tr
+                    key={p.id}
+                    data-payout={p.id}
+                    className="clickable"
+                    onClick={(e) => {
+                      if ((e.target as HTMLElement).closest('a')) return;
+                      navigate(to);
+                    }}
+                  >
+                    <td>
+                      <Link to={to}>{when(p.createdAt)}</Link>
+                      <span className="sub mono">{p.id}</span>
+                    </td>
+                    <td className="num">
+                      {formatAmount(p.amount)} <span className="ccy">{p.currency}</span>
+                    </td>
+                    <td>
+                      <StatusBadge status={p.status} />
+                    </td>
+                    <td>{p.automatic ? 'Automatic' : 'Manual'}</td>
+                    <td>{destinationOf(p.destination)}</td>
+                    <td>{when(p.expectedArrivalAt)}</td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>
       )}
+      {loadMore && (
+        <button type="button" className="secondary load-more" onClick={loadMore}>
+          Load more
+        </button>
+      )}
+    </>
+  );
+}
+
+/** Payouts to the merchant's own account (docs/payouts.md): newest first, by currency; each opens its report. */
+export function Payouts() {
+  const can = useCan();
+  const [currency, setCurrency] = useState('');
+  // Counts the payouts made here: each one reads the list again from its first page.
+  const [made, setMade] = useState(0);
+  const [{ data: balances }] = useQuery({ query: BALANCES });
+  const currencies = (balances?.balances ?? []).map((b) => b.currency);
+
+  return (
+    <section aria-labelledby="po-title">
+      <PayoutPages />
+      <h2 id="po-title">Payouts</h2>
+      <p className="muted">What left your balance for your own account: automatic payouts by your schedule, and the ones you asked for.</p>
+      {can('payouts:create') && currencies.length > 0 && <PayOutNow currencies={currencies} onMade={() => setMade((n) => n + 1)} />}
+      <form className="filters" aria-label="Filter payouts" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Currency
+          <select value={currency} onChange={(e) => setCurrency(e.target.value)}>
+            <option value="">All</option>
+            {currencies.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </label>
+      </form>
+      <PayoutList key={`${currency}-${made}`} currency={currency} />
     </section>
   );
 }
