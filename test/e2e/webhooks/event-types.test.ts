@@ -23,6 +23,10 @@ const DEFAULT_TYPES = [
   'payment.failed',
   'refund.successful',
   'refund.failed',
+  // Issue 38: a payout's events (its creation is news to the merchant, not a progress step it may do without).
+  'payout.created',
+  'payout.paid',
+  'payout.failed',
   // Issue 37: a checkout session's outcome is a final state too.
   'checkout.session.completed',
   'checkout.session.expired',
