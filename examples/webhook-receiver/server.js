@@ -16,7 +16,7 @@ const { Webhook, WebhookVerificationError } = require('standardwebhooks');
 /**
  * What to do with each event type the service sends (src/modules/outbox/event-types.ts in the
  * gateway). `data` is the record as the REST status endpoint returns it: a KycRecord for
- * customer.kyc.*, a Transaction record for a transaction's events, a CheckoutSession for checkout.session.*, a WebhookTest
+ * customer.kyc.*, a Transaction record for a transaction's events, a CheckoutSession for checkout.session.*, a Payout for payout.*, a WebhookTest
  * for webhook.test. Put your own work here; this example
  * describes the event in one line.
  */
@@ -38,6 +38,10 @@ const handlers = Object.freeze({
   'refund.processing': (t) => `refund ${t.reference} of ${t.payment_reference}: ${t.amount} ${t.currency} being given back`,
   'refund.successful': (t) => `refund ${t.reference} of ${t.payment_reference}: ${t.amount} ${t.currency} given back`,
   'refund.failed': (t) => `refund ${t.reference} of ${t.payment_reference}: failed (${t.failure_reason})`,
+  // A payout of your balance to your own account (`data` is the payout): reconcile it with GET /v1/payouts/{id}/report.
+  'payout.created': (p) => `payout ${p.id}: ${p.amount} ${p.currency} on its way to ${p.destination.account_number_masked}`,
+  'payout.paid': (p) => `payout ${p.id}: ${p.amount} ${p.currency} paid (trace ${p.trace_reference})`,
+  'payout.failed': (p) => `payout ${p.id}: failed (${p.failure_reason}); its money is back in your balance`,
   // A hosted checkout session (`data` is its record): fulfil the order named by your reference once it is complete.
   'checkout.session.completed': (s) => `checkout ${s.id} (${s.reference}): paid by ${s.payment_reference}, ${s.amount} ${s.currency}`,
   'checkout.session.expired': (s) => `checkout ${s.id} (${s.reference}): expired unpaid`,

@@ -48,12 +48,9 @@ end $$;`);
     this.addSql(`create unique index payout_window_index on payout (merchant_id, currency, window_key) where window_key is not null;`);
     this.addSql(`create index payout_merchant_index on payout (merchant_id, created_at desc, id desc);`);
     this.addSql(`create index payout_range_index on payout (merchant_id, currency, through_seq desc) where automatic;`);
-    // What a payout settles is a range of one merchant's currency's balance transactions by seq.
-    this.addSql(`create index balance_transaction_payout_index on balance_transaction (merchant_id, currency, seq);`);
   }
 
   override async down(): Promise<void> {
-    this.addSql(`drop index balance_transaction_payout_index;`);
     this.addSql(`drop table payout;`);
     this.addSql(`delete from merchant_fee where kind = 'payout';`);
     this.addSql(`alter table merchant_fee drop constraint merchant_fee_kind_check;`);

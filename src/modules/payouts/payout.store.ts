@@ -56,8 +56,16 @@ const WITH_TXN = `${ROW}, t.reference as "txReference", t.status as "txStatus", 
  */
 const SETTLED = (m: string, c: string, after: string, through: string) => `
   from balance_transaction bt
-  where bt.merchant_id = ${m} and bt.currency = ${c} and bt.seq > ${after} and bt.seq <= ${through}
+  where bt.merchant_id = ${m} and bt.currency = ${c}
+    and (bt.created_at, bt.seq) > (${AT(after)}, ${after}) and (bt.created_at, bt.seq) <= (${AT(through)}, ${through})
     and not (bt.type = 'payout' and exists (select 1 from payout o where o.transaction_reference = bt.source_reference and o.automatic))`;
+
+/**
+ * When the balance transaction numbered `seq` was posted ('-infinity' for 0, before the first): a range by seq is read
+ * as a range of (created_at, seq), which the statement index (merchant, currency, created_at, seq) serves, since in
+ * one merchant's currency created_at never goes back as seq goes forward (docs/ledger.md). No index of its own.
+ */
+const AT = (seq: string) => `coalesce((select b.created_at from balance_transaction b where b.seq = ${seq}), '-infinity'::timestamptz)`;
 
 /**
  * What the next automatic payout of a merchant's currency would pay ($1 merchant, $2 currency, $3 the posting
@@ -71,7 +79,8 @@ const FIGURES = `with prev as (
        upto as (
          select coalesce(max(bt.seq), (select after_seq from base)) as through_seq
          from balance_transaction bt join ledger_entry e on e.id = bt.entry_id
-         where bt.merchant_id = $1 and bt.currency = $2 and bt.seq > (select after_seq from base) and e.created_at <= $3),
+         where bt.merchant_id = $1 and bt.currency = $2
+           and (bt.created_at, bt.seq) > (${AT('(select after_seq from base)')}, (select after_seq from base)) and e.created_at <= $3),
        covered as (select coalesce(sum(bt.net), 0) as total ${SETTLED('$1', '$2', '(select after_seq from base)', '(select through_seq from upto)')}),
        avail as (select coalesce((select credits_posted - debits_posted from ledger_account where id = $4), 0) as available),
        figures as (
