@@ -37,6 +37,11 @@ const allowed: Array<[TransactionKind, TransactionStatus, TransactionStatus]> = 
   ['refund', 'initiating', 'failed'],
   ['refund', 'processing', 'successful'],
   ['refund', 'processing', 'failed'],
+  // Issue 38: a payout to the merchant's own account moves as a transfer does.
+  ['payout', 'initiating', 'processing'],
+  ['payout', 'initiating', 'failed'],
+  ['payout', 'processing', 'successful'],
+  ['payout', 'processing', 'failed'],
 ];
 
 const isAllowed = (kind: TransactionKind, from: TransactionStatus, to: TransactionStatus) => allowed.some(([k, f, t]) => k === kind && f === from && t === to);
@@ -63,8 +68,8 @@ function expectInvalidState(fn: () => unknown) {
 }
 
 describe('transaction state machine', () => {
-  it('knows the four kinds and the six statuses', () => {
-    expect([...TRANSACTION_KINDS]).toEqual(['collection', 'transfer', 'payment', 'refund']);
+  it('knows the five kinds and the six statuses', () => {
+    expect([...TRANSACTION_KINDS]).toEqual(['collection', 'transfer', 'payment', 'refund', 'payout']);
     expect([...TRANSACTION_STATUSES]).toEqual(['initiating', 'processing', 'requires_action', 'successful', 'failed', 'expired']);
   });
 
@@ -72,10 +77,10 @@ describe('transaction state machine', () => {
     expect(nextTransactionStatus(kind, from, to)).toBe(to);
   });
 
-  it('forbids every other (kind, from, to) triple: 123 of the 144', () => {
-    // 4 kinds × 6 × 6 = 144 triples, 21 allowed.
-    expect(forbidden).toHaveLength(4 * 6 * 6 - allowed.length);
-    expect(forbidden).toHaveLength(123);
+  it('forbids every other (kind, from, to) triple: 155 of the 180', () => {
+    // 5 kinds × 6 × 6 = 180 triples, 25 allowed.
+    expect(forbidden).toHaveLength(5 * 6 * 6 - allowed.length);
+    expect(forbidden).toHaveLength(155);
   });
 
   it.each(forbidden)('a %s may not go %s → %s: INVALID_STATE (409)', (kind, from, to) => {
@@ -98,7 +103,7 @@ describe('transaction state machine', () => {
     });
   });
 
-  it.each(['collection', 'transfer', 'refund'] as const)('a %s cannot succeed straight from initiating, nor wait for 3-D Secure', (kind) => {
+  it.each(['collection', 'transfer', 'refund', 'payout'] as const)('a %s cannot succeed straight from initiating, nor wait for 3-D Secure', (kind) => {
     expectInvalidState(() => nextTransactionStatus(kind, 'initiating', 'successful'));
     expectInvalidState(() => nextTransactionStatus(kind, 'initiating', 'requires_action'));
   });
@@ -108,7 +113,7 @@ describe('transaction state machine', () => {
     expectInvalidState(() => nextTransactionStatus('payment', 'requires_action', 'processing'));
   });
 
-  it.each(['transfer', 'payment', 'refund'] as const)('only collections expire: a processing %s cannot become expired', (kind) => {
+  it.each(['transfer', 'payment', 'refund', 'payout'] as const)('only collections expire: a processing %s cannot become expired', (kind) => {
     expectInvalidState(() => nextTransactionStatus(kind, 'processing', 'expired'));
     expect(() => nextTransactionStatus(kind, 'processing', 'expired')).toThrow(`A ${kind} that is processing cannot become expired`);
   });

@@ -153,7 +153,7 @@ describe('REST GET /v1/transactions', () => {
     const badStatus = await list(tokenA, '?status=done');
     expect(badStatus.status).toBe(400);
     expect(badStatus.body.details).toEqual([expect.objectContaining({ field: 'status' })]);
-    expect((await list(tokenA, '?type=payout')).body.details).toEqual([expect.objectContaining({ field: 'type' })]);
+    expect((await list(tokenA, '?type=payoff')).body.details).toEqual([expect.objectContaining({ field: 'type' })]);
     expect((await list(tokenA, '?customer_uuid=nope')).body.details).toEqual([expect.objectContaining({ field: 'customer_uuid' })]);
     expect((await list(tokenA, '?limit=101')).status).toBe(400);
     expect((await list(tokenA, '?after=not-a-cursor')).body.details).toEqual([expect.objectContaining({ field: 'after' })]);
