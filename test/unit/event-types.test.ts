@@ -10,6 +10,8 @@ describe('event types', () => {
       transfer: ['processing', 'successful', 'failed'],
       payment: ['processing', 'requires_action', 'successful', 'failed'],
       refund: ['processing', 'successful', 'failed'],
+      // Issue 38: a payout's events are named for the payout (processing → created, successful → paid, failed).
+      payout: ['created', 'paid', 'failed'],
     };
     const transactionTypes = EVENT_TYPES.filter((t) => TRANSACTION_KINDS.some((k) => t.startsWith(`${k}.`)));
     expect(transactionTypes.sort()).toEqual(TRANSACTION_KINDS.flatMap((k) => reachable[k]!.map((s) => `${k}.${s}`)).sort());
