@@ -7,4 +7,6 @@ module.exports = {
   setupFiles: ['reflect-metadata'],
   testTimeout: 60000,
   maxWorkers: 2,
+  // The default output, then the wall time and the slowest files.
+  reporters: ['default', '<rootDir>/scripts/jest-slowest-reporter.js'],
 };

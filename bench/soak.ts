@@ -31,6 +31,7 @@ import { Webhook } from 'standardwebhooks';
 import type { BurstResult, SoakKind, SoakLoadConfig, SoakTick } from './soak-load';
 import { approvedCustomer, createMerchant, initiateCollection, issueToken, setWebhookEndpoint, type BenchMerchant } from './lib/api';
 import { autovacuumSummary, startAutovacuumStandIn, type AutovacuumStandIn } from './lib/autovacuum';
+import { MaintenanceLog, maintenanceCell } from './lib/maintenance';
 import { jsonLines, spawnTracked, stopAll, stopChild, tail } from './lib/children';
 import { dropCreatedDatabases, emergencyStop, rememberDatabase, runHarness } from './lib/harness';
 import { rssKb } from './lib/proc';
@@ -398,6 +399,9 @@ async function main(): Promise<number> {
     db = new Client({ connectionString: dbUrl });
     await db.connect();
     autovacuum = await startAutovacuumStandIn(dbUrl, log, (msg) => problems.push(msg));
+    // When each vacuum, analyze and checkpoint ran, so that a minute's spike can be explained.
+    const maintenance = new MaintenanceLog(autovacuum);
+    await maintenance.sample(db!);
     const durationS = Math.round(opts.minutes * 60);
     const load = startLoad(
       loadConfig('soak', {
@@ -434,6 +438,7 @@ async function main(): Promise<number> {
       dbBusy = true;
       try {
         dbSamples.push(await deliveryStats(db!));
+        await maintenance.sample(db!);
       } catch (err) {
         problems.push(`database sample: ${(err as Error).message}`);
       } finally {
@@ -494,12 +499,13 @@ async function main(): Promise<number> {
           loadAverage: round(os.loadavg()[0], 2)!,
           byKind: t.byKind,
           sampleErrors: t.sampleErrors,
+          maintenance: maintenanceCell(maintenance.between(t.from, t.to)),
         };
         minutes.push(row);
         log(
           `${opts.intervalS === 60 ? 'minute' : `interval (${opts.intervalS} s)`} ${row.minute}${row.partial ? ' (partial)' : ''}: ${row.rps} req/s, p50 ${row.p50} p99 ${row.p99} ms, errors ${row.errors}, ` +
             `429 burst ${row.burst429} / others ${row.limitedOthers}; RSS ${row.rssMb} MB (peak ${row.rssPeakMb}); ` +
-            `outbox lag ${row.outboxLagMs} ms, pending ${row.pendingDeliveries}; webhooks ${row.webhooksDelivered}/${row.webhooksExpected}, p99 ${row.webhookP99Ms} ms; load average ${row.loadAverage}` +
+            `outbox lag ${row.outboxLagMs} ms, pending ${row.pendingDeliveries}; webhooks ${row.webhooksDelivered}/${row.webhooksExpected}, p99 ${row.webhookP99Ms} ms; load average ${row.loadAverage}; ${row.maintenance}` +
             (row.sampleErrors[0] ? `; first error: ${row.sampleErrors[0]}` : ''),
         );
       }

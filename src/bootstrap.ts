@@ -9,7 +9,6 @@ import { LOCK_KEYS, createOrm, migrate, withAdvisoryLock, type Orm } from './db/
 import { createPubSub, type PubSub } from './events/pubsub';
 import { Sql } from './db/sql';
 import { JOB_CATALOGUE } from './job-catalogue';
-import { DELIVERY_LANE } from './modules/webhooks/webhook.jobs';
 import { JobRunner, migrateJobSchema } from './jobs/job-runner';
 import { Metrics } from './observability/metrics';
 import type { MerchantCredentials } from './modules/merchants/merchant.service';
@@ -103,13 +102,11 @@ export async function startService(
     logger,
     settings: {
       concurrency: config.jobConcurrency,
-      // Deliveries wait on merchants' servers: their own workers, so they never hold settlement's.
-      lanes: { [DELIVERY_LANE]: config.webhookCapacity.laneConcurrency },
       pollIntervalMs: config.jobPollIntervalMs,
       heartbeatMs: config.jobHeartbeatMs,
       // A job runs at most the webhook timeout; an instance silent for much longer than a heartbeat is gone.
       deadAfterMs: Math.max(config.jobHeartbeatMs * 4, config.webhookTimeoutMs + config.jobHeartbeatMs),
-      // A webhook attempt in flight at shutdown may run to its own timeout, within the shutdown's deadline.
+      // A job in flight at shutdown may finish, as long as a webhook attempt may (WebhookPump), within the shutdown's deadline.
       drainMs: Math.min(config.webhookTimeoutMs + 1000, config.shutdownTimeoutMs),
     },
     embedded: database.embedded,
@@ -119,6 +116,9 @@ export async function startService(
   const app = await createApp({ config, logger, clock: opts.clock ?? systemClock, orm, sql, pubsub, keys, jobs, faults, metrics });
   await jobs.prepare();
   await jobs.start(jobHandlers(app.services, orm));
+  // Webhook deliveries and settlements are queues of their own rows (issue 40), each with its own workers beside the jobs'.
+  await app.services.webhookPump.start({ embedded: database.embedded });
+  app.services.settlementPump.start({ inContext: (fn) => RequestContext.create(orm.em, fn) });
   const sweeps = startSweeps(
     app.services,
     Math.max(100, Math.floor(config.reconcileAfterMs / 2)),
@@ -130,12 +130,8 @@ export async function startService(
     // Merchants made before the books existed, or whose opening balance a crash cut short, get it now.
     await app.services.ledger.openUnopenedMerchants();
     const { merchants, demoOwner } = app.services;
-    const { demo, owner } = await RequestContext.create(orm.em, async () => {
-      const made = await merchants.ensureDemoMerchant();
-      // Its owner, who signs in to the dashboard: made with the merchant (or, on a database from before people existed, now).
-      const merchant = made?.merchant ?? (await merchants.demoMerchant());
-      return { demo: made, owner: merchant ? await demoOwner.ensure(merchant.id) : null };
-    });
+    // Its owner, who signs in to the dashboard: made with the merchant (or, on a database from before people existed, now).
+    const { made: demo, then: owner } = await RequestContext.create(orm.em, () => merchants.ensureDemoMerchant((merchantId) => demoOwner.ensure(merchantId)));
     if (demo || owner) (opts.print ?? ((t) => process.stdout.write(t)))(demoBanner(demo, owner));
   }
 
@@ -152,7 +148,7 @@ export async function startService(
       sweeps.stop();
       // The instance stays listed until the doors are closed: an Idempotency-Key claimed by a request still
       // finishing is held by a live instance until then (idempotency.store.ts).
-      await Promise.all([app.close(), jobs.stop({ keepInstance: true })]);
+      await Promise.all([app.close(), jobs.stop({ keepInstance: true }), app.services.webhookPump.stop(), app.services.settlementPump.stop()]);
       await jobs.retire();
       await pubsub.close();
       await sql.close();

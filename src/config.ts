@@ -80,6 +80,8 @@ const envSchema = z.object({
   LEDGER_VERIFY_INTERVAL_S: intWithDefault(60),
   /** How often due payout windows are paid (issue 38; 0: never, payouts are then manual only). */
   PAYOUT_RUN_INTERVAL_S: intWithDefault(60),
+  /** How often the dispute sweep runs: reminders, deadlines, provider polls (issue 39; 0: never). */
+  DISPUTE_SWEEP_INTERVAL_S: intWithDefault(60),
   COLLECTION_TTL_S: intWithDefault(86400, 1),
   PAYMENT_ACTION_TTL_S: intWithDefault(900, 1),
   PUBLIC_BASE_URL: z.preprocess(
@@ -165,6 +167,33 @@ const envSchema = z.object({
   SIGNUP_ENABLED: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
   /** The daily reconciliation with the providers (docs/reconciliation.md): on unless `false`. */
   RECONCILIATION_ENABLED: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+  /** S3-compatible storage for dispute evidence files (all of region, bucket and keys, or none: files stay in PostgreSQL). */
+  S3_ENDPOINT: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an http(s) origin without a path, e.g. https://s3.eu-west-1.amazonaws.com or http://127.0.0.1:9000')
+      .transform((u) => u.replace(/\/+$/, ''))
+      .optional(),
+  ),
+  S3_REGION: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9-]{1,64}$/, 'must be a region name, e.g. eu-west-1 or us-east-1')
+      .optional(),
+  ),
+  S3_BUCKET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3 to 63 of a-z 0-9 . -)')
+      .optional(),
+  ),
+  S3_ACCESS_KEY_ID: optionalString,
+  // A secret: no message here quotes it.
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z
@@ -225,10 +254,10 @@ type ConnectorsConfig = ProviderSettings & {
   pollSchedule: string;
 };
 
-/** How webhook deliveries share capacity: their own lane, a cap per endpoint, a circuit per endpoint. */
+/** How webhook deliveries share capacity: their own senders (not jobs), a cap per endpoint, a circuit per endpoint. */
 export interface WebhookCapacityConfig {
-  /** Deliveries one instance makes at once, in a lane of their own (never settlement's slots). */
-  laneConcurrency: number;
+  /** Deliveries one instance makes at once, by its own senders (WebhookPump: never settlement's job slots). */
+  senders: number;
   /** Deliveries in flight to one merchant's endpoint at once, across every instance, while it answers promptly; the rest wait. */
   perEndpoint: number;
   /** The same for an endpoint not known to be prompt: new, slow or silent lately, or with an attempt in flight longer than `slowMs`. */
@@ -241,6 +270,19 @@ export interface WebhookCapacityConfig {
   circuitMaxOpenS: number;
   /** `webhook.test` events one merchant may send per minute. */
   testEventsPerMinute: number;
+}
+
+/** S3-compatible object storage for dispute evidence files (docs/operations.md, *Dispute evidence files*). */
+export interface S3Config {
+  /** S3_ENDPOINT: another store than AWS S3 (MinIO, R2, …); unset: AWS S3 of the region. */
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  /** Handed to the SDK only, never logged. */
+  secretAccessKey: string;
+  /** `http://host/bucket/key` rather than `http://bucket.host/key` (most stores other than AWS need it). */
+  forcePathStyle: boolean;
 }
 
 export interface Config {
@@ -286,6 +328,8 @@ export interface Config {
   /** How often the books are verified in the background (0: never). */
   ledgerVerifyIntervalS: number;
   payoutRunIntervalS: number;
+  /** How often the dispute sweep runs (reminders, deadlines, provider polls), in seconds; 0 turns it off (issue 39). */
+  disputeSweepIntervalS: number;
   /** How long a card payment waits for the cardholder's 3-D Secure authentication before it fails. */
   paymentActionTtlS: number;
   /**
@@ -298,7 +342,7 @@ export interface Config {
   webhookTimeoutMs: number;
   /** How webhook deliveries share capacity (docs/operations.md, *Webhook delivery capacity*). */
   webhookCapacity: WebhookCapacityConfig;
-  /** Jobs of the default lane (everything but webhook deliveries) one instance runs at once. */
+  /** Jobs one instance runs at once (everything in the background but webhook deliveries). */
   jobConcurrency: number;
   /** How often an instance tells the others it is alive; the jobs of one silent for several beats are released. */
   jobHeartbeatMs: number;
@@ -342,6 +386,8 @@ export interface Config {
   signupEnabled: boolean;
   /** Whether the daily reconciliation job runs (RECONCILIATION_ENABLED; the CLI and the admin API work either way). */
   reconciliationEnabled: boolean;
+  /** Where dispute evidence files' bytes go: S3-compatible storage when S3_* is set, else null (their rows in PostgreSQL). */
+  s3: S3Config | null;
 }
 
 /** Where the service's mail goes. */
@@ -426,6 +472,25 @@ function parsePayoutMinimums(text: string): Readonly<Record<string, string>> {
   return minimums;
 }
 
+/** The S3_* variables a configured store needs (S3_ENDPOINT and S3_FORCE_PATH_STYLE are optional within it). */
+const S3_REQUIRED = ['S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+const S3_VARIABLES = ['S3_ENDPOINT', ...S3_REQUIRED, 'S3_FORCE_PATH_STYLE'] as const;
+
+/** All or nothing: no S3_* at all keeps files in PostgreSQL; some but not all is refused, naming what is missing. */
+function parseS3(e: Partial<Record<(typeof S3_VARIABLES)[number], string>>): S3Config | null {
+  const set = S3_VARIABLES.filter((name) => e[name] !== undefined);
+  if (set.length === 0) return null;
+  const { S3_REGION: region, S3_BUCKET: bucket, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey } = e;
+  if (region === undefined || bucket === undefined || accessKeyId === undefined || secretAccessKey === undefined) {
+    const missing = S3_REQUIRED.filter((name) => e[name] === undefined);
+    throw new Error(
+      `Invalid configuration: S3 storage for dispute files is partly configured (${set.join(', ')} set, ${missing.join(', ')} missing): ` +
+        `set ${S3_REQUIRED.join(', ')} (and S3_ENDPOINT, S3_FORCE_PATH_STYLE for a store other than AWS S3), or none of S3_* to keep the files in PostgreSQL`,
+    );
+  }
+  return { endpoint: e.S3_ENDPOINT, region, bucket, accessKeyId, secretAccessKey, forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true' };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -473,12 +538,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payoutMinimums: parsePayoutMinimums(e.PAYOUT_MINIMUMS),
     ledgerVerifyIntervalS: e.LEDGER_VERIFY_INTERVAL_S,
     payoutRunIntervalS: e.PAYOUT_RUN_INTERVAL_S,
+    disputeSweepIntervalS: e.DISPUTE_SWEEP_INTERVAL_S,
     paymentActionTtlS: e.PAYMENT_ACTION_TTL_S,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     webhookCapacity: {
-      laneConcurrency: e.WEBHOOK_CONCURRENCY,
+      senders: e.WEBHOOK_CONCURRENCY,
       perEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
       slowPerEndpoint: Math.min(e.WEBHOOK_SLOW_ENDPOINT_CONCURRENCY, e.WEBHOOK_ENDPOINT_CONCURRENCY),
       slowMs: e.WEBHOOK_SLOW_MS,
@@ -526,6 +592,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? (e.PAYMENTS_ENV === 'sandbox' ? SANDBOX_MAIL_FROM : undefined) },
     signupEnabled: e.SIGNUP_ENABLED === undefined ? e.PAYMENTS_ENV === 'sandbox' : e.SIGNUP_ENABLED === 'true',
     reconciliationEnabled: e.RECONCILIATION_ENABLED !== 'false',
+    s3: parseS3(e),
     connectors: {
       routes: e.PROVIDER_ROUTES,
       timeoutMs: e.PROVIDER_TIMEOUT_MS,

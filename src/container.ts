@@ -14,7 +14,8 @@ import type { SubscriptionService } from './modules/subscriptions/subscription.s
 import type { KycService } from './modules/kyc/kyc.service';
 import type { EventChoices } from './modules/outbox/event-choices';
 import type { ListenerPresence } from './events/listener-presence';
-import type { WebhookDispatcher } from './modules/webhooks/webhook-dispatcher';
+import type { WebhookPump } from './modules/webhooks/webhook-pump';
+import type { SettlementPump } from './modules/transactions/settlement-pump';
 import type { WebhookService } from './modules/webhooks/webhook.service';
 import type { MerchantService } from './modules/merchants/merchant.service';
 import type { LedgerService } from './modules/ledger/ledger.service';
@@ -67,6 +68,13 @@ import { reconciliationModule } from './modules/reconciliation/reconciliation.mo
 import type { ReconciliationService } from './modules/reconciliation/reconciliation.service';
 import type { ReconciliationDaily } from './modules/reconciliation/reconciliation.daily';
 import type { PayeesService } from './modules/payees/payees.service';
+import { disputesModule } from './modules/disputes/disputes.module';
+import type { DisputeService, EvidenceFiles } from './modules/disputes/dispute.service';
+import type { DisputeSweeps } from './modules/disputes/dispute.sweeps';
+import type { DisputeNotices } from './modules/disputes/dispute.notices';
+import { DisputeProviders } from './modules/disputes/dispute.providers';
+import { disputeFilesModule } from './modules/disputes/files/files.module';
+import type { DisputeFiles } from './modules/disputes/files/dispute-files.service';
 import type { TransactionJobHandlers } from './modules/transactions/job-handlers.service';
 import type { TransactionLifecycle } from './modules/transactions/lifecycle.service';
 import type { ProviderSignals } from './modules/transactions/provider-signals.service';
@@ -150,6 +158,7 @@ export interface Services {
   providerSignals: ProviderSignals;
   /** What each transaction job runs, and the sweep of stuck initiations. */
   transactionJobs: TransactionJobHandlers;
+  settlementPump: SettlementPump;
   collections: CollectionService;
   transfers: TransferService;
   payments: PaymentService;
@@ -164,7 +173,7 @@ export interface Services {
   /** CSRF tokens for the service's own HTML forms. */
   formTokens: FormTokens;
   webhooks: WebhookService;
-  webhookDispatcher: WebhookDispatcher;
+  webhookPump: WebhookPump;
   subscriptions: SubscriptionService;
   /** Idempotency-Key's claims and stored answers (REST POSTs that create something). */
   idempotency: IdempotencyStore;
@@ -184,6 +193,30 @@ export interface Services {
   reconciliation: ReconciliationService;
   /** The daily reconciliation job's work. */
   reconciliationDaily: ReconciliationDaily;
+  /** Disputes and chargebacks: the merchant's answer, the money held, the deadlines (issue 39). */
+  disputes: DisputeService;
+  disputeSweeps: DisputeSweeps;
+  disputeNotices: DisputeNotices;
+  /** Dispute evidence files: in PostgreSQL, or S3-compatible storage when S3_* is set. */
+  disputeFiles: DisputeFiles;
+}
+
+/** The evidence's view of the files module: what a dispute's evidence keeps of each file. */
+function evidenceFilesOf(files: DisputeFiles): EvidenceFiles {
+  const kept = (f: { id: string; filename: string; contentType: string; size: number }) => ({
+    id: f.id,
+    filename: f.filename,
+    contentType: f.contentType,
+    size: f.size,
+  });
+  return {
+    records: async (merchantId, disputeId, ids) => (await files.records(merchantId, disputeId, ids)).map(kept),
+    upload: async (file) => kept(await files.upload(file)),
+    get: async (merchantId, fileId) => {
+      const { record, bytes } = await files.get(merchantId, fileId);
+      return { record: { ...kept(record), disputeId: record.disputeId }, bytes };
+    },
+  };
 }
 
 /**
@@ -236,6 +269,8 @@ const MODULES = [
   payoutScheduleModule,
   payoutsModule,
   reconciliationModule,
+  disputeFilesModule,
+  disputesModule,
 ] as const;
 
 /** The services, and what starts and stops with them (caches that listen to pub/sub, reference data). */
@@ -269,7 +304,7 @@ export function compose(infra: Infrastructure): Composition {
     accountsModule.create(base, { merchants, oauth, revocations, merchantAccess, audit, mailer, publicAddress }),
   );
   const { team, invitations, twoFactor } = made(teamModule.create(base, { audit, mailer, revocations, publicAddress }));
-  // What every event's statement also writes, from each module that declares it (webhooks: the delivery row and its job).
+  // What every event's statement also writes, from each module that declares it (webhooks: the delivery row).
   const followUps = MODULES.flatMap((m) => (m.outboxFollowUps ? [m.outboxFollowUps(base)] : []));
   const { outbox, eventChoices } = made(outboxModule.create(base, { followUps }));
   const { fees } = made(feesModule.create(base, { reference }));
@@ -277,29 +312,30 @@ export function compose(infra: Infrastructure): Composition {
   const { ledger } = made(ledgerModule.create(base, { reference, rates, merchantCreated, audit }));
   const { customers } = made(customersModule.create(base, { reference }));
   const { kyc } = made(kycModule.create(base, { customers, outbox, audit }));
-  const { webhooks, webhookDispatcher } = made(webhooksModule.create(base, { outbox, eventChoices, audit }));
+  const { webhooks, webhookPump } = made(webhooksModule.create(base, { outbox, eventChoices, audit }));
   const { subscriptions, listeners } = made(subscriptionsModule.create(base, { kyc, ledger }));
   const { idempotency } = made(idempotencyModule.create(base, {}));
   const { rails, cardCharges } = made(railsModule.create(base, { reference, publicAddress }));
   const { payees } = made(payeesModule.create(base, { reference, rails }));
   const { payoutDestinations } = made(payoutDestinationsModule.create(base, { audit, mailer, publicAddress, payees, reference }));
-  const { transactions, transactionQueries, providerSignals, transactionJobs, collections, transfers, payments, refunds } = made(
-    transactionsModule.create(base, {
-      reference,
-      rates,
-      fees,
-      customers,
-      merchants,
-      outbox,
-      eventChoices,
-      listeners,
-      rails,
-      payees,
-      cardCharges,
-      audit,
-      publicAddress,
-    }),
-  );
+  const { transactions, transactionQueries, providerSignals, transactionJobs, settlementPump, collections, transfers, payments, refunds, disputeReported } =
+    made(
+      transactionsModule.create(base, {
+        reference,
+        rates,
+        fees,
+        customers,
+        merchants,
+        outbox,
+        eventChoices,
+        listeners,
+        rails,
+        payees,
+        cardCharges,
+        audit,
+        publicAddress,
+      }),
+    );
   const { checkout, paymentLinks } = made(checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments, rails, transactionQueries }));
   const { payoutSchedules } = made(payoutScheduleModule.create(base, { audit, reference }));
   const { payouts, payoutRuns, payoutNotices } = made(
@@ -315,6 +351,30 @@ export function compose(infra: Infrastructure): Composition {
     }),
   );
   const { reconciliation, reconciliationDaily } = made(reconciliationModule.create(base, { rails, providerSignals, audit }));
+  const { disputeFiles } = made(disputeFilesModule.create(base, {}));
+  const disputeProviders = new DisputeProviders({ rails, sql: base.sql, queries: transactionQueries, clock: base.clock, logger: base.logger });
+  const { disputes, disputeSweeps, disputeNotices } = made(
+    disputesModule.create(base, {
+      reference,
+      fees,
+      mailer,
+      publicAddress,
+      outbox,
+      audit,
+      transactionQueries,
+      files: evidenceFilesOf(disputeFiles),
+      providers: disputeProviders,
+    }),
+  );
+  disputeProviders.reportTo(disputes);
+  // A chargeback webhook is acknowledged whatever becomes of it here: the next dispute sweep polls the provider anyway.
+  disputeReported.on(({ connector, dispute }) =>
+    disputeProviders
+      .reported(connector, dispute)
+      .catch((err: Error) =>
+        base.logger.warn({ connector, dispute: dispute.providerDisputeId, err: err.message }, 'chargeback webhook not applied; the next poll reads it'),
+      ),
+  );
   const formTokens = new FormTokens(deriveKey(keys.encryptionKey, 'form-csrf'));
   const services: Services = {
     audit,
@@ -341,6 +401,7 @@ export function compose(infra: Infrastructure): Composition {
     transactionQueries,
     providerSignals,
     transactionJobs,
+    settlementPump,
     collections,
     transfers,
     payees,
@@ -354,7 +415,7 @@ export function compose(infra: Infrastructure): Composition {
     publicAddress,
     formTokens,
     webhooks,
-    webhookDispatcher,
+    webhookPump,
     subscriptions,
     idempotency,
     rails,
@@ -366,6 +427,10 @@ export function compose(infra: Infrastructure): Composition {
     payoutNotices,
     reconciliation,
     reconciliationDaily,
+    disputes,
+    disputeSweeps,
+    disputeNotices,
+    disputeFiles,
   };
   return {
     services,

@@ -21,14 +21,13 @@ const IDEMPOTENCY_PURGE_EVERY_MS = 60_000;
 /**
  * Periodic safety nets, on every instance: transactions a crash left
  * `initiating` are handed to reconciliation; Idempotency-Key rows past their
- * 24 h are deleted; webhook deliveries left waiting for their endpoint are woken. Bounded work per tick; a tick that fails is logged and the
- * next one tries again.
+ * 24 h are deleted. (Webhook deliveries need no sweep: WebhookPump's poll is one.) Bounded work per tick; a tick
+ * that fails is logged and the next one tries again.
  */
 export function startSweeps(services: Services, everyMs: number, onError: (err: Error) => void, ledgerVerifyEveryMs = 0): { stop(): void } {
   const timers = [
     every(everyMs, () => services.transactionJobs.sweepInitiating(), onError),
     every(IDEMPOTENCY_PURGE_EVERY_MS, () => services.idempotency.purgeExpired(), onError),
-    every(everyMs, () => services.webhookDispatcher.sweepWaiting(), onError),
   ];
   // The books checked since the last run, by one instance at a time (a mismatch is logged as an error and shown by the metric).
   if (ledgerVerifyEveryMs > 0) {

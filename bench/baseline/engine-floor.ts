@@ -25,7 +25,6 @@ import { JOB_CATALOGUE } from '../../src/job-catalogue';
 import { JobRunner } from '../../src/jobs/job-runner';
 import { readPayer } from '../../src/modules/customers/customer.service';
 import { Outbox } from '../../src/modules/outbox/outbox';
-import { TransactionJob } from '../../src/modules/transactions/transaction.jobs';
 import { BLANK, type Transaction } from '../../src/modules/transactions/transaction.record';
 import { newTransactionReference } from '../../src/modules/transactions/lifecycle.service';
 import { TransactionStore } from '../../src/modules/transactions/transaction.store';
@@ -66,7 +65,7 @@ async function main() {
   const store = new TransactionStore({
     sql,
     jobs,
-    outbox: new Outbox({ clock: systemClock, followUps: [webhookDeliverySql(jobs, 10_000)] }),
+    outbox: new Outbox({ clock: systemClock, followUps: [webhookDeliverySql(10_000)] }),
     secretBox: new SecretBox(key),
   });
   const settleMs = Number(process.env.FLOOR_SETTLE_MS ?? 3_600_000);
@@ -137,14 +136,7 @@ async function main() {
         next,
         from: 'initiating',
         history: { from: null, reason: 'initiated' },
-        jobs: [
-          {
-            name: TransactionJob.SettleTransaction,
-            payload: { transactionId: txn.id },
-            delayMs: settleMs,
-            key: `${TransactionJob.SettleTransaction}:${txn.id}`,
-          },
-        ],
+        settleAfterMs: settleMs,
       });
       return reply.send({ status: 'success', data: { reference: next.reference, status: next.status, amount: b.amount, currency: b.currency } });
     },

@@ -15,7 +15,8 @@ import { Client } from 'pg';
  * - analyze when rows changed since the last analyze > `autovacuum_analyze_threshold` +
  *   `autovacuum_analyze_scale_factor` × rows;
  * - throttled as autovacuum is (`autovacuum_vacuum_cost_delay` and `_cost_limit`).
- * Per-table storage options are not read (the product sets none).
+ * - a table's own storage options (`alter table … set (autovacuum_…)`, the product's migrations set them
+ *   on its hot tables) take the place of the server's settings, as they do for autovacuum.
  */
 export interface AutovacuumRun {
   at: number;
@@ -65,11 +66,18 @@ export async function startAutovacuumStandIn(
   let cycle: Promise<void> = Promise.resolve();
   const once = async () => {
     const due = await db.query<{ name: string; vacuum: boolean; analyze: boolean }>(
-      `select format('%I.%I', s.schemaname, s.relname) as name,
-              (s.n_dead_tup > $1 + $2 * greatest(c.reltuples, 0)
-                or s.n_ins_since_vacuum > $3 + $4 * greatest(c.reltuples, 0)) as vacuum,
-              s.n_mod_since_analyze > $5 + $6 * greatest(c.reltuples, 0) as analyze
-         from pg_stat_user_tables s join pg_class c on c.oid = s.relid`,
+      `with t as (
+         select s.*, greatest(c.reltuples, 0) as rows,
+                (select jsonb_object_agg(split_part(o, '=', 1), split_part(o, '=', 2)) from unnest(c.reloptions) o) as o
+         from pg_stat_user_tables s join pg_class c on c.oid = s.relid)
+       select format('%I.%I', schemaname, relname) as name,
+              (n_dead_tup > coalesce((o->>'autovacuum_vacuum_threshold')::float8, $1)
+                            + coalesce((o->>'autovacuum_vacuum_scale_factor')::float8, $2) * rows
+                or n_ins_since_vacuum > coalesce((o->>'autovacuum_vacuum_insert_threshold')::float8, $3)
+                                        + coalesce((o->>'autovacuum_vacuum_insert_scale_factor')::float8, $4) * rows) as vacuum,
+              n_mod_since_analyze > coalesce((o->>'autovacuum_analyze_threshold')::float8, $5)
+                                    + coalesce((o->>'autovacuum_analyze_scale_factor')::float8, $6) * rows as analyze
+         from t`,
       [settings.vt, settings.vs, settings.it, settings.is, settings.at, settings.as].map(Number),
     );
     for (const t of due.rows) {

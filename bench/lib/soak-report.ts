@@ -38,6 +38,8 @@ export interface SoakMinute {
   loadAverage: number;
   byKind: Record<string, { requests: number; p99: number | null; errors: number }>;
   sampleErrors: string[];
+  /** The vacuums and analyzes (100 ms or more) and the checkpoints of this minute (bench/lib/maintenance.ts). */
+  maintenance: string;
 }
 
 export interface Trend {
@@ -167,9 +169,10 @@ export function renderSoakMarkdown(r: SoakReport): string {
       'webhooks delivered / expected',
       'webhook p99 ms',
       'load avg',
+      'vacuums, checkpoints',
     ]),
   );
-  out.push(row(['---:', '---:', '---:', '---:', '---:', '---', '---', '---:', '---', '---:', '---:']));
+  out.push(row(['---:', '---:', '---:', '---:', '---:', '---', '---', '---:', '---', '---:', '---:', '---']));
   for (const x of r.minutes) {
     out.push(
       row([
@@ -184,6 +187,7 @@ export function renderSoakMarkdown(r: SoakReport): string {
         `${x.webhooksDelivered} / ${x.webhooksExpected ?? '—'}`,
         n(x.webhookP99Ms),
         n(x.loadAverage, 1),
+        x.maintenance ?? '—',
       ]),
     );
   }

@@ -21,6 +21,8 @@ import { Payouts } from './screens/Payouts';
 import { PayoutDetail } from './screens/PayoutDetail';
 import { PayoutDestinations } from './screens/PayoutDestinations';
 import { PayoutSchedule } from './screens/PayoutSchedule';
+import { Disputes } from './screens/Disputes';
+import { DisputeDetail } from './screens/DisputeDetail';
 import { Team } from './screens/Team';
 import { Profile } from './screens/Profile';
 import { EnrolmentOnly } from './screens/TwoFactor';
@@ -62,6 +64,7 @@ const ENVIRONMENT = graphql(`
 const SECTIONS: Array<{ to: string; label: string; section: string; permission?: Permission; sandboxOnly?: true }> = [
   { to: '/', label: 'Overview', section: 'overview', permission: 'balances:read' },
   { to: '/transactions', label: 'Transactions', section: 'transactions', permission: 'transactions:read' },
+  { to: '/disputes', label: 'Disputes', section: 'disputes', permission: 'disputes:read' },
   { to: '/balance', label: 'Balance', section: 'balance', permission: 'balances:read' },
   { to: '/payouts', label: 'Payouts', section: 'payouts', permission: 'balances:read' },
   { to: '/payouts/destinations', label: 'Payout destinations', section: 'payout-destinations', permission: 'payouts:manage' },
@@ -160,6 +163,8 @@ function Shell({
         return id ? <CustomerDetail key={`${id}-${session}`} uuid={decodeURIComponent(id)} /> : <Customers />;
       case 'webhooks':
         return id ? <WebhookEvent key={id} id={decodeURIComponent(id)} /> : <Webhooks />;
+      case 'disputes':
+        return id ? <DisputeDetail key={`${id}-${session}`} id={decodeURIComponent(id)} /> : <Disputes key={session} />;
       case 'balance':
         return <Balance key={session} />;
       case 'payout-schedule':

@@ -23,6 +23,8 @@ export type Permission =
   | 'audit:read'
   | 'payouts:manage'
   | 'payouts:create'
+  | 'disputes:read'
+  | 'disputes:manage'
   | 'rates:read';
 
 export type Me = MeQuery['me'];

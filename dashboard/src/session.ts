@@ -277,6 +277,18 @@ function ws(): Client {
   return socket;
 }
 
+/** A REST error answer as an ApiError (ending the session here when the token was refused). */
+async function restError(res: Response): Promise<ApiError> {
+  const json = (await res.json().catch(() => null)) as { code?: string; message?: string; details?: Array<{ field: string; issue: string }> } | null;
+  if (json?.code === 'INVALID_TOKEN') clear();
+  const error = new ApiError(json?.message ?? `The service answered ${res.status}`, json?.code ?? 'SERVER_ERROR', json?.details ?? []);
+  if (mustEnrol(error) && !enrolmentOnly) {
+    enrolmentOnly = true;
+    notify();
+  }
+  return error;
+}
+
 /**
  * A file from a REST endpoint (a CSV statement): fetched with the token in the Authorization
  * header (never in a URL), handed back as a Blob with the name the service gave it.
@@ -284,16 +296,23 @@ function ws(): Client {
 export async function fetchFile(path: string): Promise<{ blob: Blob; filename: string }> {
   if (!access) throw new ApiError('You are signed out', 'INVALID_TOKEN');
   const res = await fetch(path, { headers: { authorization: `Bearer ${access.token}` } });
-  if (!res.ok) {
-    const json = (await res.json().catch(() => null)) as { code?: string; message?: string; details?: Array<{ field: string; issue: string }> } | null;
-    if (json?.code === 'INVALID_TOKEN') clear();
-    const error = new ApiError(json?.message ?? `The service answered ${res.status}`, json?.code ?? 'SERVER_ERROR', json?.details ?? []);
-    if (mustEnrol(error) && !enrolmentOnly) {
-      enrolmentOnly = true;
-      notify();
-    }
-    throw error;
-  }
+  if (!res.ok) throw await restError(res);
   const filename = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
   return { blob: await res.blob(), filename };
+}
+
+/**
+ * A file sent to a REST endpoint (a dispute's evidence) as multipart/form-data, its one part named
+ * `file`, with the token in the Authorization header; the answer's `data` (the stored file's record).
+ * The file goes as it is (no base64 in a JSON body: a third larger, and held whole in memory twice).
+ */
+export async function uploadFile(path: string, file: File): Promise<Record<string, unknown>> {
+  if (!access) throw new ApiError('You are signed out', 'INVALID_TOKEN');
+  const body = new FormData();
+  body.append('file', file, file.name);
+  // No content-type of our own: the browser writes multipart/form-data with its boundary.
+  const res = await fetch(path, { method: 'POST', headers: { authorization: `Bearer ${access.token}` }, body });
+  if (!res.ok) throw await restError(res);
+  const json = (await res.json().catch(() => null)) as { data?: Record<string, unknown> } | null;
+  return json?.data ?? {};
 }

@@ -16,7 +16,7 @@ const { Webhook, WebhookVerificationError } = require('standardwebhooks');
 /**
  * What to do with each event type the service sends (src/modules/outbox/event-types.ts in the
  * gateway). `data` is the record as the REST status endpoint returns it: a KycRecord for
- * customer.kyc.*, a Transaction record for a transaction's events, a CheckoutSession for checkout.session.*, a Payout for payout.*, a WebhookTest
+ * customer.kyc.*, a Transaction record for a transaction's events, a CheckoutSession for checkout.session.*, a Payout for payout.*, a Dispute for dispute.*, a WebhookTest
  * for webhook.test. Put your own work here; this example
  * describes the event in one line.
  */
@@ -42,6 +42,13 @@ const handlers = Object.freeze({
   'payout.created': (p) => `payout ${p.id}: ${p.amount} ${p.currency} on its way to ${p.destination.account_number_masked}`,
   'payout.paid': (p) => `payout ${p.id}: ${p.amount} ${p.currency} paid (trace ${p.trace_reference})`,
   'payout.failed': (p) => `payout ${p.id}: failed (${p.failure_reason}); its money is back in your balance`,
+  // A cardholder disputes a card payment (`data` is the dispute): answer before evidence_due_by (POST /v1/disputes/{id}/evidence, then /submit).
+  'dispute.created': (d) => `dispute ${d.id} of ${d.payment_reference}: ${d.amount} ${d.currency} (${d.reason}), evidence due by ${d.evidence_due_by}`,
+  'dispute.evidence_due_soon': (d) => `dispute ${d.id}: evidence due by ${d.evidence_due_by}`,
+  'dispute.updated': (d) => `dispute ${d.id}: ${d.status}`,
+  'dispute.funds_withdrawn': (d) => `dispute ${d.id}: ${d.amount} ${d.currency} and the fee ${d.fee} held from your balance`,
+  'dispute.funds_reinstated': (d) => `dispute ${d.id}: won, ${d.amount} ${d.currency} and the fee back in your balance`,
+  'dispute.closed': (d) => `dispute ${d.id}: ${d.status}`,
   // A hosted checkout session (`data` is its record): fulfil the order named by your reference once it is complete.
   'checkout.session.completed': (s) => `checkout ${s.id} (${s.reference}): paid by ${s.payment_reference}, ${s.amount} ${s.currency}`,
   'checkout.session.expired': (s) => `checkout ${s.id} (${s.reference}): expired unpaid`,

@@ -16,6 +16,13 @@ export function describeEvent(event: WebhookEvent): string {
     case 'payout.paid':
     case 'payout.failed':
       return `payout ${event.data.id}: ${event.data.amount} ${event.data.currency} ${event.data.status}`;
+    case 'dispute.created':
+    case 'dispute.updated':
+    case 'dispute.closed':
+    case 'dispute.funds_withdrawn':
+    case 'dispute.funds_reinstated':
+    case 'dispute.evidence_due_soon':
+      return `dispute ${event.data.id} of ${event.data.payment_reference}: ${event.data.status}, evidence due by ${event.data.evidence_due_by}`;
     case 'webhook.test':
       return `test event (${event.data.requested_at}): verified`;
     default:

@@ -16,6 +16,8 @@ interface PayloadOfKind {
   checkout: Schemas['CheckoutSession'];
   /** payout.created, payout.paid, payout.failed: the payout (issue 38). */
   payout: Schemas['Payout'];
+  /** dispute.created, .updated, .closed, .funds_withdrawn, .funds_reinstated, .evidence_due_soon: the dispute (issue 39). */
+  dispute: Schemas['Dispute'];
   /** webhook.test: sent on request (POST /v1/webhooks/test-event), about nothing. */
   webhook: Schemas['WebhookTest'];
 }
@@ -27,7 +29,7 @@ void everyKindHasAPayload;
 /**
  * A webhook's body, `{id, type, created_at, data}` (the WebhookEvent record of the OpenAPI document
  * without its delivery fields), narrowed by `type`: `data` is a KycRecord for customer.kyc.*, a CheckoutSession
- * for checkout.session.*, a Payout for payout.*, a WebhookTest for webhook.test, else the transaction as the status endpoint answers it.
+ * for checkout.session.*, a Payout for payout.*, a Dispute for dispute.*, a WebhookTest for webhook.test, else the transaction as the status endpoint answers it.
  */
 export type WebhookEvent = {
   [T in WebhookEventType]: Pick<EventRecord, 'id' | 'created_at'> & { type: T; data: PayloadOf<T> & EventRecord['data'] };

@@ -9,7 +9,7 @@ import type { JobCatalogue, JobHandlers } from './job-queue';
 
 /**
  * One kind of durable work. `D`: what `run` calls (the module's services), given when the workers
- * start; the definition itself is a constant, so the catalogue (names, priorities, lanes) exists
+ * start; the definition itself is a constant, so the catalogue (names, priorities) exists
  * before any service does (the services add jobs through the runner built from it).
  */
 export interface JobDefinition<N extends string = string, P = unknown, D = never> {
@@ -24,10 +24,8 @@ export interface JobDefinition<N extends string = string, P = unknown, D = never
    * the module's own typed code, so it is not parsed again when a job runs (a delivery is a hot path).
    */
   readonly payload: z.ZodType<P>;
-  /** Lower runs first among due jobs of its lane. */
+  /** Lower runs first among due jobs. */
   readonly priority: number;
-  /** The workers that run it (JobRunnerSettings.lanes); the default lane when omitted. */
-  readonly lane?: string;
   /**
    * False: `run` is not given a database context of its own (it touches no ORM, only statements).
    * Otherwise each job runs in its own context, like a request (`JobContext`).
@@ -53,9 +51,7 @@ type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) exten
 
 /** The runner's catalogue (each name with its options), from the definitions. */
 export function catalogueOf<J extends readonly AnyJob[]>(jobs: J): JobCatalogue<JobPayloadsOf<J>> {
-  return Object.fromEntries(
-    jobs.map((j) => [j.name, j.lane === undefined ? { priority: j.priority } : { priority: j.priority, lane: j.lane }]),
-  ) as JobCatalogue<JobPayloadsOf<J>>;
+  return Object.fromEntries(jobs.map((j) => [j.name, { priority: j.priority }])) as JobCatalogue<JobPayloadsOf<J>>;
 }
 
 /** Runs `fn` in a database context of its own (the root passes MikroORM's RequestContext). */

@@ -36,7 +36,10 @@ export interface JobsSql {
   selects: string[];
 }
 
-/** The final SELECT's columns: each SELECT CTE's row count, under its own name (`<prefix>_wake`: a job due now was added). */
+/**
+ * The final SELECT's columns: each SELECT CTE's row count, under its own name (`<prefix>_wake`: a job due now was
+ * added; `<prefix>_due`: work that is its own queue, a webhook delivery, became due: `JobQueue.onDue`).
+ */
 export function runSelects(selects: string[]): string {
   return selects.map((s) => `(select count(*) from ${s}) as ${s}`).join(', ');
 }
@@ -58,10 +61,20 @@ export interface JobQueue<J extends { name: string; payload: unknown }> {
    * the payload the SQL expression `payloadSql` (json) builds from that row; due now, no key.
    */
   jobsFromRowsSql<N extends J['name']>(params: Params, name: N, payloadSql: string, from: string, prefix: string): JobsSql;
-  /** After the commit of a statement built with `jobsSql`: wakes workers if it added a job due now. */
+  /** After the commit of a statement built with `jobsSql`: wakes workers if it added a job due now (and `onDue`'s listeners, for `_due`). */
   wakeIfDue(row: Record<string, unknown> | undefined, selects: string[]): void;
-  /** Wakes workers for jobs a committed change made due now (coalesced: one notification per turn of the event loop). */
+  /** Wakes workers for jobs a committed change made due now (coalesced: one notification per turn of the event loop), and `onDue`'s listeners. */
   wake(): void;
+  /**
+   * Work kept in its own table rather than as jobs (webhook deliveries: WebhookPump) is told, in this instance,
+   * when a committed statement made some of it due (a `<prefix>_due` select), or when `wake` is called.
+   */
+  onDue(listener: () => void): void;
+  /**
+   * Such a queue's figures in the job queue's metrics (`JobRunner.queueStats`), as the task `task`: `selectSql` is a
+   * SELECT of one row with the columns queued, scheduled, running, failed, "oldestAgeSeconds".
+   */
+  addQueueStats(task: string, selectSql: string): void;
   /** After the commit of jobs added through `enqueue` or `add` (which notify by themselves on PostgreSQL): nudges PGlite's local workers. */
   nudgeLocal(): void;
   /** Adds a job through the caller's ORM transaction (services that use the unit of work). */
@@ -74,14 +87,8 @@ export interface JobQueue<J extends { name: string; payload: unknown }> {
 
 /** Per-job options, given once for every job name at the composition root. */
 interface JobOptions {
-  /** Lower runs first among due jobs of its lane. */
+  /** Lower runs first among due jobs. */
   priority: number;
-  /**
-   * The workers that run it (JobRunnerSettings.lanes); the default lane when omitted. Each lane
-   * has its own workers and fetches only its own tasks, so a lane full of slow jobs (deliveries
-   * waiting on merchants' servers) takes no capacity from another (settlement).
-   */
-  lane?: string;
 }
 
 /** Every job name of `P` with its options: what a JobRunner runs. Its keys are graphile-worker task identifiers, stored with each queued job. */

@@ -5,9 +5,6 @@ import { Params, executeOnOrm, type Sql } from '../db/sql';
 import type { Logger } from '../shared/logger';
 import type { JobCatalogue, JobHandlers, JobQueue, JobSpec, JobsSql } from './job-queue';
 
-/** The lane of every task whose catalogue entry names none. */
-const DEFAULT_LANE = 'default';
-
 /** One task's jobs as the queue holds them now (`JobRunner.queueStats`). */
 export interface JobQueueStats {
   task: string;
@@ -24,14 +21,11 @@ export interface JobQueueStats {
 }
 
 export interface JobRunnerSettings {
-  /** Jobs of the default lane (every task whose catalogue entry names no lane) run at once by this instance. */
-  concurrency: number;
   /**
-   * Named lanes and how many of their jobs this instance runs at once. Each lane has its own
-   * graphile-worker pool that fetches only the lane's tasks, so jobs of one lane never wait
-   * for a slot held by another's. A lane named by the catalogue but not here runs `concurrency`.
+   * Jobs this instance runs at once. (Webhook deliveries are not jobs: they have their own senders, WebhookPump,
+   * so however many endpoints hang, settlement keeps every slot.)
    */
-  lanes?: Record<string, number>;
+  concurrency: number;
   /** How often idle workers look for due jobs when no notification arrives (delayed jobs, or PGlite). */
   pollIntervalMs: number;
   /** How often this instance proves it is alive; an instance silent for `deadAfterMs` has its jobs released. */
@@ -62,12 +56,15 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
   /** graphile-worker's id for each task, resolved once at start so a hot path adds a job with one plain INSERT. */
   private readonly taskIds = new Map<string, number>();
   private runners: Runner[] = [];
-  /** One graphile-worker pool per lane, each with its own id (its jobs are locked by that id). */
+  /** graphile-worker's pool (one; a list so that heartbeats and release work for any number), with its id (its jobs are locked by that id). */
   private readonly pools: WorkerPool[] = [];
   private heartbeat?: NodeJS.Timeout;
   /** Wakes asked for since the last notification was sent (coalesced: one NOTIFY per turn of the event loop). */
   private pendingWakes = 0;
   private readonly events: WorkerEvents = new EventEmitter() as WorkerEvents;
+  private readonly dueListeners: (() => void)[] = [];
+  /** Queues kept in their own tables, in the queue's metrics (`addQueueStats`): task name → its SELECT. */
+  private readonly extraQueueStats = new Map<string, string>();
 
   private readonly catalogue: JobCatalogue<P>;
   private readonly sql: Sql;
@@ -149,16 +146,11 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
   }
 
   async start(handlers: JobHandlers<P>): Promise<void> {
-    const lanes = new Map<string, TaskList>();
+    const taskList: TaskList = {};
     for (const [name, handler] of Object.entries<(payload: never) => Promise<void>>(handlers)) {
-      const lane = this.catalogue[name as keyof P & string].lane ?? DEFAULT_LANE;
-      const taskList = lanes.get(lane) ?? lanes.set(lane, {}).get(lane)!;
       taskList[name] = async (payload) => handler(payload as never);
     }
-    // One after another: each run() checks graphile-worker's schema, and the checks need not race.
-    for (const [lane, taskList] of lanes) {
-      this.runners.push(await this.runLane(taskList, this.settings.lanes?.[lane] ?? this.settings.concurrency));
-    }
+    this.runners.push(await this.runPool(taskList, this.settings.concurrency));
     await this.beat();
     this.heartbeat = setInterval(() => {
       this.beat().catch((err) => this.logger.warn({ err: (err as Error).message }, 'job heartbeat failed'));
@@ -166,7 +158,7 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
     this.heartbeat.unref();
   }
 
-  private runLane(taskList: TaskList, concurrency: number): Promise<Runner> {
+  private runPool(taskList: TaskList, concurrency: number): Promise<Runner> {
     return run({
       pgPool: this.sql.pool,
       taskList,
@@ -201,13 +193,13 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
     if (!opts.keepInstance) await this.retire();
   }
 
-  /** Removes this instance (each lane's pool) from `job_worker_instance`: what it held is no longer held by a live instance. */
+  /** Removes this instance (its pool) from `job_worker_instance`: what it held is no longer held by a live instance. */
   async retire(): Promise<void> {
     if (this.pools.length) await this.sql.query('delete from job_worker_instance where pool_id = any($1::text[])', [this.poolIds()]);
     this.pools.length = 0;
   }
 
-  /** This instance's id in `job_worker_instance` (its first lane's pool's), once started; undefined before (and in a CLI). */
+  /** This instance's id in `job_worker_instance` (its pool's), once started; undefined before (and in a CLI). */
   get instanceId(): string | undefined {
     return this.pools[0]?.id;
   }
@@ -234,7 +226,7 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
     if (!this.pools.length) return;
     // Only an instance whose own previous beat is fresh judges the others: after a stall that
     // silenced everyone (a database failover, a long pause), the first beats only re-announce,
-    // and only instances that stay silent are declared dead. Each lane's pool beats as its own row.
+    // and only instances that stay silent are declared dead.
     await this.sql.query(
       `with previous as (
          select min(heartbeat_at) as heartbeat_at from job_worker_instance where pool_id = any($1::text[])
@@ -265,6 +257,7 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
    * nudged. A lost notification costs only time: idle workers poll.
    */
   wake(): void {
+    for (const listener of this.dueListeners) listener();
     if (this.embedded) {
       for (const pool of this.pools) pool.nudge(1);
       return;
@@ -287,9 +280,26 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
     if (this.embedded) for (const pool of this.pools) pool.nudge(1);
   }
 
-  /** After the commit of a statement built with `jobsSql`: wakes workers if it added a job due now. */
+  /** After the commit of a statement built with `jobsSql`: wakes workers if it added a job due now; `onDue`'s listeners for `_due`. */
   wakeIfDue(row: Record<string, unknown> | undefined, selects: string[]): void {
-    if (row && selects.some((s) => s.endsWith('_wake') && Number(row[s]) > 0)) this.wake();
+    if (!row) return;
+    let jobs = false;
+    let due = false;
+    for (const s of selects) {
+      if (!(Number(row[s]) > 0)) continue;
+      if (s.endsWith('_wake')) jobs = true;
+      else if (s.endsWith('_due')) due = true;
+    }
+    if (jobs) this.wake();
+    else if (due) for (const listener of this.dueListeners) listener();
+  }
+
+  onDue(listener: () => void): void {
+    this.dueListeners.push(listener);
+  }
+
+  addQueueStats(task: string, selectSql: string): void {
+    this.extraQueueStats.set(task, selectSql);
   }
 
   /** Adds a job through the caller's ORM transaction (services that use the unit of work). */
@@ -304,7 +314,8 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
   }
 
   /**
-   * What waits in the queue, per task (every known task, zeros included): one statement
+   * What waits in the queue, per task (every known task, zeros included; and the queues kept in their own tables,
+   * `addQueueStats`, in place of a task of the same name that was once a job): one statement
    * over graphile-worker 0.17's `_private_jobs`, for the metrics at scrape time. The server
    * cancels it after `timeoutMs` (SET LOCAL in the same implicit transaction).
    */
@@ -318,7 +329,8 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
               count(j.id) filter (where j.locked_at is null and j.attempts >= j.max_attempts)::int as failed,
               coalesce(extract(epoch from now() - min(j.run_at) filter (where j.is_available and j.run_at <= now())), 0)::float8 as "oldestAgeSeconds"
        from graphile_worker._private_tasks t left join graphile_worker._private_jobs j on j.task_id = t.id
-       group by t.identifier`,
+       where t.identifier <> all(array[${[...this.extraQueueStats.keys(), ''].map(sqlText).join(', ')}]::text[])
+       group by t.identifier${[...this.extraQueueStats].map(([task, q]) => `\n       union all (select ${sqlText(task)}::text as task, q.* from (${q}) q)`).join('')}`,
     );
     const last = Array.isArray(results) ? results[results.length - 1] : results;
     return (last as { rows: JobQueueStats[] }).rows;
@@ -342,6 +354,11 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
     // restart a waiting job's backoff, and clone a running one).
     return `graphile_worker.add_job(${params.p(job.name)}::text, ${params.p(JSON.stringify(job.payload))}::json, run_at => ${runAt}, job_key => ${params.p(job.key ?? null)}::text, job_key_mode => 'unsafe_dedupe', priority => ${params.p(this.catalogue[job.name].priority)}::int, max_attempts => 25)`;
   }
+}
+
+/** A task name as an SQL literal (names are code constants; the scrape's statement takes no parameters: it is two statements). */
+function sqlText(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
 }
 
 /** graphile-worker's messages in the service's log. */

@@ -59,7 +59,7 @@ export interface ModuleDefinition<I, D, S> {
   jobs?: readonly JobDefinition<string, any, any>[];
   /** The pub/sub topics it publishes (the root refuses two modules declaring one name). */
   topics?: readonly Topic<unknown>[];
-  /** What it adds to every event's outbox statement (webhooks: the delivery row and its job). */
+  /** What it adds to every event's outbox statement (webhooks: the delivery row). */
   outboxFollowUps?: (infra: I) => EventFollowUpsSql;
   create(infra: I, deps: D): ModuleParts<S>;
 }

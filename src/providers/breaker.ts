@@ -11,7 +11,9 @@ import {
   roundsPayouts,
   resolvesAccounts,
   listsTransactions,
+  handlesDisputes,
   type ChargesCards,
+  type HandlesDisputes,
   type ListsTransactions,
   type ReportsBalance,
   type ResolvesAccounts,
@@ -62,7 +64,10 @@ const OPERATIONS = [
   'refund',
   'resolveAccount',
   'balance',
-] as const satisfies ReadonlyArray<keyof (Connector & OpensVirtualAccounts & ChargesCards & ValidatesCardOtp & Refunds & ResolvesAccounts & ReportsBalance)>;
+  'answerDispute',
+] as const satisfies ReadonlyArray<
+  keyof (Connector & OpensVirtualAccounts & ChargesCards & ValidatesCardOtp & Refunds & ResolvesAccounts & ReportsBalance & HandlesDisputes)
+>;
 
 /** Reconciliation's call (its first attempt may have reached the provider): an initiate with its retry context, a virtual account or refund flagged. */
 function isRetry(operation: string, request: unknown): boolean {
@@ -136,6 +141,11 @@ export class GuardedConnector implements Connector, Partial<OpensVirtualAccounts
     // one breaker call (an iterator cannot be one); a listing that fails fails its run, which is retried, and never
     // moves money, so it does not count against the provider for new transactions.
     if (listsTransactions(inner)) this.listTransactions = (window) => inner.listTransactions(window);
+    // The same for the chargebacks' listing (a poll, retried), and a webhook's reading (no call at all).
+    if (handlesDisputes(inner)) {
+      this.listDisputes = (since) => inner.listDisputes(since);
+      this.webhookDispute = (body) => inner.webhookDispute(body);
+    }
     for (const op of OPERATIONS) {
       // A capability the connector lacks stays absent here too, so the same type guards answer for the guarded connector.
       const fn = (inner as unknown as Record<string, unknown>)[op] as ((...args: unknown[]) => Promise<unknown>) | undefined;
@@ -233,6 +243,9 @@ export class GuardedConnector implements Connector, Partial<OpensVirtualAccounts
   declare resolveAccount?: ResolvesAccounts['resolveAccount'];
   declare balance?: ReportsBalance['balance'];
   declare listTransactions?: ListsTransactions['listTransactions'];
+  declare listDisputes?: HandlesDisputes['listDisputes'];
+  declare answerDispute?: HandlesDisputes['answerDispute'];
+  declare webhookDispute?: HandlesDisputes['webhookDispute'];
 
   /** Stops the breaker's timers (shutdown, tests). */
   shutdown(): void {

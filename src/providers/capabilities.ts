@@ -141,6 +141,71 @@ export interface ReportsBalance {
   balance(currency: string): Promise<Decimal>;
 }
 
+/**
+ * A chargeback as the provider reports it, normalised (Flutterwave's v3 chargeback: its list's and its webhook's
+ * `data`). The dispute is found by our transaction's id (`transactionReference`, the charge's `tx_ref`) or, failing
+ * that, by the provider's charge id (`providerTransactionId`). The raw status and stage are kept beside ours.
+ */
+export interface ProviderDispute {
+  /** The provider's chargeback id, as a string (Flutterwave's numeric `id`). */
+  providerDisputeId: string;
+  /** The provider's id of the disputed charge (Flutterwave's transaction id, `transaction_id`); null when not given. */
+  providerTransactionId: string | null;
+  /** Our transaction's id, as we sent it (`tx_ref`); null when the provider does not give it back. */
+  transactionReference: string | null;
+  /** The disputed amount, a decimal string (it may be less than the charge). */
+  amount: string;
+  /**
+   * The amount's currency; null when the provider's record carries none (Flutterwave's chargeback does not: it is the
+   * disputed charge's currency, which the payment has).
+   */
+  currency: string | null;
+  /** The card network's stage; Flutterwave has no inquiry stage (nothing it reports is a warning_* dispute). */
+  stage: 'inquiry' | 'chargeback' | 'second_chargeback' | 'pre_arbitration' | 'arbitration' | null;
+  /** The stage as received (Flutterwave: new, second, pre-arbitration, arbitration); null when absent. */
+  providerStage: string | null;
+  /** The status as received (Flutterwave: initiated, pending, accepted, declined, won, lost). */
+  providerStatus: string;
+  /** Ours (the dispute's states, Stripe's): see the provider's statuses.ts for its table. */
+  status: 'warning_needs_response' | 'warning_under_review' | 'warning_closed' | 'needs_response' | 'under_review' | 'won' | 'lost';
+  /** The provider's reason as received (Flutterwave's `comment`, e.g. "Product/service not received"); null when absent. */
+  reason: string | null;
+  /** The reason in the dispute's words (the design's `reason`), read from the provider's; `general` when it says nothing we know. */
+  reasonCategory:
+    | 'fraudulent'
+    | 'product_not_received'
+    | 'product_unacceptable'
+    | 'duplicate'
+    | 'subscription_canceled'
+    | 'credit_not_processed'
+    | 'unrecognized'
+    | 'general';
+  /** When the provider closes the dispute against us without an answer; null when not given. */
+  dueBy: Date | null;
+  createdAt: Date;
+}
+
+/** Lists a provider's chargebacks, answers them, and reads its chargeback webhooks (Flutterwave v3). */
+export interface HandlesDisputes {
+  /**
+   * The chargebacks created or changed at or after `since`, all pages (bounded: more than the bound is an error, never
+   * a silent cut). A listing answered with anything but the list throws ProviderUnreachable: try again later.
+   */
+  listDisputes(since: Date): Promise<ProviderDispute[]>;
+  /**
+   * Accepts the chargeback (we concede) or declines it (we contest), with our comment and, where the provider takes
+   * one, a link to our proof. Refused by the provider (already answered, past its deadline, unknown id): a
+   * ProviderRefusal (INVALID_STATE, NOT_FOUND); no answer: ProviderUnreachable, and whether it was taken is unknown
+   * (list again before answering again).
+   */
+  answerDispute(providerDisputeId: string, action: 'accept' | 'decline', comment: string, proofUrl?: string | null): Promise<ProviderDispute>;
+  /**
+   * The chargeback a webhook is about (its body, as text or parsed, already authenticated); null for any other webhook, or a
+   * chargeback webhook it cannot read. A hint, as every webhook is: confirm by listing before moving money.
+   */
+  webhookDispute(body: unknown): ProviderDispute | null;
+}
+
 export const opensVirtualAccounts = (c: Connector): c is Connector & OpensVirtualAccounts =>
   typeof (c as Partial<OpensVirtualAccounts>).createVirtualAccount === 'function';
 export const chargesCards = (c: Connector): c is Connector & ChargesCards => typeof (c as Partial<ChargesCards>).chargeCard === 'function';
@@ -156,6 +221,7 @@ export const resolvesAccounts = (c: Connector): c is Connector & ResolvesAccount
 export const inProcess = (c: Connector): c is Connector & InProcess => (c as Partial<InProcess>).inProcess === true;
 export const listsTransactions = (c: Connector): c is Connector & ListsTransactions => typeof (c as Partial<ListsTransactions>).listTransactions === 'function';
 export const reportsBalance = (c: Connector): c is Connector & ReportsBalance => typeof (c as Partial<ReportsBalance>).balance === 'function';
+export const handlesDisputes = (c: Connector): c is Connector & HandlesDisputes => typeof (c as Partial<HandlesDisputes>).listDisputes === 'function';
 
 /** The capabilities a provider declares (its index.ts), by their guards' names. */
 export const CAPABILITIES = {
@@ -172,6 +238,7 @@ export const CAPABILITIES = {
   inProcess,
   listsTransactions,
   reportsBalance,
+  handlesDisputes,
 } as const;
 export type CapabilityName = keyof typeof CAPABILITIES;
 

@@ -815,4 +815,140 @@ describe('FlutterwaveFake', () => {
       expect((await call(fake, 'GET', '/v3/balances/ngn')).json.data).toEqual({ currency: 'NGN', available_balance: 1234.5, ledger_balance: 1234.5 });
     });
   });
+
+  describe('chargebacks', () => {
+    /** A successful NoAuth card charge (a real one through the API, not seeded). */
+    async function paidCard(txRef: string, amount = '2500') {
+      const res = await chargeCard(fake, cardPayload('5061460166976054667', txRef, { amount }));
+      expect(res.json.data.status).toBe('successful');
+      await fake.webhookDelivered('charge.completed', res.json.data.id);
+      return res.json.data as { id: number; flw_ref: string; tx_ref: string };
+    }
+
+    it('opens on a successful charge by tx_ref: chargeback.initiated with verif-hash, then listed as documented (no currency, 20 a page)', async () => {
+      const charge = await paidCard('cb-open-1');
+      hook.received.length = 0;
+      const opened = await fake.openChargeback('cb-open-1', { amount: 1000 });
+      expect(hook.received).toHaveLength(1);
+      expect(hook.received[0].headers['verif-hash']).toBe(fake.env().FLUTTERWAVE_WEBHOOK_HASH);
+      expect(hook.received[0].json).toEqual({ event: 'chargeback.initiated', data: opened });
+      expect(opened).toEqual({
+        id: expect.any(Number),
+        amount: 1000,
+        flw_ref: charge.flw_ref,
+        status: 'initiated',
+        stage: 'new',
+        comment: 'Product/service not received',
+        meta: {
+          uploaded_proof: null,
+          history: [
+            expect.objectContaining({ action: 'initiated', stage: 'new', description: 'Debit and hold chargeback amount' }),
+            expect.objectContaining({ action: 'notification', description: 'Email Notification Sent' }),
+          ],
+        },
+        due_date: expect.stringMatching(/T15:59:59\.000Z$/),
+        settlement_id: 'N/A',
+        created_at: expect.stringMatching(/\.000Z$/),
+        transaction_id: charge.id,
+        tx_ref: 'cb-open-1',
+      });
+      expect(Date.parse(opened.due_date as string)).toBeGreaterThan(Date.now());
+
+      const list = await call(fake, 'GET', '/v3/chargebacks');
+      expect(list.status).toBe(200);
+      expect(list.json).toEqual({
+        status: 'success',
+        message: 'Chargebacks fetched',
+        data: [opened],
+        meta: { page_info: { total: 1, current_page: 1, total_pages: 1, page_size: 20 } },
+      });
+      expect((await call(fake, 'GET', '/v3/chargebacks', { auth: null })).status).toBe(401);
+
+      // Only a successful charge, for at most its amount.
+      fake.seedTransaction({ tx_ref: 'cb-failed', amount: 100, currency: 'NGN', status: 'failed' });
+      await expect(fake.openChargeback('cb-failed')).rejects.toThrow(/no successful transaction/);
+      await expect(fake.openChargeback(charge.id, { amount: 2500.01 })).rejects.toThrow(/a chargeback of 2500.01/);
+    });
+
+    it('filters by status, flw_ref, currency, transaction id and day, newest first, twenty a page', async () => {
+      const day = new Date('2026-11-20T08:00:00Z');
+      const ids: number[] = [];
+      for (let i = 0; i < 23; i++) {
+        const tx = fake.seedTransaction({ tx_ref: `cb-${i}`, amount: 100 + i, currency: i < 3 ? 'GHS' : 'NGN', status: 'successful' });
+        ids.push(tx);
+        await fake.openChargeback(tx, { createdAt: new Date(day.getTime() + i * 60_000) });
+      }
+      const first = await call(fake, 'GET', '/v3/chargebacks?page=1');
+      expect(first.json.meta.page_info).toEqual({ total: 23, current_page: 1, total_pages: 2, page_size: 20 });
+      expect(first.json.data).toHaveLength(20);
+      expect(first.json.data[0].tx_ref).toBe('cb-22');
+      expect((await call(fake, 'GET', '/v3/chargebacks?page=2')).json.data.map((c: any) => c.tx_ref)).toEqual(['cb-2', 'cb-1', 'cb-0']);
+      expect((await call(fake, 'GET', '/v3/chargebacks?currency=GHS')).json.data.map((c: any) => c.tx_ref)).toEqual(['cb-2', 'cb-1', 'cb-0']);
+      const flwRef = fake.transactions.get(ids[5]).flw_ref;
+      expect((await call(fake, 'GET', `/v3/chargebacks?flw_ref=${flwRef}`)).json.data.map((c: any) => c.tx_ref)).toEqual(['cb-5']);
+      expect((await call(fake, 'GET', `/v3/chargebacks?id=${ids[7]}`)).json.data.map((c: any) => c.tx_ref)).toEqual(['cb-7']);
+      expect((await call(fake, 'GET', '/v3/chargebacks?from=2026-11-21')).json.data).toEqual([]);
+      expect((await call(fake, 'GET', '/v3/chargebacks?from=2026-11-20&to=2026-11-20')).json.meta.page_info.total).toBe(23);
+      expect((await call(fake, 'GET', '/v3/chargebacks?from=someday')).status).toBe(400);
+
+      const decline = await call(fake, 'PUT', `/v3/chargebacks/${first.json.data[0].id}`, { body: { action: 'decline', comment: 'Delivered' } });
+      expect(decline.status).toBe(200);
+      expect((await call(fake, 'GET', '/v3/chargebacks?status=declined')).json.data.map((c: any) => c.tx_ref)).toEqual(['cb-22']);
+      expect((await call(fake, 'GET', '/v3/chargebacks?status=initiated')).json.meta.page_info.total).toBe(22);
+    });
+
+    it('accepts or declines once: the new status, its history, its webhook; a second answer, a bad body or an unknown id is refused', async () => {
+      await paidCard('cb-answer-1');
+      await paidCard('cb-answer-2');
+      const a = await fake.openChargeback('cb-answer-1');
+      const b = await fake.openChargeback('cb-answer-2', { stage: 'pre-arbitration' });
+      hook.received.length = 0;
+
+      const accepted = await call(fake, 'PUT', `/v3/chargebacks/${a.id}`, { body: { action: 'accept', comment: 'Refund due' } });
+      expect(accepted.status).toBe(200);
+      expect(accepted.json).toMatchObject({ status: 'success', message: 'Chargeback accepted', data: { id: a.id, status: 'accepted', stage: 'new' } });
+      expect(accepted.json.data.meta.history.at(-1)).toMatchObject({ action: 'accept', stage: 'new', description: 'Merchant accepts claim' });
+      await fake.webhookDelivered('chargeback.accepted', a.id as number);
+      expect(hook.received.map((r) => [r.json.event, r.json.data.id])).toEqual([['chargeback.accepted', a.id]]);
+
+      const again = await call(fake, 'PUT', `/v3/chargebacks/${a.id}`, { body: { action: 'decline', comment: 'Changed our mind' } });
+      expect(again.status).toBe(400);
+      expect(again.json).toEqual(errorBody('Chargeback has already been accepted'));
+
+      for (const body of [{ comment: 'x' }, { action: 'refund', comment: 'x' }, { action: 'decline' }, { action: 'decline', comment: ' ' }]) {
+        expect((await call(fake, 'PUT', `/v3/chargebacks/${b.id}`, { body })).status).toBe(400);
+      }
+      expect((await call(fake, 'PUT', '/v3/chargebacks/1', { body: { action: 'accept', comment: 'x' } })).json).toEqual(errorBody('Chargeback not found'));
+      expect((await call(fake, 'PUT', `/v3/chargebacks/${b.id}`, { body: { action: 'accept', comment: 'x' }, auth: null })).status).toBe(401);
+      expect(fake.chargebacks.byId.get(b.id as number)!.status).toBe('initiated');
+
+      const declined = await call(fake, 'PUT', `/v3/chargebacks/${b.id}`, {
+        body: { action: 'decline', comment: 'Service was delivered', prooflink: 'https://cdn.example.invalid/proof.png' },
+      });
+      expect(declined.json).toMatchObject({
+        message: 'Chargeback declined',
+        data: { status: 'declined', stage: 'pre-arbitration', meta: { uploaded_proof: 'https://cdn.example.invalid/proof.png' } },
+      });
+      await fake.webhookDelivered('chargeback.declined', b.id as number);
+
+      // The bank decides: won (the lien lifted) → chargeback.won; a decided one cannot be decided again.
+      await fake.decideChargeback(b.id as number, 'won');
+      expect(hook.received.at(-1)!.json).toMatchObject({ event: 'chargeback.won', data: { id: b.id, status: 'won' } });
+      await expect(fake.decideChargeback(b.id as number, 'lost')).rejects.toThrow(/already won/);
+      expect((await call(fake, 'PUT', `/v3/chargebacks/${b.id}`, { body: { action: 'accept', comment: 'x' } })).json).toEqual(
+        errorBody('Chargeback has already been won'),
+      );
+    });
+
+    it('an unanswered chargeback is lost ("No merchant response"); the webhook is dropped like any other when asked', async () => {
+      await paidCard('cb-lost');
+      const cb = await fake.openChargeback('cb-lost');
+      fake.dropWebhooks = true;
+      await fake.decideChargeback(cb.id as number, 'lost');
+      expect(fake.droppedWebhooks.at(-1)).toMatchObject({ event: 'chargeback.lost', reason: 'dropWebhooks' });
+      const listed = (await call(fake, 'GET', '/v3/chargebacks?status=lost')).json.data;
+      expect(listed).toHaveLength(1);
+      expect(listed[0].meta.history.at(-1)).toMatchObject({ action: 'lost', description: 'No merchant response' });
+    });
+  });
 });

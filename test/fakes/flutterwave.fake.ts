@@ -160,8 +160,19 @@
  *    seedTransaction / seedTransfer (a record we do not have), and the `transactions` / `transfers` maps to alter or
  *    delete one. Refunds are taken for any successful collection (card, mobile
  *    money, bank transfer), not only cards; the transaction keeps status "successful" after a refund.
+ *  - Chargebacks (flutterwave-chargebacks.ts, with their own sources): GET /v3/chargebacks (page, status, from, to,
+ *    currency, flw_ref, id; 20 a page) and PUT /v3/chargebacks/:id {action, comment, prooflink?}, answered once. Test
+ *    controls: openChargeback (on a successful charge, by its id or tx_ref) and decideChargeback (won or lost); each
+ *    change of status sends `{event: "chargeback.<status>", data}` with verif-hash.
  */
 import { FlutterwaveAccounts } from './flutterwave-accounts';
+import {
+  FlutterwaveChargebacks,
+  type ChargebackAnswer,
+  type FlwChargeback,
+  type FlwChargebackStage,
+  type OpenChargebackOptions,
+} from './flutterwave-chargebacks';
 import { listPage, listQuery } from './flutterwave-lists';
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt } from 'node:crypto';
 import type http from 'node:http';
@@ -618,6 +629,8 @@ export class FlutterwaveFake {
   private readonly transferMap = new Map<number, FlwTransfer>();
   private readonly accountMap = new Map<string, FlwVirtualAccount>();
   private readonly balances = new Map<string, number>();
+  /** Chargebacks (flutterwave-chargebacks.ts): `chargebacks.byId` to read or alter one. */
+  readonly chargebacks = new FlutterwaveChargebacks(randomInt(1_000, 9_000));
   /** Account holders POST /v3/accounts/resolve names (flutterwave-accounts.ts). */
   readonly accounts = new FlutterwaveAccounts();
   /** By Flutterwave id. */
@@ -863,8 +876,29 @@ export class FlutterwaveFake {
     return delivery.status;
   }
 
+  /**
+   * A cardholder's bank charges back a successful charge (by its Flutterwave id or our tx_ref): the chargeback opens
+   * (status initiated, stage new unless given) and `chargeback.initiated` is sent. Resolves with the chargeback as the
+   * list shows it, once the webhook attempt is over.
+   */
+  async openChargeback(charge: number | string, options: OpenChargebackOptions = {}): Promise<Record<string, unknown>> {
+    const tx =
+      typeof charge === 'number'
+        ? this.transactionMap.get(charge)
+        : [...this.transactionMap.values()].filter((t) => t.tx_ref === charge && t.status === 'successful').pop();
+    if (!tx) throw new Error(`FlutterwaveFake: no successful transaction ${String(charge)}`);
+    const cb = this.chargebacks.open(tx, options);
+    await this.emitChargeback(cb);
+    return this.chargebacks.render(cb);
+  }
+
+  /** The bank decides a chargeback (won, or lost: unanswered or argued in vain), optionally at a later stage; its webhook is sent. */
+  async decideChargeback(id: number, outcome: 'won' | 'lost', stage?: FlwChargebackStage): Promise<void> {
+    await this.emitChargeback(this.chargebacks.decide(id, outcome, stage));
+  }
+
   /** Resolves when a webhook for `event` about Flutterwave id `id` has been delivered (any HTTP answer). */
-  webhookDelivered(event: 'charge.completed' | 'transfer.completed', id: number, timeoutMs = 5000): Promise<void> {
+  webhookDelivered(event: 'charge.completed' | 'transfer.completed' | `chargeback.${FlwChargeback['status']}`, id: number, timeoutMs = 5000): Promise<void> {
     const key = `${event}:${id}`;
     if (this.closed) return Promise.reject(new Error('FlutterwaveFake closed'));
     return this.outbox.delivered(key, timeoutMs, () => {
@@ -939,6 +973,8 @@ export class FlutterwaveFake {
       ['GET', /^\/v3\/balances\/([A-Za-z]{3})$/, (m) => ok('Wallet balance fetched', this.balanceOf(m[1].toUpperCase()))],
       ['GET', /^\/v3\/transactions$/, () => this.list('Transactions fetched', [...this.transactionMap.values()], url, (tx) => this.renderTransaction(tx))],
       ['GET', /^\/v3\/transfers$/, () => this.list('Transfers fetched', [...this.transferMap.values()], url, (t) => this.renderTransfer(t))],
+      ['GET', /^\/v3\/chargebacks$/, () => answerOf(this.chargebacks.list(url.searchParams))],
+      ['PUT', /^\/v3\/chargebacks\/([^/]+)$/, (m) => this.answerChargeback(m[1], this.json(headers, raw))],
     ];
     for (const [routeMethod, pattern, handle] of routes) {
       const m = pattern.exec(p);
@@ -1613,6 +1649,22 @@ export class FlutterwaveFake {
   }
 
   // -------------------------------------------------------------------------------------------
+  // Chargebacks (flutterwave-chargebacks.ts)
+  // -------------------------------------------------------------------------------------------
+
+  /** PUT /v3/chargebacks/:id: the answer, and the webhook of the new status. */
+  private answerChargeback(rawId: string, b: Body): Answer {
+    const { answer, changed } = this.chargebacks.answer(rawId, b);
+    if (changed) this.fire(this.emitChargeback(changed));
+    return answerOf(answer);
+  }
+
+  private emitChargeback(cb: FlwChargeback): Promise<void> {
+    const event = `chargeback.${cb.status}`;
+    return this.emit(event, { event, data: this.chargebacks.render(cb) }, `${event}:${cb.id}`);
+  }
+
+  // -------------------------------------------------------------------------------------------
   // Webhooks
   // -------------------------------------------------------------------------------------------
 
@@ -1702,6 +1754,12 @@ function decrypt3des(key: string, client: string): Body | null {
   } catch {
     return null;
   }
+}
+
+/** A chargeback helper's answer as the fake sends it. */
+function answerOf(answer: ChargebackAnswer): Answer {
+  if (!answer.ok) throw new Reject(answer.status, answer.message);
+  return ok(answer.message, answer.data, answer.meta === undefined ? {} : { meta: answer.meta });
 }
 
 function amountOfPaid(amount: string): number {

@@ -12,7 +12,7 @@ const JOBS_OF = `select j.id, j.run_at from graphile_worker._private_jobs j
                    join graphile_worker._private_tasks t on t.id = j.task_id
                   where t.identifier = $1 and j.payload->>'transactionId' = $2`;
 
-export type ExpiryTask = 'expire-collection' | 'expire-payment-action' | 'settle-transaction';
+export type ExpiryTask = 'expire-collection' | 'expire-payment-action';
 
 /** The transaction's waiting (or running) jobs of this task. */
 const jobsOf = (databaseUrl: string, task: ExpiryTask, transactionId: string) =>
@@ -34,4 +34,23 @@ export async function runJobsNow(databaseUrl: string, task: ExpiryTask, transact
   const ran = await eventually(async () => (await jobsOf(databaseUrl, task, transactionId)).every((j) => !ids.includes(j.id)), { attempts: 200, everyMs: 50 });
   if (!ran) throw new Error(`the ${task} job for ${transactionId} did not run`);
   return jobsOf(databaseUrl, task, transactionId);
+}
+
+/**
+ * Makes the transaction's settlement (its `settlement_due` row, issue 40: not a job) due now, and waits until it has
+ * run: the row is gone (decided) or at its next poll.
+ */
+export async function runSettlementNow(databaseUrl: string, transactionId: string): Promise<void> {
+  const due = await dbQuery<{ poll: number }>(databaseUrl, 'update settlement_due set due_at = now() where transaction_id = $1 returning poll', [
+    transactionId,
+  ]);
+  if (due.length === 0) throw new Error(`no settlement due for ${transactionId}`);
+  const ran = await eventually(
+    async () =>
+      (await dbQuery<{ poll: number }>(databaseUrl, 'select poll from settlement_due where transaction_id = $1', [transactionId])).every(
+        (r) => r.poll > due[0]!.poll,
+      ),
+    { attempts: 200, everyMs: 50 },
+  );
+  if (!ran) throw new Error(`the settlement of ${transactionId} did not run`);
 }

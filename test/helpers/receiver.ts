@@ -24,9 +24,29 @@ export async function startReceiver(respond: (req: ReceivedWebhook, n: number) =
   /** Requests open now (a hanging answer stays open until the sender gives up), and the most at once. */
   const load = { open: 0, maxOpen: 0 };
   const server = http.createServer((req, res) => {
-    load.open++;
-    load.maxOpen = Math.max(load.maxOpen, load.open);
-    res.on('close', () => load.open--);
+    // A request ends when its sender gives up (its FIN: the socket's 'end') or when the answer is done ('close', which
+    // a loaded process may emit a turn later, after the sender's next request has arrived). It is counted as open
+    // only after the rest of this turn's I/O: a sender that gave up and sent its next request can have both land in
+    // one batch of events, the new request handled first (seen under load: 3 open for a cap of 2). A request that
+    // really is open beside others stays open past the turn, and is counted.
+    let counted = false;
+    let ended = false;
+    setImmediate(() => {
+      if (ended) return;
+      counted = true;
+      load.open++;
+      load.maxOpen = Math.max(load.maxOpen, load.open);
+    });
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      if (counted) load.open--;
+    };
+    req.socket.once('end', end);
+    res.on('close', () => {
+      req.socket.off('end', end);
+      end();
+    });
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {

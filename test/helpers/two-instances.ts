@@ -1,5 +1,5 @@
 import { ManualClock } from '../../src/shared/clock';
-import { createTestDatabase, type TestDatabase } from './database';
+import { createTestDatabase, environmentOf, type TestDatabase } from './database';
 import { createTestApp, type TestApp } from './test-app';
 
 export interface TwoInstances {
@@ -11,13 +11,12 @@ export interface TwoInstances {
 }
 
 /**
- * Two instances of the service on one fresh database, as a deployment with two replicas runs:
- * the same configuration (`env`) and one clock. Started one after the other, so the second finds
- * the first's migrations done; if the second fails to start, the first is closed and the
- * database dropped before the error is thrown.
+ * Two instances of the service on one fresh, migrated database, as a deployment with two replicas
+ * runs: the same configuration (`env`) and one clock. Started one after the other; if the second
+ * fails to start, the first is closed and the database dropped before the error is thrown.
  */
 export async function startTwoInstances(env: Record<string, string> = {}): Promise<TwoInstances> {
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ migrated: environmentOf(env) });
   const clock = new ManualClock(new Date('2026-11-22T12:00:00Z'));
   let a: TestApp | undefined;
   try {

@@ -191,3 +191,42 @@ describe('PAYOUT_MINIMUMS (issue 38)', () => {
     expect(() => loadConfig({ PAYOUT_MINIMUMS: 'NGN:-5' })).toThrow(/not CURRENCY:amount/);
   });
 });
+
+describe('S3_* (issue 39: dispute evidence files)', () => {
+  const all = {
+    S3_REGION: 'eu-west-1',
+    S3_BUCKET: 'dispute-files',
+    S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+    S3_SECRET_ACCESS_KEY: 'secret-value-never-quoted',
+  };
+
+  it('none set: files stay in PostgreSQL; all set: the store, path style and endpoint optional', () => {
+    expect(loadConfig({}).s3).toBeNull();
+    expect(loadConfig({ S3_BUCKET: '' }).s3).toBeNull();
+    expect(loadConfig(all).s3).toEqual({
+      endpoint: undefined,
+      region: 'eu-west-1',
+      bucket: 'dispute-files',
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: 'secret-value-never-quoted',
+      forcePathStyle: false,
+    });
+    expect(loadConfig({ ...all, S3_ENDPOINT: 'http://127.0.0.1:9000/', S3_FORCE_PATH_STYLE: 'true' }).s3).toMatchObject({
+      endpoint: 'http://127.0.0.1:9000',
+      forcePathStyle: true,
+    });
+  });
+
+  it('refuses at start a partial configuration, naming what is set and what is missing, never the secret', () => {
+    const partial = () => loadConfig({ S3_BUCKET: 'dispute-files', S3_SECRET_ACCESS_KEY: 'secret-value-never-quoted' });
+    expect(partial).toThrow(/S3 storage for dispute files is partly configured \(S3_BUCKET, S3_SECRET_ACCESS_KEY set, S3_REGION, S3_ACCESS_KEY_ID missing\)/);
+    expect(partial).not.toThrow(/secret-value-never-quoted/);
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(/S3_REGION, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY missing/);
+  });
+
+  it('refuses a malformed endpoint, bucket or path-style flag', () => {
+    expect(() => loadConfig({ ...all, S3_ENDPOINT: 'http://127.0.0.1:9000/bucket' })).toThrow(/S3_ENDPOINT: must be an http\(s\) origin/);
+    expect(() => loadConfig({ ...all, S3_BUCKET: 'Bad_Bucket' })).toThrow(/S3_BUCKET: must be a bucket name/);
+    expect(() => loadConfig({ ...all, S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
+  });
+});

@@ -2,7 +2,17 @@ import { createDecipheriv } from 'node:crypto';
 import type { Route } from '../../src/providers/connector';
 import { FlutterwaveConnector } from '../../src/providers/flutterwave/client';
 import { asksCardAuthorization, cardAuthorization, encryptCardPayload, flutterwaveTime } from '../../src/providers/flutterwave/mapping';
-import { chargeFailureReason, refundDecision, transferFailureReason } from '../../src/providers/flutterwave/statuses';
+import { chargebackOf } from '../../src/providers/flutterwave/records';
+import {
+  CHARGEBACK_STAGES,
+  chargebackReason,
+  CHARGEBACK_STATUSES,
+  chargeFailureReason,
+  chargebackStage,
+  chargebackStatus,
+  refundDecision,
+  transferFailureReason,
+} from '../../src/providers/flutterwave/statuses';
 import { encrypt3des } from '../fakes/flutterwave.fake';
 
 /** Flutterwave's pure rules: the card payload's encryption, its times, its reasons, and which routes its data serves. */
@@ -133,5 +143,127 @@ describe('the routes its data serves', () => {
     expect(() => connector.check({ route: route({}), amount: '20001', currency: 'GHS', accountNumber: '0241234567' })).toThrow(
       'must be between 1 and 20000 GHS for mobile money collections',
     );
+  });
+});
+
+describe('a chargeback (Flutterwave v3: its list, its answer, its webhook)', () => {
+  // The v3 reference's "Get all Chargebacks" sample (flutterwaveinc.mintlify.app/api-reference/chargebacks/get-all-chargebacks).
+  const sample = {
+    id: 1390,
+    amount: 100,
+    flw_ref: 'URF_1600800139900_3999635',
+    status: 'lost',
+    stage: 'new',
+    comment: 'This is the payment',
+    meta: {
+      uploaded_proof: null,
+      history: [
+        { initiator: 'dispute', date: '2020-09-22T07:01:28.000Z', description: 'Dispute transaction' },
+        { action: 'initiated', stage: 'new', date: '2020-09-22T07:05:02.000Z', description: 'Debit and hold chargeback amount', source: 'availablebalance' },
+        { action: 'lost', stage: 'new', date: '2020-09-23T04:03:05.000Z', description: 'No merchant response' },
+      ],
+    },
+    due_date: '2020-09-23T15:59:59.000Z',
+    settlement_id: 'N/A',
+    created_at: '2020-09-22T19:01:28.000Z',
+    transaction_id: 1554166,
+    tx_ref: '10',
+  };
+
+  it.each([
+    ['initiated', 'needs_response'],
+    ['pending', 'needs_response'],
+    ['declined', 'under_review'],
+    ['accepted', 'lost'],
+    ['lost', 'lost'],
+    ['won', 'won'],
+    ['INITIATED', 'needs_response'],
+    [' Won ', 'won'],
+    ['reversed', null],
+    ['', null],
+    [null, null],
+  ])('status %p is ours %p', (status, ours) => {
+    expect(chargebackStatus(status)).toBe(ours);
+  });
+
+  it.each([
+    ['Product/service not received', 'product_not_received'],
+    ['Cancelled merchandise/Service', 'product_not_received'],
+    ['Fraudulent transaction: cardholder did not authorize', 'fraudulent'],
+    ['Duplicate processing', 'duplicate'],
+    ['Credit not processed', 'credit_not_processed'],
+    ['Recurring subscription cancelled', 'subscription_canceled'],
+    ['Goods not as described', 'product_unacceptable'],
+    ['Cardholder does not recognize the transaction', 'unrecognized'],
+    ['This is the payment', 'general'],
+    [null, 'general'],
+  ])('comment %p is the reason %p', (comment, reason) => {
+    expect(chargebackReason(comment)).toBe(reason);
+  });
+
+  it('the tables cover exactly the documented statuses and stages', () => {
+    expect(Object.keys(CHARGEBACK_STATUSES).sort()).toEqual(['accepted', 'declined', 'initiated', 'lost', 'pending', 'won']);
+    expect(CHARGEBACK_STAGES).toEqual({ new: 'chargeback', second: 'second_chargeback', 'pre-arbitration': 'pre_arbitration', arbitration: 'arbitration' });
+    expect(chargebackStage('pre_arbitration')).toBe('pre_arbitration');
+    expect(chargebackStage('Arbitration')).toBe('arbitration');
+    expect(chargebackStage('retrieval')).toBeNull();
+    expect(chargebackStage(null)).toBeNull();
+  });
+
+  it('reads the documented sample: our tx_ref, Flutterwave’s transaction id, the raw status and stage kept, no currency', () => {
+    expect(chargebackOf(sample)).toEqual({
+      providerDisputeId: '1390',
+      providerTransactionId: '1554166',
+      transactionReference: '10',
+      amount: '100',
+      currency: null,
+      stage: 'chargeback',
+      providerStage: 'new',
+      providerStatus: 'lost',
+      status: 'lost',
+      reason: 'This is the payment',
+      reasonCategory: 'general',
+      dueBy: new Date('2020-09-23T15:59:59.000Z'),
+      createdAt: new Date('2020-09-22T19:01:28.000Z'),
+    });
+    expect(chargebackOf({ ...sample, amount: 1500.5, status: 'declined', stage: 'second', due_date: null })).toMatchObject({
+      amount: '1500.5',
+      status: 'under_review',
+      stage: 'second_chargeback',
+      dueBy: null,
+    });
+  });
+
+  it('reads nothing it cannot trust: no id, no amount, a negative or non-numeric amount, an unknown status, no creation time', () => {
+    for (const broken of [
+      { ...sample, id: undefined },
+      { ...sample, amount: undefined },
+      { ...sample, amount: -5 },
+      { ...sample, amount: '1e3' },
+      { ...sample, status: 'reversed' },
+      { ...sample, created_at: 'N/A' },
+      null,
+      'text',
+    ]) {
+      expect(chargebackOf(broken)).toBeNull();
+    }
+  });
+
+  it('a chargeback.* webhook is its dispute; any other event, or a body that is not one, is null', () => {
+    expect(connector.webhookDispute({ event: 'chargeback.initiated', data: { ...sample, status: 'initiated' } })).toMatchObject({
+      providerDisputeId: '1390',
+      transactionReference: '10',
+      status: 'needs_response',
+      providerStatus: 'initiated',
+    });
+    // The body as received (text) reads the same.
+    expect(connector.webhookDispute(JSON.stringify({ event: 'chargeback.lost', data: sample }))).toEqual(chargebackOf(sample));
+    expect(connector.webhookDispute('{not json')).toBeNull();
+    expect(connector.webhookDispute({ event: 'charge.completed', data: sample })).toBeNull();
+    expect(connector.webhookDispute({ event: 'transfer.completed', 'event.type': 'Transfer', data: { id: 1, status: 'SUCCESSFUL' } })).toBeNull();
+    expect(connector.webhookDispute({ data: sample })).toBeNull();
+    expect(connector.webhookDispute({ event: 'chargeback.initiated', data: null })).toBeNull();
+    expect(connector.webhookDispute('chargeback')).toBeNull();
+    expect(connector.webhookDispute(undefined)).toBeNull();
   });
 });

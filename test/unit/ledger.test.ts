@@ -197,7 +197,10 @@ describe('fees', () => {
       payment: '1.5',
       // Payouts to the merchant's own account are free unless priced (issue 38).
       payout: '0',
+      // Disputes cost nothing unless priced (issue 39).
+      dispute: '0',
     });
+    expect(parseFeeDefaults('dispute:1').dispute.toFixed()).toBe('1');
     expect(parseFeeDefaults('payment:2.9, transfer:0').payment.toFixed()).toBe('2.9');
     expect(parseFeeDefaults('payout:0.5').payout.toFixed()).toBe('0.5');
     expect(parseFeeDefaults('payment:2.9, transfer:0').transfer.toFixed()).toBe('0');

@@ -9,6 +9,7 @@ describe('renderPaymentLinkPage', () => {
     name: 'Support Acme',
     merchantName: 'Acme Stores',
     merchantLogoUrl: null,
+    countryCode: 'GH',
     description: 'Any amount helps',
     currency: 'GHS',
     amount: null,

@@ -9,10 +9,11 @@ const TEST_CARDS: Array<[string, SandboxCardBehaviour]> = [
   ['4000002500003155', { outcome: 'requires_action' }],
   ['4000000000009995', { outcome: 'failed', reason: 'insufficient_funds' }],
   ['4000000000005126', { outcome: 'successful', refundsFail: true }],
+  ['4000000000000259', { outcome: 'successful', disputed: true }],
 ];
 
 describe('sandbox test cards', () => {
-  it('are exactly the four documented cards', () => {
+  it('are exactly the five documented cards', () => {
     expect(Object.keys(SANDBOX_TEST_CARDS).sort()).toEqual(TEST_CARDS.map(([n]) => n).sort());
   });
 

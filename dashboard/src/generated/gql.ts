@@ -28,6 +28,13 @@ type Documents = {
     "\n  fragment CustomerRow on Customer {\n    customerUuid\n    customerId\n    firstName\n    lastName\n    countryCode\n    kycStatus\n    overallKycStatus\n    createdAt\n  }\n": typeof types.CustomerRowFragmentDoc,
     "\n  query Customers($after: String) {\n    customers(first: 20, after: $after) {\n      edges {\n        node {\n          ...CustomerRow\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.CustomersDocument,
     "\n  query Customer($u: String!) {\n    customer(uuid: $u) {\n      ...CustomerRow\n      email\n      phoneNumber\n      dialCode\n      dateOfBirth\n    }\n    kyc(customerUuid: $u) {\n      kycStatus\n      overallKycStatus\n      submittedAt\n      reviewedAt\n      rejectionReason\n    }\n  }\n": typeof types.CustomerDocument,
+    "\n  query DisputeDetail($id: ID!) {\n    dispute(id: $id) {\n      ...DisputeFields\n      funds\n      evidence {\n        productDescription\n        customerCommunication\n        refundPolicy\n        serviceDate\n        serviceDetails\n        uncategorizedText\n        files {\n          id\n          filename\n          contentType\n          size\n        }\n      }\n    }\n  }\n": typeof types.DisputeDetailDocument,
+    "\n  query DisputedPayment($r: String!) {\n    transaction(reference: $r) {\n      reference\n      externalReference\n      status\n      amount\n      currency\n      card {\n        brand\n        last4\n      }\n      createdAt\n    }\n  }\n": typeof types.DisputedPaymentDocument,
+    "\n  mutation UpdateDisputeEvidence($id: ID!, $input: DisputeEvidenceInput!) {\n    updateDisputeEvidence(id: $id, input: $input) {\n      id\n    }\n  }\n": typeof types.UpdateDisputeEvidenceDocument,
+    "\n  mutation SubmitDispute($id: ID!) {\n    submitDispute(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.SubmitDisputeDocument,
+    "\n  mutation AcceptDispute($id: ID!) {\n    acceptDispute(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.AcceptDisputeDocument,
+    "\n  query Disputes($status: DisputeStatus, $first: Int, $after: String) {\n    disputes(status: $status, first: $first, after: $after) {\n      edges {\n        node {\n          ...DisputeFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.DisputesDocument,
+    "\n  query OpenDisputeCount {\n    openDisputeCount\n  }\n": typeof types.OpenDisputeCountDocument,
     "\n  query Invitations {\n    invitations {\n      id\n      email\n      role\n      status\n      createdAt\n      expiresAt\n    }\n  }\n": typeof types.InvitationsDocument,
     "\n  mutation InviteMember($email: String!, $role: Role!) {\n    inviteMember(email: $email, role: $role) {\n      id\n      email\n    }\n  }\n": typeof types.InviteMemberDocument,
     "\n  mutation ResendInvitation($id: ID!) {\n    resendInvitation(id: $id) {\n      id\n      expiresAt\n    }\n  }\n": typeof types.ResendInvitationDocument,
@@ -75,6 +82,7 @@ type Documents = {
     "\n  subscription RefundChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      ...RefundFields\n    }\n  }\n": typeof types.RefundChangedDocument,
     "\n  subscription TransactionStatusChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      status\n    }\n  }\n": typeof types.TransactionStatusChangedDocument,
     "\n  mutation SimulateTransaction($r: String!, $o: SimulationOutcome!) {\n    simulateTransaction(reference: $r, outcome: $o) {\n      status\n    }\n  }\n": typeof types.SimulateTransactionDocument,
+    "\n  query PaymentDisputes($r: String!) {\n    disputes(paymentReference: $r, first: 5) {\n      edges {\n        node {\n          id\n          status\n        }\n      }\n    }\n  }\n": typeof types.PaymentDisputesDocument,
     "\n  query Transactions($filter: TransactionFilter, $search: String, $first: Int, $after: String) {\n    transactions(filter: $filter, search: $search, first: $first, after: $after) {\n      edges {\n        node {\n          ...TransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.TransactionsDocument,
     "\n  mutation BeginTwoFactor {\n    beginTwoFactorEnrolment {\n      secret\n      otpauthUri\n      qrSvg\n    }\n  }\n": typeof types.BeginTwoFactorDocument,
     "\n  mutation ConfirmTwoFactor($code: String!) {\n    confirmTwoFactor(code: $code)\n  }\n": typeof types.ConfirmTwoFactorDocument,
@@ -92,7 +100,9 @@ type Documents = {
     "\n  query WebhookEvents($type: String) {\n    webhookEvents(first: 50, type: $type) {\n      edges {\n        node {\n          ...WebhookEventRow\n        }\n      }\n    }\n  }\n": typeof types.WebhookEventsDocument,
     "\n  query WebhookEventDetail($id: String!) {\n    webhookEvent(id: $id) {\n      ...WebhookEventFull\n    }\n  }\n": typeof types.WebhookEventDetailDocument,
     "\n  mutation ResendWebhookEvent($id: String!) {\n    resendWebhookEvent(id: $id) {\n      ...WebhookEventFull\n    }\n  }\n": typeof types.ResendWebhookEventDocument,
-    "\n  fragment BalanceFields on Balance {\n    currency\n    available\n    pending\n    reserved\n  }\n": typeof types.BalanceFieldsFragmentDoc,
+    "\n  fragment DisputeFields on Dispute {\n    id\n    paymentReference\n    amount\n    currency\n    reason\n    status\n    evidenceDueBy\n    submissionCount\n    provider\n    providerStatus\n    fee\n    createdAt\n    closedAt\n  }\n": typeof types.DisputeFieldsFragmentDoc,
+    "\n  subscription DisputeChanged {\n    disputeChanged {\n      ...DisputeFields\n    }\n  }\n": typeof types.DisputeChangedDocument,
+    "\n  fragment BalanceFields on Balance {\n    currency\n    available\n    pending\n    reserved\n    disputed\n    owed\n  }\n": typeof types.BalanceFieldsFragmentDoc,
     "\n  query Balances {\n    balances {\n      ...BalanceFields\n    }\n  }\n": typeof types.BalancesDocument,
     "\n  subscription BalanceChanged($currency: String) {\n    balanceChanged(currency: $currency) {\n      ...BalanceFields\n    }\n  }\n": typeof types.BalanceChangedDocument,
     "\n  fragment BalanceTransactionFields on BalanceTransaction {\n    id\n    type\n    currency\n    amount\n    fee\n    net\n    balanceAfter\n    sourceReference\n    createdAt\n  }\n": typeof types.BalanceTransactionFieldsFragmentDoc,
@@ -113,6 +123,13 @@ const documents: Documents = {
     "\n  fragment CustomerRow on Customer {\n    customerUuid\n    customerId\n    firstName\n    lastName\n    countryCode\n    kycStatus\n    overallKycStatus\n    createdAt\n  }\n": types.CustomerRowFragmentDoc,
     "\n  query Customers($after: String) {\n    customers(first: 20, after: $after) {\n      edges {\n        node {\n          ...CustomerRow\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.CustomersDocument,
     "\n  query Customer($u: String!) {\n    customer(uuid: $u) {\n      ...CustomerRow\n      email\n      phoneNumber\n      dialCode\n      dateOfBirth\n    }\n    kyc(customerUuid: $u) {\n      kycStatus\n      overallKycStatus\n      submittedAt\n      reviewedAt\n      rejectionReason\n    }\n  }\n": types.CustomerDocument,
+    "\n  query DisputeDetail($id: ID!) {\n    dispute(id: $id) {\n      ...DisputeFields\n      funds\n      evidence {\n        productDescription\n        customerCommunication\n        refundPolicy\n        serviceDate\n        serviceDetails\n        uncategorizedText\n        files {\n          id\n          filename\n          contentType\n          size\n        }\n      }\n    }\n  }\n": types.DisputeDetailDocument,
+    "\n  query DisputedPayment($r: String!) {\n    transaction(reference: $r) {\n      reference\n      externalReference\n      status\n      amount\n      currency\n      card {\n        brand\n        last4\n      }\n      createdAt\n    }\n  }\n": types.DisputedPaymentDocument,
+    "\n  mutation UpdateDisputeEvidence($id: ID!, $input: DisputeEvidenceInput!) {\n    updateDisputeEvidence(id: $id, input: $input) {\n      id\n    }\n  }\n": types.UpdateDisputeEvidenceDocument,
+    "\n  mutation SubmitDispute($id: ID!) {\n    submitDispute(id: $id) {\n      id\n      status\n    }\n  }\n": types.SubmitDisputeDocument,
+    "\n  mutation AcceptDispute($id: ID!) {\n    acceptDispute(id: $id) {\n      id\n      status\n    }\n  }\n": types.AcceptDisputeDocument,
+    "\n  query Disputes($status: DisputeStatus, $first: Int, $after: String) {\n    disputes(status: $status, first: $first, after: $after) {\n      edges {\n        node {\n          ...DisputeFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.DisputesDocument,
+    "\n  query OpenDisputeCount {\n    openDisputeCount\n  }\n": types.OpenDisputeCountDocument,
     "\n  query Invitations {\n    invitations {\n      id\n      email\n      role\n      status\n      createdAt\n      expiresAt\n    }\n  }\n": types.InvitationsDocument,
     "\n  mutation InviteMember($email: String!, $role: Role!) {\n    inviteMember(email: $email, role: $role) {\n      id\n      email\n    }\n  }\n": types.InviteMemberDocument,
     "\n  mutation ResendInvitation($id: ID!) {\n    resendInvitation(id: $id) {\n      id\n      expiresAt\n    }\n  }\n": types.ResendInvitationDocument,
@@ -160,6 +177,7 @@ const documents: Documents = {
     "\n  subscription RefundChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      ...RefundFields\n    }\n  }\n": types.RefundChangedDocument,
     "\n  subscription TransactionStatusChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      status\n    }\n  }\n": types.TransactionStatusChangedDocument,
     "\n  mutation SimulateTransaction($r: String!, $o: SimulationOutcome!) {\n    simulateTransaction(reference: $r, outcome: $o) {\n      status\n    }\n  }\n": types.SimulateTransactionDocument,
+    "\n  query PaymentDisputes($r: String!) {\n    disputes(paymentReference: $r, first: 5) {\n      edges {\n        node {\n          id\n          status\n        }\n      }\n    }\n  }\n": types.PaymentDisputesDocument,
     "\n  query Transactions($filter: TransactionFilter, $search: String, $first: Int, $after: String) {\n    transactions(filter: $filter, search: $search, first: $first, after: $after) {\n      edges {\n        node {\n          ...TransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.TransactionsDocument,
     "\n  mutation BeginTwoFactor {\n    beginTwoFactorEnrolment {\n      secret\n      otpauthUri\n      qrSvg\n    }\n  }\n": types.BeginTwoFactorDocument,
     "\n  mutation ConfirmTwoFactor($code: String!) {\n    confirmTwoFactor(code: $code)\n  }\n": types.ConfirmTwoFactorDocument,
@@ -177,7 +195,9 @@ const documents: Documents = {
     "\n  query WebhookEvents($type: String) {\n    webhookEvents(first: 50, type: $type) {\n      edges {\n        node {\n          ...WebhookEventRow\n        }\n      }\n    }\n  }\n": types.WebhookEventsDocument,
     "\n  query WebhookEventDetail($id: String!) {\n    webhookEvent(id: $id) {\n      ...WebhookEventFull\n    }\n  }\n": types.WebhookEventDetailDocument,
     "\n  mutation ResendWebhookEvent($id: String!) {\n    resendWebhookEvent(id: $id) {\n      ...WebhookEventFull\n    }\n  }\n": types.ResendWebhookEventDocument,
-    "\n  fragment BalanceFields on Balance {\n    currency\n    available\n    pending\n    reserved\n  }\n": types.BalanceFieldsFragmentDoc,
+    "\n  fragment DisputeFields on Dispute {\n    id\n    paymentReference\n    amount\n    currency\n    reason\n    status\n    evidenceDueBy\n    submissionCount\n    provider\n    providerStatus\n    fee\n    createdAt\n    closedAt\n  }\n": types.DisputeFieldsFragmentDoc,
+    "\n  subscription DisputeChanged {\n    disputeChanged {\n      ...DisputeFields\n    }\n  }\n": types.DisputeChangedDocument,
+    "\n  fragment BalanceFields on Balance {\n    currency\n    available\n    pending\n    reserved\n    disputed\n    owed\n  }\n": types.BalanceFieldsFragmentDoc,
     "\n  query Balances {\n    balances {\n      ...BalanceFields\n    }\n  }\n": types.BalancesDocument,
     "\n  subscription BalanceChanged($currency: String) {\n    balanceChanged(currency: $currency) {\n      ...BalanceFields\n    }\n  }\n": types.BalanceChangedDocument,
     "\n  fragment BalanceTransactionFields on BalanceTransaction {\n    id\n    type\n    currency\n    amount\n    fee\n    net\n    balanceAfter\n    sourceReference\n    createdAt\n  }\n": types.BalanceTransactionFieldsFragmentDoc,
@@ -237,6 +257,34 @@ export function graphql(source: "\n  query Customers($after: String) {\n    cust
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Customer($u: String!) {\n    customer(uuid: $u) {\n      ...CustomerRow\n      email\n      phoneNumber\n      dialCode\n      dateOfBirth\n    }\n    kyc(customerUuid: $u) {\n      kycStatus\n      overallKycStatus\n      submittedAt\n      reviewedAt\n      rejectionReason\n    }\n  }\n"): typeof import('./graphql').CustomerDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DisputeDetail($id: ID!) {\n    dispute(id: $id) {\n      ...DisputeFields\n      funds\n      evidence {\n        productDescription\n        customerCommunication\n        refundPolicy\n        serviceDate\n        serviceDetails\n        uncategorizedText\n        files {\n          id\n          filename\n          contentType\n          size\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').DisputeDetailDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DisputedPayment($r: String!) {\n    transaction(reference: $r) {\n      reference\n      externalReference\n      status\n      amount\n      currency\n      card {\n        brand\n        last4\n      }\n      createdAt\n    }\n  }\n"): typeof import('./graphql').DisputedPaymentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateDisputeEvidence($id: ID!, $input: DisputeEvidenceInput!) {\n    updateDisputeEvidence(id: $id, input: $input) {\n      id\n    }\n  }\n"): typeof import('./graphql').UpdateDisputeEvidenceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SubmitDispute($id: ID!) {\n    submitDispute(id: $id) {\n      id\n      status\n    }\n  }\n"): typeof import('./graphql').SubmitDisputeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AcceptDispute($id: ID!) {\n    acceptDispute(id: $id) {\n      id\n      status\n    }\n  }\n"): typeof import('./graphql').AcceptDisputeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Disputes($status: DisputeStatus, $first: Int, $after: String) {\n    disputes(status: $status, first: $first, after: $after) {\n      edges {\n        node {\n          ...DisputeFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): typeof import('./graphql').DisputesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query OpenDisputeCount {\n    openDisputeCount\n  }\n"): typeof import('./graphql').OpenDisputeCountDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -428,6 +476,10 @@ export function graphql(source: "\n  mutation SimulateTransaction($r: String!, $
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query PaymentDisputes($r: String!) {\n    disputes(paymentReference: $r, first: 5) {\n      edges {\n        node {\n          id\n          status\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').PaymentDisputesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query Transactions($filter: TransactionFilter, $search: String, $first: Int, $after: String) {\n    transactions(filter: $filter, search: $search, first: $first, after: $after) {\n      edges {\n        node {\n          ...TransactionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): typeof import('./graphql').TransactionsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -496,7 +548,15 @@ export function graphql(source: "\n  mutation ResendWebhookEvent($id: String!) {
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment BalanceFields on Balance {\n    currency\n    available\n    pending\n    reserved\n  }\n"): typeof import('./graphql').BalanceFieldsFragmentDoc;
+export function graphql(source: "\n  fragment DisputeFields on Dispute {\n    id\n    paymentReference\n    amount\n    currency\n    reason\n    status\n    evidenceDueBy\n    submissionCount\n    provider\n    providerStatus\n    fee\n    createdAt\n    closedAt\n  }\n"): typeof import('./graphql').DisputeFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription DisputeChanged {\n    disputeChanged {\n      ...DisputeFields\n    }\n  }\n"): typeof import('./graphql').DisputeChangedDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment BalanceFields on Balance {\n    currency\n    available\n    pending\n    reserved\n    disputed\n    owed\n  }\n"): typeof import('./graphql').BalanceFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -51,6 +51,8 @@ export type BalanceTransactionFilter = {
 export type BalanceTransactionType =
   | 'ADJUSTMENT'
   | 'COLLECTION'
+  | 'DISPUTE_REINSTATEMENT'
+  | 'DISPUTE_WITHDRAWAL'
   | 'PAYMENT'
   | 'PAYOUT'
   | 'PAYOUT_REVERSAL'
@@ -100,6 +102,40 @@ export type CreatePayoutInput = {
   amount: string;
   currency: string;
 };
+
+/** Each field given replaces its value (null clears it); fields left out stay. fileIds replaces the list. */
+export type DisputeEvidenceInput = {
+  customerCommunication?: string | null | undefined;
+  /** Files uploaded with uploadDisputeFile (or REST). */
+  fileIds?: Array<string | number> | null | undefined;
+  productDescription?: string | null | undefined;
+  refundPolicy?: string | null | undefined;
+  /** YYYY-MM-DD */
+  serviceDate?: string | null | undefined;
+  serviceDetails?: string | null | undefined;
+  uncategorizedText?: string | null | undefined;
+};
+
+export type DisputeReason =
+  | 'CREDIT_NOT_PROCESSED'
+  | 'DUPLICATE'
+  | 'FRAUDULENT'
+  | 'GENERAL'
+  | 'PRODUCT_NOT_RECEIVED'
+  | 'PRODUCT_UNACCEPTABLE'
+  | 'SUBSCRIPTION_CANCELED'
+  | 'UNRECOGNIZED';
+
+/** Stripe’s statuses. Inquiries: WARNING_NEEDS_RESPONSE → WARNING_UNDER_REVIEW → WARNING_CLOSED (or a chargeback). Chargebacks: NEEDS_RESPONSE → UNDER_REVIEW → WON | LOST. */
+export type DisputeStatus =
+  | 'LOST'
+  | 'NEEDS_RESPONSE'
+  | 'PREVENTED'
+  | 'UNDER_REVIEW'
+  | 'WARNING_CLOSED'
+  | 'WARNING_NEEDS_RESPONSE'
+  | 'WARNING_UNDER_REVIEW'
+  | 'WON';
 
 export type EnrollCustomerInput = {
   /** ISO 3166-1 alpha-2, one of the supported countries. */
@@ -441,6 +477,56 @@ export type CustomerQueryVariables = Exact<{
 
 export type CustomerQuery = { customer: { email: string, phoneNumber: string, dialCode: string, dateOfBirth: string | null, customerUuid: string, customerId: string, firstName: string, lastName: string, countryCode: string, kycStatus: KycStatus, overallKycStatus: KycStatus, createdAt: string }, kyc: { kycStatus: KycStatus, overallKycStatus: KycStatus, submittedAt: string | null, reviewedAt: string | null, rejectionReason: string | null } };
 
+export type DisputeDetailQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DisputeDetailQuery = { dispute: { funds: string, id: string, paymentReference: string, amount: string, currency: string, reason: DisputeReason, status: DisputeStatus, evidenceDueBy: string | null, submissionCount: number, provider: string, providerStatus: string | null, fee: string, createdAt: string, closedAt: string | null, evidence: { productDescription: string | null, customerCommunication: string | null, refundPolicy: string | null, serviceDate: string | null, serviceDetails: string | null, uncategorizedText: string | null, files: Array<{ id: string, filename: string, contentType: string, size: number }> } } };
+
+export type DisputedPaymentQueryVariables = Exact<{
+  r: string;
+}>;
+
+
+export type DisputedPaymentQuery = { transaction: { reference: string, externalReference: string, status: TransactionStatus, amount: string | null, currency: string | null, createdAt: string, card: { brand: string, last4: string } | null } };
+
+export type UpdateDisputeEvidenceMutationVariables = Exact<{
+  id: string | number;
+  input: DisputeEvidenceInput;
+}>;
+
+
+export type UpdateDisputeEvidenceMutation = { updateDisputeEvidence: { id: string } };
+
+export type SubmitDisputeMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type SubmitDisputeMutation = { submitDispute: { id: string, status: DisputeStatus } };
+
+export type AcceptDisputeMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type AcceptDisputeMutation = { acceptDispute: { id: string, status: DisputeStatus } };
+
+export type DisputesQueryVariables = Exact<{
+  status?: DisputeStatus | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type DisputesQuery = { disputes: { edges: Array<{ node: { id: string, paymentReference: string, amount: string, currency: string, reason: DisputeReason, status: DisputeStatus, evidenceDueBy: string | null, submissionCount: number, provider: string, providerStatus: string | null, fee: string, createdAt: string, closedAt: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type OpenDisputeCountQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OpenDisputeCountQuery = { openDisputeCount: number };
+
 export type InvitationsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -658,7 +744,7 @@ export type TopUpBalanceMutationVariables = Exact<{
 }>;
 
 
-export type TopUpBalanceMutation = { topUpBalance: { currency: string, available: string, pending: string, reserved: string } };
+export type TopUpBalanceMutation = { topUpBalance: { currency: string, available: string, pending: string, reserved: string, disputed: string, owed: string } };
 
 export type SandboxCustomersQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -741,6 +827,13 @@ export type SimulateTransactionMutationVariables = Exact<{
 
 
 export type SimulateTransactionMutation = { simulateTransaction: { status: TransactionStatus } };
+
+export type PaymentDisputesQueryVariables = Exact<{
+  r: string;
+}>;
+
+
+export type PaymentDisputesQuery = { disputes: { edges: Array<{ node: { id: string, status: DisputeStatus } }> } };
 
 export type TransactionsQueryVariables = Exact<{
   filter?: TransactionFilter | null | undefined;
@@ -842,19 +935,26 @@ export type ResendWebhookEventMutationVariables = Exact<{
 
 export type ResendWebhookEventMutation = { resendWebhookEvent: { data: Record<string, unknown>, id: string, type: string, reference: string | null, customerUuid: string | null, createdAt: string, deliveryStatus: WebhookDeliveryStatus | null, attemptCount: number, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attemptNumber: number, attemptedAt: string, url: string | null, statusCode: number | null, latencyMs: number | null, success: boolean | null, error: string | null }>, customer: { firstName: string, lastName: string } | null } };
 
-export type BalanceFieldsFragment = { currency: string, available: string, pending: string, reserved: string };
+export type DisputeFieldsFragment = { id: string, paymentReference: string, amount: string, currency: string, reason: DisputeReason, status: DisputeStatus, evidenceDueBy: string | null, submissionCount: number, provider: string, providerStatus: string | null, fee: string, createdAt: string, closedAt: string | null };
+
+export type DisputeChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DisputeChangedSubscription = { disputeChanged: { id: string, paymentReference: string, amount: string, currency: string, reason: DisputeReason, status: DisputeStatus, evidenceDueBy: string | null, submissionCount: number, provider: string, providerStatus: string | null, fee: string, createdAt: string, closedAt: string | null } };
+
+export type BalanceFieldsFragment = { currency: string, available: string, pending: string, reserved: string, disputed: string, owed: string };
 
 export type BalancesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type BalancesQuery = { balances: Array<{ currency: string, available: string, pending: string, reserved: string }> };
+export type BalancesQuery = { balances: Array<{ currency: string, available: string, pending: string, reserved: string, disputed: string, owed: string }> };
 
 export type BalanceChangedSubscriptionVariables = Exact<{
   currency?: string | null | undefined;
 }>;
 
 
-export type BalanceChangedSubscription = { balanceChanged: { currency: string, available: string, pending: string, reserved: string } };
+export type BalanceChangedSubscription = { balanceChanged: { currency: string, available: string, pending: string, reserved: string, disputed: string, owed: string } };
 
 export type BalanceTransactionFieldsFragment = { id: string, type: BalanceTransactionType, currency: string, amount: string, fee: string, net: string, balanceAfter: string, sourceReference: string | null, createdAt: string };
 
@@ -1030,12 +1130,31 @@ export const WebhookEventFullFragmentDoc = new TypedDocumentString(`
   deliveredAt
   nextAttemptAt
 }`, {"fragmentName":"WebhookEventFull"}) as unknown as TypedDocumentString<WebhookEventFullFragment, unknown>;
+export const DisputeFieldsFragmentDoc = new TypedDocumentString(`
+    fragment DisputeFields on Dispute {
+  id
+  paymentReference
+  amount
+  currency
+  reason
+  status
+  evidenceDueBy
+  submissionCount
+  provider
+  providerStatus
+  fee
+  createdAt
+  closedAt
+}
+    `, {"fragmentName":"DisputeFields"}) as unknown as TypedDocumentString<DisputeFieldsFragment, unknown>;
 export const BalanceFieldsFragmentDoc = new TypedDocumentString(`
     fragment BalanceFields on Balance {
   currency
   available
   pending
   reserved
+  disputed
+  owed
 }
     `, {"fragmentName":"BalanceFields"}) as unknown as TypedDocumentString<BalanceFieldsFragment, unknown>;
 export const BalanceTransactionFieldsFragmentDoc = new TypedDocumentString(`
@@ -1262,6 +1381,115 @@ export const CustomerDocument = new TypedDocumentString(`
   overallKycStatus
   createdAt
 }`) as unknown as TypedDocumentString<CustomerQuery, CustomerQueryVariables>;
+export const DisputeDetailDocument = new TypedDocumentString(`
+    query DisputeDetail($id: ID!) {
+  dispute(id: $id) {
+    ...DisputeFields
+    funds
+    evidence {
+      productDescription
+      customerCommunication
+      refundPolicy
+      serviceDate
+      serviceDetails
+      uncategorizedText
+      files {
+        id
+        filename
+        contentType
+        size
+      }
+    }
+  }
+}
+    fragment DisputeFields on Dispute {
+  id
+  paymentReference
+  amount
+  currency
+  reason
+  status
+  evidenceDueBy
+  submissionCount
+  provider
+  providerStatus
+  fee
+  createdAt
+  closedAt
+}`) as unknown as TypedDocumentString<DisputeDetailQuery, DisputeDetailQueryVariables>;
+export const DisputedPaymentDocument = new TypedDocumentString(`
+    query DisputedPayment($r: String!) {
+  transaction(reference: $r) {
+    reference
+    externalReference
+    status
+    amount
+    currency
+    card {
+      brand
+      last4
+    }
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<DisputedPaymentQuery, DisputedPaymentQueryVariables>;
+export const UpdateDisputeEvidenceDocument = new TypedDocumentString(`
+    mutation UpdateDisputeEvidence($id: ID!, $input: DisputeEvidenceInput!) {
+  updateDisputeEvidence(id: $id, input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateDisputeEvidenceMutation, UpdateDisputeEvidenceMutationVariables>;
+export const SubmitDisputeDocument = new TypedDocumentString(`
+    mutation SubmitDispute($id: ID!) {
+  submitDispute(id: $id) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<SubmitDisputeMutation, SubmitDisputeMutationVariables>;
+export const AcceptDisputeDocument = new TypedDocumentString(`
+    mutation AcceptDispute($id: ID!) {
+  acceptDispute(id: $id) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<AcceptDisputeMutation, AcceptDisputeMutationVariables>;
+export const DisputesDocument = new TypedDocumentString(`
+    query Disputes($status: DisputeStatus, $first: Int, $after: String) {
+  disputes(status: $status, first: $first, after: $after) {
+    edges {
+      node {
+        ...DisputeFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment DisputeFields on Dispute {
+  id
+  paymentReference
+  amount
+  currency
+  reason
+  status
+  evidenceDueBy
+  submissionCount
+  provider
+  providerStatus
+  fee
+  createdAt
+  closedAt
+}`) as unknown as TypedDocumentString<DisputesQuery, DisputesQueryVariables>;
+export const OpenDisputeCountDocument = new TypedDocumentString(`
+    query OpenDisputeCount {
+  openDisputeCount
+}
+    `) as unknown as TypedDocumentString<OpenDisputeCountQuery, OpenDisputeCountQueryVariables>;
 export const InvitationsDocument = new TypedDocumentString(`
     query Invitations {
   invitations {
@@ -1710,6 +1938,8 @@ export const TopUpBalanceDocument = new TypedDocumentString(`
   available
   pending
   reserved
+  disputed
+  owed
 }`) as unknown as TypedDocumentString<TopUpBalanceMutation, TopUpBalanceMutationVariables>;
 export const SandboxCustomersDocument = new TypedDocumentString(`
     query SandboxCustomers {
@@ -1873,6 +2103,18 @@ export const SimulateTransactionDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SimulateTransactionMutation, SimulateTransactionMutationVariables>;
+export const PaymentDisputesDocument = new TypedDocumentString(`
+    query PaymentDisputes($r: String!) {
+  disputes(paymentReference: $r, first: 5) {
+    edges {
+      node {
+        id
+        status
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PaymentDisputesQuery, PaymentDisputesQueryVariables>;
 export const TransactionsDocument = new TypedDocumentString(`
     query Transactions($filter: TransactionFilter, $search: String, $first: Int, $after: String) {
   transactions(filter: $filter, search: $search, first: $first, after: $after) {
@@ -2087,6 +2329,27 @@ fragment WebhookEventFull on WebhookEvent {
     error
   }
 }`) as unknown as TypedDocumentString<ResendWebhookEventMutation, ResendWebhookEventMutationVariables>;
+export const DisputeChangedDocument = new TypedDocumentString(`
+    subscription DisputeChanged {
+  disputeChanged {
+    ...DisputeFields
+  }
+}
+    fragment DisputeFields on Dispute {
+  id
+  paymentReference
+  amount
+  currency
+  reason
+  status
+  evidenceDueBy
+  submissionCount
+  provider
+  providerStatus
+  fee
+  createdAt
+  closedAt
+}`) as unknown as TypedDocumentString<DisputeChangedSubscription, DisputeChangedSubscriptionVariables>;
 export const BalancesDocument = new TypedDocumentString(`
     query Balances {
   balances {
@@ -2098,6 +2361,8 @@ export const BalancesDocument = new TypedDocumentString(`
   available
   pending
   reserved
+  disputed
+  owed
 }`) as unknown as TypedDocumentString<BalancesQuery, BalancesQueryVariables>;
 export const BalanceChangedDocument = new TypedDocumentString(`
     subscription BalanceChanged($currency: String) {
@@ -2110,6 +2375,8 @@ export const BalanceChangedDocument = new TypedDocumentString(`
   available
   pending
   reserved
+  disputed
+  owed
 }`) as unknown as TypedDocumentString<BalanceChangedSubscription, BalanceChangedSubscriptionVariables>;
 export const TransactionChangedDocument = new TypedDocumentString(`
     subscription TransactionChanged($r: String) {

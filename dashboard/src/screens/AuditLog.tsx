@@ -5,6 +5,7 @@ import { graphql } from '../generated';
 import type { AuditLogEntryFieldsFragment, AuditLogFilter } from '../generated/graphql';
 import { fetchFile } from '../session';
 import { EmptyState, ErrorText, Loading, dayAfter, dayStart, saveFile, whenExactly, words } from '../ui';
+import { AUDIT_LOG_ACTIONS as ACTIONS } from '../audit-actions';
 
 const PAGE_SIZE = 50;
 /** How long typing rests before the actor filter applies. */
@@ -52,47 +53,6 @@ const PEOPLE = graphql(`
     }
   }
 `);
-
-/** The actions the log records (src/modules/audit/audit-log.ts, AUDIT_ACTIONS), for the filter. */
-const ACTIONS = [
-  'user.signed_up',
-  'user.sign_in_succeeded',
-  'user.sign_in_failed',
-  'user.email_verified',
-  'user.two_factor_enrolled',
-  'user.two_factor_removed',
-  'user.password_changed',
-  'user.password_reset',
-  'user.sessions_ended',
-  'invitation.created',
-  'invitation.resent',
-  'invitation.revoked',
-  'invitation.accepted',
-  'member.role_changed',
-  'member.removed',
-  'team.ownership_transferred',
-  'team.two_factor_requirement_changed',
-  'api_key.created',
-  'api_key.rotated',
-  'api_key.revoked',
-  'webhook.endpoint_changed',
-  'webhook.secret_rotated',
-  'checkout.settings_changed',
-  'payout_schedule.changed',
-  'refund.created',
-  'ledger.adjustment_posted',
-  'sandbox.top_up',
-  'kyc.decided',
-  'merchant.created',
-  'merchant.disabled',
-  'merchant.enabled',
-  'payout_destination.added',
-  'payout_destination.approval_requested',
-  'payout_destination.approved',
-  'payout_destination.canceled',
-  'payout_destination.activated',
-  'reconciliation.exception_resolved',
-];
 
 /** Who did it, as a reader recognises them: a member's email, a key's client ID, the CLI; else the id. */
 const actorOf = (e: AuditLogEntryFieldsFragment, emails: Map<string, string>) =>

@@ -5,6 +5,7 @@ import type { ActivityQuery } from '../generated/graphql';
 import { decimalsOf, formatAmount, inCurrency, isZero, sum } from '../money';
 import { Empty, ErrorText, Loading } from '../ui';
 import { BALANCE_CHANGED, BALANCES, withBalance, type BalanceRow } from './ledger.gql';
+import { OpenDisputesBanner } from './Disputes';
 import { NextPayouts } from './NextPayouts';
 
 type ActivityData = ActivityQuery['activity'];
@@ -42,7 +43,7 @@ function dayRange(last: string, count: number): string[] {
 
 /** Only the currencies holding anything; every one when all are zero. */
 function shownBalances(balances: BalanceRow[]): BalanceRow[] {
-  const holding = balances.filter((b) => !isZero(b.available) || !isZero(b.pending) || !isZero(b.reserved));
+  const holding = balances.filter((b) => !isZero(b.available) || !isZero(b.pending) || !isZero(b.reserved) || !isZero(b.disputed) || !isZero(b.owed));
   return holding.length > 0 ? holding : balances;
 }
 
@@ -75,6 +76,19 @@ function Balances({ balances }: { balances: BalanceRow[] }) {
               <dt>Reserved</dt>
               <dd>{formatAmount(b.reserved)}</dd>
             </div>
+            {/* Shown only when a chargeback holds money, or left a debt (docs/disputes.md). */}
+            {!isZero(b.disputed) && (
+              <div className="disputed">
+                <dt>Disputed</dt>
+                <dd>{formatAmount(b.disputed)}</dd>
+              </div>
+            )}
+            {!isZero(b.owed) && (
+              <div className="owed">
+                <dt>Owed</dt>
+                <dd>{formatAmount(b.owed)}</dd>
+              </div>
+            )}
           </dl>
         </li>
       ))}
@@ -240,6 +254,7 @@ export function Overview() {
   return (
     <section aria-labelledby="ov-title">
       <h2 id="ov-title">Overview</h2>
+      <OpenDisputesBanner />
       <p className="sr-only" aria-live="polite">
         {announce}
       </p>

@@ -94,6 +94,38 @@ const SIMULATE = graphql(`
   }
 `);
 
+/** A payment's disputes (an inquiry, then perhaps a chargeback), newest first. */
+const DISPUTES_OF = graphql(`
+  query PaymentDisputes($r: String!) {
+    disputes(paymentReference: $r, first: 5) {
+      edges {
+        node {
+          id
+          status
+        }
+      }
+    }
+  }
+`);
+
+/** The payment's disputes, each linked to its page; nothing when it has none (or the role may not read disputes). */
+function PaymentDisputes({ reference }: { reference: string }) {
+  const can = useCan();
+  const [{ data }] = useQuery({ query: DISPUTES_OF, variables: { r: reference }, pause: !can('disputes:read') });
+  const disputes = data?.disputes.edges.map((e) => e.node) ?? [];
+  if (disputes.length === 0) return null;
+  return (
+    <div data-testid="dispute">
+      <dt>{disputes.length === 1 ? 'Dispute' : 'Disputes'}</dt>
+      {disputes.map((d) => (
+        <dd key={d.id}>
+          <Link to={`/disputes/${encodeURIComponent(d.id)}`}>{d.id}</Link> <StatusBadge status={d.status} />
+        </dd>
+      ))}
+    </div>
+  );
+}
+
 /** What is left to refund of a successful card payment; null when nothing is (or it is not one). */
 function refundable(t: Detail): string | null {
   if (t.type !== 'PAYMENT' || t.status !== 'SUCCESSFUL' || !t.amount) return null;
@@ -251,6 +283,7 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
             </dd>
           </div>
         )}
+        {t.type === 'PAYMENT' && <PaymentDisputes reference={t.reference} />}
         {t.customerUuid && (
           <div data-testid="customer">
             <dt>Customer</dt>

@@ -10,6 +10,8 @@ graphql(`
     available
     pending
     reserved
+    disputed
+    owed
   }
 `);
 

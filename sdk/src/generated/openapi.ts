@@ -1175,6 +1175,177 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your disputes, newest first
+         * @description Filter by status, by a deadline before a time (`due_before`), or by the disputed payment. GraphQL: disputes.
+         */
+        get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A dispute */
+        get: operations["getDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add to a dispute’s evidence (before it is submitted)
+         * @description Each field given replaces its value (null clears it); fields left out stay. `files` names files uploaded with POST /v1/disputes/{id}/files (the list given replaces the list). Then POST /v1/disputes/{id}/submit. GraphQL: updateDisputeEvidence.
+         */
+        post: operations["updateDisputeEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file for a dispute’s evidence (multipart/form-data, one part named `file`)
+         * @description A PDF, PNG or JPEG of at most 5 MB: its type is read from its content, and the filename’s extension must agree. Then name it in `files` of POST /v1/disputes/{id}/evidence. Stored in PostgreSQL, or S3-compatible storage when configured. GraphQL: uploadDisputeFile (base64, up to about 700 KB: the GraphQL body limit).
+         */
+        post: operations["uploadDisputeFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}/files/{file_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A file of a dispute’s evidence: its bytes, with its content type */
+        get: operations["downloadDisputeFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the evidence to the card network (once)
+         * @description The dispute goes under review; `dispute.updated` follows, then `dispute.closed` when it is decided. GraphQL: submitDispute.
+         */
+        post: operations["submitDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a dispute: a chargeback is lost (its amount and fee are not given back); an inquiry is closed */
+        post: operations["acceptDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: a cardholder disputes a successful card payment
+         * @description A chargeback (`needs_response`: its amount and the dispute fee are held from available at once) or, with `inquiry: true`, an inquiry (`warning_needs_response`: no money moves). `amount` defaults to what is left of the payment after its refunds. The card 4000 0000 0000 0259 is disputed by itself after it succeeds. GraphQL: simulateDispute.
+         */
+        post: operations["createSandboxDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/disputes/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: the card network decides a submitted dispute
+         * @description won gives the hold back to available; lost pays it out. An inquiry won closes; lost becomes a chargeback. GraphQL: simulateDisputeOutcome.
+         */
+        post: operations["simulateDisputeOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/transactions/{reference}/simulate": {
         parameters: {
             query?: never;
@@ -1225,7 +1396,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
-            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "checkout.settings_changed" | "transfers.name_check_changed" | "payout_schedule.changed" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled" | "payout_destination.added" | "payout_destination.approval_requested" | "payout_destination.approved" | "payout_destination.canceled" | "payout_destination.activated" | "reconciliation.exception_resolved";
+            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "checkout.settings_changed" | "transfers.name_check_changed" | "payout_schedule.changed" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled" | "payout_destination.added" | "payout_destination.approval_requested" | "payout_destination.approved" | "payout_destination.canceled" | "payout_destination.activated" | "reconciliation.exception_resolved" | "dispute.file_uploaded" | "dispute.evidence_updated" | "dispute.submitted" | "dispute.accepted" | "sandbox.dispute_created";
             /** @enum {string} */
             actor_type: "user" | "api_key" | "operator" | "system";
             actor_id: string | null;
@@ -1369,11 +1540,21 @@ export interface components {
              * @example 1500
              */
             reserved: number;
+            /**
+             * @description Held by open chargebacks: their amounts and dispute fees
+             * @example 1500
+             */
+            disputed: number;
+            /**
+             * @description What you owe: the part of a chargeback’s hold your available balance could not cover; credits repay it first
+             * @example 1500
+             */
+            owed: number;
         };
         BalanceTransaction: {
             id: string;
             /** @enum {string} */
-            type: "collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal";
+            type: "collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal" | "dispute_withdrawal" | "dispute_reinstatement";
             /** @example KES */
             currency: string;
             /**
@@ -1420,7 +1601,7 @@ export interface components {
             closing_balance: number;
             totals: {
                 /** @enum {string} */
-                type: "collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal";
+                type: "collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal" | "dispute_withdrawal" | "dispute_reinstatement";
                 count: number;
                 /**
                  * @description Exact decimal, as a JSON number with at most the currency’s minor-unit decimals
@@ -1442,7 +1623,7 @@ export interface components {
         };
         FeeRule: {
             /** @enum {string} */
-            kind: "collection" | "transfer" | "payment" | "payout";
+            kind: "collection" | "transfer" | "payment" | "payout" | "dispute";
             /** @description null: every currency */
             currency: string | null;
             percent: string;
@@ -1455,7 +1636,7 @@ export interface components {
             client_id: string;
             webhook_url: string | null;
             /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
-            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired")[];
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -1470,7 +1651,7 @@ export interface components {
             client_id: string;
             webhook_url: string | null;
             /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
-            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired")[];
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -1487,7 +1668,7 @@ export interface components {
             client_id: string;
             webhook_url: string | null;
             /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
-            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired")[];
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -1884,6 +2065,69 @@ export interface components {
             created_at: string;
             deactivated_at: string | null;
         };
+        DisputeFile: {
+            /** @description `file_…` */
+            id: string;
+            filename: string;
+            /** @enum {string} */
+            content_type: "application/pdf" | "image/png" | "image/jpeg";
+            /** @description Bytes */
+            size: number;
+        };
+        Dispute: {
+            /** @description `dp_…` */
+            id: string;
+            /** @constant */
+            object: "dispute";
+            /** @description The disputed card payment */
+            payment_reference: string;
+            /**
+             * @description What the cardholder disputes
+             * @example 1500
+             */
+            amount: number;
+            /** @example KES */
+            currency: string;
+            /**
+             * @description The dispute fee (your pricing): held with the amount while a chargeback is open, charged if it is lost
+             * @example 1500
+             */
+            fee: number;
+            /** @enum {string} */
+            reason: "fraudulent" | "product_not_received" | "product_unacceptable" | "duplicate" | "subscription_canceled" | "credit_not_processed" | "unrecognized" | "general";
+            /**
+             * @description Stripe’s statuses: warning_* are inquiries (no money moves)
+             * @enum {string}
+             */
+            status: "warning_needs_response" | "warning_under_review" | "warning_closed" | "needs_response" | "under_review" | "won" | "lost" | "prevented";
+            provider: string;
+            /** @description The provider’s own status, raw */
+            provider_status: string | null;
+            /** @description Submit evidence before this, or the dispute is accepted (lost) automatically */
+            evidence_due_by: string | null;
+            evidence: {
+                product_description: string | null;
+                customer_communication: string | null;
+                refund_policy: string | null;
+                /** @description YYYY-MM-DD */
+                service_date: string | null;
+                /** @description Shipping (carrier, tracking number) or service details */
+                service_details: string | null;
+                uncategorized_text: string | null;
+                files: components["schemas"]["DisputeFile"][];
+            };
+            submission_count: number;
+            /**
+             * @description Where the disputed money is
+             * @enum {string}
+             */
+            funds: "none" | "held" | "reinstated" | "withdrawn";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            closed_at: string | null;
+        };
         Payout: {
             /** @description `po_…` */
             id: string;
@@ -1931,7 +2175,7 @@ export interface components {
             /** @description `evt_…`; also the `webhook-id` header of every delivery */
             id: string;
             /** @enum {string} */
-            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test";
+            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon" | "webhook.test";
             /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*; payout.*: the payout’s `pot_…` transaction); null for customer.kyc.*, checkout.session.* (its `data.id` names the session) and webhook.test */
             reference: string | null;
             /** @description The customer the event is about (customer.kyc.*); null for a transaction’s event */
@@ -1957,7 +2201,7 @@ export interface components {
             /** @description `evt_…`; also the `webhook-id` header of every delivery */
             id: string;
             /** @enum {string} */
-            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test";
+            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon" | "webhook.test";
             /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*; payout.*: the payout’s `pot_…` transaction); null for customer.kyc.*, checkout.session.* (its `data.id` names the session) and webhook.test */
             reference: string | null;
             /** @description The customer the event is about (customer.kyc.*); null for a transaction’s event */
@@ -1969,8 +2213,8 @@ export interface components {
             attempt_count: number;
             next_attempt_at: string | null;
             delivered_at: string | null;
-            /** @description The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*), a KycRecord (customer.kyc.*), a CheckoutSession (checkout.session.*), a Payout (payout.*), or a WebhookTest (webhook.test) */
-            data: components["schemas"]["Transaction"] | components["schemas"]["KycRecord"] | components["schemas"]["CheckoutSession"] | components["schemas"]["Payout"] | components["schemas"]["WebhookTest"];
+            /** @description The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*), a KycRecord (customer.kyc.*), a CheckoutSession (checkout.session.*), a Payout (payout.*), a Dispute (dispute.*), or a WebhookTest (webhook.test) */
+            data: components["schemas"]["Transaction"] | components["schemas"]["KycRecord"] | components["schemas"]["CheckoutSession"] | components["schemas"]["Payout"] | components["schemas"]["Dispute"] | components["schemas"]["WebhookTest"];
             attempts: {
                 attempt_number: number;
                 /** Format: date-time */
@@ -2500,7 +2744,7 @@ export interface components {
         WebhookEndpointRequest: {
             url: string | null;
             /** @description The event types recorded and sent to you. Omitted: unchanged. Null: the default, final statuses and KYC decisions. Add `*.processing` and `payment.requires_action` to hear of each transaction as it is created. */
-            event_types?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired")[] | null;
+            event_types?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon")[] | null;
         };
         CreateApiKeyRequest: {
             label: string;
@@ -2548,6 +2792,26 @@ export interface components {
             delay_days?: number;
             cutoff_time?: string;
             time_zone?: string;
+        };
+        DisputeEvidenceRequest: {
+            product_description?: string | null;
+            customer_communication?: string | null;
+            refund_policy?: string | null;
+            service_date?: string | null;
+            service_details?: string | null;
+            uncategorized_text?: string | null;
+            files?: string[] | null;
+        };
+        SandboxDisputeRequest: {
+            payment_reference: string;
+            /** @enum {string} */
+            reason: "fraudulent" | "product_not_received" | "product_unacceptable" | "duplicate" | "subscription_canceled" | "credit_not_processed" | "unrecognized" | "general";
+            amount?: unknown;
+            inquiry?: boolean | null;
+        };
+        SimulateDisputeOutcomeRequest: {
+            /** @enum {string} */
+            outcome: "won" | "lost";
         };
         SimulateRequest: {
             /** @enum {string} */
@@ -6119,7 +6383,7 @@ export interface operations {
                 limit?: number | null;
                 /** @description The `meta.next_cursor` of the previous page */
                 after?: string | null;
-                type?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "webhook.test") | null;
+                type?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon" | "webhook.test") | null;
             };
             header?: never;
             path?: never;
@@ -7387,7 +7651,7 @@ export interface operations {
                 /** @description The `meta.next_cursor` of the previous page */
                 after?: string | null;
                 currency?: string | null;
-                type?: ("collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal") | null;
+                type?: ("collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal" | "dispute_withdrawal" | "dispute_reinstatement") | null;
                 created_from?: string | null;
                 created_to?: string | null;
             };
@@ -8625,6 +8889,910 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listDisputes: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+                /** @description The `meta.next_cursor` of the previous page */
+                after?: string | null;
+                status?: ("warning_needs_response" | "warning_under_review" | "warning_closed" | "needs_response" | "under_review" | "won" | "lost" | "prevented") | null;
+                due_before?: string | null;
+                payment_reference?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disputes retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Disputes retrieved */
+                        message: string;
+                        data: components["schemas"]["Dispute"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dispute’s id (`dp_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Dispute retrieved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Dispute retrieved */
+                        message: string;
+                        data: components["schemas"]["Dispute"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no dispute of yours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateDisputeEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dispute’s id (`dp_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "product_description": "A pair of shoes, size 42",
+                 *       "service_date": "2026-11-20",
+                 *       "service_details": "Delivered by GIG, tracking 123456"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DisputeEvidenceRequest"];
+            };
+        };
+        responses: {
+            /** @description Evidence updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Evidence updated */
+                        message: string;
+                        data: components["schemas"]["Dispute"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no dispute of yours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INVALID_STATE`: the dispute no longer takes a response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    uploadDisputeFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dispute’s id (`dp_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description File uploaded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example File uploaded */
+                        message: string;
+                        data: components["schemas"]["DisputeFile"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit; no file, too large, or not a PDF, PNG or JPEG */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no dispute of yours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INVALID_STATE`: the dispute no longer takes a response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    downloadDisputeFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dispute’s id (`dp_…`) */
+                id: string;
+                /** @description The file’s id (`file_…`) */
+                file_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example The file */
+                        message: string;
+                        data: components["schemas"]["DisputeFile"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no file of this dispute of yours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    submitDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dispute’s id (`dp_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Evidence submitted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Evidence submitted */
+                        message: string;
+                        data: components["schemas"]["Dispute"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit; no evidence yet */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no dispute of yours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INVALID_STATE`: submitted already, or no longer open */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    acceptDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dispute’s id (`dp_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Dispute accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Dispute accepted */
+                        message: string;
+                        data: components["schemas"]["Dispute"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no dispute of yours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INVALID_STATE`: the dispute no longer takes a response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createSandboxDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payment_reference": "PAY-…",
+                 *       "reason": "fraudulent"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxDisputeRequest"];
+            };
+        };
+        responses: {
+            /** @description Dispute opened */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Dispute opened */
+                        message: string;
+                        data: components["schemas"]["Dispute"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no successful card payment of yours has this reference */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INVALID_STATE`: the payment has an open dispute */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    simulateDisputeOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dispute’s id (`dp_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "outcome": "won"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SimulateDisputeOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description Dispute decided */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Dispute decided */
+                        message: string;
+                        data: components["schemas"]["Dispute"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no dispute of yours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INVALID_STATE`: not under review (submit evidence first) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_STATE";
                     };
                 };
             };

@@ -34,8 +34,13 @@ import { Migration20261207000000_payout_destinations } from './Migration20261207
 import { Migration20261207010000_payout_schedules } from './Migration20261207010000_payout_schedules';
 import { Migration20261207020000_payouts } from './Migration20261207020000_payouts';
 import { Migration20261207030000_reconciliation } from './Migration20261207030000_reconciliation';
+import { Migration20261208000000_disputes } from './Migration20261208000000_disputes';
+import { Migration20261208010000_dispute_files } from './Migration20261208010000_dispute_files';
 import { Migration20261202040000_available_at } from './Migration20261202040000_available_at';
 import { deploymentStampMigration } from './Migration20261202010000_deployment_stamp';
+import { Migration20261209000000_hot_table_vacuum } from './Migration20261209000000_hot_table_vacuum';
+import { Migration20261210001000_webhook_delivery_queue } from './Migration20261210001000_webhook_delivery_queue';
+import { Migration20261210002000_settlement_due } from './Migration20261210002000_settlement_due';
 import { Migration20261202020000_single_use_quotes } from './Migration20261202020000_single_use_quotes';
 import { Migration20261202030000_idempotency_holder } from './Migration20261202030000_idempotency_holder';
 
@@ -82,4 +87,9 @@ export const migrationsFor = (environment: PaymentsEnv): MigrationObject[] => [
   { name: 'Migration20261207010000_payout_schedules', class: Migration20261207010000_payout_schedules },
   { name: 'Migration20261207020000_payouts', class: Migration20261207020000_payouts },
   { name: 'Migration20261207030000_reconciliation', class: Migration20261207030000_reconciliation },
+  { name: 'Migration20261208000000_disputes', class: Migration20261208000000_disputes },
+  { name: 'Migration20261208010000_dispute_files', class: Migration20261208010000_dispute_files },
+  { name: 'Migration20261209000000_hot_table_vacuum', class: Migration20261209000000_hot_table_vacuum },
+  { name: 'Migration20261210001000_webhook_delivery_queue', class: Migration20261210001000_webhook_delivery_queue },
+  { name: 'Migration20261210002000_settlement_due', class: Migration20261210002000_settlement_due },
 ];

@@ -37,6 +37,10 @@ export const PERMISSIONS = [
   'payouts:create',
   /** FX quotes and rates. */
   'rates:read',
+  /** Disputes and chargebacks, their evidence and files (issue 39). */
+  'disputes:read',
+  /** Answer a dispute: evidence, files, submit, accept. */
+  'disputes:manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -67,10 +71,23 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'keys:manage',
     'team:read',
     'rates:read',
+    'disputes:read',
+    'disputes:manage',
   ],
-  finance: ['transactions:read', 'refunds:create', 'balances:read', 'webhooks:read', 'team:read', 'payouts:manage', 'payouts:create', 'rates:read'],
-  support: ['transactions:read', 'customers:read', 'webhooks:read', 'team:read', 'rates:read'],
-  viewer: ['transactions:read', 'balances:read', 'webhooks:read', 'team:read', 'rates:read'],
+  finance: [
+    'transactions:read',
+    'refunds:create',
+    'balances:read',
+    'webhooks:read',
+    'team:read',
+    'payouts:manage',
+    'payouts:create',
+    'rates:read',
+    'disputes:read',
+    'disputes:manage',
+  ],
+  support: ['transactions:read', 'customers:read', 'webhooks:read', 'team:read', 'rates:read', 'disputes:read', 'disputes:manage'],
+  viewer: ['transactions:read', 'balances:read', 'webhooks:read', 'team:read', 'rates:read', 'disputes:read'],
 };
 
 /** What only a person can do: an API key of any role never may (managing keys, the team, payouts; reading the audit log). */

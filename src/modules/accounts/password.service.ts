@@ -57,7 +57,9 @@ export class PasswordService {
       [typed],
       'accounts_forgot_password',
     );
-    if (user) void this.sendResetLink(user);
+    // After the answer has left: a link written at once would send its statement ahead of the answer (the pool hands
+    // out its connection on a tick), which a caller could time.
+    if (user) setImmediate(() => void this.sendResetLink(user));
   }
 
   /** Writes a reset link and mails it; a failure is logged (the person can ask again). */

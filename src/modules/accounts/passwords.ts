@@ -5,8 +5,8 @@ import { randomToken } from '../../shared/crypto';
 /**
  * Passwords, hashed with argon2id (@node-rs/argon2: maintained, prebuilt for every platform, no
  * build step). The cost is OWASP's first argon2id configuration (m = 19 MiB, t = 2, p = 1), measured
- * in docs/design.md (Passwords); it runs only on sign-up, sign-in, reset and invitations, never on a
- * payments path.
+ * in docs/design.md (Libraries, Password hashing) and BENCHMARKS.md (issue 36); it runs only on
+ * sign-up, sign-in, reset and invitations, never on a payments path.
  */
 export const PASSWORD_HASH_OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 

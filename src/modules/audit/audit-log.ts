@@ -86,6 +86,11 @@ export const AUDIT_ACTIONS = [
   'payout_destination.canceled',
   'payout_destination.activated',
   'reconciliation.exception_resolved',
+  'dispute.file_uploaded',
+  'dispute.evidence_updated',
+  'dispute.submitted',
+  'dispute.accepted',
+  'sandbox.dispute_created',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Sql } from '../../db/sql';
+import { Params, type Sql } from '../../db/sql';
 import type { Clock } from '../../shared/clock';
 import { randomToken, sha256Hex, timeOrderedUuid } from '../../shared/crypto';
 import { AppError } from '../../shared/errors';
@@ -7,7 +7,7 @@ import { requiredText } from '../../shared/fields';
 import { UUID_ID } from '../../shared/pagination';
 import { parseInput, type Command } from '../../shared/validation';
 import { KEY_ROLES, mayGrant, type KeyRole } from '../access/permissions';
-import { actorOf, type AuditLog, type RequestOrigin } from '../audit/audit-log';
+import { actorOf, type AuditEntry, type AuditLog, type RequestOrigin } from '../audit/audit-log';
 import type { AuthContext } from './access-tokens';
 import type { TokenRevocations } from './token-revocations';
 
@@ -87,24 +87,31 @@ export class ApiKeys {
     if (!mayGrant(auth.role, role)) throw AppError.forbidden(`Your role (${auth.role}) cannot issue a ${role} key`);
     const clientSecret = randomToken('sk');
     const createdBy = await this.authorLabel(auth);
+    const [id, clientId] = [timeOrderedUuid(), randomToken('ci', 12)];
+    const params = new Params();
+    const merchant = params.p(auth.merchantId);
+    // The key and its audit entry in one statement: the entry exists exactly when the key does.
     const [row] = await this.deps.sql.query<ApiKeyRow>(
-      `insert into api_key (id, merchant_id, label, role, client_id, client_secret_hash, created_at, created_by)
-       select $1, $2, $3, $4, $5, $6, $7, $8
-        where (select count(*) from api_key where merchant_id = $2 and revoked_at is null) < ${LIVE_KEYS_MAX}
-       returning ${COLUMNS}`,
-      [timeOrderedUuid(), auth.merchantId, label, role, randomToken('ci', 12), sha256Hex(clientSecret), this.deps.clock.now(), createdBy],
+      `with made as (insert into api_key (id, merchant_id, label, role, client_id, client_secret_hash, created_at, created_by)
+         select ${params.p(id)}, ${merchant}, ${params.p(label)}, ${params.p(role)}, ${params.p(clientId)}, ${params.p(sha256Hex(clientSecret))},
+                ${params.p(this.deps.clock.now())}, ${params.p(createdBy)}
+          where (select count(*) from api_key where merchant_id = ${merchant} and revoked_at is null) < ${LIVE_KEYS_MAX}
+         returning ${COLUMNS}),
+       ${this.deps.audit.cte(params, this.entry(auth, 'api_key.created', id, origin, null, { label, role, client_id: clientId }), 'made')}
+       select * from made`,
+      params.values,
     );
     if (!row) throw new AppError('INVALID_STATE', `A merchant has at most ${LIVE_KEYS_MAX} live API keys: revoke one first`);
-    const apiKey = toApiKey(row);
-    await this.audit(auth, 'api_key.created', apiKey, origin, null, { label, role, client_id: apiKey.clientId });
-    return { apiKey, clientSecret };
+    return { apiKey: toApiKey(row), clientSecret };
   }
 
   /** A new secret for the same key (its client_id stays); the old secret and every token issued with the key stop working now. */
   async rotate(auth: AuthContext, keyId: string, origin?: RequestOrigin): Promise<NewApiKey> {
     const clientSecret = randomToken('sk');
-    const apiKey = await this.changeKey(auth, keyId, 'client_secret_hash = $3', [sha256Hex(clientSecret)], 'rotated');
-    await this.audit(auth, 'api_key.rotated', apiKey, origin, null, { client_id: apiKey.clientId });
+    // A key's client_id never changes: read before, named in the entry written with the change.
+    const { clientId } = await this.get(auth.merchantId, keyId);
+    const entry = this.entry(auth, 'api_key.rotated', keyId, origin, null, { client_id: clientId });
+    const apiKey = await this.changeKey(auth, keyId, (params) => `client_secret_hash = ${params.p(sha256Hex(clientSecret))}`, 'rotated', entry);
     return { apiKey, clientSecret };
   }
 
@@ -112,9 +119,9 @@ export class ApiKeys {
   async revoke(auth: AuthContext, keyId: string, origin?: RequestOrigin): Promise<ApiKey> {
     const current = await this.get(auth.merchantId, keyId);
     if (current.revokedAt) return current;
-    const apiKey = await this.changeKey(auth, keyId, 'revoked_at = $3', [this.deps.clock.now()], 'api_key_revoked');
-    await this.audit(auth, 'api_key.revoked', apiKey, origin, { revoked_at: null }, { revoked_at: apiKey.revokedAt?.toISOString() });
-    return apiKey;
+    const now = this.deps.clock.now();
+    const entry = this.entry(auth, 'api_key.revoked', keyId, origin, { revoked_at: null }, { revoked_at: now.toISOString() });
+    return this.changeKey(auth, keyId, (params) => `revoked_at = ${params.p(now)}`, 'api_key_revoked', entry);
   }
 
   private async get(merchantId: string, keyId: string): Promise<ApiKey> {
@@ -128,16 +135,19 @@ export class ApiKeys {
    * Changes a live key and revokes its token families in one statement (the key's row lock orders it
    * against a grant in flight, which holds it FOR SHARE), then announces them to every instance.
    */
-  private async changeKey(auth: AuthContext, keyId: string, set: string, values: unknown[], reason: string): Promise<ApiKey> {
+  private async changeKey(auth: AuthContext, keyId: string, set: (params: Params) => string, reason: string, entry: AuditEntry): Promise<ApiKey> {
     if (!UUID_ID.test(keyId)) throw AppError.notFound('API key');
-    const now = this.deps.clock.now();
+    const params = new Params();
+    const now = params.p(this.deps.clock.now());
     const [row] = await this.deps.sql.query<ApiKeyRow & { families: string[] | null }>(
-      `with key as (update api_key set ${set} where id = $1 and merchant_id = $2 and revoked_at is null returning ${COLUMNS}),
-            families as (update token_family f set revoked_at = $4, revoked_reason = $5
+      `with key as (update api_key set ${set(params)} where id = ${params.p(keyId)} and merchant_id = ${params.p(auth.merchantId)} and revoked_at is null
+                    returning ${COLUMNS}),
+            families as (update token_family f set revoked_at = ${now}, revoked_reason = ${params.p(reason)}
                           where f.api_key_id = (select id from key) and f.revoked_at is null returning f.id),
-            feed as (insert into token_revocation (family_id, revoked_at) select id, $4 from families)
+            feed as (insert into token_revocation (family_id, revoked_at) select id, ${now} from families),
+            ${this.deps.audit.cte(params, entry, 'key')}
        select key.*, (select array_agg(id) from families) as families from key`,
-      [keyId, auth.merchantId, ...values, now, reason],
+      params.values,
     );
     if (!row) {
       await this.get(auth.merchantId, keyId);
@@ -153,22 +163,15 @@ export class ApiKeys {
     return user?.email ?? auth.actorId;
   }
 
-  private audit(
+  /** A key's audit entry, written by the statement that makes the change (`AuditLog.cte`). */
+  private entry(
     auth: AuthContext,
     action: 'api_key.created' | 'api_key.rotated' | 'api_key.revoked',
-    key: ApiKey,
+    keyId: string,
     origin: RequestOrigin | undefined,
     before: Record<string, unknown> | null,
     after: Record<string, unknown>,
-  ): Promise<void> {
-    return this.deps.audit.record({
-      merchantId: auth.merchantId,
-      actor: actorOf(auth),
-      action,
-      target: { type: 'api_key', id: key.id },
-      origin,
-      before,
-      after,
-    });
+  ): AuditEntry {
+    return { merchantId: auth.merchantId, actor: actorOf(auth), action, target: { type: 'api_key', id: keyId }, origin, before, after };
   }
 }

@@ -87,6 +87,8 @@ export interface PaymentLinkPageView {
   name: string;
   merchantName: string;
   merchantLogoUrl: string | null;
+  /** The merchant's country (the page's language when the payer's browser prefers neither English nor French). */
+  countryCode: string | null;
   description: string | null;
   currency: string;
   /** Fixed amount ("2500.00"), or null when the payer chooses within the bounds. */

@@ -129,6 +129,7 @@ export class PaymentLinkService {
       name: link.name,
       merchantName: merchant.name,
       merchantLogoUrl: merchant.logoUrl,
+      countryCode: merchant.country ?? (await this.deps.merchants.domesticCurrency(link.merchantId, link.currency)).country,
       description: link.description,
       currency: link.currency,
       amount: format(link.amount),

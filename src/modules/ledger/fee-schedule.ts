@@ -10,7 +10,8 @@ import { currencyField, upperCased } from '../../shared/fields';
 import { parseInput, type Command } from '../../shared/validation';
 
 /** The kinds a merchant pays a fee on (a refund gives money back and costs nothing). */
-export const PRICED_KINDS = ['collection', 'transfer', 'payment', 'payout'] as const;
+/** `dispute`: the fee of a chargeback (issue 39), held with its amount and charged when it is lost. */
+export const PRICED_KINDS = ['collection', 'transfer', 'payment', 'payout', 'dispute'] as const;
 export type PricedKind = (typeof PRICED_KINDS)[number];
 
 /** A price: `percent` of the amount (rounded half-up to the currency's minor unit) plus `fixed`. */
@@ -25,12 +26,19 @@ export type FeeDefaults = Record<PricedKind, Decimal>;
 /** `collection:1,transfer:1,payment:1.5` → percent per kind; a kind left out keeps the built-in default. */
 export function parseFeeDefaults(text: string): FeeDefaults {
   // Payouts to the merchant's own account are free unless an operator prices them (as Stripe's standard payouts are).
-  const defaults: FeeDefaults = { collection: new Decimal(1), transfer: new Decimal(1), payment: new Decimal('1.5'), payout: new Decimal(0) };
+  // Disputes cost nothing unless an operator prices them (a fixed fee per currency: PUT /v1/admin/merchants/{id}/fees).
+  const defaults: FeeDefaults = {
+    collection: new Decimal(1),
+    transfer: new Decimal(1),
+    payment: new Decimal('1.5'),
+    payout: new Decimal(0),
+    dispute: new Decimal(0),
+  };
   for (const part of text
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean)) {
-    const match = /^(collection|transfer|payment|payout):(\d{1,2}(?:\.\d{1,4})?)$/.exec(part);
+    const match = /^(collection|transfer|payment|payout|dispute):(\d{1,2}(?:\.\d{1,4})?)$/.exec(part);
     if (!match) throw new Error(`FEE_DEFAULTS: "${part}" is not kind:percent (e.g. payment:1.5)`);
     defaults[match[1] as PricedKind] = new Decimal(match[2]!);
   }
@@ -45,7 +53,7 @@ export function feeFor(rule: FeeRule, amount: Decimal, minorUnit: number): Decim
 
 /** An operator's price for one merchant: a kind, optionally one currency (else every currency), percent and fixed. */
 export const setFeeSchema = z.object({
-  kind: z.enum(PRICED_KINDS, { error: 'must be collection, transfer, payment or payout' }),
+  kind: z.enum(PRICED_KINDS, { error: 'must be collection, transfer, payment, payout or dispute' }),
   currency: upperCased(currencyField).nullish(),
   percent: z.unknown(),
   fixed: z.unknown().optional(),

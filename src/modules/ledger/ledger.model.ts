@@ -7,8 +7,12 @@ import { Decimal } from '../../shared/money';
  * currency, a merchant's accounts never go below zero, nothing is updated or deleted.
  */
 
-/** A merchant's accounts, per currency: spendable, received but not yet released, held for payouts and refunds in flight. */
-export type MerchantAccount = 'available' | 'pending' | 'reserved';
+/**
+ * A merchant's accounts, per currency: spendable, received but not yet released, held for payouts and refunds in flight,
+ * held by an open chargeback (issue 39), and what the merchant owes the platform (a debit-normal account: a hold that
+ * available could not cover).
+ */
+export type MerchantAccount = 'available' | 'pending' | 'reserved' | 'disputed' | 'receivable';
 /** The platform's accounts, per currency (clearing: per provider too). */
 export type PlatformAccount = 'fee_revenue' | 'fx_position' | 'sandbox_funding' | 'external_funds';
 
@@ -33,10 +37,13 @@ export const BALANCE_TRANSACTION_TYPES = [
   /** A payout to the merchant's own account (issue 38), and its money given back when it fails. */
   'payout',
   'payout_reversal',
+  /** A chargeback's amount and fee held (issue 39), and given back when the merchant wins it. */
+  'dispute_withdrawal',
+  'dispute_reinstatement',
 ] as const;
 export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
 /** Entry types that are never balance transactions. */
-export type InternalEntryType = 'release' | 'transfer_payout' | 'refund_payout' | 'payout_sent';
+export type InternalEntryType = 'release' | 'transfer_payout' | 'refund_payout' | 'payout_sent' | 'dispute_loss' | 'debt_repayment';
 
 /** One line: `amount` > 0 credits the account, < 0 debits it. */
 export interface LedgerLine {

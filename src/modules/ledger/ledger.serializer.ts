@@ -17,6 +17,8 @@ export const BalanceRecord = record(
     available: moneyField.describe('Yours to pay out and refund from'),
     pending: moneyField.describe('Settled collections and payments not yet released (the settlement delay)'),
     reserved: moneyField.describe('Held for transfers and refunds in flight'),
+    disputed: moneyField.describe('Held by open chargebacks: their amounts and dispute fees'),
+    owed: moneyField.describe('What you owe: the part of a chargeback’s hold your available balance could not cover; credits repay it first'),
   }),
 );
 
@@ -49,7 +51,14 @@ export const FeeRuleRecord = record(
 
 /** GET /v1/balances: one per currency. */
 export function serializeBalance(b: Balance): RecordOf<typeof BalanceRecord> {
-  return { currency: b.currency, available: money(b.available), pending: money(b.pending), reserved: money(b.reserved) };
+  return {
+    currency: b.currency,
+    available: money(b.available),
+    pending: money(b.pending),
+    reserved: money(b.reserved),
+    disputed: money(b.disputed),
+    owed: money(b.owed),
+  };
 }
 
 /** GET /v1/balance-transactions: one movement of available + pending. */

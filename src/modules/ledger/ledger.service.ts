@@ -34,7 +34,21 @@ export interface Balance {
   available: Decimal;
   pending: Decimal;
   reserved: Decimal;
+  /** Held by open chargebacks (issue 39): their amounts and fees. */
+  disputed: Decimal;
+  /** What the merchant owes the platform: the part of a chargeback's hold available could not cover; later credits repay it first. */
+  owed: Decimal;
 }
+
+/** A currency the merchant holds nothing of. */
+const emptyBalance = (currency: string): Balance => ({
+  currency,
+  available: new Decimal(0),
+  pending: new Decimal(0),
+  reserved: new Decimal(0),
+  disputed: new Decimal(0),
+  owed: new Decimal(0),
+});
 
 /** One movement of a merchant's balance (available + pending), as its finance team reconciles it. */
 export interface BalanceTransaction {
@@ -177,8 +191,11 @@ function toBalances(rows: AccountRow[]): Balance[] {
   for (const r of rows) {
     const currency = r.currency.trim();
     let b = byCurrency.get(currency);
-    if (!b) byCurrency.set(currency, (b = { currency, available: new Decimal(0), pending: new Decimal(0), reserved: new Decimal(0) }));
-    b[r.code as MerchantAccount] = new Decimal(r.balance);
+    if (!b) byCurrency.set(currency, (b = emptyBalance(currency)));
+    const code = r.code as MerchantAccount;
+    // The receivable is debit-normal: its balance (credits − debits) is never above zero, and what is owed is its opposite.
+    if (code === 'receivable') b.owed = new Decimal(r.balance).negated();
+    else b[code] = new Decimal(r.balance);
   }
   return [...byCurrency.values()];
 }
@@ -238,7 +255,7 @@ export class LedgerService {
       [merchantId, currency],
       'ledger_balance',
     );
-    return toBalances(rows)[0] ?? { currency, available: new Decimal(0), pending: new Decimal(0), reserved: new Decimal(0) };
+    return toBalances(rows)[0] ?? emptyBalance(currency);
   }
 
   async listBalanceTransactions(merchantId: string, query: BalanceTransactionListQuery): Promise<Page<BalanceTransaction>> {

@@ -161,3 +161,18 @@ export function payoutFailed({ merchantName, amount, reason, link }: { merchantN
     after: ['You receive this email as an owner of the account.'],
   });
 }
+
+/** A dispute's evidence is due soon (issue 39): sent 24 and 4 hours before its deadline to the owners and the finance team. */
+export function disputeEvidenceDueSoon(d: { merchantName: string; amount: string; paymentReference: string; dueBy: string; link: string }): MailContent {
+  return compose({
+    subject: `A dispute of ${oneLine(d.amount, 40)} needs your response by ${oneLine(d.dueBy, 40)}`,
+    greeting: null,
+    lines: [
+      `A cardholder disputes the payment ${oneLine(d.paymentReference, 60)} (${oneLine(d.amount, 40)}) taken by ${oneLine(d.merchantName, 80)}.`,
+      `Submit your evidence before ${oneLine(d.dueBy, 40)}, or accept the dispute. Without a response by then, it is accepted automatically and the amount and the dispute fee are not given back.`,
+    ],
+    link: checkedLink(d.link),
+    action: 'Respond to the dispute',
+    after: ['You receive this email as an owner or a member of the finance team.'],
+  });
+}

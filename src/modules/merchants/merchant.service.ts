@@ -165,13 +165,17 @@ export class MerchantService {
   }
 
   /**
-   * Sandbox first start: an empty database gets one demo merchant. The advisory
-   * lock makes two instances starting together create one, not two.
+   * Sandbox first start: an empty database gets one demo merchant, and then `andThen` runs for the demo merchant
+   * (made now, or found: its owner is made with it, or on a database from before people existed). One advisory
+   * lock covers both, so two instances starting together create one merchant and one owner, and each is shown by
+   * the instance that made it: the other waits, then finds both.
    */
-  async ensureDemoMerchant(): Promise<MerchantCredentials | null> {
+  async ensureDemoMerchant<T>(andThen: (merchantId: string) => Promise<T>): Promise<{ made: MerchantCredentials | null; then: T | null }> {
     return withAdvisoryLock(this.deps.orm, LOCK_KEYS.seed, async () => {
       const count = await this.deps.orm.em.count(Merchant, {});
-      return count === 0 ? this.createMerchant({ name: DEMO_MERCHANT_NAME }) : null;
+      const made = count === 0 ? await this.createMerchant({ name: DEMO_MERCHANT_NAME }) : null;
+      const merchant = made?.merchant ?? (await this.demoMerchant());
+      return { made, then: merchant ? await andThen(merchant.id) : null };
     });
   }
 

@@ -21,6 +21,12 @@ export const EVENT_TYPES = [
   'payout.failed',
   'checkout.session.completed',
   'checkout.session.expired',
+  'dispute.created',
+  'dispute.updated',
+  'dispute.closed',
+  'dispute.funds_withdrawn',
+  'dispute.funds_reinstated',
+  'dispute.evidence_due_soon',
   'webhook.test',
 ] as const;
 
@@ -57,7 +63,7 @@ export const DEFAULT_EVENT_TYPES = SELECTABLE_EVENT_TYPES.filter((t) => !(PROGRE
  * nothing for webhook.test and checkout.session.* (their payload's `id` names the session).
  */
 export function subjectOf(event: { type: string; subjectId: string }): { reference: string | null; customerUuid: string | null } {
-  // A checkout session's events are about the session (its `cs_…` id), not a transaction.
-  if (event.type === TEST_EVENT_TYPE || event.type.startsWith('checkout.')) return { reference: null, customerUuid: null };
+  // A checkout session's events are about the session (its `cs_…` id), a dispute's about the dispute (`dp_…`), not a transaction.
+  if (event.type === TEST_EVENT_TYPE || event.type.startsWith('checkout.') || event.type.startsWith('dispute.')) return { reference: null, customerUuid: null };
   return event.type.startsWith('customer.') ? { reference: null, customerUuid: event.subjectId } : { reference: event.subjectId, customerUuid: null };
 }

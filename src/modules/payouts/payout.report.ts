@@ -42,6 +42,9 @@ const GROUP: Record<BalanceTransactionType, 'collected' | 'refunds' | 'transfers
   adjustment: 'adjustments',
   payout: 'payouts',
   payout_reversal: 'payouts',
+  // A chargeback's hold, and its money back when won: money the cardholder's bank took back (issue 39), as a refund is.
+  dispute_withdrawal: 'refunds',
+  dispute_reinstatement: 'refunds',
 };
 
 export function payoutReport(row: PayoutRow, entries: readonly BalanceTransaction[]): PayoutReport {

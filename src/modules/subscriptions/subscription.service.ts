@@ -9,6 +9,8 @@ import type { PubSub } from '../../events/pubsub';
 import { KycTopic } from '../kyc/kyc.topics';
 import { LedgerTopic } from '../ledger/ledger.topics';
 import { TransactionTopic } from '../transactions/transaction.topics';
+import { DisputeTopic } from '../disputes/dispute.topics';
+import { disputeFromWire, type Dispute } from '../disputes/dispute.record';
 
 /** What SubscriptionService is built with (its module's factory passes it). */
 export interface SubscriptionServiceDeps {
@@ -20,17 +22,40 @@ export interface SubscriptionServiceDeps {
 }
 
 /**
+ * `fn` of each event once, however many of this process's streams receive it (the fan-out hands every listener
+ * the same message object): one record (or one read) per event, not per subscriber, and every subscriber of it
+ * then holds the same record, so that the WebSocket door can execute its operation once for all (ws-server.ts).
+ */
+function oncePerEvent<E extends object, R>(fn: (event: E) => Promise<R>): (event: E) => Promise<R> {
+  const made = new WeakMap<E, Promise<R>>();
+  return (event) => {
+    let record = made.get(event);
+    if (!record) {
+      record = fn(event);
+      made.set(event, record);
+    }
+    return record;
+  };
+}
+
+/**
  * What GraphQL subscriptions stream: a merchant's own status changes, each as
  * the record the status endpoints return. A transaction's record travels in the
- * event itself (as committed); a KYC record is read after the commit that published it.
+ * event itself (as committed); a KYC record or a balance is read after the commit that published it, once per
+ * event for every stream that receives it.
  */
 export class SubscriptionService {
+  private readonly transactionOf = oncePerEvent(async (e: { transaction: Parameters<typeof fromWire>[0] }) => fromWire(e.transaction));
+  private readonly disputeOf = oncePerEvent(async (e: { dispute: Parameters<typeof disputeFromWire>[0] }) => disputeFromWire(e.dispute));
+  private readonly balanceOf = oncePerEvent((e: { merchantId: string; currency: string }) => this.deps.ledger.balance(e.merchantId, e.currency));
+  private readonly kycOf = oncePerEvent((e: { merchantId: string; customerUuid: string }) => this.deps.kyc.getKycDetached(e.merchantId, e.customerUuid));
+
   constructor(private readonly deps: SubscriptionServiceDeps) {}
 
   /** The merchant's balance in a currency (one, or every one when omitted), read after each change commits. */
   async balanceChanges(merchantId: string, currency?: string | null): Promise<AsyncIterableIterator<Balance>> {
     const events = await merchantEvents(this.deps.pubsub, LedgerTopic.BalanceChanged, merchantId, (e) => !currency || e.currency === currency);
-    return mapAsyncIterator(events, (e) => this.deps.ledger.balance(merchantId, e.currency));
+    return mapAsyncIterator(events, this.balanceOf);
   }
 
   /**
@@ -49,11 +74,17 @@ export class SubscriptionService {
       (e) => (!reference || e.reference === reference || e.externalReference === reference) && (!statuses || statuses.includes(e.transaction.status)),
       this.deps.presence,
     );
-    return mapAsyncIterator(events, async (e) => fromWire(e.transaction));
+    return mapAsyncIterator(events, this.transactionOf);
+  }
+
+  /** The merchant's disputes as they change (issue 39), each as committed (the record travels in the message). */
+  async disputeChanges(merchantId: string): Promise<AsyncIterableIterator<Dispute>> {
+    const events = await merchantEvents(this.deps.pubsub, DisputeTopic.Changed, merchantId, () => true);
+    return mapAsyncIterator(events, this.disputeOf);
   }
 
   async kycChanges(merchantId: string, customerUuid?: string | null): Promise<AsyncIterableIterator<KycRecord>> {
     const events = await merchantEvents(this.deps.pubsub, KycTopic.StatusChanged, merchantId, (e) => !customerUuid || e.customerUuid === customerUuid);
-    return mapAsyncIterator(events, (e) => this.deps.kyc.getKycDetached(merchantId, e.customerUuid));
+    return mapAsyncIterator(events, this.kycOf);
   }
 }

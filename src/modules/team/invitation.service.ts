@@ -104,7 +104,7 @@ export class InvitationService {
           actor: { type: 'operator', label: operator },
           action: 'invitation.created',
           target: { type: 'invitation', id: row.id },
-          after: { email: row.email, role: row.role, expiresAt: row.expires_at.toISOString() },
+          after: { email: row.email, role: row.role, expires_at: row.expires_at.toISOString() },
         }),
       ),
     );
@@ -238,7 +238,7 @@ export class InvitationService {
         action: 'invitation.accepted',
         target: { type: 'invitation', id: row.id },
         origin,
-        after: { email: row.email, role: row.role, newUser: !user },
+        after: { email: row.email, role: row.role, new_user: !user },
       });
       return { merchantId: row.merchant_id, userId, email: row.email, role: row.role };
     });
@@ -297,7 +297,7 @@ export class InvitationService {
       action,
       target: { type: 'invitation', id: row.id },
       origin,
-      after: { email: row.email, role: row.role, expiresAt: row.expires_at.toISOString() },
+      after: { email: row.email, role: row.role, expires_at: row.expires_at.toISOString() },
     });
   }
 }

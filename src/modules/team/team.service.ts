@@ -135,7 +135,7 @@ export class TeamService {
         target: { type: 'user', id: target.userId },
         origin,
         before: { owner: actor.email, role: target.role },
-        after: { owner: target.email, previousOwnerRole: 'admin' },
+        after: { owner: target.email, previous_owner_role: 'admin' },
       });
       return [];
     });
@@ -158,8 +158,8 @@ export class TeamService {
         action: 'team.two_factor_requirement_changed',
         target: { type: 'merchant', id: auth.merchantId },
         origin,
-        before: { twoFactorRequired: merchant.require_two_factor },
-        after: { twoFactorRequired: value },
+        before: { two_factor_required: merchant.require_two_factor },
+        after: { two_factor_required: value },
       });
       return [];
     });

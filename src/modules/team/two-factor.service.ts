@@ -92,7 +92,7 @@ export class TwoFactorService {
         action: 'user.two_factor_enrolled',
         target: { type: 'user', id: auth.actorId },
         origin,
-        after: { email: user.email, recoveryCodes: codes.length },
+        after: { email: user.email, recovery_code_count: codes.length },
       });
     });
     return codes;

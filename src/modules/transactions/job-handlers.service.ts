@@ -1,3 +1,4 @@
+import type { SettlementRun } from './settlement-pump';
 import type { Clock } from '../../shared/clock';
 import type { Rails } from '../rails/rails';
 import type { TransactionLifecycle } from './lifecycle.service';
@@ -42,8 +43,8 @@ export interface TransactionJobHandlersDeps {
 export class TransactionJobHandlers {
   constructor(private readonly deps: TransactionJobHandlersDeps) {}
 
-  /** SettleTransaction: the status query, and the next one if the provider has not decided (ProviderSignals.settle). */
-  settle(transactionId: string, poll: number): Promise<void> {
+  /** A settlement (SettlementPump): the status query; when to ask again if the provider has not decided (ProviderSignals.settle). */
+  settle(transactionId: string, poll: number): Promise<SettlementRun> {
     return this.deps.signals.settle(transactionId, poll);
   }
 

@@ -16,7 +16,7 @@ import type { Outbox } from '../outbox/outbox';
 import { CircuitOpened } from '../../providers/breaker';
 import type { Rails } from '../rails/rails';
 import { BLANK, toWire, type KindColumns, type Transaction, type TransactionOf } from './transaction.record';
-import { NO_LEDGER_EFFECT, handlerOf, type AnyKindHandler, type LedgerEffect, type ProviderAnswer, type TransactionKinds } from './transaction.kinds';
+import { NO_LEDGER_EFFECT, SETTLE, handlerOf, type AnyKindHandler, type LedgerEffect, type ProviderAnswer, type TransactionKinds } from './transaction.kinds';
 import type { TransactionJobSpec } from './transaction.jobs';
 import { serializeTransaction } from './transaction.serializer';
 import {
@@ -186,16 +186,17 @@ export class TransactionLifecycle {
       completedAt: final ? now : null,
     };
     next.availableAt = this.availableAt(next);
-    const jobs: TransactionJobSpec[] =
-      'followUps' in answer
-        ? answer.followUps.map((f) => ({ name: f.name, payload: { transactionId: txn.id }, delayMs: f.delayMs, key: `${f.name}:${txn.id}` }))
-        : [];
+    const followUps = 'followUps' in answer ? answer.followUps : [];
+    const jobs: TransactionJobSpec[] = followUps.flatMap((f) =>
+      f.name === SETTLE ? [] : [{ name: f.name, payload: { transactionId: txn.id }, delayMs: f.delayMs, key: `${f.name}:${txn.id}` }],
+    );
+    const settleAfterMs = followUps.find((f) => f.name === SETTLE)?.delayMs;
     // Every answer is an event: a final one, or the transaction's progress (`*.processing`, `payment.requires_action`),
     // which goes into the statement only for a merchant who chose it (the statement checks the choice again).
     const type = this.eventTypeOf(next);
     const event = type && (final || (await this.deps.eventChoices.mayRecord(txn.merchantId, type))) ? this.eventFor(next, type) : undefined;
     const ledger = this.handlerOf(txn.kind).ledger(next);
-    const change: StatusChange = { next, from: 'initiating', history: { from: null, reason }, event, jobs, ledger };
+    const change: StatusChange = { next, from: 'initiating', history: { from: null, reason }, event, jobs, settleAfterMs, ledger };
     // Durability test only: the asynchronous commit lost to a PostgreSQL crash after the answer went out.
     if (this.deps.faults.loses('lose-asynchronous-commit') && commitsAsynchronously(change)) return next;
     const changed = await this.deps.store.applyChange(change);

@@ -1,6 +1,8 @@
 import { refusedTheRequest, type InboundNotification, type SettlementDecision } from '../../providers/connector';
 import type { Clock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
+import type { DomainEvent } from '../../events/domain-event';
+import { handlesDisputes, type ProviderDispute } from '../../providers/capabilities';
 import type { Logger } from '../../shared/logger';
 import { UUID_ID } from '../../shared/pagination';
 import type { Rails } from '../rails/rails';
@@ -11,6 +13,7 @@ import { handlerOf, type AnyKindHandler, type ProviderAnswer, type TransactionKi
 import { TransactionJob, type TransactionJobQueue } from './transaction.jobs';
 import type { TransactionKind } from './transaction.state';
 import type { TransactionStore } from './transaction.store';
+import type { SettlementRun } from './settlement-pump';
 
 /** A notification for a transaction still being created is looked at again after this. */
 const CHECK_AGAIN_MS = 1000;
@@ -28,6 +31,14 @@ export interface ProviderSignalsDeps {
   jobs: TransactionJobQueue;
   reconcileAfterMs: number;
   logger: Logger;
+  /** A provider's webhook about a chargeback (issue 39): the disputes module hears it, not a transaction. */
+  disputeReported: DomainEvent<DisputeReport>;
+}
+
+/** A chargeback a provider told us of, by its connector. */
+export interface DisputeReport {
+  connector: string;
+  dispute: ProviderDispute;
 }
 
 /**
@@ -64,40 +75,35 @@ export class ProviderSignals {
   }
 
   /**
-   * Settlement job: asks the provider (through the kind) and applies its decision, if any. A
+   * A settlement (SettlementPump): asks the provider (through the kind) and applies its decision, if any. A
    * transaction the provider has not decided is asked again later, with backoff
    * (PROVIDER_POLL_SCHEDULE), until it is final: a callback that never comes (MTN sends it once)
    * changes nothing. `poll`: which query of the chain this is; null: a one-off (a notification's).
+   * Says when to ask again (`nextPollMs`), or null when the chain is over (decided, or nothing to ask).
    */
-  async settle(transactionId: string, poll: number | null = 0): Promise<void> {
+  async settle(transactionId: string, poll: number | null = 0): Promise<SettlementRun> {
+    const over = { nextPollMs: null };
     const txn = await this.deps.store.findById(transactionId);
     const kind = txn && this.handlerOf(txn.kind);
     // Processing, or a card payment awaiting the cardholder on a real processor's page (its webhook or return).
-    if (!txn || !kind?.settle || (txn.status !== 'processing' && txn.status !== 'requires_action')) return;
+    if (!txn || !kind?.settle || (txn.status !== 'processing' && txn.status !== 'requires_action')) return over;
     let decision: SettlementDecision;
     try {
       decision = await kind.settle(txn, poll === null ? 'notification' : 'poll');
     } catch (err) {
       // The provider did not answer (or its breaker is open, or it is not configured now): the chain goes on at its
-      // next step rather than failing its job (graphile's backoff would stretch polls to hours, then stop them).
+      // next step rather than failing (a backoff of its own would stretch polls to hours).
       if (poll === null) throw err;
       this.deps.logger.warn({ reference: txn.reference, connector: txn.connector, err }, 'status query failed; asking again at the next poll');
       decision = { outcome: 'pending' };
     }
     if (decision.outcome === 'pending') {
-      if (poll === null) return;
-      // Keyed by its place in the chain: a job that runs twice (a crash before it completed) adds it once.
-      await this.deps.jobs.add([
-        {
-          name: TransactionJob.SettleTransaction,
-          payload: { transactionId, poll: poll + 1 },
-          delayMs: this.deps.rails.nextPollMs(poll),
-          key: `poll:${transactionId}:${poll + 1}`,
-        },
-      ]);
-      return;
+      // The pump schedules the next query, fenced by its place in the chain: a settlement run twice (a crash before
+      // its result was written) schedules it once.
+      return poll === null ? over : { nextPollMs: this.deps.rails.nextPollMs(poll) };
     }
     await this.deps.lifecycle.transition(txn, decision.outcome, decision.outcome === 'failed' ? decision.reason : null, 'provider');
+    return over;
   }
 
   /**
@@ -132,6 +138,12 @@ export class ProviderSignals {
   async receiveWebhook(connector: string, headers: Record<string, string | string[] | undefined>, notification: InboundNotification): Promise<unknown> {
     const rail = this.deps.rails.router.has(connector) ? this.deps.rails.router.connector(connector) : null;
     if (!rail?.authenticateWebhook(headers)) throw AppError.notFound('Webhook');
+    // A chargeback's webhook is about a dispute, not about the payment's status.
+    const dispute = handlesDisputes(rail) ? rail.webhookDispute(notification.body) : null;
+    if (dispute) {
+      await this.deps.disputeReported.emit({ connector, dispute });
+      return rail.acknowledgement;
+    }
     const transactionId = rail.webhookTransaction(notification);
     const txn = transactionId && UUID_ID.test(transactionId) ? await this.deps.store.findById(transactionId) : null;
     if (!txn || txn.connector !== connector) {

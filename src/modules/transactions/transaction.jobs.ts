@@ -9,8 +9,7 @@ import type { TransactionJobHandlers } from './job-handlers.service';
  * every queued job: a renamed one would leave a running deployment's queued jobs without a task.
  */
 export enum TransactionJob {
-  /** Ask the provider for a processing transaction's outcome (mobile money collections, transfers). */
-  SettleTransaction = 'settle-transaction',
+  // (Settlement, 'settle-transaction' until issue 40, is no longer a job: a row of `settlement_due`, SettlementPump.)
   /** A bank collection nobody paid into: expire it. */
   ExpireCollection = 'expire-collection',
   /** A card payment whose cardholder did not authenticate (3-D Secure) in time: fail it. */
@@ -28,13 +27,6 @@ type Handlers = { transactionJobs: TransactionJobHandlers };
 
 /** Each job: its payload (stored as JSON with the job: its shape outlives a deployment), options and work. */
 export const TRANSACTION_JOBS = [
-  defineJob({
-    name: TransactionJob.SettleTransaction,
-    /** `poll`: the how-many-th status query this is (its backoff follows PROVIDER_POLL_SCHEDULE). */
-    payload: z.object({ transactionId: z.string(), poll: z.number().optional() }),
-    priority: 0,
-    run: ({ transactionId, poll }, { transactionJobs }: Handlers) => transactionJobs.settle(transactionId, poll ?? 0),
-  }),
   defineJob({
     name: TransactionJob.ExpireCollection,
     payload: transactionId,

@@ -14,9 +14,12 @@ import type { FinalStatus, TransactionKind, TransactionStatus } from './transact
  * and never ask which kind they hold: what differs is a member of this interface.
  */
 
-/** Work that follows a transaction the provider accepted (settlement, expiry); the job receives the transaction's id. */
+/** The follow-up that asks the provider for the outcome (or lets the sandbox decide): a row of `settlement_due`, not a job (SettlementPump). */
+export const SETTLE = 'settle';
+
+/** Work that follows a transaction the provider accepted (its settlement; an expiry job, which receives the transaction's id). */
 interface FollowUp {
-  name: TransactionJob.SettleTransaction | TransactionJob.ExpireCollection | TransactionJob.ExpirePaymentAction;
+  name: typeof SETTLE | TransactionJob.ExpireCollection | TransactionJob.ExpirePaymentAction;
   delayMs: number;
 }
 

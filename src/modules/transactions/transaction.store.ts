@@ -120,6 +120,8 @@ export interface StatusChange {
   /** The outbox event, already stamped with its id and time. */
   event?: NewEvent & { id: string; createdAt: Date };
   jobs?: TransactionJobSpec[];
+  /** The provider is to be asked (or the sandbox to decide) this long after the change: its row of `settlement_due` (SettlementPump). */
+  settleAfterMs?: number;
   /** What the change does to the books (its kind's `ledger`), in the same statement. */
   ledger?: LedgerEffect;
 }
@@ -136,6 +138,8 @@ interface TransactionStoreDeps {
   outbox: Outbox;
   /** Seals the card fields at rest. */
   secretBox: SecretBox;
+  /** Told after the commit of a change that scheduled a settlement, and in how long it falls due (SettlementPump.dueIn). */
+  onSettlementDue?: (ms: number) => void;
 }
 
 /**
@@ -150,7 +154,10 @@ export class TransactionStore {
   private readonly outbox: Outbox;
   private readonly rows: RowMapping;
 
-  constructor({ sql, jobs, outbox, secretBox }: TransactionStoreDeps) {
+  private readonly onSettlementDue?: (ms: number) => void;
+
+  constructor({ sql, jobs, outbox, secretBox, onSettlementDue }: TransactionStoreDeps) {
+    this.onSettlementDue = onSettlementDue;
     this.sql = sql;
     this.jobs = jobs;
     this.outbox = outbox;
@@ -332,7 +339,7 @@ export class TransactionStore {
   /**
    * The one statement of every status change: the update, conditional on the
    * status it must still have, and (only if it happened) its history entry, its
-   * outbox event with the webhook delivery and delivery job, and the jobs that
+   * outbox event with the webhook delivery, its settlement's row, and the jobs that
    * follow. Returns whether it happened: false when another worker, instance or
    * request changed the transaction first.
    */
@@ -364,6 +371,13 @@ export class TransactionStore {
     const ledger = change.ledger ?? NO_LEDGER_EFFECT;
     if (ledger.parentClaim) ctes.push(parentClaimSql(params, ledger.parentClaim.parentId, ledger.parentClaim.amount, null, 'changed'));
     ctes.push(...postingsSql(params, ledger.postings, 'changed', 'ledger').ctes);
+    // Its settlement, due when the provider is to be asked: a row, not a job (a new answer starts the chain again).
+    if (change.settleAfterMs !== undefined) {
+      ctes.push(`settle_due as (
+        insert into settlement_due (transaction_id, due_at, poll)
+        select id, now() + make_interval(secs => ${params.p(change.settleAfterMs / 1000)}), 0 from changed
+        on conflict (transaction_id) do update set due_at = excluded.due_at, poll = 0, claimed_until = null)`);
+    }
     const selects: string[] = [];
     for (const part of [
       change.event ? this.outbox.eventSql(params, change.event, 'changed') : undefined,
@@ -379,7 +393,9 @@ export class TransactionStore {
       params.values,
     );
     this.jobs.wakeIfDue(row, selects);
-    return Number(row?.changed) === 1;
+    const changed = Number(row?.changed) === 1;
+    if (changed && change.settleAfterMs !== undefined) this.onSettlementDue?.(change.settleAfterMs);
+    return changed;
   }
 }
 
@@ -424,7 +440,9 @@ function parentClaimSql(params: Params, parentId: string, amount: Decimal, merch
   const delta = `${params.p(amount.toFixed())}::numeric`;
   const conditions = [`id = ${params.p(parentId)}::uuid`];
   if (merchantId) conditions.push(`merchant_id = ${params.p(merchantId)}::uuid`);
-  if (amount.isPositive()) conditions.push(`kind = 'payment' and status = 'successful' and refunded_amount + ${delta} <= amount`);
+  // A chargeback's disputed amount counts too, and an open one holds every refund (issue 39): checked on the row's latest version.
+  if (amount.isPositive())
+    conditions.push(`kind = 'payment' and status = 'successful' and not dispute_open and refunded_amount + disputed_amount + ${delta} <= amount`);
   if (guard) conditions.push(`exists (select 1 from ${guard})`);
   return `parent_claim as (update "transaction" set refunded_amount = refunded_amount + ${delta} where ${conditions.join(' and ')} returning id)`;
 }

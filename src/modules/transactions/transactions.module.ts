@@ -1,3 +1,4 @@
+import { SettlementPump } from './settlement-pump';
 import type { ListenerPresence } from '../../events/listener-presence';
 import { deriveKey } from '../../shared/crypto';
 import type { CustomerService } from '../customers/customer.service';
@@ -24,7 +25,8 @@ import { PayoutKind } from './kinds/payout/payout.kind';
 import { TransferService } from './kinds/transfer/transfer.service';
 import { TransactionJobHandlers } from './job-handlers.service';
 import { TransactionLifecycle } from './lifecycle.service';
-import { ProviderSignals } from './provider-signals.service';
+import { ProviderSignals, type DisputeReport } from './provider-signals.service';
+import { DomainEvent, type Subscribable } from '../../events/domain-event';
 import { TransactionQueries } from './queries.service';
 import { TRANSACTION_JOBS, type TransactionJobQueue } from './transaction.jobs';
 import type { TransactionKinds } from './transaction.kinds';
@@ -62,6 +64,9 @@ interface TransactionsDeps {
  * queries, provider signals, job handlers) and each kind's commands. Built in this order so a
  * reader can follow each call; every piece takes one dependencies object.
  */
+/** How much longer than the provider timeout a settlement's claim lasts (its statements, a slow database). */
+const SETTLEMENT_LEASE_MARGIN_MS = 30_000;
+
 export const transactionsModule = defineModule({
   name: 'transactions',
   jobs: TRANSACTION_JOBS,
@@ -70,7 +75,21 @@ export const transactionsModule = defineModule({
     const { config, clock, sql, pubsub, keys, secretBox, faults, logger, jobs } = infra;
     const { reference, rates, fees, customers, merchants, outbox, eventChoices, listeners, rails, payees, cardCharges, audit, publicAddress } = deps;
     const releaseDelayMs = config.settlementDelayS * 1000;
-    const store = new TransactionStore({ sql, jobs, outbox, secretBox });
+    // Settlements: rows of `settlement_due`, claimed in batches (issue 40). What each runs is the job handlers' settle,
+    // built below (called only once the pump is started); the store tells the pump of each new row after its commit.
+    const settlementPump = new SettlementPump({
+      sql,
+      logger,
+      settle: (transactionId, poll) => handlers.settle(transactionId, poll),
+      settings: {
+        concurrency: config.jobConcurrency,
+        // A settlement is a status query (at most the provider timeout) and a few statements: its claim outlasts both.
+        leaseMs: config.connectors.timeoutMs + SETTLEMENT_LEASE_MARGIN_MS,
+        pollMs: config.jobPollIntervalMs,
+        drainMs: Math.min(config.connectors.timeoutMs + 1000, config.shutdownTimeoutMs),
+      },
+    });
+    const store = new TransactionStore({ sql, jobs, outbox, secretBox, onSettlementDue: (ms) => settlementPump.dueIn(ms) });
     const otp = new CardOtpChallenges({ key: deriveKey(keys.encryptionKey, 'card-otp'), sql, publicAddress });
     const paymentKind = new PaymentKind({
       reference,
@@ -103,8 +122,11 @@ export const transactionsModule = defineModule({
       logger,
     });
     const { reconcileAfterMs } = config;
-    const signals = new ProviderSignals({ store, kinds, rails, lifecycle, queries, clock, jobs, reconcileAfterMs, logger });
+    const disputeReported = new DomainEvent<DisputeReport>('provider.dispute_reported');
+    const signals = new ProviderSignals({ store, kinds, rails, lifecycle, queries, clock, jobs, reconcileAfterMs, logger, disputeReported });
     const handlers = new TransactionJobHandlers({ store, kinds, rails, lifecycle, queries, signals, clock, jobs, reconcileAfterMs });
+    // Settlements in the job queue's metrics, under the task name they had as jobs.
+    jobs.addQueueStats('settle-transaction', SettlementPump.QUEUE_STATS_SQL);
     const collections = new CollectionService({ customers, reference, lifecycle, fees, collectionTtlS: config.collectionTtlS, clock });
     const transfers = new TransferService({ customers, reference, rates, lifecycle, clock, rails, payees, merchants });
     const payments = new PaymentService({
@@ -124,13 +146,24 @@ export const transactionsModule = defineModule({
       collectionTtlS: config.collectionTtlS,
       predictNetwork: (country, number) => reference.predictNetwork(country, number),
     });
-    const refunds = new RefundService({ lifecycle, queries, reference, audit });
+    const refunds = new RefundService({
+      lifecycle,
+      queries,
+      reference,
+      audit,
+      // A chargeback open on the payment (issue 39): its refunds wait until the dispute closes.
+      disputeOpen: async (paymentId) =>
+        (await sql.query<{ open: boolean }>(`select dispute_open as open from "transaction" where id = $1`, [paymentId], 'transaction_dispute_open'))[0]
+          ?.open ?? false,
+    });
     return {
       services: {
         transactions: lifecycle,
         transactionQueries: queries,
         providerSignals: signals,
         transactionJobs: handlers,
+        settlementPump,
+        disputeReported: disputeReported as Subscribable<DisputeReport>,
         collections,
         transfers,
         payments,

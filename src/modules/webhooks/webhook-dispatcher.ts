@@ -1,15 +1,12 @@
 import type { PaymentsEnv, WebhookCapacityConfig } from '../../config';
-import type { JobsSql } from '../../jobs/job-queue';
 import type { PreviousWebhookSecret } from '../merchants/merchant.entity';
 import { Params, type Sql } from '../../db/sql';
-import { runSelects } from '../../jobs/job-queue';
 import { systemClock, type Clock } from '../../shared/clock';
 import type { SecretBox } from '../../shared/crypto';
 import type { Logger } from '../../shared/logger';
 import { postWebhook, type SendResult } from './http-sender';
 import { retryDelay } from './retry-schedule';
 import { webhookHeaders } from './signing';
-import { WebhookJob, type WebhookJobQueue } from './webhook.jobs';
 
 /** What one attempt needs, read in one statement. */
 interface PendingDelivery {
@@ -62,16 +59,8 @@ const OPENED_SECRETS_MAX = 10_000;
  */
 type EndpointCapacity = Pick<WebhookCapacityConfig, 'perEndpoint' | 'slowPerEndpoint' | 'slowMs' | 'circuitFailures' | 'circuitOpenS' | 'circuitMaxOpenS'>;
 
-/** A delivery due this long and held by nobody is woken by the sweep (a dead worker or slot holder, a circuit's end, a lost job). */
-const WAITING_GRACE_S = 5;
 /** How long an endpoint counts as prompt (all its slots offered) after an answer within `slowMs`. */
 const PROMPT_MEMORY_S = 60;
-/** The sweep wakes a delivery at most once in this long (`woken_at`): its job may still be queued behind others. */
-const REWAKE_AFTER_S = 5;
-/** Attempts carried on to that an instance remembers at most (WebhookDispatcher.carriedOn). */
-const CARRIED_ON_MAX = 50_000;
-/** Waiting deliveries the sweep wakes at most per tick. */
-const SWEEP_BATCH = 500;
 
 /**
  * CTEs that record the attempt of the claimed delivery in the CTE `claimed` (event_id, merchant_id, attempt_count)
@@ -99,11 +88,19 @@ function sendDataSql(claimed: string, prefix: string, slotSql: string): string {
           from ${claimed} c join outbox_event e on e.id = c.event_id join merchant m on m.id = c.merchant_id`;
 }
 
+/**
+ * The service's time, for when a delivery falls due: its clock's reading `clockSql`, or the database's if later (a
+ * test's clock held still: a retry then waits its delay in real time, as a delayed job did). WebhookPump compares
+ * `next_attempt_at` with the same.
+ */
+export function serviceNowSql(clockSql: string): string {
+  return `greatest(now(), ${clockSql}::timestamptz)`;
+}
+
 /** What WebhookDispatcher is built with (the composition root passes it). */
 export interface WebhookDispatcherDeps {
   sql: Sql;
   clock: Clock;
-  jobs: WebhookJobQueue;
   secretBox: SecretBox;
   settings: { env: PaymentsEnv; timeoutMs: number; schedule: number[]; capacity: EndpointCapacity };
   logger: Logger;
@@ -111,43 +108,46 @@ export interface WebhookDispatcherDeps {
 }
 
 /**
- * Delivers outbox events, one attempt per job. At-least-once: an attempt whose
- * worker dies is run again (same webhook-id) once its instance is known dead.
- * Each attempt is recorded; a failure schedules the next attempt on the retry
- * schedule (with jitter) until the schedule is spent, then the delivery is failed.
+ * Delivers outbox events, one attempt at a time per claim; the deliveries are picked by WebhookPump (the delivery
+ * row is the queue item: no job per attempt). At-least-once: an attempt whose process dies is sent again (same
+ * webhook-id) once its claim lapses. Each attempt is recorded; a failure schedules the next attempt on the retry
+ * schedule (with jitter: `next_attempt_at`) until the schedule is spent, then the delivery is failed.
  * Each attempt is written before its POST leaves and finished after it, so the log never
  * shows fewer sends than the receiver saw, even when the process is killed mid-send.
  * An attempt is claimed before it is sent (a lease a little longer than its
- * timeout), so two jobs for one attempt (a resend and a scheduled retry, or a job
- * released from an instance thought dead) never both send it. Two statements per
- * attempt: claim, start the attempt and read; then one write (attempt, delivery, next job).
+ * timeout), so two picks of one attempt (two instances, or a resend and a retry falling due) never both send it.
+ * Two statements per attempt: claim, start the attempt and read; then one write (attempt, delivery, the endpoint's
+ * next delivery claimed on the freed slot).
  */
 export class WebhookDispatcher {
   private readonly opened = new Map<string, string>();
   /** Attempts this instance has in flight, per merchant (its endpoint's slots it holds). */
   private readonly inFlight = new Map<string, number>();
-  /**
-   * The attempts (`eventId:attempt`) this instance's workers carried on to from a finished one. Each still has its
-   * own job, which would otherwise spend a statement to find it taken. Bounded: forgotten in bulk past the limit
-   * (a forgotten one only costs that statement).
-   */
-  private readonly carriedOn = new Set<string>();
+  /** Told when deliveries became due that this instance's attempts do not carry on to (a circuit closed): the pump picks them. */
+  onDue?: () => void;
+  /** Shutting down: an attempt that finishes frees its slot instead of carrying on with the endpoint's backlog. */
+  stopping = false;
 
   constructor(private readonly deps: WebhookDispatcherDeps) {}
 
+  /** Endpoints (merchant ids) this instance already sends as much as each may take at once: a pick passes them over. */
+  saturatedEndpoints(): string[] {
+    const cap = this.deps.settings.capacity.perEndpoint;
+    return [...this.inFlight].filter(([, n]) => n >= cap).map(([merchantId]) => merchantId);
+  }
+
   /**
-   * One attempt (`attempt`, from the job, fences it: a job for an attempt already made, a resend
-   * having overtaken a scheduled retry, does nothing); then, while its endpoint has deliveries
-   * waiting for a slot, the next of them, oldest first, on the slot this one frees. A worker that
-   * has a slot keeps it busy: the endpoint's waiting deliveries go out at its pace, with no job
-   * queued or woken per delivery.
+   * One attempt (`attempt` fences it: a pick of an attempt already made, a resend having overtaken
+   * a scheduled retry, does nothing); then, while its endpoint has deliveries
+   * waiting for a slot, the next of them, oldest first, on the slot this one frees. A sender that
+   * has a slot keeps it busy: the endpoint's waiting deliveries go out at its pace, with no pick per delivery.
+   * Says whether it sent the attempt, found no slot for it (`waiting`), or found it not to be made (`gone`: made,
+   * failed for good, or held by another sender).
    */
-  async deliver(eventId: string, attempt?: number, merchantId?: string): Promise<void> {
+  async deliver(eventId: string, attempt?: number, merchantId?: string): Promise<'sent' | 'waiting' | 'gone'> {
     // This instance alone already has as many attempts in flight to the endpoint as it may ever take: no slot is
     // free, and those attempts carry on with the endpoint's due deliveries, oldest first, so this one goes in its turn.
-    if (merchantId !== undefined && (this.inFlight.get(merchantId) ?? 0) >= this.deps.settings.capacity.perEndpoint) return;
-    // A worker of this instance carried on to this very attempt already (its job ran late): nothing to ask.
-    if (attempt !== undefined && this.carriedOn.has(`${eventId}:${attempt}`)) return;
+    if (merchantId !== undefined && (this.inFlight.get(merchantId) ?? 0) >= this.deps.settings.capacity.perEndpoint) return 'waiting';
     let claim = await this.claim(eventId, attempt);
     if (claim.kind === 'endpoint-new') {
       // The endpoint's first delivery (or a raised WEBHOOK_ENDPOINT_CONCURRENCY): its slots are made once, then claimed.
@@ -160,11 +160,11 @@ export class WebhookDispatcher {
     // Not claimed: not to be made (delivered, failed for good, fenced off), held by another worker (a test event's
     // attempt made within its request, a resend, an attempt that carried on to it), or no slot free (its endpoint's
     // slots all in flight, or its circuit open). Nothing is written and nothing thrown: a holder carries on with the
-    // endpoint's due deliveries; if it died, its claim lapses and the sweep wakes the delivery.
-    if (claim.kind !== 'claimed') return;
+    // endpoint's due deliveries; if it died, its claim lapses and a pick finds the delivery again.
+    if (claim.kind !== 'claimed') return claim.kind === 'waiting' ? 'waiting' : 'gone';
     const holding = claim.delivery.merchantId;
-    // Counted from the first claim to the last attempt: while this worker carries on, this instance's jobs for the
-    // endpoint leave their deliveries to it.
+    // Counted from the first claim to the last attempt: while this sender carries on, this instance's picks pass the
+    // endpoint over once it has all its slots.
     this.inFlight.set(holding, (this.inFlight.get(holding) ?? 0) + 1);
     try {
       let current: PendingDelivery | undefined = claim.delivery;
@@ -174,12 +174,13 @@ export class WebhookDispatcher {
       if (left > 0) this.inFlight.set(holding, left);
       else this.inFlight.delete(holding);
     }
+    return 'sent';
   }
 
   /**
    * Sends a claimed attempt and records its outcome, and in the same statement claims, on the slot it frees, the
    * endpoint's longest-due delivery that nobody holds: what it returns, for this worker to send next. An endpoint's
-   * backlog thus drains at its cap, two statements per delivery as before the cap, with no job queued or woken.
+   * backlog thus drains at its cap, two statements per delivery, with no pick per delivery.
    */
   private async sendAndFinish(delivery: PendingDelivery): Promise<PendingDelivery | undefined> {
     const eventId = delivery.id;
@@ -206,7 +207,7 @@ export class WebhookDispatcher {
         update webhook_delivery
         set attempt_count = ${params.p(attemptNumber)}, status = ${params.p(status)}, updated_at = ${params.p(now)}, claimed_until = null,
             delivered_at = ${params.p(success ? now : null)}::timestamptz,
-            next_attempt_at = ${params.p(delay === undefined ? null : new Date(now.getTime() + delay))}::timestamptz
+            next_attempt_at = ${delay === undefined ? 'null' : `${serviceNowSql(params.p(now))} + make_interval(secs => ${params.p(delay / 1000)})`}
         where event_id = ${params.p(eventId)} and status = 'pending' and attempt_count = ${params.p(delivery.attemptCount)}
         returning event_id, merchant_id)`,
       // The attempt was sent, whatever became of the delivery meanwhile: its row is finished in any case.
@@ -218,30 +219,17 @@ export class WebhookDispatcher {
         where id = ${params.p(delivery.attemptId)}::bigint)`,
       ...this.endpointAfterAttemptSql(params, delivery, answered, result.latencyMs, now),
     ];
-    const retry = this.deps.jobs.jobsSql(
-      params,
-      status === 'pending'
-        ? [{ name: WebhookJob.DeliverWebhook, payload: { eventId, attempt: attemptNumber + 1, merchantId: delivery.merchantId }, delayMs: delay }]
-        : [],
-      'd',
-      'retry',
-    );
-    // Beyond the one this worker claimed, a closing circuit's other due deliveries get jobs.
-    const others = this.wakeSql(params, 'next_others');
-    ctes.push(...retry.ctes, ...others.ctes);
-    const selects = [...retry.selects, ...others.selects];
-    const [row] = await this.deps.sql.query<Record<string, unknown> & { next: (Omit<PendingDelivery, 'createdAt'> & { createdAt: string }) | null }>(
+    const [row] = await this.deps.sql.query<{ others: number; next: (Omit<PendingDelivery, 'createdAt'> & { createdAt: string }) | null }>(
       `with ${ctes.join(',\n')}
-       select (select count(*) from d) as d, ${runSelects(selects)},
+       select (select count(*) from d) as d, (select count(*) from next_others)::int as others,
               (select row_to_json(x) from (${sendDataSql('next_claimed', 'next_', `${params.p(delivery.slot)}::int`)}) x) as next`,
       params.values,
     );
-    this.deps.jobs.wakeIfDue(row, selects);
+    // Beyond the one this sender claimed, a closing circuit's other due deliveries: the pump picks them.
+    if (row && row.others > 0) this.onDue?.();
     this.deps.observeAttempt?.(status === 'pending' ? 'retry_scheduled' : status, delivery.webhookUrl ? result.latencyMs / 1000 : null);
     if (status === 'failed') this.deps.logger.warn({ eventId, merchantId: delivery.merchantId, attempts: attemptNumber }, 'webhook delivery failed for good');
     if (!row?.next) return undefined;
-    if (this.carriedOn.size >= CARRIED_ON_MAX) this.carriedOn.clear();
-    this.carriedOn.add(`${row.next.id}:${row.next.attemptCount + 1}`);
     // The endpoint as this statement left it, for the next attempt's own finish.
     const circuitFailures = answered === true ? 0 : answered === false ? delivery.circuitFailures + 1 : delivery.circuitFailures;
     const prompt = answered === true && result.latencyMs <= this.deps.settings.capacity.slowMs;
@@ -257,6 +245,7 @@ export class WebhookDispatcher {
    *
    * Slots are rows taken with FOR UPDATE SKIP LOCKED, so the cap per endpoint holds across
    * instances; each is a lease as long as the claim, so one held by a killed process frees itself.
+   * The attempt is claimed whether or not it is due yet: a test event's attempt is made within its request.
    * The circuit: open (`open_until` ahead) lets nothing through; tripped but past `open_until`
    * (half-open) lets one attempt through, on slot 0 only.
    */
@@ -271,7 +260,7 @@ export class WebhookDispatcher {
     const event = params.p(eventId);
     const lease = `now() + make_interval(secs => ${params.p(leaseS)})`;
     const attemptParam = params.p(attempt ?? null);
-    // The job's attempt fences it: a job for an attempt already made does nothing.
+    // The attempt asked for fences it: a pick or resend of an attempt already made does nothing.
     const fenced = (count: string) => `(${attemptParam}::int is null or ${count} + 1 = ${attemptParam}::int)`;
     const capped = params.p(perEndpoint);
     const rows = await this.deps.sql.query<PendingDelivery & { targetMerchantId: string; slotRows: number }>(
@@ -293,7 +282,7 @@ export class WebhookDispatcher {
            and (s.slot < ${params.p(slowPerEndpoint)} or not exists (select 1 from slow))
          order by s.slot limit 1 for update skip locked),
        claimed as (
-         update webhook_delivery w set claimed_until = ${lease}, woken_at = null
+         update webhook_delivery w set claimed_until = ${lease}
          from slot
          where w.event_id = ${event} and w.status = 'pending' and (w.claimed_until is null or w.claimed_until < now()) and ${fenced('w.attempt_count')}
          returning w.event_id, w.merchant_id, w.attempt_count, slot.slot),
@@ -323,7 +312,8 @@ export class WebhookDispatcher {
    * `next_claimed`, `next_started`), or freed when there is none, or when the slot is no longer the endpoint's to
    * use (its circuit open now; a slot beyond the slow cap of an endpoint no longer prompt; half-open, slot 0 only).
    * An answer that closes a tripped circuit, or the first prompt one of a slow endpoint, also picks the endpoint's
-   * other slots' worth of due deliveries (`next_others`), which get jobs.
+   * other slots' worth of due deliveries (`next_others`), for the pump to pick. While the instance stops, the slot is
+   * freed: nothing new is started.
    */
   private endpointAfterAttemptSql(params: Params, delivery: PendingDelivery, answered: boolean | null, latencyMs: number, now: Date): string[] {
     const { perEndpoint, slowPerEndpoint, slowMs, circuitFailures, circuitOpenS, circuitMaxOpenS } = this.deps.settings.capacity;
@@ -369,7 +359,8 @@ export class WebhookDispatcher {
     const tripped = delivery.circuitFailures >= circuitFailures;
     const promptAfter = prompt || (answered === null && (delivery.promptForS ?? -1) > 0);
     let keepSlot: string;
-    if (tripped && answered !== true && delivery.slot !== 0) keepSlot = 'false';
+    if (this.stopping) keepSlot = 'false';
+    else if (tripped && answered !== true && delivery.slot !== 0) keepSlot = 'false';
     else if (delivery.slot < slowPerEndpoint) keepSlot = 'true';
     else if (!promptAfter) keepSlot = 'false';
     else
@@ -380,26 +371,26 @@ export class WebhookDispatcher {
         ? 'false'
         : `(exists (select 1 from webhook_endpoint e where e.merchant_id = ${merchant} and e.open_until > now())${answered === false ? ' or exists (select 1 from circuit where open_until > now())' : ''})`;
     // An answer that closes a tripped circuit, or the first prompt one (slow start over: all the endpoint's slots are
-    // now offered), also gives the endpoint's other due deliveries jobs, which claim the slots this worker cannot fill.
+    // now offered), also finds the endpoint's other due deliveries, which the pump picks for the slots this sender cannot fill.
     const becamePrompt = prompt && promptFor <= 0;
     const count = answered === true && (tripped || becamePrompt) ? perEndpoint : 1;
     const lease = `now() + make_interval(secs => ${params.p(leaseS)})`;
     ctes.push(
       `next as (
         select event_id, merchant_id, attempt_count, next_attempt_at from webhook_delivery
-        where merchant_id = ${merchant} and status = 'pending' and next_attempt_at <= now() and event_id <> ${eventId}
+        where merchant_id = ${merchant} and status = 'pending' and next_attempt_at <= ${serviceNowSql(params.p(now))} and event_id <> ${eventId}
           and (claimed_until is null or claimed_until < now())
           and not ${circuitOpen} and ${keepSlot}
         order by next_attempt_at, event_id limit ${params.p(count)}::int for update skip locked)`,
       // The slot is carried on only while it is still this attempt's: one whose lease ran out during a slow finish may
       // have been taken by another claim, and carrying on then would send beyond the endpoint's cap. Locked, so the check
-      // reads the row's latest version (the delivery then gets a job instead, in next_others).
+      // reads the row's latest version (the delivery is then left to the pump, in next_others).
       `slot_held as (
         select 1 from webhook_endpoint_slot
         where merchant_id = ${merchant} and slot = ${params.p(delivery.slot)}::smallint and event_id = ${eventId}
         for update)`,
       `next_claimed as (
-        update webhook_delivery w set claimed_until = ${lease}, woken_at = null
+        update webhook_delivery w set claimed_until = ${lease}
         from (select event_id from next order by next_attempt_at, event_id limit 1) n
         where w.event_id = n.event_id and exists (select 1 from slot_held)
         returning w.event_id, w.merchant_id, w.attempt_count)`,
@@ -411,53 +402,6 @@ export class WebhookDispatcher {
       ...startAttemptSql(params, 'next_claimed', 'next_', now),
     );
     return ctes;
-  }
-
-  /** A delivery job for each row of the CTE `from` (event_id, attempt_count): its next attempt, due now. */
-  private wakeSql(params: Params, from: string): JobsSql {
-    return this.deps.jobs.jobsFromRowsSql(
-      params,
-      WebhookJob.DeliverWebhook,
-      `json_build_object('eventId', ${from}.event_id, 'attempt', ${from}.attempt_count + 1, 'merchantId', ${from}.merchant_id)`,
-      from,
-      `${from}_job`,
-    );
-  }
-
-  /**
-   * Wakes deliveries due for more than a few seconds that nobody holds, up to the free slots of their
-   * endpoint, whose circuit is not open: a worker that died holding a claim, a killed
-   * process's slot (free once its lease ends), a circuit's open period ending with no attempt to
-   * notice, a job lost. Run by every instance's sweeps; bounded; two instances wake each delivery
-   * once (the update takes its row and marks it woken).
-   */
-  async sweepWaiting(): Promise<number> {
-    const params = new Params();
-    const perEndpoint = params.p(this.deps.settings.capacity.perEndpoint);
-    const ctes = [
-      `candidates as (
-        select d.event_id, d.merchant_id, row_number() over (partition by d.merchant_id order by d.next_attempt_at, d.event_id) as place
-        from webhook_delivery d
-        where d.status = 'pending' and d.next_attempt_at < now() - make_interval(secs => ${params.p(WAITING_GRACE_S)})
-          and (d.claimed_until is null or d.claimed_until < now())
-          and (d.woken_at is null or d.woken_at < now() - make_interval(secs => ${params.p(REWAKE_AFTER_S)}))
-          and not exists (select 1 from webhook_endpoint e where e.merchant_id = d.merchant_id and e.open_until > now())
-        limit ${params.p(SWEEP_BATCH)})`,
-      // No more per endpoint than it has slots free (none while its slots are all in flight: their attempts hand on).
-      `swept as (
-        update webhook_delivery w set woken_at = now() from candidates c
-        where w.event_id = c.event_id and w.status = 'pending' and (w.claimed_until is null or w.claimed_until < now())
-          and c.place <= ${perEndpoint} - (select count(*) from webhook_endpoint_slot s where s.merchant_id = c.merchant_id and s.held_until > now())
-        returning w.event_id, w.merchant_id, w.attempt_count)`,
-    ];
-    const jobs = this.wakeSql(params, 'swept');
-    ctes.push(...jobs.ctes);
-    const [row] = await this.deps.sql.query<Record<string, unknown>>(
-      `with ${ctes.join(',\n')} select (select count(*) from swept)::int as swept, ${runSelects(jobs.selects)}`,
-      params.values,
-    );
-    this.deps.jobs.wakeIfDue(row, jobs.selects);
-    return Number(row?.swept ?? 0);
   }
 
   /** The secrets a delivery is signed with now: the current one, and the previous one during its overlap. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { nullableTimestamp, record, timestamp, type RecordOf } from '../../shared/records';
 import { CheckoutSessionRecord } from '../checkout/checkout.records';
+import { DisputeRecord } from '../disputes/dispute.record';
 import { PayoutRecord } from '../transactions/kinds/payout/payout.record';
 import { KycRecordSchema } from '../kyc/kyc.serializer';
 import { EVENT_TYPES, subjectOf } from '../outbox/event-types';
@@ -57,9 +58,9 @@ export function testEventData(merchantId: string, requestedAt: Date): RecordOf<t
 }
 
 const WebhookPayload = z
-  .union([TransactionRecord, KycRecordSchema, CheckoutSessionRecord, PayoutRecord, WebhookTestRecord])
+  .union([TransactionRecord, KycRecordSchema, CheckoutSessionRecord, PayoutRecord, DisputeRecord, WebhookTestRecord])
   .describe(
-    'The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*), a KycRecord (customer.kyc.*), a CheckoutSession (checkout.session.*), a Payout (payout.*), or a WebhookTest (webhook.test)',
+    'The record the event is about, exactly as the webhook body carries it: a Transaction (collection.*, transfer.*, payment.*, refund.*), a KycRecord (customer.kyc.*), a CheckoutSession (checkout.session.*), a Payout (payout.*), a Dispute (dispute.*), or a WebhookTest (webhook.test)',
   );
 
 export const WebhookEventRecord = record(

@@ -19,7 +19,6 @@ import { testEventData } from './webhook.serializer';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { assertWebhookUrlAllowed } from './url-policy';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity';
-import { WebhookJob, type WebhookJobQueue } from './webhook.jobs';
 import type { WebhookDispatcher } from './webhook-dispatcher';
 
 /** The window of the test-event limit. */
@@ -52,7 +51,8 @@ export interface EventWithDelivery {
 export interface WebhookServiceDeps {
   orm: Orm;
   clock: Clock;
-  jobs: WebhookJobQueue;
+  /** Wakes this instance's webhook pump: a delivery was made due (a resend). */
+  wakeDeliveries: () => void;
   outbox: Outbox;
   /** Told when a merchant's choice of event types changes. */
   eventChoices: EventChoices;
@@ -62,7 +62,7 @@ export interface WebhookServiceDeps {
   testEventsPerMinute: number;
   /** The audit log's writer (endpoint changes, secret rotations). */
   audit: AuditLog;
-  /** Makes a test event's first attempt within its request, unless another job holds it or its endpoint has no free slot (built first, in the same module). */
+  /** Makes a test event's first attempt within its request, unless its endpoint has no free slot (built first, in the same module). */
   dispatcher: Pick<WebhookDispatcher, 'deliver'>;
 }
 
@@ -164,8 +164,8 @@ export class WebhookService {
    * A `webhook.test` event, recorded and sent now, so that an integrator can check a receiver without
    * making a transaction. It goes the way of every event (signed with each live secret, in the
    * attempt log, retried on the schedule when it fails); its first attempt is made within this
-   * request, so the answer shows how the endpoint answered. Its delivery job, queued with it, finds
-   * that attempt made and sends nothing, unless this process died first.
+   * request, so the answer shows how the endpoint answered. Its delivery falls due for the pumps only once that
+   * attempt could be over (webhook-delivery.sql.ts), so that they find it made, unless this process died first.
    */
   async sendTestEvent(merchantId: string): Promise<EventWithDelivery & { attempts: WebhookAttempt[] }> {
     const eventId = await this.deps.orm.em.fork().transactional(async (em) => {
@@ -178,9 +178,14 @@ export class WebhookService {
     });
     // Asked for by the merchant, typically to check a receiver it just mended: an open circuit lets this one through.
     await this.letOneThrough(merchantId);
-    // A worker may claim it first (its job is queued with the event), or the endpoint's slots may all be in
-    // flight: the answer then shows the attempt in flight, or none yet.
-    await this.deps.dispatcher.deliver(eventId, 1);
+    // The endpoint's slots may all be in flight, or its circuit open again: the delivery then joins the endpoint's queue
+    // (due now, where senders carry on to it, oldest first), and the answer shows no attempt yet.
+    if ((await this.deps.dispatcher.deliver(eventId, 1)) === 'waiting') {
+      await this.deps.orm.em
+        .getConnection()
+        .execute(`update webhook_delivery set next_attempt_at = created_at where event_id = ? and status = 'pending' and attempt_count = 0`, [eventId]);
+      this.deps.wakeDeliveries();
+    }
     return this.getEvent(merchantId, eventId, this.deps.orm.em.fork());
   }
 
@@ -229,14 +234,14 @@ export class WebhookService {
         [eventId, merchantId, now, now, now],
       );
       const delivery = await em.findOneOrFail(WebhookDelivery, { eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      // Due now: the pump picks it (the delivery row is the queue item). An attempt in flight keeps its claim, and the
+      // resend is the attempt after it.
       delivery.status = 'pending';
       delivery.nextAttemptAt = now;
       delivery.updatedAt = now;
       await em.flush();
-      // The next attempt's number fences it: a retry already scheduled for that attempt finds it made and does nothing.
-      await this.deps.jobs.enqueue(em, { name: WebhookJob.DeliverWebhook, payload: { eventId, attempt: delivery.attemptCount + 1, merchantId } });
     });
-    this.deps.jobs.nudgeLocal();
+    this.deps.wakeDeliveries();
     // Read afresh: the request's EntityManager still holds the delivery as it was before the resend.
     return this.getEvent(merchantId, eventId, this.deps.orm.em.fork());
   }

@@ -30,10 +30,19 @@ import {
   type VirtualAccount,
   type VirtualAccountRequest,
 } from '../connector';
-import type { AccountResolutionRequest, ListsTransactions, ProviderRecord, RecordWindow, ReportsBalance, ResolvesAccounts } from '../capabilities';
-import { ProviderHttp, field, type ProviderResponse } from '../provider-http';
+import type {
+  AccountResolutionRequest,
+  HandlesDisputes,
+  ListsTransactions,
+  ProviderDispute,
+  ProviderRecord,
+  RecordWindow,
+  ReportsBalance,
+  ResolvesAccounts,
+} from '../capabilities';
+import { ProviderHttp, field, lenientJson, type ProviderResponse } from '../provider-http';
 import { FlutterwaveCards } from './cards';
-import { flutterwaveBalance, flutterwaveRecords } from './records';
+import { chargebackOf, flutterwaveBalance, flutterwaveDisputes, flutterwaveRecords } from './records';
 import type { FlutterwaveConfig } from './index';
 import {
   DATA,
@@ -53,7 +62,7 @@ import {
   webhookTransactionOf,
   type FlutterwaveTransaction,
 } from './mapping';
-import { chargeDecision, flutterwaveRefusal, refundDecision, transferDecision } from './statuses';
+import { chargeDecision, chargebackRefusal, flutterwaveRefusal, refundDecision, transferDecision } from './statuses';
 
 /**
  * Flutterwave v3 (docs/providers.md): payouts to banks and wallets (`POST /v3/transfers`), bank
@@ -61,7 +70,8 @@ import { chargeDecision, flutterwaveRefusal, refundDecision, transferDecision } 
  * payments (the card 3DES-encrypted) and their refunds. Every call carries `Authorization: Bearer
  * <secret key>`. Our transaction id is the transfer's `reference` or the charge's `tx_ref`, so a
  * retry finds what the first attempt started. Webhooks (`verif-hash`, a static secret compared in
- * constant time) are hints, confirmed by `GET /v3/transfers/{id}` or a transaction verify.
+ * constant time) are hints, confirmed by `GET /v3/transfers/{id}` or a transaction verify. Chargebacks: listed
+ * (`GET /v3/chargebacks`), answered (`PUT /v3/chargebacks/{id}`) and read from their webhooks (records.ts).
  */
 export class FlutterwaveConnector
   implements
@@ -76,7 +86,8 @@ export class FlutterwaveConnector
     ReadsNotifications,
     ResolvesAccounts,
     ListsTransactions,
-    ReportsBalance
+    ReportsBalance,
+    HandlesDisputes
 {
   readonly name = 'flutterwave';
   readonly acknowledgement = { status: 'success' };
@@ -135,7 +146,7 @@ export class FlutterwaveConnector
     }
   }
 
-  private send(method: 'GET' | 'POST', path: string, operation: string, body?: unknown): Promise<ProviderResponse> {
+  private send(method: 'GET' | 'POST' | 'PUT', path: string, operation: string, body?: unknown): Promise<ProviderResponse> {
     return this.http.send({ method, path, operation, body, headers: { authorization: `Bearer ${this.config.secretKey}` } });
   }
 
@@ -359,6 +370,40 @@ export class FlutterwaveConnector
   /** Reconciliation's clearing check: the wallet's available balance in the currency. */
   balance(currency: string): Promise<Decimal> {
     return flutterwaveBalance((path, operation) => this.send('GET', path, operation), currency);
+  }
+
+  /** The chargebacks opened or changed since `since` (records.ts). */
+  async listDisputes(since: Date): Promise<ProviderDispute[]> {
+    return (await flutterwaveDisputes((path, operation) => this.send('GET', path, operation), since)).disputes;
+  }
+
+  /**
+   * `PUT /v3/chargebacks/{id} {action, comment, prooflink?}` → the chargeback as it now stands ("Chargeback accepted").
+   * Refused (already answered, unknown): a ProviderRefusal naming Flutterwave's message (statuses.ts).
+   */
+  async answerDispute(providerDisputeId: string, action: 'accept' | 'decline', comment: string, proofUrl: string | null = null): Promise<ProviderDispute> {
+    if (!NUMERIC_ID.test(providerDisputeId))
+      throw new ProviderRefusal('NOT_FOUND', `Flutterwave has no chargeback ${providerDisputeId}; nothing was sent`, 'provider_refused');
+    const body: Record<string, string> = { action, comment };
+    if (proofUrl) body.prooflink = proofUrl;
+    const res = await this.send('PUT', `/v3/chargebacks/${providerDisputeId}`, 'chargeback answer', body);
+    if (res.status === 200 && field(res.json, 'status') === 'success') {
+      const dispute = chargebackOf((res.json as { data?: unknown }).data);
+      if (dispute) return dispute;
+      throw new ProviderUnreachable(this.name, 'chargeback answer', 'answered without a chargeback we can read');
+    }
+    throw chargebackRefusal(this.name, res, providerDisputeId, action);
+  }
+
+  /**
+   * A `chargeback.*` webhook (`{event, data}`, data the chargeback as the list gives it; the body parsed, or its text)
+   * → its dispute; null for any other event. The event names are not in the v3 reference pages read (see docs in test/fakes/flutterwave-chargebacks.ts).
+   */
+  webhookDispute(body: unknown): ProviderDispute | null {
+    if (typeof body === 'string') body = lenientJson(body);
+    const event = field(body, 'event');
+    if (!event || !event.toLowerCase().startsWith('chargeback')) return null;
+    return chargebackOf((body as { data?: unknown }).data);
   }
 
   async checkCredentials(): Promise<string[]> {

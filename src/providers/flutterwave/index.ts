@@ -37,7 +37,7 @@ function configure(e: ProviderEnv, env: PaymentsEnv): FlutterwaveConfig | null {
 
 /**
  * Flutterwave: payouts to banks and wallets, bank collections (temporary virtual accounts), mobile money
- * collections, card payments and their refunds, in the countries of flutterwave.data.json.
+ * collections, card payments, their refunds and chargebacks, in the countries of flutterwave.data.json.
  */
 export const flutterwave = defineProvider({
   name: 'flutterwave',
@@ -56,6 +56,7 @@ export const flutterwave = defineProvider({
     'resolvesAccounts',
     'listsTransactions',
     'reportsBalance',
+    'handlesDisputes',
   ],
   create: (settings, { timeoutMs }) => new FlutterwaveConnector({ config: settings, timeoutMs }),
 });

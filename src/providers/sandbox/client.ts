@@ -115,6 +115,7 @@ export class SandboxPaymentProvider implements Connector, InProcess, OpensVirtua
       outcome: behaviour.outcome,
       failure_reason: behaviour.outcome === 'failed' ? behaviour.reason : null,
       refunds_fail: behaviour.outcome === 'successful' && behaviour.refundsFail === true,
+      disputed: behaviour.outcome === 'successful' && behaviour.disputed === true,
     });
     if (charge.outcome !== 'requires_action' || !handle) return charge;
     return { ...charge, authenticationUrl: `${this.publicBaseUrl()}${sandboxAuthenticationPath(handle)}` };

@@ -15,6 +15,8 @@ interface ChargeRow {
   failure_reason: string | null;
   /** Its refunds fail (a test card's rule). */
   refunds_fail?: boolean;
+  /** It is disputed after it succeeds (the always-disputed test card). */
+  disputed?: boolean;
 }
 
 /**
@@ -30,9 +32,17 @@ export class SandboxCardCharges {
   async record(idempotencyKey: string, charge: ChargeRow): Promise<{ charge: CardCharge; handle: string | null }> {
     const handle = charge.outcome === 'requires_action' ? randomBytes(32).toString('base64url') : null;
     const inserted = await this.sql.query(
-      `insert into sandbox_card_charge (idempotency_key, provider_reference, outcome, failure_reason, handle_hash, refunds_fail)
-       values ($1, $2, $3, $4, $5, $6) on conflict (idempotency_key) do nothing returning idempotency_key`,
-      [idempotencyKey, charge.provider_reference, charge.outcome, charge.failure_reason, handle ? sha256Hex(handle) : null, charge.refunds_fail ?? false],
+      `insert into sandbox_card_charge (idempotency_key, provider_reference, outcome, failure_reason, handle_hash, refunds_fail, disputed)
+       values ($1, $2, $3, $4, $5, $6, $7) on conflict (idempotency_key) do nothing returning idempotency_key`,
+      [
+        idempotencyKey,
+        charge.provider_reference,
+        charge.outcome,
+        charge.failure_reason,
+        handle ? sha256Hex(handle) : null,
+        charge.refunds_fail ?? false,
+        charge.disputed ?? false,
+      ],
       'sandbox_card_charge_insert',
     );
     if (inserted.length === 1) return { charge: toCharge(charge), handle };

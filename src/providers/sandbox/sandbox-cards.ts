@@ -2,7 +2,8 @@
  * The sandbox's test cards (CONTRACT §7), a table like the settlement rules:
  * any future expiry, any CVC of the brand's length and any postal code.
  */
-export type SandboxCardBehaviour = { outcome: 'successful'; refundsFail?: boolean } | { outcome: 'requires_action' } | { outcome: 'failed'; reason: string };
+export type SandboxCardBehaviour =
+  { outcome: 'successful'; refundsFail?: boolean; disputed?: boolean } | { outcome: 'requires_action' } | { outcome: 'failed'; reason: string };
 
 export const SANDBOX_TEST_CARDS: Readonly<Record<string, SandboxCardBehaviour>> = {
   /** Succeeds without authentication. */
@@ -11,6 +12,8 @@ export const SANDBOX_TEST_CARDS: Readonly<Record<string, SandboxCardBehaviour>> 
   '4000002500003155': { outcome: 'requires_action' },
   /** Succeeds; every refund of it fails (refund_declined), as a processor's refund can. */
   '4000000000005126': { outcome: 'successful', refundsFail: true },
+  /** Succeeds, then is always disputed (issue 39): a chargeback (`fraudulent`) opens within a run of the dispute sweep. Stripe's number for the same. */
+  '4000000000000259': { outcome: 'successful', disputed: true },
   /** Declined: insufficient funds. */
   '4000000000009995': { outcome: 'failed', reason: 'insufficient_funds' },
 };

@@ -223,7 +223,7 @@ export async function checkoutPageRoutes(
   const showLink = async (request: FastifyRequest, reply: FastifyReply, slug: string, status = 200, formError?: string) => {
     const view = await paymentLinks.pageView(slug);
     if (!view) return invalid(request, reply);
-    const lang = langOf(request, null);
+    const lang = langOf(request, view.countryCode);
     const body = renderPaymentLinkPage(view, { lang, csrfField: csrf(reply, `link:${slug}`, `/pay/${slug}`), formError: formError ?? null });
     return page(reply, view.state === 'active' ? status : 410, body);
   };

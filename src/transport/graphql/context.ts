@@ -19,6 +19,8 @@ export interface GraphQLContext {
   /** Only over the WebSocket: the operation's logger, carrying its request id (HTTP requests have Fastify's). */
   log?: Logger;
   reqId?: string;
+  /** Only over the WebSocket: operations with the same key get the same result for an event (executed once: ws-server.ts). */
+  shareKey?: string;
 }
 
 /** Authenticates the bearer token once per operation; a failure answers 401 INVALID_TOKEN. */

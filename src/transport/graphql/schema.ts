@@ -13,6 +13,7 @@ import { CheckoutSettingsResolver } from './merchant/checkout-settings.resolver'
 import { PaymentResolver } from './payments/payment.resolver';
 import { CheckoutResolver } from './checkout/checkout.resolver';
 import { PayoutResolver } from './payouts/payout.resolver';
+import { DisputeResolver } from './disputes/dispute.resolver';
 import { RatesResolver } from './rates/rates.resolver';
 import { ReferenceResolver } from './reference/reference.resolver';
 import { PayeesResolver } from './payees/payees.resolver';
@@ -44,6 +45,7 @@ const resolvers = [
   resolver(PaymentResolver, (s) => new PaymentResolver(pick(s, 'payments', 'reference'))),
   resolver(CheckoutResolver, (s) => new CheckoutResolver(pick(s, 'checkout', 'paymentLinks', 'reference'))),
   resolver(PayoutResolver, (s) => new PayoutResolver(pick(s, 'payouts', 'reference'))),
+  resolver(DisputeResolver, (s) => new DisputeResolver(pick(s, 'disputes', 'reference'))),
   resolver(WebhookResolver, (s) => new WebhookResolver(pick(s, 'customers', 'merchants', 'webhooks'))),
   resolver(LedgerResolver, (s, env) => new LedgerResolver({ services: pick(s, 'ledger', 'reference', 'refunds'), env })),
   resolver(SubscriptionResolver, (s) => new SubscriptionResolver(pick(s, 'reference'))),

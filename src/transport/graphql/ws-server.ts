@@ -11,6 +11,7 @@ import {
   validate,
   type DocumentNode,
   type ExecutionArgs,
+  type ExecutionResult,
   type GraphQLSchema,
   type ParseOptions,
   type ValidationRule,
@@ -57,6 +58,26 @@ interface WebSocketLike {
  * Runs fn in its own database context (an EntityManager fork), as each HTTP request runs.
  * app.ts provides it, so that this door never touches the ORM itself.
  */
+/**
+ * Subscription events fan out to every subscriber of a merchant with the same record (SubscriptionService hands
+ * each stream the one record per event): an operation's result is computed once per event and share key (the
+ * operations that would compute the same result), and every such subscriber sends it. Kept only as long as the
+ * event's record is reachable (a WeakMap on it). The first subscriber's context executes it: its log carries any
+ * error of the shared execution.
+ */
+const sharedResults = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+
+function executeOncePerEvent(event: unknown, shareKey: string | undefined, run: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
+  if (shareKey === undefined || event === null || typeof event !== 'object') return run();
+  const byKey = sharedResults.get(event) ?? sharedResults.set(event, new Map()).get(event)!;
+  let result = byKey.get(shareKey);
+  if (!result) {
+    result = run();
+    byKey.set(shareKey, result);
+  }
+  return result;
+}
+
 export type InDatabaseContext = <T>(fn: () => T) => T;
 
 /**
@@ -227,7 +248,18 @@ export function attachGraphQLWebSocket(
           // Each operation gets a request id, as an HTTP request does, on every line it logs.
           const reqId = randomUUID();
           const log = logger.child({ reqId, operationId: String(_id).slice(0, 64) });
-          const contextValue: GraphQLContext = { auth, origin, subscriptions: services.subscriptions, log, reqId };
+          // Operations that would give every event the same result share one execution per event: the same merchant, the
+          // same caller's rights (role, kind, enrolment: what the fields' checks read), the same text and variables.
+          const shareKey = JSON.stringify([
+            auth.merchantId,
+            auth.kind,
+            auth.role,
+            auth.enrolmentOnly ?? false,
+            payload.query,
+            payload.operationName ?? null,
+            payload.variables ?? null,
+          ]);
+          const contextValue: GraphQLContext = { auth, origin, subscriptions: services.subscriptions, log, reqId, shareKey };
           return { schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue };
         },
         execute: (args: ExecutionArgs) => withRequestContext(inDatabaseContext, args, () => execute(args)),
@@ -241,7 +273,9 @@ export function attachGraphQLWebSocket(
             // No event after the token has expired or been revoked (the socket is being closed too).
             if (!services.oauth.isStillValid(auth))
               throw toGraphQLError(AppError.invalidToken('The access token has expired or been revoked; reconnect with a new one'));
-            return withRequestContext(inDatabaseContext, args, async () => execute({ ...args, rootValue: payload }));
+            return executeOncePerEvent(payload, (args.contextValue as GraphQLContext).shareKey, () =>
+              withRequestContext(inDatabaseContext, args, async () => execute({ ...args, rootValue: payload })),
+            );
           });
         },
         onNext: (_ctx, _id, _payload, args, result) =>

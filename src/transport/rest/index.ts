@@ -21,6 +21,7 @@ import { payoutScheduleRoutes } from './v1/payout-schedule.routes';
 import { paymentRoutes } from './v1/payment.routes';
 import { checkoutRoutes } from './v1/checkout.routes';
 import { payoutRoutes } from './v1/payout.routes';
+import { disputeRoutes, sandboxDisputeRoutes } from './v1/dispute.routes';
 import { sandbox3dsRoutes } from './v1/sandbox-3ds.routes';
 import { sandboxRoutes, transactionRoutes } from './v1/transaction.routes';
 import { webhookRoutes } from './v1/webhook.routes';
@@ -73,7 +74,9 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
     await protectedScope.register(payoutRoutes, { services: pick(services, 'payouts', 'reference'), rateLimits });
     await protectedScope.register(auditRoutes, { services: pick(services, 'auditQueries'), rateLimits });
     await protectedScope.register(payoutScheduleRoutes, { services: pick(services, 'payoutSchedules') });
+    await protectedScope.register(disputeRoutes, { services: pick(services, 'disputes') });
     if (config.env === 'sandbox') {
+      await protectedScope.register(sandboxDisputeRoutes, { services: pick(services, 'disputes') });
       await protectedScope.register(sandboxRoutes, { services: transactionServices });
       await protectedScope.register(sandboxLedgerRoutes, { services: ledgerServices });
     }

@@ -23,6 +23,12 @@ describe('API keys', () => {
 
   afterAll(() => two.close());
 
+  /** The key's one entry of this action (its target, actor and values). */
+  const auditEntryOf = async (action: string, keyId: string) => {
+    const rows = await dbQuery(two.db.url, 'select * from audit_log where merchant_id = $1 and action = $2 and target_id = $3', [merchantId, action, keyId]);
+    expect(rows).toHaveLength(1);
+    return rows[0];
+  };
   const auditCount = async (action: string) =>
     Number((await dbQuery(two.db.url, 'select count(*) from audit_log where merchant_id = $1 and action = $2', [merchantId, action]))[0].count);
 
@@ -40,6 +46,15 @@ describe('API keys', () => {
     const [row] = await dbQuery(two.db.url, 'select client_secret_hash from api_key where id = $1', [made.body.data.id]);
     expect(row.client_secret_hash).not.toContain(made.body.data.client_secret);
     expect(await auditCount('api_key.created')).toBe(1);
+    expect(await auditEntryOf('api_key.created', made.body.data.id)).toMatchObject({
+      actor_type: 'user',
+      actor_id: owner.userId,
+      role: 'owner',
+      target_type: 'api_key',
+      before: null,
+      after: { label: 'Reports', role: 'viewer', client_id: made.body.data.client_id },
+    });
+    expect(JSON.stringify(await auditEntryOf('api_key.created', made.body.data.id))).not.toContain(made.body.data.client_secret);
   });
 
   it('defaults to developer; refuses an unknown role, an owner or admin key, and a label with a card number', async () => {
@@ -81,6 +96,10 @@ describe('API keys', () => {
     const again = await request(two.a.url, 'POST', `/v1/api-keys/${key.id}/revoke`, { token: owner.token });
     expect(again.status).toBe(200);
     expect(await auditCount('api_key.revoked')).toBe(1);
+    expect(await auditEntryOf('api_key.revoked', key.id)).toMatchObject({
+      before: { revoked_at: null },
+      after: { revoked_at: revoked.body.data.revoked_at },
+    });
   });
 
   it('rotating gives a new secret for the same client_id; the old secret and tokens stop working', async () => {
@@ -101,6 +120,8 @@ describe('API keys', () => {
     });
     expect(fresh.status).toBe(200);
     expect(await auditCount('api_key.rotated')).toBe(1);
+    expect(await auditEntryOf('api_key.rotated', key.id)).toMatchObject({ actor_id: owner.userId, after: { client_id: key.clientId } });
+    expect(JSON.stringify(await auditEntryOf('api_key.rotated', key.id))).not.toContain(rotated.body.data.rotateApiKey.clientSecret);
   });
 
   it('an API key never manages keys, and another merchant’s key id is not found', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { KEY_ROLES, ROLES, permits, type Permission, type Principal, type Role } from '../../../src/modules/access/permissions';
+import { KEY_ROLES, PERMISSIONS, ROLES, permits, type Permission, type Principal, type Role } from '../../../src/modules/access/permissions';
 import { graphql, request, type HttpResult } from '../../helpers/http';
 import { apiKeyToken, personOf } from '../../helpers/people';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../helpers/test-app';
 /**
  * The role matrix at both doors (issue 36; docs/access.md): every bearer route of the OpenAPI document,
  * called by a person of each role and by an API key of each key role, is refused with 403 FORBIDDEN
- * exactly when the matrix says so; the representative GraphQL operations likewise. The calls carry no
+ * exactly when the matrix says so; GraphQL operations likewise, at least one per permission. The calls carry no
  * valid input: an allowed one fails on its input or its object (400, 404, 409), never on the role.
  * Named cases from the issue pin the matrix itself.
  */
@@ -72,7 +72,23 @@ describe('role matrix', () => {
     { permission: 'webhooks:manage', query: 'mutation { rotateWebhookSecret { webhookSecret } }' },
     { permission: 'keys:manage', query: '{ apiKeys { id } }' },
     { permission: 'rates:read', query: '{ rate(sourceCurrency: "XXX", destinationCurrency: "YYY", amount: "1") { quoteId } }' },
+    {
+      permission: 'customers:write',
+      query:
+        'mutation { enrollCustomer(input: { countryCode: "XX", customerId: "c", dialCode: "+0", email: "not-an-email", firstName: "A", lastName: "B", phoneNumber: "1" }) { uuid } }',
+    },
+    { permission: 'team:read', query: '{ teamMembers { id } }' },
+    { permission: 'team:manage', query: `mutation { revokeInvitation(id: "${randomUUID()}") { id } }` },
+    { permission: 'audit:read', query: '{ auditLog(first: 1) { edges { cursor } } }' },
+    { permission: 'payouts:manage', query: '{ payoutDestinations { id } }' },
+    { permission: 'payouts:create', query: 'mutation { createPayout(input: { currency: "XXX", amount: "1" }) { id } }' },
+    { permission: 'disputes:read', query: '{ openDisputeCount }' },
+    { permission: 'disputes:manage', query: 'mutation { acceptDispute(id: "dp_unknown") { id } }' },
   ];
+
+  it('GraphQL: the operations cover every permission of the matrix', () => {
+    expect(new Set(OPERATIONS.map((op) => op.permission))).toEqual(new Set(['signed_in', ...PERMISSIONS]));
+  });
 
   it('GraphQL: each representative operation refuses exactly the principals the matrix refuses, with extensions.code FORBIDDEN', async () => {
     const wrong: string[] = [];

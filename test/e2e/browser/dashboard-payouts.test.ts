@@ -63,6 +63,8 @@ describe('merchant dashboard: payouts (sandbox)', () => {
     const run = await app.service.app.services.payouts.runWindow(merchant.merchant.id, 'NGN');
     expect(run?.amount.toFixed(2)).toBe('1000.00');
     automatic = run!.id;
+    // A minute later, so that "newest first" has an order to show (at one test-clock time, the ids decide).
+    await clockAt(16, 2);
     await topUp('NGN', '800.00');
     const made = await request(app.url, 'POST', '/v1/payouts', { token: owner.token, body: { currency: 'NGN', amount: '500' } });
     expect(made.status).toBe(201);

@@ -3,6 +3,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { openSession } from '../../helpers/checkout';
 import { request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { outboxRows, sql } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
 
 /**
@@ -111,6 +112,10 @@ describe('hosted checkout pages (HTTP)', () => {
     expect(complete).toBe(true);
     const record = (await request(app.url, 'GET', `/v1/checkout/sessions/${session.id}`, { token })).body.data;
     expect(record).toMatchObject({ status: 'complete', payment_reference: expect.stringMatching(/^pay_/) });
+    // The payment's own events, beside the session's: payment.successful for the payment, checkout.session.completed for the session.
+    expect(await eventually(async () => (await outboxRows(app, record.payment_reference)).some((r) => r.type === 'payment.successful'))).toBe(true);
+    const sessionEvents = await sql(app, 'select type from outbox_event where subject_id = ?', [session.id]);
+    expect(sessionEvents).toEqual([{ type: 'checkout.session.completed' }]);
     // Back from the bank's page: the success page, going on at once (a Refresh, not a 303: see the route).
     const back = await fetch(`${app.url}/checkout/${session.id}?reference=${record.payment_reference}`, { redirect: 'manual' });
     expect(back.status).toBe(200);
@@ -200,5 +205,29 @@ describe('hosted checkout pages (HTTP)', () => {
     expect(gone.status).toBe(410);
     expect((await post(`/pay/${slug}`, page, { amount: '1500', email: 'ada@example.com' })).status).toBe(410);
     expect((await fetchPage('/pay/no-such-link')).status).toBe(404);
+  });
+
+  it('a payment link’s page takes its language as the checkout does: the browser’s English or French, else the merchant’s country', async () => {
+    const ci = await app.createMerchant('Maquis Chez Awa');
+    await sql(app, `update merchant set country = 'CI' where id = ?`, [ci.merchant.id]);
+    const ciToken = (await app.token(ci)).accessToken;
+    const made = await request(app.url, 'POST', '/v1/payment-links', { token: ciToken, body: { name: 'Attiéké', currency: 'XOF', amount: '5000' } });
+    expect(made.status).toBe(200);
+    const slug = made.body.data.slug;
+    const german = { 'accept-language': 'de-DE,de;q=0.9' };
+    // Neither English nor French preferred: Côte d'Ivoire's French.
+    const fr = await fetchPage(`/pay/${slug}`, { headers: german });
+    expect(fr.status).toBe(200);
+    expect(fr.html).toContain('<html lang="fr">');
+    // The browser's preference comes first.
+    expect((await fetchPage(`/pay/${slug}`, { headers: { 'accept-language': 'en-GB,en;q=0.9' } })).html).toContain('<html lang="en">');
+    // A Nigerian merchant's link, to the same browser: English.
+    const ng = await request(app.url, 'POST', '/v1/payment-links', { token, body: { name: 'Jollof', currency: 'NGN', amount: '2000' } });
+    expect((await fetchPage(`/pay/${ng.body.data.slug}`, { headers: german })).html).toContain('<html lang="en">');
+    // Deactivated, the clear page is in French too.
+    await request(app.url, 'POST', `/v1/payment-links/${made.body.data.id}/deactivate`, { token: ciToken });
+    const gone = await fetchPage(`/pay/${slug}`, { headers: german });
+    expect(gone.status).toBe(410);
+    expect(gone.html).toContain('<html lang="fr">');
   });
 });

@@ -58,9 +58,11 @@ describe('REST /v1/checkout/sessions', () => {
     const original = pg.Client.prototype.query;
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
       const text = typeof args[0] === 'string' ? args[0] : ((args[0] as { text?: string } | undefined)?.text ?? '');
-      // Background pollers are not the request's: the job runner's polling and heartbeats, and the
-      // token-revocation catch-up poll, which may fire while the request is in flight.
-      if (!/graphile_worker|job_worker_instance|from token_revocation/.test(text)) seen.push(text.trim().split(/\s+/).slice(0, 3).join(' '));
+      // Background pollers are not the request's: the job runner's polling and heartbeats, the webhook and
+      // settlement pumps' polls (issue 40), and the token-revocation catch-up poll, which may fire while the request
+      // is in flight.
+      if (!/graphile_worker|job_worker_instance|from token_revocation|webhook_delivery|settlement_due/.test(text))
+        seen.push(text.trim().split(/\s+/).slice(0, 3).join(' '));
       return (original as (...a: unknown[]) => unknown).apply(this, args);
     } as never;
     try {

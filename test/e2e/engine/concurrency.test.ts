@@ -57,7 +57,7 @@ describe('concurrent collections with one reference', () => {
 
   /**
    * After settlement, exactly one outbox event, and no second one turns up later: a sentinel
-   * collection made after it is settled too, and no settlement job is left that could add one.
+   * collection made after it is settled too, and no settlement is left that could add one.
    */
   async function expectOneOutboxEvent(serviceReference: string) {
     expect(await awaitSettled(serviceReference)).toBe('successful');
@@ -68,11 +68,7 @@ describe('concurrent collections with one reference', () => {
     expect(await eventually(async () => (await settleJobsLeft()) === 0)).toBe(true);
     expect(await outboxRows(serviceReference)).toBe(1);
   }
-  const settleJobsLeft = () =>
-    count(
-      `select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'settle-transaction'`,
-      [],
-    );
+  const settleJobsLeft = () => count(`select count(*)::int as n from settlement_due`, []);
 
   it(`${CONCURRENCY} identical REST requests: one 200, ${CONCURRENCY - 1} × 409 naming it, one row, one outbox event`, async () => {
     const reference = nextReference();

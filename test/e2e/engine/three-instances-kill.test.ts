@@ -43,6 +43,8 @@ describe('engine: three instances on one database, one killed with kill -9 mid-l
     await db?.drop();
   });
 
+  // Three service processes start and run 150 lifecycles on two cores beside the rest of the suite: a loaded CI run
+  // went past the 75 s this test had. What it checks waits with its own deadlines (eventually).
   it(`${TOTAL} collections over three instances, one SIGKILLed: each settled once, each event delivered, nothing lost`, async () => {
     const env = serviceEnv(db.url, {
       REDIS_URL,
@@ -173,5 +175,5 @@ describe('engine: three instances on one database, one killed with kill -9 mid-l
       expect(body.type).toBe(`collection.${byReference.get(body.data.reference)?.status}`);
       expect(body.data.status).toBe(byReference.get(body.data.reference)?.status);
     }
-  }, 75_000);
+  }, 150_000);
 });

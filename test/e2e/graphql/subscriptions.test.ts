@@ -78,6 +78,33 @@ describe('GraphQL subscriptions', () => {
     expect(targeted.received).toEqual([]);
   });
 
+  it('one event, several subscriptions of a merchant: the same operation gets the same answer, another selection its own (issue 40: executed once per event and operation)', async () => {
+    const customer = await approvedCustomer(app, token);
+    const reference = await momoCollection(app, token, customer.customer_uuid, 'sub-share');
+    // Its own socket, closed at the end: this app allows a merchant 3 at once, and the tests after it open theirs.
+    const client = connect(app, token);
+    const same = `subscription($r: String) { transactionStatusChanged(reference: $r) { reference status completedAt } }`;
+    const [first, second, other, failedOnly] = [
+      await subscribeLive(app.url, client, same, { r: 'sub-share' }),
+      await subscribeLive(app.url, client, same, { r: 'sub-share' }),
+      await subscribeLive(app.url, client, `subscription($r: String) { transactionStatusChanged(reference: $r) { reference amount currency } }`, {
+        r: 'sub-share',
+      }),
+      await subscribeLive(app.url, client, `subscription($r: String) { transactionStatusChanged(reference: $r, statuses: [FAILED]) { reference status } }`, {
+        r: 'sub-share',
+      }),
+    ];
+    await request(app.url, 'POST', `/v1/sandbox/transactions/${reference}/simulate`, { token, body: { outcome: 'successful' } });
+    expect(await eventually(async () => [first, second, other].every((s) => s.received.length === 1))).toBe(true);
+    expect(first.received[0].data.transactionStatusChanged).toMatchObject({ reference, status: 'SUCCESSFUL' });
+    expect(second.received).toEqual(first.received);
+    expect(other.received[0].data.transactionStatusChanged).toEqual({ reference, amount: expect.any(String), currency: 'KES' });
+    // The filtered subscription, on the same socket, saw nothing: events reach a socket in order, and the others have theirs.
+    expect(failedOnly.received).toEqual([]);
+    for (const s of [first, second, other, failedOnly]) s.stop();
+    await client.dispose();
+  });
+
   it('kycStatusChanged streams a customer’s KYC decision', async () => {
     const client = connect(app, token);
     clients.push(client);

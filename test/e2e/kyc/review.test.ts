@@ -519,7 +519,7 @@ describe('kyc:review CLI: the decision reaches the merchant’s webhook endpoint
     expect((await request(app.url, 'POST', `/v1/admin/kyc/${await submissionOf(app.url, sentinel)}/approve`, { headers: ADMIN })).status).toBe(200);
     const aboutCustomer = (c: string) => receiver.received.filter((r) => JSON.parse(r.body).data.customer_uuid === c);
     expect(await eventually(async () => aboutCustomer(sentinel).length === 1, { attempts: 200, everyMs: 50 })).toBe(true);
-    const deliveriesLeft = `select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'deliver-webhook'`;
+    const deliveriesLeft = `select count(*)::int as n from webhook_delivery where status = 'pending'`;
     expect(await eventually(async () => (await dbQuery<{ n: number }>(app.db.url, deliveriesLeft))[0]!.n === 0)).toBe(true);
     expect(aboutCustomer(uuid)).toHaveLength(1);
     expect(receiver.received).toHaveLength(2);

@@ -1,6 +1,6 @@
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
 import { ledgerVerify, runCli } from '../../helpers/engine';
-import { runJobsNow, transactionIdOf } from '../../helpers/jobs';
+import { runSettlementNow, transactionIdOf } from '../../helpers/jobs';
 import { approvedCustomer } from '../../helpers/factories';
 import { graphql, request } from '../../helpers/http';
 import { CARDS, cardPaymentBody, initiatePayment } from '../../helpers/payments';
@@ -41,7 +41,7 @@ describe('funding', () => {
     const { token } = await newMerchant('Opening');
     const rest = await balances(token);
     expect(rest.length).toBeGreaterThanOrEqual(14);
-    for (const b of rest) expect(b).toEqual({ currency: b.currency, available: 1_000_000, pending: 0, reserved: 0 });
+    for (const b of rest) expect(b).toEqual({ currency: b.currency, available: 1_000_000, pending: 0, reserved: 0, disputed: 0, owed: 0 });
     const gql = await graphql(app.url, '{ balances { currency available pending reserved } }', { token });
     expect(gql.body.errors).toBeUndefined();
     expect(gql.body.data.balances.find((b: any) => b.currency === 'NGN')).toEqual({
@@ -57,7 +57,7 @@ describe('funding', () => {
     const { token } = await newMerchant('Top-up');
     const res = await request(app.url, 'POST', '/v1/sandbox/balance/top-up', { token, body: { currency: 'GHS', amount: '250.50' } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ currency: 'GHS', available: 1_000_250.5, pending: 0, reserved: 0 });
+    expect(res.body.data).toEqual({ currency: 'GHS', available: 1_000_250.5, pending: 0, reserved: 0, disputed: 0, owed: 0 });
     for (const body of [{ currency: 'GHS', amount: '1.234' }, { currency: 'GHS', amount: '-5' }, { currency: 'XYZ', amount: '5' }, { currency: 'GHS' }]) {
       const bad = await request(app.url, 'POST', '/v1/sandbox/balance/top-up', { token, body });
       expect(bad.status).toBe(400);
@@ -161,7 +161,7 @@ describe('money out: transfers', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.fee).toBe(quote.body.data.fee);
     expect(res.body.data.fee).toBe(1);
-    expect(await balanceOf(token, 'USD')).toEqual({ currency: 'USD', available: 999_899, pending: 0, reserved: 101 });
+    expect(await balanceOf(token, 'USD')).toEqual({ currency: 'USD', available: 999_899, pending: 0, reserved: 101, disputed: 0, owed: 0 });
     const [bt] = (await request(app.url, 'GET', '/v1/balance-transactions?type=transfer', { token })).body.data;
     expect(bt).toMatchObject({
       type: 'transfer',
@@ -175,7 +175,7 @@ describe('money out: transfers', () => {
 
     const done = await request(app.url, 'POST', `/v1/sandbox/transactions/${res.body.data.reference}/simulate`, { token, body: { outcome: 'successful' } });
     expect(done.body.data.status).toBe('successful');
-    expect(await balanceOf(token, 'USD')).toEqual({ currency: 'USD', available: 999_899, pending: 0, reserved: 0 });
+    expect(await balanceOf(token, 'USD')).toEqual({ currency: 'USD', available: 999_899, pending: 0, reserved: 0, disputed: 0, owed: 0 });
     // The payout left through the provider's KES clearing account, the USD through the FX positions; each currency balances.
     const entry = await sql(
       app,
@@ -224,11 +224,11 @@ describe('money out: transfers', () => {
     });
     expect(gql.body.errors?.[0]?.extensions?.code).toBe('INSUFFICIENT_FUNDS');
     expect(await sql(app, 'select count(*)::int as n from "transaction"')).toEqual(before);
-    expect(await balanceOf(token, 'USD')).toEqual({ currency: 'USD', available: 500, pending: 0, reserved: 0 });
+    expect(await balanceOf(token, 'USD')).toEqual({ currency: 'USD', available: 500, pending: 0, reserved: 0, disputed: 0, owed: 0 });
     // 495 and its 1 % fee fit exactly.
     const exact = await request(app.url, 'POST', '/v1/crossborder/global-transfer', { token, body: transferBody(customerUuid, { amount: '495.05' }) });
     expect(exact.status).toBe(200);
-    expect(await balanceOf(token, 'USD')).toEqual({ currency: 'USD', available: 0, pending: 0, reserved: 500 });
+    expect(await balanceOf(token, 'USD')).toEqual({ currency: 'USD', available: 0, pending: 0, reserved: 500, disputed: 0, owed: 0 });
   });
 });
 
@@ -238,9 +238,9 @@ describe('money in: collections and payments', () => {
     const customerUuid = (await approvedCustomer(app, token)).customer_uuid;
     const res = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollectionBody(customerUuid) });
     expect(res.body.data.fee).toBe(15);
-    expect(await balanceOf(token, 'KES')).toEqual({ currency: 'KES', available: 1_000_000, pending: 0, reserved: 0 });
+    expect(await balanceOf(token, 'KES')).toEqual({ currency: 'KES', available: 1_000_000, pending: 0, reserved: 0, disputed: 0, owed: 0 });
     await request(app.url, 'POST', `/v1/sandbox/transactions/${res.body.data.reference}/simulate`, { token, body: { outcome: 'successful' } });
-    expect(await balanceOf(token, 'KES')).toEqual({ currency: 'KES', available: 1_001_485, pending: 0, reserved: 0 });
+    expect(await balanceOf(token, 'KES')).toEqual({ currency: 'KES', available: 1_001_485, pending: 0, reserved: 0, disputed: 0, owed: 0 });
     const [bt] = (await request(app.url, 'GET', '/v1/balance-transactions?type=collection', { token })).body.data;
     expect(bt).toMatchObject({ amount: 1500, fee: 15, net: 1485, balance_after: 1_001_485 });
     const failed = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollectionBody(customerUuid) });
@@ -317,7 +317,7 @@ describe('refunds', () => {
     expect((await request(app.url, 'GET', `/v1/refunds/${part.body.data.reference}`, { token })).body.data.status).toBe('successful');
     // The failed refund gave its 700 back to available and to the payment.
     expect((await request(app.url, 'GET', `/v1/payments/verify/${ref}`, { token })).body.data.amount_refunded).toBe(300);
-    expect(await balanceOf(token, 'NGN')).toEqual({ currency: 'NGN', available: 1_000_000 + 1000 - 15 - 300, pending: 0, reserved: 0 });
+    expect(await balanceOf(token, 'NGN')).toEqual({ currency: 'NGN', available: 1_000_000 + 1000 - 15 - 300, pending: 0, reserved: 0, disputed: 0, owed: 0 });
     const list = await request(app.url, 'GET', '/v1/transactions?type=refund', { token });
     expect(list.body.data.map((t: any) => t.status).sort()).toEqual(['failed', 'successful']);
     const events = await sql(app, `select type from outbox_event where subject_id in (?, ?) order by type`, [
@@ -353,8 +353,8 @@ describe('refunds', () => {
       body: { payment_reference: payment.body.data.reference, reason: 'Changed mind', reference: newReference('rf') },
     });
     expect(refund.body.data.status).toBe('processing');
-    // This app's sandbox settles after ten minutes: its settlement job is made due now.
-    await runJobsNow(app.db.url, 'settle-transaction', await transactionIdOf(app.db.url, refund.body.data.reference));
+    // This app's sandbox settles after ten minutes: its settlement is made due now.
+    await runSettlementNow(app.db.url, await transactionIdOf(app.db.url, refund.body.data.reference));
     const failed = (await request(app.url, 'GET', `/v1/refunds/${refund.body.data.reference}`, { token })).body.data;
     expect(failed).toMatchObject({ status: 'failed', failure_reason: 'refund_declined' });
     expect((await request(app.url, 'GET', `/v1/payments/verify/${payment.body.data.reference}`, { token })).body.data.amount_refunded).toBe(0);
@@ -528,7 +528,7 @@ describe('concurrency: 100 transfers against a balance that covers exactly 50', 
     const counts = answers.reduce<Record<string, number>>((acc, a) => ({ ...acc, [a]: (acc[a] ?? 0) + 1 }), {});
     expect(counts).toEqual(door === 'REST' ? { accepted: 50, '402 INSUFFICIENT_FUNDS': 50 } : { accepted: 50, INSUFFICIENT_FUNDS: 50 });
     const res = await request(poor.url, 'GET', '/v1/balances', { token });
-    expect(res.body.data.find((b: any) => b.currency === 'USD')).toEqual({ currency: 'USD', available: 0, pending: 0, reserved: 5050 });
+    expect(res.body.data.find((b: any) => b.currency === 'USD')).toEqual({ currency: 'USD', available: 0, pending: 0, reserved: 5050, disputed: 0, owed: 0 });
     const [{ n }] = await sql(poor, `select count(*)::int as n from "transaction" where merchant_id = ? and kind = 'transfer'`, [merchant.merchant.id]);
     expect(n).toBe(50);
     const report = await poor.service.app.services.ledger.verify(poor.service.app.services.transactions.expectedLegs());
@@ -553,9 +553,9 @@ describe('settlement delay', () => {
       });
       expect(Date.parse(viaGraphql.body.data.transaction.availableAt)).toBe(completedAt + 1000);
       const ngn = async () => (await request(delayed.url, 'GET', '/v1/balances', { token })).body.data.find((b: any) => b.currency === 'NGN');
-      expect(await ngn()).toEqual({ currency: 'NGN', available: 1_000_000, pending: 985, reserved: 0 });
+      expect(await ngn()).toEqual({ currency: 'NGN', available: 1_000_000, pending: 985, reserved: 0, disputed: 0, owed: 0 });
       expect(await eventually(async () => (await ngn()).available === 1_000_985, { attempts: 200, everyMs: 50 })).toBe(true);
-      expect(await ngn()).toEqual({ currency: 'NGN', available: 1_000_985, pending: 0, reserved: 0 });
+      expect(await ngn()).toEqual({ currency: 'NGN', available: 1_000_985, pending: 0, reserved: 0, disputed: 0, owed: 0 });
       const report = await delayed.service.app.services.ledger.verify(delayed.service.app.services.transactions.expectedLegs());
       expect(report.problems).toEqual([]);
     } finally {

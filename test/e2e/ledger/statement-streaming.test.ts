@@ -29,6 +29,9 @@ function retained(): number {
   return m.heapUsed + m.external;
 }
 
+/** Every request `open` made: each test's are closed after it, so that a test that failed (a timeout) leaves no stream holding a slot. */
+const opened = new Set<http.ClientRequest>();
+
 /** A GET whose answer is read only as the test says (a paused IncomingMessage reads nothing: backpressure reaches the server). */
 function open(
   base: string,
@@ -38,6 +41,8 @@ function open(
 ): Promise<{ res: http.IncomingMessage; req: http.ClientRequest }> {
   return new Promise((resolve, reject) => {
     const req = http.get(`${base}${path}`, { headers: { authorization: `Bearer ${token}`, ...headers }, agent: false }, (res) => resolve({ res, req }));
+    opened.add(req);
+    req.on('close', () => opened.delete(req));
     req.on('error', reject);
   });
 }
@@ -93,6 +98,17 @@ describe('statements stream (in process)', () => {
     await postManyEntries(app.db.url, small.id, 'NGN', 1233, { sourceReferences: [null, 'ref-1', '-x', 'Ann;=2+3'] });
   });
   afterAll(() => app.close());
+  // A test cut short (jest's timeout on a loaded machine) would leave its statements streaming, holding the merchant's
+  // two slots, and the next test would be refused (429): its clients are closed, and both slots are seen free again.
+  afterEach(async () => {
+    for (const req of opened) req.destroy();
+    const empty = statementPath('NGN', 'from=2000-01-01T00:00:00Z&to=2001-01-01T00:00:00Z');
+    const bothFree = async () => {
+      const pair = await Promise.all([0, 1].map(() => request(app.url, 'GET', empty, { token: big.token })));
+      return pair.every((r) => r.status === 200);
+    };
+    expect(await eventually(bothFree)).toBe(true);
+  });
 
   it('JSON: exactly the bytes JSON.stringify writes for the statement (as before it streamed), sent in chunks; opening + Σ net = closing', async () => {
     const res = await request(app.url, 'GET', statementPath(), { token: small.token, headers: JSON_ACCEPT });
@@ -141,7 +157,7 @@ describe('statements stream (in process)', () => {
     // Measured: about 2.5 MB for this 21 MB statement (a batch in flight, buffers, code warming up); built whole, the
     // document alone was held while it was sent, and its objects before that.
     expect(peak).toBeLessThan(bytes / 4);
-  });
+  }, 180_000); // a full collection every 64 chunks of a 21 MB answer: 30 s on a quiet machine, over 60 s on a loaded one
 
   it('another merchant’s requests stay fast while the largest statement streams, twice at once', async () => {
     const balances = () => request(app.url, 'GET', '/v1/balances', { token: other.token });
@@ -165,7 +181,7 @@ describe('statements stream (in process)', () => {
     // Generous. Built whole, each statement stalled the process for seconds: half of these requests waited that long.
     // The floor keeps a busy machine's noise (tens of ms) from deciding; a stall is seconds.
     expect(median(loaded)).toBeLessThan(Math.max(median(unloaded) * 10, 300));
-  });
+  }, 180_000);
 
   it('a third statement or export of the same merchant while two stream is 429 with Retry-After; others are not held up; a slot frees when its client goes', async () => {
     // Refused statements give their slot back: three 400s in a row leave both slots free.

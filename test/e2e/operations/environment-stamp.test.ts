@@ -66,6 +66,7 @@ describe('a production database whose first merchant is named "Demo Merchant"', 
 
   it('every operator CLI from a sandbox shell (unset or said) is refused with a non-zero exit, and writes nothing', async () => {
     const merchantsBefore = await query(app.db.url, 'select count(*)::int as n from merchant');
+    const runsBefore = await query(app.db.url, 'select count(*)::int as n from reconciliation_run');
     const runs: Array<[string, string[]]> = [
       ['merchant-create', ['--name', 'Wrong shell']],
       ['merchant-access', ['disable', demo.merchant.id]],
@@ -80,10 +81,18 @@ describe('a production database whose first merchant is named "Demo Merchant"', 
         expect(run.stderr).toMatch(MISMATCH('production', 'sandbox'));
       }
     }
+    // recon, like ledger:verify, takes the environment from the stamp when PAYMENTS_ENV is unset (and says so); a shell
+    // saying sandbox is refused. (No connector is configured here, so the unset run stops at its --connector.)
+    const reconSandbox = await runCli('reconcile', ['--connector', 'flutterwave'], cliEnv(app.db.url, 'sandbox'));
+    expect(reconSandbox.code).toBe(1);
+    expect(reconSandbox.stderr).toMatch(MISMATCH('production', 'sandbox'));
+    const reconUnset = await runCli('reconcile', ['--connector', 'flutterwave'], cliEnv(app.db.url));
+    expect(reconUnset.stderr).toContain('environment: production (the database’s stamp; PAYMENTS_ENV is unset)');
     expect(await query(app.db.url, 'select count(*)::int as n from merchant')).toEqual(merchantsBefore);
     expect(await query(app.db.url, `select count(*)::int as n from ledger_entry where key like 'adjustment:%'`)).toEqual([{ n: 0 }]);
+    expect(await query(app.db.url, 'select count(*)::int as n from reconciliation_run')).toEqual(runsBefore);
     expect((await tokenWith(app.url, demo.merchant.clientId, demo.clientSecret)).status).toBe(200);
-  });
+  }, 180_000); // twelve CLI processes, one after another
 
   it('the same CLIs with PAYMENTS_ENV=production work on it', async () => {
     const listed = await runCli('kyc-review', ['list'], cliEnv(app.db.url, 'production'));

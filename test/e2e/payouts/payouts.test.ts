@@ -94,7 +94,7 @@ describe('automatic payouts, daily (the sandbox default: cut-off 16:00, no delay
     expect(first).toMatchObject({ amount: expect.anything(), status: 'in_transit', automatic: true });
     expect(first!.amount.toFixed(2)).toBe('1250.00');
     expect(await run(s)).toBeNull(); // the window is paid: a second run changes nothing
-    expect(await available(s)).toMatchObject({ available: 500, reserved: 1250 });
+    expect(await available(s)).toMatchObject({ available: 500, reserved: 1250, disputed: 0, owed: 0 });
 
     const [listed] = await list(s);
     expect(listed).toMatchObject({
@@ -147,9 +147,9 @@ describe('automatic payouts, daily (the sandbox default: cut-off 16:00, no delay
       status: 'failed',
       failure_reason: expect.any(String),
     });
-    expect(await available(s)).toMatchObject({ available: 300, reserved: 0 });
+    expect(await available(s)).toMatchObject({ available: 300, reserved: 0, disputed: 0, owed: 0 });
     expect(await simulate(s, failed!.transactionReference!, 'failed')).toMatchObject({ status: 409 });
-    expect(await available(s)).toMatchObject({ available: 300, reserved: 0 });
+    expect(await available(s)).toMatchObject({ available: 300, reserved: 0, disputed: 0, owed: 0 });
     expect(await eventually(async () => mail.filter((m) => m.to === s.owner.email && /payout of 300 NGN failed/.test(m.subject)).length === 1)).toBe(true);
     await later(s, DAY);
     const again = await run(s);
@@ -193,7 +193,7 @@ describe('manual payouts and who may make them', () => {
     expect(over.status).toBe(402);
     expect(over.body.code).toBe('INSUFFICIENT_FUNDS');
     expect(await list(s)).toEqual([]);
-    expect(await available(s)).toMatchObject({ available: 5000, reserved: 0 });
+    expect(await available(s)).toMatchObject({ available: 5000, reserved: 0, disputed: 0, owed: 0 });
     for (const body of [
       { currency: 'NGN', amount: '1.001' },
       { currency: 'NGN', amount: '-5' },

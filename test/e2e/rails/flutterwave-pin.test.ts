@@ -37,7 +37,8 @@ describe('Flutterwave PIN cards: the PIN from our page, the code on our page (pr
 
   beforeAll(async () => {
     flw = await FlutterwaveFake.start({ decisionDelayMs: 30 });
-    app = await flutterwaveApp(flw, { LOG_LEVEL: 'trace' }, { write: (line: string) => void logs.push(line) });
+    // No timeout is tested here: the fake gets 5 s (the rails' 600 ms was passed on a loaded CI run, and the charge then failed).
+    app = await flutterwaveApp(flw, { LOG_LEVEL: 'trace', PROVIDER_TIMEOUT_MS: '5000' }, { write: (line: string) => void logs.push(line) });
     m = await railsMerchant(app);
   }, 60_000);
   afterAll(async () => {

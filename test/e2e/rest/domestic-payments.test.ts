@@ -137,6 +137,54 @@ describe('domestic payments by mobile money and bank transfer', () => {
     });
   });
 
+  it('GraphQL: a BANK_TRANSFER payment with no customer: the account to pay into, paid by simulation', async () => {
+    const reference = newReference('gdb');
+    const res = await graphql(
+      app.url,
+      `
+        mutation ($input: InitiatePaymentInput!) {
+          initiatePayment(input: $input) {
+            reference
+            externalReference
+            status
+            paymentMethod
+            countryCode
+            customerUuid
+            checkoutSessionId
+            expiresAt
+            card {
+              brand
+            }
+            bankInfo {
+              accountName
+              accountNumber
+              bankName
+            }
+          }
+        }
+      `,
+      { token, variables: { input: { reference, amount: '15000.00', currency: 'NGN', paymentMethod: 'BANK_TRANSFER' } } },
+    );
+    expect(res.body.errors).toBeUndefined();
+    const data = res.body.data.initiatePayment;
+    expect(data).toMatchObject({
+      externalReference: reference,
+      status: 'PROCESSING',
+      paymentMethod: 'BANK_TRANSFER',
+      countryCode: 'NG',
+      customerUuid: null,
+      checkoutSessionId: null,
+      card: null,
+      bankInfo: { accountName: 'Domestic Merchant', accountNumber: expect.any(String), bankName: expect.any(String) },
+    });
+    expect(new Date(data.expiresAt).getTime()).toBeGreaterThan(app.clock.now().getTime());
+    // The same payment over REST; paid by simulation.
+    expect((await verifyPayment(app, token, reference)).body.data.bankInfo.accountNumber).toBe(data.bankInfo.accountNumber);
+    const sim = await request(app.url, 'POST', `/v1/sandbox/transactions/${data.reference}/simulate`, { token, body: { outcome: 'successful' } });
+    expect(sim.status).toBe(200);
+    expect((await settled(reference, 'successful')).payment_method).toBe('bank_transfer');
+  });
+
   it('momo: a number whose prefix says nothing, in a country of several networks, must name its network', async () => {
     const res = await initiatePayment(app, token, momo({ phone: '0302123456' }));
     expect(res.status).toBe(400);

@@ -56,6 +56,10 @@ interface Tenant {
   destinations: string[];
   /** Manual payouts to A's active destination (issue 38): two, so a list of them has a cursor. */
   payouts: string[];
+  /** Chargebacks of two more card payments (issue 39): two, so a list of them has a cursor; a file of the first's evidence. */
+  disputes: string[];
+  disputedPayments: string[];
+  disputeFile: string;
 }
 
 const ok = async (res: Promise<HttpResult>, what: string, status = 200) => {
@@ -103,7 +107,24 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
     }),
     'refund',
   );
-  const events = (await ok(request(app.url, 'GET', '/v1/webhooks/events', { token }), 'events')).data.map((e: { id: string }) => e.id);
+  const disputes: string[] = [];
+  const disputedPayments: string[] = [];
+  for (const _ of [1, 2]) {
+    const paid = await ok(request(app.url, 'POST', '/v1/payments/initiate', { token, body: cardPaymentBody() }), 'disputed payment');
+    disputedPayments.push(paid.data.reference);
+    const opened = await ok(
+      request(app.url, 'POST', '/v1/sandbox/disputes', { token, body: { payment_reference: paid.data.reference, reason: 'general' } }),
+      'dispute',
+      201,
+    );
+    disputes.push(opened.data.id);
+  }
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(Buffer.from('%PDF-1.4\n%%EOF\n'))]), 'receipt.pdf');
+  const uploaded = await fetch(`${app.url}/v1/disputes/${disputes[0]}/files`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  if (uploaded.status !== 201) throw new Error(`dispute file: ${uploaded.status} ${await uploaded.text()}`);
+  const disputeFile = ((await uploaded.json()) as { data: { id: string } }).data.id;
+  const events = (await ok(request(app.url, 'GET', '/v1/webhooks/events?limit=100', { token }), 'events')).data.map((e: { id: string }) => e.id);
   const checkoutSession = (await ok(request(app.url, 'POST', '/v1/checkout/sessions', { token, body: sessionBody() }), 'checkout session')).data.id;
   const links: string[] = [];
   for (const _ of [1, 2]) links.push((await ok(request(app.url, 'POST', '/v1/payment-links', { token, body: paymentLinkBody() }), 'payment link')).data.id);
@@ -142,6 +163,9 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
     links,
     destinations,
     payouts,
+    disputes,
+    disputedPayments,
+    disputeFile,
   };
 }
 
@@ -180,7 +204,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     // A has a webhook endpoint (on loopback), so a resend that got through would show as a delivery.
     [A, B] = await Promise.all([tenant(app, 'Tenant A', receiver.url), tenant(app, 'Tenant B')]);
     for (const id of A.events) await awaitDelivery(app, A.token, id, (e) => e.delivery_status === 'delivered');
-    expect(A.events).toHaveLength(2); // customer.kyc.approved and payment.successful
+    // customer.kyc.approved, three payment.successful, and each chargeback's dispute.created and dispute.funds_withdrawn.
+    expect(A.events).toHaveLength(8);
     secretsOfA = [
       A.merchantId,
       A.customer,
@@ -193,11 +218,18 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       ...A.events,
       A.checkoutSession,
       ...A.links,
+      ...A.disputes,
+      ...A.disputedPayments,
+      A.disputeFile,
     ];
     cursorsOfA.restCustomers = (await ok(request(app.url, 'GET', '/v1/customers?limit=1', { token: A.token }), 'customers')).meta.next_cursor;
     cursorsOfA.restEvents = (await ok(request(app.url, 'GET', '/v1/webhooks/events?limit=1', { token: A.token }), 'events')).meta.next_cursor;
     cursorsOfA.restLinks = (await ok(request(app.url, 'GET', '/v1/payment-links?limit=1', { token: A.token }), 'payment links')).meta.next_cursor;
     cursorsOfA.restPayouts = (await ok(request(app.url, 'GET', '/v1/payouts?limit=1', { token: A.token }), 'payouts')).meta.next_cursor;
+    cursorsOfA.restDisputes = (await ok(request(app.url, 'GET', '/v1/disputes?limit=1', { token: A.token }), 'disputes')).meta.next_cursor;
+    cursorsOfA.gqlDisputes = (
+      await graphql(app.url, '{ disputes(first: 1) { pageInfo { endCursor } } }', { token: A.token })
+    ).body.data.disputes.pageInfo.endCursor;
     cursorsOfA.gqlPayouts = (
       await graphql(app.url, '{ payouts(first: 1) { pageInfo { endCursor } } }', { token: A.token })
     ).body.data.payouts.pageInfo.endCursor;
@@ -434,6 +466,39 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
           expected: NOT_FOUND,
         });
       }
+    }
+    for (const dispute of A.disputes) {
+      for (const method of ['GET', 'HEAD']) {
+        cases.push({ route: `${method} /v1/disputes/:id`, label: 'dispute', id: () => dispute, path: (id) => `/v1/disputes/${id}`, expected: NOT_FOUND });
+      }
+      for (const suffix of ['evidence', 'submit', 'accept', 'files']) {
+        cases.push({
+          route: `POST /v1/disputes/:id/${suffix}`,
+          label: 'dispute',
+          id: () => dispute,
+          path: (id) => `/v1/disputes/${id}/${suffix}`,
+          expected: NOT_FOUND,
+          ...(suffix === 'evidence' ? { body: () => ({ uncategorized_text: 'BOLA' }) } : {}),
+        });
+      }
+      cases.push({
+        route: 'POST /v1/sandbox/disputes/:id/simulate',
+        label: 'dispute',
+        id: () => dispute,
+        path: (id) => `/v1/sandbox/disputes/${id}/simulate`,
+        expected: NOT_FOUND,
+        body: () => ({ outcome: 'won' }),
+      });
+    }
+    for (const method of ['GET', 'HEAD']) {
+      // A's file through A's dispute (through B's own dispute: test/e2e/disputes/evidence-files.test.ts).
+      cases.push({
+        route: `${method} /v1/disputes/:id/files/:file_id`,
+        label: 'dispute file',
+        id: () => A.disputes[0]!,
+        path: (id) => `/v1/disputes/${id}/files/${A.disputeFile}`,
+        expected: NOT_FOUND,
+      });
     }
     for (const action of ['rotate', 'revoke']) {
       cases.push({
@@ -727,6 +792,25 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       variables: (id) => ({ id }),
       code: 'NOT_FOUND',
     });
+    for (const dispute of A.disputes) {
+      for (const [covers, query] of [
+        ['Query.dispute(id)', 'query($id: ID!) { dispute(id: $id) { id status } }'],
+        ['Mutation.updateDisputeEvidence(id)', 'mutation($id: ID!) { updateDisputeEvidence(id: $id, input: { uncategorizedText: "BOLA" }) { id } }'],
+        ['Mutation.submitDispute(id)', 'mutation($id: ID!) { submitDispute(id: $id) { id } }'],
+        ['Mutation.acceptDispute(id)', 'mutation($id: ID!) { acceptDispute(id: $id) { id } }'],
+        ['Mutation.simulateDisputeOutcome(id)', 'mutation($id: ID!) { simulateDisputeOutcome(id: $id, outcome: WON) { id } }'],
+      ] as const) {
+        cases.push({ covers: [covers], label: covers, id: () => dispute, query, variables: (id) => ({ id }), code: 'NOT_FOUND' });
+      }
+    }
+    cases.push({
+      covers: ['Mutation.simulateDispute(input.paymentReference)'],
+      label: 'simulateDispute of A’s payment',
+      id: () => A.disputedPayments[1]!,
+      query: 'mutation($input: SimulateDisputeInput!) { simulateDispute(input: $input) { id } }',
+      variables: (id) => ({ input: { paymentReference: id, reason: 'GENERAL' } }),
+      code: 'NOT_FOUND',
+    });
     for (const field of ['rotateApiKey', 'revokeApiKey']) {
       cases.push({
         covers: [`Mutation.${field}(id)`],
@@ -751,6 +835,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     'Query.auditLog(after)',
     'Query.paymentLinks(after)',
     'Query.payouts(after)',
+    'Query.disputes(after)',
+    'Query.disputes(paymentReference)',
   ];
   /** Subscriptions; checked over graphql-ws in the subscriptions test. */
   const SUBSCRIPTION_COVERS = ['Subscription.kycStatusChanged(customerUuid)', 'Subscription.transactionStatusChanged(reference)'];
@@ -843,6 +929,9 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       '/v1/payouts?limit=100',
       `/v1/payouts?limit=100&after=${cursorsOfA.restPayouts}`,
       '/v1/payouts/upcoming?currency=NGN',
+      '/v1/disputes?limit=100',
+      `/v1/disputes?limit=100&after=${cursorsOfA.restDisputes}`,
+      `/v1/disputes?limit=100&payment_reference=${A.disputedPayments[0]}`,
     ];
     const answers: Array<[string, string]> = [];
     for (const p of rest) {
@@ -869,6 +958,10 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       ['query($a: String) { paymentLinks(first: 100, after: $a) { edges { node { id slug } } } }', { a: cursorsOfA.gqlLinks }],
       ['query { payouts(first: 100) { edges { node { id transactionReference } } } }', {}],
       ['query($a: String) { payouts(first: 100, after: $a) { edges { node { id transactionReference } } } }', { a: cursorsOfA.gqlPayouts }],
+      ['query { disputes(first: 100) { edges { node { id paymentReference evidence { files { id } } } } } }', {}],
+      ['query($a: String) { disputes(first: 100, after: $a) { edges { node { id paymentReference } } } }', { a: cursorsOfA.gqlDisputes }],
+      ['query($r: String) { disputes(first: 100, paymentReference: $r) { edges { node { id } } } }', { r: A.disputedPayments[0] }],
+      ['query { openDisputeCount }', {}],
     ];
     for (const [query, variables] of gql) {
       const res = await graphql(app.url, query, { token: B.token, variables });
@@ -879,7 +972,17 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     expect(leaks).toEqual([]);
     // The unfiltered lists are B's own, so "no A" above is not the emptiness of a broken list.
     const joined = answers.map(([, t]) => t).join('\n');
-    for (const mine of [B.customer, B.pending, B.collection.reference, B.payment.reference, B.refund.reference, ...B.events, ...B.links, ...B.payouts])
+    for (const mine of [
+      B.customer,
+      B.pending,
+      B.collection.reference,
+      B.payment.reference,
+      B.refund.reference,
+      ...B.events,
+      ...B.links,
+      ...B.payouts,
+      ...B.disputes,
+    ])
       expect(joined).toContain(mine);
     expect(await dbFingerprint(app.db.url)).toEqual(before);
   });

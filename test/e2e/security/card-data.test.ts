@@ -828,6 +828,32 @@ describe('card data: every card path, then a scan of logs, tables, payloads and 
     ] as const) {
       expect((await pay(what, refusable.id, input)).error?.code).toBe('INVALID_REQUEST');
     }
+    // The page's own form over HTTP (POST /checkout/{id}/pay, form-urlencoded), as a payer's browser sends it: the
+    // form parser, the routes and the page shown after (Post/Redirect/Get, or the refusal) are scanned too. Card-only
+    // sessions: a page offering mobile money carries the numbering plan's prefixes, and Nigeria's "913" is this test's CVC.
+    const onPage = async (source: string, fields: Record<string, string>) => {
+      const s = (await session(`checkout page session (${source})`, { payment_methods: ['card'] })).body.data;
+      const opened = await openPage(s.url, 'co_csrf');
+      responses.push({ source: `checkout page (${source}) → ${opened.status}`, text: `${opened.cookie ?? ''}\n${opened.html}` });
+      expect(opened.csrf).not.toBeNull();
+      const answer = await submitForm(`${app.url}/checkout/${s.id}/pay`, opened, fields);
+      responses.push({ source: `checkout page (${source}) pay → ${answer.status}`, text: `${answer.location ?? ''}\n${answer.html}` });
+      const after = await openPage(s.url, 'co_csrf');
+      responses.push({ source: `checkout page (${source}) after → ${after.status}`, text: after.html });
+      return answer.status;
+    };
+    const formCard = (number: string, more: Record<string, string> = {}) => ({
+      method: 'card',
+      card_number: number,
+      expiry_month: '12',
+      expiry_year: '2030',
+      cvc: TEST_CVC,
+      ...more,
+    });
+    expect(await onPage('declined', formCard(CARDS.insufficientFunds))).toBe(303);
+    expect(await onPage('Luhn-invalid', formCard(CARDS.luhnInvalid))).toBe(400);
+    expect(await onPage('bad CVC', formCard(CARDS.success, { cvc: BAD_VISA_CVC }))).toBe(400);
+    expect(await onPage('successful, with a PIN', formCard(CARDS.success, { pin: FLW_PIN, postal_code: '10001' }))).toBe(303);
     // A card number where none belongs is refused, never stored: a session's reference, metadata (key and value), a link's slug.
     for (const [what, body] of [
       ['reference', { reference: CARDS.success }],

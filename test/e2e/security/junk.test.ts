@@ -45,6 +45,7 @@ import { personOf } from '../../helpers/people';
 import { createApiKeySchema } from '../../../src/modules/auth/api-keys';
 import { addDestinationSchema } from '../../../src/modules/payouts/destinations/destination.service';
 import { createPayoutSchema } from '../../../src/modules/payouts/payout.service';
+import { evidenceSchema, sandboxDisputeSchema, simulateOutcomeSchema } from '../../../src/modules/disputes/dispute.service';
 import { acceptInvitationSchema } from '../../../src/modules/team/invitation.service';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
 import { openPage } from '../../helpers/three-ds';
@@ -321,6 +322,23 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       base: async () => ({ path: '/v1/payouts', body: { currency: 'NGN', amount: '500' }, token: true }),
     },
     {
+      // No such dispute: a valid body is 404, junk is 400 before the lookup; nothing is written either way.
+      route: 'POST /v1/disputes/:id/evidence',
+      fields: fromZod(evidenceSchema),
+      base: async () => ({ path: '/v1/disputes/dp_AAAAAAAAAAAAAAAAAAAAAAAA/evidence', body: { product_description: 'A lamp' }, token: true }),
+    },
+    {
+      // No such payment: a valid request is 404, and nothing is opened.
+      route: 'POST /v1/sandbox/disputes',
+      fields: fromZod(sandboxDisputeSchema),
+      base: async () => ({ path: '/v1/sandbox/disputes', body: { payment_reference: 'PAY-none', reason: 'general' }, token: true }),
+    },
+    {
+      route: 'POST /v1/sandbox/disputes/:id/simulate',
+      fields: fromZod(simulateOutcomeSchema),
+      base: async () => ({ path: '/v1/sandbox/disputes/dp_AAAAAAAAAAAAAAAAAAAAAAAA/simulate', body: { outcome: 'won' }, token: true }),
+    },
+    {
       route: 'PUT /v1/webhooks/endpoint',
       fields: [
         { path: ['url'], accepts: (v) => v === null || typeof v === 'string' },
@@ -467,6 +485,10 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     'POST /v1/api-keys/:id/revoke': 'takes only the path parameter (swept in test/e2e/security/bola.test.ts)',
     'POST /v1/payout-destinations/:id/approve': 'takes only the path parameter (swept in test/e2e/security/bola.test.ts)',
     'POST /v1/payout-destinations/:id/cancel': 'takes only the path parameter (swept in test/e2e/security/bola.test.ts)',
+    'POST /v1/disputes/:id/submit': 'takes only the path parameter (swept in test/e2e/security/bola.test.ts)',
+    'POST /v1/disputes/:id/accept': 'takes only the path parameter (swept in test/e2e/security/bola.test.ts)',
+    'POST /v1/disputes/:id/files':
+      'takes a multipart file, not JSON fields (bad files: test/e2e/disputes/evidence-files.test.ts; path: test/e2e/security/bola.test.ts)',
     'POST /v1/webhooks/secret/rotate': 'takes no input',
     'POST /v1/webhooks/test-event': 'takes no input',
     'POST /dashboard/session/refresh': 'takes no body: its input is the session cookie (junk cookies: test/e2e/rest/dashboard-session.test.ts)',
@@ -593,6 +615,18 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       // No payout destination: a valid payout is INVALID_STATE, and nothing is held.
       case 'createPayout':
         return { input: { currency: 'NGN', amount: '500' } };
+      // No such dispute or payment: a valid request is NOT_FOUND, and nothing is written.
+      case 'updateDisputeEvidence':
+        return { id: 'dp_AAAAAAAAAAAAAAAAAAAAAAAA', input: { productDescription: 'A lamp' } };
+      case 'uploadDisputeFile':
+        return { disputeId: 'dp_AAAAAAAAAAAAAAAAAAAAAAAA', filename: 'receipt.pdf', contentBase64: Buffer.from('%PDF-1.4\n').toString('base64') };
+      case 'submitDispute':
+      case 'acceptDispute':
+        return { id: 'dp_AAAAAAAAAAAAAAAAAAAAAAAA' };
+      case 'simulateDispute':
+        return { input: { paymentReference: 'PAY-none', reason: 'GENERAL' } };
+      case 'simulateDisputeOutcome':
+        return { id: 'dp_AAAAAAAAAAAAAAAAAAAAAAAA', outcome: 'WON' };
       // The fixture's token is an API key's: a person's operations are refused (FORBIDDEN) whatever gets through.
       case 'endSession':
         return { id: '00000000-0000-0000-0000-000000000000' };
@@ -843,7 +877,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     expect({ failures, changedTables }).toEqual({ failures: [], changedTables: [] });
     expect(outcomes.filter((o) => o.door === 'REST').length).toBeGreaterThanOrEqual(400);
     expect(outcomes.filter((o) => o.door === 'GraphQL').length).toBeGreaterThanOrEqual(300);
-  });
+  }, 240_000); // Over 700 requests in one sweep: 30 s on a quiet machine, 88 s seen on a loaded CI run.
 
   it('accepted junk (SQL fragments in free text, null where null is allowed): never a 5xx; stored verbatim; no table touched beyond the records accepted', async () => {
     const merchantsBefore = Number((await dbRows(app.db.url, 'select count(*) as n from merchant'))[0].n);

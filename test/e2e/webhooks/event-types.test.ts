@@ -30,6 +30,13 @@ const DEFAULT_TYPES = [
   // Issue 37: a checkout session's outcome is a final state too.
   'checkout.session.completed',
   'checkout.session.expired',
+  // Issue 39: every change of a dispute, and the deadline's reminders.
+  'dispute.created',
+  'dispute.updated',
+  'dispute.closed',
+  'dispute.funds_withdrawn',
+  'dispute.funds_reinstated',
+  'dispute.evidence_due_soon',
 ];
 
 const PROGRESS_TYPES = ['collection.processing', 'transfer.processing', 'payment.processing', 'payment.requires_action', 'refund.processing'];
@@ -122,6 +129,12 @@ describe('event types: progress events, the merchant’s choice, and the test ev
       'payout.failed',
       'checkout.session.completed',
       'checkout.session.expired',
+      'dispute.created',
+      'dispute.updated',
+      'dispute.closed',
+      'dispute.funds_withdrawn',
+      'dispute.funds_reinstated',
+      'dispute.evidence_due_soon',
     ]);
 
     const customer = await approvedCustomer(app, token);

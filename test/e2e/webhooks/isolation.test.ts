@@ -297,7 +297,7 @@ describe('the per-endpoint cap and the circuit', () => {
   });
 });
 
-describe('a test event whose attempt the request makes while its job runs (L5)', () => {
+describe('a test event whose attempt the request makes, then the pump (L5)', () => {
   const lines: string[] = [];
   const capture: DestinationStream = { write: (chunk: string) => void lines.push(chunk) };
   let app: TestApp;
@@ -305,9 +305,9 @@ describe('a test event whose attempt the request makes while its job runs (L5)',
   let url: string;
 
   beforeAll(async () => {
-    // Answers 200 after 300 ms. The event's job now waits for the request's attempt (timeout + 5 s) instead of
-    // running while it is in flight (webhook-delivery.sql.ts), so what this checks is that every request's own
-    // attempt is made and answered within it, and that nothing is logged as an error.
+    // Answers 200 after 300 ms. The event's delivery falls due for the pump only once the request's attempt could be
+    // over (timeout + 5 s; webhook-delivery.sql.ts), so what this checks is that every request's own attempt is made
+    // and answered within it, and that a pick afterwards finds nothing to send and logs nothing as an error.
     slow = http.createServer((req, res) => {
       req.resume();
       req.on('end', () => setTimeout(() => res.writeHead(200).end('ok'), 300));
@@ -322,7 +322,7 @@ describe('a test event whose attempt the request makes while its job runs (L5)',
     await new Promise((resolve) => slow.close(resolve));
   });
 
-  it('logs no error: the job that finds the attempt held by the request leaves it to the request', async () => {
+  it('logs no error: a pick after the requests finds their deliveries done, and sends nothing', async () => {
     const x = await merchantWithEndpoint(app, 'Merchant X (tests its receiver)', url, false);
     for (let i = 0; i < 5; i++) {
       const sent = await request(app.url, 'POST', '/v1/webhooks/test-event', { token: x.token });
@@ -330,18 +330,71 @@ describe('a test event whose attempt the request makes while its job runs (L5)',
       expect(sent.body.data.attempts).toHaveLength(1);
       expect(sent.body.data.attempts[0].status_code).toBe(200);
     }
-    // The events' own jobs (waiting timeout + 5 s behind each request) made due now, and run: each finds its
-    // delivery done by the request and leaves it, with no second attempt and nothing logged as an error.
-    const JOBS = `select j.id from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'deliver-webhook'`;
-    const waiting = (await dbQuery<{ id: string }>(app.db.url, JOBS)).map((j) => j.id);
-    expect(waiting.length).toBeGreaterThanOrEqual(1);
-    await dbQuery(app.db.url, 'update graphile_worker._private_jobs set run_at = now() where id = any($1::bigint[])', [waiting]);
-    expect(await eventually(async () => (await dbQuery<{ id: string }>(app.db.url, JOBS)).every((j) => !waiting.includes(j.id)), { attempts: 200 })).toBe(true);
+    // Each delivery was made due later (after the request's attempt could be over), and is done: a pick now finds
+    // nothing to send, and no second attempt is made.
+    const due = await dbQuery<{ later: boolean }>(
+      app.db.url,
+      `select bool_and(created_at + interval '5 seconds' < next_attempt_at) as later from webhook_delivery`,
+    );
+    expect(due[0]!.later === null || due[0]!.later === true).toBe(true);
+    expect(await app.service.app.services.webhookPump.pickNow()).toBe(0);
     const errors = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50);
     expect(errors).toEqual([]);
     const delivered = await dbQuery<{ n: number }>(app.db.url, `select count(*)::int as n from webhook_delivery where status = 'delivered'`);
     expect(delivered[0]!.n).toBe(5);
     const attempts = await dbQuery<{ n: number }>(app.db.url, 'select count(*)::int as n from webhook_attempt');
     expect(attempts[0]!.n).toBe(5);
+  });
+});
+
+describe('a test event picked by the pump while the request still holds its attempt (L5, the held path)', () => {
+  const lines: string[] = [];
+  const capture: DestinationStream = { write: (chunk: string) => void lines.push(chunk) };
+  let app: TestApp;
+  let gate: http.Server;
+  let url: string;
+  const posts: http.ServerResponse[] = [];
+
+  beforeAll(async () => {
+    // Holds each POST open until the test answers it: the request's attempt stays claimed for as long as the test says.
+    gate = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => void posts.push(res));
+    });
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(gate.address() as AddressInfo).port}/hooks`;
+    app = await createTestApp({ env: { WEBHOOK_TIMEOUT_MS: '10000' }, logDestination: capture });
+  });
+  afterAll(async () => {
+    await app.close();
+    gate.closeAllConnections();
+    await new Promise((resolve) => gate.close(resolve));
+  });
+
+  it('the pump passes over the attempt held by the request: no error logged, no second POST, one attempt', async () => {
+    const x = await merchantWithEndpoint(app, 'Merchant X (slow receiver)', url, false);
+    const sending = request(app.url, 'POST', '/v1/webhooks/test-event', { token: x.token });
+    // The request's attempt is in flight: its POST is at the receiver, unanswered.
+    expect(await eventually(async () => posts.length === 1, { attempts: 200, everyMs: 25 })).toBe(true);
+    // The event's delivery (due timeout + 5 s behind the request) made due now, and a pick run while the attempt is held.
+    const made = await dbQuery<{ n: number }>(app.db.url, `update webhook_delivery set next_attempt_at = now() where status = 'pending' returning 1 as n`);
+    expect(made).toHaveLength(1);
+    expect(await app.service.app.services.webhookPump.pickNow()).toBe(0);
+    // The pick ran while the request's POST was still open, and sent nothing of its own.
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.writableEnded).toBe(false);
+
+    posts[0]!.writeHead(200).end('ok');
+    const sent = await sending;
+    expect(sent.status).toBe(201);
+    expect(sent.body.data.attempts).toHaveLength(1);
+    expect(sent.body.data.attempts[0].status_code).toBe(200);
+    const errors = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50);
+    expect(errors).toEqual([]);
+    expect(posts).toHaveLength(1);
+    const attempts = await dbQuery<{ n: number }>(app.db.url, 'select count(*)::int as n from webhook_attempt');
+    expect(attempts[0]!.n).toBe(1);
+    const delivered = await dbQuery<{ n: number }>(app.db.url, `select count(*)::int as n from webhook_delivery where status = 'delivered'`);
+    expect(delivered[0]!.n).toBe(1);
   });
 });

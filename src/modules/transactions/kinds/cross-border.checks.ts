@@ -8,8 +8,7 @@ import type { DecideTrigger, Route as ConnectorRoute, RouteLeg, SettlementDecisi
 import type { Rails } from '../../rails/rails';
 import type { ReferenceService } from '../../reference/reference.service';
 import type { CollectionTransaction, PayoutTransaction, TransferTransaction } from '../transaction.record';
-import { TransactionJob } from '../transaction.jobs';
-import type { ProviderAnswer } from '../transaction.kinds';
+import { SETTLE, type ProviderAnswer } from '../transaction.kinds';
 import { CHANNEL_TYPES, type Channel, type ChannelType, type Country, type Network, type RampType } from '../../reference/reference.types';
 
 /** Fields every cross-border transaction has, in the domain's names. */
@@ -192,7 +191,7 @@ export async function payOut(
     payer: rails.payer(txn),
     retry: retry ? await rails.retryContext(txn) : null,
   });
-  return { status: 'processing', providerReference, followUps: [{ name: TransactionJob.SettleTransaction, delayMs: rails.firstPollMs(txn) }] };
+  return { status: 'processing', providerReference, followUps: [{ name: SETTLE, delayMs: rails.firstPollMs(txn) }] };
 }
 
 /** The status query of a cross-border transaction (the settlement job's question), from its stored row. */

@@ -1,7 +1,7 @@
 import type { VirtualAccount } from '../../../providers/connector';
 import { systemClock } from '../../../shared/clock';
 import { TransactionJob } from '../transaction.jobs';
-import type { ProviderAnswer } from '../transaction.kinds';
+import { SETTLE, type ProviderAnswer } from '../transaction.kinds';
 
 /*
  * The provider's answers that start money in, as every kind that asks for it records them: a bank collection and a
@@ -34,7 +34,7 @@ export function accountOpened(
     expiresAt,
     followUps: [
       { name: TransactionJob.ExpireCollection, delayMs: expiryMs },
-      ...(opts.inProcess ? [] : [{ name: TransactionJob.SettleTransaction, delayMs: opts.firstPollMs } as const]),
+      ...(opts.inProcess ? [] : [{ name: SETTLE, delayMs: opts.firstPollMs } as const]),
     ],
   };
 }
@@ -45,6 +45,6 @@ export function promptSent(sent: { providerReference: string; nextActionUrl?: st
     status: 'processing',
     providerReference: sent.providerReference,
     nextActionUrl: sent.nextActionUrl ?? null,
-    followUps: [{ name: TransactionJob.SettleTransaction, delayMs: firstPollMs }],
+    followUps: [{ name: SETTLE, delayMs: firstPollMs }],
   };
 }

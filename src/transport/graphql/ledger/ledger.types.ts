@@ -26,6 +26,9 @@ export class BalanceObject {
   @Field(() => DecimalScalar, { description: 'Yours to pay out and refund from.' }) available!: string;
   @Field(() => DecimalScalar, { description: 'Settled collections and payments not yet released (the settlement delay).' }) pending!: string;
   @Field(() => DecimalScalar, { description: 'Held for transfers and refunds in flight.' }) reserved!: string;
+  @Field(() => DecimalScalar, { description: 'Held by open chargebacks: their amounts and dispute fees.' }) disputed!: string;
+  @Field(() => DecimalScalar, { description: 'What you owe: the part of a chargeback’s hold your available balance could not cover. Credits repay it first.' })
+  owed!: string;
 
   static from(b: Balance, units: MinorUnits): BalanceObject {
     return Object.assign(new BalanceObject(), {
@@ -33,6 +36,8 @@ export class BalanceObject {
       available: money(b.available, b.currency, units),
       pending: money(b.pending, b.currency, units),
       reserved: money(b.reserved, b.currency, units),
+      disputed: money(b.disputed, b.currency, units),
+      owed: money(b.owed, b.currency, units),
     });
   }
 }

@@ -10,6 +10,8 @@ import { KycObject } from '../customers/customer.types';
 import { BalanceObject } from '../ledger/ledger.types';
 import type { Balance } from '../../../modules/ledger/ledger.service';
 import { TransactionObject } from '../transactions/transaction.types';
+import { DisputeObject } from '../disputes/dispute.types';
+import type { Dispute } from '../../../modules/disputes/dispute.record';
 import { Requires } from '../authorization';
 import { assertPermitted, type Permission } from '../../../modules/access/permissions';
 
@@ -56,6 +58,15 @@ export class SubscriptionResolver {
   })
   kycStatusChanged(@Root() record: KycRecord, @Arg('customerUuid', () => String, { nullable: true }) _customerUuid?: string): KycObject {
     return KycObject.from(record);
+  }
+
+  @Requires('disputes:read')
+  @Subscription(() => DisputeObject, {
+    description: 'Your disputes as they change (opened, answered, decided, reminded), after each change commits.',
+    subscribe: ({ context }) => permitted(context as GraphQLContext, 'disputes:read').disputeChanges((context as GraphQLContext).auth.merchantId),
+  })
+  disputeChanged(@Root() dispute: Dispute): DisputeObject {
+    return DisputeObject.from(dispute, this.services.reference);
   }
 
   @Requires('balances:read')

@@ -81,6 +81,8 @@ export const TAGS = {
   Payouts:
     'Your balance paid out to your own account (docs/payouts.md): payouts and their reports, the schedule (when), and the destinations (where: name-checked per currency, changed by maker-checker, people only).',
   Refunds: 'Refunds of card payments, full or partial.',
+  Disputes:
+    'Cardholders’ disputes of card payments (docs/disputes.md): inquiries and chargebacks, the money a chargeback holds, your evidence and its files, the deadline.',
   Audit: 'The audit log: every security-relevant action, who did it and from where. Owners and admins only.',
   Sandbox: 'Sandbox only: these routes do not exist in production.',
   Admin: 'Operator API. Exists only when the service has ADMIN_API_KEY set; authenticate with that key as a bearer token.',

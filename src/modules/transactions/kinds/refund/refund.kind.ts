@@ -2,8 +2,7 @@ import { offering, refunds, type DecideTrigger } from '../../../../providers/con
 import { Decimal, formatAmount } from '../../../../shared/money';
 import type { Rails } from '../../../rails/rails';
 import type { ReferenceService } from '../../../reference/reference.service';
-import { TransactionJob } from '../../transaction.jobs';
-import type { LedgerEffect, ProviderAnswer, TransactionKindHandler } from '../../transaction.kinds';
+import { SETTLE, type LedgerEffect, type ProviderAnswer, type TransactionKindHandler } from '../../transaction.kinds';
 import { moneyOutLedger, moneyOutLegs } from '../../transaction.ledger';
 import type { RefundTransaction, Transaction } from '../../transaction.record';
 
@@ -35,7 +34,7 @@ export class RefundKind implements TransactionKindHandler<'refund'> {
       reason: txn.reason,
       retry,
     });
-    return { status: 'processing', providerReference, followUps: [{ name: TransactionJob.SettleTransaction, delayMs: this.deps.rails.firstPollMs(txn) }] };
+    return { status: 'processing', providerReference, followUps: [{ name: SETTLE, delayMs: this.deps.rails.firstPollMs(txn) }] };
   }
 
   async settle(txn: RefundTransaction, trigger: DecideTrigger) {

@@ -26,6 +26,8 @@ export interface RefundServiceDeps {
   reference: ReferenceService;
   /** The audit log's writer: a refund created writes `refund.created`. */
   audit: AuditLog;
+  /** Whether a chargeback is open on the payment (issue 39): it cannot be refunded until the dispute closes. */
+  disputeOpen(paymentId: string): Promise<boolean>;
 }
 
 /**
@@ -48,6 +50,9 @@ export class RefundService {
     });
     if (payment.kind !== 'payment') throw AppError.notFound('Payment');
     if (payment.status !== 'successful') throw new AppError('INVALID_STATE', `The payment is ${payment.status}: only a successful payment can be refunded`);
+    if (await this.deps.disputeOpen(payment.id)) {
+      throw new AppError('INVALID_STATE', 'The payment is disputed: it cannot be refunded while the dispute is open (GET /v1/disputes?payment_reference=…)');
+    }
     const minorUnit = this.deps.reference.currencyMinorUnit(payment.currency) ?? 2;
     const left = payment.amount.minus(payment.refundedAmount);
     if (left.lte(0)) throw new AppError('INVALID_STATE', 'The payment is refunded in full already');
