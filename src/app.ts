@@ -83,6 +83,9 @@ export async function createApp(infra: Infrastructure): Promise<App> {
     genReqId: (req) => acceptedRequestId(req.headers['x-request-id']) ?? randomUUID(),
     logController: new AccessLog(),
     return503OnClosing: true,
+    // A route plugin that awaits files or its own start on a loaded machine is slow, not stuck (avvio's 10 s default
+    // is there to catch a callback plugin that never calls done; every plugin here is async).
+    pluginTimeout: 120_000,
     // Slow or stalled clients (config.timeouts): the parser's answers (408, 431, 400) and routing's (bad
     // percent-encoding, an over-long path parameter) in the envelope too.
     requestTimeout: config.timeouts.requestMs,

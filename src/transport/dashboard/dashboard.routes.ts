@@ -62,24 +62,17 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, c
     .send(zipped ? asset.gzipped : asset.body);
 }
 
-/**
- * GET /dashboard: the merchant dashboard, a single-page app on the public GraphQL API.
- * Its files are read (and gzipped) once, at start, and served from memory: the page itself
- * is never cached (`no-cache`: a new build is picked up at once), its hashed assets are
- * cached for a year. Any other path under /dashboard is a client route: the page again.
- * Nothing here touches the API's routes or hooks. Without a build, /dashboard says so (404).
- */
-export async function dashboardRoutes(app: FastifyInstance) {
-  const indexFile = path.join(DASHBOARD_DIST, 'index.html');
-  const html = await readFile(indexFile).catch(() => null);
-  if (!html) {
-    const missing = async () => {
-      throw AppError.notFound('The dashboard is not built: run `npm run build`; it');
-    };
-    app.get('/dashboard', missing);
-    app.get('/dashboard/*', missing);
-    return;
-  }
+interface DashboardFiles {
+  page: Asset;
+  assets: Map<string, Asset>;
+}
+
+/** The built files, read and gzipped once per process (several instances in one process, as the tests start, share them); null without a build. */
+let files: Promise<DashboardFiles | null> | undefined;
+
+async function readDashboardFiles(): Promise<DashboardFiles | null> {
+  const html = await readFile(path.join(DASHBOARD_DIST, 'index.html')).catch(() => null);
+  if (!html) return null;
   const page: Asset = { type: 'text/html; charset=utf-8', body: html, gzipped: await gzipped(html) };
   const assets = new Map<string, Asset>();
   const assetDir = path.join(DASHBOARD_DIST, 'assets');
@@ -89,6 +82,33 @@ export async function dashboardRoutes(app: FastifyInstance) {
     const body = await readFile(path.join(assetDir, name));
     assets.set(name, { type, body, gzipped: await gzipped(body) });
   }
+  return { page, assets };
+}
+
+/**
+ * GET /dashboard: the merchant dashboard, a single-page app on the public GraphQL API.
+ * Its files are read (and gzipped) once per process, at the first start, and served from memory: the page
+ * itself is never cached (`no-cache`: a new build is picked up at the next start), its hashed assets are
+ * cached for a year. Any other path under /dashboard is a client route: the page again.
+ * Nothing here touches the API's routes or hooks. Without a build, /dashboard says so (404).
+ */
+export async function dashboardRoutes(app: FastifyInstance) {
+  files ??= readDashboardFiles().catch((error: unknown) => {
+    files = undefined;
+    throw error;
+  });
+  const built = await files;
+  if (!built) {
+    // Not kept: a build made after this start is found by the next one.
+    files = undefined;
+    const missing = async () => {
+      throw AppError.notFound('The dashboard is not built: run `npm run build`; it');
+    };
+    app.get('/dashboard', missing);
+    app.get('/dashboard/*', missing);
+    return;
+  }
+  const { page, assets } = built;
 
   const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
     const host = request.headers.host;
