@@ -31,6 +31,9 @@ const FAST_RAILS = {
   SETTLEMENT_DELAY_S: '0',
 };
 
+/** For a browser test beside the fakes: the provider timeout of a loaded machine, not the fast rails' 600 ms. */
+export const BROWSER_RAILS = { PROVIDER_TIMEOUT_MS: '8000' };
+
 /**
  * The real service pointed at providers' fakes by their base-URL variables: production mode by
  * default, on a port fixed in advance so that PUBLIC_BASE_URL (the callbacks' address) is right.

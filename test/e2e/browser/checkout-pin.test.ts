@@ -3,7 +3,7 @@ import { FlutterwaveFake } from '../../fakes/flutterwave.fake';
 import { launchBrowser, startPageServer, type PageServer, type TestBrowser } from '../../helpers/browser';
 import { checkoutScreenshot, chooseMethod, foreignRequests, unexpectedFailures, watchedPage, type Watched } from '../../helpers/checkout-browser';
 import { getSession, openSession } from '../../helpers/checkout';
-import { flutterwaveApp, railsMerchant, type RailsMerchant } from '../../helpers/rails';
+import { BROWSER_RAILS, flutterwaveApp, railsMerchant, type RailsMerchant } from '../../helpers/rails';
 import type { TestApp } from '../../helpers/test-app';
 import { sql } from '../../helpers/transactions';
 
@@ -29,7 +29,9 @@ describe('hosted checkout: a PIN card in Chromium (production, Flutterwave fake)
 
   beforeAll(async () => {
     flw = await FlutterwaveFake.start({ decisionDelayMs: 30 });
-    app = await flutterwaveApp(flw);
+    // Chromium, the fake and the service share this machine: on a loaded one a request to the fake can take longer than
+    // the fast rails' 600 ms, and the page would then say "Try again shortly". This test is not about timeouts.
+    app = await flutterwaveApp(flw, BROWSER_RAILS);
     m = await railsMerchant(app);
     shop = await startPageServer({ '/return': '<!doctype html><title>Shop</title><h1>Back at the shop</h1>' });
     browser = await launchBrowser();
