@@ -207,6 +207,20 @@ describe('accounts: sign-up, sign-in, sessions, passwords', () => {
       expect(await auditBy('user.sign_in_failed', { id: person.userId })).toHaveLength(failedBefore.length);
     });
 
+    it('the dashboard no longer signs in with a client secret: a valid API key’s client_id and client_secret get a 4xx, no cookie', async () => {
+      const merchant = await app.createMerchant('Secret Shop');
+      const credentials = { client_id: merchant.merchant.clientId, client_secret: merchant.clientSecret };
+      // The pair is valid: the API grants it a token.
+      const granted = await request(app.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', ...credentials } });
+      expect(granted.status).toBe(200);
+      const res = await request(app.url, 'POST', '/dashboard/session', { headers: XRW, body: credentials });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.body).toMatchObject({ status: 'error', code: expect.any(String) });
+      expect(res.body.data).toBeUndefined();
+      expect(res.headers.getSetCookie()).toEqual([]);
+    });
+
     it('lists my sessions (device, address, last seen; this one marked) and ends the others at once', async () => {
       const phone = await signInDashboard(
         app,
