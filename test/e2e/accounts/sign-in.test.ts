@@ -270,6 +270,10 @@ describe('accounts: sign-up, sign-in, sessions, passwords', () => {
       expect((await request(app.url, 'GET', '/v1/merchant', { token: other.accessToken })).status).toBe(401);
       expect((await refresh(other.cookie!)).status).toBe(401);
       expect((await request(app.url, 'GET', '/v1/merchant', { token: mine.accessToken })).status).toBe(200);
+      // The session that made the change stays whole (it refreshes), and it is the person's only one.
+      expect((await refresh(mine.cookie!)).status).toBe(200);
+      const left = (await graphql(app.url, SESSIONS, { token: mine.accessToken })).body.data.mySessions;
+      expect(left).toEqual([expect.objectContaining({ current: true })]);
       expect((await signInDashboard(app, { email: person.email, password: person.password })).res.status).toBe(401);
       person.password = 'second password 5678';
       expect((await signInDashboard(app, { email: person.email, password: person.password })).res.status).toBe(200);
