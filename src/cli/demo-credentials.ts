@@ -13,12 +13,11 @@ or the embedded one under DATA_DIR, shared with a running service):
   signs in to the dashboard with.
 
 The client secret cannot be shown again: only its hash is stored.
-  --rotate-secret  issue a new client secret and print it with the rest. This is a rotation: the
-                   old client secret stops working at once, on every instance (a token request
-                   with it is 401 INVALID_CLIENT). Tokens issued before are kept: access tokens
-                   until they expire (an hour at most); refresh tokens keep refreshing (that needs
-                   no client secret) until revoked or unused for 30 days. To end them all, disable
-                   the merchant and enable it again (npm run merchant:access).
+  --rotate-secret  issue a new client secret and print it with the rest. This is a rotation, as
+                   the dashboard's: the old client secret stops working at once, on every instance
+                   (a token request with it is 401 INVALID_CLIENT), and so does every token issued
+                   with the key (access and refresh tokens). The audit log records it
+                   (api_key.rotated, by the operator's demo:credentials).
   --reset-owner-password
                    set a new random password for the owner and print it (owner_password); the
                    old one stops working and every dashboard session of the owner ends.
@@ -29,8 +28,7 @@ function notes(rotated: boolean, merchantId: string, disabled: boolean, password
   const said = rotated
     ? [
         'client_secret is NEW: the old one was replaced and stops working now (401 INVALID_CLIENT). It is shown this once; keep it.',
-        'Tokens issued before are kept: access tokens until they expire (an hour at most), refresh tokens until revoked or unused for 30 days.',
-        `To end them all: npm run merchant:access -- disable ${merchantId}, then enable.`,
+        'Tokens issued with the key before are ended too: access and refresh tokens are refused from now on (401).',
       ]
     : [
         'client_secret is not shown: only its hash is stored, so it cannot be shown again.',
@@ -69,7 +67,8 @@ async function main(): Promise<number> {
   const rotate = values['rotate-secret'] === true;
   const resetPassword = values['reset-owner-password'] === true;
   let said: string[] = [];
-  const code = await runWithServices(resetPassword, async ({ merchants, demoOwner }) => {
+  // Broadcast when tokens end (a rotation, a password reset), so running instances refuse them at once.
+  const code = await runWithServices(rotate || resetPassword, async ({ merchants, apiKeys, demoOwner }) => {
     const demo = await merchants.demoMerchant();
     if (!demo) {
       throw new Error(
@@ -78,14 +77,15 @@ async function main(): Promise<number> {
     }
     // Unsealed first: under another ENCRYPTION_KEY nothing is rotated.
     const webhookSecret = unsealed(() => merchants.webhookSecretOf(demo));
-    const { merchant, clientSecret } = rotate ? await merchants.rotateClientSecret(demo.id) : { merchant: demo, clientSecret: undefined };
-    const owner = resetPassword ? await demoOwner.resetPassword(merchant.id) : null;
-    said = notes(rotate, merchant.id, merchant.disabledAt !== null, owner !== null);
+    // The dashboard's rotation (ApiKeys), by the operator: the key's tokens end, one audit entry.
+    const clientSecret = rotate ? (await apiKeys.rotateFirstKey(demo.id, { actor: { type: 'operator', label: 'demo:credentials' } })).clientSecret : undefined;
+    const owner = resetPassword ? await demoOwner.resetPassword(demo.id) : null;
+    said = notes(rotate, demo.id, demo.disabledAt !== null, owner !== null);
     return {
-      ...serializeMerchant(merchant, merchants.webhookSecretOverlapUntil(merchant)),
+      ...serializeMerchant(demo, merchants.webhookSecretOverlapUntil(demo)),
       ...(clientSecret === undefined ? {} : { client_secret: clientSecret }),
       webhook_secret: webhookSecret,
-      owner_email: owner?.email ?? (await demoOwner.ownerEmail(merchant.id)),
+      owner_email: owner?.email ?? (await demoOwner.ownerEmail(demo.id)),
       ...(owner ? { owner_password: owner.password } : {}),
     };
   });

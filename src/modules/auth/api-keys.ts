@@ -7,7 +7,7 @@ import { requiredText } from '../../shared/fields';
 import { UUID_ID } from '../../shared/pagination';
 import { parseInput, type Command } from '../../shared/validation';
 import { KEY_ROLES, mayGrant, type KeyRole } from '../access/permissions';
-import { actorOf, type AuditEntry, type AuditLog, type RequestOrigin } from '../audit/audit-log';
+import { actorOf, type AuditContext, type AuditEntry, type AuditLog, type RequestOrigin } from '../audit/audit-log';
 import type { AuthContext } from './access-tokens';
 import type { TokenRevocations } from './token-revocations';
 
@@ -69,7 +69,8 @@ const LIVE_KEYS_MAX = 50;
  * API keys managed by people (docs/access.md): each a client credential with a label and a role, its
  * secret shown once and stored as a SHA-256 hash. Revoking or rotating one ends every token issued
  * with it at once, on every instance (its token families are revoked and announced, as a disabled
- * merchant's are). Only a person whose role allows `keys:manage` calls these (the doors check it).
+ * merchant's are). Only a person whose role allows `keys:manage` calls these (the doors check it), and an
+ * operator's CLI the first key's rotation (`rotateFirstKey`).
  */
 export class ApiKeys {
   constructor(private readonly deps: { sql: Sql; clock: Clock; revocations: TokenRevocations; audit: AuditLog }) {}
@@ -97,7 +98,7 @@ export class ApiKeys {
                 ${params.p(this.deps.clock.now())}, ${params.p(createdBy)}
           where (select count(*) from api_key where merchant_id = ${merchant} and revoked_at is null) < ${LIVE_KEYS_MAX}
          returning ${COLUMNS}),
-       ${this.deps.audit.cte(params, this.entry(auth, 'api_key.created', id, origin, null, { label, role, client_id: clientId }), 'made')}
+       ${this.deps.audit.cte(params, this.entry(auth.merchantId, { actor: actorOf(auth), origin }, 'api_key.created', id, null, { label, role, client_id: clientId }), 'made')}
        select * from made`,
       params.values,
     );
@@ -107,11 +108,28 @@ export class ApiKeys {
 
   /** A new secret for the same key (its client_id stays); the old secret and every token issued with the key stop working now. */
   async rotate(auth: AuthContext, keyId: string, origin?: RequestOrigin): Promise<NewApiKey> {
+    return this.rotateKey(auth.merchantId, keyId, { actor: actorOf(auth), origin });
+  }
+
+  /**
+   * An operator's rotation of the merchant's first key, the client_id its record shows (`demo:credentials
+   * --rotate-secret`): the same change as `rotate`, its tokens ended and one `api_key.rotated` entry, by the operator.
+   */
+  async rotateFirstKey(merchantId: string, audit: AuditContext): Promise<NewApiKey> {
+    if (!UUID_ID.test(merchantId)) throw AppError.notFound('Merchant');
+    const [key] = await this.deps.sql.query<{ id: string }>('select k.id from api_key k join merchant m on m.client_id = k.client_id where m.id = $1', [
+      merchantId,
+    ]);
+    if (!key) throw AppError.notFound('Merchant');
+    return this.rotateKey(merchantId, key.id, audit);
+  }
+
+  private async rotateKey(merchantId: string, keyId: string, audit: AuditContext): Promise<NewApiKey> {
     const clientSecret = randomToken('sk');
     // A key's client_id never changes: read before, named in the entry written with the change.
-    const { clientId } = await this.get(auth.merchantId, keyId);
-    const entry = this.entry(auth, 'api_key.rotated', keyId, origin, null, { client_id: clientId });
-    const apiKey = await this.changeKey(auth, keyId, (params) => `client_secret_hash = ${params.p(sha256Hex(clientSecret))}`, 'rotated', entry);
+    const { clientId } = await this.get(merchantId, keyId);
+    const entry = this.entry(merchantId, audit, 'api_key.rotated', keyId, null, { client_id: clientId });
+    const apiKey = await this.changeKey(merchantId, keyId, (params) => `client_secret_hash = ${params.p(sha256Hex(clientSecret))}`, 'rotated', entry);
     return { apiKey, clientSecret };
   }
 
@@ -120,8 +138,15 @@ export class ApiKeys {
     const current = await this.get(auth.merchantId, keyId);
     if (current.revokedAt) return current;
     const now = this.deps.clock.now();
-    const entry = this.entry(auth, 'api_key.revoked', keyId, origin, { revoked_at: null }, { revoked_at: now.toISOString() });
-    return this.changeKey(auth, keyId, (params) => `revoked_at = ${params.p(now)}`, 'api_key_revoked', entry);
+    const entry = this.entry(
+      auth.merchantId,
+      { actor: actorOf(auth), origin },
+      'api_key.revoked',
+      keyId,
+      { revoked_at: null },
+      { revoked_at: now.toISOString() },
+    );
+    return this.changeKey(auth.merchantId, keyId, (params) => `revoked_at = ${params.p(now)}`, 'api_key_revoked', entry);
   }
 
   private async get(merchantId: string, keyId: string): Promise<ApiKey> {
@@ -135,12 +160,12 @@ export class ApiKeys {
    * Changes a live key and revokes its token families in one statement (the key's row lock orders it
    * against a grant in flight, which holds it FOR SHARE), then announces them to every instance.
    */
-  private async changeKey(auth: AuthContext, keyId: string, set: (params: Params) => string, reason: string, entry: AuditEntry): Promise<ApiKey> {
+  private async changeKey(merchantId: string, keyId: string, set: (params: Params) => string, reason: string, entry: AuditEntry): Promise<ApiKey> {
     if (!UUID_ID.test(keyId)) throw AppError.notFound('API key');
     const params = new Params();
     const now = params.p(this.deps.clock.now());
     const [row] = await this.deps.sql.query<ApiKeyRow & { families: string[] | null }>(
-      `with key as (update api_key set ${set(params)} where id = ${params.p(keyId)} and merchant_id = ${params.p(auth.merchantId)} and revoked_at is null
+      `with key as (update api_key set ${set(params)} where id = ${params.p(keyId)} and merchant_id = ${params.p(merchantId)} and revoked_at is null
                     returning ${COLUMNS}),
             families as (update token_family f set revoked_at = ${now}, revoked_reason = ${params.p(reason)}
                           where f.api_key_id = (select id from key) and f.revoked_at is null returning f.id),
@@ -150,7 +175,7 @@ export class ApiKeys {
       params.values,
     );
     if (!row) {
-      await this.get(auth.merchantId, keyId);
+      await this.get(merchantId, keyId);
       throw new AppError('INVALID_STATE', 'This API key is revoked');
     }
     for (const familyId of row.families ?? []) await this.deps.revocations.announce(familyId);
@@ -165,13 +190,13 @@ export class ApiKeys {
 
   /** A key's audit entry, written by the statement that makes the change (`AuditLog.cte`). */
   private entry(
-    auth: AuthContext,
+    merchantId: string,
+    { actor, origin }: AuditContext,
     action: 'api_key.created' | 'api_key.rotated' | 'api_key.revoked',
     keyId: string,
-    origin: RequestOrigin | undefined,
     before: Record<string, unknown> | null,
     after: Record<string, unknown>,
   ): AuditEntry {
-    return { merchantId: auth.merchantId, actor: actorOf(auth), action, target: { type: 'api_key', id: keyId }, origin, before, after };
+    return { merchantId, actor, action, target: { type: 'api_key', id: keyId }, origin, before, after };
   }
 }

@@ -188,23 +188,4 @@ export class MerchantService {
     const [first] = await this.deps.orm.em.find(Merchant, {}, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 1 });
     return first?.name === DEMO_MERCHANT_NAME ? first : null;
   }
-
-  /**
-   * A new client secret, returned this once; the old one authenticates no more from the commit on (a
-   * client's secret is read from the database at each grant, on every instance). Tokens issued before
-   * are left alone: access tokens stay valid until they expire (an hour at most), and a refresh token
-   * still refreshes (without client credentials, or with the new ones), each successor good for 30
-   * days, so its family lives on until it is revoked (POST /v1/oauth/revoke) or the merchant is
-   * disabled (OAuthService.setMerchantDisabled, which revokes them all).
-   */
-  async rotateClientSecret(merchantId: string): Promise<{ merchant: Merchant; clientSecret: string }> {
-    const clientSecret = randomToken('sk');
-    const rows: unknown[] = await this.deps.orm.em.execute(
-      `update api_key k set client_secret_hash = ? from merchant m where m.id = ? and k.client_id = m.client_id and k.revoked_at is null returning k.id`,
-      [sha256Hex(clientSecret), merchantId],
-    );
-    if (rows.length === 0) throw AppError.notFound('Merchant');
-    this.deps.logger.warn({ merchantId }, 'client secret rotated by an operator; the old one is refused from now on');
-    return { merchant: await this.getMerchant(merchantId, true), clientSecret };
-  }
 }

@@ -3,11 +3,13 @@ import { KEY_ROLES, PERMISSIONS, ROLES, permits, type Permission, type Principal
 import { graphql, request, type HttpResult } from '../../helpers/http';
 import { apiKeyToken, personOf } from '../../helpers/people';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { connect, subscribeLive } from '../../helpers/ws';
 
 /**
  * The role matrix at both doors (issue 36; docs/access.md): every bearer route of the OpenAPI document,
  * called by a person of each role and by an API key of each key role, is refused with 403 FORBIDDEN
- * exactly when the matrix says so; GraphQL operations likewise, at least one per permission. The calls carry no
+ * exactly when the matrix says so; GraphQL operations likewise, at least one per permission, and every subscription
+ * over the WebSocket (graphql-ws), refused when it starts. The calls carry no
  * valid input: an allowed one fails on its input or its object (400, 404, 409), never on the role.
  * Named cases from the issue pin the matrix itself.
  */
@@ -102,6 +104,42 @@ describe('role matrix', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  /** Every Subscription field, with what it needs to read (docs/access.md). */
+  const SUBSCRIPTIONS: Array<{ field: string; permission: Permission; query: string }> = [
+    { field: 'transactionStatusChanged', permission: 'transactions:read', query: 'subscription { transactionStatusChanged { reference } }' },
+    { field: 'kycStatusChanged', permission: 'customers:read', query: 'subscription { kycStatusChanged { customerUuid } }' },
+    { field: 'disputeChanged', permission: 'disputes:read', query: 'subscription { disputeChanged { id } }' },
+    { field: 'balanceChanged', permission: 'balances:read', query: 'subscription { balanceChanged { currency } }' },
+  ];
+
+  it('GraphQL subscriptions over the WebSocket: each refuses exactly the principals the matrix refuses (FORBIDDEN when it starts), and the others are set up', async () => {
+    const owner = principals[0]!.token;
+    const fields = (await graphql(app.url, '{ __schema { subscriptionType { fields { name } } } }', { token: owner })).body.data.__schema.subscriptionType
+      .fields;
+    expect(new Set(fields.map((f: { name: string }) => f.name))).toEqual(new Set(SUBSCRIPTIONS.map((s) => s.field)));
+    // The matrix refuses some of these to some principals (a viewer reads no customers, support no balances), so the walk can fail.
+    expect(SUBSCRIPTIONS.some((sub) => principals.some(({ principal }) => !allowed(principal, sub.permission)))).toBe(true);
+
+    const clients = principals.map(({ token }) => connect(app, token));
+    try {
+      const wrong: string[] = [];
+      for (const [i, { name, principal }] of principals.entries()) {
+        for (const sub of SUBSCRIPTIONS) {
+          // Kept open to the end: the server's gauge of live streams then only rises, and subscribeLive reads it.
+          const { received, errors } = await subscribeLive(app.url, clients[i]!, sub.query);
+          const codes = [...received.flatMap((m) => m.errors ?? []), ...errors.flatMap((e) => (Array.isArray(e) ? e : [e]))].map(
+            (e: { extensions?: { code?: string } }) => e.extensions?.code,
+          );
+          const refused = codes.includes('FORBIDDEN');
+          if (refused === allowed(principal, sub.permission) || (!refused && codes.length > 0)) wrong.push(`${name}: ${sub.field} → ${JSON.stringify(codes)}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+    } finally {
+      await Promise.all(clients.map((c) => c.dispose()));
+    }
   });
 
   it('pins the cases the issue names: a viewer cannot refund, a developer key cannot read the audit log, finance reads statements but makes no key', () => {

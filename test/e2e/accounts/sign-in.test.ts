@@ -42,6 +42,13 @@ describe('accounts: sign-up, sign-in, sessions, passwords', () => {
   const me = async (token: string) => (await graphql(app.url, ME, { token })).body;
   const refresh = (cookie: string) => request(app.url, 'POST', '/dashboard/session/refresh', { headers: { ...XRW, cookie: `dashboard_session=${cookie}` } });
   const auditOf = (action: string) => sql('select * from audit_log where action = ? order by created_at, id', [action]);
+  /** The entries of `action` by one actor (a person's id, or the email typed when the person is unknown), in no order. */
+  const auditBy = (action: string, actor: { id: string } | { label: string }) =>
+    'id' in actor
+      ? sql('select * from audit_log where action = ? and actor_id = ?', [action, actor.id])
+      : sql('select * from audit_log where action = ? and actor_label = ? and actor_id is null', [action, actor.label]);
+  /** The entries in `after` that were not in `before` (by id: entries of one clock time do not sort by when they were written). */
+  const added = <T extends { id?: unknown }>(before: T[], after: T[]) => after.filter((e) => !before.some((b) => b.id === e.id));
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
@@ -170,7 +177,9 @@ describe('accounts: sign-up, sign-in, sessions, passwords', () => {
       person = await signInDashboardUser(app, undefined, { email: 'grace@shop.example', password: 'first password 1234' });
     });
 
-    it('signs in with email (any case) and password: the access token, the merchant, the role; the cookie as before', async () => {
+    it('signs in with email (any case) and password: the access token, the merchant, the role; the cookie as before; one audit entry', async () => {
+      const before = await auditBy('user.sign_in_succeeded', { id: person.userId });
+      const failedBefore = await auditBy('user.sign_in_failed', { id: person.userId });
       const { res, accessToken, cookie } = await signInDashboard(
         app,
         { email: 'Grace@Shop.example', password: person.password },
@@ -189,8 +198,27 @@ describe('accounts: sign-up, sign-in, sessions, passwords', () => {
       // The session refreshes as before, and says it was seen.
       const next = await refresh(cookie!);
       expect(next.status).toBe(200);
-      const [entry] = await sql("select * from audit_log where action = 'user.sign_in_succeeded' and actor_id = ?", [person.userId]);
-      expect(entry).toMatchObject({ merchant_id: person.merchantId, role: 'owner', user_agent: 'Laptop', target_type: 'session' });
+      // Exactly one entry for the one sign-in (the refresh writes none), and no failure.
+      const after = await auditBy('user.sign_in_succeeded', { id: person.userId });
+      expect(after).toHaveLength(before.length + 1);
+      expect(added(before, after)).toEqual([
+        expect.objectContaining({ merchant_id: person.merchantId, role: 'owner', user_agent: 'Laptop', target_type: 'session' }),
+      ]);
+      expect(await auditBy('user.sign_in_failed', { id: person.userId })).toHaveLength(failedBefore.length);
+    });
+
+    it('the dashboard no longer signs in with a client secret: a valid API key’s client_id and client_secret get a 4xx, no cookie', async () => {
+      const merchant = await app.createMerchant('Secret Shop');
+      const credentials = { client_id: merchant.merchant.clientId, client_secret: merchant.clientSecret };
+      // The pair is valid: the API grants it a token.
+      const granted = await request(app.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', ...credentials } });
+      expect(granted.status).toBe(200);
+      const res = await request(app.url, 'POST', '/dashboard/session', { headers: XRW, body: credentials });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.body).toMatchObject({ status: 'error', code: expect.any(String) });
+      expect(res.body.data).toBeUndefined();
+      expect(res.headers.getSetCookie()).toEqual([]);
     });
 
     it('lists my sessions (device, address, last seen; this one marked) and ends the others at once', async () => {
@@ -242,6 +270,10 @@ describe('accounts: sign-up, sign-in, sessions, passwords', () => {
       expect((await request(app.url, 'GET', '/v1/merchant', { token: other.accessToken })).status).toBe(401);
       expect((await refresh(other.cookie!)).status).toBe(401);
       expect((await request(app.url, 'GET', '/v1/merchant', { token: mine.accessToken })).status).toBe(200);
+      // The session that made the change stays whole (it refreshes), and it is the person's only one.
+      expect((await refresh(mine.cookie!)).status).toBe(200);
+      const left = (await graphql(app.url, SESSIONS, { token: mine.accessToken })).body.data.mySessions;
+      expect(left).toEqual([expect.objectContaining({ current: true })]);
       expect((await signInDashboard(app, { email: person.email, password: person.password })).res.status).toBe(401);
       person.password = 'second password 5678';
       expect((await signInDashboard(app, { email: person.email, password: person.password })).res.status).toBe(200);
@@ -295,18 +327,26 @@ describe('accounts: sign-up, sign-in, sessions, passwords', () => {
     });
 
     it('a failed sign-in writes one audit entry with the address and user agent; merchant null when the email is unknown', async () => {
+      const ghost = { label: 'ghost@shop.example' };
+      const ghostBefore = await auditBy('user.sign_in_failed', ghost);
       await signInDashboard(
         app,
         { email: 'ghost@shop.example', password: 'whatever password' },
         { ...XRW, 'user-agent': 'Prober', 'x-forwarded-for': '203.0.113.9' },
       );
-      const [ghost] = await sql("select * from audit_log where action = 'user.sign_in_failed' and actor_label = 'ghost@shop.example'");
-      expect(ghost).toMatchObject({ merchant_id: null, actor_id: null, ip: '203.0.113.9', user_agent: 'Prober' });
+      const ghostAfter = await auditBy('user.sign_in_failed', ghost);
+      expect(ghostAfter).toHaveLength(ghostBefore.length + 1);
+      expect(added(ghostBefore, ghostAfter)).toEqual([expect.objectContaining({ merchant_id: null, actor_id: null, ip: '203.0.113.9', user_agent: 'Prober' })]);
+
+      const before = await auditBy('user.sign_in_failed', { id: person.userId });
+      const succeededBefore = await auditBy('user.sign_in_succeeded', { id: person.userId });
       await signInDashboard(app, { email: person.email, password: 'a wrong password 111' }, { ...XRW, 'user-agent': 'Prober' });
-      const failed = await sql("select * from audit_log where action = 'user.sign_in_failed' and actor_id = ? order by created_at desc, id desc", [
-        person.userId,
+      const failed = await auditBy('user.sign_in_failed', { id: person.userId });
+      expect(failed).toHaveLength(before.length + 1);
+      expect(added(before, failed)).toEqual([
+        expect.objectContaining({ merchant_id: person.merchantId, user_agent: 'Prober', after: { reason: 'wrong_email_or_password' } }),
       ]);
-      expect(failed[0]).toMatchObject({ merchant_id: person.merchantId, user_agent: 'Prober' });
+      expect(await auditBy('user.sign_in_succeeded', { id: person.userId })).toHaveLength(succeededBefore.length);
       expect(JSON.stringify(failed)).not.toContain('a wrong password');
     });
   });

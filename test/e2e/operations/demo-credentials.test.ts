@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { signInDashboard } from '../../helpers/accounts';
 import { request } from '../../helpers/http';
+import { eventually } from '../../helpers/wait';
 import { DIST_CLI, assertBuilt, runCli, cleanEnv, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
 import { DEFAULT_EVENT_TYPES } from '../../../src/modules/outbox/event-types';
 
@@ -85,10 +87,11 @@ describe('demo:credentials CLI (sandbox, against a running service)', () => {
     expect((await tokenWith(proc.url, banner.client_id, banner.client_secret)).status).toBe(200);
   });
 
-  it('--rotate-secret: a new client secret that works, the old one refused, earlier tokens kept as it says', async () => {
+  it('--rotate-secret: a new client secret that works; the old one and the tokens issued with it refused; one audit entry by the operator', async () => {
     const before = await tokenWith(proc.url, banner.client_id, banner.client_secret);
     expect(before.status).toBe(200);
     const { access_token: accessToken, refresh_token: refreshToken } = before.body.data;
+    expect((await request(proc.url, 'GET', '/v1/merchant', { token: accessToken })).status).toBe(200);
 
     const rotated = await demoCredentials(['--rotate-secret'], env);
     expect(rotated.code).toBe(0);
@@ -102,7 +105,7 @@ describe('demo:credentials CLI (sandbox, against a running service)', () => {
     });
     expect(out.client_secret).not.toBe(banner.client_secret);
     expect(rotated.stderr).toContain('client_secret is NEW: the old one was replaced and stops working now (401 INVALID_CLIENT)');
-    expect(rotated.stderr).toContain('Tokens issued before are kept');
+    expect(rotated.stderr).toContain('Tokens issued with the key before are ended too');
     // Never in the logs: the CLI's (stderr) nor the service's.
     for (const secret of [out.client_secret, banner.client_secret, banner.webhook_secret]) expect(rotated.stderr).not.toContain(secret);
 
@@ -112,15 +115,28 @@ describe('demo:credentials CLI (sandbox, against a running service)', () => {
     expect(old.status).toBe(401);
     expect(old.body).toEqual({ status: 'error', code: 'INVALID_CLIENT', message: 'Client authentication failed' });
 
-    // What its output says of earlier tokens: the access token until it expires, the refresh token without a secret.
-    expect((await request(proc.url, 'GET', '/v1/merchant', { token: accessToken })).status).toBe(200);
+    // As the dashboard's rotation: the tokens issued with the old secret end, on the running service too.
+    expect(await eventually(async () => (await request(proc.url, 'GET', '/v1/merchant', { token: accessToken })).status === 401)).toBe(true);
     const refreshed = await request(proc.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: refreshToken } });
-    expect(refreshed.status).toBe(200);
-    // Refreshing with the old secret is refused like any grant with it.
-    const withOld = await request(proc.url, 'POST', '/v1/oauth/token', {
-      body: { grant_type: 'refresh_token', refresh_token: refreshed.body.data.refresh_token, client_id: banner.client_id, client_secret: banner.client_secret },
-    });
-    expect(withOld.status).toBe(401);
+    expect(refreshed.status).toBe(401);
+    // A token issued after the rotation works.
+    expect((await request(proc.url, 'GET', '/v1/merchant', { token: fresh.body.data.access_token })).status).toBe(200);
+
+    // One audit entry, the same the dashboard's rotation writes, by the operator's CLI: what the owner reads; no secret in it.
+    const owner = await signInDashboard({ url: proc.url }, banner.dashboard_owner);
+    const audit = await request(proc.url, 'GET', '/v1/audit-logs?action=api_key.rotated', { token: owner.accessToken });
+    expect(audit.status).toBe(200);
+    expect(audit.body.data).toEqual([
+      expect.objectContaining({
+        actor_type: 'operator',
+        actor_label: 'demo:credentials',
+        role: null,
+        target_type: 'api_key',
+        ip: null,
+        after: { client_id: banner.client_id },
+      }),
+    ]);
+    expect(audit.text).not.toContain(out.client_secret);
 
     // Shown again later: the ids, not the secret just issued.
     const again = await demoCredentials([], env);
