@@ -1,7 +1,7 @@
 import { referenceIdOf } from '../../../src/providers/mtn-momo/mapping';
 import { PROMPT_TIMEOUT_MS } from '../../../src/transport/checkout/checkout-states';
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';
-import { openSession } from '../../helpers/checkout';
+import { fetchCheckoutPage, openSession, postForm, type CheckoutPage } from '../../helpers/checkout';
 import { request } from '../../helpers/http';
 import { railsApp } from '../../helpers/rails';
 import type { TestApp } from '../../helpers/test-app';
@@ -21,12 +21,6 @@ import { eventually } from '../../helpers/wait';
 /** MTN fake: a wallet ending in 0009 stays PENDING until the test decides it. */
 const PENDING_WALLET = '0241230009';
 
-interface Page {
-  html: string;
-  cookie: string;
-  csrf: string;
-}
-
 describe('checkout: mobile money "Try again" while the first prompt is in flight (production, MTN fake)', () => {
   let fake: MtnMomoFake;
   let app: TestApp;
@@ -43,22 +37,8 @@ describe('checkout: mobile money "Try again" while the first prompt is in flight
     await fake?.close();
   });
 
-  const fetchPage = async (path: string): Promise<Page> => {
-    const res = await fetch(`${app.url}${path}`, { redirect: 'manual' });
-    const html = await res.text();
-    return {
-      html,
-      cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '',
-      csrf: /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '',
-    };
-  };
-  const post = (path: string, page: Page, fields: Record<string, string>) =>
-    fetch(`${app.url}${path}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.cookie, origin: app.url, 'sec-fetch-site': 'same-origin' },
-      body: new URLSearchParams({ csrf: page.csrf, ...fields }).toString(),
-    });
+  const fetchPage = (path: string) => fetchCheckoutPage(app, path);
+  const post = (path: string, page: CheckoutPage, fields: Record<string, string>) => postForm(app, path, page, fields);
   /** The retry form's own fields, as the waiting page renders them. */
   const retryFields = (html: string): Record<string, string> => {
     const form = /<div class="retry[^"]*" id="retry">[\s\S]*?<\/form>/.exec(html)?.[0] ?? '';
