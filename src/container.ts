@@ -336,7 +336,9 @@ export function compose(infra: Infrastructure): Composition {
         publicAddress,
       }),
     );
-  const { checkout, paymentLinks } = made(checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments, rails, transactionQueries }));
+  const { checkout, paymentLinks } = made(
+    checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments, rails, transactionQueries, providerSignals }),
+  );
   const { payoutSchedules } = made(payoutScheduleModule.create(base, { audit, reference }));
   const { payouts, payoutRuns, payoutNotices } = made(
     payoutsModule.create(base, {

@@ -50,3 +50,32 @@ export const payOnPage = (app: TestApp, sessionId: string, input: Parameters<Tes
 
 export const paymentLinkBody = (overrides: Record<string, unknown> = {}) => ({ name: 'Donation', currency: 'NGN', ...overrides });
 export const createLink = (app: TestApp, token: string, body: unknown) => request(app.url, 'POST', '/v1/payment-links', { token, body });
+
+/** A checkout page as a browser without script meets it: its HTML and the CSRF pair it set (cookie name=value, form field). */
+export interface CheckoutPage {
+  status: number;
+  html: string;
+  cookie: string;
+  csrf: string;
+}
+
+/** GETs a checkout page (no redirect followed), keeping its CSRF pair for a later `postForm`. */
+export async function fetchCheckoutPage(app: TestApp, path: string, headers: Record<string, string> = {}): Promise<CheckoutPage> {
+  const res = await fetch(`${app.url}${path}`, { redirect: 'manual', headers });
+  const html = await res.text();
+  return {
+    status: res.status,
+    html,
+    cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '',
+    csrf: /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '',
+  };
+}
+
+/** POSTs a form from `page` as our page's own form would: its CSRF pair, from our origin. */
+export const postForm = (app: TestApp, path: string, page: Pick<CheckoutPage, 'cookie' | 'csrf'>, fields: Record<string, string>) =>
+  fetch(`${app.url}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.cookie, origin: app.url, 'sec-fetch-site': 'same-origin' },
+    body: new URLSearchParams({ csrf: page.csrf, ...fields }).toString(),
+  });

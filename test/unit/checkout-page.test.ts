@@ -174,6 +174,14 @@ describe('renderCheckoutPage: each state', () => {
     expect(overdue).toContain('"retryIn":0');
   });
 
+  it('momo processing after a refused retry: the routes’ words, announced and escaped, and the retry shown at once', () => {
+    const html = renderCheckoutPage(STATES.momoWaiting!, opts({ formError: { method: 'momo', message: 'Still <open> on the network' } }));
+    expect(html).toContain('<div class="alert" role="alert">\n<p id="form-error">Still &lt;open&gt; on the network</p>');
+    expect(html).toContain('<h1>Check your phone</h1>');
+    expect(html).toContain('<div class="retry" id="retry">');
+    expect(html).toContain('"retryIn":0');
+  });
+
   it('momo with a provider page: a prominent link to it', () => {
     const html = renderCheckoutPage(STATES.momoApprovalPage!, opts());
     expect(html).toContain(`<a class="button" id="next-action" href="${NEXT}">Approve the payment</a>`);

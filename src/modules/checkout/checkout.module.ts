@@ -6,6 +6,7 @@ import type { Outbox } from '../outbox/outbox';
 import type { Rails } from '../rails/rails';
 import type { ReferenceService } from '../reference/reference.service';
 import { domesticMethods } from '../transactions/kinds/payment/domestic.checks';
+import type { ProviderSignals } from '../transactions/provider-signals.service';
 import type { TransactionQueries } from '../transactions/queries.service';
 import { checkoutCompletionSql } from './checkout.follow-ups';
 import { CHECKOUT_JOBS, CheckoutJob, type CheckoutJobQueue } from './checkout.jobs';
@@ -25,6 +26,8 @@ interface CheckoutDeps {
   payments: CheckoutPayments;
   rails: Pick<Rails, 'router'>;
   transactionQueries: Pick<TransactionQueries, 'findById'>;
+  /** Asked about an earlier prompt when the payer asks for a new one (CheckoutService.pay). */
+  providerSignals: Pick<ProviderSignals, 'settle'>;
 }
 
 /** How often the expiry sweep runs (one run per slot in the whole cluster; slots are real time on purpose: the job runner's). */
@@ -41,7 +44,7 @@ export const checkoutModule = defineModule({
   outboxFollowUps: ({ jobs }: Pick<CheckoutInfra, 'jobs'>) => checkoutCompletionSql(jobs),
   create: (infra: CheckoutInfra, deps: CheckoutDeps) => {
     const { sql, clock, logger, jobs } = infra;
-    const { reference, outbox, audit, publicAddress, payments, rails, transactionQueries } = deps;
+    const { reference, outbox, audit, publicAddress, payments, rails, transactionQueries, providerSignals } = deps;
     const methods = (country: string, currency: string) => domesticMethods(reference, (route) => rails.router.serves(route), country, currency);
     const merchants = new CheckoutMerchants({ sql, reference });
     const scheduleSweep = (slot: number) =>
@@ -59,6 +62,7 @@ export const checkoutModule = defineModule({
       payments,
       methods,
       queries: transactionQueries,
+      signals: providerSignals,
       outbox,
       publicAddress,
       clock,

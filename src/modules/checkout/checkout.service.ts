@@ -10,6 +10,7 @@ import type { Logger } from '../../shared/logger';
 import type { Outbox, StampedEvent } from '../outbox/outbox';
 import type { PaymentOrigin } from '../transactions/kinds/payment/payment-origin';
 import type { PaymentService } from '../transactions/kinds/payment/payment.service';
+import type { ProviderSignals } from '../transactions/provider-signals.service';
 import type { Transaction } from '../transactions/transaction.record';
 import type { TransactionQueries } from '../transactions/queries.service';
 import type { CheckoutMerchants } from './checkout.merchants';
@@ -30,6 +31,8 @@ export interface CheckoutServiceDeps {
   payments: CheckoutPayments;
   methods: DomesticMethods;
   queries: Pick<TransactionQueries, 'findById'>;
+  /** The settlement's status query, one-off: asked about an earlier prompt when the payer asks for a new one. */
+  signals: Pick<ProviderSignals, 'settle'>;
   outbox: Outbox;
   publicAddress: PublicAddress;
   clock: Clock;
@@ -44,6 +47,9 @@ export const newSessionId = () => `cs_${timeOrderedBytes(18).toString('base64url
 
 /** Sessions expired per batch of the sweep. */
 const EXPIRY_BATCH = 500;
+
+/** The issue of the refusal of a new prompt while the earlier one is still open at the provider (the page says it in its language). */
+export const PROMPT_STILL_OPEN = 'prompt_still_open';
 
 /** Options of a session opened by another service (a payment link). */
 export interface OpenedBy {
@@ -144,6 +150,8 @@ export class CheckoutService {
    * One payment attempt on the page. Refused unless the session is open and before its deadline, and
    * the method is one of the session's. A second attempt while one is in flight, or after one
    * succeeded, is refused by the transactions' index (INVALID_STATE); a failed one may be retried.
+   * A new mobile money prompt while the earlier one is in flight first asks the provider about that
+   * one (`settleEarlierPrompt`): only a prompt decided failed or expired makes way for a new one.
    */
   async pay(sessionId: string, input: CheckoutPayInput): Promise<CheckoutAttemptView> {
     const body = parseInput(checkoutPaySchema, input);
@@ -153,6 +161,10 @@ export class CheckoutService {
     this.assertOpen(session);
     const country = (await this.deps.merchants.domesticCurrency(session.merchantId, session.currency)).country;
     if (!this.methodsOf(session, country).includes(body.method)) throw AppError.invalidField('method', 'is not offered by this checkout');
+    if (body.method === 'momo') {
+      const approved = await this.settleEarlierPrompt(session.id);
+      if (approved) return approved;
+    }
     const attempt = await this.deps.store.startAttempt(session.id, this.deps.clock.now());
     if (attempt === null) {
       this.assertOpen(await this.expiredIfDue((await this.find(sessionId)) ?? session));
@@ -175,6 +187,35 @@ export class CheckoutService {
       { checkoutSessionId: session.id, cardPin, billingAddress: billingAddress as PaymentOrigin['billingAddress'] },
     );
     return attemptViewOf(payment, this.deps.merchants);
+  }
+
+  /**
+   * "Didn't get the prompt? Try again" while the session's earlier prompt is in flight: the provider is asked about it
+   * now (the settlement's status query, its verdict applied as the settlement pump's would be). Decided failed or
+   * expired (or no prompt in flight): null, and a new prompt may go. Approved: that payment, and nothing new is sent.
+   * Still pending, or no answer: refused, since the payer may still approve it on the phone, and a second prompt
+   * beside it could be approved too: one session is never paid twice.
+   */
+  private async settleEarlierPrompt(sessionId: string): Promise<CheckoutAttemptView | null> {
+    const id = await this.deps.store.claimingAttemptId(sessionId);
+    const earlier = id ? await this.deps.queries.findById(id) : null;
+    if (earlier?.kind !== 'payment' || earlier.paymentMethod !== 'momo' || (earlier.status !== 'processing' && earlier.status !== 'requires_action')) {
+      return null;
+    }
+    try {
+      await this.deps.signals.settle(earlier.id, null);
+    } catch (err) {
+      this.deps.logger.warn({ sessionId, reference: earlier.reference, err }, 'status query for a prompt the payer retried failed; it stays open');
+    }
+    const now = await this.deps.queries.findById(earlier.id);
+    if (now?.status === 'failed' || now?.status === 'expired') return null;
+    if (now?.status === 'successful') return attemptViewOf(now, this.deps.merchants);
+    const until = earlier.expiresAt ? ` (until ${earlier.expiresAt.toISOString()})` : '';
+    throw new AppError(
+      'INVALID_STATE',
+      `The payment request sent to ${earlier.accountNumber ?? 'your phone'} is still open on the network${until}: approve it on your phone, or wait until it expires, then try again. Nothing was charged`,
+      [{ field: 'phone', issue: PROMPT_STILL_OPEN }],
+    );
   }
 
   /** The payer gives up: nothing changes on the session (it may still be paid until it expires); where to send them. */

@@ -145,6 +145,19 @@ export class CheckoutStore {
   }
 
   /**
+   * The session's payment that holds its claim (in flight or successful: at most one, by the unique index on
+   * `checkout_claim`), or null when none does.
+   */
+  async claimingAttemptId(sessionId: string): Promise<string | null> {
+    const [row] = await this.deps.sql.query<{ id: string }>(
+      `select id from "transaction" where checkout_claim = $1`,
+      [sessionId],
+      'checkout_session_claiming_attempt',
+    );
+    return row?.id ?? null;
+  }
+
+  /**
    * Open (or expired: the payment wins, money was taken) → complete with its payment, and the
    * `checkout.session.completed` event, in one statement. False when it was complete already.
    * Only for a payment of this session that is successful.

@@ -45,6 +45,10 @@ const EN = {
   noPrompt: 'Didn’t get the prompt?',
   noPromptRetry: 'Try again',
   noPromptHint: 'Check that your phone is on and has signal, then send the request again.',
+  promptStillOpen:
+    'Your first payment request is still open on the network, so we cannot send another yet: approve it on your phone if it shows, or wait until it expires, then try again. Nothing was charged.',
+  promptStillOpenUntil:
+    'Your first payment request is still open on the network until {time}, so we cannot send another yet: approve it on your phone if it shows, or wait until it expires, then try again. Nothing was charged.',
   threeDsTitle: 'Confirm with your bank',
   threeDsBody: 'Your bank needs to confirm this payment.',
   continueToBank: 'Continue to your bank',
@@ -132,6 +136,10 @@ const FR: CheckoutStrings = {
   noPrompt: 'Vous n’avez rien reçu ?',
   noPromptRetry: 'Réessayer',
   noPromptHint: 'Vérifiez que votre téléphone est allumé et capte le réseau, puis renvoyez la demande.',
+  promptStillOpen:
+    'Votre première demande de paiement est toujours ouverte sur le réseau : nous ne pouvons pas encore en envoyer une autre. Validez-la sur votre téléphone si elle s’affiche, ou attendez qu’elle expire, puis réessayez. Rien n’a été débité.',
+  promptStillOpenUntil:
+    'Votre première demande de paiement est toujours ouverte sur le réseau jusqu’à {time} : nous ne pouvons pas encore en envoyer une autre. Validez-la sur votre téléphone si elle s’affiche, ou attendez qu’elle expire, puis réessayez. Rien n’a été débité.',
   threeDsTitle: 'Confirmez auprès de votre banque',
   threeDsBody: 'Votre banque doit confirmer ce paiement.',
   continueToBank: 'Continuer vers votre banque',

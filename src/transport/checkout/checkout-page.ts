@@ -46,9 +46,11 @@ export function renderCheckoutPage(view: CheckoutPageView, opts: CheckoutPageOpt
     } else if (attempt.method === 'momo' && (attempt.status === 'processing' || attempt.status === 'requires_action')) {
       const code = attempt.network ?? (opts.prefixTable && attempt.phone ? predictFromPageTable(opts.prefixTable, attempt.phone) : null);
       const networkName = code ? (networks[code] ?? code) : null;
-      body = momoWaiting(attempt, lang, { action: pay, csrf: opts.csrfField, now: opts.now, networkName });
+      // A refused submission (a retry while the first prompt is still open) is said above the waiting state.
+      const notice = opts.formError?.message ?? null;
+      body = momoWaiting(attempt, lang, { action: pay, csrf: opts.csrfField, now: opts.now, networkName, notice });
       const untilExpiry = attempt.expiresAt ? attempt.expiresAt.getTime() - opts.now.getTime() : PROMPT_TIMEOUT_MS;
-      retryIn = Math.max(0, Math.min(untilExpiry, PROMPT_TIMEOUT_MS));
+      retryIn = notice ? 0 : Math.max(0, Math.min(untilExpiry, PROMPT_TIMEOUT_MS));
     } else if (attempt.method === 'bank_transfer' && attempt.status === 'processing') {
       body = bankTransfer(view, attempt, lang, opts.now);
       expires = attempt.expiresAt?.toISOString() ?? null;

@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CheckoutService } from '../../modules/checkout/checkout.service';
+import { PROMPT_STILL_OPEN, type CheckoutService } from '../../modules/checkout/checkout.service';
 import type { CheckoutLanguage, CheckoutMethod, CheckoutPageView } from '../../modules/checkout/checkout.views';
 import type { Clock } from '../../shared/clock';
 import type { PaymentLinkService } from '../../modules/checkout/payment-link.service';
@@ -12,6 +12,7 @@ import type { RateLimits } from '../rate-limits';
 import { limitRequest } from '../rest/rate-limit';
 import { checkoutAssetPaths, findCheckoutAsset } from './checkout-assets';
 import { chooseLanguage } from './checkout-i18n';
+import { formatClock, say } from './checkout-template';
 import { renderCheckoutPage } from './checkout-page';
 import { backToMerchant } from './checkout-states';
 import { renderInvalidLinkPage, renderPaymentLinkPage } from './payment-link-page';
@@ -199,6 +200,14 @@ export async function checkoutPageRoutes(
     } catch (err) {
       if (!(err instanceof AppError) || err.code === 'SERVER_ERROR') throw err;
       if (err.code === 'NOT_FOUND') return invalid(request, reply);
+      if (err.details?.[0]?.issue === PROMPT_STILL_OPEN) {
+        // "Try again" while the first prompt is still open at the provider: said in the page's language, with its deadline if known.
+        const view = await checkout.pageView(id);
+        const lang = langOf(request, view?.countryCode ?? null);
+        const until = view?.attempt?.expiresAt;
+        const message = until ? say(lang, 'promptStillOpenUntil', { time: formatClock(until, view.countryCode, lang) }) : say(lang, 'promptStillOpen');
+        return showSession(request, reply, id, err.httpStatus, { method: 'momo', message }, view);
+      }
       return showSession(request, reply, id, err.httpStatus, { method: chosen, message: err.message });
     }
     // Post/Redirect/Get: the page shows the attempt (a prompt, an account, a failure) or goes on to the merchant.

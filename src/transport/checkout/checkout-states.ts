@@ -6,13 +6,17 @@ import { compile, formatAmount, formatClock, linkable, perLanguage, say, timeLef
  * waiting for the phone, the bank's 3-D Secure, the bank-transfer details, success, expiry.
  */
 const STATES = perLanguage((t) => ({
-  momo: compile(`<div class="waiting">
+  momo: compile(`{{{notice}}}<div class="waiting">
 <div class="spinner" aria-hidden="true"></div>
 <h1>${tx(t, 'checkPhoneTitle')}</h1>
 <p id="momo-sent">${tx(t, 'checkPhoneBody')}</p>
 <p class="hint" role="status">${tx(t, 'checkPhoneWait')}</p>
 </div>
 {{{approve}}}{{{retry}}}`),
+  notice: compile(`<div class="alert" role="alert">
+<p id="form-error">{{message}}</p>
+</div>
+`),
   approve: compile(`<p><a class="button" id="next-action" href="{{url}}">${tx(t, 'approveLink')}</a></p>
 <p class="hint">${tx(t, 'approveLinkHint')}</p>
 `),
@@ -71,12 +75,14 @@ export const PROMPT_TIMEOUT_MS = 45_000;
 export function momoWaiting(
   attempt: CheckoutAttemptView,
   lang: CheckoutLanguage,
-  ctx: { action: string; csrf: string; now: Date; networkName: string | null },
+  ctx: { action: string; csrf: string; now: Date; networkName: string | null; notice: string | null },
 ): string {
   const tpl = STATES[lang];
   const url = linkable(attempt.nextActionUrl);
-  const overdue = attempt.expiresAt !== null && ctx.now.getTime() >= attempt.expiresAt.getTime();
+  // After a refused retry (the notice says why) the retry stays shown: the payer has waited already.
+  const overdue = ctx.notice !== null || (attempt.expiresAt !== null && ctx.now.getTime() >= attempt.expiresAt.getTime());
   return tpl.momo({
+    notice: ctx.notice ? tpl.notice({ message: ctx.notice }) : '',
     phone: attempt.phone ?? '',
     network: ctx.networkName ?? say(lang, 'momo'),
     approve: url ? tpl.approve({ url }) : '',

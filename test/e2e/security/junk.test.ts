@@ -39,7 +39,7 @@ import { collectionSchema } from '../../../src/modules/transactions/kinds/collec
 import { transferSchema } from '../../../src/modules/transactions/kinds/transfer/transfer.service';
 import { approvedCustomer, enroll, enrollBody, enrollInput, kycBody } from '../../helpers/factories';
 import { graphql, request, type HttpResult } from '../../helpers/http';
-import { CARDS, cardPaymentBody, cardPaymentInput } from '../../helpers/payments';
+import { CARDS, TEST_CVC, cardPaymentBody, cardPaymentInput } from '../../helpers/payments';
 import { dbFingerprint, dbRows, GqlSocket, graphqlRefusalProblem, mapLimit, registeredRoutes, restRefusalProblem } from '../../helpers/security';
 import { personOf } from '../../helpers/people';
 import { createApiKeySchema } from '../../../src/modules/auth/api-keys';
@@ -184,6 +184,17 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
   afterAll(() => app?.close());
 
   const freshPending = async () => (await enroll(app, f.token)).customer_uuid;
+  /** The shared session's page, or (`fresh`, for junk that may be accepted and so pay) a new session's, with its CSRF pair. */
+  const checkoutPageOf = async (fresh: boolean) => {
+    if (!fresh) return { id: f.session as string, page: f.checkoutPage };
+    const session = await request(app.url, 'POST', '/v1/checkout/sessions', { token: f.token, body: sessionBody() });
+    return { id: session.body.data.id as string, page: await openPage(session.body.data.url, 'co_csrf') };
+  };
+  /** A POST /checkout/:id/pay of the page's form for `method`, every field of that form valid. */
+  const payForm = async (fresh: boolean, fields: Record<string, string>) => {
+    const { id, page } = await checkoutPageOf(fresh);
+    return { path: `/checkout/${id}/pay`, body: { ...fields, csrf: page.csrf }, headers: { cookie: page.cookie } };
+  };
 
   const restWrites = (): RestWrite[] => [
     {
@@ -449,6 +460,44 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       html: true,
     },
     {
+      // The mobile money form: junk in the phone or the network is refused as a page before an attempt starts.
+      route: 'POST /checkout/:id/pay',
+      fields: strings('phone', 'network'),
+      base: (fresh) => payForm(fresh, { method: 'momo', phone: '0803 123 4567', network: 'MTN' }),
+      html: true,
+    },
+    {
+      // The card form, with every field it may carry (the PIN and the billing address too): none is ever echoed or kept.
+      route: 'POST /checkout/:id/pay',
+      fields: strings(
+        'card_number',
+        'expiry_month',
+        'expiry_year',
+        'cvc',
+        'pin',
+        'postal_code',
+        'address_line1',
+        'address_city',
+        'address_state',
+        'address_country',
+      ),
+      base: (fresh) =>
+        payForm(fresh, {
+          method: 'card',
+          card_number: CARDS.success,
+          expiry_month: '12',
+          expiry_year: '2030',
+          cvc: TEST_CVC,
+          pin: '3310',
+          postal_code: '100001',
+          address_line1: '12 Marina Road',
+          address_city: 'Lagos',
+          address_state: 'Lagos',
+          address_country: 'NG',
+        }),
+      html: true,
+    },
+    {
       route: 'POST /checkout/:id/cancel',
       fields: strings('csrf'),
       base: async () => ({ path: `/checkout/${f.session}/cancel`, body: { csrf: f.checkoutPage.csrf }, headers: { cookie: f.checkoutPage.cookie } }),
@@ -510,6 +559,22 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     const swept = new Set(restWrites().map((w) => w.route));
     expect(writes.filter((r) => !swept.has(r) && !(r in NO_BODY) && r !== 'POST /graphql')).toEqual([]);
     expect(restWrites().every((w) => w.fields.length > 0)).toBe(true);
+  });
+
+  it('the checkout page’s pay forms swept are valid as they are: each starts an attempt (so a refusal is the junk’s)', async () => {
+    for (const w of restWrites().filter((r) => r.route === 'POST /checkout/:id/pay' && r.fields.length > 2)) {
+      const base = await w.base(true);
+      const res = await fetch(`${app.url}${base.path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, 'sec-fetch-site': 'same-origin', ...base.headers },
+        body: new URLSearchParams(base.body as Record<string, string>).toString(),
+      });
+      expect({ fields: w.fields.map((fl) => fl.path[0]), status: res.status }).toEqual({ fields: w.fields.map((fl) => fl.path[0]), status: 303 });
+      const id = base.path.split('/')[2]!;
+      const attempts = await dbRows<{ n: string }>(app.db.url, 'select count(*) as n from "transaction" where checkout_session_id = $1', [id]);
+      expect(Number(attempts[0]!.n)).toBe(1);
+    }
   });
 
   async function sendRest(w: RestWrite, junk: Junk, field: string[] | null, fresh: boolean) {
