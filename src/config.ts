@@ -82,6 +82,10 @@ const envSchema = z.object({
   PAYOUT_RUN_INTERVAL_S: intWithDefault(60),
   /** How often the dispute sweep runs: reminders, deadlines, provider polls (issue 39; 0: never). */
   DISPUTE_SWEEP_INTERVAL_S: intWithDefault(60),
+  /** How long webhook events, their deliveries and attempts are kept (issue 40; at least 1 day). */
+  EVENT_RETENTION_DAYS: intWithDefault(30, 1),
+  /** How long a job that spent every attempt is kept for an operator to read (issue 40; at least 1 day). */
+  FAILED_JOB_RETENTION_DAYS: intWithDefault(30, 1),
   COLLECTION_TTL_S: intWithDefault(86400, 1),
   PAYMENT_ACTION_TTL_S: intWithDefault(900, 1),
   PUBLIC_BASE_URL: z.preprocess(
@@ -330,6 +334,8 @@ export interface Config {
   payoutRunIntervalS: number;
   /** How often the dispute sweep runs (reminders, deadlines, provider polls), in seconds; 0 turns it off (issue 39). */
   disputeSweepIntervalS: number;
+  /** How long events (with their deliveries and attempts) and spent jobs are kept, in days (issue 40, docs/operations.md "Retention"). */
+  retention: { eventDays: number; failedJobDays: number };
   /** How long a card payment waits for the cardholder's 3-D Secure authentication before it fails. */
   paymentActionTtlS: number;
   /**
@@ -539,6 +545,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ledgerVerifyIntervalS: e.LEDGER_VERIFY_INTERVAL_S,
     payoutRunIntervalS: e.PAYOUT_RUN_INTERVAL_S,
     disputeSweepIntervalS: e.DISPUTE_SWEEP_INTERVAL_S,
+    retention: { eventDays: e.EVENT_RETENTION_DAYS, failedJobDays: e.FAILED_JOB_RETENTION_DAYS },
     paymentActionTtlS: e.PAYMENT_ACTION_TTL_S,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,

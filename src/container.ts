@@ -92,6 +92,7 @@ import type { Faults } from './shared/faults';
 import { SecretBox, deriveKey } from './shared/crypto';
 import type { KeyMaterial } from './shared/keys';
 import type { Logger } from './shared/logger';
+import { Retention } from './retention';
 
 /** What the service layer needs from the outside world; tests pass their own clock. */
 export interface Infrastructure {
@@ -174,6 +175,8 @@ export interface Services {
   formTokens: FormTokens;
   webhooks: WebhookService;
   webhookPump: WebhookPump;
+  /** What only grows leaves once past its retention: events with their deliveries and attempts, spent jobs (issue 40). */
+  retention: Retention;
   subscriptions: SubscriptionService;
   /** Idempotency-Key's claims and stored answers (REST POSTs that create something). */
   idempotency: IdempotencyStore;
@@ -312,7 +315,7 @@ export function compose(infra: Infrastructure): Composition {
   const { ledger } = made(ledgerModule.create(base, { reference, rates, merchantCreated, audit }));
   const { customers } = made(customersModule.create(base, { reference }));
   const { kyc } = made(kycModule.create(base, { customers, outbox, audit }));
-  const { webhooks, webhookPump } = made(webhooksModule.create(base, { outbox, eventChoices, audit }));
+  const { webhooks, webhookPump, eventRetention } = made(webhooksModule.create(base, { outbox, eventChoices, audit }));
   const { subscriptions, listeners } = made(subscriptionsModule.create(base, { kyc, ledger }));
   const { idempotency } = made(idempotencyModule.create(base, {}));
   const { rails, cardCharges } = made(railsModule.create(base, { reference, publicAddress }));
@@ -418,6 +421,7 @@ export function compose(infra: Infrastructure): Composition {
     formTokens,
     webhooks,
     webhookPump,
+    retention: new Retention({ events: eventRetention, jobs: base.jobs, clock: base.clock, failedJobDays: base.config.retention.failedJobDays }),
     subscriptions,
     idempotency,
     rails,

@@ -17,17 +17,25 @@ export function jobHandlers(services: Services, orm: Orm): JobHandlers<JobPayloa
 
 /** How often expired Idempotency-Key rows are deleted (they count as absent from the moment they expire). */
 const IDEMPOTENCY_PURGE_EVERY_MS = 60_000;
+/** How often events and spent jobs past their retention are removed (a bounded amount per run; issue 40). */
+const HISTORY_PRUNE_EVERY_MS = 60_000;
 
 /**
  * Periodic safety nets, on every instance: transactions a crash left
  * `initiating` are handed to reconciliation; Idempotency-Key rows past their
- * 24 h are deleted. (Webhook deliveries need no sweep: WebhookPump's poll is one.) Bounded work per tick; a tick
+ * 24 h are deleted; events (with their deliveries and attempts) and spent jobs past their retention are removed. (Webhook deliveries need no sweep: WebhookPump's poll is one.) Bounded work per tick; a tick
  * that fails is logged and the next one tries again.
  */
-export function startSweeps(services: Services, everyMs: number, onError: (err: Error) => void, ledgerVerifyEveryMs = 0): { stop(): void } {
+export function startSweeps(
+  services: Services,
+  everyMs: number,
+  onError: (err: Error) => void,
+  ledgerVerifyEveryMs = 0,
+): { stop(): void } {
   const timers = [
     every(everyMs, () => services.transactionJobs.sweepInitiating(), onError),
     every(IDEMPOTENCY_PURGE_EVERY_MS, () => services.idempotency.purgeExpired(), onError),
+    every(HISTORY_PRUNE_EVERY_MS, () => services.retention.prune(), onError),
   ];
   // The books checked since the last run, by one instance at a time (a mismatch is logged as an error and shown by the metric).
   if (ledgerVerifyEveryMs > 0) {

@@ -308,6 +308,25 @@ export class JobRunner<P> implements JobQueue<JobSpec<P>> {
     await executeOnOrm(em, `select ${this.addJobSql(params, job)}`, params.values);
   }
 
+  /**
+   * Jobs that spent every attempt (graphile-worker keeps them, with their last error, for an operator to read) and
+   * last failed before `before`: removed, at most `batch` (issue 40: finished jobs leave the queue's table; completed
+   * ones are deleted by graphile-worker itself). How many.
+   */
+  async pruneFailed(before: Date, batch = 1000): Promise<number> {
+    const [row] = await this.sql.query<{ n: number }>(
+      `with gone as (
+         delete from graphile_worker._private_jobs where id in (
+           select id from graphile_worker._private_jobs
+           where attempts >= max_attempts and locked_at is null and updated_at < $1 limit $2)
+         returning 1)
+       select count(*)::int as n from gone`,
+      [before, batch],
+      'jobs_prune_failed',
+    );
+    return row!.n;
+  }
+
   /** A condition: a job with the key `keySql` (an SQL expression) exists, in any state. */
   jobExistsSql(keySql: string): string {
     return `exists (select 1 from graphile_worker._private_jobs where key = ${keySql})`;

@@ -8,6 +8,9 @@ import { WebhookDispatcher } from './webhook-dispatcher';
 import { webhookDeliverySql } from './webhook-delivery.sql';
 import { WebhookPump } from './webhook-pump';
 import { WebhookService } from './webhook.service';
+import { EventRetention } from './event-retention';
+
+const DAY_MS = 86_400_000;
 
 type WebhooksInfra = Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'secretBox' | 'logger' | 'metrics'> & {
   jobs: Pick<JobQueue<never>, 'onDue' | 'addQueueStats'>;
@@ -70,6 +73,7 @@ export const webhooksModule = defineModule({
       dispatcher: webhookDispatcher,
       audit,
     });
-    return { services: { webhooks, webhookPump } };
+    const eventRetention = new EventRetention({ sql, clock, retentionMs: config.retention.eventDays * DAY_MS });
+    return { services: { webhooks, webhookPump, eventRetention } };
   },
 });
