@@ -26,12 +26,7 @@ const HISTORY_PRUNE_EVERY_MS = 60_000;
  * 24 h are deleted; events (with their deliveries and attempts) and spent jobs past their retention are removed. (Webhook deliveries need no sweep: WebhookPump's poll is one.) Bounded work per tick; a tick
  * that fails is logged and the next one tries again.
  */
-export function startSweeps(
-  services: Services,
-  everyMs: number,
-  onError: (err: Error) => void,
-  ledgerVerifyEveryMs = 0,
-): { stop(): void } {
+export function startSweeps(services: Services, everyMs: number, onError: (err: Error) => void, ledgerVerifyEveryMs = 0): { stop(): void } {
   const timers = [
     every(everyMs, () => services.transactionJobs.sweepInitiating(), onError),
     every(IDEMPOTENCY_PURGE_EVERY_MS, () => services.idempotency.purgeExpired(), onError),
