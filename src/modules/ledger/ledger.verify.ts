@@ -58,6 +58,7 @@ const WHOLE_LEDGER: Scope = { line: 0, entry: 0, balanceSeq: 0, event: 0, transa
  * so it runs on a replica): every entry balances in each currency; every merchant account's
  * running totals equal the sum of its lines, and none is below zero; every balance
  * transaction's balance_after follows from the one before and the last equals the balance;
+ * every dispute has the entries its money's state prescribes, each of its amount and fee;
  * every transaction has exactly the entries its kind prescribes for its status; entries whose
  * transaction is gone (an initiation the provider refused) cancel out.
  */
@@ -310,6 +311,37 @@ async function runChecks(
          group by d.id, d.funds
          having coalesce(string_agg(split_part(e.key, ':', 2), ',' order by e.id), '') <>
                 case d.funds when 'none' then '' when 'held' then 'hold' when 'reinstated' then 'hold,release' else 'hold,withdraw' end
+         limit ${SAMPLE}`,
+      ),
+    ),
+  );
+  // And each of those entries moves the dispute's own amount and fee, to the accounts its leg prescribes (docs/ledger.md):
+  // a withdrawal's split between the provider's clearing and fee revenue has no running totals to betray it otherwise.
+  report(
+    'dispute entries whose amounts differ from the dispute’s amount and fee',
+    await timed('disputeAmounts', () =>
+      sql.query(
+        `with legs as (
+           select d.id, e.leg, (d.amount + d.fee)::text as held, d.amount::text as amount, d.fee::text as fee,
+                  coalesce(sum(l.amount) filter (where l.account_id = 'm:' || d.merchant_id || ':disputed:' || d.currency), 0) as disputed,
+                  coalesce(sum(l.amount) filter (where l.account_id in ('m:' || d.merchant_id || ':available:' || d.currency,
+                                                                        'm:' || d.merchant_id || ':receivable:' || d.currency)), 0) as merchant,
+                  coalesce(sum(l.amount) filter (where l.account_id like 'p:provider\\_clearing:%:' || d.currency), 0) as clearing,
+                  coalesce(sum(l.amount) filter (where l.account_id = 'p:fee_revenue:' || d.currency), 0) as fee_revenue,
+                  count(*) filter (where l.account_id not in ('m:' || d.merchant_id || ':disputed:' || d.currency,
+                                                              'm:' || d.merchant_id || ':available:' || d.currency,
+                                                              'm:' || d.merchant_id || ':receivable:' || d.currency,
+                                                              'p:fee_revenue:' || d.currency)
+                                          and l.account_id not like 'p:provider\\_clearing:%:' || d.currency) as elsewhere
+           from dispute d
+           join ledger_entry e on e.key in (d.id || ':hold', d.id || ':release', d.id || ':withdraw')
+           join ledger_line l on l.entry_id = e.id
+           group by d.id, e.leg, d.amount, d.fee, d.merchant_id, d.currency)
+         select id, leg, held, amount, fee, disputed::text, merchant::text, clearing::text, fee_revenue::text, elsewhere::int from legs
+         where elsewhere > 0 or not case leg
+           when 'hold' then disputed = held::numeric and merchant = -held::numeric and clearing = 0 and fee_revenue = 0
+           when 'release' then disputed = -held::numeric and merchant = held::numeric and clearing = 0 and fee_revenue = 0
+           else disputed = -held::numeric and merchant = 0 and clearing = amount::numeric and fee_revenue = fee::numeric end
          limit ${SAMPLE}`,
       ),
     ),

@@ -222,3 +222,56 @@ test('balances show what chargebacks hold and what is owed', async () => {
     owed: '0.00',
   });
 });
+
+test('the due-before filter (REST due_before, GraphQL dueBefore): a dispute due before the bound is listed, one due after it is not', async () => {
+  const start = app.clock.now();
+  try {
+    // Monday 23 November 2026, 09:00 UTC (10:00 in Lagos): business hours run, so two disputes opened an hour apart are due an hour apart.
+    app.clock.set(new Date('2026-11-23T09:00:00Z'));
+    const m = await app.createMerchant('Due Before');
+    let token = '';
+    const open = async () => {
+      token = (await app.token(m)).accessToken; // (a token lasts an hour of the test clock)
+      const reference = (await initiatePayment(app, token, cardPaymentBody({ amount: '100.00' }))).body.data.reference as string;
+      const res = await request(app.url, 'POST', '/v1/sandbox/disputes', { token, body: { payment_reference: reference, reason: 'general' } });
+      expect(res.status).toBe(201);
+      return res.body.data as { id: string; evidence_due_by: string };
+    };
+    const early = await open();
+    app.clock.advance(3600_000);
+    const late = await open();
+    // 16 business hours (Nigeria): Tuesday 02:00 and 03:00 Lagos.
+    expect([early.evidence_due_by, late.evidence_due_by]).toEqual(['2026-11-24T01:00:00.000Z', '2026-11-24T02:00:00.000Z']);
+    const bound = '2026-11-24T01:30:00.000Z';
+
+    const rest = async (dueBefore: string) =>
+      ((await request(app.url, 'GET', `/v1/disputes?due_before=${encodeURIComponent(dueBefore)}`, { token })).body.data as Array<{ id: string }>).map(
+        (d) => d.id,
+      );
+    expect(await rest(bound)).toEqual([early.id]);
+    // The bound is exclusive, and a later one takes both (newest first).
+    expect(await rest(early.evidence_due_by)).toEqual([]);
+    expect(await rest('2026-11-24T02:00:00.001Z')).toEqual([late.id, early.id]);
+
+    const gql = await graphql(
+      app.url,
+      `
+        query ($d: DateTime) {
+          disputes(first: 10, dueBefore: $d) {
+            edges {
+              node {
+                id
+                evidenceDueBy
+              }
+            }
+          }
+        }
+      `,
+      { token, variables: { d: bound } },
+    );
+    expect(gql.body.errors).toBeUndefined();
+    expect(gql.body.data.disputes.edges).toEqual([{ node: { id: early.id, evidenceDueBy: early.evidence_due_by } }]);
+  } finally {
+    app.clock.set(start);
+  }
+});

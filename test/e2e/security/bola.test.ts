@@ -490,6 +490,17 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
         body: () => ({ outcome: 'won' }),
       });
     }
+    // A's payments named in the body of a sandbox dispute: one never disputed (by both its references), and one whose chargeback is open.
+    for (const ref of [A.payment.reference, A.payment.external_reference, A.disputedPayments[1]!]) {
+      cases.push({
+        route: 'POST /v1/sandbox/disputes',
+        label: 'payment_reference',
+        id: () => ref,
+        path: () => '/v1/sandbox/disputes',
+        body: (id) => ({ payment_reference: id, reason: 'general' }),
+        expected: NOT_FOUND,
+      });
+    }
     for (const method of ['GET', 'HEAD']) {
       // A's file through A's dispute (through B's own dispute: test/e2e/disputes/evidence-files.test.ts).
       cases.push({
@@ -803,13 +814,34 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
         cases.push({ covers: [covers], label: covers, id: () => dispute, query, variables: (id) => ({ id }), code: 'NOT_FOUND' });
       }
     }
+    for (const ref of [A.disputedPayments[1]!, A.payment.reference]) {
+      cases.push({
+        covers: ['Mutation.simulateDispute(input.paymentReference)'],
+        label: `simulateDispute of A’s payment ${ref}`,
+        id: () => ref,
+        query: 'mutation($input: SimulateDisputeInput!) { simulateDispute(input: $input) { id } }',
+        variables: (id) => ({ input: { paymentReference: id, reason: 'GENERAL' } }),
+        code: 'NOT_FOUND',
+      });
+    }
+    for (const dispute of A.disputes) {
+      cases.push({
+        covers: ['Mutation.uploadDisputeFile(disputeId)'],
+        label: 'uploadDisputeFile to A’s dispute',
+        id: () => dispute,
+        query: `mutation($id: ID!) { uploadDisputeFile(disputeId: $id, filename: "receipt.pdf", contentBase64: "${Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64')}") { id } }`,
+        variables: (id) => ({ id }),
+        code: 'NOT_FOUND',
+      });
+    }
+    // A's file named in the evidence of B's own open dispute: refused on fileIds, as a file that does not exist is.
     cases.push({
-      covers: ['Mutation.simulateDispute(input.paymentReference)'],
-      label: 'simulateDispute of A’s payment',
-      id: () => A.disputedPayments[1]!,
-      query: 'mutation($input: SimulateDisputeInput!) { simulateDispute(input: $input) { id } }',
-      variables: (id) => ({ input: { paymentReference: id, reason: 'GENERAL' } }),
-      code: 'NOT_FOUND',
+      covers: ['Mutation.updateDisputeEvidence(input.fileIds)'],
+      label: 'updateDisputeEvidence of B’s dispute naming A’s file',
+      id: () => A.disputeFile,
+      query: 'mutation($d: ID!, $f: ID!) { updateDisputeEvidence(id: $d, input: { fileIds: [$f] }) { id evidence { files { id } } } }',
+      variables: (id) => ({ d: B.disputes[0], f: id }),
+      code: 'INVALID_REQUEST',
     });
     for (const field of ['rotateApiKey', 'revokeApiKey']) {
       cases.push({
@@ -837,6 +869,14 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     'Query.payouts(after)',
     'Query.disputes(after)',
     'Query.disputes(paymentReference)',
+    'Query.transactions(filter.paymentLinkId)',
+  ];
+  /** Arguments named like an identifier that name no merchant's record: the same public lists for everyone. */
+  const NOT_RECORDS = [
+    'Mutation.initiateCollection(input.channelId)',
+    'Mutation.initiateCollection(input.networkId)',
+    'Mutation.initiateTransfer(input.channelId)',
+    'Mutation.initiateTransfer(input.networkId)',
   ];
   /** Subscriptions; checked over graphql-ws in the subscriptions test. */
   const SUBSCRIPTION_COVERS = ['Subscription.kycStatusChanged(customerUuid)', 'Subscription.transactionStatusChanged(reference)'];
@@ -852,7 +892,9 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
 
   it('coverage: every GraphQL operation argument that names a record is swept', () => {
     const schema = buildSchema(readFileSync(path.join(__dirname, '../../../schema.graphql'), 'utf8'));
-    const ID_NAME = /^(id|uuid|customerUuid|customerId|reference|paymentReference|quoteId|after)$/;
+    // Any argument named as an identifier: id, uuid, reference, a cursor, and every *Id, *Ids, *Uuid and *Reference
+    // (disputeId, fileIds, quoteId, paymentReference…), so a new one is demanded here as soon as the schema has it.
+    const ID_NAME = /^(id|uuid|reference|after|[a-z][A-Za-z]*(Id|Ids|Uuid|Reference))$/;
     const found: string[] = [];
     const walk = (type: string, field: string, prefix: string, args: ReadonlyArray<GraphQLArgument | GraphQLInputField>, depth: number) => {
       for (const arg of args) {
@@ -864,8 +906,10 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()] as GraphQLObjectType[]) {
       for (const f of Object.values(root.getFields())) walk(root.name, f.name, '', f.args, 0);
     }
-    const covered = new Set([...gqlCases().flatMap((c) => c.covers), ...LIST_COVERS, ...SUBSCRIPTION_COVERS, ...OWN_IDENTIFIER_COVERS]);
+    const covered = new Set([...gqlCases().flatMap((c) => c.covers), ...LIST_COVERS, ...SUBSCRIPTION_COVERS, ...OWN_IDENTIFIER_COVERS, ...NOT_RECORDS]);
     expect(found.length).toBeGreaterThanOrEqual(15);
+    // The arguments the dispute operations take are among them (issue 39).
+    expect(found).toEqual(expect.arrayContaining(['Mutation.uploadDisputeFile(disputeId)', 'Mutation.updateDisputeEvidence(input.fileIds)']));
     expect(found.filter((f) => !covered.has(f)).sort()).toEqual([]);
     expect([...covered].filter((c) => !found.includes(c)).sort()).toEqual([]);
   });
@@ -892,7 +936,10 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
         const wsRandom = JSON.stringify(await socket.run(c.query, c.variables(rId)));
         if (!wsAttack.includes(`"code":"${c.code}"`)) failures.push(`socket ${c.label}: ${wsAttack.slice(0, 200)}`);
         if (wsAttack.split(aId).join('<id>') !== wsRandom.split(rId).join('<id>')) failures.push(`socket ${c.label}: ${wsAttack} ≠ ${wsRandom}`);
-        for (const secret of secretsOfA) if (attack.text.includes(secret) || wsAttack.includes(secret)) failures.push(`${c.label}: the answer names ${secret}`);
+        // The id B sent may be named back (an unknown file's id, in the message): the comparison above shows a random one's answer
+        // says the same; anything else of A's may not appear.
+        const [attackText, wsText] = [attack.text.split(aId).join('<id>'), wsAttack.split(aId).join('<id>')];
+        for (const secret of secretsOfA) if (attackText.includes(secret) || wsText.includes(secret)) failures.push(`${c.label}: the answer names ${secret}`);
       }
     } finally {
       await keySocket.close();
@@ -1221,6 +1268,54 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     } finally {
       await vs.close();
       await xs.close();
+    }
+  });
+
+  it('graphql-ws: disputeChanged delivers B’s own disputes only, never A’s (proved by B’s sentinel after A’s changes reached A)', async () => {
+    const DISPUTE = 'id paymentReference status funds';
+    const as = await GqlSocket.connect(app, A.token);
+    const bs = await GqlSocket.connect(app, B.token);
+    as.subscribe('a', `subscription { disputeChanged { ${DISPUTE} } }`);
+    bs.subscribe('b', `subscription { disputeChanged { ${DISPUTE} } }`);
+    const received = (socket: GqlSocket, id: string) =>
+      socket
+        .of(id)
+        .filter((m) => m.type === 'next')
+        .map((m) => m.payload.data.disputeChanged as { id: string; paymentReference: string; status: string });
+    /** A new card payment of `t`'s and its chargeback, through the API. */
+    const disputeOf = async (t: Tenant) => {
+      const paid = await ok(request(app.url, 'POST', '/v1/payments/initiate', { token: t.token, body: cardPaymentBody() }), 'payment to dispute');
+      const opened = await ok(
+        request(app.url, 'POST', '/v1/sandbox/disputes', { token: t.token, body: { payment_reference: paid.data.reference, reason: 'general' } }),
+        'dispute',
+        201,
+      );
+      return opened.data as { id: string; payment_reference: string };
+    };
+    try {
+      // 1. B's subscription is live: B's own dispute arrives.
+      const warm = await disputeOf(B);
+      await bs.until(() => received(bs, 'b').some((d) => d.id === warm.id), 'B’s warm-up dispute');
+
+      // 2. A's dispute opens and is answered, and A hears both.
+      const ofA = await disputeOf(A);
+      await ok(request(app.url, 'POST', `/v1/disputes/${ofA.id}/evidence`, { token: A.token, body: { uncategorized_text: 'A’s evidence' } }), 'A evidence');
+      await as.until(() => received(as, 'a').filter((d) => d.id === ofA.id).length >= 2, 'A’s dispute changes');
+
+      // 3. B's sentinel: a change of B's own after A's, on the same subscription.
+      await ok(request(app.url, 'POST', `/v1/disputes/${warm.id}/evidence`, { token: B.token, body: { uncategorized_text: 'B’s evidence' } }), 'B evidence');
+      await bs.until(() => received(bs, 'b').filter((d) => d.id === warm.id).length >= 2, 'B’s sentinel');
+
+      expect(received(bs, 'b').map((d) => [d.id, d.status])).toEqual([
+        [warm.id, 'NEEDS_RESPONSE'],
+        [warm.id, 'NEEDS_RESPONSE'],
+      ]);
+      const everything = JSON.stringify(bs.log);
+      for (const secret of [ofA.id, ofA.payment_reference, ...secretsOfA]) expect(everything).not.toContain(secret);
+      expect(bs.closeCode).toBeNull();
+    } finally {
+      await as.close();
+      await bs.close();
     }
   });
 });
