@@ -3,6 +3,7 @@ import type { DestinationStream } from 'pino';
 import { ManualClock } from '../../src/shared/clock';
 import { approvedCustomer } from './factories';
 import { request } from './http';
+import { createTestDatabase, environmentOf } from './database';
 import { TEST_ADMIN_KEY, createTestApp, type TestApp } from './test-app';
 import { newReference, sql } from './transactions';
 import { eventually } from './wait';
@@ -40,12 +41,31 @@ export const BROWSER_RAILS = { PROVIDER_TIMEOUT_MS: '8000' };
  * The clock is today's (providers' timestamps are checked), and stands still unless a test moves it.
  */
 export async function railsApp(env: Record<string, string>, logDestination?: DestinationStream): Promise<TestApp> {
-  const port = await freePort();
-  return createTestApp({
-    env: { PAYMENTS_ENV: 'production', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...FAST_RAILS, ...env },
-    clock: new ManualClock(new Date()),
-    logDestination,
-  });
+  const db = await createTestDatabase({ migrated: environmentOf({ PAYMENTS_ENV: 'production', ...env }) });
+  for (let tries = 1; ; tries++) {
+    const port = await freePort();
+    try {
+      const app = await createTestApp({
+        database: db,
+        env: { PAYMENTS_ENV: 'production', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...FAST_RAILS, ...env },
+        clock: new ManualClock(new Date()),
+        logDestination,
+      });
+      return {
+        ...app,
+        async close() {
+          await app.close();
+          await db.drop();
+        },
+      };
+    } catch (err) {
+      // The port was free when asked, and another process (the other jest worker) took it before the service listened:
+      // the service refuses a busy port before it writes anything, so another port is tried.
+      if (tries < 5 && /is in use/.test((err as Error).message)) continue;
+      await db.drop();
+      throw err;
+    }
+  }
 }
 
 /**
