@@ -323,21 +323,24 @@ export function compose(infra: Infrastructure): Composition {
   const { payoutDestinations } = made(payoutDestinationsModule.create(base, { audit, mailer, publicAddress, payees, reference }));
   const { transactions, transactionQueries, providerSignals, transactionJobs, settlementPump, collections, transfers, payments, refunds, disputeReported } =
     made(
-      transactionsModule.create(base, {
-        reference,
-        rates,
-        fees,
-        customers,
-        merchants,
-        outbox,
-        eventChoices,
-        listeners,
-        rails,
-        payees,
-        cardCharges,
-        audit,
-        publicAddress,
-      }),
+      transactionsModule.create(
+        { ...base, instances: base.jobs },
+        {
+          reference,
+          rates,
+          fees,
+          customers,
+          merchants,
+          outbox,
+          eventChoices,
+          listeners,
+          rails,
+          payees,
+          cardCharges,
+          audit,
+          publicAddress,
+        },
+      ),
     );
   const { checkout, paymentLinks } = made(
     checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments, rails, transactionQueries, providerSignals }),

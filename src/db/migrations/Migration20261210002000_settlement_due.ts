@@ -9,7 +9,8 @@ import { Migration } from '@mikro-orm/migrations';
  * both updates on a transaction's way (the provider's answer, the final status) are HOT today. A due time in an
  * index would change on both, so each would write a new entry in all 8 indexes. Here: a narrow row per
  * transaction being settled (its primary key and the due index), written in the answer's own statement, its lease
- * (`claimed_until`, unindexed) a HOT update, deleted once the transaction is decided. Half of each page is left
+ * (`claimed_until`, unindexed, and `claimed_by`, the instance holding it: a dead instance's claims are taken over
+ * once it stops heartbeating) a HOT update, deleted once the transaction is decided. Half of each page is left
  * free for those updates, and it is vacuumed as the other churning tables are (every 200 dead rows).
  *
  * Jobs queued before this migration become rows (the earliest run time and the latest poll of each transaction's
@@ -21,7 +22,8 @@ export class Migration20261210002000_settlement_due extends Migration {
       transaction_id uuid primary key,
       due_at timestamptz not null,
       poll integer not null default 0,
-      claimed_until timestamptz null
+      claimed_until timestamptz null,
+      claimed_by text null
     ) with (fillfactor = 50, autovacuum_vacuum_threshold = 200, autovacuum_vacuum_scale_factor = 0, autovacuum_analyze_threshold = 200, autovacuum_analyze_scale_factor = 0);`);
     this.addSql('create index settlement_due_due_index on settlement_due (due_at);');
     this.addSql(`insert into settlement_due (transaction_id, due_at, poll)

@@ -1,4 +1,5 @@
 import type { Sql } from '../../db/sql';
+import type { JobRunner } from '../../jobs/job-runner';
 import { systemClock } from '../../shared/clock';
 import { DueLoop, type DueLoopSettings } from '../../shared/due-loop';
 import type { Logger } from '../../shared/logger';
@@ -14,6 +15,9 @@ export interface SettlementPumpSettings extends DueLoopSettings {
   leaseMs: number;
 }
 
+/** Which instance this is, and whether another is alive (the job runner's heartbeats): a dead instance's claims are taken over. */
+export type InstanceLiveness = Pick<JobRunner<unknown>, 'instanceId' | 'deadAfterMs' | 'instanceGoneSql'>;
+
 /** One claimed row: the transaction and which query of its chain this is. */
 interface Claimed {
   id: string;
@@ -26,8 +30,9 @@ interface Claimed {
  * (a sandbox decision after SANDBOX_SETTLE_MS, a status query on PROVIDER_POLL_SCHEDULE). Each instance's pump
  * claims due rows in batches (`FOR UPDATE SKIP LOCKED`, a lease as long as a settlement may take), runs each
  * (`settle`: ProviderSignals.settle), and writes the results back in one statement per batch of results: a
- * decided transaction's row deleted, an undecided one's next poll scheduled. A killed process's claims lapse and
- * another instance (or the restart) runs them again: a settlement is idempotent (the final transition is
+ * decided transaction's row deleted, an undecided one's next poll scheduled. A killed process's claims are taken
+ * over by another instance as soon as it is known to be dead (it stopped heartbeating: `deadAfterMs`, a few
+ * seconds), or else when their lease lapses, and run again: a settlement is idempotent (the final transition is
  * conditional, and the write-back is fenced by the poll number).
  *
  * A claim runs when a row falls due: this instance's own new rows set a timer (`dueIn`), the claim's own answer
@@ -58,10 +63,25 @@ export class SettlementPump {
       logger: Logger;
       settle: (transactionId: string, poll: number) => Promise<SettlementRun>;
       settings: SettlementPumpSettings;
+      /** Without it (a CLI, a test), only a lapsed lease frees a claim. */
+      instances?: InstanceLiveness;
     },
   ) {
     this.loop = new DueLoop({ pollMs: deps.settings.pollMs, round: () => this.claim() });
+    const holderGone = deps.instances ? deps.instances.instanceGoneSql('s.claimed_by', '$4') : 'false';
+    this.claimStatement = `with due as (
+           select transaction_id from settlement_due s
+           where due_at <= now() and (claimed_until is null or claimed_until < now() or (claimed_by is not null and $4::float8 > 0 and ${holderGone}))
+           order by due_at limit $1 for update skip locked),
+         claimed as (
+           update settlement_due s set claimed_until = now() + make_interval(secs => $2), claimed_by = $3
+           from due where s.transaction_id = due.transaction_id
+           returning s.transaction_id, s.poll)
+         select (select json_agg(json_build_object('id', transaction_id, 'poll', poll)) from claimed) as claimed,
+                (select min(due_at) from settlement_due where due_at > now()) as "nextDue"`;
   }
+
+  private readonly claimStatement: string;
 
   /** `inContext`: runs a settlement in a database context of its own, as a job or a request is. */
   start(opts: { inContext: <T>(fn: () => Promise<T>) => Promise<T> }): void {
@@ -85,17 +105,8 @@ export class SettlementPump {
     if (free <= 0) return; // a settlement that ends wakes the pump again
     try {
       const [row] = await this.deps.sql.query<{ claimed: Claimed[] | null; nextDue: Date | null }>(
-        `with due as (
-           select transaction_id from settlement_due
-           where due_at <= now() and (claimed_until is null or claimed_until < now())
-           order by due_at limit $1 for update skip locked),
-         claimed as (
-           update settlement_due s set claimed_until = now() + make_interval(secs => $2)
-           from due where s.transaction_id = due.transaction_id
-           returning s.transaction_id, s.poll)
-         select (select json_agg(json_build_object('id', transaction_id, 'poll', poll)) from claimed) as claimed,
-                (select min(due_at) from settlement_due where due_at > now()) as "nextDue"`,
-        [free, this.deps.settings.leaseMs / 1000],
+        this.claimStatement,
+        [free, this.deps.settings.leaseMs / 1000, this.deps.instances?.instanceId ?? null, (this.deps.instances?.deadAfterMs ?? 0) / 1000],
         'settlement_claim',
       );
       // Every place filled: more may be due; claimed again as places free up (each settlement that ends wakes the loop).

@@ -1,4 +1,4 @@
-import { SettlementPump } from './settlement-pump';
+import { SettlementPump, type InstanceLiveness } from './settlement-pump';
 import type { ListenerPresence } from '../../events/listener-presence';
 import { deriveKey } from '../../shared/crypto';
 import type { CustomerService } from '../customers/customer.service';
@@ -35,6 +35,8 @@ import { TransactionTopic } from './transaction.topics';
 
 type TransactionsInfra = Pick<ModuleInfra, 'config' | 'clock' | 'sql' | 'pubsub' | 'keys' | 'secretBox' | 'faults' | 'logger'> & {
   jobs: TransactionJobQueue;
+  /** Which instance this is and whether another is alive (the job runner): SettlementPump takes over a dead one's claims. */
+  instances?: InstanceLiveness;
 };
 
 /** The services of the modules the engine uses. */
@@ -81,6 +83,8 @@ export const transactionsModule = defineModule({
       sql,
       logger,
       settle: (transactionId, poll) => handlers.settle(transactionId, poll),
+      // A killed instance's claims are taken over once it stops heartbeating, not only when their lease lapses.
+      instances: infra.instances,
       settings: {
         concurrency: config.jobConcurrency,
         // A settlement is a status query (at most the provider timeout) and a few statements: its claim outlasts both.

@@ -4,10 +4,11 @@ import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { approvedCustomer, kycBody } from '../../helpers/factories';
 import { request } from '../../helpers/http';
 import { assertBuilt, serviceEnv, startServiceProcess, type ServiceProcess } from '../../helpers/process';
-import { TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
+import { TEST_ADMIN_KEY, createTestApp, type TestApp } from '../../helpers/test-app';
 import { startTwoInstances, type TwoInstances } from '../../helpers/two-instances';
 import { momoCollectionBody, sql, transferBody } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
+import { transactionIdOf } from '../../helpers/jobs';
 
 async function query<T = any>(db: TestDatabase, text: string, params: unknown[] = []): Promise<T[]> {
   const client = new Client({ connectionString: db.url });
@@ -205,5 +206,42 @@ describe('settlement durability', () => {
         expect(res.body.data).toEqual(eventOf.get(m.reference).payload);
       }
     }, 300_000);
+  });
+
+  it('a claim held by an instance that stopped heartbeating is taken over at once; one held by a live instance is left alone', async () => {
+    // Decisions a minute away: nothing settles unless a test makes it due.
+    const app = await createTestApp({ env: { SANDBOX_SETTLE_MS: '60000' } });
+    try {
+      const merchant = await app.createMerchant('Takeover Merchant');
+      const { accessToken: token } = await app.token(merchant);
+      const customer = await approvedCustomer(app, token);
+      const collect = async () => {
+        const res = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token, body: momoCollectionBody(customer.customer_uuid) });
+        expect(res.status).toBe(200);
+        return transactionIdOf(app.db.url, res.body.data.reference);
+      };
+      const [orphan, held] = [await collect(), await collect()];
+      const [{ pool_id: live }] = await query<{ pool_id: string }>(app.db, 'select pool_id from job_worker_instance');
+      // Both due now and claimed for an hour: one by an instance with no heartbeat (killed), one by this live instance.
+      await query(
+        app.db,
+        `update settlement_due set due_at = now(), claimed_until = now() + interval '1 hour',
+                claimed_by = case transaction_id when $1::uuid then 'killed-instance' else $3 end
+          where transaction_id in ($1::uuid, $2::uuid)`,
+        [orphan, held, live],
+      );
+      const status = async (id: string) => (await query<{ status: string }>(app.db, 'select status from "transaction" where id = $1', [id]))[0]!.status;
+      expect(await eventually(async () => (await status(orphan)) !== 'processing', { attempts: 100, everyMs: 100 })).toBe(true);
+      // The same claim statement passed over the live instance's row: still held, still undecided.
+      expect(await status(held)).toBe('processing');
+      const [row] = await query<{ claimed_by: string; held: boolean }>(
+        app.db,
+        'select claimed_by, claimed_until > now() as held from settlement_due where transaction_id = $1',
+        [held],
+      );
+      expect(row).toEqual({ claimed_by: live, held: true });
+    } finally {
+      await app.close();
+    }
   });
 });
