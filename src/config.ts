@@ -334,8 +334,8 @@ export interface Config {
   payoutRunIntervalS: number;
   /** How often the dispute sweep runs (reminders, deadlines, provider polls), in seconds; 0 turns it off (issue 39). */
   disputeSweepIntervalS: number;
-  /** How long events (with their deliveries and attempts) and spent jobs are kept, in days (issue 40, docs/operations.md "Retention"). */
-  retention: { eventDays: number; failedJobDays: number };
+  /** How long events (with their deliveries and attempts) and spent jobs are kept, in ms (issue 40, docs/operations.md "Retention"). */
+  retention: { eventMs: number; failedJobMs: number };
   /** How long a card payment waits for the cardholder's 3-D Secure authentication before it fails. */
   paymentActionTtlS: number;
   /**
@@ -545,7 +545,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ledgerVerifyIntervalS: e.LEDGER_VERIFY_INTERVAL_S,
     payoutRunIntervalS: e.PAYOUT_RUN_INTERVAL_S,
     disputeSweepIntervalS: e.DISPUTE_SWEEP_INTERVAL_S,
-    retention: { eventDays: e.EVENT_RETENTION_DAYS, failedJobDays: e.FAILED_JOB_RETENTION_DAYS },
+    retention: { eventMs: e.EVENT_RETENTION_DAYS * 86_400_000, failedJobMs: e.FAILED_JOB_RETENTION_DAYS * 86_400_000 },
     paymentActionTtlS: e.PAYMENT_ACTION_TTL_S,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,

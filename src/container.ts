@@ -424,7 +424,7 @@ export function compose(infra: Infrastructure): Composition {
     formTokens,
     webhooks,
     webhookPump,
-    retention: new Retention({ events: eventRetention, jobs: base.jobs, clock: base.clock, failedJobDays: base.config.retention.failedJobDays }),
+    retention: new Retention({ events: eventRetention, jobs: base.jobs, clock: base.clock, failedJobMs: base.config.retention.failedJobMs }),
     subscriptions,
     idempotency,
     rails,

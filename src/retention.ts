@@ -2,8 +2,6 @@ import type { JobRunner } from './jobs/job-runner';
 import type { Clock } from './shared/clock';
 import type { EventRetention } from './modules/webhooks/event-retention';
 
-const DAY_MS = 86_400_000;
-
 /**
  * Issue 40, part 3: what only grows leaves the hot tables once past its retention (docs/operations.md,
  * "Retention"): webhook events with their deliveries and attempts (EVENT_RETENTION_DAYS), and jobs that spent
@@ -17,13 +15,13 @@ export class Retention {
       events: Pick<EventRetention, 'prune'>;
       jobs: Pick<JobRunner<unknown>, 'pruneFailed'>;
       clock: Clock;
-      failedJobDays: number;
+      failedJobMs: number;
     },
   ) {}
 
   async prune(): Promise<{ events: number; failedJobs: number }> {
     const events = await this.deps.events.prune();
-    const failedJobs = await this.deps.jobs.pruneFailed(new Date(this.deps.clock.now().getTime() - this.deps.failedJobDays * DAY_MS));
+    const failedJobs = await this.deps.jobs.pruneFailed(new Date(this.deps.clock.now().getTime() - this.deps.failedJobMs));
     return { events, failedJobs };
   }
 }

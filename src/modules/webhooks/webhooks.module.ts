@@ -10,8 +10,6 @@ import { WebhookPump } from './webhook-pump';
 import { WebhookService } from './webhook.service';
 import { EventRetention } from './event-retention';
 
-const DAY_MS = 86_400_000;
-
 type WebhooksInfra = Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'secretBox' | 'logger' | 'metrics'> & {
   jobs: Pick<JobQueue<never>, 'onDue' | 'addQueueStats'>;
 };
@@ -73,7 +71,7 @@ export const webhooksModule = defineModule({
       dispatcher: webhookDispatcher,
       audit,
     });
-    const eventRetention = new EventRetention({ sql, clock, retentionMs: config.retention.eventDays * DAY_MS });
+    const eventRetention = new EventRetention({ sql, clock, retentionMs: config.retention.eventMs });
     return { services: { webhooks, webhookPump, eventRetention } };
   },
 });
