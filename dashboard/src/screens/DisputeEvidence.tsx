@@ -114,7 +114,9 @@ export function DisputeEvidence({ dispute: d, onChanged }: { dispute: Dispute; o
   const [busy, setBusy] = useState('');
   const [said, setSaid] = useState('');
   const [error, setError] = useState<unknown>(null);
-  const open = awaitsResponse(d.status);
+  // Set once the evidence is submitted or the dispute accepted: the answer is final before the dispute is read again.
+  const [answered, setAnswered] = useState(false);
+  const open = awaitsResponse(d.status) && !answered;
   const editable = open && can('disputes:manage');
   const files = d.evidence.files;
 
@@ -173,6 +175,7 @@ export function DisputeEvidence({ dispute: d, onChanged }: { dispute: Dispute; o
       // What is typed now is what is sent: saved into the draft first.
       await ok(update({ id: d.id, input }));
       await ok(submit({ id: d.id }));
+      setAnswered(true);
       return 'Evidence submitted.';
     });
   }
@@ -185,15 +188,16 @@ export function DisputeEvidence({ dispute: d, onChanged }: { dispute: Dispute; o
     if (!confirm(`Accept this dispute without contesting it?${cost} This cannot be undone.`)) return;
     void step('Accepting…', async () => {
       await ok(accept({ id: d.id }));
+      setAnswered(true);
       return 'Dispute accepted.';
     });
   }
 
-  const why = !open
+  const why = !awaitsResponse(d.status)
     ? d.submissionCount > 0
       ? 'The evidence was submitted: it can no longer be changed.'
       : `The dispute is ${words(d.status)}: it takes no more evidence.`
-    : !can('disputes:manage')
+    : !answered && !can('disputes:manage')
       ? 'Your role can read disputes but not answer them.'
       : null;
 
