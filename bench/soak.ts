@@ -76,6 +76,8 @@ const S = {
   /** Growth allowed, last third's median over the first third's. */
   rssGrowthPct: 15,
   p99GrowthPct: 25,
+  /** WAL per request: random keys made it grow with the tables (full-page images of random index pages). */
+  walGrowthPct: 25,
   /** p99 also gets a few milliseconds of slack: at a few ms, 25 % is noise. */
   p99SlackMs: 5,
 };
@@ -234,6 +236,8 @@ interface DbSample {
   pending: number;
   failed: number;
   lagMs: number;
+  /** The cluster's WAL position (bytes): its growth over a minute, divided by that minute's responses, is WAL per request. */
+  walBytes: number;
 }
 
 async function deliveryStats(db: Client): Promise<DbSample> {
@@ -242,10 +246,18 @@ async function deliveryStats(db: Client): Promise<DbSample> {
       select count(*)::int as deliveries,
              count(*) filter (where status = 'pending')::int as pending,
              count(*) filter (where status = 'failed')::int as failed,
-             coalesce(extract(epoch from now() - min(created_at) filter (where status = 'pending')) * 1000, 0)::float8 as lag_ms
+             coalesce(extract(epoch from now() - min(created_at) filter (where status = 'pending')) * 1000, 0)::float8 as lag_ms,
+             pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::float8 as wal_bytes
         from webhook_delivery`)
   ).rows[0];
-  return { at: Date.now(), deliveries: row.deliveries, pending: row.pending, failed: row.failed, lagMs: Math.max(0, row.lag_ms) };
+  return {
+    at: Date.now(),
+    deliveries: row.deliveries,
+    pending: row.pending,
+    failed: row.failed,
+    lagMs: Math.max(0, row.lag_ms),
+    walBytes: row.wal_bytes,
+  };
 }
 
 async function unfinishedTransactions(db: Client): Promise<number> {
@@ -462,6 +474,7 @@ async function main(): Promise<number> {
     const minutes: SoakMinute[] = [];
     const bursts: BurstResult[] = [];
     let acceptedTotal = 0;
+    let walAt: number | undefined = (await deliveryStats(db!)).walBytes;
     try {
       for await (const t of load.ticks) {
         await sampleDb();
@@ -469,6 +482,9 @@ async function main(): Promise<number> {
         const rss = inWindow(rssSamples).map((x) => x.mb);
         const dbs = inWindow(dbSamples);
         const lastDb = dbSamples[dbSamples.length - 1];
+        // WAL written since the tick before (the whole cluster's: the soak's database is the one being written).
+        const walKb = lastDb && walAt !== undefined ? (lastDb.walBytes - walAt) / 1024 : null;
+        walAt = lastDb?.walBytes ?? walAt;
         const hooks = hookLatencies;
         hookLatencies = [];
         const lenS = (t.to - t.from) / 1000;
@@ -495,6 +511,7 @@ async function main(): Promise<number> {
           webhooksExpected: lastDb?.deliveries ?? null,
           webhooksDelivered: received.size,
           webhookP99Ms: summarize(hooks).p99,
+          walKbPerRequest: walKb !== null && t.requests > 0 ? round(walKb / t.requests, 2) : null,
           accepted: t.accepted,
           loadAverage: round(os.loadavg()[0], 2)!,
           byKind: t.byKind,
@@ -505,7 +522,7 @@ async function main(): Promise<number> {
         log(
           `${opts.intervalS === 60 ? 'minute' : `interval (${opts.intervalS} s)`} ${row.minute}${row.partial ? ' (partial)' : ''}: ${row.rps} req/s, p50 ${row.p50} p99 ${row.p99} ms, errors ${row.errors}, ` +
             `429 burst ${row.burst429} / others ${row.limitedOthers}; RSS ${row.rssMb} MB (peak ${row.rssPeakMb}); ` +
-            `outbox lag ${row.outboxLagMs} ms, pending ${row.pendingDeliveries}; webhooks ${row.webhooksDelivered}/${row.webhooksExpected}, p99 ${row.webhookP99Ms} ms; load average ${row.loadAverage}; ${row.maintenance}` +
+            `outbox lag ${row.outboxLagMs} ms, pending ${row.pendingDeliveries}; webhooks ${row.webhooksDelivered}/${row.webhooksExpected}, p99 ${row.webhookP99Ms} ms; WAL ${row.walKbPerRequest} kB/request; load average ${row.loadAverage}; ${row.maintenance}` +
             (row.sampleErrors[0] ? `; first error: ${row.sampleErrors[0]}` : ''),
         );
       }
@@ -551,6 +568,12 @@ async function main(): Promise<number> {
         judged.map((x) => x.rssMb),
         warmup,
         S.rssGrowthPct,
+      ),
+      trendOf(
+        'WAL per request (kB)',
+        judged.map((x) => x.walKbPerRequest),
+        warmup,
+        S.walGrowthPct,
       ),
     ];
     const errors = minutes.reduce((a, x) => a + x.errors, 0);

@@ -33,6 +33,8 @@ export interface SoakMinute {
   webhooksDelivered: number;
   /** Receipt time minus the event's created_at, for the deliveries received in this minute, ms. */
   webhookP99Ms: number | null;
+  /** WAL written over the minute divided by its responses (kB): flat when index inserts stay on the same pages. */
+  walKbPerRequest: number | null;
   accepted: number;
   /** The machine's 1-minute load average at the end of the row: other work on shared cores shows here. */
   loadAverage: number;
@@ -168,11 +170,12 @@ export function renderSoakMarkdown(r: SoakReport): string {
       'outbox lag ms',
       'webhooks delivered / expected',
       'webhook p99 ms',
+      'WAL kB/request',
       'load avg',
       'vacuums, checkpoints',
     ]),
   );
-  out.push(row(['---:', '---:', '---:', '---:', '---:', '---', '---', '---:', '---', '---:', '---:', '---']));
+  out.push(row(['---:', '---:', '---:', '---:', '---:', '---', '---', '---:', '---', '---:', '---:', '---:', '---']));
   for (const x of r.minutes) {
     out.push(
       row([
@@ -186,6 +189,7 @@ export function renderSoakMarkdown(r: SoakReport): string {
         n(x.outboxLagMs),
         `${x.webhooksDelivered} / ${x.webhooksExpected ?? '—'}`,
         n(x.webhookP99Ms),
+        n(x.walKbPerRequest, 2),
         n(x.loadAverage, 1),
         x.maintenance ?? '—',
       ]),
