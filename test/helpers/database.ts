@@ -91,6 +91,9 @@ function migratedTemplate(environment: Environment): Promise<string> {
   return template;
 }
 
+/** Other migrations' templates kept (two per migration set: sandbox and production). */
+const KEPT_TEMPLATES = 8;
+
 async function buildTemplate(environment: Environment): Promise<string> {
   hash ??= migrationsHash();
   const name = `pg_tpl_${hash}_${environment}`;
@@ -99,10 +102,13 @@ async function buildTemplate(environment: Environment): Promise<string> {
     try {
       const exists = await client.query(`select 1 from pg_database where datname = $1`, [name]);
       if (exists.rowCount) return name;
-      // Templates of other migrations (an older checkout's): dropped unless another run is copying one now.
-      const stale = await client.query<{ datname: string }>(`select datname from pg_database where datname like 'pg\\_tpl\\_%' and datname <> all($1)`, [
-        [`pg_tpl_${hash}_sandbox`, `pg_tpl_${hash}_production`],
-      ]);
+      // Templates of other migrations (an older checkout's, or another worktree's running now): the newest few are
+      // kept, so that runs of different branches side by side do not drop each other's; older ones are dropped
+      // unless a run is copying one now. Database oids grow with creation, so the newest have the largest.
+      const stale = await client.query<{ datname: string }>(
+        `select datname from pg_database where datname like 'pg\\_tpl\\_%' and datname <> all($1) order by oid desc offset ${KEPT_TEMPLATES}`,
+        [[`pg_tpl_${hash}_sandbox`, `pg_tpl_${hash}_production`]],
+      );
       for (const { datname } of stale.rows) await client.query(`drop database if exists ${datname}`).catch(() => undefined);
       // Built under another name and renamed once whole: a build that dies half-way leaves no template.
       const building = `pg_tplb_${randomBytes(6).toString('hex')}`;
