@@ -54,6 +54,7 @@ export async function startEmbeddedDatabase(dataDir: string, port: number, maxCo
   fs.mkdirSync(pgdata, { recursive: true });
   const db = await PGlite.create(pgdata);
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections });
+  keepBatchesWhole(server);
   await server.start();
   const actualPort = Number(server.getServerConn().split(':').pop());
   fs.writeFileSync(lockPath(dataDir), JSON.stringify({ pid: process.pid, port: actualPort } satisfies LockFile));
@@ -66,5 +67,82 @@ export async function startEmbeddedDatabase(dataDir: string, port: number, maxCo
       await db.close();
       fs.rmSync(lockPath(dataDir), { force: true });
     },
+  };
+}
+
+/** The message-queue internals of pglite-socket 0.2.17 (pinned in package.json) that keepBatchesWhole replaces. */
+interface QueuedMessage {
+  handlerId: number;
+  message: Uint8Array;
+  resolve(bytes: number): void;
+  reject(err: unknown): void;
+  onData(data: Uint8Array): void;
+}
+interface QueryQueue {
+  queue: QueuedMessage[];
+  processing: boolean;
+  lastHandlerId: number | null;
+  db: PGlite;
+  processQueue(): Promise<void>;
+  clearQueueForHandler(handlerId: number): void;
+}
+
+/** The extended protocol's messages that leave a batch open until its Sync: Parse, Bind, Describe, Execute, Close, Flush. */
+const BATCH_OPENING = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCodeAt(0)));
+
+/**
+ * pglite-socket serves every connection from one PGlite session, one protocol message at a time, and keeps a
+ * connection's messages together only inside an SQL transaction. An extended-protocol batch (Parse, Bind,
+ * Execute, Sync) is not one, so two connections' batches interleave: one's Parse replaces the other's unnamed
+ * statement before its Bind ("bind message supplies 7 parameters, but prepared statement "" requires 4", or,
+ * when the shapes agree, another statement's rows). And a message that throws leaves the queue stuck for good.
+ * Known upstream (electric-sql/pglite issues 1046 and 977, open). Here the queue serves one connection from a
+ * batch's first message to its Sync, as well as through a transaction, and a failed message fails alone.
+ * test/unit/embedded-database.test.ts runs concurrent batches of different shapes on several connections.
+ */
+export function keepBatchesWhole(server: PGLiteSocketServer): void {
+  const q = (server as unknown as { queryQueue: QueryQueue }).queryQueue;
+  if (!q || !Array.isArray(q.queue) || typeof q.processQueue !== 'function') {
+    throw new Error('pglite-socket changed: its query queue is not the one keepBatchesWhole knows (src/db/embedded.ts)');
+  }
+  let batchOwner: number | null = null;
+  const clearQueueForHandler = q.clearQueueForHandler.bind(q);
+  q.clearQueueForHandler = (handlerId) => {
+    if (batchOwner === handlerId) batchOwner = null;
+    clearQueueForHandler(handlerId);
+    if (!q.processing) void q.processQueue();
+  };
+  q.processQueue = async function processQueue(this: QueryQueue) {
+    if (this.processing) return;
+    this.processing = true;
+    try {
+      while (this.queue.length > 0) {
+        // The connection whose batch or transaction is open goes on alone; until its next message arrives, nobody does.
+        const owner = batchOwner ?? (this.db.isInTransaction() ? this.lastHandlerId : null);
+        const at = owner === null ? 0 : this.queue.findIndex((m) => m.handlerId === owner);
+        if (at === -1) break;
+        const [next] = this.queue.splice(at, 1);
+        let bytes = 0;
+        try {
+          await this.db.runExclusive(() =>
+            this.db.execProtocolRawStream(next!.message, {
+              onRawData: (data: Uint8Array) => {
+                bytes += data.length;
+                next!.onData(data);
+              },
+            }),
+          );
+        } catch (err) {
+          batchOwner = null;
+          next!.reject(err);
+          continue;
+        }
+        batchOwner = BATCH_OPENING.has(next!.message[0]!) ? next!.handlerId : null;
+        this.lastHandlerId = next!.handlerId;
+        next!.resolve(bytes);
+      }
+    } finally {
+      this.processing = false;
+    }
   };
 }
