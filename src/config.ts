@@ -346,7 +346,7 @@ export interface Config {
   /** Delays before each webhook retry, e.g. `5s,30s,2m`; after the last one a delivery is failed. */
   webhookRetrySchedule: string;
   webhookTimeoutMs: number;
-  /** How webhook deliveries share capacity (docs/operations.md, *Webhook delivery capacity*). */
+  /** How webhook deliveries share capacity (docs/contract.md §8, *One endpoint cannot hold up anyone else*). */
   webhookCapacity: WebhookCapacityConfig;
   /** Jobs one instance runs at once (everything in the background but webhook deliveries). */
   jobConcurrency: number;

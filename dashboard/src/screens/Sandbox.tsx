@@ -107,7 +107,7 @@ const CUSTOMERS = graphql(`
   }
 `);
 
-/** The sandbox's test cards (README → Card payments): what each one does. */
+/** The sandbox's test cards (docs/api.md → Card payments and 3-D Secure): what each one does. */
 const TEST_CARDS = [
   { number: '4242424242424242', label: 'Succeeds at once (4242…)' },
   { number: '4000002500003155', label: 'Needs 3-D Secure (…3155)' },

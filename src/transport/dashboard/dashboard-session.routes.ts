@@ -39,7 +39,7 @@ export function jsonObject(body: unknown, holds: string): Record<string, unknown
 const accountKey = (email: unknown) => (typeof email === 'string' ? `user:${email.trim().toLowerCase().slice(0, 254)}` : undefined);
 
 /**
- * The merchant dashboard's session (README → Merchant dashboard; docs/design.md → The dashboard):
+ * The merchant dashboard's session (docs/dashboard.md; docs/design.md → The dashboard):
  * sign-in with a person's email and password (and 2FA code), refresh, sign-out, switching merchant,
  * over the OAuth service's grants (a session is a token family of the person's). The
  * refresh token lives in an HttpOnly, SameSite=Strict cookie: over https `__Host-dashboard_session`

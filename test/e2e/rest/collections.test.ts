@@ -604,7 +604,7 @@ describe('production mode', () => {
     const unknownRoute = await request(app.url, 'POST', '/v1/sandbox/no-such-route', { token, body: {} });
     expect(unknownRoute.status).toBe(404);
     expect(unknownRoute.body.code).toBe('NOT_FOUND');
-    // An unmatched path is echoed (README, *Card data*): without its query, a segment over 32 characters as …, a card number cut out.
+    // An unmatched path is echoed (docs/api.md, *Card data*): without its query, a segment over 32 characters as …, a card number cut out.
     const echoed = await request(app.url, 'GET', `/v1/no-such/${'h'.repeat(33)}/4242424242424242/x?secret=1`, { token });
     expect(echoed.status).toBe(404);
     expect(echoed.body.message).not.toMatch(/hhhh|4242424242424242|secret/);

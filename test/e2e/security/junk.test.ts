@@ -852,7 +852,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     );
 
     // REST path parameters of write routes, and the rates query (a GET that writes a quote).
-    // Two carry a card number: a path value the router refuses must not be echoed (README: "never values from a path").
+    // Two carry a card number: a path value the router refuses must not be echoed (docs/api.md, *Card data*: "never the values in its path").
     const pathJunk = [
       'a%00b',
       `%ED%A0%80${CARDS.success}`,

@@ -59,7 +59,7 @@ describe('examples/webhook-receiver against the service', () => {
     for (const version of Object.values(example.dependencies)) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(example).toMatchObject({ private: true, scripts: { start: 'node server.js' } });
 
-    // README, Webhooks: each line of code of its excerpt is a line of server.js.
+    // README, A first webhook: each line of code of its excerpt is a line of server.js.
     const excerpt = /Its core, from `server\.js`[^\n]*\n\n```js\n([\s\S]*?)\n```/.exec(readFileSync(path.join(ROOT, 'README.md'), 'utf8'))?.[1] ?? '';
     const code = excerpt
       .split('\n')

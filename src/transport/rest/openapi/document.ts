@@ -10,7 +10,7 @@ import { TAGS, type OperationSpec } from './operation';
 
 export type OpenApiDocument = JsonSchema & { openapi: '3.1.0'; paths: Record<string, Record<string, JsonSchema>> };
 
-/** When each code is answered, whatever the route (README, Errors). A route's own `errors` say more. */
+/** When each code is answered, whatever the route (docs/api.md, Errors). A route's own `errors` say more. */
 const WHEN: Record<ErrorCode, string> = {
   INVALID_REQUEST: 'missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit',
   INVALID_TOKEN: 'the access token is missing, malformed, expired or revoked',
