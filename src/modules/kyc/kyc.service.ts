@@ -30,28 +30,43 @@ import {
   type KycSubmissionSummary,
 } from './kyc-review.inputs';
 import { serializeKycRecord } from './kyc.serializer';
+import { ID_TYPES, ID_TYPE_ISSUE, readIdDocument } from './id-documents';
 import { nextKycStatus, overallKycStatus, type KycStatus } from './kyc.state';
 
-/** The identity documents KYC takes. */
-export const ID_TYPES = ['passport', 'national_id', 'drivers_license'] as const;
+/** The fields a document's own rules read: they are checked against the table only once each is valid on its own. */
+const ID_DOCUMENT_FIELDS = new Set<PropertyKey>(['idType', 'idNumber', 'idCountry']);
 
-/** CONTRACT §4's KYC submission, in the domain's names. */
-export const submitKycSchema = z.object({
-  idType: z.enum(ID_TYPES, { error: 'must be passport, national_id or drivers_license' }),
-  // An identity number is digits by nature (a South African one is 13 with a Luhn check digit): no card-number rule.
-  idNumber: requiredIdentifier(64),
-  idCountry: countryCodeField,
-  dateOfBirth: isoDateField,
-  address: z.object(
-    {
-      line1: requiredText(200),
-      city: requiredText(100),
-      countryCode: countryCodeField,
-      postalCode: optionalText(20),
+/**
+ * CONTRACT §4's KYC submission, in the domain's names. A local document (id-documents.ts) must be
+ * of its own country and in its format; its number is kept in its one form (GHA-123456789-0).
+ */
+export const submitKycSchema = z
+  .object({
+    idType: z.enum(ID_TYPES, { error: ID_TYPE_ISSUE }),
+    // An identity number is digits by nature (a South African one is 13 with a Luhn check digit): no card-number rule.
+    idNumber: requiredIdentifier(64),
+    idCountry: countryCodeField,
+    dateOfBirth: isoDateField,
+    address: z.object(
+      {
+        line1: requiredText(200),
+        city: requiredText(100),
+        countryCode: countryCodeField,
+        postalCode: optionalText(20),
+      },
+      { error: 'is required' },
+    ),
+  })
+  .superRefine(
+    (body, ctx) => {
+      for (const { field, issue } of readIdDocument(body.idType, body.idNumber, body.idCountry).issues) {
+        ctx.addIssue({ code: 'custom', path: [field], message: issue });
+      }
     },
-    { error: 'is required' },
-  ),
-});
+    // Also when another field (the address) is wrong, so one answer names every problem.
+    { when: (payload) => !payload.issues.some((issue) => ID_DOCUMENT_FIELDS.has(issue.path?.[0] ?? '')) },
+  )
+  .transform((body) => ({ ...body, idNumber: readIdDocument(body.idType, body.idNumber, body.idCountry).idNumber }));
 export type SubmitKycCommand = Command<typeof submitKycSchema>;
 
 /** The KYC status record (GET /v1/customer/{uuid}/kyc), also the payload of KYC events. */
