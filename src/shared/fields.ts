@@ -91,14 +91,17 @@ export const accountNumberField = z
 /** A bank account number: letters and digits only. Not a phone number: it is kept exactly as given. */
 export const BANK_ACCOUNT_NUMBER = /^[0-9A-Za-z]{4,34}$/;
 
+/** Whether a YYYY-MM-DD names a day that exists (1990-02-31 does not; 2000-02-29 does). */
+export function isCalendarDate(isoDate: string): boolean {
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(isoDate);
+}
+
 /** A calendar date as YYYY-MM-DD that exists (1990-02-31 does not). */
 export const isoDateField = z
   .string({ error: 'is required' })
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
-  .refine((v) => {
-    const date = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(v);
-  }, 'is not a real date');
+  .refine(isCalendarDate, 'is not a real date');
 
 /**
  * A point in time: an ISO 8601 date-time with its offset (`2026-11-22T12:00:00Z`), or a Date

@@ -157,10 +157,29 @@ export type Environment =
   | 'PRODUCTION'
   | 'SANDBOX';
 
+/** The identity document. PASSPORT, NATIONAL_ID and DRIVERS_LICENSE: any country’s, the number as written. The others are local documents: each only with its own idCountry and in its format (a wrong one is INVALID_REQUEST naming idCountry or idNumber); the number is kept in its one form. */
 export type IdType =
+  /** Nigeria’s Bank Verification Number, issued in NG: 11 digits */
+  | 'BVN'
   | 'DRIVERS_LICENSE'
+  /** Ghana Card (NIA personal identification number), issued in GH: GHA- followed by 9 digits and a check digit, e.g. GHA-123456789-0 */
+  | 'GHANA_CARD'
+  /** Kenya’s KRA PIN (tax PIN), issued in KE: A or P, 9 digits and a letter, e.g. A123456789Z */
+  | 'KRA_PIN'
   | 'NATIONAL_ID'
-  | 'PASSPORT';
+  /** Nigeria’s National Identification Number, issued in NG: 11 digits */
+  | 'NIN'
+  | 'PASSPORT'
+  /** Rwanda’s national ID number (NIDA), issued in RW: 16 digits: 1, 2 or 3, the year of birth, 7 or 8, then 10 digits, e.g. 1199080012345012 */
+  | 'RWANDA_NID'
+  /** South African ID number, issued in ZA: 13 digits (YYMMDD SSSS C A Z), e.g. 8001015009087 */
+  | 'SA_ID'
+  /** Tanzania’s National Identification Number (NIDA), issued in TZ: 20 digits starting with the date of birth as YYYYMMDD, e.g. 19900412-12345-00001-23 */
+  | 'TANZANIA_NIN'
+  /** Uganda’s National Identification Number (NIRA), issued in UG: 14 letters and digits, e.g. CM90012345678X */
+  | 'UGANDA_NIN'
+  /** Zambia’s National Registration Card number, issued in ZM: NNNNNN/DD/N as on the card (the last digit 1, 2 or 3), e.g. 123456/10/1 */
+  | 'ZAMBIA_NRC';
 
 export type InitiateCollectionInput = {
   /** MOMO: the wallet’s national number, without the dial code or a leading 0 (712345678 for +254); 0712345678, 254712345678 and +254 712 345 678 are accepted and stored as 712345678. BANK: 4 to 34 letters or digits, kept as given. */

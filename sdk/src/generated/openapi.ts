@@ -1447,20 +1447,6 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        KycRecord: {
-            /** Format: uuid */
-            customer_uuid: string;
-            /** @enum {string} */
-            kyc_status: "pending_kyc" | "pending" | "approved" | "rejected";
-            /**
-             * @description Equals kyc_status; only `approved` allows transfers and collections
-             * @enum {string}
-             */
-            overall_kyc_status: "pending_kyc" | "pending" | "approved" | "rejected";
-            submitted_at: string | null;
-            reviewed_at: string | null;
-            rejection_reason: string | null;
-        };
         KycSubmission: {
             /** Format: uuid */
             submission_id: string;
@@ -1471,7 +1457,7 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
             /** @enum {string} */
-            id_type: "passport" | "national_id" | "drivers_license";
+            id_type: "passport" | "national_id" | "drivers_license" | "bvn" | "nin" | "kra_pin" | "ghana_card" | "uganda_nin" | "tanzania_nin" | "rwanda_nid" | "sa_id" | "zambia_nrc";
             /** @example KE */
             id_country: string;
             /** @description The identity number’s last 4 characters */
@@ -1493,7 +1479,7 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
             /** @enum {string} */
-            id_type: "passport" | "national_id" | "drivers_license";
+            id_type: "passport" | "national_id" | "drivers_license" | "bvn" | "nin" | "kra_pin" | "ghana_card" | "uganda_nin" | "tanzania_nin" | "rwanda_nid" | "sa_id" | "zambia_nrc";
             /** @example KE */
             id_country: string;
             /** @description The identity number’s last 4 characters */
@@ -1521,6 +1507,20 @@ export interface components {
                 /** @example KE */
                 country_code: string;
             };
+        };
+        KycRecord: {
+            /** Format: uuid */
+            customer_uuid: string;
+            /** @enum {string} */
+            kyc_status: "pending_kyc" | "pending" | "approved" | "rejected";
+            /**
+             * @description Equals kyc_status; only `approved` allows transfers and collections
+             * @enum {string}
+             */
+            overall_kyc_status: "pending_kyc" | "pending" | "approved" | "rejected";
+            submitted_at: string | null;
+            reviewed_at: string | null;
+            rejection_reason: string | null;
         };
         Balance: {
             /** @example KES */
@@ -2625,8 +2625,11 @@ export interface components {
             date_of_birth?: string | null;
         };
         SubmitKycRequest: {
-            /** @enum {string} */
-            id_type: "passport" | "national_id" | "drivers_license";
+            /**
+             * @description `passport`, `national_id` and `drivers_license`: any country’s, the number as written. The others are local documents, each taken only with its own `id_country` and in its format (else a 400 naming `id_country` or `id_number`); the number is kept in its one form. `bvn`: Nigeria’s Bank Verification Number, issued in NG: 11 digits; `nin`: Nigeria’s National Identification Number, issued in NG: 11 digits; `kra_pin`: Kenya’s KRA PIN (tax PIN), issued in KE: A or P, 9 digits and a letter, e.g. A123456789Z; `ghana_card`: Ghana Card (NIA personal identification number), issued in GH: GHA- followed by 9 digits and a check digit, e.g. GHA-123456789-0; `uganda_nin`: Uganda’s National Identification Number (NIRA), issued in UG: 14 letters and digits, e.g. CM90012345678X; `tanzania_nin`: Tanzania’s National Identification Number (NIDA), issued in TZ: 20 digits starting with the date of birth as YYYYMMDD, e.g. 19900412-12345-00001-23; `rwanda_nid`: Rwanda’s national ID number (NIDA), issued in RW: 16 digits: 1, 2 or 3, the year of birth, 7 or 8, then 10 digits, e.g. 1199080012345012; `sa_id`: South African ID number, issued in ZA: 13 digits (YYMMDD SSSS C A Z), e.g. 8001015009087; `zambia_nrc`: Zambia’s National Registration Card number, issued in ZM: NNNNNN/DD/N as on the card (the last digit 1, 2 or 3), e.g. 123456/10/1.
+             * @enum {string}
+             */
+            id_type: "passport" | "national_id" | "drivers_license" | "bvn" | "nin" | "kra_pin" | "ghana_card" | "uganda_nin" | "tanzania_nin" | "rwanda_nid" | "sa_id" | "zambia_nrc";
             id_number: string;
             id_country: string;
             date_of_birth: string;

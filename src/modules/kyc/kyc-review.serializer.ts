@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { countryCode, nullableTimestamp, record, timestamp, type RecordOf } from '../../shared/records';
 import type { KycSubmissionDetail, KycSubmissionSummary } from './kyc-review.inputs';
-import { ID_TYPES } from './kyc.service';
+import { ID_TYPES } from './id-documents';
 
 export const KycSubmissionRecord = record(
   'KycSubmission',

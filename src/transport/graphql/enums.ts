@@ -3,7 +3,7 @@ import { PAYMENTS_ENVS } from '../../config';
 import { ROLES } from '../../modules/access/permissions';
 import { INVITATION_STATUSES } from '../../modules/team/team.rules';
 import { PAYOUT_INTERVALS, WEEKDAYS } from '../../modules/payouts/schedule/schedule.rules';
-import { ID_TYPES } from '../../modules/kyc/kyc.service';
+import { ID_TYPES, localIdTypeSummaries } from '../../modules/kyc/id-documents';
 import { KYC_STATUSES } from '../../modules/kyc/kyc.state';
 import { NEXT_ACTION_TYPES, PAYMENT_METHODS } from '../../modules/transactions/kinds/payment/payment.service';
 import { CHANNEL_STATUSES, CHANNEL_TYPES, RAMP_TYPES } from '../../modules/reference/reference.types';
@@ -17,9 +17,19 @@ import { DELIVERY_STATUSES } from '../../modules/webhooks/webhook-delivery.entit
  * names a value in upper case (`REQUIRES_ACTION`); resolvers and services see the
  * domain's word (`requires_action`), so inputs pass through and outputs need no mapping.
  */
-export function domainEnum<const V extends string>(values: readonly V[], name: string, description?: string): { [K in V as Uppercase<K>]: K } {
+export function domainEnum<const V extends string>(
+  values: readonly V[],
+  name: string,
+  description?: string,
+  valueDescriptions: Partial<Record<V, string>> = {},
+): { [K in V as Uppercase<K>]: K } {
   const enumObject = Object.fromEntries(values.map((value) => [value.toUpperCase(), value])) as { [K in V as Uppercase<K>]: K };
-  registerEnumType(enumObject, { name, ...(description ? { description } : {}) });
+  const described = Object.entries<string | undefined>(valueDescriptions).map(([value, text]) => [value.toUpperCase(), { description: text }]);
+  registerEnumType(enumObject, {
+    name,
+    ...(description ? { description } : {}),
+    ...(described.length > 0 ? { valuesConfig: Object.fromEntries(described) } : {}),
+  });
   return enumObject;
 }
 
@@ -39,7 +49,12 @@ export const NextActionTypeEnum = domainEnum(NEXT_ACTION_TYPES, 'NextActionType'
 
 export const KycStatusEnum = domainEnum(KYC_STATUSES, 'KycStatus');
 
-export const IdTypeEnum = domainEnum(ID_TYPES, 'IdType');
+export const IdTypeEnum = domainEnum(
+  ID_TYPES,
+  'IdType',
+  'The identity document. PASSPORT, NATIONAL_ID and DRIVERS_LICENSE: any country’s, the number as written. The others are local documents: each only with its own idCountry and in its format (a wrong one is INVALID_REQUEST naming idCountry or idNumber); the number is kept in its one form.',
+  Object.fromEntries(localIdTypeSummaries().map(({ idType, summary }) => [idType, summary])),
+);
 
 export const RampTypeEnum = domainEnum(RAMP_TYPES, 'RampType', 'Direction of a channel: DEPOSIT (collection) or WITHDRAWAL (transfer).');
 

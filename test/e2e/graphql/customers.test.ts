@@ -171,4 +171,35 @@ describe('GraphQL customers and KYC', () => {
     const badEnum = await graphql(app.url, SUBMIT, { token, variables: { uuid, input: kycInput({ idType: 'LIBRARY_CARD' }) } });
     expect(codeOf(badEnum)).toBe('INVALID_REQUEST');
   });
+
+  it('submitKyc takes a local document (BVN) with its country; a bad one is INVALID_REQUEST naming the field, and nothing is stored', async () => {
+    const nigerian = (overrides: Record<string, unknown> = {}) =>
+      kycInput({ idType: 'BVN', idNumber: '22212345678', idCountry: 'NG', address: { line1: '3 Marina', city: 'Lagos', countryCode: 'NG' }, ...overrides });
+    const submissions = async (uuid: string) =>
+      Number((await app.service.orm.em.fork().execute('select count(*) as n from kyc_submission where customer_id = ?', [uuid]))[0].n);
+    const uuid = (await graphql(app.url, ENROLL, { token, variables: { input: enrollInput() } })).body.data.enrollCustomer.uuid;
+
+    const refusals: Array<[Record<string, unknown>, { field: string; issue: string }]> = [
+      [{ idNumber: '222123456' }, { field: 'idNumber', issue: 'must be 11 digits' }],
+      [{ idCountry: 'GH' }, { field: 'idCountry', issue: 'must be NG for bvn' }],
+      [
+        { idType: 'NIN', idNumber: '7012345678X' },
+        { field: 'idNumber', issue: 'must be 11 digits' },
+      ],
+    ];
+    for (const [change, detail] of refusals) {
+      const res = await graphql(app.url, SUBMIT, { token, variables: { uuid, input: nigerian(change) } });
+      expect(res.body.data).toBeNull();
+      expect(codeOf(res)).toBe('INVALID_REQUEST');
+      expect(res.body.errors![0]!.message).toBe(`Invalid request: ${detail.field} ${detail.issue}`);
+      expect(res.body.errors![0]!.extensions!.details).toEqual([detail]);
+    }
+    expect(await submissions(uuid)).toBe(0);
+    expect((await graphql(app.url, KYC, { token, variables: { uuid } })).body.data.kyc.kycStatus).toBe('PENDING_KYC');
+
+    const submitted = await graphql(app.url, SUBMIT, { token, variables: { uuid, input: nigerian() } });
+    expect(submitted.body.errors).toBeUndefined();
+    expect(submitted.body.data.submitKyc).toMatchObject({ customerUuid: uuid, kycStatus: 'PENDING' });
+    expect(await submissions(uuid)).toBe(1);
+  });
 });

@@ -1,6 +1,6 @@
 import { awaitKycDecision, enroll, enrollBody, kycBody, twoMerchants } from '../../helpers/factories';
 import { request } from '../../helpers/http';
-import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { TEST_ADMIN_KEY, createTestApp, type TestApp } from '../../helpers/test-app';
 
 describe('REST customers and KYC', () => {
   let app: TestApp;
@@ -237,6 +237,63 @@ describe('REST customers and KYC', () => {
       expect(rows).toHaveLength(1);
       expect(JSON.stringify(rows)).not.toContain('SECRETID98765');
       expect(rows[0].id_number_last4).toBe('8765');
+    });
+
+    describe('local identity documents', () => {
+      const nigerian = (overrides: Record<string, unknown> = {}) =>
+        kycBody({
+          id_type: 'bvn',
+          id_number: '22212345678',
+          id_country: 'NG',
+          address: { line1: '3 Marina', city: 'Lagos', country_code: 'NG' },
+          ...overrides,
+        });
+      const submissionsOf = (customerUuid: string) =>
+        app.service.orm.em.fork().execute('select id, id_type, id_country, id_number_last4 from kyc_submission where customer_id = ?', [customerUuid]);
+
+      it('takes a BVN with id_country NG: pending, stored sealed like any identity number, and approved by the review', async () => {
+        const { customer_uuid } = await enroll(app, token);
+        const res = await request(app.url, 'POST', `/v1/customer/${customer_uuid}/kyc`, { token, body: nigerian() });
+        expect(res.status).toBe(200);
+        expect(res.body.data).toMatchObject({ customer_uuid, kyc_status: 'pending' });
+        const rows = await submissionsOf(customer_uuid);
+        expect(rows).toEqual([{ id: expect.any(String), id_type: 'bvn', id_country: 'NG', id_number_last4: '5678' }]);
+        const stored = await app.service.orm.em.fork().execute('select * from kyc_submission where customer_id = ?', [customer_uuid]);
+        expect(JSON.stringify(stored)).not.toContain('22212345678');
+        expect((await awaitKycDecision(app, token, customer_uuid)).kyc_status).toBe('approved');
+      });
+
+      it('keeps a Ghana Card number in its printed form, whatever the case and separators sent', async () => {
+        const { customer_uuid } = await enroll(app, token);
+        const body = kycBody({ id_type: 'ghana_card', id_number: 'gha 123456789 0', id_country: 'GH' });
+        expect((await request(app.url, 'POST', `/v1/customer/${customer_uuid}/kyc`, { token, body })).status).toBe(200);
+        const [row] = await submissionsOf(customer_uuid);
+        const opened = await request(app.url, 'GET', `/v1/admin/kyc/${row.id}`, { headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` } });
+        expect(opened.body.data).toMatchObject({ id_type: 'ghana_card', id_number: 'GHA-123456789-0', id_number_last4: '89-0' });
+      });
+
+      it.each([
+        ['a BVN of 10 digits', { id_number: '2221234567' }, [{ field: 'id_number', issue: 'must be 11 digits' }]],
+        ['a BVN for Ghana', { id_country: 'GH' }, [{ field: 'id_country', issue: 'must be NG for bvn' }]],
+        [
+          'a South African ID failing its Luhn check',
+          { id_type: 'sa_id', id_number: '8001015009088', id_country: 'ZA' },
+          [{ field: 'id_number', issue: 'has a wrong check digit: the last digit must make the 13 digits pass the Luhn check' }],
+        ],
+      ])('refuses %s with the error envelope naming the field, and stores nothing', async (_what, change, details) => {
+        const { customer_uuid } = await enroll(app, token);
+        const res = await request(app.url, 'POST', `/v1/customer/${customer_uuid}/kyc`, { token, body: nigerian(change) });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({
+          status: 'error',
+          code: 'INVALID_REQUEST',
+          message: `Invalid request: ${details[0]!.field} ${details[0]!.issue}`,
+          details,
+        });
+        expect(await submissionsOf(customer_uuid)).toEqual([]);
+        const status = await request(app.url, 'GET', `/v1/customer/${customer_uuid}/kyc`, { token });
+        expect(status.body.data.kyc_status).toBe('pending_kyc');
+      });
     });
   });
 });

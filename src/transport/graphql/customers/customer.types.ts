@@ -2,7 +2,8 @@ import { Field, InputType, ObjectType } from 'type-graphql';
 import { CUSTOMER } from '../../../modules/customers/customer.definition';
 import type { EnrollCustomerCommand } from '../../../modules/customers/customer.service';
 import { KYC } from '../../../modules/kyc/kyc.definition';
-import type { ID_TYPES, SubmitKycCommand } from '../../../modules/kyc/kyc.service';
+import type { IdType } from '../../../modules/kyc/id-documents';
+import type { SubmitKycCommand } from '../../../modules/kyc/kyc.service';
 import { IdTypeEnum } from '../enums';
 import { objectTypeOf } from '../record-types';
 import { Connection } from '../relay';
@@ -44,7 +45,7 @@ export class KycAddressInput {
 
 @InputType('SubmitKycInput')
 export class SubmitKycInput implements SubmitKycCommand {
-  @Field(() => IdTypeEnum) idType!: (typeof ID_TYPES)[number];
+  @Field(() => IdTypeEnum) idType!: IdType;
   @Field(() => String) idNumber!: string;
   @Field(() => String, { description: 'ISO 3166-1 alpha-2 of the issuing country.' }) idCountry!: string;
   @Field(() => String, { description: 'YYYY-MM-DD' }) dateOfBirth!: string;

@@ -4,6 +4,7 @@ import type { KycService } from '../../../modules/kyc/kyc.service';
 import { CustomerRecord, serializeCustomer } from '../../../modules/customers/customer.serializer';
 import { enrollCustomerSchema } from '../../../modules/customers/customer.service';
 import { KycRecordSchema, serializeKycRecord } from '../../../modules/kyc/kyc.serializer';
+import { localIdTypeSummaries } from '../../../modules/kyc/id-documents';
 import { submitKycSchema } from '../../../modules/kyc/kyc.service';
 import { pageRequestSchema } from '../../../shared/pagination';
 import { authOf } from '../auth';
@@ -86,6 +87,17 @@ const submitKyc = operation({
       id_country: 'KE',
       date_of_birth: '1990-04-12',
       address: { line1: '12 Moi Avenue', city: 'Nairobi', country_code: 'KE' },
+    },
+  },
+  fields: {
+    id_type: {
+      description:
+        '`passport`, `national_id` and `drivers_license`: any country’s, the number as written. The others are local documents, each taken only ' +
+        'with its own `id_country` and in its format (else a 400 naming `id_country` or `id_number`); the number is kept in its one form. ' +
+        localIdTypeSummaries()
+          .map(({ idType, summary }) => `\`${idType}\`: ${summary}`)
+          .join('; ') +
+        '.',
     },
   },
   ok: { message: 'KYC submitted for review', data: KycRecordSchema },
