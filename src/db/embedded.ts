@@ -100,7 +100,7 @@ const BATCH_OPENING = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCo
  * batch's first message to its Sync, as well as through a transaction, and a failed message fails alone.
  * test/unit/embedded-database.test.ts runs concurrent batches of different shapes on several connections.
  */
-export function keepBatchesWhole(server: PGLiteSocketServer): void {
+function keepBatchesWhole(server: PGLiteSocketServer): void {
   const q = (server as unknown as { queryQueue: QueryQueue }).queryQueue;
   if (!q || !Array.isArray(q.queue) || typeof q.processQueue !== 'function') {
     throw new Error('pglite-socket changed: its query queue is not the one keepBatchesWhole knows (src/db/embedded.ts)');
