@@ -23,7 +23,7 @@ interface Handle {
 const out = process.env.TEST_OPEN_HANDLES!;
 const file = expect.getState().testPath?.replace(`${process.cwd()}/`, '') ?? '?';
 
-function describe(h: Handle): string {
+function describeHandle(h: Handle): string {
   const kind = h.constructor?.name ?? typeof h;
   if (kind === 'Socket' || kind === 'TLSSocket') return `${kind} ${h.remoteAddress ?? ''}:${h.remotePort ?? ''} (local ${h.localPort ?? ''})`;
   if (kind === 'ChildProcess') return `ChildProcess ${h.spawnfile ?? ''} pid ${h.pid ?? ''}`;
@@ -34,7 +34,7 @@ function describe(h: Handle): string {
 
 function record(when: 'start' | 'after'): void {
   const active = (process as unknown as { _getActiveHandles(): Handle[] })._getActiveHandles();
-  const referenced = active.filter((h) => h.hasRef?.() !== false).map(describe);
+  const referenced = active.filter((h) => h.hasRef?.() !== false).map(describeHandle);
   appendFileSync(out, `${JSON.stringify({ pid: process.pid, file, when, at: new Date().toISOString(), handles: referenced })}\n`);
 }
 
