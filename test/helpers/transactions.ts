@@ -1,6 +1,7 @@
 import { request } from './http';
 import type { TestApp } from './test-app';
 import { eventually } from './wait';
+import { dbQuery } from './webhooks';
 
 let seq = 0;
 
@@ -139,4 +140,30 @@ export async function awaitFinalStatus(app: TestApp, token: string, reference: s
   }, opts);
   if (!done) throw new Error(`transaction ${reference} did not leave processing in time: ${JSON.stringify(record)}`);
   return record;
+}
+
+/**
+ * `copies` copies of the transaction `reference`, each older than it by its number of seconds, with the references
+ * `${reference}_${n}` and external references `copy-${n}`: a merchant with many transactions in one statement.
+ * Every stored column is copied but the generated ones (checkout_claim), which PostgreSQL computes itself.
+ */
+export async function copyTransaction(databaseUrl: string, reference: string, copies: number): Promise<void> {
+  const columns = (
+    await dbQuery<{ name: string }>(
+      databaseUrl,
+      `select quote_ident(column_name) as name from information_schema.columns
+       where table_name = 'transaction' and is_generated = 'NEVER' order by ordinal_position`,
+    )
+  ).map((c) => c.name);
+  await dbQuery(
+    databaseUrl,
+    `insert into "transaction" (${columns.join(', ')})
+     select ${columns.map((c) => `r.${c}`).join(', ')}
+     from "transaction" t, generate_series(1, $2::int) g,
+       jsonb_populate_record(null::"transaction", to_jsonb(t) || jsonb_build_object(
+         'id', gen_random_uuid(), 'reference', t.reference || '_' || g, 'external_reference', 'copy-' || g,
+         'created_at', t.created_at - make_interval(secs => g))) r
+     where t.reference = $1`,
+    [reference, copies],
+  );
 }

@@ -258,5 +258,9 @@ describe('the statement CSV', () => {
     expect((await csvOf(statement('a,"b"'))).split('\r\n')[2]).toContain(`,"a,""b""",`);
     // A piece after a separator of another locale (`;`, Excel's in much of Europe) that starts a formula is guarded too.
     expect((await csvOf(statement('Ann;=2+3; Lee'))).split('\r\n')[2]).toContain(`,"Ann;'=2+3; Lee",`);
+    // A tab: a tab-separated reading splits on it, and a cell starting with one is a formula's start.
+    expect((await csvOf(statement('Tab\t=1+1'))).split('\r\n')[2]).toContain(`,"Tab\t'=1+1",`);
+    expect((await csvOf(statement('\t@x'))).split('\r\n')[2]).toContain(`,"'\t'@x",`);
+    expect((await csvOf(statement('a\tb'))).split('\r\n')[2]).toContain(`,"a\tb",`);
   });
 });

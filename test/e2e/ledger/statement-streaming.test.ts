@@ -1,9 +1,11 @@
 import http from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { approvedCustomer } from '../../helpers/factories';
 import { request, type HttpResult } from '../../helpers/http';
 import { postManyEntries } from '../../helpers/ledger';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { copyTransaction, momoCollectionBody } from '../../helpers/transactions';
 import { startTwoInstances, type TwoInstances } from '../../helpers/two-instances';
 import { eventually } from '../../helpers/wait';
 
@@ -158,6 +160,29 @@ describe('statements stream (in process)', () => {
     // document alone was held while it was sent, and its objects before that.
     expect(peak).toBeLessThan(bytes / 4);
   }, 180_000); // a full collection every 64 chunks of a 21 MB answer: 30 s on a quiet machine, over 60 s on a loaded one
+
+  it('the transaction export streams with bounded memory too, and costs a point per 100 transactions', async () => {
+    // Its own merchant: the statements' merchants spend their budgets in the other tests.
+    const exporter = await merchant('Large export');
+    const customer = (await approvedCustomer(app, exporter.token)).customer_uuid;
+    const collected = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token: exporter.token, body: momoCollectionBody(customer) });
+    expect(collected.status).toBe(200);
+    const COPIES = 39_999;
+    await copyTransaction(app.db.url, collected.body.data.reference, COPIES);
+
+    const before = Number((await request(app.url, 'GET', '/v1/balances', { token: exporter.token })).headers.get('ratelimit-remaining'));
+    const base = retained();
+    let peak = 0;
+    const { res } = await open(app.url, '/v1/transactions/export.csv', exporter.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    // The request's point, and one per 100 of its 40,000 rows, charged before the first byte.
+    expect(Number(res.headers['ratelimit-remaining'])).toBe(before - 1 - (COPIES + 1) / 100);
+    const bytes = await drain(res, () => (peak = Math.max(peak, retained() - base)), 64);
+    expect(bytes).toBeGreaterThan(6_000_000); // 40,000 rows of about 190 bytes
+    // A batch of 500 rows in flight and the buffers: built whole, the file and its rows' objects were held at once.
+    expect(peak).toBeLessThan(bytes / 4);
+  }, 180_000);
 
   it('another merchant’s requests stay fast while the largest statement streams, twice at once', async () => {
     const balances = () => request(app.url, 'GET', '/v1/balances', { token: other.token });

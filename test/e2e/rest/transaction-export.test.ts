@@ -1,8 +1,7 @@
 import { approvedCustomer, twoMerchants } from '../../helpers/factories';
 import { request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { momoCollectionBody, transferBody } from '../../helpers/transactions';
-import { dbQuery } from '../../helpers/webhooks';
+import { copyTransaction, momoCollectionBody, transferBody } from '../../helpers/transactions';
 
 /** RFC 4180, as a spreadsheet reads it: quoted cells may hold commas, doubled quotes and line breaks. */
 function parseCsv(text: string): string[][] {
@@ -96,25 +95,7 @@ describe('REST GET /v1/transactions/export.csv', () => {
     const b = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token: tokenB, body: momoCollectionBody(other.customerUuid) });
     theirs = b.body.data.reference;
     // 520 more of A's (copies of its collection, older): the export reads more than one of its 500-row batches.
-    // Every stored column but the generated ones (checkout_claim), which PostgreSQL computes itself.
-    const columns = (
-      await dbQuery<{ name: string }>(
-        app.db.url,
-        `select quote_ident(column_name) as name from information_schema.columns
-         where table_name = 'transaction' and is_generated = 'NEVER' order by ordinal_position`,
-      )
-    ).map((c) => c.name);
-    await dbQuery(
-      app.db.url,
-      `insert into "transaction" (${columns.join(', ')})
-       select ${columns.map((c) => `r.${c}`).join(', ')}
-       from "transaction" t, generate_series(1, 520) g,
-         jsonb_populate_record(null::"transaction", to_jsonb(t) || jsonb_build_object(
-           'id', gen_random_uuid(), 'reference', t.reference || '_' || g, 'external_reference', 'copy-' || g,
-           'created_at', t.created_at - make_interval(secs => g))) r
-       where t.reference = $1`,
-      [collection.reference],
-    );
+    await copyTransaction(app.db.url, collection.reference, 520);
   });
   afterAll(() => app.close());
 

@@ -9,7 +9,7 @@ import { momoCollectionBody } from '../../helpers/transactions';
  * quote is quoted (doubled quotes inside; what follows its closing quote is kept, as spreadsheets
  * do); a quote anywhere else is just a character. Lines end with CRLF.
  */
-function parseCsv(text: string, separator: ',' | ';'): string[][] {
+function parseCsv(text: string, separator: ',' | ';' | '\t'): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = '';
@@ -49,10 +49,10 @@ const startsAFormula = (cell: string) => /^ *[=+\-@\t\r]/.test(cell);
 /** A decimal the service wrote (an amount): a spreadsheet must read it as the number it is. */
 const isDecimal = (cell: string) => /^-?\d+(\.\d+)?$/.test(cell);
 
-/** Cells that would run as formulas when the file is opened with either separator. */
+/** Cells that would run as formulas when the file is opened with `,`, `;` or a tab as its separator. */
 function formulaCells(text: string): Array<{ separator: string; cell: string }> {
   const found: Array<{ separator: string; cell: string }> = [];
-  for (const separator of [',', ';'] as const) {
+  for (const separator of [',', ';', '\t'] as const) {
     for (const row of parseCsv(text, separator)) for (const cell of row) if (startsAFormula(cell) && !isDecimal(cell)) found.push({ separator, cell });
   }
   return found;
@@ -71,9 +71,15 @@ const HOSTILE = [
   'Lee; +33 6 12',
   'Zoé; =cmd|/c calc!A0',
 ];
+/**
+ * Texts with a tab, which a tab-separated reading splits on and a spreadsheet reads as a formula's
+ * start. A customer's name cannot hold a tab (refused at creation), so only the statement's source
+ * references (an operator's adjustment reference, stored as given) carry them.
+ */
+const TABBED = ['Tab\t=1+1', '\t@x', 'a\tb\t-c'];
 
 /** Issue 34, M2: the CSV guard holds whatever separator a spreadsheet opens the file with. */
-describe('CSV formula injection, read with `,` and with `;` as the separator', () => {
+describe('CSV formula injection, read with `,`, `;` or a tab as the separator', () => {
   let app: TestApp;
   let token: string;
   let merchantId: string;
@@ -94,7 +100,7 @@ describe('CSV formula injection, read with `,` and with `;` as the separator', (
       expect(res.status).toBe(200);
     }
     // The statement's text from outside is its entries' source references (an operator's adjustment reference, stored as given).
-    await postManyEntries(app.db.url, merchantId, 'NGN', HOSTILE.length * 3, { sourceReferences: HOSTILE });
+    await postManyEntries(app.db.url, merchantId, 'NGN', (HOSTILE.length + TABBED.length) * 3, { sourceReferences: [...HOSTILE, ...TABBED] });
   });
   afterAll(() => app.close());
 
@@ -134,8 +140,13 @@ describe('CSV formula injection, read with `,` and with `;` as the separator', (
         "a;;'-2",
         "Lee;' +33 6 12",
         "Zoé;' =cmd|/c calc!A0",
+        "Tab\t'=1+1",
+        "'\t'@x",
+        "a\tb\t'-c",
       ]),
     );
+    // Read with a tab as the separator, each tab-separated piece that starts a formula carries its `'`.
+    expect(res.text).toContain(`,"Tab\t'=1+1",`);
     // Amounts are the service's decimals: unquoted, untouched, negative ones included (a spreadsheet reads them as numbers).
     const debits = entries.filter((r) => r[amount]!.startsWith('-'));
     expect(debits.length).toBeGreaterThan(0);
