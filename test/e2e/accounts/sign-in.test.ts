@@ -1,7 +1,7 @@
-import { SecretBox } from '../../../src/shared/crypto';
 import { newRecoveryCodes, recoveryCodeHash } from '../../../src/modules/accounts/recovery-codes';
-import { newTotpSecret, totpCodeAt } from '../../../src/modules/accounts/totp';
+import { totpCodeAt } from '../../../src/modules/accounts/totp';
 import { DASHBOARD_HEADERS, sessionCookieOf, signInDashboard, signInDashboardUser } from '../../helpers/accounts';
+import { enableTwoFactor } from '../../helpers/team';
 import { linkIn, startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../helpers/smtp';
 import { graphql, request, type HttpResult } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -387,10 +387,8 @@ describe('accounts: sign-up, sign-in, sessions, passwords', () => {
 
     it('with 2FA: the code is asked for after a right password, checked once per step; a recovery code works once', async () => {
       const person = await signInDashboardUser(app);
-      const secret = newTotpSecret();
-      const box = new SecretBox(Buffer.alloc(32, 7));
+      const secret = await enableTwoFactor(app, person.userId);
       const [recovery] = newRecoveryCodes();
-      await sql('update app_user set totp_secret_sealed = ?, totp_enabled_at = ? where id = ?', [box.seal(secret), app.clock.now(), person.userId]);
       await sql('insert into recovery_code (id, user_id, code_hash) values (gen_random_uuid(), ?, ?)', [person.userId, recoveryCodeHash(recovery!)]);
 
       const noCode = await signInDashboard(app, { email: person.email, password: person.password });
