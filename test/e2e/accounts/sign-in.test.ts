@@ -462,6 +462,29 @@ describe('accounts: failed sign-ins back off per account and address, and per ad
     expect((await signInDashboard(app, { email: person.email, password: person.password }, from)).res.status).toBe(429);
     expect((await signInDashboard(app, { email: person.email, password: person.password }, { ...XRW, 'x-forwarded-for': '192.0.2.51' })).res.status).toBe(200);
   });
+
+  it('sign-up with a taken email counts against the address: its 409s turn into 429, for any email; another address still gets the 409', async () => {
+    const person = await signInDashboardUser(app);
+    const signUp = (email: string, ip: string) =>
+      request(app.url, 'POST', '/dashboard/sign-up', {
+        headers: { ...XRW, 'x-forwarded-for': ip },
+        body: { email, password: 'a long enough password', business_name: 'Copycat', country: 'KE' },
+      });
+    const merchants = async () => (await app.service.orm.em.fork().execute('select count(*)::int as n from merchant'))[0].n;
+    const before = await merchants();
+    // RATE_LIMIT_TOKEN_IP_FAILURES is 6: six 409s spend the address's failures; the seventh attempt is refused before it is read.
+    const answers: number[] = [];
+    for (let i = 0; i < 7; i++) answers.push((await signUp(person.email, '192.0.2.60')).status);
+    expect(answers).toEqual([409, 409, 409, 409, 409, 409, 429]);
+    const refused = await signUp('someone.new@shop.example', '192.0.2.60');
+    expect([refused.status, refused.body.code]).toEqual([429, 'RATE_LIMITED']);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    // The same address's sign-ins share the budget: a prober cannot switch doors.
+    expect((await signInDashboard(app, { email: person.email, password: person.password }, { ...XRW, 'x-forwarded-for': '192.0.2.60' })).res.status).toBe(429);
+    expect(await merchants()).toBe(before);
+    const elsewhere = await signUp(person.email, '192.0.2.61');
+    expect([elsewhere.status, elsewhere.body.code]).toEqual([409, 'DUPLICATE_REQUEST']);
+  });
 });
 
 describe('accounts in production: no sign-up unless enabled, a verified email to sign in, 2FA for roles that move money', () => {
