@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../../src/modules/access/permissions';
 import { hashPassword } from '../../src/modules/accounts/passwords';
+import { newTotpSecret } from '../../src/modules/accounts/totp';
 import type { MailMessage } from '../../src/modules/mail/mailer';
-import { randomToken, sha256Hex, timeOrderedUuid } from '../../src/shared/crypto';
+import { SecretBox, randomToken, sha256Hex, timeOrderedUuid } from '../../src/shared/crypto';
+import { TEST_SERVICE_KEYS } from './database';
 import type { TestApp } from './test-app';
 
 /** A person of a merchant's team, made directly in the database (as sign-up or an accepted invitation would). */
@@ -55,6 +57,17 @@ export async function addPerson(
     now,
   ]);
   return { userId, membershipId, merchantId, email, password, role };
+}
+
+/**
+ * 2FA on for the person, as a confirmed enrolment leaves it: a new TOTP secret sealed with the test
+ * service's ENCRYPTION_KEY, enabled now. Answers the secret (totpCodeAt computes its codes).
+ */
+export async function enableTwoFactor(app: TestApp, userId: string): Promise<string> {
+  const secret = newTotpSecret();
+  const sealed = new SecretBox(Buffer.from(TEST_SERVICE_KEYS.ENCRYPTION_KEY, 'base64')).seal(secret);
+  await dbExecute(app, 'update app_user set totp_secret_sealed = ?, totp_enabled_at = ? where id = ?', [sealed, app.clock.now(), userId]);
+  return secret;
 }
 
 /**

@@ -1,6 +1,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { KEY_ROLES, PERMISSIONS, ROLES, ROLE_PERMISSIONS, assertPermitted, mayGrant, permits, roleNeedsTwoFactor } from '../../src/modules/access/permissions';
+import {
+  KEY_ROLES,
+  PERMISSIONS,
+  ROLES,
+  ROLE_PERMISSIONS,
+  SENSITIVE,
+  assertPermitted,
+  mayGrant,
+  permits,
+  roleNeedsTwoFactor,
+} from '../../src/modules/access/permissions';
 
 /** The role matrix (issue 36): docs/access.md's table is the code's, and the rules around it hold. */
 describe('the role matrix', () => {
@@ -51,6 +61,16 @@ describe('the role matrix', () => {
 
   it('roles that move money or manage keys or the team need 2FA in production; support and viewer do not', () => {
     expect(ROLES.filter(roleNeedsTwoFactor)).toEqual(['owner', 'admin', 'developer', 'finance']);
+  });
+
+  it('docs/access.md names exactly the permissions that make 2FA compulsory in production, and the roles they reach', () => {
+    const doc = readFileSync(path.join(__dirname, '../../docs/access.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Two-factor authentication'));
+    const sentence = /a role holding any of ([^(]+)\(`SENSITIVE` in `permissions\.ts`; ([^)]+)\)/.exec(section.replace(/\s+/g, ' '));
+    expect(sentence).not.toBeNull();
+    const listed = [...sentence![1]!.matchAll(/`([a-z]+:[a-z]+)`/g)].map((m) => m[1]);
+    expect([...listed].sort()).toEqual([...SENSITIVE].sort());
+    expect(sentence![2]!.split(/, | and /)).toEqual(ROLES.filter(roleNeedsTwoFactor));
   });
 
   it('an enrolment-only session holds nothing, and the refusal says to enrol', () => {

@@ -54,29 +54,38 @@ const REQUIRE_2FA = graphql(`
   }
 `);
 
-/** Whether the whole team must use 2FA: owners and admins choose. */
-function RequireTwoFactor({ manage }: { manage: boolean }) {
+/**
+ * Whether the whole team must use 2FA: owners and admins choose, once they have it themselves (turning it on
+ * signs out at once every member without it, who can then do nothing but enrol).
+ */
+function RequireTwoFactor({ manage, selfEnrolled }: { manage: boolean; selfEnrolled: boolean }) {
   const [{ data, error }, reread] = useQuery({ query: SETTINGS });
   const [saving, save] = useMutation(REQUIRE_2FA);
 
   async function toggle(required: boolean) {
-    if (required && !confirm('Require two-factor authentication for everyone? Members without it can do nothing but enrol until they do.')) return;
+    if (
+      required &&
+      !confirm('Require two-factor authentication for everyone? Members without it are signed out now, and can do nothing but enrol until they do.')
+    )
+      return;
     if ((await save({ required })).data) reread();
   }
 
   if (error) return <ErrorText error={error} />;
   if (!data) return <Loading what="the team's settings" />;
+  const required = data.teamSettings.twoFactorRequired;
   return (
     <div className="settings-row">
       <label className="check">
         <input
           type="checkbox"
-          checked={data.teamSettings.twoFactorRequired}
-          disabled={!manage || saving.fetching}
+          checked={required}
+          disabled={!manage || saving.fetching || (!required && !selfEnrolled)}
           onChange={(e) => void toggle(e.target.checked)}
         />
         Require two-factor authentication for every member
       </label>
+      {manage && !required && !selfEnrolled && <p className="muted">Turn on two-factor authentication for yourself first (Profile).</p>}
       <ErrorText error={saving.error} />
     </div>
   );
@@ -110,7 +119,7 @@ export function Team() {
   return (
     <section aria-labelledby="team-title">
       <h2 id="team-title">Team</h2>
-      <RequireTwoFactor manage={manage} />
+      <RequireTwoFactor manage={manage} selfEnrolled={me.user?.twoFactorEnabled === true} />
       <h3>Members</h3>
       <ErrorText error={error} />
       {!data && !error && <Loading what="the team" />}

@@ -95,9 +95,10 @@ const PEOPLE_ONLY: ReadonlySet<Permission> = new Set(['keys:manage', 'team:read'
 
 /**
  * Whose permissions need a second factor: a person whose role can move money or manage keys or
- * the team must have 2FA in production (and everywhere once the merchant requires it).
+ * the team must have 2FA in production (and everywhere once the merchant requires it). docs/access.md
+ * lists them (test/unit/permissions.test.ts compares).
  */
-const SENSITIVE: ReadonlySet<Permission> = new Set(['refunds:create', 'payouts:manage', 'payouts:create', 'keys:manage', 'team:manage']);
+export const SENSITIVE: ReadonlySet<Permission> = new Set(['refunds:create', 'payouts:manage', 'payouts:create', 'keys:manage', 'team:manage']);
 
 /** Each role's rank: a member may grant only roles at or below their own; developer, finance and support are peers. */
 const RANK: Readonly<Record<Role, number>> = { owner: 4, admin: 3, developer: 2, finance: 2, support: 2, viewer: 1 };

@@ -54,7 +54,8 @@ export interface TeamServiceDeps {
  * 2FA. Every change locks the team's memberships first (so two owners cannot demote each other at
  * once and leave none), checks the rules (team.rules.ts) against the roles as they are now, not as
  * the caller's token says, and writes its audit entry in the same transaction. A role change or a
- * removal ends the member's sessions at this merchant at once, on every instance.
+ * removal ends the member's sessions at this merchant at once, on every instance; so does requiring
+ * 2FA, for every member without it.
  */
 export class TeamService {
   constructor(private readonly deps: TeamServiceDeps) {}
@@ -78,7 +79,7 @@ export class TeamService {
       if (target.role === newRole) return [];
       const now = this.deps.clock.now();
       await em.execute('update membership set role = ?, updated_at = ? where id = ?', [newRole, now, id]);
-      const families = await revokeMemberSessions(em, target.userId, auth.merchantId, 'role_changed', now);
+      const families = await revokeMemberSessions(em, [target.userId], auth.merchantId, 'role_changed', now);
       await this.deps.audit.recordOn(em, {
         merchantId: auth.merchantId,
         actor: actorOf(auth),
@@ -101,7 +102,7 @@ export class TeamService {
       assertRemoval(actor, target, owners(team));
       const now = this.deps.clock.now();
       await em.execute('delete from membership where id = ?', [id]);
-      const families = await revokeMemberSessions(em, target.userId, auth.merchantId, 'member_removed', now);
+      const families = await revokeMemberSessions(em, [target.userId], auth.merchantId, 'member_removed', now);
       await this.deps.audit.recordOn(em, {
         merchantId: auth.merchantId,
         actor: actorOf(auth),
@@ -142,16 +143,33 @@ export class TeamService {
     return this.member(auth.merchantId, id);
   }
 
-  /** Once required, a member without 2FA can only enrol: from their next token (refresh reads it afresh). */
+  /**
+   * Once required, a member without 2FA can only enrol, at once: their sessions at this merchant end
+   * (revoked and announced to every instance, as a role change's), and a new sign-in gives them an
+   * enrolment-only session. Members with 2FA keep theirs. Whoever requires it must have 2FA themselves
+   * (as GitHub asks), so requiring it never signs its author out.
+   */
   async setTwoFactorRequired({ auth, origin }: Acting, required: boolean): Promise<TeamSettings> {
     const value = parseInput(z.object({ required: z.boolean() }), { required }).required;
-    await this.inTeam(auth, 'team:manage', async (em) => {
+    const revoked = await this.inTeam(auth, 'team:manage', async (em, actor) => {
       const [merchant]: Array<{ require_two_factor: boolean }> = await em.execute('select require_two_factor from merchant where id = ? for update', [
         auth.merchantId,
       ]);
       if (!merchant) throw AppError.notFound('Merchant');
       if (merchant.require_two_factor === value) return [];
-      await em.execute('update merchant set require_two_factor = ?, updated_at = ? where id = ?', [value, this.deps.clock.now(), auth.merchantId]);
+      // Held FOR SHARE: an enrolment or a removal of 2FA in flight commits first, and is read as it ends.
+      const withoutTwoFactor: Array<{ userId: string }> = value
+        ? await em.execute(
+            `select m.user_id as "userId" from membership m join app_user u on u.id = m.user_id
+              where m.merchant_id = ? and u.totp_enabled_at is null for share of u`,
+            [auth.merchantId],
+          )
+        : [];
+      if (withoutTwoFactor.some((m) => m.userId === actor.userId)) {
+        throw new AppError('INVALID_STATE', 'Turn on two-factor authentication for yourself first (Profile → Two-factor), then require it of the team');
+      }
+      const now = this.deps.clock.now();
+      await em.execute('update merchant set require_two_factor = ?, updated_at = ? where id = ?', [value, now, auth.merchantId]);
       await this.deps.audit.recordOn(em, {
         merchantId: auth.merchantId,
         actor: actorOf(auth),
@@ -161,8 +179,15 @@ export class TeamService {
         before: { two_factor_required: merchant.require_two_factor },
         after: { two_factor_required: value },
       });
-      return [];
+      return revokeMemberSessions(
+        em,
+        withoutTwoFactor.map((m) => m.userId),
+        auth.merchantId,
+        'two_factor_required',
+        now,
+      );
     });
+    await announceRevoked(this.deps.revocations, revoked);
     return { twoFactorRequired: value };
   }
 

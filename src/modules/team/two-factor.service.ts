@@ -102,13 +102,15 @@ export class TwoFactorService {
   async disable({ auth, origin }: Acting, password: string, code: string): Promise<void> {
     assertPerson(auth);
     const input = parseInput(z.object({ password: z.string({ error: 'is required' }).min(1, 'is required').max(256), code: codeSchema }), { password, code });
-    const required = await this.requiringMerchants(auth.actorId);
-    if (required.length > 0) throw AppError.forbidden(`Two-factor authentication is required at ${required.join(', ')}: it cannot be turned off`);
     const em = this.deps.orm.em.fork();
     const [stored]: Array<{ password_hash: string }> = await em.execute('select password_hash from app_user where id = ?', [auth.actorId]);
     if (!(await verifyPassword(input.password, stored?.password_hash))) throw AppError.invalidField('password', 'is incorrect');
     await em.transactional(async (tx) => {
       const user = await this.lockUser(tx, auth.actorId);
+      // Read with the person's row locked: a merchant requiring 2FA meanwhile (TeamService.setTwoFactorRequired
+      // holds that row FOR SHARE) has committed, and is seen here.
+      const required = await this.requiringMerchants(tx, auth.actorId);
+      if (required.length > 0) throw AppError.forbidden(`Two-factor authentication is required at ${required.join(', ')}: it cannot be turned off`);
       if (!user.totp_enabled_at) throw new AppError('INVALID_STATE', 'Two-factor authentication is not on');
       if (!(await this.consume(tx, auth.actorId, user, input.code))) throw AppError.invalidField('code', 'is not a current code or an unused recovery code');
       await tx.execute('update app_user set totp_secret_sealed = null, totp_enabled_at = null, totp_last_step = null, updated_at = ? where id = ?', [
@@ -164,10 +166,11 @@ export class TwoFactorService {
   }
 
   /** The names of the person's merchants that require their 2FA (the merchant's choice, or production for their role). */
-  private async requiringMerchants(userId: string): Promise<string[]> {
-    const rows: Array<{ name: string; role: string; require_two_factor: boolean }> = await this.deps.orm.em
-      .fork()
-      .execute('select mc.name, m.role, mc.require_two_factor from membership m join merchant mc on mc.id = m.merchant_id where m.user_id = ?', [userId]);
+  private async requiringMerchants(em: EntityManager, userId: string): Promise<string[]> {
+    const rows: Array<{ name: string; role: string; require_two_factor: boolean }> = await em.execute(
+      'select mc.name, m.role, mc.require_two_factor from membership m join merchant mc on mc.id = m.merchant_id where m.user_id = ?',
+      [userId],
+    );
     return rows.filter((r) => isRole(r.role) && twoFactorRequiredFor(this.deps.production, r.role, r.require_two_factor)).map((r) => r.name);
   }
 

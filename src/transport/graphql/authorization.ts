@@ -12,6 +12,12 @@ type Requirement = Permission | typeof SIGNED_IN | typeof ANY_CALLER;
 const REQUIREMENTS = new Map<string, Requirement>();
 
 /**
+ * What a root field requires, as `enforceRequirements` checks it (undefined: no `@Requires`). The role
+ * matrix test compares every Query, Mutation and Subscription field's with its own table.
+ */
+export const requirementOf = (field: string): Requirement | undefined => REQUIREMENTS.get(field);
+
+/**
  * What a root field requires (docs/access.md): every Query, Mutation and Subscription field says it, or
  * the schema is refused. Only recorded here: `enforceRequirements` wraps each root resolver once, with a
  * synchronous check (type-graphql's @Authorized runs an async middleware chain per field, which cost a

@@ -102,6 +102,39 @@ describe('API keys', () => {
     });
   });
 
+  it('revokeApiKey over GraphQL: answers the key revoked; its tokens and secret are refused at once, on the other instance too; one audit entry', async () => {
+    const key = await apiKeyToken(two.a, owner.token, 'finance');
+    expect((await request(two.b.url, 'GET', '/v1/merchant', { token: key.token })).status).toBe(200);
+    const revoked = await graphql(two.a.url, 'mutation($id: ID!) { revokeApiKey(id: $id) { id clientId label role revokedAt } }', {
+      token: owner.token,
+      variables: { id: key.id },
+    });
+    expect(revoked.body.errors).toBeUndefined();
+    expect(revoked.body.data.revokeApiKey).toEqual({
+      id: key.id,
+      clientId: key.clientId,
+      label: 'finance key',
+      role: 'FINANCE',
+      revokedAt: expect.any(String),
+    });
+    const { revokedAt } = revoked.body.data.revokeApiKey;
+    expect(new Date(revokedAt).getTime()).toBe(two.a.clock.now().getTime());
+    expect((await request(two.a.url, 'GET', '/v1/merchant', { token: key.token })).status).toBe(401);
+    expect(await eventually(async () => (await request(two.b.url, 'GET', '/v1/merchant', { token: key.token })).status === 401)).toBe(true);
+    const grant = await request(two.b.url, 'POST', '/v1/oauth/token', {
+      body: { grant_type: 'client_credentials', client_id: key.clientId, client_secret: key.clientSecret },
+    });
+    expect([grant.status, grant.body.code]).toEqual([401, 'INVALID_CLIENT']);
+    const listed = await graphql(two.a.url, '{ apiKeys { id revokedAt } }', { token: owner.token });
+    expect(listed.body.data.apiKeys).toContainEqual({ id: key.id, revokedAt });
+    expect(await auditEntryOf('api_key.revoked', key.id)).toMatchObject({
+      actor_type: 'user',
+      actor_id: owner.userId,
+      before: { revoked_at: null },
+      after: { revoked_at: revokedAt },
+    });
+  });
+
   it('rotating gives a new secret for the same client_id; the old secret and tokens stop working', async () => {
     const key = await apiKeyToken(two.a, owner.token, 'developer');
     const rotated = await graphql(two.a.url, 'mutation($id: ID!) { rotateApiKey(id: $id) { clientSecret apiKey { clientId role } } }', {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { KEY_ROLES, PERMISSIONS, ROLES, permits, type Permission, type Principal, type Role } from '../../../src/modules/access/permissions';
+import { ANY_CALLER, SIGNED_IN, requirementOf } from '../../../src/transport/graphql/authorization';
 import { graphql, request, type HttpResult } from '../../helpers/http';
 import { apiKeyToken, personOf } from '../../helpers/people';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -8,8 +9,10 @@ import { connect, subscribeLive } from '../../helpers/ws';
 /**
  * The role matrix at both doors (issue 36; docs/access.md): every bearer route of the OpenAPI document,
  * called by a person of each role and by an API key of each key role, is refused with 403 FORBIDDEN
- * exactly when the matrix says so; GraphQL operations likewise, at least one per permission, and every subscription
- * over the WebSocket (graphql-ws), refused when it starts. The calls carry no
+ * exactly when the matrix says so; every GraphQL root field requires what this file's table says (its
+ * @Requires, as the schema enforces it), and representative operations, at least one per permission, are
+ * refused or allowed end to end accordingly; every subscription over the WebSocket (graphql-ws), refused
+ * when it starts. The calls carry no
  * valid input: an allowed one fails on its input or its object (400, 404, 409), never on the role.
  * Named cases from the issue pin the matrix itself.
  */
@@ -87,6 +90,138 @@ describe('role matrix', () => {
     { permission: 'disputes:read', query: '{ openDisputeCount }' },
     { permission: 'disputes:manage', query: 'mutation { acceptDispute(id: "dp_unknown") { id } }' },
   ];
+
+  /**
+   * What every Query and Mutation field requires, written here independently of the resolvers (docs/access.md):
+   * a permission of the matrix, `signed_in` (any role; the merchant's profile, reference data) or `any_caller`
+   * (any valid token, even a session that may only enrol in 2FA: who am I, my sessions and password, enrolment).
+   * A field missing here, or whose @Requires says otherwise, fails the next test.
+   */
+  type Requirement = Permission | typeof SIGNED_IN | typeof ANY_CALLER;
+  const QUERIES: Record<string, Requirement> = {
+    // Anyone with a token: the environment (the dashboard's banner), who am I and my sessions.
+    environment: ANY_CALLER,
+    me: ANY_CALLER,
+    mySessions: ANY_CALLER,
+    // Any role: the merchant's record and the reference lists.
+    merchant: SIGNED_IN,
+    countries: SIGNED_IN,
+    channels: SIGNED_IN,
+    networks: SIGNED_IN,
+    banks: SIGNED_IN,
+    // Payments and their records.
+    transaction: 'transactions:read',
+    transactions: 'transactions:read',
+    activity: 'transactions:read',
+    verifyPayment: 'transactions:read',
+    checkoutSession: 'transactions:read',
+    checkoutSettings: 'transactions:read',
+    paymentLink: 'transactions:read',
+    paymentLinks: 'transactions:read',
+    nameCheck: 'transactions:read',
+    // A name from an account number: only for who may pay it (CONTRACT §6b).
+    resolveAccount: 'payments:create',
+    customer: 'customers:read',
+    customers: 'customers:read',
+    kyc: 'customers:read',
+    balances: 'balances:read',
+    balanceTransactions: 'balances:read',
+    payout: 'balances:read',
+    payouts: 'balances:read',
+    upcomingPayout: 'balances:read',
+    payoutSchedule: 'balances:read',
+    // Where the money goes: people with payouts:manage only, reading too.
+    payoutDestination: 'payouts:manage',
+    payoutDestinations: 'payouts:manage',
+    rate: 'rates:read',
+    webhookEvent: 'webhooks:read',
+    webhookEvents: 'webhooks:read',
+    webhookEventTypes: 'webhooks:read',
+    apiKeys: 'keys:manage',
+    teamMembers: 'team:read',
+    teamSettings: 'team:read',
+    invitations: 'team:read',
+    auditLog: 'audit:read',
+    dispute: 'disputes:read',
+    disputes: 'disputes:read',
+    openDisputeCount: 'disputes:read',
+  };
+  const MUTATIONS: Record<string, Requirement> = {
+    // A person's own account, open to an enrolment-only session (refused to an API key by the service: not a person).
+    changePassword: ANY_CALLER,
+    endSession: ANY_CALLER,
+    endOtherSessions: ANY_CALLER,
+    beginTwoFactorEnrolment: ANY_CALLER,
+    confirmTwoFactor: ANY_CALLER,
+    disableTwoFactor: ANY_CALLER,
+    // Money in and out, and the sandbox's simulations.
+    initiateCollection: 'payments:create',
+    initiateTransfer: 'payments:create',
+    initiatePayment: 'payments:create',
+    createCheckoutSession: 'payments:create',
+    createPaymentLink: 'payments:create',
+    deactivatePaymentLink: 'payments:create',
+    updateCheckoutSettings: 'payments:create',
+    updateNameCheck: 'payments:create',
+    simulateTransaction: 'payments:create',
+    simulateDispute: 'payments:create',
+    simulateDisputeOutcome: 'payments:create',
+    refundPayment: 'refunds:create',
+    enrollCustomer: 'customers:write',
+    submitKyc: 'customers:write',
+    topUpBalance: 'balances:fund',
+    createPayout: 'payouts:create',
+    addPayoutDestination: 'payouts:manage',
+    approvePayoutDestination: 'payouts:manage',
+    cancelPayoutDestination: 'payouts:manage',
+    updatePayoutSchedule: 'payouts:manage',
+    setWebhookEndpoint: 'webhooks:manage',
+    rotateWebhookSecret: 'webhooks:manage',
+    sendWebhookTestEvent: 'webhooks:manage',
+    resendWebhookEvent: 'webhooks:manage',
+    createApiKey: 'keys:manage',
+    rotateApiKey: 'keys:manage',
+    revokeApiKey: 'keys:manage',
+    inviteMember: 'team:manage',
+    resendInvitation: 'team:manage',
+    revokeInvitation: 'team:manage',
+    changeMemberRole: 'team:manage',
+    removeMember: 'team:manage',
+    transferOwnership: 'team:manage',
+    setTwoFactorRequired: 'team:manage',
+    updateDisputeEvidence: 'disputes:manage',
+    uploadDisputeFile: 'disputes:manage',
+    submitDispute: 'disputes:manage',
+    acceptDispute: 'disputes:manage',
+  };
+
+  it('GraphQL: every Query, Mutation and Subscription field found by introspection requires exactly what the table says', async () => {
+    const owner = principals[0]!.token;
+    const schema = await graphql(
+      app.url,
+      '{ __schema { queryType { fields { name } } mutationType { fields { name } } subscriptionType { fields { name } } } }',
+      { token: owner },
+    );
+    const names = (type: { fields: Array<{ name: string }> }) => type.fields.map((f) => f.name);
+    const { queryType, mutationType, subscriptionType } = schema.body.data.__schema;
+    const expected: Record<string, Record<string, Requirement>> = {
+      Query: QUERIES,
+      Mutation: MUTATIONS,
+      Subscription: Object.fromEntries(SUBSCRIPTIONS.map((s) => [s.field, s.permission])),
+    };
+    const found: Record<string, string[]> = { Query: names(queryType), Mutation: names(mutationType), Subscription: names(subscriptionType) };
+    expect(found.Query!.length + found.Mutation!.length).toBeGreaterThan(80);
+    const wrong: string[] = [];
+    for (const [root, fields] of Object.entries(found)) {
+      for (const field of fields) {
+        const want = expected[root]![field];
+        if (want === undefined) wrong.push(`${root}.${field}: not in this test's table (${requirementOf(field)})`);
+        else if (requirementOf(field) !== want) wrong.push(`${root}.${field}: @Requires(${requirementOf(field)}), the table says ${want}`);
+      }
+      for (const field of Object.keys(expected[root]!)) if (!fields.includes(field)) wrong.push(`${root}.${field}: in the table, not in the schema`);
+    }
+    expect(wrong).toEqual([]);
+  });
 
   it('GraphQL: the operations cover every permission of the matrix', () => {
     expect(new Set(OPERATIONS.map((op) => op.permission))).toEqual(new Set(['signed_in', ...PERMISSIONS]));

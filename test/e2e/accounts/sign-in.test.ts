@@ -1,7 +1,7 @@
-import { SecretBox } from '../../../src/shared/crypto';
 import { newRecoveryCodes, recoveryCodeHash } from '../../../src/modules/accounts/recovery-codes';
-import { newTotpSecret, totpCodeAt } from '../../../src/modules/accounts/totp';
+import { totpCodeAt } from '../../../src/modules/accounts/totp';
 import { DASHBOARD_HEADERS, sessionCookieOf, signInDashboard, signInDashboardUser } from '../../helpers/accounts';
+import { enableTwoFactor } from '../../helpers/team';
 import { linkIn, startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../helpers/smtp';
 import { graphql, request, type HttpResult } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -387,10 +387,8 @@ describe('accounts: sign-up, sign-in, sessions, passwords', () => {
 
     it('with 2FA: the code is asked for after a right password, checked once per step; a recovery code works once', async () => {
       const person = await signInDashboardUser(app);
-      const secret = newTotpSecret();
-      const box = new SecretBox(Buffer.alloc(32, 7));
+      const secret = await enableTwoFactor(app, person.userId);
       const [recovery] = newRecoveryCodes();
-      await sql('update app_user set totp_secret_sealed = ?, totp_enabled_at = ? where id = ?', [box.seal(secret), app.clock.now(), person.userId]);
       await sql('insert into recovery_code (id, user_id, code_hash) values (gen_random_uuid(), ?, ?)', [person.userId, recoveryCodeHash(recovery!)]);
 
       const noCode = await signInDashboard(app, { email: person.email, password: person.password });
@@ -463,6 +461,29 @@ describe('accounts: failed sign-ins back off per account and address, and per ad
     for (let i = 0; i < 6; i++) await signInDashboard(app, { email: `victim${i}@shop.example`, password: 'wrong password 000' }, from);
     expect((await signInDashboard(app, { email: person.email, password: person.password }, from)).res.status).toBe(429);
     expect((await signInDashboard(app, { email: person.email, password: person.password }, { ...XRW, 'x-forwarded-for': '192.0.2.51' })).res.status).toBe(200);
+  });
+
+  it('sign-up with a taken email counts against the address: its 409s turn into 429, for any email; another address still gets the 409', async () => {
+    const person = await signInDashboardUser(app);
+    const signUp = (email: string, ip: string) =>
+      request(app.url, 'POST', '/dashboard/sign-up', {
+        headers: { ...XRW, 'x-forwarded-for': ip },
+        body: { email, password: 'a long enough password', business_name: 'Copycat', country: 'KE' },
+      });
+    const merchants = async () => (await app.service.orm.em.fork().execute('select count(*)::int as n from merchant'))[0].n;
+    const before = await merchants();
+    // RATE_LIMIT_TOKEN_IP_FAILURES is 6: six 409s spend the address's failures; the seventh attempt is refused before it is read.
+    const answers: number[] = [];
+    for (let i = 0; i < 7; i++) answers.push((await signUp(person.email, '192.0.2.60')).status);
+    expect(answers).toEqual([409, 409, 409, 409, 409, 409, 429]);
+    const refused = await signUp('someone.new@shop.example', '192.0.2.60');
+    expect([refused.status, refused.body.code]).toEqual([429, 'RATE_LIMITED']);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    // The same address's sign-ins share the budget: a prober cannot switch doors.
+    expect((await signInDashboard(app, { email: person.email, password: person.password }, { ...XRW, 'x-forwarded-for': '192.0.2.60' })).res.status).toBe(429);
+    expect(await merchants()).toBe(before);
+    const elsewhere = await signUp(person.email, '192.0.2.61');
+    expect([elsewhere.status, elsewhere.body.code]).toEqual([409, 'DUPLICATE_REQUEST']);
   });
 });
 

@@ -1,7 +1,7 @@
 import { totpCodeAt } from '../../../src/modules/accounts/totp';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
 import { graphql, request } from '../../helpers/http';
-import { addPerson, captureMail, dbExecute, invitationTokenOf, personSession, type TestPerson } from '../../helpers/team';
+import { addPerson, captureMail, dbExecute, enableTwoFactor, invitationTokenOf, personSession, type TestPerson } from '../../helpers/team';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 
 /** The team, invitations and 2FA enrolment through their doors (GraphQL; the accept page's REST routes), on the real database. */
@@ -71,6 +71,26 @@ describe('Team accounts: members, roles, invitations, 2FA', () => {
       expect(errorCode(await gql(dev, CHANGE_ROLE, { id: developer.membershipId, role: 'ADMIN' }))).toBe('FORBIDDEN');
       expect(await roleOf(owner)).toBe('owner');
       expect(await roleOf(developer)).toBe('developer');
+    });
+
+    it('lists each member’s last sign-in: none until they sign in, then the time of their latest sign-in', async () => {
+      const member = await addPerson(app, merchant.merchant.id, 'viewer');
+      const lastSignInOf = async () =>
+        (
+          (await gql(await session(admin), '{ teamMembers { userId lastSignInAt } }')).body.data.teamMembers as Array<{
+            userId: string;
+            lastSignInAt: string | null;
+          }>
+        ).find((m) => m.userId === member.userId)!.lastSignInAt;
+      expect(await lastSignInOf()).toBeNull();
+      const signIn = () => request(app.url, 'POST', '/dashboard/session', { headers: dashboard, body: { email: member.email, password: member.password } });
+      expect((await signIn()).status).toBe(200);
+      const first = app.clock.now();
+      expect(await lastSignInOf()).toBe(first.toISOString());
+      app.clock.advance(90_000);
+      expect((await signIn()).status).toBe(200);
+      expect(await lastSignInOf()).toBe(app.clock.now().toISOString());
+      expect(app.clock.now().getTime()).toBe(first.getTime() + 90_000);
     });
 
     it('a role change ends that member’s sessions at once, and is audited with before and after', async () => {
@@ -275,6 +295,12 @@ describe('Team accounts: members, roles, invitations, 2FA', () => {
 
     const CONFIRM = 'mutation($code: String!) { confirmTwoFactor(code: $code) }';
     const DISABLE = 'mutation($password: String!, $code: String!) { disableTwoFactor(password: $password, code: $code) }';
+    /** Who requires 2FA of the team must have it. */
+    const adminWithTwoFactor = async () => {
+      const admin = await addPerson(app, merchant.merchant.id, 'admin');
+      await enableTwoFactor(app, admin.userId);
+      return admin;
+    };
 
     it('enrols with a computed TOTP code and answers 10 recovery codes once', async () => {
       const begun = await gql(token, 'mutation { beginTwoFactorEnrolment { secret otpauthUri qrSvg } }');
@@ -326,7 +352,7 @@ describe('Team accounts: members, roles, invitations, 2FA', () => {
 
     it('is not turned off where the merchant requires it, nor without the password; then is, with a recovery code', async () => {
       token = await session(person);
-      const manager = await session(await addPerson(app, merchant.merchant.id, 'admin'));
+      const manager = await session(await adminWithTwoFactor());
       const required = await gql(manager, 'mutation { setTwoFactorRequired(required: true) }');
       expect(required.body.data).toEqual({ setTwoFactorRequired: true });
       expect((await gql(token, '{ teamSettings { twoFactorRequired } }')).body.data.teamSettings.twoFactorRequired).toBe(true);
@@ -358,7 +384,7 @@ describe('Team accounts: members, roles, invitations, 2FA', () => {
     });
 
     it('where the merchant requires 2FA, a member without it refreshes into a session that can only enrol; once enrolled, into a full one', async () => {
-      const manager = await session(await addPerson(app, merchant.merchant.id, 'admin'));
+      const manager = await session(await adminWithTwoFactor());
       expect((await gql(manager, 'mutation { setTwoFactorRequired(required: true) }')).body.errors).toBeUndefined();
       const refresh = async (refreshToken: string) => {
         const res = await request(app.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: refreshToken } });
@@ -376,6 +402,68 @@ describe('Team accounts: members, roles, invitations, 2FA', () => {
       const full = await refresh(limited.refreshToken);
       expect((await gql(full.accessToken, MEMBERS)).body.errors).toBeUndefined();
       await gql(manager, 'mutation { setTwoFactorRequired(required: false) }');
+    });
+  });
+
+  describe('requiring 2FA of the team', () => {
+    const REQUIRE = 'mutation($required: Boolean!) { setTwoFactorRequired(required: $required) }';
+    const refresh = (refreshToken: string) =>
+      request(app.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: refreshToken } });
+
+    it('takes effect at once: a live token of a member without 2FA is refused (INVALID_TOKEN), members with 2FA keep working', async () => {
+      const shop = await app.createMerchant('Strict Merchant');
+      const owner = await addPerson(app, shop.merchant.id, 'owner');
+      await enableTwoFactor(app, owner.userId);
+      const enrolled = await addPerson(app, shop.merchant.id, 'developer');
+      await enableTwoFactor(app, enrolled.userId);
+      const without = await addPerson(app, shop.merchant.id, 'viewer');
+      // The same person at another merchant, which does not require it: that session is not this team's to end.
+      const elsewhere = await addPerson(app, (await app.createMerchant('Lenient Merchant')).merchant.id, 'viewer', { userId: without.userId });
+      const ownerToken = await session(owner);
+      const enrolledSession = await personSession(app, enrolled);
+      const live = await personSession(app, without);
+      const there = await session(elsewhere);
+      expect((await gql(live.accessToken, MEMBERS)).body.errors).toBeUndefined();
+
+      const required = await gql(ownerToken, REQUIRE, { required: true });
+      expect(required.body).toEqual({ data: { setTwoFactorRequired: true } });
+      // At once, through both doors: no refresh, no poll interval waited. Its refresh token is dead too.
+      expect(errorCode(await gql(live.accessToken, MEMBERS))).toBe('INVALID_TOKEN');
+      const rest = await request(app.url, 'GET', '/v1/merchant', { token: live.accessToken });
+      expect([rest.status, rest.body.code]).toEqual([401, 'INVALID_TOKEN']);
+      expect((await refresh(live.refreshToken)).status).toBe(401);
+      const [family] = await dbExecute<{ revoked_reason: string }>(app, 'select revoked_reason from token_family where id = ?', [live.familyId]);
+      expect(family).toEqual({ revoked_reason: 'two_factor_required' });
+      // Members with 2FA keep their sessions (the author's too), and the member's session elsewhere stays.
+      expect((await gql(enrolledSession.accessToken, MEMBERS)).body.errors).toBeUndefined();
+      expect((await refresh(enrolledSession.refreshToken)).status).toBe(200);
+      expect((await gql(ownerToken, MEMBERS)).body.errors).toBeUndefined();
+      expect((await gql(there, MEMBERS)).body.errors).toBeUndefined();
+
+      // Signing in again, the member can only enrol.
+      const again = await request(app.url, 'POST', '/dashboard/session', {
+        headers: dashboard,
+        body: { email: without.email, password: without.password, merchant_id: shop.merchant.id },
+      });
+      expect(again.body.data).toMatchObject({ role: 'viewer', two_factor_required: true });
+      expect(errorCode(await gql(again.body.data.access_token, MEMBERS))).toBe('FORBIDDEN');
+
+      // Turning it off ends nothing.
+      expect((await gql(ownerToken, REQUIRE, { required: false })).body.errors).toBeUndefined();
+      expect((await gql(again.body.data.access_token, '{ me { enrolmentOnly } }')).body.data.me.enrolmentOnly).toBe(true);
+      expect((await gql(enrolledSession.accessToken, MEMBERS)).body.errors).toBeUndefined();
+    });
+
+    it('only a member with 2FA may require it: INVALID_STATE otherwise, and nothing changes', async () => {
+      const shop = await app.createMerchant('Careless Merchant');
+      const admin = await addPerson(app, shop.merchant.id, 'admin');
+      const token = await session(admin);
+      const refused = await gql(token, REQUIRE, { required: true });
+      expect(errorCode(refused)).toBe('INVALID_STATE');
+      expect(refused.body.errors?.[0]?.message).toContain('Turn on two-factor authentication for yourself first');
+      expect((await gql(token, '{ teamSettings { twoFactorRequired } }')).body.data.teamSettings.twoFactorRequired).toBe(false);
+      expect(await auditCount('team.two_factor_requirement_changed', shop.merchant.id)).toBe(0);
+      expect((await gql(token, MEMBERS)).body.errors).toBeUndefined();
     });
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { totpCodeAt } from '../../../src/modules/accounts/totp';
 import { DASHBOARD_DIST } from '../../../src/transport/dashboard/dashboard.routes';
+import { DASHBOARD_HEADERS, signInDashboard, signInDashboardUser } from '../../helpers/accounts';
 import { launchBrowser, openScreen, screenshots, type TestBrowser } from '../../helpers/browser';
 import { graphql, request } from '../../helpers/http';
 import { linkIn, startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../helpers/smtp';
@@ -19,6 +20,10 @@ import { signInWith, type DashboardLogin } from './sign-in';
  * member, who accepts in a second browser (its own profile: no shared cookie), downloads a
  * statement and can neither see nor create API keys (the service refuses it too). The owner then
  * sees the member and the audit log's entries, and makes an API key whose secret is shown once.
+ * Then each control of the Team, Profile and API keys pages and the merchant switcher, driven in the page
+ * and checked at the service: last sign-in times, a password change (another session of the owner ends,
+ * this one stays), switching merchant, resending and revoking an invitation, rotating and revoking a key,
+ * and requiring 2FA (the member without it is signed out at once and can then only enrol).
  * With SCREENSHOTS=1 it writes docs/dashboard/ (sign-up, profile, team, api-keys, audit-log).
  */
 
@@ -31,6 +36,13 @@ const BUSINESS = 'Lagos Foods';
 
 /** The first message to `to` (by its SMTP envelope) whose subject matches. */
 const mailTo = (smtp: TestSmtpServer, to: string, subject: RegExp) => smtp.waitForMessage((m) => m.envelope.to.includes(to) && subject.test(m.subject), 10_000);
+
+/** What the dashboard shows for a time (ui.tsx `when`): the browser's own locale and time zone, computed in the page. */
+const shownAt = (page: Page, iso: string) =>
+  page.evaluate(`new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(${JSON.stringify(iso)}))`);
+
+/** Accepts the next confirm() the page asks (Playwright dismisses a dialog nobody handles). */
+const acceptNextDialog = (page: Page) => page.once('dialog', (dialog) => void dialog.accept());
 
 /** An emailed link's path and query, on this test's service (the link's host is the service's public address). */
 const onService = (app: TestApp, link: string) => {
@@ -63,6 +75,8 @@ describe('team accounts in the dashboard', () => {
   let page: Page;
   let member: Page;
   let totpSecret: string;
+  /** A second session of the owner's, signed in through the service (not this browser). */
+  let ownerElsewhere: Awaited<ReturnType<typeof signInDashboard>>;
 
   beforeAll(async () => {
     if (!existsSync(path.join(DASHBOARD_DIST, 'index.html'))) throw new Error('dist/dashboard is missing: run `npm run build:dashboard`');
@@ -304,5 +318,163 @@ describe('team accounts in the dashboard', () => {
     await member.getByRole('form', { name: 'Sign in' }).waitFor();
     await signInWith(member, app, FINANCE, { goto: false });
     await member.locator('.who').getByText('viewer').waitFor();
+  });
+
+  it('the Team page shows each member’s last sign-in, as the API answers it', async () => {
+    // The owner signs in a second time, through the service (a code of a later step: each works once).
+    app.clock.advance(30_000);
+    ownerElsewhere = await signInDashboard(app, { email: OWNER.email, password: OWNER.password, totp_code: totpCodeAt(totpSecret, app.clock.now()) });
+    expect(ownerElsewhere.res.status).toBe(200);
+    const listed = await graphql(app.url, '{ teamMembers { email lastSignInAt } }', { token: ownerElsewhere.accessToken });
+    const members = listed.body.data.teamMembers as Array<{ email: string; lastSignInAt: string | null }>;
+    const lastOf = (email: string) => members.find((m) => m.email === email)!.lastSignInAt;
+    expect(lastOf(OWNER.email)).toBe(app.clock.now().toISOString());
+    const memberLast = lastOf(FINANCE.email)!;
+    expect(memberLast).toEqual(expect.any(String));
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Team', level: 2 }).waitFor();
+    const lastSignIn = (email: string) => page.locator(`tr[data-member="${email}"] td`).nth(3);
+    expect(await lastSignIn(FINANCE.email).textContent()).toBe(await shownAt(page, memberLast));
+    expect(await lastSignIn(OWNER.email).textContent()).toBe(await shownAt(page, lastOf(OWNER.email)!));
+  });
+
+  it('Profile: a password change ends the owner’s other session at once, and this browser’s stays', async () => {
+    await openScreen(page, 'Profile');
+    const form = page.getByRole('form', { name: 'Password', exact: true });
+    const changed = 'a second passphrase for ada';
+    await form.getByLabel('Current password').fill(OWNER.password);
+    await form.getByLabel(/^New password \(/).fill(changed);
+    await form.getByLabel('New password again').fill(changed);
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByText('Password changed. Your other sessions have ended.').waitFor();
+    OWNER.password = changed;
+
+    // The other session: its access token and its refresh cookie are refused.
+    const other = await request(app.url, 'GET', '/v1/merchant', { token: ownerElsewhere.accessToken });
+    expect([other.status, other.body.code]).toEqual([401, 'INVALID_TOKEN']);
+    const refreshed = await request(app.url, 'POST', '/dashboard/session/refresh', {
+      headers: { ...DASHBOARD_HEADERS, cookie: `dashboard_session=${ownerElsewhere.cookie}` },
+    });
+    expect(refreshed.status).toBe(401);
+    // This one survives a reload (its cookie still refreshes), and is the owner's only session.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Profile', level: 2 }).waitFor();
+    const sessions = page.getByRole('table', { name: 'Sessions' });
+    await sessions.getByText('this browser').waitFor();
+    expect(await sessions.locator('tbody tr').count()).toBe(1);
+  });
+
+  it('the Merchant select switches to another of the owner’s merchants (its name and the role there shown), and back', async () => {
+    const other = await app.createMerchant('Abuja Books');
+    await signInDashboardUser(app, other, { email: OWNER.email, role: 'developer' });
+    // Read at the next load: one membership more, so the merchant's name becomes a choice.
+    await page.reload();
+    const merchant = page.getByRole('combobox', { name: 'Merchant', exact: true });
+    const chosen = () => merchant.locator('option:checked').textContent();
+    const role = page.locator('.who .sub');
+    const who = page.locator('.who');
+    await merchant.waitFor();
+    expect(await merchant.locator('option').allTextContents()).toEqual(expect.arrayContaining([BUSINESS, 'Abuja Books']));
+    expect([await chosen(), await role.textContent()]).toEqual([BUSINESS, 'owner']);
+
+    await merchant.selectOption({ label: 'Abuja Books' });
+    await who.getByText('developer', { exact: true }).waitFor();
+    expect(await chosen()).toBe('Abuja Books');
+    await openScreen(page, 'Profile');
+    await page.getByText('Role at Abuja Books').waitFor();
+    // A developer there: no Team management, no Audit log.
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit log' }).count()).toBe(0);
+
+    await merchant.selectOption({ label: BUSINESS });
+    await who.getByText('owner', { exact: true }).waitFor();
+    expect(await chosen()).toBe(BUSINESS);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit log' }).waitFor();
+  });
+
+  it('Team: an invitation is resent (a new link; the old one dies), then revoked (its link dies)', async () => {
+    const invitee = 'kemi@lagos-foods.test';
+    await openScreen(page, 'Team');
+    const invite = page.getByRole('form', { name: 'Invite a member' });
+    await invite.getByLabel('Email', { exact: true }).fill(invitee);
+    await invite.getByLabel('Role').selectOption('SUPPORT');
+    await invite.getByRole('button', { name: 'Invite' }).click();
+    await invite.getByText(`Invitation sent to ${invitee}.`).waitFor();
+    const first = await mailTo(smtp, invitee, /invit|join/i);
+    const tokenOf = (message: ReceivedMail) => new URL(invitationLink(message)).searchParams.get('token')!;
+    const preview = (token: string) =>
+      request(app.url, 'GET', `/dashboard/invitations/preview?token=${encodeURIComponent(token)}`, { headers: DASHBOARD_HEADERS });
+    expect((await preview(tokenOf(first))).status).toBe(200);
+
+    const row = page.locator(`tr[data-invitation="${invitee}"]`);
+    await row.getByRole('button', { name: 'Resend' }).click();
+    await invite.getByText(`Invitation sent again to ${invitee}.`).waitFor();
+    const second = await smtp.waitForMessage((m) => m !== first && m.envelope.to.includes(invitee) && /invit|join/i.test(m.subject), 10_000);
+    expect(tokenOf(second)).not.toBe(tokenOf(first));
+    expect((await preview(tokenOf(first))).status).toBe(400);
+    expect((await preview(tokenOf(second))).status).toBe(200);
+
+    acceptNextDialog(page);
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByText('revoked', { exact: true }).waitFor();
+    expect(await row.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+    expect(await row.getByRole('button', { name: 'Resend' }).count()).toBe(0);
+    const dead = await preview(tokenOf(second));
+    expect([dead.status, dead.body.code]).toEqual([400, 'INVALID_REQUEST']);
+  });
+
+  it('API keys: Rotate shows a new secret once (the old one gets 401 at the token endpoint), then Revoke ends the key (its secret gets 401)', async () => {
+    await openScreen(page, 'API keys');
+    const create = page.getByRole('form', { name: 'Create an API key' });
+    await create.getByLabel('Label').fill('Rotating');
+    await create.getByRole('button', { name: 'Create key' }).click();
+    const made = page.getByRole('region', { name: 'Your new API key' });
+    const clientId = (await made.getByTestId('new-client-id').textContent())!;
+    const secret = (await made.getByTestId('new-secret').textContent())!;
+    await made.getByRole('button', { name: 'I have saved it' }).click();
+    const grant = (clientSecret: string) =>
+      request(app.url, 'POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret } });
+    expect((await grant(secret)).status).toBe(200);
+
+    const row = page.locator(`tr[data-key="${clientId}"]`);
+    acceptNextDialog(page);
+    await row.getByRole('button', { name: 'Rotate' }).click();
+    const rotated = page.getByRole('region', { name: 'A new secret for “Rotating”' });
+    expect(await rotated.getByTestId('new-client-id').textContent()).toBe(clientId);
+    const newSecret = (await rotated.getByTestId('new-secret').textContent())!;
+    expect(newSecret).not.toBe(secret);
+    const old = await grant(secret);
+    expect([old.status, old.body.code]).toEqual([401, 'INVALID_CLIENT']);
+    expect((await grant(newSecret)).status).toBe(200);
+    await rotated.getByRole('button', { name: 'I have saved it' }).click();
+    await expectNothingKept(page, [secret, newSecret]);
+
+    acceptNextDialog(page);
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByText('revoked', { exact: true }).waitFor();
+    expect(await row.getByRole('button', { name: 'Rotate' }).count()).toBe(0);
+    const revoked = await grant(newSecret);
+    expect([revoked.status, revoked.body.code]).toEqual([401, 'INVALID_CLIENT']);
+  });
+
+  it('Team: requiring 2FA signs the member without it out at once; after a reload they can only enrol, and the owner carries on', async () => {
+    await openScreen(page, 'Team');
+    const required = page.getByLabel('Require two-factor authentication for every member');
+    expect([await required.isChecked(), await required.isEnabled()]).toEqual([false, true]);
+    acceptNextDialog(page);
+    await required.click();
+    expect(await eventually(async () => required.isChecked())).toBe(true);
+
+    // The member (a viewer without 2FA) was signed in: their session ended with the switch.
+    await member.reload();
+    await member.getByRole('form', { name: 'Sign in' }).waitFor();
+    await signInWith(member, app, FINANCE, { goto: false });
+    await member.getByRole('heading', { name: 'Set up two-factor authentication', level: 1 }).waitFor();
+    expect(await member.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+
+    // The owner has 2FA: this browser's session carries on.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Team', level: 2 }).waitFor();
+    expect(await page.getByLabel('Require two-factor authentication for every member').isChecked()).toBe(true);
   });
 });

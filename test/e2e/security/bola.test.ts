@@ -9,6 +9,7 @@ import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { dbFingerprint, dbRows, GqlSocket, randomLike, registeredRoutes } from '../../helpers/security';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { personOf } from '../../helpers/people';
+import { DASHBOARD_HEADERS, signInDashboard, signInDashboardUser } from '../../helpers/accounts';
 import { momoCollectionBody, momoCollectionInput, momoTransferInput, newReference, transferBody } from '../../helpers/transactions';
 import { awaitDelivery, dbQuery, setEndpoint } from '../../helpers/webhooks';
 
@@ -1068,6 +1069,30 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     // B's own log is there (its refund), so "no A" is not the emptiness of a broken list.
     expect(answers[0]![1]).toContain(B.refund.reference);
     expect(await dbFingerprint(app.db.url)).toEqual(before);
+  });
+
+  it('POST /dashboard/session/switch: B’s person naming A’s merchant gets the bytes a random id gets (403), and B’s session stays', async () => {
+    const person = await signInDashboardUser(app, B.merchantId);
+    const signedIn = await signInDashboard(app, { email: person.email, password: person.password });
+    expect(signedIn.res.body.data?.merchant_id).toBe(B.merchantId);
+    const cookie = `dashboard_session=${signedIn.cookie}`;
+    const switchTo = (merchantId: string) =>
+      request(app.url, 'POST', '/dashboard/session/switch', { headers: { ...DASHBOARD_HEADERS, cookie }, body: { merchant_id: merchantId } });
+    const before = await dbFingerprint(app.db.url);
+    const randomId = randomLike(A.merchantId);
+    const attack = await switchTo(A.merchantId);
+    const random = await switchTo(randomId);
+    expect([attack.status, attack.body.code]).toEqual([403, 'FORBIDDEN']);
+    expect(comparable(attack, A.merchantId)).toEqual(comparable(random, randomId));
+    expect(attack.headers.getSetCookie()).toEqual([]);
+    expect(secretsOfA.filter((secret) => attack.text.includes(secret))).toEqual([]);
+    // No session at A, no sign-in recorded there, nothing else written.
+    expect(await dbFingerprint(app.db.url)).toEqual(before);
+    // The cookie's session at B was not ended by the refusals: it still refreshes, at B.
+    const refreshed = await request(app.url, 'POST', '/dashboard/session/refresh', { headers: { ...DASHBOARD_HEADERS, cookie } });
+    expect(refreshed.status).toBe(200);
+    const who = await graphql(app.url, '{ me { merchantId } }', { token: refreshed.body.data.access_token });
+    expect(who.body.data.me.merchantId).toBe(B.merchantId);
   });
 
   // ---------------------------------------------------------------- identifiers the caller chooses

@@ -57,7 +57,8 @@ export class TeamResolver {
 
   @Requires('team:manage')
   @Mutation(() => Boolean, {
-    description: 'Requires 2FA of every member (or no longer does). A member without it can then only enrol, from their next token refresh.',
+    description:
+      'Requires 2FA of every member (or no longer does). Turning it on ends at once every session here of a member without 2FA: signing in again, they can only enrol. Only a member with 2FA may turn it on (INVALID_STATE otherwise).',
   })
   async setTwoFactorRequired(@Arg('required', () => Boolean) required: boolean, @Ctx() ctx: GraphQLContext): Promise<boolean> {
     return (await this.services.team.setTwoFactorRequired(ctx, required)).twoFactorRequired;
