@@ -521,6 +521,77 @@ describe('ledger:verify finds a dispute’s broken legs', () => {
     });
   });
 
+  /** A merchant that owed 65.00 (a chargeback of its whole 1000.00 payment and the fee) and repaid it from a payment: its repayment's key. */
+  async function repaid(s: Shop): Promise<string> {
+    await dispute(s, { payment_reference: await pay(s), reason: 'fraudulent' }); // 65.00 owed
+    await pay(s, '100.00'); // 98.50 net: 65.00 of it repays the debt
+    expect(await balance(s)).toMatchObject({ available: 33.5, owed: 0 });
+    await verify();
+    const [repay] = await sql<{ key: string }>(app, `select key from ledger_entry where merchant_id = ? and type = 'debt_repayment'`, [s.id]);
+    return repay!.key;
+  }
+  /** Moves the running totals of available and the receivable by what a repayment's tampering moved in their lines. */
+  const totals = (s: Shop, available: { debits: number; credits: number }, receivable: { debits: number; credits: number }) => [
+    `update ledger_account set debits_posted = debits_posted + ${available.debits}, credits_posted = credits_posted + ${available.credits}
+     where id = 'm:${s.id}:available:NGN'`,
+    `update ledger_account set debits_posted = debits_posted + ${receivable.debits}, credits_posted = credits_posted + ${receivable.credits}
+     where id = 'm:${s.id}:receivable:NGN'`,
+  ];
+  const repayLine = (key: string, account: string) =>
+    `(select l.id from ledger_line l join ledger_entry e on e.id = l.entry_id where e.key = '${key}' and l.account_id = '${account}')`;
+  const REPAYMENTS = 'debt repayments that do not move r > 0 from available to the receivable';
+  const DEBTS = 'merchants with money available while they owe the platform';
+
+  test('a debt repayment whose amounts were changed, its running totals made to agree: the debt left owed beside money available; a reversed one', async () => {
+    const s = await shop();
+    const key = await repaid(s);
+    const available = `m:${s.id}:available:NGN`;
+    const receivable = `m:${s.id}:receivable:NGN`;
+    // 40.00 repaid instead of 65.00: the entry balances, the totals follow its lines, the balance is the same (33.50);
+    // but 25.00 is still owed while 58.50 is available.
+    const shrink = (by: number) => [
+      `update ledger_line set amount = amount + ${by} where id = ${repayLine(key, available)}`,
+      `update ledger_line set amount = amount - ${by} where id = ${repayLine(key, receivable)}`,
+      ...totals(s, { debits: -by, credits: 0 }, { debits: 0, credits: -by }),
+    ];
+    await whileTampered(shrink(25), shrink(-25), async () => {
+      expect(await checks()).toEqual([DEBTS]);
+      expect(await problemOf(DEBTS)).toContain(`"merchant_id":"${s.id}","currency":"NGN"`);
+      expect(await problemOf(DEBTS)).toContain('"available":"58.5","owed":"25"');
+    });
+    // Reversed: available +65.00, the receivable −65.00 (a "repayment" that lends): balanced, totals agreeing.
+    const reverse = (sign: 1 | -1) => [
+      `update ledger_line set amount = -amount where entry_id = (select id from ledger_entry where key = '${key}')`,
+      ...totals(s, { debits: -65 * sign, credits: 65 * sign }, { debits: 65 * sign, credits: -65 * sign }),
+    ];
+    await whileTampered(reverse(1), reverse(-1), async () => {
+      expect(await checks()).toEqual([REPAYMENTS, DEBTS]);
+      expect(await problemOf(REPAYMENTS)).toContain(`"key":"${key}","merchant_id":"${s.id}"`);
+      expect(await problemOf(DEBTS)).toContain('"available":"163.5","owed":"130"');
+    });
+    // A repayment whose key names another entry (one that credited no available of this merchant): only its key is wrong.
+    const rekey = (to: string, from: string) => [`update ledger_entry set key = '${to}' where key = '${from}'`];
+    await whileTampered(rekey('1:repay', key), rekey(key, '1:repay'), async () => {
+      expect(await checks()).toEqual([REPAYMENTS]);
+      expect(await problemOf(REPAYMENTS)).toContain(`"key":"1:repay","merchant_id":"${s.id}"`);
+    });
+  });
+
+  test('a debt repayment that is gone, its running totals restored to agree with the lines: the debt owed beside money available', async () => {
+    const s = await shop();
+    const key = await repaid(s);
+    // Without the repayment available holds 98.50 and 65.00 is owed: no line, total or balance transaction disagrees.
+    await whileTampered(
+      [...removeEntry(key), ...totals(s, { debits: -65, credits: 0 }, { debits: 0, credits: -65 })],
+      [...putBack, ...totals(s, { debits: 65, credits: 0 }, { debits: 0, credits: 65 })],
+      async () => {
+        expect(await checks()).toEqual([DEBTS]);
+        expect(await problemOf(DEBTS)).toContain(`"merchant_id":"${s.id}","currency":"NGN"`);
+        expect(await problemOf(DEBTS)).toContain('"available":"98.5","owed":"65"');
+      },
+    );
+  });
+
   test('a lost dispute’s withdrawal that splits its money wrongly (balanced, platform accounts only, no running totals to betray it)', async () => {
     const s = await shop();
     expect((await topUp(s, '5000')).status).toBe(200);
