@@ -185,6 +185,111 @@ test('refunds: refused while a chargeback is open; refunds and a lost dispute ne
   await verify();
 });
 
+/** A payment of 1000.00 whose chargeback of 700.00 the merchant accepted (lost): 300.00 of it is left to refund. */
+async function lostSevenHundred(s: Shop): Promise<string> {
+  expect((await topUp(s, '10000')).status).toBe(200);
+  const reference = await pay(s);
+  const d = (await dispute(s, { payment_reference: reference, reason: 'fraudulent', amount: '700.00' })).body.data;
+  const accepted = await request(app.url, 'POST', `/v1/disputes/${d.id}/accept`, { token: s.token });
+  expect(accepted.body.data).toMatchObject({ status: 'lost', funds: 'withdrawn' });
+  return reference;
+}
+const claimsOn = async (reference: string) =>
+  (
+    await sql<{ refunded: string; disputed: string }>(
+      app,
+      `select refunded_amount::text as refunded, disputed_amount::text as disputed from "transaction" where reference = ?`,
+      [reference],
+    )
+  )[0]!;
+
+test('refunds racing after a lost chargeback (1000 paid, 700 lost): at most the 300 left is refunded; each loser a clean 4xx in the envelope', async () => {
+  const s = await shop();
+  const reference = await lostSevenHundred(s);
+  const asked = ['300.00', '300.00', '1.00'];
+  const results = await Promise.all(asked.map((amount) => refund(s, reference, amount)));
+
+  const claims = await claimsOn(reference);
+  expect(claims.disputed).toBe('700');
+  expect(Number(claims.refunded) + Number(claims.disputed)).toBeLessThanOrEqual(1000);
+  expect(Number(claims.refunded)).toBeLessThanOrEqual(300);
+  // One wins (a 300, or the 1 first, after which no 300 fits), and the payment holds exactly what it refunds.
+  const won = asked.filter((_, i) => results[i]!.status === 200);
+  expect(won).toHaveLength(1);
+  expect(Number(claims.refunded)).toBe(Number(won[0]));
+  const refunds = await sql<{ amount: string }>(app, `select amount::text as amount from "transaction" where kind = 'refund' and parent_reference = ?`, [
+    reference,
+  ]);
+  expect(refunds.map((r) => Number(r.amount))).toEqual([Number(won[0])]);
+  // The losers: more than is left (400 on amount), or nothing left at all (409); never a 5xx.
+  for (const lost of results.filter((r) => r.status !== 200)) {
+    expect([400, 409]).toContain(lost.status);
+    if (lost.status === 400) {
+      expect(lost.body).toEqual({
+        status: 'error',
+        code: 'INVALID_REQUEST',
+        message: expect.any(String),
+        details: [{ field: 'amount', issue: expect.any(String) }],
+      });
+    } else {
+      expect(lost.body).toEqual({ status: 'error', code: 'INVALID_STATE', message: expect.any(String) });
+    }
+  }
+  await verify();
+});
+
+test('after a lost chargeback, a refund without an amount gives back what it left (300), and asking for more names it', async () => {
+  const s = await shop();
+  const reference = await lostSevenHundred(s);
+  const more = await refund(s, reference, '300.01');
+  expect(more.status).toBe(400);
+  expect(more.body).toMatchObject({
+    code: 'INVALID_REQUEST',
+    details: [{ field: 'amount', issue: 'is more than what is left to refund of the payment, 300.00 NGN' }],
+  });
+  const rest = await request(app.url, 'POST', '/v1/refunds', {
+    token: s.token,
+    body: { payment_reference: reference, reason: 'the rest', reference: newReference('rf') },
+  });
+  expect(rest.status).toBe(200);
+  expect(rest.body.data.amount).toBe(300);
+  expect(await claimsOn(reference)).toEqual({ refunded: '300', disputed: '700' });
+  const none = await refund(s, reference, '0.01');
+  expect(none.status).toBe(409);
+  expect(none.body).toEqual({ status: 'error', code: 'INVALID_STATE', message: expect.stringContaining('Nothing is left of the payment to refund') });
+  await verify();
+});
+
+test('GET /v1/disputes?status= lists only the disputes in that status; an unknown status is a 400 naming it', async () => {
+  const s = await shop();
+  expect((await topUp(s, '10000')).status).toBe(200);
+  const lost = (await dispute(s, { payment_reference: await pay(s), reason: 'fraudulent', amount: '100.00' })).body.data;
+  expect((await request(app.url, 'POST', `/v1/disputes/${lost.id}/accept`, { token: s.token })).body.data.status).toBe('lost');
+  const open = (await dispute(s, { payment_reference: await pay(s), reason: 'general', amount: '100.00' })).body.data;
+  const inquiry = (await dispute(s, { payment_reference: await pay(s), reason: 'unrecognized', inquiry: true })).body.data;
+  const list = async (query: string) => {
+    const res = await request(app.url, 'GET', `/v1/disputes?${query}`, { token: s.token });
+    expect(res.status).toBe(200);
+    return (res.body.data as Array<{ id: string; status: string }>).map((d) => [d.id, d.status]);
+  };
+  expect(await list('status=lost')).toEqual([[lost.id, 'lost']]);
+  expect(await list('status=needs_response')).toEqual([[open.id, 'needs_response']]);
+  expect(await list('status=warning_needs_response')).toEqual([[inquiry.id, 'warning_needs_response']]);
+  expect(await list('status=won')).toEqual([]);
+  expect((await list('')).map(([id]) => id).sort()).toEqual([lost.id, open.id, inquiry.id].sort());
+
+  for (const status of ['closed', 'LOST']) {
+    const bad = await request(app.url, 'GET', `/v1/disputes?status=${status}`, { token: s.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({
+      status: 'error',
+      code: 'INVALID_REQUEST',
+      message: expect.stringContaining('status'),
+      details: [{ field: 'status', issue: expect.stringContaining('must be one of') }],
+    });
+  }
+});
+
 test('the always-disputed test card is disputed by the sweep; an inquiry moves no money', async () => {
   const s = await shop();
   const reference = await pay(s, '1000.00', '4000000000000259');
