@@ -59,7 +59,8 @@ const WHOLE_LEDGER: Scope = { line: 0, entry: 0, balanceSeq: 0, event: 0, transa
  * running totals equal the sum of its lines, and none is below zero; every balance
  * transaction's balance_after follows from the one before and the last equals the balance;
  * every dispute has the entries its money's state prescribes, each of its amount and fee;
- * every transaction has exactly the entries its kind prescribes for its status; entries whose
+ * every debt repayment moves r > 0 from a merchant's available to its receivable, and no merchant
+ * has money available while it owes the platform in that currency; every transaction has exactly the entries its kind prescribes for its status; entries whose
  * transaction is gone (an initiation the provider refused) cancel out.
  */
 export async function verifyLedger(sql: Sql, rules: LegRule[]): Promise<LedgerReport> {
@@ -342,6 +343,47 @@ async function runChecks(
            when 'hold' then disputed = held::numeric and merchant = -held::numeric and clearing = 0 and fee_revenue = 0
            when 'release' then disputed = -held::numeric and merchant = held::numeric and clearing = 0 and fee_revenue = 0
            else disputed = -held::numeric and merchant = 0 and clearing = amount::numeric and fee_revenue = fee::numeric end
+         limit ${SAMPLE}`,
+      ),
+    ),
+  );
+
+  // Debts repaid first (issue 39): each repayment moves r > 0 from a merchant's available to its receivable in one
+  // currency, for an entry (its key's `<entry id>`, posted before it) that credited that available. Found through their
+  // partial index: every one in the whole check, those above the mark in the periodic one.
+  report(
+    'debt repayments that do not move r > 0 from available to the receivable',
+    await timed('repayments', () =>
+      sql.query(
+        `select e.key, e.merchant_id, coalesce(json_agg(json_build_object('account', l.account_id, 'amount', l.amount::text) order by l.id)
+                                                 filter (where l.id is not null), '[]') as lines
+         from ledger_entry e left join ledger_line l on l.entry_id = e.id
+         where e.type = 'debt_repayment' and e.id > $1
+         group by e.id, e.key, e.merchant_id
+         having not (
+           count(l.id) = 2 and count(distinct l.currency) = 1 and sum(l.amount) = 0
+           and count(*) filter (where l.amount < 0 and l.account_id = 'm:' || e.merchant_id || ':available:' || l.currency) = 1
+           and count(*) filter (where l.amount > 0 and l.account_id = 'm:' || e.merchant_id || ':receivable:' || l.currency) = 1
+           and exists (select 1 from ledger_line c
+                       where c.entry_id = case when e.key ~ '^[0-9]{1,18}:repay$' then split_part(e.key, ':', 1)::bigint end
+                         and c.entry_id < e.id and c.amount > 0
+                         and c.account_id = 'm:' || e.merchant_id || ':available:' || min(l.currency)))
+         limit ${SAMPLE}`,
+        [scope.entry],
+      ),
+    ),
+  );
+  // And their outcome: after every posting, a merchant either has nothing available or owes nothing in that currency
+  // (r = min(available, owed)). Pending, reserved and disputed money repays nothing until it reaches available (the
+  // settlement delay's release, a failed transfer's or refund's reversal, a won dispute). One row per receivable owed:
+  // every run reads them all (a repayment that is gone has no entry above a mark to be found by).
+  report(
+    'merchants with money available while they owe the platform',
+    await timed('debts', () =>
+      sql.query(
+        `select rc.merchant_id, rc.currency, (av.credits_posted - av.debits_posted)::text as available, (rc.debits_posted - rc.credits_posted)::text as owed
+         from ledger_account rc join ledger_account av on av.id = 'm:' || rc.merchant_id || ':available:' || rc.currency
+         where rc.code = 'receivable' and rc.debits_posted > rc.credits_posted and av.credits_posted > av.debits_posted
          limit ${SAMPLE}`,
       ),
     ),

@@ -1,6 +1,7 @@
 import { SettlementPump, type InstanceLiveness } from './settlement-pump';
 import type { ListenerPresence } from '../../events/listener-presence';
 import { deriveKey } from '../../shared/crypto';
+import { Decimal } from '../../shared/money';
 import type { CustomerService } from '../customers/customer.service';
 import type { FeeSchedule } from '../ledger/fee-schedule';
 import type { MerchantService } from '../merchants/merchant.service';
@@ -155,10 +156,15 @@ export const transactionsModule = defineModule({
       queries,
       reference,
       audit,
-      // A chargeback open on the payment (issue 39): its refunds wait until the dispute closes.
-      disputeOpen: async (paymentId) =>
-        (await sql.query<{ open: boolean }>(`select dispute_open as open from "transaction" where id = $1`, [paymentId], 'transaction_dispute_open'))[0]
-          ?.open ?? false,
+      // The payment's chargebacks (issue 39): an open one holds its refunds; what they hold or took is not refunded.
+      chargebacks: async (paymentId) => {
+        const [row] = await sql.query<{ open: boolean; disputed: string }>(
+          `select dispute_open as open, disputed_amount::text as disputed from "transaction" where id = $1`,
+          [paymentId],
+          'transaction_chargebacks',
+        );
+        return { open: row?.open ?? false, disputed: new Decimal(row?.disputed ?? 0) };
+      },
     });
     return {
       services: {

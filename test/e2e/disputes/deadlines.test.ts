@@ -4,6 +4,7 @@ import { personOf } from '../../helpers/people';
 import { captureMail } from '../../helpers/team';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { sql } from '../../helpers/transactions';
+import { eventually } from '../../helpers/wait';
 
 /**
  * Issue 39: the evidence deadline on the business-hour clock (Nigeria: 16 hours of weekdays, after Paystack), the
@@ -84,4 +85,66 @@ test('a submitted dispute is not accepted when its deadline passes', async () =>
   expect(await sweep()).toMatchObject({ accepted: 0 });
   const fresh = (await app.token(m)).accessToken;
   expect((await request(app.url, 'GET', `/v1/disputes/${d.id}`, { token: fresh })).body.data.status).toBe('under_review');
+});
+
+/**
+ * The sweep on its own: every test above calls runDeadlines() itself (DISPUTE_SWEEP_INTERVAL_S=0). Here a service runs
+ * it every second, as a chain of `disputes.sweep` jobs on the system clock (one per slot, each adding the next) that the
+ * job worker runs, while deadlines are decided by the service's test clock. Nothing here calls the sweep.
+ */
+test('with DISPUTE_SWEEP_INTERVAL_S=1 the job worker runs the sweep by itself: an overdue dispute is accepted (lost), a timely one is not', async () => {
+  const scheduled = await createTestApp({ env: { SANDBOX_OPENING_BALANCE: '0', DISPUTE_SWEEP_INTERVAL_S: '1' } });
+  try {
+    const db = (text: string, params: unknown[] = []) => sql(scheduled, text, params);
+    /** The slots of the sweep jobs queued now (the next one; the running one while it runs). */
+    const slots = async () =>
+      (
+        await db(
+          `select (j.payload->>'slot')::bigint as slot from graphile_worker._private_jobs j
+           join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'disputes.sweep'`,
+        )
+      ).map((r: { slot: string }) => Number(r.slot));
+    // Wednesday 2 December 2026, 09:00 UTC (10:00 in Lagos): due 16 business hours later, Thursday 02:00 in Lagos (01:00 UTC).
+    scheduled.clock.set(new Date('2026-12-02T09:00:00Z'));
+    const m = await scheduled.createMerchant('Scheduled Sweep Shop');
+    const token = (await scheduled.token(m)).accessToken;
+    const open = async () => {
+      const paid = await initiatePayment(scheduled, token, cardPaymentBody({ amount: '1000.00' }));
+      const res = await request(scheduled.url, 'POST', '/v1/sandbox/disputes', {
+        token,
+        body: { payment_reference: paid.body.data.reference, reason: 'general' },
+      });
+      expect(res.body.data).toMatchObject({ status: 'needs_response', funds: 'held', evidence_due_by: '2026-12-03T01:00:00.000Z' });
+      return res.body.data.id as string;
+    };
+    const overdue = await open();
+    const answered = await open();
+    await request(scheduled.url, 'POST', `/v1/disputes/${answered}/evidence`, { token, body: { uncategorized_text: 'Delivered, signed for' } });
+    expect((await request(scheduled.url, 'POST', `/v1/disputes/${answered}/submit`, { token })).body.data.status).toBe('under_review');
+    const statusOf = async (id: string) => (await db(`select status from dispute where id = ?`, [id]))[0].status as string;
+
+    // The chain runs: a later slot is queued once a sweep has run (each adds the next), and before the deadline (on the
+    // test clock) it accepts nothing.
+    const first = Math.max(...(await slots()));
+    expect(Number.isFinite(first)).toBe(true);
+    expect(await eventually(async () => Math.max(...(await slots())) > first, { attempts: 100, everyMs: 100 })).toBe(true);
+    expect(await statusOf(overdue)).toBe('needs_response');
+
+    // The deadline passes on the test clock: the next scheduled sweep accepts the dispute nobody answered.
+    scheduled.clock.set(new Date('2026-12-03T01:00:00Z'));
+    expect(await eventually(async () => (await statusOf(overdue)) === 'lost', { attempts: 100, everyMs: 100 })).toBe(true);
+    const [row] = await db(`select status, funds, closed_at = '2026-12-03T01:00:00Z'::timestamptz as closed_at_deadline from dispute where id = ?`, [overdue]);
+    expect(row).toEqual({ status: 'lost', funds: 'withdrawn', closed_at_deadline: true });
+    expect(await db(`select actor_type, actor_label from audit_log where action = 'dispute.accepted' and target_id = ?`, [overdue])).toEqual([
+      { actor_type: 'system', actor_label: 'dispute deadline' },
+    ]);
+    // The answered one stays under review, and the chain goes on.
+    const after = Math.max(...(await slots()));
+    expect(await eventually(async () => Math.max(...(await slots())) > after, { attempts: 100, everyMs: 100 })).toBe(true);
+    expect(await statusOf(answered)).toBe('under_review');
+    const report = await scheduled.service.app.services.ledger.verify(scheduled.service.app.services.transactions.expectedLegs());
+    expect(report.problems).toEqual([]);
+  } finally {
+    await scheduled.close();
+  }
 });

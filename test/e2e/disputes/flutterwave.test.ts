@@ -3,6 +3,7 @@ import { request } from '../../helpers/http';
 import { cardPaymentBody } from '../../helpers/payments';
 import { flutterwaveApp, railsMerchant, txnRow, type RailsMerchant } from '../../helpers/rails';
 import type { TestApp } from '../../helpers/test-app';
+import { newReference, sql } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
 
 /**
@@ -81,6 +82,28 @@ test('a chargeback whose webhook is lost is found by polling; accepting it answe
   expect(flw.chargebacks.byId.get(Number(opened.id))!.status).toBe('accepted');
   // A second answer is refused by the service before Flutterwave is asked.
   expect((await request(app.url, 'POST', `/v1/disputes/${d!.id}/accept`, { token: m.token })).status).toBe(409);
+  const report = await app.service.app.services.ledger.verify(app.service.app.services.transactions.expectedLegs());
+  expect(report.problems).toEqual([]);
+});
+
+test('a chargeback larger than what a refund left of the payment is opened for what is left (the refund and the dispute within what was captured)', async () => {
+  const { txRef, reference } = await paidCard('1000');
+  const refund = await request(app.url, 'POST', '/v1/refunds', {
+    token: m.token,
+    body: { payment_reference: reference, amount: '400.00', reason: 'Half returned', reference: newReference('flw-rf') },
+  });
+  expect(refund.status).toBe(200);
+  // The bank charges back the whole 1000: only 600 was not refunded.
+  await flw.openChargeback(txRef, { amount: 1000, comment: 'Not authorised' });
+  expect(await eventually(async () => (await disputesOf(reference)).length === 1)).toBe(true);
+  const [d] = await disputesOf(reference);
+  expect(d).toMatchObject({ provider: 'flutterwave', amount: 600, status: 'needs_response', funds: 'held' });
+  const [row] = await sql<{ refunded: string; disputed: string }>(
+    app,
+    `select refunded_amount::text as refunded, disputed_amount::text as disputed from "transaction" where reference = ?`,
+    [reference],
+  );
+  expect(row).toEqual({ refunded: '400', disputed: '600' });
   const report = await app.service.app.services.ledger.verify(app.service.app.services.transactions.expectedLegs());
   expect(report.problems).toEqual([]);
 });

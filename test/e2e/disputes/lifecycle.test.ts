@@ -185,6 +185,111 @@ test('refunds: refused while a chargeback is open; refunds and a lost dispute ne
   await verify();
 });
 
+/** A payment of 1000.00 whose chargeback of 700.00 the merchant accepted (lost): 300.00 of it is left to refund. */
+async function lostSevenHundred(s: Shop): Promise<string> {
+  expect((await topUp(s, '10000')).status).toBe(200);
+  const reference = await pay(s);
+  const d = (await dispute(s, { payment_reference: reference, reason: 'fraudulent', amount: '700.00' })).body.data;
+  const accepted = await request(app.url, 'POST', `/v1/disputes/${d.id}/accept`, { token: s.token });
+  expect(accepted.body.data).toMatchObject({ status: 'lost', funds: 'withdrawn' });
+  return reference;
+}
+const claimsOn = async (reference: string) =>
+  (
+    await sql<{ refunded: string; disputed: string }>(
+      app,
+      `select refunded_amount::text as refunded, disputed_amount::text as disputed from "transaction" where reference = ?`,
+      [reference],
+    )
+  )[0]!;
+
+test('refunds racing after a lost chargeback (1000 paid, 700 lost): at most the 300 left is refunded; each loser a clean 4xx in the envelope', async () => {
+  const s = await shop();
+  const reference = await lostSevenHundred(s);
+  const asked = ['300.00', '300.00', '1.00'];
+  const results = await Promise.all(asked.map((amount) => refund(s, reference, amount)));
+
+  const claims = await claimsOn(reference);
+  expect(claims.disputed).toBe('700');
+  expect(Number(claims.refunded) + Number(claims.disputed)).toBeLessThanOrEqual(1000);
+  expect(Number(claims.refunded)).toBeLessThanOrEqual(300);
+  // One wins (a 300, or the 1 first, after which no 300 fits), and the payment holds exactly what it refunds.
+  const won = asked.filter((_, i) => results[i]!.status === 200);
+  expect(won).toHaveLength(1);
+  expect(Number(claims.refunded)).toBe(Number(won[0]));
+  const refunds = await sql<{ amount: string }>(app, `select amount::text as amount from "transaction" where kind = 'refund' and parent_reference = ?`, [
+    reference,
+  ]);
+  expect(refunds.map((r) => Number(r.amount))).toEqual([Number(won[0])]);
+  // The losers: more than is left (400 on amount), or nothing left at all (409); never a 5xx.
+  for (const lost of results.filter((r) => r.status !== 200)) {
+    expect([400, 409]).toContain(lost.status);
+    if (lost.status === 400) {
+      expect(lost.body).toEqual({
+        status: 'error',
+        code: 'INVALID_REQUEST',
+        message: expect.any(String),
+        details: [{ field: 'amount', issue: expect.any(String) }],
+      });
+    } else {
+      expect(lost.body).toEqual({ status: 'error', code: 'INVALID_STATE', message: expect.any(String) });
+    }
+  }
+  await verify();
+});
+
+test('after a lost chargeback, a refund without an amount gives back what it left (300), and asking for more names it', async () => {
+  const s = await shop();
+  const reference = await lostSevenHundred(s);
+  const more = await refund(s, reference, '300.01');
+  expect(more.status).toBe(400);
+  expect(more.body).toMatchObject({
+    code: 'INVALID_REQUEST',
+    details: [{ field: 'amount', issue: 'is more than what is left to refund of the payment, 300.00 NGN' }],
+  });
+  const rest = await request(app.url, 'POST', '/v1/refunds', {
+    token: s.token,
+    body: { payment_reference: reference, reason: 'the rest', reference: newReference('rf') },
+  });
+  expect(rest.status).toBe(200);
+  expect(rest.body.data.amount).toBe(300);
+  expect(await claimsOn(reference)).toEqual({ refunded: '300', disputed: '700' });
+  const none = await refund(s, reference, '0.01');
+  expect(none.status).toBe(409);
+  expect(none.body).toEqual({ status: 'error', code: 'INVALID_STATE', message: expect.stringContaining('Nothing is left of the payment to refund') });
+  await verify();
+});
+
+test('GET /v1/disputes?status= lists only the disputes in that status; an unknown status is a 400 naming it', async () => {
+  const s = await shop();
+  expect((await topUp(s, '10000')).status).toBe(200);
+  const lost = (await dispute(s, { payment_reference: await pay(s), reason: 'fraudulent', amount: '100.00' })).body.data;
+  expect((await request(app.url, 'POST', `/v1/disputes/${lost.id}/accept`, { token: s.token })).body.data.status).toBe('lost');
+  const open = (await dispute(s, { payment_reference: await pay(s), reason: 'general', amount: '100.00' })).body.data;
+  const inquiry = (await dispute(s, { payment_reference: await pay(s), reason: 'unrecognized', inquiry: true })).body.data;
+  const list = async (query: string) => {
+    const res = await request(app.url, 'GET', `/v1/disputes?${query}`, { token: s.token });
+    expect(res.status).toBe(200);
+    return (res.body.data as Array<{ id: string; status: string }>).map((d) => [d.id, d.status]);
+  };
+  expect(await list('status=lost')).toEqual([[lost.id, 'lost']]);
+  expect(await list('status=needs_response')).toEqual([[open.id, 'needs_response']]);
+  expect(await list('status=warning_needs_response')).toEqual([[inquiry.id, 'warning_needs_response']]);
+  expect(await list('status=won')).toEqual([]);
+  expect((await list('')).map(([id]) => id).sort()).toEqual([lost.id, open.id, inquiry.id].sort());
+
+  for (const status of ['closed', 'LOST']) {
+    const bad = await request(app.url, 'GET', `/v1/disputes?status=${status}`, { token: s.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({
+      status: 'error',
+      code: 'INVALID_REQUEST',
+      message: expect.stringContaining('status'),
+      details: [{ field: 'status', issue: expect.stringContaining('must be one of') }],
+    });
+  }
+});
+
 test('the always-disputed test card is disputed by the sweep; an inquiry moves no money', async () => {
   const s = await shop();
   const reference = await pay(s, '1000.00', '4000000000000259');
@@ -519,6 +624,77 @@ describe('ledger:verify finds a dispute’s broken legs', () => {
       expect(found).toContain(`m:${s.id}:available:NGN`);
       expect(found).toContain(`m:${s.id}:receivable:NGN`);
     });
+  });
+
+  /** A merchant that owed 65.00 (a chargeback of its whole 1000.00 payment and the fee) and repaid it from a payment: its repayment's key. */
+  async function repaid(s: Shop): Promise<string> {
+    await dispute(s, { payment_reference: await pay(s), reason: 'fraudulent' }); // 65.00 owed
+    await pay(s, '100.00'); // 98.50 net: 65.00 of it repays the debt
+    expect(await balance(s)).toMatchObject({ available: 33.5, owed: 0 });
+    await verify();
+    const [repay] = await sql<{ key: string }>(app, `select key from ledger_entry where merchant_id = ? and type = 'debt_repayment'`, [s.id]);
+    return repay!.key;
+  }
+  /** Moves the running totals of available and the receivable by what a repayment's tampering moved in their lines. */
+  const totals = (s: Shop, available: { debits: number; credits: number }, receivable: { debits: number; credits: number }) => [
+    `update ledger_account set debits_posted = debits_posted + ${available.debits}, credits_posted = credits_posted + ${available.credits}
+     where id = 'm:${s.id}:available:NGN'`,
+    `update ledger_account set debits_posted = debits_posted + ${receivable.debits}, credits_posted = credits_posted + ${receivable.credits}
+     where id = 'm:${s.id}:receivable:NGN'`,
+  ];
+  const repayLine = (key: string, account: string) =>
+    `(select l.id from ledger_line l join ledger_entry e on e.id = l.entry_id where e.key = '${key}' and l.account_id = '${account}')`;
+  const REPAYMENTS = 'debt repayments that do not move r > 0 from available to the receivable';
+  const DEBTS = 'merchants with money available while they owe the platform';
+
+  test('a debt repayment whose amounts were changed, its running totals made to agree: the debt left owed beside money available; a reversed one', async () => {
+    const s = await shop();
+    const key = await repaid(s);
+    const available = `m:${s.id}:available:NGN`;
+    const receivable = `m:${s.id}:receivable:NGN`;
+    // 40.00 repaid instead of 65.00: the entry balances, the totals follow its lines, the balance is the same (33.50);
+    // but 25.00 is still owed while 58.50 is available.
+    const shrink = (by: number) => [
+      `update ledger_line set amount = amount + ${by} where id = ${repayLine(key, available)}`,
+      `update ledger_line set amount = amount - ${by} where id = ${repayLine(key, receivable)}`,
+      ...totals(s, { debits: -by, credits: 0 }, { debits: 0, credits: -by }),
+    ];
+    await whileTampered(shrink(25), shrink(-25), async () => {
+      expect(await checks()).toEqual([DEBTS]);
+      expect(await problemOf(DEBTS)).toContain(`"merchant_id":"${s.id}","currency":"NGN"`);
+      expect(await problemOf(DEBTS)).toContain('"available":"58.5","owed":"25"');
+    });
+    // Reversed: available +65.00, the receivable −65.00 (a "repayment" that lends): balanced, totals agreeing.
+    const reverse = (sign: 1 | -1) => [
+      `update ledger_line set amount = -amount where entry_id = (select id from ledger_entry where key = '${key}')`,
+      ...totals(s, { debits: -65 * sign, credits: 65 * sign }, { debits: 65 * sign, credits: -65 * sign }),
+    ];
+    await whileTampered(reverse(1), reverse(-1), async () => {
+      expect(await checks()).toEqual([REPAYMENTS, DEBTS]);
+      expect(await problemOf(REPAYMENTS)).toContain(`"key":"${key}","merchant_id":"${s.id}"`);
+      expect(await problemOf(DEBTS)).toContain('"available":"163.5","owed":"130"');
+    });
+    // A repayment whose key names another entry (one that credited no available of this merchant): only its key is wrong.
+    const rekey = (to: string, from: string) => [`update ledger_entry set key = '${to}' where key = '${from}'`];
+    await whileTampered(rekey('1:repay', key), rekey(key, '1:repay'), async () => {
+      expect(await checks()).toEqual([REPAYMENTS]);
+      expect(await problemOf(REPAYMENTS)).toContain(`"key":"1:repay","merchant_id":"${s.id}"`);
+    });
+  });
+
+  test('a debt repayment that is gone, its running totals restored to agree with the lines: the debt owed beside money available', async () => {
+    const s = await shop();
+    const key = await repaid(s);
+    // Without the repayment available holds 98.50 and 65.00 is owed: no line, total or balance transaction disagrees.
+    await whileTampered(
+      [...removeEntry(key), ...totals(s, { debits: -65, credits: 0 }, { debits: 0, credits: -65 })],
+      [...putBack, ...totals(s, { debits: 65, credits: 0 }, { debits: 0, credits: 65 })],
+      async () => {
+        expect(await checks()).toEqual([DEBTS]);
+        expect(await problemOf(DEBTS)).toContain(`"merchant_id":"${s.id}","currency":"NGN"`);
+        expect(await problemOf(DEBTS)).toContain('"available":"98.5","owed":"65"');
+      },
+    );
   });
 
   test('a lost dispute’s withdrawal that splits its money wrongly (balanced, platform accounts only, no running totals to betray it)', async () => {

@@ -26,8 +26,11 @@ export interface RefundServiceDeps {
   reference: ReferenceService;
   /** The audit log's writer: a refund created writes `refund.created`. */
   audit: AuditLog;
-  /** Whether a chargeback is open on the payment (issue 39): it cannot be refunded until the dispute closes. */
-  disputeOpen(paymentId: string): Promise<boolean>;
+  /**
+   * The payment's chargebacks (issue 39): whether one is open (no refund until the dispute closes), and what they hold
+   * or took (`disputed_amount`: a lost chargeback's amount is not there to refund).
+   */
+  chargebacks(paymentId: string): Promise<{ open: boolean; disputed: Decimal }>;
 }
 
 /**
@@ -50,12 +53,21 @@ export class RefundService {
     });
     if (payment.kind !== 'payment') throw AppError.notFound('Payment');
     if (payment.status !== 'successful') throw new AppError('INVALID_STATE', `The payment is ${payment.status}: only a successful payment can be refunded`);
-    if (await this.deps.disputeOpen(payment.id)) {
+    const chargebacks = await this.deps.chargebacks(payment.id);
+    if (chargebacks.open) {
       throw new AppError('INVALID_STATE', 'The payment is disputed: it cannot be refunded while the dispute is open (GET /v1/disputes?payment_reference=…)');
     }
     const minorUnit = this.deps.reference.currencyMinorUnit(payment.currency) ?? 2;
-    const left = payment.amount.minus(payment.refundedAmount);
-    if (left.lte(0)) throw new AppError('INVALID_STATE', 'The payment is refunded in full already');
+    // What its refunds and its lost chargebacks have not given back (the claim in the refund's insert checks it again).
+    const left = payment.amount.minus(payment.refundedAmount).minus(chargebacks.disputed);
+    if (left.lte(0)) {
+      throw new AppError(
+        'INVALID_STATE',
+        chargebacks.disputed.isZero()
+          ? 'The payment is refunded in full already'
+          : 'Nothing is left of the payment to refund: its refunds and a chargeback took all of it',
+      );
+    }
     const amount = body.amount === undefined || body.amount === null ? left : parseAmount(body.amount, minorUnit);
     const tooMuch = () =>
       AppError.invalidField('amount', `is more than what is left to refund of the payment, ${formatAmount(left, minorUnit)} ${payment.currency}`);
