@@ -41,6 +41,7 @@ import { deploymentStampMigration } from './Migration20261202010000_deployment_s
 import { Migration20261209000000_hot_table_vacuum } from './Migration20261209000000_hot_table_vacuum';
 import { Migration20261210001000_webhook_delivery_queue } from './Migration20261210001000_webhook_delivery_queue';
 import { Migration20261210002000_settlement_due } from './Migration20261210002000_settlement_due';
+import { Migration20261211000000_checkout_logo } from './Migration20261211000000_checkout_logo';
 import { Migration20261202020000_single_use_quotes } from './Migration20261202020000_single_use_quotes';
 import { Migration20261202030000_idempotency_holder } from './Migration20261202030000_idempotency_holder';
 
@@ -92,4 +93,5 @@ export const migrationsFor = (environment: PaymentsEnv): MigrationObject[] => [
   { name: 'Migration20261209000000_hot_table_vacuum', class: Migration20261209000000_hot_table_vacuum },
   { name: 'Migration20261210001000_webhook_delivery_queue', class: Migration20261210001000_webhook_delivery_queue },
   { name: 'Migration20261210002000_settlement_due', class: Migration20261210002000_settlement_due },
+  { name: 'Migration20261211000000_checkout_logo', class: Migration20261211000000_checkout_logo },
 ];

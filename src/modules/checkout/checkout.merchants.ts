@@ -2,6 +2,7 @@ import type { Sql } from '../../db/sql';
 import { systemClock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { formatAmount, type Decimal } from '../../shared/money';
+import { checkoutLogoPath } from '../merchants/checkout-settings';
 import type { ReferenceService } from '../reference/reference.service';
 import type { NetworkChoice } from './checkout.views';
 
@@ -10,7 +11,8 @@ export interface PageMerchant {
   name: string;
   /** Set at sign-up; null for a merchant an operator made. */
   country: string | null;
-  logoUrl: string | null;
+  /** Where this service serves its logo (`/checkout/logos/{sha256}`), if it uploaded one. */
+  logoPath: string | null;
   /** Origins allowed to frame its checkout page (its frame-ancestors); empty: none. */
   embedOrigins: string[];
 }
@@ -30,15 +32,30 @@ export class CheckoutMerchants {
 
   /** Fresh: what the page shows. */
   async pageMerchant(merchantId: string): Promise<PageMerchant> {
-    const [row] = await this.deps.sql.query<{ name: string; country: string | null; checkout_logo_url: string | null; checkout_embed_origins: string[] }>(
-      'select name, country, checkout_logo_url, checkout_embed_origins from merchant where id = $1',
+    const [row] = await this.deps.sql.query<{ name: string; country: string | null; logo: string | null; checkout_embed_origins: string[] }>(
+      'select m.name, m.country, l.sha256 as logo, m.checkout_embed_origins from merchant m left join checkout_logo l on l.merchant_id = m.id where m.id = $1',
       [merchantId],
       'checkout_merchant',
     );
     if (!row) throw AppError.notFound('Merchant');
-    const merchant = { name: row.name, country: row.country, logoUrl: row.checkout_logo_url, embedOrigins: row.checkout_embed_origins };
+    const merchant = {
+      name: row.name,
+      country: row.country,
+      logoPath: row.logo === null ? null : checkoutLogoPath(row.logo),
+      embedOrigins: row.checkout_embed_origins,
+    };
     this.remembered.set(merchantId, { merchant, until: systemClock.now().getTime() + REMEMBER_MS });
     return merchant;
+  }
+
+  /** A logo by its digest (its public name), with its type; null when no merchant has it. */
+  async logo(sha256: string): Promise<{ contentType: string; bytes: Buffer } | null> {
+    const [row] = await this.deps.sql.query<{ content_type: string; content: Buffer }>(
+      'select content_type, content from checkout_logo where sha256 = $1 limit 1',
+      [sha256],
+      'checkout_logo',
+    );
+    return row ? { contentType: row.content_type, bytes: row.content } : null;
   }
 
   /**
