@@ -3,7 +3,9 @@ import { systemClock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { formatAmount, type Decimal } from '../../shared/money';
 import { checkoutLogoPath } from '../merchants/checkout-settings';
+import type { Route } from '../../providers/connector';
 import type { ReferenceService } from '../reference/reference.service';
+import { servedMomoNetworks } from '../transactions/kinds/payment/domestic.checks';
 import type { NetworkChoice } from './checkout.views';
 
 /** What a checkout page shows of its merchant. */
@@ -28,7 +30,7 @@ const REMEMBER_MS = 60_000;
 export class CheckoutMerchants {
   private readonly remembered = new Map<string, { merchant: PageMerchant; until: number }>();
 
-  constructor(private readonly deps: { sql: Sql; reference: ReferenceService }) {}
+  constructor(private readonly deps: { sql: Sql; reference: ReferenceService; serves: (route: Route) => boolean }) {}
 
   /** Fresh: what the page shows. */
   async pageMerchant(merchantId: string): Promise<PageMerchant> {
@@ -92,8 +94,9 @@ export class CheckoutMerchants {
     return networkId ? (this.deps.reference.network(networkId)?.code ?? null) : null;
   }
 
+  /** The country's mobile money networks a configured connector serves: a network no connector serves is not offered. */
   momoNetworks(country: string): NetworkChoice[] {
-    return this.deps.reference.networks(country, 'momo').map((n) => ({ code: n.code, name: n.name }));
+    return servedMomoNetworks(this.deps.reference, this.deps.serves, country).map((n) => ({ code: n.code, name: n.name }));
   }
 
   private async merchant(merchantId: string): Promise<PageMerchant> {
