@@ -7,7 +7,7 @@ import type { Command } from '../../shared/validation';
 const MAX_EMBED_ORIGINS = 10;
 
 /** The largest logo, in bytes (50 KiB): the page's first load stays far under 100 KB with it. The table holds it too. */
-export const CHECKOUT_LOGO_MAX_BYTES = 50 * 1024;
+const CHECKOUT_LOGO_MAX_BYTES = 50 * 1024;
 
 /** Where the service serves a logo: its own origin, under the digest of its bytes (immutable, so cached for good). */
 export const checkoutLogoPath = (sha256: string): string => `/checkout/logos/${sha256}`;
@@ -21,7 +21,7 @@ function isOrigin(value: string): boolean {
 }
 
 /** A logo as it is stored: its bytes, their type (by content) and their digest. */
-export interface CheckoutLogo {
+interface CheckoutLogo {
   bytes: Buffer;
   contentType: 'image/png' | 'image/jpeg';
   sha256: string;
