@@ -300,9 +300,9 @@ export function compose(infra: Infrastructure): Composition {
   const { reference } = made(referenceModule.create(base, {}));
   const { audit, auditQueries } = made(auditModule.create(base, {}));
   const { mailer } = made(mailModule.create(base, {}));
-  const { merchants, merchantCreated } = made(merchantsModule.create(base, { audit }));
-  const { oauth, revocations, merchantAccess, apiKeys } = made(authModule.create(base, { merchants, audit }));
   const publicAddress = new PublicAddress(config.publicBaseUrl);
+  const { merchants, merchantCreated } = made(merchantsModule.create(base, { audit, publicAddress }));
+  const { oauth, revocations, merchantAccess, apiKeys } = made(authModule.create(base, { merchants, audit }));
   const { accounts, signIn, passwords, sessions, demoOwner } = made(
     accountsModule.create(base, { merchants, oauth, revocations, merchantAccess, audit, mailer, publicAddress }),
   );

@@ -143,3 +143,9 @@ export async function screenshots(
   }
   if (before) await page.setViewportSize(before);
 }
+
+/** What the page's clipboard holds (the context must have been granted clipboard-read). */
+export const readClipboard = (page: Page): Promise<string> => page.evaluate('navigator.clipboard.readText()');
+
+/** Puts `text` on the page's clipboard (clipboard-write granted), so that a copy is seen to replace it. */
+export const writeClipboard = (page: Page, text: string): Promise<void> => page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(text)})`);

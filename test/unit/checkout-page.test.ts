@@ -4,19 +4,19 @@ import { readNetworkPrefixes } from '../../src/modules/reference/reference.data'
 import { pagePrefixTable } from '../../src/shared/network-prediction';
 import { checkoutAssetPaths, checkoutAssets } from '../../src/transport/checkout/checkout-assets';
 import { renderCheckoutPage, type CheckoutPageOptions } from '../../src/transport/checkout/checkout-page';
-import { compile } from '../../src/transport/checkout/checkout-template';
+import { compile, templatesCompiled } from '../../src/transport/checkout/checkout-template';
 
 const NOW = new Date('2026-11-28T13:06:00Z');
 const REDIRECT = 'https://shop.example/return';
 const CANCEL = 'https://shop.example/cart';
-const LOGO = 'https://cdn.shop.example/logo.png';
+const LOGO = `/checkout/logos/${'ab12'.repeat(16)}`;
 const NEXT = 'https://approve.provider.example/otp/abc';
 
 const view = (over: Partial<CheckoutPageView> = {}): CheckoutPageView => ({
   id: 'cs_01HXYZ',
   status: 'open',
   merchantName: 'Acme Stores',
-  merchantLogoUrl: LOGO,
+  merchantLogoPath: LOGO,
   amount: '2500.00',
   currency: 'GHS',
   countryCode: 'GH',
@@ -205,7 +205,11 @@ describe('renderCheckoutPage: each state', () => {
     expect(html.match(/<button type="button" class="copy"[^>]* hidden>Copy<\/button>/g)).toHaveLength(4);
     // Accra is UTC+0; 13:06 to 14:05 is 59 minutes.
     expect(html).toContain('<p class="countdown" id="countdown">Pay before 14:05 (about 59 minutes)</p>');
-    expect(html).toContain('If you send a different amount, it is not lost');
+    // What happens to a different amount, as it truly does (docs/checkout.md, "Paid short or over"): nothing is promised that nothing does.
+    expect(html).toContain(
+      '<p class="hint">Send exactly this amount: a different one is not settled automatically. More completes this payment, and the extra is returned to you or passed to Acme Stores once a person has checked it. Less does not complete it: this page keeps waiting, and the money is returned to you or credited to Acme Stores once a person has checked it. Either way it is not lost; contact Acme Stores if it happens.</p>',
+    );
+    expect(html).not.toMatch(/as Acme Stores decides|is completed or refunded/);
     expect(html).toContain('"expiresIn":3540000');
   });
 
@@ -248,7 +252,7 @@ describe('renderCheckoutPage: safety', () => {
     merchantName: EVIL,
     description: `" onmouseover="alert(1)`,
     currency: 'GH<S',
-    merchantLogoUrl: 'https://cdn.example/x.png" onerror="alert(1)',
+    merchantLogoPath: '/checkout/logos/x.png" onerror="alert(1)',
     networks: [{ code: '"><b>', name: '</script><script>alert(1)</script>' }],
     customer: { email: 'a@b.c', phone: '"><img src=x onerror=alert(1)>', name: null },
   });
@@ -290,17 +294,18 @@ describe('renderCheckoutPage: safety', () => {
     expect(JSON.parse(json).networks['"><b>']).toBe('</script><script>alert(1)</script>');
   });
 
-  it('links to no absolute URL but the merchant’s, the logo and the next action; nothing third-party', () => {
-    const allowed = new Set([REDIRECT, CANCEL, LOGO, NEXT]);
+  it('links to no absolute URL but the merchant’s and the next action; nothing third-party (the logo is ours, a path)', () => {
+    const allowed = new Set([REDIRECT, CANCEL, NEXT]);
     for (const v of Object.values(STATES)) {
       const html = renderCheckoutPage(v, opts());
       // The merchant's page may carry the session's outcome in its query.
       for (const url of html.match(/(https?:)?\/\/[^\s"'<>]+/g) ?? []) expect(allowed).toContain(url.split('?')[0]);
+      expect([...html.matchAll(/<img [^>]*src="([^"]*)"/g)].map((m) => m[1])).toEqual([LOGO]);
     }
   });
 
-  it('shows a logo only over https, and links only to http(s)', () => {
-    const html = renderCheckoutPage(view({ merchantLogoUrl: 'http://cdn.example/x.png', redirectUrl: 'javascript:alert(1)', status: 'complete' }), opts());
+  it('shows no logo without one, and links only to http(s)', () => {
+    const html = renderCheckoutPage(view({ merchantLogoPath: null, redirectUrl: 'javascript:alert(1)', status: 'complete' }), opts());
     expect(html).not.toContain('<img');
     expect(html).not.toContain('javascript:');
     expect(html).not.toContain('id="return"');
@@ -329,6 +334,9 @@ describe('renderCheckoutPage: French', () => {
     expect(html).not.toContain('How do you want to pay');
     const bank = renderCheckoutPage(STATES.bankTransfer!, opts({ lang: 'fr' }));
     expect(bank).toContain('Payez avant 14:05 (environ 59 minutes)');
+    expect(bank).toContain('Virez exactement ce montant : un autre montant n’est pas traité automatiquement.');
+    expect(bank).toContain('le surplus vous est rendu ou reversé à Acme Stores après vérification par une personne');
+    expect(bank).not.toContain('selon le choix de');
     expect(renderCheckoutPage(STATES.failed!, opts({ lang: 'fr' }))).toContain('Le solde du compte ou du portefeuille était insuffisant.');
     expect(renderCheckoutPage(STATES.momoWaiting!, opts({ lang: 'fr' }))).toContain('Regardez votre téléphone');
   });
@@ -349,8 +357,13 @@ describe('size and cost', () => {
     expect(total).toBeLessThan(20 * 1024);
   });
 
-  it('renders the same page for the same view (cached templates, no state between requests)', () => {
-    expect(renderCheckoutPage(STATES.bankTransfer!, opts())).toBe(renderCheckoutPage(STATES.bankTransfer!, opts()));
+  it('renders from templates compiled once, at load: rendering every state in both languages compiles none, and keeps no state', () => {
+    const compiledAtLoad = templatesCompiled();
+    expect(compiledAtLoad).toBeGreaterThan(30);
+    const first = Object.values(STATES).flatMap((v) => (['en', 'fr'] as const).map((lang) => renderCheckoutPage(v, opts({ lang }))));
+    const again = Object.values(STATES).flatMap((v) => (['en', 'fr'] as const).map((lang) => renderCheckoutPage(v, opts({ lang }))));
+    expect(templatesCompiled()).toBe(compiledAtLoad);
+    expect(again).toEqual(first);
   });
 
   it('a template refuses a missing value, and never reads a value as a template', () => {

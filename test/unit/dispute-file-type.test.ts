@@ -2,11 +2,10 @@ import {
   DISPUTE_FILE_MAX_BASE64_CHARS,
   DISPUTE_FILE_MAX_BYTES,
   allowedExtensions,
-  decodeBase64File,
   extensionMatches,
   sanitizeFilename,
-  sniffContentType,
 } from '../../src/modules/disputes/files/file-type';
+import { decodeBase64File, sniffContentType } from '../../src/shared/file-content';
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF\n', 'latin1');
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('\0\0\0\rIHDR')]);

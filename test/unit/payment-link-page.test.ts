@@ -8,7 +8,7 @@ describe('renderPaymentLinkPage', () => {
     state: 'active',
     name: 'Support Acme',
     merchantName: 'Acme Stores',
-    merchantLogoUrl: null,
+    merchantLogoPath: null,
     countryCode: 'GH',
     description: 'Any amount helps',
     currency: 'GHS',

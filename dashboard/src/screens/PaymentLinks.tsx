@@ -188,7 +188,7 @@ export function PaymentLinks() {
       )}
       {made && (
         <p role="status" data-testid="new-link">
-          Link created: <a href={made}>{made}</a> <CopyButton value={made} name="the link" />
+          Link created: <a href={made}>{made}</a> <CopyButton value={made} name="Copy the link" />
         </p>
       )}
       <ErrorText error={error ?? deactivating.error} />
@@ -214,7 +214,7 @@ export function PaymentLinks() {
                   <td>
                     {l.name} <StatusBadge status={l.active ? 'active' : 'inactive'} />
                     <span className="sub mono">
-                      <a href={l.url}>{l.url}</a> <CopyButton value={l.url} name={`the link ${l.name}`} />
+                      <a href={l.url}>{l.url}</a> <CopyButton value={l.url} name={`Copy the link ${l.name}`} />
                     </span>
                     {l.expiresAt && <span className="sub">expires {when(l.expiresAt)}</span>}
                   </td>

@@ -194,7 +194,7 @@ export interface paths {
         get: operations["getCheckoutSettings"];
         /**
          * Change your hosted checkout page’s logo or embedding origins
-         * @description A field left out stays as it is; null clears it. `embed_origins` lists, exactly as browsers send them, the origins allowed to frame the page in an iframe; by default none may (frame-ancestors 'none').
+         * @description A field left out stays as it is; null clears it. `logo` is the image itself, base64: a PNG or JPEG (checked by its content) of at most 50 KB. This service keeps it and serves it from its own origin (`logo_url` in the answer), so the page makes no request anywhere else. `embed_origins` lists, exactly as browsers send them, the origins allowed to frame the page in an iframe; by default none may (frame-ancestors 'none').
          */
         put: operations["setCheckoutSettings"];
         post?: never;
@@ -2351,7 +2351,7 @@ export interface components {
             items: components["schemas"]["ReconciliationItem"][];
         };
         CheckoutSettings: {
-            /** @description Shown on your hosted checkout page (an https URL); null: your name only */
+            /** @description Where this service serves your logo (PUBLIC_BASE_URL/checkout/logos/{sha256}), shown on your hosted checkout page; null: your name only */
             logo_url: string | null;
             /** @description Origins allowed to frame your checkout page (its frame-ancestors); empty: none may */
             embed_origins: string[];
@@ -2596,7 +2596,7 @@ export interface components {
             client_secret?: string;
         };
         CheckoutSettingsRequest: {
-            logo_url?: string | null;
+            logo?: string | null;
             embed_origins?: string[] | null;
         };
         ResolveAccountRequest: {
@@ -3476,7 +3476,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "logo_url": "https://shop.example/logo.png",
+                 *       "logo": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
                  *       "embed_origins": [
                  *         "https://shop.example"
                  *       ]

@@ -42,6 +42,7 @@ import { Migration20261209000000_hot_table_vacuum } from './Migration20261209000
 import { Migration20261210001000_webhook_delivery_queue } from './Migration20261210001000_webhook_delivery_queue';
 import { Migration20261210002000_settlement_due } from './Migration20261210002000_settlement_due';
 import { Migration20261211000000_debt_repayment_index } from './Migration20261211000000_debt_repayment_index';
+import { Migration20261211010000_checkout_logo } from './Migration20261211010000_checkout_logo';
 import { Migration20261202020000_single_use_quotes } from './Migration20261202020000_single_use_quotes';
 import { Migration20261202030000_idempotency_holder } from './Migration20261202030000_idempotency_holder';
 
@@ -94,4 +95,5 @@ export const migrationsFor = (environment: PaymentsEnv): MigrationObject[] => [
   { name: 'Migration20261210001000_webhook_delivery_queue', class: Migration20261210001000_webhook_delivery_queue },
   { name: 'Migration20261210002000_settlement_due', class: Migration20261210002000_settlement_due },
   { name: 'Migration20261211000000_debt_repayment_index', class: Migration20261211000000_debt_repayment_index },
+  { name: 'Migration20261211010000_checkout_logo', class: Migration20261211010000_checkout_logo },
 ];

@@ -2,7 +2,10 @@ import type { Sql } from '../../db/sql';
 import { systemClock } from '../../shared/clock';
 import { AppError } from '../../shared/errors';
 import { formatAmount, type Decimal } from '../../shared/money';
+import { checkoutLogoPath } from '../merchants/checkout-settings';
+import type { Route } from '../../providers/connector';
 import type { ReferenceService } from '../reference/reference.service';
+import { servedMomoNetworks } from '../transactions/kinds/payment/domestic.checks';
 import type { NetworkChoice } from './checkout.views';
 
 /** What a checkout page shows of its merchant. */
@@ -10,7 +13,8 @@ export interface PageMerchant {
   name: string;
   /** Set at sign-up; null for a merchant an operator made. */
   country: string | null;
-  logoUrl: string | null;
+  /** Where this service serves its logo (`/checkout/logos/{sha256}`), if it uploaded one. */
+  logoPath: string | null;
   /** Origins allowed to frame its checkout page (its frame-ancestors); empty: none. */
   embedOrigins: string[];
 }
@@ -26,19 +30,34 @@ const REMEMBER_MS = 60_000;
 export class CheckoutMerchants {
   private readonly remembered = new Map<string, { merchant: PageMerchant; until: number }>();
 
-  constructor(private readonly deps: { sql: Sql; reference: ReferenceService }) {}
+  constructor(private readonly deps: { sql: Sql; reference: ReferenceService; serves: (route: Route) => boolean }) {}
 
   /** Fresh: what the page shows. */
   async pageMerchant(merchantId: string): Promise<PageMerchant> {
-    const [row] = await this.deps.sql.query<{ name: string; country: string | null; checkout_logo_url: string | null; checkout_embed_origins: string[] }>(
-      'select name, country, checkout_logo_url, checkout_embed_origins from merchant where id = $1',
+    const [row] = await this.deps.sql.query<{ name: string; country: string | null; logo: string | null; checkout_embed_origins: string[] }>(
+      'select m.name, m.country, l.sha256 as logo, m.checkout_embed_origins from merchant m left join checkout_logo l on l.merchant_id = m.id where m.id = $1',
       [merchantId],
       'checkout_merchant',
     );
     if (!row) throw AppError.notFound('Merchant');
-    const merchant = { name: row.name, country: row.country, logoUrl: row.checkout_logo_url, embedOrigins: row.checkout_embed_origins };
+    const merchant = {
+      name: row.name,
+      country: row.country,
+      logoPath: row.logo === null ? null : checkoutLogoPath(row.logo),
+      embedOrigins: row.checkout_embed_origins,
+    };
     this.remembered.set(merchantId, { merchant, until: systemClock.now().getTime() + REMEMBER_MS });
     return merchant;
+  }
+
+  /** A logo by its digest (its public name), with its type; null when no merchant has it. */
+  async logo(sha256: string): Promise<{ contentType: string; bytes: Buffer } | null> {
+    const [row] = await this.deps.sql.query<{ content_type: string; content: Buffer }>(
+      'select content_type, content from checkout_logo where sha256 = $1 limit 1',
+      [sha256],
+      'checkout_logo',
+    );
+    return row ? { contentType: row.content_type, bytes: row.content } : null;
   }
 
   /**
@@ -75,8 +94,9 @@ export class CheckoutMerchants {
     return networkId ? (this.deps.reference.network(networkId)?.code ?? null) : null;
   }
 
+  /** The country's mobile money networks a configured connector serves: a network no connector serves is not offered. */
   momoNetworks(country: string): NetworkChoice[] {
-    return this.deps.reference.networks(country, 'momo').map((n) => ({ code: n.code, name: n.name }));
+    return servedMomoNetworks(this.deps.reference, this.deps.serves, country).map((n) => ({ code: n.code, name: n.name }));
   }
 
   private async merchant(merchantId: string): Promise<PageMerchant> {

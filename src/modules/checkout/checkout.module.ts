@@ -1,3 +1,4 @@
+import type { Route } from '../../providers/connector';
 import { systemClock } from '../../shared/clock';
 import type { PublicAddress } from '../../shared/public-address';
 import type { AuditLog } from '../audit/audit-log';
@@ -45,8 +46,9 @@ export const checkoutModule = defineModule({
   create: (infra: CheckoutInfra, deps: CheckoutDeps) => {
     const { sql, clock, logger, jobs } = infra;
     const { reference, outbox, audit, publicAddress, payments, rails, transactionQueries, providerSignals } = deps;
-    const methods = (country: string, currency: string) => domesticMethods(reference, (route) => rails.router.serves(route), country, currency);
-    const merchants = new CheckoutMerchants({ sql, reference });
+    const serves = (route: Route) => rails.router.serves(route);
+    const methods = (country: string, currency: string) => domesticMethods(reference, serves, country, currency);
+    const merchants = new CheckoutMerchants({ sql, reference, serves });
     const scheduleSweep = (slot: number) =>
       jobs.add([
         {

@@ -113,6 +113,14 @@ export class CheckoutService {
     return this.withUrl(await this.expiredIfDue(session));
   }
 
+  /**
+   * A merchant's checkout logo by its digest (the name the page links it under), for the page's <img>; null when
+   * no merchant has it. Its bytes were checked by content when uploaded (a PNG or JPEG).
+   */
+  async logo(sha256: string): Promise<{ contentType: string; bytes: Buffer } | null> {
+    return /^[0-9a-f]{64}$/.test(sha256) ? this.deps.merchants.logo(sha256) : null;
+  }
+
   /** The page: null when there is no such session. An open session past its deadline shows (and becomes) expired. */
   async pageView(sessionId: string): Promise<CheckoutPageView | null> {
     const found = await this.find(sessionId);
@@ -125,7 +133,7 @@ export class CheckoutService {
       id: session.id,
       status: session.status,
       merchantName: merchant.name,
-      merchantLogoUrl: merchant.logoUrl,
+      merchantLogoPath: merchant.logoPath,
       embedOrigins: merchant.embedOrigins,
       amount: this.deps.merchants.format(session.amount, session.currency),
       currency: session.currency,

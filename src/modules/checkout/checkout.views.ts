@@ -57,8 +57,8 @@ export interface CheckoutPageView {
   id: string;
   status: CheckoutSessionStatus;
   merchantName: string;
-  /** The merchant's logo (an https URL), if it set one. Shown as an <img>; never a script. */
-  merchantLogoUrl: string | null;
+  /** Where this service serves the merchant's logo (`/checkout/logos/{sha256}`), if it uploaded one: an <img> from our own origin, never a script. */
+  merchantLogoPath: string | null;
   /** Origins the merchant allows to frame the page (the routes' frame-ancestors); none: never framed. */
   embedOrigins?: readonly string[];
   /** With exactly its currency's decimals: "2500.00", "3700". */
@@ -86,7 +86,8 @@ export interface PaymentLinkPageView {
   state: 'active' | 'inactive' | 'expired' | 'used_up';
   name: string;
   merchantName: string;
-  merchantLogoUrl: string | null;
+  /** As CheckoutPageView's. */
+  merchantLogoPath: string | null;
   /** The merchant's country (the page's language when the payer's browser prefers neither English nor French). */
   countryCode: string | null;
   description: string | null;

@@ -128,7 +128,7 @@ export class PaymentLinkService {
       state: this.stateOf(link),
       name: link.name,
       merchantName: merchant.name,
-      merchantLogoUrl: merchant.logoUrl,
+      merchantLogoPath: merchant.logoPath,
       countryCode: merchant.country ?? (await this.deps.merchants.domesticCurrency(link.merchantId, link.currency)).country,
       description: link.description,
       currency: link.currency,

@@ -39,10 +39,6 @@ export class Merchant {
   @Property({ type: 'text', hidden: true })
   webhookSecretSealed!: string;
 
-  /** Its logo on the hosted checkout page (an https URL), if it set one. */
-  @Property({ type: 'text', nullable: true })
-  checkoutLogoUrl: string | null = null;
-
   /** Origins allowed to frame its hosted checkout page (the page's frame-ancestors); empty: none. */
   @Property({ type: 'text[]' })
   checkoutEmbedOrigins: Opt<string[]> = [];

@@ -11,7 +11,15 @@ import { parseInput, type Command } from '../../shared/validation';
 import type { AuditContext, AuditLog } from '../audit/audit-log';
 import { Merchant, webhookSecretOverlapUntil } from './merchant.entity';
 import { LockMode } from '@mikro-orm/core';
-import { checkoutSettingsSchema, nameCheckSchema, type CheckoutSettings, type CheckoutSettingsCommand, type NameCheckCommand } from './checkout-settings';
+import type { PublicAddress } from '../../shared/public-address';
+import {
+  checkoutLogoPath,
+  checkoutSettingsSchema,
+  nameCheckSchema,
+  type CheckoutSettings,
+  type CheckoutSettingsCommand,
+  type NameCheckCommand,
+} from './checkout-settings';
 
 export const createMerchantSchema = z.object({ name: requiredText(200), createdBy: z.string().max(200).optional() });
 export type CreateMerchantCommand = Command<typeof createMerchantSchema>;
@@ -37,6 +45,8 @@ export interface MerchantServiceDeps {
   logger: Logger;
   /** The audit log's writer (a merchant created by an operator). */
   audit: AuditLog;
+  /** Where browsers reach this service: the checkout logo's address is on it. */
+  publicAddress: Pick<PublicAddress, 'url'>;
   /**
    * `merchant.created`, emitted once the merchant is stored and before its credentials are answered:
    * other modules subscribe (the ledger opens the sandbox's opening balance). None: nobody listens (CLIs).
@@ -96,37 +106,63 @@ export class MerchantService {
     return merchant;
   }
 
-  /** The hosted checkout page's logo and the origins that may frame it. */
+  /** The hosted checkout page's logo (where this service serves it) and the origins that may frame it. */
   async checkoutSettings(merchantId: string): Promise<CheckoutSettings> {
     const merchant = await this.getMerchant(merchantId);
-    return { logoUrl: merchant.checkoutLogoUrl, embedOrigins: [...merchant.checkoutEmbedOrigins] };
+    return this.settingsOf(await this.logoOf(this.deps.orm.em, merchantId), merchant.checkoutEmbedOrigins);
   }
 
-  /** Changes the checkout page's settings; a change (and only a change) writes one `checkout.settings_changed` entry. */
+  /**
+   * Changes the checkout page's settings; a change (and only a change) writes one `checkout.settings_changed` entry.
+   * A logo is stored here, its bytes checked by content (checkoutSettingsSchema), and served from this service's own
+   * origin: the page never makes the payer's browser fetch anything from elsewhere.
+   */
   async setCheckoutSettings(merchantId: string, command: CheckoutSettingsCommand, audit?: AuditContext): Promise<CheckoutSettings> {
     const body = parseInput(checkoutSettingsSchema, command);
     return this.deps.orm.em.fork().transactional(async (em) => {
       const merchant = await em.findOneOrFail(Merchant, { id: merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      const before: CheckoutSettings = { logoUrl: merchant.checkoutLogoUrl, embedOrigins: [...merchant.checkoutEmbedOrigins] };
-      if (body.logoUrl !== undefined) merchant.checkoutLogoUrl = body.logoUrl;
+      const now = this.deps.clock.now();
+      const before = { logo: await this.logoOf(em, merchantId), embedOrigins: [...merchant.checkoutEmbedOrigins] };
+      let logo = before.logo;
+      if (body.logo === null && logo !== null) {
+        await em.execute('delete from checkout_logo where merchant_id = ?', [merchantId]);
+        logo = null;
+      } else if (body.logo && body.logo.sha256 !== logo) {
+        await em.execute(
+          `insert into checkout_logo (merchant_id, sha256, content_type, content, created_at) values (?, ?, ?, ?, ?)
+           on conflict (merchant_id) do update set sha256 = excluded.sha256, content_type = excluded.content_type, content = excluded.content, created_at = excluded.created_at`,
+          [merchantId, body.logo.sha256, body.logo.contentType, body.logo.bytes, now],
+        );
+        logo = body.logo.sha256;
+      }
       if (body.embedOrigins !== undefined) merchant.checkoutEmbedOrigins = [...new Set(body.embedOrigins ?? [])];
-      const after: CheckoutSettings = { logoUrl: merchant.checkoutLogoUrl, embedOrigins: [...merchant.checkoutEmbedOrigins] };
+      const after = { logo, embedOrigins: [...merchant.checkoutEmbedOrigins] };
       if (JSON.stringify(before) !== JSON.stringify(after)) {
-        merchant.updatedAt = this.deps.clock.now();
+        merchant.updatedAt = now;
         if (audit) {
           await this.deps.audit.recordOn(em, {
             merchantId,
             ...audit,
             action: 'checkout.settings_changed',
             target: { type: 'merchant', id: merchantId },
-            before: { logo_url: before.logoUrl, embed_origins: before.embedOrigins },
-            after: { logo_url: after.logoUrl, embed_origins: after.embedOrigins },
+            before: { logo_sha256: before.logo, embed_origins: before.embedOrigins },
+            after: { logo_sha256: after.logo, embed_origins: after.embedOrigins },
           });
         }
       }
       await em.flush();
-      return after;
+      return this.settingsOf(after.logo, after.embedOrigins);
     });
+  }
+
+  /** The digest of the merchant's logo (its public name), or null when it has none. */
+  private async logoOf(em: Pick<Orm['em'], 'execute'>, merchantId: string): Promise<string | null> {
+    const [row] = await em.execute<Array<{ sha256: string }>>('select sha256 from checkout_logo where merchant_id = ?', [merchantId]);
+    return row?.sha256 ?? null;
+  }
+
+  private settingsOf(logo: string | null, embedOrigins: readonly string[]): CheckoutSettings {
+    return { logoUrl: logo === null ? null : `${this.deps.publicAddress.url}${checkoutLogoPath(logo)}`, embedOrigins: [...embedOrigins] };
   }
 
   /** Whether the merchant's transfers have their beneficiary_name checked (on unless turned off). */

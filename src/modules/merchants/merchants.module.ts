@@ -1,4 +1,5 @@
 import { DomainEvent } from '../../events/domain-event';
+import type { PublicAddress } from '../../shared/public-address';
 import type { AuditLog } from '../audit/audit-log';
 import { defineModule, type ModuleInfra } from '../module';
 import { MerchantService } from './merchant.service';
@@ -9,8 +10,11 @@ import { MerchantService } from './merchant.service';
  */
 export const merchantsModule = defineModule({
   name: 'merchants',
-  create: ({ orm, clock, secretBox, logger }: Pick<ModuleInfra, 'orm' | 'clock' | 'secretBox' | 'logger'>, { audit }: { audit: AuditLog }) => {
+  create: (
+    { orm, clock, secretBox, logger }: Pick<ModuleInfra, 'orm' | 'clock' | 'secretBox' | 'logger'>,
+    { audit, publicAddress }: { audit: AuditLog; publicAddress: PublicAddress },
+  ) => {
     const merchantCreated = new DomainEvent<{ merchantId: string }>('merchant.created');
-    return { services: { merchants: new MerchantService({ orm, clock, secretBox, logger, audit, created: merchantCreated }), merchantCreated } };
+    return { services: { merchants: new MerchantService({ orm, clock, secretBox, logger, audit, publicAddress, created: merchantCreated }), merchantCreated } };
   },
 });

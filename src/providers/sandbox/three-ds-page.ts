@@ -18,8 +18,8 @@ export interface ThreeDsPayment {
   description: string | null;
 }
 
-/** A page of ours for a cardholder: `site` ends its title (the sandbox's 3-D Secure page, the one-time code page). */
-export function layout(title: string, body: string, site = 'Sandbox 3-D Secure'): string {
+/** A page of ours for a cardholder: `site` ends its title (the sandbox's 3-D Secure page, a processor's return page). */
+function layout(title: string, body: string, site = 'Sandbox 3-D Secure'): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -49,7 +49,7 @@ export function layout(title: string, body: string, site = 'Sandbox 3-D Secure')
 </html>`;
 }
 
-export function details(p: ThreeDsPayment): string {
+function details(p: ThreeDsPayment): string {
   const card = p.cardLast4 ? `${BRANDS[p.cardBrand ?? ''] ?? 'Card'} •••• ${p.cardLast4}` : 'Card';
   return `<dl>
   <dt>Merchant</dt><dd id="merchant">${escapeHtml(p.merchantName)}</dd>

@@ -1,13 +1,17 @@
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticationView, OtpView, PaymentService } from '../../modules/transactions/kinds/payment/payment.service';
 import { cardOtpPath } from '../../modules/transactions/kinds/payment/card-otp';
+import type { CheckoutLanguage } from '../../modules/checkout/checkout.views';
 import type { FormTokens } from '../../shared/form-tokens';
 import type { PublicAddress } from '../../shared/public-address';
 import { limitRequest } from '../rest/rate-limit';
-import { backToMerchant, csrfCookie, fromThisPage, html, shown } from '../rest/v1/payment-pages';
+import { backToMerchant, csrfCookie, fromThisPage } from '../rest/v1/payment-pages';
 import type { RateLimits } from '../rate-limits';
 import { otpForm, otpMessage } from './card-otp.page';
+import { originOf, sendCheckoutPage } from './checkout-headers';
+import { chooseLanguage, statusWord } from './checkout-i18n';
+import { say } from './checkout-template';
 
 /** The services this file calls (the composition root passes them). */
 type UsedServices = { formTokens: FormTokens; payments: PaymentService; publicAddress: PublicAddress };
@@ -18,39 +22,53 @@ type Submission = HandleRoute & { Body: { otp?: unknown; csrf?: unknown } | unde
 const CSRF_COOKIE = 'otp_csrf';
 /** A code as banks send them: digits only (Flutterwave takes 5 to 7 characters; a little room either side). */
 const OTP = /^\d{4,8}$/;
-const WRONG_CODE = 'The code is not right; try again.';
 
-function outcomePage(reply: FastifyReply, view: OtpView) {
-  if (view.state === 'invalid') return html(reply, 404, otpMessage('Link not valid', 'This payment link is not valid. Nothing was changed.'));
-  const p = view.payment;
-  if (view.state === 'expired') {
-    return html(reply, 410, otpMessage('Time is up', 'The time to confirm this payment has passed, so it can no longer be completed.', shown(view)));
-  }
-  return html(reply, 409, otpMessage('Already decided', `This payment is already ${p.status.replace('_', ' ')}. Nothing was changed.`, shown(view)));
+/** The page's language: the browser's preference between English and French, else the merchant's country's. */
+const langOf = (request: FastifyRequest, view?: AuthenticationView): CheckoutLanguage =>
+  chooseLanguage(request.headers['accept-language'], view && view.state !== 'invalid' ? view.merchantCountry : null);
+
+/** The hosted checkout's headers; after a submission the form may lead on to the merchant's page. */
+const send = (reply: FastifyReply, status: number, body: string, redirectUrl?: string | null) =>
+  sendCheckoutPage(reply, status, body, { leadsTo: originOf(redirectUrl) });
+
+function outcomePage(reply: FastifyReply, lang: CheckoutLanguage, view: OtpView) {
+  if (view.state === 'invalid') return send(reply, 404, otpMessage(lang, say(lang, 'otpInvalidTitle'), say(lang, 'otpInvalidBody')));
+  if (view.state === 'expired') return send(reply, 410, otpMessage(lang, say(lang, 'otpExpiredTitle'), say(lang, 'otpExpiredBody'), view));
+  const decided = say(lang, 'otpDecidedBody', { status: statusWord(view.payment.status, lang) });
+  return send(reply, 409, otpMessage(lang, say(lang, 'otpDecidedTitle'), decided, view));
 }
 
 /**
  * The page where a cardholder enters the code the card's bank sent (Flutterwave's PIN cards, after the PIN): public
- * (the cardholder has no token), at the payment's `next_action.url`. The handle in the path is its only key (a MAC
- * over the payment's id); it stops working once the payment is decided or past its deadline. Every answer carries
- * the pages' security headers (`html`); a submission counts only from the page itself (same origin and the CSRF
- * double submit, as the sandbox's 3-D Secure page). The code is sent on to the processor and kept nowhere.
+ * (the cardholder has no token), at the payment's `next_action.url`, in English or French as the hosted checkout
+ * chooses (chooseLanguage). The handle in the path is its only key (a MAC over the payment's id); it stops working
+ * once the payment is decided or past its deadline. Every answer carries the hosted checkout's headers; a submission
+ * counts only from the page itself (same origin and the CSRF double submit, as the checkout's forms). The code is
+ * sent on to the processor and kept nowhere.
  */
 export async function cardOtpRoutes(app: FastifyInstance, { services, rateLimits }: { services: UsedServices; rateLimits: RateLimits }) {
   await app.register(formbody, { bodyLimit: 2048 });
 
   /** The form, with a fresh CSRF token (and why the last code was not taken, if it was not). */
-  const form = (reply: FastifyReply, handle: string, view: Exclude<AuthenticationView, { state: 'invalid' }>, status: number, error: string | null) => {
+  const form = (
+    reply: FastifyReply,
+    lang: CheckoutLanguage,
+    handle: string,
+    view: Exclude<AuthenticationView, { state: 'invalid' }>,
+    status: number,
+    error: string | null,
+  ) => {
     const token = services.formTokens.issue(handle);
     reply.header('set-cookie', csrfCookie(CSRF_COOKIE, cardOtpPath(handle), services.publicAddress, token.cookie));
-    return html(reply, status, otpForm(shown(view), cardOtpPath(handle), token.field, error), view.payment.redirectUrl);
+    return send(reply, status, otpForm(lang, view, cardOtpPath(handle), token.field, error), view.payment.redirectUrl);
   };
 
   app.get<HandleRoute>('/checkout/otp/:handle', async (request, reply) => {
     const { handle } = request.params;
     const view = await services.payments.otpPage(handle);
-    if (view.state !== 'open') return outcomePage(reply, view);
-    return form(reply, handle, view, 200, null);
+    const lang = langOf(request, view);
+    if (view.state !== 'open') return outcomePage(reply, lang, view);
+    return form(reply, lang, handle, view, 200, null);
   });
 
   app.post<Submission>('/checkout/otp/:handle', { bodyLimit: 2048 }, async (request, reply) => {
@@ -59,18 +77,16 @@ export async function cardOtpRoutes(app: FastifyInstance, { services, rateLimits
     const { handle } = request.params;
     const body = request.body ?? {};
     if (!fromThisPage(request, services, CSRF_COOKIE, handle, body.csrf)) {
-      return html(
-        reply,
-        403,
-        otpMessage('Form expired', 'This form has expired or did not come from this page. Reload the page and try again. Nothing was changed.'),
-      );
+      const lang = langOf(request);
+      return send(reply, 403, otpMessage(lang, say(lang, 'otpFormExpiredTitle'), say(lang, 'formExpired')));
     }
     const otp = typeof body.otp === 'string' ? body.otp.trim() : '';
     if (!OTP.test(otp)) {
       // Not a code at all: nothing is sent on, and no try is used.
       const view = await services.payments.otpPage(handle);
-      if (view.state !== 'open') return outcomePage(reply, view);
-      return form(reply, handle, view, 400, 'Enter the code your bank sent: digits only.');
+      const lang = langOf(request, view);
+      if (view.state !== 'open') return outcomePage(reply, lang, view);
+      return form(reply, lang, handle, view, 400, say(lang, 'otpDigitsOnly'));
     }
     let result: OtpView;
     try {
@@ -78,17 +94,19 @@ export async function cardOtpRoutes(app: FastifyInstance, { services, rateLimits
     } catch (err) {
       // The bank did not answer in time: the code may or may not have been taken; the payment says so once it knows.
       request.log.warn({ err }, 'one-time code not confirmed by the processor');
-      return html(reply, 503, otpMessage('Try again shortly', 'Your bank did not answer in time. Wait a moment, then reload this page.'));
+      const lang = langOf(request);
+      return send(reply, 503, otpMessage(lang, say(lang, 'otpLateTitle'), say(lang, 'otpLateBody')));
     }
-    if (result.state === 'invalid' || (result.state !== 'open' && !result.decided)) return outcomePage(reply, result);
-    if (result.state === 'open') return form(reply, handle, result, 422, result.wrongCode ? WRONG_CODE : null);
+    const lang = langOf(request, result);
+    if (result.state === 'invalid' || (result.state !== 'open' && !result.decided)) return outcomePage(reply, lang, result);
+    if (result.state === 'open') return form(reply, lang, handle, result, 422, result.wrongCode ? say(lang, 'otpWrong') : null);
     const p = result.payment;
     reply.header('set-cookie', csrfCookie(CSRF_COOKIE, cardOtpPath(handle), services.publicAddress, null));
     // The code taken and the bank not decided yet: back to the merchant all the same (its status says so).
     const [title, message] =
       p.status === 'requires_action'
-        ? ['Payment being confirmed', 'Your bank has the code and has not answered yet. The merchant will be told as soon as it does.']
-        : [p.status === 'successful' ? 'Payment confirmed' : 'Payment failed', `The payment is ${p.status}. You can close this window.`];
-    return backToMerchant(reply, p, () => otpMessage(title, message, shown(result)));
+        ? [say(lang, 'otpPendingTitle'), say(lang, 'otpPendingBody')]
+        : [say(lang, p.status === 'successful' ? 'otpConfirmedTitle' : 'otpFailedTitle'), say(lang, 'otpOutcomeBody', { status: statusWord(p.status, lang) })];
+    return backToMerchant(reply, p, () => otpMessage(lang, title, message, result), send);
   });
 }

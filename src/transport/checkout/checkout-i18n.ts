@@ -68,7 +68,7 @@ const EN = {
   aboutHours: 'about {n} hours',
   expiredNow: 'the time is up',
   differentAmount:
-    'If you send a different amount, it is not lost: a short payment is completed or refunded and an overpayment is refunded, as {merchant} decides.',
+    'Send exactly this amount: a different one is not settled automatically. More completes this payment, and the extra is returned to you or passed to {merchant} once a person has checked it. Less does not complete it: this page keeps waiting, and the money is returned to you or credited to {merchant} once a person has checked it. Either way it is not lost; contact {merchant} if it happens.',
   bankAfter: 'Once you have paid, this page updates by itself when the money arrives.',
   completeTitle: 'Payment successful',
   completeBody: 'Your payment of {amount} to {merchant} is complete.',
@@ -92,6 +92,27 @@ const EN = {
   linkGone: 'Ask {merchant} for a new link. Nothing was charged.',
   invalidTitle: 'This checkout link is not valid',
   invalidBody: 'Check the link you were given, or ask the merchant for a new one.',
+  formExpired: 'This form has expired or did not come from this page. Reload the page and try again. Nothing was changed.',
+  otpTitle: 'Enter the code your bank sent',
+  otpHeading: 'Confirm your payment',
+  otpConfirm: 'Confirm',
+  otpNote: 'The code came to the phone number or email your bank has for this card.',
+  otpWrong: 'The code is not right; try again.',
+  otpDigitsOnly: 'Enter the code your bank sent: digits only.',
+  otpInvalidTitle: 'Link not valid',
+  otpInvalidBody: 'This payment link is not valid. Nothing was changed.',
+  otpExpiredTitle: 'Time is up',
+  otpExpiredBody: 'The time to confirm this payment has passed, so it can no longer be completed.',
+  otpDecidedTitle: 'Already decided',
+  otpDecidedBody: 'This payment is already {status}. Nothing was changed.',
+  otpFormExpiredTitle: 'Form expired',
+  otpLateTitle: 'Try again shortly',
+  otpLateBody: 'Your bank did not answer in time. Wait a moment, then reload this page.',
+  otpPendingTitle: 'Payment being confirmed',
+  otpPendingBody: 'Your bank has the code and has not answered yet. The merchant will be told as soon as it does.',
+  otpConfirmedTitle: 'Payment confirmed',
+  otpFailedTitle: 'Payment failed',
+  otpOutcomeBody: 'The payment is {status}. You can close this window.',
 };
 
 export type CheckoutStrings = Record<keyof typeof EN, string>;
@@ -159,7 +180,7 @@ const FR: CheckoutStrings = {
   aboutHours: 'environ {n} heures',
   expiredNow: 'le délai est écoulé',
   differentAmount:
-    'Si vous envoyez un autre montant, il n’est pas perdu : un paiement insuffisant est complété ou remboursé et un trop-perçu est remboursé, selon le choix de {merchant}.',
+    'Virez exactement ce montant : un autre montant n’est pas traité automatiquement. Plus, et ce paiement aboutit ; le surplus vous est rendu ou reversé à {merchant} après vérification par une personne. Moins, et il n’aboutit pas : cette page reste en attente, et la somme vous est rendue ou créditée à {merchant} après vérification par une personne. Dans les deux cas, rien n’est perdu ; contactez {merchant} si cela arrive.',
   bankAfter: 'Une fois le virement fait, cette page se met à jour toute seule à l’arrivée des fonds.',
   completeTitle: 'Paiement réussi',
   completeBody: 'Votre paiement de {amount} à {merchant} est effectué.',
@@ -183,6 +204,27 @@ const FR: CheckoutStrings = {
   linkGone: 'Demandez un nouveau lien à {merchant}. Rien n’a été débité.',
   invalidTitle: 'Ce lien de paiement n’est pas valide',
   invalidBody: 'Vérifiez le lien reçu, ou demandez-en un nouveau au marchand.',
+  formExpired: 'Ce formulaire a expiré ou ne vient pas de cette page. Rechargez la page et réessayez. Rien n’a été modifié.',
+  otpTitle: 'Saisissez le code envoyé par votre banque',
+  otpHeading: 'Confirmez votre paiement',
+  otpConfirm: 'Confirmer',
+  otpNote: 'Le code a été envoyé au numéro de téléphone ou à l’adresse e-mail que votre banque connaît pour cette carte.',
+  otpWrong: 'Ce code n’est pas le bon ; réessayez.',
+  otpDigitsOnly: 'Saisissez le code envoyé par votre banque : des chiffres uniquement.',
+  otpInvalidTitle: 'Lien non valide',
+  otpInvalidBody: 'Ce lien de paiement n’est pas valide. Rien n’a été modifié.',
+  otpExpiredTitle: 'Le délai est écoulé',
+  otpExpiredBody: 'Le délai pour confirmer ce paiement est passé : il ne peut plus aboutir.',
+  otpDecidedTitle: 'Déjà décidé',
+  otpDecidedBody: 'Ce paiement est déjà décidé (statut : {status}). Rien n’a été modifié.',
+  otpFormExpiredTitle: 'Formulaire expiré',
+  otpLateTitle: 'Réessayez dans un instant',
+  otpLateBody: 'Votre banque n’a pas répondu à temps. Patientez un instant, puis rechargez cette page.',
+  otpPendingTitle: 'Paiement en cours de confirmation',
+  otpPendingBody: 'Votre banque a reçu le code et n’a pas encore répondu. Le marchand sera prévenu dès qu’elle le fera.',
+  otpConfirmedTitle: 'Paiement confirmé',
+  otpFailedTitle: 'Échec du paiement',
+  otpOutcomeBody: 'Statut du paiement : {status}. Vous pouvez fermer cette fenêtre.',
 };
 
 export const CHECKOUT_STRINGS: Readonly<Record<CheckoutLanguage, CheckoutStrings>> = { en: EN, fr: FR };
@@ -222,6 +264,26 @@ const FAILURES: Record<CheckoutLanguage, Record<string, string>> = {
 export function failureMessage(reason: string | null, lang: CheckoutLanguage): string {
   const table = FAILURES[lang];
   return (reason !== null && Object.hasOwn(table, reason) ? table[reason] : table.default)!;
+}
+
+/** A payment's status in words, as the one-time code page says it. */
+const STATUS_WORDS: Record<CheckoutLanguage, Record<string, string>> = {
+  en: {},
+  fr: {
+    successful: 'réussi',
+    failed: 'échoué',
+    expired: 'expiré',
+    requires_action: 'en attente de confirmation',
+    processing: 'en cours',
+    initiating: 'en cours',
+    refunded: 'remboursé',
+    partially_refunded: 'partiellement remboursé',
+  },
+};
+
+/** `successful`, `requires action`…; in French, its word. */
+export function statusWord(status: string, lang: CheckoutLanguage): string {
+  return STATUS_WORDS[lang][status] ?? status.replace(/_/g, ' ');
 }
 
 /** Countries whose payers read French first (the page's language without a browser preference between en and fr). */

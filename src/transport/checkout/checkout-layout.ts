@@ -1,6 +1,6 @@
 import type { CheckoutLanguage, CheckoutMethod } from '../../modules/checkout/checkout.views';
 import type { PagePrefixTable } from '../../shared/network-prediction';
-import { say, compile, jsonBlock, linkable, perLanguage, tx } from './checkout-template';
+import { say, compile, jsonBlock, perLanguage, tx } from './checkout-template';
 
 /** What the routes give the checkout page's renderer besides the view. */
 export interface CheckoutPageOptions {
@@ -30,7 +30,8 @@ export interface LayoutValues {
   /** A `<noscript>` refresh for pages that change by themselves, or ''. */
   refresh: string;
   merchant: string;
-  logoUrl: string | null;
+  /** The merchant's logo on this service (`/checkout/logos/{sha256}`), or null. */
+  logoPath: string | null;
   /** The amount as shown, or '' (a payment link without a fixed amount). */
   amount: string;
   description: string | null;
@@ -87,7 +88,7 @@ const LAYOUT = perLanguage((t, lang) => ({
 
 export function renderLayout(lang: CheckoutLanguage, v: LayoutValues): string {
   const tpl = LAYOUT[lang];
-  const logo = linkable(v.logoUrl, true);
+  const logo = v.logoPath;
   const description = v.description ? tpl.description({ description: v.description }) : '';
   return tpl.page({
     title: v.title,

@@ -81,7 +81,7 @@ export function renderCheckoutPage(view: CheckoutPageView, opts: CheckoutPageOpt
     js: opts.assetPaths.js,
     refresh,
     merchant: view.merchantName,
-    logoUrl: view.merchantLogoUrl,
+    logoPath: view.merchantLogoPath,
     amount: formatAmount(view.amount, view.currency, lang),
     description: view.description,
     body,

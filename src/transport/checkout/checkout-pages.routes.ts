@@ -11,6 +11,7 @@ import type { PublicAddress } from '../../shared/public-address';
 import type { RateLimits } from '../rate-limits';
 import { limitRequest } from '../rest/rate-limit';
 import { checkoutAssetPaths, findCheckoutAsset } from './checkout-assets';
+import { originOf, sendCheckoutPage } from './checkout-headers';
 import { chooseLanguage } from './checkout-i18n';
 import { formatClock, say } from './checkout-template';
 import { renderCheckoutPage } from './checkout-page';
@@ -28,7 +29,6 @@ type UsedServices = {
 };
 
 const CSRF_COOKIE = 'co_csrf';
-const FORM_EXPIRED = 'This form has expired or did not come from this page. Reload the page and try again. Nothing was changed.';
 
 /** The billing address a card's processor may ask for (AVS), when the payer gave one. */
 function billingAddressOf(form: Form) {
@@ -58,35 +58,6 @@ const text = (form: Form, name: string): string | undefined => {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 };
 
-/** An origin of a URL, or nothing for one that is not http(s). */
-const originOf = (url: string | null | undefined): string[] => {
-  if (!url || !URL.canParse(url)) return [];
-  const u = new URL(url);
-  return u.protocol === 'https:' || u.protocol === 'http:' ? [u.origin] : [];
-};
-
-/**
- * Every checkout page's headers: never cached, no Referer (the session id is in the address), a strict CSP with
- * our own script and style only, framed only by the merchant's listed origins (else never), and forms that post
- * only to us or, after a submission, go on to the merchant's pages.
- */
-function page(reply: FastifyReply, status: number, body: string, opts: { embedOrigins?: readonly string[]; leadsTo?: readonly string[] } = {}) {
-  const embed = opts.embedOrigins && opts.embedOrigins.length > 0 ? opts.embedOrigins.join(' ') : "'none'";
-  const formAction = ["'self'", ...new Set(opts.leadsTo ?? [])].join(' ');
-  reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-content-type-options', 'nosniff')
-    .header(
-      'content-security-policy',
-      `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; form-action ${formAction}; frame-ancestors ${embed}; base-uri 'none'`,
-    );
-  if (embed === "'none'") reply.header('x-frame-options', 'DENY');
-  return reply.send(body);
-}
-
 /**
  * The hosted checkout (issue 37, docs/checkout.md): `/checkout/{id}` and its forms, `/pay/{slug}` for payment links,
  * and the pages' two static assets. Public: the session id (unguessable) or the link's slug is the key; every POST
@@ -107,7 +78,9 @@ export async function checkoutPageRoutes(
     return token.field;
   };
   const langOf = (request: FastifyRequest, country: string | null): CheckoutLanguage => chooseLanguage(request.headers['accept-language'], country);
-  const invalid = (request: FastifyRequest, reply: FastifyReply, status = 404) => page(reply, status, renderInvalidLinkPage(langOf(request, null)));
+  /** A form that is not this page's (its CSRF pair or origin): said in the browser's language (the page's country is not read yet). */
+  const formExpired = (request: FastifyRequest) => say(langOf(request, null), 'formExpired');
+  const invalid = (request: FastifyRequest, reply: FastifyReply, status = 404) => sendCheckoutPage(reply, status, renderInvalidLinkPage(langOf(request, null)));
 
   const ours = (request: FastifyRequest, subject: string, form: Form) => fromThisPage(request, services, CSRF_COOKIE, subject, form?.csrf);
   const showSession = async (
@@ -130,7 +103,7 @@ export async function checkoutPageRoutes(
       prefixTable: view.methods.includes('momo') ? reference.prefixTable(view.countryCode) : null,
       formError: formError ?? null,
     });
-    return page(reply, status, body, { embedOrigins: view.embedOrigins, leadsTo: [...originOf(view.redirectUrl), ...originOf(view.cancelUrl)] });
+    return sendCheckoutPage(reply, status, body, { embedOrigins: view.embedOrigins, leadsTo: [...originOf(view.redirectUrl), ...originOf(view.cancelUrl)] });
   };
 
   app.get<{ Params: { file: string } }>('/checkout/assets/:file', async (request, reply) => {
@@ -146,6 +119,23 @@ export async function checkoutPageRoutes(
     if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
     if (gzip) reply.header('content-encoding', 'gzip');
     return reply.send(gzip ? asset.gzip : asset.body);
+  });
+
+  // The merchant's logo, from our own origin (the page's CSP allows no other): named by the digest of its bytes, so it
+  // never changes under its address and is cached for good. Its own CSP and `nosniff` keep it an image, nothing else.
+  app.get<{ Params: { sha256: string } }>('/checkout/logos/:sha256', async (request, reply) => {
+    const logo = await checkout.logo(request.params.sha256);
+    if (!logo) return reply.code(404).header('cache-control', 'no-store').send();
+    const etag = `"${request.params.sha256}"`;
+    reply
+      .header('content-type', logo.contentType)
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('etag', etag)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('cross-origin-resource-policy', 'same-origin');
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.send(logo.bytes);
   });
 
   app.get<{ Params: { id: string }; Querystring: { reference?: string } }>('/checkout/:id', async (request, reply) => {
@@ -176,7 +166,7 @@ export async function checkoutPageRoutes(
     const form = request.body;
     const method = text(form, 'method');
     const chosen: CheckoutMethod = method === 'card' || method === 'bank_transfer' ? method : 'momo';
-    if (!ours(request, id, form)) return showSession(request, reply, id, 403, { method: chosen, message: FORM_EXPIRED });
+    if (!ours(request, id, form)) return showSession(request, reply, id, 403, { method: chosen, message: formExpired(request) });
     if (!browserForm(form)) return showSession(request, reply, id, 400, { method: chosen, message: NOT_A_FORM });
     const input =
       method === 'card'
@@ -219,7 +209,7 @@ export async function checkoutPageRoutes(
   app.post<{ Params: { id: string }; Body: Form }>('/checkout/:id/cancel', { bodyLimit: FORM_LIMIT }, async (request, reply) => {
     await limited(request, reply);
     const { id } = request.params;
-    if (!ours(request, id, request.body)) return showSession(request, reply, id, 403, { method: 'momo', message: FORM_EXPIRED });
+    if (!ours(request, id, request.body)) return showSession(request, reply, id, 403, { method: 'momo', message: formExpired(request) });
     const where = await checkout.cancel(id);
     if (!where) return invalid(request, reply);
     return reply
@@ -234,7 +224,7 @@ export async function checkoutPageRoutes(
     if (!view) return invalid(request, reply);
     const lang = langOf(request, view.countryCode);
     const body = renderPaymentLinkPage(view, { lang, csrfField: csrf(reply, `link:${slug}`, `/pay/${slug}`), formError: formError ?? null });
-    return page(reply, view.state === 'active' ? status : 410, body);
+    return sendCheckoutPage(reply, view.state === 'active' ? status : 410, body);
   };
 
   app.get<{ Params: { slug: string } }>('/pay/:slug', async (request, reply) => showLink(request, reply, request.params.slug));
@@ -243,7 +233,7 @@ export async function checkoutPageRoutes(
     await limited(request, reply);
     const { slug } = request.params;
     const form = request.body;
-    if (!ours(request, `link:${slug}`, form)) return showLink(request, reply, slug, 403, FORM_EXPIRED);
+    if (!ours(request, `link:${slug}`, form)) return showLink(request, reply, slug, 403, formExpired(request));
     if (!browserForm(form)) return showLink(request, reply, slug, 400, NOT_A_FORM);
     try {
       const opened = await paymentLinks.open(slug, {

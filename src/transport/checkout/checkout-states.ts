@@ -69,6 +69,11 @@ const STATES = perLanguage((t) => ({
 
 const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', verve: 'Verve', discover: 'Discover' };
 
+/** "Visa •••• 4242": the card a payment is made with, as the pages show it; null without its last four digits. */
+export function cardUsed(brand: string | null, last4: string | null, lang: CheckoutLanguage): string | null {
+  return last4 ? `${BRANDS[brand ?? ''] ?? say(lang, 'card')} •••• ${last4}` : null;
+}
+
 /** How long the payer waits for the phone's prompt before "Didn't get the prompt?" shows, without an expiry. */
 export const PROMPT_TIMEOUT_MS = 45_000;
 
@@ -94,7 +99,8 @@ export function requiresAction(attempt: CheckoutAttemptView, lang: CheckoutLangu
   const tpl = STATES[lang];
   const url = linkable(attempt.nextActionUrl);
   if (!url) return tpl.processing({});
-  const card = attempt.cardLast4 ? tpl.card({ card: `${BRANDS[attempt.cardBrand ?? ''] ?? say(lang, 'card')} •••• ${attempt.cardLast4}` }) : '';
+  const used = cardUsed(attempt.cardBrand, attempt.cardLast4, lang);
+  const card = used ? tpl.card({ card: used }) : '';
   return tpl.action({ url, card });
 }
 

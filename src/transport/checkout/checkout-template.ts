@@ -12,7 +12,12 @@ export type Template = (values: Readonly<Record<string, string>>) => string;
 
 const SLOT = /\{\{\{(\w+)\}\}\}|\{\{(\w+)\}\}/g;
 
+let compiled = 0;
+/** How many templates have been compiled since the process started: all at module load, none per request (a test holds it). */
+export const templatesCompiled = (): number => compiled;
+
 export function compile(source: string): Template {
+  compiled += 1;
   const fixed: string[] = [];
   const slots: Array<{ name: string; html: boolean }> = [];
   let last = 0;
@@ -60,11 +65,11 @@ export function jsonBlock(id: string, data: unknown): string {
 }
 
 /** A URL the page may link to (the merchant's return pages, a provider's page): http(s) only, normalised, else null. */
-export function linkable(url: string | null | undefined, httpsOnly = false): string | null {
+export function linkable(url: string | null | undefined): string | null {
   if (!url) return null;
   try {
     const parsed = new URL(url);
-    return parsed.protocol === 'https:' || (!httpsOnly && parsed.protocol === 'http:') ? parsed.href : null;
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
   } catch {
     return null;
   }

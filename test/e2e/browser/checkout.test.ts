@@ -1,6 +1,17 @@
+import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { launchBrowser, startPageServer, type PageServer, type TestBrowser } from '../../helpers/browser';
-import { checkoutScreenshot, chooseMethod, foreignRequests, unexpectedFailures, watchedPage, type Watched } from '../../helpers/checkout-browser';
+import { launchBrowser, readClipboard, startPageServer, writeClipboard, type PageServer, type TestBrowser } from '../../helpers/browser';
+import {
+  checkoutScreenshot,
+  chooseMethod,
+  contrastRatio,
+  foreignRequests,
+  lowContrastText,
+  tabTo,
+  unexpectedFailures,
+  watchedPage,
+  type Watched,
+} from '../../helpers/checkout-browser';
 import { createLink, getSession, openSession } from '../../helpers/checkout';
 import { request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -16,6 +27,9 @@ import { sql } from '../../helpers/transactions';
 const FIRST_LOAD_LIMIT = 100 * 1024;
 /** The failed answers a test may meet: the shop's and the 3-D Secure page's favicon (the browser's probe), and what a test expects. */
 const FAVICON = /^404 http:\/\/127\.0\.0\.1:\d+\/favicon\.ico$/;
+/** The merchant's logo, uploaded (a 1×1 PNG): the page shows it from the service's own origin. */
+const LOGO = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const LOGO_PATH = `/checkout/logos/${createHash('sha256').update(LOGO).digest('hex')}`;
 
 describe('hosted checkout in headless Chromium (sandbox)', () => {
   let app: TestApp;
@@ -31,11 +45,15 @@ describe('hosted checkout in headless Chromium (sandbox)', () => {
     // The sandbox's mobile money settles by itself, after the "check your phone" page has been seen.
     app = await createTestApp({ env: { SANDBOX_SETTLE_MS: '2500' } });
     token = (await app.token(await app.createMerchant('Mama Put <Kitchen>'))).accessToken;
+    const logo = await request(app.url, 'PUT', '/v1/checkout/settings', { token, body: { logo: LOGO.toString('base64') } });
+    expect(logo.body.data.logo_url).toBe(`${app.url}${LOGO_PATH}`);
     shop = await startPageServer({
       '/return': '<!doctype html><title>Shop</title><h1>Back at the shop</h1>',
       '/cart': '<!doctype html><title>Shop</title><h1>Your cart</h1>',
     });
     browser = await launchBrowser();
+    // The copy buttons write to the clipboard; the tests read it back.
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -111,12 +129,22 @@ describe('hosted checkout in headless Chromium (sandbox)', () => {
       expect((await open(w, s.url, 'methods')).status()).toBe(200);
       expect(await h1(page)).toBe('How do you want to pay?');
       expect(await page.locator('#amount').textContent()).toContain('2,500.00');
-      // The page, its stylesheet and its script: nothing else (no favicon probe either).
-      expect(w.urls.map((u) => new URL(u).pathname)).toEqual([
-        `/checkout/${s.id}`,
-        expect.stringMatching(/^\/checkout\/assets\/checkout\.[0-9a-f]{8}\.css$/),
-        expect.stringMatching(/^\/checkout\/assets\/checkout\.[0-9a-f]{8}\.js$/),
-      ]);
+      // The page, its stylesheet, its script and the merchant's logo, all from the service: nothing else (no favicon probe either).
+      const paths = w.urls.map((u) => new URL(u).pathname);
+      expect(paths).toHaveLength(4);
+      expect(paths).toEqual(
+        expect.arrayContaining([
+          `/checkout/${s.id}`,
+          expect.stringMatching(/^\/checkout\/assets\/checkout\.[0-9a-f]{8}\.css$/),
+          expect.stringMatching(/^\/checkout\/assets\/checkout\.[0-9a-f]{8}\.js$/),
+          LOGO_PATH,
+        ]),
+      );
+      expect(w.urls.every((u) => new URL(u).origin === app.url)).toBe(true);
+      // The logo is drawn: the browser decoded the image the service served.
+      const logo = page.locator('header.merchant img.logo');
+      expect(await logo.getAttribute('src')).toBe(LOGO_PATH);
+      expect(await logo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
       await checkoutScreenshot(page, 'methods');
       await chooseMethod(page, 'momo');
       await page.getByLabel('Mobile money number').fill('0803 123 4567');
@@ -152,6 +180,12 @@ describe('hosted checkout in headless Chromium (sandbox)', () => {
       expect(await page.locator('#bt-bank').textContent()).not.toBe('');
       expect(await page.locator('#bt-amount').textContent()).toContain('2,500.00');
       expect(await page.locator('#countdown').textContent()).toMatch(/^Pay before \d\d:\d\d \(about \d+ (minutes|hours)\)$/);
+      // The copy button beside the account number puts exactly the number on the clipboard, and says so.
+      await writeClipboard(page, 'something else');
+      const copy = page.locator('button.copy[aria-describedby="bt-account"]');
+      await copy.click();
+      expect(await readClipboard(page)).toBe(row!.virtual_account_number);
+      expect(await copy.textContent()).toBe('Copied');
       await checkoutScreenshot(page, 'bank-transfer');
       // The same page as a first load of its own.
       const shown = await tab(width);
@@ -296,6 +330,59 @@ describe('hosted checkout in headless Chromium (sandbox)', () => {
       // The Nigerian merchant's page, to the same browser: English.
       await w.page.goto(s.url);
       expect(await w.page.evaluate('document.documentElement.lang')).toBe('en');
+    });
+
+    it('keyboard only, every text readable: a bank transfer chosen, paid, copied and left with Tab, Space and Enter; text contrasts at least 4.5:1', async () => {
+      const s = await session();
+      const w = await tab(width);
+      const { page } = w;
+      await open(w, s.url, 'methods');
+      const contrast: Record<string, { measured: number; low: string[] }> = { methods: await lowContrastText(page) };
+
+      // To the bank transfer's heading, opened with Space; Tab to its button; Enter pays.
+      await tabTo(page, '#method-bank_transfer > summary');
+      await page.keyboard.press('Space');
+      expect(await page.locator('#method-bank_transfer').evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(true);
+      contrast.bankChosen = await lowContrastText(page);
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate('document.activeElement.textContent')).toBe('Pay by bank transfer');
+      await Promise.all([page.waitForURL(`${app.url}/checkout/${s.id}`), page.keyboard.press('Enter')]);
+      await page.locator('#bt-account').waitFor();
+      expect(await h1(page)).toBe('Pay by bank transfer');
+      contrast.bankTransfer = await lowContrastText(page);
+
+      // The account number's copy button, reached and pressed by keyboard.
+      const [row] = await sql<{ reference: string; virtual_account_number: string }>(
+        app,
+        'select reference, virtual_account_number from "transaction" where checkout_session_id = ?',
+        [s.id],
+      );
+      await writeClipboard(page, 'something else');
+      await tabTo(page, 'button.copy[aria-describedby="bt-account"]');
+      await page.keyboard.press('Enter');
+      await page.locator('button.copy[aria-describedby="bt-account"]', { hasText: 'Copied' }).waitFor();
+      expect(await readClipboard(page)).toBe(row!.virtual_account_number);
+
+      // Paid: the page moves to success by itself; "Return to" is reached by Tab and followed with Enter.
+      const sim = await request(app.url, 'POST', `/v1/sandbox/transactions/${row!.reference}/simulate`, { token, body: { outcome: 'successful' } });
+      expect(sim.status).toBe(200);
+      await shows(page, 'Payment successful');
+      contrast.success = await lowContrastText(page);
+      await tabTo(page, '#return');
+      await Promise.all([page.waitForURL((u) => u.origin === shop.origin), page.keyboard.press('Enter')]);
+      expect(await h1(page)).toBe('Back at the shop');
+
+      // The measure itself: black on white is 21:1, and #777 on white just under 4.5:1 (the WCAG's own examples).
+      expect(contrastRatio([0, 0, 0, 1], [255, 255, 255, 1])).toBe(21);
+      expect(contrastRatio([0x77, 0x77, 0x77, 1], [255, 255, 255, 1])).toBeCloseTo(4.48, 2);
+      // Every state measured a good number of texts, and none is under the minimum.
+      for (const [state, { measured }] of Object.entries(contrast)) expect([state, measured > 5]).toEqual([state, true]);
+      expect(Object.fromEntries(Object.entries(contrast).map(([state, { low }]) => [state, low]))).toEqual({
+        methods: [],
+        bankChosen: [],
+        bankTransfer: [],
+        success: [],
+      });
     });
 
     // Last at each width: it moves the service's clock.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
 import { DASHBOARD_DIST } from '../../../src/transport/dashboard/dashboard.routes';
-import { launchBrowser, openScreen, screenshots, type TestBrowser } from '../../helpers/browser';
+import { launchBrowser, openScreen, readClipboard, screenshots, writeClipboard, type TestBrowser } from '../../helpers/browser';
 import { payOnPage } from '../../helpers/checkout';
 import { request } from '../../helpers/http';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -33,6 +33,8 @@ describe('merchant dashboard: payment links (sandbox)', () => {
     merchant = await app.createMerchant('Links Merchant');
     token = (await app.token(merchant)).accessToken;
     browser = await launchBrowser();
+    // The copy buttons write to the clipboard; the test reads it back.
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
     page = await browser.newPage();
     await signInWith(page, app, await ownerLogin(app, merchant));
     await page.getByRole('navigation', { name: 'Main' }).waitFor({ state: 'attached' });
@@ -58,9 +60,19 @@ describe('merchant dashboard: payment links (sandbox)', () => {
     const made = page.getByTestId('new-link');
     await made.waitFor();
     expect(await made.textContent()).toContain('/pay/church-offering');
+    // Copy: the link's whole address is on the clipboard, and the page says so.
+    await writeClipboard(page, '');
+    await made.getByRole('button', { name: 'Copy the link' }).click();
+    await made.getByText('Copied.').waitFor();
+    expect(await readClipboard(page)).toBe(`${app.url}/pay/church-offering`);
     const row = page.locator('tr[data-link="church-offering"]');
     await row.waitFor();
     expect(await row.textContent()).toContain('Payer chooses (from 100.00 up to 50,000.00 NGN)');
+    // The list's own copy button, after something else was copied.
+    await writeClipboard(page, 'something else');
+    await row.getByRole('button', { name: 'Copy the link Church offering' }).click();
+    await row.getByText('Copied.').waitFor();
+    expect(await readClipboard(page)).toBe(`${app.url}/pay/church-offering`);
     const qr = row.getByRole('img', { name: /QR code for/ });
     expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
     // The QR image really is an image the browser drew.

@@ -66,6 +66,14 @@ describe('checkout: mobile money "Try again" while the first prompt is in flight
     return { session, first: first!, waiting };
   }
 
+  it('with MTN’s connector alone, the page offers mobile money only: no card processor, no account to pay into', async () => {
+    const session = await openSession(app, token, { currency: 'GHS', amount: '25.00', customer: { email: 'ama@example.com' } });
+    const page = await fetchPage(`/checkout/${session.id}`);
+    expect([...page.html.matchAll(/<details class="method" name="method" id="method-(\w+)"/g)].map((m) => m[1])).toEqual(['momo']);
+    // And only the networks MTN serves are offered.
+    expect([...page.html.matchAll(/<option value="(\w+)">/g)].map((m) => m[1])).toEqual(['MTN']);
+  });
+
   it('still pending at the provider: the page says the request is still open, sends no second prompt, and keeps the retry', async () => {
     const { session, first, waiting } = await waitingSession();
     const before = prompts().length;

@@ -137,6 +137,51 @@ describe('Flutterwave PIN cards: the PIN from our page, the code on our page (pr
     expect((await status(payment.reference)).status).toBe('successful');
   });
 
+  it('in French for a browser that prefers it, or without a preference for a merchant in a francophone country', async () => {
+    const payment = await pay(PIN_CARDS[1], { cardPin: PIN });
+    const url = payment.nextActionUrl!;
+    const french = { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.5' };
+    const res = await fetch(url, { headers: french });
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(html).toContain('<html lang="fr">');
+    expect(html).toContain('<title>Saisissez le code envoyé par votre banque</title>');
+    expect(html).toContain('<h1>Confirmez votre paiement</h1>');
+    expect(html).toContain('<label for="otp">Saisissez le code envoyé par votre banque</label>');
+    expect(html).toContain('<button type="submit">Confirmer</button>');
+    expect(html).toMatch(/<p class="amount" id="amount">[\d\u202f]+,\d\d\u00a0NGN<\/p>/);
+    expect(html).not.toContain('Enter the code');
+    // A wrong code, said in French; the right one, and the outcome in French.
+    const post = async (otp: string) => {
+      const page = await openPage(url, OTP_COOKIE);
+      const answer = await fetch(url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...french, 'content-type': 'application/x-www-form-urlencoded', cookie: page.cookie! },
+        body: new URLSearchParams({ otp, csrf: page.csrf! }).toString(),
+      });
+      return { status: answer.status, html: await answer.text() };
+    };
+    const wrong = await post('99999');
+    expect(wrong.status).toBe(422);
+    expect(wrong.html).toContain('<p class="alert" id="otp-error" role="alert">Ce code n’est pas le bon ; réessayez.</p>');
+    const right = await post(OTP);
+    expect(right.status).toBe(200);
+    expect(right.html).toContain('<h1>Paiement confirmé</h1>');
+    expect(right.html).toContain('Statut du paiement : réussi. Vous pouvez fermer cette fenêtre.');
+
+    // No preference between English and French: the merchant's country decides (Senegal: French; Nigeria: English).
+    const dakar = await railsMerchant(app);
+    await sql(app, `update merchant set country = 'SN' where id = ?`, [dakar.merchantId]);
+    const senegal = await checkoutCardPayment(app, dakar.merchantId, { card: { number: PIN_CARDS[0] } }, { cardPin: PIN });
+    const neither = { 'accept-language': 'de-DE,de;q=0.9' };
+    expect(await (await fetch(senegal.nextActionUrl!, { headers: neither })).text()).toContain(
+      '<label for="otp">Saisissez le code envoyé par votre banque</label>',
+    );
+    await sql(app, `update merchant set country = 'NG' where id = ?`, [dakar.merchantId]);
+    expect(await (await fetch(senegal.nextActionUrl!, { headers: neither })).text()).toContain('<label for="otp">Enter the code your bank sent</label>');
+  });
+
   it('three wrong codes fail the payment (authentication_failed)', async () => {
     const payment = await pay(PIN_CARDS[0], { cardPin: PIN });
     const url = payment.nextActionUrl!;

@@ -28,6 +28,7 @@ import { signInSchema } from '../../../src/modules/accounts/sign-in.service';
 import { signInDashboardUser } from '../../helpers/accounts';
 import { paymentSchema } from '../../../src/modules/transactions/kinds/payment/payment.service';
 import { checkoutSessionSchema, paymentLinkSchema } from '../../../src/modules/checkout/checkout.schemas';
+import { checkoutSettingsSchema } from '../../../src/modules/merchants/checkout-settings';
 import { paymentLinkBody, sessionBody, sessionInput } from '../../helpers/checkout';
 import { refundSchema } from '../../../src/modules/transactions/kinds/refund/refund.service';
 import { setFeeSchema } from '../../../src/modules/ledger/fee-schedule';
@@ -184,6 +185,21 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
   afterAll(() => app?.close());
 
   const freshPending = async () => (await enroll(app, f.token)).customer_uuid;
+  /** A valid domestic payment (no customer, no KYC): mobile money in Ghana or a bank transfer in Nigeria, the country named. */
+  const domesticPaymentBody = (method: 'momo' | 'bank_transfer') =>
+    method === 'momo'
+      ? {
+          reference: newReference('jm'),
+          amount: '25.00',
+          currency: 'GHS',
+          payment_method: 'momo',
+          phone: '0241234567',
+          network: 'MTN',
+          country_code: 'GH',
+          description: 'Junk test',
+        }
+      : { reference: newReference('jb'), amount: '15000.00', currency: 'NGN', payment_method: 'bank_transfer', country_code: 'NG', description: 'Junk test' };
+  const domesticPaymentInput = () => ({ reference: newReference('gql-jd'), amount: '25.00', currency: 'GHS', countryCode: 'GH', description: 'Junk test' });
   /** The shared session's page, or (`fresh`, for junk that may be accepted and so pay) a new session's, with its CSRF pair. */
   const checkoutPageOf = async (fresh: boolean) => {
     if (!fresh) return { id: f.session as string, page: f.checkoutPage };
@@ -317,6 +333,19 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       base: async () => ({ path: '/v1/payments/initiate', body: cardPaymentBody(), token: true }),
     },
     {
+      // A domestic mobile money payment (issue 37): junk reaches the phone's numbering plan, the network's lookup and
+      // the country's check, which a card base refuses before (a field of another method).
+      route: 'POST /v1/payments/initiate',
+      fields: fromZod(paymentSchema).filter((fl) => fl.path[0] !== 'card'),
+      base: async () => ({ path: '/v1/payments/initiate', body: domesticPaymentBody('momo'), token: true }),
+    },
+    {
+      // A domestic bank transfer: junk in the country and the fields every method shares, on a bank transfer's path.
+      route: 'POST /v1/payments/initiate',
+      fields: fromZod(paymentSchema).filter((fl) => !['card', 'phone', 'network'].includes(fl.path[0]!)),
+      base: async () => ({ path: '/v1/payments/initiate', body: domesticPaymentBody('bank_transfer'), token: true }),
+    },
+    {
       route: 'POST /v1/checkout/sessions',
       fields: fromZod(checkoutSessionSchema),
       base: async () => ({ path: '/v1/checkout/sessions', body: sessionBody(), token: true }),
@@ -360,10 +389,11 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     {
       route: 'PUT /v1/checkout/settings',
       fields: [
-        { path: ['logo_url'], accepts: (v) => v === null || (typeof v === 'string' && /^https:\/\/[^@\s]+$/.test(v) && URL.canParse(v)) },
+        // The image itself, in base64: no junk is a PNG or JPEG.
+        { path: ['logo'], accepts: (v) => v === null },
         { path: ['embed_origins', '0'], accepts: (v) => typeof v === 'string' && URL.canParse(v) && new URL(v).origin === v && v.startsWith('https://') },
       ],
-      base: async () => ({ path: '/v1/checkout/settings', body: { logo_url: null, embed_origins: ['https://shop.example'] }, token: true }),
+      base: async () => ({ path: '/v1/checkout/settings', body: { logo: null, embed_origins: ['https://shop.example'] }, token: true }),
     },
     {
       // Resolution writes nothing; the sandbox's table names the holder of 0123456781 (404 for …0000, 503 for …9999).
@@ -577,6 +607,33 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     }
   });
 
+  it('the payment bases swept are valid as they are, one per method, through both doors: each starts a payment (so a refusal is the junk’s)', async () => {
+    const rest = [];
+    for (const w of restWrites().filter((r) => r.route === 'POST /v1/payments/initiate')) {
+      const base = await w.base(true);
+      const res = await request(app.url, 'POST', base.path, { token: f.token, body: base.body });
+      rest.push([res.status, res.body?.data?.payment_method, res.body?.data?.country_code ?? null]);
+    }
+    expect(rest).toEqual([
+      [200, 'card', null],
+      [200, 'momo', 'GH'],
+      [200, 'bank_transfer', 'NG'],
+    ]);
+    const gql = [];
+    for (const variant of [undefined, ...GQL_VARIANTS.initiatePayment!.map((v) => v.name)]) {
+      const res = await graphql(app.url, 'mutation ($input: InitiatePaymentInput!) { initiatePayment(input: $input) { paymentMethod countryCode } }', {
+        token: f.token,
+        variables: await gqlBase('initiatePayment', true, variant),
+      });
+      gql.push(res.body.errors ?? res.body.data.initiatePayment);
+    }
+    expect(gql).toEqual([
+      { paymentMethod: 'CARD', countryCode: null },
+      { paymentMethod: 'MOMO', countryCode: 'GH' },
+      { paymentMethod: 'BANK_TRANSFER', countryCode: 'NG' },
+    ]);
+  });
+
   async function sendRest(w: RestWrite, junk: Junk, field: string[] | null, fresh: boolean) {
     const base = await w.base(fresh);
     const body = field ? setAt(base.body, field, junk.value) : junk.value;
@@ -612,10 +669,22 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     createCheckoutSession: { arg: 'input', schema: checkoutSessionSchema },
     createPaymentLink: { arg: 'input', schema: paymentLinkSchema },
     updatePayoutSchedule: { arg: 'input', schema: updateScheduleSchema },
+    updateCheckoutSettings: { arg: 'input', schema: checkoutSettingsSchema },
+  };
+
+  /**
+   * Mutations swept from more than one base, beside their default one: each variant and the fields it carries.
+   * initiatePayment's default base is a card; its domestic methods (issue 37) have bases of their own.
+   */
+  const GQL_VARIANTS: Record<string, Array<{ name: string; sweeps: (path: string[]) => boolean }>> = {
+    initiatePayment: [
+      { name: 'MOMO', sweeps: (p) => p[1] !== 'card' },
+      { name: 'BANK_TRANSFER', sweeps: (p) => !['card', 'phone', 'network'].includes(p[1]!) },
+    ],
   };
 
   /** A valid set of arguments for each mutation that has a string to sweep. */
-  const gqlBase = async (mutation: string, fresh: boolean): Promise<Record<string, unknown>> => {
+  const gqlBase = async (mutation: string, fresh: boolean, variant?: string): Promise<Record<string, unknown>> => {
     switch (mutation) {
       case 'enrollCustomer':
         return { input: enrollInput() };
@@ -653,6 +722,10 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
         };
       }
       case 'initiatePayment':
+        // Each method's own base (GQL_VARIANTS): junk in the phone, network and country reaches the domestic checks.
+        if (variant === 'MOMO') return { input: { ...domesticPaymentInput(), paymentMethod: 'MOMO', phone: '0241234567', network: 'MTN' } };
+        if (variant === 'BANK_TRANSFER')
+          return { input: { ...domesticPaymentInput(), paymentMethod: 'BANK_TRANSFER', amount: '15000.00', currency: 'NGN', countryCode: 'NG' } };
         return { input: cardPaymentInput() };
       case 'createCheckoutSession': {
         // Without metadata: a JSONObject cannot be written inline (the literal sweep); metadata's junk is swept through REST.
@@ -668,7 +741,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       case 'updatePayoutSchedule':
         return { input: { currency: 'NGN', interval: 'WEEKLY', weeklyAnchor: 'FRIDAY', delayDays: 1, cutoffTime: '16:00', timeZone: 'Africa/Lagos' } };
       case 'updateCheckoutSettings':
-        return { input: { logoUrl: null, embedOrigins: ['https://shop.example'] } };
+        return { input: { logo: null, embedOrigins: ['https://shop.example'] } };
       case 'resendWebhookEvent':
         return { id: 'evt_none' };
       case 'simulateTransaction':
@@ -727,6 +800,8 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
 
   interface GqlLeaf {
     mutation: string;
+    /** Which of the mutation's bases (GQL_VARIANTS) the junk goes into; none: its only one. */
+    variant?: string;
     path: string[];
     type: string;
     nonNull: boolean;
@@ -753,7 +828,11 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       };
       for (const arg of m.args) walk([arg.name], arg.type, 0);
     }
-    return leaves;
+    // A mutation with a base per variant sweeps, in each other variant, the fields that variant carries.
+    return leaves.flatMap((leaf) => [
+      leaf,
+      ...(GQL_VARIANTS[leaf.mutation] ?? []).filter((v) => v.sweeps(leaf.path)).map((v) => ({ ...leaf, variant: v.name })),
+    ]);
   };
 
   /** Whether GraphQL's coercion and then the service's schema take the value (NUL, surrogates and 100 KB never). */
@@ -819,7 +898,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     ]);
 
   async function sendGql(c: { leaf: GqlLeaf; vars: unknown; inline?: string }, fresh: boolean) {
-    const args = await gqlBase(c.leaf.mutation, fresh);
+    const args = await gqlBase(c.leaf.mutation, fresh, c.leaf.variant);
     if (c.inline) return graphql(app.url, gqlDocument(c.leaf.mutation, args, { path: c.leaf.path, literal: c.inline }), { token: f.token });
     return graphql(app.url, gqlDocument(c.leaf.mutation, args), { token: f.token, variables: setAt(args, c.leaf.path, c.vars) });
   }
@@ -904,7 +983,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
         const res = await sendGql(c, false);
         return {
           door: 'GraphQL',
-          what: `${c.leaf.mutation}(${c.leaf.path.join('.')}) ← ${c.name}`,
+          what: `${c.leaf.mutation}${c.leaf.variant ? `[${c.leaf.variant}]` : ''}(${c.leaf.path.join('.')}) ← ${c.name}`,
           mustRefuse: true,
           status: res.status,
           problem: graphqlRefusalProblem(res),
@@ -918,13 +997,13 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       const overSocket = gql.filter((c) => c.name === 'NUL' || c.name === 'inline \\u0000 escape' || c.name === 'object');
       outcomes.push(
         ...(await mapLimit(overSocket, CONCURRENCY, async (c) => {
-          const args = await gqlBase(c.leaf.mutation, false);
+          const args = await gqlBase(c.leaf.mutation, false, c.leaf.variant);
           const result = c.inline
             ? await socket.run(gqlDocument(c.leaf.mutation, args, { path: c.leaf.path, literal: c.inline }))
             : await socket.run(gqlDocument(c.leaf.mutation, args), setAt(args, c.leaf.path, c.vars));
           return {
             door: 'socket',
-            what: `${c.leaf.mutation}(${c.leaf.path.join('.')}) ← ${c.name}`,
+            what: `${c.leaf.mutation}${c.leaf.variant ? `[${c.leaf.variant}]` : ''}(${c.leaf.path.join('.')}) ← ${c.name}`,
             mustRefuse: true,
             status: 200,
             problem: graphqlRefusalProblem({ status: 200, body: result, text: JSON.stringify(result) }),
@@ -977,7 +1056,13 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
               : res.body?.data
                 ? null
                 : `no data: ${res.text.slice(0, 200)}`;
-        return { door: 'GraphQL', what: `${c.leaf.mutation}(${c.leaf.path.join('.')}) ← ${c.name}`, mustRefuse: false, status: res.status, problem };
+        return {
+          door: 'GraphQL',
+          what: `${c.leaf.mutation}${c.leaf.variant ? `[${c.leaf.variant}]` : ''}(${c.leaf.path.join('.')}) ← ${c.name}`,
+          mustRefuse: false,
+          status: res.status,
+          problem,
+        };
       })),
     );
     const failures = outcomes.filter((o) => o.problem !== null).map((o) => `${o.door} ${o.what}: ${o.problem}`);

@@ -5,7 +5,8 @@ import { timeOrderedBytes } from '../../../shared/crypto';
 import type { Logger } from '../../../shared/logger';
 import type { DisputeFileRecord, DisputeFileStore } from './dispute-file.store';
 import type { FileStorage, StorageName } from './file-storage';
-import { DISPUTE_FILE_MAX_BYTES, TYPE_NAMES, allowedExtensions, extensionMatches, sanitizeFilename, sniffContentType } from './file-type';
+import { sniffContentType } from '../../../shared/file-content';
+import { DISPUTE_FILE_MAX_BYTES, TYPE_NAMES, allowedExtensions, extensionMatches, sanitizeFilename } from './file-type';
 
 export type { DisputeFileRecord } from './dispute-file.store';
 

@@ -3,7 +3,9 @@
  * client gives is only checked to agree with the content, so a file cannot pass for another type by its extension.
  */
 
-export type DisputeFileContentType = 'application/pdf' | 'image/png' | 'image/jpeg';
+import { base64Length, type SniffedContentType } from '../../../shared/file-content';
+
+export type DisputeFileContentType = SniffedContentType;
 
 /** The largest evidence file, in bytes (5 MiB). */
 export const DISPUTE_FILE_MAX_BYTES = 5 * 1024 * 1024;
@@ -24,19 +26,6 @@ export const TYPE_NAMES: Readonly<Record<DisputeFileContentType, string>> = {
   'image/png': 'PNG',
   'image/jpeg': 'JPEG',
 };
-
-const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
-const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
-
-/** The type the content's first bytes (its magic number) say, or null for anything else. */
-export function sniffContentType(bytes: Buffer): DisputeFileContentType | null {
-  const startsWith = (magic: Buffer) => bytes.length >= magic.length && bytes.subarray(0, magic.length).equals(magic);
-  if (startsWith(PDF_MAGIC)) return 'application/pdf';
-  if (startsWith(PNG_MAGIC)) return 'image/png';
-  if (startsWith(JPEG_MAGIC)) return 'image/jpeg';
-  return null;
-}
 
 /**
  * The name kept and shown for a file: its last path part only (a client's `C:\\scans\\receipt.pdf` or
@@ -84,19 +73,5 @@ export function allowedExtensions(contentType: DisputeFileContentType): string {
   return EXTENSIONS[contentType].join(' or ');
 }
 
-/** The longest base64 text that can hold a file within the limit (padded, 4 characters per 3 bytes). */
-export const DISPUTE_FILE_MAX_BASE64_CHARS = Math.ceil(DISPUTE_FILE_MAX_BYTES / 3) * 4;
-
-/**
- * A file sent as base64 text (GraphQL's `contentBase64`), decoded strictly: standard or URL-safe alphabet, padding
- * optional, no spaces or other characters (Node's own decoder skips what it does not know, which would store
- * something else than was sent). Null when the text is not base64. The size limit is the caller's: check
- * DISPUTE_FILE_MAX_BASE64_CHARS before decoding, or the decoded length after.
- */
-export function decodeBase64File(text: string): Buffer | null {
-  if (!/^(?:[A-Za-z0-9+/]|[A-Za-z0-9_-])*={0,2}$/.test(text) || (/[+/]/.test(text) && /[-_]/.test(text))) return null;
-  const unpadded = text.replace(/=+$/, '');
-  if (unpadded.length % 4 === 1) return null;
-  if (text.length !== unpadded.length && text.length % 4 !== 0) return null;
-  return Buffer.from(unpadded, /[-_]/.test(unpadded) ? 'base64url' : 'base64');
-}
+/** The longest base64 text that can hold a file within the limit. */
+export const DISPUTE_FILE_MAX_BASE64_CHARS = base64Length(DISPUTE_FILE_MAX_BYTES);

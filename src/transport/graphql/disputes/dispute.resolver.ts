@@ -4,7 +4,8 @@ import type { DisputeStatus } from '../../../modules/disputes/dispute.rules';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import { Requires } from '../authorization';
 import { AppError } from '../../../shared/errors';
-import { DISPUTE_FILE_MAX_BASE64_CHARS, decodeBase64File } from '../../../modules/disputes/files/file-type';
+import { DISPUTE_FILE_MAX_BASE64_CHARS } from '../../../modules/disputes/files/file-type';
+import { decodeBase64File } from '../../../shared/file-content';
 import { auditOf, type GraphQLContext } from '../context';
 import { toConnection } from '../relay';
 import {

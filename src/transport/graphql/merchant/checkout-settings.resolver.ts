@@ -9,7 +9,10 @@ type UsedServices = { merchants: MerchantService };
 
 @ObjectType('CheckoutSettings', { description: 'How your hosted checkout page looks, and where it may be framed.' })
 export class CheckoutSettingsObject implements CheckoutSettings {
-  @Field(() => String, { nullable: true, description: 'Shown on your checkout page (an https URL); null: your name only.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Where this service serves your logo (PUBLIC_BASE_URL/checkout/logos/{sha256}), shown on your checkout page; null: your name only.',
+  })
   logoUrl!: string | null;
 
   @Field(() => [String], { description: 'Origins allowed to frame your checkout page (its frame-ancestors); empty: none may.' })
@@ -18,7 +21,11 @@ export class CheckoutSettingsObject implements CheckoutSettings {
 
 @InputType('CheckoutSettingsInput', { description: 'A field left out stays as it is; null clears it.' })
 export class CheckoutSettingsInput implements CheckoutSettingsCommand {
-  @Field(() => String, { nullable: true, description: 'An absolute https URL.' }) logoUrl?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The image itself, base64: a PNG or JPEG (checked by its content) of at most 50 KB, kept and served by this service.',
+  })
+  logo?: string | null;
   @Field(() => [String], { nullable: true, description: 'Origins exactly as browsers send them, e.g. "https://shop.example"; at most 10.' })
   embedOrigins?: string[] | null;
 }

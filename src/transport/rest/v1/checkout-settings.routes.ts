@@ -15,7 +15,10 @@ type UsedServices = { merchants: MerchantService };
 const CheckoutSettingsRecord = record(
   'CheckoutSettings',
   z.object({
-    logo_url: z.string().nullable().describe('Shown on your hosted checkout page (an https URL); null: your name only'),
+    logo_url: z
+      .string()
+      .nullable()
+      .describe('Where this service serves your logo (PUBLIC_BASE_URL/checkout/logos/{sha256}), shown on your hosted checkout page; null: your name only'),
     embed_origins: z.array(z.string()).describe('Origins allowed to frame your checkout page (its frame-ancestors); empty: none may'),
   }),
   'How your hosted checkout page looks, and where it may be framed.',
@@ -39,11 +42,14 @@ const setCheckoutSettings = operation({
   permission: 'payments:create',
   summary: 'Change your hosted checkout page’s logo or embedding origins',
   description:
-    "A field left out stays as it is; null clears it. `embed_origins` lists, exactly as browsers send them, the origins allowed to frame the page in an iframe; by default none may (frame-ancestors 'none').",
+    "A field left out stays as it is; null clears it. `logo` is the image itself, base64: a PNG or JPEG (checked by its content) of at most 50 KB. This service keeps it and serves it from its own origin (`logo_url` in the answer), so the page makes no request anywhere else. `embed_origins` lists, exactly as browsers send them, the origins allowed to frame the page in an iframe; by default none may (frame-ancestors 'none').",
   body: {
     name: 'CheckoutSettingsRequest',
     schema: checkoutSettingsSchema,
-    example: { logo_url: 'https://shop.example/logo.png', embed_origins: ['https://shop.example'] },
+    example: {
+      logo: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      embed_origins: ['https://shop.example'],
+    },
   },
   ok: { message: 'Checkout settings saved', data: CheckoutSettingsRecord },
 });
@@ -58,7 +64,10 @@ export async function checkoutSettingsRoutes(app: FastifyInstance, { services }:
     const body = request.body;
     // A PUT names what it changes: an empty object changes nothing, but no body at all is a mistake.
     if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw AppError.invalidRequest('The body must be a JSON object with logo_url or embed_origins');
+      throw AppError.invalidRequest('The body must be a JSON object with logo or embed_origins');
+    // The logo's address is ours now (the answer's logo_url): an address sent here would be silently ignored otherwise.
+    if ('logo_url' in body)
+      throw AppError.invalidField('logo_url', 'is read-only: send the image itself as logo (base64 of a PNG or JPEG); this service serves it');
     const saved = await services.merchants.setCheckoutSettings(authOf(request).merchantId, fromRest(body), auditOf(request));
     return setCheckoutSettings.send(reply, serialize(saved));
   });

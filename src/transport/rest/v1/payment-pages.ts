@@ -27,9 +27,14 @@ export function html(reply: FastifyReply, status: number, body: string, redirect
 /**
  * Back to the merchant once the cardholder is done: 303 to the payment's `redirect_url` with its
  * `reference`, `external_reference` and `status` (CONTRACT §7), or, without one, a page that says
- * the outcome (`page`).
+ * the outcome (`page`), with its pages' headers (`send`).
  */
-export function backToMerchant(reply: FastifyReply, p: Transaction, page: () => string) {
+export function backToMerchant(
+  reply: FastifyReply,
+  p: Transaction,
+  page: () => string,
+  send: (reply: FastifyReply, status: number, body: string) => FastifyReply = html,
+) {
   if (p.redirectUrl) {
     const target = new URL(p.redirectUrl);
     target.searchParams.set('reference', p.reference);
@@ -37,7 +42,7 @@ export function backToMerchant(reply: FastifyReply, p: Transaction, page: () => 
     target.searchParams.set('status', p.status);
     return reply.code(303).header('location', target.toString()).header('referrer-policy', 'no-referrer').header('cache-control', 'no-store').send();
   }
-  return html(reply, 200, page());
+  return send(reply, 200, page());
 }
 
 /** What a page a cardholder meets outside the sandbox calls itself (the sandbox's own 3-D Secure page says it is the sandbox's). */
@@ -94,7 +99,7 @@ export function fromThisPage(
 /** What a cardholder's page (3-D Secure, the one-time code) shows of the payment it decides. */
 export const shown = (v: Exclude<AuthenticationView, { state: 'invalid' }>): ThreeDsPayment => ({
   merchantName: v.merchantName,
-  amount: v.amount,
+  amount: `${v.amount} ${v.payment.currency}`,
   cardBrand: v.payment.cardBrand,
   cardLast4: v.payment.cardLast4,
   description: v.payment.description,

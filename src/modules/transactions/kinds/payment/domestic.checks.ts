@@ -59,6 +59,11 @@ export function checkDomesticAmount(reference: ReferenceService, country: Countr
   if (channel) checkWithinBounds(channel, amount, 'amount');
 }
 
+/** The country's mobile money networks a configured connector collects from (the checkout page offers these only). */
+export function servedMomoNetworks(reference: ReferenceService, serves: Serves, countryCode: string): Network[] {
+  return reference.networks(countryCode, 'momo').filter((n) => serves(domesticRouteOf('momo', countryCode, n)));
+}
+
 /**
  * The payer's mobile money network: the one named (by id, `gh_mtn`, or code, `MTN`), else the one the number's
  * prefix belongs to (`predict`), else the country's only served one; otherwise the payer must say.
@@ -72,7 +77,7 @@ export function momoNetwork(
   predict: (countryCode: string, nationalNumber: string) => string | null,
 ): Network {
   const networks = reference.networks(country.code, 'momo');
-  const served = networks.filter((n) => serves(domesticRouteOf('momo', country.code, n)));
+  const served = servedMomoNetworks(reference, serves, country.code);
   if (named) {
     const wanted = named.toUpperCase();
     const network = networks.find((n) => n.id.toUpperCase() === wanted || n.code.toUpperCase() === wanted);

@@ -25,7 +25,16 @@ export { NEXT_ACTION_TYPES, paymentSchema, type PaymentCommand } from './payment
 
 /** What the sandbox's 3-D Secure page (or the one-time code page) shows about the payment behind a handle. */
 export type AuthenticationView =
-  { state: 'invalid' } | { state: 'open' | 'decided' | 'expired'; payment: PaymentTransaction; merchantName: string; amount: string };
+  | { state: 'invalid' }
+  | {
+      state: 'open' | 'decided' | 'expired';
+      payment: PaymentTransaction;
+      merchantName: string;
+      /** The merchant's country (the one-time code page's language when the browser prefers neither English nor French). */
+      merchantCountry: string | null;
+      /** With exactly its currency's decimals ("2500.00"); the currency is the payment's. */
+      amount: string;
+    };
 
 /** The one-time code page after a submission: `decided`, this code decided the payment; `wrongCode`, it was not right (try again). */
 export type OtpView = AuthenticationView & { decided?: boolean; wrongCode?: boolean };
@@ -256,7 +265,7 @@ export class PaymentService {
 
   private async view(payment: PaymentTransaction, state: 'open' | 'decided' | 'expired'): Promise<AuthenticationView> {
     const merchant = await this.deps.merchants.getMerchant(payment.merchantId);
-    return { state, payment, merchantName: merchant.name, amount: `${this.amountOf(payment)} ${payment.currency}` };
+    return { state, payment, merchantName: merchant.name, merchantCountry: merchant.country, amount: this.amountOf(payment) };
   }
 
   private amountOf(payment: PaymentTransaction): string {
