@@ -147,7 +147,7 @@ export class ProblemList {
 }
 
 /** One problem as the operator reads it: what is wrong, then the fix and the doc, each on its own line. */
-export function describeProblem(problem: ConfigProblem, indent = '  '): string {
+function describeProblem(problem: ConfigProblem, indent = '  '): string {
   return `${problem.problem}\n${describeFix(problem, indent)}`;
 }
 
