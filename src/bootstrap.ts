@@ -2,8 +2,9 @@ import net from 'node:net';
 import { RequestContext } from '@mikro-orm/core';
 import type { DestinationStream } from 'pino';
 import { createApp, type App } from './app';
-import { assertServiceStartable, type Config } from './config';
+import type { Config } from './config';
 import { openDatabase } from './db/database';
+import { AUTOVACUUM_OFF } from './db/database-status';
 import { EnvironmentMismatchError, environmentMismatch, hasMigrated, readDeploymentStamp, unstampedDatabase } from './db/deployment';
 import { LOCK_KEYS, createOrm, migrate, withAdvisoryLock, type Orm } from './db/orm';
 import { createPubSub, type PubSub } from './events/pubsub';
@@ -14,6 +15,7 @@ import { Metrics } from './observability/metrics';
 import type { MerchantCredentials } from './modules/merchants/merchant.service';
 import type { DemoOwner } from './modules/accounts/demo-owner.service';
 import { seedReferenceData } from './modules/reference/reference.seed';
+import { assertServiceStartable } from './startup-checks';
 import { systemClock, type Clock } from './shared/clock';
 import { Faults } from './shared/faults';
 import { resolveKeys } from './shared/keys';
@@ -104,8 +106,7 @@ export async function startService(
       concurrency: config.jobConcurrency,
       pollIntervalMs: config.jobPollIntervalMs,
       heartbeatMs: config.jobHeartbeatMs,
-      // A job runs at most the webhook timeout; an instance silent for much longer than a heartbeat is gone.
-      deadAfterMs: Math.max(config.jobHeartbeatMs * 4, config.webhookTimeoutMs + config.jobHeartbeatMs),
+      deadAfterMs: instanceDeadAfterMs(config),
       // A job in flight at shutdown may finish, as long as a webhook attempt may (WebhookPump), within the shutdown's deadline.
       drainMs: Math.min(config.webhookTimeoutMs + 1000, config.shutdownTimeoutMs),
     },
@@ -158,6 +159,12 @@ export async function startService(
   };
 }
 
+/** How long an instance may be silent before it counts as gone (its jobs released; preflight's count of running instances). */
+export function instanceDeadAfterMs(config: Pick<Config, 'jobHeartbeatMs' | 'webhookTimeoutMs'>): number {
+  // A job runs at most the webhook timeout; an instance silent for much longer than a heartbeat is gone.
+  return Math.max(config.jobHeartbeatMs * 4, config.webhookTimeoutMs + config.jobHeartbeatMs);
+}
+
 /** Refuses to start, plainly, when another process listens on the port (PORT=0 takes any free one). */
 async function assertPortFree(port: number, host: string): Promise<void> {
   if (port === 0) return;
@@ -183,10 +190,7 @@ async function assertPortFree(port: number, host: string): Promise<void> {
 export async function warnOnServerSettings(sql: Sql, logger: Logger): Promise<void> {
   const [row] = await sql.query<{ autovacuum: string }>('select current_setting($1) as autovacuum', ['autovacuum']);
   if (row?.autovacuum !== 'on') {
-    logger.warn(
-      { setting: 'autovacuum', value: row?.autovacuum },
-      "PostgreSQL's autovacuum is off: the job queue's dead rows are never reclaimed, and latency grows with the database's age; turn it on",
-    );
+    logger.warn({ setting: 'autovacuum', value: row?.autovacuum }, AUTOVACUUM_OFF);
   }
 }
 

@@ -5,6 +5,7 @@ import currenciesFile from './modules/reference/data/currencies.json';
 import { FAULT_POINTS, type FaultPoint } from './shared/faults';
 import type { BreakerSettings } from './providers/breaker';
 import { PROVIDER_VARIABLES, anyProviderConfigured, configureProviders, type ProviderSettings } from './providers/registry';
+import { ConfigurationError, DOCS, ProblemList, docFor, problemOfIssue, type ConfigProblem, type ReportProblem } from './shared/config-problems';
 
 /** Sandbox (test data, simulations) or production (live traffic). */
 export const PAYMENTS_ENVS = ['sandbox', 'production'] as const;
@@ -416,7 +417,7 @@ function rateLimitPrefix(databaseUrl: string | undefined, dataDir: string): stri
     const url = new URL(databaseUrl);
     return decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
   } catch {
-    throw new Error('Invalid configuration: DATABASE_URL is not a URL, so RATE_LIMIT_PREFIX cannot default to its database’s name: set RATE_LIMIT_PREFIX');
+    throw new Error('DATABASE_URL is not a URL, so RATE_LIMIT_PREFIX cannot default to its database’s name');
   }
 }
 
@@ -466,13 +467,13 @@ function parsePayoutMinimums(text: string): Readonly<Record<string, string>> {
     .map((p) => p.trim())
     .filter(Boolean)) {
     const match = /^([A-Z]{3}):(\d{1,15})(?:\.(\d+))?$/.exec(part);
-    if (!match) throw new Error(`Invalid configuration: PAYOUT_MINIMUMS: "${part}" is not CURRENCY:amount (e.g. NGN:100)`);
+    if (!match) throw new Error(`PAYOUT_MINIMUMS: "${part}" is not CURRENCY:amount (e.g. NGN:100)`);
     const [, currency, whole, fraction = ''] = match as unknown as [string, string, string, string | undefined];
     const minorUnit = MINOR_UNITS.get(currency);
-    if (minorUnit === undefined) throw new Error(`Invalid configuration: PAYOUT_MINIMUMS: ${currency} is not a supported currency`);
-    if (fraction.length > minorUnit) throw new Error(`Invalid configuration: PAYOUT_MINIMUMS: ${currency} has ${minorUnit} decimals at most ("${part}")`);
+    if (minorUnit === undefined) throw new Error(`PAYOUT_MINIMUMS: ${currency} is not a supported currency`);
+    if (fraction.length > minorUnit) throw new Error(`PAYOUT_MINIMUMS: ${currency} has ${minorUnit} decimals at most ("${part}")`);
     const amount = fraction ? `${BigInt(whole)}.${fraction}` : `${BigInt(whole)}`;
-    if (/^0(\.0*)?$/.test(amount)) throw new Error(`Invalid configuration: PAYOUT_MINIMUMS: ${currency}'s minimum must be more than 0`);
+    if (/^0(\.0*)?$/.test(amount)) throw new Error(`PAYOUT_MINIMUMS: ${currency}'s minimum must be more than 0`);
     minimums[currency] = amount;
   }
   return minimums;
@@ -482,38 +483,105 @@ function parsePayoutMinimums(text: string): Readonly<Record<string, string>> {
 const S3_REQUIRED = ['S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
 const S3_VARIABLES = ['S3_ENDPOINT', ...S3_REQUIRED, 'S3_FORCE_PATH_STYLE'] as const;
 
-/** All or nothing: no S3_* at all keeps files in PostgreSQL; some but not all is refused, naming what is missing. */
-function parseS3(e: Partial<Record<(typeof S3_VARIABLES)[number], string>>): S3Config | null {
+/** All or nothing: no S3_* at all keeps files in PostgreSQL; some but not all is reported, naming what is missing. */
+function parseS3(e: Partial<Record<(typeof S3_VARIABLES)[number], string>>, report: ReportProblem): S3Config | null {
   const set = S3_VARIABLES.filter((name) => e[name] !== undefined);
   if (set.length === 0) return null;
   const { S3_REGION: region, S3_BUCKET: bucket, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey } = e;
   if (region === undefined || bucket === undefined || accessKeyId === undefined || secretAccessKey === undefined) {
     const missing = S3_REQUIRED.filter((name) => e[name] === undefined);
-    throw new Error(
-      `Invalid configuration: S3 storage for dispute files is partly configured (${set.join(', ')} set, ${missing.join(', ')} missing): ` +
-        `set ${S3_REQUIRED.join(', ')} (and S3_ENDPOINT, S3_FORCE_PATH_STYLE for a store other than AWS S3), or none of S3_* to keep the files in PostgreSQL`,
-    );
+    report({
+      variables: missing,
+      problem: `S3 storage for dispute files is partly configured (${set.join(', ')} set, ${missing.join(', ')} missing)`,
+      fix: `set ${S3_REQUIRED.join(', ')} (and S3_ENDPOINT, S3_FORCE_PATH_STYLE for a store other than AWS S3), or none of S3_* to keep the files in PostgreSQL`,
+      doc: DOCS.merchants,
+    });
+    return null;
   }
   return { endpoint: e.S3_ENDPOINT, region, bucket, accessKeyId, secretAccessKey, forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true' };
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+/**
+ * The environment's variables read, every problem of theirs collected rather than thrown at the first (issue 41): a
+ * refused value is reported and stands at its default, so that the rules after it still run and report theirs. The
+ * configuration is only for use when there are no problems.
+ */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Config; problems: readonly ConfigProblem[] } {
+  const problems = new ProblemList();
+  const report = problems.report;
+  let parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
+    for (const issue of parsed.error.issues) report(problemOfIssue(issue, (v) => (v in PROVIDER_VARIABLES ? DOCS.providers : docFor(v))));
+    const refused = new Set(parsed.error.issues.map((i) => String(i.path[0])));
+    parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([name]) => !refused.has(name))));
+    // Every variable is optional or has a default: without the refused ones the rest parses.
+    if (!parsed.success) throw new ConfigurationError(problems.all);
   }
   const e = parsed.data;
+  const production = e.PAYMENTS_ENV === 'production';
   // The operator key opens every merchant's data: production holds it to the metrics token's minimum.
-  if (e.PAYMENTS_ENV === 'production' && e.ADMIN_API_KEY !== undefined && e.ADMIN_API_KEY.length < 16) {
-    throw new Error('Invalid configuration: ADMIN_API_KEY must be at least 16 characters in production');
+  if (production && e.ADMIN_API_KEY !== undefined && e.ADMIN_API_KEY.length < 16) {
+    report({
+      variables: ['ADMIN_API_KEY'],
+      problem: 'ADMIN_API_KEY must be at least 16 characters in production',
+      fix: 'set ADMIN_API_KEY to 16 characters or more, e.g. the output of `openssl rand -base64 32` (or unset it: the operator API is then off)',
+      doc: DOCS.keys,
+    });
   }
-  if (e.FAULT_INJECT && e.PAYMENTS_ENV !== 'sandbox') throw new Error('Invalid configuration: FAULT_INJECT is for sandbox durability tests only');
-  const connectors = configureProviders(e as unknown as Record<string, string | undefined>, e.PAYMENTS_ENV);
+  if (e.FAULT_INJECT && e.PAYMENTS_ENV !== 'sandbox') {
+    report({ variables: ['FAULT_INJECT'], problem: 'FAULT_INJECT is for sandbox durability tests only', fix: 'unset FAULT_INJECT', doc: DOCS.configuration });
+  }
+  const connectors = configureProviders(e as unknown as Record<string, string | undefined>, e.PAYMENTS_ENV, report);
   // A provider's callbacks must reach this service from the internet: production needs its public address.
-  if (e.PAYMENTS_ENV === 'production' && anyProviderConfigured(connectors) && !e.PUBLIC_BASE_URL) {
-    throw new Error('Invalid configuration: PUBLIC_BASE_URL is required in production when a provider connector is configured (its callbacks are sent there)');
+  if (production && anyProviderConfigured(connectors) && !e.PUBLIC_BASE_URL) {
+    report({
+      variables: ['PUBLIC_BASE_URL'],
+      problem: 'PUBLIC_BASE_URL is required in production when a provider connector is configured (its callbacks are sent there)',
+      fix: 'set PUBLIC_BASE_URL to the public https origin the providers and browsers reach, e.g. https://pay.example.com',
+      doc: DOCS.address,
+    });
   }
+  const dataDir = path.resolve(e.DATA_DIR);
+  const config = buildConfig(e, env, {
+    dataDir,
+    connectors,
+    payoutMinimums: problems.attempt(() => parsePayoutMinimums(e.PAYOUT_MINIMUMS), PAYOUT_MINIMUM_DEFAULTS, {
+      variables: ['PAYOUT_MINIMUMS'],
+      fix: 'set PAYOUT_MINIMUMS to CURRENCY:amount pairs within each currency’s decimals, e.g. NGN:100,KES:500',
+      doc: DOCS.money,
+    }),
+    rateLimitPrefix:
+      e.RATE_LIMIT_PREFIX ??
+      problems.attempt(() => rateLimitPrefix(e.DATABASE_URL, dataDir), 'postgres', {
+        variables: ['DATABASE_URL'],
+        fix: 'set DATABASE_URL to a PostgreSQL URL, e.g. postgresql://payments:password@db.internal:5432/payments (or set RATE_LIMIT_PREFIX)',
+        doc: DOCS.database,
+      }),
+    s3: parseS3(e, report),
+  });
+  return { config, problems: problems.all };
+}
+
+/** The configuration, or a ConfigurationError naming every problem of it at once. Every process reads it so. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const { config, problems } = readConfig(env);
+  if (problems.length > 0) throw new ConfigurationError(problems);
+  return config;
+}
+
+type ParsedEnv = z.output<typeof envSchema>;
+
+/** What readConfig worked out beside the schema (each with its own problems). */
+interface Derived {
+  dataDir: string;
+  connectors: ProviderSettings;
+  payoutMinimums: Readonly<Record<string, string>>;
+  rateLimitPrefix: string;
+  s3: S3Config | null;
+}
+
+function buildConfig(e: ParsedEnv, env: NodeJS.ProcessEnv, derived: Derived): Config {
+  const { connectors } = derived;
   // Reconciliation must not ask a provider again while the first creation may still be waiting: one creation makes
   // at most four calls (a token, the request, a fresh token after a 401, the request again), each with its timeout.
   const reconcileAfterMs = anyProviderConfigured(connectors) ? Math.max(e.RECONCILE_AFTER_MS, 4 * e.PROVIDER_TIMEOUT_MS + 1000) : e.RECONCILE_AFTER_MS;
@@ -523,7 +591,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
-    dataDir: path.resolve(e.DATA_DIR),
+    dataDir: derived.dataDir,
     embeddedDbPort: e.EMBEDDED_DB_PORT,
     redisUrl: e.REDIS_URL,
     adminApiKey: e.ADMIN_API_KEY,
@@ -541,7 +609,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxOpeningBalance: e.SANDBOX_OPENING_BALANCE,
     settlementDelayS: e.SETTLEMENT_DELAY_S ?? (e.PAYMENTS_ENV === 'sandbox' ? 0 : 86_400),
     feeDefaults: e.FEE_DEFAULTS,
-    payoutMinimums: parsePayoutMinimums(e.PAYOUT_MINIMUMS),
+    payoutMinimums: derived.payoutMinimums,
     ledgerVerifyIntervalS: e.LEDGER_VERIFY_INTERVAL_S,
     payoutRunIntervalS: e.PAYOUT_RUN_INTERVAL_S,
     disputeSweepIntervalS: e.DISPUTE_SWEEP_INTERVAL_S,
@@ -582,7 +650,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     rateLimits: {
       windowS: e.RATE_LIMIT_WINDOW_S,
-      prefix: e.RATE_LIMIT_PREFIX ?? rateLimitPrefix(e.DATABASE_URL, path.resolve(e.DATA_DIR)),
+      prefix: derived.rateLimitPrefix,
       merchant: e.RATE_LIMIT_MERCHANT,
       tokenClient: e.RATE_LIMIT_TOKEN_CLIENT,
       tokenIp: e.RATE_LIMIT_TOKEN_IP,
@@ -599,7 +667,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? (e.PAYMENTS_ENV === 'sandbox' ? SANDBOX_MAIL_FROM : undefined) },
     signupEnabled: e.SIGNUP_ENABLED === undefined ? e.PAYMENTS_ENV === 'sandbox' : e.SIGNUP_ENABLED === 'true',
     reconciliationEnabled: e.RECONCILIATION_ENABLED !== 'false',
-    s3: parseS3(e),
+    s3: derived.s3,
     connectors: {
       routes: e.PROVIDER_ROUTES,
       timeoutMs: e.PROVIDER_TIMEOUT_MS,
@@ -613,31 +681,4 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...connectors,
     },
   };
-}
-
-/**
- * What keeps the service itself from starting with this configuration, every problem at once (issue 41: a newcomer
- * fixes them in one go), each with its fix. The operator CLIs do not ask: they send no mail of their own. Empty: it may start.
- */
-export function serviceStartProblems(config: Config): string[] {
-  const problems: string[] = [];
-  if (config.env === 'production') {
-    // Invitations are always on, and sign-up when SIGNUP_ENABLED=true: both email links, which production never logs.
-    const needs = config.signupEnabled ? 'sign-up (SIGNUP_ENABLED=true) and invitations send' : 'invitations send';
-    if (config.mail.smtpUrl === undefined) {
-      problems.push(`SMTP_URL is required in production: ${needs} email. Set SMTP_URL=smtps://user:password@smtp.example.com`);
-    }
-    if (config.mail.from === undefined) {
-      problems.push(`MAIL_FROM is required in production: ${needs} email from it. Set MAIL_FROM="Payments Gateway <no-reply@pay.example.com>"`);
-    }
-  }
-  return problems;
-}
-
-/** Throws, naming every problem serviceStartProblems finds, before anything is started. */
-export function assertServiceStartable(config: Config): void {
-  const problems = serviceStartProblems(config);
-  if (problems.length > 0) {
-    throw new Error(`Invalid configuration, the service cannot start (${problems.length} to fix):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
 }

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { startService } from './bootstrap';
-import { loadConfig } from './config';
+import { loadServiceConfig } from './startup-checks';
 
 async function main() {
-  const config = loadConfig();
+  // Every missing or invalid variable named at once, each with its fix, before anything is started (issue 41).
+  const config = loadServiceConfig();
   const service = await startService(config);
   let stopping = false;
   const stop = async (signal: string) => {

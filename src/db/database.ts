@@ -13,13 +13,13 @@ export interface DatabaseHandle {
 }
 
 /** A connection URL as it may be shown: without its password. */
-function withoutPassword(url: string): string {
+export function withoutPassword(url: string, variable = 'DATABASE_URL'): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
     return parsed.toString();
   } catch {
-    return 'an unparseable DATABASE_URL';
+    return `an unparseable ${variable}`;
   }
 }
 

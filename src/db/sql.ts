@@ -21,8 +21,9 @@ export class Sql {
   private readonly shapes = new Map<string, string>();
   private readonly prepare: boolean;
 
-  constructor({ url, max, embedded, logger }: { url: string; max: number; embedded: boolean; logger: Logger }) {
-    this.pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+  /** `connectTimeoutMs`: how long a new connection may take (default: no limit, as pg's). */
+  constructor({ url, max, embedded, logger, connectTimeoutMs }: { url: string; max: number; embedded: boolean; logger: Logger; connectTimeoutMs?: number }) {
+    this.pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: connectTimeoutMs });
     this.prepare = !embedded;
     const onError = (err: Error) => logger.warn({ err: err.message }, 'database connection failed');
     this.pool.on('error', onError);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PaymentsEnv } from '../config';
+import { DOCS, throwProblem, type ReportProblem } from '../shared/config-problems';
 import type { CapabilityName } from './capabilities';
 import type { Connector } from './connector';
 
@@ -26,8 +27,12 @@ export interface ProviderDefinition<Key extends string, Settings extends { baseU
   readonly key: Key;
   /** Its variables, each an optional string (a blank one is unset). */
   readonly env: z.ZodObject<Record<string, typeof optionalVariable>>;
-  /** Its settings from the parsed variables; null when none is set. Throws on a half-configured product. */
-  configure(env: ProviderEnv, paymentsEnv: PaymentsEnv): Settings | null;
+  /**
+   * Its settings from the parsed variables; null when none is set, or when what is set has problems: each is
+   * reported (a half-configured product, a test credential in production), all of them, before null is returned.
+   * Without `report`, the first problem is thrown.
+   */
+  configure(env: ProviderEnv, paymentsEnv: PaymentsEnv, report?: ReportProblem): Settings | null;
   /** What its connector offers beyond the base (checked against the connector by test/unit/providers.test.ts). */
   readonly capabilities: readonly CapabilityName[];
   create(settings: Settings, deps: ConnectorDependencies): Connector;
@@ -41,15 +46,33 @@ export function variables(names: readonly string[]): z.ZodObject<Record<string, 
   return z.object(Object.fromEntries(names.map((name) => [name, optionalVariable])));
 }
 
-/** A group of variables is all or nothing: any one set requires the rest, and the error names what is missing. */
-export function group<T extends readonly string[]>(e: ProviderEnv, names: T, what: string): Record<T[number], string> | null {
+/** Whether any of these variables is set. */
+export function anySet(e: ProviderEnv, names: readonly string[]): boolean {
+  return names.some((n) => e[n] !== undefined);
+}
+
+/**
+ * A group of variables is all or nothing: any one set requires the rest. Its values when all are set; null when
+ * none is, or when some are missing (reported, naming them).
+ */
+export function group<T extends readonly string[]>(
+  e: ProviderEnv,
+  names: T,
+  what: string,
+  report: ReportProblem = throwProblem,
+): Record<T[number], string> | null {
   const present = names.filter((n) => e[n] !== undefined);
   if (present.length === 0) return null;
   const missing = names.filter((n) => e[n] === undefined);
-  if (missing.length > 0)
-    throw new Error(
-      `Invalid configuration: ${what} is configured (${present.join(', ')}) but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`,
-    );
+  if (missing.length > 0) {
+    report({
+      variables: missing,
+      problem: `${what} is configured (${present.join(', ')}) but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`,
+      fix: `set ${missing.join(', ')} from the provider's dashboard, or unset ${present.join(', ')} to leave ${what} off`,
+      doc: DOCS.providers,
+    });
+    return null;
+  }
   return Object.fromEntries(names.map((n) => [n, e[n]!])) as Record<T[number], string>;
 }
 

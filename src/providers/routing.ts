@@ -35,10 +35,25 @@ export function parseRoutingRules(text: string, source: string): RoutingRule[] {
         .map((c) => c.trim())
         .filter(Boolean);
       if (!match || connectors.length === 0) {
-        throw new Error(`Invalid configuration: ${source} rule "${rule}" must be country/channel/network/direction=connector[,connector] (* for any part)`);
+        throw new Error(`${source} rule "${rule}" must be country/channel/network/direction=connector[,connector] (* for any part)`);
       }
       return { country: match[1]!, channel: match[2]!, network: match[3]!, direction: match[4]!, connectors, source };
     });
+}
+
+/**
+ * PROVIDER_ROUTES' rules, each connector they name checked: configured here (`configured`), and not the sandbox's
+ * in production. Throws at the first problem (startup-checks.ts reports it with the others before the service starts).
+ */
+export function deploymentRules(text: string, configured: (name: string) => boolean, env: PaymentsEnv): RoutingRule[] {
+  const own = parseRoutingRules(text, 'PROVIDER_ROUTES');
+  for (const rule of own) {
+    for (const name of rule.connectors) {
+      if (name === SANDBOX_CONNECTOR && env !== 'sandbox') throw new Error(`PROVIDER_ROUTES names ${name}, which does not move money in production`);
+      if (!configured(name)) throw new Error(`PROVIDER_ROUTES names ${name}, which is not configured (see docs/providers.md for its variables)`);
+    }
+  }
+  return own;
 }
 
 const REFERENCE_RULES: RoutingRule[] = table.rules.flatMap((r) =>
@@ -72,15 +87,7 @@ export class ConnectorRouter {
   constructor({ connectors, routes: configured, env }: { connectors: Map<string, GuardedConnector>; routes: string; env: PaymentsEnv }) {
     this.connectors = connectors;
     this.env = env;
-    const own = parseRoutingRules(configured, 'PROVIDER_ROUTES');
-    for (const rule of own) {
-      for (const name of rule.connectors) {
-        if (name === SANDBOX_CONNECTOR && env !== 'sandbox')
-          throw new Error(`Invalid configuration: PROVIDER_ROUTES names ${name}, which does not move money in production`);
-        if (!connectors.has(name))
-          throw new Error(`Invalid configuration: PROVIDER_ROUTES names ${name}, which is not configured (see docs/providers.md for its variables)`);
-      }
-    }
+    const own = deploymentRules(configured, (name) => connectors.has(name), env);
     this.rules = env === 'sandbox' ? own : [...own, ...REFERENCE_RULES];
   }
 

@@ -11,13 +11,15 @@ export interface KeyMaterial {
   encryptionKey: Buffer;
 }
 
-function decodeEncryptionKey(raw: string): Buffer {
+/** ENCRYPTION_KEY's 32 bytes (checked at start by startup-checks.ts, with the other problems). */
+export function decodeEncryptionKey(raw: string): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
   if (key.length !== 32) throw new Error('ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64');
   return key;
 }
 
-function decodeSigningKey(raw: string): Uint8Array {
+/** TOKEN_SIGNING_KEY's bytes, at least 32 (checked at start by startup-checks.ts, with the other problems). */
+export function decodeSigningKey(raw: string): Uint8Array {
   if (raw.length < 32) throw new Error('TOKEN_SIGNING_KEY must be at least 32 characters');
   return new TextEncoder().encode(raw);
 }

@@ -10,7 +10,7 @@ import type { PublicAddress } from '../../shared/public-address';
 import { defineModule, type ModuleInfra } from '../module';
 import type { ReferenceService } from '../reference/reference.service';
 import type { TransactionJobQueue } from '../transactions/transaction.jobs';
-import { parseRetrySchedule } from '../webhooks/retry-schedule';
+import { parsePollSchedule } from '../webhooks/retry-schedule';
 import { Rails } from './rails';
 
 type RailsInfra = Pick<ModuleInfra, 'config' | 'sql' | 'keys' | 'clock' | 'logger' | 'metrics'> & { jobs: TransactionJobQueue };
@@ -35,7 +35,7 @@ export const railsModule = defineModule({
       jobs,
       timing: {
         sandboxSettleMs: config.sandboxSettleMs,
-        pollScheduleMs: parseRetrySchedule(config.connectors.pollSchedule, 'PROVIDER_POLL_SCHEDULE', 100),
+        pollScheduleMs: parsePollSchedule(config.connectors.pollSchedule),
       },
     });
     // The channels lookup shows a channel no provider serves here as unavailable.

@@ -12,6 +12,11 @@ export function parseRetrySchedule(text: string, variable = 'WEBHOOK_RETRY_SCHED
   return delays;
 }
 
+/** PROVIDER_POLL_SCHEDULE's delays: each at least 100 ms (a status query per transaction). */
+export function parsePollSchedule(text: string): number[] {
+  return parseRetrySchedule(text, 'PROVIDER_POLL_SCHEDULE', 100);
+}
+
 /**
  * The delay before retry number `retry` (1-based), with ±20 % jitter so that
  * many deliveries failing together do not all come back at the same moment.

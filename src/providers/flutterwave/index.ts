@@ -1,5 +1,6 @@
 import { defineProvider, group, variables, type ProviderEnv } from '../provider';
 import type { PaymentsEnv } from '../../config';
+import { DOCS, ProblemTally, throwProblem, type ReportProblem } from '../../shared/config-problems';
 import { FlutterwaveConnector } from './client';
 
 /** Flutterwave v3: one secret key, the card payload's encryption key, and the webhooks' `verif-hash`. */
@@ -15,18 +16,30 @@ const VARIABLES = ['FLUTTERWAVE_SECRET_KEY', 'FLUTTERWAVE_ENCRYPTION_KEY', 'FLUT
 /** Flutterwave's real address (docs/providers.md); a test always points the connector at its fake instead. */
 const BASE_URL = 'https://api.flutterwave.com';
 
-function configure(e: ProviderEnv, env: PaymentsEnv): FlutterwaveConfig | null {
-  const flw = group(e, VARIABLES, 'Flutterwave');
-  if (!flw) return null;
+function configure(e: ProviderEnv, env: PaymentsEnv, report: ReportProblem = throwProblem): FlutterwaveConfig | null {
+  const problems = new ProblemTally(report);
+  const flw = group(e, VARIABLES, 'Flutterwave', problems.report);
   // The card payload's 3DES key: Flutterwave's dashboard gives 24 characters (FLWSECK_TEST + 12 hex in test mode).
-  if (Buffer.byteLength(flw.FLUTTERWAVE_ENCRYPTION_KEY, 'utf8') !== 24) {
-    throw new Error('Invalid configuration: FLUTTERWAVE_ENCRYPTION_KEY must be the 24-character encryption key from Flutterwave’s dashboard (API keys)');
+  const encryptionKey = e.FLUTTERWAVE_ENCRYPTION_KEY;
+  if (encryptionKey !== undefined && Buffer.byteLength(encryptionKey, 'utf8') !== 24) {
+    problems.report({
+      variables: ['FLUTTERWAVE_ENCRYPTION_KEY'],
+      problem: 'FLUTTERWAVE_ENCRYPTION_KEY must be the 24-character encryption key from Flutterwave’s dashboard (API keys)',
+      fix: 'set FLUTTERWAVE_ENCRYPTION_KEY to the encryption key of Settings → API keys in Flutterwave’s dashboard (24 characters)',
+      doc: DOCS.providers,
+    });
   }
   // A test-mode key moves no money: production on it would credit merchants for card payments and collections that
   // never happened (as MTN's sandbox target is refused).
-  if (env !== 'sandbox' && flw.FLUTTERWAVE_SECRET_KEY.startsWith('FLWSECK_TEST')) {
-    throw new Error('Invalid configuration: FLUTTERWAVE_SECRET_KEY is a test-mode key (FLWSECK_TEST-…); production needs the live key');
+  if (env !== 'sandbox' && e.FLUTTERWAVE_SECRET_KEY?.startsWith('FLWSECK_TEST')) {
+    problems.report({
+      variables: ['FLUTTERWAVE_SECRET_KEY'],
+      problem: 'FLUTTERWAVE_SECRET_KEY is a test-mode key (FLWSECK_TEST-…); production needs the live key',
+      fix: 'set FLUTTERWAVE_SECRET_KEY to the live secret key (FLWSECK-…) of Settings → API keys, with the live encryption key and webhook hash',
+      doc: DOCS.providers,
+    });
   }
+  if (!flw || problems.count > 0) return null;
   return {
     baseUrl: e.FLUTTERWAVE_BASE_URL ?? BASE_URL,
     secretKey: flw.FLUTTERWAVE_SECRET_KEY,

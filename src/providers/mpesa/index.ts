@@ -1,5 +1,6 @@
 import { defineProvider, group, variables, type ProviderEnv } from '../provider';
 import type { PaymentsEnv } from '../../config';
+import { ProblemTally, throwProblem, type ReportProblem } from '../../shared/config-problems';
 import { MpesaConnector } from './client';
 
 /** Safaricom M-Pesa Daraja: STK Push collections and B2C payouts, each when configured. */
@@ -23,9 +24,11 @@ const B2C_VARIABLES = [
 /** Daraja's real addresses (docs/providers.md); a test always points the connector at its fake instead. */
 const BASE_URLS = { sandbox: 'https://sandbox.safaricom.co.ke', live: 'https://api.safaricom.co.ke' } as const;
 
-function configure(e: ProviderEnv, env: PaymentsEnv): MpesaConfig | null {
-  const stk = group(e, STK_VARIABLES, 'M-Pesa STK Push');
-  const b2c = group(e, B2C_VARIABLES, 'M-Pesa B2C');
+function configure(e: ProviderEnv, env: PaymentsEnv, report: ReportProblem = throwProblem): MpesaConfig | null {
+  const problems = new ProblemTally(report);
+  const stk = group(e, STK_VARIABLES, 'M-Pesa STK Push', problems.report);
+  const b2c = group(e, B2C_VARIABLES, 'M-Pesa B2C', problems.report);
+  if (problems.count > 0) return null;
   if (!stk && !b2c) return null;
   return {
     baseUrl: e.MPESA_BASE_URL ?? (env === 'sandbox' ? BASE_URLS.sandbox : BASE_URLS.live),
