@@ -11,7 +11,17 @@ export {
   type RequestOptions,
 } from './client';
 export { DEFAULT_RETRY_POLICY, IDEMPOTENCY_KEY, type RetryOptions } from './retries';
-export { isCollection, isPayment, isPayout, isRefund, isTransfer, type Transaction, type TransactionOfType, type TransactionType } from './transactions';
+export {
+  isCollection,
+  isPayment,
+  isPayout,
+  isRefund,
+  isTransfer,
+  type Transaction,
+  type TransactionGuard,
+  type TransactionOfType,
+  type TransactionType,
+} from './transactions';
 export { ApiError, unwrap, type ErrorCode, type ErrorEnvelope } from './errors';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventType, type WebhookFailure, type WebhookHeaders } from './webhooks';
 export type { components, operations, paths } from './generated/openapi';
