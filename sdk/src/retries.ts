@@ -42,7 +42,7 @@ export interface RetryContext {
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /** Safe to send twice: an idempotent method, or a create with its Idempotency-Key (the service replays the first answer). */
-export const safeToRepeat = (request: Request): boolean => IDEMPOTENT_METHODS.has(request.method) || request.headers.has(IDEMPOTENCY_KEY);
+const safeToRepeat = (request: Request): boolean => IDEMPOTENT_METHODS.has(request.method) || request.headers.has(IDEMPOTENCY_KEY);
 
 /** 5xx answers that another attempt cannot change. */
 const PERMANENT_SERVER_ERRORS = new Set([501, 505]);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
 import { approvedCustomer } from '../../helpers/factories';
 import { cleanEnv } from '../../helpers/process';
@@ -15,7 +16,9 @@ const ROOT = path.resolve(__dirname, '../../..');
 const SDK = path.join(ROOT, 'sdk');
 const FIXTURES = path.join(ROOT, 'test/fixtures/sdk-package');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-/** The version of @types/node the scratch project compiles with: the one this repository installs. */
+/** sdk/examples/ files compiled and run in the scratch project (the example and the helpers it imports). */
+const EXAMPLES = ['run.ts', 'collect-mobile-money.ts'];
+/** The scratch project compiles with @types/node, at the version this repository installs. */
 const TYPES_NODE = '@types/node';
 
 type LockEntry = { version: string; integrity?: string; dependencies?: Record<string, string>; peerDependencies?: Record<string, string> } & Record<
@@ -73,8 +76,9 @@ const SLOW = 180_000;
 
 /**
  * Issue 41 point 8: `npm pack` in sdk/ gives a tarball that a project outside the repository installs
- * (npm, offline, from its cache) and uses: an ES module and a CommonJS script run against the service,
- * and tsc checks TypeScript files against the package's own types.
+ * (npm, offline, from its cache) and uses: tsc checks the SDK's own example and TypeScript files against
+ * the package's types, and the example (compiled there), an ES module and a CommonJS script run against
+ * the service.
  */
 describe('the packed SDK, installed outside the repository', () => {
   let scratch: string;
@@ -84,6 +88,8 @@ describe('the packed SDK, installed outside the repository', () => {
   let installed: string;
   let app: TestApp;
   let merchant: MerchantCredentials;
+  /** The collection the SDK's example created. */
+  let collectionReference: string;
 
   beforeAll(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pgw-sdk-package-'));
@@ -162,40 +168,16 @@ describe('the packed SDK, installed outside the repository', () => {
     SLOW,
   );
 
-  it('runs an ES module against the service: authenticates, creates a collection, reads it back narrowed by isCollection', async () => {
-    const customer = await approvedCustomer(app, (await app.token(merchant)).accessToken);
-    const reference = `packed-${Date.now()}`;
-    fs.copyFileSync(path.join(FIXTURES, 'collect.mjs'), path.join(project, 'collect.mjs'));
-    const { stdout } = await run(process.execPath, ['collect.mjs'], {
-      cwd: project,
-      env: serviceEnv({ CUSTOMER_UUID: customer.customer_uuid, REFERENCE: reference }),
-      timeout: 60_000,
-    });
-    const result = JSON.parse(stdout);
-    expect(result).toEqual({
-      merchant: merchant.merchant.clientId,
-      created: { reference: expect.stringMatching(/^\S+$/), status: 'processing' },
-      read: { reference: result.created.reference, type: 'collection', amount: 1500, currency: 'KES', network_id: 'ke_mpesa', external_reference: reference },
-      unknown: { status: 404, code: 'NOT_FOUND' },
-    });
-    const rows = await sql(app, 'select reference, status from "transaction" where external_reference = ?', [reference]);
-    expect(rows).toEqual([{ reference: result.created.reference, status: 'processing' }]);
-  });
-
-  it('runs a CommonJS script against the service: require() gets the same API', async () => {
-    fs.copyFileSync(path.join(FIXTURES, 'require.cjs'), path.join(project, 'require.cjs'));
-    const { stdout } = await run(process.execPath, ['require.cjs'], { cwd: project, env: serviceEnv(), timeout: 60_000 });
-    const result = JSON.parse(stdout);
-    expect(result).toMatchObject({
-      version: JSON.parse(fs.readFileSync(path.join(SDK, 'package.json'), 'utf8')).version,
-      merchant: merchant.merchant.clientId,
-    });
-    expect(result.exports).toEqual(expect.arrayContaining(['createPaymentsClient', 'isCollection', 'isPayout', 'unwrap', 'verifyWebhook', 'ApiError']));
-  });
-
   it(
-    'tsc --noEmit compiles TypeScript against the package’s types (ES module and CommonJS), and refuses a read no guard narrowed',
+    'tsc --noEmit compiles the SDK’s example and TypeScript files against the package’s types (ES module and CommonJS), and refuses a read no guard narrowed',
     async () => {
+      // The SDK's examples as a user has them: importing the package instead of ../src.
+      fs.mkdirSync(path.join(project, 'examples'));
+      for (const file of EXAMPLES) {
+        const source = fs.readFileSync(path.join(SDK, 'examples', file), 'utf8').replaceAll("from '../src'", "from '@payments-gateway/sdk'");
+        expect(source).toContain("from '@payments-gateway/sdk'");
+        fs.writeFileSync(path.join(project, 'examples', file), source);
+      }
       for (const file of ['typed.mts', 'typed.cts', 'unguarded.mts']) fs.copyFileSync(path.join(FIXTURES, file), path.join(project, file));
       const compilerOptions = {
         target: 'ES2022',
@@ -206,7 +188,8 @@ describe('the packed SDK, installed outside the repository', () => {
         skipLibCheck: false,
         types: ['node'],
       };
-      fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['typed.mts', 'typed.cts', 'unguarded.mts'] }));
+      const files = [...EXAMPLES.map((file) => `examples/${file}`), 'typed.mts', 'typed.cts', 'unguarded.mts'];
+      fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
       const failed = await run(process.execPath, [TSC, '-p', '.', '--pretty', 'false'], { cwd: project, timeout: 120_000 }).then(
         () => undefined,
         (err: { stdout: string }) => err.stdout,
@@ -220,4 +203,47 @@ describe('the packed SDK, installed outside the repository', () => {
     },
     SLOW,
   );
+
+  it('runs the SDK’s example, compiled there, against the service: a mobile money collection, created once', async () => {
+    const customer = await approvedCustomer(app, (await app.token(merchant)).accessToken);
+    // Type-checked above: here it is only transpiled, as the project's own build would.
+    for (const file of EXAMPLES) {
+      const source = fs.readFileSync(path.join(project, 'examples', file), 'utf8');
+      const { outputText } = ts.transpileModule(source, {
+        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+      });
+      fs.writeFileSync(path.join(project, 'examples', file.replace(/\.ts$/, '.js')), outputText);
+    }
+    const { stdout } = await run(process.execPath, ['examples/collect-mobile-money.js'], {
+      cwd: project,
+      env: serviceEnv({ CUSTOMER_UUID: customer.customer_uuid }),
+      timeout: 60_000,
+    });
+    const collection = JSON.parse(stdout);
+    expect(collection).toMatchObject({ type: 'collection', status: 'processing', amount: 1500, currency: 'KES', account_type: 'momo', network_id: 'ke_mpesa' });
+    const rows = await sql(app, 'select reference from "transaction" where external_reference = ?', [collection.external_reference]);
+    expect(rows.map((r) => r.reference)).toEqual([collection.reference]);
+    collectionReference = collection.reference;
+  });
+
+  it('runs an ES module against the service: named imports, the newest transaction narrowed by isCollection, an ApiError', async () => {
+    fs.copyFileSync(path.join(FIXTURES, 'latest.mjs'), path.join(project, 'latest.mjs'));
+    const { stdout } = await run(process.execPath, ['latest.mjs'], { cwd: project, env: serviceEnv(), timeout: 60_000 });
+    expect(JSON.parse(stdout)).toEqual({
+      type: 'collection',
+      collection: { reference: collectionReference, amount: 1500, currency: 'KES' },
+      unknown: { status: 404, code: 'NOT_FOUND' },
+    });
+  });
+
+  it('runs a CommonJS script against the service: require() gets the same API', async () => {
+    fs.copyFileSync(path.join(FIXTURES, 'require.cjs'), path.join(project, 'require.cjs'));
+    const { stdout } = await run(process.execPath, ['require.cjs'], { cwd: project, env: serviceEnv(), timeout: 60_000 });
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({
+      version: JSON.parse(fs.readFileSync(path.join(SDK, 'package.json'), 'utf8')).version,
+      merchant: merchant.merchant.clientId,
+    });
+    expect(result.exports).toEqual(expect.arrayContaining(['createPaymentsClient', 'isCollection', 'isPayout', 'unwrap', 'verifyWebhook', 'ApiError']));
+  });
 });
