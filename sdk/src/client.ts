@@ -2,7 +2,7 @@ import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { IDEMPOTENT_OPERATIONS } from './generated/idempotent-operations';
 import type { paths } from './generated/openapi';
 import { ApiError, unwrap } from './errors';
-import { DEFAULT_RETRY_POLICY, IDEMPOTENCY_KEY, retryingFetch, sleep, type RetryOptions } from './retries';
+import { IDEMPOTENCY_KEY, retryingFetch, retryPolicy, sleep, type RetryOptions } from './retries';
 import { TokenManager } from './tokens';
 
 export interface PaymentsClientOptions {
@@ -115,6 +115,7 @@ function bearerAuth(tokens: TokenManager, send: (request: Request) => Promise<Re
       request.headers.set('Authorization', `Bearer ${await tokens.accessToken()}`);
       copies.set(id, request.clone());
     },
+    // No answer even after the retries: the error goes to the caller as it is.
     onError({ id }) {
       copies.delete(id);
     },
@@ -138,11 +139,11 @@ function bearerAuth(tokens: TokenManager, send: (request: Request) => Promise<Re
 export function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient {
   const now = options.now ?? Date.now;
   // Every request, the token's included, is sent again as the retry policy says.
-  const send = retryingFetch(
-    options.fetch ?? ((request: Request) => globalThis.fetch(request)),
-    { ...DEFAULT_RETRY_POLICY, ...options.retry },
-    { now, sleep: options.sleep ?? sleep, random: Math.random },
-  );
+  const send = retryingFetch(options.fetch ?? ((request: Request) => globalThis.fetch(request)), retryPolicy(options.retry), {
+    now,
+    sleep: options.sleep ?? sleep,
+    random: Math.random,
+  });
   const tokens = new TokenManager(createClient<paths>({ baseUrl: options.baseUrl, fetch: send }), {
     clientId: options.clientId,
     clientSecret: options.clientSecret,

@@ -22,6 +22,19 @@ export type RetryPolicy = Required<RetryOptions>;
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
 
+/** The caller's options over the defaults (an option left undefined keeps its default); a value that makes no sense is a RangeError. */
+export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
+  const policy = { ...DEFAULT_RETRY_POLICY };
+  for (const [name, value] of Object.entries(options) as Array<[keyof RetryPolicy, number | undefined]>) {
+    if (value === undefined || !(name in policy)) continue;
+    const valid = name === 'maxAttempts' ? Number.isInteger(value) && value >= 1 : Number.isFinite(value) && value >= 0;
+    if (!valid)
+      throw new RangeError(`retry.${name} must be ${name === 'maxAttempts' ? 'a whole number, 1 or more' : 'a number of ms, 0 or more'} (got ${value})`);
+    policy[name] = value;
+  }
+  return policy;
+}
+
 /** What one attempt got: an answer (its status and `Retry-After`), or none (the connection failed on the way). */
 export type AttemptOutcome = { status: number; retryAfter: string | null } | { status: 'no answer' };
 

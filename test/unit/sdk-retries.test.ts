@@ -4,6 +4,7 @@ import {
   retryAfterMs,
   retryDelayMs,
   retryingFetch,
+  retryPolicy,
   type AttemptOutcome,
   type RetryContext,
   type RetryPolicy,
@@ -87,9 +88,27 @@ describe('SDK retry policy', () => {
       expect(retryDelayMs(answer(409), context({ keyed: true }), policy)).toBeUndefined();
       expect(retryDelayMs(answer(409, '1'), context({ keyed: false }), policy)).toBeUndefined();
     });
+  });
 
-    it('defaults to 3 attempts, backoff from 500 ms, waits of at most 30 s', () => {
+  describe('retryPolicy', () => {
+    it('defaults to 3 attempts, backoff from 500 ms, waits of at most 30 s; an option left undefined keeps its default', () => {
       expect(DEFAULT_RETRY_POLICY).toEqual({ maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 30_000 });
+      expect(retryPolicy()).toEqual(DEFAULT_RETRY_POLICY);
+      expect(retryPolicy({ maxAttempts: 1, baseDelayMs: undefined })).toEqual({ maxAttempts: 1, baseDelayMs: 500, maxDelayMs: 30_000 });
+      expect(retryPolicy({ baseDelayMs: 0, maxDelayMs: 5000 })).toEqual({ maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 5000 });
+    });
+
+    it('refuses a value that would retry forever or wait a negative time', () => {
+      for (const options of [
+        { maxAttempts: 0 },
+        { maxAttempts: 2.5 },
+        { maxAttempts: Number.POSITIVE_INFINITY },
+        { baseDelayMs: -1 },
+        { maxDelayMs: Number.NaN },
+      ]) {
+        expect(() => retryPolicy(options)).toThrow(RangeError);
+      }
+      expect(() => retryPolicy({ maxAttempts: 0 })).toThrow('retry.maxAttempts must be a whole number, 1 or more (got 0)');
     });
   });
 
