@@ -2,6 +2,7 @@ import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { IDEMPOTENT_OPERATIONS } from './generated/idempotent-operations';
 import type { paths } from './generated/openapi';
 import { ApiError, unwrap } from './errors';
+import { IDEMPOTENCY_KEY, retryingFetch, retryPolicy, sleep, type RetryOptions } from './retries';
 import { TokenManager } from './tokens';
 
 export interface PaymentsClientOptions {
@@ -11,12 +12,17 @@ export interface PaymentsClientOptions {
   clientSecret: string;
   /** The fetch to send with (default: the global fetch). */
   fetch?: (request: Request) => Promise<Response>;
-  /** How often a request that got no answer (connection lost) is sent again, when that is safe (default 2). */
-  maxNetworkRetries?: number;
+  /**
+   * When a request is sent again (429, 5xx, a lost connection: see retryDelayMs): `maxAttempts` (3, the
+   * first included), `baseDelayMs` (500) and `maxDelayMs` (30 000).
+   */
+  retry?: RetryOptions;
   /** Renew the access token this many seconds before it expires (default 60). */
   refreshMarginSeconds?: number;
   /** This machine's clock, in ms (default Date.now). */
   now?: () => number;
+  /** Waits `ms` before a retry (default a timer); tests give their own. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 type Body<P extends keyof paths, M extends 'post'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
@@ -83,12 +89,10 @@ function resources(client: Client<paths>): Pick<PaymentsClient, 'checkout' | 'pa
   };
 }
 
-export const IDEMPOTENCY_KEY = 'Idempotency-Key';
-
 /**
  * Gives every request to an operation that takes an Idempotency-Key (the creates: customers, KYC,
  * collections, transfers, payments, refunds…) a new UUID, unless the caller set one. The key is set
- * on the request before the bearer middleware copies it, so every retry sends the same key.
+ * on the request before it is sent, so every retry (retryingFetch sends copies of it) carries the same key.
  */
 const idempotencyKeys: Middleware = {
   onRequest({ request, schemaPath }) {
@@ -98,33 +102,12 @@ const idempotencyKeys: Middleware = {
   },
 };
 
-/** Safe to send twice: the methods that are idempotent by definition, and a create with its key. */
-const safeToRepeat = (request: Request) => ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'].includes(request.method) || request.headers.has(IDEMPOTENCY_KEY);
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
- * `Authorization: Bearer` on every request, and the retries:
- * - a 401 renews the token once (shared by concurrent requests) and sends the request again, once;
- * - a request that got no answer is sent again (up to maxNetworkRetries) when safeToRepeat;
- * - a create whose key is still being executed (409 with Retry-After) is sent again after the wait.
- * Each retry sends an unread copy of the request taken before it left: same body, same key.
+ * `Authorization: Bearer` on every request; a 401 renews the token once (shared by concurrent requests)
+ * and sends the request again, once: an unread copy taken before it left, same body, same key.
  */
-function bearerAuth(tokens: TokenManager, fetch: (request: Request) => Promise<Response>, maxNetworkRetries: number): Middleware {
+function bearerAuth(tokens: TokenManager, send: (request: Request) => Promise<Response>): Middleware {
   const copies = new Map<string, Request>();
-
-  /** Sends a copy of `request`; a lost answer is sent again, up to `retries` times, when that is safe. */
-  async function send(request: Request, retries = maxNetworkRetries): Promise<Response> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await fetch(request.clone());
-      } catch (err) {
-        if (attempt >= retries || !safeToRepeat(request)) throw err;
-        await pause(100 * 2 ** attempt);
-      }
-    }
-  }
-
   return {
     async onRequest({ request, schemaPath, id }) {
       // The OAuth endpoints authenticate the client, not a token (a Bearer there is refused).
@@ -132,38 +115,18 @@ function bearerAuth(tokens: TokenManager, fetch: (request: Request) => Promise<R
       request.headers.set('Authorization', `Bearer ${await tokens.accessToken()}`);
       copies.set(id, request.clone());
     },
-    async onError({ id, error }) {
-      const copy = copies.get(id);
-      if (!copy || maxNetworkRetries === 0 || !safeToRepeat(copy)) {
-        copies.delete(id);
-        return error instanceof Error ? error : new Error(String(error));
-      }
-      await pause(100);
-      try {
-        // Answered: onResponse runs next, and may still renew the token.
-        return await send(copy, maxNetworkRetries - 1);
-      } catch (err) {
-        copies.delete(id);
-        return err instanceof Error ? err : new Error(String(err));
-      }
+    // No answer even after the retries: the error goes to the caller as it is.
+    onError({ id }) {
+      copies.delete(id);
     },
     async onResponse({ id, response }) {
       const copy = copies.get(id);
       copies.delete(id);
-      if (!copy) return undefined;
-      let answer = response;
-      for (let waits = 0; answer.status === 409 && copy.headers.has(IDEMPOTENCY_KEY) && waits < maxNetworkRetries; waits++) {
-        const retryAfter = Number(answer.headers.get('retry-after'));
-        if (!Number.isFinite(retryAfter) || retryAfter <= 0) break;
-        await pause(Math.min(retryAfter, 5) * 1000);
-        answer = await send(copy);
-      }
-      if (answer.status === 401) {
-        const rejected = copy.headers.get('Authorization')?.replace(/^Bearer /, '') ?? '';
-        copy.headers.set('Authorization', `Bearer ${await tokens.renewAfterRejection(rejected)}`);
-        answer = await send(copy);
-      }
-      return answer === response ? undefined : answer;
+      if (!copy || response.status !== 401) return undefined;
+      const rejected = copy.headers.get('Authorization')?.replace(/^Bearer /, '') ?? '';
+      copy.headers.set('Authorization', `Bearer ${await tokens.renewAfterRejection(rejected)}`);
+      await response.body?.cancel().catch(() => undefined);
+      return send(copy);
     },
   };
 }
@@ -171,17 +134,23 @@ function bearerAuth(tokens: TokenManager, fetch: (request: Request) => Promise<R
 /**
  * The SDK's REST client: `client.POST('/v1/crossborder/global-collection', { body })` and so on, every
  * path, body and answer typed from the service's OpenAPI document. Tokens, Idempotency-Keys and retries
- * are handled; `unwrap(result)` gives the envelope's `data` or throws an ApiError.
+ * (retries.ts) are handled; `unwrap(result)` gives the envelope's `data` or throws an ApiError.
  */
 export function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient {
-  const fetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  const tokens = new TokenManager(createClient<paths>({ baseUrl: options.baseUrl, fetch }), {
+  const now = options.now ?? Date.now;
+  // Every request, the token's included, is sent again as the retry policy says.
+  const send = retryingFetch(options.fetch ?? ((request: Request) => globalThis.fetch(request)), retryPolicy(options.retry), {
+    now,
+    sleep: options.sleep ?? sleep,
+    random: Math.random,
+  });
+  const tokens = new TokenManager(createClient<paths>({ baseUrl: options.baseUrl, fetch: send }), {
     clientId: options.clientId,
     clientSecret: options.clientSecret,
     refreshMarginMs: (options.refreshMarginSeconds ?? 60) * 1000,
-    now: options.now ?? Date.now,
+    now,
   });
-  const client = createClient<paths>({ baseUrl: options.baseUrl, fetch });
-  client.use(idempotencyKeys, bearerAuth(tokens, fetch, options.maxNetworkRetries ?? 2));
+  const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: send });
+  client.use(idempotencyKeys, bearerAuth(tokens, send));
   return Object.assign(client, { getAccessToken: () => tokens.accessToken() }, resources(client));
 }

@@ -4,13 +4,24 @@
  */
 export {
   createPaymentsClient,
-  IDEMPOTENCY_KEY,
   type CheckoutResource,
   type PaymentLinksResource,
   type PaymentsClient,
   type PaymentsClientOptions,
   type RequestOptions,
 } from './client';
+export { DEFAULT_RETRY_POLICY, IDEMPOTENCY_KEY, type RetryOptions } from './retries';
+export {
+  isCollection,
+  isPayment,
+  isPayout,
+  isRefund,
+  isTransfer,
+  type Transaction,
+  type TransactionGuard,
+  type TransactionOfType,
+  type TransactionType,
+} from './transactions';
 export { ApiError, unwrap, type ErrorCode, type ErrorEnvelope } from './errors';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventType, type WebhookFailure, type WebhookHeaders } from './webhooks';
 export type { components, operations, paths } from './generated/openapi';

@@ -1971,7 +1971,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "PayoutTransaction";
+            type: "payout";
             /** @enum {string} */
             status: "initiating" | "processing" | "requires_action" | "successful" | "failed" | "expired";
             failure_reason: string | null;

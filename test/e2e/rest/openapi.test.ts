@@ -190,6 +190,16 @@ describe('OpenAPI document and docs page (sandbox)', () => {
     expect((await buildOpenApiDocument({ env: 'production' })).paths).not.toHaveProperty(['/v1/admin/merchants']);
   });
 
+  test("the Transaction union's discriminator maps every kind to its component, by its own `type` value", () => {
+    const transaction = doc.components.schemas.Transaction;
+    const members = (transaction.oneOf as Array<{ $ref: string }>).map((m) => m.$ref);
+    const typeOf = (ref: string) => doc.components.schemas[ref.split('/').pop()!].properties.type.const;
+    expect(transaction.discriminator.propertyName).toBe('type');
+    expect(Object.values(transaction.discriminator.mapping).sort()).toEqual([...members].sort());
+    for (const [type, ref] of Object.entries(transaction.discriminator.mapping as Record<string, string>)) expect([type, typeOf(ref)]).toEqual([type, type]);
+    expect(Object.keys(transaction.discriminator.mapping).sort()).toEqual(['collection', 'payment', 'payout', 'refund', 'transfer']);
+  });
+
   test('every example in the document is valid against the schema beside it', () => {
     const check = schemaChecker(doc);
     let examples = 0;

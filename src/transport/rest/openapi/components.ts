@@ -94,13 +94,12 @@ export function responseComponents(opts: { strict?: boolean } = {}): Record<stri
     delete schema.$schema;
     delete schema.$id;
   }
+  // Every kind of the union, from the union itself: a kind left out of the mapping would be typed by its
+  // component's name (openapi-typescript's `type: "PayoutTransaction"`) instead of its `type` value.
   schemas.Transaction!.discriminator = {
     propertyName: 'type',
     mapping: Object.fromEntries(
-      [CollectionRecord, TransferRecord, PaymentRecord, RefundRecord].map((kind) => [
-        (kind.shape.type as z.ZodLiteral<string>).value,
-        `#/components/schemas/${componentName(kind)}`,
-      ]),
+      TransactionRecord.options.map((kind) => [(kind.shape.type as z.ZodLiteral<string>).value, `#/components/schemas/${componentName(kind)}`]),
     ),
   };
   return schemas;
