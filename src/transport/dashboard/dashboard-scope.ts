@@ -22,7 +22,7 @@ const DASHBOARD_SESSION_HOST_COOKIE = `__Host-${DASHBOARD_SESSION_COOKIE}`;
  * shows the sign-in form at once instead of asking the refresh route for a session it cannot have (a
  * 401 in the browser's console on every first visit). Path=/dashboard: every page of the dashboard reads it.
  */
-export const DASHBOARD_SIGNED_IN_COOKIE = 'dashboard_signed_in';
+const DASHBOARD_SIGNED_IN_COOKIE = 'dashboard_signed_in';
 /** The header every call must carry: a cross-site page cannot send it without a CORS preflight, which this service never grants. */
 export const DASHBOARD_SESSION_HEADER = 'x-requested-with';
 
