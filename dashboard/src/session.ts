@@ -127,8 +127,17 @@ export function adopt(data: Record<string, unknown>) {
   notify();
 }
 
+/**
+ * The readable cookie the service sets and clears with the session cookie (it holds no token): without it the
+ * browser holds no session, and the page shows the sign-in form without asking (a refused refresh is a 401
+ * in the console of every first visit).
+ */
+const SIGNED_IN = 'dashboard_signed_in=1';
+const mayHoldSession = () => document.cookie.split(';').some((c) => c.trim() === SIGNED_IN);
+
 /** On load: the session the browser's cookie holds, if it still has one; otherwise the sign-in form. */
 export async function resumeSession(): Promise<void> {
+  if (!mayHoldSession()) return;
   resuming = true;
   notify();
   try {

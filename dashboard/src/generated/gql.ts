@@ -69,6 +69,9 @@ type Documents = {
     "\n  mutation SandboxTransfer($input: InitiateTransferInput!) {\n    initiateTransfer(input: $input) {\n      ...SandboxTransactionFields\n    }\n  }\n": typeof types.SandboxTransferDocument,
     "\n  subscription SandboxKycChanged {\n    kycStatusChanged {\n      customerUuid\n      kycStatus\n    }\n  }\n": typeof types.SandboxKycChangedDocument,
     "\n  mutation TopUpBalance($currency: String!, $amount: Decimal!) {\n    topUpBalance(currency: $currency, amount: $amount) {\n      ...BalanceFields\n    }\n  }\n": typeof types.TopUpBalanceDocument,
+    "\n  query SandboxCountries {\n    countries {\n      countryCode\n      name\n      currency\n      dialCode\n      exampleMobileNumber\n    }\n  }\n": typeof types.SandboxCountriesDocument,
+    "\n  query SandboxChannels($country: String!, $ramp: RampType!) {\n    channels(countryCode: $country, rampType: $ramp) {\n      channelId\n      channelType\n      currency\n      minAmount\n      status\n    }\n  }\n": typeof types.SandboxChannelsDocument,
+    "\n  query SandboxNetworks($country: String!, $type: ChannelType!) {\n    networks(countryCode: $country, channel: $type) {\n      networkId\n      name\n    }\n  }\n": typeof types.SandboxNetworksDocument,
     "\n  query SandboxCustomers {\n    customers(first: 100) {\n      edges {\n        node {\n          customerUuid\n          firstName\n          lastName\n          kycStatus\n        }\n      }\n    }\n  }\n": typeof types.SandboxCustomersDocument,
     "\n  query TeamMembers {\n    teamMembers {\n      id\n      userId\n      email\n      name\n      role\n      twoFactorEnabled\n      lastSignInAt\n      createdAt\n    }\n  }\n": typeof types.TeamMembersDocument,
     "\n  query TeamSettings {\n    teamSettings {\n      twoFactorRequired\n    }\n  }\n": typeof types.TeamSettingsDocument,
@@ -164,6 +167,9 @@ const documents: Documents = {
     "\n  mutation SandboxTransfer($input: InitiateTransferInput!) {\n    initiateTransfer(input: $input) {\n      ...SandboxTransactionFields\n    }\n  }\n": types.SandboxTransferDocument,
     "\n  subscription SandboxKycChanged {\n    kycStatusChanged {\n      customerUuid\n      kycStatus\n    }\n  }\n": types.SandboxKycChangedDocument,
     "\n  mutation TopUpBalance($currency: String!, $amount: Decimal!) {\n    topUpBalance(currency: $currency, amount: $amount) {\n      ...BalanceFields\n    }\n  }\n": types.TopUpBalanceDocument,
+    "\n  query SandboxCountries {\n    countries {\n      countryCode\n      name\n      currency\n      dialCode\n      exampleMobileNumber\n    }\n  }\n": types.SandboxCountriesDocument,
+    "\n  query SandboxChannels($country: String!, $ramp: RampType!) {\n    channels(countryCode: $country, rampType: $ramp) {\n      channelId\n      channelType\n      currency\n      minAmount\n      status\n    }\n  }\n": types.SandboxChannelsDocument,
+    "\n  query SandboxNetworks($country: String!, $type: ChannelType!) {\n    networks(countryCode: $country, channel: $type) {\n      networkId\n      name\n    }\n  }\n": types.SandboxNetworksDocument,
     "\n  query SandboxCustomers {\n    customers(first: 100) {\n      edges {\n        node {\n          customerUuid\n          firstName\n          lastName\n          kycStatus\n        }\n      }\n    }\n  }\n": types.SandboxCustomersDocument,
     "\n  query TeamMembers {\n    teamMembers {\n      id\n      userId\n      email\n      name\n      role\n      twoFactorEnabled\n      lastSignInAt\n      createdAt\n    }\n  }\n": types.TeamMembersDocument,
     "\n  query TeamSettings {\n    teamSettings {\n      twoFactorRequired\n    }\n  }\n": types.TeamSettingsDocument,
@@ -421,6 +427,18 @@ export function graphql(source: "\n  subscription SandboxKycChanged {\n    kycSt
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation TopUpBalance($currency: String!, $amount: Decimal!) {\n    topUpBalance(currency: $currency, amount: $amount) {\n      ...BalanceFields\n    }\n  }\n"): typeof import('./graphql').TopUpBalanceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SandboxCountries {\n    countries {\n      countryCode\n      name\n      currency\n      dialCode\n      exampleMobileNumber\n    }\n  }\n"): typeof import('./graphql').SandboxCountriesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SandboxChannels($country: String!, $ramp: RampType!) {\n    channels(countryCode: $country, rampType: $ramp) {\n      channelId\n      channelType\n      currency\n      minAmount\n      status\n    }\n  }\n"): typeof import('./graphql').SandboxChannelsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SandboxNetworks($country: String!, $type: ChannelType!) {\n    networks(countryCode: $country, channel: $type) {\n      networkId\n      name\n    }\n  }\n"): typeof import('./graphql').SandboxNetworksDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -74,6 +74,12 @@ export type CardInput = {
   postalCode?: string | null | undefined;
 };
 
+/** Whether a channel takes new transactions. */
+export type ChannelStatus =
+  | 'ACTIVE'
+  | 'INACTIVE'
+  | 'UNAVAILABLE';
+
 /** Bank transfer or mobile money. */
 export type ChannelType =
   | 'BANK'
@@ -338,6 +344,11 @@ export type PayoutStatus =
 export type PrincipalKind =
   | 'API_KEY'
   | 'USER';
+
+/** Direction of a channel: DEPOSIT (collection) or WITHDRAWAL (transfer). */
+export type RampType =
+  | 'DEPOSIT'
+  | 'WITHDRAWAL';
 
 export type RefundPaymentInput = {
   /** At most what is left to refund; omitted: all of it. */
@@ -764,6 +775,27 @@ export type TopUpBalanceMutationVariables = Exact<{
 
 
 export type TopUpBalanceMutation = { topUpBalance: { currency: string, available: string, pending: string, reserved: string, disputed: string, owed: string } };
+
+export type SandboxCountriesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SandboxCountriesQuery = { countries: Array<{ countryCode: string, name: string, currency: string, dialCode: string, exampleMobileNumber: string }> };
+
+export type SandboxChannelsQueryVariables = Exact<{
+  country: string;
+  ramp: RampType;
+}>;
+
+
+export type SandboxChannelsQuery = { channels: Array<{ channelId: string, channelType: ChannelType, currency: string, minAmount: string, status: ChannelStatus }> };
+
+export type SandboxNetworksQueryVariables = Exact<{
+  country: string;
+  type: ChannelType;
+}>;
+
+
+export type SandboxNetworksQuery = { networks: Array<{ networkId: string, name: string }> };
 
 export type SandboxCustomersQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1960,6 +1992,36 @@ export const TopUpBalanceDocument = new TypedDocumentString(`
   disputed
   owed
 }`) as unknown as TypedDocumentString<TopUpBalanceMutation, TopUpBalanceMutationVariables>;
+export const SandboxCountriesDocument = new TypedDocumentString(`
+    query SandboxCountries {
+  countries {
+    countryCode
+    name
+    currency
+    dialCode
+    exampleMobileNumber
+  }
+}
+    `) as unknown as TypedDocumentString<SandboxCountriesQuery, SandboxCountriesQueryVariables>;
+export const SandboxChannelsDocument = new TypedDocumentString(`
+    query SandboxChannels($country: String!, $ramp: RampType!) {
+  channels(countryCode: $country, rampType: $ramp) {
+    channelId
+    channelType
+    currency
+    minAmount
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<SandboxChannelsQuery, SandboxChannelsQueryVariables>;
+export const SandboxNetworksDocument = new TypedDocumentString(`
+    query SandboxNetworks($country: String!, $type: ChannelType!) {
+  networks(countryCode: $country, channel: $type) {
+    networkId
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<SandboxNetworksQuery, SandboxNetworksQueryVariables>;
 export const SandboxCustomersDocument = new TypedDocumentString(`
     query SandboxCustomers {
   customers(first: 100) {

@@ -77,7 +77,7 @@ function BalanceTransactions({ currencies }: { currencies: string[] }) {
       {rows === null && !error && <Loading what="balance transactions" />}
       {rows?.length === 0 && <Empty>No balance transactions match.</Empty>}
       {rows && rows.length > 0 && (
-        // Focusable, so the keyboard can scroll it sideways on a narrow screen.
+        // Focusable, so the keyboard can scroll it sideways should it ever be wider than the screen (on a phone each row is a card).
         <div className="scroll" role="region" aria-labelledby="bt-title" tabIndex={0}>
           <table className="ledger">
             <thead>
@@ -103,14 +103,22 @@ function BalanceTransactions({ currencies }: { currencies: string[] }) {
             <tbody>
               {rows.map((r) => (
                 <tr key={r.id} data-id={r.id} data-source={r.sourceReference ?? ''}>
-                  <td>{when(r.createdAt)}</td>
-                  <td>{words(r.type)}</td>
-                  <td>{r.currency}</td>
-                  <td className="num">{formatAmount(r.amount)}</td>
-                  <td className="num">{formatAmount(r.fee)}</td>
-                  <td className="num">{formatAmount(r.net)}</td>
-                  <td className="num">{formatAmount(r.balanceAfter)}</td>
-                  <td>
+                  <td className="b-date">{when(r.createdAt)}</td>
+                  <td className="b-kind">{words(r.type)}</td>
+                  <td className="b-currency">{r.currency}</td>
+                  <td className="num b-amount" data-label="Amount">
+                    {formatAmount(r.amount)}
+                  </td>
+                  <td className="num b-fee" data-label="Fee">
+                    {formatAmount(r.fee)}
+                  </td>
+                  <td className="num b-net" data-label="Net">
+                    {formatAmount(r.net)}
+                  </td>
+                  <td className="num b-after" data-label="Balance after">
+                    {formatAmount(r.balanceAfter)}
+                  </td>
+                  <td className="b-source">
                     {r.sourceReference && FROM_A_TRANSACTION.has(r.type) ? (
                       <Link to={`/transactions/${encodeURIComponent(r.sourceReference)}`}>{r.sourceReference}</Link>
                     ) : (

@@ -1,8 +1,8 @@
-import { useEffect, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import type { CombinedError } from 'urql';
 import { useMutation, useQuery, useSubscription } from '../data';
 import { graphql } from '../generated';
-import type { SandboxCustomersQuery, SandboxTransactionFieldsFragment } from '../generated/graphql';
+import type { ChannelType, RampType, SandboxCountriesQuery, SandboxCustomersQuery, SandboxTransactionFieldsFragment } from '../generated/graphql';
 import { inCurrency } from '../money';
 import { BASE } from '../router';
 import { ErrorText, Link, StatusBadge, newReference, words } from '../ui';
@@ -92,6 +92,36 @@ const TOP_UP = graphql(`
     }
   }
 `);
+const COUNTRIES = graphql(`
+  query SandboxCountries {
+    countries {
+      countryCode
+      name
+      currency
+      dialCode
+      exampleMobileNumber
+    }
+  }
+`);
+const CHANNELS = graphql(`
+  query SandboxChannels($country: String!, $ramp: RampType!) {
+    channels(countryCode: $country, rampType: $ramp) {
+      channelId
+      channelType
+      currency
+      minAmount
+      status
+    }
+  }
+`);
+const NETWORKS = graphql(`
+  query SandboxNetworks($country: String!, $type: ChannelType!) {
+    networks(countryCode: $country, channel: $type) {
+      networkId
+      name
+    }
+  }
+`);
 const CUSTOMERS = graphql(`
   query SandboxCustomers {
     customers(first: 100) {
@@ -161,11 +191,106 @@ function EnrollCustomer({ onDone }: { onDone: () => void }) {
 type SandboxCustomer = SandboxCustomersQuery['customers']['edges'][number]['node'];
 type Made = SandboxTransactionFieldsFragment;
 
-/** The sandbox's Kenyan routes: the wallet and bank a test collection comes from, the wallet a transfer goes to. */
-const COLLECTION_ROUTES = {
-  momo: { channelId: 'ke_momo_deposit', networkId: 'ke_mpesa', accountType: 'MOMO', accountNumber: '712345678', label: 'M-Pesa wallet (a payment prompt)' },
-  bank: { channelId: 'ke_bank_deposit', networkId: 'ke_kcb', accountType: 'BANK', accountNumber: '0123456789', label: 'KCB bank transfer (a virtual account)' },
-} as const;
+type SandboxCountry = SandboxCountriesQuery['countries'][number];
+
+/**
+ * A bank account number the sandbox names a holder for (its table: the last digit picks the name; …0000 does not
+ * exist, …9999 does not answer). Ten digits, as Nigeria's NUBAN has them.
+ */
+const EXAMPLE_BANK_ACCOUNT = '0123456781';
+
+/** What a sandbox form sends for its route: the country, the channel and network (by their ids), the account. */
+interface ChosenRoute {
+  country: SandboxCountry;
+  channelId: string;
+  channelType: ChannelType;
+  networkId: string;
+  accountNumber: string;
+}
+
+/**
+ * Where the money comes from (a collection: DEPOSIT) or goes to (a transfer: WITHDRAWAL): every country the
+ * service serves, the methods its active channels offer there, and their banks or networks by name, read from
+ * the reference data (countries, channels, networks), so the sandbox tools cover every route the API takes.
+ */
+function RouteFields({ ramp, countries, onChange }: { ramp: RampType; countries: SandboxCountry[]; onChange: (route: ChosenRoute | null) => void }) {
+  const [countryCode, setCountryCode] = useState(countries.some((c) => c.countryCode === 'NG') ? 'NG' : (countries[0]?.countryCode ?? ''));
+  const [channelType, setChannelType] = useState<ChannelType | null>(null);
+  const [networkId, setNetworkId] = useState('');
+  const [accountNumber, setAccountNumber] = useState('');
+  const country = countries.find((c) => c.countryCode === countryCode);
+  const [channels] = useQuery({ query: CHANNELS, variables: { country: countryCode, ramp }, pause: !country });
+  const offered = (channels.data?.channels ?? []).filter((c) => c.status === 'ACTIVE');
+  const channel = offered.find((c) => c.channelType === channelType) ?? offered[0];
+  const [networks] = useQuery({ query: NETWORKS, variables: { country: countryCode, type: channel?.channelType ?? 'BANK' }, pause: !channel });
+  const choices = channel ? (networks.data?.networks ?? []) : [];
+  const network = choices.find((n) => n.networkId === networkId) ?? choices[0];
+  const example = channel?.channelType === 'MOMO' ? (country?.exampleMobileNumber ?? '') : EXAMPLE_BANK_ACCOUNT;
+  const account = accountNumber || example;
+  useEffect(() => {
+    onChange(
+      country && channel && network
+        ? { country, channelId: channel.channelId, channelType: channel.channelType, networkId: network.networkId, accountNumber: account }
+        : null,
+    );
+  }, [country, channel, network, account, onChange]);
+  const momo = channel?.channelType === 'MOMO';
+  return (
+    <>
+      <label>
+        Country
+        <select
+          name="country"
+          value={countryCode}
+          onChange={(e) => {
+            setCountryCode(e.target.value);
+            setNetworkId('');
+            setAccountNumber('');
+          }}
+        >
+          {countries.map((c) => (
+            <option key={c.countryCode} value={c.countryCode}>
+              {c.name} ({c.currency})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Method
+        <select
+          name="method"
+          value={channel?.channelType ?? ''}
+          onChange={(e) => {
+            setChannelType(e.target.value as ChannelType);
+            setNetworkId('');
+            setAccountNumber('');
+          }}
+        >
+          {offered.map((c) => (
+            <option key={c.channelId} value={c.channelType}>
+              {c.channelType === 'MOMO' ? 'Mobile money' : 'Bank transfer'}
+            </option>
+          ))}
+        </select>
+      </label>
+      {channels.data && offered.length === 0 && <p className="empty">No method is open in this country for this direction.</p>}
+      <label>
+        {momo ? 'Network' : 'Bank'}
+        <select name="network" value={network?.networkId ?? ''} onChange={(e) => setNetworkId(e.target.value)}>
+          {choices.map((n) => (
+            <option key={n.networkId} value={n.networkId}>
+              {n.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        {momo ? `Wallet (phone number, ${country?.dialCode ?? ''})` : 'Account number'}
+        <input name="accountNumber" value={account} onChange={(e) => setAccountNumber(e.target.value)} required inputMode="numeric" spellCheck={false} />
+      </label>
+    </>
+  );
+}
 
 /** A transaction just made here: a link to it, its amount and its status. */
 function MadeLine({ made }: { made: Made | null }) {
@@ -204,6 +329,7 @@ function InitiationForm({
   busyLabel,
   making,
   make,
+  ready = true,
   children,
 }: {
   id: string;
@@ -211,6 +337,8 @@ function InitiationForm({
   customers: SandboxCustomer[];
   action: string;
   busyLabel: string;
+  /** Whether what the form needs besides its fields is known (a route read from the reference data). */
+  ready?: boolean;
   making: { fetching: boolean; error?: CombinedError; made?: Made };
   make: (f: FormData) => void;
   children: ReactNode;
@@ -229,7 +357,7 @@ function InitiationForm({
         <>
           <ApprovedCustomer customers={customers} />
           {children}
-          <button type="submit" disabled={busy}>
+          <button type="submit" disabled={busy || !ready}>
             {busy ? busyLabel : action}
           </button>
         </>
@@ -240,22 +368,23 @@ function InitiationForm({
   );
 }
 
-/** A collection from a Kenyan customer (initiateCollection): a wallet prompt, or a bank transfer into a virtual account. */
-function TestCollection({ customers }: { customers: SandboxCustomer[] }) {
+/** A collection from a customer, in any country, by mobile money (a payment prompt) or bank transfer (a virtual account): initiateCollection. */
+function TestCollection({ customers, countries }: { customers: SandboxCustomer[]; countries: SandboxCountry[] }) {
   const [{ fetching, error, data }, collect] = useMutation(COLLECT);
+  const [route, setRoute] = useState<ChosenRoute | null>(null);
   function make(f: FormData) {
-    const route = COLLECTION_ROUTES[f.get('route') === 'bank' ? 'bank' : 'momo'];
+    if (!route) return;
     void collect({
       input: {
         customerUuid: String(f.get('customer')),
         amount: String(f.get('amount')).trim(),
-        currency: 'KES',
-        countryCode: 'KE',
-        dialCode: '+254',
+        currency: route.country.currency,
+        countryCode: route.country.countryCode,
+        dialCode: route.country.dialCode,
         channelId: route.channelId,
         networkId: route.networkId,
-        accountType: route.accountType,
-        accountNumber: route.accountNumber,
+        accountType: route.channelType,
+        accountNumber: route.accountNumber.trim(),
         reason: String(f.get('reason')).trim(),
         reference: newReference('test-collection'),
       },
@@ -264,26 +393,18 @@ function TestCollection({ customers }: { customers: SandboxCustomer[] }) {
   return (
     <InitiationForm
       id="collect-title"
-      title="Test collection (Kenya)"
+      title="Test collection"
       customers={customers}
       action="Collect"
       busyLabel="Collecting…"
       making={{ fetching, error, made: data?.initiateCollection }}
+      ready={route !== null}
       make={make}
     >
+      <RouteFields ramp={'DEPOSIT'} countries={countries} onChange={setRoute} />
       <label>
-        Paid by
-        <select name="route">
-          {Object.entries(COLLECTION_ROUTES).map(([key, r]) => (
-            <option key={key} value={key}>
-              {r.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Amount (KES)
-        <input name="amount" inputMode="decimal" defaultValue="1500.00" required spellCheck={false} />
+        Amount{route ? ` (${route.country.currency})` : ''}
+        <input name="amount" inputMode="decimal" defaultValue="1500" required spellCheck={false} />
       </label>
       <label>
         Reason
@@ -293,22 +414,24 @@ function TestCollection({ customers }: { customers: SandboxCustomer[] }) {
   );
 }
 
-/** A transfer from the USD balance to a Kenyan M-Pesa wallet, converted at the current rate (initiateTransfer). */
-function TestTransfer({ customers }: { customers: SandboxCustomer[] }) {
+/** A transfer from one of your balances to a wallet or bank account in any country, converted at the current rate (initiateTransfer). */
+function TestTransfer({ customers, countries, currencies }: { customers: SandboxCustomer[]; countries: SandboxCountry[]; currencies: string[] }) {
   const [{ fetching, error, data }, transfer] = useMutation(TRANSFER);
+  const [route, setRoute] = useState<ChosenRoute | null>(null);
   function make(f: FormData) {
+    if (!route) return;
     void transfer({
       input: {
         customerUuid: String(f.get('customer')),
         amount: String(f.get('amount')).trim(),
-        sourceCurrency: 'USD',
-        destinationCurrency: 'KES',
-        countryCode: 'KE',
-        dialCode: '+254',
-        channelId: 'ke_momo_withdrawal',
-        networkId: 'ke_mpesa',
-        accountType: 'MOMO',
-        accountNumber: String(f.get('wallet')).trim(),
+        sourceCurrency: String(f.get('sourceCurrency')),
+        destinationCurrency: route.country.currency,
+        countryCode: route.country.countryCode,
+        dialCode: route.country.dialCode,
+        channelId: route.channelId,
+        networkId: route.networkId,
+        accountType: route.channelType,
+        accountNumber: route.accountNumber.trim(),
         accountName: String(f.get('accountName')).trim(),
         reason: String(f.get('reason')).trim(),
         reference: newReference('test-transfer'),
@@ -318,24 +441,30 @@ function TestTransfer({ customers }: { customers: SandboxCustomer[] }) {
   return (
     <InitiationForm
       id="transfer-title"
-      title="Test transfer (USD → KES)"
+      title="Test transfer"
       customers={customers}
       action="Send transfer"
       busyLabel="Sending…"
       making={{ fetching, error, made: data?.initiateTransfer }}
+      ready={route !== null}
       make={make}
     >
       <label>
-        Amount (USD, from your balance)
+        From your balance in
+        <select name="sourceCurrency" defaultValue={currencies.includes('USD') ? 'USD' : currencies[0]}>
+          {currencies.map((c) => (
+            <option key={c}>{c}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Amount (in that currency)
         <input name="amount" inputMode="decimal" defaultValue="100.00" required spellCheck={false} />
       </label>
+      <RouteFields ramp={'WITHDRAWAL'} countries={countries} onChange={setRoute} />
       <label>
         Beneficiary name
-        <input name="accountName" defaultValue="Wanjiru Kamau" required maxLength={100} />
-      </label>
-      <label>
-        M-Pesa wallet
-        <input name="wallet" defaultValue="711111111" required inputMode="numeric" spellCheck={false} />
+        <input name="accountName" defaultValue="Chinedu Emeka Nwosu" required maxLength={100} />
       </label>
       <label>
         Reason
@@ -513,6 +642,9 @@ export function Sandbox() {
   }, [decided, reloadCustomers]);
   const all = customers.data?.customers.edges.map((e) => e.node) ?? [];
   const approved = all.filter((c) => c.kycStatus === 'APPROVED');
+  const [countriesRead] = useQuery({ query: COUNTRIES });
+  const countries = countriesRead.data?.countries ?? [];
+  const currencies = balances.data?.balances.map((b) => b.currency) ?? [];
   return (
     <section aria-labelledby="sb-title">
       <h2 id="sb-title">Sandbox tools</h2>
@@ -520,11 +652,12 @@ export function Sandbox() {
       <div className="grid">
         <EnrollCustomer onDone={reloadCustomers} />
         <SubmitKyc customers={all} />
-        <TestCollection customers={approved} />
-        <TestTransfer customers={approved} />
+        <TestCollection customers={approved} countries={countries} />
+        {/* Made anew once the currencies are read: the select's default (USD) applies only when it is made. */}
+        <TestTransfer key={balances.data ? 'transfer-ready' : 'transfer-loading'} customers={approved} countries={countries} currencies={currencies} />
         <TestCardPayment />
         {/* Made anew once the currencies are read: the select's default (NGN) applies only when it is made. */}
-        <TopUp key={balances.data ? 'ready' : 'loading'} currencies={balances.data?.balances.map((b) => b.currency) ?? []} />
+        <TopUp key={balances.data ? 'ready' : 'loading'} currencies={currencies} />
       </div>
     </section>
   );

@@ -1715,6 +1715,8 @@ export interface components {
             currency: string;
             minor_unit: number;
             dial_code: string;
+            /** @description A mobile number of the country as the service takes them (without the dial code or a leading 0): for examples and sandbox tests */
+            example_mobile_number: string;
         };
         Channel: {
             channel_id: string;

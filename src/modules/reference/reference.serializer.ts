@@ -4,7 +4,19 @@ import { countryCode, currency, money, record, type RecordOf } from '../../share
 import type { Channel, Country, Network } from './reference.service';
 import { CHANNEL_STATUSES, CHANNEL_TYPES, RAMP_TYPES } from './reference.types';
 
-export const CountryRecord = record('Country', z.object({ name: z.string(), country_code: countryCode, currency, minor_unit: z.int(), dial_code: z.string() }));
+export const CountryRecord = record(
+  'Country',
+  z.object({
+    name: z.string(),
+    country_code: countryCode,
+    currency,
+    minor_unit: z.int(),
+    dial_code: z.string(),
+    example_mobile_number: z
+      .string()
+      .describe('A mobile number of the country as the service takes them (without the dial code or a leading 0): for examples and sandbox tests'),
+  }),
+);
 
 export const ChannelRecord = record(
   'Channel',
@@ -43,6 +55,7 @@ export function serializeCountry(country: Country): RecordOf<typeof CountryRecor
     currency: country.currency,
     minor_unit: country.minorUnit,
     dial_code: country.dialCode,
+    example_mobile_number: country.exampleMobileNumber,
   };
 }
 

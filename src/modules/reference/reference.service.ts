@@ -49,6 +49,13 @@ interface Snapshot {
   banks: Bank[];
 }
 
+/** A mobile number of the dial code's country, from its numbering plan (every served dial code has one: checked at start). */
+function exampleMobileNumber(dialCode: string): string {
+  const plan = numberingPlan(dialCode);
+  if (!plan) throw new Error(`Reference data: no numbering plan for the dial code ${dialCode}`);
+  return plan.example;
+}
+
 /**
  * Countries, currencies, channels and networks. The data is static (seeded from
  * the data files at start), so it is read from its tables once, by load(), and
@@ -86,6 +93,7 @@ export class ReferenceService {
       currency: c.currency,
       minorUnit: minorUnitOf(c.currency),
       dialCode: c.dialCode,
+      exampleMobileNumber: exampleMobileNumber(c.dialCode),
     }));
     const countryByCode = new Map(countries.map((c) => [c.code, c]));
     const channels: Channel[] = channelRows.map((c) => {

@@ -28,6 +28,8 @@ export interface Country {
   minorUnit: number;
   /** International dialling prefix, with the plus sign. */
   dialCode: string;
+  /** A mobile number of the country as the service takes them (its national significant number, from the numbering plan). */
+  exampleMobileNumber: string;
 }
 
 export interface Channel {

@@ -16,6 +16,13 @@ const DASHBOARD_SESSION_COOKIE = 'dashboard_session';
  * every path of this host; only the session routes read it, each on its exact path.
  */
 const DASHBOARD_SESSION_HOST_COOKIE = `__Host-${DASHBOARD_SESSION_COOKIE}`;
+/**
+ * A cookie the page CAN read, beside the session cookie and with its lifetime: it says only that a
+ * session cookie was set (it holds no token, and grants nothing), so that a page loaded without one
+ * shows the sign-in form at once instead of asking the refresh route for a session it cannot have (a
+ * 401 in the browser's console on every first visit). Path=/dashboard: every page of the dashboard reads it.
+ */
+const DASHBOARD_SIGNED_IN_COOKIE = 'dashboard_signed_in';
 /** The header every call must carry: a cross-site page cannot send it without a CORS preflight, which this service never grants. */
 export const DASHBOARD_SESSION_HEADER = 'x-requested-with';
 
@@ -107,17 +114,22 @@ export function dashboardScope(app: FastifyInstance, publicAddress: PublicAddres
   const clearedPlain = (secure: boolean) => `${DASHBOARD_SESSION_COOKIE}=; Path=${DASHBOARD_SESSION_PATH}; Max-Age=0${attributes}${secure ? '; Secure' : ''}`;
   // A browser-session cookie (no Max-Age): it outlives reloads and is shared by the tabs, and ends with the browser; the refresh
   // token itself lasts 30 days. Over https the cookie of the plain name, which an earlier version set there, is cleared.
+  // The readable hint (DASHBOARD_SIGNED_IN_COOKIE) follows the session cookie's lines, set and cleared with it.
+  const hint = (secure: boolean, set: boolean) =>
+    `${DASHBOARD_SIGNED_IN_COOKIE}=${set ? '1' : ''}; Path=/dashboard${set ? '' : '; Max-Age=0'}; SameSite=Strict${secure ? '; Secure' : ''}`;
   const setSession = (request: FastifyRequest, reply: FastifyReply, refreshToken: string) =>
     reply.header(
       'set-cookie',
       https(request)
-        ? [`${DASHBOARD_SESSION_HOST_COOKIE}=${refreshToken}; Path=/${attributes}; Secure`, clearedPlain(true)]
-        : `${DASHBOARD_SESSION_COOKIE}=${refreshToken}; Path=${DASHBOARD_SESSION_PATH}${attributes}`,
+        ? [`${DASHBOARD_SESSION_HOST_COOKIE}=${refreshToken}; Path=/${attributes}; Secure`, clearedPlain(true), hint(true, true)]
+        : [`${DASHBOARD_SESSION_COOKIE}=${refreshToken}; Path=${DASHBOARD_SESSION_PATH}${attributes}`, hint(false, true)],
     );
   const clearSession = (request: FastifyRequest, reply: FastifyReply) =>
     reply.header(
       'set-cookie',
-      https(request) ? [`${DASHBOARD_SESSION_HOST_COOKIE}=; Path=/; Max-Age=0${attributes}; Secure`, clearedPlain(true)] : clearedPlain(false),
+      https(request)
+        ? [`${DASHBOARD_SESSION_HOST_COOKIE}=; Path=/; Max-Age=0${attributes}; Secure`, clearedPlain(true), hint(true, false)]
+        : [clearedPlain(false), hint(false, false)],
     );
   const refuseDuplicates = (request: FastifyRequest, reply: FastifyReply): never => {
     clearSession(request, reply);

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { inflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { totpCodeAt } from '../../../src/modules/accounts/totp';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
@@ -32,6 +33,22 @@ const SHOTS = process.env.SCREENSHOTS === '1' ? path.resolve(__dirname, '../../.
 /** docs/dashboard/<name>-1280.png and -390.png (SCREENSHOTS=1 only). */
 const shot = (page: Page, name: string, ready?: (page: Page) => Promise<unknown>, widths?: number[]) => screenshots(page, SHOTS, name, ready, widths);
 
+/**
+ * The colour of one pixel of the whole page (a full-page capture), as CSS writes it (`rgb(r, g, b)`). A 1×1 PNG's
+ * one row holds the pixel's bytes after its filter byte whatever the filter (each has no neighbour to add).
+ */
+async function pixelAt(page: Page, x: number, y: number): Promise<string> {
+  const png = await page.screenshot({ fullPage: true, clip: { x, y, width: 1, height: 1 } });
+  const idat: Buffer[] = [];
+  for (let at = 8; at < png.length;) {
+    const length = png.readUInt32BE(at);
+    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const [, r, g, b] = inflateSync(Buffer.concat(idat));
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
 /** The service's references in a CSV export (the second column; references hold no comma or quote). */
 const csvReferences = (text: string) =>
   text
@@ -46,10 +63,13 @@ async function signIn(page: Page, app: TestApp, merchant: MerchantCredentials, p
   await signInWith(page, app, { email: login.email, password: password ?? login.password });
 }
 
-/** Nothing of the session a script can read: no storage, no readable cookie (the session's is HttpOnly), no token or secret in the URL. */
+/**
+ * Nothing of the session a script can read: no storage, no token or secret in the URL, and no readable cookie but the
+ * hint that one is set (`dashboard_signed_in=1`, holding no token; the session's own cookie is HttpOnly).
+ */
 async function expectNothingKept(page: Page, secrets: string[]) {
-  const stored = await page.evaluate('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })');
-  expect(stored).toBe(JSON.stringify({ local: {}, session: {}, cookie: '' }));
+  const stored = (await page.evaluate('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })')) as string;
+  expect(JSON.parse(stored)).toEqual({ local: {}, session: {}, cookie: expect.stringMatching(/^(dashboard_signed_in=1)?$/) });
   for (const secret of secrets) expect(page.url()).not.toContain(secret);
   expect(page.url()).not.toMatch(/token|secret/i);
 }
@@ -330,9 +350,16 @@ describe('merchant dashboard (sandbox)', () => {
     await kyc.getByText('KYC submitted').waitFor();
 
     // Once the sandbox approves the KYC (a moment later), the collection and transfer forms offer the customer.
-    const collect = page.getByRole('form', { name: 'Test collection (Kenya)' });
+    const collect = page.getByRole('form', { name: 'Test collection' });
     await collect.getByLabel('Customer (KYC approved)').locator('option', { hasText: 'Zawadi Njeri' }).waitFor({ state: 'attached', timeout: 20_000 });
     await collect.getByLabel('Customer (KYC approved)').selectOption({ label: 'Zawadi Njeri' });
+    // Every country the service serves, its methods and its networks by name (the reference data).
+    const countries = (await request(app.url, 'GET', '/v1/crossborder/countries', { token })).body.data as Array<{ country_code: string }>;
+    expect(await collect.getByLabel('Country').locator('option').count()).toBe(countries.length);
+    await collect.getByLabel('Country').selectOption({ label: 'Kenya (KES)' });
+    await collect.getByLabel('Method').selectOption({ label: 'Mobile money' });
+    await collect.locator('select[name="network"]').selectOption({ label: 'M-Pesa' });
+    expect(await collect.getByLabel(/^Wallet/).inputValue()).toMatch(/^7\d{8}$/); // a Kenyan mobile number, as the numbering plan has one
     await collect.getByLabel('Amount (KES)').fill('2750.00');
     await collect.getByRole('button', { name: 'Collect' }).click();
     const collected = collect.getByRole('status').filter({ hasText: 'Created' });
@@ -341,15 +368,56 @@ describe('merchant dashboard (sandbox)', () => {
     const collection = (await request(app.url, 'GET', `/v1/crossborder/global-transfer/${collectionRef}`, { token })).body.data;
     expect(collection).toMatchObject({ type: 'collection', amount: 2750, currency: 'KES', customer_uuid: expect.any(String) });
 
-    const transfer = page.getByRole('form', { name: 'Test transfer (USD → KES)' });
+    const transfer = page.getByRole('form', { name: 'Test transfer' });
     await transfer.getByLabel('Customer (KYC approved)').selectOption({ label: 'Zawadi Njeri' });
-    await transfer.getByLabel('Amount (USD, from your balance)').fill('40.00');
+    await transfer.getByLabel('From your balance in').selectOption('USD');
+    await transfer.getByLabel('Amount (in that currency)').fill('40.00');
+    await transfer.getByLabel('Country').selectOption({ label: 'Kenya (KES)' });
+    await transfer.getByLabel('Method').selectOption({ label: 'Mobile money' });
+    await transfer.locator('select[name="network"]').selectOption({ label: 'M-Pesa' });
     await transfer.getByRole('button', { name: 'Send transfer' }).click();
     const sent = transfer.getByRole('status').filter({ hasText: 'Created' });
     await sent.getByText('40.00 USD').waitFor();
     const transferRef = decodeURIComponent((await sent.getByRole('link').getAttribute('href'))!.split('/').pop()!);
     const made = (await request(app.url, 'GET', `/v1/crossborder/global-transfer/${transferRef}`, { token })).body.data;
     expect(made).toMatchObject({ type: 'transfer', source_amount: 40, source_currency: 'USD', destination_currency: 'KES' });
+
+    // Nigeria by bank transfer, both ways: a collection into a virtual account at the chosen bank, and a payout to a bank account.
+    const ngBanks = (await request(app.url, 'GET', '/v1/crossborder/networks?country_code=NG&channel=bank', { token })).body.data as Array<{
+      name: string;
+      network_id: string;
+    }>;
+    const bank = ngBanks[1]!;
+    await collect.getByLabel('Country').selectOption({ label: 'Nigeria (NGN)' });
+    await collect.getByLabel('Method').selectOption({ label: 'Bank transfer' });
+    await collect.locator('select[name="network"]').locator('option', { hasText: bank.name }).waitFor({ state: 'attached' });
+    expect(await collect.locator('select[name="network"]').locator('option').allTextContents()).toEqual(ngBanks.map((b) => b.name));
+    await collect.locator('select[name="network"]').selectOption({ label: bank.name });
+    await collect.getByLabel('Amount (NGN)').fill('15000');
+    await collect.getByRole('button', { name: 'Collect' }).click();
+    await collect.getByRole('status').filter({ hasText: '15,000.00 NGN' }).waitFor();
+    const ngCollectionRef = decodeURIComponent((await collected.getByRole('link').getAttribute('href'))!.split('/').pop()!);
+    const ngCollection = (await request(app.url, 'GET', `/v1/crossborder/global-transfer/${ngCollectionRef}`, { token })).body.data;
+    expect(ngCollection).toMatchObject({ type: 'collection', amount: 15000, currency: 'NGN', account_type: 'bank', network_id: bank.network_id });
+
+    await transfer.getByLabel('From your balance in').selectOption('NGN');
+    await transfer.getByLabel('Amount (in that currency)').fill('5000');
+    await transfer.getByLabel('Country').selectOption({ label: 'Nigeria (NGN)' });
+    await transfer.getByLabel('Method').selectOption({ label: 'Bank transfer' });
+    await transfer.locator('select[name="network"]').selectOption({ label: bank.name });
+    await transfer.getByLabel('Account number').fill('0123456781');
+    await transfer.getByRole('button', { name: 'Send transfer' }).click();
+    await transfer.getByRole('status').filter({ hasText: '5,000.00 NGN' }).waitFor();
+    const ngTransferRef = decodeURIComponent((await sent.getByRole('link').getAttribute('href'))!.split('/').pop()!);
+    const ngTransfer = (await request(app.url, 'GET', `/v1/crossborder/global-transfer/${ngTransferRef}`, { token })).body.data;
+    expect(ngTransfer).toMatchObject({
+      type: 'transfer',
+      source_currency: 'NGN',
+      destination_currency: 'NGN',
+      account_type: 'bank',
+      network_id: bank.network_id,
+      beneficiary: { account_number: '0123456781', network_id: bank.network_id },
+    });
 
     await page.locator('select[name="card"]').selectOption({ label: 'Needs 3-D Secure (…3155)' });
     const cardholder = page.context().waitForEvent('page');
@@ -384,6 +452,22 @@ describe('merchant dashboard (sandbox)', () => {
       const width = await page.evaluate('document.scrollingElement.scrollWidth');
       expect({ screen, width }).toEqual({ screen, width: 390 });
     }
+    // The Balance table at 390 px: each row a card, every amount on screen (no scrolling inside the table either).
+    await openScreen(page, 'Balance');
+    const rows = page.locator('table.ledger tbody tr');
+    await rows.first().waitFor();
+    const offScreen = await page.evaluate(() =>
+      [...(globalThis as any).document.querySelectorAll('table.ledger td.num')]
+        .map((td: any) => ({ text: td.textContent, right: td.getBoundingClientRect().right, left: td.getBoundingClientRect().left }))
+        .filter((c) => c.left < 0 || c.right > 390),
+    );
+    expect(offScreen).toEqual([]);
+    expect(
+      await page
+        .locator('table.ledger td.b-net')
+        .first()
+        .evaluate((td) => (globalThis as any).getComputedStyle(td, '::before').content),
+    ).toBe('"Net "');
     // The event log: a type such as collection.successful stays on one line, its badge as wide as its word.
     await openScreen(page, 'Webhooks');
     const type = page.locator('.event-type', { hasText: 'collection.successful' }).first();
@@ -406,6 +490,22 @@ describe('merchant dashboard (sandbox)', () => {
     await page.locator('tbody tr').first().waitFor();
     await shot(page, 'webhooks', (p) => p.locator('tbody tr').first().waitFor());
     expect(await page.locator('tbody tr').count()).toBeGreaterThan(0);
+  });
+
+  it('the sidebar’s white column and its border reach the bottom of a page longer than the screen (a full-page capture)', async () => {
+    await page.setViewportSize({ width: 1280, height: 360 });
+    await openScreen(page, 'Sandbox tools');
+    await page.getByRole('form', { name: 'Test transfer' }).waitFor();
+    await page.evaluate('window.scrollTo(0, 0)');
+    const height = (await page.evaluate('document.scrollingElement.scrollHeight')) as number;
+    expect(height).toBeGreaterThan(720); // twice the screen: the sidebar itself is one screen tall (sticky)
+    // The page's grey and the sidebar's white, read from the styles rather than assumed.
+    const colours = (await page.evaluate(
+      '({ page: getComputedStyle(document.body).backgroundColor, sidebar: getComputedStyle(document.querySelector(".sidebar")).backgroundColor })',
+    )) as { page: string; sidebar: string };
+    expect(colours.page).not.toBe(colours.sidebar);
+    for (const y of [10, Math.round(height / 2), height - 5]) expect({ y, colour: await pixelAt(page, 10, y) }).toEqual({ y, colour: colours.sidebar });
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('is usable at 360 px: no sideways scrolling on the main screens', async () => {

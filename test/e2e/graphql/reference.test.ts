@@ -31,13 +31,13 @@ describe('GraphQL lookups: countries, channels, networks', () => {
   };
 
   it('lists the 22 countries', async () => {
-    const res = await run('{ countries { name countryCode currency minorUnit dialCode } }');
+    const res = await run('{ countries { name countryCode currency minorUnit dialCode exampleMobileNumber } }');
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
     const countries = res.body.data.countries as any[];
     expect(countries.map((c) => c.countryCode).sort()).toEqual([...SPEC_COUNTRIES].sort());
-    expect(countries).toContainEqual({ name: 'Kenya', countryCode: 'KE', currency: 'KES', minorUnit: 2, dialCode: '+254' });
-    expect(countries).toContainEqual({ name: 'Rwanda', countryCode: 'RW', currency: 'RWF', minorUnit: 0, dialCode: '+250' });
+    expect(countries).toContainEqual({ name: 'Kenya', countryCode: 'KE', currency: 'KES', minorUnit: 2, dialCode: '+254', exampleMobileNumber: '712345678' });
+    expect(countries).toContainEqual({ name: 'Rwanda', countryCode: 'RW', currency: 'RWF', minorUnit: 0, dialCode: '+250', exampleMobileNumber: '720123456' });
   });
 
   it('lists a country’s channels with enum values and Decimal strings', async () => {

@@ -17,11 +17,17 @@ const XRW = { 'x-requested-with': 'fetch' };
 /** A request a TLS-terminating proxy forwards (the suite's app trusts one hop: TRUST_PROXY=1). */
 const HTTPS = { ...XRW, 'x-forwarded-proto': 'https' };
 
-/** The one Set-Cookie line an answer carries (undefined when none). */
+/** The readable hint set and cleared with the session cookie, over http and over https (dashboard-scope.ts). */
+const HINT = { set: 'dashboard_signed_in=1; Path=/dashboard; SameSite=Strict', cleared: 'dashboard_signed_in=; Path=/dashboard; Max-Age=0; SameSite=Strict' };
+const secureHint = { set: `${HINT.set}; Secure`, cleared: `${HINT.cleared}; Secure` };
+
+/** The one session Set-Cookie line an answer carries (undefined when none); the hint, when any, follows it and says the same. */
 function setCookie(res: HttpResult): string | undefined {
   const lines = res.headers.getSetCookie();
-  expect(lines.length).toBeLessThanOrEqual(1);
-  return lines[0];
+  const [line, hint, ...more] = lines;
+  expect(more).toEqual([]);
+  if (line !== undefined) expect(hint).toBe(/^dashboard_session=;/.test(line) ? HINT.cleared : HINT.set);
+  return line;
 }
 
 /** The session cookie's value from a Set-Cookie line. */
@@ -92,7 +98,7 @@ describe('dashboard session routes', () => {
     const { res } = await signIn(HTTPS);
     expect(res.status).toBe(200);
     const [session, cleared, ...more] = res.headers.getSetCookie();
-    expect(more).toEqual([]);
+    expect(more).toEqual([secureHint.set]);
     const token = hostCookieValue(session);
     expect(token).toMatch(/^rt_[A-Za-z0-9_-]+$/);
     seen.push(token!);
@@ -112,6 +118,7 @@ describe('dashboard session routes', () => {
     expect(plain.headers.getSetCookie()).toEqual([
       '__Host-dashboard_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure',
       'dashboard_session=; Path=/dashboard/session; Max-Age=0; HttpOnly; SameSite=Strict; Secure',
+      secureHint.cleared,
     ]);
     // Over plain http it is the other way round: the __Host- name is no session.
     expect((await request(app.url, 'POST', `${SESSION}/refresh`, { headers: { ...XRW, cookie: `__Host-dashboard_session=${rotated}` } })).status).toBe(401);
@@ -144,13 +151,14 @@ describe('dashboard session routes', () => {
     ]) {
       // Over plain http: the planted cookie beside ours (a longer Path is sent first, a Domain= one in any order).
       const res = await refuse(`${SESSION}/refresh`, `${plain(a)}; ${plain(b)}`, XRW);
-      expect(res.headers.getSetCookie()).toEqual(['dashboard_session=; Path=/dashboard/session; Max-Age=0; HttpOnly; SameSite=Strict']);
+      expect(res.headers.getSetCookie()).toEqual(['dashboard_session=; Path=/dashboard/session; Max-Age=0; HttpOnly; SameSite=Strict', HINT.cleared]);
       await refuse(`${SESSION}/refresh`, `theme=dark; ${plain(a)}; lang=en; ${plain(b)}`, XRW);
       // Over https: a __Host- cookie and a plain one planted by a subdomain, in either order, or two __Host- ones.
       const secure = await refuse(`${SESSION}/refresh`, `${host(a)}; ${plain(b)}`, HTTPS);
       expect(secure.headers.getSetCookie()).toEqual([
         '__Host-dashboard_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure',
         'dashboard_session=; Path=/dashboard/session; Max-Age=0; HttpOnly; SameSite=Strict; Secure',
+        secureHint.cleared,
       ]);
       await refuse(`${SESSION}/refresh`, `${plain(a)}; ${host(b)}`, HTTPS);
       await refuse(`${SESSION}/refresh`, `${host(a)}; ${host(b)}`, HTTPS);

@@ -18,16 +18,51 @@ describe('REST /v1/crossborder lookups', () => {
   const get = (path: string, auth: string | null = token) => request(app.url, 'GET', path, { token: auth ?? undefined });
 
   describe('GET /v1/crossborder/countries', () => {
-    it('lists the 22 spec countries with name, country_code, currency and dial_code', async () => {
+    it('lists the 22 spec countries with name, country_code, currency, dial_code and a mobile number the service takes', async () => {
       const res = await get('/v1/crossborder/countries');
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ status: 'success', message: expect.any(String), data: expect.any(Array), meta: { count: 22 } });
       expect(res.body.data.map((c: any) => c.country_code).sort()).toEqual([...SPEC_COUNTRIES].sort());
-      expect(res.body.data).toContainEqual({ name: 'Kenya', country_code: 'KE', currency: 'KES', minor_unit: 2, dial_code: '+254' });
-      expect(res.body.data).toContainEqual({ name: 'Uganda', country_code: 'UG', currency: 'UGX', minor_unit: 0, dial_code: '+256' });
-      expect(res.body.data).toContainEqual({ name: 'Senegal', country_code: 'SN', currency: 'XOF', minor_unit: 0, dial_code: '+221' });
-      expect(res.body.data).toContainEqual({ name: 'Cameroon', country_code: 'CM', currency: 'XAF', minor_unit: 0, dial_code: '+237' });
-      expect(res.body.data).toContainEqual({ name: 'United States', country_code: 'US', currency: 'USD', minor_unit: 2, dial_code: '+1' });
+      expect(res.body.data).toContainEqual({
+        name: 'Kenya',
+        country_code: 'KE',
+        currency: 'KES',
+        minor_unit: 2,
+        dial_code: '+254',
+        example_mobile_number: '712345678',
+      });
+      expect(res.body.data).toContainEqual({
+        name: 'Uganda',
+        country_code: 'UG',
+        currency: 'UGX',
+        minor_unit: 0,
+        dial_code: '+256',
+        example_mobile_number: '772123456',
+      });
+      expect(res.body.data).toContainEqual({
+        name: 'Senegal',
+        country_code: 'SN',
+        currency: 'XOF',
+        minor_unit: 0,
+        dial_code: '+221',
+        example_mobile_number: '701234567',
+      });
+      expect(res.body.data).toContainEqual({
+        name: 'Cameroon',
+        country_code: 'CM',
+        currency: 'XAF',
+        minor_unit: 0,
+        dial_code: '+237',
+        example_mobile_number: '671234567',
+      });
+      expect(res.body.data).toContainEqual({
+        name: 'United States',
+        country_code: 'US',
+        currency: 'USD',
+        minor_unit: 2,
+        dial_code: '+1',
+        example_mobile_number: '2015550123',
+      });
     });
 
     it('needs a bearer token', async () => {
@@ -190,6 +225,7 @@ describe('REST /v1/crossborder lookups', () => {
           currency: expect.stringMatching(/^[A-Z]{3}$/),
           minor_unit: expect.any(Number),
           dial_code: expect.stringMatching(/^\+[1-9]\d{0,3}$/),
+          example_mobile_number: expect.stringMatching(/^\d{7,12}$/),
         });
         const channelTypes: Record<string, string[]> = {};
         for (const ramptype of ['deposit', 'withdrawal']) {

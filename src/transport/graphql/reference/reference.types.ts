@@ -21,6 +21,11 @@ export class CountryObject {
   @Field(() => String, { description: 'International dialling prefix, e.g. "+254".' })
   dialCode!: string;
 
+  @Field(() => String, {
+    description: 'A mobile number of the country as the service takes them (without the dial code or a leading 0): for examples and sandbox tests.',
+  })
+  exampleMobileNumber!: string;
+
   static from(country: Country): CountryObject {
     return Object.assign(new CountryObject(), {
       name: country.name,
@@ -28,6 +33,7 @@ export class CountryObject {
       currency: country.currency,
       minorUnit: country.minorUnit,
       dialCode: country.dialCode,
+      exampleMobileNumber: country.exampleMobileNumber,
     });
   }
 }
