@@ -77,7 +77,7 @@ export class EventFeed {
     let done = false;
     let wake: (() => void) | undefined;
     let timer: NodeJS.Timeout | undefined;
-    let lookedLast = 0;
+    let lookedLast = Number.NEGATIVE_INFINITY;
     const pause = (ms: number) =>
       new Promise<void>((resolve) => {
         wake = resolve;
@@ -99,7 +99,7 @@ export class EventFeed {
           lookedLast = performance.now();
           const found = await look();
           queue.push(...found);
-          if (found.length === PAGE) lookedLast = 0; // more waiting: the next look at once
+          if (found.length === PAGE) lookedLast = Number.NEGATIVE_INFINITY; // more waiting: the next look at once
         }
         if (queue.length > 0) return { value: queue.shift()!, done: false };
         return { value: undefined, done: true };
