@@ -128,13 +128,16 @@ export const TRIGGERABLE = Object.keys(SCENARIOS);
 
 /**
  * `trigger <event>`: makes the sandbox objects that produce the event, through the public API (test cards,
- * sandbox simulate, sandbox disputes), and says what it made. The event follows, as any event: to the webhook
+ * sandbox simulate, sandbox disputes), and says what it made; in production it refuses before making anything. The event follows, as any event: to the webhook
  * endpoint if one is set, and to every `listen`. Warns when the merchant's event choice leaves the event out
  * (it is then not recorded).
  */
 export async function trigger(api: Api, event: string, print: (line: string) => void, warn: (line: string) => void): Promise<void> {
   const scenario = SCENARIOS[event];
   if (!scenario) throw new Error(`cannot trigger ${JSON.stringify(event)}: choose one of ${TRIGGERABLE.join(', ')}`);
+  // Sandbox objects only: in production a collection or a payment would be real. Asked before anything is made.
+  const { env } = await api.request<{ env: string }>('GET', '/health');
+  if (env !== 'sandbox') throw new Error(`trigger makes sandbox objects, and ${api.credentials.baseUrl} runs in ${env}: nothing was made`);
   const merchant = await api.request<{ webhook_event_types: string[] }>('GET', '/v1/merchant');
   if (!merchant.webhook_event_types.includes(event)) {
     warn(

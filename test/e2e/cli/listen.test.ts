@@ -251,4 +251,23 @@ describe('payments-gateway CLI: listen, trigger, events resend (issue 41 point 9
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.stderr).toMatch(/^Error: POST \/v1\/oauth\/token: 401 /);
   });
+
+  it('trigger refuses a production service before making anything; listen works there too', async () => {
+    const production = await createTestApp({ env: { PAYMENTS_ENV: 'production' } });
+    try {
+      const live = await production.createMerchant('Live Merchant');
+      const refused = await run(['trigger', 'collection.successful', '--api-url', production.url], live);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(`Error: trigger makes sandbox objects, and ${production.url} runs in production: nothing was made\n`);
+      const token = (await production.token(live)).accessToken;
+      expect((await request(production.url, 'GET', '/v1/customers', { token })).body.data).toEqual([]);
+      expect((await request(production.url, 'GET', '/v1/transactions', { token })).body.data).toEqual([]);
+      // listen signs in and subscribes (read-only) in production as well.
+      const cli = start(['listen', '--forward-to', receiver.url, '--api-url', production.url], live);
+      expect(await eventually(async () => cli.lines.some((l) => l.startsWith('Ready!')), WAIT)).toBe(true);
+      expect(await stop(cli)).toBe(0);
+    } finally {
+      await production.close();
+    }
+  });
 });
