@@ -1,4 +1,5 @@
 import type { Sql } from '../../db/sql';
+import { stoppableIterator } from '../../shared/async-iterator';
 import type { Clock } from '../../shared/clock';
 import { webhookBody } from './signing';
 
@@ -83,34 +84,24 @@ export class EventFeed {
         wake = resolve;
         timer = setTimeout(resolve, ms);
       });
-    const finish = async (): Promise<IteratorResult<RecordedEvent>> => {
+    const finish = async (): Promise<void> => {
       done = true;
       clearTimeout(timer);
       wake?.();
+    };
+    // Pulled: a look runs only while the reader waits and has nothing queued, at most every pollMs.
+    return stoppableIterator<RecordedEvent>(async () => {
+      while (!done && queue.length === 0) {
+        const wait = lookedLast + pollMs - performance.now();
+        if (wait > 0) await pause(wait);
+        if (done) break;
+        lookedLast = performance.now();
+        const found = await look();
+        queue.push(...found);
+        if (found.length === PAGE) lookedLast = Number.NEGATIVE_INFINITY; // more waiting: the next look at once
+      }
+      if (queue.length > 0) return { value: queue.shift()!, done: false };
       return { value: undefined, done: true };
-    };
-    const iterator: AsyncIterableIterator<RecordedEvent> = {
-      // Pulled: a look runs only while the reader waits and has nothing queued, at most every pollMs.
-      next: async () => {
-        while (!done && queue.length === 0) {
-          const wait = lookedLast + pollMs - performance.now();
-          if (wait > 0) await pause(wait);
-          if (done) break;
-          lookedLast = performance.now();
-          const found = await look();
-          queue.push(...found);
-          if (found.length === PAGE) lookedLast = Number.NEGATIVE_INFINITY; // more waiting: the next look at once
-        }
-        if (queue.length > 0) return { value: queue.shift()!, done: false };
-        return { value: undefined, done: true };
-      },
-      return: finish,
-      throw: async (err) => {
-        await finish();
-        throw err;
-      },
-      [Symbol.asyncIterator]: () => iterator,
-    };
-    return iterator;
+    }, finish);
   }
 }
