@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
 import { setEndpoint } from '../../helpers/webhooks';
 import { cleanEnv } from '../../helpers/process';
+import { activeSubscriptions } from '../../helpers/ws';
 
 /** The CLI as the root build makes it (`npx tsc -p .`): the same source as cli/'s own build. */
 const CLI = path.resolve(__dirname, '../../../dist/cli/src/main.js');
@@ -72,18 +73,30 @@ describe('payments-gateway CLI: listen, trigger, events resend (issue 41 point 9
     return { code, stdout: cli.lines.join('\n'), stderr: cli.stderr() };
   }
 
-  /** Starts `listen` and waits for its "Ready!" line; answers the secret it printed. */
+  /** `listen` processes of this test's merchant with their stream set up on the service. */
+  let listening = 0;
+  const streamsAre = (n: number) => eventually(async () => (await activeSubscriptions(app.url)) === n, WAIT);
+
+  /**
+   * Starts `listen`, waits for its "Ready!" line, then for the service to have set its stream up (the subscription
+   * gauge: graphql-ws has no "subscribed" message), so that an event recorded after this reaches it. Answers the
+   * secret it printed.
+   */
   async function listen(receiverUrl: string, extra: string[] = []): Promise<{ cli: CliProcess; secret: string }> {
+    if (!(await streamsAre(listening))) throw new Error('a stopped listen’s stream is still open');
     const cli = start(['listen', '--forward-to', receiverUrl, ...extra]);
     const ready = await eventually(async () => cli.lines.some((l) => l.startsWith('Ready!')) || cli.child.exitCode !== null, WAIT);
     const line = cli.lines.find((l) => l.startsWith('Ready!'));
-    if (!ready || !line) throw new Error(`listen did not start: ${cli.lines.join('\n')} ${cli.stderr()}`);
+    if (!ready || !line || !(await streamsAre(listening + 1))) throw new Error(`listen did not start: ${cli.lines.join('\n')} ${cli.stderr()}`);
+    listening += 1;
     return { cli, secret: /(whsec_\S+)/.exec(line)![1]! };
   }
 
   async function stop(cli: CliProcess): Promise<number | null> {
     cli.child.kill('SIGINT');
-    return cli.exited;
+    const code = await cli.exited;
+    listening -= 1;
+    return code;
   }
 
   /** The events the receiver got on a path, verified with the printed secret (throws on one that does not verify). */
@@ -265,7 +278,8 @@ describe('payments-gateway CLI: listen, trigger, events resend (issue 41 point 9
       // listen signs in and subscribes (read-only) in production as well.
       const cli = start(['listen', '--forward-to', receiver.url, '--api-url', production.url], live);
       expect(await eventually(async () => cli.lines.some((l) => l.startsWith('Ready!')), WAIT)).toBe(true);
-      expect(await stop(cli)).toBe(0);
+      cli.child.kill('SIGINT');
+      expect(await cli.exited).toBe(0);
     } finally {
       await production.close();
     }
