@@ -6,7 +6,8 @@ import { verifyWebhook } from '../../../sdk/src';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
 import { request } from '../../helpers/http';
 import { startReceiver, type Receiver, type ReceivedWebhook } from '../../helpers/receiver';
-import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { enrollBody, kycBody } from '../../helpers/factories';
+import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../helpers/test-app';
 import { eventually } from '../../helpers/wait';
 import { setEndpoint } from '../../helpers/webhooks';
 import { cleanEnv } from '../../helpers/process';
@@ -265,8 +266,13 @@ describe('payments-gateway CLI: listen, trigger, events resend (issue 41 point 9
     expect(wrongKey.stderr).toMatch(/^Error: POST \/v1\/oauth\/token: 401 /);
   });
 
-  it('trigger refuses a production service before making anything; listen works there too', async () => {
-    const production = await createTestApp({ env: { PAYMENTS_ENV: 'production' } });
+  it('trigger refuses a production service before making anything; listen forwards production events too', async () => {
+    const METRICS_TOKEN = 'cli-test-metrics-token-0123456789';
+    const production = await createTestApp({ env: { PAYMENTS_ENV: 'production', METRICS_TOKEN } });
+    const liveStreams = async () => {
+      const text = await (await fetch(`${production.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      return Number(/^payments_graphql_ws_active_subscriptions (\d+)$/m.exec(text)?.[1]);
+    };
     try {
       const live = await production.createMerchant('Live Merchant');
       const refused = await run(['trigger', 'collection.successful', '--api-url', production.url], live);
@@ -275,9 +281,18 @@ describe('payments-gateway CLI: listen, trigger, events resend (issue 41 point 9
       const token = (await production.token(live)).accessToken;
       expect((await request(production.url, 'GET', '/v1/customers', { token })).body.data).toEqual([]);
       expect((await request(production.url, 'GET', '/v1/transactions', { token })).body.data).toEqual([]);
-      // listen signs in and subscribes (read-only) in production as well.
-      const cli = start(['listen', '--forward-to', receiver.url, '--api-url', production.url], live);
+      // listen works in production as well (read-only): an operator's KYC decision reaches the local receiver.
+      const cli = start(['listen', '--forward-to', receiver.url.replace('/hooks', '/live'), '--api-url', production.url], live);
       expect(await eventually(async () => cli.lines.some((l) => l.startsWith('Ready!')), WAIT)).toBe(true);
+      expect(await eventually(async () => (await liveStreams()) === 1, WAIT)).toBe(true);
+      const admin = { authorization: `Bearer ${TEST_ADMIN_KEY}` };
+      const uuid = (await request(production.url, 'POST', '/v1/customer/enroll', { token, body: enrollBody() })).body.data.customer_uuid;
+      expect((await request(production.url, 'POST', `/v1/customer/${uuid}/kyc`, { token, body: kycBody() })).status).toBe(200);
+      const queue = (await request(production.url, 'GET', '/v1/admin/kyc/pending?limit=100', { headers: admin })).body.data;
+      const submission = queue.find((q: { customer_uuid: string }) => q.customer_uuid === uuid).submission_id;
+      expect((await request(production.url, 'POST', `/v1/admin/kyc/${submission}/approve`, { headers: admin })).status).toBe(200);
+      expect(await eventually(async () => typesAt('/live').includes('customer.kyc.approved'), WAIT)).toBe(true);
+      expect(verified('/live')[0]!.event.data).toMatchObject({ customer_uuid: uuid, kyc_status: 'approved' });
       cli.child.kill('SIGINT');
       expect(await cli.exited).toBe(0);
     } finally {
