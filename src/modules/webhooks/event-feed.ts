@@ -66,8 +66,11 @@ export class EventFeed {
          order by created_at, id limit ${PAGE}`,
         [merchantId, new Date(since), [...seen.keys()], typeFilter],
       );
-      for (const row of rows) seen.set(row.id, row.createdAt.getTime());
-      const newest = Math.max(since + LOOKBACK_MS, ...seen.values());
+      let newest = since + LOOKBACK_MS;
+      for (const row of rows) {
+        seen.set(row.id, row.createdAt.getTime());
+        newest = Math.max(newest, row.createdAt.getTime());
+      }
       since = newest - LOOKBACK_MS;
       for (const [id, at] of seen) if (at < since) seen.delete(id);
       // webhookBody: the one builder of the body, as the dispatcher sends it.
