@@ -28,8 +28,9 @@ const NO_SERVICE_LOCATOR = {
 
 export default defineConfig([
   // dashboard/src/generated/: written by `npm run codegen` (and checked current by `npm run codegen:check`);
-  // sdk/src/generated/ and sdk/dist/: written by `npm run sdk:generate` (checked by `npm run sdk:check`) and the SDK's own build.
-  globalIgnores(['dist/', 'coverage/', '.data/', 'bench/results/', 'dashboard/src/generated/', 'sdk/src/generated/', 'sdk/dist/']),
+  // sdk/src/generated/ and sdk/dist/: written by `npm run sdk:generate` (checked by `npm run sdk:check`) and the SDK's own build;
+  // cli/dist/: the CLI's own build.
+  globalIgnores(['dist/', 'coverage/', '.data/', 'bench/results/', 'dashboard/src/generated/', 'sdk/src/generated/', 'sdk/dist/', 'cli/dist/']),
 
   js.configs.recommended,
   // Not the type-aware presets: they build the whole TypeScript program and took about four times
@@ -206,6 +207,26 @@ export default defineConfig([
               target: `${root}/sdk`,
               from: [`${root}/src`, `${root}/test`, `${root}/dashboard`],
               message: 'The SDK uses only the public API and its generated types (sdk/src/generated/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  // The CLI (@payments-gateway/cli) is published apart from the service too, and speaks only its public API
+  // (OAuth, REST, graphql-ws).
+  {
+    files: ['cli/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: `${root}/cli`,
+              from: [`${root}/src`, `${root}/test`, `${root}/dashboard`, `${root}/sdk`],
+              message: 'The CLI uses only the public API (OAuth, REST, graphql-ws).',
             },
           ],
         },

@@ -315,8 +315,8 @@ export function compose(infra: Infrastructure): Composition {
   const { ledger } = made(ledgerModule.create(base, { reference, rates, merchantCreated, audit }));
   const { customers } = made(customersModule.create(base, { reference }));
   const { kyc } = made(kycModule.create(base, { customers, outbox, audit }));
-  const { webhooks, webhookPump, eventRetention } = made(webhooksModule.create(base, { outbox, eventChoices, audit }));
-  const { subscriptions, listeners } = made(subscriptionsModule.create(base, { kyc, ledger }));
+  const { webhooks, webhookPump, eventRetention, eventFeed } = made(webhooksModule.create(base, { outbox, eventChoices, audit }));
+  const { subscriptions, listeners } = made(subscriptionsModule.create(base, { kyc, ledger, eventFeed }));
   const { idempotency } = made(idempotencyModule.create(base, {}));
   const { rails, cardCharges } = made(railsModule.create(base, { reference, publicAddress }));
   const { payees } = made(payeesModule.create(base, { reference, rails }));

@@ -1,3 +1,4 @@
+import { stoppableIterator } from '../shared/async-iterator';
 import type { Logger } from '../shared/logger';
 import type { MerchantTopic, PubSub } from './pubsub';
 
@@ -71,7 +72,7 @@ export async function merchantEvents<P extends { merchantId: string }>(
     }
   });
   presence?.joined(merchantId);
-  const finish = async (): Promise<IteratorResult<P>> => {
+  const finish = async (): Promise<void> => {
     if (!done) {
       done = true;
       unsubscribe();
@@ -79,22 +80,12 @@ export async function merchantEvents<P extends { merchantId: string }>(
       waiting?.({ value: undefined, done: true });
       waiting = undefined;
     }
-    return { value: undefined, done: true };
   };
-  const iterator: AsyncIterableIterator<P> = {
-    next: () => {
-      if (queue.length > 0) return Promise.resolve({ value: queue.shift()!, done: false });
-      if (done) return Promise.resolve({ value: undefined, done: true });
-      return new Promise((resolve) => (waiting = resolve));
-    },
-    return: finish,
-    throw: async (err) => {
-      await finish();
-      throw err;
-    },
-    [Symbol.asyncIterator]: () => iterator,
-  };
-  return iterator;
+  return stoppableIterator<P>(() => {
+    if (queue.length > 0) return Promise.resolve({ value: queue.shift()!, done: false });
+    if (done) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => (waiting = resolve));
+  }, finish);
 }
 
 /** Publishes after a commit; a failed publish is logged, never turned into a failed request (the state is committed). */

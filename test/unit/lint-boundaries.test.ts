@@ -95,6 +95,9 @@ describe('eslint.config.mjs: layer boundaries and cycles', () => {
     dashboardImportsService: { filePath: 'dashboard/src/x.ts', code: "import { AppError } from '../../src/shared/errors';\nexport const x = AppError;\n" },
     sdkImportsService: { filePath: 'sdk/src/x.ts', code: "import { AppError } from '../../src/shared/errors';\nexport const x = AppError;\n" },
     sdkImportsItsTypes: { filePath: 'sdk/src/x.ts', code: "import type { paths } from './generated/openapi';\nexport type X = paths;\n" },
+    cliImportsService: { filePath: 'cli/src/x.ts', code: "import { webhookBody } from '../../src/modules/webhooks/signing';\nexport const x = webhookBody;\n" },
+    cliImportsSdk: { filePath: 'cli/src/x.ts', code: "import { verifyWebhook } from '../../sdk/src';\nexport const x = verifyWebhook;\n" },
+    cliImportsItsOwn: { filePath: 'cli/src/x.ts', code: "import { listenSecret } from './config';\nexport const x = listenSecret;\n" },
     cycle: { filePath: 'test/fixtures/lint-cycle/a.ts', code: "import { b } from './b';\nexport const a = b;\n" },
     typeOnlyCycle: { filePath: 'test/fixtures/lint-cycle/a.ts', code: "import type { b } from './b';\nexport const a: typeof b = 'a';\n" },
   } satisfies Record<string, Case>;
@@ -165,6 +168,12 @@ describe('eslint.config.mjs: layer boundaries and cycles', () => {
   it('the SDK may not import the service’s code: it is a client of the public API, typed by its generated code', () => {
     expect(rules(results.sdkImportsService)).toEqual(['import-x/no-restricted-paths']);
     expect(results.sdkImportsItsTypes).toEqual([]);
+  });
+
+  it('the CLI may not import the service’s code nor the SDK’s: a package of its own on the public API', () => {
+    expect(rules(results.cliImportsService)).toEqual(['import-x/no-restricted-paths']);
+    expect(rules(results.cliImportsSdk)).toEqual(['import-x/no-restricted-paths']);
+    expect(results.cliImportsItsOwn).toEqual([]);
   });
 
   it('an import cycle is an error; a type-only one is not (erased at compile time)', () => {

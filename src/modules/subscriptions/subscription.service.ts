@@ -11,6 +11,9 @@ import { LedgerTopic } from '../ledger/ledger.topics';
 import { TransactionTopic } from '../transactions/transaction.topics';
 import { DisputeTopic } from '../disputes/dispute.topics';
 import { disputeFromWire, type Dispute } from '../disputes/dispute.record';
+import type { EventFeed, RecordedEvent } from '../webhooks/event-feed';
+import { EVENT_TYPES } from '../outbox/event-types';
+import { AppError } from '../../shared/errors';
 
 /** What SubscriptionService is built with (its module's factory passes it). */
 export interface SubscriptionServiceDeps {
@@ -19,6 +22,8 @@ export interface SubscriptionServiceDeps {
   ledger: LedgerService;
   /** Told of each transaction stream, so that creations are published only when someone listens. */
   presence: ListenerPresence;
+  /** The merchant's events as recorded (the outbox's log), for `eventRecorded`. */
+  eventFeed: EventFeed;
 }
 
 /**
@@ -81,6 +86,19 @@ export class SubscriptionService {
   async disputeChanges(merchantId: string): Promise<AsyncIterableIterator<Dispute>> {
     const events = await merchantEvents(this.deps.pubsub, DisputeTopic.Changed, merchantId, () => true);
     return mapAsyncIterator(events, this.disputeOf);
+  }
+
+  /**
+   * The merchant's events as they are recorded (of `types` only, when given), each with the webhook body a delivery
+   * of it carries: what `payments-gateway listen` signs and forwards. Unknown types are refused (INVALID_REQUEST).
+   */
+  async recordedEvents(merchantId: string, types?: readonly string[] | null): Promise<AsyncIterableIterator<RecordedEvent>> {
+    const unknown = (types ?? []).filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+    if (unknown.length > 0) {
+      const issue = `has ${unknown.map((t) => JSON.stringify(t)).join(', ')}, not an event type (see webhookEventTypes)`;
+      throw AppError.invalidRequest(`types ${issue}`, [{ field: 'types', issue }]);
+    }
+    return this.deps.eventFeed.stream(merchantId, types);
   }
 
   async kycChanges(merchantId: string, customerUuid?: string | null): Promise<AsyncIterableIterator<KycRecord>> {

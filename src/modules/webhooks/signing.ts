@@ -10,6 +10,14 @@ export function signatureHeader(secrets: string[], eventId: string, timestamp: D
   return secrets.map((secret) => new Webhook(secret).sign(eventId, timestamp, body)).join(' ');
 }
 
+/**
+ * The webhook body (CONTRACT §8): the event with the full record as the status endpoint returns it. The one
+ * builder of it: the dispatcher POSTs it, and `eventRecorded` (EventFeed) hands it to `listen` as it is.
+ */
+export function webhookBody(event: { id: string; type: string; createdAt: Date }, payloadJson: string): string {
+  return `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created_at":"${event.createdAt.toISOString()}","data":${payloadJson}}`;
+}
+
 export function webhookHeaders(secrets: string[], eventId: string, timestamp: Date, body: string): Record<string, string> {
   return {
     'content-type': 'application/json',

@@ -6,7 +6,7 @@ import type { SecretBox } from '../../shared/crypto';
 import type { Logger } from '../../shared/logger';
 import { postWebhook, type SendResult } from './http-sender';
 import { retryDelay } from './retry-schedule';
-import { webhookHeaders } from './signing';
+import { webhookBody, webhookHeaders } from './signing';
 
 /** What one attempt needs, read in one statement. */
 interface PendingDelivery {
@@ -28,11 +28,6 @@ interface PendingDelivery {
   webhookUrl: string | null;
   secretSealed: string;
   previousSecrets: PreviousWebhookSecret[];
-}
-
-/** The webhook body (CONTRACT §8): the event with the full record as the status endpoint returns it. */
-function webhookBody(event: { id: string; type: string; createdAt: Date }, payloadJson: string): string {
-  return `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created_at":"${event.createdAt.toISOString()}","data":${payloadJson}}`;
 }
 
 /** What an attempt led to: delivered (final), failed (final: the retry schedule is spent), or another attempt scheduled. */

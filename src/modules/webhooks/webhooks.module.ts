@@ -9,6 +9,10 @@ import { webhookDeliverySql } from './webhook-delivery.sql';
 import { WebhookPump } from './webhook-pump';
 import { WebhookService } from './webhook.service';
 import { EventRetention } from './event-retention';
+import { EventFeed } from './event-feed';
+
+/** How often an open `eventRecorded` stream (`listen`) looks for new events. */
+const EVENT_FEED_POLL_MS = 500;
 
 type WebhooksInfra = Pick<ModuleInfra, 'config' | 'orm' | 'sql' | 'clock' | 'secretBox' | 'logger' | 'metrics'> & {
   jobs: Pick<JobQueue<never>, 'onDue' | 'addQueueStats'>;
@@ -72,6 +76,7 @@ export const webhooksModule = defineModule({
       audit,
     });
     const eventRetention = new EventRetention({ sql, clock, retentionMs: config.retention.eventMs });
-    return { services: { webhooks, webhookPump, eventRetention } };
+    const eventFeed = new EventFeed({ sql, clock, pollMs: EVENT_FEED_POLL_MS });
+    return { services: { webhooks, webhookPump, eventRetention, eventFeed } };
   },
 });

@@ -247,6 +247,7 @@ describe('role matrix', () => {
     { field: 'kycStatusChanged', permission: 'customers:read', query: 'subscription { kycStatusChanged { customerUuid } }' },
     { field: 'disputeChanged', permission: 'disputes:read', query: 'subscription { disputeChanged { id } }' },
     { field: 'balanceChanged', permission: 'balances:read', query: 'subscription { balanceChanged { currency } }' },
+    { field: 'eventRecorded', permission: 'webhooks:read', query: 'subscription { eventRecorded { id type body } }' },
   ];
 
   it('GraphQL subscriptions over the WebSocket: each refuses exactly the principals the matrix refuses (FORBIDDEN when it starts), and the others are set up', async () => {

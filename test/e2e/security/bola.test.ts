@@ -1343,4 +1343,46 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       await bs.close();
     }
   });
+
+  it('graphql-ws: eventRecorded (what `listen` forwards) delivers B’s own events only, never A’s, whatever types B names (proved by B’s sentinel after A’s event reached A)', async () => {
+    const as = await GqlSocket.connect(app, A.token);
+    const bs = await GqlSocket.connect(app, B.token);
+    as.subscribe('a', 'subscription { eventRecorded { id type body } }');
+    bs.subscribe('b-all', 'subscription { eventRecorded { id type body } }');
+    bs.subscribe('b-typed', 'subscription { eventRecorded(types: ["payment.successful"]) { id type body } }');
+    const received = (socket: GqlSocket, id: string) =>
+      socket
+        .of(id)
+        .filter((m) => m.type === 'next')
+        .map((m) => m.payload.data.eventRecorded as { id: string; type: string; body: string });
+    const pay = async (t: Tenant) =>
+      (await ok(request(app.url, 'POST', '/v1/payments/initiate', { token: t.token, body: cardPaymentBody() }), 'payment')).data.reference as string;
+    const about = (socket: GqlSocket, id: string, reference: string) => received(socket, id).some((e) => JSON.parse(e.body).data.reference === reference);
+    try {
+      // 1. B's streams are live: B's own event arrives on both.
+      const warm = await pay(B);
+      await bs.until(() => about(bs, 'b-all', warm) && about(bs, 'b-typed', warm), 'B’s warm-up event');
+
+      // 2. A's event is recorded, and reaches A.
+      const ofA = await pay(A);
+      await as.until(() => about(as, 'a', ofA), 'A’s event');
+
+      // 3. B's sentinel, recorded after A's.
+      const sentinel = await pay(B);
+      await bs.until(() => about(bs, 'b-all', sentinel) && about(bs, 'b-typed', sentinel), 'B’s sentinel');
+
+      for (const id of ['b-all', 'b-typed']) {
+        expect(received(bs, id).map((e) => [e.type, JSON.parse(e.body).data.reference])).toEqual([
+          ['payment.successful', warm],
+          ['payment.successful', sentinel],
+        ]);
+      }
+      const everything = JSON.stringify(bs.log);
+      for (const secret of [ofA, ...received(as, 'a').map((e) => e.id), ...secretsOfA]) expect(everything).not.toContain(secret);
+      expect(bs.closeCode).toBeNull();
+    } finally {
+      await as.close();
+      await bs.close();
+    }
+  });
 });

@@ -12,6 +12,8 @@ import type { Balance } from '../../../modules/ledger/ledger.service';
 import { TransactionObject } from '../transactions/transaction.types';
 import { DisputeObject } from '../disputes/dispute.types';
 import type { Dispute } from '../../../modules/disputes/dispute.record';
+import type { RecordedEvent } from '../../../modules/webhooks/event-feed';
+import { RecordedEventObject } from '../webhooks/webhook.types';
 import { Requires } from '../authorization';
 import { assertPermitted, type Permission } from '../../../modules/access/permissions';
 
@@ -67,6 +69,21 @@ export class SubscriptionResolver {
   })
   disputeChanged(@Root() dispute: Dispute): DisputeObject {
     return DisputeObject.from(dispute, this.services.reference);
+  }
+
+  @Requires('webhooks:read')
+  @Subscription(() => RecordedEventObject, {
+    description:
+      'Your events as they are recorded (the event log webhooks deliver; only the types you chose, CONTRACT §8), each with the webhook body a delivery of it carries, byte for byte: what `payments-gateway listen` signs with its local secret and POSTs to your local URL. `types` keeps only those (see webhookEventTypes). It starts with the events recorded after it starts, and never changes your webhook endpoint.',
+    subscribe: ({ args, context }) =>
+      permitted(context as GraphQLContext, 'webhooks:read').recordedEvents((context as GraphQLContext).auth.merchantId, args.types),
+  })
+  eventRecorded(
+    @Root() event: RecordedEvent,
+    @Arg('types', () => [String], { nullable: true, description: 'Only events of these types, e.g. ["collection.successful"]; every type when omitted.' })
+    _types?: string[] | null,
+  ): RecordedEventObject {
+    return RecordedEventObject.from(event);
   }
 
   @Requires('balances:read')

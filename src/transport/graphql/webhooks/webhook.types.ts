@@ -3,6 +3,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { subjectOf } from '../../../modules/outbox/event-types';
 import type { DeliveryStatus, WebhookAttempt } from '../../../modules/webhooks/webhook-delivery.entity';
 import type { EventWithDelivery } from '../../../modules/webhooks/webhook.service';
+import type { RecordedEvent } from '../../../modules/webhooks/event-feed';
 import { WebhookDeliveryStatusEnum } from '../enums';
 import { Connection } from '../relay';
 
@@ -90,4 +91,22 @@ export class WebhookSecretRotationObject {
 
   @Field(() => Date, { description: 'Until then deliveries carry a second signature made with the previous secret.' })
   previousSecretExpiresAt!: Date;
+}
+
+@ObjectType('RecordedEvent', {
+  description: 'An event as it is recorded (the eventRecorded subscription): its id, type and time, and the webhook body a delivery of it carries.',
+})
+export class RecordedEventObject {
+  @Field(() => ID, { description: '"evt_…": the webhook-id header of every delivery of it.' }) id!: string;
+  @Field(() => String, { description: 'e.g. "collection.successful" (see webhookEventTypes).' }) type!: string;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => String, {
+    description:
+      'The webhook body exactly as a delivery POSTs it, `{"id","type","created_at","data"}` (data: the record as the REST status endpoint returns it): sign these bytes as they are (Standard Webhooks), do not re-serialize them.',
+  })
+  body!: string;
+
+  static from(e: RecordedEvent): RecordedEventObject {
+    return Object.assign(new RecordedEventObject(), { id: e.id, type: e.type, createdAt: e.createdAt, body: e.body });
+  }
 }
