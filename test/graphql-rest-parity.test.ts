@@ -55,6 +55,8 @@ const PAIRS: Array<{ rest: string; graphql: string; renamed?: Record<string, str
     graphqlOnly: {
       history: 'the status history, a field resolver (REST: GET /v1/transactions/{reference}/events)',
       customer: 'the customer_uuid’s record, a field resolver batched per operation (REST: GET /v1/customer/{uuid})',
+      counterparty:
+        'who is on the other side, its account masked: a field resolver (a sender’s name is its customer’s, read batched per operation); REST has its parts in the record (beneficiary, account_number, customer_uuid) and the whole in the CSV export (counterparty_name, counterparty_account)',
     },
   },
   { rest: 'TransactionStatusChange', graphql: 'TransactionStatusChange' },

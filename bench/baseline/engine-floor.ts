@@ -67,6 +67,8 @@ async function main() {
     jobs,
     outbox: new Outbox({ clock: systemClock, followUps: [webhookDeliverySql(10_000)] }),
     secretBox: new SecretBox(key),
+    // No reference data here: a 402's figures would be written as stored (the floor measures no 402).
+    minorUnitOf: () => undefined,
   });
   const settleMs = Number(process.env.FLOOR_SETTLE_MS ?? 3_600_000);
 

@@ -31,6 +31,18 @@ export interface ErrorDetail {
   issue: string;
 }
 
+/**
+ * What a debit lacked (INSUFFICIENT_FUNDS, issue 41), said beside its field's issue: the available balance, what the
+ * debit needed from it (a transfer's amount plus its fee) and what is missing, as decimal strings with the currency's
+ * minor unit.
+ */
+export interface Shortfall {
+  currency: string;
+  available: string;
+  needed: string;
+  missing: string;
+}
+
 /** How one door names a field of the domain (`card.expYear` → REST `card.exp_year`). */
 export type FieldNamer = (field: string) => string;
 
@@ -98,7 +110,8 @@ export class AppError extends Error {
   /** The message and details in one door's field names. */
   view(nameOf: FieldNamer): ErrorView {
     if (!this.details) return { message: this.message };
-    const details = this.details.map((d) => ({ field: nameOf(d.field), issue: d.issue }));
+    // Whatever else a detail says (a shortfall's figures) is said as it is; only the field is named per door.
+    const details = this.details.map((d) => ({ ...d, field: nameOf(d.field) }));
     const message = this.subject === undefined ? this.message : fieldMessage(details, this.subject);
     return { message, details };
   }

@@ -210,57 +210,86 @@ describe('fees', () => {
 });
 
 describe('the statement CSV', () => {
-  const statement = (sourceReference: string): Statement => ({
+  const entry = (fields: Partial<BalanceTransaction>): BalanceTransaction => ({
+    id: 'b1',
+    type: 'adjustment',
+    currency: 'NGN',
+    amount: D('-2.5'),
+    fee: D(0),
+    net: D('-2.5'),
+    balanceAfter: D('97.5'),
+    sourceReference: null,
+    externalReference: null,
+    createdAt: NOW,
+    ...fields,
+  });
+  const statement = (entries: BalanceTransaction[], totals: Statement['totals']): Statement => ({
     currency: 'NGN',
     minorUnit: 2,
     from: NOW,
     to: new Date('2026-11-26T00:00:00Z'),
     openingBalance: D('100'),
-    closingBalance: D('97.5'),
-    entryCount: 1,
+    closingBalance: entries.at(-1)!.balanceAfter,
+    entryCount: entries.length,
     entries: (async function* () {
-      yield [
-        {
-          id: 'b1',
-          type: 'adjustment',
-          currency: 'NGN',
-          amount: D('-2.5'),
-          fee: D(0),
-          net: D('-2.5'),
-          balanceAfter: D('97.5'),
-          sourceReference,
-          createdAt: NOW,
-        },
-      ] satisfies BalanceTransaction[];
+      yield entries;
     })(),
-    totals: [{ type: 'adjustment', count: 1, amount: D('-2.5'), fee: D(0), net: D('-2.5') }],
+    totals,
   });
+  const adjustment = (sourceReference: string) =>
+    statement([entry({ sourceReference })], [{ type: 'adjustment', count: 1, amount: D('-2.5'), fee: D(0), net: D('-2.5') }]);
   const csvOf = async (s: Statement) => {
     let text = '';
     for await (const chunk of statementCsv(s)) text += chunk;
     return text;
   };
 
-  it('writes every amount with the currency’s decimals, opening and closing rows, and totals', async () => {
-    expect((await csvOf(statement('ADJ-1'))).split('\r\n')).toEqual([
-      'row,id,type,currency,amount,fee,net,balance_after,source_reference,created_at',
-      'opening_balance,,,NGN,,,,100.00,,2026-11-25T12:00:00.000Z',
-      'entry,b1,adjustment,NGN,-2.50,0.00,-2.50,97.50,"ADJ-1",2026-11-25T12:00:00.000Z',
-      'closing_balance,,,NGN,,,,97.50,,2026-11-26T00:00:00.000Z',
-      'total,1,adjustment,NGN,-2.50,0.00,-2.50,,,',
+  it('two sections, each with its header: the balances and their entries, then the totals with their own columns (the count in `count`)', async () => {
+    const s = statement(
+      [
+        entry({ sourceReference: 'ADJ-1' }),
+        entry({
+          id: 'b2',
+          type: 'payment',
+          amount: D('2000'),
+          fee: D('30'),
+          net: D('1970'),
+          balanceAfter: D('2067.5'),
+          sourceReference: 'pay_1',
+          externalReference: 'order-1001',
+        }),
+      ],
+      [
+        { type: 'adjustment', count: 1, amount: D('-2.5'), fee: D(0), net: D('-2.5') },
+        { type: 'payment', count: 1, amount: D('2000'), fee: D('30'), net: D('1970') },
+      ],
+    );
+    expect((await csvOf(s)).split('\r\n')).toEqual([
+      'row,id,type,currency,amount,fee,net,balance_after,source_reference,external_reference,created_at',
+      'opening_balance,,,NGN,,,,100.00,,,2026-11-25T12:00:00.000Z',
+      'entry,b1,adjustment,NGN,-2.50,0.00,-2.50,97.50,"ADJ-1",,2026-11-25T12:00:00.000Z',
+      // The merchant's reference beside the gateway's.
+      'entry,b2,payment,NGN,2000.00,30.00,1970.00,2067.50,pay_1,"order-1001",2026-11-25T12:00:00.000Z',
+      'closing_balance,,,NGN,,,,2067.50,,,2026-11-26T00:00:00.000Z',
+      '',
+      'row,type,currency,count,amount,fee,net',
+      'total,adjustment,NGN,1,-2.50,0.00,-2.50',
+      'total,payment,NGN,1,2000.00,30.00,1970.00',
       '',
     ]);
   });
 
-  it('a reference a spreadsheet would run as a formula is written as text', async () => {
-    expect((await csvOf(statement('=HYPERLINK(1)'))).split('\r\n')[2]).toContain(`,"'=HYPERLINK(1)",`);
-    expect((await csvOf(statement('-1+2'))).split('\r\n')[2]).toContain(`,"'-1+2",`);
-    expect((await csvOf(statement('a,"b"'))).split('\r\n')[2]).toContain(`,"a,""b""",`);
+  it('a reference a spreadsheet would run as a formula is written as text, the merchant’s as the gateway’s', async () => {
+    expect((await csvOf(adjustment('=HYPERLINK(1)'))).split('\r\n')[2]).toContain(`,"'=HYPERLINK(1)",`);
+    expect((await csvOf(adjustment('-1+2'))).split('\r\n')[2]).toContain(`,"'-1+2",`);
+    expect((await csvOf(adjustment('a,"b"'))).split('\r\n')[2]).toContain(`,"a,""b""",`);
     // A piece after a separator of another locale (`;`, Excel's in much of Europe) that starts a formula is guarded too.
-    expect((await csvOf(statement('Ann;=2+3; Lee'))).split('\r\n')[2]).toContain(`,"Ann;'=2+3; Lee",`);
+    expect((await csvOf(adjustment('Ann;=2+3; Lee'))).split('\r\n')[2]).toContain(`,"Ann;'=2+3; Lee",`);
     // A tab: a tab-separated reading splits on it, and a cell starting with one is a formula's start.
-    expect((await csvOf(statement('Tab\t=1+1'))).split('\r\n')[2]).toContain(`,"Tab\t'=1+1",`);
-    expect((await csvOf(statement('\t@x'))).split('\r\n')[2]).toContain(`,"'\t'@x",`);
-    expect((await csvOf(statement('a\tb'))).split('\r\n')[2]).toContain(`,"a\tb",`);
+    expect((await csvOf(adjustment('Tab\t=1+1'))).split('\r\n')[2]).toContain(`,"Tab\t'=1+1",`);
+    expect((await csvOf(adjustment('\t@x'))).split('\r\n')[2]).toContain(`,"'\t'@x",`);
+    expect((await csvOf(adjustment('a\tb'))).split('\r\n')[2]).toContain(`,"a\tb",`);
+    const payment = statement([entry({ type: 'payment', sourceReference: 'pay_1', externalReference: '@SUM(A1)' })], []);
+    expect((await csvOf(payment)).split('\r\n')[2]).toContain(`,pay_1,"'@SUM(A1)",`);
   });
 });

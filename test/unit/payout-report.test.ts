@@ -15,6 +15,7 @@ const bt = (type: BalanceTransactionType, amount: string, fee = '0'): BalanceTra
   net: d(amount).minus(fee),
   balanceAfter: d(0),
   sourceReference: null,
+  externalReference: null,
   createdAt: new Date('2026-12-01T10:00:00Z'),
 });
 const row = (amount: string, over: Partial<PayoutRow> = {}): PayoutRow => ({

@@ -846,7 +846,7 @@ export type TransactionDetailQueryVariables = Exact<{
 }>;
 
 
-export type TransactionDetailQuery = { transaction: { rate: string | null, fee: string | null, accountNumber: string | null, countryCode: string | null, expiresAt: string | null, amountRefunded: string | null, paymentReference: string | null, paymentMethod: PaymentMethod | null, checkoutSessionId: string | null, reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, bankInfo: { accountName: string, accountNumber: string, bankName: string, bankCode: string } | null, beneficiary: { accountName: string, accountNumber: string, networkId: string } | null, card: { brand: string, last4: string } | null, history: Array<{ fromStatus: TransactionStatus | null, toStatus: TransactionStatus, reason: string | null, occurredAt: string }>, customer: { firstName: string, lastName: string, email: string } | null } };
+export type TransactionDetailQuery = { transaction: { rate: string | null, fee: string | null, accountNumber: string | null, countryCode: string | null, networkId: string | null, expiresAt: string | null, amountRefunded: string | null, paymentReference: string | null, paymentMethod: PaymentMethod | null, checkoutSessionId: string | null, reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, bankInfo: { accountName: string, accountNumber: string, bankName: string, bankCode: string } | null, card: { brand: string, last4: string } | null, history: Array<{ fromStatus: TransactionStatus | null, toStatus: TransactionStatus, reason: string | null, occurredAt: string }>, customer: { firstName: string, lastName: string, email: string } | null, counterparty: { name: string | null, account: string | null } } };
 
 export type RefundFieldsFragment = { reference: string, externalReference: string, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null };
 
@@ -894,7 +894,7 @@ export type TransactionsQueryVariables = Exact<{
 }>;
 
 
-export type TransactionsQuery = { transactions: { edges: Array<{ node: { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, customer: { firstName: string, lastName: string, email: string } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type TransactionsQuery = { transactions: { edges: Array<{ node: { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, customer: { firstName: string, lastName: string, email: string } | null, counterparty: { name: string | null, account: string | null } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type BeginTwoFactorMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -1009,14 +1009,14 @@ export type BalanceChangedSubscription = { balanceChanged: { currency: string, a
 
 export type BalanceTransactionFieldsFragment = { id: string, type: BalanceTransactionType, currency: string, amount: string, fee: string, net: string, balanceAfter: string, sourceReference: string | null, createdAt: string };
 
-export type TransactionFieldsFragment = { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, customer: { firstName: string, lastName: string, email: string } | null };
+export type TransactionFieldsFragment = { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, customer: { firstName: string, lastName: string, email: string } | null, counterparty: { name: string | null, account: string | null } };
 
 export type TransactionChangedSubscriptionVariables = Exact<{
   r?: string | null | undefined;
 }>;
 
 
-export type TransactionChangedSubscription = { transactionStatusChanged: { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, customer: { firstName: string, lastName: string, email: string } | null } };
+export type TransactionChangedSubscription = { transactionStatusChanged: { reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, customer: { firstName: string, lastName: string, email: string } | null, counterparty: { name: string | null, account: string | null } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1239,6 +1239,10 @@ export const TransactionFieldsFragmentDoc = new TypedDocumentString(`
     firstName
     lastName
     email
+  }
+  counterparty {
+    name
+    account
   }
   accountType
   createdAt
@@ -2091,6 +2095,7 @@ export const TransactionDetailDocument = new TypedDocumentString(`
     fee
     accountNumber
     countryCode
+    networkId
     expiresAt
     amountRefunded
     paymentReference
@@ -2099,11 +2104,6 @@ export const TransactionDetailDocument = new TypedDocumentString(`
       accountNumber
       bankName
       bankCode
-    }
-    beneficiary {
-      accountName
-      accountNumber
-      networkId
     }
     card {
       brand
@@ -2136,6 +2136,10 @@ export const TransactionDetailDocument = new TypedDocumentString(`
     firstName
     lastName
     email
+  }
+  counterparty {
+    name
+    account
   }
   accountType
   createdAt
@@ -2227,6 +2231,10 @@ export const TransactionsDocument = new TypedDocumentString(`
     firstName
     lastName
     email
+  }
+  counterparty {
+    name
+    account
   }
   accountType
   createdAt
@@ -2482,6 +2490,10 @@ export const TransactionChangedDocument = new TypedDocumentString(`
     firstName
     lastName
     email
+  }
+  counterparty {
+    name
+    account
   }
   accountType
   createdAt

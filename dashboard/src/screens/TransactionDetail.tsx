@@ -11,6 +11,8 @@ type Detail = TransactionDetailQuery['transaction'];
 
 /** Statuses nothing changes any more. */
 const FINAL: string[] = ['SUCCESSFUL', 'FAILED', 'EXPIRED'];
+/** Kinds whose other side is a beneficiary's account (shown as theirs), not the customer. */
+const PAID_TO_AN_ACCOUNT: string[] = ['TRANSFER', 'PAYOUT'];
 
 const DETAIL = graphql(`
   query TransactionDetail($r: String!) {
@@ -20,6 +22,7 @@ const DETAIL = graphql(`
       fee
       accountNumber
       countryCode
+      networkId
       expiresAt
       amountRefunded
       paymentReference
@@ -28,11 +31,6 @@ const DETAIL = graphql(`
         accountNumber
         bankName
         bankCode
-      }
-      beneficiary {
-        accountName
-        accountNumber
-        networkId
       }
       card {
         brand
@@ -227,6 +225,7 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
   if (!data) return <Loading what="the transaction" />;
   const t = data.transaction;
   const left = refundable(t);
+  const toBeneficiary = PAID_TO_AN_ACCOUNT.includes(t.type);
   const rows: Array<[string, string | null | undefined]> = [
     ['Your reference', t.externalReference],
     ['Service reference', t.reference],
@@ -242,7 +241,8 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
     ...(!t.destinationAmount && t.fee && t.type !== 'REFUND' ? ([['Fee', inCurrency(t.fee, t.currency)]] as Array<[string, string]>) : []),
     ['Refunded', t.amountRefunded && !isZero(t.amountRefunded) ? inCurrency(t.amountRefunded, t.currency) : null],
     ['Failure reason', t.failureReason ? words(t.failureReason) : null],
-    ['Account', t.accountNumber ? `${words(t.accountType)} · ${t.accountNumber} · ${t.countryCode}` : null],
+    // The sender's account (a collection's, a mobile money payment's wallet), masked; a beneficiary's has its own section.
+    ['Account', t.accountNumber && !toBeneficiary ? `${words(t.accountType)} · ${t.counterparty.account} · ${t.countryCode}` : null],
     ['Card', t.card ? `${t.card.brand} ···· ${t.card.last4}` : null],
     ['Paid by', t.paymentMethod && t.paymentMethod !== 'CARD' ? words(t.paymentMethod) : null],
     // Paid on the hosted checkout page: its session (the merchant's order reference is the session's, the payment's ends in -N).
@@ -321,21 +321,21 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
           </dl>
         </>
       )}
-      {t.beneficiary && (
+      {toBeneficiary && (
         <>
-          <h3>Beneficiary</h3>
-          <dl className="facts">
+          <h3 id="beneficiary-title">Beneficiary</h3>
+          <dl className="facts" data-testid="counterparty" aria-labelledby="beneficiary-title">
             <div>
               <dt>Name</dt>
-              <dd>{t.beneficiary.accountName}</dd>
+              <dd>{t.counterparty.name ?? '—'}</dd>
             </div>
             <div>
               <dt>Account</dt>
-              <dd>{t.beneficiary.accountNumber}</dd>
+              <dd className="mono">{t.counterparty.account ?? '—'}</dd>
             </div>
             <div>
               <dt>Network</dt>
-              <dd>{t.beneficiary.networkId}</dd>
+              <dd>{t.networkId ?? '—'}</dd>
             </div>
           </dl>
         </>

@@ -41,15 +41,30 @@ export const money = (t: Money) => {
   return a ? `${formatAmount(a.value)} ${a.currency ?? ''}`.trim() : '—';
 };
 
-/** The customer as a person reads them: a name, then the email. */
-function CustomerCell({ customer }: { customer: Row['customer'] }) {
-  if (!customer) return <span className="muted">—</span>;
+/** Kinds whose other side is the account the money goes to (its holder and the account, masked), not the customer. */
+const PAID_TO_AN_ACCOUNT: TransactionType[] = ['TRANSFER', 'PAYOUT'];
+
+/**
+ * Who is on the other side, as a person reads it: a transfer's or payout's beneficiary (the name, then the account,
+ * masked); otherwise the customer who pays (the name, then the email), or, without one, the payer's masked card or wallet.
+ */
+function CounterpartyCell({ t }: { t: Row }) {
+  const { customer, counterparty } = t;
+  if (customer && !PAID_TO_AN_ACCOUNT.includes(t.type)) {
+    return (
+      <>
+        <span className="customer-name">
+          {customer.firstName} {customer.lastName}
+        </span>
+        <span className="sub">{customer.email}</span>
+      </>
+    );
+  }
+  if (!counterparty.name && !counterparty.account) return <span className="muted">—</span>;
   return (
     <>
-      <span className="customer-name">
-        {customer.firstName} {customer.lastName}
-      </span>
-      <span className="sub">{customer.email}</span>
+      {counterparty.name && <span className="customer-name">{counterparty.name}</span>}
+      {counterparty.account && <span className="sub mono">{counterparty.account}</span>}
     </>
   );
 }
@@ -237,7 +252,7 @@ export function Transactions({ customerUuid, sandbox = false }: { customerUuid?:
             <colgroup>
               <col className="c-date" />
               <col className="c-ref" />
-              <col className="c-customer" />
+              <col className="c-counterparty" />
               <col className="c-type" />
               <col className="c-amount" />
               <col className="c-status" />
@@ -246,7 +261,7 @@ export function Transactions({ customerUuid, sandbox = false }: { customerUuid?:
               <tr>
                 <th scope="col">Date</th>
                 <th scope="col">Reference</th>
-                <th scope="col">Customer</th>
+                <th scope="col">Counterparty</th>
                 <th scope="col">Type</th>
                 <th scope="col" className="num">
                   Amount
@@ -273,8 +288,8 @@ export function Transactions({ customerUuid, sandbox = false }: { customerUuid?:
                       <Link to={to}>{t.externalReference}</Link>
                       <span className="sub mono">{t.reference}</span>
                     </td>
-                    <td className="t-customer">
-                      <CustomerCell customer={t.customer} />
+                    <td className="t-counterparty">
+                      <CounterpartyCell t={t} />
                     </td>
                     <td className="t-type">{words(t.type)}</td>
                     <td className="t-amount num">

@@ -20,6 +20,10 @@ graphql(`
       lastName
       email
     }
+    counterparty {
+      name
+      account
+    }
     accountType
     createdAt
     updatedAt

@@ -483,7 +483,7 @@ export interface paths {
         };
         /**
          * Every transaction the filters match, as a CSV file
-         * @description The list’s filters and search, without paging: every matching transaction, newest first, streamed as it is read. RFC 4180 (CRLF, quoted where needed); amounts as decimal strings with the currency’s decimals and a currency column (a transfer’s amount is what you send, its fee in the same currency); times ISO 8601 in UTC. A text cell is quoted when it holds a separator (`,` `;` tab), a quote, a line break or a formula character (= + - @); it, and each `,`/`;`/tab-separated piece of it, that would start a formula is prefixed with `'`, whatever separator a spreadsheet opens the file with; amounts stay bare numbers. Columns: `created_at`, `reference`, `external_reference`, `type`, `status`, `amount`, `currency`, `fee`, `destination_amount`, `destination_currency`, `customer_name`, `customer_email`, `customer_uuid`, `failure_reason`, `completed_at`. Cost: besides the request’s point, one point of your request budget per 100 rows (RATE_LIMIT_STREAM_ROWS_PER_POINT), at most half the budget, counted before the first byte; and at most 2 statements or exports of yours stream at once (RATE_LIMIT_STREAMS_PER_MERCHANT): one more is 429 RATE_LIMITED with Retry-After.
+         * @description The list’s filters and search, without paging: every matching transaction, newest first, streamed as it is read. RFC 4180 (CRLF, quoted where needed); amounts as decimal strings with the currency’s decimals and a currency column (a transfer’s amount is what you send, its fee in the same currency); times ISO 8601 in UTC. A text cell is quoted when it holds a separator (`,` `;` tab), a quote, a line break or a formula character (= + - @); it, and each `,`/`;`/tab-separated piece of it, that would start a formula is prefixed with `'`, whatever separator a spreadsheet opens the file with; amounts stay bare numbers. Columns: `created_at`, `reference`, `external_reference`, `type`, `status`, `amount`, `currency`, `fee`, `destination_amount`, `destination_currency`, `customer_name`, `customer_email`, `customer_uuid`, `failure_reason`, `completed_at`, `counterparty_name`, `counterparty_account`. Cost: besides the request’s point, one point of your request budget per 100 rows (RATE_LIMIT_STREAM_ROWS_PER_POINT), at most half the budget, counted before the first byte; and at most 2 statements or exports of yours stream at once (RATE_LIMIT_STREAMS_PER_MERCHANT): one more is 429 RATE_LIMITED with Retry-After.
          */
         get: operations["exportTransactions"];
         put?: never;
@@ -1579,6 +1579,8 @@ export interface components {
             balance_after: number;
             /** @description The transaction (or adjustment) it comes from */
             source_reference: string | null;
+            /** @description Your own reference of that transaction (a dispute’s: the disputed payment’s); null for top-ups and adjustments */
+            external_reference: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -1781,7 +1783,7 @@ export interface components {
             status: "initiating" | "processing" | "requires_action" | "successful" | "failed" | "expired";
             amount: number | null;
             currency: string | null;
-            /** @description What you pay for it, taken from the amount at settlement (your fee schedule) */
+            /** @description What you pay for it, taken from the amount at settlement (your fee schedule); 0 once it has failed or expired: nothing was charged */
             fee: number | null;
             account_type: ("bank" | "momo") | null;
             /** @description Bank collections only */
@@ -1804,6 +1806,7 @@ export interface components {
             destination_amount: number | null;
             destination_currency: string | null;
             rate: number | null;
+            /** @description What you pay for it, in source_currency, on top of source_amount; 0 once it has failed or expired: nothing was charged */
             fee: number | null;
             account_type: ("bank" | "momo") | null;
             beneficiary: components["schemas"]["Beneficiary"];
@@ -1830,6 +1833,7 @@ export interface components {
             type: "collection";
             amount: number | null;
             currency: string | null;
+            /** @description What you pay for it, taken from the amount at settlement; 0 once it has failed or expired: nothing was charged */
             fee: number | null;
             account_number: string | null;
             /** @description Bank collections only */
@@ -1872,6 +1876,7 @@ export interface components {
             destination_amount: number | null;
             destination_currency: string | null;
             rate: number | null;
+            /** @description What you pay for it, in source_currency, on top of source_amount; 0 once it has failed or expired: nothing was charged */
             fee: number | null;
             quote_id: string | null;
             beneficiary: components["schemas"]["Beneficiary"];
@@ -1894,7 +1899,7 @@ export interface components {
             failure_reason: string | null;
             amount: number | null;
             currency: string | null;
-            /** @description What you pay for it, taken from the amount at settlement */
+            /** @description What you pay for it, taken from the amount at settlement; 0 once it has failed or expired: nothing was charged */
             fee: number | null;
             /**
              * @description What its refunds hold, in flight or done (never more than amount)
@@ -1979,7 +1984,7 @@ export interface components {
             failure_reason: string | null;
             amount: number | null;
             currency: string | null;
-            /** @description What the payout costs, taken from its amount (0 unless priced) */
+            /** @description What the payout costs, taken from its amount (0 unless priced); 0 once it has failed or expired: nothing was charged */
             fee: number | null;
             account_type: ("bank" | "momo") | null;
             country_code: string | null;
@@ -2141,7 +2146,7 @@ export interface components {
              */
             amount: number;
             /**
-             * @description Taken from amount; the destination receives amount − fee
+             * @description Taken from amount; the destination receives amount − fee. 0 once the payout has failed or was canceled: nothing was charged
              * @example 1500
              */
             fee: number;
@@ -2253,6 +2258,14 @@ export interface components {
             /** @description The field, in this door’s (snake_case) names, e.g. `card.exp_year` */
             field: string;
             issue: string;
+            /** @description INSUFFICIENT_FUNDS only: the currency of the figures below */
+            currency?: string;
+            /** @description INSUFFICIENT_FUNDS only: your available balance, a decimal string with the currency’s minor unit */
+            available?: string;
+            /** @description INSUFFICIENT_FUNDS only: what the debit needs from it (a transfer’s amount plus its fee; a payout’s or refund’s amount), a decimal string with the currency’s minor unit */
+            needed?: string;
+            /** @description INSUFFICIENT_FUNDS only: needed − available (0 if a credit has landed since), a decimal string with the currency’s minor unit */
+            missing?: string;
         };
         ReconciliationRun: {
             /** Format: uuid */
@@ -4975,6 +4988,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `INSUFFICIENT_FUNDS`: your available balance in source_currency does not cover amount + fee (`details` says the shortfall: available, needed, missing); nothing was written or sent */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INSUFFICIENT_FUNDS";
+                    };
+                };
+            };
             /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md); `KYC_REQUIRED`: the customer is not KYC-approved */
             403: {
                 headers: {
@@ -5176,7 +5201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example created_at,reference,external_reference,type,status,amount,currency,fee,destination_amount,destination_currency,customer_name,customer_email,customer_uuid,failure_reason,completed_at */
+                    /** @example created_at,reference,external_reference,type,status,amount,currency,fee,destination_amount,destination_currency,customer_name,customer_email,customer_uuid,failure_reason,completed_at,counterparty_name,counterparty_account */
                     "text/csv": string;
                 };
             };
@@ -7886,7 +7911,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_FUNDS`: your available balance in the payment’s currency does not cover the refund */
+            /** @description `INSUFFICIENT_FUNDS`: your available balance in the payment’s currency does not cover the refund (`details` says the shortfall: available, needed, missing) */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -8178,7 +8203,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_FUNDS`: available does not cover the amount */
+            /** @description `INSUFFICIENT_FUNDS`: available does not cover the amount (`details` says the shortfall: available, needed, missing) */
             402: {
                 headers: {
                     [name: string]: unknown;

@@ -30,11 +30,17 @@ export const BALANCE_TRANSACTION = defineRecord<BalanceTransaction>()({
       description: 'The transaction (or adjustment) it comes from.',
       rest: { description: 'The transaction (or adjustment) it comes from' },
     },
+    externalReference: {
+      type: text,
+      nullable: true,
+      description: 'Your own reference of that transaction (a dispute’s: the disputed payment’s); null for top-ups and adjustments.',
+      rest: { description: 'Your own reference of that transaction (a dispute’s: the disputed payment’s); null for top-ups and adjustments' },
+    },
     createdAt: { type: timestamp },
   },
 });
 
 export const BalanceTransactionRest = restView(BALANCE_TRANSACTION, {
   id: 'BalanceTransaction',
-  fields: ['id', 'type', 'currency', 'amount', 'fee', 'net', 'balanceAfter', 'sourceReference', 'createdAt'],
+  fields: ['id', 'type', 'currency', 'amount', 'fee', 'net', 'balanceAfter', 'sourceReference', 'externalReference', 'createdAt'],
 });

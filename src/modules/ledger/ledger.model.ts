@@ -1,5 +1,5 @@
-import { AppError } from '../../shared/errors';
-import { Decimal } from '../../shared/money';
+import { AppError, type Shortfall } from '../../shared/errors';
+import { Decimal, formatAmount } from '../../shared/money';
 
 /**
  * The books' model (docs/ledger.md), pure: account names, entries and their lines. The
@@ -90,9 +90,27 @@ export function posting(p: Posting): Posting {
   return { ...p, lines };
 }
 
-/** The answer to a posting the merchant's balance cannot cover. */
-export function insufficientFunds(currency: string): AppError {
-  return new AppError('INSUFFICIENT_FUNDS', `Your available ${currency} balance does not cover this amount and its fee`);
+/**
+ * The answer to a debit the merchant's available balance cannot cover, with the shortfall (on the `amount` field, in
+ * both doors' details): `needed` is what the debit takes from available (a transfer's amount plus its fee, a refund's
+ * or a payout's amount), `available` what it holds. `minorUnit`: the currency's, for the figures' decimals.
+ */
+export function insufficientFunds(currency: string, needed: Decimal, available: Decimal, minorUnit: number | undefined): AppError {
+  const figure = (d: Decimal) => (minorUnit === undefined ? d.toFixed() : formatAmount(d, minorUnit));
+  // Read after the refusal: a credit in between may have covered it since (then nothing is missing now).
+  const shortfall: Shortfall = {
+    currency,
+    available: figure(available),
+    needed: figure(needed),
+    missing: figure(Decimal.max(needed.minus(available), 0)),
+  };
+  const { available: has, needed: needs, missing } = shortfall;
+  const issue = `needs ${needs} ${currency} from your available balance, which holds ${has}: ${missing} ${currency} missing`;
+  return new AppError(
+    'INSUFFICIENT_FUNDS',
+    `Your available ${currency} balance does not cover this amount and its fee: ${needs} needed, ${has} available, ${missing} missing`,
+    [{ field: 'amount', issue, ...shortfall }],
+  );
 }
 
 /** PostgreSQL's refusal of a posting that would take a merchant's account below zero. */

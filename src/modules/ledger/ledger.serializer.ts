@@ -101,7 +101,24 @@ export function serializeFeeRule(r: FeeRule & { kind: PricedKind; currency: stri
   return { kind: r.kind, currency: r.currency, percent: r.percent.toFixed(), fixed: r.fixed.toFixed() };
 }
 
-/** One entry of the statement CSV. */
+/** The statement CSV's first section: its opening balance, every entry, its closing balance. */
+const STATEMENT_CSV_COLUMNS = [
+  'row',
+  'id',
+  'type',
+  'currency',
+  'amount',
+  'fee',
+  'net',
+  'balance_after',
+  'source_reference',
+  'external_reference',
+  'created_at',
+];
+/** Its second section, after a blank line: the totals by type, each with its own columns. */
+const STATEMENT_TOTALS_CSV_COLUMNS = ['row', 'type', 'currency', 'count', 'amount', 'fee', 'net'];
+
+/** One entry of the statement CSV: the gateway's reference (`source_reference`) and the merchant's beside it. */
 function statementCsvLine(e: BalanceTransaction, amount: (d: Decimal) => string): string {
   return csvLine([
     'entry',
@@ -113,22 +130,25 @@ function statementCsvLine(e: BalanceTransaction, amount: (d: Decimal) => string)
     amount(e.net),
     amount(e.balanceAfter),
     textCell(e.sourceReference),
+    textCell(e.externalReference),
     e.createdAt.toISOString(),
   ]);
 }
 
 /**
- * GET /v1/reports/statement as CSV (RFC 4180), written as its entries arrive: the opening balance,
- * every entry in posting order with the balance after it, the closing balance, then the totals by type.
+ * GET /v1/reports/statement as CSV (RFC 4180), written as its entries arrive. Two sections, each with its header:
+ * the balances (the opening balance, every entry in posting order with the balance after it, the closing balance),
+ * then, after a blank line, the totals by type (their count in `count`, not in a column of the first section's).
  */
 export async function* statementCsv(s: Statement): AsyncGenerator<string> {
   const amount = (d: Decimal) => d.toFixed(s.minorUnit);
-  let text = csvLine(['row', 'id', 'type', 'currency', 'amount', 'fee', 'net', 'balance_after', 'source_reference', 'created_at']);
-  yield text + csvLine(['opening_balance', '', '', s.currency, '', '', '', amount(s.openingBalance), '', s.from.toISOString()]);
+  const balanceLine = (row: string, balance: Decimal, at: Date) => csvLine([row, '', '', s.currency, '', '', '', amount(balance), '', '', at.toISOString()]);
+  yield csvLine(STATEMENT_CSV_COLUMNS) + balanceLine('opening_balance', s.openingBalance, s.from);
   for await (const batch of s.entries) {
     for (const chunk of chunksOf(batch)) yield chunk.map((e) => statementCsvLine(e, amount)).join('');
   }
-  text = csvLine(['closing_balance', '', '', s.currency, '', '', '', amount(s.closingBalance), '', s.to.toISOString()]);
-  for (const t of s.totals) text += csvLine(['total', String(t.count), t.type, s.currency, amount(t.amount), amount(t.fee), amount(t.net), '', '', '']);
+  let text = balanceLine('closing_balance', s.closingBalance, s.to);
+  text += '\r\n' + csvLine(STATEMENT_TOTALS_CSV_COLUMNS);
+  for (const t of s.totals) text += csvLine(['total', t.type, s.currency, String(t.count), amount(t.amount), amount(t.fee), amount(t.net)]);
   yield text;
 }

@@ -14,7 +14,6 @@ import { keysetBatches } from '../../shared/streaming';
 import { parseInput, type Command } from '../../shared/validation';
 import {
   BALANCE_TRANSACTION_TYPES,
-  insufficientFunds,
   isOverdraft,
   merchantAccount,
   move,
@@ -25,7 +24,7 @@ import {
   type Posting,
 } from './ledger.model';
 import type { AuditContext, AuditEntry, AuditLog } from '../audit/audit-log';
-import { postingsSql } from './ledger.sql';
+import { postingsSql, refusedForFunds } from './ledger.sql';
 import { verifyLedger, verifyLedgerIncrementally, type IncrementalOptions, type IncrementalReport, type LedgerReport, type LegRule } from './ledger.verify';
 
 /** A merchant's balance in one currency. */
@@ -63,6 +62,8 @@ export interface BalanceTransaction {
   balanceAfter: Decimal;
   /** The transaction (or top-up, adjustment) it comes from. */
   sourceReference: string | null;
+  /** That transaction's merchant reference (a dispute's: the disputed payment's); null for top-ups and adjustments. */
+  externalReference: string | null;
   createdAt: Date;
 }
 
@@ -134,7 +135,15 @@ const STATEMENT_MAX_ENTRIES = 100_000;
 /** Entries read per query while a statement streams (keyset batches, shared/streaming.ts). */
 const STATEMENT_BATCH = 500;
 
-export const BT_SELECT = `id, type, currency, amount, fee, net, balance_after as "balanceAfter", source_reference as "sourceReference", created_at as "createdAt"`;
+/**
+ * A balance transaction's fields, read from `balance_transaction bt`: the merchant's reference is its transaction's,
+ * found by the service's (`transaction.reference` is unique: one index lookup a row; a dispute's entries name the
+ * disputed payment).
+ */
+export const BT_SELECT = `bt.id, bt.type, bt.currency, bt.amount, bt.fee, bt.net, bt.balance_after as "balanceAfter",
+  bt.source_reference as "sourceReference",
+  (select t.external_reference from "transaction" t where t.reference = bt.source_reference and t.merchant_id = bt.merchant_id) as "externalReference",
+  bt.created_at as "createdAt"`;
 
 /**
  * A statement's head, in one statement (one snapshot): the balance before `from` (the last entry
@@ -271,7 +280,7 @@ export class LedgerService {
       where.push(`(created_at, id) < (${params.p(cursor.createdAt)}, ${params.p(cursor.id)}::uuid)`);
     }
     const rows = await this.deps.sql.query(
-      `select ${BT_SELECT} from balance_transaction where ${where.join(' and ')} order by created_at desc, id desc limit ${params.p(limit + 1)}`,
+      `select ${BT_SELECT} from balance_transaction bt where ${where.join(' and ')} order by bt.created_at desc, bt.id desc limit ${params.p(limit + 1)}`,
       params.values,
     );
     return toPage(rows.map(toBalanceTransaction), limit);
@@ -500,7 +509,7 @@ export class LedgerService {
       if (posted) publishBalanceChanges(this.deps.pubsub, this.deps.logger, postings[0]!.merchantId!, postings);
       return posted;
     } catch (err) {
-      if (isOverdraft(err)) throw insufficientFunds(postings[0]!.lines[0]!.currency);
+      if (isOverdraft(err)) throw await refusedForFunds(this.deps.sql, postings, this.deps.minorUnitOf);
       throw err;
     }
   }

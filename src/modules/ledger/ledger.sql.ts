@@ -1,5 +1,7 @@
-import type { Params } from '../../db/sql';
-import type { Posting } from './ledger.model';
+import type { Params, Sql } from '../../db/sql';
+import type { AppError } from '../../shared/errors';
+import { Decimal } from '../../shared/money';
+import { insufficientFunds, type Posting } from './ledger.model';
 
 /** Common table expressions that post entries inside the caller's statement. */
 export interface PostingSql {
@@ -35,4 +37,31 @@ export function postingsSql(params: Params, postings: readonly Posting[], guard:
     );
   });
   return { ctes };
+}
+
+/** A merchant's available account: `m:<merchant>:available:<currency>`. */
+const AVAILABLE = /^m:[^:]+:available:([A-Z]{3})$/;
+
+/**
+ * INSUFFICIENT_FUNDS for postings the database refused (a merchant's account would go below zero), with the shortfall:
+ * what they take, net, from each of the merchant's available accounts, and what that account holds, read now, after
+ * the refusal (one read, on the error path only). The account named is the first the postings take more from than it
+ * holds (or, should a credit have landed since, the first they take from at all).
+ */
+export async function refusedForFunds(sql: Sql, postings: readonly Posting[], minorUnitOf: (currency: string) => number | undefined): Promise<AppError> {
+  const taken = new Map<string, Decimal>();
+  for (const line of postings.flatMap((p) => p.lines)) {
+    if (AVAILABLE.test(line.account)) taken.set(line.account, (taken.get(line.account) ?? new Decimal(0)).minus(line.amount));
+  }
+  const debited = [...taken].filter(([, amount]) => amount.gt(0));
+  const rows = await sql.query<{ id: string; balance: string }>(
+    'select id, (credits_posted - debits_posted)::text as balance from ledger_account where id = any($1::text[])',
+    [debited.map(([account]) => account)],
+    'ledger_available_after_refusal',
+  );
+  const held = new Map(rows.map((r) => [r.id, new Decimal(r.balance)]));
+  const short = debited.map(([account, needed]) => ({ account, needed, available: held.get(account) ?? new Decimal(0) }));
+  const refused = short.find((s) => s.needed.gt(s.available)) ?? short[0];
+  const currency = refused ? AVAILABLE.exec(refused.account)![1]! : (postings[0]?.lines[0]?.currency ?? '');
+  return insufficientFunds(currency, refused?.needed ?? new Decimal(0), refused?.available ?? new Decimal(0), minorUnitOf(currency));
 }

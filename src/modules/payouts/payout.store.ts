@@ -3,7 +3,9 @@ import { Decimal } from '../../shared/money';
 import { afterCursor, toPage, type Page } from '../../shared/pagination';
 import { BT_SELECT, toBalanceTransaction, type BalanceTransaction } from '../ledger/ledger.service';
 import { merchantAccount } from '../ledger/ledger.model';
-import { maskAccount, payoutStatusOf, type Payout, type PayoutStatus } from '../transactions/kinds/payout/payout.record';
+import { maskAccount } from '../transactions/counterparty';
+import { payoutStatusOf, type Payout, type PayoutStatus } from '../transactions/kinds/payout/payout.record';
+import { feeCharged } from '../transactions/transaction.fee';
 import type { TransactionStatus } from '../transactions/transaction.state';
 
 /** A payout's own row (`payout`): what it settles; its money movement is its transaction. */
@@ -210,10 +212,12 @@ export class PayoutStore {
   /** What an automatic payout settles, in posting order. */
   async settled(row: PayoutRow): Promise<BalanceTransaction[]> {
     if (!row.automatic) return [];
-    const rows = await this.deps.sql.query<Record<string, unknown>>(
-      `select ${BT_SELECT.replace(/(^|, )(\w+)/g, '$1bt.$2')} ${SETTLED('$1', '$2', '$3', '$4')} order by bt.seq`,
-      [row.merchantId, row.currency, row.afterSeq, row.throughSeq],
-    );
+    const rows = await this.deps.sql.query<Record<string, unknown>>(`select ${BT_SELECT} ${SETTLED('$1', '$2', '$3', '$4')} order by bt.seq`, [
+      row.merchantId,
+      row.currency,
+      row.afterSeq,
+      row.throughSeq,
+    ]);
     return rows.map(toBalanceTransaction);
   }
 
@@ -227,7 +231,8 @@ export class PayoutStore {
       merchantId: row.merchantId,
       currency: row.currency,
       amount: row.amount,
-      fee: new Decimal((r.txFee as string | null) ?? 0),
+      // A pending or canceled payout has no transaction; a failed one charged nothing (feeCharged).
+      fee: sent ? feeCharged({ status: r.txStatus as TransactionStatus, fee: new Decimal(r.txFee as string) }) : new Decimal(0),
       status,
       automatic: row.automatic,
       windowKey: row.windowKey,

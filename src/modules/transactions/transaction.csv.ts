@@ -1,5 +1,6 @@
 import { csvLine } from '../../shared/csv';
 import { chunksOf } from '../../shared/streaming';
+import { counterpartyOf } from './counterparty';
 import { TRANSACTION_CSV, type CsvContext, type CsvCustomer } from './transaction.definition';
 import type { Transaction } from './transaction.record';
 
@@ -10,7 +11,7 @@ type MinorUnitOf = (currency: string) => number | undefined;
 
 /** One transaction as a CSV line (RFC 4180; text from outside guarded against formula injection). */
 function transactionCsvLine(t: Transaction, customer: CsvCustomer | undefined, minorUnitOf: MinorUnitOf): string {
-  const row: CsvContext = { customer, minorUnitOf };
+  const row: CsvContext = { customer, counterparty: counterpartyOf(t, customer), minorUnitOf };
   return csvLine(TRANSACTION_CSV.map((column) => column.cell(t, row)));
 }
 

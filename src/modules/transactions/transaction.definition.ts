@@ -23,6 +23,8 @@ import {
 import { CARD_BRANDS } from './kinds/payment/card.rules';
 import { PAYMENT_METHODS, type PaymentMethod } from './kinds/payment/payment-methods';
 import { CHANNEL_TYPES } from '../reference/reference.types';
+import { fullName, type Counterparty } from './counterparty';
+import { feeCharged } from './transaction.fee';
 import type { Transaction, TransactionEvent } from './transaction.record';
 import { TRANSACTION_KINDS, TRANSACTION_STATUSES, type TransactionKind, type TransactionStatus } from './transaction.state';
 
@@ -260,7 +262,8 @@ export const TRANSACTION = defineRecord<Transaction>()({
       type: money((t: Transaction) => (transfer(t) ? t.sourceCurrency : t.currency)),
       nullable: true,
       description:
-        'What you pay for it. Transfers: in the source currency, charged on top of sourceAmount. Collections and payments: taken from amount at settlement. Refunds: 0.',
+        'What you pay for it. Transfers: in the source currency, charged on top of sourceAmount. Collections and payments: taken from amount at settlement. Refunds: 0. Failed or expired: 0, since nothing was charged.',
+      read: feeCharged,
     },
     quoteId: { type: text, nullable: true, description: 'The quote whose rate the transfer locked, if any.' },
     beneficiary: {
@@ -349,7 +352,16 @@ const COLLECTION_NEXT_ACTION = [
   },
 ] as const;
 const BANK_INFO_FIELD = ['bankInfo', { omitWhenNull: true, description: 'Bank collections only' }] as const;
-const TRANSFER_FIGURES = ['sourceAmount', 'sourceCurrency', 'destinationAmount', 'destinationCurrency', 'rate', 'fee'] as const satisfies Field[];
+/** What a failed or expired transaction's fee is, and why (feeCharged). */
+const NOTHING_CHARGED = '; 0 once it has failed or expired: nothing was charged';
+const TRANSFER_FIGURES = [
+  'sourceAmount',
+  'sourceCurrency',
+  'destinationAmount',
+  'destinationCurrency',
+  'rate',
+  ['fee', { description: `What you pay for it, in source_currency, on top of source_amount${NOTHING_CHARGED}` }],
+] as const;
 const TIMES = ['createdAt', 'updatedAt', 'completedAt'] as const satisfies Field[];
 const COMMON = [
   'reference',
@@ -377,7 +389,7 @@ export const CollectionInitiationRest = restView(TRANSACTION, {
     'status',
     'amount',
     'currency',
-    ['fee', { description: 'What you pay for it, taken from the amount at settlement (your fee schedule)' }],
+    ['fee', { description: `What you pay for it, taken from the amount at settlement (your fee schedule)${NOTHING_CHARGED}` }],
     'accountType',
     BANK_INFO_FIELD,
     COLLECTION_NEXT_ACTION,
@@ -398,7 +410,7 @@ export const CollectionRest = restView(TRANSACTION, {
     ...COMMON.slice(2),
     'amount',
     'currency',
-    'fee',
+    ['fee', { description: `What you pay for it, taken from the amount at settlement${NOTHING_CHARGED}` }],
     'accountNumber',
     BANK_INFO_FIELD,
     COLLECTION_NEXT_ACTION,
@@ -426,7 +438,7 @@ export const PaymentRest = restView(TRANSACTION, {
     ['failureReason', { description: 'e.g. insufficient_funds, authentication_failed, authentication_expired' }],
     'amount',
     'currency',
-    ['fee', { description: 'What you pay for it, taken from the amount at settlement' }],
+    ['fee', { description: `What you pay for it, taken from the amount at settlement${NOTHING_CHARGED}` }],
     ['amountRefunded', { description: 'What its refunds hold, in flight or done (never more than amount)' }],
     'paymentMethod',
     'card',
@@ -481,7 +493,7 @@ export const PayoutTransactionRest = restView(TRANSACTION, {
     'failureReason',
     'amount',
     'currency',
-    ['fee', { description: 'What the payout costs, taken from its amount (0 unless priced)' }],
+    ['fee', { description: `What the payout costs, taken from its amount (0 unless priced)${NOTHING_CHARGED}` }],
     'accountType',
     'countryCode',
     'networkId',
@@ -531,9 +543,10 @@ export interface CsvCustomer {
   email: string;
 }
 
-/** What a CSV cell knows besides the transaction: its customer, and each currency's minor unit. */
+/** What a CSV cell knows besides the transaction: its customer, its counterparty, and each currency's minor unit. */
 export interface CsvContext {
   customer: CsvCustomer | undefined;
+  counterparty: Counterparty;
   minorUnitOf: (currency: string) => number | undefined;
 }
 
@@ -562,8 +575,11 @@ const csvCurrency = (t: Transaction) => (transfer(t) ? t.sourceCurrency : t.curr
 
 /**
  * `amount` is what moves in `currency` (a transfer's source amount: what the merchant sends), `fee`
- * is in the same currency; decimals as the currency has them; times ISO 8601 in UTC. Text from
- * outside is guarded against formula injection (textCell).
+ * is in the same currency (what was charged: 0 on a failed or expired row, feeCharged); decimals as
+ * the currency has them; times ISO 8601 in UTC. `customer_*` is the transaction's customer (a
+ * transfer's sender); `counterparty_*` who is on the other side (counterparty.ts: a transfer's or
+ * payout's beneficiary, a collection's sender), its account masked. Text from outside is guarded
+ * against formula injection (textCell).
  */
 export const TRANSACTION_CSV: readonly CsvColumn[] = [
   fieldColumn('createdAt', isoCell),
@@ -576,9 +592,12 @@ export const TRANSACTION_CSV: readonly CsvColumn[] = [
   fieldColumn('fee', (fee: Decimal | null, t, row) => csvAmount(fee, csvCurrency(t), row)),
   fieldColumn('destinationAmount', (amount: Decimal | null, t, row) => csvAmount(amount, t.destinationCurrency, row)),
   fieldColumn('destinationCurrency', quoted),
-  { header: 'customer_name', cell: (_t, { customer }) => textCell(customer ? `${customer.firstName} ${customer.lastName}` : null) },
+  { header: 'customer_name', cell: (_t, { customer }) => textCell(customer ? fullName(customer) : null) },
   { header: 'customer_email', cell: (_t, { customer }) => textCell(customer?.email) },
   fieldColumn('customerUuid', quoted),
   fieldColumn('failureReason', textCell),
   fieldColumn('completedAt', isoCell),
+  // Added last (issue 41), so that a reader of the columns above by position reads them as before.
+  { header: 'counterparty_name', cell: (_t, { counterparty }) => textCell(counterparty.name) },
+  { header: 'counterparty_account', cell: (_t, { counterparty }) => textCell(counterparty.account) },
 ];

@@ -5,8 +5,8 @@ import { AppError } from '../../shared/errors';
 import { Decimal } from '../../shared/money';
 import { UUID_ID, decodeCursor } from '../../shared/pagination';
 import type { NewEvent, Outbox } from '../outbox/outbox';
-import { insufficientFunds, isOverdraft } from '../ledger/ledger.model';
-import { postingsSql } from '../ledger/ledger.sql';
+import { isOverdraft } from '../ledger/ledger.model';
+import { postingsSql, refusedForFunds } from '../ledger/ledger.sql';
 import type { TransactionJobQueue, TransactionJobSpec } from './transaction.jobs';
 import { NO_LEDGER_EFFECT, type LedgerEffect } from './transaction.kinds';
 import { TRANSACTION_COLUMNS } from './transaction.definition';
@@ -140,6 +140,8 @@ interface TransactionStoreDeps {
   secretBox: SecretBox;
   /** Told after the commit of a change that scheduled a settlement, and in how long it falls due (SettlementPump.dueIn). */
   onSettlementDue?: (ms: number) => void;
+  /** A currency's minor unit (the reference data's). */
+  minorUnitOf: (currency: string) => number | undefined;
 }
 
 /**
@@ -156,8 +158,12 @@ export class TransactionStore {
 
   private readonly onSettlementDue?: (ms: number) => void;
 
-  constructor({ sql, jobs, outbox, secretBox, onSettlementDue }: TransactionStoreDeps) {
+  /** A currency's minor unit: the decimals of a 402's shortfall. */
+  private readonly minorUnitOf: (currency: string) => number | undefined;
+
+  constructor({ sql, jobs, outbox, secretBox, onSettlementDue, minorUnitOf }: TransactionStoreDeps) {
     this.onSettlementDue = onSettlementDue;
+    this.minorUnitOf = minorUnitOf;
     this.sql = sql;
     this.jobs = jobs;
     this.outbox = outbox;
@@ -205,7 +211,7 @@ export class TransactionStore {
       await this.assertReferenceFree(txn);
       return 'quote_used';
     } catch (err) {
-      if (isOverdraft(err)) throw insufficientFunds(ledger.postings[0]?.lines[0]?.currency ?? txn.currency ?? '');
+      if (isOverdraft(err)) throw await refusedForFunds(this.sql, ledger.postings, this.minorUnitOf);
       const violated = uniqueViolation(err);
       if (violated === 'transaction_merchant_external_reference_unique') {
         await this.assertReferenceFree(txn);

@@ -94,7 +94,14 @@ export const transactionsModule = defineModule({
         drainMs: Math.min(config.connectors.timeoutMs + 1000, config.shutdownTimeoutMs),
       },
     });
-    const store = new TransactionStore({ sql, jobs, outbox, secretBox, onSettlementDue: (ms) => settlementPump.dueIn(ms) });
+    const store = new TransactionStore({
+      sql,
+      jobs,
+      outbox,
+      secretBox,
+      onSettlementDue: (ms) => settlementPump.dueIn(ms),
+      minorUnitOf: (currency) => reference.currencyMinorUnit(currency),
+    });
     const otp = new CardOtpChallenges({ key: deriveKey(keys.encryptionKey, 'card-otp'), sql, publicAddress });
     const paymentKind = new PaymentKind({
       reference,

@@ -19,7 +19,7 @@ import { signInWith } from './sign-in';
  */
 
 const SHOTS = process.env.SCREENSHOTS === '1' ? path.resolve(__dirname, '../../../docs/dashboard') : null;
-const STATEMENT_HEADER = 'row,id,type,currency,amount,fee,net,balance_after,source_reference,created_at';
+const STATEMENT_HEADER = 'row,id,type,currency,amount,fee,net,balance_after,source_reference,external_reference,created_at';
 
 /** docs/dashboard/<name>-1280.png and -390.png (SCREENSHOTS=1 only). */
 const shot = (page: Page, name: string) => screenshots(page, SHOTS, name);
@@ -217,7 +217,10 @@ describe('merchant dashboard: the books (sandbox)', () => {
       (await balance('NGN')).available,
       payment.reference,
     ]);
+    // The merchant's own reference beside the service's (issue 41), and the totals in their own section.
+    expect(entry.split(',')[9]).toBe(`"${payment.external_reference}"`);
     expect(lines.some((l) => l.startsWith('closing_balance,,,NGN,'))).toBe(true);
+    expect(lines.slice(lines.indexOf('') + 1, lines.indexOf('') + 2)).toEqual(['row,type,currency,count,amount,fee,net']);
     await form.getByText(`Downloaded ${file.suggestedFilename()}.`).waitFor();
 
     // Nothing of the session in any URL the page asked for.

@@ -12,7 +12,7 @@ import { request } from '../../helpers/http';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { startSmtpServer, type TestSmtpServer } from '../../helpers/smtp';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { bankCollectionBody, momoCollectionBody } from '../../helpers/transactions';
+import { bankCollectionBody, momoCollectionBody, transferBody } from '../../helpers/transactions';
 import { FAST_WEBHOOKS } from '../../helpers/webhooks';
 import { ownerLogin } from './owner-login';
 import { signInWith } from './sign-in';
@@ -56,6 +56,15 @@ const csvReferences = (text: string) =>
     .filter(Boolean)
     .slice(1)
     .map((line) => line.split(',')[1]);
+
+/** What a transaction's page says for one of its facts (`Fee`, `Account`). */
+const fact = (page: Page, label: string) =>
+  page
+    .locator('dl.facts')
+    .first()
+    .locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+    .locator('dd')
+    .textContent();
 
 /** Signs in as the merchant's owner (issue 36: a person's email and password; `password` to try another). */
 async function signIn(page: Page, app: TestApp, merchant: MerchantCredentials, password?: string) {
@@ -223,8 +232,8 @@ describe('merchant dashboard (sandbox)', () => {
     await row.getByText('failed').waitFor();
     expect(navigations).toEqual([]);
 
-    // A table a finance team reads: headers, the customer by name and email, amounts right-aligned in tabular figures.
-    expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Date', 'Reference', 'Customer', 'Type', 'Amount', 'Status']);
+    // A table a finance team reads: headers, the counterparty (a collection's: its customer, by name and email), amounts right-aligned in tabular figures.
+    expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Date', 'Reference', 'Counterparty', 'Type', 'Amount', 'Status']);
     await row.getByText('Wanjiru Kamau').waitFor();
     await row.getByText('Wanjiru.Kamau@Example.com').waitFor();
     expect(await row.textContent()).not.toContain(customer);
@@ -239,7 +248,7 @@ describe('merchant dashboard (sandbox)', () => {
     const edges = async (cells: string) =>
       new Set(await page.locator(cells).evaluateAll((tds) => tds.map((td) => `${td.getBoundingClientRect().left}-${td.getBoundingClientRect().right}`)));
     expect(await page.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
-    for (const cells of ['td.t-amount', 'td.t-status', 'td.t-customer']) expect((await edges(cells)).size).toBe(1);
+    for (const cells of ['td.t-amount', 'td.t-status', 'td.t-counterparty']) expect((await edges(cells)).size).toBe(1);
     // A badge is as wide as its word, never the column.
     const badge = row.locator('.badge');
     expect(await badge.evaluate((b) => b.getBoundingClientRect().width < b.parentElement!.getBoundingClientRect().width / 1.3)).toBe(true);
@@ -251,6 +260,33 @@ describe('merchant dashboard (sandbox)', () => {
     const customerFact = page.getByTestId('customer');
     await customerFact.getByRole('link', { name: 'Wanjiru Kamau' }).waitFor();
     await customerFact.getByText('Wanjiru.Kamau@Example.com').waitFor();
+    // Failed: it charged no fee (issue 41); the sender's wallet is masked.
+    expect([await fact(page, 'Fee'), await fact(page, 'Account')]).toEqual(['0.00 KES', 'momo · ••••5678 · KE']);
+  });
+
+  it('a transfer shows its beneficiary (name, account masked), not its sender, in the list and on its page; failed, its fee is 0 (issue 41)', async () => {
+    const customer = (await approvedCustomer(app, token, { first_name: 'Baraka', last_name: 'Mwangi', email: 'baraka@example.org' })).customer_uuid;
+    const created = await request(app.url, 'POST', '/v1/crossborder/global-transfer', {
+      token,
+      body: transferBody(customer, { amount: 50, account_name: 'Halima Njoroge', account_number: '712349876' }),
+    });
+    expect([created.status, created.body.data.fee]).toEqual([200, 0.5]);
+    const reference: string = created.body.data.reference;
+    expect((await request(app.url, 'POST', `/v1/sandbox/transactions/${reference}/simulate`, { token, body: { outcome: 'failed' } })).status).toBe(200);
+    await openScreen(page, 'Transactions');
+    const row = page.locator(`tr[data-reference="${reference}"]`);
+    const cell = row.locator('td.t-counterparty');
+    await cell.getByText('Halima Njoroge').waitFor();
+    expect(await cell.textContent()).toBe('Halima Njoroge••••9876');
+    expect(await row.textContent()).not.toContain('Baraka');
+    await row.getByRole('link').click();
+    const beneficiary = page.getByTestId('counterparty');
+    await beneficiary.getByText('••••9876').waitFor();
+    expect(await beneficiary.locator('dd').allTextContents()).toEqual(['Halima Njoroge', '••••9876', 'ke_mpesa']);
+    // The whole number is nowhere on the page; the customer is still named, as the sender.
+    expect(await page.locator('main').textContent()).not.toContain('712349876');
+    await page.getByTestId('customer').getByRole('link', { name: 'Baraka Mwangi' }).waitFor();
+    expect(await fact(page, 'Fee')).toBe('0.00 USD');
   });
 
   it('a bank collection shows when it expires while it waits, and no “Expires” once decided', async () => {
@@ -320,7 +356,7 @@ describe('merchant dashboard (sandbox)', () => {
     expect(file.suggestedFilename()).toBe('transactions.csv');
     const text = readFileSync((await file.path())!, 'utf8');
     expect(text.split('\r\n')[0]).toBe(
-      'created_at,reference,external_reference,type,status,amount,currency,fee,destination_amount,destination_currency,customer_name,customer_email,customer_uuid,failure_reason,completed_at',
+      'created_at,reference,external_reference,type,status,amount,currency,fee,destination_amount,destination_currency,customer_name,customer_email,customer_uuid,failure_reason,completed_at,counterparty_name,counterparty_account',
     );
     expect(csvReferences(text)).toEqual(references);
     expect(text).toContain(',1500.00,KES,');

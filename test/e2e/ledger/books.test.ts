@@ -416,7 +416,7 @@ describe('statements', () => {
     const customerUuid = (await approvedCustomer(app, token)).customer_uuid;
     // After the opening balance: it is the statement's opening, not one of its entries.
     const from = new Date().toISOString();
-    await initiatePayment(app, token, cardPaymentBody({ amount: '2000.00' }));
+    const payment = (await initiatePayment(app, token, cardPaymentBody({ amount: '2000.00' }))).body.data;
     const transfer = await request(app.url, 'POST', '/v1/crossborder/global-transfer', {
       token,
       body: transferBody(customerUuid, { amount: 10000, source_currency: 'NGN', destination_currency: 'KES' }),
@@ -437,12 +437,29 @@ describe('statements', () => {
       ['transfer', 1],
     ]);
     expect(s.totals.find((t: any) => t.type === 'payment')).toMatchObject({ amount: 2000, fee: 30, net: 1970 });
+    // Each entry names the merchant's reference beside the service's (none for a top-up).
+    expect(s.entries.map((e: any) => [e.type, e.source_reference, e.external_reference])).toEqual([
+      ['payment', payment.reference, payment.external_reference],
+      ['transfer', transfer.body.data.reference, transfer.body.data.external_reference],
+      ['top_up', null, null],
+    ]);
     const csv = await request(app.url, 'GET', `/v1/reports/statement?currency=NGN&from=${from}&to=${to}`, { token });
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
-    const rows = csv.text.trim().split('\r\n');
-    expect(rows[0]).toBe('row,id,type,currency,amount,fee,net,balance_after,source_reference,created_at');
-    expect(rows.filter((r) => r.startsWith('entry,'))).toHaveLength(3);
-    expect(rows.find((r) => r.startsWith('closing_balance'))!.split(',')[7]).toBe(Number(s.closing_balance).toFixed(2));
+    // Issue 41: two sections, each with its own header, an empty line between them.
+    const [balances, totals, ...rest] = csv.text.split('\r\n\r\n');
+    expect(rest).toEqual([]);
+    const rows = balances!.split('\r\n');
+    expect(rows[0]).toBe('row,id,type,currency,amount,fee,net,balance_after,source_reference,external_reference,created_at');
+    expect(rows.map((r) => r.split(',')[0])).toEqual(['row', 'opening_balance', 'entry', 'entry', 'entry', 'closing_balance']);
+    expect(rows[2]!.split(',').slice(8, 10)).toEqual([payment.reference, `"${payment.external_reference}"`]);
+    expect(rows.at(-1)!.split(',')[7]).toBe(Number(s.closing_balance).toFixed(2));
+    // The totals in their own columns: the count in `count`, not in the first section's `id`.
+    expect(totals!.split('\r\n')).toEqual([
+      'row,type,currency,count,amount,fee,net',
+      ...s.totals.map((t: any) => `total,${t.type},NGN,${t.count},${t.amount.toFixed(2)},${t.fee.toFixed(2)},${t.net.toFixed(2)}`),
+      '',
+    ]);
+    expect(totals).toContain('total,payment,NGN,1,2000.00,30.00,1970.00\r\n');
     const bad = await request(app.url, 'GET', `/v1/reports/statement?currency=NGN&from=${to}&to=${from}`, { token });
     expect([bad.status, bad.body.code]).toEqual([400, 'INVALID_REQUEST']);
   });

@@ -53,6 +53,9 @@ const COLUMNS = [
   'customer_uuid',
   'failure_reason',
   'completed_at',
+  // Issue 41: added last, so the columns above keep their places.
+  'counterparty_name',
+  'counterparty_account',
 ];
 
 /** GET /v1/transactions/export.csv: the list as a file, every page, with the list's filters (issue 24). */
@@ -92,6 +95,10 @@ describe('REST GET /v1/transactions/export.csv', () => {
     const trf = await request(app.url, 'POST', '/v1/crossborder/global-transfer', { token: tokenA, body: transferBody(plain) });
     expect(trf.status).toBe(200);
     transfer = trf.body.data;
+    // Failed: it charged nothing (its fee is given back with its reservation).
+    expect(
+      (await request(app.url, 'POST', `/v1/sandbox/transactions/${transfer.reference}/simulate`, { token: tokenA, body: { outcome: 'failed' } })).status,
+    ).toBe(200);
     const b = await request(app.url, 'POST', '/v1/crossborder/global-collection', { token: tokenB, body: momoCollectionBody(other.customerUuid) });
     theirs = b.body.data.reference;
     // 520 more of A's (copies of its collection, older): the export reads more than one of its 500-row batches.
@@ -114,19 +121,23 @@ describe('REST GET /v1/transactions/export.csv', () => {
     expect(rows.at(-1)!.reference).toBe(`${collection.reference}_520`);
 
     const [t, c] = rows as [Record<string, string>, Record<string, string>];
+    // A failed transfer: no fee (it had one while open), and the beneficiary on the other side, the customer its sender.
+    expect(Number(transfer.fee)).toBeGreaterThan(0);
     expect(t).toMatchObject({
       type: 'transfer',
-      status: 'processing',
+      status: 'failed',
       amount: Number(transfer.source_amount).toFixed(2),
       currency: 'USD',
-      fee: Number(transfer.fee).toFixed(2),
+      fee: '0.00',
       destination_amount: Number(transfer.destination_amount).toFixed(2),
       destination_currency: 'KES',
       customer_name: 'Amina Otieno',
       customer_email: 'amina@example.com',
       customer_uuid: plain,
-      completed_at: '',
+      counterparty_name: 'Jane Wanjiru',
+      counterparty_account: '••••5678',
     });
+    expect(t.completed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(c).toMatchObject({
       created_at: collection.created_at,
       external_reference: "'-2-export", // would be read as a formula: quoted
@@ -138,6 +149,10 @@ describe('REST GET /v1/transactions/export.csv', () => {
       customer_name: '\'=HYPERLINK("http://x") O"Neil, Jr',
       customer_email: 'Tricky@Example.com',
       customer_uuid: tricky,
+      // A collection's other side is its sender: the customer (its name guarded like customer_name), from its wallet, masked.
+      counterparty_name: '\'=HYPERLINK("http://x") O"Neil, Jr',
+      counterparty_account: '••••5678',
+      completed_at: '',
     });
     expect(c.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     // The raw line: the name is quoted, its quotes doubled; the email too (it holds a formula character, @).
@@ -147,6 +162,7 @@ describe('REST GET /v1/transactions/export.csv', () => {
   it('takes the list’s filters and search: type, status, customer, time, reference and email', async () => {
     expect(rowsOf((await exportCsv(tokenA, '?type=transfer')).text).map((r) => r.reference)).toEqual([transfer.reference]);
     expect(rowsOf((await exportCsv(tokenA, '?status=successful')).text)).toEqual([]);
+    expect(rowsOf((await exportCsv(tokenA, '?status=failed')).text).map((r) => [r.reference, r.fee])).toEqual([[transfer.reference, '0.00']]);
     expect(rowsOf((await exportCsv(tokenA, `?customer_uuid=${plain}`)).text).map((r) => r.reference)).toEqual([transfer.reference]);
     expect(rowsOf((await exportCsv(tokenA, '?search=tricky%40example.COM')).text)).toHaveLength(521);
     expect(rowsOf((await exportCsv(tokenA, '?search=-2-export')).text).map((r) => r.reference)).toEqual([collection.reference]);

@@ -83,8 +83,9 @@ describe('REST GET /v1/crossborder/global-transfer/{reference}', () => {
       failure_reason: 'simulated_failure',
       updated_at: decidedAt,
       completed_at: decidedAt,
-      // A failed collection makes nothing available.
+      // A failed collection makes nothing available, and charged no fee (issue 41).
       available_at: null,
+      fee: 0,
     });
   });
 

@@ -1,4 +1,4 @@
-import { maskAccount } from '../../transactions/kinds/payout/payout.record';
+import { maskAccount } from '../../transactions/counterparty';
 import { ROLE_PERMISSIONS, ROLES, type Role } from '../../access/permissions';
 
 /**

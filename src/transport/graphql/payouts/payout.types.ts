@@ -27,7 +27,10 @@ export class PayoutDestinationSnapshotObject {
 export class PayoutObject {
   @Field(() => ID, { description: '`po_…`' }) id!: string;
   @Field(() => DecimalScalar, { description: 'What left your balance.' }) amount!: string;
-  @Field(() => DecimalScalar, { description: 'Taken from amount; the destination receives amount − fee.' }) fee!: string;
+  @Field(() => DecimalScalar, {
+    description: 'Taken from amount; the destination receives amount − fee. 0 once the payout has failed or was canceled: nothing was charged.',
+  })
+  fee!: string;
   @Field(() => String) currency!: string;
   @Field(() => PayoutStatusEnum) status!: PayoutStatus;
   @Field(() => Boolean, { description: 'Made by your payout schedule (true) or by createPayout (false).' }) automatic!: boolean;

@@ -7,6 +7,7 @@ import type { TransactionLifecycle, SimulationOutcome } from '../../../modules/t
 import type { TransactionQueries } from '../../../modules/transactions/queries.service';
 import type { TransferService } from '../../../modules/transactions/kinds/transfer/transfer.service';
 import type { Transaction } from '../../../modules/transactions/transaction.record';
+import { counterpartyIsCustomer, counterpartyOf } from '../../../modules/transactions/counterparty';
 import { AppError } from '../../../shared/errors';
 import { SimulationOutcomeEnum } from '../enums';
 import type { GraphQLContext } from '../context';
@@ -20,6 +21,7 @@ import {
   TransactionFilter,
   TransactionStatusChangeObject,
   TransactionObject,
+  CounterpartyObject,
 } from './transaction.types';
 import { Requires } from '../authorization';
 
@@ -39,7 +41,7 @@ export class TransactionResolver {
   /** The customers of a page of transactions, read together (one query per operation and tick, not one per row). */
   private readonly customerOf = batchedPerOperation(async (ctx, ids: string[]) => {
     const customers = await this.services.customers.customersByIds(ctx.auth.merchantId, ids);
-    return new Map(customers.map((c) => [c.id, CustomerObject.from(c)]));
+    return new Map(customers.map((c) => [c.id, c]));
   });
 
   private readonly services: UsedServices;
@@ -112,7 +114,18 @@ export class TransactionResolver {
 
   @FieldResolver(() => CustomerObject, { nullable: true, description: 'Who pays (collection) or receives (transfer); null for card payments and refunds.' })
   async customer(@Root() transaction: TransactionObject, @Ctx() ctx: GraphQLContext): Promise<CustomerObject | null> {
-    return transaction.customerUuid ? ((await this.customerOf(ctx, transaction.customerUuid)) ?? null) : null;
+    const customer = transaction.customerUuid ? await this.customerOf(ctx, transaction.customerUuid) : undefined;
+    return customer ? CustomerObject.from(customer) : null;
+  }
+
+  @FieldResolver(() => CounterpartyObject, {
+    description:
+      'Who is on the other side, its account masked: a transfer’s beneficiary or a payout’s destination, a collection’s or payment’s sender (your customer), a refund’s payer.',
+  })
+  async counterparty(@Root() transaction: TransactionObject, @Ctx() ctx: GraphQLContext): Promise<CounterpartyObject> {
+    const { record } = transaction;
+    const customer = record.customerId && counterpartyIsCustomer(record.kind) ? await this.customerOf(ctx, record.customerId) : undefined;
+    return CounterpartyObject.from(counterpartyOf(record, customer));
   }
 
   private toType(t: Transaction): TransactionObject {

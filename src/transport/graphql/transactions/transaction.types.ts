@@ -1,6 +1,7 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 import type { ChannelType } from '../../../modules/reference/reference.service';
 import type { CollectionCommand } from '../../../modules/transactions/kinds/collection/collection.service';
+import { COUNTERPARTY } from '../../../modules/transactions/counterparty';
 import type { TransactionListQuery } from '../../../modules/transactions/queries.service';
 import { TRANSACTION, TRANSACTION_STATUS_CHANGE } from '../../../modules/transactions/transaction.definition';
 import type { TransactionKind, TransactionStatus } from '../../../modules/transactions/transaction.state';
@@ -18,11 +19,14 @@ import { DecimalScalar } from '../scalars';
  */
 export const TransactionObject = objectTypeOf(TRANSACTION, {
   units: true,
-  // The entity id, kept for the history field resolver; not a field of the schema.
+  // The entity id, kept for the history field resolver, and the record, for the counterparty's; not fields of the schema.
   // customerUuid is a field too; named here for the customer field resolver's type.
-  extra: (t) => ({ transactionId: t.id, customerUuid: t.customerId }),
+  extra: (t) => ({ transactionId: t.id, customerUuid: t.customerId, record: t }),
 });
 export type TransactionObject = InstanceType<typeof TransactionObject>;
+
+export const CounterpartyObject = objectTypeOf(COUNTERPARTY);
+export type CounterpartyObject = InstanceType<typeof CounterpartyObject>;
 
 export const TransactionStatusChangeObject = objectTypeOf(TRANSACTION_STATUS_CHANGE);
 export type TransactionStatusChangeObject = InstanceType<typeof TransactionStatusChangeObject>;

@@ -60,7 +60,19 @@ export const RECORDS = [
 export const EmptyAnswer = record('Empty', z.object({}), 'An empty object.');
 record('CountMeta', z.object({ count: z.int() }));
 record('PageMeta', z.object({ count: z.int(), has_more: z.boolean(), next_cursor: z.string().nullable().describe('Pass it as `after` for the next page') }));
-record('ErrorDetail', z.object({ field: z.string().describe('The field, in this door’s (snake_case) names, e.g. `card.exp_year`'), issue: z.string() }));
+/** A shortfall's figure (INSUFFICIENT_FUNDS only): a decimal string with the currency's minor unit. */
+const shortfallFigure = (what: string) => z.string().optional().describe(`INSUFFICIENT_FUNDS only: ${what}, a decimal string with the currency’s minor unit`);
+record(
+  'ErrorDetail',
+  z.object({
+    field: z.string().describe('The field, in this door’s (snake_case) names, e.g. `card.exp_year`'),
+    issue: z.string(),
+    currency: z.string().optional().describe('INSUFFICIENT_FUNDS only: the currency of the figures below'),
+    available: shortfallFigure('your available balance'),
+    needed: shortfallFigure('what the debit needs from it (a transfer’s amount plus its fee; a payout’s or refund’s amount)'),
+    missing: shortfallFigure('needed − available (0 if a credit has landed since)'),
+  }),
+);
 
 /** The error envelope (spec §7, envelope.ts errorBody). */
 export const ERROR_ENVELOPE: JsonSchema = {

@@ -15,7 +15,8 @@ const WHEN: Record<ErrorCode, string> = {
   INVALID_REQUEST: 'missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit',
   INVALID_TOKEN: 'the access token is missing, malformed, expired or revoked',
   INVALID_CLIENT: 'wrong client credentials',
-  INSUFFICIENT_FUNDS: 'the available balance does not cover the amount and its fee (nothing was written or sent)',
+  INSUFFICIENT_FUNDS:
+    'the available balance does not cover the amount and its fee (nothing was written or sent); `details` says the shortfall: available, needed, missing',
   KYC_REQUIRED: 'the customer is not KYC-approved',
   FORBIDDEN: 'your role, or your API key’s, does not allow this (docs/access.md)',
   NOT_FOUND: 'not found (another merchant’s resources look exactly like missing ones)',
@@ -66,7 +67,7 @@ const SECURITY_SCHEMES: Record<string, JsonSchema> = {
 const DESCRIPTION = [
   'Cross-border collections and transfers (bank transfer and mobile money, 22 countries) and domestic card payments.',
   '',
-  '- **Envelopes.** Success: `{"status":"success","message":…,"data":…}`, with `meta` beside a list. Error: `{"status":"error","code":…,"message":…,"details"?:[{field,issue}]}`; the code fixes the HTTP status.',
+  '- **Envelopes.** Success: `{"status":"success","message":…,"data":…}`, with `meta` beside a list. Error: `{"status":"error","code":…,"message":…,"details"?:[{field,issue}]}` (a 402’s detail also says the shortfall: `currency`, `available`, `needed`, `missing`); the code fixes the HTTP status.',
   '- **Money.** Send amounts as decimal strings (`"1500.00"`; a JSON number is accepted). Answers carry them as exact JSON numbers, within the currency’s minor-unit decimals.',
   '- **Auth.** Get a token at POST /v1/oauth/token and send it as `Authorization: Bearer …`. Tokens last 3600 s.',
   '- **Request ids.** Every answer has an `x-request-id` header; send your own (1–128 of letters, digits, `. _ : -`) to follow a request.',

@@ -81,7 +81,7 @@ const adjustBalance = operation({
   ok: { status: 201, message: 'Adjustment posted', data: BalanceRecord },
   errors: {
     NOT_FOUND: 'no merchant has this id',
-    INSUFFICIENT_FUNDS: 'a debit the available balance cannot cover',
+    INSUFFICIENT_FUNDS: 'a debit the available balance cannot cover (`details` says the shortfall: available, needed, missing)',
     DUPLICATE_REQUEST: 'the reference was used for an adjustment of another currency or amount',
   },
 });

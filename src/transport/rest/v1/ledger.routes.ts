@@ -84,7 +84,7 @@ const refundPayment = operation({
   errors: {
     NOT_FOUND: 'no payment of yours has this reference',
     INVALID_STATE: 'the payment is not successful, or is refunded in full already',
-    INSUFFICIENT_FUNDS: 'your available balance in the payment’s currency does not cover the refund',
+    INSUFFICIENT_FUNDS: 'your available balance in the payment’s currency does not cover the refund (`details` says the shortfall: available, needed, missing)',
     DUPLICATE_REQUEST: 'reference already used',
   },
 });

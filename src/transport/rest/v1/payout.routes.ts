@@ -35,7 +35,10 @@ const createPayout = operation({
     'payout gives its money back. Automatic payouts follow your schedule (PUT /v1/payout-schedule). GraphQL: createPayout.',
   body: { name: 'PayoutRequest', schema: createPayoutSchema, example: { currency: 'NGN', amount: '50000.00' } },
   ok: { status: 201, message: 'Payout created', data: PayoutRecord },
-  errors: { INSUFFICIENT_FUNDS: 'available does not cover the amount', INVALID_STATE: 'no active payout destination in the currency' },
+  errors: {
+    INSUFFICIENT_FUNDS: 'available does not cover the amount (`details` says the shortfall: available, needed, missing)',
+    INVALID_STATE: 'no active payout destination in the currency',
+  },
 });
 
 const listPayouts = operation({

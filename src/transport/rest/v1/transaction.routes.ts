@@ -147,6 +147,8 @@ const initiateTransfer = operation({
     PROVIDER_UNAVAILABLE:
       'every provider of the route is failing right now (its circuit breaker is open); nothing was written; with beneficiary_name, also when the provider could not name the account holder (the transfer is not sent unchecked)',
     BENEFICIARY_NAME_MISMATCH: 'the account is held in another name than beneficiary_name; nothing was written or sent',
+    INSUFFICIENT_FUNDS:
+      'your available balance in source_currency does not cover amount + fee (`details` says the shortfall: available, needed, missing); nothing was written or sent',
     INVALID_STATE: 'the quote_id was already used by another transfer (`details` names it); get a new rate',
   },
 });

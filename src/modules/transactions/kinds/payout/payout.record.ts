@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { Decimal } from '../../../../shared/money';
 import { toJsonMoney } from '../../../../shared/money';
 import { currency, money, record, timestamp, type RecordOf } from '../../../../shared/records';
+import { maskAccount } from '../../counterparty';
+import { feeCharged } from '../../transaction.fee';
 import type { PayoutTransaction } from '../../transaction.record';
 
 /*
@@ -43,9 +45,6 @@ export interface Payout {
   completedAt: Date | null;
 }
 
-/** The last four characters, the rest hidden. */
-export const maskAccount = (accountNumber: string) => `••••${accountNumber.slice(-4)}`;
-
 /**
  * When the money should reach the destination: a wallet within the hour, a bank account the next day (T+1, as local
  * bank settlements are paid). An estimate shown to the merchant, never a promise the books rely on.
@@ -73,7 +72,7 @@ export function payoutOfTransaction(txn: PayoutTransaction, networkName: string 
     merchantId: txn.merchantId,
     currency: txn.currency,
     amount: txn.amount,
-    fee: txn.fee,
+    fee: feeCharged(txn),
     status: STATUS_OF[txn.status],
     automatic: txn.description !== null,
     windowKey: txn.description,
@@ -102,7 +101,7 @@ export const PayoutRecord = record(
     id: z.string().describe('`po_…`'),
     object: z.literal('payout'),
     amount: money.describe('What left your balance'),
-    fee: money.describe('Taken from amount; the destination receives amount − fee'),
+    fee: money.describe('Taken from amount; the destination receives amount − fee. 0 once the payout has failed or was canceled: nothing was charged'),
     currency,
     status: z.enum(PAYOUT_STATUSES),
     automatic: z.boolean().describe('Made by your payout schedule (true) or by POST /v1/payouts (false)'),
