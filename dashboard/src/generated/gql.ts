@@ -80,6 +80,7 @@ type Documents = {
     "\n  mutation TransferOwnership($id: ID!) {\n    transferOwnership(id: $id) {\n      id\n      role\n    }\n  }\n": typeof types.TransferOwnershipDocument,
     "\n  mutation SetTwoFactorRequired($required: Boolean!) {\n    setTwoFactorRequired(required: $required)\n  }\n": typeof types.SetTwoFactorRequiredDocument,
     "\n  query TransactionDetail($r: String!) {\n    transaction(reference: $r) {\n      ...TransactionFields\n      rate\n      fee\n      accountNumber\n      countryCode\n      networkId\n      expiresAt\n      amountRefunded\n      paymentReference\n      bankInfo {\n        accountName\n        accountNumber\n        bankName\n        bankCode\n      }\n      card {\n        brand\n        last4\n      }\n      paymentMethod\n      checkoutSessionId\n      history {\n        fromStatus\n        toStatus\n        reason\n        occurredAt\n      }\n    }\n  }\n": typeof types.TransactionDetailDocument,
+    "\n  query NetworkNames($country: String!, $type: ChannelType!) {\n    networks(countryCode: $country, channel: $type) {\n      networkId\n      name\n    }\n  }\n": typeof types.NetworkNamesDocument,
     "\n  fragment RefundFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n    amount\n    currency\n  }\n": typeof types.RefundFieldsFragmentDoc,
     "\n  mutation RefundPayment($input: RefundPaymentInput!) {\n    refundPayment(input: $input) {\n      ...RefundFields\n    }\n  }\n": typeof types.RefundPaymentDocument,
     "\n  subscription RefundChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      ...RefundFields\n    }\n  }\n": typeof types.RefundChangedDocument,
@@ -178,6 +179,7 @@ const documents: Documents = {
     "\n  mutation TransferOwnership($id: ID!) {\n    transferOwnership(id: $id) {\n      id\n      role\n    }\n  }\n": types.TransferOwnershipDocument,
     "\n  mutation SetTwoFactorRequired($required: Boolean!) {\n    setTwoFactorRequired(required: $required)\n  }\n": types.SetTwoFactorRequiredDocument,
     "\n  query TransactionDetail($r: String!) {\n    transaction(reference: $r) {\n      ...TransactionFields\n      rate\n      fee\n      accountNumber\n      countryCode\n      networkId\n      expiresAt\n      amountRefunded\n      paymentReference\n      bankInfo {\n        accountName\n        accountNumber\n        bankName\n        bankCode\n      }\n      card {\n        brand\n        last4\n      }\n      paymentMethod\n      checkoutSessionId\n      history {\n        fromStatus\n        toStatus\n        reason\n        occurredAt\n      }\n    }\n  }\n": types.TransactionDetailDocument,
+    "\n  query NetworkNames($country: String!, $type: ChannelType!) {\n    networks(countryCode: $country, channel: $type) {\n      networkId\n      name\n    }\n  }\n": types.NetworkNamesDocument,
     "\n  fragment RefundFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n    amount\n    currency\n  }\n": types.RefundFieldsFragmentDoc,
     "\n  mutation RefundPayment($input: RefundPaymentInput!) {\n    refundPayment(input: $input) {\n      ...RefundFields\n    }\n  }\n": types.RefundPaymentDocument,
     "\n  subscription RefundChanged($r: String) {\n    transactionStatusChanged(reference: $r) {\n      ...RefundFields\n    }\n  }\n": types.RefundChangedDocument,
@@ -471,6 +473,10 @@ export function graphql(source: "\n  mutation SetTwoFactorRequired($required: Bo
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query TransactionDetail($r: String!) {\n    transaction(reference: $r) {\n      ...TransactionFields\n      rate\n      fee\n      accountNumber\n      countryCode\n      networkId\n      expiresAt\n      amountRefunded\n      paymentReference\n      bankInfo {\n        accountName\n        accountNumber\n        bankName\n        bankCode\n      }\n      card {\n        brand\n        last4\n      }\n      paymentMethod\n      checkoutSessionId\n      history {\n        fromStatus\n        toStatus\n        reason\n        occurredAt\n      }\n    }\n  }\n"): typeof import('./graphql').TransactionDetailDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query NetworkNames($country: String!, $type: ChannelType!) {\n    networks(countryCode: $country, channel: $type) {\n      networkId\n      name\n    }\n  }\n"): typeof import('./graphql').NetworkNamesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -848,6 +848,14 @@ export type TransactionDetailQueryVariables = Exact<{
 
 export type TransactionDetailQuery = { transaction: { rate: string | null, fee: string | null, accountNumber: string | null, countryCode: string | null, networkId: string | null, expiresAt: string | null, amountRefunded: string | null, paymentReference: string | null, paymentMethod: PaymentMethod | null, checkoutSessionId: string | null, reference: string, externalReference: string, type: TransactionType, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, sourceAmount: string | null, sourceCurrency: string | null, destinationAmount: string | null, destinationCurrency: string | null, customerUuid: string | null, accountType: ChannelType | null, createdAt: string, updatedAt: string, completedAt: string | null, bankInfo: { accountName: string, accountNumber: string, bankName: string, bankCode: string } | null, card: { brand: string, last4: string } | null, history: Array<{ fromStatus: TransactionStatus | null, toStatus: TransactionStatus, reason: string | null, occurredAt: string }>, customer: { firstName: string, lastName: string, email: string } | null, counterparty: { name: string | null, account: string | null } } };
 
+export type NetworkNamesQueryVariables = Exact<{
+  country: string;
+  type: ChannelType;
+}>;
+
+
+export type NetworkNamesQuery = { networks: Array<{ networkId: string, name: string }> };
+
 export type RefundFieldsFragment = { reference: string, externalReference: string, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null };
 
 export type RefundPaymentMutationVariables = Exact<{
@@ -2146,6 +2154,14 @@ export const TransactionDetailDocument = new TypedDocumentString(`
   updatedAt
   completedAt
 }`) as unknown as TypedDocumentString<TransactionDetailQuery, TransactionDetailQueryVariables>;
+export const NetworkNamesDocument = new TypedDocumentString(`
+    query NetworkNames($country: String!, $type: ChannelType!) {
+  networks(countryCode: $country, channel: $type) {
+    networkId
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<NetworkNamesQuery, NetworkNamesQueryVariables>;
 export const RefundPaymentDocument = new TypedDocumentString(`
     mutation RefundPayment($input: RefundPaymentInput!) {
   refundPayment(input: $input) {

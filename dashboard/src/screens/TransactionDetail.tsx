@@ -48,6 +48,16 @@ const DETAIL = graphql(`
   }
 `);
 
+/** The country's banks or networks by name: a transaction names its own by id. */
+const NETWORK_NAMES = graphql(`
+  query NetworkNames($country: String!, $type: ChannelType!) {
+    networks(countryCode: $country, channel: $type) {
+      networkId
+      name
+    }
+  }
+`);
+
 type Refund = RefundFieldsFragment;
 graphql(`
   fragment RefundFields on Transaction {
@@ -217,6 +227,15 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
     if (changed) reload();
   }, [changed, reload]);
 
+  // The bank's or network's name (the reference data, read once per country and channel type, cached by the client).
+  const shown = data?.transaction;
+  const [networks] = useQuery({
+    query: NETWORK_NAMES,
+    variables: { country: shown?.countryCode ?? '', type: shown?.accountType ?? 'BANK' },
+    pause: !shown?.networkId || !shown.countryCode || !shown.accountType,
+  });
+  const networkName = networks.data?.networks.find((n) => n.networkId === shown?.networkId)?.name ?? shown?.networkId ?? null;
+
   async function simulate(outcome: 'SUCCESSFUL' | 'FAILED') {
     if ((await simulateOutcome({ r: reference, o: outcome })).data) reload();
   }
@@ -242,7 +261,10 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
     ['Refunded', t.amountRefunded && !isZero(t.amountRefunded) ? inCurrency(t.amountRefunded, t.currency) : null],
     ['Failure reason', t.failureReason ? words(t.failureReason) : null],
     // The sender's account (a collection's, a mobile money payment's wallet), masked; a beneficiary's has its own section.
-    ['Account', t.accountNumber && !toBeneficiary ? `${words(t.accountType)} · ${t.counterparty.account} · ${t.countryCode}` : null],
+    [
+      'Account',
+      t.accountNumber && !toBeneficiary ? [words(t.accountType), networkName, t.counterparty.account, t.countryCode].filter(Boolean).join(' · ') : null,
+    ],
     ['Card', t.card ? `${t.card.brand} ···· ${t.card.last4}` : null],
     ['Paid by', t.paymentMethod && t.paymentMethod !== 'CARD' ? words(t.paymentMethod) : null],
     // Paid on the hosted checkout page: its session (the merchant's order reference is the session's, the payment's ends in -N).
@@ -334,8 +356,8 @@ export function TransactionDetail({ reference, sandbox }: { reference: string; s
               <dd className="mono">{t.counterparty.account ?? '—'}</dd>
             </div>
             <div>
-              <dt>Network</dt>
-              <dd>{t.networkId ?? '—'}</dd>
+              <dt>{t.accountType === 'BANK' ? 'Bank' : 'Network'}</dt>
+              <dd>{networkName ?? '—'}</dd>
             </div>
           </dl>
         </>

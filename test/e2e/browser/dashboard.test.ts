@@ -261,7 +261,9 @@ describe('merchant dashboard (sandbox)', () => {
     await customerFact.getByRole('link', { name: 'Wanjiru Kamau' }).waitFor();
     await customerFact.getByText('Wanjiru.Kamau@Example.com').waitFor();
     // Failed: it charged no fee (issue 41); the sender's wallet is masked.
-    expect([await fact(page, 'Fee'), await fact(page, 'Account')]).toEqual(['0.00 KES', 'momo · ••••5678 · KE']);
+    // The network by name once the reference data is read (its id until then).
+    await page.locator('dl.facts').getByText('momo · M-Pesa · ••••5678 · KE').waitFor();
+    expect([await fact(page, 'Fee'), await fact(page, 'Account')]).toEqual(['0.00 KES', 'momo · M-Pesa · ••••5678 · KE']);
   });
 
   it('a transfer shows its beneficiary (name, account masked), not its sender, in the list and on its page; failed, its fee is 0 (issue 41)', async () => {
@@ -282,7 +284,9 @@ describe('merchant dashboard (sandbox)', () => {
     await row.getByRole('link').click();
     const beneficiary = page.getByTestId('counterparty');
     await beneficiary.getByText('••••9876').waitFor();
-    expect(await beneficiary.locator('dd').allTextContents()).toEqual(['Halima Njoroge', '••••9876', 'ke_mpesa']);
+    // The network by its name (the reference data's), not its id.
+    await beneficiary.getByText('M-Pesa').waitFor();
+    expect(await beneficiary.locator('dd').allTextContents()).toEqual(['Halima Njoroge', '••••9876', 'M-Pesa']);
     // The whole number is nowhere on the page; the customer is still named, as the sender.
     expect(await page.locator('main').textContent()).not.toContain('712349876');
     await page.getByTestId('customer').getByRole('link', { name: 'Baraka Mwangi' }).waitFor();
@@ -298,6 +302,13 @@ describe('merchant dashboard (sandbox)', () => {
     await page.evaluate(`history.pushState(null, '', '/dashboard/transactions/${reference}'); dispatchEvent(new PopStateEvent('popstate'))`);
     const facts = page.locator('dl.facts').first();
     await facts.getByText('Expires').waitFor();
+    // The sender's bank by name, the account masked.
+    const kenyanBanks = (await request(app.url, 'GET', '/v1/crossborder/networks?country_code=KE&channel=bank', { token })).body.data as Array<{
+      name: string;
+      network_id: string;
+    }>;
+    const bankName = kenyanBanks.find((n) => n.network_id === bankCollectionBody(customer).network_id)!.name;
+    await facts.getByText(`bank · ${bankName} · ••••`, { exact: false }).waitFor();
     await shot(page, 'transaction-detail', (p) => p.getByText('Bank details for the sender').waitFor());
     await page.getByRole('button', { name: 'Simulate success' }).click();
     await page.locator('h2 .badge', { hasText: 'successful' }).waitFor();
