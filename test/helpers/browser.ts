@@ -149,3 +149,14 @@ export const readClipboard = (page: Page): Promise<string> => page.evaluate('nav
 
 /** Puts `text` on the page's clipboard (clipboard-write granted), so that a copy is seen to replace it. */
 export const writeClipboard = (page: Page, text: string): Promise<void> => page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(text)})`);
+
+/**
+ * Nothing of the session a script can read: no storage, no token or secret in the URL, and no readable cookie but the
+ * hint that a session cookie is set (`dashboard_signed_in=1`, holding no token; the session's own cookie is HttpOnly).
+ */
+export async function expectNothingKept(page: Page, secrets: string[]): Promise<void> {
+  const stored = (await page.evaluate('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })')) as string;
+  expect(JSON.parse(stored)).toEqual({ local: {}, session: {}, cookie: expect.stringMatching(/^(dashboard_signed_in=1)?$/) });
+  for (const secret of secrets) expect(page.url()).not.toContain(secret);
+  expect(page.url()).not.toMatch(/token|secret/i);
+}

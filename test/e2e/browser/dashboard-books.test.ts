@@ -336,7 +336,7 @@ describe('merchant dashboard: the books (sandbox)', () => {
       .waitFor();
   });
 
-  it('is usable at 360 px and from the keyboard: no sideways scrolling; the table scrolls in its own region', async () => {
+  it('is usable at 360 px and from the keyboard: no sideways scrolling, each balance transaction a card with its amounts on screen; wider, the table scrolls in its own region', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
     for (const screen of ['Overview', 'Balance']) {
       await nav(screen).click();
@@ -346,13 +346,20 @@ describe('merchant dashboard: the books (sandbox)', () => {
       const width = await page.evaluate('document.scrollingElement.scrollWidth');
       expect({ screen, width }).toEqual({ screen, width: 360 });
     }
-    // The wide table is a focusable region: Tab reaches it (after the filters), arrow keys scroll it.
+    // On a phone each row is a card (issue 41): every amount on screen, nothing to scroll sideways in the table either.
     const region = page.getByRole('region', { name: 'Balance transactions' });
+    expect(await region.evaluate((r) => r.scrollWidth <= r.clientWidth)).toBe(true);
+    const amounts = await page.locator('table.ledger td.num').evaluateAll((cells) => cells.map((c) => c.getBoundingClientRect()));
+    expect(amounts.length).toBeGreaterThan(0);
+    expect(amounts.filter((box) => box.left < 0 || box.right > 360)).toEqual([]);
+    // Wider (a tablet beside the sidebar), the table is a table wider than its place: a focusable region that arrow keys scroll.
+    await page.setViewportSize({ width: 800, height: 640 });
     await region.focus();
     expect(await page.evaluate('document.activeElement.getAttribute("role")')).toBe('region');
     expect(await page.evaluate('document.activeElement.scrollWidth > document.activeElement.clientWidth')).toBe(true);
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(() => (globalThis as any).document.activeElement.scrollLeft > 0);
+    await page.setViewportSize({ width: 360, height: 740 });
 
     await page.getByRole('form', { name: 'Filter balance transactions' }).getByLabel('Kind').selectOption('PAYMENT');
     await page.locator(`tr[data-source="${payment.reference}"]`).getByRole('link').click();

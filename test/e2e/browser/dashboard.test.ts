@@ -6,7 +6,7 @@ import { totpCodeAt } from '../../../src/modules/accounts/totp';
 import type { MerchantCredentials } from '../../../src/modules/merchants/merchant.service';
 import { EVENT_TYPES } from '../../../src/modules/outbox/event-types';
 import { DASHBOARD_DIST } from '../../../src/transport/dashboard/dashboard.routes';
-import { launchBrowser, openScreen, screenshots, type TestBrowser } from '../../helpers/browser';
+import { expectNothingKept, launchBrowser, openScreen, screenshots, type TestBrowser } from '../../helpers/browser';
 import { approvedCustomer } from '../../helpers/factories';
 import { request } from '../../helpers/http';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
@@ -70,17 +70,6 @@ const fact = (page: Page, label: string) =>
 async function signIn(page: Page, app: TestApp, merchant: MerchantCredentials, password?: string) {
   const login = await ownerLogin(app, merchant);
   await signInWith(page, app, { email: login.email, password: password ?? login.password });
-}
-
-/**
- * Nothing of the session a script can read: no storage, no token or secret in the URL, and no readable cookie but the
- * hint that one is set (`dashboard_signed_in=1`, holding no token; the session's own cookie is HttpOnly).
- */
-async function expectNothingKept(page: Page, secrets: string[]) {
-  const stored = (await page.evaluate('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })')) as string;
-  expect(JSON.parse(stored)).toEqual({ local: {}, session: {}, cookie: expect.stringMatching(/^(dashboard_signed_in=1)?$/) });
-  for (const secret of secrets) expect(page.url()).not.toContain(secret);
-  expect(page.url()).not.toMatch(/token|secret/i);
 }
 
 describe('merchant dashboard (sandbox)', () => {

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { totpCodeAt } from '../../../src/modules/accounts/totp';
 import { DASHBOARD_DIST } from '../../../src/transport/dashboard/dashboard.routes';
 import { DASHBOARD_HEADERS, signInDashboard, signInDashboardUser } from '../../helpers/accounts';
-import { launchBrowser, openScreen, screenshots, type TestBrowser } from '../../helpers/browser';
+import { expectNothingKept, launchBrowser, openScreen, screenshots, type TestBrowser } from '../../helpers/browser';
 import { graphql, request } from '../../helpers/http';
 import { linkIn, startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../helpers/smtp';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
@@ -57,14 +57,6 @@ function invitationLink(message: ReceivedMail): string {
   } catch {
     return linkIn(message, '/dashboard/invitations/accept');
   }
-}
-
-/** Nothing secret kept where a script or the address bar holds it. */
-async function expectNothingKept(page: Page, secrets: string[]) {
-  const stored = await page.evaluate('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })');
-  expect(stored).toBe(JSON.stringify({ local: {}, session: {}, cookie: '' }));
-  for (const secret of secrets) expect(page.url()).not.toContain(secret);
-  expect(page.url()).not.toMatch(/token|secret/i);
 }
 
 describe('team accounts in the dashboard', () => {

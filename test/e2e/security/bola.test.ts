@@ -530,6 +530,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     [/^\/v1\/sandbox\/3ds\//, 'public cardholder page: the unguessable handle is the credential (no token, no merchant)'],
     [/^\/checkout\/otp\//, 'public cardholder page: the handle (a MAC over the payment’s id) is the credential (test/e2e/rails/flutterwave-pin.test.ts)'],
     [/^\/checkout\/assets\//, 'the hosted checkout’s static assets: the same for everyone'],
+    [/^\/checkout\/logos\//, 'a checkout page’s logo, addressed by its content’s SHA-256: as public as the payer pages that show it'],
     [
       /^\/checkout\/:id/,
       'public payer page: the unguessable session id is the credential; no token names a merchant, and a forged id is refused (test/e2e/checkout/pages.test.ts)',
