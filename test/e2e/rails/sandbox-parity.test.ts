@@ -1,7 +1,7 @@
 import { FlutterwaveFake } from '../../fakes/flutterwave.fake';
 import { MpesaFake } from '../../fakes/mpesa.fake';
 import { graphql, request } from '../../helpers/http';
-import { railsApp, railsMerchant, txnRow, type RailsMerchant } from '../../helpers/rails';
+import { ngBankCollection, railsApp, railsMerchant, txnRow, type RailsMerchant } from '../../helpers/rails';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
 import { momoCollectionBody, momoCollectionInput, momoTransferInput, transactionCount, transferBody } from '../../helpers/transactions';
 
@@ -10,18 +10,6 @@ const SEND = '/v1/crossborder/global-transfer';
 const COLLECTION = 'mutation ($input: InitiateCollectionInput!) { initiateCollection(input: $input) { reference } }';
 const TRANSFER = 'mutation ($input: InitiateTransferInput!) { initiateTransfer(input: $input) { reference } }';
 
-/** A Nigerian bank collection (a virtual account at GTBank), within the channel's bounds; override any field. */
-const ngBankCollection = (customerUuid: string, amount: string) =>
-  momoCollectionBody(customerUuid, {
-    amount,
-    currency: 'NGN',
-    country_code: 'NG',
-    channel_id: 'ng_bank_deposit',
-    network_id: 'ng_gtbank',
-    account_number: '0123456789',
-    dial_code: '+234',
-    account_type: 'bank',
-  });
 const ngBankCollectionInput = (customerUuid: string, amount: string) =>
   momoCollectionInput(customerUuid, {
     amount,
@@ -144,7 +132,7 @@ describe('sandbox parity: the sandbox applies the production connector’s rules
 
   it('Flutterwave’s most per bank collection (10,000,000 NGN) is refused alike, though the channel allows 50,000,000', async () => {
     const rest = await refusedAlike(
-      { path: COLLECT, body: (c) => ngBankCollection(c, '20000000') },
+      { path: COLLECT, body: (c) => ngBankCollection(c, { amount: '20000000' }) },
       { query: COLLECTION, input: (c) => ngBankCollectionInput(c, '20000000') },
     );
     expect(rest).toEqual({
