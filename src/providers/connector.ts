@@ -66,13 +66,6 @@ export function describeRoute(route: Route): string {
 /** The international number (MSISDN, digits only) of a mobile money account: the dial code's digits and the national number (CONTRACT §6a). */
 export { msisdn } from '../shared/phone-numbers';
 
-/** A wallet is a phone number: digits only (spaces and a leading + aside), 7 to 15 of them. */
-export function checkWalletNumber(accountNumber: string | null): void {
-  if (accountNumber === null || !/^\+?\d{7,15}$/.test(accountNumber.replace(/\s/g, ''))) {
-    throw AppError.invalidField('accountNumber', 'must be the wallet’s phone number, digits only');
-  }
-}
-
 /**
  * What a refusal before the provider call can say was not done, in the words of what was asked: a
  * card is charged only by a card payment; a collection or a transfer had nothing written or sent.

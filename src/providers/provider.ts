@@ -3,6 +3,7 @@ import type { PaymentsEnv } from '../config';
 import { DOCS, throwProblem, type ReportProblem } from '../shared/config-problems';
 import type { CapabilityName } from './capabilities';
 import type { Connector } from './connector';
+import type { ConnectorRules } from './rules';
 
 /** The environment as config.ts parsed it (every provider variable an optional string). */
 export type ProviderEnv = Record<string, string | undefined>;
@@ -35,6 +36,8 @@ export interface ProviderDefinition<Key extends string, Settings extends { baseU
   configure(env: ProviderEnv, paymentsEnv: PaymentsEnv, report?: ReportProblem): Settings | null;
   /** What its connector offers beyond the base (checked against the connector by test/unit/providers.test.ts). */
   readonly capabilities: readonly CapabilityName[];
+  /** The routes its reference data covers and its rules there, without credentials (rules.ts): the sandbox applies them too. */
+  readonly rules: ConnectorRules;
   create(settings: Settings, deps: ConnectorDependencies): Connector;
 }
 

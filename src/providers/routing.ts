@@ -4,6 +4,8 @@ import type { PublicAddress } from '../shared/public-address';
 import type { GuardedConnector } from './breaker';
 import { providerUnavailable, routeUnavailable, type Route, type RouteLeg } from './connector';
 import table from './data/routes.json';
+import { PROVIDERS } from './registry';
+import { applyRules, type ConnectorRules } from './rules';
 
 /** The in-process sandbox connector's name. */
 export const SANDBOX_CONNECTOR = 'sandbox';
@@ -60,6 +62,32 @@ const REFERENCE_RULES: RoutingRule[] = table.rules.flatMap((r) =>
   parseRoutingRules(`${r.route}=${r.connectors.join(',')}`, 'the reference routing table (src/providers/data/routes.json)'),
 );
 
+/** Each real provider's static side (its rules.ts), by connector name: which routes it covers and its rules there. */
+const PRODUCTION_RULES: ReadonlyMap<string, ConnectorRules> = new Map(PROVIDERS.map((p) => [p.name, p.rules]));
+
+/** The connector a route's production rules lead to, with its rules; null when no real provider covers the route. */
+export interface ProductionConnector {
+  name: string;
+  rules: ConnectorRules;
+}
+
+/**
+ * Which connector would serve the route in production, as if every provider were configured: the first of the
+ * route's connectors, PROVIDER_ROUTES rules (`own`) before the reference table, whose reference data covers it
+ * (credentials aside). Null: none covers it, so production answers ROUTE_UNAVAILABLE. Config-free, so the
+ * sandbox can apply that connector's rules (docs/contract.md §12, "Sandbox parity").
+ */
+export function productionConnector(route: Route, own: readonly RoutingRule[]): ProductionConnector | null {
+  for (const rule of [...own, ...REFERENCE_RULES]) {
+    if (!matches(rule, route)) continue;
+    for (const name of rule.connectors) {
+      const rules = PRODUCTION_RULES.get(name);
+      if (rules?.covers(route)) return { name, rules };
+    }
+  }
+  return null;
+}
+
 const matches = (rule: RoutingRule, route: Route) =>
   (rule.country === '*' || rule.country === route.countryCode) &&
   (rule.channel === '*' || rule.channel === route.channelType) &&
@@ -70,7 +98,8 @@ const matches = (rule: RoutingRule, route: Route) =>
  * The routing table: which connector takes a new transaction on a route. Rules from
  * PROVIDER_ROUTES come first, then (production) the reference table; in the sandbox, a route no
  * PROVIDER_ROUTES rule names is served by the sandbox connector, and the reference table is not
- * used (an integrator routes a route to MTN's own sandbox by naming it). A connector counts only
+ * used (an integrator routes a route to MTN's own sandbox by naming it); the sandbox connector then applies the
+ * rules of the connector that would serve the route in production (`productionConnector`). A connector counts only
  * when it is configured and serves the route. Each route's list is worked out once and kept.
  *
  * A new transaction takes the first connector whose breaker is not open (failover); a started
@@ -78,7 +107,10 @@ const matches = (rule: RoutingRule, route: Route) =>
  */
 export class ConnectorRouter {
   private readonly rules: RoutingRule[];
+  /** PROVIDER_ROUTES's rules alone. */
+  private readonly own: RoutingRule[];
   private readonly byRoute = new Map<string, GuardedConnector[]>();
+  private readonly parityByRoute = new Map<string, ProductionConnector | null>();
 
   private readonly connectors: Map<string, GuardedConnector>;
   private readonly env: PaymentsEnv;
@@ -88,12 +120,41 @@ export class ConnectorRouter {
     this.connectors = connectors;
     this.env = env;
     const own = deploymentRules(configured, (name) => connectors.has(name), env);
+    this.own = own;
     this.rules = env === 'sandbox' ? own : [...own, ...REFERENCE_RULES];
+  }
+
+  /** The connector that would serve the route in production (see `productionConnector`), worked out once per route. */
+  private production(route: Route): ProductionConnector | null {
+    const key = routeKey(route);
+    if (!this.parityByRoute.has(key)) this.parityByRoute.set(key, productionConnector(route, this.own));
+    return this.parityByRoute.get(key)!;
+  }
+
+  /**
+   * A connector's rules on a new transaction. The sandbox connector applies those of the connector that would serve
+   * the route in production (same code, field and message); on a route no real provider covers it has none.
+   */
+  private check(connector: GuardedConnector, leg: RouteLeg): void {
+    if (connector.name !== SANDBOX_CONNECTOR) {
+      connector.check(leg);
+      return;
+    }
+    const production = this.production(leg.route);
+    if (production) applyRules(production.rules.rules, leg);
+  }
+
+  /** The fewest decimals any connector of the route pays out in (the sandbox: its production connector's); undefined: the currency's. */
+  payoutDecimals(route: Route): number | undefined {
+    const decimals = this.candidates(route).flatMap(
+      (c) => (c.name === SANDBOX_CONNECTOR ? this.production(route)?.rules.payoutDecimals?.(route) : c.payoutDecimals(route)) ?? [],
+    );
+    return decimals.length > 0 ? Math.min(...decimals) : undefined;
   }
 
   /** The route's connectors in order of preference (empty: nobody serves it here). */
   candidates(route: Route): GuardedConnector[] {
-    const key = `${route.countryCode}/${route.channelType}/${route.networkCode}/${route.direction}`;
+    const key = routeKey(route);
     let list = this.byRoute.get(key);
     if (!list) {
       list = this.ruled(route).filter((c) => c.serves(route));
@@ -135,7 +196,7 @@ export class ConnectorRouter {
     // A closed breaker first; a half-open one (its trial call may be under way) only when nothing else is left.
     const connector = candidates.find((c) => c.state === 'closed') ?? candidates.find((c) => !c.isOpen);
     if (!connector) throw providerUnavailable(route);
-    connector.check(leg);
+    this.check(connector, leg);
     return connector;
   }
 
@@ -155,6 +216,8 @@ export class ConnectorRouter {
     return this.connectors.has(name);
   }
 }
+
+const routeKey = (route: Route) => `${route.countryCode}/${route.channelType}/${route.networkCode}/${route.direction}`;
 
 /**
  * The address a provider calls back for one transaction: `/v1/providers/{connector}/callback/{token}`.

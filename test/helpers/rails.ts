@@ -100,6 +100,24 @@ export function ghMtnCollection(customerUuid: string, overrides: Record<string, 
   };
 }
 
+/** A Nigerian bank collection (a virtual account at GTBank; REST body); override any field. */
+export function ngBankCollection(customerUuid: string, overrides: Record<string, unknown> = {}) {
+  return {
+    customer_uuid: customerUuid,
+    amount: '15000',
+    currency: 'NGN',
+    country_code: 'NG',
+    channel_id: 'ng_bank_deposit',
+    network_id: 'ng_gtbank',
+    account_number: '0123456789',
+    dial_code: '+234',
+    account_type: 'bank',
+    reason: 'Invoice 88',
+    reference: newReference('flw-va'),
+    ...overrides,
+  };
+}
+
 export interface RailsMerchant {
   merchantId: string;
   token: string;

@@ -78,8 +78,7 @@ export class Rails {
 
   /** The fewest decimals any connector of the route can pay out (a converted payout is rounded down to them); undefined: the currency's. */
   payoutDecimals(route: Route): number | undefined {
-    const decimals = this.router.candidates(route).flatMap((c) => c.payoutDecimals(route) ?? []);
-    return decimals.length > 0 ? Math.min(...decimals) : undefined;
+    return this.router.payoutDecimals(route);
   }
 
   /** A started transaction's connector: the one it was created with, for life. */

@@ -1,5 +1,4 @@
 import { safeEqual } from '../../shared/crypto';
-import { AppError } from '../../shared/errors';
 import { Decimal } from '../../shared/money';
 import {
   NotSentAgain,
@@ -41,20 +40,19 @@ import type {
   ResolvesAccounts,
 } from '../capabilities';
 import { ProviderHttp, field, lenientJson, type ProviderResponse } from '../provider-http';
+import { applyRules } from '../rules';
 import { FlutterwaveCards } from './cards';
+import { flutterwaveRules } from './rules';
 import { chargebackOf, flutterwaveBalance, flutterwaveDisputes, flutterwaveRecords } from './records';
 import type { FlutterwaveConfig } from './index';
 import {
-  DATA,
   NUMERIC_ID,
-  PRODUCT_NAMES,
   accountBank,
   chargeSpec,
   encryptCardPayload,
   flutterwaveTime,
   mobileMoneyChargeBody,
   parseFlutterwaveNotification,
-  productOf,
   redactedBody,
   transactionOf,
   transferBody,
@@ -122,28 +120,12 @@ export class FlutterwaveConnector
    * and mobile money collections in the countries its data names; card payments and their refunds.
    */
   serves(route: Route): boolean {
-    return productOf(route) !== null;
+    return flutterwaveRules.covers(route);
   }
 
-  /**
-   * Flutterwave's own rules, before anything is written: the currencies it takes for the product, and its least and
-   * most per transaction (reference data). A refund is held to no limit: it gives back what was charged.
-   */
+  /** Flutterwave's own rules (rules.ts: its currencies for cards, its least and most per transaction), before anything is written; the sandbox applies the same. */
   check(leg: RouteLeg): void {
-    const product = productOf(leg.route);
-    if (!product || (product === 'card' && leg.route.direction === 'transfer')) return;
-    if (product === 'card' && !DATA.card.currencies.includes(leg.currency)) {
-      throw AppError.invalidField('currency', `is not one our card processor charges in; it takes ${DATA.card.currencies.join(', ')}`);
-    }
-    const limit = DATA.limits[product][leg.currency];
-    if (!limit) return;
-    const amount = new Decimal(leg.amount);
-    if (amount.lt(limit.min) || amount.gt(limit.max)) {
-      throw AppError.invalidField(
-        'amount',
-        `must be between ${limit.min} and ${limit.max} ${leg.currency} for ${PRODUCT_NAMES[product]} through our provider on this route`,
-      );
-    }
+    applyRules(flutterwaveRules.rules, leg);
   }
 
   private send(method: 'GET' | 'POST' | 'PUT', path: string, operation: string, body?: unknown): Promise<ProviderResponse> {

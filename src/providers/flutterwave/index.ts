@@ -1,3 +1,4 @@
+import { flutterwaveRules } from './rules';
 import { defineProvider, group, variables, type ProviderEnv } from '../provider';
 import type { PaymentsEnv } from '../../config';
 import { DOCS, ProblemTally, throwProblem, type ReportProblem } from '../../shared/config-problems';
@@ -57,6 +58,7 @@ export const flutterwave = defineProvider({
   key: 'flutterwave',
   env: variables(['FLUTTERWAVE_BASE_URL', ...VARIABLES]),
   configure,
+  rules: flutterwaveRules,
   capabilities: [
     'opensVirtualAccounts',
     'chargesCards',

@@ -1,6 +1,5 @@
 import { AppError } from '../../shared/errors';
 import {
-  checkWalletNumber,
   msisdn,
   refusedTheRequest,
   unknownOutcome,
@@ -19,6 +18,8 @@ import {
   type RouteLeg,
   type SettlementDecision,
 } from '../connector';
+import { applyRules } from '../rules';
+import { mpesaRules } from './rules';
 import { ProviderHttp, TokenCache, field, type ProviderResponse } from '../provider-http';
 import type { MpesaConfig } from './index';
 import { darajaTimestamp, isAnswer, parseDarajaNotification, questionOut, references, stkPassword, validAnswer } from './mapping';
@@ -62,18 +63,17 @@ export class MpesaConnector implements Connector, ChecksRequests, RoundsPayouts,
   }
 
   serves(route: Route): boolean {
-    if (route.channelType !== 'momo' || route.countryCode !== 'KE' || route.networkCode !== 'MPESA') return false;
+    if (!mpesaRules.covers(route)) return false;
     return route.direction === 'collection' ? this.config.stk !== null : this.config.b2c !== null;
   }
 
-  payoutDecimals(): number {
-    return 0;
+  payoutDecimals(route: Route): number | undefined {
+    return mpesaRules.payoutDecimals!(route);
   }
 
-  /** M-Pesa moves whole shillings only, to and from phone numbers. */
+  /** M-Pesa moves whole shillings only, to and from phone numbers (rules.ts; the sandbox applies the same). */
   check(leg: RouteLeg): void {
-    checkWalletNumber(leg.accountNumber);
-    if (!/^\d+(\.0+)?$/.test(leg.amount)) throw AppError.invalidField('amount', 'must be a whole number of KES for M-Pesa');
+    applyRules(mpesaRules.rules, leg);
   }
 
   private async fetchToken(): Promise<{ value: string; expiresInS: number }> {

@@ -1,3 +1,4 @@
+import { mpesaRules } from './rules';
 import { defineProvider, group, variables, type ProviderEnv } from '../provider';
 import type { PaymentsEnv } from '../../config';
 import { ProblemTally, throwProblem, type ReportProblem } from '../../shared/config-problems';
@@ -58,6 +59,7 @@ export const mpesa = defineProvider({
     'MPESA_B2C_SECURITY_CREDENTIAL',
   ]),
   configure,
+  rules: mpesaRules,
   capabilities: ['checksRequests', 'roundsPayouts', 'readsNotifications'],
   create: (settings, { timeoutMs, now }) => new MpesaConnector({ config: settings, timeoutMs, now }),
 });

@@ -1,6 +1,5 @@
 import { AppError } from '../../shared/errors';
 import {
-  checkWalletNumber,
   unknownOutcome,
   ProviderRefusal,
   ProviderUnreachable,
@@ -16,6 +15,8 @@ import {
 } from '../connector';
 import { Decimal } from '../../shared/money';
 import type { AccountResolutionRequest, ReportsBalance, ResolvesAccounts } from '../capabilities';
+import { applyRules } from '../rules';
+import { mtnMomoRules } from './rules';
 import { ProviderHttp, TokenCache, field, type ProviderResponse } from '../provider-http';
 import type { MtnMomoConfig, MtnMomoProduct } from './index';
 import { MTN_TARGET_COUNTRIES, PRODUCT_PATHS, creationBody, parseMtnNotification, referenceIdOf } from './mapping';
@@ -58,14 +59,15 @@ export class MtnMomoConnector implements Connector, ChecksRequests, ResolvesAcco
     return kind === 'collection' ? this.config.collection : this.config.disbursement;
   }
 
-  /** A wallet is a phone number. */
+  /** A wallet is a phone number (rules.ts; the sandbox applies the same). */
   check(leg: RouteLeg): void {
-    checkWalletNumber(leg.accountNumber);
+    applyRules(mtnMomoRules.rules, leg);
   }
 
+  /** MTN's wallets in its countries (rules.ts), through a configured product; a country's target environment serves that country only. */
   serves(route: Route): boolean {
-    if (route.channelType !== 'momo' || route.networkCode !== 'MTN' || !this.product(route.direction)) return false;
-    return this.country === null ? Object.values(MTN_TARGET_COUNTRIES).includes(route.countryCode ?? '') : route.countryCode === this.country;
+    if (!mtnMomoRules.covers(route) || !this.product(route.direction)) return false;
+    return this.country === null || route.countryCode === this.country;
   }
 
   /** Its wallets, in the countries it serves, through whichever product is configured (disbursement first). */

@@ -1,3 +1,4 @@
+import { mtnMomoRules } from './rules';
 import { anySet, defineProvider, group, variables, type ProviderEnv } from '../provider';
 import type { PaymentsEnv } from '../../config';
 import { DOCS, ProblemTally, throwProblem, type ReportProblem } from '../../shared/config-problems';
@@ -63,6 +64,7 @@ export const mtnMomo = defineProvider({
   key: 'mtnMomo',
   env: variables(['MTN_MOMO_BASE_URL', 'MTN_MOMO_TARGET_ENVIRONMENT', ...PRODUCT_VARIABLES('COLLECTION'), ...PRODUCT_VARIABLES('DISBURSEMENT')]),
   configure,
+  rules: mtnMomoRules,
   capabilities: ['checksRequests', 'resolvesAccounts', 'reportsBalance'],
   create: (settings, { timeoutMs }) => new MtnMomoConnector({ config: settings, timeoutMs }),
 });

@@ -21,12 +21,12 @@ interface Shop {
   token: string;
 }
 
-async function shop(): Promise<Shop> {
+async function shop(disputeFee = '50'): Promise<Shop> {
   const m = await app.createMerchant('Dispute Shop');
-  // A dispute fee of NGN 50 (fixed): the operator's price for this merchant.
+  // A dispute fee of NGN 50 (fixed) unless asked otherwise: the operator's price for this merchant.
   const priced = await request(app.url, 'PUT', `/v1/admin/merchants/${m.merchant.id}/fees`, {
     token: TEST_ADMIN_KEY,
-    body: { kind: 'dispute', currency: 'NGN', percent: '0', fixed: '50' },
+    body: { kind: 'dispute', currency: 'NGN', percent: '0', fixed: disputeFee },
   });
   expect(priced.status).toBe(200);
   return { id: m.merchant.id, token: (await app.token(m)).accessToken };
@@ -129,13 +129,14 @@ test('lost: the hold is paid out to the provider and the fee to revenue; accepte
 });
 
 test('a dispute larger than available: the debt is recorded, repaid by the next collection, and no account goes below zero', async () => {
-  const s = await shop();
+  // A dispute fee of 200, so that the debt outlasts one payment of 100 NGN, the least our card processor takes (docs/providers.md, "Rules").
+  const s = await shop('200');
   const reference = await pay(s, '2000.00'); // 1970 available
   await request(app.url, 'POST', '/v1/sandbox/balance/top-up', { token: s.token, body: { currency: 'NGN', amount: '0.01' } });
   // Spend most of it: a refund of another payment is not available here, so a top-up of 0 and a transfer are not needed;
-  // the dispute of the whole 2000 plus 50 exceeds the 1970.01 available by 79.99.
+  // the dispute of the whole 2000 plus 200 exceeds the 1970.01 available by 229.99.
   const d = (await dispute(s, { payment_reference: reference, reason: 'duplicate' })).body.data;
-  expect(await balance(s)).toMatchObject({ available: 0, disputed: 2050, owed: 79.99 });
+  expect(await balance(s)).toMatchObject({ available: 0, disputed: 2200, owed: 229.99 });
   const [negative] = await sql<{ n: string }>(
     app,
     `select count(*)::text as n from ledger_account where merchant_id = ? and no_overdraft and
@@ -143,16 +144,16 @@ test('a dispute larger than available: the debt is recorded, repaid by the next 
     [s.id],
   );
   expect(negative!.n).toBe('0');
-  // The next payment repays it: 50.00 pays 49.25 net, all of it to the debt.
-  await pay(s, '50.00');
-  expect(await balance(s)).toMatchObject({ available: 0, owed: 30.74 });
+  // The next payment repays it: 100.00 pays 98.50 net, all of it to the debt.
   await pay(s, '100.00');
-  expect(await balance(s)).toMatchObject({ available: 67.76, owed: 0 });
+  expect(await balance(s)).toMatchObject({ available: 0, owed: 131.49 });
+  await pay(s, '200.00');
+  expect(await balance(s)).toMatchObject({ available: 65.51, owed: 0 });
   // Won: the hold comes back to available (nothing owed any more).
   await request(app.url, 'POST', `/v1/disputes/${d.id}/evidence`, { token: s.token, body: { uncategorized_text: 'Two different orders' } });
   await request(app.url, 'POST', `/v1/disputes/${d.id}/submit`, { token: s.token });
   await request(app.url, 'POST', `/v1/sandbox/disputes/${d.id}/simulate`, { token: s.token, body: { outcome: 'won' } });
-  expect(await balance(s)).toMatchObject({ available: 2117.76, disputed: 0, owed: 0 });
+  expect(await balance(s)).toMatchObject({ available: 2265.51, disputed: 0, owed: 0 });
   await verify();
 });
 

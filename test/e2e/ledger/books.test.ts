@@ -397,10 +397,12 @@ describe('refunds', () => {
       body: { payment_reference: declined.body.data.reference, reason: 'x', reference: newReference('rf') },
     });
     expect([r1.status, r1.body.code]).toEqual([409, 'INVALID_STATE']);
-    const good = await initiatePayment(app, token, cardPaymentBody({ amount: '10.00' }));
+    // 100 NGN: the least our card processor charges (docs/providers.md, "Rules"), in the sandbox too.
+    const good = await initiatePayment(app, token, cardPaymentBody({ amount: '100.00' }));
+    expect(good.status).toBe(200);
     const r2 = await request(app.url, 'POST', '/v1/refunds', {
       token,
-      body: { payment_reference: good.body.data.reference, amount: '10.01', reason: 'x', reference: newReference('rf') },
+      body: { payment_reference: good.body.data.reference, amount: '100.01', reason: 'x', reference: newReference('rf') },
     });
     expect([r2.status, r2.body.code]).toEqual([400, 'INVALID_REQUEST']);
     const r3 = await request(app.url, 'POST', '/v1/refunds', { token, body: { payment_reference: good.body.data.reference, reference: newReference('rf') } });

@@ -2,7 +2,7 @@ import { FlutterwaveFake } from '../../fakes/flutterwave.fake';
 import { MtnMomoFake } from '../../fakes/mtn-momo.fake';
 import { ledgerVerify } from '../../helpers/engine';
 import { graphql, request } from '../../helpers/http';
-import { awaitStatus, breakerStates, notificationRows, flutterwaveApp, railsMerchant, txnRow, type RailsMerchant } from '../../helpers/rails';
+import { awaitStatus, breakerStates, notificationRows, flutterwaveApp, ngBankCollection, railsMerchant, txnRow, type RailsMerchant } from '../../helpers/rails';
 import type { TestApp } from '../../helpers/test-app';
 import { newReference, outboxRows, sql, transactionCount } from '../../helpers/transactions';
 import { eventually } from '../../helpers/wait';
@@ -15,23 +15,6 @@ import { eventually } from '../../helpers/wait';
  */
 
 const COLLECT = '/v1/crossborder/global-collection';
-
-function ngBankCollection(customerUuid: string, overrides: Record<string, unknown> = {}) {
-  return {
-    customer_uuid: customerUuid,
-    amount: '15000',
-    currency: 'NGN',
-    country_code: 'NG',
-    channel_id: 'ng_bank_deposit',
-    network_id: 'ng_gtbank',
-    account_number: '0123456789',
-    dial_code: '+234',
-    account_type: 'bank',
-    reason: 'Invoice 88',
-    reference: newReference('flw-va'),
-    ...overrides,
-  };
-}
 
 function ugAirtelCollection(customerUuid: string, accountNumber = '0752123456') {
   return {

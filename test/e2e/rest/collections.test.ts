@@ -255,7 +255,8 @@ describe('REST POST /v1/crossborder/global-collection', () => {
     it.each([
       ['the minimum, 10 KES', () => momoCollectionBody(ke, { amount: 10 }), 10, 'KES'],
       ['the maximum, 250000 KES', () => momoCollectionBody(ke, { amount: '250000' }), 250000, 'KES'],
-      ['"100.500" KES (precision is judged on the value)', () => momoCollectionBody(ke, { amount: '100.500' }), 100.5, 'KES'],
+      // On Airtel Money: M-Pesa takes whole shillings only (docs/providers.md, "Rules").
+      ['"100.500" KES (precision is judged on the value)', () => momoCollectionBody(ke, { amount: '100.500', network_id: 'ke_airtel_money' }), 100.5, 'KES'],
       ['1000 UGX', () => ugBody({ amount: 1000 }), 1000, 'UGX'],
       ['"1500" XOF', () => snBody({ amount: '1500' }), 1500, 'XOF'],
     ])('accepts %s', async (_label, body, amount, currency) => {
@@ -333,7 +334,8 @@ describe('REST POST /v1/crossborder/global-collection', () => {
 
   describe('response shapes', () => {
     it('momo: exactly reference, external_reference, status processing, amount as a JSON number, currency, account_type', async () => {
-      const body = momoCollectionBody(ke, { amount: '1500.50' });
+      // On Airtel Money: M-Pesa takes whole shillings only (docs/providers.md, "Rules").
+      const body = momoCollectionBody(ke, { amount: '1500.50', network_id: 'ke_airtel_money' });
       const res = await collect(body);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({

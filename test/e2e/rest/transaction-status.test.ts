@@ -42,7 +42,8 @@ describe('REST GET /v1/crossborder/global-transfer/{reference}', () => {
 
   it('returns a mobile money collection’s full record, by either reference; a decision fills failure_reason and completed_at', async () => {
     const createdAt = app.clock.now().toISOString();
-    const body = momoCollectionBody(customerA, { amount: '1500.50' });
+    // Airtel Money: M-Pesa takes whole shillings only (docs/providers.md, "Rules").
+    const body = momoCollectionBody(customerA, { amount: '1500.50', network_id: 'ke_airtel_money' });
     const created = await post(COLLECT, body);
     expect(created.status).toBe(200);
     const { reference } = created.body.data;
@@ -59,7 +60,7 @@ describe('REST GET /v1/crossborder/global-transfer/{reference}', () => {
       account_type: 'momo',
       country_code: 'KE',
       channel_id: 'ke_momo_deposit',
-      network_id: 'ke_mpesa',
+      network_id: 'ke_airtel_money',
       dial_code: '+254',
       reason: 'Invoice 42',
       provider_reference: expect.stringMatching(/^sbx_prompt_[0-9a-f]{20}$/),

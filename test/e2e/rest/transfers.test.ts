@@ -73,7 +73,8 @@ describe('REST POST /v1/crossborder/global-transfer', () => {
           status: 'processing',
           source_amount: 100,
           source_currency: 'USD',
-          destination_amount: quoted.destination_amount,
+          // M-Pesa pays whole shillings: a converted payout is rounded down, in the sandbox as in production.
+          destination_amount: Math.floor(quoted.destination_amount),
           destination_currency: 'KES',
           rate: quoted.rate,
           fee: quoted.fee,
@@ -84,13 +85,13 @@ describe('REST POST /v1/crossborder/global-transfer', () => {
       });
       // And both agree with the documented pricing rule, worked out independently.
       const expected = expectedQuote('USD', 'KES', '100', app.clock.now());
-      expect(res.body.data.destination_amount).toBe(Number(expected.destination_amount));
+      expect(res.body.data.destination_amount).toBe(Math.floor(Number(expected.destination_amount)));
       expect(res.body.data.rate).toBe(Number(expected.rate));
       expect(res.body.data.fee).toBe(1);
       for (const field of ['source_amount', 'destination_amount', 'rate', 'fee']) expect(typeof res.body.data[field]).toBe('number');
 
       const record = (await getTransaction(app, token, res.body.data.reference)).body.data;
-      expect(record).toMatchObject({ type: 'transfer', quote_id: null, destination_amount: quoted.destination_amount, rate: quoted.rate });
+      expect(record).toMatchObject({ type: 'transfer', quote_id: null, destination_amount: Math.floor(quoted.destination_amount), rate: quoted.rate });
     });
 
     it('pays out to a bank account too', async () => {
@@ -123,7 +124,8 @@ describe('REST POST /v1/crossborder/global-transfer', () => {
       app.clock.set(quotedAt);
       const quoted = await quote('USD', 'KES', '250');
       app.clock.set(transferAt);
-      const locked = await transfer(transferBody(ke, { amount: 250, quote_id: quoted.quote_id }));
+      // To Airtel Money: an M-Pesa payout would be rounded to whole shillings (docs/providers.md, "Rules").
+      const locked = await transfer(transferBody(ke, { amount: 250, quote_id: quoted.quote_id, network_id: 'ke_airtel_money' }));
       expect(locked.status).toBe(200);
       expect(locked.body.data).toMatchObject({
         source_amount: 250,
@@ -143,7 +145,7 @@ describe('REST POST /v1/crossborder/global-transfer', () => {
 
     it('accepts the quote’s amount written differently ("100.00" for 100)', async () => {
       const quoted = await quote('USD', 'KES', '100');
-      const res = await transfer(transferBody(ke, { amount: '100.00', quote_id: quoted.quote_id }));
+      const res = await transfer(transferBody(ke, { amount: '100.00', quote_id: quoted.quote_id, network_id: 'ke_airtel_money' }));
       expect(res.status).toBe(200);
       expect(res.body.data.destination_amount).toBe(quoted.destination_amount);
     });

@@ -126,10 +126,14 @@ describe('more digits than the currency allows, however they arrive', () => {
 });
 
 describe('accepted → serializable → round-trips exactly, on every door', () => {
-  /** Card payments in a currency of each minor unit; amounts of 1 to 15 significant digits, every magnitude. */
+  /**
+   * Card payments in a currency of each minor unit; amounts of 1 to 15 significant digits, every magnitude. The
+   * currencies are ones our card processor takes with no least or most of its own, which the sandbox applies too
+   * (docs/providers.md, "Rules").
+   */
   const CURRENCIES = [
-    ['NGN', 2],
-    ['USD', 2],
+    ['GHS', 2],
+    ['GBP', 2],
     ['UGX', 0],
     ['XOF', 0],
   ] as const;
@@ -146,9 +150,9 @@ describe('accepted → serializable → round-trips exactly, on every door', () 
   );
   // The edges of the domain, always.
   samples.push(
-    { currency: 'NGN', minorUnit: 2, amount: new Decimal('9999999999999.99'), asNumber: true },
+    { currency: 'GHS', minorUnit: 2, amount: new Decimal('9999999999999.99'), asNumber: true },
     { currency: 'UGX', minorUnit: 0, amount: new Decimal('999999999999999'), asNumber: true },
-    { currency: 'USD', minorUnit: 2, amount: new Decimal('0.01'), asNumber: true },
+    { currency: 'GBP', minorUnit: 2, amount: new Decimal('0.01'), asNumber: true },
   );
 
   it('REST initiation, verify, the list, GraphQL, the signed webhook and the subscription all carry the exact amount', async () => {
