@@ -8,7 +8,7 @@ export interface Credentials {
 }
 
 /** An error answer of the service, in its envelope (`{status:"error", message, code}`). */
-class ApiError extends Error {
+export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
     readonly status: number,

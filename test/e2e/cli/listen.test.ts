@@ -266,6 +266,28 @@ describe('payments-gateway CLI: listen, trigger, events resend (issue 41 point 9
     expect(wrongKey.stderr).toMatch(/^Error: POST \/v1\/oauth\/token: 401 /);
   });
 
+  it('trigger against a sandbox that decides at once (SANDBOX_SETTLE_MS=0): each event still made, a transfer failed by the sandbox’s own rule', async () => {
+    const quick = await createTestApp({ env: { SANDBOX_SETTLE_MS: '0' } });
+    try {
+      const m = await quick.createMerchant('Quick Sandbox Merchant');
+      const token = (await quick.token(m)).accessToken;
+      const made: Record<string, string> = {};
+      for (const event of ['collection.successful', 'transfer.failed', 'refund.successful']) {
+        const result = await run(['trigger', event, '--api-url', quick.url], m);
+        expect({ event, code: result.code, stderr: result.stderr }).toEqual({ event, code: 0, stderr: '' });
+        made[event] =
+          result.stdout.match({ 'collection.successful': /col_\w+/, 'transfer.failed': /trf_\w+/, 'refund.successful': /rfd_\w+/ }[event]!)?.[0] ?? '';
+      }
+      const statusOf = async (reference: string) =>
+        (await request(quick.url, 'GET', `/v1/crossborder/global-transfer/${reference}`, { token })).body.data.status;
+      expect(await statusOf(made['collection.successful']!)).toBe('successful');
+      expect(await statusOf(made['transfer.failed']!)).toBe('failed');
+      expect(await statusOf(made['refund.successful']!)).toBe('successful');
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('trigger refuses a production service before making anything; listen forwards production events too', async () => {
     const METRICS_TOKEN = 'cli-test-metrics-token-0123456789';
     const production = await createTestApp({ env: { PAYMENTS_ENV: 'production', METRICS_TOKEN } });
