@@ -83,6 +83,7 @@ import type { CollectionService } from './modules/transactions/kinds/collection/
 import type { TransferService } from './modules/transactions/kinds/transfer/transfer.service';
 import type { PaymentService } from './modules/transactions/kinds/payment/payment.service';
 import type { RefundService } from './modules/transactions/kinds/refund/refund.service';
+import type { FundingService } from './modules/transactions/kinds/funding/funding.service';
 import { CARD_ROUTE } from './modules/transactions/kinds/payment/payment.kind';
 import type { Rails } from './modules/rails/rails';
 import { FormTokens } from './shared/form-tokens';
@@ -164,6 +165,8 @@ export interface Services {
   transfers: TransferService;
   payments: PaymentService;
   refunds: RefundService;
+  /** Fundings of a merchant's own balance (issue 41): an account to pay into. */
+  fundings: FundingService;
   /** Balances, balance transactions, statements, funding; the books' verification. */
   ledger: LedgerService;
   fees: FeeSchedule;
@@ -321,27 +324,38 @@ export function compose(infra: Infrastructure): Composition {
   const { rails, cardCharges } = made(railsModule.create(base, { reference, publicAddress }));
   const { payees } = made(payeesModule.create(base, { reference, rails }));
   const { payoutDestinations } = made(payoutDestinationsModule.create(base, { audit, mailer, publicAddress, payees, reference }));
-  const { transactions, transactionQueries, providerSignals, transactionJobs, settlementPump, collections, transfers, payments, refunds, disputeReported } =
-    made(
-      transactionsModule.create(
-        { ...base, instances: base.jobs },
-        {
-          reference,
-          rates,
-          fees,
-          customers,
-          merchants,
-          outbox,
-          eventChoices,
-          listeners,
-          rails,
-          payees,
-          cardCharges,
-          audit,
-          publicAddress,
-        },
-      ),
-    );
+  const {
+    transactions,
+    transactionQueries,
+    providerSignals,
+    transactionJobs,
+    settlementPump,
+    collections,
+    transfers,
+    payments,
+    refunds,
+    fundings,
+    disputeReported,
+  } = made(
+    transactionsModule.create(
+      { ...base, instances: base.jobs },
+      {
+        reference,
+        rates,
+        fees,
+        customers,
+        merchants,
+        outbox,
+        eventChoices,
+        listeners,
+        rails,
+        payees,
+        cardCharges,
+        audit,
+        publicAddress,
+      },
+    ),
+  );
   const { checkout, paymentLinks } = made(
     checkoutModule.create(base, { reference, outbox, audit, publicAddress, payments, rails, transactionQueries, providerSignals }),
   );
@@ -416,6 +430,7 @@ export function compose(infra: Infrastructure): Composition {
     payoutDestinations,
     payments,
     refunds,
+    fundings,
     ledger,
     fees,
     eventChoices,

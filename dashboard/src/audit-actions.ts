@@ -33,6 +33,7 @@ export const AUDIT_LOG_ACTIONS = [
   'payment_link.deactivated',
   'ledger.adjustment_posted',
   'sandbox.top_up',
+  'balance.funding_created',
   'kyc.decided',
   'merchant.created',
   'merchant.disabled',

@@ -15,6 +15,7 @@ export {
   isCollection,
   isPayment,
   isPayout,
+  isFunding,
   isRefund,
   isTransfer,
   type Transaction,

@@ -27,6 +27,8 @@ export const isPayment: TransactionGuard<'payment'> = ofType('payment');
 export const isRefund: TransactionGuard<'refund'> = ofType('refund');
 /** The transaction of a payout to your own account (`external_reference` is the payout's `po_…` id). */
 export const isPayout: TransactionGuard<'payout'> = ofType('payout');
+/** A funding of your own balance: `bankInfo` is the account to pay into, open until `expires_at`. */
+export const isFunding: TransactionGuard<'funding'> = ofType('funding');
 
 // Fails to compile when the union gains a kind that has no guard above.
 const everyKindHasAGuard: { [K in TransactionType]: TransactionGuard<K> } = {
@@ -35,5 +37,6 @@ const everyKindHasAGuard: { [K in TransactionType]: TransactionGuard<K> } = {
   payment: isPayment,
   refund: isRefund,
   payout: isPayout,
+  funding: isFunding,
 };
 void everyKindHasAGuard;

@@ -16,6 +16,8 @@ interface PayloadOfKind {
   checkout: Schemas['CheckoutSession'];
   /** payout.created, payout.paid, payout.failed: the payout (issue 38). */
   payout: Schemas['Payout'];
+  /** funding.*: a funding of your balance (issue 41), as the status endpoint answers it. */
+  funding: Schemas['Funding'];
   /** dispute.created, .updated, .closed, .funds_withdrawn, .funds_reinstated, .evidence_due_soon: the dispute (issue 39). */
   dispute: Schemas['Dispute'];
   /** webhook.test: sent on request (POST /v1/webhooks/test-event), about nothing. */

@@ -1,6 +1,16 @@
 import path from 'node:path';
 import ts from 'typescript';
-import { isCollection, isPayment, isPayout, isRefund, isTransfer, type Transaction, type TransactionOfType, type TransactionType } from '../../sdk/src';
+import {
+  isCollection,
+  isFunding,
+  isPayment,
+  isPayout,
+  isRefund,
+  isTransfer,
+  type Transaction,
+  type TransactionOfType,
+  type TransactionType,
+} from '../../sdk/src';
 
 /** A record of one kind, with the fields a test names (the others do not matter at run time). */
 const record = <K extends TransactionType>(type: K, fields: Partial<TransactionOfType<K>> = {}) => ({ type, ...fields }) as TransactionOfType<K>;
@@ -15,6 +25,7 @@ function describeTransaction(t: Transaction): string {
   if (isPayment(t)) return `payment by ${t.payment_method} ending ${t.card?.last4}, ${t.amount_refunded} refunded`;
   if (isRefund(t)) return `refund of ${t.payment_reference}`;
   if (isPayout(t)) return `payout ${t.external_reference}`;
+  if (isFunding(t)) return `funding into ${t.bankInfo?.accountNumber}`;
   // Every kind is handled above: t is never here.
   const unknownKind: never = t;
   return unknownKind;
@@ -32,8 +43,9 @@ describe('SDK transaction type guards', () => {
     payment: record('payment', { payment_method: 'card', card: { brand: 'visa', last4: '4242', fingerprint: null }, amount_refunded: 300 }),
     refund: record('refund', { payment_reference: 'pay_1' }),
     payout: record('payout', { external_reference: 'po_1' }),
+    funding: record('funding', { bankInfo: { accountName: 'Acme', accountNumber: '9912345678', bankName: 'Sandbox Bank', bankCode: 'SBX', localCode: null } }),
   } satisfies { [K in TransactionType]: TransactionOfType<K> };
-  const guards = { collection: isCollection, transfer: isTransfer, payment: isPayment, refund: isRefund, payout: isPayout };
+  const guards = { collection: isCollection, transfer: isTransfer, payment: isPayment, refund: isRefund, payout: isPayout, funding: isFunding };
 
   it('each guard is true for its own kind only', () => {
     for (const [kind, guard] of Object.entries(guards)) {
@@ -51,6 +63,7 @@ describe('SDK transaction type guards', () => {
       'payment by card ending 4242, 300 refunded',
       'refund of pay_1',
       'payout po_1',
+      'funding into 9912345678',
     ]);
   });
 

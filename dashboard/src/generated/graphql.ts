@@ -53,6 +53,7 @@ export type BalanceTransactionType =
   | 'COLLECTION'
   | 'DISPUTE_REINSTATEMENT'
   | 'DISPUTE_WITHDRAWAL'
+  | 'FUNDING'
   | 'PAYMENT'
   | 'PAYOUT'
   | 'PAYOUT_REVERSAL'
@@ -409,6 +410,7 @@ export type TransactionStatus =
 /** What kind of transaction it is. */
 export type TransactionType =
   | 'COLLECTION'
+  | 'FUNDING'
   | 'PAYMENT'
   | 'PAYOUT'
   | 'REFUND'

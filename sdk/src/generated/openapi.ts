@@ -996,6 +996,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/balance/funding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fund your balance: an account to pay into by bank transfer
+         * @description Answers `bank_info`, an account unique to this funding, in your name, open until `expires_at` (as a bank collection’s). What you pay into it is credited to your available balance when it arrives: a `funding` balance transaction, with no fee and no settlement delay; `funding.successful` follows (or `funding.expired`). The account is opened in your country when `currency` is its own, otherwise in a country of that currency. Sandbox: pay it with POST /v1/sandbox/transactions/{reference}/simulate. GraphQL: fundBalance.
+         */
+        post: operations["createFunding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/balance/funding/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a funding of your balance */
+        get: operations["getFunding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/refunds/{reference}": {
         parameters: {
             query?: never;
@@ -1396,7 +1433,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
-            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "checkout.settings_changed" | "transfers.name_check_changed" | "payout_schedule.changed" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "ledger.adjustment_posted" | "sandbox.top_up" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled" | "payout_destination.added" | "payout_destination.approval_requested" | "payout_destination.approved" | "payout_destination.canceled" | "payout_destination.activated" | "reconciliation.exception_resolved" | "dispute.file_uploaded" | "dispute.evidence_updated" | "dispute.submitted" | "dispute.accepted" | "sandbox.dispute_created";
+            action: "user.signed_up" | "user.sign_in_succeeded" | "user.sign_in_failed" | "user.email_verified" | "user.two_factor_enrolled" | "user.two_factor_removed" | "user.password_changed" | "user.password_reset" | "user.sessions_ended" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "team.ownership_transferred" | "team.two_factor_requirement_changed" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "webhook.endpoint_changed" | "webhook.secret_rotated" | "checkout.settings_changed" | "transfers.name_check_changed" | "payout_schedule.changed" | "refund.created" | "payment_link.created" | "payment_link.deactivated" | "ledger.adjustment_posted" | "sandbox.top_up" | "balance.funding_created" | "kyc.decided" | "merchant.created" | "merchant.disabled" | "merchant.enabled" | "payout_destination.added" | "payout_destination.approval_requested" | "payout_destination.approved" | "payout_destination.canceled" | "payout_destination.activated" | "reconciliation.exception_resolved" | "dispute.file_uploaded" | "dispute.evidence_updated" | "dispute.submitted" | "dispute.accepted" | "sandbox.dispute_created";
             /** @enum {string} */
             actor_type: "user" | "api_key" | "operator" | "system";
             actor_id: string | null;
@@ -1554,7 +1591,7 @@ export interface components {
         BalanceTransaction: {
             id: string;
             /** @enum {string} */
-            type: "collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal" | "dispute_withdrawal" | "dispute_reinstatement";
+            type: "collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal" | "dispute_withdrawal" | "dispute_reinstatement" | "funding";
             /** @example KES */
             currency: string;
             /**
@@ -1603,7 +1640,7 @@ export interface components {
             closing_balance: number;
             totals: {
                 /** @enum {string} */
-                type: "collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal" | "dispute_withdrawal" | "dispute_reinstatement";
+                type: "collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal" | "dispute_withdrawal" | "dispute_reinstatement" | "funding";
                 count: number;
                 /**
                  * @description Exact decimal, as a JSON number with at most the currency’s minor-unit decimals
@@ -1638,7 +1675,7 @@ export interface components {
             client_id: string;
             webhook_url: string | null;
             /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
-            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon")[];
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "payment.expired" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "funding.processing" | "funding.successful" | "funding.failed" | "funding.expired" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -1653,7 +1690,7 @@ export interface components {
             client_id: string;
             webhook_url: string | null;
             /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
-            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon")[];
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "payment.expired" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "funding.processing" | "funding.successful" | "funding.failed" | "funding.expired" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -1670,7 +1707,7 @@ export interface components {
             client_id: string;
             webhook_url: string | null;
             /** @description The event types recorded and sent to you (the default until you choose: final statuses and KYC decisions) */
-            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon")[];
+            webhook_event_types: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "payment.expired" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "funding.processing" | "funding.successful" | "funding.failed" | "funding.expired" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon")[];
             /** @description Until when a rotated-out webhook secret still signs deliveries beside the current one; null when none does */
             webhook_secret_overlap_until: string | null;
             /** Format: date-time */
@@ -1995,7 +2032,38 @@ export interface components {
             updated_at: string | null;
             completed_at: string | null;
         };
-        Transaction: components["schemas"]["CollectionRecord"] | components["schemas"]["TransferRecord"] | components["schemas"]["Payment"] | components["schemas"]["Refund"] | components["schemas"]["PayoutTransaction"];
+        Funding: {
+            /** @description The service’s reference, `fnd_…` */
+            reference: string;
+            /** @description Yours, if you gave one; otherwise the service’s reference */
+            external_reference: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "funding";
+            /** @enum {string} */
+            status: "initiating" | "processing" | "requires_action" | "successful" | "failed" | "expired";
+            /** @description e.g. not_paid_before_expiry */
+            failure_reason: string | null;
+            amount: number | null;
+            currency: string | null;
+            /** @description Always 0: funding your balance is free */
+            fee: number | null;
+            account_type: ("bank" | "momo") | null;
+            country_code: string | null;
+            /** @description The bank the account is at */
+            network_id: string | null;
+            /** @description The account to pay into by bank transfer, in your name, unique to this funding */
+            bankInfo?: components["schemas"]["BankInfo"];
+            provider_reference: string | null;
+            /** @description When an unpaid funding expires: pay before it */
+            expires_at: string | null;
+            created_at: string | null;
+            updated_at: string | null;
+            completed_at: string | null;
+        };
+        Transaction: components["schemas"]["CollectionRecord"] | components["schemas"]["TransferRecord"] | components["schemas"]["Payment"] | components["schemas"]["Refund"] | components["schemas"]["PayoutTransaction"] | components["schemas"]["Funding"];
         CheckoutSession: {
             /** @description `cs_…`: the page’s key, unguessable */
             id: string;
@@ -2182,7 +2250,7 @@ export interface components {
             /** @description `evt_…`; also the `webhook-id` header of every delivery */
             id: string;
             /** @enum {string} */
-            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon" | "webhook.test";
+            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "payment.expired" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "funding.processing" | "funding.successful" | "funding.failed" | "funding.expired" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon" | "webhook.test";
             /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*; payout.*: the payout’s `pot_…` transaction); null for customer.kyc.*, checkout.session.* (its `data.id` names the session) and webhook.test */
             reference: string | null;
             /** @description The customer the event is about (customer.kyc.*); null for a transaction’s event */
@@ -2208,7 +2276,7 @@ export interface components {
             /** @description `evt_…`; also the `webhook-id` header of every delivery */
             id: string;
             /** @enum {string} */
-            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon" | "webhook.test";
+            type: "customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "payment.expired" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "funding.processing" | "funding.successful" | "funding.failed" | "funding.expired" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon" | "webhook.test";
             /** @description The transaction the event is about (collection.*, transfer.*, payment.*, refund.*; payout.*: the payout’s `pot_…` transaction); null for customer.kyc.*, checkout.session.* (its `data.id` names the session) and webhook.test */
             reference: string | null;
             /** @description The customer the event is about (customer.kyc.*); null for a transaction’s event */
@@ -2762,7 +2830,7 @@ export interface components {
         WebhookEndpointRequest: {
             url: string | null;
             /** @description The event types recorded and sent to you. Omitted: unchanged. Null: the default, final statuses and KYC decisions. Add `*.processing` and `payment.requires_action` to hear of each transaction as it is created. */
-            event_types?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon")[] | null;
+            event_types?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "payment.expired" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "funding.processing" | "funding.successful" | "funding.failed" | "funding.expired" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon")[] | null;
         };
         CreateApiKeyRequest: {
             label: string;
@@ -2792,6 +2860,16 @@ export interface components {
              */
             amount?: string;
             reason: string;
+            reference: string;
+        };
+        FundingRequest: {
+            /** @description Case-insensitive: trimmed and upper-cased before it is checked (the constraints describe the upper-cased value). */
+            currency: string;
+            /**
+             * @description What you will pay in, in `currency`, within its bank channel’s bounds
+             * @example 100
+             */
+            amount: string;
             reference: string;
         };
         PayoutRequest: {
@@ -5094,7 +5172,7 @@ export interface operations {
                 after?: string | null;
                 status?: ("initiating" | "processing" | "requires_action" | "successful" | "failed" | "expired") | null;
                 /** @description `collection`, `transfer` or `payment` */
-                type?: ("collection" | "transfer" | "payment" | "refund" | "payout") | null;
+                type?: ("collection" | "transfer" | "payment" | "refund" | "payout" | "funding") | null;
                 customer_uuid?: string | null;
                 /** @description Payments made on the checkout sessions this payment link (`plink_…`) opened, every attempt */
                 payment_link_id?: string | null;
@@ -5181,7 +5259,7 @@ export interface operations {
             query?: {
                 status?: ("initiating" | "processing" | "requires_action" | "successful" | "failed" | "expired") | null;
                 /** @description `collection`, `transfer`, `payment` or `refund` */
-                type?: ("collection" | "transfer" | "payment" | "refund" | "payout") | null;
+                type?: ("collection" | "transfer" | "payment" | "refund" | "payout" | "funding") | null;
                 customer_uuid?: string | null;
                 payment_link_id?: string | null;
                 created_from?: string | null;
@@ -6413,7 +6491,7 @@ export interface operations {
                 limit?: number | null;
                 /** @description The `meta.next_cursor` of the previous page */
                 after?: string | null;
-                type?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon" | "webhook.test") | null;
+                type?: ("customer.kyc.approved" | "customer.kyc.rejected" | "collection.processing" | "collection.successful" | "collection.failed" | "collection.expired" | "transfer.processing" | "transfer.successful" | "transfer.failed" | "payment.processing" | "payment.requires_action" | "payment.successful" | "payment.failed" | "payment.expired" | "refund.processing" | "refund.successful" | "refund.failed" | "payout.created" | "payout.paid" | "payout.failed" | "funding.processing" | "funding.successful" | "funding.failed" | "funding.expired" | "checkout.session.completed" | "checkout.session.expired" | "dispute.created" | "dispute.updated" | "dispute.closed" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.evidence_due_soon" | "webhook.test") | null;
             };
             header?: never;
             path?: never;
@@ -7681,7 +7759,7 @@ export interface operations {
                 /** @description The `meta.next_cursor` of the previous page */
                 after?: string | null;
                 currency?: string | null;
-                type?: ("collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal" | "dispute_withdrawal" | "dispute_reinstatement") | null;
+                type?: ("collection" | "payment" | "transfer" | "transfer_reversal" | "refund" | "refund_reversal" | "top_up" | "adjustment" | "payout" | "payout_reversal" | "dispute_withdrawal" | "dispute_reinstatement" | "funding") | null;
                 created_from?: string | null;
                 created_to?: string | null;
             };
@@ -7956,6 +8034,217 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "INVALID_STATE" | "DUPLICATE_REQUEST";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createFunding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currency": "NGN",
+                 *       "amount": "500000.00",
+                 *       "reference": "float-2026-12-01"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FundingRequest"];
+            };
+        };
+        responses: {
+            /** @description Funding created: pay the amount into bank_info before expires_at; it is credited to your available balance when it arrives */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Funding created: pay the amount into bank_info before expires_at; it is credited to your available balance when it arrives */
+                        message: string;
+                        data: components["schemas"]["Funding"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `DUPLICATE_REQUEST`: reference already used */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "DUPLICATE_REQUEST";
+                    };
+                };
+            };
+            /** @description `ROUTE_UNAVAILABLE`: no provider opens accounts to pay this currency into here; nothing was written */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "ROUTE_UNAVAILABLE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: the merchant’s request budget is spent (see Retry-After and RateLimit-*) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `SERVER_ERROR`: the provider’s answer is unknown (reconciled later; the funding is recorded) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "SERVER_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getFunding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The service’s reference (`fnd_…`) or your own `reference` */
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Funding received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @example Funding received */
+                        message: string;
+                        data: components["schemas"]["Funding"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `INVALID_TOKEN`: the access token is missing, malformed, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "INVALID_TOKEN";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: your role, or your API key’s, does not allow this (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: no funding of yours has this reference */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
                     };
                 };
             };

@@ -43,6 +43,7 @@ import { Migration20261210001000_webhook_delivery_queue } from './Migration20261
 import { Migration20261210002000_settlement_due } from './Migration20261210002000_settlement_due';
 import { Migration20261211000000_debt_repayment_index } from './Migration20261211000000_debt_repayment_index';
 import { Migration20261211010000_checkout_logo } from './Migration20261211010000_checkout_logo';
+import { Migration20261212000000_funding } from './Migration20261212000000_funding';
 import { Migration20261202020000_single_use_quotes } from './Migration20261202020000_single_use_quotes';
 import { Migration20261202030000_idempotency_holder } from './Migration20261202030000_idempotency_holder';
 
@@ -96,4 +97,5 @@ export const migrationsFor = (environment: PaymentsEnv): MigrationObject[] => [
   { name: 'Migration20261210002000_settlement_due', class: Migration20261210002000_settlement_due },
   { name: 'Migration20261211000000_debt_repayment_index', class: Migration20261211000000_debt_repayment_index },
   { name: 'Migration20261211010000_checkout_logo', class: Migration20261211010000_checkout_logo },
+  { name: 'Migration20261212000000_funding', class: Migration20261212000000_funding },
 ];

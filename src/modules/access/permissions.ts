@@ -18,7 +18,7 @@ export const PERMISSIONS = [
   'customers:write',
   /** Balances, balance transactions and statements. */
   'balances:read',
-  /** Sandbox top-ups (and, later, funding a balance). */
+  /** Funding the merchant's own balance (an account to pay into, issue 41), and sandbox top-ups. */
   'balances:fund',
   /** Webhook event log. */
   'webhooks:read',
@@ -78,6 +78,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'transactions:read',
     'refunds:create',
     'balances:read',
+    'balances:fund',
     'webhooks:read',
     'team:read',
     'payouts:manage',

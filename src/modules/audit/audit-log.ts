@@ -76,6 +76,7 @@ export const AUDIT_ACTIONS = [
   'payment_link.deactivated',
   'ledger.adjustment_posted',
   'sandbox.top_up',
+  'balance.funding_created',
   'kyc.decided',
   'merchant.created',
   'merchant.disabled',

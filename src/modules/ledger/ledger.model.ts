@@ -40,6 +40,8 @@ export const BALANCE_TRANSACTION_TYPES = [
   /** A chargeback's amount and fee held (issue 39), and given back when the merchant wins it. */
   'dispute_withdrawal',
   'dispute_reinstatement',
+  /** Money the merchant paid into its own balance (issue 41): a funding's bank transfer, arrived. */
+  'funding',
 ] as const;
 export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
 /** Entry types that are never balance transactions. */

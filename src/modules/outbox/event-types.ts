@@ -13,12 +13,17 @@ export const EVENT_TYPES = [
   'payment.requires_action',
   'payment.successful',
   'payment.failed',
+  'payment.expired',
   'refund.processing',
   'refund.successful',
   'refund.failed',
   'payout.created',
   'payout.paid',
   'payout.failed',
+  'funding.processing',
+  'funding.successful',
+  'funding.failed',
+  'funding.expired',
   'checkout.session.completed',
   'checkout.session.expired',
   'dispute.created',
@@ -42,6 +47,7 @@ export const PROGRESS_EVENT_TYPES = [
   'payment.processing',
   'payment.requires_action',
   'refund.processing',
+  'funding.processing',
 ] as const satisfies readonly EventType[];
 
 /** Sent on request only (`POST /v1/webhooks/test-event`), whatever the merchant chose. */
@@ -59,7 +65,7 @@ export const DEFAULT_EVENT_TYPES = SELECTABLE_EVENT_TYPES.filter((t) => !(PROGRE
 
 /**
  * What an event is about, from its stored subject: a transaction (its service reference) for
- * collection.*, transfer.*, payment.* and refund.* events, a customer (its uuid) for customer.kyc.*,
+ * collection.*, transfer.*, payment.*, refund.*, payout.* and funding.* events, a customer (its uuid) for customer.kyc.*,
  * nothing for webhook.test and checkout.session.* (their payload's `id` names the session).
  */
 export function subjectOf(event: { type: string; subjectId: string }): { reference: string | null; customerUuid: string | null } {

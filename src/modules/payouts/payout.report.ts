@@ -39,6 +39,8 @@ const GROUP: Record<BalanceTransactionType, 'collected' | 'refunds' | 'transfers
   transfer: 'transfers',
   transfer_reversal: 'transfers',
   top_up: 'adjustments',
+  // Money the merchant paid in itself (issue 41): not collected, so with the top-ups and adjustments.
+  funding: 'adjustments',
   adjustment: 'adjustments',
   payout: 'payouts',
   payout_reversal: 'payouts',

@@ -27,8 +27,8 @@ export interface Counterparty {
   account: string | null;
 }
 
-/** The kinds whose counterparty is the account the money goes to, held by `accountName`, not the customer. */
-const PAID_TO_AN_ACCOUNT: ReadonlySet<TransactionKind> = new Set(['transfer', 'payout']);
+/** The kinds whose counterparty is the account the money goes to (or, a funding, comes in by), held by `accountName`, not the customer. */
+const PAID_TO_AN_ACCOUNT: ReadonlySet<TransactionKind> = new Set(['transfer', 'payout', 'funding']);
 
 /** Whether a kind's counterparty is its customer (whose name the caller reads, a batch at a time). */
 export const counterpartyIsCustomer = (kind: TransactionKind) => !PAID_TO_AN_ACCOUNT.has(kind);
@@ -40,7 +40,8 @@ export const counterpartyIsCustomer = (kind: TransactionKind) => !PAID_TO_AN_ACC
  * - collection: the sender, the customer, from its wallet or bank account;
  * - payment: the payer, its customer if it named one, with the card's last four or the wallet (a bank
  *   transfer's payer is known by name only);
- * - refund: the payment's payer, by name (the money goes back the way it came).
+ * - refund: the payment's payer, by name (the money goes back the way it came);
+ * - funding: the merchant itself, by the account it pays into (opened in its name).
  */
 export function counterpartyOf(t: Transaction, customer: PersonName | undefined): Counterparty {
   if (t.kind === 'transfer' || t.kind === 'payout') return { name: t.accountName, account: maskAccount(t.accountNumber) };
@@ -54,6 +55,9 @@ export function counterpartyOf(t: Transaction, customer: PersonName | undefined)
     }
     case 'refund':
       return { name, account: null };
+    case 'funding':
+      // The merchant itself, paying into the account opened in its name.
+      return { name: t.accountName, account: t.virtualAccountNumber === null ? null : maskAccount(t.virtualAccountNumber) };
   }
 }
 

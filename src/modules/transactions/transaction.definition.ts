@@ -119,6 +119,8 @@ export const KIND_COLUMNS = {
   refund: ['amount', 'currency', 'fee', 'reason', 'parentId', 'parentReference'],
   /** A payout to the merchant's own account (issue 38): a destination's route and account, no customer. */
   payout: ['accountType', 'countryCode', 'channelId', 'networkId', 'accountNumber', 'dialCode', 'reason', 'accountName', 'amount', 'currency', 'fee'],
+  /** A funding of the merchant's own balance (issue 41): an account to pay into, at a bank of its country, in the merchant's name. */
+  funding: ['accountType', 'countryCode', 'networkId', 'accountName', 'amount', 'currency', 'fee'],
 } as const satisfies Record<TransactionKind, ReadonlyArray<keyof typeof TRANSACTION_COLUMNS.definition>>;
 
 // ---------------------------------------------------------------------------------------------
@@ -218,7 +220,7 @@ const transfer = (t: Transaction) => t.kind === 'transfer';
 export const TRANSACTION = defineRecord<Transaction>()({
   name: 'Transaction',
   description:
-    'A collection, transfer, payment or refund. Fields that do not apply to its kind are null (amount/currency: collections, payments and refunds; bankInfo: bank collections; source*/destination*/rate/quoteId/beneficiary: transfers; paymentMethod/card/redirectUrl/description/amountRefunded: payments; nextAction: payments and mobile money collections; paymentReference: refunds).',
+    'A collection, transfer, payment, refund, payout or funding of your balance. Fields that do not apply to its kind are null (amount/currency: collections, payments, refunds, payouts and fundings; bankInfo: bank collections, bank transfer payments and fundings; source*/destination*/rate/quoteId/beneficiary: transfers; paymentMethod/card/redirectUrl/description/amountRefunded: payments; nextAction: payments and mobile money collections; paymentReference: refunds).',
   fields: {
     reference: { type: text, description: 'Assigned by the service, e.g. "col_…", "trf_…" or "pay_…".' },
     externalReference: { type: text, description: 'Your own reference, unique across all your transactions.' },
@@ -243,7 +245,7 @@ export const TRANSACTION = defineRecord<Transaction>()({
     bankInfo: {
       type: nested(BANK_INFO),
       nullable: true,
-      description: 'Bank collections only.',
+      description: 'Bank collections, bank transfer payments and fundings: the account to pay into.',
       read: (t) => (t.accountType === 'bank' && t.bankInfo ? t.bankInfo : null),
       // Irregular: REST names it in camelCase (spec §4.2), and copies the stored object as it is (its key order is the stored JSON's).
       wire: 'bankInfo',
@@ -498,6 +500,29 @@ export const PayoutTransactionRest = restView(TRANSACTION, {
     'countryCode',
     'networkId',
     ['providerReference', { description: 'The provider’s trace reference (a NIP session id, a MoMo financial transaction id)' }],
+    ...TIMES,
+  ],
+});
+
+export const FundingRest = restView(TRANSACTION, {
+  id: 'Funding',
+  description:
+    'A funding of your own balance (issue 41): an account to pay into by bank transfer, unique to it, open until `expires_at`; what arrives is credited to your available balance, with no fee. POST /v1/balance/funding answers it; the status endpoint, the transaction list and funding.* webhooks show it.',
+  fields: [
+    ['reference', { description: 'The service’s reference, `fnd_…`' }],
+    ['externalReference', { description: 'Yours, if you gave one; otherwise the service’s reference' }],
+    ['type', { literal: 'funding' }],
+    'status',
+    ['failureReason', { description: 'e.g. not_paid_before_expiry' }],
+    'amount',
+    'currency',
+    ['fee', { description: 'Always 0: funding your balance is free' }],
+    'accountType',
+    'countryCode',
+    ['networkId', { description: 'The bank the account is at' }],
+    ['bankInfo', { omitWhenNull: true, description: 'The account to pay into by bank transfer, in your name, unique to this funding' }],
+    'providerReference',
+    ['expiresAt', { description: 'When an unpaid funding expires: pay before it' }],
     ...TIMES,
   ],
 });

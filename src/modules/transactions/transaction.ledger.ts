@@ -12,7 +12,7 @@ import {
 } from '../ledger/ledger.model';
 import { TransactionJob } from './transaction.jobs';
 import { NO_LEDGER_EFFECT, type ExpectedLegs, type LedgerEffect } from './transaction.kinds';
-import type { MoneyInTransaction, PayoutTransaction, RefundTransaction, Transaction, TransferTransaction } from './transaction.record';
+import type { FundingTransaction, MoneyInTransaction, PayoutTransaction, RefundTransaction, Transaction, TransferTransaction } from './transaction.record';
 
 /**
  * The postings each kind prescribes (docs/ledger.md), pure: the kinds call these from
@@ -93,6 +93,22 @@ export function moneyInRelease(txn: MoneyInTransaction): LedgerEffect {
 export function moneyInLegs(releaseDelayMs: number) {
   return (status: string): ExpectedLegs =>
     status === 'successful' ? (releaseDelayMs <= 0 ? { required: ['settle', 'release'] } : { required: ['settle'], optional: ['release'] }) : { required: [] };
+}
+
+/**
+ * A funding of the merchant's own balance (issue 41), on success: provider clearing → available, the whole amount, at
+ * once. No fee, and no settlement delay: the merchant's own money by bank transfer, which no cardholder can claw back.
+ * Nothing before success, and nothing on failure or expiry.
+ */
+export function fundingLedger(txn: FundingTransaction, provider: string): LedgerEffect {
+  if (txn.status !== 'successful') return NO_LEDGER_EFFECT;
+  const currency = txn.currency;
+  const available = merchantAccount(txn.merchantId, 'available', currency);
+  return { postings: [entry(txn, 'settle', 'funding', ZERO, move(clearingAccount(provider, currency), available, currency, txn.amount))] };
+}
+
+export function fundingLegs(status: string): ExpectedLegs {
+  return status === 'successful' ? { required: ['settle'] } : { required: [] };
 }
 
 /** What money out holds and pays: in the source currency, the amount and the fee; paid out as `payout` in the payout currency. */

@@ -35,9 +35,11 @@ export type PaymentTransaction = KindRecord<'payment'>;
 export type RefundTransaction = KindRecord<'refund'>;
 /** A payout of `amount` (its `fee` taken from it) to the merchant's own account `accountNumber`, held by `accountName`. */
 export type PayoutTransaction = KindRecord<'payout'>;
+/** A funding of the merchant's own balance: `amount` in `currency`, paid into the account `bankInfo` held in `accountName`. */
+export type FundingTransaction = KindRecord<'funding'>;
 
 /** One transaction, of one kind: narrowing on `kind` gives the fields that kind always has. */
-export type Transaction = CollectionTransaction | TransferTransaction | PaymentTransaction | RefundTransaction | PayoutTransaction;
+export type Transaction = CollectionTransaction | TransferTransaction | PaymentTransaction | RefundTransaction | PayoutTransaction | FundingTransaction;
 export type TransactionOf<K extends TransactionKind> = Extract<Transaction, { kind: K }>;
 /** Money in, settled into the merchant's balance: collections and payments. */
 export type MoneyInTransaction = CollectionTransaction | PaymentTransaction;

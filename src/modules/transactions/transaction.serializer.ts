@@ -5,6 +5,7 @@ import {
   BeneficiaryRest,
   CollectionInitiationRest,
   CollectionRest,
+  FundingRest,
   PaymentRest,
   PayoutTransactionRest,
   RefundRest,
@@ -12,7 +13,15 @@ import {
   TransferInitiationRest,
   TransferRest,
 } from './transaction.definition';
-import type { CollectionTransaction, PaymentTransaction, RefundTransaction, Transaction, TransactionEvent, TransferTransaction } from './transaction.record';
+import type {
+  CollectionTransaction,
+  FundingTransaction,
+  PaymentTransaction,
+  RefundTransaction,
+  Transaction,
+  TransactionEvent,
+  TransferTransaction,
+} from './transaction.record';
 
 /*
  * The records of a transaction as REST answers them and webhooks carry them. Each is a view of
@@ -32,11 +41,12 @@ export const TransferRecord = TransferRest.registered();
 export const PaymentRecord = PaymentRest.registered();
 export const RefundRecord = RefundRest.registered();
 const PayoutTransactionRecord = PayoutTransactionRest.registered();
+export const FundingRecord = FundingRest.registered();
 
 /** Any transaction, by kind (`type`): what the status endpoint answers and transaction webhooks carry. */
 export const TransactionRecord = record(
   'Transaction',
-  z.discriminatedUnion('type', [CollectionRecord, TransferRecord, PaymentRecord, RefundRecord, PayoutTransactionRecord]),
+  z.discriminatedUnion('type', [CollectionRecord, TransferRecord, PaymentRecord, RefundRecord, PayoutTransactionRecord, FundingRecord]),
   'The full record of any transaction, by kind (`type`). Webhook events carry the same JSON.',
 );
 
@@ -55,6 +65,9 @@ export const serializeTransferInitiation: (t: TransferTransaction) => RecordOf<t
  */
 export const serializePayment: (t: PaymentTransaction) => RecordOf<typeof PaymentRecord> = PaymentRest.serialize;
 
+/** A funding of the merchant's balance, as POST /v1/balance/funding, the status endpoint and its webhooks show it. */
+export const serializeFunding: (t: FundingTransaction) => RecordOf<typeof FundingRecord> = FundingRest.serialize;
+
 /** A refund, as POST /v1/refunds, GET /v1/refunds/{reference}, the status endpoint and its webhooks show it. */
 export const serializeRefund: (t: RefundTransaction) => RecordOf<typeof RefundRecord> = RefundRest.serialize;
 
@@ -64,6 +77,7 @@ const serializers: { [K in Transaction['kind']]: (t: Transaction) => RecordOf<ty
   payment: PaymentRest.serialize,
   refund: RefundRest.serialize,
   payout: PayoutTransactionRest.serialize,
+  funding: FundingRest.serialize,
 };
 
 /**

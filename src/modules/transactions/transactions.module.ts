@@ -23,6 +23,8 @@ import type { AuditLog } from '../audit/audit-log';
 import { RefundService } from './kinds/refund/refund.service';
 import { TransferKind } from './kinds/transfer/transfer.kind';
 import { PayoutKind } from './kinds/payout/payout.kind';
+import { FundingKind } from './kinds/funding/funding.kind';
+import { FundingService } from './kinds/funding/funding.service';
 import { TransferService } from './kinds/transfer/transfer.service';
 import { TransactionJobHandlers } from './job-handlers.service';
 import { TransactionLifecycle } from './lifecycle.service';
@@ -118,6 +120,7 @@ export const transactionsModule = defineModule({
       payment: paymentKind,
       refund: new RefundKind({ reference, rails, payments: store }),
       payout: new PayoutKind({ reference, rails }),
+      funding: new FundingKind({ reference, rails, collectionTtlS: config.collectionTtlS }),
     };
     const queries = new TransactionQueries({ store });
     const lifecycle = new TransactionLifecycle({
@@ -173,6 +176,7 @@ export const transactionsModule = defineModule({
         return { open: row?.open ?? false, disputed: new Decimal(row?.disputed ?? 0) };
       },
     });
+    const fundings = new FundingService({ lifecycle, queries, merchants, reference, rails, clock, collectionTtlS: config.collectionTtlS, audit });
     return {
       services: {
         transactions: lifecycle,
@@ -185,6 +189,7 @@ export const transactionsModule = defineModule({
         transfers,
         payments,
         refunds,
+        fundings,
       },
     };
   },

@@ -69,7 +69,7 @@ export async function restV1(app: FastifyInstance, { services, config, rateLimit
     await protectedScope.register(webhookRoutes, { services: pick(services, 'merchants', 'webhooks') });
     await protectedScope.register(apiKeyRoutes, { services: pick(services, 'apiKeys') });
     await protectedScope.register(payoutDestinationRoutes, { services: pick(services, 'payoutDestinations') });
-    const ledgerServices = pick(services, 'ledger', 'refunds');
+    const ledgerServices = pick(services, 'ledger', 'refunds', 'fundings');
     await protectedScope.register(ledgerRoutes, { services: ledgerServices, rateLimits });
     await protectedScope.register(payoutRoutes, { services: pick(services, 'payouts', 'reference'), rateLimits });
     await protectedScope.register(auditRoutes, { services: pick(services, 'auditQueries'), rateLimits });

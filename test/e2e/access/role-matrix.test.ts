@@ -170,6 +170,7 @@ describe('role matrix', () => {
     enrollCustomer: 'customers:write',
     submitKyc: 'customers:write',
     topUpBalance: 'balances:fund',
+    fundBalance: 'balances:fund',
     createPayout: 'payouts:create',
     addPayoutDestination: 'payouts:manage',
     approvePayoutDestination: 'payouts:manage',

@@ -197,7 +197,7 @@ describe('OpenAPI document and docs page (sandbox)', () => {
     expect(transaction.discriminator.propertyName).toBe('type');
     expect(Object.values(transaction.discriminator.mapping).sort()).toEqual([...members].sort());
     for (const [type, ref] of Object.entries(transaction.discriminator.mapping as Record<string, string>)) expect([type, typeOf(ref)]).toEqual([type, type]);
-    expect(Object.keys(transaction.discriminator.mapping).sort()).toEqual(['collection', 'payment', 'payout', 'refund', 'transfer']);
+    expect(Object.keys(transaction.discriminator.mapping).sort()).toEqual(['collection', 'funding', 'payment', 'payout', 'refund', 'transfer']);
   });
 
   test('every example in the document is valid against the schema beside it', () => {

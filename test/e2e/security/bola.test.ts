@@ -49,6 +49,8 @@ interface Tenant {
   transfer: Txn;
   payment: Txn;
   refund: Txn;
+  /** A funding of the balance (issue 41), open: its account not yet paid into. */
+  funding: Txn;
   events: string[];
   /** An open checkout session (`cs_…`) and two payment links (`plink_…`). */
   checkoutSession: string;
@@ -108,6 +110,10 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
     }),
     'refund',
   );
+  const funding = await ok(
+    request(app.url, 'POST', '/v1/balance/funding', { token, body: { currency: 'NGN', amount: '20000.00', reference: newReference('fnd') } }),
+    'funding',
+  );
   const disputes: string[] = [];
   const disputedPayments: string[] = [];
   for (const _ of [1, 2]) {
@@ -159,6 +165,7 @@ async function tenant(app: TestApp, name: string, webhookUrl?: string): Promise<
     transfer: transfer.data,
     payment: payment.data,
     refund: refund.data,
+    funding: funding.data,
     events,
     checkoutSession,
     links,
@@ -215,7 +222,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       ...A.destinations,
       ...A.payouts,
       A.quote,
-      ...[A.collection, A.transfer, A.payment, A.refund].flatMap((t) => [t.reference, t.external_reference]),
+      ...[A.collection, A.transfer, A.payment, A.refund, A.funding].flatMap((t) => [t.reference, t.external_reference]),
       ...A.events,
       A.checkoutSession,
       ...A.links,
@@ -288,6 +295,8 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
       ['payment external reference', t.payment.external_reference],
       ['refund reference', t.refund.reference],
       ['refund external reference', t.refund.external_reference],
+      ['funding reference', t.funding.reference],
+      ['funding external reference', t.funding.external_reference],
     ];
     const cases: RestCase[] = [];
     for (const [label, uuid] of [
@@ -338,6 +347,14 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
           path: (id) => `/v1/refunds/${id}`,
           expected: NOT_FOUND,
           readableByOwner: label!.startsWith('refund'),
+        });
+        cases.push({
+          route: `${method} /v1/balance/funding/:reference`,
+          label: label!,
+          id: () => ref!,
+          path: (id) => `/v1/balance/funding/${id}`,
+          expected: NOT_FOUND,
+          readableByOwner: label!.startsWith('funding'),
         });
       }
       for (const outcome of ['successful', 'failed']) {
@@ -889,6 +906,7 @@ describe('BOLA: merchant B with merchant A’s identifiers, through every door',
     'Mutation.initiatePayment(input.reference)',
     'Mutation.initiateTransfer(input.reference)',
     'Mutation.refundPayment(input.reference)',
+    'Mutation.fundBalance(input.reference)',
     'Mutation.createCheckoutSession(input.reference)',
   ];
 

@@ -31,6 +31,7 @@ import { checkoutSessionSchema, paymentLinkSchema } from '../../../src/modules/c
 import { checkoutSettingsSchema } from '../../../src/modules/merchants/checkout-settings';
 import { paymentLinkBody, sessionBody, sessionInput } from '../../helpers/checkout';
 import { refundSchema } from '../../../src/modules/transactions/kinds/refund/refund.service';
+import { fundingSchema } from '../../../src/modules/transactions/kinds/funding/funding.service';
 import { setFeeSchema } from '../../../src/modules/ledger/fee-schedule';
 import { PAYOUT_INTERVALS, WEEKDAYS } from '../../../src/modules/payouts/schedule/schedule.rules';
 import { updateScheduleSchema } from '../../../src/modules/payouts/schedule/schedule.schemas';
@@ -449,6 +450,11 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
       }),
     },
     {
+      route: 'POST /v1/balance/funding',
+      fields: fromZod(fundingSchema),
+      base: async () => ({ path: '/v1/balance/funding', body: { currency: 'NGN', amount: '20000.00', reference: newReference('fnd') }, token: true }),
+    },
+    {
       route: 'POST /v1/sandbox/balance/top-up',
       fields: fromZod(topUpSchema),
       base: async () => ({ path: '/v1/sandbox/balance/top-up', body: { currency: 'NGN', amount: '1.00' }, token: true }),
@@ -665,6 +671,7 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
     initiateTransfer: { arg: 'input', schema: transferSchema },
     initiatePayment: { arg: 'input', schema: paymentSchema },
     refundPayment: { arg: 'input', schema: refundSchema },
+    fundBalance: { arg: 'input', schema: fundingSchema },
     addPayoutDestination: { arg: 'input', schema: addDestinationSchema },
     createCheckoutSession: { arg: 'input', schema: checkoutSessionSchema },
     createPaymentLink: { arg: 'input', schema: paymentLinkSchema },
@@ -750,6 +757,8 @@ describe('junk in every string field of every write operation: a clean 4xx, neve
         return { input: { paymentReference: f.payment, amount: '1.00', reason: 'Junk test', reference: newReference('gql-rf') } };
       case 'topUpBalance':
         return { currency: 'NGN', amount: '1.00' };
+      case 'fundBalance':
+        return { input: { currency: 'NGN', amount: '20000.00', reference: newReference('gql-fnd') } };
       // No payout destination: a valid payout is INVALID_STATE, and nothing is held.
       case 'createPayout':
         return { input: { currency: 'NGN', amount: '500' } };

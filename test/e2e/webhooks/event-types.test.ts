@@ -21,12 +21,18 @@ const DEFAULT_TYPES = [
   'transfer.failed',
   'payment.successful',
   'payment.failed',
+  // A bank transfer payment nobody paid into (issue 41: it could not expire before).
+  'payment.expired',
   'refund.successful',
   'refund.failed',
   // Issue 38: a payout's events (its creation is news to the merchant, not a progress step it may do without).
   'payout.created',
   'payout.paid',
   'payout.failed',
+  // Issue 41: a funding of the merchant's balance, arrived or not.
+  'funding.successful',
+  'funding.failed',
+  'funding.expired',
   // Issue 37: a checkout session's outcome is a final state too.
   'checkout.session.completed',
   'checkout.session.expired',
@@ -39,7 +45,14 @@ const DEFAULT_TYPES = [
   'dispute.evidence_due_soon',
 ];
 
-const PROGRESS_TYPES = ['collection.processing', 'transfer.processing', 'payment.processing', 'payment.requires_action', 'refund.processing'];
+const PROGRESS_TYPES = [
+  'collection.processing',
+  'transfer.processing',
+  'payment.processing',
+  'payment.requires_action',
+  'refund.processing',
+  'funding.processing',
+];
 
 const SUBSCRIPTION = `subscription ($r: String, $s: [TransactionStatus!]) {
   transactionStatusChanged(reference: $r, statuses: $s) { reference status nextAction { type } }
@@ -121,12 +134,17 @@ describe('event types: progress events, the merchant’s choice, and the test ev
       'payment.requires_action',
       'payment.successful',
       'payment.failed',
+      'payment.expired',
       'refund.processing',
       'refund.successful',
       'refund.failed',
       'payout.created',
       'payout.paid',
       'payout.failed',
+      'funding.processing',
+      'funding.successful',
+      'funding.failed',
+      'funding.expired',
       'checkout.session.completed',
       'checkout.session.expired',
       'dispute.created',

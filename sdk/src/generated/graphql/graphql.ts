@@ -91,6 +91,7 @@ export type TransactionStatus =
 /** What kind of transaction it is. */
 export type TransactionType =
   | 'COLLECTION'
+  | 'FUNDING'
   | 'PAYMENT'
   | 'PAYOUT'
   | 'REFUND'

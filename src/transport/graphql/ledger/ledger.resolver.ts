@@ -2,6 +2,7 @@ import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { PaymentsEnv } from '../../../config';
 import type { LedgerService } from '../../../modules/ledger/ledger.service';
 import type { RefundService } from '../../../modules/transactions/kinds/refund/refund.service';
+import type { FundingService } from '../../../modules/transactions/kinds/funding/funding.service';
 import type { ReferenceService } from '../../../modules/reference/reference.service';
 import { AppError } from '../../../shared/errors';
 import { auditOf, type GraphQLContext } from '../context';
@@ -14,12 +15,13 @@ import {
   BalanceTransactionConnection,
   BalanceTransactionFilter,
   BalanceTransactionObject,
+  FundBalanceInput,
   RefundPaymentInput,
 } from './ledger.types';
 import { Requires } from '../authorization';
 
 /** The services this file calls (the composition root passes them). */
-type UsedServices = { ledger: LedgerService; reference: ReferenceService; refunds: RefundService };
+type UsedServices = { ledger: LedgerService; reference: ReferenceService; refunds: RefundService; fundings: FundingService };
 
 /** The books and refunds; the same service calls as /v1/balances, /v1/balance-transactions, /v1/refunds and the sandbox top-up. */
 @Resolver()
@@ -63,6 +65,15 @@ export class LedgerResolver {
   })
   async refundPayment(@Arg('input', () => RefundPaymentInput) input: RefundPaymentInput, @Ctx() ctx: GraphQLContext): Promise<TransactionObject> {
     return TransactionObject.from(await this.services.refunds.refundPayment(ctx.auth.merchantId, input, auditOf(ctx)), this.services.reference);
+  }
+
+  @Requires('balances:fund')
+  @Mutation(() => TransactionObject, {
+    description:
+      'Fund your balance: a FUNDING transaction whose bankInfo is an account to pay into, open until expiresAt. What arrives is credited to your available balance, with no fee (POST /v1/balance/funding).',
+  })
+  async fundBalance(@Arg('input', () => FundBalanceInput) input: FundBalanceInput, @Ctx() ctx: GraphQLContext): Promise<TransactionObject> {
+    return TransactionObject.from(await this.services.fundings.createFunding(ctx.auth.merchantId, input, auditOf(ctx)), this.services.reference);
   }
 
   @Requires('balances:fund')

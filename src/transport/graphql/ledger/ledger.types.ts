@@ -4,6 +4,7 @@ import type { ReferenceService } from '../../../modules/reference/reference.serv
 import { formatAmount, type Decimal } from '../../../shared/money';
 import { BALANCE_TRANSACTION_TYPES, type BalanceTransactionType } from '../../../modules/ledger/ledger.model';
 import type { Activity, Balance, BalanceTransactionListQuery } from '../../../modules/ledger/ledger.service';
+import type { FundingCommand } from '../../../modules/transactions/kinds/funding/funding.service';
 import type { RefundCommand } from '../../../modules/transactions/kinds/refund/refund.service';
 import { domainEnum } from '../enums';
 import { objectTypeOf } from '../record-types';
@@ -63,6 +64,13 @@ export class RefundPaymentInput implements RefundCommand {
   @Field(() => DecimalScalar, { nullable: true, description: 'At most what is left to refund; omitted: all of it.' }) amount?: unknown;
   @Field(() => String) reason!: string;
   @Field(() => String, { description: 'Your own reference for the refund, unique across your transactions.' }) reference!: string;
+}
+
+@InputType('FundBalanceInput', { description: 'A funding of your own balance: an account to pay into by bank transfer (POST /v1/balance/funding).' })
+export class FundBalanceInput implements FundingCommand {
+  @Field(() => String, { description: 'The currency to fund, e.g. NGN.' }) currency!: string;
+  @Field(() => DecimalScalar, { description: 'What you will pay in, within the currency’s bank channel bounds.' }) amount!: unknown;
+  @Field(() => String, { description: 'Your own reference for the funding, unique across your transactions.' }) reference!: string;
 }
 
 @ObjectType('ActivityDay', { description: 'One day (UTC) of successful money in and out, in one currency.' })

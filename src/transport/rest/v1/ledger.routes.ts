@@ -12,7 +12,8 @@ import {
 } from '../../../modules/ledger/ledger.serializer';
 import { balanceTransactionListSchema, statementSchema, topUpSchema } from '../../../modules/ledger/ledger.service';
 import { refundSchema } from '../../../modules/transactions/kinds/refund/refund.service';
-import { RefundRecord, serializeRefund } from '../../../modules/transactions/transaction.serializer';
+import { fundingSchema, type FundingService } from '../../../modules/transactions/kinds/funding/funding.service';
+import { FundingRecord, RefundRecord, serializeFunding, serializeRefund } from '../../../modules/transactions/transaction.serializer';
 import { auditOf } from '../audit-context';
 import { authOf } from '../auth';
 import { pageMeta } from '../envelope';
@@ -23,7 +24,7 @@ import type { RateLimits } from '../../rate-limits';
 import { STREAM_COST, STREAM_ERRORS, sendStreamedFile } from '../streaming';
 
 /** The services this file calls (the composition root passes them). */
-type UsedServices = { ledger: LedgerService; refunds: RefundService };
+type UsedServices = { ledger: LedgerService; refunds: RefundService; fundings: FundingService };
 
 const listBalances = operation({
   operationId: 'listBalances',
@@ -100,6 +101,46 @@ const getRefund = operation({
   errors: { NOT_FOUND: 'no refund of yours has this reference' },
 });
 
+const FUNDING_MESSAGES: Record<string, string> = {
+  processing: 'Funding created: pay the amount into bank_info before expires_at; it is credited to your available balance when it arrives',
+  successful: 'Funding received',
+  failed: 'Funding failed',
+  expired: 'Funding expired: nothing was paid into its account before expires_at',
+};
+const fundingMessage = (status: string) => FUNDING_MESSAGES[status] ?? 'Funding created';
+
+const createFunding = operation({
+  operationId: 'createFunding',
+  tag: 'Balances',
+  access: 'bearer',
+  permission: 'balances:fund',
+  summary: 'Fund your balance: an account to pay into by bank transfer',
+  description:
+    'Answers `bank_info`, an account unique to this funding, in your name, open until `expires_at` (as a bank collection’s). ' +
+    'What you pay into it is credited to your available balance when it arrives: a `funding` balance transaction, with no fee and no settlement delay; ' +
+    '`funding.successful` follows (or `funding.expired`). The account is opened in your country when `currency` is its own, otherwise in a country of that currency. ' +
+    'Sandbox: pay it with POST /v1/sandbox/transactions/{reference}/simulate. GraphQL: fundBalance.',
+  body: { name: 'FundingRequest', schema: fundingSchema, example: { currency: 'NGN', amount: '500000.00', reference: 'float-2026-12-01' } },
+  fields: { amount: { required: true, schema: AMOUNT_QUERY, description: 'What you will pay in, in `currency`, within its bank channel’s bounds' } },
+  ok: { message: fundingMessage('processing'), data: FundingRecord },
+  errors: {
+    DUPLICATE_REQUEST: 'reference already used',
+    ROUTE_UNAVAILABLE: 'no provider opens accounts to pay this currency into here; nothing was written',
+    SERVER_ERROR: 'the provider’s answer is unknown (reconciled later; the funding is recorded)',
+  },
+});
+
+const getFunding = operation({
+  operationId: 'getFunding',
+  tag: 'Balances',
+  access: 'bearer',
+  permission: 'transactions:read',
+  summary: 'Get a funding of your balance',
+  params: { reference: 'The service’s reference (`fnd_…`) or your own `reference`' },
+  ok: { message: fundingMessage('successful'), data: FundingRecord },
+  errors: { NOT_FOUND: 'no funding of yours has this reference' },
+});
+
 const topUpBalance = operation({
   operationId: 'topUpBalance',
   tag: 'Sandbox',
@@ -146,6 +187,16 @@ export async function ledgerRoutes(app: FastifyInstance, { services, rateLimits 
   app.post('/refunds', refundPayment.route, async (request, reply) => {
     const refund = await services.refunds.refundPayment(authOf(request).merchantId, fromRest(request.body), auditOf(request));
     return refundPayment.send(reply, serializeRefund(refund));
+  });
+
+  app.post('/balance/funding', createFunding.route, async (request, reply) => {
+    const funding = await services.fundings.createFunding(authOf(request).merchantId, fromRest(request.body), auditOf(request));
+    return createFunding.send(reply, serializeFunding(funding), { message: fundingMessage(funding.status) });
+  });
+
+  app.get<{ Params: { reference: string } }>('/balance/funding/:reference', getFunding.route, async (request, reply) => {
+    const funding = await services.fundings.getFunding(authOf(request).merchantId, request.params.reference);
+    return getFunding.send(reply, serializeFunding(funding), { message: fundingMessage(funding.status) });
   });
 
   app.get<{ Params: { reference: string } }>('/refunds/:reference', getRefund.route, async (request, reply) => {

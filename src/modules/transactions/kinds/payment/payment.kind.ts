@@ -1,7 +1,6 @@
 import {
   chargesCards,
   offering,
-  opensVirtualAccounts,
   validatesCardOtp,
   type CardDetails,
   type CardOtpAnswer,
@@ -11,22 +10,16 @@ import {
   type SettlementDecision,
 } from '../../../../providers/connector';
 import type { Clock } from '../../../../shared/clock';
-import { formatAmount } from '../../../../shared/money';
 import type { Rails } from '../../../rails/rails';
 import type { ReferenceService } from '../../../reference/reference.service';
 import { TransactionJob } from '../../transaction.jobs';
-import { accountOpened, promptSent } from '../money-in.answers';
+import { amountOf, decideCollected, openAccount, promptSent } from '../money-in.answers';
 import { UNPAID_EXPIRY, type Expiry, type LedgerEffect, type ProviderAnswer, type TransactionKindHandler } from '../../transaction.kinds';
 import { moneyInAvailableAt, moneyInLedger, moneyInLegs, moneyInRelease } from '../../transaction.ledger';
 import type { PaymentTransaction } from '../../transaction.record';
 import type { CardOtpChallenges } from './card-otp';
 
-/** A transaction's amount with exactly its currency's decimals ("2500.00", "3700"). */
-export function amountOf(reference: Pick<ReferenceService, 'currencyMinorUnit'>, txn: Pick<PaymentTransaction, 'amount' | 'currency'>): string {
-  const minorUnit = reference.currencyMinorUnit(txn.currency);
-  if (minorUnit === undefined) throw new Error(`No minor unit is known for ${txn.currency}`);
-  return formatAmount(txn.amount, minorUnit);
-}
+export { amountOf };
 
 /** Domestic card payments: one route, whatever the card. */
 export const CARD_ROUTE: Route = { channelType: 'card', countryCode: null, networkCode: null, direction: 'collection' };
@@ -141,26 +134,8 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
   }
 
   /** Bank transfer: an account unique to this payment, open until its deadline (the provider's, if sooner). */
-  private async openAccount(txn: PaymentTransaction, idempotencyKey: string, retry: boolean): Promise<ProviderAnswer> {
-    const connector = this.deps.rails.of(txn);
-    const payer = this.deps.rails.payer(txn);
-    const account = await offering(connector, opensVirtualAccounts, 'createVirtualAccount').createVirtualAccount({
-      idempotencyKey,
-      reference: txn.reference,
-      countryCode: txn.countryCode ?? '',
-      networkCode: (txn.networkId && this.deps.reference.network(txn.networkId)?.code) ?? '',
-      amount: amountOf(this.deps.reference, txn),
-      currency: txn.currency,
-      accountName: txn.accountName ?? '',
-      payer,
-      retry,
-    });
-    return accountOpened(account, {
-      ttlS: this.deps.collectionTtlS,
-      inProcess: connector.inProcess,
-      firstPollMs: this.deps.rails.firstPollMs(txn),
-      localCode: this.deps.reference.localCodeOf(txn.countryCode ?? '', account.bankCode, account.bankName),
-    });
+  private openAccount(txn: PaymentTransaction, idempotencyKey: string, retry: boolean): Promise<ProviderAnswer> {
+    return openAccount(this.deps, txn, idempotencyKey, retry);
   }
 
   /** Mobile money: the payment prompt on the payer's phone (or the provider's approval page), then the provider decides. */
@@ -193,16 +168,7 @@ export class PaymentKind implements TransactionKindHandler<'payment', CardDetail
   async settle(txn: PaymentTransaction, trigger: DecideTrigger): Promise<SettlementDecision> {
     if (txn.paymentMethod !== 'card') {
       // Mobile money and bank transfers: the provider's verdict on the collection it carries.
-      return this.deps.rails.decide(txn, {
-        kind: 'collection',
-        idempotencyKey: txn.id,
-        accountType: txn.accountType ?? 'momo',
-        accountNumber: txn.accountNumber ?? txn.virtualAccountNumber ?? '',
-        amount: amountOf(this.deps.reference, txn),
-        currency: txn.currency,
-        providerReference: txn.providerReference,
-        ...(await this.deps.rails.decideContext(txn, trigger)),
-      });
+      return decideCollected(this.deps, txn, trigger);
     }
     const connector = this.deps.rails.of(txn);
     if (connector.inProcess) return { outcome: 'pending' };
