@@ -2,6 +2,9 @@ import { listsTransactions, type ProviderRecord, type RecordWindow } from '../..
 import type { Connector } from '../../providers/connector';
 import type { OurTransaction } from './matching';
 
+/** The kinds that bring money in (a funding too, issue 41: the merchant's own transfer into its account). */
+const MONEY_IN: ReadonlySet<string> = new Set(['collection', 'payment', 'funding']);
+
 /** The status query of one of our transactions (ProviderSignals.ask): the provider's verdict, or null when its kind asks none. */
 export type AskProvider = (transactionId: string) => Promise<{ outcome: 'successful' | 'failed' | 'pending' } | null>;
 
@@ -31,7 +34,7 @@ export async function providerRecords(
       amount: txn.amount,
       currency: txn.currency,
       status: decision.outcome,
-      kind: txn.kind === 'collection' || txn.kind === 'payment' ? 'in' : 'out',
+      kind: MONEY_IN.has(txn.kind) ? 'in' : 'out',
     });
   }
   return records;
