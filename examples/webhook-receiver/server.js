@@ -35,6 +35,7 @@ const handlers = Object.freeze({
   'payment.requires_action': (t) => `payment ${t.reference} (${t.external_reference}): waiting for the payer (${t.next_action?.type})`,
   'payment.successful': (t) => `payment ${t.reference} (${t.external_reference}): ${t.amount} ${t.currency} paid`,
   'payment.failed': (t) => `payment ${t.reference} (${t.external_reference}): failed (${t.failure_reason})`,
+  'payment.expired': (t) => `payment ${t.reference} (${t.external_reference}): expired unpaid (nobody paid into its bank_info)`,
   'refund.processing': (t) => `refund ${t.reference} of ${t.payment_reference}: ${t.amount} ${t.currency} being given back`,
   'refund.successful': (t) => `refund ${t.reference} of ${t.payment_reference}: ${t.amount} ${t.currency} given back`,
   'refund.failed': (t) => `refund ${t.reference} of ${t.payment_reference}: failed (${t.failure_reason})`,
@@ -42,6 +43,12 @@ const handlers = Object.freeze({
   'payout.created': (p) => `payout ${p.id}: ${p.amount} ${p.currency} on its way to ${p.destination.account_number_masked}`,
   'payout.paid': (p) => `payout ${p.id}: ${p.amount} ${p.currency} paid (trace ${p.trace_reference})`,
   'payout.failed': (p) => `payout ${p.id}: failed (${p.failure_reason}); its money is back in your balance`,
+  // A funding of your own balance (POST /v1/balance/funding): credited to your available balance when it arrives.
+  'funding.processing': (t) =>
+    `funding ${t.reference} (${t.external_reference}): pay ${t.amount} ${t.currency} into ${t.bankInfo?.accountNumber} by ${t.expires_at}`,
+  'funding.successful': (t) => `funding ${t.reference} (${t.external_reference}): ${t.amount} ${t.currency} added to your available balance`,
+  'funding.failed': (t) => `funding ${t.reference} (${t.external_reference}): failed (${t.failure_reason})`,
+  'funding.expired': (t) => `funding ${t.reference} (${t.external_reference}): expired unpaid`,
   // A cardholder disputes a card payment (`data` is the dispute): answer before evidence_due_by (POST /v1/disputes/{id}/evidence, then /submit).
   'dispute.created': (d) => `dispute ${d.id} of ${d.payment_reference}: ${d.amount} ${d.currency} (${d.reason}), evidence due by ${d.evidence_due_by}`,
   'dispute.evidence_due_soon': (d) => `dispute ${d.id}: evidence due by ${d.evidence_due_by}`,
