@@ -166,7 +166,7 @@ function Shell({
       case 'disputes':
         return id ? <DisputeDetail key={`${id}-${session}`} id={decodeURIComponent(id)} /> : <Disputes key={session} />;
       case 'balance':
-        return <Balance key={session} />;
+        return <Balance key={session} sandbox={sandbox} />;
       case 'payout-schedule':
         return <PayoutSchedule key={session} />;
       case 'payment-links':

@@ -17,6 +17,11 @@ import * as types from './graphql';
 type Documents = {
     "\n  query Me {\n    me {\n      kind\n      role\n      enrolmentOnly\n      permissions\n      merchantId\n      merchantName\n      user {\n        id\n        email\n        name\n        emailVerified\n        twoFactorEnabled\n      }\n      memberships {\n        merchantId\n        merchantName\n        role\n      }\n    }\n  }\n": typeof types.MeDocument,
     "\n  query Environment {\n    environment\n  }\n": typeof types.EnvironmentDocument,
+    "\n  fragment FundingFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n    amount\n    currency\n    fee\n    expiresAt\n    bankInfo {\n      accountName\n      accountNumber\n      bankName\n      localCode\n    }\n  }\n": typeof types.FundingFieldsFragmentDoc,
+    "\n  mutation FundBalance($input: FundBalanceInput!) {\n    fundBalance(input: $input) {\n      ...FundingFields\n    }\n  }\n": typeof types.FundBalanceDocument,
+    "\n  mutation SimulateFundingArrival($r: String!) {\n    simulateTransaction(reference: $r, outcome: SUCCESSFUL) {\n      ...FundingFields\n    }\n  }\n": typeof types.SimulateFundingArrivalDocument,
+    "\n  subscription FundingDecided($r: String) {\n    transactionStatusChanged(reference: $r, statuses: [SUCCESSFUL, FAILED, EXPIRED]) {\n      ...FundingFields\n    }\n  }\n": typeof types.FundingDecidedDocument,
+    "\n  query FundingCurrencies {\n    countries {\n      currency\n    }\n  }\n": typeof types.FundingCurrenciesDocument,
     "\n  query ApiKeys {\n    apiKeys {\n      id\n      label\n      role\n      clientId\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n": typeof types.ApiKeysDocument,
     "\n  mutation CreateApiKey($label: String!, $role: KeyRole) {\n    createApiKey(label: $label, role: $role) {\n      apiKey {\n        id\n        clientId\n      }\n      clientSecret\n    }\n  }\n": typeof types.CreateApiKeyDocument,
     "\n  mutation RotateApiKey($id: ID!) {\n    rotateApiKey(id: $id) {\n      apiKey {\n        id\n        clientId\n      }\n      clientSecret\n    }\n  }\n": typeof types.RotateApiKeyDocument,
@@ -116,6 +121,11 @@ type Documents = {
 const documents: Documents = {
     "\n  query Me {\n    me {\n      kind\n      role\n      enrolmentOnly\n      permissions\n      merchantId\n      merchantName\n      user {\n        id\n        email\n        name\n        emailVerified\n        twoFactorEnabled\n      }\n      memberships {\n        merchantId\n        merchantName\n        role\n      }\n    }\n  }\n": types.MeDocument,
     "\n  query Environment {\n    environment\n  }\n": types.EnvironmentDocument,
+    "\n  fragment FundingFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n    amount\n    currency\n    fee\n    expiresAt\n    bankInfo {\n      accountName\n      accountNumber\n      bankName\n      localCode\n    }\n  }\n": types.FundingFieldsFragmentDoc,
+    "\n  mutation FundBalance($input: FundBalanceInput!) {\n    fundBalance(input: $input) {\n      ...FundingFields\n    }\n  }\n": types.FundBalanceDocument,
+    "\n  mutation SimulateFundingArrival($r: String!) {\n    simulateTransaction(reference: $r, outcome: SUCCESSFUL) {\n      ...FundingFields\n    }\n  }\n": types.SimulateFundingArrivalDocument,
+    "\n  subscription FundingDecided($r: String) {\n    transactionStatusChanged(reference: $r, statuses: [SUCCESSFUL, FAILED, EXPIRED]) {\n      ...FundingFields\n    }\n  }\n": types.FundingDecidedDocument,
+    "\n  query FundingCurrencies {\n    countries {\n      currency\n    }\n  }\n": types.FundingCurrenciesDocument,
     "\n  query ApiKeys {\n    apiKeys {\n      id\n      label\n      role\n      clientId\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n": types.ApiKeysDocument,
     "\n  mutation CreateApiKey($label: String!, $role: KeyRole) {\n    createApiKey(label: $label, role: $role) {\n      apiKey {\n        id\n        clientId\n      }\n      clientSecret\n    }\n  }\n": types.CreateApiKeyDocument,
     "\n  mutation RotateApiKey($id: ID!) {\n    rotateApiKey(id: $id) {\n      apiKey {\n        id\n        clientId\n      }\n      clientSecret\n    }\n  }\n": types.RotateApiKeyDocument,
@@ -221,6 +231,26 @@ export function graphql(source: "\n  query Me {\n    me {\n      kind\n      rol
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Environment {\n    environment\n  }\n"): typeof import('./graphql').EnvironmentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment FundingFields on Transaction {\n    reference\n    externalReference\n    status\n    failureReason\n    amount\n    currency\n    fee\n    expiresAt\n    bankInfo {\n      accountName\n      accountNumber\n      bankName\n      localCode\n    }\n  }\n"): typeof import('./graphql').FundingFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation FundBalance($input: FundBalanceInput!) {\n    fundBalance(input: $input) {\n      ...FundingFields\n    }\n  }\n"): typeof import('./graphql').FundBalanceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SimulateFundingArrival($r: String!) {\n    simulateTransaction(reference: $r, outcome: SUCCESSFUL) {\n      ...FundingFields\n    }\n  }\n"): typeof import('./graphql').SimulateFundingArrivalDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription FundingDecided($r: String) {\n    transactionStatusChanged(reference: $r, statuses: [SUCCESSFUL, FAILED, EXPIRED]) {\n      ...FundingFields\n    }\n  }\n"): typeof import('./graphql').FundingDecidedDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query FundingCurrencies {\n    countries {\n      currency\n    }\n  }\n"): typeof import('./graphql').FundingCurrenciesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -164,6 +164,16 @@ export type Environment =
   | 'PRODUCTION'
   | 'SANDBOX';
 
+/** A funding of your own balance: an account to pay into by bank transfer (POST /v1/balance/funding). */
+export type FundBalanceInput = {
+  /** What you will pay in, within the currency’s bank channel bounds. */
+  amount: string;
+  /** The currency to fund, e.g. NGN. */
+  currency: string;
+  /** Your own reference for the funding, unique across your transactions. */
+  reference: string;
+};
+
 /** The identity document. PASSPORT, NATIONAL_ID and DRIVERS_LICENSE: any country’s, the number as written. The others are local documents: each only with its own idCountry and in its format (a wrong one is INVALID_REQUEST naming idCountry or idNumber); the number is kept in its one form. */
 export type IdType =
   /** Nigeria’s Bank Verification Number, issued in NG: 11 digits */
@@ -440,6 +450,34 @@ export type EnvironmentQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type EnvironmentQuery = { environment: Environment };
+
+export type FundingFieldsFragment = { reference: string, externalReference: string, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, fee: string | null, expiresAt: string | null, bankInfo: { accountName: string, accountNumber: string, bankName: string, localCode: string | null } | null };
+
+export type FundBalanceMutationVariables = Exact<{
+  input: FundBalanceInput;
+}>;
+
+
+export type FundBalanceMutation = { fundBalance: { reference: string, externalReference: string, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, fee: string | null, expiresAt: string | null, bankInfo: { accountName: string, accountNumber: string, bankName: string, localCode: string | null } | null } };
+
+export type SimulateFundingArrivalMutationVariables = Exact<{
+  r: string;
+}>;
+
+
+export type SimulateFundingArrivalMutation = { simulateTransaction: { reference: string, externalReference: string, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, fee: string | null, expiresAt: string | null, bankInfo: { accountName: string, accountNumber: string, bankName: string, localCode: string | null } | null } };
+
+export type FundingDecidedSubscriptionVariables = Exact<{
+  r?: string | null | undefined;
+}>;
+
+
+export type FundingDecidedSubscription = { transactionStatusChanged: { reference: string, externalReference: string, status: TransactionStatus, failureReason: string | null, amount: string | null, currency: string | null, fee: string | null, expiresAt: string | null, bankInfo: { accountName: string, accountNumber: string, bankName: string, localCode: string | null } | null } };
+
+export type FundingCurrenciesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type FundingCurrenciesQuery = { countries: Array<{ currency: string }> };
 
 export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1046,6 +1084,24 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const FundingFieldsFragmentDoc = new TypedDocumentString(`
+    fragment FundingFields on Transaction {
+  reference
+  externalReference
+  status
+  failureReason
+  amount
+  currency
+  fee
+  expiresAt
+  bankInfo {
+    accountName
+    accountNumber
+    bankName
+    localCode
+  }
+}
+    `, {"fragmentName":"FundingFields"}) as unknown as TypedDocumentString<FundingFieldsFragment, unknown>;
 export const AuditLogEntryFieldsFragmentDoc = new TypedDocumentString(`
     fragment AuditLogEntryFields on AuditLogEntry {
   id
@@ -1289,6 +1345,79 @@ export const EnvironmentDocument = new TypedDocumentString(`
   environment
 }
     `) as unknown as TypedDocumentString<EnvironmentQuery, EnvironmentQueryVariables>;
+export const FundBalanceDocument = new TypedDocumentString(`
+    mutation FundBalance($input: FundBalanceInput!) {
+  fundBalance(input: $input) {
+    ...FundingFields
+  }
+}
+    fragment FundingFields on Transaction {
+  reference
+  externalReference
+  status
+  failureReason
+  amount
+  currency
+  fee
+  expiresAt
+  bankInfo {
+    accountName
+    accountNumber
+    bankName
+    localCode
+  }
+}`) as unknown as TypedDocumentString<FundBalanceMutation, FundBalanceMutationVariables>;
+export const SimulateFundingArrivalDocument = new TypedDocumentString(`
+    mutation SimulateFundingArrival($r: String!) {
+  simulateTransaction(reference: $r, outcome: SUCCESSFUL) {
+    ...FundingFields
+  }
+}
+    fragment FundingFields on Transaction {
+  reference
+  externalReference
+  status
+  failureReason
+  amount
+  currency
+  fee
+  expiresAt
+  bankInfo {
+    accountName
+    accountNumber
+    bankName
+    localCode
+  }
+}`) as unknown as TypedDocumentString<SimulateFundingArrivalMutation, SimulateFundingArrivalMutationVariables>;
+export const FundingDecidedDocument = new TypedDocumentString(`
+    subscription FundingDecided($r: String) {
+  transactionStatusChanged(reference: $r, statuses: [SUCCESSFUL, FAILED, EXPIRED]) {
+    ...FundingFields
+  }
+}
+    fragment FundingFields on Transaction {
+  reference
+  externalReference
+  status
+  failureReason
+  amount
+  currency
+  fee
+  expiresAt
+  bankInfo {
+    accountName
+    accountNumber
+    bankName
+    localCode
+  }
+}`) as unknown as TypedDocumentString<FundingDecidedSubscription, FundingDecidedSubscriptionVariables>;
+export const FundingCurrenciesDocument = new TypedDocumentString(`
+    query FundingCurrencies {
+  countries {
+    currency
+  }
+}
+    `) as unknown as TypedDocumentString<FundingCurrenciesQuery, FundingCurrenciesQueryVariables>;
 export const ApiKeysDocument = new TypedDocumentString(`
     query ApiKeys {
   apiKeys {

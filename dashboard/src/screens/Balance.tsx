@@ -1,10 +1,12 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCan } from '../access';
 import { usePages, useQuery, useSubscription } from '../data';
 import { graphql } from '../generated';
 import type { BalanceTransactionFilter, BalanceTransactionType } from '../generated/graphql';
 import { formatAmount } from '../money';
 import { fetchFile } from '../session';
 import { Empty, ErrorText, Link, Loading, dateValue, dayAfter, dayStart, saveFile, when, words } from '../ui';
+import { AddFunds } from './AddFunds';
 import { BALANCE_CHANGED, BALANCE_TRANSACTION_TYPES, BALANCES, FROM_A_TRANSACTION } from './ledger.gql';
 
 const PAGE_SIZE = 20;
@@ -211,13 +213,27 @@ function Statement({ currencies }: { currencies: string[] }) {
   );
 }
 
-/** The books: the balance transactions behind every balance, and statements to download. */
-export function Balance() {
-  const [{ data, error }] = useQuery({ query: BALANCES });
+/** The books: the balance transactions behind every balance, statements to download, and (for a role that may) adding funds. */
+export function Balance({ sandbox }: { sandbox: boolean }) {
+  const can = useCan();
+  const [{ data, error }, reread] = useQuery({ query: BALANCES });
+  const [adding, setAdding] = useState(false);
   const currencies = (data?.balances ?? []).map((b) => b.currency);
+  const fund = useRef<HTMLButtonElement>(null);
+  const closeFunding = () => {
+    setAdding(false);
+    fund.current?.focus();
+  };
   return (
     <section aria-labelledby="bal-title">
-      <h2 id="bal-title">Balance</h2>
+      <div className="page-head">
+        <h2 id="bal-title">Balance</h2>
+        {can('balances:fund') && (
+          <button ref={fund} type="button" aria-expanded={adding} aria-controls="add-funds" onClick={() => setAdding((open) => !open)}>
+            Add funds
+          </button>
+        )}
+      </div>
       <p className="muted">
         Every movement of your balance (available and pending): what moved, the fee, the net and the balance after it. Today’s balances are on the overview.
       </p>
@@ -225,6 +241,15 @@ export function Balance() {
       {!data && !error && <Loading what="currencies" />}
       {data && (
         <>
+          {adding && (
+            <AddFunds
+              id="add-funds"
+              balances={data.balances}
+              sandbox={sandbox}
+              onCredited={() => reread({ requestPolicy: 'network-only' })}
+              onClose={closeFunding}
+            />
+          )}
           <BalanceTransactions currencies={currencies} />
           <Statement currencies={currencies} />
         </>

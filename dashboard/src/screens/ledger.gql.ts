@@ -54,11 +54,20 @@ export const BALANCE_TRANSACTION_TYPES: BalanceTransactionType[] = [
   'REFUND',
   'REFUND_REVERSAL',
   'TOP_UP',
+  'FUNDING',
   'ADJUSTMENT',
 ];
 
 /** The kinds that come from a transaction: their source reference opens it. */
-export const FROM_A_TRANSACTION = new Set<BalanceTransactionType>(['COLLECTION', 'PAYMENT', 'TRANSFER', 'TRANSFER_REVERSAL', 'REFUND', 'REFUND_REVERSAL']);
+export const FROM_A_TRANSACTION = new Set<BalanceTransactionType>([
+  'COLLECTION',
+  'PAYMENT',
+  'TRANSFER',
+  'TRANSFER_REVERSAL',
+  'REFUND',
+  'REFUND_REVERSAL',
+  'FUNDING',
+]);
 
 /** Replaces a currency's balance in a list (or adds it, in currency order). */
 export function withBalance(list: BalanceRow[], balance: BalanceRow): BalanceRow[] {
