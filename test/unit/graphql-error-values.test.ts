@@ -1,5 +1,5 @@
 import { GraphQLError, buildSchema, getVariableValues, graphql, parse, validate, type OperationDefinitionNode } from 'graphql';
-import { withoutInputValues } from '../../src/transport/graphql/errors';
+import { variableDetail, withoutInputValues } from '../../src/transport/graphql/errors';
 
 /**
  * withoutInputValues against the messages graphql 16 really produces: each one is
@@ -323,5 +323,38 @@ describe('withoutInputValues: values built to break it', () => {
 
   it.each(breaks)('%s: the card survives withoutInputValues', (_name, raw) => {
     expectNoCard(withoutInputValues(raw));
+  });
+});
+
+describe('variableDetail: the field a refused variable names, as REST names it', () => {
+  it.each<[string, string, Record<string, unknown>, { field: string; issue: string }]>([
+    [
+      'a value inside an input',
+      PAY,
+      { input: payment({ card: card({ number: Number(TYPO) }) }) },
+      { field: 'card.number', issue: 'String cannot represent a non string value.' },
+    ],
+    ['a top-level field of the input', PAY, { input: payment({ currency: 5 }) }, { field: 'currency', issue: 'String cannot represent a non string value.' }],
+    [
+      'a required field not provided',
+      PAY,
+      { input: { reference: 'ref-a', card: card() } },
+      { field: 'currency', issue: 'Field "currency" of required type "String!" was not provided.' },
+    ],
+    [
+      'a required field of a nested input not provided',
+      PAY,
+      { input: payment({ card: { number: TYPO, expMonth: 12, expYear: 2030 } }) },
+      { field: 'card.cvc', issue: 'Field "cvc" of required type "String!" was not provided.' },
+    ],
+    ['a scalar variable', CHARGE, chargeVars({ expMonth: 'twelve' }), { field: 'expMonth', issue: 'Int cannot represent non-integer value.' }],
+  ])('%s', (_what, document, variables, detail) => {
+    const stripped = withoutInputValues(only(variableMessages(document, variables)));
+    expectNoCard(stripped);
+    expect(variableDetail(stripped)).toEqual(detail);
+  });
+
+  it('names nothing for a message about no variable', () => {
+    expect(variableDetail(withoutInputValues(syntaxMessage('mutation { charge(number: 4242424242424241 }')))).toBeNull();
   });
 });

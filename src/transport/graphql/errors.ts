@@ -89,6 +89,22 @@ function variableProblem(message: string): string | null {
   return `Variable "$${variable}" got an invalid value.`;
 }
 
+/**
+ * The field a variable's coercion error is about, as REST's `details` name one: the path inside the variable
+ * (`input.amount` → `amount`, `input.card.number` → `card.number`; a scalar variable: its own name), and a required
+ * field not provided (`Field "amount" of required type … was not provided` → `amount`). Read from the message once
+ * its values are gone (withoutInputValues), so it quotes nothing the client sent. Null: no variable is named.
+ */
+export function variableDetail(sanitized: string): { field: string; issue: string } | null {
+  const m = re(`^Variable "\\$(${NAME})" got an invalid value(?: at "(${NAME}(?:\\.${NAME}|\\[\\d+\\])*)")?; ([\\s\\S]+)$`).exec(sanitized);
+  if (!m) return null;
+  const [, variable, path, issue] = m as unknown as [string, string, string | undefined, string];
+  const inside = path && path !== variable ? path.slice(variable.length + 1) : null;
+  const missing = re(`^Field "(${NAME})" of required type "${TYPE}" was not provided\\.$`).exec(issue);
+  const field = missing ? [inside, missing[1]].filter(Boolean).join('.') : (inside ?? variable);
+  return { field, issue };
+}
+
 /** `Syntax Error: Unexpected Int "4242…".` → `Syntax Error: Unexpected Int.`: the words up to the first quoted token that is not punctuation. */
 function syntaxProblem(message: string): string | null {
   const m = /^Syntax Error: ((?:[^"]|"[^\w\s"]{1,3}")*)/.exec(message);
@@ -142,7 +158,9 @@ export function formatGraphQLError(
     }
     if (code !== 'INTERNAL_SERVER_ERROR') {
       const message = suggestions ? withoutInputValues(formatted.message) : withoutInputValues(formatted.message).replace(/\s*Did you mean [\s\S]*\?$/, '');
-      return { ...graphqlView(AppError.invalidRequest(message)), ...where };
+      // A variable's value refused by its type (a Decimal that is not one, a missing field) names its field, as REST does.
+      const detail = variableDetail(message);
+      return { ...graphqlView(AppError.invalidRequest(message, detail ? [detail] : undefined)), ...where };
     }
   }
   logger.error({ err: original }, 'unhandled GraphQL error');

@@ -169,6 +169,14 @@ describe('merchant dashboard: adding funds (sandbox)', () => {
     expect(
       await page.getByRole('button', { name: 'Add funds' }).evaluate((el) => el === (el.ownerDocument as unknown as { activeElement: unknown }).activeElement),
     ).toBe(true);
+
+    // The Transactions list filters by every kind, Funding among them: the funding alone.
+    await openScreen(page, 'Transactions');
+    const filter = page.getByRole('search', { name: 'Filter transactions' }).getByLabel('Type');
+    expect(await filter.locator('option').allTextContents()).toEqual(['All', 'collection', 'transfer', 'payment', 'refund', 'payout', 'funding']);
+    await filter.selectOption('FUNDING');
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('tbody tr').length === 1);
+    expect(await page.locator('tbody tr').first().textContent()).toContain(funding.reference);
   });
 
   it('fits a 390 px screen: the form and the account to pay into, with nothing to scroll sideways', async () => {
