@@ -11,6 +11,8 @@ export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /v1/payment-links',
   'POST /v1/webhooks/events/{id}/resend',
   'POST /v1/refunds',
+  'POST /v1/balance/funding',
+  'POST /v1/payouts',
   'POST /v1/sandbox/transactions/{reference}/simulate',
   'POST /v1/sandbox/balance/top-up',
 ]);

@@ -8055,7 +8055,10 @@ export interface operations {
     createFunding: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your key for this request (1–255 printable ASCII characters; a UUID is fine), scoped to your merchant. The same key with the same request (method, path, JSON body) within 24 h replays the first answer, status and body, with `Idempotent-Replayed: true`, and executes nothing. The same key with another request is 400; while the first request runs, another with its key is 409 `INVALID_STATE` with `Retry-After: 1`. Kept answers: those of a request that began to execute (2xx, and 4xx other than 400). A 400 `INVALID_REQUEST` or a 5xx is not kept: retry with the same key. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8075,6 +8078,8 @@ export interface operations {
             /** @description Funding created: pay the amount into bank_info before expires_at; it is credited to your available balance when it arrives */
             200: {
                 headers: {
+                    /** @description `true` when this is the replayed answer to an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8087,7 +8092,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit; `Idempotency-Key` malformed, or already used with a different request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8123,7 +8128,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `DUPLICATE_REQUEST`: reference already used */
+            /** @description `DUPLICATE_REQUEST`: reference already used; `INVALID_STATE`: a request with this `Idempotency-Key` is still in progress (retry after `Retry-After` seconds) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8131,7 +8136,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "DUPLICATE_REQUEST";
+                        code?: "DUPLICATE_REQUEST" | "INVALID_STATE";
                     };
                 };
             };
@@ -8437,7 +8442,10 @@ export interface operations {
     createPayout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your key for this request (1–255 printable ASCII characters; a UUID is fine), scoped to your merchant. The same key with the same request (method, path, JSON body) within 24 h replays the first answer, status and body, with `Idempotent-Replayed: true`, and executes nothing. The same key with another request is 400; while the first request runs, another with its key is 409 `INVALID_STATE` with `Retry-After: 1`. Kept answers: those of a request that began to execute (2xx, and 4xx other than 400). A 400 `INVALID_REQUEST` or a 5xx is not kept: retry with the same key. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8456,6 +8464,8 @@ export interface operations {
             /** @description Payout created */
             201: {
                 headers: {
+                    /** @description `true` when this is the replayed answer to an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8468,7 +8478,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit */
+            /** @description `INVALID_REQUEST`: missing or invalid parameters (`details` names each field), malformed JSON, an unsupported content type, or a body over the size limit; `Idempotency-Key` malformed, or already used with a different request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8516,7 +8526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_STATE`: no active payout destination in the currency */
+            /** @description `INVALID_STATE`: no active payout destination in the currency; a request with this `Idempotency-Key` is still in progress (retry after `Retry-After` seconds) */
             409: {
                 headers: {
                     [name: string]: unknown;

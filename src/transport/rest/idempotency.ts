@@ -25,6 +25,9 @@ export const IDEMPOTENT_ROUTES: Readonly<Record<string, { omit?: readonly string
   'POST /v1/sandbox/transactions/:reference/simulate': {},
   'POST /v1/refunds': {},
   'POST /v1/sandbox/balance/top-up': {},
+  // A manual payout takes no reference of the merchant's: without the key, a retried request would pay out twice.
+  'POST /v1/payouts': {},
+  'POST /v1/balance/funding': {},
 };
 
 /**

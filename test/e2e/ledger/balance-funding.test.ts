@@ -144,6 +144,17 @@ describe('funding a balance (sandbox)', () => {
     expect(await transactionCount(app)).toBe(count + 1);
   });
 
+  it('Idempotency-Key: a retried funding request opens one account and replays its answer', async () => {
+    const key = `fund-retry-${Date.now()}`;
+    const body = fundingBody();
+    const first = await request(app.url, 'POST', FUND, { token, body, headers: { 'Idempotency-Key': key } });
+    const again = await request(app.url, 'POST', FUND, { token, body, headers: { 'Idempotency-Key': key } });
+    expect([first.status, again.status, again.headers.get('idempotent-replayed')]).toEqual([200, 200, 'true']);
+    expect(again.body.data).toEqual(first.body.data);
+    const rows = await sql(app, 'select count(*)::int as n from "transaction" where external_reference = ?', [body.reference]);
+    expect(rows[0].n).toBe(1);
+  });
+
   it('GraphQL fundBalance: the same funding, as a FUNDING transaction with its bankInfo', async () => {
     const reference = newReference('gfund');
     const res = await graphql(

@@ -209,6 +209,26 @@ describe('manual payouts and who may make them', () => {
     expect(await list(s)).toEqual([]);
   });
 
+  it('Idempotency-Key: a retried payout request pays out once, and its answer is replayed; another body under the key is refused', async () => {
+    const s = await shop();
+    await topUp(s, '3000.00');
+    const before = (await available(s))!.available;
+    const key = `po-retry-${Date.now()}`;
+    const body = { currency: 'NGN', amount: '1200' };
+    const first = await request(app.url, 'POST', '/v1/payouts', { token: s.owner.token, body, headers: { 'Idempotency-Key': key } });
+    expect(first.status).toBe(201);
+    const again = await request(app.url, 'POST', '/v1/payouts', { token: s.owner.token, body, headers: { 'Idempotency-Key': key } });
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body.data.id]).toEqual([201, 'true', first.body.data.id]);
+    const other = await request(app.url, 'POST', '/v1/payouts', {
+      token: s.owner.token,
+      body: { ...body, amount: '1300' },
+      headers: { 'Idempotency-Key': key },
+    });
+    expect([other.status, other.body.code, other.body.details?.[0]?.field]).toEqual([400, 'INVALID_REQUEST', 'Idempotency-Key']);
+    expect((await list(s)).map((p) => p.id)).toEqual([first.body.data.id]);
+    expect((await available(s))!.available).toBe(before - 1200);
+  });
+
   it('a finance key may pay out; a developer key or a viewer may not; another merchant sees none of it', async () => {
     const s = await shop();
     await topUp(s, '2000.00');
