@@ -8,10 +8,13 @@ describe('event types', () => {
     const reachable: Record<string, string[]> = {
       collection: ['processing', 'successful', 'failed', 'expired'],
       transfer: ['processing', 'successful', 'failed'],
-      payment: ['processing', 'requires_action', 'successful', 'failed'],
+      // A bank transfer payment nobody paid into expires (issue 41).
+      payment: ['processing', 'requires_action', 'successful', 'failed', 'expired'],
       refund: ['processing', 'successful', 'failed'],
       // Issue 38: a payout's events are named for the payout (processing → created, successful → paid, failed).
       payout: ['created', 'paid', 'failed'],
+      // Issue 41: a funding of the merchant's balance: an account to pay into, paid, failed or expired.
+      funding: ['processing', 'successful', 'failed', 'expired'],
     };
     const transactionTypes = EVENT_TYPES.filter((t) => TRANSACTION_KINDS.some((k) => t.startsWith(`${k}.`)));
     expect(transactionTypes.sort()).toEqual(TRANSACTION_KINDS.flatMap((k) => reachable[k]!.map((s) => `${k}.${s}`)).sort());
