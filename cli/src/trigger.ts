@@ -129,6 +129,15 @@ const SCENARIOS: Record<string, (api: Api) => Promise<string>> = {
     await simulate(api, refund.reference, 'successful');
     return `card payment ${payment.reference} and its refund ${refund.reference}, refunded (sandbox simulate: successful)`;
   },
+  'funding.successful': async (api) => {
+    const funding = await api.request<Transaction & { bankInfo?: { accountNumber: string } }>('POST', '/v1/balance/funding', {
+      currency: 'NGN',
+      amount: '50000.00',
+      reference: ref('funding'),
+    });
+    await simulate(api, funding.reference, 'successful');
+    return `funding ${funding.reference} of 50000.00 NGN into account ${funding.bankInfo?.accountNumber}, paid (sandbox simulate: successful)`;
+  },
   'dispute.created': async (api) => {
     const payment = await cardPayment(api, CARD_SUCCEEDS);
     const dispute = await api.request<{ id: string }>('POST', '/v1/sandbox/disputes', { payment_reference: payment.reference, reason: 'fraudulent' });

@@ -202,7 +202,7 @@ describe('payments-gateway CLI: listen, trigger, events resend (issue 41 point 9
     expect(await stop(filtered.cli)).toBe(0);
   });
 
-  it('trigger produces each event it names (transfer.failed, refund.successful, payment.requires_action once chosen)', async () => {
+  it('trigger produces each event it names (transfer.failed, refund.successful, funding.successful, payment.requires_action once chosen)', async () => {
     const token = (await app.token(merchant)).accessToken;
     const profile = (await request(app.url, 'GET', '/v1/merchant', { token })).body.data;
     // payment.requires_action is a progress event: recorded only for a merchant who chose it, and trigger says so.
@@ -216,16 +216,23 @@ describe('payments-gateway CLI: listen, trigger, events resend (issue 41 point 9
     expect(chosen.status).toBe(200);
 
     const { cli } = await listen(`${receiver.url.replace('/hooks', '/each')}`);
-    for (const event of ['transfer.failed', 'refund.successful', 'payment.requires_action']) {
+    for (const event of ['transfer.failed', 'refund.successful', 'funding.successful', 'payment.requires_action']) {
       const result = await run(['trigger', event]);
       expect(result).toMatchObject({ code: 0, stderr: '' });
       expect(result.stdout).toContain(`Expect ${event}.`);
     }
-    const wanted = ['transfer.failed', 'refund.successful', 'payment.requires_action'];
+    const wanted = ['transfer.failed', 'refund.successful', 'funding.successful', 'payment.requires_action'];
     expect(await eventually(async () => wanted.every((t) => typesAt('/each').includes(t)), WAIT)).toBe(true);
     expect(verified('/each').find((v) => v.event.type === 'payment.requires_action')!.event.data).toMatchObject({
       status: 'requires_action',
       card: { last4: '3155' },
+    });
+    expect(verified('/each').find((v) => v.event.type === 'funding.successful')!.event.data).toMatchObject({
+      type: 'funding',
+      status: 'successful',
+      amount: 50000,
+      currency: 'NGN',
+      fee: 0,
     });
     expect(await stop(cli)).toBe(0);
   });
