@@ -35,7 +35,21 @@ import type { TransactionQueries } from './queries.service';
  * A service-assigned reference, e.g. `col_01a21de034b1…`: the kind's prefix (its handler's `referencePrefix`),
  * then 24 hex (the time in ms, then 6 random bytes; crypto.ts).
  */
-export const newTransactionReference = (prefix: string) => `${prefix}_${timeOrderedBytes(12).toString('hex')}`;
+/** 13 digits in a row: the shortest card number. */
+const CARD_LENGTH_DIGITS = /\d{13}/;
+
+/**
+ * A service reference, `col_` and 24 hex characters (time-ordered). Never with 13 digits in a row: hex has them now
+ * and then (about 1 reference in 200), and a Luhn-valid one reads as a card number, to the input rules when a merchant
+ * quotes our reference as its own (refused, 400) and to the logs' redaction. Drawn again then (the time part keeps its
+ * order; what follows it is random).
+ */
+export function newTransactionReference(prefix: string): string {
+  for (;;) {
+    const hex = timeOrderedBytes(12).toString('hex');
+    if (!CARD_LENGTH_DIGITS.test(hex)) return `${prefix}_${hex}`;
+  }
+}
 
 /** The columns a kind's checks produce (its own columns among them); the creation path adds identity, status and times. */
 export type NewTransaction = {
