@@ -2,6 +2,7 @@ import type { DecideTrigger, RouteLeg, SettlementDecision } from '../../../../pr
 import type { Rails } from '../../../rails/rails';
 import type { ReferenceService } from '../../../reference/reference.service';
 import { amountOf, decideCollected, openAccount } from '../money-in.answers';
+import { domesticRouteOf } from '../payment/domestic.checks';
 import type { FundingTransaction } from '../../transaction.record';
 import { UNPAID_EXPIRY, type Expiry, type LedgerEffect, type ProviderAnswer, type TransactionKindHandler } from '../../transaction.kinds';
 import { fundingLedger, fundingLegs } from '../../transaction.ledger';
@@ -27,10 +28,10 @@ export class FundingKind implements TransactionKindHandler<'funding'> {
 
   constructor(private readonly deps: FundingKindDeps) {}
 
+  /** A bank transfer's route to the bank the account is opened at. */
   route(txn: FundingTransaction): RouteLeg {
-    const networkCode = this.deps.reference.network(txn.networkId)?.code ?? null;
     return {
-      route: { channelType: 'bank', countryCode: txn.countryCode, networkCode, direction: 'collection' },
+      route: domesticRouteOf('bank_transfer', txn.countryCode, this.deps.reference.network(txn.networkId) ?? null),
       amount: amountOf(this.deps.reference, txn),
       currency: txn.currency,
       accountNumber: null,

@@ -11,7 +11,7 @@ import type { Clock } from '../../../../shared/clock';
 import type { TransactionLifecycle } from '../../lifecycle.service';
 import type { TransactionQueries } from '../../queries.service';
 import type { FundingTransaction } from '../../transaction.record';
-import { checkWithinBounds } from '../cross-border.checks';
+import { checkDomesticAmount, servedBank } from '../payment/domestic.checks';
 import type { Country, Network } from '../../../reference/reference.types';
 
 /** POST /v1/balance/funding, in the domain's names. */
@@ -53,8 +53,8 @@ export class FundingService {
     const amount = parseAmount(body.amount, minorUnit);
     const merchant = await this.deps.merchants.getMerchant(merchantId);
     const { country, bank } = this.accountCountry(merchant.country, body.currency);
+    checkDomesticAmount(this.deps.reference, country, 'bank_transfer', body.currency, amount);
     const channel = this.deps.reference.channels(country.code, 'deposit').find((c) => c.channelType === 'bank' && c.status === 'active');
-    if (channel) checkWithinBounds(channel, amount, 'amount');
     const funding = await this.deps.lifecycle.initiate({
       merchantId,
       kind: 'funding',
@@ -101,9 +101,7 @@ export class FundingService {
     if (countries.length === 0) throw AppError.invalidField('currency', 'is not the currency of a country this service covers');
     const ordered = [...countries.filter((c) => c.code === merchantCountry), ...countries.filter((c) => c.code !== merchantCountry)];
     for (const country of ordered) {
-      const bank = this.deps.reference
-        .networks(country.code, 'bank')
-        .find((n) => this.deps.rails.router.serves({ channelType: 'bank', countryCode: country.code, networkCode: n.code, direction: 'collection' }));
+      const bank = servedBank(this.deps.reference, (route) => this.deps.rails.router.serves(route), country.code);
       if (bank) return { country, bank };
     }
     throw new AppError('ROUTE_UNAVAILABLE', `No provider opens accounts to pay ${currency} into here; nothing was written`);

@@ -21,8 +21,8 @@ const bad = AppError.invalidField;
 
 export type DomesticMethod = Exclude<PaymentMethod, 'card'>;
 
-/** The route a domestic payment of `method` travels to `network`. */
-function domesticRouteOf(method: DomesticMethod, countryCode: string, network: Pick<Network, 'code'> | null): Route {
+/** The route a domestic payment of `method` travels to `network` (a funding travels a bank transfer's). */
+export function domesticRouteOf(method: DomesticMethod, countryCode: string, network: Pick<Network, 'code'> | null): Route {
   return { channelType: CHANNEL_OF_METHOD[method], countryCode, networkCode: network?.code ?? null, direction: 'collection' };
 }
 
@@ -93,9 +93,14 @@ export function momoNetwork(
   throw bad('network', `is required: the number’s network could not be told from its prefix (one of ${served.map((n) => n.code).join(', ')})`);
 }
 
+/** The first of the country's banks a connector opens accounts to pay into (collects into), or undefined. */
+export function servedBank(reference: ReferenceService, serves: Serves, countryCode: string): Network | undefined {
+  return reference.networks(countryCode, 'bank').find((n) => serves(domesticRouteOf('bank_transfer', countryCode, n)));
+}
+
 /** A bank transfer's account is opened at the first of the country's banks a connector serves. */
 export function transferBank(reference: ReferenceService, serves: Serves, country: Country): Network {
-  const bank = reference.networks(country.code, 'bank').find((n) => serves(domesticRouteOf('bank_transfer', country.code, n)));
+  const bank = servedBank(reference, serves, country.code);
   if (!bank) throw new AppError('ROUTE_UNAVAILABLE', `No provider serves bank transfer payments in ${country.code} here; nothing was written or sent`);
   return bank;
 }

@@ -19,8 +19,6 @@ import { moneyInAvailableAt, moneyInLedger, moneyInLegs, moneyInRelease } from '
 import type { PaymentTransaction } from '../../transaction.record';
 import type { CardOtpChallenges } from './card-otp';
 
-export { amountOf };
-
 /** Domestic card payments: one route, whatever the card. */
 export const CARD_ROUTE: Route = { channelType: 'card', countryCode: null, networkCode: null, direction: 'collection' };
 
